@@ -1,0 +1,148 @@
+package secure
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base32"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/flynn/noise"
+)
+
+// Identity is a device's long-term Curve25519 key pair, the Noise static
+// key. It is generated once and kept in the user's config directory, so
+// that a peer can recognise (and later pin) the device.
+type Identity struct {
+	kp noise.DHKey
+}
+
+// NewIdentity generates a fresh key pair that is not stored anywhere.
+func NewIdentity() (*Identity, error) {
+	kp, err := noise.DH25519.GenerateKeypair(rand.Reader)
+	if err != nil {
+		return nil, fmt.Errorf("generating static key: %w", err)
+	}
+	return &Identity{kp: kp}, nil
+}
+
+// DefaultDir is where LoadOrCreateIdentity keeps the key when given "":
+// $XDG_CONFIG_HOME/ferry (or the platform's equivalent).
+func DefaultDir() (string, error) {
+	base, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("finding the config directory: %w", err)
+	}
+	return filepath.Join(base, "ferry"), nil
+}
+
+const keyFile = "static.key"
+
+// LoadOrCreateIdentity reads the key pair kept in dir, creating it (and
+// dir, with 0700) on first use. The key file is written with 0600
+// permissions, through a temporary file and a rename, so a crash never
+// leaves a half-written key. A key file readable by others is refused
+// rather than trusted.
+func LoadOrCreateIdentity(dir string) (*Identity, error) {
+	if dir == "" {
+		d, err := DefaultDir()
+		if err != nil {
+			return nil, err
+		}
+		dir = d
+	}
+	path := filepath.Join(dir, keyFile)
+	b, err := os.ReadFile(path)
+	if err == nil {
+		fi, err := os.Stat(path)
+		if err != nil {
+			return nil, fmt.Errorf("reading static key: %w", err)
+		}
+		if fi.Mode().Perm()&0o077 != 0 {
+			return nil, fmt.Errorf("static key %s is readable by others (mode %v): run chmod 600 on it", path, fi.Mode().Perm())
+		}
+		return parseKey(b, path)
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("reading static key: %w", err)
+	}
+	id, err := NewIdentity()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("creating config directory: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, ".static.key-*")
+	if err != nil {
+		return nil, fmt.Errorf("writing static key: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return nil, fmt.Errorf("writing static key: %w", err)
+	}
+	if _, err := tmp.Write(append(append([]byte{}, id.kp.Private...), id.kp.Public...)); err != nil {
+		tmp.Close()
+		return nil, fmt.Errorf("writing static key: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return nil, fmt.Errorf("writing static key: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return nil, fmt.Errorf("writing static key: %w", err)
+	}
+	// Link rather than rename: if another process created the key in the
+	// meantime, keep theirs, so two first runs agree on one identity.
+	if err := os.Link(tmp.Name(), path); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return LoadOrCreateIdentity(dir)
+		}
+		return nil, fmt.Errorf("writing static key: %w", err)
+	}
+	return id, nil
+}
+
+func parseKey(b []byte, path string) (*Identity, error) {
+	if len(b) != 64 {
+		return nil, fmt.Errorf("static key %s is corrupt (%d bytes, want 64)", path, len(b))
+	}
+	priv := append([]byte{}, b[:32]...)
+	pub := append([]byte{}, b[32:]...)
+	// Recompute the public half so a damaged file is caught here rather
+	// than as a mysterious handshake failure later.
+	check, err := noise.DH25519.GenerateKeypair(fixedReader(priv))
+	if err != nil || string(check.Public) != string(pub) {
+		return nil, fmt.Errorf("static key %s is corrupt (public half does not match)", path)
+	}
+	return &Identity{kp: noise.DHKey{Private: priv, Public: pub}}, nil
+}
+
+type fixedReader []byte
+
+func (r fixedReader) Read(p []byte) (int, error) { return copy(p, r), nil }
+
+// Public returns the public half of the key.
+func (id *Identity) Public() []byte { return append([]byte{}, id.kp.Public...) }
+
+// Fingerprint returns the short, human-comparable form of this identity's
+// public key. See Fingerprint.
+func (id *Identity) Fingerprint() string { return Fingerprint(id.kp.Public) }
+
+var fpEncoding = base32.NewEncoding("ABCDEFGHJKLMNPQRSTUVWXYZ23456789").WithPadding(base32.NoPadding)
+
+// Fingerprint returns a short form of a public key for people to compare
+// and for discovery records: 16 characters of SHA-256 in an alphabet
+// without look-alike letters (no I, O, 0, 1), grouped in fours:
+// "K7QX-M2PA-9RTE-WD4C". That is 80 bits, enough that nobody can make a
+// key that matches another device's fingerprint.
+func Fingerprint(pub []byte) string {
+	sum := sha256.Sum256(pub)
+	s := fpEncoding.EncodeToString(sum[:10])
+	return strings.Join([]string{s[0:4], s[4:8], s[8:12], s[12:16]}, "-")
+}

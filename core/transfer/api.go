@@ -1,0 +1,182 @@
+package transfer
+
+import (
+	"io/fs"
+	"time"
+
+	"github.com/ferry-project/ferry/core/diag"
+)
+
+// Item is one thing a person picked to send: a file or folder on disk, or
+// a text snippet.
+type Item struct {
+	// Path is a file or folder on the sender's disk. A folder is sent
+	// whole, empty subfolders included, under its own base name.
+	Path string
+	// Text, when Path is empty, is a snippet sent as an entry of its own.
+	Text string
+	// Name optionally names a text entry; the default is "text.txt".
+	Name string
+}
+
+// Kind says what an Entry is.
+type Kind uint8
+
+const (
+	KindFile Kind = 1
+	KindDir  Kind = 2
+	KindText Kind = 3
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindFile:
+		return "file"
+	case KindDir:
+		return "folder"
+	case KindText:
+		return "text"
+	}
+	return "unknown"
+}
+
+// Entry is one line of a manifest as both ends see it.
+type Entry struct {
+	Path    string      // relative, slash-separated, validated
+	Kind    Kind        //
+	Size    int64       // bytes of content (0 for folders)
+	Mode    fs.FileMode // permission bits only
+	ModTime time.Time   //
+}
+
+// Offer is what a sender proposes: the manifest plus totals and who sent it.
+type Offer struct {
+	Entries         []Entry
+	Files           int
+	Dirs            int
+	Texts           int
+	TotalBytes      int64
+	PeerName        string
+	PeerFingerprint string
+}
+
+// Outcome says what happened to one entry.
+type Outcome uint8
+
+const (
+	Received Outcome = iota + 1 // all bytes sent and verified
+	Skipped                     // an identical file was already there
+	Resumed                     // continued from a verified partial file
+	Created                     // a folder was created
+)
+
+func (o Outcome) String() string {
+	switch o {
+	case Received:
+		return "received"
+	case Skipped:
+		return "skipped"
+	case Resumed:
+		return "resumed"
+	case Created:
+		return "created"
+	}
+	return "unknown"
+}
+
+// Event is everything a front end is told. Events are delivered by calling
+// the configured func from the transfer's goroutine, in order; a handler
+// must not block for long (the GUI hands them to fyne.Do, the CLI prints).
+type Event interface{ isEvent() }
+
+// Connected: the handshake succeeded; the peer is who it says it is.
+type Connected struct {
+	PeerName        string
+	PeerFingerprint string
+	Addr            string
+}
+
+// Offered (receiver): an offer arrived and waits for Accept or Decline,
+// unless the policy answers it.
+type Offered struct{ Offer Offer }
+
+// Accepted (sender): the receiver accepted; Total is the number of bytes
+// that will actually cross (skips and resumes already taken off).
+type Accepted struct {
+	Offer Offer
+	Total int64
+}
+
+// Progress is sent at most a few times a second while bytes move.
+type Progress struct {
+	Done        int64         // payload bytes moved so far, this transfer
+	Total       int64         // payload bytes this transfer will move
+	Rate        float64       // bytes per second, smoothed
+	ETA         time.Duration // 0 when unknown
+	Current     string        // path of the entry being moved
+	CurrentDone int64
+	CurrentSize int64
+	EntriesDone int
+	Entries     int
+}
+
+// EntryDone: one entry is verified and in place (or skipped).
+type EntryDone struct {
+	Entry   Entry
+	Outcome Outcome
+	SavedAs string // receiver: path relative to the destination; may differ from Entry.Path after a clash
+}
+
+// TextReceived (receiver): a text snippet arrived. It is not saved unless
+// the receiver was configured to save texts.
+type TextReceived struct {
+	Entry Entry
+	Text  string
+}
+
+// CodeChanged (receiver): too many wrong attempts retired the old code.
+type CodeChanged struct{ Code string }
+
+// Diagnostics is sent every few seconds when diagnostics are on: this end's
+// stage split over the last interval.
+type Diagnostics struct {
+	Interval time.Duration
+	Split    diag.Split
+}
+
+// Finished: the transfer is complete and every entry was confirmed.
+type Finished struct{ Summary Summary }
+
+// Failed: the transfer ended without completing. Err wraps one of the
+// package's sentinel errors where one applies.
+type Failed struct{ Err error }
+
+func (Connected) isEvent()    {}
+func (Offered) isEvent()      {}
+func (Accepted) isEvent()     {}
+func (Progress) isEvent()     {}
+func (EntryDone) isEvent()    {}
+func (TextReceived) isEvent() {}
+func (CodeChanged) isEvent()  {}
+func (Diagnostics) isEvent()  {}
+func (Finished) isEvent()     {}
+func (Failed) isEvent()       {}
+
+// Summary is the result of a completed transfer.
+type Summary struct {
+	Entries      []EntryDone
+	Bytes        int64         // payload bytes that crossed the network
+	SkippedBytes int64         // bytes not sent because an identical file was there
+	ResumedBytes int64         // bytes not sent because a verified partial was there
+	Duration     time.Duration // from accept to the last confirmation
+
+	// Local is this end's stage split over the whole transfer, Wall the
+	// time it covers. Remote is the receiver's split as it reported it at
+	// the end (sender only; zero on the receiver).
+	Local      diag.Split
+	Wall       time.Duration
+	Remote     diag.Split
+	RemoteWall time.Duration
+	// Verdict names the slowest stage on either end (sender only).
+	Verdict string
+}

@@ -1,0 +1,67 @@
+package transfer
+
+import (
+	"context"
+	"errors"
+	"net"
+	"time"
+
+	"github.com/ferry-project/ferry/core/secure"
+)
+
+// Sentinel errors a front end branches on. Errors returned by Send and
+// Receiver.Serve wrap one of these (or one of secure's: ErrWrongCode,
+// ErrIncompatibleVersion, ErrTruncated, ErrConnectionLost) where one
+// applies; errors.Is finds them.
+var (
+	ErrDeclined      = errors.New("the receiver declined the transfer")
+	ErrCancelled     = errors.New("transfer cancelled")
+	ErrVerify        = errors.New("verification failed: hash mismatch")
+	ErrRefusedPath   = errors.New("refused path")
+	ErrNoSpace       = errors.New("not enough free space")
+	ErrTimeout       = errors.New("the peer went silent")
+	ErrSourceChanged = errors.New("a file changed on the sender's disk during the transfer")
+	ErrProtocol      = errors.New("protocol violation")
+)
+
+// Policy decides offers without asking the front end.
+type Policy int
+
+const (
+	Ask        Policy = iota // emit Offered and wait for Accept or Decline
+	AcceptAll                // accept every offer
+	DeclineAll               // decline every offer
+)
+
+// SendConfig is everything Send needs.
+type SendConfig struct {
+	Addr     string           // host:port of the receiver
+	Code     string           // the code the receiver shows
+	Identity *secure.Identity // this device's long-term key
+	Name     string           // this device's name, shown to the receiver
+	Items    []Item           // what to send
+	OnEvent  func(Event)      // may be nil
+	Diag     bool             // emit Diagnostics every DiagInterval
+	// Timeout is how long the peer may stay silent before the transfer
+	// fails with ErrTimeout (default 30s).
+	Timeout time.Duration
+	// Dialer, when set, opens the connection (tests use it to cut links).
+	Dialer func(ctx context.Context, addr string) (net.Conn, error)
+}
+
+// ReceiverConfig is everything a Receiver needs.
+type ReceiverConfig struct {
+	Dir       string           // destination folder (must exist)
+	Code      string           // fixed code; empty picks a random one
+	Listen    string           // address to listen on; default ":0"
+	Identity  *secure.Identity //
+	Name      string           // this device's name, shown to the sender
+	Policy    Policy           //
+	Overwrite bool             // replace existing files instead of "name (1).ext"
+	SaveText  bool             // also save text snippets as files
+	OnEvent   func(Event)      // may be nil
+	Diag      bool             //
+	Timeout   time.Duration    // default 30s
+	// MaxAttempts is how many wrong codes retire the current one (default 3).
+	MaxAttempts int
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Ferry's tests need, when they are missing.
+# As root it installs them; otherwise it prints the exact command to run
+# and fails, so a missing package is never a mysterious build error.
+set -euo pipefail
+
+pkgs=(
+	# Fyne's cgo build
+	gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev
+	libxinerama-dev libxi-dev libxxf86vm-dev
+	# rendering the real window in tests
+	xvfb xauth imagemagick
+	# network namespaces, veth pairs and tc for end-to-end tests
+	iproute2
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing+=("$p")
+	fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "ferry tests need these Debian packages: ${missing[*]}" >&2
+	echo "install them with: sudo apt-get install -y ${missing[*]}" >&2
+	exit 1
+fi
+echo "installing: ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
