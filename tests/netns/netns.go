@@ -1,0 +1,139 @@
+// Package netns gives tests a private two-host network: two Linux network
+// namespaces joined by a veth pair, with addresses, loopback and multicast
+// up, and nothing connected to the machine's real interfaces. Traffic sent
+// inside a Pair, mDNS multicast included, never leaves it.
+//
+// A Pair is created by NewPair and removed by t.Cleanup, also when the test
+// fails or calls FailNow. Names carry the process id and a counter, so
+// tests running in parallel, or in several test binaries at once, never
+// collide. Go code runs inside a namespace as a separate process started
+// with Command (ip netns exec): setns on one OS thread is not enough for
+// libraries that start goroutines of their own.
+//
+// Creating namespaces needs root (CAP_SYS_ADMIN and CAP_NET_ADMIN) and the
+// ip tool from iproute2; Available says whether both are present and, if
+// not, why, so a test can skip with that reason.
+package netns
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// Pair is two network namespaces, A and B, joined by one veth link.
+type Pair struct {
+	A, B         string // namespace names, for ip netns exec and Command
+	VethA, VethB string // the link's interface name inside A and inside B
+	AddrA, AddrB net.IP // IPv4 address of VethA and VethB, in one /24
+}
+
+var counter atomic.Uint32
+
+var availability = sync.OnceValues(probe)
+
+// Available reports whether this process can create network namespaces,
+// and if it cannot, why not, in words fit for t.Skip.
+func Available() (ok bool, why string) { return availability() }
+
+func probe() (bool, string) {
+	if os.Geteuid() != 0 {
+		return false, "needs root to create network namespaces (CI runs as root)"
+	}
+	if _, err := exec.LookPath("ip"); err != nil {
+		return false, "needs the ip tool from iproute2 (tests/install-deps.sh installs it)"
+	}
+	name := fmt.Sprintf("fprobe%d", os.Getpid())
+	if out, err := exec.Command("ip", "netns", "add", name).CombinedOutput(); err != nil {
+		return false, fmt.Sprintf("cannot create a network namespace: %v: %s", err, bytes.TrimSpace(out))
+	}
+	_ = exec.Command("ip", "netns", "del", name).Run()
+	return true, ""
+}
+
+// NewPair creates two namespaces joined by a veth pair with AddrA and AddrB
+// on it, brings up loopback and the link with multicast on, and registers
+// their removal with t.Cleanup. It skips the test, with the reason, when
+// namespaces are not available here.
+func NewPair(t testing.TB) *Pair {
+	t.Helper()
+	if ok, why := Available(); !ok {
+		t.Skip(why)
+	}
+	n := counter.Add(1)
+	// Interface names max out at 15 bytes: "fva" + 5 + "-" + up to 6.
+	id := fmt.Sprintf("%d-%d", os.Getpid()%100000, n%1000000)
+	p := &Pair{
+		A:     "ferryA" + id,
+		B:     "ferryB" + id,
+		VethA: "fva" + id,
+		VethB: "fvb" + id,
+		AddrA: net.IPv4(10, 231, 1, 1).To4(),
+		AddrB: net.IPv4(10, 231, 1, 2).To4(),
+	}
+	t.Cleanup(func() {
+		// Deleting a namespace destroys the veth end inside it, and with
+		// it the other end.
+		for _, ns := range []string{p.A, p.B} {
+			if out, err := exec.Command("ip", "netns", "del", ns).CombinedOutput(); err != nil {
+				t.Logf("removing namespace %s: %v: %s", ns, err, bytes.TrimSpace(out))
+			}
+		}
+	})
+	run := func(args ...string) {
+		t.Helper()
+		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
+			t.Fatalf("ip %v: %v: %s", args, err, bytes.TrimSpace(out))
+		}
+	}
+	run("netns", "add", p.A)
+	run("netns", "add", p.B)
+	run("link", "add", p.VethA, "netns", p.A, "type", "veth", "peer", "name", p.VethB, "netns", p.B)
+	for _, side := range []struct {
+		ns, dev string
+		addr    net.IP
+	}{{p.A, p.VethA, p.AddrA}, {p.B, p.VethB, p.AddrB}} {
+		// No duplicate address detection: the link-local IPv6 address is
+		// usable as soon as the link is up, instead of tentative for a
+		// second or two, so tests need not wait for it.
+		dad := "/proc/sys/net/ipv6/conf/" + side.dev + "/accept_dad"
+		if out, err := p.Command(side.ns, "sh", "-c", "[ ! -e "+dad+" ] || echo 0 > "+dad).CombinedOutput(); err != nil {
+			t.Fatalf("disabling DAD on %s: %v: %s", side.dev, err, bytes.TrimSpace(out))
+		}
+		run("-n", side.ns, "link", "set", "lo", "up")
+		run("-n", side.ns, "addr", "add", side.addr.String()+"/24", "dev", side.dev)
+		run("-n", side.ns, "link", "set", side.dev, "up", "multicast", "on")
+	}
+	return p
+}
+
+// Command returns a command that runs name with args inside namespace ns
+// (p.A or p.B). The caller starts it and waits for it.
+func (p *Pair) Command(ns, name string, args ...string) *exec.Cmd {
+	return exec.Command("ip", append([]string{"netns", "exec", ns, name}, args...)...)
+}
+
+// CommandContext is Command with a context that kills the process when done.
+func (p *Pair) CommandContext(ctx context.Context, ns, name string, args ...string) *exec.Cmd {
+	return exec.CommandContext(ctx, "ip", append([]string{"netns", "exec", ns, name}, args...)...)
+}
+
+// Limit shapes both directions of the link to rate (tc syntax, like
+// "1gbit" or "100mbit") with a token bucket filter. The kernel here has no
+// netem, so there is no way to add delay or loss.
+func (p *Pair) Limit(rate string) error {
+	for _, side := range [][2]string{{p.A, p.VethA}, {p.B, p.VethB}} {
+		args := []string{"-n", side[0], "qdisc", "replace", "dev", side[1], "root",
+			"tbf", "rate", rate, "burst", "256kb", "latency", "50ms"}
+		if out, err := exec.Command("tc", args...).CombinedOutput(); err != nil {
+			return fmt.Errorf("limiting %s in %s to %s: %v: %s", side[1], side[0], rate, err, bytes.TrimSpace(out))
+		}
+	}
+	return nil
+}
