@@ -1,0 +1,70 @@
+// Package secure owns Ferry's encrypted channel: the pairing handshake and
+// the record stream that every transfer rides on.
+//
+// # Handshake
+//
+// The dialing side (the sender) is the Noise initiator, the listening side
+// (the receiver) the responder. Before Noise starts, each side sends a
+// seven-byte cleartext preamble:
+//
+//	initiator: "FERRY" version offer    (offer: bit 0 = has AES hardware,
+//	                                      bit 1 = insists on ChaCha20-Poly1305,
+//	                                      bit 2 = insists on AES-256-GCM)
+//	responder: "FERRY" version cipher   (cipher: 1 = AESGCM, 2 = ChaChaPoly)
+//
+// The responder chooses AES-256-GCM when both ends have AES hardware and
+// ChaCha20-Poly1305 otherwise (an insistence, used by tests and
+// benchmarks, overrides). Both preambles, initiator's first, are the Noise
+// prologue, so a tampered choice fails the handshake. A peer that does not
+// start with the magic is ErrNotFerry; one that speaks another version is
+// ErrIncompatibleVersion on both ends (the responder answers with its own
+// version before closing, so the initiator can say which).
+//
+// Then Noise_XXpsk3_25519_{AESGCM|ChaChaPoly}_BLAKE2s runs, with a CPace
+// (filippo.io/cpace) exchange in the payloads of messages 1 and 2. The
+// CPace key, expanded with HKDF-SHA256, becomes the PSK that both sides
+// set before message 3. The short code therefore only ever meets an
+// attacker through CPace: a recorded handshake gives nothing to guess
+// offline against, and an active attacker gets one guess per connection.
+// The responder allows the transfer layer to count those guesses.
+//
+// A wrong code fails message 3 on the responder. It then answers with a
+// three-byte cleartext rejection (a zero record length and a reason) and
+// closes; the initiator, whose handshake already returned, sees
+// ErrWrongCode from its first Read instead of a bare closed socket. A
+// forged rejection gains an attacker nothing that closing the socket would
+// not.
+//
+// Every handshake message is framed like a record (two-byte length). The
+// whole handshake runs under one deadline (Config.Timeout, default 10s,
+// or the context's, whichever is sooner); a peer that stops answering
+// gives ErrHandshakeTimeout and leaves no goroutine behind.
+//
+// # Record stream
+//
+// After the handshake a Conn carries two independent byte streams. Each
+// direction is a sequence of records:
+//
+//	length  uint16 big-endian, 16..65535
+//	body    AEAD ciphertext of 0..65519 plaintext bytes plus a 16-byte tag
+//
+// The nonce is the record's index in its direction (as Noise specifies),
+// so a replayed, reordered, dropped or altered record fails to open:
+// ErrAuth. A record with an empty plaintext is the authenticated end of
+// stream; a data record is never empty. After it, Read returns io.EOF, and
+// bytes already received behind it are ErrTrailingData. A stream whose
+// socket ends without it is ErrTruncated, wherever it was cut. Any error
+// poisons its direction: every later call returns it again.
+//
+// Writes are batched: plaintext is sealed in place into a buffer of about
+// 256 KiB, which goes to the socket in one write when full or on Flush.
+// Reads are buffered: ciphertext is pulled in blocks of up to the buffer
+// size and records are opened in place. Prefetch(n) tells the reader that
+// n plaintext bytes are coming; it then blocks for at least the smallest
+// ciphertext that can carry them, n + 18·⌈n/65519⌉ bytes, which is never
+// more than the peer owes, so it cannot deadlock a protocol that waits for
+// a reply. Neither side allocates per record.
+//
+// Stage timers (core/diag) time sealing, socket writes, socket reads and
+// opening separately; no timer wraps a call that does two of those.
+package secure

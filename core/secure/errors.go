@@ -1,0 +1,34 @@
+package secure
+
+import "errors"
+
+// Errors a caller may branch on. Returned errors wrap them with context.
+var (
+	// ErrWrongCode: the two ends used different codes. Both ends see it.
+	ErrWrongCode = errors.New("wrong code")
+	// ErrCodeRetired: the responder retired the code after too many wrong
+	// attempts; the initiator should ask for the new one.
+	ErrCodeRetired = errors.New("code retired after too many wrong attempts")
+	// ErrIncompatibleVersion: the peer speaks another protocol version.
+	ErrIncompatibleVersion = errors.New("incompatible protocol version")
+	// ErrNotFerry: the peer did not start with Ferry's preamble.
+	ErrNotFerry = errors.New("peer is not speaking the ferry protocol")
+	// ErrHandshakeTimeout: the peer stopped answering during the handshake.
+	ErrHandshakeTimeout = errors.New("handshake timed out")
+	// ErrBadPSK: a pre-shared key of the wrong length. Refused rather than
+	// letting Noise silently run without one.
+	ErrBadPSK = errors.New("pre-shared key must be 32 bytes")
+	// ErrAuth: a record failed authentication (tampered, replayed,
+	// reordered or dropped). Deliberately says no more than that.
+	ErrAuth = errors.New("record failed authentication")
+	// ErrMalformed: a record length that no honest peer sends.
+	ErrMalformed = errors.New("malformed record")
+	// ErrTruncated: the stream ended without its authenticated end.
+	ErrTruncated = errors.New("stream truncated")
+	// ErrTrailingData: bytes followed the authenticated end of stream.
+	ErrTrailingData = errors.New("data after end of stream")
+	// ErrConnectionLost: the socket failed (reset, timeout, closed).
+	ErrConnectionLost = errors.New("connection lost")
+	// ErrClosed: the Conn was used after Close or CloseWrite.
+	ErrClosed = errors.New("use of closed channel")
+)

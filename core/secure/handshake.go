@@ -1,0 +1,347 @@
+package secure
+
+import (
+	"context"
+	"crypto/hkdf"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"time"
+
+	"filippo.io/cpace"
+	"github.com/flynn/noise"
+
+	"github.com/ferry-project/ferry/core/diag"
+)
+
+// Config configures one end of a handshake.
+type Config struct {
+	Identity *Identity
+	Code     string
+	// Cipher forces a cipher; Auto (the zero value) negotiates.
+	Cipher Cipher
+	// Timers, if set, receives the stream's encrypt, socket and decrypt
+	// times.
+	Timers *diag.Timers
+	// Timeout bounds the whole handshake (default 10s).
+	Timeout time.Duration
+	// LastAttempt (responder) marks the last guess this code allows: a
+	// wrong code is then rejected as ErrCodeRetired, so the sender knows
+	// to ask for the new one.
+	LastAttempt bool
+
+	// Batch is how many bytes of sealed records collect before a socket
+	// write (default DefaultBatch). Benchmarks set 1 to write each record
+	// on its own.
+	Batch int
+	// Unbuffered makes the reader ask the socket for exactly the bytes it
+	// needs (a length, then a body) instead of large blocks. Benchmarks
+	// only.
+	Unbuffered bool
+}
+
+const (
+	defaultTimeout = 10 * time.Second
+	// maxHandshakeMsg bounds a handshake frame; real ones are under 200
+	// bytes.
+	maxHandshakeMsg = 1024
+	pskInfo         = "ferry v1 noise psk3 from cpace"
+	cpaceInitiator  = "ferry sender"
+	cpaceResponder  = "ferry receiver"
+)
+
+func suite(c Cipher) noise.CipherSuite {
+	return noise.NewCipherSuite(noise.DH25519, c.noise(), noise.HashBLAKE2s)
+}
+
+// Client runs the handshake as the dialing side (the sender). On error
+// the caller still owns nc and should close it.
+func Client(ctx context.Context, nc net.Conn, cfg Config) (*Conn, error) {
+	c, err := handshake(ctx, nc, &cfg, true)
+	if err != nil {
+		return nil, fmt.Errorf("handshake: %w", err)
+	}
+	return c, nil
+}
+
+// Server runs the handshake as the listening side (the receiver). A wrong
+// code returns ErrWrongCode (or ErrCodeRetired with cfg.LastAttempt) after
+// telling the client so.
+func Server(ctx context.Context, nc net.Conn, cfg Config) (*Conn, error) {
+	c, err := handshake(ctx, nc, &cfg, false)
+	if err != nil {
+		return nil, fmt.Errorf("handshake: %w", err)
+	}
+	return c, nil
+}
+
+func handshake(ctx context.Context, nc net.Conn, cfg *Config, initiator bool) (_ *Conn, err error) {
+	if cfg.Identity == nil {
+		return nil, errors.New("no identity configured")
+	}
+	if cfg.Code == "" {
+		return nil, errors.New("no code configured")
+	}
+	timeout := cfg.Timeout
+	if timeout <= 0 {
+		timeout = defaultTimeout
+	}
+	deadline := time.Now().Add(timeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	if err := nc.SetDeadline(deadline); err != nil {
+		return nil, fmt.Errorf("setting deadline: %w", err)
+	}
+	// Cancelling ctx unblocks the handshake by expiring the deadline; no
+	// goroutine waits on the socket.
+	stop := context.AfterFunc(ctx, func() { nc.SetDeadline(time.Unix(1, 0)) })
+	defer func() {
+		if !stop() && ctx.Err() != nil {
+			err = context.Cause(ctx)
+			return
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			err = fmt.Errorf("%w (limit %v): %w", ErrHandshakeTimeout, timeout, err)
+		}
+		if err == nil {
+			err = nc.SetDeadline(time.Time{})
+		}
+	}()
+	if initiator {
+		return initiate(nc, cfg)
+	}
+	return respond(nc, cfg)
+}
+
+func initiate(nc net.Conn, cfg *Config) (*Conn, error) {
+	mine := makePreamble(ProtocolVersion, offerFor(cfg.Cipher))
+	if _, err := nc.Write(mine[:]); err != nil {
+		return nil, netErr("sending preamble", err)
+	}
+	var b [preambleSize]byte
+	if _, err := io.ReadFull(nc, b[:]); err != nil {
+		return nil, netErr("reading preamble", err)
+	}
+	theirs, err := parsePreamble(b[:])
+	if err != nil {
+		return nil, err
+	}
+	ciph := Cipher(theirs.last())
+	if ciph != AESGCM && ciph != ChaChaPoly {
+		return nil, fmt.Errorf("reading preamble: %w: unknown cipher %d", ErrNotFerry, ciph)
+	}
+	prologue := append(mine[:], theirs[:]...)
+	hs, err := noise.NewHandshakeState(noise.Config{
+		CipherSuite:           suite(ciph),
+		Pattern:               noise.HandshakeXX,
+		Initiator:             true,
+		Prologue:              prologue,
+		PresharedKeyPlacement: 3,
+		StaticKeypair:         cfg.Identity.kp,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("starting noise: %w", err)
+	}
+	ci := cpace.NewContextInfo(cpaceInitiator, cpaceResponder, prologue)
+	msgA, pake, err := cpace.Start(cfg.Code, ci)
+	if err != nil {
+		return nil, fmt.Errorf("starting cpace: %w", err)
+	}
+	m1, _, _, err := hs.WriteMessage(nil, msgA)
+	if err != nil {
+		return nil, fmt.Errorf("writing message 1: %w", err)
+	}
+	if err := writeFrame(nc, m1); err != nil {
+		return nil, err
+	}
+	m2, err := readFrame(nc, "message 2")
+	if err != nil {
+		return nil, err
+	}
+	msgB, _, _, err := hs.ReadMessage(nil, m2)
+	if err != nil {
+		return nil, fmt.Errorf("reading message 2: %w", ErrAuth)
+	}
+	key, err := pake.Finish(msgB)
+	if err != nil {
+		return nil, fmt.Errorf("finishing cpace: %w", ErrAuth)
+	}
+	if err := setPSK(hs, derivePSK(key)); err != nil {
+		return nil, err
+	}
+	m3, send, recv, err := hs.WriteMessage(nil, nil)
+	if err != nil {
+		return nil, fmt.Errorf("writing message 3: %w", err)
+	}
+	if err := writeFrame(nc, m3); err != nil {
+		return nil, err
+	}
+	return finish(nc, cfg, ciph, hs, send, recv)
+}
+
+func respond(nc net.Conn, cfg *Config) (*Conn, error) {
+	var b [preambleSize]byte
+	if _, err := io.ReadFull(nc, b[:]); err != nil {
+		return nil, netErr("reading preamble", err)
+	}
+	theirs, err := parsePreamble(b[:])
+	if errors.Is(err, ErrIncompatibleVersion) {
+		// Say which version we speak, so the other end can explain.
+		mine := makePreamble(ProtocolVersion, 0)
+		nc.Write(mine[:])
+		return nil, err
+	}
+	if err != nil {
+		return nil, err
+	}
+	ciph, err := choose(theirs.last(), cfg.Cipher)
+	if err != nil {
+		return nil, err
+	}
+	mine := makePreamble(ProtocolVersion, byte(ciph))
+	if _, err := nc.Write(mine[:]); err != nil {
+		return nil, netErr("sending preamble", err)
+	}
+	prologue := append(theirs[:], mine[:]...)
+	hs, err := noise.NewHandshakeState(noise.Config{
+		CipherSuite:           suite(ciph),
+		Pattern:               noise.HandshakeXX,
+		Initiator:             false,
+		Prologue:              prologue,
+		PresharedKeyPlacement: 3,
+		StaticKeypair:         cfg.Identity.kp,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("starting noise: %w", err)
+	}
+	m1, err := readFrame(nc, "message 1")
+	if err != nil {
+		return nil, err
+	}
+	msgA, _, _, err := hs.ReadMessage(nil, m1)
+	if err != nil {
+		return nil, fmt.Errorf("reading message 1: %w", ErrAuth)
+	}
+	ci := cpace.NewContextInfo(cpaceInitiator, cpaceResponder, prologue)
+	msgB, key, err := cpace.Exchange(cfg.Code, ci, msgA)
+	if err != nil {
+		return nil, fmt.Errorf("answering cpace: %w", ErrAuth)
+	}
+	m2, _, _, err := hs.WriteMessage(nil, msgB)
+	if err != nil {
+		return nil, fmt.Errorf("writing message 2: %w", err)
+	}
+	if err := writeFrame(nc, m2); err != nil {
+		return nil, err
+	}
+	if err := setPSK(hs, derivePSK(key)); err != nil {
+		return nil, err
+	}
+	m3, err := readFrame(nc, "message 3")
+	if err != nil {
+		return nil, err
+	}
+	_, recv, send, err := hs.ReadMessage(nil, m3)
+	if err != nil {
+		// With the PSK mixed in, message 3 opens only if both ends derived
+		// the same CPace key, that is, used the same code.
+		reason, sentinel := byte(rejectWrongCode), ErrWrongCode
+		if cfg.LastAttempt {
+			reason, sentinel = rejectCodeRetired, ErrCodeRetired
+		}
+		reject(nc, reason)
+		return nil, fmt.Errorf("reading message 3: %w", sentinel)
+	}
+	return finish(nc, cfg, ciph, hs, send, recv)
+}
+
+func finish(nc net.Conn, cfg *Config, ciph Cipher, hs *noise.HandshakeState, send, recv *noise.CipherState) (*Conn, error) {
+	if send == nil || recv == nil {
+		return nil, errors.New("noise handshake did not complete") // invariant of XX: three messages
+	}
+	sc, err := newRecordCipher(ciph, send)
+	if err != nil {
+		return nil, err
+	}
+	rc, err := newRecordCipher(ciph, recv)
+	if err != nil {
+		return nil, err
+	}
+	return newConn(nc, nil, ciph, sc, rc, hs.PeerStatic(), cfg), nil
+}
+
+// derivePSK expands the CPace key into Noise's 32-byte PSK.
+func derivePSK(cpaceKey []byte) []byte {
+	psk, err := hkdf.Key(sha256.New, cpaceKey, nil, pskInfo, 32)
+	if err != nil {
+		panic("secure: hkdf: " + err.Error()) // only fails for lengths over 255·32
+	}
+	return psk
+}
+
+// setPSK refuses anything but a 32-byte key: flynn/noise mixes a missing
+// PSK in as empty when reading, which would quietly turn XXpsk3 into a
+// handshake no code protects.
+func setPSK(hs *noise.HandshakeState, psk []byte) error {
+	if len(psk) != 32 {
+		return fmt.Errorf("%w (got %d)", ErrBadPSK, len(psk))
+	}
+	return hs.SetPresharedKey(psk)
+}
+
+// reject tells the initiator why, then closes gracefully: FIN first, then
+// drain what the initiator already sent, so that the kernel does not
+// answer unread data with a reset that could destroy the rejection before
+// the initiator reads it.
+func reject(nc net.Conn, reason byte) {
+	nc.Write([]byte{0, 0, reason})
+	if tc, ok := nc.(interface{ CloseWrite() error }); ok {
+		tc.CloseWrite()
+	}
+	nc.SetReadDeadline(time.Now().Add(time.Second))
+	io.Copy(io.Discard, io.LimitReader(nc, 1<<20))
+}
+
+func writeFrame(nc net.Conn, msg []byte) error {
+	b := make([]byte, lenSize+len(msg))
+	binary.BigEndian.PutUint16(b, uint16(len(msg)))
+	copy(b[lenSize:], msg)
+	if _, err := nc.Write(b); err != nil {
+		return netErr("sending handshake", err)
+	}
+	return nil
+}
+
+func readFrame(nc net.Conn, what string) ([]byte, error) {
+	var l [lenSize]byte
+	if _, err := io.ReadFull(nc, l[:]); err != nil {
+		return nil, netErr("reading "+what, err)
+	}
+	n := int(binary.BigEndian.Uint16(l[:]))
+	if n == 0 || n > maxHandshakeMsg {
+		return nil, fmt.Errorf("reading %s: %w: length %d", what, ErrMalformed, n)
+	}
+	b := make([]byte, n)
+	if _, err := io.ReadFull(nc, b); err != nil {
+		return nil, netErr("reading "+what, err)
+	}
+	return b, nil
+}
+
+// netErr classifies a socket error met during the handshake. Deadline
+// errors stay visible to handshake(), which turns them into
+// ErrHandshakeTimeout.
+func netErr(op string, err error) error {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("%s: %w: the peer closed the connection", op, ErrConnectionLost)
+	}
+	return fmt.Errorf("%s: %w: %w", op, ErrConnectionLost, err)
+}
