@@ -16,12 +16,12 @@ import (
 // Record sizes. A record is a Noise transport message: at most 65,535
 // bytes of ciphertext, of which 16 are the tag.
 const (
-	MaxRecord    = 65535                // largest ciphertext of one record
-	tagSize      = 16                   //
-	MaxPlaintext = MaxRecord - tagSize  // 65519: largest plaintext of one record
-	lenSize      = 2                    //
-	frameMax     = lenSize + MaxRecord  // a whole framed record
-	overhead     = lenSize + tagSize    // per-record cost on the wire
+	MaxRecord    = 65535               // largest ciphertext of one record
+	tagSize      = 16                  //
+	MaxPlaintext = MaxRecord - tagSize // 65519: largest plaintext of one record
+	lenSize      = 2                   //
+	frameMax     = lenSize + MaxRecord // a whole framed record
+	overhead     = lenSize + tagSize   // per-record cost on the wire
 
 	// ChunkSize is the plaintext size a caller should use for one data
 	// chunk: four full records, about 256 KiB, whose ciphertext fits the
