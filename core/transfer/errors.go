@@ -1,0 +1,125 @@
+package transfer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+
+	"github.com/ferry-project/ferry/core/secure"
+)
+
+// abortCode is the wire form of why a transfer ended early. The mapping
+// to sentinel errors lives here and nowhere else.
+type abortCode uint8
+
+const (
+	codeInternal      abortCode = 1 // anything else: disk errors, bugs
+	codeCancelled     abortCode = 2
+	codeDeclined      abortCode = 3
+	codeRefusedPath   abortCode = 4
+	codeNoSpace       abortCode = 5
+	codeProtocol      abortCode = 6
+	codeVerify        abortCode = 7
+	codeSourceChanged abortCode = 8
+	codeTimeout       abortCode = 9
+)
+
+var codeSentinels = map[abortCode]error{
+	codeCancelled:     ErrCancelled,
+	codeDeclined:      ErrDeclined,
+	codeRefusedPath:   ErrRefusedPath,
+	codeNoSpace:       ErrNoSpace,
+	codeProtocol:      ErrProtocol,
+	codeVerify:        ErrVerify,
+	codeSourceChanged: ErrSourceChanged,
+	codeTimeout:       ErrTimeout,
+}
+
+// errPeerFailed is what an Abort with codeInternal (or an unknown code)
+// wraps: the peer hit an error of its own.
+var errPeerFailed = errors.New("the peer failed")
+
+// codeOf picks the wire code for a local error.
+func codeOf(err error) abortCode {
+	for c, s := range codeSentinels {
+		if errors.Is(err, s) {
+			return c
+		}
+	}
+	return codeInternal
+}
+
+// peerAbortError turns a received Abort into a local error wrapping the
+// sentinel its code names.
+func peerAbortError(peer string, m abortMsg) error {
+	s, ok := codeSentinels[m.Code]
+	if !ok {
+		s = errPeerFailed
+	}
+	if m.Code == codeDeclined {
+		return fmt.Errorf("%s declined: %s: %w", peer, m.Reason, s)
+	}
+	return fmt.Errorf("%s ended the transfer: %s: %w", peer, m.Reason, s)
+}
+
+// cancelError describes a cancelled context as an ErrCancelled-wrapping
+// error, keeping the cause (context.WithCancelCause) as the reason.
+func cancelError(ctx context.Context) error {
+	cause := context.Cause(ctx)
+	if cause == nil || errors.Is(cause, context.Canceled) {
+		return fmt.Errorf("%w", ErrCancelled)
+	}
+	if errors.Is(cause, ErrCancelled) {
+		return cause
+	}
+	return fmt.Errorf("%w: %w", ErrCancelled, cause)
+}
+
+// reasonOf is the text sent to the peer for a local error: for a
+// cancellation, the cause alone.
+func reasonOf(ctx context.Context, err error) string {
+	if errors.Is(err, ErrCancelled) && ctx.Err() != nil {
+		cause := context.Cause(ctx)
+		if cause == nil || errors.Is(cause, context.Canceled) {
+			return "cancelled"
+		}
+		return cause.Error()
+	}
+	return err.Error()
+}
+
+// netError translates a stream error: a read deadline that fired is the
+// peer going silent.
+func netError(err error) error {
+	if errors.Is(err, os.ErrDeadlineExceeded) && !errors.Is(err, ErrTimeout) {
+		return fmt.Errorf("%w: %w", ErrTimeout, err)
+	}
+	return err
+}
+
+// diskError marks a full disk as ErrNoSpace.
+func diskError(err error) error {
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		return fmt.Errorf("%w: %w", ErrNoSpace, err)
+	}
+	return err
+}
+
+// isPeerGone reports errors that mean the other end is no longer there
+// to be told anything.
+func isPeerGone(err error) bool {
+	return errors.Is(err, secure.ErrConnectionLost) || errors.Is(err, secure.ErrTruncated) || errors.Is(err, ErrTimeout)
+}
+
+// cutUTF8 cuts s to at most n bytes on a rune boundary.
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}

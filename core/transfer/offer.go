@@ -1,0 +1,123 @@
+package transfer
+
+import (
+	"fmt"
+	"io/fs"
+	"math"
+	"time"
+)
+
+// offerMsg is the manifest: every entry the sender proposes, in the order
+// its bytes will follow, plus the declared total.
+type offerMsg struct {
+	Version uint8
+	Name    string // sender's device name
+	Total   int64  // sum of all sizes; checked against the entries
+	Entries []Entry
+}
+
+// minEntryBytes is the smallest encoding of one entry (kind, path length,
+// one path byte, size, mode, seconds, nanoseconds).
+const minEntryBytes = 7
+
+func (m offerMsg) encode() []byte {
+	var e enc
+	e.u8(m.Version)
+	e.str(cutUTF8(m.Name, maxDeviceName))
+	e.uvarint(uint64(len(m.Entries)))
+	e.int64(m.Total)
+	for _, en := range m.Entries {
+		e.u8(uint8(en.Kind))
+		e.str(en.Path)
+		e.int64(en.Size)
+		e.uvarint(uint64(en.Mode.Perm()))
+		sec, nsec := int64(0), int64(0)
+		if !en.ModTime.IsZero() {
+			sec, nsec = en.ModTime.Unix(), int64(en.ModTime.Nanosecond())
+		}
+		e.varint(sec)
+		e.uvarint(uint64(nsec))
+	}
+	return e.bytes()
+}
+
+// decodeOffer checks the manifest's structure: counts, sizes, kinds,
+// totals. Whether its paths are safe to write is validateEntries' job.
+func decodeOffer(b []byte) (offerMsg, error) {
+	d := dec{b: b}
+	m := offerMsg{Version: d.u8(), Name: d.str(maxDeviceName)}
+	if d.err == nil && m.Version != protoVersion {
+		return offerMsg{}, fmt.Errorf("peer speaks transfer protocol %d, this end %d: %w", m.Version, protoVersion, ErrProtocol)
+	}
+	n := d.count(MaxEntries, minEntryBytes)
+	m.Total = d.int64()
+	if d.err != nil {
+		return offerMsg{}, d.done("offer")
+	}
+	m.Entries = make([]Entry, 0, n)
+	var sum int64
+	for i := 0; i < n && d.err == nil; i++ {
+		var en Entry
+		en.Kind = Kind(d.u8())
+		en.Path = d.str(MaxPathBytes)
+		en.Size = d.int64()
+		mode := d.uvarint()
+		sec := d.varint()
+		nsec := d.uvarint()
+		if d.err != nil {
+			break
+		}
+		switch en.Kind {
+		case KindFile:
+		case KindDir:
+			if en.Size != 0 {
+				d.fail(fmt.Errorf("entry %d: folder with a size", i))
+			}
+		case KindText:
+			if en.Size > MaxTextBytes {
+				d.fail(fmt.Errorf("entry %d: text of %d bytes over the limit of %d", i, en.Size, MaxTextBytes))
+			}
+		default:
+			d.fail(fmt.Errorf("entry %d: unknown kind %d", i, en.Kind))
+		}
+		if mode > 0o777 {
+			d.fail(fmt.Errorf("entry %d: mode %#o has more than permission bits", i, mode))
+		}
+		if nsec >= 1e9 {
+			d.fail(fmt.Errorf("entry %d: bad nanoseconds", i))
+		}
+		if en.Size > math.MaxInt64-sum {
+			d.fail(fmt.Errorf("entry %d: total size overflows", i))
+		}
+		sum += en.Size
+		en.Mode = fs.FileMode(mode)
+		if sec != 0 || nsec != 0 {
+			en.ModTime = time.Unix(sec, int64(nsec))
+		}
+		m.Entries = append(m.Entries, en)
+	}
+	if err := d.done("offer"); err != nil {
+		return offerMsg{}, err
+	}
+	if sum != m.Total {
+		return offerMsg{}, fmt.Errorf("offer declares %d bytes but its entries add up to %d: %w", m.Total, sum, ErrProtocol)
+	}
+	return m, nil
+}
+
+// summarize fills an Offer's counts from its entries.
+func summarize(entries []Entry) Offer {
+	o := Offer{Entries: entries}
+	for _, e := range entries {
+		switch e.Kind {
+		case KindFile:
+			o.Files++
+		case KindDir:
+			o.Dirs++
+		case KindText:
+			o.Texts++
+		}
+		o.TotalBytes += e.Size
+	}
+	return o
+}

@@ -1,0 +1,308 @@
+package transfer
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"unicode/utf8"
+
+	"github.com/ferry-project/ferry/core/secure"
+)
+
+// Limits every peer must respect. A message that breaks one is
+// ErrProtocol, refused before anything is allocated for it.
+const (
+	protoVersion = 1 // transfer protocol version, in Hello and Offer
+
+	headerLen = 5 // type (1 byte) + body length (4 bytes, big-endian)
+
+	MaxEntries       = 100_000 // entries in one offer
+	MaxManifestBytes = 4 << 20 // encoded size of an offer
+	MaxTextBytes     = 1 << 20 // size of one text snippet
+	MaxNameBytes     = 255     // one path component
+	MaxPathBytes     = 4096    // a whole relative path
+	maxDeviceName    = 128     // a device name
+	maxReason        = 512     // the reason in an Abort
+	maxAnswerBytes   = 5 << 20 // encoded size of an answer
+	maxChunk         = secure.ChunkSize
+	hashLen          = 32
+)
+
+// msgType is the first byte of every message.
+type msgType uint8
+
+const (
+	msgHello     msgType = 1  // R→S, first: version, receiver's name
+	msgOffer     msgType = 2  // S→R, first: the manifest
+	msgAnswer    msgType = 3  // R→S: accepted, with per-entry answers
+	msgBegin     msgType = 4  // S→R: the next file's bytes follow
+	msgData      msgType = 5  // S→R: a chunk of the current file
+	msgEnd       msgType = 6  // S→R: the current file is complete, with its hash
+	msgSkip      msgType = 7  // S→R: an entry the receiver already has
+	msgConfirm   msgType = 8  // R→S: an entry is verified and in place
+	msgFinish    msgType = 9  // S→R: nothing more to send
+	msgDone      msgType = 10 // R→S: everything confirmed; receiver's stage split
+	msgAbort     msgType = 11 // both: the transfer ends here, with a code and a reason
+	msgKeepalive msgType = 12 // both: still here
+)
+
+func (t msgType) String() string {
+	switch t {
+	case msgHello:
+		return "hello"
+	case msgOffer:
+		return "offer"
+	case msgAnswer:
+		return "answer"
+	case msgBegin:
+		return "begin"
+	case msgData:
+		return "data"
+	case msgEnd:
+		return "end"
+	case msgSkip:
+		return "skip"
+	case msgConfirm:
+		return "confirm"
+	case msgFinish:
+		return "finish"
+	case msgDone:
+		return "done"
+	case msgAbort:
+		return "abort"
+	case msgKeepalive:
+		return "keepalive"
+	}
+	return fmt.Sprintf("message type %d", uint8(t))
+}
+
+// maxBody is the largest body a message of type t may have; -1 for an
+// unknown type.
+func (t msgType) maxBody() int {
+	switch t {
+	case msgHello:
+		return 1 + binary.MaxVarintLen64 + maxDeviceName
+	case msgOffer:
+		return MaxManifestBytes
+	case msgAnswer:
+		return maxAnswerBytes
+	case msgBegin:
+		return 2 * binary.MaxVarintLen64
+	case msgData:
+		return maxChunk
+	case msgEnd:
+		return binary.MaxVarintLen64 + hashLen
+	case msgSkip:
+		return binary.MaxVarintLen64
+	case msgConfirm:
+		return binary.MaxVarintLen64 + 1 + binary.MaxVarintLen64 + MaxPathBytes
+	case msgFinish, msgKeepalive:
+		return 0
+	case msgDone:
+		return 512
+	case msgAbort:
+		return 1 + binary.MaxVarintLen64 + maxReason
+	}
+	return -1
+}
+
+// parseHeader decodes a message header and checks the body length
+// against the type's limit.
+func parseHeader(b []byte) (msgType, int, error) {
+	if len(b) < headerLen {
+		return 0, 0, fmt.Errorf("short message header: %w", ErrProtocol)
+	}
+	t := msgType(b[0])
+	n := binary.BigEndian.Uint32(b[1:5])
+	max := t.maxBody()
+	if max < 0 {
+		return 0, 0, fmt.Errorf("unknown %v: %w", t, ErrProtocol)
+	}
+	if n > uint32(max) {
+		return 0, 0, fmt.Errorf("%v of %d bytes, over the limit of %d: %w", t, n, max, ErrProtocol)
+	}
+	if t == msgData && n == 0 {
+		return 0, 0, fmt.Errorf("empty data chunk: %w", ErrProtocol)
+	}
+	return t, int(n), nil
+}
+
+func putHeader(b []byte, t msgType, n int) {
+	b[0] = byte(t)
+	binary.BigEndian.PutUint32(b[1:5], uint32(n))
+}
+
+// frame returns header+body as one slice, so that a control message is
+// one Write.
+func frame(t msgType, body []byte) []byte {
+	b := make([]byte, headerLen+len(body))
+	putHeader(b, t, len(body))
+	copy(b[headerLen:], body)
+	return b
+}
+
+// stream is what the protocol needs from the secure channel; *secure.Conn
+// is one.
+type stream interface {
+	io.ReadWriter
+	Flush() error
+	Prefetch(n int) error
+	CloseWrite() error
+	Close() error
+	NetConn() net.Conn
+}
+
+// readHeader reads the next message header.
+func readHeader(r io.Reader, hdr *[headerLen]byte) (msgType, int, error) {
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+		return 0, 0, fmt.Errorf("reading message header: %w", err)
+	}
+	return parseHeader(hdr[:])
+}
+
+// readBody reads a control message's body of n bytes (already checked
+// against its type's limit).
+func readBody(r io.Reader, t msgType, n int) ([]byte, error) {
+	b := make([]byte, n)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return nil, fmt.Errorf("reading %v: %w", t, err)
+	}
+	return b, nil
+}
+
+// enc appends the protocol's primitive types.
+type enc struct{ b []byte }
+
+func (e *enc) u8(v uint8)       { e.b = append(e.b, v) }
+func (e *enc) uvarint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
+func (e *enc) varint(v int64)   { e.b = binary.AppendVarint(e.b, v) }
+func (e *enc) fixed(p []byte)   { e.b = append(e.b, p...) }
+func (e *enc) str(s string)     { e.uvarint(uint64(len(s))); e.b = append(e.b, s...) }
+func (e *enc) int64(v int64)    { e.uvarint(uint64(v)) } // v >= 0
+func (e *enc) bytes() []byte    { return e.b }
+
+var errShort = errors.New("message ends early")
+
+// dec reads the protocol's primitive types from a message body. Its
+// error is sticky: check it once, at the end, with done.
+type dec struct {
+	b   []byte
+	err error
+}
+
+func (d *dec) fail(err error) {
+	if d.err == nil {
+		d.err = err
+	}
+}
+
+func (d *dec) u8() uint8 {
+	if d.err != nil || len(d.b) < 1 {
+		d.fail(errShort)
+		return 0
+	}
+	v := d.b[0]
+	d.b = d.b[1:]
+	return v
+}
+
+func (d *dec) uvarint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.fail(errors.New("bad unsigned varint"))
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *dec) varint() int64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.fail(errors.New("bad signed varint"))
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+// int64 reads a non-negative size or offset.
+func (d *dec) int64() int64 {
+	v := d.uvarint()
+	if v > math.MaxInt64 {
+		d.fail(fmt.Errorf("size %d overflows", v))
+		return 0
+	}
+	return int64(v)
+}
+
+// count reads a length and checks it against max and against what is left
+// of the body (each item needing at least min bytes), so that a lying
+// count cannot make the caller allocate.
+func (d *dec) count(max, min int) int {
+	v := d.uvarint()
+	if d.err != nil {
+		return 0
+	}
+	if v > uint64(max) {
+		d.fail(fmt.Errorf("count %d over the limit of %d", v, max))
+		return 0
+	}
+	if v*uint64(min) > uint64(len(d.b)) {
+		d.fail(fmt.Errorf("count %d does not fit in %d bytes", v, len(d.b)))
+		return 0
+	}
+	return int(v)
+}
+
+func (d *dec) fixed(n int) []byte {
+	if d.err != nil || len(d.b) < n {
+		d.fail(errShort)
+		return nil
+	}
+	v := d.b[:n]
+	d.b = d.b[n:]
+	return v
+}
+
+// str reads a UTF-8 string of at most max bytes.
+func (d *dec) str(max int) string {
+	n := d.uvarint()
+	if d.err != nil {
+		return ""
+	}
+	if n > uint64(max) {
+		d.fail(fmt.Errorf("string of %d bytes over the limit of %d", n, max))
+		return ""
+	}
+	b := d.fixed(int(n))
+	if d.err != nil {
+		return ""
+	}
+	if !utf8.Valid(b) {
+		d.fail(errors.New("string is not UTF-8"))
+		return ""
+	}
+	return string(b)
+}
+
+// done reports the first decoding error, or trailing bytes, wrapped in
+// ErrProtocol.
+func (d *dec) done(what string) error {
+	if d.err == nil && len(d.b) != 0 {
+		d.err = fmt.Errorf("%d trailing bytes", len(d.b))
+	}
+	if d.err != nil {
+		return fmt.Errorf("decoding %s: %w: %w", what, d.err, ErrProtocol)
+	}
+	return nil
+}
