@@ -1,0 +1,58 @@
+# Ferry's build, test and benchmark entry points. `make test` is what CI
+# runs (.ci/run); it installs the Debian packages it needs when run as
+# root and says what to install otherwise.
+
+GO      ?= go
+BIN     := bin
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X main.version=$(VERSION)
+
+# Core packages run under the race detector too.
+CORE    := ./core/...
+
+.PHONY: all build ferry ferry-gui test deps lint unit race e2e gui-test mobile-check bench demo clean
+
+all: build
+
+build: ferry ferry-gui
+
+ferry:
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/ferry ./cli/ferry
+
+ferry-gui:
+	CGO_ENABLED=1 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/ferry-gui ./gui/ferry-gui
+
+deps:
+	@./tests/install-deps.sh
+
+lint:
+	@out=$$(gofmt -l core cli gui mobile tests benches); \
+	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+unit:
+	$(GO) test -count=1 -timeout 15m ./core/... ./cli/... ./gui/... ./mobile/... ./benches/...
+
+race:
+	$(GO) test -race -short -count=1 -timeout 15m $(CORE)
+
+e2e: ferry
+	$(GO) test -count=1 -timeout 10m ./tests/...
+
+mobile-check:
+	@./mobile/check-bind.sh
+
+test: deps lint unit race build e2e mobile-check
+
+# Release-mode benchmarks: ratios against baselines run in the same
+# process or script. Never run with -race or -gcflags=all=-N -l (the
+# harness refuses).
+bench:
+	$(GO) run ./benches/cmd/ferrybench
+
+# The README's first command: a receiver and a sender on this machine.
+demo: ferry
+	@./tests/demo.sh
+
+clean:
+	rm -rf $(BIN)

@@ -1,0 +1,91 @@
+package diag
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func split(times map[Stage]time.Duration) Split {
+	var s Split
+	for st, d := range times {
+		s[st].Time = d
+		s[st].Calls = 1
+	}
+	return s
+}
+
+func TestVerdictNamesTheBusiestStage(t *testing.T) {
+	sec := time.Second
+	cases := []struct {
+		name     string
+		sender   map[Stage]time.Duration
+		receiver map[Stage]time.Duration
+		want     string
+	}{
+		{"slow disk writer on the receiver",
+			map[Stage]time.Duration{DiskRead: sec / 10, Encrypt: sec, SocketWrite: 8 * sec},
+			map[Stage]time.Duration{SocketRead: sec / 2, Decrypt: sec, DiskWrite: 8 * sec},
+			"receiver disk write"},
+		{"slow cipher on the sender",
+			map[Stage]time.Duration{DiskRead: sec / 10, Encrypt: 9 * sec, SocketWrite: sec / 2},
+			map[Stage]time.Duration{SocketRead: 9 * sec, Decrypt: sec / 2},
+			"sender encrypt"},
+		{"slow hash on the receiver",
+			map[Stage]time.Duration{Encrypt: sec, SocketWrite: 7 * sec},
+			map[Stage]time.Duration{SocketRead: sec, HashRecv: 7 * sec},
+			"receiver hash"},
+		{"the link is the limit: both ends wait on the socket",
+			map[Stage]time.Duration{DiskRead: sec / 10, Encrypt: sec, SocketWrite: 8 * sec},
+			map[Stage]time.Duration{SocketRead: 8 * sec, Decrypt: sec, DiskWrite: sec / 5},
+			"the network"},
+		{"slow disk reader on the sender",
+			map[Stage]time.Duration{DiskRead: 8 * sec, Encrypt: sec},
+			map[Stage]time.Duration{SocketRead: 9 * sec},
+			"sender disk read"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Verdict(split(tc.sender), 10*sec, split(tc.receiver), 10*sec)
+			if !strings.Contains(got, tc.want) {
+				t.Fatalf("verdict %q does not name %q", got, tc.want)
+			}
+		})
+	}
+	if got := Verdict(Split{}, sec, Split{}, sec); !strings.Contains(got, "no stage") {
+		t.Fatalf("empty splits: %q", got)
+	}
+}
+
+func TestTimersConcurrentAndNil(t *testing.T) {
+	var tm Timers
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 1000 {
+				tm.Add(Encrypt, time.Microsecond, 10)
+			}
+		}()
+	}
+	wg.Wait()
+	s := tm.Snapshot()
+	if s[Encrypt].Calls != 8000 || s[Encrypt].Bytes != 80000 || s[Encrypt].Time != 8000*time.Microsecond {
+		t.Fatalf("got %+v", s[Encrypt])
+	}
+	d := s.Sub(Split{})
+	if d[Encrypt] != s[Encrypt] {
+		t.Fatal("Sub of zero changed the split")
+	}
+	var none *Timers
+	none.Add(Encrypt, time.Second, 1) // must not panic
+	none.Since(Encrypt, time.Now(), 1)
+	if none.Snapshot()[Encrypt].Calls != 0 {
+		t.Fatal("nil timers recorded something")
+	}
+	if f := s.Format(SenderStages, 16*time.Millisecond); !strings.Contains(f, "encrypt 50%") {
+		t.Fatalf("format: %q", f)
+	}
+}
