@@ -1,0 +1,157 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
+// Demo fills the window with sample content and no network, for
+// screenshots and for trying the interface: view is "send" (a selection, a
+// device and a code), "progress" (a send under way), "done" (a verified
+// send), "receive" (the code and QR code) or "offer" (an incoming offer).
+// Call it after New and before Start. Sample files are created, sparse,
+// under the system's temporary folder.
+func (u *UI) Demo(view string) error {
+	u.cfg.Engine = demoEngine{view: view}
+	u.cfg.Browse, u.cfg.Advertise = nil, nil
+	u.cfg.Hosts = func() []string { return []string{"192.168.1.23"} }
+	u.settings.nameOverride = "Studio desktop"
+	u.settings.load()
+	switch view {
+	case "send", "progress", "done":
+		paths, err := demoFiles()
+		if err != nil {
+			return fmt.Errorf("demo: %w", err)
+		}
+		u.cfg.NoReceive = true
+		u.ShowSend()
+		u.send.addPaths(paths...)
+		u.send.found = demoDevices
+		u.send.chosen = demoDevices[0].key()
+		u.send.devicesChanged()
+		u.send.code.SetText("482913")
+		if view != "send" {
+			u.send.startSend()
+		}
+	case "receive", "offer":
+		u.ShowReceive()
+	default:
+		return fmt.Errorf("demo: unknown view %q (want send, progress, done, receive or offer)", view)
+	}
+	return nil
+}
+
+var demoDevices = []Device{
+	{Name: "Maya's MacBook Air", Fingerprint: "K7QX-M2PA-9RTE-WD4C", Addrs: []string{"192.168.1.31:41000"}},
+	{Name: "Pixel 8", Fingerprint: "H3ND-8VWB-XK2F-QM7R", Addrs: []string{"192.168.1.44:52711"}},
+	{Name: "Living-room NAS", Fingerprint: "T9FJ-C4LP-ZQ6S-N2YE", Addrs: []string{"192.168.1.5:41000"}},
+}
+
+// demoFiles makes the sample selection: sparse files, so a "1.8 GB" video
+// costs nothing on disk.
+func demoFiles() ([]string, error) {
+	root := filepath.Join(os.TempDir(), "ferry-demo")
+	files := map[string]int64{
+		"Interview – final cut.mov": 1_843_200_000,
+		"Quarterly report.pdf":      2_412_544,
+		"notes.md":                  12_288,
+	}
+	for i := 1; i <= 24; i++ {
+		files[fmt.Sprintf("Holiday photos/IMG_%04d.jpg", 4100+i)] = int64(3_100_000 + i*97_000)
+	}
+	for name, size := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, err
+		}
+		f, err := os.Create(p)
+		if err != nil {
+			return nil, err
+		}
+		err = f.Truncate(size)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	var paths []string
+	for _, n := range []string{"Interview – final cut.mov", "Holiday photos", "Quarterly report.pdf", "notes.md"} {
+		paths = append(paths, filepath.Join(root, n))
+	}
+	return paths, nil
+}
+
+// demoEngine plays a transfer that stops at a telling moment.
+type demoEngine struct{ view string }
+
+func (e demoEngine) Send(ctx context.Context, cfg transfer.SendConfig) (transfer.Summary, error) {
+	emit := func(ev transfer.Event) {
+		if cfg.OnEvent != nil {
+			cfg.OnEvent(ev)
+		}
+	}
+	d := demoDevices[0]
+	emit(transfer.Connected{PeerName: d.Name, PeerFingerprint: d.Fingerprint, Addr: d.Addrs[0]})
+	const total = 1_927_000_000
+	emit(transfer.Accepted{Total: total})
+	if e.view == "done" {
+		sum := transfer.Summary{Bytes: total, Duration: 39*time.Second + 400*time.Millisecond}
+		for _, n := range []string{"Interview – final cut.mov", "Quarterly report.pdf", "notes.md"} {
+			sum.Entries = append(sum.Entries, transfer.EntryDone{Entry: transfer.Entry{Path: n, Kind: transfer.KindFile}, Outcome: transfer.Received})
+		}
+		for i := 1; i <= 24; i++ {
+			n := fmt.Sprintf("Holiday photos/IMG_%04d.jpg", 4100+i)
+			sum.Entries = append(sum.Entries, transfer.EntryDone{Entry: transfer.Entry{Path: n, Kind: transfer.KindFile}, Outcome: transfer.Received})
+		}
+		return sum, nil
+	}
+	emit(transfer.Progress{
+		Done: 1_195_000_000, Total: total, Rate: 48_700_000, ETA: 15 * time.Second,
+		Current: "Interview – final cut.mov", CurrentDone: 1_112_000_000, CurrentSize: 1_843_200_000,
+		EntriesDone: 26, Entries: 28,
+	})
+	<-ctx.Done()
+	return transfer.Summary{}, fmt.Errorf("%w: %w", transfer.ErrCancelled, context.Cause(ctx))
+}
+
+func (e demoEngine) NewReceiver(cfg transfer.ReceiverConfig) (Receiver, error) {
+	return &demoReceiver{view: e.view, cfg: cfg}, nil
+}
+
+type demoReceiver struct {
+	view string
+	cfg  transfer.ReceiverConfig
+}
+
+func (r *demoReceiver) Code() string { return "482913" }
+func (r *demoReceiver) Port() int    { return 41000 }
+func (r *demoReceiver) Accept()      {}
+func (r *demoReceiver) Decline()     {}
+func (r *demoReceiver) Close() error { return nil }
+
+func (r *demoReceiver) Serve(ctx context.Context) (transfer.Summary, error) {
+	if r.view == "offer" && r.cfg.OnEvent != nil {
+		d := demoDevices[1]
+		r.cfg.OnEvent(transfer.Connected{PeerName: d.Name, PeerFingerprint: d.Fingerprint, Addr: d.Addrs[0]})
+		o := transfer.Offer{PeerName: d.Name, PeerFingerprint: d.Fingerprint}
+		for i, n := range []string{"PXL_20250614_181204.jpg", "PXL_20250614_181233.jpg", "PXL_20250614_181301.mp4", "Boarding pass.pdf", "Voice memo 12.m4a"} {
+			size := int64(2_800_000 + i*1_450_000)
+			if i == 2 {
+				size = 148_000_000
+			}
+			o.Entries = append(o.Entries, transfer.Entry{Path: n, Kind: transfer.KindFile, Size: size})
+			o.Files++
+			o.TotalBytes += size
+		}
+		r.cfg.OnEvent(transfer.Offered{Offer: o})
+	}
+	<-ctx.Done()
+	return transfer.Summary{}, context.Cause(ctx)
+}

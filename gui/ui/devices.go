@@ -1,0 +1,89 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"time"
+)
+
+// Device is a receiver the person can send to: one found on the network,
+// or one added by address.
+type Device struct {
+	Name        string
+	Fingerprint string   // empty for a device added by address
+	Addrs       []string // host:port, best first
+	Manual      bool     // added by address, not discovered
+	// Incompatible: it advertises a protocol version this build doesn't
+	// speak. It is listed, so the person learns why it won't work.
+	Incompatible bool
+}
+
+// key identifies a device across discovery updates: the fingerprint when
+// it has one (its addresses may change), otherwise its address.
+func (d Device) key() string {
+	if d.Fingerprint != "" {
+		return "fp:" + d.Fingerprint
+	}
+	if len(d.Addrs) > 0 {
+		return "addr:" + d.Addrs[0]
+	}
+	return "name:" + d.Name
+}
+
+// BrowseFunc reports the devices on the network, the whole list each time
+// it changes, until ctx ends. The ferry-gui command adapts core/discovery
+// to it; nil means no discovery.
+type BrowseFunc func(ctx context.Context, onChange func([]Device)) error
+
+// AdvertiseFunc announces this device's receiver on the network and returns
+// a func that withdraws it. nil means the receiver is not advertised.
+type AdvertiseFunc func(name, fingerprint string, port int) (stop func(), err error)
+
+// dialTimeout bounds each address tried when a device has several.
+const dialTimeout = 4 * time.Second
+
+// dialFirst connects to the first of addrs that answers, each tried in turn
+// with its own timeout: a discovered device often advertises an address
+// that is not reachable from here (another subnet, a VPN, link-local v6).
+func dialFirst(addrs []string) func(ctx context.Context, _ string) (net.Conn, error) {
+	return func(ctx context.Context, _ string) (net.Conn, error) {
+		var errs []error
+		for _, a := range addrs {
+			d := net.Dialer{Timeout: dialTimeout}
+			c, err := d.DialContext(ctx, "tcp", a)
+			if err == nil {
+				return c, nil
+			}
+			errs = append(errs, err)
+			if ctx.Err() != nil {
+				break
+			}
+		}
+		if len(errs) == 0 {
+			return nil, errors.New("the device has no address")
+		}
+		return nil, fmt.Errorf("connecting: %w", errors.Join(errs...))
+	}
+}
+
+// mergeDevices puts the manual devices after the discovered ones, dropping
+// a manual entry that discovery has since found under the same address.
+func mergeDevices(found, manual []Device) []Device {
+	seen := map[string]bool{}
+	out := make([]Device, 0, len(found)+len(manual))
+	for _, d := range found {
+		out = append(out, d)
+		for _, a := range d.Addrs {
+			seen[a] = true
+		}
+	}
+	for _, d := range manual {
+		if len(d.Addrs) > 0 && seen[d.Addrs[0]] {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}

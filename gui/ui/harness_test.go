@@ -1,0 +1,193 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/ferry-project/ferry/core/secure"
+)
+
+// uiLoop stands in for Fyne's UI goroutine. The test driver runs fyne.Do
+// on the caller's goroutine, which would let engine events and test taps
+// touch widgets at once; here every widget access, the test's included,
+// runs on the loop's one goroutine, as in the real app.
+type uiLoop struct {
+	mu    sync.Mutex
+	queue []func()
+	wake  chan struct{}
+	quit  chan struct{}
+	done  chan struct{}
+}
+
+func newUILoop(t *testing.T) *uiLoop {
+	l := &uiLoop{wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{})}
+	go l.loop()
+	t.Cleanup(func() {
+		close(l.quit)
+		<-l.done
+	})
+	return l
+}
+
+func (l *uiLoop) loop() {
+	defer close(l.done)
+	for {
+		l.mu.Lock()
+		q := l.queue
+		l.queue = nil
+		l.mu.Unlock()
+		for _, f := range q {
+			f()
+		}
+		select {
+		case <-l.wake:
+		case <-l.quit:
+			return
+		}
+	}
+}
+
+// do queues f without waiting: Config.Do.
+func (l *uiLoop) do(f func()) {
+	l.mu.Lock()
+	l.queue = append(l.queue, f)
+	l.mu.Unlock()
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run runs f on the loop and waits for it.
+func (l *uiLoop) run(f func()) {
+	ch := make(chan struct{})
+	l.do(func() {
+		defer close(ch)
+		f()
+	})
+	<-ch
+}
+
+type harness struct {
+	t    *testing.T
+	loop *uiLoop
+	app  fyne.App
+	win  fyne.Window
+	u    *UI
+	id   *secure.Identity
+	dir  string // download folder
+}
+
+type harnessOpt func(*Config)
+
+// newHarness builds a UI in a test window. Discovery is off; the receiver
+// listens on loopback only.
+func newHarness(t *testing.T, engine Engine, opts ...harnessOpt) *harness {
+	t.Helper()
+	id, err := secure.NewIdentity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{t: t, loop: newUILoop(t), id: id, dir: t.TempDir()}
+	h.app = test.NewTempApp(t)
+	h.app.Preferences().SetString(prefDir, h.dir)
+	h.app.Preferences().SetString(prefName, "Test desk")
+	h.loop.run(func() {
+		h.win = h.app.NewWindow("Ferry")
+		cfg := Config{
+			App: h.app, Window: h.win, Engine: engine, Identity: id,
+			Do:         h.loop.do,
+			Listen:     "127.0.0.1:0",
+			Hosts:      func() []string { return []string{"127.0.0.1"} },
+			OpenFolder: func(string) error { return nil },
+		}
+		for _, o := range opts {
+			o(&cfg)
+		}
+		h.u = New(cfg)
+		h.win.Resize(fyne.NewSize(960, 640))
+	})
+	t.Cleanup(func() {
+		h.u.Close()
+		h.loop.run(func() { h.win.Close() })
+	})
+	return h
+}
+
+func noReceive(c *Config) { c.NoReceive = true }
+
+// waitFor polls cond on the UI loop until it holds or the deadline passes.
+func (h *harness) waitFor(what string, cond func() bool) {
+	h.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		var ok bool
+		h.loop.run(func() { ok = cond() })
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			var markup string
+			h.loop.run(func() { markup = test.RenderToMarkup(h.win.Canvas()) })
+			h.t.Fatalf("timed out waiting for %s; window:\n%s", what, markup)
+		}
+		<-tick.C
+	}
+}
+
+// screen returns the window's rendered widget tree as markup.
+func (h *harness) screen() string {
+	var s string
+	h.loop.run(func() { s = test.RenderToMarkup(h.win.Canvas()) })
+	return s
+}
+
+func (h *harness) tap(b *widget.Button) {
+	h.t.Helper()
+	h.loop.run(func() {
+		if b.Disabled() {
+			h.t.Errorf("button %q is disabled", b.Text)
+			return
+		}
+		test.Tap(b)
+	})
+}
+
+// drop simulates dropping paths on the window.
+func (h *harness) drop(paths ...string) {
+	var uris []fyne.URI
+	for _, p := range paths {
+		uris = append(uris, storage.NewFileURI(p))
+	}
+	h.loop.run(func() { h.u.Drop(fyne.NewPos(100, 100), uris) })
+}
+
+// writeFile makes a file of n pseudo-random-ish bytes under dir.
+func writeFile(t *testing.T, dir, name string, n int) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i*7 + i/251)
+	}
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }

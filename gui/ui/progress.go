@@ -1,0 +1,269 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
+// panelState says what a progress panel shows.
+type panelState int
+
+const (
+	stateRunning  panelState = iota // connecting or moving bytes
+	stateVerified                   // finished, every entry confirmed
+	stateFailed                     // ended without completing
+)
+
+// progressPanel shows one transfer from connection to result. The Send and
+// Receive views each own one. All methods run on the UI goroutine.
+type progressPanel struct {
+	root *fyne.Container
+
+	title   *widget.Label
+	peer    *widget.Label
+	bar     *widget.ProgressBar
+	current *widget.Label
+	stats   *widget.Label
+	cancel  *widget.Button
+	running *fyne.Container
+
+	icon     *widget.Icon
+	headline *widget.Label
+	advice   *widget.Label
+	detail   *widget.Label
+	files    *widget.Label
+	extra    *fyne.Container // view-specific content, e.g. received texts
+	actions  *fyne.Container
+	result   *fyne.Container
+
+	state   panelState
+	sending bool // wording: "sent" or "received"
+	entries []transfer.EntryDone
+}
+
+func newProgressPanel(sending bool) *progressPanel {
+	p := &progressPanel{sending: sending}
+	p.title = &widget.Label{TextStyle: fyne.TextStyle{Bold: true}, SizeName: theme.SizeNameSubHeadingText}
+	p.peer = &widget.Label{Importance: widget.LowImportance, Truncation: fyne.TextTruncateEllipsis}
+	p.bar = widget.NewProgressBar()
+	p.bar.TextFormatter = func() string {
+		if p.bar.Max <= 0 {
+			return ""
+		}
+		return fmt.Sprintf("%.0f%%", 100*p.bar.Value/p.bar.Max)
+	}
+	p.current = &widget.Label{Truncation: fyne.TextTruncateEllipsis}
+	p.stats = &widget.Label{Importance: widget.LowImportance}
+	p.cancel = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), nil)
+	p.running = container.NewVBox(p.title, p.peer, layout.NewSpacer(), p.bar, p.current, p.stats,
+		container.NewHBox(layout.NewSpacer(), p.cancel))
+
+	p.icon = widget.NewIcon(nil)
+	p.headline = &widget.Label{TextStyle: fyne.TextStyle{Bold: true}, SizeName: theme.SizeNameSubHeadingText, Wrapping: fyne.TextWrapWord}
+	p.advice = &widget.Label{Wrapping: fyne.TextWrapWord}
+	p.detail = &widget.Label{Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance, SizeName: theme.SizeNameCaptionText, Selectable: true}
+	p.files = &widget.Label{Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance}
+	p.extra = container.NewVBox()
+	p.actions = container.NewHBox()
+	iconBox := container.NewGridWrap(fyne.NewSquareSize(48), p.icon)
+	p.result = container.NewVBox(
+		container.NewBorder(nil, nil, container.NewVBox(iconBox), nil, container.NewVBox(p.headline, p.advice)),
+		p.files, p.detail, p.extra,
+		container.NewHBox(layout.NewSpacer(), p.actions))
+
+	p.root = container.NewStack(p.running, p.result)
+	p.result.Hide()
+	return p
+}
+
+// begin resets the panel for a new transfer.
+func (p *progressPanel) begin(title, peer string, onCancel func()) {
+	p.state = stateRunning
+	p.entries = nil
+	p.title.SetText(title)
+	p.peer.SetText(peer)
+	p.bar.Max = 1
+	p.bar.SetValue(0)
+	p.current.SetText("Connecting…")
+	p.stats.SetText("")
+	p.cancel.OnTapped = onCancel
+	p.cancel.Enable()
+	p.extra.RemoveAll()
+	p.result.Hide()
+	p.running.Show()
+}
+
+// handle shows one engine event.
+func (p *progressPanel) handle(ev transfer.Event) {
+	if p.state != stateRunning {
+		return
+	}
+	switch e := ev.(type) {
+	case transfer.Connected:
+		if e.PeerName != "" {
+			p.peer.SetText(peerLine(e.PeerName, e.PeerFingerprint))
+		}
+		if p.sending {
+			p.current.SetText("Waiting for the other device to accept…")
+		} else {
+			p.current.SetText("Connected")
+		}
+	case transfer.Accepted:
+		p.bar.Max = float64(max(e.Total, 1))
+		p.bar.SetValue(0)
+		p.current.SetText("Starting…")
+	case transfer.Offered:
+		p.bar.Max = float64(max(e.Offer.TotalBytes, 1))
+		p.bar.SetValue(0)
+		p.current.SetText("Waiting for you to accept…")
+	case transfer.Progress:
+		p.bar.Max = float64(max(e.Total, 1))
+		p.bar.SetValue(float64(e.Done))
+		if e.Current != "" {
+			p.current.SetText(fmt.Sprintf("%s  (%s of %s)", e.Current, formatBytes(e.CurrentDone), formatBytes(e.CurrentSize)))
+		}
+		parts := []string{formatBytes(e.Done) + " of " + formatBytes(e.Total)}
+		if r := formatRate(e.Rate); r != "" {
+			parts = append(parts, r)
+		}
+		if l := formatLeft(e.ETA); l != "" {
+			parts = append(parts, l)
+		}
+		if e.Entries > 1 {
+			parts = append(parts, fmt.Sprintf("item %d of %d", min(e.EntriesDone+1, e.Entries), e.Entries))
+		}
+		p.stats.SetText(strings.Join(parts, "  ·  "))
+	case transfer.EntryDone:
+		p.entries = append(p.entries, e)
+	}
+}
+
+// finish shows the result: verified, or what went wrong.
+func (p *progressPanel) finish(sum transfer.Summary, err error, actions ...fyne.CanvasObject) {
+	p.cancel.OnTapped = nil
+	p.actions.Objects = actions
+	p.actions.Refresh()
+	if len(sum.Entries) > 0 {
+		p.entries = sum.Entries
+	}
+	if err != nil {
+		p.state = stateFailed
+		pr := explain(err)
+		p.icon.SetResource(theme.NewErrorThemedResource(theme.ErrorIcon()))
+		p.headline.SetText(pr.Headline)
+		p.advice.SetText(pr.Advice)
+		p.detail.SetText(sentence(pr.Detail))
+		p.detail.Show()
+		if n := countFiles(p.entries); n > 0 {
+			verb := "received"
+			if p.sending {
+				verb = "delivered"
+			}
+			p.files.SetText(fmt.Sprintf("%s %s and verified before it stopped.", plural(n, "file was", "files were"), verb))
+			p.files.Show()
+		} else {
+			p.files.Hide()
+		}
+	} else {
+		p.state = stateVerified
+		p.icon.SetResource(theme.NewSuccessThemedResource(theme.ConfirmIcon()))
+		p.headline.SetText(p.successHeadline())
+		p.advice.SetText(successStats(sum))
+		p.detail.Hide()
+		p.files.SetText(listNames(p.entries, 6))
+		p.files.Show()
+	}
+	p.running.Hide()
+	p.result.Show()
+}
+
+func (p *progressPanel) successHeadline() string {
+	n := countFiles(p.entries)
+	if n == 0 && len(p.entries) > 0 {
+		n = len(p.entries)
+	}
+	what := plural(n, "item", "items")
+	if countFiles(p.entries) == n {
+		what = plural(n, "file", "files")
+	}
+	if p.sending {
+		if n == 1 {
+			return what + " sent and verified"
+		}
+		return "All " + what + " sent and verified"
+	}
+	if n == 1 {
+		return what + " received and verified"
+	}
+	return "All " + what + " received and verified"
+}
+
+// successStats says how much moved and how fast, and what didn't need to.
+func successStats(sum transfer.Summary) string {
+	var parts []string
+	s := formatBytes(sum.Bytes)
+	if sum.Duration > 0 {
+		s += " in " + formatDuration(sum.Duration)
+		if sum.Bytes > 0 {
+			s += " (" + formatRate(float64(sum.Bytes)/sum.Duration.Seconds()) + ")"
+		}
+	}
+	parts = append(parts, s)
+	if sum.SkippedBytes > 0 {
+		parts = append(parts, formatBytes(sum.SkippedBytes)+" already there")
+	}
+	if sum.ResumedBytes > 0 {
+		parts = append(parts, formatBytes(sum.ResumedBytes)+" resumed")
+	}
+	return strings.Join(parts, "  ·  ")
+}
+
+func countFiles(es []transfer.EntryDone) int {
+	n := 0
+	for _, e := range es {
+		if e.Entry.Kind != transfer.KindDir {
+			n++
+		}
+	}
+	return n
+}
+
+// listNames lists the files of a transfer by the name they were saved
+// under, at most limit of them.
+func listNames(es []transfer.EntryDone, limit int) string {
+	var names []string
+	for _, e := range es {
+		if e.Entry.Kind == transfer.KindDir {
+			continue
+		}
+		name := e.SavedAs
+		if name == "" {
+			name = e.Entry.Path
+		}
+		if e.Outcome == transfer.Skipped {
+			name += " (already there)"
+		}
+		names = append(names, name)
+	}
+	if len(names) > limit {
+		rest := len(names) - limit
+		names = append(names[:limit], fmt.Sprintf("and %d more", rest))
+	}
+	return strings.Join(names, "\n")
+}
+
+// peerLine names a peer with its fingerprint, for people who compare them.
+func peerLine(name, fp string) string {
+	if fp == "" {
+		return name
+	}
+	return name + "  ·  " + fp
+}

@@ -1,0 +1,403 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
+var (
+	// errRestart ends a waiting receiver so that it starts again with new
+	// settings; it never reaches a peer, as nobody is connected.
+	errRestart = errors.New("receiver restarting")
+	// errReceiverCancelled is the reason the sender is told when the
+	// person presses Cancel here.
+	errReceiverCancelled = errors.New("the receiver cancelled")
+)
+
+// receiveView is the Receive tab. It shows this device's code and QR code
+// while a receiver waits, the offer dialog, the progress, and the result.
+type receiveView struct {
+	u    *UI
+	root *fyne.Container
+
+	ready    *fyne.Container
+	codeText *canvas.Text
+	name     *widget.Label
+	addrs    *widget.Label
+	fp       *widget.Label
+	saveTo   *widget.Label
+	qr       *canvas.Image
+	link     string
+
+	failed    *fyne.Container
+	failTitle *widget.Label
+	failText  *widget.Label
+
+	prog     *progressPanel
+	progCard *fyne.Container
+
+	offer   *dialog.CustomDialog
+	accept  *widget.Button
+	decline *widget.Button
+
+	again chan struct{} // wakes the receive loop to listen again
+
+	// Set on the UI goroutine for the receiver now running.
+	gen    int
+	code   string
+	r      Receiver
+	cancel context.CancelCauseFunc
+	busy   bool // a peer is connected: settings wait for the next receiver
+	texts  []string
+}
+
+func newReceiveView(u *UI) *receiveView {
+	v := &receiveView{u: u, again: make(chan struct{}, 1)}
+
+	v.codeText = canvas.NewText("······", theme.Color(theme.ColorNameForeground))
+	v.codeText.TextSize = 56
+	v.codeText.TextStyle = fyne.TextStyle{Bold: true}
+	v.name = &widget.Label{TextStyle: fyne.TextStyle{Bold: true}, SizeName: theme.SizeNameSubHeadingText, Truncation: fyne.TextTruncateEllipsis}
+	v.addrs = &widget.Label{Importance: widget.LowImportance, Selectable: true}
+	v.fp = &widget.Label{Importance: widget.LowImportance, SizeName: theme.SizeNameCaptionText}
+	v.saveTo = &widget.Label{Importance: widget.LowImportance, Truncation: fyne.TextTruncateEllipsis}
+	openBtn := widget.NewButtonWithIcon("Open folder", theme.FolderOpenIcon(), v.openFolder)
+	openBtn.Importance = widget.LowImportance
+	v.qr = newQRCanvas()
+
+	caption := func(s string) *widget.Label {
+		return &widget.Label{Text: s, Importance: widget.LowImportance, SizeName: theme.SizeNameCaptionText}
+	}
+	left := container.NewVBox(
+		caption("THIS DEVICE"),
+		v.name,
+		v.fp,
+		widget.NewSeparator(),
+		caption("CODE"),
+		v.codeText,
+		&widget.Label{Text: "Type this code on the sending device.", Wrapping: fyne.TextWrapWord},
+		layout.NewSpacer(),
+		v.addrs,
+		container.NewBorder(nil, nil, nil, openBtn, v.saveTo),
+	)
+	qrBG := canvas.NewRectangle(theme.Color(theme.ColorNameBackground))
+	right := container.NewVBox(
+		container.NewStack(qrBG, v.qr),
+		&widget.Label{Text: "Scan with a phone to send", Alignment: fyne.TextAlignCenter, Importance: widget.LowImportance, SizeName: theme.SizeNameCaptionText},
+	)
+	title := &widget.Label{Text: "Ready to receive", TextStyle: fyne.TextStyle{Bold: true}, SizeName: theme.SizeNameHeadingText}
+	body := container.NewBorder(nil, nil, nil, right, left)
+	v.ready = container.NewCenter(container.NewGridWrap(fyne.NewSize(620, 380),
+		card(container.NewBorder(title, nil, nil, nil, body))))
+
+	v.failTitle = &widget.Label{Text: "Can't receive", TextStyle: fyne.TextStyle{Bold: true}, SizeName: theme.SizeNameSubHeadingText}
+	v.failText = &widget.Label{Wrapping: fyne.TextWrapWord}
+	retry := widget.NewButtonWithIcon("Try again", theme.ViewRefreshIcon(), v.listenAgain)
+	retry.Importance = widget.HighImportance
+	v.failed = container.NewCenter(container.NewGridWrap(fyne.NewSize(520, 220), card(container.NewVBox(
+		container.NewBorder(nil, nil, widget.NewIcon(theme.NewErrorThemedResource(theme.ErrorIcon())), nil, v.failTitle),
+		v.failText, layout.NewSpacer(), container.NewHBox(layout.NewSpacer(), retry)))))
+
+	v.prog = newProgressPanel(false)
+	v.progCard = container.NewCenter(container.NewGridWrap(fyne.NewSize(560, 300), card(container.NewVScroll(v.prog.root))))
+
+	v.root = container.NewStack(v.ready, v.failed, v.progCard)
+	v.show(v.ready)
+	return v
+}
+
+func (v *receiveView) show(o fyne.CanvasObject) {
+	for _, x := range v.root.Objects {
+		if x == o {
+			x.Show()
+		} else {
+			x.Hide()
+		}
+	}
+}
+
+func (v *receiveView) start() {
+	v.u.goroutine(func() { v.loop(v.u.ctx) })
+}
+
+// listenAgain wakes the receive loop after a result or an error.
+func (v *receiveView) listenAgain() {
+	select {
+	case v.again <- struct{}{}:
+	default:
+	}
+}
+
+// settingsChanged restarts a waiting receiver so that it uses the new name,
+// folder and policy; a busy one picks them up when its transfer ends.
+func (v *receiveView) settingsChanged() {
+	v.saveTo.SetText("Saving to " + v.u.settings.downloadDir())
+	if v.busy {
+		return
+	}
+	if v.cancel != nil {
+		v.cancel(errRestart)
+	}
+}
+
+// loop runs one receiver after another until ctx ends. It owns the
+// receivers; the UI goroutine reaches them only through the values it was
+// handed with do.
+func (v *receiveView) loop(ctx context.Context) {
+	for gen := 1; ctx.Err() == nil; gen++ {
+		restart, err := v.serveOne(ctx, gen)
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			v.u.do(func() {
+				v.failText.SetText(explain(err).Advice + "\n\n" + sentence(err.Error()))
+				v.show(v.failed)
+			})
+		}
+		if restart {
+			continue
+		}
+		select {
+		case <-v.again:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// serveOne runs one receiver through one transfer. restart is true when it
+// ended only to start again with new settings.
+func (v *receiveView) serveOne(ctx context.Context, gen int) (restart bool, err error) {
+	cfg, err := v.u.settings.receiverConfig()
+	if err != nil {
+		return false, err
+	}
+	cfg.Listen = v.u.cfg.Listen
+	cfg.Identity = v.u.cfg.Identity
+	var r Receiver
+	cfg.OnEvent = func(ev transfer.Event) {
+		v.u.do(func() { v.handle(gen, r, ev) })
+	}
+	r, err = v.u.cfg.Engine.NewReceiver(cfg)
+	if err != nil {
+		return false, fmt.Errorf("starting the receiver: %w", err)
+	}
+	defer r.Close()
+	if adv := v.u.cfg.Advertise; adv != nil {
+		stop, err := adv(cfg.Name, v.u.cfg.Identity.Fingerprint(), r.Port())
+		if err == nil {
+			defer stop()
+		}
+	}
+	sctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	code, port := r.Code(), r.Port()
+	v.u.do(func() {
+		v.gen, v.r, v.cancel, v.busy, v.texts = gen, r, cancel, false, nil
+		v.showReady(cfg.Name, code, port, cfg.Dir)
+	})
+	sum, err := r.Serve(sctx)
+	if errors.Is(context.Cause(sctx), errRestart) {
+		return true, nil
+	}
+	if ctx.Err() != nil {
+		return false, nil
+	}
+	v.u.do(func() { v.done(gen, cfg.Dir, sum, err) })
+	return false, nil
+}
+
+// showReady shows the code, the QR code and where files will go.
+func (v *receiveView) showReady(name, code string, port int, dir string) {
+	v.name.SetText(name)
+	v.fp.SetText("Fingerprint " + v.u.cfg.Identity.Fingerprint())
+	v.saveTo.SetText("Saving to " + dir)
+	hosts := v.u.cfg.Hosts()
+	var addrs []string
+	for _, h := range hosts {
+		addrs = append(addrs, net.JoinHostPort(h, strconv.Itoa(port)))
+	}
+	if len(addrs) == 0 {
+		v.addrs.SetText("No network address: connect to a network to receive")
+	} else {
+		if len(addrs) > 3 {
+			addrs = addrs[:3]
+		}
+		v.addrs.SetText("Address " + strings.Join(addrs, ", "))
+	}
+	v.setCode(code, port, hosts)
+	v.show(v.ready)
+}
+
+// setCode shows a code and the matching QR code.
+func (v *receiveView) setCode(code string, port int, hosts []string) {
+	v.code = code
+	v.codeText.Text = code
+	v.codeText.Color = theme.Color(theme.ColorNameForeground)
+	v.codeText.Refresh()
+	host := "127.0.0.1"
+	if len(hosts) > 0 {
+		host = hosts[0]
+	}
+	v.link = FormatLink(host, port, code, v.u.cfg.Identity.Fingerprint())
+	if img, err := qrImage(v.link); err == nil {
+		v.qr.Image = img
+		v.qr.Refresh()
+	}
+}
+
+// handle shows one event of receiver gen; events of an older one are late
+// and dropped.
+func (v *receiveView) handle(gen int, r Receiver, ev transfer.Event) {
+	if gen != v.gen {
+		return
+	}
+	switch e := ev.(type) {
+	case transfer.CodeChanged:
+		v.setCode(e.Code, r.Port(), v.u.cfg.Hosts())
+		return
+	case transfer.Connected:
+		v.busy = true
+		v.prog.begin("Receiving", "From "+peerLine(e.PeerName, e.PeerFingerprint), func() {
+			v.prog.cancel.Disable()
+			v.prog.current.SetText("Cancelling…")
+			v.closeOffer()
+			if v.cancel != nil {
+				v.cancel(errReceiverCancelled)
+			}
+		})
+		v.show(v.progCard)
+		v.u.ShowReceive()
+	case transfer.Offered:
+		o := e.Offer
+		v.prog.title.SetText(fmt.Sprintf("Receiving %s (%s)", plural(o.Files+o.Texts, "file", "files"), formatBytes(o.TotalBytes)))
+		v.showOffer(r, o)
+	case transfer.Accepted:
+		v.closeOffer()
+	case transfer.Progress:
+		v.closeOffer()
+	case transfer.TextReceived:
+		v.texts = append(v.texts, e.Text)
+	}
+	v.prog.handle(ev)
+}
+
+// showOffer asks whether to take what is coming.
+func (v *receiveView) showOffer(r Receiver, o transfer.Offer) {
+	v.closeOffer()
+	who := o.PeerName
+	if who == "" {
+		who = "A device"
+	}
+	what := plural(o.Files, "file", "files")
+	if o.Dirs > 0 {
+		what += " in " + plural(o.Dirs, "folder", "folders")
+	}
+	if o.Texts > 0 {
+		what += " and " + plural(o.Texts, "text", "texts")
+	}
+	head := &widget.Label{Text: fmt.Sprintf("%s wants to send you %s (%s).", who, what, formatBytes(o.TotalBytes)), Wrapping: fyne.TextWrapWord, TextStyle: fyne.TextStyle{Bold: true}}
+	fp := &widget.Label{Text: "Fingerprint " + o.PeerFingerprint, Importance: widget.LowImportance, SizeName: theme.SizeNameCaptionText}
+	var names []string
+	for _, e := range o.Entries {
+		if e.Kind == transfer.KindDir {
+			continue
+		}
+		names = append(names, e.Path+"  —  "+formatBytes(e.Size))
+	}
+	list := widget.NewList(func() int { return len(names) },
+		func() fyne.CanvasObject { return &widget.Label{Truncation: fyne.TextTruncateEllipsis} },
+		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(names[i]) })
+	listBox := container.NewGridWrap(fyne.NewSize(440, min(float32(len(names)), 6)*36+4), list)
+	where := &widget.Label{Text: "They will be saved in " + v.u.settings.downloadDir(), Importance: widget.LowImportance, Wrapping: fyne.TextWrapWord}
+	content := container.NewVBox(head, fp, listBox, where)
+
+	d := dialog.NewCustomWithoutButtons("Incoming transfer", content, v.u.cfg.Window)
+	v.decline = widget.NewButtonWithIcon("Decline", theme.CancelIcon(), func() {
+		v.closeOffer()
+		r.Decline()
+	})
+	v.accept = widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() {
+		v.closeOffer()
+		v.prog.current.SetText("Starting…")
+		r.Accept()
+	})
+	v.accept.Importance = widget.HighImportance
+	d.SetButtons([]fyne.CanvasObject{v.decline, v.accept})
+	v.offer = d
+	d.Show()
+}
+
+func (v *receiveView) closeOffer() {
+	if v.offer != nil {
+		v.offer.Hide()
+		v.offer = nil
+	}
+}
+
+// done shows the end of receiver gen's transfer.
+func (v *receiveView) done(gen int, dir string, sum transfer.Summary, err error) {
+	if gen != v.gen {
+		return
+	}
+	v.closeOffer()
+	v.busy, v.cancel, v.r = false, nil, nil
+	more := widget.NewButtonWithIcon("Receive more", theme.DownloadIcon(), v.listenAgain)
+	if err == nil {
+		open := widget.NewButtonWithIcon("Open folder", theme.FolderOpenIcon(), v.openFolder)
+		open.Importance = widget.HighImportance
+		v.prog.finish(sum, nil, more, open)
+	} else {
+		more.Importance = widget.HighImportance
+		v.prog.finish(sum, err, more)
+	}
+	for _, t := range v.texts {
+		v.prog.extra.Add(textCard(v.u.cfg.App, t))
+	}
+	v.show(v.progCard)
+}
+
+// textCard shows a received text snippet with a Copy button.
+func textCard(app fyne.App, text string) fyne.CanvasObject {
+	body := &widget.Label{Text: text, Wrapping: fyne.TextWrapWord, Selectable: true}
+	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), nil)
+	copyBtn.OnTapped = func() {
+		app.Clipboard().SetContent(text)
+		copyBtn.SetText("Copied")
+	}
+	return container.NewBorder(nil, nil, nil, container.NewVBox(copyBtn), body)
+}
+
+func (v *receiveView) openFolder() {
+	dir := v.u.settings.downloadDir()
+	if err := v.u.cfg.OpenFolder(dir); err != nil {
+		dialog.ShowError(fmt.Errorf("couldn't open %s: %w", dir, unwrapAll(err)), v.u.cfg.Window)
+	}
+}
+
+// unwrapAll keeps the innermost cause, which is what a person can act on
+// ("executable file not found").
+func unwrapAll(err error) error {
+	for {
+		u := errors.Unwrap(err)
+		if u == nil {
+			return err
+		}
+		err = u
+	}
+}

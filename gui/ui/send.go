@@ -1,0 +1,509 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
+// errSenderCancelled is the reason the receiver is told when the person
+// presses Cancel here.
+var errSenderCancelled = errors.New("the sender cancelled")
+
+// sendView is the Send tab: what to send, where, the code, and the
+// progress of the transfer once it starts.
+type sendView struct {
+	u    *UI
+	root *fyne.Container
+
+	sel       selection
+	list      *widget.List
+	dropHint  *fyne.Container
+	summary   *widget.Label
+	clear     *widget.Button
+	addFiles  *widget.Button
+	addFolder *widget.Button
+
+	found     []Device // from discovery
+	manual    []Device // added by address
+	devices   []Device // found then manual, as listed
+	chosen    string   // key of the chosen device
+	devList   *widget.List
+	searching *fyne.Container
+	addr      *widget.Entry
+	addAddr   *widget.Button
+	code      *widget.Entry
+	sendBtn   *widget.Button
+	hint      *widget.Label
+
+	form   fyne.CanvasObject
+	prog   *progressPanel
+	cancel context.CancelCauseFunc // of the running send; nil when idle
+}
+
+func newSendView(u *UI) *sendView {
+	v := &sendView{u: u}
+
+	// What to send.
+	v.list = widget.NewList(
+		func() int { return len(v.sel.items) },
+		v.newRow,
+		v.updateRow,
+	)
+	v.list.OnSelected = func(widget.ListItemID) { v.list.UnselectAll() }
+	dropIcon := widget.NewIcon(theme.UploadIcon())
+	v.dropHint = container.NewCenter(container.NewVBox(
+		container.NewCenter(container.NewGridWrap(fyne.NewSquareSize(72), dropIcon)),
+		&widget.Label{Text: "Drop files or folders here", Alignment: fyne.TextAlignCenter, SizeName: theme.SizeNameSubHeadingText},
+		&widget.Label{Text: "or choose them with the buttons above", Alignment: fyne.TextAlignCenter, Importance: widget.LowImportance},
+	))
+	v.addFiles = widget.NewButtonWithIcon("Choose files", theme.FileIcon(), v.chooseFile)
+	v.addFolder = widget.NewButtonWithIcon("Choose folder", theme.FolderIcon(), v.chooseFolder)
+	v.summary = &widget.Label{Importance: widget.LowImportance}
+	v.clear = widget.NewButtonWithIcon("Clear", theme.ContentClearIcon(), func() {
+		v.sel.clear()
+		v.selectionChanged()
+	})
+	v.clear.Importance = widget.LowImportance
+	filesHead := container.NewHBox(heading("Files"), layout.NewSpacer(), v.addFiles, v.addFolder)
+	filesFoot := container.NewHBox(v.summary, layout.NewSpacer(), v.clear)
+	filesBox := container.NewBorder(filesHead, filesFoot, nil, nil, container.NewStack(v.dropHint, v.list))
+
+	// Where to send it.
+	v.devList = widget.NewList(
+		func() int { return len(v.devices) },
+		func() fyne.CanvasObject {
+			name := &widget.Label{TextStyle: fyne.TextStyle{Bold: true}, Truncation: fyne.TextTruncateEllipsis}
+			sub := &widget.Label{Importance: widget.LowImportance, SizeName: theme.SizeNameCaptionText, Truncation: fyne.TextTruncateEllipsis}
+			return container.NewBorder(nil, nil, widget.NewIcon(theme.ComputerIcon()), nil,
+				container.New(layout.NewCustomPaddedVBoxLayout(0), name, sub))
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			if i >= len(v.devices) {
+				return
+			}
+			d := v.devices[i]
+			box := o.(*fyne.Container)
+			texts := box.Objects[0].(*fyne.Container).Objects
+			icon := box.Objects[1].(*widget.Icon)
+			texts[0].(*widget.Label).SetText(d.Name)
+			sub := strings.Join(d.Addrs, ", ")
+			if d.Fingerprint != "" {
+				sub = d.Fingerprint + "  ·  " + sub
+			}
+			if d.Incompatible {
+				sub = "Different Ferry version: update both devices  ·  " + sub
+			}
+			texts[1].(*widget.Label).SetText(sub)
+			if d.Manual {
+				icon.SetResource(theme.StorageIcon())
+			} else {
+				icon.SetResource(theme.ComputerIcon())
+			}
+		},
+	)
+	v.devList.OnSelected = func(i widget.ListItemID) {
+		if i < len(v.devices) {
+			v.chosen = v.devices[i].key()
+		}
+		v.updateReady()
+	}
+	v.devList.OnUnselected = func(widget.ListItemID) {
+		v.chosen = ""
+		v.updateReady()
+	}
+	searchText := "Looking for devices on the network…"
+	if u.cfg.Browse == nil {
+		searchText = "Discovery is off: add a device by its address"
+	}
+	v.searching = container.NewCenter(container.NewVBox(
+		container.NewCenter(widget.NewIcon(theme.SearchIcon())),
+		&widget.Label{Text: searchText, Alignment: fyne.TextAlignCenter, Importance: widget.LowImportance, Wrapping: fyne.TextWrapWord},
+	))
+	v.addr = widget.NewEntry()
+	v.addr.SetPlaceHolder("Address, e.g. 192.168.1.20:41000")
+	v.addr.OnSubmitted = func(string) { v.addAddress() }
+	v.addr.OnChanged = func(string) { v.updateReady() }
+	v.addAddr = widget.NewButtonWithIcon("Add", theme.ContentAddIcon(), v.addAddress)
+	v.code = widget.NewEntry()
+	v.code.SetPlaceHolder("Code shown on the receiving device")
+	v.code.OnChanged = func(string) { v.updateReady() }
+	v.code.OnSubmitted = func(string) {
+		if !v.sendBtn.Disabled() {
+			v.startSend()
+		}
+	}
+	v.sendBtn = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), v.startSend)
+	v.sendBtn.Importance = widget.HighImportance
+	v.hint = &widget.Label{Importance: widget.LowImportance, Alignment: fyne.TextAlignCenter, Wrapping: fyne.TextWrapWord}
+
+	toHead := heading("Send to")
+	toFoot := container.NewVBox(
+		container.NewBorder(nil, nil, nil, v.addAddr, v.addr),
+		widget.NewSeparator(),
+		heading("Code"),
+		v.code,
+		v.sendBtn,
+		v.hint,
+	)
+	toBox := container.NewBorder(toHead, toFoot, nil, nil, container.NewStack(v.searching, v.devList))
+
+	split := container.NewHSplit(card(filesBox), card(toBox))
+	split.Offset = 0.56
+	v.form = split
+
+	v.prog = newProgressPanel(true)
+	progCard := container.NewCenter(container.NewGridWrap(fyne.NewSize(560, 300), card(v.prog.root)))
+	progCard.Hide()
+	v.root = container.NewStack(v.form, progCard)
+	v.selectionChanged()
+	v.devicesChanged()
+	return v
+}
+
+// heading is a section title.
+func heading(s string) *widget.Label {
+	return &widget.Label{Text: s, TextStyle: fyne.TextStyle{Bold: true}}
+}
+
+// card frames content on a raised background with rounded corners.
+func card(content fyne.CanvasObject) fyne.CanvasObject {
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameHeaderBackground))
+	bg.CornerRadius = theme.Size(theme.SizeNameSelectionRadius) * 2
+	return container.NewPadded(container.NewStack(bg, container.NewPadded(content)))
+}
+
+func (v *sendView) newRow() fyne.CanvasObject {
+	name := &widget.Label{Truncation: fyne.TextTruncateEllipsis}
+	size := &widget.Label{Importance: widget.LowImportance}
+	remove := widget.NewButtonWithIcon("", theme.DeleteIcon(), nil)
+	remove.Importance = widget.LowImportance
+	return container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()), container.NewHBox(size, remove), name)
+}
+
+func (v *sendView) updateRow(i widget.ListItemID, o fyne.CanvasObject) {
+	if i >= len(v.sel.items) {
+		return
+	}
+	it := v.sel.items[i]
+	box := o.(*fyne.Container)
+	name := box.Objects[0].(*widget.Label)
+	icon := box.Objects[1].(*widget.Icon)
+	right := box.Objects[2].(*fyne.Container)
+	size := right.Objects[0].(*widget.Label)
+	remove := right.Objects[1].(*widget.Button)
+
+	name.SetText(it.Name)
+	switch {
+	case it.Err != nil:
+		icon.SetResource(theme.NewErrorThemedResource(theme.WarningIcon()))
+		size.SetText("can't read")
+	case it.Dir:
+		icon.SetResource(theme.FolderIcon())
+		if it.Counting {
+			size.SetText("counting…")
+		} else {
+			size.SetText(plural(it.Files, "file", "files") + ", " + formatBytes(it.Size))
+		}
+	default:
+		icon.SetResource(theme.FileIcon())
+		size.SetText(formatBytes(it.Size))
+	}
+	remove.OnTapped = func() { v.removeItem(it) }
+}
+
+// addPaths selects files and folders and starts measuring the folders.
+func (v *sendView) addPaths(paths ...string) {
+	for _, it := range v.sel.add(paths...) {
+		if it.Dir {
+			it := it
+			v.u.goroutine(func() {
+				n, files, err := countTree(v.u.ctx, it.Path)
+				if v.u.ctx.Err() != nil {
+					return
+				}
+				v.u.do(func() {
+					it.Size, it.Files, it.Counting = n, files, false
+					if err != nil {
+						it.Err = err
+					}
+					v.selectionChanged()
+				})
+			})
+		}
+	}
+	v.selectionChanged()
+}
+
+func (v *sendView) removeItem(it *selItem) {
+	for i, x := range v.sel.items {
+		if x == it {
+			v.sel.remove(i)
+			break
+		}
+	}
+	v.selectionChanged()
+}
+
+func (v *sendView) selectionChanged() {
+	if len(v.sel.items) == 0 {
+		v.dropHint.Show()
+		v.list.Hide()
+		v.clear.Hide()
+		v.summary.SetText("Nothing selected yet")
+	} else {
+		v.dropHint.Hide()
+		v.list.Show()
+		v.clear.Show()
+		bytes, files, counting := v.sel.totals()
+		s := plural(len(v.sel.items), "item", "items") + "  ·  " + plural(files, "file", "files") + "  ·  " + formatBytes(bytes)
+		if counting {
+			s += " so far"
+		}
+		v.summary.SetText(s)
+	}
+	v.list.Refresh()
+	v.updateReady()
+}
+
+func (v *sendView) chooseFile() {
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil || r == nil {
+			return
+		}
+		u := r.URI()
+		r.Close()
+		v.u.Drop(fyne.Position{}, []fyne.URI{u})
+	}, v.u.cfg.Window)
+	d.Resize(fyne.NewSize(720, 500))
+	d.Show()
+}
+
+func (v *sendView) chooseFolder() {
+	d := dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
+		if err != nil || l == nil {
+			return
+		}
+		v.u.Drop(fyne.Position{}, []fyne.URI{l})
+	}, v.u.cfg.Window)
+	d.Resize(fyne.NewSize(720, 500))
+	d.Show()
+}
+
+// browse runs discovery until ctx ends, on a goroutine the UI owns.
+func (v *sendView) browse(ctx context.Context) {
+	err := v.u.cfg.Browse(ctx, func(ds []Device) {
+		ds = append([]Device(nil), ds...)
+		v.u.do(func() {
+			v.found = ds
+			v.devicesChanged()
+		})
+	})
+	if err != nil && ctx.Err() == nil {
+		v.u.do(func() {
+			v.searching.Objects[0].(*fyne.Container).Objects[1].(*widget.Label).SetText(
+				"Discovery isn't working (" + err.Error() + "): add a device by its address")
+		})
+	}
+}
+
+// devicesChanged relists the devices, keeping the chosen one chosen.
+func (v *sendView) devicesChanged() {
+	v.devices = mergeDevices(v.found, v.manual)
+	v.devList.Refresh()
+	if len(v.devices) == 0 {
+		v.searching.Show()
+	} else {
+		v.searching.Hide()
+	}
+	chosen := v.chosen
+	v.devList.UnselectAll()
+	for i, d := range v.devices {
+		if d.key() == chosen {
+			v.devList.Select(i)
+		}
+	}
+	v.updateReady()
+}
+
+// addAddress adds the typed address as a device and chooses it. A pasted
+// ferry:// link also fills in the code.
+func (v *sendView) addAddress() {
+	s := strings.TrimSpace(v.addr.Text)
+	if s == "" {
+		return
+	}
+	name := s
+	fp := ""
+	if l, err := ParseLink(s); err == nil {
+		s, name, fp = l.Addr, l.Addr, l.Fingerprint
+		if l.Code != "" {
+			v.code.SetText(l.Code)
+		}
+	}
+	d := Device{Name: name, Addrs: []string{s}, Manual: true, Fingerprint: fp}
+	replaced := false
+	for i := range v.manual {
+		if v.manual[i].key() == d.key() {
+			v.manual[i], replaced = d, true
+		}
+	}
+	if !replaced {
+		v.manual = append(v.manual, d)
+	}
+	v.chosen = d.key()
+	v.addr.SetText("")
+	v.devicesChanged()
+}
+
+// OpenLink fills the Send view from a ferry:// link (what a receiver's QR
+// code holds): the address becomes the chosen device and the code is typed
+// in.
+func (u *UI) OpenLink(link string) {
+	u.tabs.Select(u.sendTab)
+	u.send.addr.SetText(link)
+	u.send.addAddress()
+}
+
+// target is the chosen device, if any.
+func (v *sendView) target() (Device, bool) {
+	for _, d := range v.devices {
+		if d.key() == v.chosen && v.chosen != "" {
+			return d, true
+		}
+	}
+	return Device{}, false
+}
+
+func (v *sendView) codeText() string {
+	return strings.Join(strings.Fields(v.code.Text), "")
+}
+
+// updateReady enables Send when there is something to send, somewhere to
+// send it and a code, and otherwise says what is missing.
+func (v *sendView) updateReady() {
+	_, haveTarget := v.target()
+	_, _, counting := v.sel.totals()
+	switch {
+	case len(v.sel.items) == 0:
+		v.hint.SetText("Add files or folders to send")
+	case !haveTarget && strings.TrimSpace(v.addr.Text) != "":
+		v.hint.SetText("Press Add to use that address")
+	case !haveTarget:
+		v.hint.SetText("Choose a device, or add one by its address")
+	case v.codeText() == "":
+		v.hint.SetText("Type the code the receiving device shows")
+	case counting:
+		v.hint.SetText("Measuring folders…")
+	default:
+		d, _ := v.target()
+		v.hint.SetText("Ready to send to " + d.Name)
+	}
+	ready := len(v.sel.items) > 0 && haveTarget && v.codeText() != "" && v.cancel == nil
+	if ready {
+		v.sendBtn.Enable()
+	} else {
+		v.sendBtn.Disable()
+	}
+}
+
+// startSend runs the transfer on a goroutine the UI owns and shows its
+// progress in place of the form.
+func (v *sendView) startSend() {
+	d, ok := v.target()
+	if !ok || len(v.sel.items) == 0 || v.cancel != nil {
+		return
+	}
+	var items []transfer.Item
+	for _, p := range v.sel.paths() {
+		items = append(items, transfer.Item{Path: p})
+	}
+	ctx, cancel := context.WithCancelCause(v.u.ctx)
+	v.cancel = cancel
+	cfg := transfer.SendConfig{
+		Addr:     d.Addrs[0],
+		Code:     v.codeText(),
+		Identity: v.u.cfg.Identity,
+		Name:     v.u.settings.deviceName(),
+		Items:    items,
+		OnEvent: func(ev transfer.Event) {
+			v.u.do(func() { v.prog.handle(ev) })
+		},
+	}
+	if len(d.Addrs) > 1 {
+		cfg.Dialer = dialFirst(d.Addrs)
+	}
+	bytes, files, _ := v.sel.totals()
+	v.prog.begin(
+		fmt.Sprintf("Sending %s (%s)", plural(files, "file", "files"), formatBytes(bytes)),
+		"To "+d.Name,
+		func() {
+			v.prog.cancel.Disable()
+			v.prog.current.SetText("Cancelling…")
+			cancel(errSenderCancelled)
+		})
+	v.showProgress(true)
+	v.updateReady()
+	v.u.goroutine(func() {
+		sum, err := v.u.cfg.Engine.Send(ctx, cfg)
+		cancel(nil)
+		if v.u.ctx.Err() != nil {
+			return
+		}
+		v.u.do(func() { v.sendDone(sum, err) })
+	})
+}
+
+func (v *sendView) sendDone(sum transfer.Summary, err error) {
+	v.cancel = nil
+	back := widget.NewButtonWithIcon("Back", theme.NavigateBackIcon(), func() { v.showProgress(false) })
+	if err == nil {
+		more := widget.NewButtonWithIcon("Send more", theme.ContentAddIcon(), func() {
+			v.sel.clear()
+			v.selectionChanged()
+			v.showProgress(false)
+		})
+		more.Importance = widget.HighImportance
+		v.prog.finish(sum, nil, back, more)
+	} else if errors.Is(err, secure.ErrWrongCode) || errors.Is(err, secure.ErrCodeRetired) {
+		// Sending again with the same code can only fail again.
+		fix := widget.NewButtonWithIcon("Enter the code again", theme.DocumentCreateIcon(), func() {
+			v.code.SetText("")
+			v.showProgress(false)
+			v.u.cfg.Window.Canvas().Focus(v.code)
+		})
+		fix.Importance = widget.HighImportance
+		v.prog.finish(sum, err, back, fix)
+	} else {
+		retry := widget.NewButtonWithIcon("Try again", theme.ViewRefreshIcon(), func() {
+			v.showProgress(false)
+			v.startSend()
+		})
+		retry.Importance = widget.HighImportance
+		v.prog.finish(sum, err, back, retry)
+	}
+	v.updateReady()
+}
+
+func (v *sendView) showProgress(on bool) {
+	if on {
+		v.form.Hide()
+		v.root.Objects[1].Show()
+	} else {
+		v.root.Objects[1].Hide()
+		v.form.Show()
+		v.updateReady()
+	}
+}

@@ -1,0 +1,158 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+
+	"github.com/ferry-project/ferry/core/secure"
+)
+
+// Config is everything the UI needs from the command that hosts it.
+type Config struct {
+	App      fyne.App    // preferences and clipboard
+	Window   fyne.Window // the main window; the UI sets its content
+	Engine   Engine      // CoreEngine{} outside tests and demos
+	Identity *secure.Identity
+
+	// Do runs f on the UI goroutine (fyne.Do in the application).
+	Do func(f func())
+
+	// Listen is the receiver's listen address (default ":0", every
+	// interface, a port the system picks).
+	Listen string
+	// Browse and Advertise connect discovery; nil turns it off.
+	Browse    BrowseFunc
+	Advertise AdvertiseFunc
+	// Hosts lists this device's addresses for the QR code, best first
+	// (default LocalHosts(nil)).
+	Hosts func() []string
+	// OpenFolder shows a folder in the file manager (default OpenFolder).
+	OpenFolder func(path string) error
+	// NoReceive leaves the receiver off until StartReceiving (demo mode).
+	NoReceive bool
+}
+
+// UI is the running desktop interface.
+type UI struct {
+	cfg Config
+	do  func(func())
+
+	ctx  context.Context
+	stop context.CancelFunc
+	wg   sync.WaitGroup
+
+	tabs     *container.AppTabs
+	sendTab  *container.TabItem
+	recvTab  *container.TabItem
+	send     *sendView
+	recv     *receiveView
+	settings *settingsView
+}
+
+// New builds the interface into cfg.Window and installs the drop handler.
+// Call it on the UI goroutine, then Start.
+func New(cfg Config) *UI {
+	if cfg.Do == nil {
+		cfg.Do = fyne.Do
+	}
+	if cfg.Engine == nil {
+		cfg.Engine = CoreEngine{}
+	}
+	if cfg.Hosts == nil {
+		cfg.Hosts = func() []string { return LocalHosts(nil) }
+	}
+	if cfg.OpenFolder == nil {
+		cfg.OpenFolder = OpenFolder
+	}
+	if cfg.Listen == "" {
+		cfg.Listen = ":0"
+	}
+	u := &UI{cfg: cfg, do: cfg.Do}
+	u.ctx, u.stop = context.WithCancel(context.Background())
+
+	u.settings = newSettingsView(u)
+	u.send = newSendView(u)
+	u.recv = newReceiveView(u)
+	u.sendTab = container.NewTabItemWithIcon("Send", theme.UploadIcon(), u.send.root)
+	u.recvTab = container.NewTabItemWithIcon("Receive", theme.DownloadIcon(), u.recv.root)
+	u.tabs = container.NewAppTabs(u.sendTab, u.recvTab,
+		container.NewTabItemWithIcon("Settings", theme.SettingsIcon(), u.settings.root))
+
+	cfg.Window.SetContent(u.tabs)
+	cfg.Window.SetOnDropped(u.Drop)
+	return u
+}
+
+// Start begins receiving and, when configured, discovering devices.
+func (u *UI) Start() {
+	if !u.cfg.NoReceive {
+		u.recv.start()
+	}
+	if u.cfg.Browse != nil {
+		u.goroutine(func() { u.send.browse(u.ctx) })
+	}
+}
+
+// Close cancels every transfer and background task and waits for them.
+func (u *UI) Close() {
+	u.stop()
+	u.wg.Wait()
+}
+
+// Drop adds dropped files and folders to the send selection and shows the
+// Send view. It is the window's drop handler, exported so tests can drop.
+func (u *UI) Drop(_ fyne.Position, uris []fyne.URI) {
+	var paths []string
+	for _, uri := range uris {
+		if uri != nil && uri.Scheme() == "file" {
+			paths = append(paths, uri.Path())
+		}
+	}
+	if len(paths) == 0 {
+		return
+	}
+	u.tabs.Select(u.sendTab)
+	u.send.addPaths(paths...)
+}
+
+// ShowSend, ShowReceive and ShowSettings switch views (the demo mode uses
+// them).
+func (u *UI) ShowSend()    { u.tabs.Select(u.sendTab) }
+func (u *UI) ShowReceive() { u.tabs.Select(u.recvTab) }
+func (u *UI) ShowSettings() {
+	u.tabs.SelectIndex(2)
+}
+
+// goroutine runs f on a goroutine that Close waits for.
+func (u *UI) goroutine(f func()) {
+	u.wg.Add(1)
+	go func() {
+		defer u.wg.Done()
+		f()
+	}()
+}
+
+// defaultDownloads is ~/Downloads, or the working directory when there is
+// no home.
+func defaultDownloads() string {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "."
+	}
+	return filepath.Join(home, "Downloads")
+}
+
+// defaultName is the host name, which is what people call their machine.
+func defaultName() string {
+	h, err := os.Hostname()
+	if err != nil || h == "" {
+		return "Ferry device"
+	}
+	return h
+}
