@@ -1,0 +1,186 @@
+package discovery
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/grandcat/zeroconf"
+)
+
+// Peer is one advertised Ferry receiver as a browse last saw it.
+type Peer struct {
+	Instance    string // DNS-SD instance name
+	Name        string // device name (TXT "name")
+	Fingerprint string // fingerprint of its static key (TXT "fp"), like "K7QX-M2PA-9RTE-WD4C"
+	Version     int    // protocol version (TXT "v")
+	Host        string // advertised host name
+	Port        int
+	Addrs       []net.IP  // every advertised address, IPv4 first
+	Expires     time.Time // when the entry lapses unless refreshed (TTL)
+
+	// zones are the interfaces the browse listened on: an IPv6 link-local
+	// address is only usable with one, and mDNS does not say which.
+	zones []string
+}
+
+// DialAddrs returns host:port for every address, IPv4 first. An IPv6
+// link-local address appears once per interface the browse used, with
+// that interface as its zone, because zeroconf does not report which
+// interface an answer came in on.
+func (p Peer) DialAddrs() []string {
+	port := strconv.Itoa(p.Port)
+	var out []string
+	for _, ip := range p.Addrs {
+		if ip.To4() == nil && ip.IsLinkLocalUnicast() {
+			for _, z := range p.zones {
+				out = append(out, net.JoinHostPort(ip.String()+"%"+z, port))
+			}
+			if len(p.zones) > 0 {
+				continue
+			}
+		}
+		out = append(out, net.JoinHostPort(ip.String(), port))
+	}
+	return out
+}
+
+// Dial connects to the peer over TCP. It tries DialAddrs in order, one at a
+// time, each attempt bounded by timeout, and returns the first connection
+// that succeeds. One at a time, not all at once, so that a receiver never
+// sees a burst of connections that close unused. The error lists every
+// address tried and why it failed.
+func (p Peer) Dial(ctx context.Context, timeout time.Duration) (net.Conn, error) {
+	addrs := p.DialAddrs()
+	if len(addrs) == 0 {
+		return nil, fmt.Errorf("dialing %s: no addresses advertised", p.label())
+	}
+	d := net.Dialer{Timeout: timeout}
+	var errs dialErrors
+	for _, a := range addrs {
+		c, err := d.DialContext(ctx, "tcp", a)
+		if err == nil {
+			return c, nil
+		}
+		errs = append(errs, err)
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return nil, fmt.Errorf("dialing %s: %w", p.label(), errs)
+}
+
+// dialErrors reads as one line, "dial tcp A: ...; dial tcp B: ...", and
+// unwraps to each attempt's error.
+type dialErrors []error
+
+func (e dialErrors) Error() string {
+	s := make([]string, len(e))
+	for i, err := range e {
+		s[i] = err.Error()
+	}
+	return strings.Join(s, "; ")
+}
+
+func (e dialErrors) Unwrap() []error { return e }
+
+// Matches reports whether s names this peer: its device name, compared
+// case-insensitively, or its fingerprint or any prefix of it at least 4
+// characters long, with or without dashes, in any case.
+func (p Peer) Matches(s string) bool {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return false
+	}
+	if strings.EqualFold(p.Name, s) {
+		return true
+	}
+	q, ok := normalizeFingerprint(s)
+	if !ok || len(q) < 4 || p.Fingerprint == "" {
+		return false
+	}
+	own, _ := normalizeFingerprint(p.Fingerprint)
+	return strings.HasPrefix(own, q)
+}
+
+// label names the peer in errors: its name and fingerprint.
+func (p Peer) label() string {
+	if p.Fingerprint == "" {
+		return fmt.Sprintf("%q", p.Name)
+	}
+	return fmt.Sprintf("%q (%s)", p.Name, p.Fingerprint)
+}
+
+// String is the form used in error messages and listings:
+// "Zoë's laptop (K7QX-M2PA-9RTE-WD4C) at 10.0.0.2:4711".
+func (p Peer) String() string {
+	s := p.label()
+	if addrs := p.DialAddrs(); len(addrs) > 0 {
+		s += " at " + addrs[0]
+	}
+	return s
+}
+
+// peerFromEntry turns what zeroconf delivered into a Peer, seen at now.
+// The entry is peer input: nothing in it is trusted beyond its syntax.
+// The lifetime is the entry's TTL, capped at maxTTL: zeroconf reports one
+// TTL for the PTR, SRV and TXT records (3200 s from a zeroconf advertiser)
+// and hides the address records' (120 s), and an entry without usable
+// addresses is no use.
+func peerFromEntry(e *zeroconf.ServiceEntry, now time.Time, maxTTL time.Duration, zones []string) Peer {
+	info := parseTXT(e.Text)
+	instance := cleanName(unescapePresentation(e.Instance), 4*maxInstanceBytes)
+	p := Peer{
+		Instance:    instance,
+		Name:        info.Name,
+		Fingerprint: info.Fingerprint,
+		Version:     info.Version,
+		Host:        strings.TrimSuffix(cleanName(unescapePresentation(e.HostName), 255), "."),
+		Port:        e.Port,
+		zones:       zones,
+	}
+	if p.Name == "" {
+		p.Name = instance
+	}
+	for _, ip := range slices.Concat(e.AddrIPv4, e.AddrIPv6) {
+		if ip == nil || ip.IsUnspecified() || ip.IsMulticast() {
+			continue
+		}
+		if v4 := ip.To4(); v4 != nil {
+			ip = v4
+		}
+		if !slices.ContainsFunc(p.Addrs, ip.Equal) {
+			p.Addrs = append(p.Addrs, ip)
+		}
+	}
+	// IPv4 first, order otherwise as advertised.
+	slices.SortStableFunc(p.Addrs, func(a, b net.IP) int {
+		return boolInt(a.To4() == nil) - boolInt(b.To4() == nil)
+	})
+	ttl := time.Duration(e.TTL) * time.Second
+	if ttl > maxTTL {
+		ttl = maxTTL
+	}
+	p.Expires = now.Add(ttl)
+	return p
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// samePeer reports whether a and b show the same thing, Expires aside: a
+// refresh that only extends the lifetime is not a change worth an update.
+func samePeer(a, b Peer) bool {
+	return a.Instance == b.Instance && a.Name == b.Name &&
+		a.Fingerprint == b.Fingerprint && a.Version == b.Version &&
+		a.Host == b.Host && a.Port == b.Port &&
+		slices.EqualFunc(a.Addrs, b.Addrs, net.IP.Equal)
+}

@@ -1,0 +1,144 @@
+package discovery
+
+import (
+	"context"
+	"errors"
+	"net"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/grandcat/zeroconf"
+)
+
+func TestMatches(t *testing.T) {
+	p := Peer{Name: "Zoë's Laptop", Fingerprint: "K7QX-M2PA-9RTE-WD4C"}
+	tests := []struct {
+		q    string
+		want bool
+	}{
+		{"Zoë's Laptop", true},
+		{"zoë's laptop", true},
+		{"  ZOË'S LAPTOP ", true},
+		{"Zoë's", false},
+		{"", false},
+		{"K7Q", false}, // under 4 characters
+		{"K7QX", true},
+		{"k7qx", true},
+		{"K7QX-", true},
+		{"K7QX-M", true},
+		{"k7qxm2pa", true},
+		{"K7QX-M2PA-9RTE-WD4C", true},
+		{"K7QXM2PA9RTEWD4C", true},
+		{"K7QX-M2PA-9RTE-WD4CX", false}, // longer than the fingerprint
+		{"M2PA", false},                 // not a prefix
+		{"K7QY", false},
+		{"----", false},
+	}
+	for _, tt := range tests {
+		if got := p.Matches(tt.q); got != tt.want {
+			t.Errorf("Matches(%q) = %v, want %v", tt.q, got, tt.want)
+		}
+	}
+	if (Peer{Name: "x"}).Matches("AAAA") {
+		t.Error("a peer without fingerprint matched a fingerprint prefix")
+	}
+}
+
+func TestDialAddrs(t *testing.T) {
+	p := Peer{
+		Port:  4711,
+		Addrs: []net.IP{net.ParseIP("10.0.0.2").To4(), net.ParseIP("fe80::1"), net.ParseIP("2001:db8::1")},
+		zones: []string{"eth0", "wlan0"},
+	}
+	want := []string{"10.0.0.2:4711", "[fe80::1%eth0]:4711", "[fe80::1%wlan0]:4711", "[2001:db8::1]:4711"}
+	if got := p.DialAddrs(); !slices.Equal(got, want) {
+		t.Errorf("DialAddrs = %q, want %q", got, want)
+	}
+	p.zones = nil
+	want = []string{"10.0.0.2:4711", "[fe80::1]:4711", "[2001:db8::1]:4711"}
+	if got := p.DialAddrs(); !slices.Equal(got, want) {
+		t.Errorf("DialAddrs without zones = %q, want %q", got, want)
+	}
+	if got := (Peer{Port: 1}).DialAddrs(); len(got) != 0 {
+		t.Errorf("DialAddrs without addresses = %q", got)
+	}
+}
+
+// TestDial points a peer at a closed port first and a listener second:
+// Dial must get past the failure, and when everything fails, say what it
+// tried.
+func TestDial(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+
+	// A listener closed again leaves a port that refuses connections.
+	dead, err := net.Listen("tcp", "127.0.0.2:0")
+	if err != nil {
+		t.Skipf("no 127.0.0.2 here: %v", err)
+	}
+	dead.Close()
+
+	p := Peer{Name: "x", Port: port, Addrs: []net.IP{net.IPv4(127, 0, 0, 2), net.IPv4(127, 0, 0, 1)}}
+	p.Port = dead.Addr().(*net.TCPAddr).Port
+	_, err = p.Dial(context.Background(), 5*time.Second)
+	if err == nil {
+		t.Fatal("dial to a closed port succeeded")
+	}
+	for _, a := range p.DialAddrs() {
+		if !strings.Contains(err.Error(), a) {
+			t.Errorf("error %q does not name %s", err, a)
+		}
+	}
+
+	p.Port = port
+	p.Addrs = []net.IP{net.IPv4(127, 0, 0, 2), net.IPv4(127, 0, 0, 1)} // 127.0.0.2 refuses, .1 listens
+	c, err := p.Dial(context.Background(), 5*time.Second)
+	if err != nil {
+		t.Fatalf("Dial: %v", err)
+	}
+	c.Close()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := p.Dial(ctx, time.Second); !errors.Is(err, context.Canceled) {
+		t.Errorf("Dial with a cancelled context: %v, want context.Canceled", err)
+	}
+	if _, err := (Peer{Name: "x"}).Dial(context.Background(), time.Second); err == nil {
+		t.Error("Dial without addresses succeeded")
+	}
+}
+
+func TestPeerFromEntry(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	e := zeroconf.NewServiceEntry(`Zo\195\171\ (K7QX)`, Service, "local.")
+	e.HostName = "box.local."
+	e.Port = 4711
+	e.TTL = 3200
+	e.Text = buildTXT("Zoë", "K7QX-M2PA-9RTE-WD4C")
+	e.AddrIPv6 = []net.IP{net.ParseIP("fe80::1"), net.ParseIP("ff02::fb")}
+	e.AddrIPv4 = []net.IP{net.ParseIP("10.0.0.2"), net.IPv4zero, net.ParseIP("10.0.0.2").To4()}
+	p := peerFromEntry(e, now, 120*time.Second, []string{"eth0"})
+	want := Peer{
+		Instance: "Zoë (K7QX)", Name: "Zoë", Fingerprint: "K7QX-M2PA-9RTE-WD4C", Version: 1,
+		Host: "box.local", Port: 4711,
+		Addrs:   []net.IP{net.ParseIP("10.0.0.2").To4(), net.ParseIP("fe80::1")},
+		Expires: now.Add(120 * time.Second),
+	}
+	if !samePeer(p, want) || !p.Expires.Equal(want.Expires) {
+		t.Errorf("peerFromEntry = %+v, want %+v", p, want)
+	}
+
+	// Short TTLs are kept; a peer without a name is shown by its instance.
+	e.TTL = 5
+	e.Text = []string{"v=2"}
+	p = peerFromEntry(e, now, 120*time.Second, nil)
+	if !p.Expires.Equal(now.Add(5*time.Second)) || p.Name != "Zoë (K7QX)" || p.Version != 2 {
+		t.Errorf("peerFromEntry = %+v", p)
+	}
+}

@@ -1,0 +1,186 @@
+package discovery
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// TXT keys. Keys are case-insensitive (RFC 6763 section 6.4).
+const (
+	keyVersion     = "v"
+	keyName        = "name"
+	keyFingerprint = "fp"
+)
+
+// maxNameBytes bounds a device name in TXT: a TXT string holds at most
+// 255 bytes, "name=" included.
+const maxNameBytes = 255 - len(keyName+"=")
+
+// maxInstanceBytes is the DNS label limit; a longer instance name would
+// make every packet of the advertiser fail to pack, silently.
+const maxInstanceBytes = 63
+
+// txtInfo is what a peer's TXT record says. A zero field means the key was
+// missing or its value unusable.
+type txtInfo struct {
+	Version     int
+	Name        string
+	Fingerprint string
+}
+
+// buildTXT returns the TXT strings for an advertisement, in the escaped
+// presentation form that miekg/dns (under zeroconf) packs.
+func buildTXT(name, fingerprint string) []string {
+	return []string{
+		keyVersion + "=" + strconv.Itoa(ProtocolVersion),
+		escapePresentation(keyName + "=" + name),
+		keyFingerprint + "=" + fingerprint,
+	}
+}
+
+// parseTXT reads a peer's TXT strings as zeroconf hands them over: in the
+// escaped presentation form of miekg/dns. It never fails: junk strings are
+// skipped, the first occurrence of a key wins (RFC 6763 section 6.4), an
+// unusable value leaves its field zero. The name comes back as valid UTF-8
+// without control characters, so it is safe to print.
+func parseTXT(txt []string) txtInfo {
+	var info txtInfo
+	seen := map[string]bool{}
+	for _, s := range txt {
+		raw := unescapePresentation(s)
+		key, value, _ := strings.Cut(raw, "=")
+		key = strings.ToLower(key)
+		if key == "" || seen[key] {
+			continue
+		}
+		seen[key] = true
+		switch key {
+		case keyVersion:
+			if v, err := strconv.Atoi(value); err == nil && v > 0 {
+				info.Version = v
+			}
+		case keyName:
+			info.Name = cleanName(value, maxNameBytes)
+		case keyFingerprint:
+			info.Fingerprint = canonicalFingerprint(value)
+		}
+	}
+	return info
+}
+
+// cleanName makes a device name safe to show and to put in a record:
+// valid UTF-8, control and format characters (terminal escapes, bidi
+// overrides) replaced by spaces, runs of space collapsed, trimmed, and cut
+// to at most max bytes on a rune boundary.
+func cleanName(s string, max int) string {
+	var b strings.Builder
+	space := false
+	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.IsSpace(r) {
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			if b.Len()+1+utf8.RuneLen(r) > max {
+				break
+			}
+			b.WriteByte(' ')
+		}
+		space = false
+		if b.Len()+utf8.RuneLen(r) > max {
+			break
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// fpAlphabet is core/secure's fingerprint alphabet: base32 without the
+// look-alikes I, O, 0 and 1.
+const fpAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+// fpLen is the number of characters of a fingerprint, dashes not counted.
+const fpLen = 16
+
+// normalizeFingerprint upper-cases s and drops dashes and spaces. It
+// reports false if anything else outside the alphabet remains.
+func normalizeFingerprint(s string) (string, bool) {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '-' || r == ' ':
+			continue
+		case r >= 'a' && r <= 'z':
+			r -= 'a' - 'A'
+		}
+		if r > unicode.MaxASCII || !strings.ContainsRune(fpAlphabet, r) {
+			return "", false
+		}
+		b.WriteRune(r)
+	}
+	return b.String(), true
+}
+
+// canonicalFingerprint returns s as "XXXX-XXXX-XXXX-XXXX" if it is a
+// fingerprint in any case and dashing, and "" otherwise.
+func canonicalFingerprint(s string) string {
+	n, ok := normalizeFingerprint(s)
+	if !ok || len(n) != fpLen {
+		return ""
+	}
+	return n[0:4] + "-" + n[4:8] + "-" + n[8:12] + "-" + n[12:16]
+}
+
+// instanceName is the DNS-SD instance name Ferry advertises: the cleaned
+// device name with the first group of the fingerprint, "Zoë's laptop
+// (K7QX)", so two devices with the same name do not collide (zeroconf
+// v1.0.0 does no conflict resolution) and stay apart in other browsers.
+// It is at most one DNS label long. The result is raw; escape it with
+// escapePresentation before handing it to zeroconf.
+func instanceName(name, fingerprint string) string {
+	suffix := " (" + fingerprint[:4] + ")"
+	return cleanName(name, maxInstanceBytes-len(suffix)) + suffix
+}
+
+// escapePresentation escapes s for miekg/dns's presentation format, which
+// zeroconf passes names and TXT strings through: a backslash escapes the
+// next byte, and in names a dot separates labels.
+func escapePresentation(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `.`, `\.`)
+	return r.Replace(s)
+}
+
+// unescapePresentation undoes miekg/dns's escaping of names and TXT
+// strings: "\DDD" is the byte with decimal value DDD and "\X" is X. A
+// lone trailing backslash is dropped. The result is raw bytes, not
+// necessarily UTF-8.
+func unescapePresentation(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' {
+			b = append(b, c)
+			continue
+		}
+		if i+3 < len(s) && isDigit(s[i+1]) && isDigit(s[i+2]) && isDigit(s[i+3]) {
+			v := int(s[i+1]-'0')*100 + int(s[i+2]-'0')*10 + int(s[i+3]-'0')
+			if v <= 255 {
+				b = append(b, byte(v))
+				i += 3
+				continue
+			}
+		}
+		if i+1 < len(s) {
+			b = append(b, s[i+1])
+			i++
+		}
+	}
+	return string(b)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
