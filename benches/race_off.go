@@ -1,0 +1,5 @@
+//go:build !race
+
+package benches
+
+const raceEnabled = false
