@@ -1,0 +1,36 @@
+package benches
+
+import (
+	"errors"
+	"math"
+	"testing"
+)
+
+func TestSeriesKeepsFailures(t *testing.T) {
+	var a, b Series
+	for _, v := range []float64{1, 2, 3, 4} {
+		a.Add(v, nil)
+	}
+	b.Add(2, nil)
+	b.Add(0, errors.New("timed out"))
+	b.Add(6, nil)
+	b.Add(4, nil)
+	if m := a.Median(); m != 2.5 {
+		t.Fatalf("median %v, want 2.5", m)
+	}
+	r := Ratio("b/a", &b, &a)
+	if r.Failed() != 1 || len(r.Values) != 4 {
+		t.Fatalf("ratio kept %d runs with %d failed, want 4 with 1", len(r.Values), r.Failed())
+	}
+	if m := r.Median(); m != 2 {
+		t.Fatalf("ratio median %v, want 2 (of 2, 2, 1)", m)
+	}
+	if lo, hi := r.Range(); lo != 1 || hi != 2 {
+		t.Fatalf("range %v–%v, want 1–2", lo, hi)
+	}
+	var none Series
+	none.Add(0, errors.New("x"))
+	if !math.IsNaN(none.Median()) {
+		t.Fatal("median of only failures should be NaN")
+	}
+}
