@@ -12,6 +12,8 @@ pkgs=(
 	xvfb xauth imagemagick
 	# network namespaces, veth pairs and tc for end-to-end tests
 	iproute2
+	# a standard DNS-SD browser for the mDNS interop test
+	python3-zeroconf
 )
 
 missing=()

@@ -1,0 +1,340 @@
+package discovery
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ferry-project/ferry/tests/netns"
+)
+
+// These tests run real mDNS over a veth pair between two network
+// namespaces: the advertiser in A, the browser in B, each a copy of this
+// test binary started by ip netns exec (zeroconf runs goroutines on many
+// threads, so setns on one thread would not do). Nothing reaches the
+// machine's own interfaces.
+
+const helperEnv = "FERRY_DISCOVERY_HELPER"
+
+const (
+	testName = "Zoë's laptop"
+	testFP   = "K7QX-M2PA-9RTE-WD4C"
+)
+
+// TestHelperProcess is the body of the processes the tests start. It does
+// nothing in a normal run. Its arguments come in the environment:
+//
+//	advertise IFACE        listen on TCP, advertise, greet each connection
+//	                       with "ferry"; Close on stdin EOF
+//	browse IFACE TTL REF   print each OnChange list as a JSON line until
+//	                       stdin EOF; TTL and REF (ms) override timing
+//	find MS QUERY          Find on all interfaces for at most MS, Dial,
+//	                       print the peer and the greeting, or the error,
+//	                       as JSON
+func TestHelperProcess(t *testing.T) {
+	args := strings.Fields(os.Getenv(helperEnv))
+	if len(args) == 0 {
+		t.Skip("helper process for the namespace tests, started by them")
+	}
+	if err := helper(args); err != nil {
+		fmt.Fprintln(os.Stderr, "helper:", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+func helper(args []string) error {
+	stdinClosed := make(chan struct{})
+	go func() { io.Copy(io.Discard, os.Stdin); close(stdinClosed) }()
+	switch args[0] {
+	case "advertise":
+		ln, err := net.Listen("tcp", ":0")
+		if err != nil {
+			return err
+		}
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				io.WriteString(c, "ferry\n")
+				c.Close()
+			}
+		}()
+		port := ln.Addr().(*net.TCPAddr).Port
+		a, err := Advertise(AdvertiseConfig{Name: testName, Fingerprint: testFP, Port: port, Ifaces: args[1:2]})
+		if err != nil {
+			return err
+		}
+		fmt.Printf("ready %d\n", port)
+		<-stdinClosed
+		a.Close()
+		return nil
+	case "browse":
+		ttl, _ := strconv.Atoi(args[2])
+		ref, _ := strconv.Atoi(args[3])
+		timing.maxTTL = time.Duration(ttl) * time.Millisecond
+		timing.refresh = time.Duration(ref) * time.Millisecond
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() { <-stdinClosed; cancel() }()
+		return Browse(ctx, BrowseConfig{Ifaces: args[1:2], OnChange: func(p []Peer) {
+			b, _ := json.Marshal(p)
+			fmt.Printf("%s\n", b)
+		}})
+	case "find":
+		ms, _ := strconv.Atoi(args[1])
+		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(ms)*time.Millisecond)
+		defer cancel()
+		var res findResult
+		res.Peer, res.Greeting, res.Error = findAndDial(ctx, strings.Join(args[2:], " "))
+		b, _ := json.Marshal(res)
+		fmt.Printf("%s\n", b)
+		return nil
+	}
+	return fmt.Errorf("unknown helper mode %q", args[0])
+}
+
+type findResult struct {
+	Peer     Peer
+	Greeting string
+	Error    string
+}
+
+func findAndDial(ctx context.Context, query string) (Peer, string, string) {
+	p, err := Find(ctx, nil, query)
+	if err != nil {
+		return p, "", err.Error()
+	}
+	c, err := p.Dial(ctx, 5*time.Second)
+	if err != nil {
+		return p, "", err.Error()
+	}
+	defer c.Close()
+	greeting, err := bufio.NewReader(c).ReadString('\n')
+	if err != nil {
+		return p, "", err.Error()
+	}
+	return p, greeting, ""
+}
+
+// proc is a helper process with its stdout as a channel of lines.
+type proc struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	lines chan string
+}
+
+func startHelper(t *testing.T, pair *netns.Pair, ns string, args ...string) *proc {
+	t.Helper()
+	cmd := pair.Command(ns, os.Args[0], "-test.run=^TestHelperProcess$")
+	cmd.Env = append(os.Environ(), helperEnv+"="+strings.Join(args, " "))
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting %v: %v", args, err)
+	}
+	p := &proc{cmd: cmd, stdin: stdin, lines: make(chan string, 64)}
+	go func() {
+		defer close(p.lines)
+		s := bufio.NewScanner(stdout)
+		for s.Scan() {
+			p.lines <- s.Text()
+		}
+	}()
+	t.Cleanup(func() {
+		p.cmd.Process.Kill()
+		p.cmd.Wait()
+	})
+	return p
+}
+
+// stop closes stdin, the helpers' signal to finish cleanly, and waits.
+func (p *proc) stop(t *testing.T) {
+	t.Helper()
+	p.stdin.Close()
+	for range p.lines {
+	}
+	if err := p.cmd.Wait(); err != nil {
+		t.Errorf("helper %v: %v", p.cmd.Args, err)
+	}
+}
+
+// guard bounds every wait so a broken test fails instead of hanging. It
+// is not a timing assertion: every wait here is for something that
+// happens in well under a second when things work.
+const guard = 60 * time.Second
+
+// next returns the next line, failing the test if there is none.
+func (p *proc) next(t *testing.T, what string) string {
+	t.Helper()
+	select {
+	case l, ok := <-p.lines:
+		if !ok {
+			t.Fatalf("helper exited while waiting for %s", what)
+		}
+		return l
+	case <-time.After(guard):
+		t.Fatalf("no %s from helper", what)
+	}
+	return ""
+}
+
+// waitList reads browse updates until one satisfies ok.
+func (p *proc) waitList(t *testing.T, what string, ok func([]Peer) bool) []Peer {
+	t.Helper()
+	for {
+		l := p.next(t, what)
+		var peers []Peer
+		if json.Unmarshal([]byte(l), &peers) != nil {
+			continue // not ours: the test binary's own output
+		}
+		if ok(peers) {
+			return peers
+		}
+	}
+}
+
+func advertiseIn(t *testing.T, pair *netns.Pair) (*proc, int) {
+	t.Helper()
+	adv := startHelper(t, pair, pair.A, "advertise", pair.VethA)
+	line := adv.next(t, "advertiser ready")
+	port, err := strconv.Atoi(strings.TrimPrefix(line, "ready "))
+	if err != nil {
+		t.Fatalf("advertiser said %q", line)
+	}
+	return adv, port
+}
+
+func TestMDNSInNamespaces(t *testing.T) {
+	pair := netns.NewPair(t)
+	adv, port := advertiseIn(t, pair)
+	// Long lifetimes: an entry that disappears in this test said goodbye.
+	browser := startHelper(t, pair, pair.B, "browse", pair.VethB, "120000", "30000")
+
+	peers := browser.waitList(t, "the advertised peer", func(p []Peer) bool { return len(p) > 0 })
+	if len(peers) != 1 {
+		t.Fatalf("browse saw %d peers, want 1: %+v", len(peers), peers)
+	}
+	p := peers[0]
+	if p.Name != testName || p.Fingerprint != testFP || p.Version != ProtocolVersion || p.Port != port ||
+		p.Instance != testName+" (K7QX)" || p.Host == "" {
+		t.Errorf("browse saw %+v, want name %q fp %s version %d port %d", p, testName, testFP, ProtocolVersion, port)
+	}
+	if len(p.Addrs) == 0 || !p.Addrs[0].Equal(pair.AddrA) {
+		t.Errorf("addresses %v, want %v first", p.Addrs, pair.AddrA)
+	}
+	if !p.Expires.After(time.Now()) {
+		t.Errorf("entry already expired: %v", p.Expires)
+	}
+
+	find := func(t *testing.T, ms int, q string) findResult {
+		f := startHelper(t, pair, pair.B, "find", strconv.Itoa(ms), q)
+		line := f.next(t, "find result")
+		f.stop(t)
+		var res findResult
+		if err := json.Unmarshal([]byte(line), &res); err != nil {
+			t.Fatalf("find said %q", line)
+		}
+		return res
+	}
+	for _, q := range []string{"zoë's LAPTOP", "k7qx-m2", "K7QXM2PA9RTEWD4C"} {
+		t.Run("find "+q, func(t *testing.T) {
+			res := find(t, 30000, q)
+			if res.Error != "" || res.Peer.Fingerprint != testFP || res.Greeting != "ferry\n" {
+				t.Errorf("find %q: %+v", q, res)
+			}
+		})
+	}
+	t.Run("find unknown", func(t *testing.T) {
+		// The peer is known to be up, so 3 s of browsing sees it.
+		res := find(t, 3000, "nobody")
+		if !strings.Contains(res.Error, "no such device") || !strings.Contains(res.Error, testFP) {
+			t.Errorf("find of an unknown name: %+v, want not found, listing %s", res, testFP)
+		}
+	})
+
+	adv.stop(t) // sends the goodbye
+	browser.waitList(t, "the peer's removal after goodbye", func(p []Peer) bool { return len(p) == 0 })
+	browser.stop(t)
+}
+
+// TestMDNSExpiry kills an advertiser, so no goodbye goes out, and waits for
+// its entry to lapse under a short lifetime (2 s, re-queried every 0.5 s).
+func TestMDNSExpiry(t *testing.T) {
+	pair := netns.NewPair(t)
+	browser := startHelper(t, pair, pair.B, "browse", pair.VethB, "2000", "500")
+	adv, _ := advertiseIn(t, pair)
+	browser.waitList(t, "the advertised peer", func(p []Peer) bool { return len(p) == 1 })
+	adv.cmd.Process.Kill()
+	browser.waitList(t, "the peer's expiry", func(p []Peer) bool { return len(p) == 0 })
+	browser.stop(t)
+}
+
+// TestInteropPython checks that a standard DNS-SD browser, python-zeroconf
+// from Debian, sees the service and reads its TXT record.
+func TestInteropPython(t *testing.T) {
+	const py = "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import zeroconf").Run(); err != nil {
+		t.Skipf("needs python3-zeroconf (tests/install-deps.sh installs it): %v", err)
+	}
+	pair := netns.NewPair(t)
+	_, port := advertiseIn(t, pair)
+	script := `
+import json, sys, threading
+from zeroconf import Zeroconf, ServiceBrowser
+zc = Zeroconf()
+found = threading.Event()
+class L:
+    def add_service(self, zc, type_, name):
+        info = zc.get_service_info(type_, name, timeout=10000)
+        if info is None:
+            return
+        print(json.dumps({"name": name, "port": info.port,
+            "props": {k.decode(): (v or b"").decode() for k, v in info.properties.items()},
+            "addrs": info.parsed_addresses()}), flush=True)
+        found.set()
+    def update_service(self, *a): pass
+    def remove_service(self, *a): pass
+ServiceBrowser(zc, "_ferry._tcp.local.", L())
+ok = found.wait(50)
+zc.close()
+sys.exit(0 if ok else 1)
+`
+	out, err := pair.Command(pair.B, py, "-c", script).Output()
+	if err != nil {
+		t.Fatalf("python-zeroconf browse: %v: %s", err, out)
+	}
+	var got struct {
+		Name  string
+		Port  int
+		Props map[string]string
+		Addrs []string
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("python said %q: %v", out, err)
+	}
+	if got.Name != testName+" (K7QX)."+serviceFQDN || got.Port != port ||
+		got.Props["v"] != "1" || got.Props["name"] != testName || got.Props["fp"] != testFP {
+		t.Errorf("python-zeroconf saw %+v", got)
+	}
+	if len(got.Addrs) == 0 || got.Addrs[0] != pair.AddrA.String() {
+		t.Errorf("python-zeroconf addresses %v, want %v first", got.Addrs, pair.AddrA)
+	}
+}
