@@ -59,7 +59,7 @@ func peerAbortError(peer string, m abortMsg) error {
 		s = errPeerFailed
 	}
 	if m.Code == codeDeclined {
-		return fmt.Errorf("%s declined: %s: %w", peer, m.Reason, s)
+		return fmt.Errorf("%w (%s)", s, m.Reason)
 	}
 	return fmt.Errorf("%s ended the transfer: %s: %w", peer, m.Reason, s)
 }

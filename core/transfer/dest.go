@@ -1,0 +1,304 @@
+package transfer
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"time"
+
+	"lukechampine.com/blake3"
+
+	"github.com/ferry-project/ferry/core/diag"
+)
+
+// dest is the receiver's only way to touch the disk. Every call goes
+// through an os.Root opened on the destination, so no path, however it
+// was crafted, and no symlink, however it was planted, reaches outside it;
+// validateEntries and the symlink checks in mapTops come first so that a
+// hostile offer is refused with a clear error before os.Root has to stop
+// it.
+type dest struct {
+	root      *os.Root
+	overwrite bool
+	peerFP    string
+	partialOK bool
+}
+
+func openDest(dir string, overwrite bool, peerFP string) (*dest, error) {
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("opening destination: %w", err)
+	}
+	return &dest{root: r, overwrite: overwrite, peerFP: peerFP}, nil
+}
+
+func (d *dest) close() error { return d.root.Close() }
+
+// mapTops decides where each top-level folder of the offer goes. A folder
+// merges into an existing folder of the same name (so that an interrupted
+// folder transfer resumes, and files already there are skipped); when the
+// name, or a subfolder the offer needs, is taken by something that is not
+// a folder, the whole top-level folder gets the first free "name (n)". A
+// symlink where the offer needs a folder is refused: Ferry never writes
+// through a link. It returns the renamed tops only.
+func (d *dest) mapTops(entries []Entry) (map[string]string, error) {
+	conflict := make(map[string]bool)
+	for _, e := range entries {
+		if e.Kind != KindDir {
+			continue
+		}
+		top := topLevel(e.Path)
+		if conflict[top] {
+			continue
+		}
+		fi, err := d.root.Lstat(e.Path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			// ENOTDIR: a file sits where a parent folder should be.
+			conflict[top] = true
+		case fi.Mode()&fs.ModeSymlink != 0:
+			return nil, fmt.Errorf("the destination has a symlink at %q: %w", e.Path, ErrRefusedPath)
+		case !fi.IsDir():
+			conflict[top] = true
+		}
+	}
+	if len(conflict) == 0 {
+		return nil, nil
+	}
+	m := make(map[string]string, len(conflict))
+	for top := range conflict {
+		name, err := d.freeName(top, true)
+		if err != nil {
+			return nil, err
+		}
+		m[top] = name
+	}
+	return m, nil
+}
+
+// freeName returns the first of name, "name (1)", "name (2)"... that does
+// not exist (for a top-level folder).
+func (d *dest) freeName(name string, isDir bool) (string, error) {
+	for n := 1; n < 10000; n++ {
+		cand := clashName(name, n, isDir)
+		if err := checkName(cand); err != nil {
+			return "", fmt.Errorf("finding a free name for %q: %w", name, err)
+		}
+		if _, err := d.root.Lstat(cand); errors.Is(err, fs.ErrNotExist) {
+			return cand, nil
+		}
+	}
+	return "", fmt.Errorf("no free name for %q", name)
+}
+
+// finalPath applies the top-level mapping to an offered path.
+func finalPath(p string, tops map[string]string) string {
+	top := topLevel(p)
+	if to, ok := tops[top]; ok {
+		return to + p[len(top):]
+	}
+	return p
+}
+
+// mkdir creates an offered folder; existed reports that it was already
+// there (and is a folder, not a link: mapTops checked).
+func (d *dest) mkdir(p string) (existed bool, err error) {
+	err = d.root.Mkdir(p, 0o700)
+	if err == nil {
+		return false, nil
+	}
+	if errors.Is(err, fs.ErrExist) {
+		fi, lerr := d.root.Lstat(p)
+		if lerr == nil && fi.IsDir() && fi.Mode()&fs.ModeSymlink == 0 {
+			return true, nil
+		}
+	}
+	return false, fmt.Errorf("creating folder %q: %w", p, diskError(err))
+}
+
+// setAttrs applies an offered mode and time to a folder Ferry created.
+// The owner keeps rwx so that a later transfer can still merge into it.
+func (d *dest) setDirAttrs(p string, e Entry) error {
+	if err := d.root.Chmod(p, e.Mode.Perm()|0o700); err != nil {
+		return fmt.Errorf("setting mode of %q: %w", p, err)
+	}
+	if !e.ModTime.IsZero() {
+		if err := d.root.Chtimes(p, e.ModTime, e.ModTime); err != nil {
+			return fmt.Errorf("setting time of %q: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// partialPath names the partial file of an entry. It depends on the
+// sender's key, the path, the size and the modification time, so only
+// the same file from the same device resumes it; the prefix hash check
+// then proves the bytes are the same.
+func (d *dest) partialPath(e Entry) string {
+	h := blake3.New(16, nil)
+	io.WriteString(h, d.peerFP)
+	h.Write([]byte{0})
+	io.WriteString(h, e.Path)
+	h.Write([]byte{0})
+	io.WriteString(h, strconv.FormatInt(e.Size, 10))
+	h.Write([]byte{0})
+	if !e.ModTime.IsZero() {
+		io.WriteString(h, strconv.FormatInt(e.ModTime.UnixNano(), 10))
+	}
+	return partialDir + "/" + hex.EncodeToString(h.Sum(nil)) + ".part"
+}
+
+func (d *dest) ensurePartialDir() error {
+	if d.partialOK {
+		return nil
+	}
+	if err := d.root.Mkdir(partialDir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("creating %s: %w", partialDir, diskError(err))
+	}
+	fi, err := d.root.Lstat(partialDir)
+	if err != nil {
+		return fmt.Errorf("checking %s: %w", partialDir, err)
+	}
+	if !fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0 {
+		return fmt.Errorf("%s in the destination is not a folder: %w", partialDir, ErrRefusedPath)
+	}
+	d.partialOK = true
+	return nil
+}
+
+// regularSize returns the size of a regular file at p, or -1 when there
+// is none (missing, a folder, a link).
+func (d *dest) regularSize(p string) int64 {
+	fi, err := d.root.Lstat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return -1
+	}
+	return fi.Size()
+}
+
+// hashPrefix feeds the first n bytes of p into h, reading through buf.
+// Only the hashing is timed (as HashRecv): the receiver has no disk read
+// stage, and this runs before the stream, not in it.
+func (d *dest) hashPrefix(ctx context.Context, p string, n int64, h *blake3.Hasher, buf []byte, t *diag.Timers) error {
+	f, err := d.root.Open(p)
+	if err != nil {
+		return fmt.Errorf("opening %q: %w", p, err)
+	}
+	defer f.Close()
+	for n > 0 {
+		if err := ctx.Err(); err != nil {
+			return cancelError(ctx)
+		}
+		m := int(min(n, int64(len(buf))))
+		if _, err := io.ReadFull(f, buf[:m]); err != nil {
+			return fmt.Errorf("reading %q: %w", p, err)
+		}
+		start := time.Now()
+		h.Write(buf[:m])
+		t.Since(diag.HashRecv, start, m)
+		n -= int64(m)
+	}
+	return nil
+}
+
+// openPartial opens an entry's partial file for writing at offset.
+func (d *dest) openPartial(p string, offset int64) (*os.File, error) {
+	if err := d.ensurePartialDir(); err != nil {
+		return nil, err
+	}
+	if fi, err := d.root.Lstat(p); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("partial file %q is not a regular file: %w", p, ErrRefusedPath)
+	}
+	flag := os.O_WRONLY | os.O_CREATE
+	if offset == 0 {
+		flag |= os.O_TRUNC
+	}
+	f, err := d.root.OpenFile(p, flag, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("opening partial file: %w", diskError(err))
+	}
+	if offset > 0 {
+		if err := f.Truncate(offset); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("truncating partial file: %w", diskError(err))
+		}
+		if _, err := f.Seek(offset, io.SeekStart); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("seeking partial file: %w", err)
+		}
+	}
+	return f, nil
+}
+
+// finish closes a verified partial file with the offered mode and time.
+func (d *dest) finish(f *os.File, p string, e Entry) error {
+	if err := f.Chmod(e.Mode.Perm()); err != nil {
+		f.Close()
+		return fmt.Errorf("setting mode: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("closing partial file: %w", diskError(err))
+	}
+	if !e.ModTime.IsZero() {
+		if err := d.root.Chtimes(p, e.ModTime, e.ModTime); err != nil {
+			return fmt.Errorf("setting time: %w", err)
+		}
+	}
+	return nil
+}
+
+// place moves a verified partial file to its final name and returns the
+// name used. Without overwrite it never replaces anything: it hard-links
+// (which fails rather than replace) and tries "name (1).ext", "name
+// (2).ext"... in the same folder; where links are not supported it falls
+// back to checking, then renaming. With overwrite it renames over an
+// existing file, but never over a folder.
+func (d *dest) place(partial, final string) (string, error) {
+	if d.overwrite {
+		if fi, err := d.root.Lstat(final); err != nil || !fi.IsDir() {
+			if err := d.root.Rename(partial, final); err == nil {
+				return final, nil
+			}
+		}
+	}
+	dir, name, nested := cutLast(final)
+	for n := 0; n < 10000; n++ {
+		cand := final
+		if n > 0 {
+			alt := clashName(name, n, false)
+			if err := checkName(alt); err != nil {
+				return "", fmt.Errorf("finding a free name for %q: %w", final, err)
+			}
+			cand = alt
+			if nested {
+				cand = dir + "/" + alt
+			}
+		}
+		err := d.root.Link(partial, cand)
+		if err == nil {
+			if err := d.root.Remove(partial); err != nil {
+				return "", fmt.Errorf("removing partial file: %w", err)
+			}
+			return cand, nil
+		}
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if _, lerr := d.root.Lstat(cand); lerr == nil {
+			continue
+		} else if !errors.Is(lerr, fs.ErrNotExist) {
+			return "", fmt.Errorf("checking %q: %w", cand, lerr)
+		}
+		if err := d.root.Rename(partial, cand); err != nil {
+			return "", fmt.Errorf("moving into place: %w", diskError(err))
+		}
+		return cand, nil
+	}
+	return "", fmt.Errorf("no free name for %q", final)
+}

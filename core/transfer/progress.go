@@ -1,0 +1,113 @@
+package transfer
+
+import (
+	"sync"
+	"time"
+
+	"github.com/ferry-project/ferry/core/diag"
+)
+
+const (
+	progressEvery = 250 * time.Millisecond
+	diagEvery     = 5 * time.Second
+)
+
+// emitter delivers events to the front end's handler, one at a time: a
+// transfer's reading and writing goroutines both report, and a handler is
+// never called concurrently with itself.
+type emitter struct {
+	mu sync.Mutex
+	f  func(Event)
+}
+
+func (e *emitter) emit(ev Event) {
+	if e == nil || e.f == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.f(ev)
+}
+
+// meter turns byte counts into Progress events (at most one per
+// progressEvery, plus a last one) and, with diagnostics on, Diagnostics
+// events every diagEvery. It is owned by the goroutine that moves the
+// bytes; it starts no goroutine of its own, so a stalled transfer simply
+// reports nothing new.
+type meter struct {
+	ev      *emitter
+	timers  *diag.Timers
+	diagOn  bool
+	entries int
+
+	total, done int64
+	entriesDone int
+	current     string
+	curDone     int64
+	curSize     int64
+	lastEmit    time.Time
+	lastDone    int64
+	rate        float64
+	lastDiag    time.Time
+	lastSplit   diag.Split
+	started     time.Time
+}
+
+func newMeter(ev *emitter, t *diag.Timers, diagOn bool, total int64, entries int) *meter {
+	now := time.Now()
+	return &meter{ev: ev, timers: t, diagOn: diagOn, total: total, entries: entries,
+		started: now, lastDiag: now, lastSplit: t.Snapshot()}
+}
+
+// file starts a new current entry.
+func (m *meter) file(path string, size int64) {
+	m.current, m.curDone, m.curSize = path, 0, size
+}
+
+// add counts n payload bytes moved.
+func (m *meter) add(n int64) {
+	m.done += n
+	m.curDone += n
+	m.tick(false)
+}
+
+// entry counts one entry as finished.
+func (m *meter) entry() { m.entriesDone++ }
+
+// grow corrects the total when a skip or resume did not happen after all.
+func (m *meter) grow(n int64) { m.total += n }
+
+// tick emits what is due; final forces a Progress event.
+func (m *meter) tick(final bool) {
+	now := time.Now()
+	if m.diagOn && now.Sub(m.lastDiag) >= diagEvery {
+		sp := m.timers.Snapshot()
+		m.ev.emit(Diagnostics{Interval: now.Sub(m.lastDiag), Split: sp.Sub(m.lastSplit)})
+		m.lastDiag, m.lastSplit = now, sp
+	}
+	if !final && !m.lastEmit.IsZero() && now.Sub(m.lastEmit) < progressEvery {
+		return
+	}
+	if !m.lastEmit.IsZero() {
+		if dt := now.Sub(m.lastEmit).Seconds(); dt > 0 {
+			inst := float64(m.done-m.lastDone) / dt
+			if m.rate == 0 {
+				m.rate = inst
+			} else {
+				m.rate = 0.7*m.rate + 0.3*inst
+			}
+		}
+	} else if dt := now.Sub(m.started).Seconds(); dt > 0 {
+		m.rate = float64(m.done) / dt
+	}
+	var eta time.Duration
+	if m.rate > 0 && m.total > m.done {
+		eta = time.Duration(float64(m.total-m.done) / m.rate * float64(time.Second))
+	}
+	m.lastEmit, m.lastDone = now, m.done
+	m.ev.emit(Progress{
+		Done: m.done, Total: m.total, Rate: m.rate, ETA: eta,
+		Current: m.current, CurrentDone: m.curDone, CurrentSize: m.curSize,
+		EntriesDone: m.entriesDone, Entries: m.entries,
+	})
+}

@@ -1,0 +1,523 @@
+package transfer
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"lukechampine.com/blake3"
+
+	"github.com/ferry-project/ferry/core/diag"
+	"github.com/ferry-project/ferry/core/secure"
+)
+
+const (
+	defaultTimeout = 30 * time.Second
+	dialTimeout    = 10 * time.Second
+	maxAbortGrace  = 2 * time.Second
+)
+
+// Send offers cfg.Items to the receiver at cfg.Addr and, once accepted,
+// streams them. It returns when the receiver has confirmed every entry,
+// or with an error wrapping the sentinel that says why not (ErrDeclined,
+// ErrCancelled, secure.ErrWrongCode, ...). Cancelling ctx cancels the
+// transfer; a context.WithCancelCause cause is the reason the receiver is
+// told.
+func Send(ctx context.Context, cfg SendConfig) (sum Summary, err error) {
+	ev := &emitter{f: cfg.OnEvent}
+	defer func() {
+		if err != nil {
+			ev.emit(Failed{Err: err})
+		}
+	}()
+	entries, srcs, err := buildManifest(cfg.Items)
+	if err != nil {
+		return Summary{}, err
+	}
+	if err := validateEntries(entries); err != nil {
+		return Summary{}, fmt.Errorf("cannot send: %w", err)
+	}
+	offer := summarize(entries)
+	body := offerMsg{Version: protoVersion, Name: cfg.Name, Total: offer.TotalBytes, Entries: entries}.encode()
+	if len(body) > MaxManifestBytes {
+		return Summary{}, fmt.Errorf("the list of entries takes %d bytes, over the limit of %d", len(body), MaxManifestBytes)
+	}
+
+	dial := cfg.Dialer
+	if dial == nil {
+		dial = func(ctx context.Context, addr string) (net.Conn, error) {
+			d := net.Dialer{Timeout: dialTimeout}
+			return d.DialContext(ctx, "tcp", addr)
+		}
+	}
+	nc, err := dial(ctx, cfg.Addr)
+	if err != nil {
+		if ctx.Err() != nil {
+			return Summary{}, cancelError(ctx)
+		}
+		return Summary{}, fmt.Errorf("connecting to %s: %w", cfg.Addr, err)
+	}
+	timers := &diag.Timers{}
+	sc, err := secure.Client(ctx, nc, secure.Config{Identity: cfg.Identity, Code: cfg.Code, Timers: timers})
+	if err != nil {
+		nc.Close()
+		if ctx.Err() != nil {
+			return Summary{}, cancelError(ctx)
+		}
+		return Summary{}, fmt.Errorf("securing the connection to %s: %w", cfg.Addr, err)
+	}
+	s := &sender{
+		cfg: cfg, conn: sc, peerFP: sc.PeerFingerprint(), ev: ev, timers: timers,
+		entries: entries, srcs: srcs, offer: offer, offerBody: body,
+		timeout: cmp(cfg.Timeout, defaultTimeout),
+	}
+	return s.run(ctx)
+}
+
+func cmp(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
+// sender is one outgoing transfer. Its goroutine (the caller of run)
+// owns every write; readLoop owns every read and hands the few replies
+// over on in.
+type sender struct {
+	cfg       SendConfig
+	conn      stream
+	peerFP    string
+	ev        *emitter
+	timers    *diag.Timers
+	entries   []Entry
+	srcs      []source
+	offer     Offer
+	offerBody []byte
+	timeout   time.Duration
+
+	in         chan any      // helloMsg, answerMsg, doneMsg, in that order
+	readerDone chan struct{} // closed when readLoop returns
+	mu         sync.Mutex
+	peerErr    error       // an Abort the receiver sent
+	results    []EntryDone // confirmed entries, by readLoop
+	confirmed  []bool      // by index, by readLoop
+
+	buf       []byte // header + one chunk
+	lastFlush time.Time
+	meter     *meter
+	sum       Summary
+}
+
+func (s *sender) grace() time.Duration { return min(s.timeout, maxAbortGrace) }
+
+func (s *sender) run(parent context.Context) (Summary, error) {
+	ctx, cancel := context.WithCancelCause(parent)
+	defer cancel(nil)
+	nc := s.conn.NetConn()
+	// Once the transfer is over, for whatever reason, no socket call may
+	// block for long: the abort message gets a short grace, then the
+	// socket gives up.
+	stop := context.AfterFunc(ctx, func() {
+		t := time.Now().Add(s.grace())
+		nc.SetWriteDeadline(t)
+		nc.SetReadDeadline(t)
+	})
+	defer stop()
+
+	s.in = make(chan any, 3)
+	s.readerDone = make(chan struct{})
+	go s.readLoop(ctx, cancel)
+
+	err := s.exchange(ctx)
+	if err != nil {
+		err = s.fail(parent, ctx, cancel, err)
+	}
+	<-s.readerDone
+	s.conn.Close()
+	if err != nil {
+		return Summary{}, err
+	}
+	s.ev.emit(Finished{Summary: s.sum})
+	return s.sum, nil
+}
+
+// fail decides the error Send returns and tells the receiver, when it
+// can still hear, why the transfer ends.
+func (s *sender) fail(parent, ctx context.Context, cancel context.CancelCauseFunc, err error) error {
+	if parent.Err() != nil {
+		err = cancelError(parent)
+	} else if ctx.Err() != nil {
+		err = context.Cause(ctx)
+	}
+	cancel(err)
+	if pe := s.peerError(); pe != nil {
+		return pe
+	}
+	if !isPeerGone(err) && !errors.Is(err, secure.ErrWrongCode) {
+		m := abortMsg{Code: codeOf(err), Reason: reasonOf(parent, err)}
+		if s.writeMsg(msgAbort, m.encode()) == nil {
+			s.conn.CloseWrite()
+		}
+	}
+	// The receiver may have ended the transfer first, and our error is
+	// only the echo of its closing: its reason is the better answer.
+	<-s.readerDone
+	if pe := s.peerError(); pe != nil {
+		return pe
+	}
+	return err
+}
+
+func (s *sender) peerError() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.peerErr
+}
+
+func (s *sender) writeMsg(t msgType, body []byte) error {
+	if _, err := s.conn.Write(frame(t, body)); err != nil {
+		return fmt.Errorf("sending %v: %w", t, netError(err))
+	}
+	return nil
+}
+
+func (s *sender) flush() error {
+	s.lastFlush = time.Now()
+	if err := s.conn.Flush(); err != nil {
+		return fmt.Errorf("sending: %w", netError(err))
+	}
+	return nil
+}
+
+// keepalive tells the receiver this end is still here, when it has heard
+// nothing for a while (hashing a large file for a skip or resume).
+func (s *sender) keepalive() error {
+	if time.Since(s.lastFlush) < s.timeout/3 {
+		return nil
+	}
+	if err := s.writeMsg(msgKeepalive, nil); err != nil {
+		return err
+	}
+	return s.flush()
+}
+
+// await waits for the next reply, sending keepalives meanwhile.
+func (s *sender) await(ctx context.Context) (any, error) {
+	tick := time.NewTicker(s.timeout / 3)
+	defer tick.Stop()
+	for {
+		select {
+		case m := <-s.in:
+			return m, nil
+		case <-ctx.Done():
+			return nil, context.Cause(ctx)
+		case <-tick.C:
+			if err := s.keepalive(); err != nil {
+				return nil, err
+			}
+		}
+	}
+}
+
+func (s *sender) exchange(ctx context.Context) error {
+	if err := s.writeMsg(msgOffer, s.offerBody); err != nil {
+		return err
+	}
+	if err := s.flush(); err != nil {
+		return err
+	}
+	m, err := s.await(ctx)
+	if err != nil {
+		return err
+	}
+	hello := m.(helloMsg)
+	s.offer.PeerName, s.offer.PeerFingerprint = hello.Name, s.peerFP
+	s.ev.emit(Connected{PeerName: hello.Name, PeerFingerprint: s.peerFP, Addr: s.conn.NetConn().RemoteAddr().String()})
+
+	if m, err = s.await(ctx); err != nil {
+		return err
+	}
+	answer := m.(answerMsg)
+	start := time.Now()
+	total := s.offer.TotalBytes
+	for _, it := range answer.Items {
+		total -= it.Offset
+	}
+	s.ev.emit(Accepted{Offer: s.offer, Total: total})
+	s.meter = newMeter(s.ev, s.timers, s.cfg.Diag, total, len(s.entries))
+	s.buf = make([]byte, headerLen+maxChunk)
+
+	items := answer.Items
+	for i, e := range s.entries {
+		if e.Kind == KindDir {
+			continue
+		}
+		var it *answerItem
+		if len(items) > 0 && items[0].Index == i {
+			it = &items[0]
+			items = items[1:]
+		}
+		if err := s.sendEntry(ctx, i, e, it); err != nil {
+			return err
+		}
+	}
+	if err := s.writeMsg(msgFinish, nil); err != nil {
+		return err
+	}
+	if err := s.flush(); err != nil {
+		return err
+	}
+	s.meter.tick(true)
+	if m, err = s.await(ctx); err != nil {
+		return err
+	}
+	done := m.(doneMsg)
+	if err := s.conn.CloseWrite(); err != nil {
+		return fmt.Errorf("closing the stream: %w", netError(err))
+	}
+	s.sum.Entries = s.results
+	s.sum.Duration = time.Since(start)
+	s.sum.Local = s.timers.Snapshot()
+	s.sum.Wall = s.sum.Duration
+	s.sum.Remote, s.sum.RemoteWall = done.Split, done.Wall
+	s.sum.Verdict = diag.Verdict(s.sum.Local, s.sum.Wall, s.sum.Remote, s.sum.RemoteWall)
+	return nil
+}
+
+// sendEntry sends one file or text: a skip, or begin, data chunks, end.
+// A file is hashed as it is read; a skip or resume first hashes the bytes
+// the receiver has, and only a match is trusted.
+func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *answerItem) error {
+	s.meter.file(e.Path, e.Size)
+	var (
+		r    io.Reader
+		f    *os.File
+		h    = blake3.New(hashLen, nil)
+		off  int64
+		path = s.srcs[i].path
+	)
+	if e.Kind == KindText {
+		r = strings.NewReader(s.srcs[i].text)
+	} else {
+		var err error
+		if f, err = os.Open(path); err != nil {
+			return fmt.Errorf("opening %s: %w", path, err)
+		}
+		defer f.Close()
+		if err := unchanged(f, e); err != nil {
+			return err
+		}
+		r = f
+	}
+	if it != nil && f != nil {
+		if err := s.hashPrefix(ctx, f, it.Offset, h); err != nil {
+			return err
+		}
+		if bytes.Equal(h.Sum(nil), it.Hash[:]) {
+			if it.Action == actHave {
+				if err := s.writeMsg(msgSkip, skipMsg{Index: i}.encode()); err != nil {
+					return err
+				}
+				s.sum.SkippedBytes += e.Size
+				s.meter.entry()
+				return nil
+			}
+			off = it.Offset
+			s.sum.ResumedBytes += off
+		} else {
+			if _, err := f.Seek(0, io.SeekStart); err != nil {
+				return fmt.Errorf("rewinding %s: %w", path, err)
+			}
+			h.Reset()
+			s.meter.grow(it.Offset)
+		}
+	}
+	if err := s.writeMsg(msgBegin, beginMsg{Index: i, Offset: off}.encode()); err != nil {
+		return err
+	}
+	for left := e.Size - off; left > 0; {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		n := int(min(left, int64(maxChunk)))
+		chunk := s.buf[headerLen : headerLen+n]
+		start := time.Now()
+		got, err := io.ReadFull(r, chunk)
+		s.timers.Since(diag.DiskRead, start, got)
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return fmt.Errorf("%s ended %d bytes early: %w", path, left-int64(got), ErrSourceChanged)
+		}
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", path, err)
+		}
+		start = time.Now()
+		h.Write(chunk)
+		s.timers.Since(diag.HashSend, start, n)
+		putHeader(s.buf, msgData, n)
+		if _, err := s.conn.Write(s.buf[:headerLen+n]); err != nil {
+			return fmt.Errorf("sending %s: %w", e.Path, netError(err))
+		}
+		left -= int64(n)
+		s.sum.Bytes += int64(n)
+		s.meter.add(int64(n))
+	}
+	if f != nil {
+		if err := unchanged(f, e); err != nil {
+			return err
+		}
+	}
+	var end endMsg
+	end.Index = i
+	h.Sum(end.Hash[:0])
+	if err := s.writeMsg(msgEnd, end.encode()); err != nil {
+		return err
+	}
+	s.meter.entry()
+	return nil
+}
+
+// unchanged checks that an open file still has the size and time it was
+// offered with.
+func unchanged(f *os.File, e Entry) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("checking %s: %w", f.Name(), err)
+	}
+	if fi.Size() != e.Size || !fi.ModTime().Equal(e.ModTime) {
+		return fmt.Errorf("%s was modified: %w", f.Name(), ErrSourceChanged)
+	}
+	return nil
+}
+
+// hashPrefix feeds the first n bytes of f into h.
+func (s *sender) hashPrefix(ctx context.Context, f *os.File, n int64, h *blake3.Hasher) error {
+	buf := s.buf[headerLen:]
+	for n > 0 {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		if err := s.keepalive(); err != nil {
+			return err
+		}
+		m := int(min(n, int64(len(buf))))
+		start := time.Now()
+		got, err := io.ReadFull(f, buf[:m])
+		s.timers.Since(diag.DiskRead, start, got)
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return fmt.Errorf("%s ended early: %w", f.Name(), ErrSourceChanged)
+		}
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", f.Name(), err)
+		}
+		start = time.Now()
+		h.Write(buf[:m])
+		s.timers.Since(diag.HashSend, start, m)
+		n -= int64(m)
+	}
+	return nil
+}
+
+// readLoop reads everything the receiver sends: hello, then an answer (or
+// an abort), then confirmations and done, then the end of the stream.
+// Keepalives only refresh the deadline. Any failure cancels the
+// transfer with its cause.
+func (s *sender) readLoop(ctx context.Context, cancel context.CancelCauseFunc) {
+	defer close(s.readerDone)
+	nc := s.conn.NetConn()
+	var hdr [headerLen]byte
+	want := msgHello
+	s.confirmed = make([]bool, len(s.entries))
+	fail := func(err error) { cancel(err) }
+	for {
+		if ctx.Err() != nil {
+			nc.SetReadDeadline(time.Now().Add(s.grace()))
+		} else {
+			nc.SetReadDeadline(time.Now().Add(s.timeout))
+		}
+		t, n, err := readHeader(s.conn, &hdr)
+		if err != nil {
+			if want == 0 && errors.Is(err, io.EOF) {
+				return
+			}
+			if errors.Is(err, io.EOF) {
+				err = fmt.Errorf("the receiver closed the stream early: %w", ErrProtocol)
+			}
+			fail(fmt.Errorf("receiving: %w", netError(err)))
+			return
+		}
+		if t == msgKeepalive {
+			continue
+		}
+		body, err := readBody(s.conn, t, n)
+		if err != nil {
+			fail(fmt.Errorf("receiving: %w", netError(err)))
+			return
+		}
+		if t == msgAbort {
+			m, err := decodeAbort(body)
+			if err == nil {
+				err = peerAbortError("the receiver", m)
+				s.mu.Lock()
+				s.peerErr = err
+				s.mu.Unlock()
+			}
+			fail(err)
+			return
+		}
+		switch {
+		case t == msgHello && want == msgHello:
+			m, err := decodeHello(body)
+			if err != nil {
+				fail(err)
+				return
+			}
+			s.in <- m
+			want = msgAnswer
+		case t == msgAnswer && want == msgAnswer:
+			m, err := decodeAnswer(body, s.entries)
+			if err != nil {
+				fail(err)
+				return
+			}
+			s.in <- m
+			want = msgDone
+		case t == msgConfirm && want == msgDone:
+			m, err := decodeConfirm(body, len(s.entries))
+			if err != nil {
+				fail(err)
+				return
+			}
+			if s.confirmed[m.Index] {
+				fail(fmt.Errorf("entry %d confirmed twice: %w", m.Index, ErrProtocol))
+				return
+			}
+			s.confirmed[m.Index] = true
+			ed := EntryDone{Entry: s.entries[m.Index], Outcome: m.Outcome, SavedAs: m.SavedAs}
+			s.results = append(s.results, ed)
+			s.ev.emit(ed)
+		case t == msgDone && want == msgDone:
+			m, err := decodeDone(body)
+			if err != nil {
+				fail(err)
+				return
+			}
+			if len(s.results) != len(s.entries) {
+				fail(fmt.Errorf("the receiver confirmed %d of %d entries: %w", len(s.results), len(s.entries), ErrProtocol))
+				return
+			}
+			s.in <- m
+			want = 0
+		default:
+			fail(fmt.Errorf("unexpected %v from the receiver: %w", t, ErrProtocol))
+			return
+		}
+	}
+}
