@@ -1,0 +1,211 @@
+package main
+
+// The --json event stream: one object per line on stdout, each with an
+// "event" field naming its type. Field names are snake_case and never
+// change meaning; byte counts are bytes, rates bytes per second, durations
+// seconds (a float). cli/README.md lists every event with its fields.
+
+import (
+	"time"
+
+	"github.com/ferry-project/ferry/core/diag"
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
+type listeningEvent struct {
+	Event       string   `json:"event"` // "listening"
+	Code        string   `json:"code"`
+	Port        int      `json:"port"`
+	Addresses   []string `json:"addresses"`
+	Name        string   `json:"name"`
+	Fingerprint string   `json:"fingerprint"`
+	Dir         string   `json:"dir"`
+}
+
+type connectedEvent struct {
+	Event           string `json:"event"` // "connected"
+	PeerName        string `json:"peer_name"`
+	PeerFingerprint string `json:"peer_fingerprint"`
+	Addr            string `json:"addr"`
+}
+
+type jsonEntry struct {
+	Path string `json:"path"`
+	Kind string `json:"kind"` // "file", "folder" or "text"
+	Size int64  `json:"size"`
+}
+
+type offerEvent struct {
+	Event           string      `json:"event"` // "offer"
+	PeerName        string      `json:"peer_name"`
+	PeerFingerprint string      `json:"peer_fingerprint"`
+	Files           int         `json:"files"`
+	Folders         int         `json:"folders"`
+	Texts           int         `json:"texts"`
+	TotalBytes      int64       `json:"total_bytes"`
+	Entries         []jsonEntry `json:"entries"`
+}
+
+type acceptedEvent struct {
+	Event string `json:"event"` // "accepted"
+	// By says who accepted: "peer" on the sender (the receiver accepted),
+	// "flag" (--yes) or "person" (answered the question) on the receiver.
+	By         string `json:"by"`
+	TotalBytes int64  `json:"total_bytes"` // bytes that will cross (sender: skips and resumes taken off)
+}
+
+type progressEvent struct {
+	Event       string  `json:"event"` // "progress"
+	Done        int64   `json:"done"`
+	Total       int64   `json:"total"`
+	Rate        float64 `json:"rate"`
+	ETA         float64 `json:"eta"` // 0 when unknown
+	Current     string  `json:"current"`
+	CurrentDone int64   `json:"current_done"`
+	CurrentSize int64   `json:"current_size"`
+	EntriesDone int     `json:"entries_done"`
+	Entries     int     `json:"entries"`
+}
+
+type entryEvent struct {
+	Event   string `json:"event"` // "entry"
+	Path    string `json:"path"`
+	Kind    string `json:"kind"`
+	Size    int64  `json:"size"`
+	Outcome string `json:"outcome"`            // "received", "skipped", "resumed", "created"
+	SavedAs string `json:"saved_as,omitempty"` // receiver, relative to the destination
+}
+
+type textEvent struct {
+	Event string `json:"event"` // "text"
+	Name  string `json:"name"`
+	Text  string `json:"text"`
+}
+
+type codeChangedEvent struct {
+	Event string `json:"event"` // "code_changed"
+	Code  string `json:"code"`
+}
+
+type jsonStage struct {
+	Stage   string  `json:"stage"`
+	Busy    float64 `json:"busy"` // share of the wall time, 0..1 (can exceed 1 across goroutines)
+	Seconds float64 `json:"seconds"`
+	Bytes   int64   `json:"bytes"`
+}
+
+type diagEvent struct {
+	Event  string      `json:"event"` // "diag"
+	End    string      `json:"end"`   // "sender" or "receiver"
+	Wall   float64     `json:"wall"`  // seconds the split covers
+	Stages []jsonStage `json:"stages"`
+	Line   string      `json:"line"` // the same split as the human line
+}
+
+type doneEvent struct {
+	Event        string     `json:"event"` // "done"
+	Entries      int        `json:"entries"`
+	Bytes        int64      `json:"bytes"`
+	SkippedBytes int64      `json:"skipped_bytes"`
+	ResumedBytes int64      `json:"resumed_bytes"`
+	Duration     float64    `json:"duration"`
+	Local        *diagEvent `json:"local,omitempty"`   // with --diag
+	Remote       *diagEvent `json:"remote,omitempty"`  // sender with --diag
+	Verdict      string     `json:"verdict,omitempty"` // sender with --diag
+}
+
+type errorEvent struct {
+	Event    string `json:"event"` // "error"
+	Kind     string `json:"kind"`  // e.g. "wrong_code", "declined", "cancelled", "usage"
+	ExitCode int    `json:"exit_code"`
+	Message  string `json:"message"`
+	Hint     string `json:"hint,omitempty"`
+}
+
+type peerEvent struct {
+	Event       string   `json:"event"` // "peer"
+	Name        string   `json:"name"`
+	Fingerprint string   `json:"fingerprint"`
+	Version     int      `json:"version"`
+	Host        string   `json:"host"`
+	Port        int      `json:"port"`
+	Addresses   []string `json:"addresses"`
+}
+
+// jsonEvent converts an engine event to its JSON form. Finished and Failed
+// return nil: the command reports the result once, from the value Send or
+// Serve returns.
+func jsonEvent(ev transfer.Event, end string) any {
+	switch e := ev.(type) {
+	case transfer.Connected:
+		return connectedEvent{"connected", e.PeerName, e.PeerFingerprint, e.Addr}
+	case transfer.Offered:
+		return newOfferEvent(e.Offer)
+	case transfer.Accepted:
+		return acceptedEvent{Event: "accepted", By: "peer", TotalBytes: e.Total}
+	case transfer.Progress:
+		return progressEvent{
+			Event: "progress", Done: e.Done, Total: e.Total, Rate: e.Rate, ETA: e.ETA.Seconds(),
+			Current: e.Current, CurrentDone: e.CurrentDone, CurrentSize: e.CurrentSize,
+			EntriesDone: e.EntriesDone, Entries: e.Entries,
+		}
+	case transfer.EntryDone:
+		return entryEvent{"entry", e.Entry.Path, e.Entry.Kind.String(), e.Entry.Size, e.Outcome.String(), e.SavedAs}
+	case transfer.TextReceived:
+		return textEvent{"text", e.Entry.Path, e.Text}
+	case transfer.CodeChanged:
+		return codeChangedEvent{"code_changed", e.Code}
+	case transfer.Diagnostics:
+		return newDiagEvent(end, e.Split, e.Interval)
+	}
+	return nil
+}
+
+func newOfferEvent(o transfer.Offer) offerEvent {
+	ev := offerEvent{
+		Event: "offer", PeerName: o.PeerName, PeerFingerprint: o.PeerFingerprint,
+		Files: o.Files, Folders: o.Dirs, Texts: o.Texts, TotalBytes: o.TotalBytes,
+		Entries: make([]jsonEntry, 0, len(o.Entries)),
+	}
+	for _, e := range o.Entries {
+		ev.Entries = append(ev.Entries, jsonEntry{e.Path, e.Kind.String(), e.Size})
+	}
+	return ev
+}
+
+func stagesOf(end string) []diag.Stage {
+	if end == "sender" {
+		return diag.SenderStages
+	}
+	return diag.ReceiverStages
+}
+
+func newDiagEvent(end string, sp diag.Split, wall time.Duration) diagEvent {
+	stages := stagesOf(end)
+	ev := diagEvent{Event: "diag", End: end, Wall: wall.Seconds(), Line: sp.Format(stages, wall)}
+	for _, st := range stages {
+		busy := 0.0
+		if wall > 0 {
+			busy = float64(sp[st].Time) / float64(wall)
+		}
+		ev.Stages = append(ev.Stages, jsonStage{st.String(), busy, sp[st].Time.Seconds(), sp[st].Bytes})
+	}
+	return ev
+}
+
+func newDoneEvent(s transfer.Summary, end string, withDiag bool) doneEvent {
+	ev := doneEvent{
+		Event: "done", Entries: len(s.Entries), Bytes: s.Bytes, SkippedBytes: s.SkippedBytes,
+		ResumedBytes: s.ResumedBytes, Duration: s.Duration.Seconds(),
+	}
+	if withDiag {
+		local := newDiagEvent(end, s.Local, s.Wall)
+		ev.Local = &local
+		if end == "sender" {
+			remote := newDiagEvent("receiver", s.Remote, s.RemoteWall)
+			ev.Remote = &remote
+			ev.Verdict = s.Verdict
+		}
+	}
+	return ev
+}

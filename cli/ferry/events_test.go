@@ -1,0 +1,75 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/ferry-project/ferry/core/diag"
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
+func TestJSONEvents(t *testing.T) {
+	var split diag.Split
+	split[diag.DiskRead] = diag.StageTotal{Time: time.Second, Bytes: 10, Calls: 1}
+	entry := transfer.Entry{Path: "a/b.txt", Kind: transfer.KindFile, Size: 5}
+	offer := transfer.Offer{Entries: []transfer.Entry{entry}, Files: 1, TotalBytes: 5, PeerName: "laptop"}
+	sum := transfer.Summary{Entries: []transfer.EntryDone{{Entry: entry, Outcome: transfer.Received}}, Bytes: 5,
+		Duration: 2 * time.Second, Local: split, Wall: 2 * time.Second, Verdict: "slowest stage: sender disk read (busy 50% of the time)"}
+	tests := []struct {
+		ev    any
+		event string
+		field string // one more field that must be there
+	}{
+		{jsonEvent(transfer.Connected{PeerName: "laptop", Addr: "127.0.0.1:1"}, "sender"), "connected", "peer_name"},
+		{jsonEvent(transfer.Offered{Offer: offer}, "receiver"), "offer", "entries"},
+		{jsonEvent(transfer.Accepted{Offer: offer, Total: 5}, "sender"), "accepted", "total_bytes"},
+		{jsonEvent(transfer.Progress{Done: 1, Total: 5, ETA: time.Second}, "sender"), "progress", "eta"},
+		{jsonEvent(transfer.EntryDone{Entry: entry, Outcome: transfer.Received, SavedAs: "a/b (1).txt"}, "receiver"), "entry", "saved_as"},
+		{jsonEvent(transfer.TextReceived{Entry: transfer.Entry{Path: "text.txt", Kind: transfer.KindText}, Text: "hi"}, "receiver"), "text", "text"},
+		{jsonEvent(transfer.CodeChanged{Code: "654321"}, "receiver"), "code_changed", "code"},
+		{jsonEvent(transfer.Diagnostics{Interval: 5 * time.Second, Split: split}, "sender"), "diag", "stages"},
+		{listeningEvent{Event: "listening", Code: "123456", Port: 1}, "listening", "addresses"},
+		{acceptedEvent{Event: "accepted", By: "flag"}, "accepted", "by"},
+		{newDoneEvent(sum, "sender", true), "done", "verdict"},
+		{errorEvent{Event: "error", Kind: "usage", ExitCode: 2, Message: "x"}, "error", "exit_code"},
+		{peerEvent{Event: "peer", Name: "laptop"}, "peer", "fingerprint"},
+	}
+	for _, tt := range tests {
+		b, err := json.Marshal(tt.ev)
+		if err != nil {
+			t.Fatalf("%T: %v", tt.ev, err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		if m["event"] != tt.event {
+			t.Errorf("%s: event field %v, want %q", b, m["event"], tt.event)
+		}
+		if _, ok := m[tt.field]; !ok {
+			t.Errorf("%s: no %q field", b, tt.field)
+		}
+	}
+	for _, ev := range []transfer.Event{transfer.Finished{}, transfer.Failed{Err: errors.New("x")}} {
+		if j := jsonEvent(ev, "sender"); j != nil {
+			t.Errorf("%T should be reported by the command, got %v", ev, j)
+		}
+	}
+}
+
+func TestDoneEventDiag(t *testing.T) {
+	var split diag.Split
+	split[diag.DiskWrite] = diag.StageTotal{Time: time.Second}
+	d := newDoneEvent(transfer.Summary{Local: split, Wall: 4 * time.Second}, "receiver", true)
+	if d.Local == nil || d.Remote != nil || d.Verdict != "" {
+		t.Fatalf("receiver done event: %+v", d)
+	}
+	if got := d.Local.Stages[3]; got.Stage != "disk write" || got.Busy != 0.25 {
+		t.Errorf("disk write stage: %+v", got)
+	}
+	if d := newDoneEvent(transfer.Summary{}, "sender", false); d.Local != nil || d.Remote != nil {
+		t.Errorf("no --diag, yet splits: %+v", d)
+	}
+}

@@ -1,0 +1,126 @@
+// Command ferry sends files, folders and text snippets to another device
+// on the same network, encrypted end to end, and receives them.
+//
+// # Commands
+//
+//	ferry receive   wait for one transfer (or several, with --keep)
+//	ferry send      send files, folders or --text to a receiver
+//	ferry peers     list the receivers that discovery sees
+//	ferry version   print the version, protocol version and Go version
+//
+// The receiver shows a six-digit code; the sender types it. The receiver
+// is found by --to HOST:PORT, by --peer NAME_OR_FINGERPRINT over mDNS, or,
+// with neither, picked from a numbered list of what mDNS finds.
+//
+// # Output
+//
+// The rules every message follows are written at the top of output.go:
+// stdout carries only what a script captures (received text, the peers
+// table, with --json one event per line), everything for a person goes to
+// stderr as "ferry: ..." lines, and a failure is one "ferry: error: ..."
+// line with an optional "ferry: hint: ..." line.
+//
+// # Exit codes
+//
+//	0  success: the transfer completed and every file was confirmed
+//	1  failure: network, disk, protocol, a busy port, an unreachable address
+//	2  usage: bad flags, or paths that are missing or unreadable (checked
+//	   before anything is sent, so nothing happened)
+//	3  wrong code (or a code retired after too many wrong attempts)
+//	4  declined or cancelled, by either end (Ctrl-C, SIGTERM)
+//	5  verification failed: a file's hash did not match
+//
+// # Decisions
+//
+// Where the brief was silent: a missing or unreadable path, or a --dir
+// that does not exist, is a usage error (2), because the command line as
+// typed can never succeed; the default download folder, unlike --dir, is
+// created when missing. --quiet still prints the code a receiver chose
+// itself, since nobody could send to it otherwise. With --keep, a failed
+// transfer is a warning and the receiver goes on waiting; an interrupt
+// between transfers exits 0. A text snippet is written to stdout as sent,
+// with a newline added when it lacks one. Link-local IPv6 addresses are
+// left out of the addresses a receiver shows: they cannot be typed
+// without a zone.
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"golang.org/x/term"
+)
+
+func main() {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	e := &env{
+		stdin:          os.Stdin,
+		stdout:         os.Stdout,
+		stderr:         os.Stderr,
+		stdinTerminal:  term.IsTerminal(int(os.Stdin.Fd())),
+		stderrTerminal: term.IsTerminal(int(os.Stderr.Fd())),
+		getenv:         os.Getenv,
+		now:            time.Now,
+		signals:        sigs,
+		exit:           os.Exit,
+	}
+	os.Exit(run(context.Background(), os.Args[1:], e))
+}
+
+// env is everything the command takes from its process, so that tests can
+// run it with buffers, a fake clock and fake signals.
+type env struct {
+	stdin          io.Reader
+	stdout         io.Writer
+	stderr         io.Writer
+	stdinTerminal  bool
+	stderrTerminal bool
+	getenv         func(string) string
+	now            func() time.Time
+	signals        <-chan os.Signal
+	exit           func(code int) // a second interrupt exits at once
+}
+
+// run runs one command line and returns the exit code.
+func run(ctx context.Context, args []string, e *env) int {
+	p := &printer{stdout: e.stdout, stderr: e.stderr}
+	if len(args) == 0 {
+		p.stderrLine(topUsage)
+		return report(p, usagef("run 'ferry help' for the list of commands", "no command given"))
+	}
+	var err error
+	switch cmd, rest := args[0], args[1:]; cmd {
+	case "receive", "recv":
+		err = cmdReceive(ctx, e, p, rest)
+	case "send":
+		err = cmdSend(ctx, e, p, rest)
+	case "peers":
+		err = cmdPeers(ctx, e, p, rest)
+	case "version", "--version", "-version":
+		err = cmdVersion(p, rest)
+	case "help", "-h", "--help", "-help":
+		err = cmdHelp(p, rest)
+	default:
+		err = usagef("run 'ferry help' for the list of commands", "unknown command %q", cmd)
+	}
+	return report(p, err)
+}
+
+// report prints the run's one error (output rule 4), as a line on stderr
+// and, with --json, an error event, and returns the exit code.
+func report(p *printer, err error) int {
+	if err == errHelp {
+		return exitOK
+	}
+	code, kind, hint := classify(err)
+	if err != nil {
+		p.fail(err.Error(), hint)
+		p.event(errorEvent{Event: "error", Kind: kind, ExitCode: code, Message: err.Error(), Hint: hint})
+	}
+	return code
+}

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
+func TestClassify(t *testing.T) {
+	dial := &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
+	tests := []struct {
+		err  error
+		code int
+		kind string
+	}{
+		{nil, exitOK, ""},
+		{errors.New("disk on fire"), exitFailure, "failure"},
+		{usagef("h", "bad"), exitUsage, "usage"},
+		{fmt.Errorf("handshake: %w", secure.ErrWrongCode), exitWrong, "wrong_code"},
+		{fmt.Errorf("handshake: %w", secure.ErrCodeRetired), exitWrong, "code_retired"},
+		{fmt.Errorf("offer: %w", transfer.ErrDeclined), exitDeclined, "declined"},
+		{relabel("declined the offer from x: you said no", transfer.ErrDeclined), exitDeclined, "declined"},
+		{fmt.Errorf("peer: %w", transfer.ErrCancelled), exitDeclined, "cancelled"},
+		{interrupt{role: "sender", sig: os.Interrupt}, exitDeclined, "cancelled"},
+		{fmt.Errorf("b.txt: %w", transfer.ErrVerify), exitVerify, "verify"},
+		{fmt.Errorf("connecting: %w", dial), exitFailure, "unreachable"},
+		{fmt.Errorf("listening: %w", &net.OpError{Op: "listen", Err: os.NewSyscallError("bind", syscall.EADDRINUSE)}), exitFailure, "address_in_use"},
+	}
+	for _, tt := range tests {
+		code, kind, _ := classify(tt.err)
+		if code != tt.code || kind != tt.kind {
+			t.Errorf("classify(%v) = %d %q, want %d %q", tt.err, code, kind, tt.code, tt.kind)
+		}
+	}
+	if _, _, hint := classify(withHint(errors.New("x"), "do y")); hint != "do y" {
+		t.Errorf("hint lost: %q", hint)
+	}
+}
+
+func TestSignals(t *testing.T) {
+	sigs := make(chan os.Signal)
+	forced := make(chan struct{})
+	ctx, stop := onSignals(context.Background(), sigs, "sender", func() { close(forced) })
+	defer stop()
+	sigs <- os.Interrupt
+	<-ctx.Done()
+	cause := context.Cause(ctx)
+	if cause.Error() != "cancelled by the sender (interrupt)" || !errors.Is(cause, errInterrupted) {
+		t.Errorf("cause %q", cause)
+	}
+	sigs <- syscall.SIGTERM
+	<-forced
+}
+
+func TestSignalsStop(t *testing.T) {
+	ctx, stop := onSignals(context.Background(), make(chan os.Signal), "receiver", func() {})
+	stop()
+	stop()
+	if errors.Is(context.Cause(ctx), errInterrupted) {
+		t.Error("stop looks like an interrupt")
+	}
+}
+
+func TestDownloadDir(t *testing.T) {
+	home := t.TempDir()
+	config := filepath.Join(home, "cfg")
+	os.MkdirAll(config, 0o755)
+	getenv := func(vars map[string]string) func(string) string {
+		return func(k string) string { return vars[k] }
+	}
+	base := map[string]string{"HOME": home, "XDG_CONFIG_HOME": config}
+	if got, _ := downloadDir(getenv(base)); got != filepath.Join(home, "Downloads") {
+		t.Errorf("no user-dirs: %q", got)
+	}
+	os.WriteFile(filepath.Join(config, "user-dirs.dirs"), []byte("# comment\nXDG_DESKTOP_DIR=\"$HOME/Desktop\"\nXDG_DOWNLOAD_DIR=\"$HOME/Téléchargements\"\n"), 0o644)
+	if got, _ := downloadDir(getenv(base)); got != filepath.Join(home, "Téléchargements") {
+		t.Errorf("user-dirs: %q", got)
+	}
+	os.WriteFile(filepath.Join(config, "user-dirs.dirs"), []byte("XDG_DOWNLOAD_DIR=\"$HOME/\"\n"), 0o644)
+	if got, _ := downloadDir(getenv(base)); got != filepath.Join(home, "Downloads") {
+		t.Errorf("disabled download dir: %q", got)
+	}
+	withEnv := map[string]string{"HOME": home, "XDG_CONFIG_HOME": config, "XDG_DOWNLOAD_DIR": "/srv/in"}
+	if got, _ := downloadDir(getenv(withEnv)); got != "/srv/in" {
+		t.Errorf("XDG_DOWNLOAD_DIR: %q", got)
+	}
+}
+
+func TestReceiveDirCreatesDefault(t *testing.T) {
+	home := t.TempDir()
+	dir, err := receiveDir("", func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		t.Errorf("download folder %s not created: %v", dir, err)
+	}
+}
+
+func TestShownAddrs(t *testing.T) {
+	if got := shownAddrs("127.0.0.1", nil); len(got) != 1 || got[0] != "127.0.0.1" {
+		t.Errorf("listen host: %v", got)
+	}
+	for _, a := range shownAddrs("", nil) {
+		if ip := net.ParseIP(a); ip == nil || ip.IsLoopback() {
+			t.Errorf("shown address %q", a)
+		}
+	}
+	got := shownAddrs("", []string{"lo"})
+	if len(got) == 0 || got[0] != "127.0.0.1" {
+		t.Errorf("--iface lo: %v", got)
+	}
+}

@@ -1,0 +1,155 @@
+package main
+
+// Output rules. Every line ferry prints goes through this file, and every
+// message follows these rules; no other file writes to the terminal.
+//
+//  1. Standard output carries only what a script would capture: received
+//     text snippets, the peers table, the version, and, with --json, one
+//     event object per line and nothing else.
+//  2. Everything meant for a person goes to standard error, one message
+//     per line, each line starting with "ferry: ". The one exception is
+//     the usage text, printed as it is: to stdout when asked for (--help),
+//     to stderr before the error when no command was given.
+//  3. Messages are lowercase and have no trailing period. Names, paths,
+//     codes and fingerprints are printed as they are.
+//  4. A failure is one line, "ferry: error: what failed: why", printed
+//     once, at the end of the run. It may be followed by one line
+//     "ferry: hint: what to do about it". A problem that does not stop the
+//     run is "ferry: warning: ...".
+//  5. A question ends with its choices and the default in brackets
+//     ("accept? [y/N] ") and is asked only when standard input is a
+//     terminal and --json is off.
+//  6. --quiet leaves errors, warnings and questions, plus the receiver's
+//     code when it chose one itself (nobody could send to it otherwise).
+//     --json leaves errors and warnings on stderr: the events say the rest.
+//  7. Only the progress bar redraws a line, and only when standard error is
+//     a terminal. Anywhere else progress is a plain line every two seconds
+//     and no carriage return is ever written.
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+)
+
+const prefix = "ferry: "
+
+// printer is the one writer of stdout and stderr. Its methods are safe to
+// call from the transfer's event goroutine and the command's goroutine at
+// once.
+type printer struct {
+	mu     sync.Mutex
+	stdout io.Writer
+	stderr io.Writer
+	quiet  bool // --quiet
+	json   bool // --json
+	// line, when set, is a redrawn line (the progress bar) that must be
+	// cleared before anything else is written to stderr.
+	line interface{ Clear() error }
+}
+
+// infof prints a status line for a person; --quiet and --json drop it.
+func (p *printer) infof(format string, args ...any) {
+	if p.quiet || p.json {
+		return
+	}
+	p.stderrLine(prefix + fmt.Sprintf(format, args...))
+}
+
+// noticef prints a status line that even --quiet keeps (only the code a
+// receiver chose itself, today). --json drops it: the event carries it.
+func (p *printer) noticef(format string, args ...any) {
+	if p.json {
+		return
+	}
+	p.stderrLine(prefix + fmt.Sprintf(format, args...))
+}
+
+// warnf prints a warning; nothing drops it.
+func (p *printer) warnf(format string, args ...any) {
+	p.stderrLine(prefix + "warning: " + fmt.Sprintf(format, args...))
+}
+
+// fail prints the run's one error and its hint, if any.
+func (p *printer) fail(msg, hint string) {
+	p.stderrLine(prefix + "error: " + msg)
+	if hint != "" {
+		p.stderrLine(prefix + "hint: " + hint)
+	}
+}
+
+// ask prints a question without a newline, for the answer to follow on
+// the same line.
+func (p *printer) ask(question string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clearLine()
+	fmt.Fprint(p.stderr, prefix+question)
+}
+
+// progressLine prints one plain progress line (rule 7); --quiet and
+// --json drop it.
+func (p *printer) progressLine(s string) { p.infof("%s", s) }
+
+// stdoutText writes payload (a received snippet, a table, the version) to
+// stdout. With --json, stdout holds events only, so payload goes as events
+// and this is never called.
+func (p *printer) stdoutText(s string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clearLine()
+	io.WriteString(p.stdout, s)
+}
+
+// event writes one JSON event line to stdout when --json is on.
+func (p *printer) event(ev any) {
+	if !p.json {
+		return
+	}
+	b, err := json.Marshal(ev)
+	if err != nil {
+		// Every event is a plain struct of strings and numbers; failing to
+		// encode one is a bug in this package.
+		panic(fmt.Sprintf("encoding event %T: %v", ev, err))
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stdout.Write(append(b, '\n'))
+}
+
+// setLine installs (or, with nil, removes) the redrawn line.
+func (p *printer) setLine(l interface{ Clear() error }) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.line = l
+}
+
+func (p *printer) stderrLine(s string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clearLine()
+	s = strings.TrimRight(s, "\n")
+	io.WriteString(p.stderr, s+"\n")
+}
+
+func (p *printer) clearLine() {
+	if p.line != nil {
+		p.line.Clear()
+	}
+}
+
+// locked runs f holding the output lock, for the progress bar, which
+// writes to stderr itself.
+func (p *printer) locked(f func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	f()
+}
+
+// listf prints a line that belongs to a question (the devices to pick
+// from): --quiet keeps it, as it keeps the question.
+func (p *printer) listf(format string, args ...any) {
+	p.stderrLine(prefix + fmt.Sprintf(format, args...))
+}

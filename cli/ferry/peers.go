@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/ferry-project/ferry/core/discovery"
+)
+
+type peersOpts struct {
+	timeout positiveDuration
+	ifaces  stringList
+	json    bool
+}
+
+func parsePeers(args []string) (peersOpts, error) {
+	o := peersOpts{timeout: positiveDuration(3 * time.Second)}
+	fs := newFlagSet("peers")
+	fs.Var(&o.timeout, "timeout", "")
+	fs.Var(&o.ifaces, "iface", "")
+	fs.BoolVar(&o.json, "json", false, "")
+	operands, err := parseArgs(fs, args)
+	if err != nil {
+		return o, err
+	}
+	if len(operands) > 0 {
+		return o, usagef("run 'ferry peers --help' for usage", "unexpected argument %q", operands[0])
+	}
+	return o, nil
+}
+
+// cmdPeers lists what discovery sees. Finding nothing is an answer, not a
+// failure: the table is empty and the exit code 0.
+func cmdPeers(ctx context.Context, e *env, p *printer, args []string) error {
+	o, err := parsePeers(args)
+	if err == errHelp {
+		p.stdoutText(peersUsage)
+	}
+	if err != nil {
+		return err
+	}
+	p.json = o.json
+	ctx, stop := onSignals(ctx, e.signals, "peers", func() { e.exit(exitDeclined) })
+	defer stop()
+	peers, err := discovery.List(ctx, o.ifaces, time.Duration(o.timeout))
+	if err != nil {
+		return interrupted(ctx, fmt.Errorf("looking for receivers: %w", err))
+	}
+	if o.json {
+		for _, pe := range peers {
+			p.event(peerEvent{
+				Event: "peer", Name: pe.Name, Fingerprint: pe.Fingerprint, Version: pe.Version,
+				Host: pe.Host, Port: pe.Port, Addresses: nonNil(pe.DialAddrs()),
+			})
+		}
+		return nil
+	}
+	if len(peers) == 0 {
+		p.infof("no receivers found in %s: run 'ferry receive' on the other device, or listen longer with --timeout",
+			humanDuration(time.Duration(o.timeout)))
+		return nil
+	}
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tFINGERPRINT\tADDRESSES")
+	for _, pe := range peers {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", pe.Name, pe.Fingerprint, strings.Join(pe.DialAddrs(), ", "))
+	}
+	tw.Flush()
+	p.stdoutText(b.String())
+	return nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

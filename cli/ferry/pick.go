@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ferry-project/ferry/core/discovery"
+)
+
+// How long discovery may take before the sender gives up or shows what it
+// has, and how long one dial of a discovered address may take.
+const (
+	findTimeout = 5 * time.Second
+	listWait    = 2 * time.Second
+	dialTimeout = 3 * time.Second
+)
+
+// receiver is where a transfer goes: an address for people and, for a
+// discovered peer, a dialer that tries every address it advertised.
+type receiver struct {
+	addr  string
+	label string
+	dial  func(ctx context.Context, addr string) (net.Conn, error)
+}
+
+func fromPeer(pe discovery.Peer) receiver {
+	addr := net.JoinHostPort(pe.Host, strconv.Itoa(pe.Port))
+	if as := pe.DialAddrs(); len(as) > 0 {
+		addr = as[0]
+	}
+	return receiver{
+		addr:  addr,
+		label: peerLabel(pe.Name, pe.Fingerprint),
+		dial: func(ctx context.Context, _ string) (net.Conn, error) {
+			return pe.Dial(ctx, dialTimeout)
+		},
+	}
+}
+
+// findReceiver resolves --to, --peer, or, with neither, asks the person to
+// pick one of the receivers discovery finds.
+func findReceiver(ctx context.Context, p *printer, q *prompter, o sendOpts) (receiver, error) {
+	switch {
+	case o.to != "":
+		return receiver{addr: o.to, label: o.to}, nil
+	case o.peer != "":
+		p.infof("looking for %s on the network", o.peer)
+		fctx, cancel := context.WithTimeout(ctx, findTimeout)
+		defer cancel()
+		pe, err := discovery.Find(fctx, o.ifaces, o.peer)
+		if err != nil {
+			if ctx.Err() != nil {
+				return receiver{}, context.Cause(ctx)
+			}
+			return receiver{}, withHint(fmt.Errorf("finding %s on the network: %w", o.peer, err),
+				"check that 'ferry receive' is running there (without --no-mdns), run 'ferry peers', or use --to HOST:PORT")
+		}
+		return fromPeer(pe), nil
+	}
+	p.infof("looking for receivers on the network")
+	peers, err := discovery.List(ctx, o.ifaces, listWait)
+	if err != nil {
+		if ctx.Err() != nil {
+			return receiver{}, context.Cause(ctx)
+		}
+		return receiver{}, withHint(fmt.Errorf("looking for receivers: %w", err), "use --to HOST:PORT")
+	}
+	if len(peers) == 0 {
+		return receiver{}, withHint(fmt.Errorf("no receivers found on the network"),
+			"run 'ferry receive' on the other device, or use --to HOST:PORT")
+	}
+	return pickPeer(ctx, p, q, peers)
+}
+
+// pickPeer shows a numbered list and asks for a number. The list is part
+// of the question, so --quiet keeps it (output rule 5).
+func pickPeer(ctx context.Context, p *printer, q *prompter, peers []discovery.Peer) (receiver, error) {
+	for i, pe := range peers {
+		p.listf("%2d. %s  %s", i+1, peerLabel(pe.Name, pe.Fingerprint), strings.Join(pe.DialAddrs(), ", "))
+	}
+	question := fmt.Sprintf("send to which device? [1-%d] ", len(peers))
+	if len(peers) == 1 {
+		question = "send to this device? [1] "
+	}
+	for range 3 {
+		s, err := q.ask(ctx, question)
+		if err != nil {
+			return receiver{}, err
+		}
+		if s == "" && len(peers) == 1 {
+			s = "1"
+		}
+		if n, err := strconv.Atoi(s); err == nil && n >= 1 && n <= len(peers) {
+			return fromPeer(peers[n-1]), nil
+		}
+		p.listf("type a number from 1 to %d", len(peers))
+	}
+	return receiver{}, usagef("run 'ferry peers' to see them, then pass --peer NAME", "no device picked")
+}

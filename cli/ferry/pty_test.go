@@ -1,0 +1,179 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// openPTY opens a pseudo-terminal pair: the test reads the master, ferry
+// gets the slave as its terminal. (Linux's /dev/ptmx, unlocked by ioctl;
+// this is all that creack/pty would do here.)
+func openPTY(t *testing.T) (master, slave *os.File) {
+	t.Helper()
+	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminals here: %v", err)
+	}
+	if err := unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+		m.Close()
+		t.Fatalf("unlocking pty: %v", err)
+	}
+	n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
+	if err != nil {
+		m.Close()
+		t.Fatalf("pty number: %v", err)
+	}
+	s, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		m.Close()
+		t.Fatalf("opening pty slave: %v", err)
+	}
+	t.Cleanup(func() { m.Close(); s.Close() })
+	return m, s
+}
+
+// ptyOutput collects what ferry writes to the terminal. A master read
+// fails with EIO once every slave is closed, which ends the stream.
+func ptyOutput(m *os.File) *output {
+	return collect(readerFunc(func(b []byte) (int, error) {
+		n, err := m.Read(b)
+		if errors.Is(err, syscall.EIO) {
+			err = os.ErrClosed
+		}
+		return n, err
+	}))
+}
+
+type readerFunc func([]byte) (int, error)
+
+func (f readerFunc) Read(b []byte) (int, error) { return f(b) }
+
+func bigFile(t *testing.T, size int64) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "big.bin")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(size); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	return path
+}
+
+// TestPTYProgressBar: with stderr on a terminal, the sender draws the bar
+// (carriage returns, a filled bar, 100%); with stderr on a pipe, the same
+// transfer prints plain lines and never a carriage return.
+func TestPTYProgressBar(t *testing.T) {
+	big := bigFile(t, 48<<20)
+
+	t.Run("terminal", func(t *testing.T) {
+		recv, addr := startReceiver(t, t.TempDir(), "565656", "--yes")
+		m, s := openPTY(t)
+		cmd := ferryCmd(t, "send", "--to", addr, "--code", "565656", big)
+		cmd.Stderr = s
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 2}
+		out := ptyOutput(m)
+		send := startProc(t, cmd, false)
+		s.Close() // ferry holds its own copy; EIO on the master then means it exited
+		if c := send.exit(60 * time.Second); c != 0 {
+			t.Fatalf("send exit %d; terminal:\n%q", c, out)
+		}
+		<-out.closed
+		got := out.String()
+		for _, want := range []string{"\r", "█", "100%", "big.bin", "MiB", "every file confirmed"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("terminal output lacks %q:\n%q", want, got)
+			}
+		}
+		if c := recv.exit(20 * time.Second); c != 0 {
+			t.Errorf("receive exit %d", c)
+		}
+	})
+
+	t.Run("pipe", func(t *testing.T) {
+		recv, addr := startReceiver(t, t.TempDir(), "575757", "--yes")
+		_, stderr, code := sendRun(t, "--to", addr, "--code", "575757", big)
+		if code != 0 {
+			t.Fatalf("send exit %d; stderr:\n%s", code, stderr)
+		}
+		if strings.ContainsRune(stderr, '\r') || strings.Contains(stderr, "█") {
+			t.Errorf("plain mode drew a bar:\n%q", stderr)
+		}
+		if !strings.Contains(stderr, " / 48 MiB (") {
+			t.Errorf("no plain progress line:\n%s", stderr)
+		}
+		checkStderr(t, stderr, false)
+		if c := recv.exit(20 * time.Second); c != 0 {
+			t.Errorf("receive exit %d", c)
+		}
+	})
+}
+
+// TestPTYAcceptAndCancel drives the receiver's question on a terminal:
+// answering y accepts; an interrupt on either end while the question is
+// pending cancels both ends with exit code 4.
+func TestPTYAcceptAndCancel(t *testing.T) {
+	// startAsking starts a receiver whose stdin is a terminal, and a
+	// sender, and returns once the receiver asks.
+	startAsking := func(t *testing.T, code string) (recv, send *proc, m *os.File, out *output) {
+		m, s := openPTY(t)
+		cmd := ferryCmd(t, "receive", "--no-mdns", "--listen", "127.0.0.1:0", "--code", code, "--dir", t.TempDir())
+		cmd.Stdin, cmd.Stderr = s, s
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+		out = ptyOutput(m)
+		recv = startProc(t, cmd, false)
+		s.Close()
+		out.waitFor(t, "listening on 127.0.0.1:", 20*time.Second)
+		text := out.String()
+		addr := strings.Fields(text[strings.Index(text, "listening on ")+len("listening on "):])[0]
+		send = startProc(t, ferryCmd(t, "send", "--to", addr, "--code", code, "--json", writeTree(t)), true)
+		out.waitFor(t, "accept 2 files and ", 20*time.Second)
+		out.waitFor(t, "? [y/N] ", 5*time.Second)
+		return recv, send, m, out
+	}
+
+	t.Run("yes", func(t *testing.T) {
+		recv, send, m, out := startAsking(t, "676767")
+		m.Write([]byte("y\n"))
+		if c := send.exit(30 * time.Second); c != 0 {
+			t.Fatalf("send exit %d; stderr:\n%s", c, send.stderrText())
+		}
+		if c := recv.exit(20 * time.Second); c != 0 {
+			t.Fatalf("receive exit %d; terminal:\n%s", c, out)
+		}
+		if !strings.Contains(out.String(), "received 2 files and ") {
+			t.Errorf("terminal:\n%s", out)
+		}
+	})
+
+	for _, who := range []string{"sender", "receiver"} {
+		t.Run("interrupt "+who, func(t *testing.T) {
+			recv, send, _, out := startAsking(t, "686868")
+			victim, other := send, recv
+			if who == "receiver" {
+				victim, other = recv, send
+			}
+			victim.signal(os.Interrupt)
+			if c := victim.exit(20 * time.Second); c != exitDeclined {
+				t.Errorf("%s interrupted: exit %d, want %d", who, c, exitDeclined)
+			}
+			if c := other.exit(20 * time.Second); c != exitDeclined {
+				t.Errorf("other end: exit %d, want %d", c, exitDeclined)
+			}
+			text := out.String() + send.stderrText()
+			if want := "cancelled by the " + who + " (interrupt)"; !strings.Contains(text, want) {
+				t.Errorf("neither end says %q:\nreceiver:\n%s\nsender:\n%s", want, out, send.stderrText())
+			}
+		})
+	}
+}

@@ -1,0 +1,392 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/ferry-project/ferry/core/discovery"
+	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
+type receiveOpts struct {
+	dir, code, listen, name      string
+	yes, overwrite, keep, noMDNS bool
+	json, diag, quiet            bool
+	ifaces                       stringList
+}
+
+func parseReceive(args []string) (receiveOpts, error) {
+	var o receiveOpts
+	fs := newFlagSet("receive")
+	fs.StringVar(&o.dir, "dir", "", "")
+	fs.StringVar(&o.code, "code", "", "")
+	fs.StringVar(&o.listen, "listen", "", "")
+	fs.StringVar(&o.name, "name", "", "")
+	fs.BoolVar(&o.yes, "yes", false, "")
+	fs.BoolVar(&o.yes, "y", false, "")
+	fs.BoolVar(&o.overwrite, "overwrite", false, "")
+	fs.BoolVar(&o.keep, "keep", false, "")
+	fs.BoolVar(&o.noMDNS, "no-mdns", false, "")
+	fs.Var(&o.ifaces, "iface", "")
+	fs.BoolVar(&o.json, "json", false, "")
+	fs.BoolVar(&o.diag, "diag", false, "")
+	fs.BoolVar(&o.quiet, "quiet", false, "")
+	fs.BoolVar(&o.quiet, "q", false, "")
+	operands, err := parseArgs(fs, args)
+	if err != nil {
+		return o, err
+	}
+	if len(operands) > 0 {
+		return o, usagef("receive takes no paths: choose the folder with --dir", "unexpected argument %q", operands[0])
+	}
+	if o.listen != "" {
+		if _, port, err := net.SplitHostPort(o.listen); err != nil || port == "" {
+			return o, usagef("give a host and a port, like 0.0.0.0:9000 or 127.0.0.1:0", "bad --listen address %q", o.listen)
+		}
+	}
+	if strings.TrimSpace(o.code) != o.code {
+		return o, usagef("give the code without spaces around it", "bad --code %q", o.code)
+	}
+	return o, nil
+}
+
+func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
+	o, err := parseReceive(args)
+	if err == errHelp {
+		p.stdoutText(receiveUsage)
+	}
+	if err != nil {
+		return err
+	}
+	p.json, p.quiet = o.json, o.quiet
+
+	dir, err := receiveDir(o.dir, e.getenv)
+	if err != nil {
+		return err
+	}
+	id, err := secure.LoadOrCreateIdentity("")
+	if err != nil {
+		return fmt.Errorf("loading this device's key: %w", err)
+	}
+	name := o.name
+	if name == "" {
+		name = hostname()
+	}
+
+	rs := &receiveSession{p: p, o: o, dir: dir, q: &prompter{p: p, in: e.stdin}}
+	switch {
+	case o.yes:
+	case o.json:
+		rs.noAsk = "--json asks nothing"
+	case !e.stdinTerminal:
+		rs.noAsk = "standard input is not a terminal"
+	}
+	mode := progressPlain
+	if e.stderrTerminal {
+		mode = progressBar
+	}
+	if o.quiet || o.json {
+		mode = progressOff
+	}
+	rs.pr = newProgress(p, mode, e.now)
+
+	r, err := transfer.NewReceiver(transfer.ReceiverConfig{
+		Dir:       dir,
+		Code:      o.code,
+		Listen:    o.listen,
+		Identity:  id,
+		Name:      name,
+		Policy:    transfer.Ask,
+		Overwrite: o.overwrite,
+		OnEvent:   rs.onEvent,
+		Diag:      o.diag,
+	})
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	rs.r = r
+
+	host := ""
+	if o.listen != "" {
+		host, _, _ = net.SplitHostPort(o.listen)
+	}
+	addrs := shownAddrs(host, o.ifaces)
+	p.event(listeningEvent{
+		Event: "listening", Code: r.Code(), Port: r.Port(), Addresses: addrs,
+		Name: name, Fingerprint: id.Fingerprint(), Dir: dir,
+	})
+	if o.code == "" {
+		p.noticef("code %s", r.Code())
+	} else {
+		p.infof("code %s", r.Code())
+	}
+	p.infof("this device: %s", peerLabel(name, id.Fingerprint()))
+	if len(addrs) > 0 {
+		p.infof("listening on %s", strings.Join(joinPort(addrs, r.Port()), ", "))
+	} else {
+		p.infof("listening on port %d", r.Port())
+	}
+	p.infof("saving to %s", dir)
+
+	if !o.noMDNS {
+		adv, err := discovery.Advertise(discovery.AdvertiseConfig{
+			Name: name, Fingerprint: id.Fingerprint(), Port: r.Port(), Ifaces: o.ifaces,
+		})
+		if err != nil {
+			p.warnf("cannot advertise on the network, senders need --to: %v", err)
+		} else {
+			defer adv.Close()
+		}
+	}
+	if rs.noAsk != "" {
+		p.infof("offers will be declined (%s): re-run with --yes to accept without asking", rs.noAsk)
+	}
+
+	ctx, stop := onSignals(ctx, e.signals, "receiver", func() { e.exit(exitDeclined) })
+	defer stop()
+	for {
+		p.infof("waiting for a sender: on the other device run 'ferry send PATH...' and type the code")
+		err := rs.serve(ctx)
+		if !o.keep {
+			return err
+		}
+		if errors.Is(context.Cause(ctx), errInterrupted) {
+			return nil
+		}
+		if err != nil {
+			code, kind, hint := classify(err)
+			p.warnf("transfer failed: %v", err)
+			p.event(errorEvent{Event: "error", Kind: kind, ExitCode: code, Message: err.Error(), Hint: hint})
+		}
+		if o.code == "" {
+			p.noticef("code %s", r.Code())
+		}
+	}
+}
+
+// receiveDir returns the destination folder: --dir, which must exist, or
+// the download folder, created when missing.
+func receiveDir(flagDir string, getenv func(string) string) (string, error) {
+	if flagDir != "" {
+		fi, err := os.Stat(flagDir)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return "", usagef("create it first, or leave out --dir to use the download folder", "no such folder: %s", flagDir)
+			}
+			return "", usagef("choose another folder with --dir", "cannot use --dir %s: %v", flagDir, unwrapPath(err))
+		}
+		if !fi.IsDir() {
+			return "", usagef("--dir names the folder to save into", "not a folder: %s", flagDir)
+		}
+		return flagDir, nil
+	}
+	dir, err := downloadDir(getenv)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", withHint(fmt.Errorf("creating the download folder: %w", err), "choose another folder with --dir")
+	}
+	return dir, nil
+}
+
+func hostname() string {
+	h, err := os.Hostname()
+	if err != nil || h == "" {
+		return "ferry"
+	}
+	return h
+}
+
+// receiveSession handles the engine's events for the receive command. Its
+// onEvent runs on the engine's goroutine; a question about an offer runs
+// on a goroutine of its own (the engine must not wait on a person), which
+// serve starts through the handler and waits for before it returns.
+type receiveSession struct {
+	p     *printer
+	o     receiveOpts
+	q     *prompter
+	pr    *progress
+	r     *transfer.Receiver
+	dir   string
+	noAsk string // why offers are declined without asking; "" asks (or --yes)
+
+	// Per transfer; written by serve before Serve and by the handler.
+	ctx      context.Context
+	wg       sync.WaitGroup
+	peer     string
+	mu       sync.Mutex
+	declined string // set when this end declined, with why
+}
+
+func (rs *receiveSession) serve(ctx context.Context) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	rs.ctx, rs.peer, rs.declined = ctx, "", ""
+	sum, err := rs.r.Serve(ctx)
+	cancel(errors.New("transfer over"))
+	rs.wg.Wait()
+	rs.pr.finish(err == nil)
+
+	rs.mu.Lock()
+	declined := rs.declined
+	rs.mu.Unlock()
+	if declined != "" && (err == nil || errors.Is(err, transfer.ErrDeclined)) {
+		msg := fmt.Sprintf("declined the offer from %s: %s", rs.peer, declined)
+		if rs.noAsk != "" {
+			return withHint(relabel(msg, transfer.ErrDeclined), "re-run with --yes to accept without asking")
+		}
+		return relabel(msg, transfer.ErrDeclined)
+	}
+	if err != nil {
+		if c := context.Cause(ctx); errors.Is(c, errInterrupted) {
+			return c
+		}
+		return err
+	}
+	rs.p.event(newDoneEvent(sum, "receiver", rs.o.diag))
+	rs.p.infof("received %s into %s%s", describeSummary(sum), rs.dir, rateSuffix(sum))
+	if rs.o.diag {
+		rs.p.infof("diag: receiver, whole transfer: %s", sum.Local.Format(stagesOf("receiver"), sum.Wall))
+	}
+	return nil
+}
+
+func (rs *receiveSession) onEvent(ev transfer.Event) {
+	if j := jsonEvent(ev, "receiver"); j != nil {
+		rs.p.event(j)
+	}
+	switch e := ev.(type) {
+	case transfer.Connected:
+		rs.peer = peerLabel(e.PeerName, e.PeerFingerprint)
+		rs.p.infof("%s connected from %s", rs.peer, e.Addr)
+	case transfer.Offered:
+		rs.offered(e.Offer)
+	case transfer.Progress:
+		rs.pr.update(e)
+	case transfer.EntryDone:
+		switch {
+		case e.Outcome == transfer.Skipped:
+			rs.p.infof("skipped %s: an identical file is already there", e.Entry.Path)
+		case e.Outcome == transfer.Resumed:
+			rs.p.infof("resumed %s from a partial file", e.Entry.Path)
+		case e.SavedAs != "" && e.SavedAs != e.Entry.Path:
+			rs.p.infof("saved %s as %s: the name was taken", e.Entry.Path, e.SavedAs)
+		}
+	case transfer.TextReceived:
+		if !rs.o.json {
+			t := e.Text
+			if !strings.HasSuffix(t, "\n") {
+				t += "\n"
+			}
+			rs.p.stdoutText(t)
+		}
+	case transfer.CodeChanged:
+		rs.p.noticef("too many wrong codes: the new code is %s", e.Code)
+	case transfer.Diagnostics:
+		if rs.o.diag {
+			rs.p.infof("diag: receiver: %s", e.Split.Format(stagesOf("receiver"), e.Interval))
+		}
+	}
+}
+
+// maxListed is how many entries of an offer are listed before "and N more".
+const maxListed = 8
+
+func (rs *receiveSession) offered(o transfer.Offer) {
+	rs.peer = peerLabel(o.PeerName, o.PeerFingerprint)
+	rs.p.infof("%s wants to send %s:", rs.peer, describeOffer(o))
+	for i, en := range o.Entries {
+		if i == maxListed {
+			rs.p.infof("  and %d more", len(o.Entries)-maxListed)
+			break
+		}
+		switch en.Kind {
+		case transfer.KindDir:
+			rs.p.infof("  %s/", en.Path)
+		default:
+			rs.p.infof("  %s  %s", en.Path, humanBytes(en.Size))
+		}
+	}
+	// The engine keeps one answer for "the pending offer or the next one":
+	// an answer given after this transfer ended would decide the next
+	// transfer's offer (with --keep), so none is given then.
+	ctx := rs.ctx
+	accept := func(by string) {
+		if ctx.Err() != nil {
+			return
+		}
+		rs.p.event(acceptedEvent{Event: "accepted", By: by, TotalBytes: o.TotalBytes})
+		rs.r.Accept()
+	}
+	decline := func(why string) {
+		if ctx.Err() != nil {
+			return
+		}
+		rs.mu.Lock()
+		rs.declined = why
+		rs.mu.Unlock()
+		rs.r.Decline()
+	}
+	rs.wg.Add(1)
+	go func() {
+		defer rs.wg.Done()
+		switch {
+		case rs.o.yes:
+			accept("flag")
+		case rs.noAsk != "":
+			decline(rs.noAsk)
+		default:
+			ok, err := rs.q.confirm(ctx, fmt.Sprintf("accept %s from %s?", describeOffer(o), rs.peer))
+			switch {
+			case err != nil:
+				decline(err.Error())
+			case ok:
+				accept("person")
+			default:
+				decline("you said no")
+			}
+		}
+	}()
+}
+
+// describeSummary renders what a finished transfer moved: "3 files and 1
+// folder (1.2 GiB)".
+func describeSummary(s transfer.Summary) string {
+	var o transfer.Offer
+	for _, e := range s.Entries {
+		switch e.Entry.Kind {
+		case transfer.KindFile:
+			o.Files++
+		case transfer.KindDir:
+			o.Dirs++
+		case transfer.KindText:
+			o.Texts++
+		}
+		o.TotalBytes += e.Entry.Size
+	}
+	return describeOffer(o)
+}
+
+// rateSuffix renders " in 9.1s (110 MiB/s)" for a summary.
+func rateSuffix(s transfer.Summary) string {
+	if s.Duration <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" in %s (%s)", humanDuration(s.Duration), humanRate(float64(s.Bytes)/s.Duration.Seconds()))
+}
+
+// unwrapPath drops the *PathError's repetition of the path.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,119 @@
+package main
+
+import "strings"
+
+const topUsage = `Usage:
+    ferry receive [--dir DIR] [--code CODE] [--listen ADDR] [--name NAME] [--yes]
+                  [--overwrite] [--keep] [--no-mdns] [--iface NAME]... [--json]
+                  [--diag] [--quiet]
+    ferry send    [--to HOST:PORT | --peer NAME_OR_FINGERPRINT] [--code CODE]
+                  [--text TEXT] [--name NAME] [--iface NAME]... [--json] [--diag]
+                  [--quiet] PATH...
+    ferry peers   [--timeout DURATION] [--iface NAME]... [--json]
+    ferry version
+
+Ferry moves files, folders and text between two devices on the same
+network, encrypted end to end. Run "ferry receive" on one device: it shows
+a code. Run "ferry send PATH..." on the other, pick the device, type the
+code.
+
+Run "ferry COMMAND --help" for a command's flags.
+
+Exit codes:
+    0  success: every file was received and confirmed
+    1  failure (network, disk, protocol, busy port, unreachable address)
+    2  usage: bad flags, or a path that is missing or unreadable
+    3  wrong code
+    4  declined or cancelled, by either end
+    5  verification failed (a hash did not match)
+
+With --json, stdout carries one JSON object per line, each with an "event"
+field (listening, connected, offer, accepted, progress, entry, text,
+code_changed, diag, done, error), and nothing else.
+`
+
+const receiveUsage = `Usage: ferry receive [flags]
+
+Waits for one transfer, shows the code to type on the sending device, asks
+before accepting, and saves what arrives. Text snippets are printed to
+stdout.
+
+Flags:
+    --dir DIR        save into DIR (default: your download folder,
+                     $XDG_DOWNLOAD_DIR or ~/Downloads, created if missing)
+    --code CODE      use CODE instead of a random six-digit code (for scripts)
+    --listen ADDR    listen on ADDR, host:port (default: every interface, any
+                     free port)
+    --name NAME      the name senders see (default: the hostname)
+    --yes            accept every offer without asking; without it and
+                     without a terminal, offers are declined
+    --overwrite      replace files that already exist instead of saving
+                     "name (1).ext"
+    --keep           keep receiving after a transfer, until interrupted
+    --no-mdns        do not advertise this device on the network
+    --iface NAME     advertise and show addresses on NAME only (repeatable)
+    --json           print one JSON event per line on stdout, ask nothing
+    --diag           print the stage split (socket read, decrypt, hash, disk
+                     write) every 5 seconds and at the end
+    --quiet          print nothing but errors (and the code, when random)
+`
+
+const sendUsage = `Usage: ferry send [flags] PATH...
+
+Sends files and folders (folders whole, under their own names) and text
+snippets to a receiver. Exits 0 only when the receiver confirmed every
+file.
+
+Flags:
+    --to HOST:PORT   send to the receiver at this address
+    --peer NAME      send to the receiver with this name or fingerprint,
+                     found over mDNS
+                     (with neither: pick from the devices found, on a terminal)
+    --code CODE      the code the receiver shows (asked for when missing, on
+                     a terminal)
+    --text TEXT      send TEXT as a snippet (with or without paths)
+    --name NAME      the name the receiver sees (default: the hostname)
+    --iface NAME     look for receivers on NAME only (repeatable)
+    --json           print one JSON event per line on stdout, ask nothing
+    --diag           print the stage split (disk read, hash, encrypt, socket
+                     write) every 5 seconds, and at the end both ends' splits
+                     and a verdict naming the slowest stage
+    --quiet          print nothing but errors
+`
+
+const peersUsage = `Usage: ferry peers [flags]
+
+Lists the receivers that mDNS finds on the network: name, fingerprint and
+addresses.
+
+Flags:
+    --timeout DURATION  how long to listen (default 3s)
+    --iface NAME        look on NAME only (repeatable)
+    --json              print one JSON object per peer per line
+`
+
+const versionUsage = `Usage: ferry version
+
+Prints ferry's version, the protocol version and the Go version it was
+built with.
+`
+
+func cmdHelp(p *printer, args []string) error {
+	text := topUsage
+	if len(args) > 0 {
+		switch args[0] {
+		case "receive", "recv":
+			text = receiveUsage
+		case "send":
+			text = sendUsage
+		case "peers":
+			text = peersUsage
+		case "version":
+			text = versionUsage
+		default:
+			return usagef("run 'ferry help' for the list of commands", "unknown command %q", args[0])
+		}
+	}
+	p.stdoutText(strings.TrimLeft(text, "\n"))
+	return errHelp
+}
