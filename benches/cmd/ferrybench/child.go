@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// childReport is what every child prints as its last line on stdout.
+type childReport struct {
+	Err          string  `json:"err,omitempty"`
+	Seconds      float64 `json:"seconds,omitempty"`
+	SocketWrites int64   `json:"socket_writes,omitempty"`
+	SocketReads  int64   `json:"socket_reads,omitempty"`
+	Bytes        int64   `json:"bytes,omitempty"`
+	VmHWMKiB     int64   `json:"vmhwm_kib,omitempty"`      // from /proc/self/status at exit
+	PeakHeap     uint64  `json:"peak_heap,omitempty"`      // largest live heap seen, bytes
+	PeakGoMapped uint64  `json:"peak_go_mapped,omitempty"` // largest memory the Go runtime had mapped, bytes
+}
+
+var children = map[string]func(args []string) childReport{
+	"stream-send": streamSendChild,
+	"pipe-send":   pipeSendChild,
+	"pipe-recv":   pipeRecvChild,
+	"file-send":   fileSendChild,
+	"file-recv":   fileRecvChild,
+	"plain-send":  plainSendChild,
+	"plain-recv":  plainRecvChild,
+}
+
+func runChild(role string, args []string) int {
+	f, ok := children[role]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "ferrybench: no child role %q\n", role)
+		return 2
+	}
+	stop := sampleHeap()
+	rep := f(args)
+	rep.PeakHeap, rep.PeakGoMapped = stop()
+	rep.VmHWMKiB = vmHWM()
+	// Children whose stdout is data (pipe-recv) report on stderr.
+	out := os.Stdout
+	if role == "pipe-recv" {
+		out = os.Stderr
+	}
+	json.NewEncoder(out).Encode(rep)
+	if rep.Err != "" {
+		return 1
+	}
+	return 0
+}
+
+// child is a running copy of this program in one role.
+type child struct {
+	cmd    *exec.Cmd
+	stdout bytes.Buffer
+	stderr bytes.Buffer
+	cancel context.CancelFunc
+}
+
+func self() string {
+	exe, err := os.Executable()
+	if err != nil {
+		panic(err)
+	}
+	return exe
+}
+
+func startChild(timeout time.Duration, role string, args ...string) (*child, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	c := &child{cancel: cancel}
+	c.cmd = exec.CommandContext(ctx, self(), append([]string{"-child", role}, args...)...)
+	c.cmd.Stdout, c.cmd.Stderr = &c.stdout, &c.stderr
+	if err := c.cmd.Start(); err != nil {
+		cancel()
+		return nil, err
+	}
+	return c, nil
+}
+
+// wait returns the child's report, its peak RSS from the kernel's
+// accounting (getrusage ru_maxrss, KiB), and an error if it failed.
+func (c *child) wait() (childReport, int64, error) {
+	defer c.cancel()
+	err := c.cmd.Wait()
+	var rep childReport
+	lines := strings.Split(strings.TrimSpace(c.stdout.String()), "\n")
+	if jerr := json.Unmarshal([]byte(lines[len(lines)-1]), &rep); jerr != nil && err == nil {
+		err = fmt.Errorf("child printed no report: %v", jerr)
+	}
+	var rss int64
+	if c.cmd.ProcessState != nil {
+		if ru, ok := c.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			rss = ru.Maxrss
+		}
+	}
+	if rep.Err != "" {
+		err = fmt.Errorf("%s", rep.Err)
+	} else if err != nil {
+		err = fmt.Errorf("%v: %s", err, strings.TrimSpace(c.stderr.String()))
+	}
+	return rep, rss, err
+}
+
+func fail(format string, a ...any) childReport {
+	return childReport{Err: fmt.Sprintf(format, a...)}
+}
