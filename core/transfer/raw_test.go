@@ -1,0 +1,146 @@
+package transfer
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/ferry-project/ferry/core/secure"
+)
+
+// rawPeer speaks the wire format directly over a real secure.Conn, so
+// that tests can send what the real sender never would.
+type rawPeer struct {
+	t   *testing.T
+	c   *secure.Conn
+	hdr [headerLen]byte
+}
+
+// dialRaw connects to p's receiver as a sender.
+func dialRaw(t *testing.T, ctx context.Context, p *pair) *rawPeer {
+	t.Helper()
+	nc, err := net.Dial("tcp", p.send.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := secure.Client(ctx, nc, secure.Config{Identity: p.send.Identity, Code: p.send.Code})
+	if err != nil {
+		nc.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return &rawPeer{t: t, c: c}
+}
+
+// send writes one message and flushes (when it can: the receiver may
+// already have hung up, which is the point of some tests).
+func (r *rawPeer) send(typ msgType, body []byte) {
+	r.c.Write(frame(typ, body))
+	r.c.Flush()
+}
+
+// sendHeader writes a header claiming n bytes, with no body.
+func (r *rawPeer) sendHeader(typ msgType, n int) {
+	var b [headerLen]byte
+	putHeader(b[:], typ, n)
+	r.c.Write(b[:])
+	r.c.Flush()
+}
+
+// recv returns the next message other than keepalive.
+func (r *rawPeer) recv() (msgType, []byte, error) {
+	for {
+		r.c.NetConn().SetReadDeadline(time.Now().Add(10 * time.Second))
+		t, n, err := readHeader(r.c, &r.hdr)
+		if err != nil {
+			return 0, nil, err
+		}
+		if t == msgKeepalive {
+			continue
+		}
+		b := make([]byte, n)
+		if _, err := io.ReadFull(r.c, b); err != nil {
+			return 0, nil, err
+		}
+		return t, b, nil
+	}
+}
+
+// expect reads the next message and fails unless it has type want.
+func (r *rawPeer) expect(want msgType) []byte {
+	r.t.Helper()
+	t, b, err := r.recv()
+	if err != nil {
+		r.t.Fatalf("waiting for %v: %v", want, err)
+	}
+	if t != want {
+		if t == msgAbort {
+			m, _ := decodeAbort(b)
+			r.t.Fatalf("waiting for %v: got abort %d %q", want, m.Code, m.Reason)
+		}
+		r.t.Fatalf("waiting for %v: got %v", want, t)
+	}
+	return b
+}
+
+// expectAbort reads until an abort and returns it.
+func (r *rawPeer) expectAbort() abortMsg {
+	r.t.Helper()
+	for {
+		t, b, err := r.recv()
+		if err != nil {
+			r.t.Fatalf("waiting for abort: %v", err)
+		}
+		if t == msgAbort {
+			m, err := decodeAbort(b)
+			if err != nil {
+				r.t.Fatal(err)
+			}
+			return m
+		}
+	}
+}
+
+// serveErr waits for the receiver's outcome.
+func (p *pair) serveErr(t *testing.T) error {
+	t.Helper()
+	select {
+	case res := <-p.served:
+		return res.err
+	case <-time.After(30 * time.Second):
+		t.Fatal("receiver did not finish")
+		return nil
+	}
+}
+
+// rawServer accepts one connection as a receiver that completes the
+// handshake and then does whatever script does.
+func rawServer(t *testing.T, ctx context.Context, code string, script func(c *secure.Conn)) string {
+	t.Helper()
+	_, rid := ids(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	t.Cleanup(func() { ln.Close(); <-done })
+	go func() {
+		defer close(done)
+		nc, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer nc.Close()
+		c, err := secure.Server(ctx, nc, secure.Config{Identity: rid, Code: code})
+		if err != nil {
+			return
+		}
+		script(c)
+	}()
+	return ln.Addr().String()
+}
+
+var errScript = errors.New("script failed")
