@@ -1,0 +1,364 @@
+package transfer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ferry-project/ferry/core/secure"
+)
+
+func TestDeclined(t *testing.T) {
+	for _, ask := range []bool{false, true} {
+		t.Run(fmt.Sprintf("ask=%v", ask), func(t *testing.T) {
+			src := filepath.Join(t.TempDir(), "f.txt")
+			writeFile(t, src, []byte("no thanks"))
+			cfg := ReceiverConfig{Policy: DeclineAll}
+			var p *pair
+			if ask {
+				cfg.Policy = Ask
+				rec := &recorder{}
+				cfg.OnEvent = rec.on
+				rec.hook = func(ev Event) {
+					if _, ok := ev.(Offered); ok {
+						p.r.Decline() // from inside the handler: must not block
+					}
+				}
+				p = newPair(t, t.Context(), cfg)
+				p.rev = rec
+			} else {
+				p = newPair(t, t.Context(), cfg)
+			}
+			_, serr, _, rerr := p.run(t.Context(), Item{Path: src})
+			if !errors.Is(serr, ErrDeclined) || !errors.Is(rerr, ErrDeclined) {
+				t.Fatalf("send: %v; receive: %v; want ErrDeclined on both", serr, rerr)
+			}
+			t.Logf("sender: %v", serr)
+			if n := listDir(t, p.r.cfg.Dir); len(n) != 0 {
+				t.Errorf("declined offer wrote %v", n)
+			}
+			if len(eventsOf[Offered](p.rev)) != 1 || len(eventsOf[Failed](p.sev)) != 1 || len(eventsOf[Failed](p.rev)) != 1 {
+				t.Error("expected one Offered and one Failed on each end")
+			}
+		})
+	}
+}
+
+func TestWrongCode(t *testing.T) {
+	ctx := t.Context()
+	src := filepath.Join(t.TempDir(), "f.txt")
+	writeFile(t, src, []byte("secret"))
+	p := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll, MaxAttempts: 2})
+	good := p.send.Code
+	bad := p.send
+	bad.Items = []Item{{Path: src}}
+	bad.Code = "000000"
+	if good == bad.Code {
+		bad.Code = "111111"
+	}
+	_, err := Send(ctx, bad)
+	if !errors.Is(err, secure.ErrWrongCode) && !errors.Is(err, secure.ErrCodeRetired) {
+		t.Fatalf("wrong code: %v", err)
+	}
+	if n, _ := os.ReadDir(p.r.cfg.Dir); len(n) != 0 {
+		t.Fatalf("a wrong code created %v", n)
+	}
+	// The receiver is still listening, and the right code still works.
+	ssum, serr, _, rerr := p.run(ctx, Item{Path: src})
+	if serr != nil || rerr != nil {
+		t.Fatalf("right code after a wrong one: %v / %v", serr, rerr)
+	}
+	if len(ssum.Entries) != 1 {
+		t.Errorf("entries %v", ssum.Entries)
+	}
+
+	// MaxAttempts wrong guesses retire the code.
+	p2 := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll, MaxAttempts: 2})
+	retired := make(chan struct{})
+	p2.rev.hook = func(ev Event) {
+		if _, ok := ev.(CodeChanged); ok {
+			close(retired)
+		}
+	}
+	bad.Addr = p2.send.Addr
+	for range 2 {
+		if _, err := Send(ctx, bad); err == nil {
+			t.Fatal("wrong code accepted")
+		}
+	}
+	<-retired // the sender can learn of the rejection before Serve counts it
+	changed := eventsOf[CodeChanged](p2.rev)
+	if len(changed) != 1 || changed[0].Code == p2.send.Code || changed[0].Code != p2.r.Code() {
+		t.Fatalf("CodeChanged %v (old %s, now %s)", changed, p2.send.Code, p2.r.Code())
+	}
+	p2.send.Code = p2.r.Code()
+	if _, serr, _, rerr := p2.run(ctx, Item{Path: src}); serr != nil || rerr != nil {
+		t.Fatalf("new code: %v / %v", serr, rerr)
+	}
+}
+
+func TestSkipClashOverwrite(t *testing.T) {
+	ctx := t.Context()
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src")
+	writeFile(t, filepath.Join(src, "doc.txt"), []byte("version one"))
+	writeFile(t, filepath.Join(src, "folder", "inner.txt"), []byte("inner"))
+	dest := filepath.Join(dir, "dest")
+	os.Mkdir(dest, 0o755)
+	send := func(overwrite bool, items ...Item) (Summary, Summary) {
+		t.Helper()
+		p := newPair(t, ctx, ReceiverConfig{Dir: dest, Policy: AcceptAll, Overwrite: overwrite})
+		ssum, serr, rsum, rerr := p.run(ctx, items...)
+		if serr != nil || rerr != nil {
+			t.Fatalf("send: %v; receive: %v", serr, rerr)
+		}
+		return ssum, rsum
+	}
+	doc := Item{Path: filepath.Join(src, "doc.txt")}
+	folder := Item{Path: filepath.Join(src, "folder")}
+
+	send(false, doc, folder)
+	// Identical: skipped, nothing crosses.
+	ssum, rsum := send(false, doc, folder)
+	if ssum.Bytes != 0 || rsum.SkippedBytes != int64(len("version one")+len("inner")) {
+		t.Errorf("second send moved %d bytes, skipped %d", ssum.Bytes, rsum.SkippedBytes)
+	}
+	for _, e := range rsum.Entries {
+		if e.Entry.Kind == KindFile && e.Outcome != Skipped {
+			t.Errorf("%s: %v, want skipped", e.Entry.Path, e.Outcome)
+		}
+	}
+	// Different content, same size: a clash name, the original untouched.
+	writeFile(t, filepath.Join(src, "doc.txt"), []byte("version two"))
+	_, rsum = send(false, doc)
+	if rsum.Entries[0].SavedAs != "doc (1).txt" {
+		t.Errorf("saved as %q, want doc (1).txt", rsum.Entries[0].SavedAs)
+	}
+	writeFile(t, filepath.Join(src, "doc.txt"), []byte("version three!"))
+	_, rsum = send(false, doc)
+	if rsum.Entries[0].SavedAs != "doc (2).txt" {
+		t.Errorf("saved as %q, want doc (2).txt", rsum.Entries[0].SavedAs)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dest, "doc.txt")); string(b) != "version one" {
+		t.Errorf("original overwritten: %q", b)
+	}
+	// Overwrite replaces.
+	_, rsum = send(true, doc)
+	if b, _ := os.ReadFile(filepath.Join(dest, "doc.txt")); string(b) != "version three!" || rsum.Entries[0].SavedAs != "doc.txt" {
+		t.Errorf("overwrite: %q saved as %q", b, rsum.Entries[0].SavedAs)
+	}
+	// A file where the folder should go: the folder gets a clash name.
+	os.RemoveAll(filepath.Join(dest, "folder"))
+	writeFile(t, filepath.Join(dest, "folder"), []byte("a file"))
+	_, rsum = send(false, folder)
+	saved := []string{}
+	for _, e := range rsum.Entries {
+		saved = append(saved, e.SavedAs)
+	}
+	slices.Sort(saved)
+	if strings.Join(saved, ",") != "folder (1),folder (1)/inner.txt" {
+		t.Errorf("folder clash saved as %v", saved)
+	}
+	want := []string{"doc (1).txt", "doc (2).txt", "doc.txt", "folder", "folder (1)"}
+	if got := listDir(t, dest); !slices.Equal(got, want) {
+		t.Errorf("destination holds %v, want %v", got, want)
+	}
+}
+
+func TestSaveText(t *testing.T) {
+	p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll, SaveText: true})
+	_, serr, rsum, rerr := p.run(t.Context(), Item{Text: "one"}, Item{Text: "two"})
+	if serr != nil || rerr != nil {
+		t.Fatalf("send: %v; receive: %v", serr, rerr)
+	}
+	for i, want := range []string{"one", "two"} {
+		name := rsum.Entries[i].SavedAs
+		if b, err := os.ReadFile(filepath.Join(p.r.cfg.Dir, name)); err != nil || string(b) != want {
+			t.Errorf("text %d saved as %q: %q, %v", i, name, b, err)
+		}
+	}
+}
+
+// bigSource writes a file of n chunks, enough for events mid-file.
+func bigSource(t *testing.T, chunks int) string {
+	src := filepath.Join(t.TempDir(), "big.bin")
+	writeFile(t, src, pattern(chunks*maxChunk, 9))
+	return src
+}
+
+func TestCancelFromSender(t *testing.T) {
+	src := bigSource(t, 8)
+	p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll})
+	ctx, cancel := context.WithCancelCause(t.Context())
+	defer cancel(nil)
+	p.sev.hook = func(ev Event) {
+		if _, ok := ev.(Progress); ok {
+			cancel(errors.New("the user pressed stop"))
+		}
+	}
+	_, serr, _, rerr := p.run(ctx, Item{Path: src})
+	if !errors.Is(serr, ErrCancelled) || !errors.Is(rerr, ErrCancelled) {
+		t.Fatalf("send: %v; receive: %v; want ErrCancelled on both", serr, rerr)
+	}
+	if !strings.Contains(rerr.Error(), "the user pressed stop") {
+		t.Errorf("receiver did not get the reason: %v", rerr)
+	}
+	t.Logf("receiver: %v", rerr)
+	if n := listDir(t, p.r.cfg.Dir); len(n) != 0 {
+		t.Errorf("final files after cancel: %v", n)
+	}
+	if parts, _ := os.ReadDir(filepath.Join(p.r.cfg.Dir, partialDir)); len(parts) != 1 {
+		t.Errorf("partial file not kept: %v", parts)
+	}
+}
+
+func TestCancelFromReceiver(t *testing.T) {
+	src := bigSource(t, 8)
+	ctx, cancel := context.WithCancelCause(t.Context())
+	defer cancel(nil)
+	p := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll})
+	p.rev.hook = func(ev Event) {
+		if _, ok := ev.(Progress); ok {
+			cancel(errors.New("disk is for something else"))
+		}
+	}
+	_, serr, _, rerr := p.run(t.Context(), Item{Path: src})
+	if !errors.Is(serr, ErrCancelled) || !errors.Is(rerr, ErrCancelled) {
+		t.Fatalf("send: %v; receive: %v; want ErrCancelled on both", serr, rerr)
+	}
+	if !strings.Contains(serr.Error(), "disk is for something else") {
+		t.Errorf("sender did not get the reason: %v", serr)
+	}
+	t.Logf("sender: %v", serr)
+}
+
+func TestCancelWhileOfferPending(t *testing.T) {
+	src := bigSource(t, 1)
+	ctx, cancel := context.WithCancelCause(t.Context())
+	defer cancel(nil)
+	p := newPair(t, t.Context(), ReceiverConfig{Policy: Ask})
+	p.rev.hook = func(ev Event) {
+		if _, ok := ev.(Offered); ok {
+			cancel(errors.New("changed my mind"))
+		}
+	}
+	_, serr, _, rerr := p.run(ctx, Item{Path: src})
+	if !errors.Is(serr, ErrCancelled) || !errors.Is(rerr, ErrCancelled) || !strings.Contains(rerr.Error(), "changed my mind") {
+		t.Fatalf("send: %v; receive: %v", serr, rerr)
+	}
+}
+
+func TestSilentPeers(t *testing.T) {
+	t.Run("silent receiver", func(t *testing.T) {
+		hold := make(chan struct{})
+		defer close(hold)
+		sid, _ := ids(t)
+		addr := rawServer(t, t.Context(), "424242", func(c *secure.Conn) { <-hold })
+		src := filepath.Join(t.TempDir(), "f")
+		writeFile(t, src, []byte("x"))
+		_, err := Send(t.Context(), SendConfig{Addr: addr, Code: "424242", Identity: sid, Items: []Item{{Path: src}}, Timeout: 300 * time.Millisecond})
+		if !errors.Is(err, ErrTimeout) {
+			t.Fatalf("send: %v, want ErrTimeout", err)
+		}
+	})
+	t.Run("silent sender", func(t *testing.T) {
+		p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll, Timeout: 300 * time.Millisecond})
+		dialRaw(t, t.Context(), p) // handshakes, then says nothing
+		if err := p.serveErr(t); !errors.Is(err, ErrTimeout) {
+			t.Fatalf("receiver: %v, want ErrTimeout", err)
+		}
+	})
+	t.Run("sender that stops mid-file", func(t *testing.T) {
+		p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll, Timeout: 300 * time.Millisecond})
+		r := dialRaw(t, t.Context(), p)
+		r.send(msgOffer, offerMsg{Version: protoVersion, Total: 10, Entries: []Entry{{Path: "f", Kind: KindFile, Size: 10}}}.encode())
+		r.expect(msgHello)
+		r.expect(msgAnswer)
+		r.send(msgBegin, beginMsg{}.encode())
+		r.send(msgData, []byte("12345"))
+		if err := p.serveErr(t); !errors.Is(err, ErrTimeout) {
+			t.Fatalf("receiver: %v, want ErrTimeout", err)
+		}
+	})
+}
+
+// A person taking much longer than the timeout to accept must not time
+// the sender out: the receiver sends keepalives while the offer waits.
+func TestSlowHumanDoesNotTimeOut(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "f")
+	writeFile(t, src, []byte("patience"))
+	const timeout = 200 * time.Millisecond
+	p := newPair(t, t.Context(), ReceiverConfig{Policy: Ask, Timeout: timeout})
+	p.send.Timeout = timeout
+	p.rev.hook = func(ev Event) {
+		if _, ok := ev.(Offered); ok {
+			// The delay is the behaviour under test, not a synchronisation.
+			time.AfterFunc(8*timeout, p.r.Accept)
+		}
+	}
+	if _, serr, _, rerr := p.run(t.Context(), Item{Path: src}); serr != nil || rerr != nil {
+		t.Fatalf("send: %v; receive: %v", serr, rerr)
+	}
+}
+
+func TestSourceChanged(t *testing.T) {
+	for _, how := range []string{"grows", "shrinks", "touched"} {
+		t.Run(how, func(t *testing.T) {
+			src := bigSource(t, 4)
+			p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll})
+			changed := false
+			p.sev.hook = func(ev Event) {
+				if _, ok := ev.(Progress); ok && !changed {
+					changed = true
+					switch how {
+					case "grows":
+						f, _ := os.OpenFile(src, os.O_APPEND|os.O_WRONLY, 0)
+						f.Write([]byte("more"))
+						f.Close()
+					case "shrinks":
+						os.Truncate(src, int64(maxChunk+10))
+					case "touched":
+						later := time.Now().Add(time.Hour)
+						os.Chtimes(src, later, later)
+					}
+				}
+			}
+			_, serr, _, rerr := p.run(t.Context(), Item{Path: src})
+			if !errors.Is(serr, ErrSourceChanged) || !errors.Is(rerr, ErrSourceChanged) {
+				t.Fatalf("send: %v; receive: %v; want ErrSourceChanged on both", serr, rerr)
+			}
+			t.Logf("sender: %v", serr)
+			if n := listDir(t, p.r.cfg.Dir); len(n) != 0 {
+				t.Errorf("a changed file appeared under its final name: %v", n)
+			}
+		})
+	}
+}
+
+func TestManySmallFiles(t *testing.T) {
+	n := 10_000
+	if testing.Short() {
+		n = 2_000
+	}
+	src := filepath.Join(t.TempDir(), "many")
+	for i := range n {
+		writeFile(t, filepath.Join(src, fmt.Sprintf("d%02d", i%50), fmt.Sprintf("f%05d.txt", i)), []byte(fmt.Sprintf("file %d\n", i)))
+	}
+	p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll})
+	start := time.Now()
+	ssum, serr, _, rerr := p.run(t.Context(), Item{Path: src})
+	if serr != nil || rerr != nil {
+		t.Fatalf("send: %v; receive: %v", serr, rerr)
+	}
+	t.Logf("%d files in %v (%s)", n, time.Since(start), ssum.Verdict)
+	if len(ssum.Entries) != n+51 {
+		t.Errorf("%d entries confirmed, want %d", len(ssum.Entries), n+51)
+	}
+	sameTree(t, src, p.r.cfg.Dir)
+}
