@@ -22,6 +22,7 @@ type childReport struct {
 	VmHWMKiB     int64   `json:"vmhwm_kib,omitempty"`      // from /proc/self/status at exit
 	PeakHeap     uint64  `json:"peak_heap,omitempty"`      // largest live heap seen, bytes
 	PeakGoMapped uint64  `json:"peak_go_mapped,omitempty"` // largest memory the Go runtime had mapped, bytes
+	Verdict      string  `json:"verdict,omitempty"`        // the sender's core/diag verdict
 }
 
 var children = map[string]func(args []string) childReport{
@@ -90,8 +91,13 @@ func (c *child) wait() (childReport, int64, error) {
 	defer c.cancel()
 	err := c.cmd.Wait()
 	var rep childReport
-	lines := strings.Split(strings.TrimSpace(c.stdout.String()), "\n")
-	if jerr := json.Unmarshal([]byte(lines[len(lines)-1]), &rep); jerr != nil && err == nil {
+	// The report is the last line of stdout, or of stderr for a child
+	// whose stdout is data.
+	jerr := lastJSON(c.stdout.String(), &rep)
+	if jerr != nil {
+		jerr = lastJSON(c.stderr.String(), &rep)
+	}
+	if jerr != nil && err == nil {
 		err = fmt.Errorf("child printed no report: %v", jerr)
 	}
 	var rss int64
@@ -110,4 +116,9 @@ func (c *child) wait() (childReport, int64, error) {
 
 func fail(format string, a ...any) childReport {
 	return childReport{Err: fmt.Sprintf(format, a...)}
+}
+
+func lastJSON(out string, rep *childReport) error {
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	return json.Unmarshal([]byte(lines[len(lines)-1]), rep)
 }

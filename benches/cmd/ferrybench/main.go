@@ -7,7 +7,7 @@
 // and file figures it re-executes itself (-child ROLE) so that the two
 // ends of a connection are separate processes, as they are in Ferry.
 //
-//	ferrybench [-only records,stream,calls,file,small,link] [-pairs 5]
+//	ferrybench [-only records,stream,calls,file,small] [-pairs 5]
 package main
 
 import (
@@ -31,7 +31,7 @@ type options struct {
 	timeout   time.Duration
 }
 
-var figureOrder = []string{"records", "stream", "calls", "file", "small", "link"}
+var figureOrder = []string{"records", "stream", "calls", "file", "small"}
 
 func main() {
 	if len(os.Args) > 2 && os.Args[1] == "-child" {
@@ -68,7 +68,6 @@ func main() {
 		"calls":   callsFigure,
 		"file":    fileFigure,
 		"small":   smallFigure,
-		"link":    linkFigure,
 	}
 	for _, name := range figureOrder {
 		if o.only[name] {
