@@ -1,0 +1,194 @@
+package mobile
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/ferry-project/ferry/core/secure"
+)
+
+// Config sets up a Node. Create it with NewConfig (Kotlin: Config(),
+// Swift: MobileConfig()) and fill in the fields.
+type Config struct {
+	// Name is this device's name as peers see it ("Zoë's phone").
+	Name string
+	// DataDir is an app-private folder where the device's long-term key
+	// is kept (Android: context.filesDir; iOS: Application Support). The
+	// key is what lets a trusted peer recognise this device later.
+	DataDir string
+	// TimeoutSeconds is how long a peer may stay silent before a
+	// transfer fails with KindTimeout; 0 means core/transfer's default
+	// (30 s).
+	TimeoutSeconds int
+}
+
+// NewConfig returns an empty Config.
+func NewConfig() *Config { return &Config{} }
+
+// Node is the app's handle on Ferry: its identity, its transfers and the
+// peers it knows of. Make one per process with NewNode and Close it when
+// the app no longer needs Ferry (or never: a Node at rest holds only its
+// key and its peer list).
+type Node struct {
+	cfg     Config
+	id      *secure.Identity
+	events  Events
+	profile profile
+
+	ctx    context.Context // cancelled by Close: every goroutine's parent
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // every goroutine the Node starts
+	nextID atomic.Int64
+
+	mu        sync.Mutex
+	closed    bool
+	transfers map[int64]*Transfer
+	peers     *peerTable
+	browse    context.CancelFunc // stops the running mDNS browse, if any
+}
+
+// NewNode loads (or on first use creates) the device key in cfg.DataDir
+// and returns a Node that reports to events. The first NewNode in a
+// process also applies the memory profile to the Go runtime (memory
+// limit and GC percent; see the package doc).
+func NewNode(cfg *Config, events Events) (_ *Node, err error) {
+	defer guard("starting ferry", &err)
+	if cfg == nil {
+		return nil, errors.New("starting ferry: no config")
+	}
+	if events == nil {
+		return nil, errors.New("starting ferry: no events listener")
+	}
+	if strings.TrimSpace(cfg.Name) == "" {
+		return nil, errors.New("starting ferry: empty device name")
+	}
+	if cfg.DataDir == "" {
+		return nil, errors.New("starting ferry: no data folder")
+	}
+	p := applyProfile()
+	id, err := secure.LoadOrCreateIdentity(cfg.DataDir)
+	if err != nil {
+		return nil, fmt.Errorf("starting ferry: %w", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	n := &Node{
+		cfg:       *cfg,
+		id:        id,
+		events:    events,
+		profile:   p,
+		ctx:       ctx,
+		cancel:    cancel,
+		transfers: map[int64]*Transfer{},
+	}
+	n.peers = newPeerTable(n.emitPeers)
+	return n, nil
+}
+
+// Fingerprint is the short form of this device's key, as peers see it
+// in their lists ("K7QX-M2PA-9RTE-WD4C"). Show it so a person can tell
+// two devices of the same name apart.
+func (n *Node) Fingerprint() string {
+	defer quiet()
+	return n.id.Fingerprint()
+}
+
+// Name is this device's name as configured.
+func (n *Node) Name() string {
+	defer quiet()
+	return n.cfg.Name
+}
+
+// Close cancels every transfer (each still ends with OnFailed, kind
+// KindCancelled), stops browsing and waits until every goroutine the
+// Node started has returned. A closed Node refuses every command.
+func (n *Node) Close() (err error) {
+	defer guard("closing ferry", &err)
+	n.mu.Lock()
+	if n.closed {
+		n.mu.Unlock()
+		return nil
+	}
+	n.closed = true
+	ts := make([]*Transfer, 0, len(n.transfers))
+	for _, t := range n.transfers {
+		ts = append(ts, t)
+	}
+	n.mu.Unlock()
+	for _, t := range ts {
+		t.stop()
+	}
+	n.cancel()
+	n.wg.Wait()
+	if n.profile.freeAfter {
+		debug.FreeOSMemory()
+	}
+	return nil
+}
+
+// begin reserves a transfer slot under the profile's limit, and the
+// goroutine that will run the transfer (see run): reserving it under the
+// lock that Close takes means Close never waits on a WaitGroup that is
+// still growing.
+func (n *Node) begin(t *Transfer) error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.closed {
+		return errClosed
+	}
+	if len(n.transfers) >= n.profile.maxTransfers {
+		return fmt.Errorf("%w: %d running, at most %d on this device", errBusy, len(n.transfers), n.profile.maxTransfers)
+	}
+	t.id = n.nextID.Add(1)
+	n.transfers[t.id] = t
+	n.wg.Add(1)
+	return nil
+}
+
+// abandon undoes begin for a transfer that never got to run.
+func (n *Node) abandon(t *Transfer) {
+	n.wg.Done()
+	n.end(t)
+}
+
+// end releases t's slot and, in the phone profiles, hands the memory the
+// transfer used back to the OS.
+func (n *Node) end(t *Transfer) {
+	n.mu.Lock()
+	delete(n.transfers, t.id)
+	n.mu.Unlock()
+	if n.profile.freeAfter {
+		debug.FreeOSMemory()
+	}
+}
+
+// run runs fn on the goroutine reserved by begin (or by n.wg.Add under
+// n.mu): Close waits for it, and a panic in it goes to onPanic, which
+// tells the app, instead of killing the process.
+func (n *Node) run(op string, fn func(), onPanic func(error)) {
+	go func() {
+		defer n.wg.Done()
+		defer func() {
+			if v := recover(); v != nil {
+				defer func() { _ = recover() }() // onPanic is the last resort
+				onPanic(panicError(op, v))
+			}
+		}()
+		fn()
+	}()
+}
+
+// emit calls into the app. A panic on the way (in the binding, or in a
+// Go implementation of Events) is dropped: there is nobody left to tell.
+func (n *Node) emit(call func(Events)) {
+	defer func() { _ = recover() }()
+	call(n.events)
+}
+
+func (n *Node) emitPeers(json string) {
+	n.emit(func(ev Events) { ev.OnPeers(json) })
+}

@@ -1,0 +1,229 @@
+package mobile
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+const waitLong = 30 * time.Second
+
+func newTestNode(t *testing.T, name string) (*Node, *recorder) {
+	t.Helper()
+	rec := newRecorder()
+	cfg := NewConfig()
+	cfg.Name = name
+	cfg.DataDir = t.TempDir()
+	n, err := NewNode(cfg, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { n.Close() })
+	return n, rec
+}
+
+// checkGoroutines fails if goroutines started during the test outlive it.
+func checkGoroutines(t *testing.T) {
+	before := runtime.NumGoroutine()
+	t.Cleanup(func() {
+		deadline := time.Now().Add(5 * time.Second)
+		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond) // polling the count: nothing to wait on
+		}
+		if n := runtime.NumGoroutine(); n > before {
+			buf := make([]byte, 1<<16)
+			t.Errorf("%d goroutines leaked:\n%s", n-before, buf[:runtime.Stack(buf, true)])
+		}
+	})
+}
+
+// TestSendReceive drives both ends through the mobile API as two apps
+// would: the receiver shows a code and accepts the offer from OnOffer,
+// the sender finds the receiver as a platform-reported peer.
+func TestSendReceive(t *testing.T) {
+	checkGoroutines(t)
+	phoneA, recvEv := newTestNode(t, "Receiving phone")
+	phoneB, sendEv := newTestNode(t, "Sending phone")
+
+	dst := t.TempDir()
+	opts := NewReceiveOptions()
+	opts.Dir = dst
+	opts.Listen = "127.0.0.1:0"
+	rt, err := phoneA.Receive(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recvEv.onCall = func(c call) {
+		if c.method == "offer" {
+			if err := rt.Accept(); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	adv := rt.Advertisement()
+
+	found := NewPlatformPeer()
+	found.InstanceName = adv.InstanceName
+	found.Port = adv.Port
+	found.Addrs = "127.0.0.1"
+	found.TxtRecord = adv.TxtRecord
+	if err := phoneB.PeerFound(found); err != nil {
+		t.Fatal(err)
+	}
+	var peers []peer
+	if err := json.Unmarshal([]byte(phoneB.Peers()), &peers); err != nil || len(peers) != 1 {
+		t.Fatalf("peers = %v, %v", phoneB.Peers(), err)
+	}
+	if p := peers[0]; p.Name != "Receiving phone" || p.Fingerprint != phoneA.Fingerprint() || !p.Compatible {
+		t.Fatalf("peer = %+v", p)
+	}
+
+	src := filepath.Join(t.TempDir(), "hello.txt")
+	if err := os.WriteFile(src, []byte("hello, phone"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	items, _ := json.Marshal([]map[string]string{{"path": src}, {"text": "a snippet", "name": "note.txt"}})
+	so := NewSendOptions()
+	so.Peer = peers[0].Key
+	so.Code = rt.Code()
+	so.ItemsJSON = string(items)
+	st, err := phoneB.Send(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	end := sendEv.terminal(t, st.ID(), waitLong)
+	if end.method != "finished" {
+		t.Fatalf("sender: %s; events %v", end.arg, sendEv.list())
+	}
+	end = recvEv.terminal(t, rt.ID(), waitLong)
+	if end.method != "finished" {
+		t.Fatalf("receiver: %s; events %v", end.arg, recvEv.list())
+	}
+	if got, err := os.ReadFile(filepath.Join(dst, "hello.txt")); err != nil || string(got) != "hello, phone" {
+		t.Fatalf("received %q, %v", got, err)
+	}
+	recvEv.wait(t, time.Second, func(c call) bool { return c.method == "text" && strings.Contains(c.arg, "a snippet") })
+	js, err := end.sum.EntriesJSON(0, 10)
+	if err != nil || !strings.Contains(js, `"outcome":"received"`) {
+		t.Fatalf("summary entries %s, %v", js, err)
+	}
+	for _, ev := range []*recorder{sendEv, recvEv} {
+		for _, id := range []int64{st.ID(), rt.ID()} {
+			if n := ev.count(id, "finished") + ev.count(id, "failed"); n > 1 {
+				t.Errorf("transfer %d ended %d times", id, n)
+			}
+		}
+	}
+	if err := rt.Accept(); err == nil {
+		t.Error("accepting an ended transfer succeeded")
+	}
+}
+
+// TestWrongCode: the sender is told the code was wrong, by kind.
+func TestWrongCode(t *testing.T) {
+	checkGoroutines(t)
+	phoneA, recvEv := newTestNode(t, "A")
+	phoneB, sendEv := newTestNode(t, "B")
+	opts := NewReceiveOptions()
+	opts.Dir = t.TempDir()
+	opts.Listen = "127.0.0.1:0"
+	opts.Code = "123456"
+	rt, err := phoneA.Receive(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	so := NewSendOptions()
+	so.Addr = "127.0.0.1:" + itoa(rt.Port())
+	so.Code = "654321"
+	so.ItemsJSON = `[{"text": "hi"}]`
+	st, err := phoneB.Send(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := sendEv.terminal(t, st.ID(), waitLong)
+	if end.method != "failed" || end.fail.Kind != KindWrongCode {
+		t.Fatalf("sender ended %s(%s)", end.method, end.arg)
+	}
+	if err := rt.Cancel(); err != nil {
+		t.Fatal(err)
+	}
+	end = recvEv.terminal(t, rt.ID(), waitLong)
+	if end.method != "failed" || end.fail.Kind != KindCancelled {
+		t.Fatalf("receiver ended %s(%s)", end.method, end.arg)
+	}
+}
+
+// TestDecline: a declined offer ends both sides with KindDeclined.
+func TestDecline(t *testing.T) {
+	checkGoroutines(t)
+	phoneA, recvEv := newTestNode(t, "A")
+	phoneB, sendEv := newTestNode(t, "B")
+	opts := NewReceiveOptions()
+	opts.Dir = t.TempDir()
+	opts.Listen = "127.0.0.1:0"
+	rt, err := phoneA.Receive(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recvEv.onCall = func(c call) {
+		if c.method == "offer" {
+			rt.Decline()
+		}
+	}
+	so := NewSendOptions()
+	so.Addr = "127.0.0.1:" + itoa(rt.Port())
+	so.Code = rt.Code()
+	so.ItemsJSON = `[{"text": "hi"}]`
+	st, err := phoneB.Send(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if end := sendEv.terminal(t, st.ID(), waitLong); end.method != "failed" || end.fail.Kind != KindDeclined {
+		t.Fatalf("sender ended %s(%s)", end.method, end.arg)
+	}
+	if end := recvEv.terminal(t, rt.ID(), waitLong); end.method != "failed" || end.fail.Kind != KindDeclined {
+		t.Fatalf("receiver ended %s(%s)", end.method, end.arg)
+	}
+}
+
+// TestBusy: the profile's transfer limit holds, and Close cancels.
+func TestBusyAndClose(t *testing.T) {
+	checkGoroutines(t)
+	n, ev := newTestNode(t, "A")
+	var ts []*Transfer
+	for i := 0; i < n.profile.maxTransfers; i++ {
+		opts := NewReceiveOptions()
+		opts.Dir = t.TempDir()
+		opts.Listen = "127.0.0.1:0"
+		tr, err := n.Receive(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts = append(ts, tr)
+	}
+	opts := NewReceiveOptions()
+	opts.Dir = t.TempDir()
+	opts.Listen = "127.0.0.1:0"
+	if _, err := n.Receive(opts); err == nil || !strings.Contains(err.Error(), "too many") {
+		t.Fatalf("receive over the limit: %v", err)
+	}
+	if err := n.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range ts {
+		if end := ev.terminal(t, tr.ID(), time.Second); end.method != "failed" || end.fail.Kind != KindCancelled {
+			t.Fatalf("transfer %d ended %s(%s)", tr.ID(), end.method, end.arg)
+		}
+	}
+	if _, err := n.Receive(opts); err == nil {
+		t.Fatal("receive after close succeeded")
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

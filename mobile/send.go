@@ -1,0 +1,141 @@
+package mobile
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"time"
+
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
+// SendOptions says what to send and to whom. Create it with
+// NewSendOptions (Kotlin: SendOptions(), Swift: MobileSendOptions()).
+type SendOptions struct {
+	// Peer is the Key of a receiver from the peer list (Node.Peers,
+	// OnPeers), found by mDNS or reported by the app with PeerFound.
+	// Either Peer or Addr.
+	Peer string
+	// Addr is a receiver's "host:port", for when discovery cannot help
+	// (a code and address typed by hand, a QR code).
+	Addr string
+	// Code is the code the receiver shows.
+	Code string
+	// ItemsJSON is what to send, a JSON array of objects, each either a
+	// file or folder on disk, sent under its own base name (a folder
+	// whole, empty subfolders included):
+	//
+	//	{"path": "/data/user/0/org.example/cache/photo.jpg"}
+	//
+	// or a text snippet, named "text.txt" unless it says otherwise:
+	//
+	//	{"text": "the wifi password is …", "name": "wifi.txt"}
+	ItemsJSON string
+}
+
+// NewSendOptions returns empty SendOptions.
+func NewSendOptions() *SendOptions { return &SendOptions{} }
+
+// dialTimeout bounds each connection attempt to one address of a peer.
+const dialTimeout = 5 * time.Second
+
+// Send starts sending. It returns at once; the transfer runs on its own,
+// telling the app through Events, until the receiver confirmed every
+// entry (OnFinished) or it fails or is cancelled (OnFailed).
+func (n *Node) Send(opts *SendOptions) (_ *Transfer, err error) {
+	defer guard("sending", &err)
+	if opts == nil {
+		return nil, errors.New("sending: no options")
+	}
+	items, err := parseItems(opts.ItemsJSON)
+	if err != nil {
+		return nil, fmt.Errorf("sending: %w", err)
+	}
+	if opts.Code == "" {
+		return nil, errors.New("sending: no code")
+	}
+	addr := opts.Addr
+	var dial func(ctx context.Context, addr string) (net.Conn, error)
+	switch {
+	case opts.Peer != "" && opts.Addr != "":
+		return nil, errors.New("sending: both a peer and an address")
+	case opts.Peer != "":
+		p, ok := n.peers.get(opts.Peer)
+		if !ok {
+			return nil, fmt.Errorf("sending: no peer %q in the list", opts.Peer)
+		}
+		addr = p.firstAddr()
+		dial = func(ctx context.Context, _ string) (net.Conn, error) { return p.dial(ctx, dialTimeout) }
+	case opts.Addr == "":
+		return nil, errors.New("sending: no peer and no address")
+	}
+
+	ctx, cancel := context.WithCancelCause(n.ctx)
+	t := &Transfer{n: n, cancel: cancel, sending: true}
+	if err := n.begin(t); err != nil {
+		cancel(nil)
+		return nil, fmt.Errorf("sending: %w", err)
+	}
+	id := t.id
+	cfg := transfer.SendConfig{
+		Addr:     addr,
+		Code:     opts.Code,
+		Identity: n.id,
+		Name:     n.cfg.Name,
+		Items:    items,
+		Timeout:  time.Duration(n.cfg.TimeoutSeconds) * time.Second,
+		Dialer:   dial,
+		OnEvent: func(e transfer.Event) {
+			n.emit(func(ev Events) { deliver(ev, id, e) })
+		},
+	}
+	n.run("sending", func() {
+		s, err := transfer.Send(ctx, cfg)
+		t.finish(s, cancelled(ctx, err))
+	}, func(err error) { t.finish(transfer.Summary{}, err) })
+	return t, nil
+}
+
+// itemJSON is one element of SendOptions.ItemsJSON.
+type itemJSON struct {
+	Path string  `json:"path"`
+	Text *string `json:"text"`
+	Name string  `json:"name"`
+}
+
+// parseItems reads SendOptions.ItemsJSON. Unknown fields are errors: a
+// misspelt "path" must not turn a file into nothing.
+func parseItems(s string) ([]transfer.Item, error) {
+	var list []itemJSON
+	dec := json.NewDecoder(bytes.NewReader([]byte(s)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&list); err != nil {
+		return nil, fmt.Errorf("reading items: %w", err)
+	}
+	if dec.More() {
+		return nil, errors.New("reading items: data after the array")
+	}
+	if len(list) == 0 {
+		return nil, errors.New("reading items: nothing to send")
+	}
+	items := make([]transfer.Item, 0, len(list))
+	for i, it := range list {
+		switch {
+		case it.Path != "" && it.Text != nil:
+			return nil, fmt.Errorf("reading items: item %d has both a path and a text", i)
+		case it.Path != "":
+			if it.Name != "" {
+				return nil, fmt.Errorf("reading items: item %d: a file is sent under its own name", i)
+			}
+			items = append(items, transfer.Item{Path: it.Path})
+		case it.Text != nil:
+			items = append(items, transfer.Item{Text: *it.Text, Name: it.Name})
+		default:
+			return nil, fmt.Errorf("reading items: item %d has neither a path nor a text", i)
+		}
+	}
+	return items, nil
+}
