@@ -375,6 +375,11 @@ func TestRateLimitedLinkWithDiag(t *testing.T) {
 	if !strings.Contains(stderr, "slowest stage") {
 		t.Errorf("--diag printed no verdict:\n%s", stderr)
 	}
+	// A 1 Gbit/s link is far below what either end's CPU does here, so
+	// the verdict must blame the network, not a stage of ours.
+	if !strings.Contains(stderr, "slowest stage: the network") {
+		t.Errorf("verdict does not name the network on a rate-limited link:\n%s", lastLines(stderr, 3))
+	}
 	// A figure for the notes, not an assertion: speed is measured in
 	// benches/, never asserted in tests.
 	t.Logf("256 MiB across a tbf 1 Gbit/s veth in %v (%.0f Mbit/s); sender said:\n%s",

@@ -147,54 +147,88 @@ func (s Split) Format(stages []Stage, wall time.Duration) string {
 	return strings.Join(parts, " · ")
 }
 
-// Verdict names the busiest stage across both ends: the one that spent the
-// largest share of its end's wall time working. It compares shares rather
-// than raw times so that the two ends, whose clocks ran for slightly
-// different intervals, are judged alike.
+// Verdict names the stage that limited the transfer, on either end.
 //
-// Socket stages are special. A sender blocked in socket write and a
-// receiver blocked in socket read mean the path between them is the limit;
-// a sender blocked in socket write while the receiver is busy elsewhere
-// means the receiver is the limit and is named as such. The busiest
-// non-socket stage is therefore preferred whenever it is busy enough to
-// explain the waiting (at least half its end's wall time), and a socket
-// stage is named only when nothing else is.
+// Each end runs its stages one after another, so an end's shares add up
+// to about 100% of its wall time, and time in a socket stage is mostly
+// time spent waiting for the other side. Shares, not raw times, are
+// compared, so two ends whose clocks ran for slightly different intervals
+// are judged alike. The rules, in order:
+//
+//  1. A non-socket stage busy at least half of its end's time is the
+//     limit: nothing else can explain that much.
+//  2. A sender waiting in socket write while the receiver's own stages are
+//     busy most of the time means the receiver is the limit; its busiest
+//     stage is named. The same with the roles swapped.
+//  3. Both ends waiting on the socket most of the time means the path
+//     between them (the network, or TCP over it) is the limit.
+//  4. Otherwise no stage dominates, and the busiest non-socket stage is
+//     named as such.
 func Verdict(sender Split, senderWall time.Duration, receiver Split, receiverWall time.Duration) string {
 	type cand struct {
 		end   string
 		stage Stage
 		share float64
 	}
-	var all []cand
-	add := func(end string, sp Split, wall time.Duration, stages []Stage) {
-		for _, st := range stages {
-			share := 0.0
-			if wall > 0 {
-				share = float64(sp[st].Time) / float64(wall)
+	shareOf := func(sp Split, wall time.Duration, st Stage) float64 {
+		if wall <= 0 {
+			return 0
+		}
+		return float64(sp[st].Time) / float64(wall)
+	}
+	var work []cand // non-socket stages, busiest first
+	busy := map[string]float64{}
+	for _, e := range []struct {
+		end    string
+		sp     Split
+		wall   time.Duration
+		stages []Stage
+	}{{"sender", sender, senderWall, SenderStages}, {"receiver", receiver, receiverWall, ReceiverStages}} {
+		for _, st := range e.stages {
+			if isSocket(st) {
+				continue
 			}
-			all = append(all, cand{end, st, share})
+			sh := shareOf(e.sp, e.wall, st)
+			work = append(work, cand{e.end, st, sh})
+			busy[e.end] += sh
 		}
 	}
-	add("sender", sender, senderWall, SenderStages)
-	add("receiver", receiver, receiverWall, ReceiverStages)
-	sort.SliceStable(all, func(i, j int) bool { return all[i].share > all[j].share })
-	if len(all) == 0 || all[0].share == 0 {
+	sort.SliceStable(work, func(i, j int) bool { return work[i].share > work[j].share })
+	sw := shareOf(sender, senderWall, SocketWrite)
+	sr := shareOf(receiver, receiverWall, SocketRead)
+	if (len(work) == 0 || work[0].share == 0) && sw == 0 && sr == 0 {
 		return "no stage was timed"
 	}
-	pick := all[0]
-	if isSocket(pick.stage) {
-		for _, c := range all {
-			if !isSocket(c.stage) && c.share >= 0.5 {
-				pick = c
-				break
+	busiestOn := func(end string) cand {
+		for _, c := range work {
+			if c.end == end {
+				return c
 			}
 		}
+		return cand{}
 	}
-	if isSocket(pick.stage) {
-		return fmt.Sprintf("slowest stage: the network (%s %s busy %.0f%% of the time; neither end's own work is the limit)",
-			pick.end, pick.stage, 100*pick.share)
+	name := func(c cand, why string) string {
+		return fmt.Sprintf("slowest stage: %s %s (busy %.0f%% of the time%s)", c.end, c.stage, 100*c.share, why)
 	}
-	return fmt.Sprintf("slowest stage: %s %s (busy %.0f%% of the time)", pick.end, pick.stage, 100*pick.share)
+	const (
+		dominant = 0.5
+		waiting  = 0.5
+		loaded   = 0.7
+	)
+	switch {
+	case len(work) > 0 && work[0].share >= dominant:
+		return name(work[0], "")
+	case sw >= waiting && busy["receiver"] >= loaded:
+		return name(busiestOn("receiver"), fmt.Sprintf("; the receiver is busy %.0f%% in all while the sender waits", 100*busy["receiver"]))
+	case sr >= waiting && busy["sender"] >= loaded:
+		return name(busiestOn("sender"), fmt.Sprintf("; the sender is busy %.0f%% in all while the receiver waits", 100*busy["sender"]))
+	case sw >= waiting && sr >= waiting:
+		return fmt.Sprintf("slowest stage: the network (the sender waits in socket write %.0f%% and the receiver in socket read %.0f%% of the time; neither end's own work is the limit)",
+			100*sw, 100*sr)
+	case len(work) > 0:
+		return name(work[0], "; no stage dominates")
+	}
+	return "no stage was timed"
 }
 
 func isSocket(s Stage) bool { return s == SocketWrite || s == SocketRead }
