@@ -1,0 +1,462 @@
+package mobile
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/metrics"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
+// The memory tests run a real 1 GiB transfer over loopback with one end
+// driven through this package as a phone app would drive it, in a child
+// process of its own (the test binary, re-executed), and measure that
+// process alone: peak RSS (VmHWM, reset between phases through
+// /proc/self/clear_refs) and peak Go heap (runtime/metrics, sampled) in
+// each phase: start-up, traffic, quiet and teardown. The other end is a
+// plain core/transfer Send or Receiver in the test process, which is not
+// measured. A phase over the profile's budget fails the test.
+
+const (
+	memChildEnv   = "FERRY_MOBILE_MEMCHILD" // "receive" or "send": run as the phone
+	memProfileEnv = "FERRY_MOBILE_PROFILE"  // "ios" or "android"
+	memDirEnv     = "FERRY_MOBILE_DIR"      // receive: destination; send: the file to send
+	memPeerEnv    = "FERRY_MOBILE_PEER"     // send: "port code" of the receiver
+	memSize       = 1 << 30                 // bytes transferred
+	quietFor      = 2 * time.Second         // length of the quiet phase
+	sampleEvery   = 2 * time.Millisecond    // runtime/metrics sampling period
+	memTimeout    = 10 * time.Minute        // whole child, on a busy machine
+)
+
+func TestMain(m *testing.M) {
+	if role := os.Getenv(memChildEnv); role != "" {
+		os.Exit(memChild(role))
+	}
+	os.Exit(m.Run())
+}
+
+// phaseResult is what the child measured in one phase.
+type phaseResult struct {
+	Name        string `json:"name"`
+	PeakRSS     int64  `json:"peakRSS"`     // VmHWM over the phase
+	PeakHeap    int64  `json:"peakHeap"`    // max of /memory/classes/heap/objects:bytes
+	PeakGoTotal int64  `json:"peakGoTotal"` // max of Go's mapped memory not returned to the OS
+	Samples     int    `json:"samples"`
+}
+
+type childResult struct {
+	Profile  string        `json:"profile"`
+	Budget   int64         `json:"budget"`
+	Phases   []phaseResult `json:"phases"`
+	Bytes    int64         `json:"bytes"`
+	Seconds  float64       `json:"seconds"`
+	GCs      uint64        `json:"gcs"`
+	Alloc    uint64        `json:"alloc"` // bytes allocated on the heap, whole run
+	Failure  string        `json:"failure,omitempty"`
+	Leftover int           `json:"leftoverGoroutines"`
+}
+
+// meter follows one process's memory through named phases.
+type meter struct {
+	mu     sync.Mutex
+	phases []phaseResult
+	stop   chan struct{}
+	done   chan struct{}
+}
+
+var meterSamples = []metrics.Sample{
+	{Name: "/memory/classes/heap/objects:bytes"},
+	{Name: "/memory/classes/total:bytes"},
+	{Name: "/memory/classes/heap/released:bytes"},
+	{Name: "/gc/cycles/total:gc-cycles"},
+	{Name: "/gc/heap/allocs:bytes"},
+}
+
+func startMeter(first string) *meter {
+	m := &meter{phases: []phaseResult{{Name: first}}, stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(m.done)
+		tick := time.NewTicker(sampleEvery)
+		defer tick.Stop()
+		for {
+			m.sample()
+			select {
+			case <-tick.C:
+			case <-m.stop:
+				return
+			}
+		}
+	}()
+	return m
+}
+
+func (m *meter) sample() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	metrics.Read(meterSamples)
+	heap := int64(meterSamples[0].Value.Uint64())
+	goTotal := int64(meterSamples[1].Value.Uint64() - meterSamples[2].Value.Uint64())
+	p := &m.phases[len(m.phases)-1]
+	p.PeakHeap = max(p.PeakHeap, heap)
+	p.PeakGoTotal = max(p.PeakGoTotal, goTotal)
+	p.Samples++
+}
+
+// next closes the current phase (its peak RSS is VmHWM since the last
+// reset) and starts the named one with the peak reset to the current RSS.
+func (m *meter) next(name string) {
+	m.sample()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.phases[len(m.phases)-1].PeakRSS = vmHWM()
+	resetHWM()
+	m.phases = append(m.phases, phaseResult{Name: name})
+}
+
+func (m *meter) finish() []phaseResult {
+	m.sample()
+	close(m.stop)
+	<-m.done
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.phases[len(m.phases)-1].PeakRSS = vmHWM()
+	return m.phases
+}
+
+// vmHWM reads the process's peak resident set size in bytes.
+func vmHWM() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			if err != nil {
+				return -1
+			}
+			return kb << 10
+		}
+	}
+	return -1
+}
+
+// resetHWM sets VmHWM back to the current RSS (Linux 4.0 and later).
+func resetHWM() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
+
+// phoneApp is the app side of the child: it accepts offers and waits for
+// the end, as a Kotlin or Swift shell would, and does nothing else.
+type phoneApp struct {
+	node    *Node
+	tr      *Transfer
+	ready   chan struct{} // closed once tr is set
+	end     chan *Failure // nil Failure: finished
+	summary *Summary
+}
+
+func (a *phoneApp) OnPeers(string)                            {}
+func (a *phoneApp) OnConnected(int64, string, string, string) {}
+func (a *phoneApp) OnAccepted(int64, int64)                   {}
+func (a *phoneApp) OnProgress(int64, *Progress)               {}
+func (a *phoneApp) OnEntryDone(int64, string, string, string) {}
+func (a *phoneApp) OnText(int64, string, string)              {}
+func (a *phoneApp) OnCodeChanged(int64, string)               {}
+func (a *phoneApp) OnOffer(int64, *Offer)                     { <-a.ready; a.tr.Accept() }
+func (a *phoneApp) OnFinished(_ int64, s *Summary)            { a.summary = s; a.end <- nil }
+func (a *phoneApp) OnFailed(id int64, f *Failure) {
+	if id != 0 {
+		a.end <- f
+	}
+}
+
+// memChild is the phone process. It prints "READY port code" (receive)
+// once listening, then "RESULT {json}" at the end, and returns the exit
+// status.
+func memChild(role string) int {
+	m := startMeter("start-up")
+	res := childResult{Profile: os.Getenv(memProfileEnv)}
+	switch res.Profile {
+	case "ios":
+		active = iosProfile
+	case "android":
+		active = androidProfile
+	default:
+		fmt.Fprintf(os.Stderr, "child: unknown profile %q\n", res.Profile)
+		return 2
+	}
+	res.Budget = active.budget
+	fail := func(format string, args ...any) int {
+		res.Failure = fmt.Sprintf(format, args...)
+		res.Phases = m.finish()
+		out, _ := json.Marshal(res)
+		fmt.Printf("RESULT %s\n", out)
+		return 1
+	}
+	baseline := runtime.NumGoroutine()
+
+	data, err := os.MkdirTemp("", "ferry-phone-key-")
+	if err != nil {
+		return fail("key folder: %v", err)
+	}
+	defer os.RemoveAll(data)
+	app := &phoneApp{ready: make(chan struct{}), end: make(chan *Failure, 1)}
+	cfg := NewConfig()
+	cfg.Name = "Phone (" + role + ")"
+	cfg.DataDir = data
+	node, err := NewNode(cfg, app)
+	if err != nil {
+		return fail("%v", err)
+	}
+	app.node = node
+
+	var start time.Time
+	switch role {
+	case "receive":
+		opts := NewReceiveOptions()
+		opts.Dir = os.Getenv(memDirEnv)
+		opts.Listen = "127.0.0.1:0"
+		tr, err := node.Receive(opts)
+		if err != nil {
+			return fail("%v", err)
+		}
+		app.tr = tr
+		close(app.ready)
+		m.next("traffic")
+		start = time.Now()
+		fmt.Printf("READY %d %s\n", tr.Port(), tr.Code())
+	case "send":
+		port, code, _ := strings.Cut(os.Getenv(memPeerEnv), " ")
+		p := NewPlatformPeer()
+		p.InstanceName = "Laptop (TEST)"
+		p.Port, _ = strconv.Atoi(port)
+		p.Addrs = "127.0.0.1"
+		p.TxtJSON = `{"v": "1", "name": "Laptop"}`
+		if err := node.PeerFound(p); err != nil {
+			return fail("%v", err)
+		}
+		items, _ := json.Marshal([]map[string]string{{"path": os.Getenv(memDirEnv)}})
+		so := NewSendOptions()
+		so.Peer = p.InstanceName
+		so.Code = code
+		so.ItemsJSON = string(items)
+		m.next("traffic")
+		start = time.Now()
+		tr, err := node.Send(so)
+		if err != nil {
+			return fail("%v", err)
+		}
+		app.tr = tr
+		close(app.ready)
+	default:
+		return fail("unknown role %q", role)
+	}
+
+	select {
+	case f := <-app.end:
+		if f != nil {
+			return fail("transfer failed: %s: %s", f.Kind, f.Message)
+		}
+	case <-time.After(memTimeout):
+		return fail("transfer did not end within %v", memTimeout)
+	}
+	res.Seconds = time.Since(start).Seconds()
+	res.Bytes = app.summary.Bytes
+
+	m.next("quiet")
+	time.Sleep(quietFor) // the phase is a length of idle time: nothing to wait on
+
+	m.next("teardown")
+	if err := node.Close(); err != nil {
+		return fail("closing: %v", err)
+	}
+	for i := 0; i < 100 && runtime.NumGoroutine() > baseline; i++ {
+		time.Sleep(10 * time.Millisecond) // polling the count: nothing to wait on
+	}
+	res.Leftover = runtime.NumGoroutine() - baseline
+	res.Phases = m.finish()
+	metrics.Read(meterSamples)
+	res.GCs = meterSamples[3].Value.Uint64()
+	res.Alloc = meterSamples[4].Value.Uint64()
+	out, _ := json.Marshal(res)
+	fmt.Printf("RESULT %s\n", out)
+	return 0
+}
+
+// startChild runs the test binary as the phone. onReady, if set, gets
+// the READY line's fields.
+func runChild(t *testing.T, role, profile, dir, peer string, onReady func(port int, code string)) childResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), memTimeout+time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), memChildEnv+"="+role, memProfileEnv+"="+profile, memDirEnv+"="+dir, memPeerEnv+"="+peer)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var res childResult
+	got := false
+	sc := bufio.NewScanner(out)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "READY "):
+			f := strings.Fields(line)
+			port, _ := strconv.Atoi(f[1])
+			if onReady != nil {
+				onReady(port, f[2])
+			}
+		case strings.HasPrefix(line, "RESULT "):
+			if err := json.Unmarshal([]byte(line[len("RESULT "):]), &res); err != nil {
+				t.Fatalf("child result: %v", err)
+			}
+			got = true
+		default:
+			t.Logf("child: %s", line)
+		}
+	}
+	werr := cmd.Wait()
+	if !got {
+		t.Fatalf("child gave no result (%v)", werr)
+	}
+	return res
+}
+
+// report logs the child's figures and fails on a breach of the budget.
+func report(t *testing.T, what string, res childResult) {
+	t.Helper()
+	const mb = float64(mib)
+	t.Logf("%s, %s profile (budget %.0f MiB): %d bytes in %.1fs (%.0f MiB/s), %d GCs, %.1f MiB allocated",
+		what, res.Profile, float64(res.Budget)/mb, res.Bytes, res.Seconds, float64(res.Bytes)/mb/max(res.Seconds, 1e-9), res.GCs, float64(res.Alloc)/mb)
+	worst := int64(0)
+	for _, p := range res.Phases {
+		t.Logf("  %-9s peak RSS %6.2f MiB   peak Go heap %6.2f MiB   peak Go mapped %6.2f MiB   (%d samples)",
+			p.Name, float64(p.PeakRSS)/mb, float64(p.PeakHeap)/mb, float64(p.PeakGoTotal)/mb, p.Samples)
+		worst = max(worst, p.PeakRSS)
+		if p.PeakRSS <= 0 {
+			t.Errorf("%s: no RSS figure for %s", what, p.Name)
+		}
+	}
+	if res.Failure != "" {
+		t.Errorf("%s: %s", what, res.Failure)
+	}
+	if worst > res.Budget {
+		t.Errorf("%s: OVER BUDGET: peak RSS %.2f MiB > %.0f MiB", what, float64(worst)/mb, float64(res.Budget)/mb)
+	}
+	if res.Leftover > 0 {
+		t.Errorf("%s: %d goroutines outlived Close", what, res.Leftover)
+	}
+}
+
+func skipMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("1 GiB transfer: skipped in -short mode")
+	}
+	if raceEnabled {
+		t.Skip("memory is not measured under the race detector")
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("needs /proc/self/status and clear_refs")
+	}
+}
+
+// sparseFile makes a 1 GiB file that takes no disk space.
+func sparseFile(t *testing.T) string {
+	path := filepath.Join(t.TempDir(), "one-gib.bin")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(memSize); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestMemoryPhoneReceives: the phone receives 1 GiB from a plain
+// transfer.Send in this process.
+func TestMemoryPhoneReceives(t *testing.T) {
+	skipMemory(t)
+	src := sparseFile(t)
+	for _, profile := range []string{"ios", "android"} {
+		t.Run(profile, func(t *testing.T) {
+			dst := t.TempDir()
+			id, err := secure.NewIdentity()
+			if err != nil {
+				t.Fatal(err)
+			}
+			sent := make(chan error, 1)
+			res := runChild(t, "receive", profile, dst, "", func(port int, code string) {
+				go func() {
+					_, err := transfer.Send(context.Background(), transfer.SendConfig{
+						Addr: "127.0.0.1:" + strconv.Itoa(port), Code: code, Identity: id,
+						Name: "Laptop", Items: []transfer.Item{{Path: src}},
+					})
+					sent <- err
+				}()
+			})
+			if err := <-sent; err != nil {
+				t.Errorf("sender: %v", err)
+			}
+			report(t, "phone receiving 1 GiB", res)
+			if fi, err := os.Stat(filepath.Join(dst, filepath.Base(src))); err != nil || fi.Size() != memSize {
+				t.Errorf("received file: %v", err)
+			}
+			os.RemoveAll(dst)
+		})
+	}
+}
+
+// TestMemoryPhoneSends: the phone sends 1 GiB to a plain
+// transfer.Receiver in this process, found as a platform-reported peer.
+func TestMemoryPhoneSends(t *testing.T) {
+	skipMemory(t)
+	src := sparseFile(t)
+	for _, profile := range []string{"ios", "android"} {
+		t.Run(profile, func(t *testing.T) {
+			dst := t.TempDir()
+			id, err := secure.NewIdentity()
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := transfer.NewReceiver(transfer.ReceiverConfig{
+				Dir: dst, Listen: "127.0.0.1:0", Identity: id, Name: "Laptop", Policy: transfer.AcceptAll,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			served := make(chan error, 1)
+			go func() {
+				_, err := r.Serve(context.Background())
+				served <- err
+			}()
+			res := runChild(t, "send", profile, src, strconv.Itoa(r.Port())+" "+r.Code(), nil)
+			if err := <-served; err != nil {
+				t.Errorf("receiver: %v", err)
+			}
+			report(t, "phone sending 1 GiB", res)
+			os.RemoveAll(dst)
+		})
+	}
+}

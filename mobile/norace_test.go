@@ -1,0 +1,5 @@
+//go:build !race
+
+package mobile
+
+const raceEnabled = false
