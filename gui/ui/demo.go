@@ -20,7 +20,11 @@ func (u *UI) Demo(view string) error {
 	u.cfg.Engine = demoEngine{view: view}
 	u.cfg.Browse, u.cfg.Advertise = nil, nil
 	u.cfg.Hosts = func() []string { return []string{"192.168.1.23"} }
+	// Fixed stand-ins for what differs per machine and per run, so that
+	// screenshots are the same every time.
 	u.settings.nameOverride = "Studio desktop"
+	u.settings.dirOverride = filepath.Join(os.TempDir(), "ferry-demo", "Received")
+	u.fpOverride = "FH8F-TB4L-E5MV-YYPQ"
 	u.settings.load()
 	switch view {
 	case "send", "progress", "done":
@@ -100,7 +104,7 @@ func (e demoEngine) Send(ctx context.Context, cfg transfer.SendConfig) (transfer
 	d := demoDevices[0]
 	emit(transfer.Connected{PeerName: d.Name, PeerFingerprint: d.Fingerprint, Addr: d.Addrs[0]})
 	const total = 1_927_000_000
-	emit(transfer.Accepted{Total: total})
+	emit(transfer.Accepted{Total: total, Offer: transfer.Offer{Files: 27, Dirs: 1, TotalBytes: total}})
 	if e.view == "done" {
 		sum := transfer.Summary{Bytes: total, Duration: 39*time.Second + 400*time.Millisecond}
 		for _, n := range []string{"Interview – final cut.mov", "Quarterly report.pdf", "notes.md"} {

@@ -52,7 +52,7 @@ type progressPanel struct {
 func newProgressPanel(sending bool) *progressPanel {
 	p := &progressPanel{sending: sending}
 	p.title = &widget.Label{TextStyle: fyne.TextStyle{Bold: true}, SizeName: theme.SizeNameSubHeadingText}
-	p.peer = &widget.Label{Importance: widget.LowImportance, Truncation: fyne.TextTruncateEllipsis}
+	p.peer = &widget.Label{Truncation: fyne.TextTruncateEllipsis}
 	p.bar = widget.NewProgressBar()
 	p.bar.TextFormatter = func() string {
 		if p.bar.Max <= 0 {
@@ -61,16 +61,16 @@ func newProgressPanel(sending bool) *progressPanel {
 		return fmt.Sprintf("%.0f%%", 100*p.bar.Value/p.bar.Max)
 	}
 	p.current = &widget.Label{Truncation: fyne.TextTruncateEllipsis}
-	p.stats = &widget.Label{Importance: widget.LowImportance}
+	p.stats = &widget.Label{}
 	p.cancel = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), nil)
-	p.running = container.NewVBox(p.title, p.peer, layout.NewSpacer(), p.bar, p.current, p.stats,
+	p.running = container.NewVBox(p.title, p.peer, widget.NewSeparator(), p.bar, p.current, p.stats,
 		container.NewHBox(layout.NewSpacer(), p.cancel))
 
 	p.icon = widget.NewIcon(nil)
 	p.headline = &widget.Label{TextStyle: fyne.TextStyle{Bold: true}, SizeName: theme.SizeNameSubHeadingText, Wrapping: fyne.TextWrapWord}
 	p.advice = &widget.Label{Wrapping: fyne.TextWrapWord}
 	p.detail = &widget.Label{Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance, SizeName: theme.SizeNameCaptionText, Selectable: true}
-	p.files = &widget.Label{Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance}
+	p.files = &widget.Label{Wrapping: fyne.TextWrapWord, SizeName: theme.SizeNameCaptionText}
 	p.extra = container.NewVBox()
 	p.actions = container.NewHBox()
 	iconBox := container.NewGridWrap(fyne.NewSquareSize(48), p.icon)
@@ -117,6 +117,9 @@ func (p *progressPanel) handle(ev transfer.Event) {
 			p.current.SetText("Connected")
 		}
 	case transfer.Accepted:
+		if p.sending && e.Offer.Files+e.Offer.Texts > 0 {
+			p.title.SetText(fmt.Sprintf("Sending %s (%s)", plural(e.Offer.Files+e.Offer.Texts, "file", "files"), formatBytes(e.Offer.TotalBytes)))
+		}
 		p.bar.Max = float64(max(e.Total, 1))
 		p.bar.SetValue(0)
 		p.current.SetText("Starting…")

@@ -69,51 +69,37 @@ func newReceiveView(u *UI) *receiveView {
 	v := &receiveView{u: u, again: make(chan struct{}, 1)}
 
 	v.codeText = canvas.NewText("······", theme.Color(theme.ColorNameForeground))
-	v.codeText.TextSize = 56
+	v.codeText.TextSize = 60
 	v.codeText.TextStyle = fyne.TextStyle{Bold: true}
-	v.name = &widget.Label{TextStyle: fyne.TextStyle{Bold: true}, SizeName: theme.SizeNameSubHeadingText, Truncation: fyne.TextTruncateEllipsis}
-	v.addrs = &widget.Label{Importance: widget.LowImportance, Selectable: true}
-	v.fp = &widget.Label{Importance: widget.LowImportance, SizeName: theme.SizeNameCaptionText}
-	v.saveTo = &widget.Label{Importance: widget.LowImportance, Truncation: fyne.TextTruncateEllipsis}
+	v.name = &widget.Label{Truncation: fyne.TextTruncateEllipsis}
+	v.addrs = &widget.Label{Selectable: true, SizeName: theme.SizeNameCaptionText}
+	v.fp = &widget.Label{SizeName: theme.SizeNameCaptionText}
+	v.saveTo = &widget.Label{Truncation: fyne.TextTruncateEllipsis}
 	openBtn := widget.NewButtonWithIcon("Open folder", theme.FolderOpenIcon(), v.openFolder)
-	openBtn.Importance = widget.LowImportance
 	v.qr = newQRCanvas()
 
-	caption := func(s string) *widget.Label {
-		return &widget.Label{Text: s, Importance: widget.LowImportance, SizeName: theme.SizeNameCaptionText}
-	}
-	left := container.NewVBox(
-		caption("THIS DEVICE"),
-		v.name,
-		v.fp,
-		widget.NewSeparator(),
-		caption("CODE"),
-		v.codeText,
-		&widget.Label{Text: "Type this code on the sending device.", Wrapping: fyne.TextWrapWord},
-		layout.NewSpacer(),
-		v.addrs,
-		container.NewBorder(nil, nil, nil, openBtn, v.saveTo),
-	)
-	qrBG := canvas.NewRectangle(theme.Color(theme.ColorNameBackground))
-	right := container.NewVBox(
-		container.NewStack(qrBG, v.qr),
-		&widget.Label{Text: "Scan with a phone to send", Alignment: fyne.TextAlignCenter, Importance: widget.LowImportance, SizeName: theme.SizeNameCaptionText},
-	)
 	title := &widget.Label{Text: "Ready to receive", TextStyle: fyne.TextStyle{Bold: true}, SizeName: theme.SizeNameHeadingText}
-	body := container.NewBorder(nil, nil, nil, right, left)
-	v.ready = container.NewCenter(container.NewGridWrap(fyne.NewSize(620, 380),
-		card(container.NewBorder(title, nil, nil, nil, body))))
+	codeBox := container.NewVBox(
+		&widget.Label{Text: "Code", TextStyle: fyne.TextStyle{Bold: true}},
+		v.codeText,
+		&widget.Label{Text: "Type it on the sending device,\nor scan the QR code with a phone.", Wrapping: fyne.TextWrapOff},
+		v.addrs,
+		v.fp,
+	)
+	body := container.NewBorder(nil, nil, container.NewPadded(v.qr), nil, container.NewPadded(codeBox))
+	foot := container.NewBorder(widget.NewSeparator(), nil, nil, openBtn, v.saveTo)
+	v.ready = centred(640, card(container.NewVBox(title, v.name, body, foot)))
 
 	v.failTitle = &widget.Label{Text: "Can't receive", TextStyle: fyne.TextStyle{Bold: true}, SizeName: theme.SizeNameSubHeadingText}
 	v.failText = &widget.Label{Wrapping: fyne.TextWrapWord}
 	retry := widget.NewButtonWithIcon("Try again", theme.ViewRefreshIcon(), v.listenAgain)
 	retry.Importance = widget.HighImportance
-	v.failed = container.NewCenter(container.NewGridWrap(fyne.NewSize(520, 220), card(container.NewVBox(
+	v.failed = centred(520, card(container.NewVBox(
 		container.NewBorder(nil, nil, widget.NewIcon(theme.NewErrorThemedResource(theme.ErrorIcon())), nil, v.failTitle),
-		v.failText, layout.NewSpacer(), container.NewHBox(layout.NewSpacer(), retry)))))
+		v.failText, container.NewHBox(layout.NewSpacer(), retry))))
 
 	v.prog = newProgressPanel(false)
-	v.progCard = container.NewCenter(container.NewGridWrap(fyne.NewSize(560, 300), card(container.NewVScroll(v.prog.root))))
+	v.progCard = centred(560, card(v.prog.root))
 
 	v.root = container.NewStack(v.ready, v.failed, v.progCard)
 	v.show(v.ready)
@@ -199,7 +185,7 @@ func (v *receiveView) serveOne(ctx context.Context, gen int) (restart bool, err 
 	}
 	defer r.Close()
 	if adv := v.u.cfg.Advertise; adv != nil {
-		stop, err := adv(cfg.Name, v.u.cfg.Identity.Fingerprint(), r.Port())
+		stop, err := adv(cfg.Name, v.u.fingerprint(), r.Port())
 		if err == nil {
 			defer stop()
 		}
@@ -211,21 +197,21 @@ func (v *receiveView) serveOne(ctx context.Context, gen int) (restart bool, err 
 		v.gen, v.r, v.cancel, v.busy, v.texts = gen, r, cancel, false, nil
 		v.showReady(cfg.Name, code, port, cfg.Dir)
 	})
-	sum, err := r.Serve(sctx)
+	sum, serveErr := r.Serve(sctx)
 	if errors.Is(context.Cause(sctx), errRestart) {
 		return true, nil
 	}
 	if ctx.Err() != nil {
 		return false, nil
 	}
-	v.u.do(func() { v.done(gen, cfg.Dir, sum, err) })
+	v.u.do(func() { v.done(gen, cfg.Dir, sum, serveErr) })
 	return false, nil
 }
 
 // showReady shows the code, the QR code and where files will go.
 func (v *receiveView) showReady(name, code string, port int, dir string) {
-	v.name.SetText(name)
-	v.fp.SetText("Fingerprint " + v.u.cfg.Identity.Fingerprint())
+	v.name.SetText("This device appears to others as “" + name + "”.")
+	v.fp.SetText("Fingerprint " + v.u.fingerprint())
 	v.saveTo.SetText("Saving to " + dir)
 	hosts := v.u.cfg.Hosts()
 	var addrs []string
@@ -254,7 +240,7 @@ func (v *receiveView) setCode(code string, port int, hosts []string) {
 	if len(hosts) > 0 {
 		host = hosts[0]
 	}
-	v.link = FormatLink(host, port, code, v.u.cfg.Identity.Fingerprint())
+	v.link = FormatLink(host, port, code, v.u.fingerprint())
 	if img, err := qrImage(v.link); err == nil {
 		v.qr.Image = img
 		v.qr.Refresh()
@@ -312,7 +298,7 @@ func (v *receiveView) showOffer(r Receiver, o transfer.Offer) {
 		what += " and " + plural(o.Texts, "text", "texts")
 	}
 	head := &widget.Label{Text: fmt.Sprintf("%s wants to send you %s (%s).", who, what, formatBytes(o.TotalBytes)), Wrapping: fyne.TextWrapWord, TextStyle: fyne.TextStyle{Bold: true}}
-	fp := &widget.Label{Text: "Fingerprint " + o.PeerFingerprint, Importance: widget.LowImportance, SizeName: theme.SizeNameCaptionText}
+	fp := &widget.Label{Text: "Fingerprint " + o.PeerFingerprint, SizeName: theme.SizeNameCaptionText}
 	var names []string
 	for _, e := range o.Entries {
 		if e.Kind == transfer.KindDir {
@@ -323,8 +309,8 @@ func (v *receiveView) showOffer(r Receiver, o transfer.Offer) {
 	list := widget.NewList(func() int { return len(names) },
 		func() fyne.CanvasObject { return &widget.Label{Truncation: fyne.TextTruncateEllipsis} },
 		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(names[i]) })
-	listBox := container.NewGridWrap(fyne.NewSize(440, min(float32(len(names)), 6)*36+4), list)
-	where := &widget.Label{Text: "They will be saved in " + v.u.settings.downloadDir(), Importance: widget.LowImportance, Wrapping: fyne.TextWrapWord}
+	listBox := container.NewGridWrap(fyne.NewSize(440, min(float32(len(names)), 6)*40+4), list)
+	where := &widget.Label{Text: "They will be saved in " + v.u.settings.downloadDir(), Wrapping: fyne.TextWrapWord}
 	content := container.NewVBox(head, fp, listBox, where)
 
 	d := dialog.NewCustomWithoutButtons("Incoming transfer", content, v.u.cfg.Window)

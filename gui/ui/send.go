@@ -71,7 +71,7 @@ func newSendView(u *UI) *sendView {
 	))
 	v.addFiles = widget.NewButtonWithIcon("Choose files", theme.FileIcon(), v.chooseFile)
 	v.addFolder = widget.NewButtonWithIcon("Choose folder", theme.FolderIcon(), v.chooseFolder)
-	v.summary = &widget.Label{Importance: widget.LowImportance}
+	v.summary = &widget.Label{}
 	v.clear = widget.NewButtonWithIcon("Clear", theme.ContentClearIcon(), func() {
 		v.sel.clear()
 		v.selectionChanged()
@@ -86,7 +86,7 @@ func newSendView(u *UI) *sendView {
 		func() int { return len(v.devices) },
 		func() fyne.CanvasObject {
 			name := &widget.Label{TextStyle: fyne.TextStyle{Bold: true}, Truncation: fyne.TextTruncateEllipsis}
-			sub := &widget.Label{Importance: widget.LowImportance, SizeName: theme.SizeNameCaptionText, Truncation: fyne.TextTruncateEllipsis}
+			sub := &widget.Label{SizeName: theme.SizeNameCaptionText, Truncation: fyne.TextTruncateEllipsis}
 			return container.NewBorder(nil, nil, widget.NewIcon(theme.ComputerIcon()), nil,
 				container.New(layout.NewCustomPaddedVBoxLayout(0), name, sub))
 		},
@@ -130,7 +130,7 @@ func newSendView(u *UI) *sendView {
 	}
 	v.searching = container.NewCenter(container.NewVBox(
 		container.NewCenter(widget.NewIcon(theme.SearchIcon())),
-		&widget.Label{Text: searchText, Alignment: fyne.TextAlignCenter, Importance: widget.LowImportance, Wrapping: fyne.TextWrapWord},
+		&widget.Label{Text: searchText, Alignment: fyne.TextAlignCenter, Importance: widget.LowImportance},
 	))
 	v.addr = widget.NewEntry()
 	v.addr.SetPlaceHolder("Address, e.g. 192.168.1.20:41000")
@@ -147,7 +147,7 @@ func newSendView(u *UI) *sendView {
 	}
 	v.sendBtn = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), v.startSend)
 	v.sendBtn.Importance = widget.HighImportance
-	v.hint = &widget.Label{Importance: widget.LowImportance, Alignment: fyne.TextAlignCenter, Wrapping: fyne.TextWrapWord}
+	v.hint = &widget.Label{Importance: widget.LowImportance, Alignment: fyne.TextAlignCenter, Truncation: fyne.TextTruncateEllipsis}
 
 	toHead := heading("Send to")
 	toFoot := container.NewVBox(
@@ -165,7 +165,7 @@ func newSendView(u *UI) *sendView {
 	v.form = split
 
 	v.prog = newProgressPanel(true)
-	progCard := container.NewCenter(container.NewGridWrap(fyne.NewSize(560, 300), card(v.prog.root)))
+	progCard := centred(560, card(v.prog.root))
 	progCard.Hide()
 	v.root = container.NewStack(v.form, progCard)
 	v.selectionChanged()
@@ -187,7 +187,7 @@ func card(content fyne.CanvasObject) fyne.CanvasObject {
 
 func (v *sendView) newRow() fyne.CanvasObject {
 	name := &widget.Label{Truncation: fyne.TextTruncateEllipsis}
-	size := &widget.Label{Importance: widget.LowImportance}
+	size := &widget.Label{}
 	remove := widget.NewButtonWithIcon("", theme.DeleteIcon(), nil)
 	remove.Importance = widget.LowImportance
 	return container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()), container.NewHBox(size, remove), name)
@@ -313,8 +313,8 @@ func (v *sendView) browse(ctx context.Context) {
 	})
 	if err != nil && ctx.Err() == nil {
 		v.u.do(func() {
-			v.searching.Objects[0].(*fyne.Container).Objects[1].(*widget.Label).SetText(
-				"Discovery isn't working (" + err.Error() + "): add a device by its address")
+			l := v.searching.Objects[0].(*fyne.Container).Objects[1].(*widget.Label)
+			l.SetText("Discovery isn't working: add a device by its address\n(" + err.Error() + ")")
 		})
 	}
 }

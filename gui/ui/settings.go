@@ -33,8 +33,10 @@ type settingsView struct {
 	ask   *widget.Check
 	form  *widget.Form
 	saved *widget.Label
+	fp    *widget.Label
 
-	nameOverride string // demo mode: a sample name that is never saved
+	// Demo mode: sample values that are never saved.
+	nameOverride, dirOverride string
 }
 
 func newSettingsView(u *UI) *settingsView {
@@ -58,16 +60,13 @@ func newSettingsView(u *UI) *settingsView {
 	})
 	v.ask = widget.NewCheck("Ask before accepting a transfer", nil)
 	v.saved = &widget.Label{Importance: widget.SuccessImportance}
-	fp := &widget.Label{Selectable: true, TextStyle: fyne.TextStyle{Monospace: true}}
-	if u.cfg.Identity != nil {
-		fp.SetText(u.cfg.Identity.Fingerprint())
-	}
+	v.fp = &widget.Label{Selectable: true, TextStyle: fyne.TextStyle{Monospace: true}}
 	v.form = &widget.Form{
 		Items: []*widget.FormItem{
 			{Text: "Device name", Widget: v.name, HintText: "How this device appears to others"},
 			{Text: "Download folder", Widget: container.NewBorder(nil, nil, nil, browse, v.dir), HintText: "Where received files are saved"},
 			{Text: "Incoming", Widget: v.ask, HintText: "Without asking, anyone who knows the code can send"},
-			{Text: "Fingerprint", Widget: fp, HintText: "Compare it with what the other device shows"},
+			{Text: "Fingerprint", Widget: v.fp, HintText: "Compare it with what the other device shows"},
 		},
 		SubmitText: "Save",
 		OnSubmit:   v.save,
@@ -75,8 +74,7 @@ func newSettingsView(u *UI) *settingsView {
 		CancelText: "Revert",
 	}
 	title := &widget.Label{Text: "Settings", TextStyle: fyne.TextStyle{Bold: true}, SizeName: theme.SizeNameHeadingText}
-	v.root = container.NewCenter(container.NewGridWrap(fyne.NewSize(640, 400),
-		card(container.NewVBox(title, v.form, v.saved))))
+	v.root = centred(640, card(container.NewVBox(title, v.form, v.saved)))
 	v.load()
 	return v
 }
@@ -89,6 +87,7 @@ func (v *settingsView) load() {
 	v.dir.SetText(v.downloadDir())
 	v.ask.SetChecked(v.askFirst())
 	v.saved.SetText("")
+	v.fp.SetText(v.u.fingerprint())
 }
 
 // save stores the form and restarts a waiting receiver with it.
@@ -109,6 +108,9 @@ func (v *settingsView) deviceName() string {
 }
 
 func (v *settingsView) downloadDir() string {
+	if v.dirOverride != "" {
+		return v.dirOverride
+	}
 	return v.prefs().StringWithFallback(prefDir, defaultDownloads())
 }
 

@@ -30,6 +30,13 @@ func (t ferryTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Colo
 		return color.NRGBA{R: p.R, G: p.G, B: p.B, A: 0x7f}
 	case theme.ColorNameSelection:
 		return color.NRGBA{R: p.R, G: p.G, B: p.B, A: 0x3f}
+	case theme.ColorNameDisabled:
+		// Fyne's disabled grey doubles as the colour of secondary
+		// text, and on a dark background it is too faint to read.
+		if v == theme.VariantDark {
+			return color.NRGBA{R: 0x84, G: 0x88, B: 0x8e, A: 0xff}
+		}
+		return color.NRGBA{R: 0x8a, G: 0x8d, B: 0x93, A: 0xff}
 	}
 	return t.Theme.Color(n, v)
 }

@@ -53,6 +53,19 @@ type UI struct {
 	send     *sendView
 	recv     *receiveView
 	settings *settingsView
+
+	fpOverride string // demo mode
+}
+
+// fingerprint is this device's key fingerprint as shown to people.
+func (u *UI) fingerprint() string {
+	if u.fpOverride != "" {
+		return u.fpOverride
+	}
+	if u.cfg.Identity == nil {
+		return ""
+	}
+	return u.cfg.Identity.Fingerprint()
 }
 
 // New builds the interface into cfg.Window and installs the drop handler.

@@ -1,0 +1,318 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
+// These tests run real transfers over loopback between the UI and a
+// core/transfer peer in the same process. No discovery runs.
+
+// peerReceiver is a real receiver on 127.0.0.1, served on a goroutine the
+// test owns.
+type peerReceiver struct {
+	r      *transfer.Receiver
+	dir    string
+	events chan transfer.Event
+	done   chan error
+	cancel context.CancelFunc
+}
+
+func startPeerReceiver(t *testing.T, policy transfer.Policy) *peerReceiver {
+	t.Helper()
+	id, err := secure.NewIdentity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &peerReceiver{dir: t.TempDir(), events: make(chan transfer.Event, 1024), done: make(chan error, 1)}
+	p.r, err = transfer.NewReceiver(transfer.ReceiverConfig{
+		Dir: p.dir, Listen: "127.0.0.1:0", Identity: id, Name: "Peer box", Policy: policy,
+		OnEvent: func(ev transfer.Event) {
+			select {
+			case p.events <- ev:
+			default:
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	p.cancel = cancel
+	go func() {
+		_, err := p.r.Serve(ctx)
+		p.done <- err
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-p.done
+		p.r.Close()
+	})
+	return p
+}
+
+func (p *peerReceiver) addr() string { return "127.0.0.1:" + strconv.Itoa(p.r.Port()) }
+
+// fill chooses addr and types code in the Send view.
+func (h *harness) fill(addr, code string) {
+	v := h.u.send
+	h.loop.run(func() {
+		test.Type(v.addr, addr)
+		test.Tap(v.addAddr)
+		v.code.SetText("")
+		test.Type(v.code, code)
+	})
+}
+
+func (h *harness) sendState() panelState {
+	var s panelState
+	h.loop.run(func() { s = h.u.send.prog.state })
+	return s
+}
+
+func TestSendVerifiedToRealReceiver(t *testing.T) {
+	peer := startPeerReceiver(t, transfer.AcceptAll)
+	h := newHarness(t, CoreEngine{}, noReceive)
+	src := t.TempDir()
+	a := writeFile(t, src, "report.pdf", 300_000)
+	writeFile(t, src, "album/one.jpg", 70_000)
+	writeFile(t, src, "album/two.jpg", 0)
+	h.drop(a, filepath.Join(src, "album"))
+	h.fill(peer.addr(), peer.r.Code())
+	h.waitFor("Send to be enabled", func() bool { return !h.u.send.sendBtn.Disabled() })
+	h.tap(h.u.send.sendBtn)
+
+	h.waitFor("the result", func() bool { return h.u.send.prog.state != stateRunning })
+	h.loop.run(func() {
+		p := h.u.send.prog
+		if p.state != stateVerified {
+			t.Fatalf("send failed: %s / %s / %s", p.headline.Text, p.advice.Text, p.detail.Text)
+		}
+		if p.headline.Text != "All 3 files sent and verified" {
+			t.Errorf("headline %q", p.headline.Text)
+		}
+		if !h.u.send.form.Visible() && h.u.send.cancel != nil {
+			t.Error("the send is still marked running")
+		}
+	})
+	if err := <-peer.done; err != nil {
+		t.Fatalf("receiver: %v", err)
+	}
+	peer.done <- nil // for the cleanup
+	for _, rel := range []string{"report.pdf", "album/one.jpg", "album/two.jpg"} {
+		want, _ := os.ReadFile(filepath.Join(src, rel))
+		got, err := os.ReadFile(filepath.Join(peer.dir, rel))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s did not arrive intact: %v", rel, err)
+		}
+	}
+}
+
+func TestSendWrongCode(t *testing.T) {
+	peer := startPeerReceiver(t, transfer.AcceptAll)
+	h := newHarness(t, CoreEngine{}, noReceive)
+	h.drop(writeFile(t, t.TempDir(), "a.txt", 100))
+	wrong := "000000"
+	if peer.r.Code() == wrong {
+		wrong = "111111"
+	}
+	h.fill(peer.addr(), wrong)
+	h.tap(h.u.send.sendBtn)
+	h.waitFor("the result", func() bool { return h.u.send.prog.state != stateRunning })
+	h.loop.run(func() {
+		p := h.u.send.prog
+		if p.state != stateFailed || p.headline.Text != "Wrong code" {
+			t.Errorf("state %v headline %q (%s)", p.state, p.headline.Text, p.detail.Text)
+		}
+		if !contains(p.advice.Text, "didn't match") {
+			t.Errorf("advice %q", p.advice.Text)
+		}
+	})
+}
+
+func TestSendCancel(t *testing.T) {
+	// The receiver asks and nobody answers, so the send is certainly
+	// still running when Cancel is pressed.
+	peer := startPeerReceiver(t, transfer.Ask)
+	h := newHarness(t, CoreEngine{}, noReceive)
+	h.drop(writeFile(t, t.TempDir(), "a.txt", 100))
+	h.fill(peer.addr(), peer.r.Code())
+	h.tap(h.u.send.sendBtn)
+	for ev := range peer.events {
+		if _, ok := ev.(transfer.Offered); ok {
+			break
+		}
+	}
+	h.tap(h.u.send.prog.cancel)
+	h.waitFor("the result", func() bool { return h.u.send.prog.state != stateRunning })
+	h.loop.run(func() {
+		p := h.u.send.prog
+		if p.state != stateFailed || p.headline.Text != "Cancelled" {
+			t.Errorf("state %v headline %q (%s)", p.state, p.headline.Text, p.detail.Text)
+		}
+	})
+	err := <-peer.done
+	peer.done <- err
+	if !errors.Is(err, transfer.ErrCancelled) {
+		t.Errorf("the receiver ended with %v, want ErrCancelled", err)
+	}
+}
+
+// sendTo runs transfer.Send to the UI's receiver on a goroutine the test
+// owns.
+func sendTo(t *testing.T, h *harness, items ...transfer.Item) <-chan error {
+	t.Helper()
+	var code string
+	var port int
+	h.waitFor("the receiver to listen", func() bool {
+		if h.u.recv.r == nil || !h.u.recv.ready.Visible() {
+			return false
+		}
+		code, port = h.u.recv.code, h.u.recv.r.Port()
+		return true
+	})
+	id, err := secure.NewIdentity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		_, err := transfer.Send(ctx, transfer.SendConfig{
+			Addr: "127.0.0.1:" + strconv.Itoa(port), Code: code, Identity: id, Name: "Laptop", Items: items,
+		})
+		done <- err
+	}()
+	t.Cleanup(func() {
+		cancel()
+		wg.Wait()
+	})
+	return done
+}
+
+func TestReceiveAcceptThenDecline(t *testing.T) {
+	h := newHarness(t, CoreEngine{})
+	h.u.Start()
+	v := h.u.recv
+	h.waitFor("a code", func() bool { return len(v.code) >= 6 && v.qr.Image != nil })
+	h.loop.run(func() {
+		l, err := ParseLink(v.link)
+		if err != nil || l.Code != v.code || l.Fingerprint != h.id.Fingerprint() {
+			t.Errorf("QR link %q: %+v %v", v.link, l, err)
+		}
+	})
+
+	src := writeFile(t, t.TempDir(), "holiday.jpg", 123_456)
+	done := sendTo(t, h, transfer.Item{Path: src}, transfer.Item{Text: "the wifi password is hunter2"})
+	h.waitFor("the offer dialog", func() bool { return v.offer != nil })
+	s := h.screen()
+	for _, want := range []string{"Laptop wants to send you 1 file and 1 text", "holiday.jpg"} {
+		if !contains(s, want) {
+			t.Errorf("offer dialog does not show %q", want)
+		}
+	}
+	h.tap(v.accept)
+	if err := <-done; err != nil {
+		t.Fatalf("send: %v", err)
+	}
+	h.waitFor("the verified result", func() bool { return v.prog.state == stateVerified })
+	got, err := os.ReadFile(filepath.Join(h.dir, "holiday.jpg"))
+	if err != nil || len(got) != 123_456 {
+		t.Errorf("holiday.jpg: %d bytes, %v", len(got), err)
+	}
+	s = h.screen()
+	for _, want := range []string{"received and verified", "the wifi password is hunter2", "Copy", "Open folder"} {
+		if !contains(s, want) {
+			t.Errorf("result does not show %q", want)
+		}
+	}
+
+	// Receive more: a new receiver, and this time the person declines.
+	var first Receiver
+	h.loop.run(func() {
+		first = v.r
+		v.listenAgain()
+	})
+	h.waitFor("a new receiver", func() bool { return v.r != nil && v.r != first && v.ready.Visible() })
+	done = sendTo(t, h, transfer.Item{Path: src})
+	h.waitFor("the offer dialog", func() bool { return v.offer != nil })
+	h.tap(v.decline)
+	if err := <-done; !errors.Is(err, transfer.ErrDeclined) {
+		t.Errorf("send after decline: %v, want ErrDeclined", err)
+	}
+	h.waitFor("the declined result", func() bool { return v.prog.state == stateFailed })
+	h.loop.run(func() {
+		if v.prog.headline.Text != "Declined" {
+			t.Errorf("headline %q", v.prog.headline.Text)
+		}
+	})
+}
+
+func TestReceiveCancelWhileAsking(t *testing.T) {
+	h := newHarness(t, CoreEngine{})
+	h.u.Start()
+	v := h.u.recv
+	done := sendTo(t, h, transfer.Item{Text: "hi"})
+	h.waitFor("the offer dialog", func() bool { return v.offer != nil })
+	h.tap(v.prog.cancel)
+	if err := <-done; !errors.Is(err, transfer.ErrCancelled) {
+		t.Errorf("send: %v, want ErrCancelled", err)
+	}
+	h.waitFor("the result", func() bool { return v.prog.state == stateFailed })
+	h.loop.run(func() {
+		if v.offer != nil {
+			t.Error("the offer dialog stayed open")
+		}
+		if v.prog.headline.Text != "Cancelled" {
+			t.Errorf("headline %q", v.prog.headline.Text)
+		}
+	})
+}
+
+func TestSettingsRestartWaitingReceiver(t *testing.T) {
+	h := newHarness(t, CoreEngine{})
+	h.u.Start()
+	v := h.u.recv
+	var first Receiver
+	h.waitFor("a receiver", func() bool { first = v.r; return first != nil })
+	newDir := filepath.Join(t.TempDir(), "Incoming")
+	h.loop.run(func() {
+		s := h.u.settings
+		s.name.SetText("Renamed desk")
+		s.dir.SetText(newDir)
+		s.ask.SetChecked(false)
+		s.save()
+	})
+	h.waitFor("a new receiver", func() bool { return v.r != nil && v.r != first })
+	h.loop.run(func() {
+		if !contains(v.name.Text, "Renamed desk") {
+			t.Errorf("name %q", v.name.Text)
+		}
+		if h.app.Preferences().String(prefDir) != newDir || h.app.Preferences().Bool(prefAsk) {
+			t.Error("settings were not stored")
+		}
+	})
+	if fi, err := os.Stat(newDir); err != nil || !fi.IsDir() {
+		t.Errorf("the new download folder was not created: %v", err)
+	}
+	// Without asking, a transfer goes straight through.
+	done := sendTo(t, h, transfer.Item{Text: "no questions"})
+	if err := <-done; err != nil {
+		t.Fatalf("send: %v", err)
+	}
+	h.waitFor("the result", func() bool { return v.prog.state == stateVerified })
+}
