@@ -1,0 +1,71 @@
+package mobile
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestZeroValuesDoNotPanic: gobind lets the app make zero-valued
+// objects (new Transfer(), MobileOffer()); no method may panic on one.
+func TestZeroValuesDoNotPanic(t *testing.T) {
+	var n Node
+	if n.Fingerprint() != "" || n.Name() != "" || n.Peers() != "" {
+		t.Error("zero node answered")
+	}
+	if _, err := n.Receive(NewReceiveOptions()); err == nil {
+		t.Error("zero node received")
+	}
+	if _, err := n.Receive(&ReceiveOptions{Dir: t.TempDir()}); err == nil || !errors.Is(err, errPanic) {
+		t.Errorf("zero node: %v", err)
+	}
+	if err := n.PeerFound(&PlatformPeer{InstanceName: "x", Port: 1, Addrs: "127.0.0.1"}); err == nil {
+		t.Error("zero node took a peer")
+	}
+	var tr Transfer
+	if tr.ID() != 0 || tr.Code() != "" || tr.Port() != 0 || tr.Advertisement() != nil {
+		t.Error("zero transfer answered")
+	}
+	for name, f := range map[string]func() error{"accept": tr.Accept, "decline": tr.Decline, "cancel": tr.Cancel} {
+		if err := f(); err == nil {
+			t.Errorf("zero transfer: %s succeeded", name)
+		}
+	}
+	var o Offer
+	if o.EntryCount() != 0 {
+		t.Error("zero offer has entries")
+	}
+	if js, err := o.EntriesJSON(-5, 1<<40); err != nil || js != "[]" {
+		t.Errorf("zero offer entries %q, %v", js, err)
+	}
+}
+
+// TestGoroutinePanicReported: a panic on a goroutine the Node owns ends
+// up in OnFailed as KindInternal, with its stack, and not in a crash.
+func TestGoroutinePanicReported(t *testing.T) {
+	checkGoroutines(t)
+	n, ev := newTestNode(t, "A")
+	n.mu.Lock()
+	n.wg.Add(1)
+	n.mu.Unlock()
+	n.run("testing", func() { panic("boom") }, func(err error) {
+		n.emit(func(e Events) { e.OnFailed(7, failureOf(err)) })
+	})
+	c := ev.terminal(t, 7, 5*time.Second)
+	if c.fail.Kind != KindInternal || !strings.Contains(c.fail.Message, "boom") || !strings.Contains(c.fail.Message, "goroutine") {
+		t.Fatalf("failure %+v", c.fail)
+	}
+}
+
+// TestCallbackPanicContained: a panicking Events implementation does not
+// take the transfer's goroutine down.
+func TestCallbackPanicContained(t *testing.T) {
+	n, _ := newTestNode(t, "A")
+	n.events = panicky{}
+	n.emitPeers("[]") // must return
+}
+
+type panicky struct{ Events }
+
+func (panicky) OnPeers(string) { panic("app bug") }
