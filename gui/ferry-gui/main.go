@@ -9,7 +9,7 @@
 //	FERRY_LISTEN=addr     the receiver's listen address (default ":0")
 //	FERRY_CONFIG_DIR=dir  where the device key is kept (default: the user's config dir)
 //	FERRY_GUI_DEMO=view   open a view filled with sample content and no network:
-//	                      send, progress, done, receive or offer (screenshots)
+//	                      send, progress, done, failed, receive, offer or settings
 package main
 
 import (

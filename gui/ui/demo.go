@@ -7,13 +7,15 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // Demo fills the window with sample content and no network, for
 // screenshots and for trying the interface: view is "send" (a selection, a
 // device and a code), "progress" (a send under way), "done" (a verified
-// send), "receive" (the code and QR code) or "offer" (an incoming offer).
+// send), "failed" (a send with a wrong code), "receive" (the code and QR
+// code), "offer" (an incoming offer) or "settings".
 // Call it after New and before Start. Sample files are created, sparse,
 // under the system's temporary folder.
 func (u *UI) Demo(view string) error {
@@ -27,7 +29,7 @@ func (u *UI) Demo(view string) error {
 	u.fpOverride = "FH8F-TB4L-E5MV-YYPQ"
 	u.settings.load()
 	switch view {
-	case "send", "progress", "done":
+	case "send", "progress", "done", "failed":
 		paths, err := demoFiles()
 		if err != nil {
 			return fmt.Errorf("demo: %w", err)
@@ -44,8 +46,11 @@ func (u *UI) Demo(view string) error {
 		}
 	case "receive", "offer":
 		u.ShowReceive()
+	case "settings":
+		u.cfg.NoReceive = true
+		u.ShowSettings()
 	default:
-		return fmt.Errorf("demo: unknown view %q (want send, progress, done, receive or offer)", view)
+		return fmt.Errorf("demo: unknown view %q (want send, progress, done, failed, receive, offer or settings)", view)
 	}
 	return nil
 }
@@ -100,6 +105,9 @@ func (e demoEngine) Send(ctx context.Context, cfg transfer.SendConfig) (transfer
 		if cfg.OnEvent != nil {
 			cfg.OnEvent(ev)
 		}
+	}
+	if e.view == "failed" {
+		return transfer.Summary{}, fmt.Errorf("connecting to %s: %w", cfg.Addr, secure.ErrWrongCode)
 	}
 	d := demoDevices[0]
 	emit(transfer.Connected{PeerName: d.Name, PeerFingerprint: d.Fingerprint, Addr: d.Addrs[0]})

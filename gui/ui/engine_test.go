@@ -316,3 +316,41 @@ func TestSettingsRestartWaitingReceiver(t *testing.T) {
 	}
 	h.waitFor("the result", func() bool { return v.prog.state == stateVerified })
 }
+
+func TestReceiveShowsNewCodeAfterWrongGuesses(t *testing.T) {
+	h := newHarness(t, CoreEngine{})
+	h.u.Start()
+	v := h.u.recv
+	var code string
+	var port int
+	h.waitFor("a receiver", func() bool {
+		if v.r == nil {
+			return false
+		}
+		code, port = v.code, v.r.Port()
+		return true
+	})
+	id, err := secure.NewIdentity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrong := "000000"
+	if code == wrong {
+		wrong = "111111"
+	}
+	for i := 0; i < 3; i++ {
+		_, err := transfer.Send(context.Background(), transfer.SendConfig{
+			Addr: "127.0.0.1:" + strconv.Itoa(port), Code: wrong, Identity: id, Name: "Guesser",
+			Items: []transfer.Item{{Text: "x"}},
+		})
+		if !errors.Is(err, secure.ErrWrongCode) && !errors.Is(err, secure.ErrCodeRetired) {
+			t.Fatalf("guess %d: %v, want a wrong-code error", i+1, err)
+		}
+	}
+	h.waitFor("a new code", func() bool { return v.code != code })
+	h.loop.run(func() {
+		if v.codeText.Text != v.code || !contains(v.link, "code="+v.code) {
+			t.Errorf("shown code %q, QR link %q, current code %q", v.codeText.Text, v.link, v.code)
+		}
+	})
+}

@@ -17,17 +17,17 @@ func formatBytes(n int64) string {
 	}
 	units := []string{"kB", "MB", "GB", "TB", "PB", "EB"}
 	v := float64(n)
-	for _, u := range units {
+	for i, u := range units {
 		v /= 1000
-		if v < 999.95 || u == "EB" {
-			switch {
-			case v < 9.995:
-				return fmt.Sprintf("%.2f %s", v, u)
-			case v < 99.95:
-				return fmt.Sprintf("%.1f %s", v, u)
-			default:
-				return fmt.Sprintf("%.0f %s", v, u)
-			}
+		// Thresholds sit where rounding would carry into the next digit,
+		// so 999,949 bytes reads "1.00 MB", never "1000 kB".
+		switch {
+		case v < 9.995:
+			return fmt.Sprintf("%.2f %s", v, u)
+		case v < 99.95:
+			return fmt.Sprintf("%.1f %s", v, u)
+		case v < 999.5 || i == len(units)-1:
+			return fmt.Sprintf("%.0f %s", v, u)
 		}
 	}
 	panic("unreachable")
