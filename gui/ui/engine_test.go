@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -351,6 +352,38 @@ func TestReceiveShowsNewCodeAfterWrongGuesses(t *testing.T) {
 	h.loop.run(func() {
 		if v.codeText.Text != v.code || !contains(v.link, "code="+v.code) {
 			t.Errorf("shown code %q, QR link %q, current code %q", v.codeText.Text, v.link, v.code)
+		}
+	})
+}
+
+func TestSendToDiscoveredDeviceTriesEachAddress(t *testing.T) {
+	peer := startPeerReceiver(t, transfer.AcceptAll)
+	dead, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadAddr := dead.Addr().String()
+	dead.Close()
+	found := []Device{{Name: "Peer box", Fingerprint: "PEER-PEER-PEER-PEER", Addrs: []string{deadAddr, peer.addr()}}}
+	browse := func(ctx context.Context, onChange func([]Device)) error {
+		onChange(found)
+		<-ctx.Done()
+		return nil
+	}
+	h := newHarness(t, CoreEngine{}, noReceive, func(c *Config) { c.Browse = browse })
+	h.u.Start()
+	v := h.u.send
+	h.drop(writeFile(t, t.TempDir(), "a.bin", 4096))
+	h.waitFor("the device", func() bool { return len(v.devices) == 1 })
+	h.loop.run(func() {
+		v.devList.Select(0)
+		test.Type(v.code, peer.r.Code())
+	})
+	h.tap(v.sendBtn)
+	h.waitFor("the result", func() bool { return v.prog.state != stateRunning })
+	h.loop.run(func() {
+		if v.prog.state != stateVerified {
+			t.Errorf("send failed: %s (%s)", v.prog.headline.Text, v.prog.detail.Text)
 		}
 	})
 }

@@ -304,8 +304,17 @@ func (v *sendView) chooseFolder() {
 
 // browse runs discovery until ctx ends, on a goroutine the UI owns.
 func (v *sendView) browse(ctx context.Context) {
+	own := v.u.fingerprint()
 	err := v.u.cfg.Browse(ctx, func(ds []Device) {
-		ds = append([]Device(nil), ds...)
+		// This device's own receiver is on the network too: a person
+		// never means to send to themselves.
+		var others []Device
+		for _, d := range ds {
+			if d.Fingerprint == "" || d.Fingerprint != own {
+				others = append(others, d)
+			}
+		}
+		ds = others
 		v.u.do(func() {
 			v.found = ds
 			v.devicesChanged()

@@ -139,8 +139,16 @@ func TestDiscoveredDevicesUpdateLive(t *testing.T) {
 	v := h.u.send
 	a := Device{Name: "Alpha", Fingerprint: "AAAA-AAAA-AAAA-AAAA", Addrs: []string{"127.0.0.1:1"}}
 	b := Device{Name: "Beta", Fingerprint: "BBBB-BBBB-BBBB-BBBB", Addrs: []string{"127.0.0.1:2"}}
-	updates <- []Device{a, b}
+	self := Device{Name: "Me", Fingerprint: h.id.Fingerprint(), Addrs: []string{"127.0.0.1:4"}}
+	updates <- []Device{a, self, b}
 	h.waitFor("two devices", func() bool { return len(v.devices) == 2 })
+	h.loop.run(func() {
+		for _, d := range v.devices {
+			if d.Name == "Me" {
+				t.Error("this device's own receiver is listed")
+			}
+		}
+	})
 	h.loop.run(func() { v.devList.Select(1) })
 	// Beta moves to another port and Alpha goes away: Beta stays chosen.
 	b.Addrs = []string{"127.0.0.1:3"}
