@@ -119,7 +119,10 @@ func startXvfb(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp")
+	// The pointer starts at the centre of the screen: make the screen big
+	// enough that it is off the window, so no hover highlight makes a
+	// capture depend on timing.
+	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "2200x1400x24", "-nolisten", "tcp")
 	cmd.ExtraFiles = []*os.File{w}
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting Xvfb: %v", err)
