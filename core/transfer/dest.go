@@ -122,7 +122,7 @@ func (d *dest) mkdir(p string) (existed bool, err error) {
 	return false, fmt.Errorf("creating folder %q: %w", p, diskError(err))
 }
 
-// setAttrs applies an offered mode and time to a folder Ferry created.
+// setDirAttrs applies an offered mode and time to a folder.
 // The owner keeps rwx so that a later transfer can still merge into it.
 func (d *dest) setDirAttrs(p string, e Entry) error {
 	if err := d.root.Chmod(p, e.Mode.Perm()|0o700); err != nil {

@@ -42,9 +42,11 @@
 //     file rule. When the name, or any subfolder the offer needs, is taken
 //     by something that is not a folder, the whole top-level folder is
 //     saved as "name (1)". A symlink where the offer needs a folder is
-//     refused (ErrRefusedPath). Merged folders keep their own mode and
-//     time; folders Ferry creates get the sender's, with the owner's rwx
-//     always kept so that a later transfer can merge into them.
+//     refused (ErrRefusedPath). Every offered folder, merged or created,
+//     gets the sender's mode and time once its files are in (so that a
+//     resumed folder ends up exactly like the source), except that the
+//     owner's rwx is always kept so that a later transfer can merge into
+//     it.
 //   - Case. Two entries whose paths differ only by case are refused on
 //     every target, case-insensitive or not (Unicode normalization is not
 //     folded).

@@ -45,7 +45,6 @@ type rsession struct {
 	entries []Entry
 	tops    map[string]string
 	answers map[int]*planned
-	created []bool // by index: folders this transfer created
 	meter   *meter
 	sum     Summary
 	start   time.Time
@@ -81,6 +80,9 @@ func (s *rsession) run(parent context.Context) (Summary, error) {
 
 	err := s.exchange(ctx)
 	if err != nil {
+		if s.meter != nil {
+			s.meter.tick(true) // where it stopped
+		}
 		if ctx.Err() != nil {
 			err = cancelError(ctx)
 		}
@@ -368,7 +370,6 @@ func (s *rsession) decideOffer(ctx context.Context, offer Offer) (bool, error) {
 // (resume), then answers.
 func (s *rsession) prepare(ctx context.Context) error {
 	s.buf = make([]byte, maxChunk+headerLen)
-	s.created = make([]bool, len(s.entries))
 	s.answers = make(map[int]*planned)
 	var ans answerMsg
 	var total int64
@@ -380,11 +381,9 @@ func (s *rsession) prepare(ctx context.Context) error {
 		final := finalPath(e.Path, s.tops)
 		switch e.Kind {
 		case KindDir:
-			existed, err := s.dest.mkdir(final)
-			if err != nil {
+			if _, err := s.dest.mkdir(final); err != nil {
 				return err
 			}
-			s.created[i] = !existed
 			continue
 		case KindText:
 			total += e.Size
@@ -627,12 +626,12 @@ func (s *rsession) saveText(e Entry, text []byte) (string, error) {
 	return s.dest.place(part, finalPath(e.Path, s.tops))
 }
 
-// finish gives the folders Ferry created their mode and time, deepest
+// finish gives the offered folders their mode and time, deepest
 // first (writing inside a folder changes its time), confirms them, and
 // sends the receiver's stage split.
 func (s *rsession) finish() error {
 	for i := len(s.entries) - 1; i >= 0; i-- {
-		if s.created[i] {
+		if s.entries[i].Kind == KindDir {
 			if err := s.dest.setDirAttrs(finalPath(s.entries[i].Path, s.tops), s.entries[i]); err != nil {
 				return err
 			}

@@ -139,6 +139,9 @@ func (s *sender) run(parent context.Context) (Summary, error) {
 	err := s.exchange(ctx)
 	if err != nil {
 		err = s.fail(parent, ctx, cancel, err)
+		if s.meter != nil {
+			s.meter.tick(true) // where it stopped
+		}
 	}
 	<-s.readerDone
 	s.conn.Close()
