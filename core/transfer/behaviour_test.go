@@ -343,7 +343,7 @@ func TestSourceChanged(t *testing.T) {
 
 func TestManySmallFiles(t *testing.T) {
 	n := 10_000
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		n = 2_000
 	}
 	src := filepath.Join(t.TempDir(), "many")

@@ -15,7 +15,10 @@ func TestBigSparseFile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("2 GiB transfer: run without -short")
 	}
-	const size = 2 << 30
+	size := int64(2 << 30)
+	if raceEnabled {
+		size = 128 << 20
+	}
 	src := filepath.Join(t.TempDir(), "sparse.img")
 	f, err := os.Create(src)
 	if err != nil {
@@ -25,7 +28,8 @@ func TestBigSparseFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll})
+	p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll, Diag: true})
+	p.send.Diag = true
 	ssum, serr, rsum, rerr := p.run(t.Context(), Item{Path: src})
 	if serr != nil || rerr != nil {
 		t.Fatalf("send: %v; receive: %v", serr, rerr)
@@ -37,7 +41,18 @@ func TestBigSparseFile(t *testing.T) {
 	if ssum.Bytes != size || rsum.Bytes != size {
 		t.Errorf("bytes: sent %d, received %d", ssum.Bytes, rsum.Bytes)
 	}
-	t.Logf("2 GiB in %v; %s; peak RSS of this process (both ends): %s", ssum.Duration, ssum.Verdict, vmHWM())
+	progs := eventsOf[Progress](p.sev)
+	if last := progs[len(progs)-1]; last.Done != size || last.Total != size {
+		t.Errorf("last progress %d/%d, want %d", last.Done, last.Total, size)
+	}
+	for i := 1; i < len(progs); i++ {
+		if progs[i].Done < progs[i-1].Done {
+			t.Fatalf("progress went backwards: %d after %d", progs[i].Done, progs[i-1].Done)
+		}
+	}
+	t.Logf("%d progress events, %d diagnostics events on the sender, %d on the receiver",
+		len(progs), len(eventsOf[Diagnostics](p.sev)), len(eventsOf[Diagnostics](p.rev)))
+	t.Logf("%d MiB in %v; %s; peak RSS of this process (both ends): %s", size>>20, ssum.Duration, ssum.Verdict, vmHWM())
 }
 
 // vmHWM reads the process's peak resident set size.
