@@ -17,8 +17,8 @@ type offerMsg struct {
 }
 
 // minEntryBytes is the smallest encoding of one entry (kind, path length,
-// one path byte, size, mode, seconds, nanoseconds).
-const minEntryBytes = 7
+// size, mode, seconds, nanoseconds: one byte each).
+const minEntryBytes = 6
 
 func (m offerMsg) encode() []byte {
 	var e enc
