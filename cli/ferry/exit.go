@@ -82,6 +82,8 @@ func classify(err error) (code int, kind, hint string) {
 		return exitFailure, "source_changed", firstNonEmpty(hint, "wait until the file stops changing, then send again")
 	case errors.Is(err, transfer.ErrRefusedPath):
 		return exitFailure, "refused_path", hint
+	case errors.Is(err, secure.ErrTruncated), errors.Is(err, secure.ErrConnectionLost):
+		return exitFailure, "connection_lost", firstNonEmpty(hint, "the other end stopped or the network dropped: send again to resume where it stopped")
 	case errors.Is(err, secure.ErrNotFerry):
 		return exitFailure, "not_ferry", firstNonEmpty(hint, "check the port: it is not a ferry receiver")
 	case isDialError(err):

@@ -124,3 +124,10 @@ func report(p *printer, err error) int {
 	}
 	return code
 }
+
+// forceExit ends the process on a second interrupt, without waiting for
+// the peer to hear of the cancel.
+func forceExit(e *env, p *printer) {
+	p.fail("interrupted twice: exiting without waiting for the other end", "")
+	e.exit(exitDeclined)
+}

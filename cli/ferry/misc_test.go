@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
@@ -48,7 +49,8 @@ func TestClassify(t *testing.T) {
 func TestSignals(t *testing.T) {
 	sigs := make(chan os.Signal)
 	forced := make(chan struct{})
-	ctx, stop := onSignals(context.Background(), sigs, "sender", func() { close(forced) })
+	clock := &fakeClock{t: time.Unix(1e9, 0)}
+	ctx, stop := onSignals(context.Background(), sigs, "sender", clock.now, func() { close(forced) })
 	defer stop()
 	sigs <- os.Interrupt
 	<-ctx.Done()
@@ -56,12 +58,29 @@ func TestSignals(t *testing.T) {
 	if cause.Error() != "cancelled by the sender (interrupt)" || !errors.Is(cause, errInterrupted) {
 		t.Errorf("cause %q", cause)
 	}
-	sigs <- syscall.SIGTERM
+	// The same signal delivered twice at once (to the process and to its
+	// group) is one interrupt. The second send returns only once the
+	// watcher is back in its select, so the first duplicate was judged
+	// with the clock unmoved.
+	sigs <- os.Interrupt
+	sigs <- os.Interrupt
+	select {
+	case <-forced:
+		t.Fatal("a duplicate signal forced the exit")
+	default:
+	}
+	clock.advance(forceAfter)
+	// The last duplicate may read the moved clock and force the exit
+	// itself; either way a later signal forces it.
+	select {
+	case sigs <- syscall.SIGTERM:
+	case <-forced:
+	}
 	<-forced
 }
 
 func TestSignalsStop(t *testing.T) {
-	ctx, stop := onSignals(context.Background(), make(chan os.Signal), "receiver", func() {})
+	ctx, stop := onSignals(context.Background(), make(chan os.Signal), "receiver", time.Now, func() {})
 	stop()
 	stop()
 	if errors.Is(context.Cause(ctx), errInterrupted) {

@@ -43,7 +43,7 @@ func cmdPeers(ctx context.Context, e *env, p *printer, args []string) error {
 		return err
 	}
 	p.json = o.json
-	ctx, stop := onSignals(ctx, e.signals, "peers", func() { e.exit(exitDeclined) })
+	ctx, stop := onSignals(ctx, e.signals, "peers", e.now, func() { forceExit(e, p) })
 	defer stop()
 	peers, err := discovery.List(ctx, o.ifaces, time.Duration(o.timeout))
 	if err != nil {

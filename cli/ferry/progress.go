@@ -127,7 +127,7 @@ func plainProgress(ev transfer.Progress) string {
 		pct = int(100 * ev.Done / ev.Total)
 	}
 	s := fmt.Sprintf("%s / %s (%d%%) %s", humanBytes(ev.Done), humanBytes(ev.Total), pct, humanRate(ev.Rate))
-	if ev.ETA > 0 {
+	if ev.ETA >= time.Second {
 		s += " eta " + humanDuration(ev.ETA)
 	}
 	if ev.Current != "" {

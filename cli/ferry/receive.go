@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -149,7 +150,7 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 		p.infof("offers will be declined (%s): re-run with --yes to accept without asking", rs.noAsk)
 	}
 
-	ctx, stop := onSignals(ctx, e.signals, "receiver", func() { e.exit(exitDeclined) })
+	ctx, stop := onSignals(ctx, e.signals, "receiver", e.now, func() { forceExit(e, p) })
 	defer stop()
 	for {
 		p.infof("waiting for a sender: on the other device run 'ferry send PATH...' and type the code")
@@ -184,6 +185,9 @@ func receiveDir(flagDir string, getenv func(string) string) (string, error) {
 		}
 		if !fi.IsDir() {
 			return "", usagef("--dir names the folder to save into", "not a folder: %s", flagDir)
+		}
+		if abs, err := filepath.Abs(flagDir); err == nil {
+			flagDir = abs
 		}
 		return flagDir, nil
 	}
@@ -376,7 +380,7 @@ func describeSummary(s transfer.Summary) string {
 
 // rateSuffix renders " in 9.1s (110 MiB/s)" for a summary.
 func rateSuffix(s transfer.Summary) string {
-	if s.Duration <= 0 {
+	if s.Duration <= 0 || s.Bytes == 0 {
 		return ""
 	}
 	return fmt.Sprintf(" in %s (%s)", humanDuration(s.Duration), humanRate(float64(s.Bytes)/s.Duration.Seconds()))

@@ -137,7 +137,7 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 		name = hostname()
 	}
 
-	ctx, stop := onSignals(ctx, e.signals, "sender", func() { e.exit(exitDeclined) })
+	ctx, stop := onSignals(ctx, e.signals, "sender", e.now, func() { forceExit(e, p) })
 	defer stop()
 	q := &prompter{p: p, in: e.stdin}
 	dest, err := findReceiver(ctx, p, q, o)
@@ -232,9 +232,12 @@ func (ss *sendSession) onEvent(ev transfer.Event) {
 		ss.peer = peerLabel(e.PeerName, e.PeerFingerprint)
 		ss.p.infof("connected to %s, waiting for it to accept", ss.peer)
 	case transfer.Accepted:
-		if e.Total < e.Offer.TotalBytes {
+		switch {
+		case e.Total == 0 && e.Offer.TotalBytes > 0:
+			ss.p.infof("accepted: the receiver already has all of %s", describeOffer(e.Offer))
+		case e.Total < e.Offer.TotalBytes:
 			ss.p.infof("accepted: sending %s of %s, the rest is already there", humanBytes(e.Total), describeOffer(e.Offer))
-		} else {
+		default:
 			ss.p.infof("accepted: sending %s", describeOffer(e.Offer))
 		}
 	case transfer.Progress:
