@@ -16,6 +16,7 @@ import (
 	"github.com/flynn/noise"
 
 	"github.com/ferry-project/ferry/core/diag"
+	"github.com/ferry-project/ferry/core/internal/testhooks"
 )
 
 // Config configures one end of a handshake.
@@ -112,10 +113,16 @@ func handshake(ctx context.Context, nc net.Conn, cfg *Config, initiator bool) (_
 			err = nc.SetDeadline(time.Time{})
 		}
 	}()
+	var c *Conn
 	if initiator {
-		return initiate(nc, cfg)
+		c, err = initiate(nc, cfg)
+	} else {
+		c, err = respond(nc, cfg)
 	}
-	return respond(nc, cfg)
+	if h := testhooks.From(ctx); c != nil && h != nil {
+		c.w.rc.afterSeal = h.Seal
+	}
+	return c, err
 }
 
 func initiate(nc net.Conn, cfg *Config) (*Conn, error) {

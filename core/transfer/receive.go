@@ -505,6 +505,7 @@ func (s *rsession) receiveEntry(ctx context.Context, i int, off int64) error {
 
 	var (
 		f    *os.File
+		w    io.Writer // f, through a test's hook
 		text []byte
 		part string
 		err  error
@@ -516,6 +517,7 @@ func (s *rsession) receiveEntry(ctx context.Context, i int, off int64) error {
 		if f, err = s.dest.openPartial(part, off); err != nil {
 			return fmt.Errorf("receiving %q: %w", e.Path, err)
 		}
+		w = s.cfg.hooks.writer(f)
 		defer func() {
 			if f != nil {
 				f.Close()
@@ -568,8 +570,8 @@ func (s *rsession) receiveEntry(ctx context.Context, i int, off int64) error {
 		s.timers.Since(diag.HashRecv, start, n)
 		if f != nil {
 			start = time.Now()
-			w, err := f.Write(chunk)
-			s.timers.Since(diag.DiskWrite, start, w)
+			wrote, err := w.Write(chunk)
+			s.timers.Since(diag.DiskWrite, start, wrote)
 			if err != nil {
 				return fmt.Errorf("writing %q: %w", e.Path, diskError(err))
 			}

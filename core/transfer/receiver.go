@@ -171,6 +171,7 @@ func (r *Receiver) Serve(ctx context.Context) (sum Summary, err error) {
 			}
 			continue
 		}
+		r.cfg.hooks.onSecured(sc)
 		s := &rsession{cfg: &r.cfg, decide: r.decide, conn: sc, ev: ev, timers: timers,
 			peerFP: sc.PeerFingerprint(), timeout: r.cfg.Timeout}
 		return s.run(ctx)

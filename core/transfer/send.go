@@ -73,6 +73,7 @@ func Send(ctx context.Context, cfg SendConfig) (sum Summary, err error) {
 		}
 		return Summary{}, fmt.Errorf("securing the connection to %s: %w", cfg.Addr, err)
 	}
+	cfg.hooks.onSecured(sc)
 	s := &sender{
 		cfg: cfg, conn: sc, peerFP: sc.PeerFingerprint(), ev: ev, timers: timers,
 		entries: entries, srcs: srcs, offer: offer, offerBody: body,
@@ -318,7 +319,7 @@ func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *answerItem) 
 		if err := unchanged(f, e); err != nil {
 			return err
 		}
-		r = f
+		r = s.cfg.hooks.reader(f)
 	}
 	if it != nil && f != nil {
 		if err := s.hashPrefix(ctx, f, it.Offset, h); err != nil {

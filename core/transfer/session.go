@@ -3,6 +3,7 @@ package transfer
 import (
 	"context"
 	"errors"
+	"io"
 	"net"
 	"time"
 
@@ -47,6 +48,8 @@ type SendConfig struct {
 	Timeout time.Duration
 	// Dialer, when set, opens the connection (tests use it to cut links).
 	Dialer func(ctx context.Context, addr string) (net.Conn, error)
+
+	hooks *hooks // tests only
 }
 
 // ReceiverConfig is everything a Receiver needs.
@@ -64,4 +67,40 @@ type ReceiverConfig struct {
 	Timeout   time.Duration    // default 30s
 	// MaxAttempts is how many wrong codes retire the current one (default 3).
 	MaxAttempts int
+
+	hooks *hooks // tests only
+}
+
+// hooks let this package's tests slow one stage on purpose and look at
+// the secure connection. They are unexported fields of the configs, so no
+// front end can set them; core/internal/testhooks does the same for the
+// cipher, which lives in core/secure.
+type hooks struct {
+	// diskRead wraps each source file as the sender reads its chunks, and
+	// diskWrite each partial file as the receiver writes them: both inside
+	// the call the disk timers wrap.
+	diskRead  func(io.Reader) io.Reader
+	diskWrite func(io.Writer) io.Writer
+	// secured is given each end's connection once the handshake is done.
+	secured func(*secure.Conn)
+}
+
+func (h *hooks) reader(r io.Reader) io.Reader {
+	if h == nil || h.diskRead == nil {
+		return r
+	}
+	return h.diskRead(r)
+}
+
+func (h *hooks) writer(w io.Writer) io.Writer {
+	if h == nil || h.diskWrite == nil {
+		return w
+	}
+	return h.diskWrite(w)
+}
+
+func (h *hooks) onSecured(c *secure.Conn) {
+	if h != nil && h.secured != nil {
+		h.secured(c)
+	}
 }
