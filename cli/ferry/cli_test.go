@@ -93,6 +93,8 @@ func TestUsageErrors(t *testing.T) {
 		{"receive dir is a file", []string{"receive", "--dir", file}, exitUsage, "not a folder"},
 		{"peers bad timeout", []string{"peers", "--timeout", "soon"}, exitUsage, "invalid value"},
 		{"peers zero timeout", []string{"peers", "--timeout", "0s"}, exitUsage, "above zero"},
+		{"unknown iface", []string{"peers", "--iface", "nosuch0"}, exitUsage, `no network interface "nosuch0"`},
+		{"unknown iface on send", []string{"send", "--iface", "nosuch0", "--peer", "x", file}, exitUsage, "no network interface"},
 		{"version operand", []string{"version", "now"}, exitUsage, "unexpected argument"},
 		{"help unknown", []string{"help", "fly"}, exitUsage, "unknown command"},
 	}

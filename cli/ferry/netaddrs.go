@@ -3,6 +3,7 @@ package main
 import (
 	"net"
 	"slices"
+	"strings"
 )
 
 // shownAddrs returns the IP addresses a receiver tells people to use:
@@ -52,4 +53,21 @@ func joinPort(addrs []string, port int) []string {
 		out[i] = net.JoinHostPort(a, itoa(port))
 	}
 	return out
+}
+
+// checkIfaces makes an unknown --iface a usage error, found before
+// anything starts, with the names that exist as the hint.
+func checkIfaces(names []string) error {
+	for _, name := range names {
+		if _, err := net.InterfaceByName(name); err != nil {
+			var known []string
+			if all, err := net.Interfaces(); err == nil {
+				for _, ifc := range all {
+					known = append(known, ifc.Name)
+				}
+			}
+			return usagef("this device has: "+strings.Join(known, ", "), "no network interface %q", name)
+		}
+	}
+	return nil
 }

@@ -26,6 +26,9 @@ func parsePeers(args []string) (peersOpts, error) {
 	if err != nil {
 		return o, err
 	}
+	if err := checkIfaces(o.ifaces); err != nil {
+		return o, err
+	}
 	if len(operands) > 0 {
 		return o, usagef("run 'ferry peers --help' for usage", "unexpected argument %q", operands[0])
 	}

@@ -51,6 +51,9 @@ func parseReceive(args []string) (receiveOpts, error) {
 			return o, usagef("give a host and a port, like 0.0.0.0:9000 or 127.0.0.1:0", "bad --listen address %q", o.listen)
 		}
 	}
+	if err := checkIfaces(o.ifaces); err != nil {
+		return o, err
+	}
 	if strings.TrimSpace(o.code) != o.code {
 		return o, usagef("give the code without spaces around it", "bad --code %q", o.code)
 	}

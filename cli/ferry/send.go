@@ -52,6 +52,9 @@ func parseSend(args []string) (sendOpts, error) {
 			return o, usagef("give the address and port the receiver shows, like 192.168.1.20:41234", "bad --to address %q", o.to)
 		}
 	}
+	if err := checkIfaces(o.ifaces); err != nil {
+		return o, err
+	}
 	return o, nil
 }
 
