@@ -351,41 +351,56 @@ func signalTree(t *testing.T, cmd *exec.Cmd, sig syscall.Signal) {
 	}
 }
 
-func TestRateLimitedLinkWithDiag(t *testing.T) {
+// sendOverLimitedLink sends a sparse file of mib MiB across the pair's
+// link shaped to rate, with --diag on both ends, and returns the sender's
+// stderr and how long the send took.
+func sendOverLimitedLink(t *testing.T, rate string, mib int64, port string) (string, time.Duration) {
+	t.Helper()
 	pair := netns.NewPair(t)
-	if err := pair.Limit("1gbit"); err != nil {
+	if err := pair.Limit(rate); err != nil {
 		t.Fatal(err)
 	}
 	addr := pair.AddrA.String()
 	big := filepath.Join(t.TempDir(), "big.bin")
 	f, _ := os.Create(big)
-	f.Truncate(256 << 20)
+	f.Truncate(mib << 20)
 	f.Close()
 	recv := start(t, pair.Command(pair.A, ferryBin, "receive", "--dir", t.TempDir(), "--code", "555555",
-		"--yes", "--json", "--no-mdns", "--diag", "--listen", addr+":7005"))
+		"--yes", "--json", "--no-mdns", "--diag", "--listen", addr+":"+port))
 	recv.until("listening", 20*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	began := time.Now()
-	_, stderr, code := run(t, pair.CommandContext(ctx, pair.B, ferryBin, "send", "--to", addr+":7005", "--code", "555555", "--diag", big))
+	_, stderr, code := run(t, pair.CommandContext(ctx, pair.B, ferryBin, "send", "--to", addr+":"+port, "--code", "555555", "--diag", big))
 	took := time.Since(began)
 	if code != 0 {
-		t.Fatalf("send over the 1 Gbit/s link: exit %d\n%s", code, stderr)
+		t.Fatalf("send over the %s link: exit %d\n%s", rate, code, stderr)
+	}
+	if c := recv.exit(20 * time.Second); c != 0 {
+		t.Errorf("receiver exit %d", c)
 	}
 	if !strings.Contains(stderr, "slowest stage") {
 		t.Errorf("--diag printed no verdict:\n%s", stderr)
 	}
-	// A 1 Gbit/s link is far below what either end's CPU does here, so
-	// the verdict must blame the network, not a stage of ours.
-	if !strings.Contains(stderr, "slowest stage: the network") {
-		t.Errorf("verdict does not name the network on a rate-limited link:\n%s", lastLines(stderr, 3))
-	}
 	// A figure for the notes, not an assertion: speed is measured in
 	// benches/, never asserted in tests.
-	t.Logf("256 MiB across a tbf 1 Gbit/s veth in %v (%.0f Mbit/s); sender said:\n%s",
-		took.Round(time.Millisecond), 256*8*1.048576/took.Seconds(), lastLines(stderr, 4))
-	if c := recv.exit(20 * time.Second); c != 0 {
-		t.Errorf("receiver exit %d", c)
+	t.Logf("%d MiB across a tbf %s veth in %v (%.0f Mbit/s); sender said:\n%s",
+		mib, rate, took.Round(time.Millisecond), float64(mib)*8*1.048576/took.Seconds(), lastLines(stderr, 4))
+	return stderr, took
+}
+
+func TestOneGigabitLink(t *testing.T) {
+	sendOverLimitedLink(t, "1gbit", 256, "7005")
+}
+
+// On a link far slower than either end's work, even on a loaded machine,
+// the verdict must blame the network rather than a stage of ours. (At
+// 1 Gbit/s a busy 2-core machine can itself be the limit, so the check is
+// made at 100 Mbit/s.)
+func TestVerdictNamesSlowLink(t *testing.T) {
+	stderr, _ := sendOverLimitedLink(t, "100mbit", 40, "7006")
+	if !strings.Contains(stderr, "slowest stage: the network") {
+		t.Errorf("verdict does not name the network on a 100 Mbit/s link:\n%s", lastLines(stderr, 3))
 	}
 }
 
