@@ -48,7 +48,7 @@ const ServiceType = discovery.Service
 // newAdvertisement describes a receiver named name, with the key
 // fingerprint fp, listening on port.
 func newAdvertisement(name, fp string, port int) *Advertisement {
-	strs := txtStrings(name, fp)
+	strs := discovery.TXTStrings(name, fp)
 	m := make(map[string]string, len(strs))
 	for _, s := range strs {
 		k, v, _ := strings.Cut(s, "=")
@@ -57,7 +57,7 @@ func newAdvertisement(name, fp string, port int) *Advertisement {
 	js, _ := json.Marshal(m) // a map of strings always encodes
 	return &Advertisement{
 		ServiceType:  ServiceType,
-		InstanceName: instanceName(name, fp),
+		InstanceName: discovery.InstanceName(name, fp),
 		Port:         port,
 		TxtJSON:      string(js),
 		TxtRecord:    txtRecord(strs),

@@ -55,8 +55,12 @@
 //   - A typed "host:port" (SendOptions.Addr) always works.
 //
 // The TXT strings are v=1 (protocol version), name=device name and
-// fp=key fingerprint, read as core/discovery reads them: junk skipped,
-// names cleaned of control characters, the first of repeated keys kept.
+// fp=key fingerprint. Their rules, and the instance name's, are
+// core/discovery's alone (TXTStrings, InstanceName, NewPeer): what the
+// platform reports is read exactly as Ferry's own browse reads it, junk
+// skipped, names cleaned of control characters, the first of repeated
+// keys kept. This package only converts TXT from and to the forms the
+// platforms use, a JSON object of strings and DNS wire bytes.
 //
 // # Memory
 //

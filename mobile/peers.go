@@ -39,8 +39,9 @@ type PlatformPeer struct {
 	// an IPv6 link-local one with its zone ("fe80::1%wlan0").
 	Addrs string
 	// TxtJSON is the TXT record as a JSON object of strings (from
-	// NsdServiceInfo.attributes, decoding each value as UTF-8). Either
-	// TxtJSON or TxtRecord.
+	// NsdServiceInfo.attributes, decoding each value as UTF-8; null for
+	// a key without a value), in the record's order where the platform
+	// keeps it. Either TxtJSON or TxtRecord.
 	TxtJSON string
 	// TxtRecord is the TXT record in DNS wire form (NWTxtRecord.data,
 	// NetService.txtRecordData()).
@@ -72,23 +73,14 @@ func (p peer) firstAddr() string {
 	return p.Addrs[0]
 }
 
-// dial connects to the peer, trying each address in turn, one at a time
-// so that the receiver never sees a burst of connections that close
-// unused, each attempt bounded by timeout.
+// dial connects to the peer: the first of its addresses that answers,
+// tried one at a time, each attempt bounded by timeout.
 func (p peer) dial(ctx context.Context, timeout time.Duration) (net.Conn, error) {
-	d := net.Dialer{Timeout: timeout}
-	var errs []error
-	for _, a := range p.Addrs {
-		c, err := d.DialContext(ctx, "tcp", a)
-		if err == nil {
-			return c, nil
-		}
-		errs = append(errs, err)
-		if ctx.Err() != nil {
-			break
-		}
+	c, err := discovery.DialFirst(ctx, p.Addrs, timeout)
+	if err != nil {
+		return nil, fmt.Errorf("dialing %q: %w: %w", p.Name, errUnreachable, err)
 	}
-	return nil, fmt.Errorf("dialing %q: %w: %w", p.Name, errUnreachable, errors.Join(errs...))
+	return c, nil
 }
 
 // peerTable merges the peers of both sources. A platform report shadows
@@ -301,8 +293,43 @@ func (n *Node) stoppedBrowsing(cancel context.CancelFunc) {
 	})
 }
 
-// mdnsPeer converts what core/discovery found.
+// mdnsPeer converts what core/discovery's browse found.
 func mdnsPeer(p discovery.Peer) peer {
+	return listed(p, p.DialAddrs(), sourceMDNS)
+}
+
+// platformPeer checks and converts what the app reported. The platform's
+// results are peer input relayed: core/discovery reads the names and TXT
+// by the rules its browse uses; addresses are parsed here.
+func platformPeer(p *PlatformPeer) (peer, error) {
+	if p.Port <= 0 || p.Port > 65535 {
+		return peer{}, fmt.Errorf("port %d out of range", p.Port)
+	}
+	var txt []string
+	var err error
+	if len(p.TxtRecord) > 0 {
+		txt, err = txtFromRecord(p.TxtRecord)
+	} else {
+		txt, err = txtFromJSON(p.TxtJSON)
+	}
+	if err != nil {
+		return peer{}, err
+	}
+	d := discovery.NewPeer(p.InstanceName, p.Host, txt)
+	if d.Instance == "" {
+		return peer{}, errors.New("no instance name")
+	}
+	d.Port = p.Port
+	addrs, err := dialAddrs(p.Addrs, p.Port)
+	if err != nil {
+		return peer{}, err
+	}
+	return listed(d, addrs, sourcePlatform), nil
+}
+
+// listed is the app's entry for a peer as core/discovery describes it,
+// dialled at addrs.
+func listed(p discovery.Peer, addrs []string, source string) peer {
 	return peer{
 		Key:         p.Instance,
 		Name:        p.Name,
@@ -311,50 +338,9 @@ func mdnsPeer(p discovery.Peer) peer {
 		Compatible:  p.Version == discovery.ProtocolVersion,
 		Host:        p.Host,
 		Port:        p.Port,
-		Addrs:       p.DialAddrs(),
-		Source:      sourceMDNS,
-	}
-}
-
-// platformPeer checks and converts what the app reported. The platform's
-// results are peer input relayed: names are cleaned, addresses parsed.
-func platformPeer(p *PlatformPeer) (peer, error) {
-	instance := cleanName(p.InstanceName, 4*maxInstanceBytes)
-	if instance == "" {
-		return peer{}, errors.New("no instance name")
-	}
-	if p.Port <= 0 || p.Port > 65535 {
-		return peer{}, fmt.Errorf("port %d out of range", p.Port)
-	}
-	var info txtInfo
-	var err error
-	if len(p.TxtRecord) > 0 {
-		info, err = txtFromRecord(p.TxtRecord)
-	} else {
-		info, err = txtFromJSON(p.TxtJSON)
-	}
-	if err != nil {
-		return peer{}, err
-	}
-	addrs, err := dialAddrs(p.Addrs, p.Port)
-	if err != nil {
-		return peer{}, err
-	}
-	pe := peer{
-		Key:         instance,
-		Name:        info.name,
-		Fingerprint: info.fingerprint,
-		Version:     info.version,
-		Compatible:  info.version == discovery.ProtocolVersion,
-		Host:        strings.TrimSuffix(cleanName(p.Host, 255), "."),
-		Port:        p.Port,
 		Addrs:       addrs,
-		Source:      sourcePlatform,
+		Source:      source,
 	}
-	if pe.Name == "" {
-		pe.Name = instance
-	}
-	return pe, nil
 }
 
 // dialAddrs parses a comma-separated address list into host:port

@@ -4,173 +4,107 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
+	"io"
 	"strings"
-	"unicode"
-	"unicode/utf8"
-
-	"github.com/ferry-project/ferry/core/discovery"
 )
 
-// Ferry's TXT keys and limits, as core/discovery advertises and reads
-// them (see its package doc). The platform hands TXT over raw, as keys
-// and values, not in the escaped presentation form zeroconf uses, so the
-// mobile side reads it here.
-const (
-	txtVersion     = "v"
-	txtName        = "name"
-	txtFingerprint = "fp"
-
-	maxTXTString     = 255                             // one TXT string, "key=value"
-	maxNameBytes     = maxTXTString - len(txtName+"=") // a device name in TXT
-	maxInstanceBytes = 63                              // one DNS label
-)
-
-// txtInfo is what a peer's TXT says; a zero field was missing or unusable.
-type txtInfo struct {
-	version     int
-	name        string
-	fingerprint string
-}
+// What a TXT record says, and what Ferry advertises in it, is
+// core/discovery's to decide (discovery.TXTStrings, discovery.NewPeer);
+// this file only converts. The platform hands a record over in one of
+// two forms, a JSON object of strings that the app builds (Android) or
+// DNS wire bytes (iOS), and both become the raw key=value strings that
+// core/discovery reads, in record order so that the first of repeated
+// keys wins there as it does on the wire.
 
 // txtFromJSON reads TXT given as a JSON object of strings (what the app
-// builds from NsdServiceInfo.getAttributes or an NWTxtRecord).
-func txtFromJSON(s string) (txtInfo, error) {
+// builds from NsdServiceInfo.getAttributes or an NWTxtRecord), keeping
+// the object's order. A null value is a key without "=" (a TXT boolean
+// attribute, which NsdServiceInfo gives as null), a key that no TXT
+// string could carry (empty, or holding "=") is skipped, and an empty
+// string or null is no TXT. Anything else that is not an object of
+// strings is an error.
+func txtFromJSON(s string) ([]string, error) {
 	if s == "" {
-		return txtInfo{}, nil
+		return nil, nil
 	}
-	var m map[string]string
-	if err := json.Unmarshal([]byte(s), &m); err != nil {
-		return txtInfo{}, fmt.Errorf("reading txt json: %w", err)
+	dec := json.NewDecoder(strings.NewReader(s))
+	kv, err := readTXTObject(dec)
+	if err != nil {
+		return nil, fmt.Errorf("reading txt json: %w", err)
 	}
-	var info txtInfo
-	for k, v := range m {
-		info.set(k, v)
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("reading txt json: more after the object")
 	}
-	return info, nil
+	return kv, nil
 }
 
-// txtFromRecord reads TXT in DNS wire form: strings of one length byte
+// readTXTObject reads one JSON object of strings, or null, from dec.
+func readTXTObject(dec *json.Decoder) ([]string, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if tok == nil {
+		return nil, nil
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, errors.New("not an object")
+	}
+	var kv []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key := tok.(string) // inside an object the decoder yields keys as strings
+		if tok, err = dec.Token(); err != nil {
+			return nil, err
+		}
+		s := key
+		switch v := tok.(type) {
+		case string:
+			s += "=" + v
+		case nil:
+		default:
+			return nil, fmt.Errorf("value of %q is not a string", key)
+		}
+		if key != "" && !strings.Contains(key, "=") {
+			kv = append(kv, s)
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return nil, err
+	}
+	return kv, nil
+}
+
+// txtFromRecord splits TXT in DNS wire form, strings of one length byte
 // and that many bytes (what NetService.txtRecordData and NWTxtRecord.data
-// give). Like core/discovery it never rejects a peer for junk: a string
-// it cannot read is skipped, the first of repeated keys wins. A record
-// whose lengths run past its end is an error.
-func txtFromRecord(b []byte) (txtInfo, error) {
-	var info txtInfo
-	seen := map[string]bool{}
+// give), into its strings, every one kept as it is: core/discovery skips
+// the junk. A record whose lengths run past its end is an error.
+func txtFromRecord(b []byte) ([]string, error) {
+	var kv []string
 	for len(b) > 0 {
 		n := int(b[0])
 		if 1+n > len(b) {
-			return txtInfo{}, errors.New("reading txt record: string runs past the end")
+			return nil, errors.New("reading txt record: string runs past the end")
 		}
-		s := string(b[1 : 1+n])
+		kv = append(kv, string(b[1:1+n]))
 		b = b[1+n:]
-		k, v, _ := strings.Cut(s, "=")
-		k = strings.ToLower(k)
-		if k == "" || seen[k] {
-			continue
-		}
-		seen[k] = true
-		info.set(k, v)
 	}
-	return info, nil
+	return kv, nil
 }
 
-// set records one key's value if Ferry knows the key and the value is
-// usable. Keys are case-insensitive (RFC 6763 6.4).
-func (info *txtInfo) set(key, value string) {
-	switch strings.ToLower(key) {
-	case txtVersion:
-		if v, err := strconv.Atoi(value); err == nil && v > 0 {
-			info.version = v
-		}
-	case txtName:
-		info.name = cleanName(value, maxNameBytes)
-	case txtFingerprint:
-		info.fingerprint = canonicalFingerprint(value)
-	}
-}
-
-// txtStrings is the TXT Ferry advertises, as key=value strings, in
-// core/discovery's order.
-func txtStrings(name, fingerprint string) []string {
-	return []string{
-		txtVersion + "=" + strconv.Itoa(discovery.ProtocolVersion),
-		txtName + "=" + cleanName(name, maxNameBytes),
-		txtFingerprint + "=" + fingerprint,
-	}
-}
-
-// txtRecord encodes strings in DNS wire form.
+// txtRecord encodes strings in DNS wire form. Each must fit a TXT string
+// (255 bytes), as discovery.TXTStrings's do.
 func txtRecord(strs []string) []byte {
 	var b []byte
 	for _, s := range strs {
+		if len(s) > 255 {
+			panic(fmt.Sprintf("mobile: TXT string of %d bytes", len(s)))
+		}
 		b = append(b, byte(len(s)))
 		b = append(b, s...)
 	}
 	return b
-}
-
-// cleanName makes a device name safe to show and to advertise: valid
-// UTF-8, control and format characters (terminal escapes, bidi
-// overrides) and runs of space turned into one space, trimmed, and cut to
-// at most max bytes on a rune boundary. It is core/discovery's rule.
-func cleanName(s string, max int) string {
-	var b strings.Builder
-	space := false
-	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
-		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.IsSpace(r) {
-			space = true
-			continue
-		}
-		need := utf8.RuneLen(r)
-		if space && b.Len() > 0 {
-			need++
-		}
-		if b.Len()+need > max {
-			break
-		}
-		if space && b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		space = false
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-// instanceName is the DNS-SD instance name Ferry advertises: the device
-// name and the fingerprint's first group, "Zoë's phone (K7QX)", within
-// one DNS label, as core/discovery names it.
-func instanceName(name, fingerprint string) string {
-	group, _, _ := strings.Cut(fingerprint, "-")
-	suffix := " (" + group + ")"
-	return cleanName(name, maxInstanceBytes-len(suffix)) + suffix
-}
-
-// fpAlphabet is core/secure's fingerprint alphabet: base32 without the
-// look-alikes I, O, 0 and 1; a fingerprint is 16 of them in groups of 4.
-const (
-	fpAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-	fpLen      = 16
-)
-
-// canonicalFingerprint returns s as "XXXX-XXXX-XXXX-XXXX" if it is a
-// fingerprint in any case and dashing, and "" otherwise.
-func canonicalFingerprint(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToUpper(s) {
-		if r == '-' || r == ' ' {
-			continue
-		}
-		if r > unicode.MaxASCII || !strings.ContainsRune(fpAlphabet, r) || b.Len() == fpLen {
-			return ""
-		}
-		b.WriteRune(r)
-	}
-	n := b.String()
-	if len(n) != fpLen {
-		return ""
-	}
-	return n[0:4] + "-" + n[4:8] + "-" + n[8:12] + "-" + n[12:16]
 }

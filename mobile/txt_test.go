@@ -1,80 +1,104 @@
 package mobile
 
 import (
+	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
-	"unicode/utf8"
+
+	"github.com/ferry-project/ferry/core/discovery"
 )
 
 const testFP = "K7QX-M2PA-9RTE-WD4C"
 
+// TestAdvertisementRoundTrip: what a receiver registers with the
+// platform, read back from either form the platform relays, is what
+// core/discovery advertises.
 func TestAdvertisementRoundTrip(t *testing.T) {
 	adv := newAdvertisement("Zoë's\tphone\u202e", testFP, 4711)
 	if adv.ServiceType != "_ferry._tcp" || adv.Port != 4711 {
 		t.Fatalf("advertisement %+v", adv)
 	}
-	if adv.InstanceName != "Zoë's phone (K7QX)" {
+	if adv.InstanceName != discovery.InstanceName("Zoë's phone", testFP) {
 		t.Fatalf("instance %q", adv.InstanceName)
 	}
 	var m map[string]string
 	if err := json.Unmarshal([]byte(adv.TxtJSON), &m); err != nil {
 		t.Fatal(err)
 	}
-	if m["v"] != "1" || m["name"] != "Zoë's phone" || m["fp"] != testFP {
+	if m["v"] != "1" || m["name"] != "Zoë's phone" || m["fp"] != testFP || len(m) != 3 {
 		t.Fatalf("txt json %v", m)
 	}
-	for _, read := range []func() (txtInfo, error){
-		func() (txtInfo, error) { return txtFromRecord(adv.TxtRecord) },
-		func() (txtInfo, error) { return txtFromJSON(adv.TxtJSON) },
-	} {
-		info, err := read()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if info != (txtInfo{version: 1, name: "Zoë's phone", fingerprint: testFP}) {
-			t.Fatalf("read back %+v", info)
-		}
+	want := discovery.TXTStrings("Zoë's phone", testFP)
+	if !bytes.Equal(adv.TxtRecord, txtRecord(want)) {
+		t.Fatalf("txt record %q", adv.TxtRecord)
+	}
+	fromRecord, err := txtFromRecord(adv.TxtRecord)
+	if err != nil || !slices.Equal(fromRecord, want) {
+		t.Fatalf("txt record read back as %q, %v; want %q", fromRecord, err, want)
+	}
+	fromJSON, err := txtFromJSON(adv.TxtJSON)
+	if err != nil || !slices.Equal(slices.Sorted(slices.Values(fromJSON)), slices.Sorted(slices.Values(want))) {
+		t.Fatalf("txt json read back as %q, %v; want %q in any order", fromJSON, err, want)
 	}
 }
 
 func TestTXTFromRecord(t *testing.T) {
 	rec := func(strs ...string) []byte { return txtRecord(strs) }
+	long := strings.Repeat("x", 255)
 	for _, tc := range []struct {
 		name string
 		in   []byte
-		want txtInfo
+		want []string
 		err  bool
 	}{
-		{"empty", nil, txtInfo{}, false},
-		{"first key wins", rec("V=2", "v=1", "name=a", "NAME=b"), txtInfo{version: 2, name: "a"}, false},
-		{"junk skipped", rec("", "=x", "novalue", "v=zero", "v=3"), txtInfo{}, false},
-		{"bad fingerprint", rec("fp=K7QX-M2PA-9RTE-WD4C-EXTRA"), txtInfo{}, false},
-		{"lowercase fingerprint", rec("fp=k7qxm2pa9rtewd4c"), txtInfo{fingerprint: testFP}, false},
-		{"negative version", rec("v=-1"), txtInfo{}, false},
-		{"length past end", []byte{5, 'v', '=', '1'}, txtInfo{}, true},
+		{"empty", nil, nil, false},
+		{"order kept", rec("V=2", "v=1", "name=a"), []string{"V=2", "v=1", "name=a"}, false},
+		{"junk kept for discovery to skip", rec("", "=x", "novalue", "\xff"), []string{"", "=x", "novalue", "\xff"}, false},
+		{"longest string", rec(long, "v=1"), []string{long, "v=1"}, false},
+		{"length past end", []byte{5, 'v', '=', '1'}, nil, true},
+		{"length past end after a good string", []byte{3, 'v', '=', '1', 1}, nil, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := txtFromRecord(tc.in)
-			if (err != nil) != tc.err || got != tc.want {
-				t.Fatalf("got %+v, %v; want %+v, error %v", got, err, tc.want, tc.err)
+			if (err != nil) != tc.err || !slices.Equal(got, tc.want) {
+				t.Fatalf("got %q, %v; want %q, error %v", got, err, tc.want, tc.err)
 			}
 		})
 	}
 }
 
-func TestCleanName(t *testing.T) {
-	for in, want := range map[string]string{
-		"  plain  ":                    "plain",
-		"a\x1b[31mred":                 "a [31mred",
-		"bidi\u202eevil":               "bidi evil",
-		"many   \n\t spaces":           "many spaces",
-		"bad utf8 \xff":                "bad utf8 \uFFFD",
-		strings.Repeat("é", 40) + "xy": strings.Repeat("é", 31), // 62 bytes: the next é does not fit in 63
+func TestTXTFromJSON(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   string
+		want []string
+		err  bool
+	}{
+		{"empty", "", nil, false},
+		{"null", "null", nil, false},
+		{"empty object", " {} ", nil, false},
+		{"order kept", `{"v":"1","name":"a","fp":"b"}`, []string{"v=1", "name=a", "fp=b"}, false},
+		{"repeated keys kept in order", `{"V":"2","v":"1","v":"3"}`, []string{"V=2", "v=1", "v=3"}, false},
+		{"null value is a bare key", `{"flag":null,"v":"1"}`, []string{"flag", "v=1"}, false},
+		{"empty value", `{"name":""}`, []string{"name="}, false},
+		{"keys no TXT string can carry", `{"":"x","a=b":"c","v":"1"}`, []string{"v=1"}, false},
+		{"escapes", `{"name":"Zo\u00eb\n"}`, []string{"name=Zoë\n"}, false},
+		{"number value", `{"v":1}`, nil, true},
+		{"object value", `{"v":{}}`, nil, true},
+		{"array", `["v=1"]`, nil, true},
+		{"string", `"v=1"`, nil, true},
+		{"truncated", `{"v":"1"`, nil, true},
+		{"more after", `{"v":"1"} {}`, nil, true},
+		{"not json", `v=1`, nil, true},
 	} {
-		if got := cleanName(in, 63); got != want {
-			t.Errorf("cleanName(%q) = %q, want %q", in, got, want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := txtFromJSON(tc.in)
+			if (err != nil) != tc.err || !slices.Equal(got, tc.want) {
+				t.Fatalf("got %q, %v; want %q, error %v", got, err, tc.want, tc.err)
+			}
+		})
 	}
 }
 
@@ -115,20 +139,41 @@ func TestParseItems(t *testing.T) {
 }
 
 // FuzzTXTRecord: a TXT record relayed from the platform is peer input.
+// What reads must encode back to the same bytes.
 func FuzzTXTRecord(f *testing.F) {
-	f.Add(txtRecord(txtStrings("Zoë's phone", testFP)))
+	f.Add(txtRecord(discovery.TXTStrings("Zoë's phone", testFP)))
 	f.Add([]byte{3, 'v', '=', '1', 0, 200})
 	f.Add([]byte("\x07name=\xff\xfe"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		info, err := txtFromRecord(b)
+		kv, err := txtFromRecord(b)
 		if err != nil {
 			return
 		}
-		if !utf8.ValidString(info.name) || len(info.name) > maxNameBytes {
-			t.Fatalf("name %q", info.name)
+		if back := txtRecord(kv); !bytes.Equal(back, b) {
+			t.Fatalf("%q read as %q, which encodes as %q", b, kv, back)
 		}
-		if info.fingerprint != "" && canonicalFingerprint(info.fingerprint) != info.fingerprint {
-			t.Fatalf("fingerprint %q", info.fingerprint)
+	})
+}
+
+// FuzzTXTJSON: TXT as JSON from the app relays peer input too. What reads
+// is valid JSON, and every string is a usable key, with or without a
+// value.
+func FuzzTXTJSON(f *testing.F) {
+	f.Add(newAdvertisement("Zoë's phone", testFP, 1).TxtJSON)
+	f.Add(`{"v":"1","V":null,"":"x","a=b":"c"}`)
+	f.Add(`{"v":"1"} x`)
+	f.Fuzz(func(t *testing.T, s string) {
+		kv, err := txtFromJSON(s)
+		if err != nil {
+			return
+		}
+		if s != "" && !json.Valid([]byte(s)) {
+			t.Fatalf("%q is not JSON, read as %q", s, kv)
+		}
+		for _, x := range kv {
+			if k, _, _ := strings.Cut(x, "="); k == "" {
+				t.Fatalf("%q read as %q, holding an empty key", s, kv)
+			}
 		}
 	})
 }

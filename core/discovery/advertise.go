@@ -66,8 +66,8 @@ func Advertise(cfg AdvertiseConfig) (*Advertiser, error) {
 	// RegisterProxy rather than Register: Register drops loopback
 	// addresses, so advertising on lo alone fails, and it picks addresses
 	// by its own rules.
-	srv, err := zeroconf.RegisterProxy(escapePresentation(instanceName(name, fp)), Service, "local.",
-		cfg.Port, host, addrs, buildTXT(name, fp), ifaces)
+	srv, err := zeroconf.RegisterProxy(escapePresentation(InstanceName(name, fp)), Service, "local.",
+		cfg.Port, host, addrs, escapeTXT(TXTStrings(name, fp)), ifaces)
 	if err != nil {
 		return nil, fmt.Errorf("advertising on %s: %w", ifaceNames(ifaces), err)
 	}

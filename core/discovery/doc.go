@@ -19,9 +19,15 @@
 // The fingerprint only helps a person pick a device; the handshake, not
 // discovery, decides whom a sender talks to.
 //
+// These rules live in this package alone. Front ends that advertise and
+// browse through a platform's own DNS-SD service instead of zeroconf
+// (mobile: NsdManager, Bonjour) take them from here: TXTStrings and
+// InstanceName say what to advertise, NewPeer reads what was found, all
+// on raw strings.
+//
 // # What a browse reports
 //
-// TXT records are peer input. parseTXT never rejects a peer: it skips
+// TXT records are peer input. A browse never rejects a peer: it skips
 // strings it cannot read, keeps the first of repeated keys, and leaves a
 // field zero when its value is unusable (Version 0 = missing or garbled,
 // Fingerprint "" = missing or not a fingerprint, Name falls back to the
@@ -74,7 +80,8 @@
 //   - Names and TXT strings pass through miekg/dns's presentation format:
 //     on the way out a backslash escapes and a dot splits labels; on the
 //     way in, bytes outside printable ASCII come back as \DDD. Advertise
-//     escapes, and the parser unescapes before it reads anything.
+//     escapes, and Browse unescapes before it reads anything; the rules
+//     above work on raw strings.
 //
 // # Interfaces
 //

@@ -2,6 +2,7 @@ package discovery
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"slices"
@@ -49,15 +50,30 @@ func (p Peer) DialAddrs() []string {
 	return out
 }
 
-// Dial connects to the peer over TCP. It tries DialAddrs in order, one at a
-// time, each attempt bounded by timeout, and returns the first connection
-// that succeeds. One at a time, not all at once, so that a receiver never
-// sees a burst of connections that close unused. The error lists every
-// address tried and why it failed.
+// Dial connects to the peer over TCP: DialFirst over DialAddrs. The
+// error names the peer and lists every address tried and why it failed.
 func (p Peer) Dial(ctx context.Context, timeout time.Duration) (net.Conn, error) {
 	addrs := p.DialAddrs()
 	if len(addrs) == 0 {
 		return nil, fmt.Errorf("dialing %s: no addresses advertised", p.label())
+	}
+	c, err := DialFirst(ctx, addrs, timeout)
+	if err != nil {
+		return nil, fmt.Errorf("dialing %s: %w", p.label(), err)
+	}
+	return c, nil
+}
+
+// DialFirst connects over TCP to the first of addrs ("host:port") that
+// answers. It tries them in order, one at a time, each attempt bounded
+// by timeout, and stops early when ctx is done. One at a time, not all at
+// once, so that a receiver never sees a burst of connections that close
+// unused; in order, because a peer's addresses come best first. The
+// error reads as one line, "dial tcp A: ...; dial tcp B: ...", and
+// unwraps to each attempt's error.
+func DialFirst(ctx context.Context, addrs []string, timeout time.Duration) (net.Conn, error) {
+	if len(addrs) == 0 {
+		return nil, errors.New("no addresses to dial")
 	}
 	d := net.Dialer{Timeout: timeout}
 	var errs dialErrors
@@ -71,7 +87,7 @@ func (p Peer) Dial(ctx context.Context, timeout time.Duration) (net.Conn, error)
 			break
 		}
 	}
-	return nil, fmt.Errorf("dialing %s: %w", p.label(), errs)
+	return nil, errs
 }
 
 // dialErrors reads as one line, "dial tcp A: ...; dial tcp B: ...", and
@@ -125,6 +141,42 @@ func (p Peer) String() string {
 	return s
 }
 
+// NewPeer returns what a browse makes of a resolved service's names and
+// TXT record, for a front end that relays another DNS-SD browser's
+// results (a phone's NsdManager or NWBrowser) and wants them read as
+// Browse reads them. instance and host are the service's instance and
+// host names, raw as on the wire (not in any escaped form), and txt its
+// TXT strings, raw key=value. All of it is peer input: NewPeer never
+// fails and never panics.
+//
+//   - Name, Fingerprint and Version come from TXT "name", "fp" and "v".
+//     Strings without a key are skipped, keys are case-insensitive and
+//     the first of repeated keys wins; an unusable value leaves its field
+//     zero (Version 0, Fingerprint ""); Name falls back to the instance
+//     name.
+//   - Instance, Name and Host are valid UTF-8 with control and format
+//     characters turned into spaces, runs of space collapsed, trimmed and
+//     bounded in length, so safe to print. Host loses its trailing dot.
+//   - Fingerprint is canonical, "K7QX-M2PA-9RTE-WD4C".
+//
+// Port, Addrs and Expires are left for the caller to fill in.
+func NewPeer(instance, host string, txt []string) Peer {
+	info := parseTXT(txt)
+	// An instance name is one label, 63 bytes, but cleaning turns each
+	// invalid byte into U+FFFD, three: leave room, so no name is cut.
+	p := Peer{
+		Instance:    cleanName(instance, 4*maxInstanceBytes),
+		Name:        info.Name,
+		Fingerprint: info.Fingerprint,
+		Version:     info.Version,
+		Host:        strings.TrimSpace(strings.TrimSuffix(cleanName(host, 255), ".")),
+	}
+	if p.Name == "" {
+		p.Name = p.Instance
+	}
+	return p
+}
+
 // peerFromEntry turns what zeroconf delivered into a Peer, seen at now.
 // The entry is peer input: nothing in it is trusted beyond its syntax.
 // The lifetime is the entry's TTL, capped at maxTTL: zeroconf reports one
@@ -132,20 +184,9 @@ func (p Peer) String() string {
 // and hides the address records' (120 s), and an entry without usable
 // addresses is no use.
 func peerFromEntry(e *zeroconf.ServiceEntry, now time.Time, maxTTL time.Duration, zones []string) Peer {
-	info := parseTXT(e.Text)
-	instance := cleanName(unescapePresentation(e.Instance), 4*maxInstanceBytes)
-	p := Peer{
-		Instance:    instance,
-		Name:        info.Name,
-		Fingerprint: info.Fingerprint,
-		Version:     info.Version,
-		Host:        strings.TrimSuffix(cleanName(unescapePresentation(e.HostName), 255), "."),
-		Port:        e.Port,
-		zones:       zones,
-	}
-	if p.Name == "" {
-		p.Name = instance
-	}
+	p := NewPeer(unescapePresentation(e.Instance), unescapePresentation(e.HostName), unescapeTXT(e.Text))
+	p.Port = e.Port
+	p.zones = zones
 	for _, ip := range slices.Concat(e.AddrIPv4, e.AddrIPv6) {
 		if ip == nil || ip.IsUnspecified() || ip.IsMulticast() {
 			continue

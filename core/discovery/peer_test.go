@@ -3,6 +3,7 @@ package discovery
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"slices"
 	"strings"
@@ -95,6 +96,13 @@ func TestDial(t *testing.T) {
 			t.Errorf("error %q does not name %s", err, a)
 		}
 	}
+	var opErr *net.OpError
+	if strings.Contains(err.Error(), "\n") || !errors.As(err, &opErr) {
+		t.Errorf("error %q is not one line unwrapping to each attempt's", err)
+	}
+	if _, err := DialFirst(context.Background(), nil, time.Second); err == nil {
+		t.Error("DialFirst without addresses succeeded")
+	}
 
 	p.Port = port
 	p.Addrs = []net.IP{net.IPv4(127, 0, 0, 2), net.IPv4(127, 0, 0, 1)} // 127.0.0.2 refuses, .1 listens
@@ -114,13 +122,50 @@ func TestDial(t *testing.T) {
 	}
 }
 
+func TestNewPeer(t *testing.T) {
+	const fp = "K7QX-M2PA-9RTE-WD4C"
+	tests := []struct {
+		name           string
+		instance, host string
+		txt            []string
+		want           Peer
+	}{
+		{"ours", "Zoë (K7QX)", "box.local.", TXTStrings("Zoë", fp),
+			Peer{Instance: "Zoë (K7QX)", Name: "Zoë", Fingerprint: fp, Version: 1, Host: "box.local"}},
+		{"name falls back to instance", `Printer\x`, "", []string{"v=2"},
+			Peer{Instance: `Printer\x`, Name: `Printer\x`, Version: 2}},
+		{"no txt", "a", "b", nil, Peer{Instance: "a", Name: "a", Host: "b"}},
+		{"names cleaned", " evil\x1b[2J\u202e ", "h\tost\x00.", []string{"name=\x1b]0;x\x07"},
+			Peer{Instance: "evil [2J", Name: "]0;x", Host: "h ost"}},
+		{"invalid bytes widened, not cut", strings.Repeat("\xffa", 31), "", nil,
+			Peer{Instance: strings.Repeat("\uFFFDa", 31), Name: strings.Repeat("\uFFFDa", 31)}},
+		{"overlong instance cut", strings.Repeat("x", 300), "", nil,
+			Peer{Instance: strings.Repeat("x", 4*63), Name: strings.Repeat("x", 4*63)}},
+		{"empty", "", "", nil, Peer{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := NewPeer(tt.instance, tt.host, tt.txt); !samePeer(got, tt.want) {
+				t.Errorf("NewPeer(%q, %q, %q) = %s, want %s", tt.instance, tt.host, tt.txt, fields(got), fields(tt.want))
+			}
+		})
+	}
+}
+
+// fields shows what NewPeer fills in (Peer's String shows less).
+func fields(p Peer) string {
+	return fmt.Sprintf("{Instance:%q Name:%q Fingerprint:%q Version:%d Host:%q}", p.Instance, p.Name, p.Fingerprint, p.Version, p.Host)
+}
+
+// TestPeerFromEntry: what zeroconf hands over is unescaped, then read by
+// NewPeer's rules; addresses are filtered and the TTL capped.
 func TestPeerFromEntry(t *testing.T) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	e := zeroconf.NewServiceEntry(`Zo\195\171\ (K7QX)`, Service, "local.")
 	e.HostName = "box.local."
 	e.Port = 4711
 	e.TTL = 3200
-	e.Text = buildTXT("Zoë", "K7QX-M2PA-9RTE-WD4C")
+	e.Text = escapeTXT(TXTStrings("Zoë", "K7QX-M2PA-9RTE-WD4C"))
 	e.AddrIPv6 = []net.IP{net.ParseIP("fe80::1"), net.ParseIP("ff02::fb")}
 	e.AddrIPv4 = []net.IP{net.ParseIP("10.0.0.2"), net.IPv4zero, net.ParseIP("10.0.0.2").To4()}
 	p := peerFromEntry(e, now, 120*time.Second, []string{"eth0"})

@@ -7,6 +7,14 @@ import (
 	"unicode/utf8"
 )
 
+// This file holds Ferry's naming and TXT rules, once: what a receiver
+// advertises (TXTStrings, InstanceName) and what a browser makes of what
+// it hears (parseTXT, NewPeer). They work on raw strings, as the bytes
+// stand on the wire. zeroconf wants names and TXT strings in miekg/dns's
+// escaped presentation form instead, so Advertise and Browse escape and
+// unescape on top of these (escapeTXT, unescapeTXT), and front ends that
+// use a platform's own DNS-SD service (mobile) call the raw forms.
+
 // TXT keys. Keys are case-insensitive (RFC 6763 section 6.4).
 const (
 	keyVersion     = "v"
@@ -30,27 +38,51 @@ type txtInfo struct {
 	Fingerprint string
 }
 
-// buildTXT returns the TXT strings for an advertisement, in the escaped
-// presentation form that miekg/dns (under zeroconf) packs.
-func buildTXT(name, fingerprint string) []string {
+// TXTStrings returns the TXT record Ferry advertises for a device, as raw
+// key=value strings, in this order:
+//
+//	v=1                      ProtocolVersion
+//	name=Zoë's laptop        name cleaned as NewPeer cleans it, at most 250 bytes
+//	fp=K7QX-M2PA-9RTE-WD4C   fingerprint in canonical form
+//
+// The fingerprint may come in any case and dashing; one that is not a
+// fingerprint at all gives an empty "fp=", which browsers read as none.
+// Each string fits a TXT string (255 bytes). Hand them to a platform's
+// DNS-SD service as they are; zeroconf needs them escaped (escapeTXT).
+func TXTStrings(name, fingerprint string) []string {
 	return []string{
 		keyVersion + "=" + strconv.Itoa(ProtocolVersion),
-		escapePresentation(keyName + "=" + name),
-		keyFingerprint + "=" + fingerprint,
+		keyName + "=" + cleanName(name, maxNameBytes),
+		keyFingerprint + "=" + canonicalFingerprint(fingerprint),
 	}
 }
 
-// parseTXT reads a peer's TXT strings as zeroconf hands them over: in the
-// escaped presentation form of miekg/dns. It never fails: junk strings are
-// skipped, the first occurrence of a key wins (RFC 6763 section 6.4), an
-// unusable value leaves its field zero. The name comes back as valid UTF-8
+// InstanceName is the DNS-SD instance name Ferry advertises: the cleaned
+// device name with the first group of the fingerprint, "Zoë's laptop
+// (K7QX)", so two devices with the same name do not collide (zeroconf
+// v1.0.0 does no conflict resolution) and stay apart in other browsers.
+// It is raw and at most one DNS label (63 bytes) long, the name cut on a
+// rune boundary to make room for the group. A fingerprint may come in any
+// case and dashing; without a valid one the name stands alone.
+func InstanceName(name, fingerprint string) string {
+	fp := canonicalFingerprint(fingerprint)
+	if fp == "" {
+		return cleanName(name, maxInstanceBytes)
+	}
+	suffix := " (" + fp[:4] + ")"
+	return cleanName(name, maxInstanceBytes-len(suffix)) + suffix
+}
+
+// parseTXT reads a peer's TXT strings, raw (see unescapeTXT for what
+// zeroconf hands over). It never fails: junk strings are skipped, the
+// first occurrence of a key wins (RFC 6763 section 6.4), an unusable
+// value leaves its field zero. The name comes back as valid UTF-8
 // without control characters, so it is safe to print.
-func parseTXT(txt []string) txtInfo {
+func parseTXT(kv []string) txtInfo {
 	var info txtInfo
 	seen := map[string]bool{}
-	for _, s := range txt {
-		raw := unescapePresentation(s)
-		key, value, _ := strings.Cut(raw, "=")
+	for _, s := range kv {
+		key, value, _ := strings.Cut(s, "=")
 		key = strings.ToLower(key)
 		if key == "" || seen[key] {
 			continue
@@ -133,15 +165,26 @@ func canonicalFingerprint(s string) string {
 	return n[0:4] + "-" + n[4:8] + "-" + n[8:12] + "-" + n[12:16]
 }
 
-// instanceName is the DNS-SD instance name Ferry advertises: the cleaned
-// device name with the first group of the fingerprint, "Zoë's laptop
-// (K7QX)", so two devices with the same name do not collide (zeroconf
-// v1.0.0 does no conflict resolution) and stay apart in other browsers.
-// It is at most one DNS label long. The result is raw; escape it with
-// escapePresentation before handing it to zeroconf.
-func instanceName(name, fingerprint string) string {
-	suffix := " (" + fingerprint[:4] + ")"
-	return cleanName(name, maxInstanceBytes-len(suffix)) + suffix
+// escapeTXT puts raw TXT strings in the escaped presentation form that
+// miekg/dns (under zeroconf) packs. On the wire they are the raw bytes
+// again.
+func escapeTXT(kv []string) []string {
+	out := make([]string, len(kv))
+	for i, s := range kv {
+		out[i] = escapePresentation(s)
+	}
+	return out
+}
+
+// unescapeTXT turns TXT strings as zeroconf hands them over, in the
+// escaped presentation form of miekg/dns, back into the raw bytes that
+// were on the wire.
+func unescapeTXT(txt []string) []string {
+	out := make([]string, len(txt))
+	for i, s := range txt {
+		out[i] = unescapePresentation(s)
+	}
+	return out
 }
 
 // escapePresentation escapes s for miekg/dns's presentation format, which
