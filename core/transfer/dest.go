@@ -185,7 +185,7 @@ func (d *dest) regularSize(p string) int64 {
 // hashPrefix feeds the first n bytes of p into h, reading through buf.
 // Only the hashing is timed (as HashRecv): the receiver has no disk read
 // stage, and this runs before the stream, not in it.
-func (d *dest) hashPrefix(ctx context.Context, p string, n int64, h *blake3.Hasher, buf []byte, t *diag.Timers) error {
+func (d *dest) hashPrefix(ctx context.Context, p string, n int64, h *hasher, buf []byte, t *diag.Timers) error {
 	f, err := d.root.Open(p)
 	if err != nil {
 		return fmt.Errorf("opening %q: %w", p, err)

@@ -22,9 +22,11 @@
 //     30s) ends the transfer with ErrTimeout; both ends send keepalives
 //     when they have been quiet for a third of it, including while a
 //     person decides and while a large file is hashed.
-//   - Memory is bounded whatever the sizes: one chunk buffer per end, the
-//     secure stream's fixed buffers, and the manifest (at most
-//     MaxManifestBytes encoded, MaxEntries entries).
+//   - Memory is bounded whatever the sizes: one chunk buffer and one hash
+//     state per end, the secure stream's fixed buffers, and the manifest
+//     (at most MaxManifestBytes encoded, MaxEntries entries). Moving a
+//     chunk allocates nothing on either end: BLAKE3 runs on the caller's
+//     goroutine over fixed buffers (see hasher).
 //   - Events are delivered in order, never concurrently.
 //
 // # Decisions where the design brief was silent

@@ -9,13 +9,12 @@ import (
 	"os"
 	"time"
 
-	"lukechampine.com/blake3"
-
 	"github.com/ferry-project/ferry/core/diag"
 )
 
 // maxResumes bounds the partial files resumed in one transfer: each
-// keeps a hash state (a few KiB) from the answer until its bytes come.
+// keeps a hash state (18 KiB, so about 1 MiB at most) from the answer
+// until its bytes come.
 // Further partial files start over.
 const maxResumes = 64
 
@@ -41,6 +40,7 @@ type rsession struct {
 
 	hdr     [headerLen]byte
 	buf     []byte
+	hash    hasher // the current entry's, reused from entry to entry
 	dest    *dest
 	entries []Entry
 	tops    map[string]string
@@ -54,7 +54,7 @@ type rsession struct {
 type planned struct {
 	action action
 	offset int64
-	hash   *blake3.Hasher // resume: the state after the kept bytes
+	hash   *hasher // resume: the state after the kept bytes
 }
 
 // peeked is a message read by the peek goroutine.
@@ -391,7 +391,8 @@ func (s *rsession) prepare(ctx context.Context) error {
 		}
 		total += e.Size
 		if s.dest.regularSize(final) == e.Size {
-			h := blake3.New(hashLen, nil)
+			h := &s.hash
+			h.Reset()
 			if err := s.dest.hashPrefix(ctx, final, e.Size, h, s.buf, s.timers); err == nil {
 				it := answerItem{Index: i, Action: actHave, Offset: e.Size}
 				h.Sum(it.Hash[:0])
@@ -405,7 +406,7 @@ func (s *rsession) prepare(ctx context.Context) error {
 		}
 		part := s.dest.partialPath(e)
 		if k := min(s.dest.regularSize(part), e.Size); k > 0 && resumes < maxResumes {
-			h := blake3.New(hashLen, nil)
+			h := newHasher()
 			if err := s.dest.hashPrefix(ctx, part, k, h, s.buf, s.timers); err == nil {
 				it := answerItem{Index: i, Action: actResume, Offset: k}
 				h.Sum(it.Hash[:0])
@@ -487,7 +488,8 @@ func (s *rsession) confirm(i int, o Outcome, savedAs string) {
 func (s *rsession) receiveEntry(ctx context.Context, i int, off int64) error {
 	e := s.entries[i]
 	p := s.answers[i]
-	h := blake3.New(hashLen, nil)
+	h := &s.hash
+	h.Reset()
 	outcome := Received
 	switch {
 	case off == 0:
@@ -541,7 +543,8 @@ func (s *rsession) receiveEntry(ctx context.Context, i int, off int64) error {
 			if left != 0 {
 				return fmt.Errorf("%q: %d bytes fewer than declared: %w", e.Path, left, ErrProtocol)
 			}
-			if !bytes.Equal(h.Sum(nil), m.Hash[:]) {
+			var sum [hashLen]byte
+			if !bytes.Equal(h.Sum(sum[:0]), m.Hash[:]) {
 				if f != nil {
 					f.Close()
 					f = nil

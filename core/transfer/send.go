@@ -12,8 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"lukechampine.com/blake3"
-
 	"github.com/ferry-project/ferry/core/diag"
 	"github.com/ferry-project/ferry/core/secure"
 )
@@ -112,6 +110,7 @@ type sender struct {
 	confirmed  []bool      // by index, by readLoop
 
 	buf       []byte // header + one chunk
+	hash      hasher // the current entry's, reused from entry to entry
 	lastFlush time.Time
 	meter     *meter
 	sum       Summary
@@ -304,10 +303,12 @@ func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *answerItem) 
 	var (
 		r    io.Reader
 		f    *os.File
-		h    = blake3.New(hashLen, nil)
+		h    = &s.hash
 		off  int64
 		path = s.srcs[i].path
+		sum  [hashLen]byte
 	)
+	h.Reset()
 	if e.Kind == KindText {
 		r = strings.NewReader(s.srcs[i].text)
 	} else {
@@ -325,7 +326,7 @@ func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *answerItem) 
 		if err := s.hashPrefix(ctx, f, it.Offset, h); err != nil {
 			return err
 		}
-		if bytes.Equal(h.Sum(nil), it.Hash[:]) {
+		if bytes.Equal(h.Sum(sum[:0]), it.Hash[:]) {
 			if it.Action == actHave {
 				if err := s.writeMsg(msgSkip, skipMsg{Index: i}.encode()); err != nil {
 					return err
@@ -402,7 +403,7 @@ func unchanged(f *os.File, e Entry) error {
 }
 
 // hashPrefix feeds the first n bytes of f into h.
-func (s *sender) hashPrefix(ctx context.Context, f *os.File, n int64, h *blake3.Hasher) error {
+func (s *sender) hashPrefix(ctx context.Context, f *os.File, n int64, h *hasher) error {
 	buf := s.buf[headerLen:]
 	for n > 0 {
 		if ctx.Err() != nil {
