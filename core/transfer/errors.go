@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/ferry-project/ferry/core/secure"
@@ -78,7 +80,8 @@ func cancelError(ctx context.Context) error {
 }
 
 // reasonOf is the text sent to the peer for a local error: for a
-// cancellation, the cause alone.
+// cancellation, the cause alone; for an error that names a local path,
+// the text with the path hidden (see hidePath).
 func reasonOf(ctx context.Context, err error) string {
 	if errors.Is(err, ErrCancelled) && ctx.Err() != nil {
 		cause := context.Cause(ctx)
@@ -87,7 +90,37 @@ func reasonOf(ctx context.Context, err error) string {
 		}
 		return cause.Error()
 	}
+	var le *localError
+	if errors.As(err, &le) {
+		return le.reason
+	}
 	return err.Error()
+}
+
+// localError is an error whose text names a path on this device. The
+// text is for this end's user; the peer is told only reason, where the
+// path is replaced by what the peer already knows it as (a sender's
+// absolute source path by the entry's relative path): where files live
+// on this device is none of the peer's business.
+type localError struct {
+	err    error
+	reason string
+}
+
+func (e *localError) Error() string { return e.err.Error() }
+func (e *localError) Unwrap() error { return e.err }
+
+// hidePath marks err as naming the local path abs, which the peer knows
+// as shown. Every error built from abs (os's *PathError, f.Name(), our
+// own messages) carries it as the same string, so replacing that string
+// hides it wherever it appears. A path without a separator ("." or a
+// bare name) says nothing about this device and could occur inside other
+// words, so it is left alone.
+func hidePath(err error, abs, shown string) error {
+	if err == nil || abs == shown || !strings.ContainsRune(abs, filepath.Separator) {
+		return err
+	}
+	return &localError{err: err, reason: strings.ReplaceAll(err.Error(), abs, shown)}
 }
 
 // netError translates a stream error: a read deadline that fired is the

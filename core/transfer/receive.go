@@ -276,7 +276,7 @@ func (s *rsession) exchange(ctx context.Context) error {
 	}
 	s.entries = om.Entries
 	if s.dest, err = openDest(s.cfg.Dir, s.cfg.Overwrite, s.peerFP); err != nil {
-		return err
+		return hidePath(err, s.cfg.Dir, "the destination folder")
 	}
 	if s.tops, err = s.dest.mapTops(s.entries); err != nil {
 		return fmt.Errorf("refusing the offer: %w", err)

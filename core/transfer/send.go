@@ -269,7 +269,7 @@ func (s *sender) exchange(ctx context.Context) error {
 			items = items[1:]
 		}
 		if err := s.sendEntry(ctx, i, e, it); err != nil {
-			return err
+			return hidePath(err, s.srcs[i].path, e.Path)
 		}
 	}
 	if err := s.writeMsg(msgFinish, nil); err != nil {
