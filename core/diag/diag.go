@@ -157,13 +157,12 @@ func (s Split) Format(stages []Stage, wall time.Duration) string {
 //
 //  1. A non-socket stage busy at least half of its end's time is the
 //     limit: nothing else can explain that much.
-//  2. A sender waiting in socket write while the receiver's own stages are
-//     busy most of the time means the receiver is the limit; its busiest
-//     stage is named. The same with the roles swapped.
-//  3. Both ends waiting on the socket most of the time means the path
-//     between them (the network, or TCP over it) is the limit.
-//  4. Otherwise no stage dominates, and the busiest non-socket stage is
-//     named as such.
+//  2. An end whose own stages together are busy most of the time (70%)
+//     is the limit, and its busiest stage is named; when both are, the
+//     busier one.
+//  3. Otherwise both ends spend a good part of their time waiting on the
+//     socket with work to spare, so the path between them (the network,
+//     or TCP over it) is the limit.
 func Verdict(sender Split, senderWall time.Duration, receiver Split, receiverWall time.Duration) string {
 	type cand struct {
 		end   string
@@ -196,7 +195,7 @@ func Verdict(sender Split, senderWall time.Duration, receiver Split, receiverWal
 	sort.SliceStable(work, func(i, j int) bool { return work[i].share > work[j].share })
 	sw := shareOf(sender, senderWall, SocketWrite)
 	sr := shareOf(receiver, receiverWall, SocketRead)
-	if (len(work) == 0 || work[0].share == 0) && sw == 0 && sr == 0 {
+	if work[0].share == 0 && sw == 0 && sr == 0 {
 		return "no stage was timed"
 	}
 	busiestOn := func(end string) cand {
@@ -207,28 +206,25 @@ func Verdict(sender Split, senderWall time.Duration, receiver Split, receiverWal
 		}
 		return cand{}
 	}
+	const (
+		dominant = 0.5
+		loaded   = 0.7
+	)
 	name := func(c cand, why string) string {
 		return fmt.Sprintf("slowest stage: %s %s (busy %.0f%% of the time%s)", c.end, c.stage, 100*c.share, why)
 	}
-	const (
-		dominant = 0.5
-		waiting  = 0.5
-		loaded   = 0.7
-	)
-	switch {
-	case len(work) > 0 && work[0].share >= dominant:
+	if work[0].share >= dominant {
 		return name(work[0], "")
-	case sw >= waiting && busy["receiver"] >= loaded:
-		return name(busiestOn("receiver"), fmt.Sprintf("; the receiver is busy %.0f%% in all while the sender waits", 100*busy["receiver"]))
-	case sr >= waiting && busy["sender"] >= loaded:
-		return name(busiestOn("sender"), fmt.Sprintf("; the sender is busy %.0f%% in all while the receiver waits", 100*busy["sender"]))
-	case sw >= waiting && sr >= waiting:
-		return fmt.Sprintf("slowest stage: the network (the sender waits in socket write %.0f%% and the receiver in socket read %.0f%% of the time; neither end's own work is the limit)",
-			100*sw, 100*sr)
-	case len(work) > 0:
-		return name(work[0], "; no stage dominates")
 	}
-	return "no stage was timed"
+	limit := "receiver"
+	if busy["sender"] > busy["receiver"] {
+		limit = "sender"
+	}
+	if busy[limit] >= loaded {
+		return name(busiestOn(limit), fmt.Sprintf("; the %s's stages are busy %.0f%% in all", limit, 100*busy[limit]))
+	}
+	return fmt.Sprintf("slowest stage: the network (both ends have work to spare: the sender waits in socket write %.0f%% and the receiver in socket read %.0f%% of the time)",
+		100*sw, 100*sr)
 }
 
 func isSocket(s Stage) bool { return s == SocketWrite || s == SocketRead }
