@@ -127,54 +127,17 @@ func findAndDial(ctx context.Context, query string) (Peer, string, string) {
 	return p, greeting, ""
 }
 
-// proc is a helper process with its stdout as a channel of lines.
-type proc struct {
-	cmd   *exec.Cmd
-	stdin io.WriteCloser
-	lines chan string
-}
+// proc is a helper process in a namespace.
+type proc struct{ *netns.Proc }
 
-func startHelper(t *testing.T, pair *netns.Pair, ns string, args ...string) *proc {
+func startHelper(t *testing.T, pair *netns.Pair, ns string, args ...string) proc {
 	t.Helper()
-	cmd := pair.Command(ns, os.Args[0], "-test.run=^TestHelperProcess$")
-	cmd.Env = append(os.Environ(), helperEnv+"="+strings.Join(args, " "))
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting %v: %v", args, err)
-	}
-	p := &proc{cmd: cmd, stdin: stdin, lines: make(chan string, 64)}
-	go func() {
-		defer close(p.lines)
-		s := bufio.NewScanner(stdout)
-		for s.Scan() {
-			p.lines <- s.Text()
-		}
-	}()
-	t.Cleanup(func() {
-		p.cmd.Process.Kill()
-		p.cmd.Wait()
-	})
-	return p
+	return proc{pair.Start(t, ns, []string{helperEnv + "=" + strings.Join(args, " ")},
+		os.Args[0], "-test.run=^TestHelperProcess$")}
 }
 
 // stop closes stdin, the helpers' signal to finish cleanly, and waits.
-func (p *proc) stop(t *testing.T) {
-	t.Helper()
-	p.stdin.Close()
-	for range p.lines {
-	}
-	if err := p.cmd.Wait(); err != nil {
-		t.Errorf("helper %v: %v", p.cmd.Args, err)
-	}
-}
+func (p proc) stop(t *testing.T) { t.Helper(); p.Stop(t) }
 
 // guard bounds every wait so a broken test fails instead of hanging. It
 // is not a timing assertion: every wait here is for something that
@@ -182,10 +145,10 @@ func (p *proc) stop(t *testing.T) {
 const guard = 60 * time.Second
 
 // next returns the next line, failing the test if there is none.
-func (p *proc) next(t *testing.T, what string) string {
+func (p proc) next(t *testing.T, what string) string {
 	t.Helper()
 	select {
-	case l, ok := <-p.lines:
+	case l, ok := <-p.Lines:
 		if !ok {
 			t.Fatalf("helper exited while waiting for %s", what)
 		}
@@ -197,7 +160,7 @@ func (p *proc) next(t *testing.T, what string) string {
 }
 
 // waitList reads browse updates until one satisfies ok.
-func (p *proc) waitList(t *testing.T, what string, ok func([]Peer) bool) []Peer {
+func (p proc) waitList(t *testing.T, what string, ok func([]Peer) bool) []Peer {
 	t.Helper()
 	for {
 		l := p.next(t, what)
@@ -211,7 +174,7 @@ func (p *proc) waitList(t *testing.T, what string, ok func([]Peer) bool) []Peer 
 	}
 }
 
-func advertiseIn(t *testing.T, pair *netns.Pair) (*proc, int) {
+func advertiseIn(t *testing.T, pair *netns.Pair) (proc, int) {
 	t.Helper()
 	adv := startHelper(t, pair, pair.A, "advertise", pair.VethA)
 	line := adv.next(t, "advertiser ready")
@@ -282,7 +245,7 @@ func TestMDNSExpiry(t *testing.T) {
 	browser := startHelper(t, pair, pair.B, "browse", pair.VethB, "2000", "500")
 	adv, _ := advertiseIn(t, pair)
 	browser.waitList(t, "the advertised peer", func(p []Peer) bool { return len(p) == 1 })
-	adv.cmd.Process.Kill()
+	adv.Cmd.Process.Kill()
 	browser.waitList(t, "the peer's expiry", func(p []Peer) bool { return len(p) == 0 })
 	browser.stop(t)
 }
