@@ -44,6 +44,9 @@ func TestMain(m *testing.M) {
 	if role := os.Getenv(memChildEnv); role != "" {
 		os.Exit(memChild(role))
 	}
+	if args := os.Getenv(mdnsChildEnv); args != "" {
+		os.Exit(mdnsChild(args))
+	}
 	os.Exit(m.Run())
 }
 
