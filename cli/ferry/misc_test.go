@@ -142,4 +142,9 @@ func TestShownAddrs(t *testing.T) {
 	if len(got) == 0 || got[0] != "127.0.0.1" {
 		t.Errorf("--iface lo: %v", got)
 	}
+	for _, a := range shownAddrs("0.0.0.0", []string{"lo"}) {
+		if ip := net.ParseIP(a); ip == nil || ip.To4() == nil {
+			t.Errorf("--listen 0.0.0.0 shows %q, want IPv4 only", a)
+		}
+	}
 }

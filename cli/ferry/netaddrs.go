@@ -2,48 +2,32 @@ package main
 
 import (
 	"net"
-	"slices"
 	"strings"
+
+	"github.com/ferry-project/ferry/core/discovery"
 )
 
 // shownAddrs returns the IP addresses a receiver tells people to use:
-// the --listen host when it names one, or else every address of every
-// interface that is up, IPv4 first. Loopback interfaces are left out
-// unless named with --iface, and so are link-local IPv6 addresses, which
-// nobody can type without a zone. With ifaces, only those interfaces count.
+// the --listen host when it names one, or else this device's addresses as
+// discovery.HostAddrs lists them (interfaces that are up, IPv4 first, no
+// loopback unless named with --iface, no IPv6 link-local). A receiver
+// listening on 0.0.0.0 takes IPv4 only, so it shows no IPv6 address.
 func shownAddrs(listenHost string, ifaces []string) []string {
 	if ip := net.ParseIP(listenHost); listenHost != "" && (ip == nil || !ip.IsUnspecified()) {
 		return []string{listenHost}
 	}
 	v4only := listenHost == "0.0.0.0"
-	all, err := net.Interfaces()
+	ips, err := discovery.HostAddrs(ifaces)
 	if err != nil {
 		return nil
 	}
-	var v4, v6 []string
-	for _, ifc := range all {
-		named := slices.Contains(ifaces, ifc.Name)
-		if len(ifaces) > 0 && !named || ifc.Flags&net.FlagUp == 0 ||
-			ifc.Flags&net.FlagLoopback != 0 && !named {
-			continue
-		}
-		addrs, err := ifc.Addrs()
-		if err != nil {
-			continue
-		}
-		for _, a := range addrs {
-			ipn, ok := a.(*net.IPNet)
-			if !ok || ipn.IP.IsLinkLocalUnicast() && ipn.IP.To4() == nil {
-				continue
-			}
-			if ipn.IP.To4() != nil {
-				v4 = append(v4, ipn.IP.String())
-			} else if !v4only {
-				v6 = append(v6, ipn.IP.String())
-			}
+	var out []string
+	for _, ip := range ips {
+		if ip.To4() != nil || !v4only {
+			out = append(out, ip.String())
 		}
 	}
-	return append(v4, v6...)
+	return out
 }
 
 // joinPort renders addresses as host:port for people to type.
