@@ -25,6 +25,35 @@ func (s *stringList) Set(v string) error {
 	return nil
 }
 
+// transferFlags are the flags send and receive share, with the same
+// meaning in both.
+type transferFlags struct {
+	name              string
+	ifaces            stringList
+	json, diag, quiet bool
+}
+
+func (t *transferFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&t.name, "name", "", "")
+	fs.Var(&t.ifaces, "iface", "")
+	fs.BoolVar(&t.json, "json", false, "")
+	fs.BoolVar(&t.diag, "diag", false, "")
+	fs.BoolVar(&t.quiet, "quiet", false, "")
+	fs.BoolVar(&t.quiet, "q", false, "")
+}
+
+// progressFor says how a transfer shows its progress: not at all under
+// --quiet or --json, as a bar when stderr is a terminal, else as lines.
+func (t transferFlags) progressFor(stderrTerminal bool) progressMode {
+	switch {
+	case t.quiet || t.json:
+		return progressOff
+	case stderrTerminal:
+		return progressBar
+	}
+	return progressPlain
+}
+
 func newFlagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)

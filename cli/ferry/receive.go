@@ -11,15 +11,13 @@ import (
 	"sync"
 
 	"github.com/ferry-project/ferry/core/discovery"
-	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
 type receiveOpts struct {
-	dir, code, listen, name      string
+	transferFlags
+	dir, code, listen            string
 	yes, overwrite, keep, noMDNS bool
-	json, diag, quiet            bool
-	ifaces                       stringList
 }
 
 func parseReceive(args []string) (receiveOpts, error) {
@@ -28,17 +26,12 @@ func parseReceive(args []string) (receiveOpts, error) {
 	fs.StringVar(&o.dir, "dir", "", "")
 	fs.StringVar(&o.code, "code", "", "")
 	fs.StringVar(&o.listen, "listen", "", "")
-	fs.StringVar(&o.name, "name", "", "")
 	fs.BoolVar(&o.yes, "yes", false, "")
 	fs.BoolVar(&o.yes, "y", false, "")
 	fs.BoolVar(&o.overwrite, "overwrite", false, "")
 	fs.BoolVar(&o.keep, "keep", false, "")
 	fs.BoolVar(&o.noMDNS, "no-mdns", false, "")
-	fs.Var(&o.ifaces, "iface", "")
-	fs.BoolVar(&o.json, "json", false, "")
-	fs.BoolVar(&o.diag, "diag", false, "")
-	fs.BoolVar(&o.quiet, "quiet", false, "")
-	fs.BoolVar(&o.quiet, "q", false, "")
+	o.transferFlags.register(fs)
 	operands, err := parseArgs(fs, args)
 	if err != nil {
 		return o, err
@@ -74,31 +67,18 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 	if err != nil {
 		return err
 	}
-	id, err := secure.LoadOrCreateIdentity("")
+	id, name, err := thisDevice(o.name)
 	if err != nil {
-		return fmt.Errorf("loading this device's key: %w", err)
-	}
-	name := o.name
-	if name == "" {
-		name = hostname()
+		return err
 	}
 
-	rs := &receiveSession{p: p, o: o, dir: dir, q: &prompter{p: p, in: e.stdin}}
-	switch {
-	case o.yes:
-	case o.json:
-		rs.noAsk = "--json asks nothing"
-	case !e.stdinTerminal:
-		rs.noAsk = "standard input is not a terminal"
+	rs := &receiveSession{
+		p: p, o: o, dir: dir, q: &prompter{p: p, in: e.stdin},
+		pr: newProgress(p, o.progressFor(e.stderrTerminal), e.now),
 	}
-	mode := progressPlain
-	if e.stderrTerminal {
-		mode = progressBar
+	if !o.yes && (o.json || !e.stdinTerminal) {
+		rs.noAsk = noTerminal(o.json)
 	}
-	if o.quiet || o.json {
-		mode = progressOff
-	}
-	rs.pr = newProgress(p, mode, e.now)
 
 	r, err := transfer.NewReceiver(transfer.ReceiverConfig{
 		Dir:       dir,
@@ -204,14 +184,6 @@ func receiveDir(flagDir string, getenv func(string) string) (string, error) {
 	return dir, nil
 }
 
-func hostname() string {
-	h, err := os.Hostname()
-	if err != nil || h == "" {
-		return "ferry"
-	}
-	return h
-}
-
 // receiveSession handles the engine's events for the receive command. Its
 // onEvent runs on the engine's goroutine; a question about an offer runs
 // on a goroutine of its own (the engine must not wait on a person), which
@@ -252,10 +224,7 @@ func (rs *receiveSession) serve(ctx context.Context) error {
 		return relabel(msg, transfer.ErrDeclined)
 	}
 	if err != nil {
-		if c := context.Cause(ctx); errors.Is(c, errInterrupted) {
-			return c
-		}
-		return err
+		return interrupted(ctx, err)
 	}
 	rs.p.event(newDoneEvent(sum, "receiver", rs.o.diag))
 	rs.p.infof("received %s into %s%s", describeSummary(sum), rs.dir, rateSuffix(sum))

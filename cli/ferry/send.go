@@ -10,15 +10,13 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
 type sendOpts struct {
-	to, peer, code, text, name string
-	ifaces                     stringList
-	json, diag, quiet          bool
-	paths                      []string
+	transferFlags
+	to, peer, code, text string
+	paths                []string
 }
 
 func parseSend(args []string) (sendOpts, error) {
@@ -28,12 +26,7 @@ func parseSend(args []string) (sendOpts, error) {
 	fs.StringVar(&o.peer, "peer", "", "")
 	fs.StringVar(&o.code, "code", "", "")
 	fs.StringVar(&o.text, "text", "", "")
-	fs.StringVar(&o.name, "name", "", "")
-	fs.Var(&o.ifaces, "iface", "")
-	fs.BoolVar(&o.json, "json", false, "")
-	fs.BoolVar(&o.diag, "diag", false, "")
-	fs.BoolVar(&o.quiet, "quiet", false, "")
-	fs.BoolVar(&o.quiet, "q", false, "")
+	o.transferFlags.register(fs)
 	paths, err := parseArgs(fs, args)
 	if err != nil {
 		return o, err
@@ -131,13 +124,9 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 	if o.text != "" {
 		items = append(items, transfer.Item{Text: o.text})
 	}
-	id, err := secure.LoadOrCreateIdentity("")
+	id, name, err := thisDevice(o.name)
 	if err != nil {
-		return fmt.Errorf("loading this device's key: %w", err)
-	}
-	name := o.name
-	if name == "" {
-		name = hostname()
+		return err
 	}
 
 	ctx, stop := onSignals(ctx, e.signals, "sender", e.now, func() { forceExit(e, p) })
@@ -154,14 +143,7 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 		}
 	}
 
-	mode := progressPlain
-	if e.stderrTerminal {
-		mode = progressBar
-	}
-	if o.quiet || o.json {
-		mode = progressOff
-	}
-	ss := &sendSession{p: p, o: o, pr: newProgress(p, mode, e.now), peer: dest.label}
+	ss := &sendSession{p: p, o: o, pr: newProgress(p, o.progressFor(e.stderrTerminal), e.now), peer: dest.label}
 	p.infof("connecting to %s", dest.addr)
 	sum, err := transfer.Send(ctx, transfer.SendConfig{
 		Addr:     dest.addr,
