@@ -20,74 +20,81 @@ type problem struct {
 	Detail   string
 }
 
-// explain turns an error from the core into a problem. Order matters: the
-// most specific cause wins (a wrong code also closes the connection).
+// explain turns an error from the core into a problem: the first of
+// explanations that fits, or a general one.
 func explain(err error) problem {
 	p := problem{Detail: err.Error()}
-	switch {
-	case errors.Is(err, secure.ErrWrongCode):
-		p.Headline = "Wrong code"
-		p.Advice = "The code didn't match the one on the receiving device. Check it and try again."
-	case errors.Is(err, secure.ErrCodeRetired):
-		p.Headline = "The code has changed"
-		p.Advice = "After too many wrong tries the receiving device picked a new code. Type the code it shows now."
-	case errors.Is(err, transfer.ErrDeclined):
-		p.Headline = "Declined"
-		p.Advice = "The other device said no to this transfer."
-	case errors.Is(err, transfer.ErrCancelled), errors.Is(err, context.Canceled):
-		p.Headline = "Cancelled"
-		p.Advice = "The transfer was stopped. Files that arrived completely are kept; sending again resumes the rest."
-	case errors.Is(err, transfer.ErrNoSpace), errors.Is(err, syscall.ENOSPC):
-		p.Headline = "Not enough space"
-		p.Advice = "The receiving device doesn't have room for these files. Free some space or choose another download folder."
-	case errors.Is(err, transfer.ErrRefusedPath):
-		p.Headline = "A file name was refused"
-		p.Advice = "The transfer named a file that can't be saved safely inside the download folder, so it was stopped."
-	case errors.Is(err, transfer.ErrVerify), errors.Is(err, secure.ErrAuth):
-		p.Headline = "A file arrived damaged"
-		p.Advice = "Its checksum didn't match, so it was not saved. Try again; if it keeps happening, the network is corrupting data."
-	case errors.Is(err, transfer.ErrSourceChanged):
-		p.Headline = "A file changed while it was being sent"
-		p.Advice = "Wait until nothing is writing to it, then send again."
-	case errors.Is(err, secure.ErrIncompatibleVersion):
-		p.Headline = "Incompatible versions"
-		p.Advice = "The two devices run versions of Ferry that can't talk to each other. Update both."
-	case errors.Is(err, secure.ErrNotFerry):
-		p.Headline = "That isn't a Ferry device"
-		p.Advice = "Something answered at that address, but not Ferry. Check the address."
-	case errors.Is(err, transfer.ErrTimeout), errors.Is(err, secure.ErrHandshakeTimeout), errors.Is(err, context.DeadlineExceeded):
-		p.Headline = "The other device stopped responding"
-		p.Advice = "It may have gone to sleep or left the network. Files that arrived completely are kept; try again to resume."
-	case errors.Is(err, secure.ErrConnectionLost), errors.Is(err, secure.ErrTruncated),
-		errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
-		p.Headline = "Connection lost"
-		p.Advice = "The other device went away before the transfer finished. Files that arrived completely are kept; try again to resume."
-	case errors.Is(err, syscall.ECONNREFUSED):
-		p.Headline = "Couldn't reach the device"
-		p.Advice = "Nothing is listening at that address. Make sure Ferry is open on the other device and showing its code."
-	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
-		p.Headline = "Couldn't reach the device"
-		p.Advice = "There is no route to it. Check that both devices are on the same network."
-	case isDNS(err):
-		p.Headline = "Unknown device address"
-		p.Advice = "That host name couldn't be found. Try the device's IP address."
-	case errors.Is(err, fs.ErrPermission):
-		p.Headline = "Permission denied"
-		p.Advice = "Ferry wasn't allowed to read or write a file. Check the file's permissions or choose another download folder."
-	case errors.Is(err, fs.ErrNotExist):
-		p.Headline = "A file is missing"
-		p.Advice = "A file or folder was moved or deleted after it was chosen. Remove it from the list and try again."
-	case errors.Is(err, transfer.ErrProtocol), errors.Is(err, secure.ErrMalformed):
-		p.Headline = "The other device sent something unexpected"
-		p.Advice = "This is a bug or a version mismatch. Update both devices and try again."
-	case isNet(err):
-		p.Headline = "Network problem"
-		p.Advice = "The connection failed. Check that both devices are on the same network."
-	default:
-		p.Headline = "Something went wrong"
-		p.Advice = "The transfer didn't finish. Try again."
+	for _, e := range explanations {
+		if e.fits(err) {
+			p.Headline, p.Advice = e.headline, e.advice
+			return p
+		}
 	}
+	p.Headline = "Something went wrong"
+	p.Advice = "The transfer didn't finish. Try again."
 	return p
+}
+
+// explanation is what a person reads for the errors that fit it.
+type explanation struct {
+	fits     func(error) bool
+	headline string
+	advice   string
+}
+
+// explanations are tried in order, so the most specific cause comes first
+// (a wrong code also closes the connection).
+var explanations = []explanation{
+	{isAny(secure.ErrWrongCode), "Wrong code",
+		"The code didn't match the one on the receiving device. Check it and try again."},
+	{isAny(secure.ErrCodeRetired), "The code has changed",
+		"After too many wrong tries the receiving device picked a new code. Type the code it shows now."},
+	{isAny(transfer.ErrDeclined), "Declined",
+		"The other device said no to this transfer."},
+	{isAny(transfer.ErrCancelled, context.Canceled), "Cancelled",
+		"The transfer was stopped. Files that arrived completely are kept; sending again resumes the rest."},
+	{isAny(transfer.ErrNoSpace, syscall.ENOSPC), "Not enough space",
+		"The receiving device doesn't have room for these files. Free some space or choose another download folder."},
+	{isAny(transfer.ErrRefusedPath), "A file name was refused",
+		"The transfer named a file that can't be saved safely inside the download folder, so it was stopped."},
+	{isAny(transfer.ErrVerify, secure.ErrAuth), "A file arrived damaged",
+		"Its checksum didn't match, so it was not saved. Try again; if it keeps happening, the network is corrupting data."},
+	{isAny(transfer.ErrSourceChanged), "A file changed while it was being sent",
+		"Wait until nothing is writing to it, then send again."},
+	{isAny(secure.ErrIncompatibleVersion), "Incompatible versions",
+		"The two devices run versions of Ferry that can't talk to each other. Update both."},
+	{isAny(secure.ErrNotFerry), "That isn't a Ferry device",
+		"Something answered at that address, but not Ferry. Check the address."},
+	{isAny(transfer.ErrTimeout, secure.ErrHandshakeTimeout, context.DeadlineExceeded), "The other device stopped responding",
+		"It may have gone to sleep or left the network. Files that arrived completely are kept; try again to resume."},
+	{isAny(secure.ErrConnectionLost, secure.ErrTruncated, syscall.ECONNRESET, syscall.EPIPE), "Connection lost",
+		"The other device went away before the transfer finished. Files that arrived completely are kept; try again to resume."},
+	{isAny(syscall.ECONNREFUSED), "Couldn't reach the device",
+		"Nothing is listening at that address. Make sure Ferry is open on the other device and showing its code."},
+	{isAny(syscall.EHOSTUNREACH, syscall.ENETUNREACH), "Couldn't reach the device",
+		"There is no route to it. Check that both devices are on the same network."},
+	{isDNS, "Unknown device address",
+		"That host name couldn't be found. Try the device's IP address."},
+	{isAny(fs.ErrPermission), "Permission denied",
+		"Ferry wasn't allowed to read or write a file. Check the file's permissions or choose another download folder."},
+	{isAny(fs.ErrNotExist), "A file is missing",
+		"A file or folder was moved or deleted after it was chosen. Remove it from the list and try again."},
+	{isAny(transfer.ErrProtocol, secure.ErrMalformed), "The other device sent something unexpected",
+		"This is a bug or a version mismatch. Update both devices and try again."},
+	{isNet, "Network problem",
+		"The connection failed. Check that both devices are on the same network."},
+}
+
+// isAny fits an error that is any of targets, by errors.Is.
+func isAny(targets ...error) func(error) bool {
+	return func(err error) bool {
+		for _, t := range targets {
+			if errors.Is(err, t) {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 func isDNS(err error) bool {
