@@ -6,7 +6,8 @@
 // package holds what the figures share: the build guard that refuses to
 // report from a -race or -N -l build, the record microbenchmarks (used both
 // by `go test -bench` and by the harness through testing.Benchmark), an
-// in-memory socket for them, and the statistics the report prints.
+// in-memory socket for them, the payload bytes every figure moves, and
+// the statistics and tables the report prints.
 //
 // The harness itself is benches/cmd/ferrybench; `make bench` runs it.
 // Nothing here runs under `make test` except the guard's unit test.

@@ -22,23 +22,11 @@ const recordBytes = secure.MaxPlaintext
 // made every open cache-cold and measured about 0.85 of this.
 const openBatch = 16
 
-func payload(n int) []byte {
-	p := make([]byte, n)
-	x := uint32(2463534242)
-	for i := range p {
-		x ^= x << 13
-		x ^= x >> 17
-		x ^= x << 5
-		p[i] = byte(x)
-	}
-	return p
-}
-
 // Memcpy is the floor under every record figure: copying one record's
 // plaintext once, which Conn.Write and Conn.Read each do on top of the
 // cipher.
 func Memcpy(b *testing.B) {
-	src, dst := payload(recordBytes), make([]byte, recordBytes)
+	src, dst := Payload(recordBytes), make([]byte, recordBytes)
 	b.SetBytes(recordBytes)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -48,7 +36,7 @@ func Memcpy(b *testing.B) {
 }
 
 func rawAEAD(c secure.Cipher) cipher.AEAD {
-	key := payload(32)
+	key := Payload(32)
 	if c == secure.ChaChaPoly {
 		a, err := chacha20poly1305.New(key)
 		if err != nil {
@@ -74,7 +62,7 @@ func AEADSeal(c secure.Cipher) func(*testing.B) {
 	return func(b *testing.B) {
 		a := rawAEAD(c)
 		buf := make([]byte, recordBytes+a.Overhead())
-		copy(buf, payload(recordBytes))
+		copy(buf, Payload(recordBytes))
 		nonce := make([]byte, a.NonceSize())
 		b.SetBytes(recordBytes)
 		b.ReportAllocs()
@@ -94,7 +82,7 @@ func AEADOpen(c secure.Cipher) func(*testing.B) {
 	return func(b *testing.B) {
 		a := rawAEAD(c)
 		nonce := make([]byte, a.NonceSize())
-		ct := a.Seal(nil, nonce, payload(recordBytes), nil)
+		ct := a.Seal(nil, nonce, Payload(recordBytes), nil)
 		dst := make([]byte, recordBytes)
 		b.SetBytes(recordBytes)
 		b.ReportAllocs()
@@ -117,7 +105,7 @@ func FerrySeal(c secure.Cipher) func(*testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		p := payload(recordBytes)
+		p := Payload(recordBytes)
 		b.SetBytes(recordBytes)
 		b.ReportAllocs()
 		b.ResetTimer()
@@ -141,7 +129,7 @@ func FerryOpen(c secure.Cipher) func(*testing.B) {
 		}
 		var wire []byte
 		cm.sink = func(p []byte) { wire = append(wire, p...) }
-		p := payload(recordBytes)
+		p := Payload(recordBytes)
 		off := 0
 		sm.src = func(dst []byte) (int, error) {
 			if off == len(wire) {

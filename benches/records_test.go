@@ -41,7 +41,7 @@ func TestMemPairRoundTrip(t *testing.T) {
 			wire = wire[n:]
 			return n, nil
 		}
-		msg := payload(3*recordBytes + 17)
+		msg := Payload(3*recordBytes + 17)
 		if _, err := client.Write(msg); err != nil {
 			t.Fatal(err)
 		}

@@ -96,3 +96,14 @@ func (s *Series) Row(format string) string {
 	return fmt.Sprintf("| %s | "+format+" | "+format+"–"+format+" | %s%s |",
 		s.Name, s.Median(), lo, hi, strings.Join(runs, " "), fail)
 }
+
+// Table formats series as a Markdown table, one Row each, under a header
+// whose first column is head: "| head | median | range | runs |".
+func Table(head, format string, rows ...*Series) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "| %s | median | range | runs |\n|---|---|---|---|\n", head)
+	for _, s := range rows {
+		b.WriteString(s.Row(format) + "\n")
+	}
+	return b.String()
+}

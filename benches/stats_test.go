@@ -34,3 +34,17 @@ func TestSeriesKeepsFailures(t *testing.T) {
 		t.Fatal("median of only failures should be NaN")
 	}
 }
+
+func TestTable(t *testing.T) {
+	a := &Series{Name: "a"}
+	a.Add(1, nil)
+	b := &Series{Name: "b"}
+	b.Add(0, errors.New("timed out"))
+	want := "| run | median | range | runs |\n|---|---|---|---|\n" + a.Row("%.1f") + "\n" + b.Row("%.1f") + "\n"
+	if got := Table("run", "%.1f", a, b); got != want {
+		t.Errorf("Table =\n%s\nwant\n%s", got, want)
+	}
+	if got := Table("ratio", "%.3f"); got != "| ratio | median | range | runs |\n|---|---|---|---|\n" {
+		t.Errorf("empty Table = %q", got)
+	}
+}

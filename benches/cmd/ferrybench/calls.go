@@ -42,30 +42,25 @@ func callsFigure(o options) {
 		}
 	}
 	fmt.Printf("## 3. Socket calls per MiB of payload (AES-256-GCM, %d MiB a run)\n\n", o.streamMiB)
+	var writes, reads, ratios []*benches.Series
+	for i, s := range settings {
+		tallies[i].writes.Name, tallies[i].reads.Name = s.name, s.name
+		writes = append(writes, &tallies[i].writes)
+		reads = append(reads, &tallies[i].reads)
+		if i > 0 {
+			ratios = append(ratios, benches.Ratio(s.name+" / default", &tallies[i].rate, &tallies[0].rate))
+		}
+	}
 	fmt.Println("Sender write calls per MiB:")
 	fmt.Println()
-	fmt.Println("| setting | median | range | runs |")
-	fmt.Println("|---|---|---|---|")
-	for i, s := range settings {
-		tallies[i].writes.Name = s.name
-		fmt.Println(tallies[i].writes.Row("%.1f"))
-	}
+	fmt.Print(benches.Table("setting", "%.1f", writes...))
 	fmt.Println()
 	fmt.Println("Receiver read calls per MiB:")
 	fmt.Println()
-	fmt.Println("| setting | median | range | runs |")
-	fmt.Println("|---|---|---|---|")
-	for i, s := range settings {
-		tallies[i].reads.Name = s.name
-		fmt.Println(tallies[i].reads.Row("%.1f"))
-	}
+	fmt.Print(benches.Table("setting", "%.1f", reads...))
 	fmt.Println()
 	fmt.Println("Throughput against the default setting in the same round:")
 	fmt.Println()
-	fmt.Println("| ratio | median | range | runs |")
-	fmt.Println("|---|---|---|---|")
-	for i := 1; i < len(settings); i++ {
-		fmt.Println(benches.Ratio(settings[i].name+" / default", &tallies[i].rate, &tallies[0].rate).Row("%.3f"))
-	}
+	fmt.Print(benches.Table("ratio", "%.3f", ratios...))
 	printErrors(errs)
 }

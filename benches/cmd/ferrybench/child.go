@@ -73,13 +73,23 @@ func self() string {
 	return exe
 }
 
+// startChild starts this program in role, killed after timeout.
 func startChild(timeout time.Duration, role string, args ...string) (*child, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	c := &child{cancel: cancel}
-	c.cmd = exec.CommandContext(ctx, self(), append([]string{"-child", role}, args...)...)
-	c.cmd.Stdout, c.cmd.Stderr = &c.stdout, &c.stderr
-	if err := c.cmd.Start(); err != nil {
+	c, err := startCmd(exec.CommandContext(ctx, self(), append([]string{"-child", role}, args...)...))
+	if err != nil {
 		cancel()
+		return nil, err
+	}
+	c.cancel = cancel
+	return c, nil
+}
+
+// startCmd starts cmd with its output kept for wait.
+func startCmd(cmd *exec.Cmd) (*child, error) {
+	c := &child{cmd: cmd, cancel: func() {}}
+	cmd.Stdout, cmd.Stderr = &c.stdout, &c.stderr
+	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
 	return c, nil

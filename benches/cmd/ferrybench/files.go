@@ -51,13 +51,11 @@ func runPair(o options, recv, send func(addr string) (*exec.Cmd, error), total i
 		return fr, err
 	}
 	rc.ExtraFiles = []*os.File{ready.w}
-	rch := &child{cmd: rc, cancel: func() {}}
-	rc.Stdout, rc.Stderr = &rch.stdout, &rch.stderr
-	if err := rc.Start(); err != nil {
-		ready.afterStart()
+	rch, err := startCmd(rc)
+	ready.afterStart()
+	if err != nil {
 		return fr, fmt.Errorf("starting the receiver: %w", err)
 	}
-	ready.afterStart()
 	addr, err := ready.addr(30 * time.Second)
 	if err != nil {
 		rc.Process.Kill()
@@ -71,9 +69,8 @@ func runPair(o options, recv, send func(addr string) (*exec.Cmd, error), total i
 		rch.wait()
 		return fr, err
 	}
-	sch := &child{cmd: sc, cancel: func() {}}
-	sc.Stdout, sc.Stderr = &sch.stdout, &sch.stderr
-	if err := sc.Start(); err != nil {
+	sch, err := startCmd(sc)
+	if err != nil {
 		rc.Process.Kill()
 		rch.wait()
 		return fr, fmt.Errorf("starting the sender: %w", err)
@@ -114,7 +111,7 @@ func makeBigFile(path string, size int64) error {
 	if err != nil {
 		return err
 	}
-	block := payload(4 << 20)
+	block := benches.Payload(4 << 20)
 	w := bufio.NewWriterSize(f, 1<<20)
 	for left := size; left > 0; {
 		n := min(int64(len(block)), left)
@@ -228,26 +225,21 @@ func fileFigure(o options) {
 	fmt.Printf("## 4. One %d MiB file, file to file over loopback, two processes\n\n", o.fileMiB)
 	fmt.Println("MiB/s, from starting the sender to both processes' exit:")
 	fmt.Println()
-	fmt.Println("| run | median | range | runs |")
-	fmt.Println("|---|---|---|---|")
-	for _, s := range []*benches.Series{plainA, ferry, plainB} {
-		fmt.Println(s.Row("%.0f"))
-	}
+	fmt.Print(benches.Table("run", "%.0f", plainA, ferry, plainB))
 	fmt.Println()
-	fmt.Println("| ratio | median | range | runs |")
-	fmt.Println("|---|---|---|---|")
-	fmt.Println(benches.Ratio("Ferry / plain TCP copy (A)", ferry, plainA).Row("%.3f"))
-	fmt.Println(benches.Ratio("A/A: plain (A') / plain (A)", plainB, plainA).Row("%.3f"))
+	fmt.Print(benches.Table("ratio", "%.3f",
+		benches.Ratio("Ferry / plain TCP copy (A)", ferry, plainA),
+		benches.Ratio("A/A: plain (A') / plain (A)", plainB, plainA)))
 	fmt.Println()
 	// ru_maxrss is not shown: Linux carries it across fork and exec, so
 	// every child reported the harness's own size at fork (15.5 MiB).
 	fmt.Println("## 6. Memory during the Ferry runs above (MiB; budget 32 per process)")
 	fmt.Println()
-	fmt.Println("| process, measure | median | range | runs |")
-	fmt.Println("|---|---|---|---|")
+	var memRows []*benches.Series
 	for _, k := range []string{"sender VmHWM", "sender peak Go heap", "sender peak Go-mapped", "receiver VmHWM", "receiver peak Go heap", "receiver peak Go-mapped"} {
-		fmt.Println(mem[k].Row("%.1f"))
+		memRows = append(memRows, mem[k])
 	}
+	fmt.Print(benches.Table("process, measure", "%.1f", memRows...))
 	if len(verdicts) > 0 {
 		fmt.Println()
 		fmt.Println("Ferry's own verdict (core/diag), per run:")
@@ -268,7 +260,7 @@ func smallFigure(o options) {
 	}
 	defer os.RemoveAll(work)
 	src := filepath.Join(work, "src")
-	block := payload(4096)
+	block := benches.Payload(4096)
 	for i := range o.small {
 		dir := filepath.Join(src, fmt.Sprintf("d%03d", i/100))
 		if i%100 == 0 {
@@ -329,16 +321,11 @@ func smallFigure(o options) {
 	fmt.Printf("## 5. %d files of 4 KiB (in %d folders), over loopback, two processes\n\n", o.small, (o.small+99)/100)
 	fmt.Println("MiB/s of file content, from starting the sender to both ends' exit:")
 	fmt.Println()
-	fmt.Println("| run | median | range | runs |")
-	fmt.Println("|---|---|---|---|")
-	for _, s := range []*benches.Series{tarA, ferry, tarB} {
-		fmt.Println(s.Row("%.1f"))
-	}
+	fmt.Print(benches.Table("run", "%.1f", tarA, ferry, tarB))
 	fmt.Println()
-	fmt.Println("| ratio | median | range | runs |")
-	fmt.Println("|---|---|---|---|")
-	fmt.Println(benches.Ratio("Ferry / tar over TCP (A)", ferry, tarA).Row("%.3f"))
-	fmt.Println(benches.Ratio("A/A: tar (A') / tar (A)", tarB, tarA).Row("%.3f"))
+	fmt.Print(benches.Table("ratio", "%.3f",
+		benches.Ratio("Ferry / tar over TCP (A)", ferry, tarA),
+		benches.Ratio("A/A: tar (A') / tar (A)", tarB, tarA)))
 	printErrors(errs)
 }
 
@@ -402,17 +389,9 @@ func plainRecvChild(args []string) childReport {
 	if err := fs.Parse(args); err != nil {
 		return fail("%v", err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	nc, err := acceptAnnounced()
 	if err != nil {
 		return fail("%v", err)
-	}
-	defer ln.Close()
-	if err := announce(ln.Addr().String()); err != nil {
-		return fail("announcing: %v", err)
-	}
-	nc, err := ln.Accept()
-	if err != nil {
-		return fail("accepting: %v", err)
 	}
 	defer nc.Close()
 	var hdr [8]byte
@@ -519,17 +498,9 @@ func pipeSendChild(args []string) childReport {
 // pipeRecvChild copies one TCP connection to stdout (tar's receiving
 // side); its report goes to stderr.
 func pipeRecvChild(args []string) childReport {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	nc, err := acceptAnnounced()
 	if err != nil {
 		return fail("%v", err)
-	}
-	defer ln.Close()
-	if err := announce(ln.Addr().String()); err != nil {
-		return fail("announcing: %v", err)
-	}
-	nc, err := ln.Accept()
-	if err != nil {
-		return fail("accepting: %v", err)
 	}
 	defer nc.Close()
 	n, err := io.CopyBuffer(struct{ io.Writer }{os.Stdout}, nc, make([]byte, secure.ChunkSize))
@@ -537,4 +508,22 @@ func pipeRecvChild(args []string) childReport {
 		return fail("copying: %v", err)
 	}
 	return childReport{Bytes: n}
+}
+
+// acceptAnnounced listens on loopback, announces the address to the
+// parent and returns the one connection the sender makes.
+func acceptAnnounced() (net.Conn, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	defer ln.Close()
+	if err := announce(ln.Addr().String()); err != nil {
+		return nil, fmt.Errorf("announcing: %w", err)
+	}
+	nc, err := ln.Accept()
+	if err != nil {
+		return nil, fmt.Errorf("accepting: %w", err)
+	}
+	return nc, nil
 }

@@ -34,9 +34,11 @@ func recordsFigure(o options) {
 
 	mbps := map[string]*benches.Series{}
 	allocs := map[string]*benches.Series{}
+	var mbpsRows, allocRows []*benches.Series // in list's order
 	for _, b := range list {
 		mbps[b.name] = &benches.Series{Name: b.name}
 		allocs[b.name] = &benches.Series{Name: b.name}
+		mbpsRows, allocRows = append(mbpsRows, mbps[b.name]), append(allocRows, allocs[b.name])
 	}
 	for range o.pairs {
 		for _, b := range list {
@@ -55,28 +57,21 @@ func recordsFigure(o options) {
 	fmt.Println()
 	fmt.Println("Throughput, MiB/s of plaintext:")
 	fmt.Println()
-	fmt.Println("| benchmark | median | range | runs |")
-	fmt.Println("|---|---|---|---|")
-	for _, b := range list {
-		fmt.Println(mbps[b.name].Row("%.0f"))
-	}
+	fmt.Print(benches.Table("benchmark", "%.0f", mbpsRows...))
 	fmt.Println()
 	fmt.Println("Ratios, Ferry against the raw AEAD in the same round (1.00 = no cost beyond the cipher):")
 	fmt.Println()
-	fmt.Println("| ratio | median | range | runs |")
-	fmt.Println("|---|---|---|---|")
+	var ratios []*benches.Series
 	for _, c := range []secure.Cipher{secure.AESGCM, secure.ChaChaPoly} {
 		n := c.String()
-		fmt.Println(benches.Ratio("Conn.Write / aead seal, "+n, mbps["ferry seal "+n], mbps["aead seal "+n]).Row("%.3f"))
-		fmt.Println(benches.Ratio("Conn.Read / aead open, "+n, mbps["ferry open "+n], mbps["aead open "+n]).Row("%.3f"))
+		ratios = append(ratios,
+			benches.Ratio("Conn.Write / aead seal, "+n, mbps["ferry seal "+n], mbps["aead seal "+n]),
+			benches.Ratio("Conn.Read / aead open, "+n, mbps["ferry open "+n], mbps["aead open "+n]))
 	}
-	fmt.Println(benches.Ratio("A/A: aead seal AES-256-GCM, again / first", mbps["aead seal AES-256-GCM (again)"], mbps["aead seal AES-256-GCM"]).Row("%.3f"))
+	ratios = append(ratios, benches.Ratio("A/A: aead seal AES-256-GCM, again / first", mbps["aead seal AES-256-GCM (again)"], mbps["aead seal AES-256-GCM"]))
+	fmt.Print(benches.Table("ratio", "%.3f", ratios...))
 	fmt.Println()
 	fmt.Println("Allocations per record:")
 	fmt.Println()
-	fmt.Println("| benchmark | median | range | runs |")
-	fmt.Println("|---|---|---|---|")
-	for _, b := range list {
-		fmt.Println(allocs[b.name].Row("%.2f"))
-	}
+	fmt.Print(benches.Table("benchmark", "%.2f", allocRows...))
 }

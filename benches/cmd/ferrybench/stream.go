@@ -203,7 +203,7 @@ func streamSendChild(args []string) childReport {
 	if _, err := io.ReadFull(r, goByte[:]); err != nil {
 		return fail("waiting for the receiver: %v", err)
 	}
-	buf := payload(secure.ChunkSize)
+	buf := benches.Payload(secure.ChunkSize)
 	for left := *total; left > 0; {
 		n := int(min(int64(len(buf)), left))
 		if _, err := w.Write(buf[:n]); err != nil {
@@ -219,18 +219,6 @@ func streamSendChild(args []string) childReport {
 		rep.SocketWrites = sc.Stats().SocketWrites
 	}
 	return rep
-}
-
-func payload(n int) []byte {
-	p := make([]byte, n)
-	x := uint32(88172645)
-	for i := range p {
-		x ^= x << 13
-		x ^= x >> 17
-		x ^= x << 5
-		p[i] = byte(x)
-	}
-	return p
 }
 
 // streamFigure: plain TCP, AES-GCM and ChaCha20-Poly1305 streams in
@@ -260,17 +248,12 @@ func streamFigure(o options) {
 	fmt.Printf("## 2. Stream over loopback TCP, sender and receiver in separate processes (%d MiB a run)\n\n", o.streamMiB)
 	fmt.Println("MiB/s:")
 	fmt.Println()
-	fmt.Println("| run | median | range | runs |")
-	fmt.Println("|---|---|---|---|")
-	for _, s := range []*benches.Series{plainA, aes, plainB, chacha} {
-		fmt.Println(s.Row("%.0f"))
-	}
+	fmt.Print(benches.Table("run", "%.0f", plainA, aes, plainB, chacha))
 	fmt.Println()
-	fmt.Println("| ratio | median | range | runs |")
-	fmt.Println("|---|---|---|---|")
-	fmt.Println(benches.Ratio("AES-256-GCM / plain (A)", aes, plainA).Row("%.3f"))
-	fmt.Println(benches.Ratio("ChaCha20-Poly1305 / plain (A')", chacha, plainB).Row("%.3f"))
-	fmt.Println(benches.Ratio("A/A: plain (A') / plain (A)", plainB, plainA).Row("%.3f"))
+	fmt.Print(benches.Table("ratio", "%.3f",
+		benches.Ratio("AES-256-GCM / plain (A)", aes, plainA),
+		benches.Ratio("ChaCha20-Poly1305 / plain (A')", chacha, plainB),
+		benches.Ratio("A/A: plain (A') / plain (A)", plainB, plainA)))
 	printErrors(errs)
 }
 
