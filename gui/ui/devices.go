@@ -3,9 +3,10 @@ package ui
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net"
 	"time"
+
+	"github.com/ferry-project/ferry/core/discovery"
 )
 
 // Device is a receiver the person can send to: one found on the network,
@@ -49,22 +50,10 @@ const dialTimeout = 4 * time.Second
 // that is not reachable from here (another subnet, a VPN, link-local v6).
 func dialFirst(addrs []string) func(ctx context.Context, _ string) (net.Conn, error) {
 	return func(ctx context.Context, _ string) (net.Conn, error) {
-		var errs []error
-		for _, a := range addrs {
-			d := net.Dialer{Timeout: dialTimeout}
-			c, err := d.DialContext(ctx, "tcp", a)
-			if err == nil {
-				return c, nil
-			}
-			errs = append(errs, err)
-			if ctx.Err() != nil {
-				break
-			}
-		}
-		if len(errs) == 0 {
+		if len(addrs) == 0 {
 			return nil, errors.New("the device has no address")
 		}
-		return nil, fmt.Errorf("connecting: %w", errors.Join(errs...))
+		return discovery.DialFirst(ctx, addrs, dialTimeout)
 	}
 }
 
