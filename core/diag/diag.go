@@ -160,9 +160,14 @@ func (s Split) Format(stages []Stage, wall time.Duration) string {
 //  2. An end whose own stages together are busy most of the time (70%)
 //     is the limit, and its busiest stage is named; when both are, the
 //     busier one.
-//  3. Otherwise both ends spend a good part of their time waiting on the
-//     socket with work to spare, so the path between them (the network,
-//     or TCP over it) is the limit.
+//  3. Both ends spending a good part (a quarter) of their time waiting on
+//     the socket with work to spare means the path between them (the
+//     network, or TCP over it) is the limit.
+//  4. Otherwise neither the stages nor the socket account for the time:
+//     it goes to work no stage times, done per entry rather than per
+//     byte (opening, creating, renaming files). Many small files look
+//     like this: the sender then waits in socket write 0% and the
+//     receiver in socket read about 10%, so the link is not the limit.
 func Verdict(sender Split, senderWall time.Duration, receiver Split, receiverWall time.Duration) string {
 	type cand struct {
 		end   string
@@ -209,6 +214,7 @@ func Verdict(sender Split, senderWall time.Duration, receiver Split, receiverWal
 	const (
 		dominant = 0.5
 		loaded   = 0.7
+		waiting  = 0.25
 	)
 	name := func(c cand, why string) string {
 		return fmt.Sprintf("slowest stage: %s %s (busy %.0f%% of the time%s)", c.end, c.stage, 100*c.share, why)
@@ -223,8 +229,12 @@ func Verdict(sender Split, senderWall time.Duration, receiver Split, receiverWal
 	if busy[limit] >= loaded {
 		return name(busiestOn(limit), fmt.Sprintf("; the %s's stages are busy %.0f%% in all", limit, 100*busy[limit]))
 	}
-	return fmt.Sprintf("slowest stage: the network (both ends have work to spare: the sender waits in socket write %.0f%% and the receiver in socket read %.0f%% of the time)",
-		100*sw, 100*sr)
+	if sw >= waiting && sr >= waiting {
+		return fmt.Sprintf("slowest stage: the network (both ends have work to spare: the sender waits in socket write %.0f%% and the receiver in socket read %.0f%% of the time)",
+			100*sw, 100*sr)
+	}
+	return fmt.Sprintf("slowest stage: per-entry work outside the timed stages (opening, creating, renaming files): the timed stages and socket account for %.0f%% of the sender's time and %.0f%% of the receiver's",
+		100*(busy["sender"]+sw), 100*(busy["receiver"]+sr))
 }
 
 func isSocket(s Stage) bool { return s == SocketWrite || s == SocketRead }
