@@ -138,7 +138,8 @@
 // messages carrying exactly size-offset bytes; then end with the hash of
 // the whole content. It never waits between entries. After the last, it
 // sends finish and flushes. The receiver confirms each file as it is
-// placed, then each folder after finish, then sends done and closes its
+// placed (confirmations are flushed in batches: the sender never waits
+// for one), then each folder after finish, then sends done and closes its
 // direction (core/secure's authenticated end of stream); the sender
 // closes its own on done. Either end may send keepalive at any time and
 // abort at any time, then close its direction; the other end stops

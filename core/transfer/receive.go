@@ -118,29 +118,50 @@ func (s *rsession) run(parent context.Context) (Summary, error) {
 	return s.sum, nil
 }
 
-// writeLoop writes what the session queues, flushing whenever the queue
-// runs dry, and a keepalive whenever it has been quiet for a third of the
-// timeout (also while the person decides, so the sender keeps waiting).
-// Closing out ends the stream.
+// Confirmations are flushed lazily: the sender never waits for one (it
+// needs them all only at the end, and done, flushed at once, comes after
+// the last), so with many small files a flush per file would make a
+// socket write per file. They go out once confirmBatch of them wait, or
+// confirmDelay after the oldest, or with any other message; the delay
+// only bounds how late the sender's EntryDone events are.
+const (
+	confirmBatch = 128
+	confirmDelay = 100 * time.Millisecond
+)
+
+// writeLoop writes what the session queues. A confirmation waits as said
+// above; anything else is flushed, with whatever waits before it, as soon
+// as the queue runs dry. A keepalive goes out whenever the stream has
+// been quiet for a third of the timeout (also while the person decides,
+// so the sender keeps waiting). Closing out ends the stream.
 func (s *rsession) writeLoop(hello []byte) {
 	defer close(s.writerDone)
 	nc := s.conn.NetConn()
 	every := s.timeout / 3
 	tick := time.NewTicker(every)
 	defer tick.Stop()
+	lazy := time.NewTimer(confirmDelay)
+	lazy.Stop()
+	defer lazy.Stop()
 	last := time.Now()
-	write := func(b []byte, flush bool) error {
-		nc.SetWriteDeadline(time.Now().Add(s.timeout))
-		if _, err := s.conn.Write(b); err != nil {
-			return err
-		}
-		if flush {
-			last = time.Now()
-			return s.conn.Flush()
-		}
-		return nil
+	var (
+		waiting int  // confirmations written but not flushed
+		urgent  bool // another message written but not flushed
+	)
+	flush := func() error {
+		waiting, urgent, last = 0, false, time.Now()
+		lazy.Stop()
+		return s.conn.Flush()
 	}
-	err := write(hello, true)
+	write := func(b []byte) error {
+		nc.SetWriteDeadline(time.Now().Add(s.timeout))
+		_, err := s.conn.Write(b)
+		return err
+	}
+	err := write(hello)
+	if err == nil {
+		err = flush()
+	}
 	for err == nil {
 		select {
 		case b, ok := <-s.out:
@@ -151,10 +172,28 @@ func (s *rsession) writeLoop(hello []byte) {
 				}
 				return
 			}
-			err = write(b, len(s.out) == 0)
+			if err = write(b); err != nil {
+				break
+			}
+			if msgType(b[0]) == msgConfirm { // b is a frame: its type comes first
+				if waiting++; waiting == 1 {
+					lazy.Reset(confirmDelay)
+				}
+			} else {
+				urgent = true
+			}
+			if (urgent && len(s.out) == 0) || waiting >= confirmBatch {
+				err = flush()
+			}
+		case <-lazy.C:
+			if waiting > 0 {
+				err = flush()
+			}
 		case <-tick.C:
 			if time.Since(last) >= every {
-				err = write(frame(msgKeepalive, nil), true)
+				if err = write(frame(msgKeepalive, nil)); err == nil {
+					err = flush()
+				}
 			}
 		}
 	}
