@@ -18,8 +18,10 @@
 // Commands are methods: Node.Receive, Node.Send, Transfer.Accept,
 // Transfer.Decline, Transfer.Cancel, Node.Peers, Node.PeerFound,
 // Node.PeerLost, Node.StartBrowse. They return at once; what follows
-// reaches the app through Events, on a Go thread, in order per
-// transfer, ending with exactly one OnFinished or OnFailed per transfer.
+// reaches the app through Events, on a Go thread, one call at a time and
+// in order, ending with exactly one OnFinished or OnFailed per transfer.
+// Events calls are made from a queue with no lock held, so the app may
+// answer from inside a callback with any command, Close included.
 //
 // # Panics and errors
 //

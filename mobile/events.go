@@ -9,9 +9,12 @@ import (
 
 // Events is implemented by the app. Every call comes on a thread that
 // Go owns, never the app's main thread: hop to it before touching the UI
-// (runOnUiThread, DispatchQueue.main.async). Calls for one transfer come
-// one at a time and in order. A call must return quickly, because the
-// transfer waits while it runs; and it must not throw, because an
+// (runOnUiThread, DispatchQueue.main.async). Calls come one at a time, in
+// the order things happened, and no lock of Ferry's is held while one
+// runs: a callback may call any method, Accept or Cancel from OnOffer,
+// PeerFound or StopBrowse from OnPeers, even Node.Close. A call should
+// return quickly, because the calls behind it wait, and when too many
+// wait the transfers hold still; and it must not throw, because an
 // exception has nowhere to go.
 //
 // transferID is Transfer.ID of the transfer concerned; 0 means no
@@ -21,7 +24,9 @@ import (
 // its ID is never used again.
 type Events interface {
 	// OnPeers: the list of receivers nearby changed. peersJSON is the
-	// whole list, as Node.Peers returns it.
+	// whole list, as Node.Peers returns it when the call is made: changes
+	// in quick succession may come as one call, and a later call never
+	// brings an older list.
 	OnPeers(peersJSON string)
 	// OnConnected: the handshake succeeded; the peer proved the code.
 	OnConnected(transferID int64, peerName, peerFingerprint, addr string)

@@ -45,10 +45,23 @@ func (r *recorder) add(c call) {
 // wait returns the first call that match accepts, waiting up to d.
 func (r *recorder) wait(t testing.TB, d time.Duration, match func(call) bool) call {
 	t.Helper()
+	return r.waitFrom(t, d, 0, match)
+}
+
+// mark is where the next call will be in the list, for waitFrom.
+func (r *recorder) mark() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.calls)
+}
+
+// waitFrom is wait for the calls from mark from on.
+func (r *recorder) waitFrom(t testing.TB, d time.Duration, from int, match func(call) bool) call {
+	t.Helper()
 	deadline := time.After(d)
 	for {
 		r.mu.Lock()
-		for _, c := range r.calls {
+		for _, c := range r.calls[min(from, len(r.calls)):] {
 			if match(c) {
 				r.mu.Unlock()
 				return c

@@ -26,8 +26,10 @@ import (
 //
 // The receiver advertises in A; the sender browses in B and must list it
 // with its name, fingerprint and address, lose it on StopBrowse, find it
-// again on StartBrowse, send it a text through the listed key, and drop
-// it when the receiver's one transfer ends and its goodbye goes out.
+// again on StartBrowse, find it again when StopBrowse and StartBrowse
+// come back to back (the list empty in between), send it a text through
+// the listed key, and drop it when the receiver's one transfer ends and
+// its goodbye goes out.
 
 const (
 	mdnsChildEnv = "FERRY_MOBILE_MDNS" // "advertise IFACE" or "browse IFACE": run as that Node
@@ -79,6 +81,13 @@ func TestMDNSInNamespaces(t *testing.T) {
 	if p := found(); p.Key != key {
 		t.Errorf("browse again listed %+v, want key %q", p, key)
 	}
+	browser.say(t, "restart")
+	if got := browser.expect(t, "RESTARTED"); got != "[]" {
+		t.Errorf("the list right after StopBrowse and StartBrowse: %s", got)
+	}
+	if p := found(); p.Key != key {
+		t.Errorf("browse restarted listed %+v, want key %q", p, key)
+	}
 
 	browser.say(t, "send "+code+" "+key)
 	if got := browser.expect(t, "SENT"); got != "ok" {
@@ -101,7 +110,9 @@ func TestMDNSInNamespaces(t *testing.T) {
 //	                 what arrives
 //	browse IFACE     StartBrowse on IFACE; says "PEERS json" for each
 //	                 OnPeers; takes "stop" (StopBrowse), "start"
-//	                 (StartBrowse), "send CODE KEY" (Send a text to the
+//	                 (StartBrowse), "restart" (StopBrowse and StartBrowse
+//	                 back to back, then "RESTARTED json", the list
+//	                 between them), "send CODE KEY" (Send a text to the
 //	                 listed peer KEY, then "SENT ok" or "SENT error")
 //
 // Either says "FAILED kind: message" for an OnFailed, and Closes the Node
@@ -170,6 +181,13 @@ func mdnsChild(args string) int {
 				err = n.StopBrowse()
 			case "start":
 				err = n.StartBrowse(iface)
+			case "restart":
+				if err = n.StopBrowse(); err == nil {
+					list := n.Peers()
+					if err = n.StartBrowse(iface); err == nil {
+						say("RESTARTED %s", list)
+					}
+				}
 			case "send":
 				err = mdnsSend(n, rec, rest)
 				if err != nil {

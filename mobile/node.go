@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/ferry-project/ferry/core/discovery"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
@@ -33,23 +34,26 @@ func NewConfig() *Config { return &Config{} }
 // Node is the app's handle on Ferry: its identity, its transfers and the
 // peers it knows of. Make one per process with NewNode and Close it when
 // the app no longer needs Ferry (or never: a Node at rest holds only its
-// key and its peer list).
+// key and its peer list, and runs no goroutine).
 type Node struct {
 	cfg     Config
 	id      *secure.Identity
-	events  Events
 	profile profile
 
 	ctx    context.Context // cancelled by Close: every goroutine's parent
 	cancel context.CancelFunc
-	wg     sync.WaitGroup // every goroutine the Node starts
+	wg     sync.WaitGroup // every goroutine the Node starts but out's
 	nextID atomic.Int64
+	out    *outbox // every call into the app goes through it
+
+	browseFn browseFunc // discovery.Browse; tests put a fake in its place
 
 	mu        sync.Mutex
 	closed    bool
 	transfers map[int64]*Transfer
 	peers     *peerTable
-	browse    context.CancelFunc // stops the running mDNS browse, if any
+	browsing  *browseRun // the running mDNS browse, if any
+	browseGen uint64     // the last browseRun's gen
 }
 
 // NewNode loads (or on first use creates) the device key in cfg.DataDir
@@ -79,13 +83,14 @@ func NewNode(cfg *Config, events Events) (_ *Node, err error) {
 	n := &Node{
 		cfg:       *cfg,
 		id:        id,
-		events:    events,
 		profile:   p,
 		ctx:       ctx,
 		cancel:    cancel,
 		transfers: map[int64]*Transfer{},
+		browseFn:  discovery.Browse,
 	}
-	n.peers = newPeerTable(n.emitPeers)
+	n.peers = newPeerTable(func() { n.out.peersChanged() })
+	n.out = newOutbox(events, n.peers.snapshot)
 	return n, nil
 }
 
@@ -105,7 +110,12 @@ func (n *Node) Name() string {
 
 // Close cancels every transfer (each still ends with OnFailed, kind
 // KindCancelled), stops browsing and waits until every goroutine the
-// Node started has returned. A closed Node refuses every command.
+// Node started has returned and every Events call is made. A closed Node
+// refuses every command.
+//
+// Close may be called from inside an Events callback. It then waits for
+// everything but that callback: the calls still due (each transfer's
+// OnFailed) follow, on the same thread, once the callback returns.
 func (n *Node) Close() (err error) {
 	defer guard("closing ferry", &err)
 	n.mu.Lock()
@@ -123,7 +133,8 @@ func (n *Node) Close() (err error) {
 		t.stop()
 	}
 	n.cancel()
-	n.wg.Wait()
+	n.wg.Wait() // no goroutine posts to out from here on
+	n.out.close()
 	if n.profile.freeAfter {
 		debug.FreeOSMemory()
 	}
@@ -182,13 +193,16 @@ func (n *Node) run(op string, fn func(), onPanic func(error)) {
 	}()
 }
 
-// emit calls into the app. A panic on the way (in the binding, or in a
-// Go implementation of Events) is dropped: there is nobody left to tell.
-func (n *Node) emit(call func(Events)) {
-	defer func() { _ = recover() }()
-	call(n.events)
+// isClosed reports whether Close has been called.
+func (n *Node) isClosed() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.closed
 }
 
-func (n *Node) emitPeers(json string) {
-	n.emit(func(ev Events) { ev.OnPeers(json) })
+// emit queues a call into the app, from a goroutine the Node owns (see
+// outbox.post): it waits only while the queue is full, and not at all
+// once Close has begun.
+func (n *Node) emit(call func(Events)) {
+	n.out.post(n.ctx, call)
 }

@@ -16,15 +16,22 @@ const waitLong = 30 * time.Second
 func newTestNode(t *testing.T, name string) (*Node, *recorder) {
 	t.Helper()
 	rec := newRecorder()
+	return newTestNodeWith(t, name, rec), rec
+}
+
+// newTestNodeWith is newTestNode reporting to events. The Node is closed
+// when the test ends.
+func newTestNodeWith(t *testing.T, name string, events Events) *Node {
+	t.Helper()
 	cfg := NewConfig()
 	cfg.Name = name
 	cfg.DataDir = t.TempDir()
-	n, err := NewNode(cfg, rec)
+	n, err := NewNode(cfg, events)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { n.Close() })
-	return n, rec
+	return n
 }
 
 // checkGoroutines fails if goroutines started during the test outlive it.

@@ -58,14 +58,26 @@ func TestGoroutinePanicReported(t *testing.T) {
 	}
 }
 
-// TestCallbackPanicContained: a panicking Events implementation does not
-// take the transfer's goroutine down.
+// TestCallbackPanicContained: a panicking Events implementation takes
+// down neither the goroutine that calls it nor the calls behind it.
 func TestCallbackPanicContained(t *testing.T) {
-	n, _ := newTestNode(t, "A")
-	n.events = panicky{}
-	n.emitPeers("[]") // must return
+	checkGoroutines(t)
+	rec := newRecorder()
+	n := newTestNodeWith(t, "A", panicky{rec})
+	for _, name := range []string{"first", "second"} {
+		p := NewPlatformPeer()
+		p.InstanceName, p.Port, p.Addrs = name, 1, "127.0.0.1"
+		if err := n.PeerFound(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec.wait(t, 5*time.Second, func(c call) bool { return c.method == "peers" && strings.Contains(c.arg, "second") })
 }
 
-type panicky struct{ Events }
+// panicky is an app whose OnPeers panics once it has recorded the call.
+type panicky struct{ *recorder }
 
-func (panicky) OnPeers(string) { panic("app bug") }
+func (p panicky) OnPeers(js string) {
+	p.recorder.OnPeers(js)
+	panic("app bug")
+}

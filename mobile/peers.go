@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"net"
 	"net/netip"
 	"slices"
@@ -91,14 +90,13 @@ type peerTable struct {
 	mu       sync.Mutex
 	mdns     map[string]peer
 	platform map[string]peer
+	mdnsRun  uint64 // the browse run whose results mdns holds; 0 for none
 	version  uint64 // bumped on every change
 
-	emitMu   sync.Mutex // orders calls to onChange
-	emitted  uint64     // version last handed to onChange
-	onChange func(json string)
+	onChange func() // told after every change, outside the lock; must not wait
 }
 
-func newPeerTable(onChange func(string)) *peerTable {
+func newPeerTable(onChange func()) *peerTable {
 	return &peerTable{mdns: map[string]peer{}, platform: map[string]peer{}, onChange: onChange}
 }
 
@@ -114,9 +112,9 @@ func (t *peerTable) get(key string) (peer, bool) {
 }
 
 // update changes the table under its lock and, if change reports a
-// change, tells onChange. The list is made under the lock and handed on
-// outside it, in order: a list older than one already handed on is
-// dropped, so the app's last call is always the current list.
+// change, tells onChange once the lock is released. Nothing reaches the
+// app from here: onChange only queues (see outbox.peersChanged), so the
+// app may change the table again from inside OnPeers.
 func (t *peerTable) update(change func() bool) {
 	t.mu.Lock()
 	if !change() {
@@ -124,16 +122,15 @@ func (t *peerTable) update(change func() bool) {
 		return
 	}
 	t.version++
-	v, js := t.version, t.jsonLocked()
 	t.mu.Unlock()
+	t.onChange()
+}
 
-	t.emitMu.Lock()
-	defer t.emitMu.Unlock()
-	if v <= t.emitted {
-		return
-	}
-	t.emitted = v
-	t.onChange(js)
+// snapshot returns the table's version and its list as JSON.
+func (t *peerTable) snapshot() (uint64, string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.version, t.jsonLocked()
 }
 
 func (t *peerTable) json() string {
@@ -188,6 +185,9 @@ func (n *Node) PeerFound(found *PlatformPeer) (err error) {
 	if err != nil {
 		return fmt.Errorf("adding a peer: %w", err)
 	}
+	if n.isClosed() {
+		return fmt.Errorf("adding a peer: %w", errClosed)
+	}
 	n.peers.update(func() bool {
 		old, had := n.peers.platform[pe.Key]
 		n.peers.platform[pe.Key] = pe
@@ -200,6 +200,9 @@ func (n *Node) PeerFound(found *PlatformPeer) (err error) {
 // instance name). Removing one not in the list does nothing.
 func (n *Node) PeerLost(instanceName string) (err error) {
 	defer guard("removing a peer", &err)
+	if n.isClosed() {
+		return fmt.Errorf("removing a peer: %w", errClosed)
+	}
 	n.peers.update(func() bool {
 		_, had := n.peers.platform[instanceName]
 		delete(n.peers.platform, instanceName)
@@ -212,90 +215,15 @@ func (n *Node) PeerLost(instanceName string) (err error) {
 // platform browse stops.
 func (n *Node) ForgetPlatformPeers() (err error) {
 	defer guard("forgetting peers", &err)
+	if n.isClosed() {
+		return fmt.Errorf("forgetting peers: %w", errClosed)
+	}
 	n.peers.update(func() bool {
 		had := len(n.peers.platform) > 0
 		clear(n.peers.platform)
 		return had
 	})
 	return nil
-}
-
-// StartBrowse looks for receivers with Ferry's own mDNS (zeroconf) until
-// StopBrowse or Close, reporting the list through OnPeers. ifaces names
-// the interfaces, comma-separated; empty means every multicast-capable
-// one. Where it works: desktops, and Android before 11; on newer Android
-// and on iOS use the platform's browser and PeerFound. Browsing while a
-// browse runs does nothing; a browse that cannot start, or that fails
-// later, ends with OnFailed(0, KindBrowse).
-func (n *Node) StartBrowse(ifaces string) (err error) {
-	defer guard("browsing", &err)
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if n.closed {
-		return fmt.Errorf("browsing: %w", errClosed)
-	}
-	if n.browse != nil {
-		return nil
-	}
-	ctx, cancel := context.WithCancel(n.ctx)
-	n.browse = cancel
-	n.wg.Add(1) // under n.mu, see begin
-	cfg := discovery.BrowseConfig{
-		Ifaces: splitList(ifaces),
-		OnChange: func(ps []discovery.Peer) {
-			list := make(map[string]peer, len(ps))
-			for _, p := range ps {
-				pe := mdnsPeer(p)
-				list[pe.Key] = pe
-			}
-			n.peers.update(func() bool {
-				same := maps.EqualFunc(n.peers.mdns, list, samePeer)
-				n.peers.mdns = list
-				return !same
-			})
-		},
-	}
-	n.run("browsing", func() {
-		defer n.stoppedBrowsing(cancel)
-		if err := discovery.Browse(ctx, cfg); err != nil {
-			n.emit(func(ev Events) { ev.OnFailed(0, failureOf(fmt.Errorf("%w: %w", errBrowse, err))) })
-		}
-	}, func(err error) {
-		n.emit(func(ev Events) { ev.OnFailed(0, failureOf(err)) })
-	})
-	return nil
-}
-
-// StopBrowse stops Ferry's own mDNS browse and drops the peers it found.
-// It returns without waiting for the browse's sockets to close.
-func (n *Node) StopBrowse() (err error) {
-	defer guard("stopping browsing", &err)
-	n.mu.Lock()
-	stop := n.browse
-	n.mu.Unlock()
-	if stop != nil {
-		stop()
-	}
-	return nil
-}
-
-// stoppedBrowsing runs when a browse returns: it forgets the browse and
-// the peers it found, so that the next StartBrowse starts afresh.
-func (n *Node) stoppedBrowsing(cancel context.CancelFunc) {
-	cancel()
-	n.mu.Lock()
-	n.browse = nil
-	n.mu.Unlock()
-	n.peers.update(func() bool {
-		had := len(n.peers.mdns) > 0
-		clear(n.peers.mdns)
-		return had
-	})
-}
-
-// mdnsPeer converts what core/discovery's browse found.
-func mdnsPeer(p discovery.Peer) peer {
-	return listed(p, p.DialAddrs(), sourceMDNS)
 }
 
 // platformPeer checks and converts what the app reported. The platform's

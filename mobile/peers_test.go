@@ -10,10 +10,10 @@ import (
 )
 
 // TestPeerTableMerge: mDNS and platform reports merge by instance name,
-// the platform's shadowing mDNS's, and every change reaches OnPeers once.
+// the platform's shadowing mDNS's, and every change is told once.
 func TestPeerTableMerge(t *testing.T) {
-	var got []string
-	tab := newPeerTable(func(js string) { got = append(got, js) })
+	changes := 0
+	tab := newPeerTable(func() { changes++ })
 	fromMDNS := mdnsPeer(discovery.Peer{
 		Instance: "Laptop (K7QX)", Name: "Laptop", Fingerprint: testFP, Version: 1,
 		Port: 4711, Addrs: []net.IP{net.ParseIP("10.0.0.2")},
@@ -28,15 +28,19 @@ func TestPeerTableMerge(t *testing.T) {
 	tab.update(func() bool { tab.platform[fromPlatform.Key] = fromPlatform; return true })
 	tab.update(func() bool { return false })
 
-	if len(got) != 2 {
-		t.Fatalf("%d OnPeers calls, want 2", len(got))
+	if changes != 2 {
+		t.Fatalf("%d changes told, want 2", changes)
+	}
+	v, got := tab.snapshot()
+	if v != 2 {
+		t.Errorf("version %d, want 2", v)
 	}
 	var list []peer
-	if err := json.Unmarshal([]byte(got[1]), &list); err != nil {
+	if err := json.Unmarshal([]byte(got), &list); err != nil {
 		t.Fatal(err)
 	}
 	if len(list) != 1 || list[0].Source != sourcePlatform || list[0].Compatible || list[0].Addrs[0] != "10.0.0.3:4712" {
-		t.Fatalf("merged list %s", got[1])
+		t.Fatalf("merged list %s", got)
 	}
 	if p, ok := tab.get("Laptop (K7QX)"); !ok || p.Port != 4712 {
 		t.Fatalf("get: %+v, %v", p, ok)

@@ -1,0 +1,138 @@
+package mobile
+
+import (
+	"context"
+	"fmt"
+	"maps"
+
+	"github.com/ferry-project/ferry/core/discovery"
+)
+
+// browseRun is one run of Ferry's own mDNS browse, from StartBrowse to
+// StopBrowse (or Close, or a failure). Runs are numbered, and the peer
+// table takes results only from the run it holds (peerTable.mdnsRun): a
+// stopped run may go on a little while its sockets close, and whatever
+// it still says is ignored, so StopBrowse need not wait for it.
+type browseRun struct {
+	gen    uint64
+	cancel context.CancelFunc
+	done   chan struct{} // closed when the run's goroutine has let go of the table
+}
+
+// browseFunc is core/discovery's Browse, or what a test puts in its place.
+type browseFunc func(context.Context, discovery.BrowseConfig) error
+
+// StartBrowse looks for receivers with Ferry's own mDNS (zeroconf) until
+// StopBrowse or Close, reporting the list through OnPeers. ifaces names
+// the interfaces, comma-separated; empty means every multicast-capable
+// one. Where it works: desktops, and Android before 11; on newer Android
+// and on iOS use the platform's browser and PeerFound. Browsing while a
+// browse runs does nothing; a browse that cannot start, or that fails
+// later, ends with OnFailed(0, KindBrowse).
+func (n *Node) StartBrowse(ifaces string) (err error) {
+	defer guard("browsing", &err)
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.closed {
+		return fmt.Errorf("browsing: %w", errClosed)
+	}
+	if n.browsing != nil {
+		return nil
+	}
+	n.browseGen++
+	run := &browseRun{gen: n.browseGen, done: make(chan struct{})}
+	ctx, cancel := context.WithCancel(n.ctx)
+	run.cancel = cancel
+	n.browsing = run
+	n.peers.startRun(run.gen)
+	n.wg.Add(1) // under n.mu, see begin
+	cfg := discovery.BrowseConfig{
+		Ifaces: splitList(ifaces),
+		OnChange: func(ps []discovery.Peer) {
+			list := make(map[string]peer, len(ps))
+			for _, p := range ps {
+				pe := mdnsPeer(p)
+				list[pe.Key] = pe
+			}
+			n.peers.update(func() bool {
+				if n.peers.mdnsRun != run.gen {
+					return false // a stopped run's late news
+				}
+				same := maps.EqualFunc(n.peers.mdns, list, samePeer)
+				n.peers.mdns = list
+				return !same
+			})
+		},
+	}
+	browse := n.browseFn
+	n.run("browsing", func() {
+		defer n.browseEnded(run)
+		// A stopped run's error is the echo of its stopping.
+		if err := browse(ctx, cfg); err != nil && ctx.Err() == nil {
+			n.emit(func(ev Events) { ev.OnFailed(0, failureOf(fmt.Errorf("%w: %w", errBrowse, err))) })
+		}
+	}, func(err error) {
+		n.emit(func(ev Events) { ev.OnFailed(0, failureOf(err)) })
+	})
+	return nil
+}
+
+// StopBrowse stops Ferry's own mDNS browse and drops the peers it found,
+// at once. The browse's sockets close on their own time; a StartBrowse
+// right after starts a new browse, and nothing the old one still hears
+// reaches the list.
+func (n *Node) StopBrowse() (err error) {
+	defer guard("stopping browsing", &err)
+	n.mu.Lock()
+	run := n.browsing
+	n.browsing = nil
+	n.mu.Unlock()
+	if run != nil {
+		run.cancel()
+		n.peers.endRun(run.gen)
+	}
+	return nil
+}
+
+// browseEnded runs when a browse returns. If it is still the current run
+// (it failed, or the Node is closing) it is forgotten, with its peers, so
+// that the next StartBrowse starts afresh; a run StopBrowse already
+// replaced touches nothing.
+func (n *Node) browseEnded(run *browseRun) {
+	defer close(run.done)
+	run.cancel()
+	n.mu.Lock()
+	if n.browsing == run {
+		n.browsing = nil
+	}
+	n.mu.Unlock()
+	n.peers.endRun(run.gen)
+}
+
+// startRun makes run gen the one whose results the table takes.
+func (t *peerTable) startRun(gen uint64) {
+	t.update(func() bool {
+		t.mdnsRun = gen
+		had := len(t.mdns) > 0
+		clear(t.mdns)
+		return had
+	})
+}
+
+// endRun drops run gen's peers, if the table still holds that run.
+func (t *peerTable) endRun(gen uint64) {
+	t.update(func() bool {
+		if t.mdnsRun != gen {
+			return false
+		}
+		t.mdnsRun = 0
+		had := len(t.mdns) > 0
+		clear(t.mdns)
+		return had
+	})
+}
+
+// mdnsPeer converts what core/discovery's browse found.
+func mdnsPeer(p discovery.Peer) peer {
+	return listed(p, p.DialAddrs(), sourceMDNS)
+}
