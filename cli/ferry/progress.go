@@ -126,7 +126,10 @@ func plainProgress(ev transfer.Progress) string {
 	if ev.Total > 0 {
 		pct = int(100 * ev.Done / ev.Total)
 	}
-	s := fmt.Sprintf("%s / %s (%d%%) %s", humanBytes(ev.Done), humanBytes(ev.Total), pct, humanRate(ev.Rate))
+	s := fmt.Sprintf("%s / %s (%d%%)", humanBytes(ev.Done), humanBytes(ev.Total), pct)
+	if ev.Rate > 0 { // 0 while the rate is not known yet
+		s += " " + humanRate(ev.Rate)
+	}
 	if ev.ETA >= time.Second {
 		s += " eta " + humanDuration(ev.ETA)
 	}

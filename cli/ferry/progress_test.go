@@ -56,9 +56,9 @@ func TestPlainProgressEveryTwoSeconds(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	want := []string{
-		"ferry: 0 B / 100 MiB (0%) 0 B/s  current: big.iso",
-		"ferry: 40 MiB / 100 MiB (40%) 0 B/s  current: big.iso",
-		"ferry: 80 MiB / 100 MiB (80%) 0 B/s  current: big.iso",
+		"ferry: 0 B / 100 MiB (0%)  current: big.iso",
+		"ferry: 40 MiB / 100 MiB (40%)  current: big.iso",
+		"ferry: 80 MiB / 100 MiB (80%)  current: big.iso",
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got lines:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))

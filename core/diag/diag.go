@@ -71,6 +71,24 @@ type Timers struct {
 	ns    [numStages]atomic.Int64
 	bytes [numStages]atomic.Int64
 	calls [numStages]atomic.Int64
+	from  atomic.Pointer[time.Time] // set by Restart
+}
+
+// Restart zeroes the totals and makes them cover only the time from now
+// on. A call already in progress counts only its part after now: a socket
+// read that blocked while a person decided whether to accept must not
+// show up as a stage busier than the transfer that followed.
+func (t *Timers) Restart() {
+	if t == nil {
+		return
+	}
+	now := time.Now()
+	t.from.Store(&now)
+	for i := range t.ns {
+		t.ns[i].Store(0)
+		t.bytes[i].Store(0)
+		t.calls[i].Store(0)
+	}
 }
 
 // Add records that one call of stage s took d and moved n bytes.
@@ -84,10 +102,14 @@ func (t *Timers) Add(s Stage, d time.Duration, n int) {
 }
 
 // Since is Add(s, time.Since(start), n), for the common pattern
-// start := time.Now(); work(); t.Since(s, start, n).
+// start := time.Now(); work(); t.Since(s, start, n). A call that began
+// before the last Restart counts from the Restart.
 func (t *Timers) Since(s Stage, start time.Time, n int) {
 	if t == nil {
 		return
+	}
+	if from := t.from.Load(); from != nil && start.Before(*from) {
+		start = *from
 	}
 	t.Add(s, time.Since(start), n)
 }

@@ -109,3 +109,17 @@ func TestTimersConcurrentAndNil(t *testing.T) {
 		t.Fatalf("format: %q", f)
 	}
 }
+
+func TestRestartClipsCallsInProgress(t *testing.T) {
+	var tm Timers
+	tm.Add(Decrypt, time.Second, 1)
+	began := time.Now().Add(-time.Hour) // a read blocked for an hour
+	tm.Restart()
+	if s := tm.Snapshot(); s[Decrypt].Calls != 0 {
+		t.Fatalf("restart kept %+v", s[Decrypt])
+	}
+	tm.Since(SocketRead, began, 10)
+	if got := tm.Snapshot()[SocketRead].Time; got > time.Minute {
+		t.Fatalf("a call that began before the restart counted %v", got)
+	}
+}

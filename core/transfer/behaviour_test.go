@@ -383,3 +383,34 @@ func TestManySmallFiles(t *testing.T) {
 		t.Errorf("%d socket writes for %d files, want at most %d", writes, n, limit)
 	}
 }
+
+// The stage splits cover the transfer proper: a person who takes their
+// time to accept leaves the receiver blocked in a socket read meanwhile,
+// and that wait must not appear as a stage busy for longer than the
+// transfer itself lasted (it did once: "socket read 206%").
+func TestSplitsCoverTheTransferOnly(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "f")
+	writeFile(t, src, pattern(3<<20, 7))
+	p := newPair(t, t.Context(), ReceiverConfig{Policy: Ask, Diag: true})
+	p.send.Diag = true
+	p.rev.hook = func(ev Event) {
+		if _, ok := ev.(Offered); ok {
+			// The delay is the behaviour under test, not a synchronisation.
+			time.AfterFunc(400*time.Millisecond, p.r.Accept)
+		}
+	}
+	ssum, serr, rsum, rerr := p.run(t.Context(), Item{Path: src})
+	if serr != nil || rerr != nil {
+		t.Fatalf("send: %v; receive: %v", serr, rerr)
+	}
+	check := func(end string, sp diag.Split, wall time.Duration, stages []diag.Stage) {
+		for _, st := range stages {
+			if sp[st].Time > wall+wall/20 {
+				t.Errorf("%s %s busy %v of a %v transfer", end, st, sp[st].Time, wall)
+			}
+		}
+	}
+	check("sender", ssum.Local, ssum.Wall, diag.SenderStages)
+	check("receiver (as the sender heard it)", ssum.Remote, ssum.RemoteWall, diag.ReceiverStages)
+	check("receiver", rsum.Local, rsum.Wall, diag.ReceiverStages)
+}

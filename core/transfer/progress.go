@@ -77,6 +77,9 @@ func (m *meter) entry() { m.entriesDone++ }
 // grow corrects the total when a skip or resume did not happen after all.
 func (m *meter) grow(n int64) { m.total += n }
 
+// rateWarmup is how long a transfer runs before Progress reports a rate.
+const rateWarmup = 500 * time.Millisecond
+
 // tick emits what is due; final forces a Progress event.
 func (m *meter) tick(final bool) {
 	now := time.Now()
@@ -88,20 +91,27 @@ func (m *meter) tick(final bool) {
 	if !final && !m.lastEmit.IsZero() && now.Sub(m.lastEmit) < progressEvery {
 		return
 	}
-	if !m.lastEmit.IsZero() {
-		if dt := now.Sub(m.lastEmit).Seconds(); dt > 0 {
-			inst := float64(m.done-m.lastDone) / dt
-			if m.rate == 0 {
-				m.rate = inst
-			} else {
-				m.rate = 0.7*m.rate + 0.3*inst
-			}
+	// The rate means nothing in the first moments (a few bytes in a few
+	// microseconds made "34 KiB/s, eta 1h37m"): it stays 0, unknown, until
+	// the transfer has run for rateWarmup, starts from the average then,
+	// and is smoothed after. The last event reports the average.
+	elapsed := now.Sub(m.started)
+	switch {
+	case final:
+		if elapsed > 0 {
+			m.rate = float64(m.done) / elapsed.Seconds()
 		}
-	} else if dt := now.Sub(m.started).Seconds(); dt > 0 {
-		m.rate = float64(m.done) / dt
+	case elapsed < rateWarmup:
+		m.rate = 0
+	case m.rate == 0:
+		m.rate = float64(m.done) / elapsed.Seconds()
+	default:
+		if dt := now.Sub(m.lastEmit).Seconds(); dt > 0 {
+			m.rate = 0.7*m.rate + 0.3*float64(m.done-m.lastDone)/dt
+		}
 	}
 	var eta time.Duration
-	if m.rate > 0 && m.total > m.done {
+	if !final && m.rate > 0 && m.total > m.done {
 		eta = time.Duration(float64(m.total-m.done) / m.rate * float64(time.Second))
 	}
 	m.lastEmit, m.lastDone = now, m.done

@@ -161,7 +161,10 @@ func (s *rsession) exchange(ctx context.Context) error {
 	if !yes {
 		return fmt.Errorf("offer declined: %w", ErrDeclined)
 	}
+	// The split covers the transfer proper: time spent waiting for the
+	// person, blocked in a socket read, must not count against it.
 	s.start = time.Now()
+	s.timers.Restart()
 	if err := s.prepare(ctx); err != nil {
 		return err
 	}

@@ -249,7 +249,10 @@ func (s *sender) exchange(ctx context.Context) error {
 		return err
 	}
 	answer := m.(answerMsg)
+	// The split covers the transfer proper, from the answer on, like the
+	// receiver's; the handshake and the wait for a person are not in it.
 	start := time.Now()
+	s.timers.Restart()
 	total := s.offer.TotalBytes
 	for _, it := range answer.Items {
 		total -= it.Offset
