@@ -336,3 +336,28 @@ func TestCipherNegotiation(t *testing.T) {
 		}
 	}
 }
+
+// A record length cannot exceed 65,535 (it has two bytes), but a
+// handshake message has a far lower limit, checked before anything is
+// read or allocated.
+func TestHandshakeLengthOverLimit(t *testing.T) {
+	_, b := ids(t)
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	defer ln.Close()
+	go func() {
+		nc, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			return
+		}
+		defer nc.Close()
+		p := makePreamble(ProtocolVersion, 0)
+		nc.Write(append(p[:], 0xFF, 0xFF))
+		io.Copy(io.Discard, nc)
+	}()
+	nc, _ := ln.Accept()
+	defer nc.Close()
+	_, err := Server(context.Background(), nc, Config{Identity: b, Code: "1", Timeout: 5 * time.Second})
+	if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "65535") {
+		t.Fatalf("got %v, want ErrMalformed naming the length", err)
+	}
+}
