@@ -334,6 +334,7 @@ func smallFigure(o options) {
 func fileRecvChild(args []string) childReport {
 	fs := flag.NewFlagSet("file-recv", flag.ContinueOnError)
 	dir := fs.String("dir", "", "")
+	host := fs.String("listen", "127.0.0.1", "address to listen on")
 	if err := fs.Parse(args); err != nil {
 		return fail("%v", err)
 	}
@@ -342,13 +343,13 @@ func fileRecvChild(args []string) childReport {
 		return fail("%v", err)
 	}
 	r, err := transfer.NewReceiver(transfer.ReceiverConfig{
-		Dir: *dir, Code: code, Listen: "127.0.0.1:0", Identity: id, Name: "bench receiver", Policy: transfer.AcceptAll,
+		Dir: *dir, Code: code, Listen: net.JoinHostPort(*host, "0"), Identity: id, Name: "bench receiver", Policy: transfer.AcceptAll,
 	})
 	if err != nil {
 		return fail("%v", err)
 	}
 	defer r.Close()
-	if err := announce(net.JoinHostPort("127.0.0.1", strconv.Itoa(r.Port()))); err != nil {
+	if err := announce(net.JoinHostPort(*host, strconv.Itoa(r.Port()))); err != nil {
 		return fail("announcing: %v", err)
 	}
 	sum, err := r.Serve(context.Background())
@@ -386,10 +387,11 @@ func fileSendChild(args []string) childReport {
 func plainRecvChild(args []string) childReport {
 	fs := flag.NewFlagSet("plain-recv", flag.ContinueOnError)
 	dir := fs.String("dir", "", "")
+	host := fs.String("listen", "127.0.0.1", "address to listen on")
 	if err := fs.Parse(args); err != nil {
 		return fail("%v", err)
 	}
-	nc, err := acceptAnnounced()
+	nc, err := acceptAnnounced(*host)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -498,7 +500,7 @@ func pipeSendChild(args []string) childReport {
 // pipeRecvChild copies one TCP connection to stdout (tar's receiving
 // side); its report goes to stderr.
 func pipeRecvChild(args []string) childReport {
-	nc, err := acceptAnnounced()
+	nc, err := acceptAnnounced("127.0.0.1")
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -510,10 +512,11 @@ func pipeRecvChild(args []string) childReport {
 	return childReport{Bytes: n}
 }
 
-// acceptAnnounced listens on loopback, announces the address to the
-// parent and returns the one connection the sender makes.
-func acceptAnnounced() (net.Conn, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+// acceptAnnounced listens on host (loopback for the figures over it),
+// announces the address to the parent and returns the one connection the
+// sender makes.
+func acceptAnnounced(host string) (net.Conn, error) {
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
 	if err != nil {
 		return nil, err
 	}

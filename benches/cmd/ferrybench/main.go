@@ -7,7 +7,7 @@
 // and file figures it re-executes itself (-child ROLE) so that the two
 // ends of a connection are separate processes, as they are in Ferry.
 //
-//	ferrybench [-only records,stream,calls,file,small] [-pairs 5]
+//	ferrybench [-only records,stream,calls,file,small,veth,ab] [-pairs 5] [-ab-exe OTHER]
 package main
 
 import (
@@ -29,16 +29,18 @@ type options struct {
 	benchtime time.Duration
 	tmp       string
 	timeout   time.Duration
+	vethMiB   int
+	abExe     string
 }
 
-var figureOrder = []string{"records", "stream", "calls", "file", "small"}
+var figureOrder = []string{"records", "stream", "calls", "file", "small", "veth", "ab"}
 
 func main() {
 	if len(os.Args) > 2 && os.Args[1] == "-child" {
 		os.Exit(runChild(os.Args[2], os.Args[3:]))
 	}
 	fs := flag.NewFlagSet("ferrybench", flag.ExitOnError)
-	only := fs.String("only", "records,stream,calls,file,small", "figures to run, comma-separated: "+strings.Join(figureOrder, ","))
+	only := fs.String("only", "records,stream,calls,file,small,veth", "figures to run, comma-separated: "+strings.Join(figureOrder, ","))
 	o := options{}
 	fs.IntVar(&o.pairs, "pairs", 5, "interleaved rounds per figure")
 	fs.IntVar(&o.streamMiB, "stream-mib", 256, "MiB per stream run")
@@ -47,6 +49,8 @@ func main() {
 	fs.DurationVar(&o.benchtime, "benchtime", 300*time.Millisecond, "time per record benchmark run")
 	fs.StringVar(&o.tmp, "tmp", os.TempDir(), "directory for the files figures")
 	fs.DurationVar(&o.timeout, "timeout", 3*time.Minute, "longest a single run may take before it counts as failed")
+	fs.IntVar(&o.vethMiB, "veth-mib", 512, "size of the file sent across the 1 Gbit/s veth, MiB")
+	fs.StringVar(&o.abExe, "ab-exe", "", "another ferrybench binary: the ab figure runs its Ferry children against this one's")
 	fs.Parse(os.Args[1:])
 
 	if err := benches.CheckThisBuild(); err != nil {
@@ -68,6 +72,8 @@ func main() {
 		"calls":   callsFigure,
 		"file":    fileFigure,
 		"small":   smallFigure,
+		"veth":    vethFigure,
+		"ab":      abFigure,
 	}
 	for _, name := range figureOrder {
 		if o.only[name] {
