@@ -17,7 +17,6 @@ package diag
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -153,6 +152,14 @@ func (s Split) Sub(earlier Split) Split {
 	return d
 }
 
+// Share is the fraction of wall that stage st was busy (0 when wall is).
+func (s Split) Share(st Stage, wall time.Duration) float64 {
+	if wall <= 0 {
+		return 0
+	}
+	return float64(s[st].Time) / float64(wall)
+}
+
 // Format renders the given stages of s over an interval of wall time, as
 // "disk read 3% · hash 12% · encrypt 31% · socket write 52%": the share of
 // the interval each stage was busy. Shares can add up to more than 100%
@@ -160,11 +167,7 @@ func (s Split) Sub(earlier Split) Split {
 func (s Split) Format(stages []Stage, wall time.Duration) string {
 	parts := make([]string, 0, len(stages))
 	for _, st := range stages {
-		share := 0.0
-		if wall > 0 {
-			share = 100 * float64(s[st].Time) / float64(wall)
-		}
-		parts = append(parts, fmt.Sprintf("%s %.0f%%", st, share))
+		parts = append(parts, fmt.Sprintf("%s %.0f%%", st, 100*s.Share(st, wall)))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -191,72 +194,64 @@ func (s Split) Format(stages []Stage, wall time.Duration) string {
 //     like this: the sender then waits in socket write 0% and the
 //     receiver in socket read about 10%, so the link is not the limit.
 func Verdict(sender Split, senderWall time.Duration, receiver Split, receiverWall time.Duration) string {
-	type cand struct {
-		end   string
-		stage Stage
-		share float64
+	// end is one side's account: its busiest non-socket stage, the sum of
+	// its non-socket shares, and its socket wait.
+	type end struct {
+		name    string
+		busiest Stage
+		top     float64
+		busy    float64
+		wait    float64
 	}
-	shareOf := func(sp Split, wall time.Duration, st Stage) float64 {
-		if wall <= 0 {
-			return 0
-		}
-		return float64(sp[st].Time) / float64(wall)
-	}
-	var work []cand // non-socket stages, busiest first
-	busy := map[string]float64{}
-	for _, e := range []struct {
-		end    string
-		sp     Split
-		wall   time.Duration
-		stages []Stage
-	}{{"sender", sender, senderWall, SenderStages}, {"receiver", receiver, receiverWall, ReceiverStages}} {
-		for _, st := range e.stages {
-			if isSocket(st) {
-				continue
+	account := func(name string, sp Split, wall time.Duration, stages []Stage) end {
+		e := end{name: name}
+		for _, st := range stages {
+			sh := sp.Share(st, wall)
+			switch {
+			case isSocket(st):
+				e.wait = sh
+			case sh > e.top:
+				e.busiest, e.top = st, sh
+				fallthrough
+			default:
+				e.busy += sh
 			}
-			sh := shareOf(e.sp, e.wall, st)
-			work = append(work, cand{e.end, st, sh})
-			busy[e.end] += sh
 		}
+		return e
 	}
-	sort.SliceStable(work, func(i, j int) bool { return work[i].share > work[j].share })
-	sw := shareOf(sender, senderWall, SocketWrite)
-	sr := shareOf(receiver, receiverWall, SocketRead)
-	if work[0].share == 0 && sw == 0 && sr == 0 {
+	snd := account("sender", sender, senderWall, SenderStages)
+	rcv := account("receiver", receiver, receiverWall, ReceiverStages)
+	if snd.busy == 0 && rcv.busy == 0 && snd.wait == 0 && rcv.wait == 0 {
 		return "no stage was timed"
-	}
-	busiestOn := func(end string) cand {
-		for _, c := range work {
-			if c.end == end {
-				return c
-			}
-		}
-		return cand{}
 	}
 	const (
 		dominant = 0.5
 		loaded   = 0.7
 		waiting  = 0.25
 	)
-	name := func(c cand, why string) string {
-		return fmt.Sprintf("slowest stage: %s %s (busy %.0f%% of the time%s)", c.end, c.stage, 100*c.share, why)
+	name := func(e end, why string) string {
+		return fmt.Sprintf("slowest stage: %s %s (busy %.0f%% of the time%s)", e.name, e.busiest, 100*e.top, why)
 	}
-	if work[0].share >= dominant {
-		return name(work[0], "")
+	top := rcv
+	if snd.top >= rcv.top {
+		top = snd
 	}
-	limit := "receiver"
-	if busy["sender"] > busy["receiver"] {
-		limit = "sender"
+	if top.top >= dominant {
+		return name(top, "")
 	}
-	if busy[limit] >= loaded {
-		return name(busiestOn(limit), fmt.Sprintf("; the %s's stages are busy %.0f%% in all", limit, 100*busy[limit]))
+	limit := rcv
+	if snd.busy > rcv.busy {
+		limit = snd
 	}
-	if sw >= waiting && sr >= waiting {
+	if limit.busy >= loaded {
+		return name(limit, fmt.Sprintf("; the %s's stages are busy %.0f%% in all", limit.name, 100*limit.busy))
+	}
+	if snd.wait >= waiting && rcv.wait >= waiting {
 		return fmt.Sprintf("slowest stage: the network (both ends have work to spare: the sender waits in socket write %.0f%% and the receiver in socket read %.0f%% of the time)",
-			100*sw, 100*sr)
+			100*snd.wait, 100*rcv.wait)
 	}
 	return fmt.Sprintf("slowest stage: per-entry work outside the timed stages (opening, creating, renaming files): the timed stages and socket account for %.0f%% of the sender's time and %.0f%% of the receiver's",
-		100*(busy["sender"]+sw), 100*(busy["receiver"]+sr))
+		100*(snd.busy+snd.wait), 100*(rcv.busy+rcv.wait))
 }
 
 func isSocket(s Stage) bool { return s == SocketWrite || s == SocketRead }
