@@ -8,21 +8,18 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"time"
 )
 
 // childReport is what every child prints as its last line on stdout.
 type childReport struct {
-	Err          string  `json:"err,omitempty"`
-	Seconds      float64 `json:"seconds,omitempty"`
-	SocketWrites int64   `json:"socket_writes,omitempty"`
-	SocketReads  int64   `json:"socket_reads,omitempty"`
-	Bytes        int64   `json:"bytes,omitempty"`
-	VmHWMKiB     int64   `json:"vmhwm_kib,omitempty"`      // from /proc/self/status at exit
-	PeakHeap     uint64  `json:"peak_heap,omitempty"`      // largest live heap seen, bytes
-	PeakGoMapped uint64  `json:"peak_go_mapped,omitempty"` // largest memory the Go runtime had mapped, bytes
-	Verdict      string  `json:"verdict,omitempty"`        // the sender's core/diag verdict
+	Err          string `json:"err,omitempty"`
+	SocketWrites int64  `json:"socket_writes,omitempty"`
+	SocketReads  int64  `json:"socket_reads,omitempty"`
+	VmHWMKiB     int64  `json:"vmhwm_kib,omitempty"`      // from /proc/self/status at exit
+	PeakHeap     uint64 `json:"peak_heap,omitempty"`      // largest live heap seen, bytes
+	PeakGoMapped uint64 `json:"peak_go_mapped,omitempty"` // largest memory the Go runtime had mapped, bytes
+	Verdict      string `json:"verdict,omitempty"`        // the sender's core/diag verdict
 }
 
 var children = map[string]func(args []string) childReport{
@@ -95,9 +92,8 @@ func startCmd(cmd *exec.Cmd) (*child, error) {
 	return c, nil
 }
 
-// wait returns the child's report, its peak RSS from the kernel's
-// accounting (getrusage ru_maxrss, KiB), and an error if it failed.
-func (c *child) wait() (childReport, int64, error) {
+// wait returns the child's report, and an error if it failed.
+func (c *child) wait() (childReport, error) {
 	defer c.cancel()
 	err := c.cmd.Wait()
 	var rep childReport
@@ -110,18 +106,12 @@ func (c *child) wait() (childReport, int64, error) {
 	if jerr != nil && err == nil {
 		err = fmt.Errorf("child printed no report: %v", jerr)
 	}
-	var rss int64
-	if c.cmd.ProcessState != nil {
-		if ru, ok := c.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			rss = ru.Maxrss
-		}
-	}
 	if rep.Err != "" {
 		err = fmt.Errorf("%s", rep.Err)
 	} else if err != nil {
 		err = fmt.Errorf("%v: %s", err, strings.TrimSpace(c.stderr.String()))
 	}
-	return rep, rss, err
+	return rep, err
 }
 
 func fail(format string, a ...any) childReport {

@@ -31,9 +31,6 @@ import (
 // fileRun is one transfer's outcome as the parent saw it.
 type fileRun struct {
 	mibps      float64
-	seconds    float64
-	sendRSS    int64 // KiB, getrusage
-	recvRSS    int64
 	sendReport childReport
 	recvReport childReport
 }
@@ -59,7 +56,7 @@ func runPair(o options, recv, send func(addr string) (*exec.Cmd, error), total i
 	addr, err := ready.addr(30 * time.Second)
 	if err != nil {
 		rc.Process.Kill()
-		_, _, cerr := rch.wait()
+		_, cerr := rch.wait()
 		return fr, fmt.Errorf("%v (receiver: %v)", err, cerr)
 	}
 	start := time.Now()
@@ -78,15 +75,14 @@ func runPair(o options, recv, send func(addr string) (*exec.Cmd, error), total i
 	// A run that overstays the timeout is killed and counted as failed.
 	timer := time.AfterFunc(o.timeout, func() { sc.Process.Kill(); rc.Process.Kill() })
 	defer timer.Stop()
-	srep, srss, serr := sch.wait()
+	srep, serr := sch.wait()
 	if serr != nil {
 		// The receiver would wait for a sender that is gone.
 		rc.Process.Kill()
 	}
-	rrep, rrss, rerr := rch.wait()
-	fr.seconds = time.Since(start).Seconds()
-	fr.mibps = float64(total) / (1 << 20) / fr.seconds
-	fr.sendRSS, fr.recvRSS, fr.sendReport, fr.recvReport = srss, rrss, srep, rrep
+	rrep, rerr := rch.wait()
+	fr.mibps = float64(total) / (1 << 20) / time.Since(start).Seconds()
+	fr.sendReport, fr.recvReport = srep, rrep
 	if serr != nil || rerr != nil {
 		return fr, fmt.Errorf("sender: %v; receiver: %v", serr, rerr)
 	}
@@ -352,11 +348,10 @@ func fileRecvChild(args []string) childReport {
 	if err := announce(net.JoinHostPort(*host, strconv.Itoa(r.Port()))); err != nil {
 		return fail("announcing: %v", err)
 	}
-	sum, err := r.Serve(context.Background())
-	if err != nil {
+	if _, err := r.Serve(context.Background()); err != nil {
 		return fail("receiving: %v", err)
 	}
-	return childReport{Bytes: sum.Bytes, Seconds: sum.Duration.Seconds()}
+	return childReport{}
 }
 
 func fileSendChild(args []string) childReport {
@@ -378,7 +373,7 @@ func fileSendChild(args []string) childReport {
 	}
 	split := "sender: " + sum.Local.Format(diag.SenderStages, sum.Wall) +
 		"; receiver: " + sum.Remote.Format(diag.ReceiverStages, sum.RemoteWall)
-	return childReport{Bytes: sum.Bytes, Seconds: sum.Duration.Seconds(), Verdict: sum.Verdict + " [" + split + "]"}
+	return childReport{Verdict: sum.Verdict + " [" + split + "]"}
 }
 
 // plainRecvChild is the unencrypted baseline's receiver: an 8-byte size,
@@ -424,7 +419,7 @@ func plainRecvChild(args []string) childReport {
 	if _, err := nc.Write([]byte{1}); err != nil {
 		return fail("acknowledging: %v", err)
 	}
-	return childReport{Bytes: size}
+	return childReport{}
 }
 
 func plainSendChild(args []string) childReport {
@@ -474,7 +469,7 @@ func plainSendChild(args []string) childReport {
 	if _, err := io.ReadFull(nc, ack[:]); err != nil {
 		return fail("waiting for the acknowledgement: %v", err)
 	}
-	return childReport{Bytes: fi.Size()}
+	return childReport{}
 }
 
 // pipeSendChild copies stdin to one TCP connection (tar's sending side).
@@ -489,12 +484,12 @@ func pipeSendChild(args []string) childReport {
 		return fail("dialing: %v", err)
 	}
 	defer nc.Close()
-	n, err := io.CopyBuffer(struct{ io.Writer }{nc}, os.Stdin, make([]byte, secure.ChunkSize))
+	_, err = io.CopyBuffer(struct{ io.Writer }{nc}, os.Stdin, make([]byte, secure.ChunkSize))
 	if err != nil {
 		return fail("copying: %v", err)
 	}
 	nc.(*net.TCPConn).CloseWrite()
-	return childReport{Bytes: n}
+	return childReport{}
 }
 
 // pipeRecvChild copies one TCP connection to stdout (tar's receiving
@@ -505,11 +500,11 @@ func pipeRecvChild(args []string) childReport {
 		return fail("%v", err)
 	}
 	defer nc.Close()
-	n, err := io.CopyBuffer(struct{ io.Writer }{os.Stdout}, nc, make([]byte, secure.ChunkSize))
+	_, err = io.CopyBuffer(struct{ io.Writer }{os.Stdout}, nc, make([]byte, secure.ChunkSize))
 	if err != nil {
 		return fail("copying: %v", err)
 	}
-	return childReport{Bytes: n}
+	return childReport{}
 }
 
 // acceptAnnounced listens on host (loopback for the figures over it),

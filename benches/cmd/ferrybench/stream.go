@@ -29,14 +29,12 @@ type streamRun struct {
 	batch      int  // secure.Config.Batch on the sender; 0 = default
 	unbuffered bool // secure.Config.Unbuffered on the receiver
 	prefetch   bool // receiver calls Prefetch before each chunk
-	listen     string
 }
 
 type streamResult struct {
 	mibps        float64
 	socketWrites int64 // sender's write calls
 	socketReads  int64 // receiver's read calls
-	childRSSKiB  int64
 }
 
 func cipherOf(mode string) secure.Cipher {
@@ -48,11 +46,7 @@ func cipherOf(mode string) secure.Cipher {
 
 // runStream runs one transfer and returns its figures or why it failed.
 func runStream(o options, r streamRun) (res streamResult, err error) {
-	addr := r.listen
-	if addr == "" {
-		addr = "127.0.0.1:0"
-	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return res, err
 	}
@@ -132,8 +126,8 @@ func runStream(o options, r streamRun) (res streamResult, err error) {
 	if recvErr != nil {
 		ch.cancel()
 	}
-	rep, rss, childErr := ch.wait()
-	res.socketWrites, res.childRSSKiB = rep.SocketWrites, rss
+	rep, childErr := ch.wait()
+	res.socketWrites = rep.SocketWrites
 	if recvErr != nil {
 		return res, fmt.Errorf("receiver: %v (sender: %v)", recvErr, childErr)
 	}
@@ -214,7 +208,7 @@ func streamSendChild(args []string) childReport {
 	if err := close(); err != nil {
 		return fail("closing: %v", err)
 	}
-	rep := childReport{Bytes: *total, SocketWrites: cw.calls}
+	rep := childReport{SocketWrites: cw.calls}
 	if sc != nil {
 		rep.SocketWrites = sc.Stats().SocketWrites
 	}
