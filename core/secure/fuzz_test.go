@@ -19,7 +19,7 @@ func FuzzRecordReader(f *testing.F) {
 	// Seeds: real streams, so the fuzzer starts past the authentication.
 	for _, n := range []int{0, 1, 100, MaxPlaintext + 1} {
 		out := &memConn{r: bytes.NewReader(nil)}
-		w := newConn(out, nil, AESGCM, mk(), mk(), nil, &Config{})
+		w := newConn(out, AESGCM, mk(), mk(), nil, &Config{})
 		w.Write(bytes.Repeat([]byte{'a'}, n))
 		w.CloseWrite()
 		f.Add(out.w.Bytes())
@@ -29,7 +29,7 @@ func FuzzRecordReader(f *testing.F) {
 	f.Add([]byte{0, 15, 1})
 	f.Fuzz(func(t *testing.T, wire []byte) {
 		in := &memConn{r: bytes.NewReader(wire)}
-		r := newConn(in, nil, AESGCM, mk(), mk(), nil, &Config{})
+		r := newConn(in, AESGCM, mk(), mk(), nil, &Config{})
 		if len(wire) > 4 {
 			r.Prefetch(int(wire[0]) << 10)
 		}

@@ -279,7 +279,7 @@ func finish(nc net.Conn, cfg *Config, ciph Cipher, hs *noise.HandshakeState, sen
 	if err != nil {
 		return nil, err
 	}
-	return newConn(nc, nil, ciph, sc, rc, hs.PeerStatic(), cfg), nil
+	return newConn(nc, ciph, sc, rc, hs.PeerStatic(), cfg), nil
 }
 
 // derivePSK expands the CPace key into Noise's 32-byte PSK.

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/flynn/noise"
+	"golang.org/x/crypto/curve25519"
 )
 
 // Identity is a device's long-term Curve25519 key pair, the Noise static
@@ -116,16 +117,12 @@ func parseKey(b []byte, path string) (*Identity, error) {
 	pub := append([]byte{}, b[32:]...)
 	// Recompute the public half so a damaged file is caught here rather
 	// than as a mysterious handshake failure later.
-	check, err := noise.DH25519.GenerateKeypair(fixedReader(priv))
-	if err != nil || string(check.Public) != string(pub) {
+	check, err := curve25519.X25519(priv, curve25519.Basepoint)
+	if err != nil || string(check) != string(pub) {
 		return nil, fmt.Errorf("static key %s is corrupt (public half does not match)", path)
 	}
 	return &Identity{kp: noise.DHKey{Private: priv, Public: pub}}, nil
 }
-
-type fixedReader []byte
-
-func (r fixedReader) Read(p []byte) (int, error) { return copy(p, r), nil }
 
 // Public returns the public half of the key.
 func (id *Identity) Public() []byte { return append([]byte{}, id.kp.Public...) }

@@ -37,10 +37,10 @@ func keyedPair(c Cipher, cfg Config) (w *Conn, out *memConn, reader func(b []byt
 		return rc
 	}
 	out = &memConn{r: bytes.NewReader(nil)}
-	w = newConn(out, nil, c, mk(), mk(), nil, &cfg)
+	w = newConn(out, c, mk(), mk(), nil, &cfg)
 	reader = func(b []byte) (*Conn, *memConn) {
 		in := &memConn{r: bytes.NewReader(b)}
-		return newConn(in, nil, c, mk(), mk(), nil, &cfg), in
+		return newConn(in, c, mk(), mk(), nil, &cfg), in
 	}
 	return w, out, reader
 }

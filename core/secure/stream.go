@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -92,30 +91,27 @@ func (c *Conn) Close() error {
 	return err
 }
 
-func newConn(nc net.Conn, rd []byte, ciph Cipher, send, recv *recordCipher, peerPub []byte, cfg *Config) *Conn {
+func newConn(nc net.Conn, ciph Cipher, send, recv *recordCipher, peerPub []byte, cfg *Config) *Conn {
 	c := &Conn{nc: nc, cipher: ciph, peerPub: peerPub, timers: cfg.Timers}
 	batch := cfg.Batch
 	if batch <= 0 {
 		batch = DefaultBatch
 	}
 	c.w = writer{c: c, rc: send, batch: batch, buf: make([]byte, max(batch, frameMax)+frameMax)}
-	c.w.start = 0
+	// The handshake reads its messages exactly, so nothing of the stream
+	// is left over from it: the reader starts empty.
 	c.r = reader{c: c, rc: recv, buf: make([]byte, readBufSize), exact: cfg.Unbuffered, fresh: true}
-	// Bytes the handshake read past its last message belong to the stream.
-	c.r.end = copy(c.r.buf, rd)
 	return c
 }
 
 // wrapNetErr turns a socket error into the stream's vocabulary.
 func wrapNetErr(op string, err error) error {
-	switch {
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return fmt.Errorf("%s: %w", op, ErrTruncated)
-	case errors.Is(err, os.ErrDeadlineExceeded):
-		return fmt.Errorf("%s: %w: %w", op, ErrConnectionLost, err)
-	default:
-		return fmt.Errorf("%s: %w: %w", op, ErrConnectionLost, err)
 	}
+	// Wrapping err too keeps os.ErrDeadlineExceeded visible to callers
+	// that set their own deadlines.
+	return fmt.Errorf("%s: %w: %w", op, ErrConnectionLost, err)
 }
 
 func (c *Conn) timedWrite(b []byte) error {

@@ -3,7 +3,6 @@ package secure
 import (
 	"encoding/binary"
 	"fmt"
-	"net"
 	"time"
 
 	"github.com/ferry-project/ferry/core/diag"
@@ -124,5 +123,3 @@ func (c *Conn) SetWriteDeadline(t time.Time) error { return c.nc.SetWriteDeadlin
 
 // SetReadDeadline sets the socket's read deadline.
 func (c *Conn) SetReadDeadline(t time.Time) error { return c.nc.SetReadDeadline(t) }
-
-var _ net.Conn = (*net.TCPConn)(nil)
