@@ -387,3 +387,29 @@ func TestSendToDiscoveredDeviceTriesEachAddress(t *testing.T) {
 		}
 	})
 }
+
+func TestSendToDeviceWithoutAddressFails(t *testing.T) {
+	// Discovery can report a device whose advertisement carried no usable
+	// address: sending to it fails with an error, it doesn't crash.
+	browse := func(ctx context.Context, onChange func([]Device)) error {
+		onChange([]Device{{Name: "Ghost", Fingerprint: "GHST-GHST-GHST-GHST"}})
+		<-ctx.Done()
+		return nil
+	}
+	h := newHarness(t, CoreEngine{}, noReceive, func(c *Config) { c.Browse = browse })
+	h.u.Start()
+	v := h.u.send
+	h.drop(writeFile(t, t.TempDir(), "a.bin", 10))
+	h.waitFor("the device", func() bool { return len(v.devices) == 1 })
+	h.loop.run(func() {
+		v.devList.Select(0)
+		test.Type(v.code, "123456")
+	})
+	h.tap(v.sendBtn)
+	h.waitFor("the result", func() bool { return v.prog.state != stateRunning })
+	h.loop.run(func() {
+		if v.prog.state != stateFailed || !contains(v.prog.detail.Text, "no addresses") {
+			t.Errorf("state %v, detail %q; want a failure for want of an address", v.prog.state, v.prog.detail.Text)
+		}
+	})
+}

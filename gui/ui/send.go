@@ -441,8 +441,14 @@ func (v *sendView) startSend() {
 	}
 	ctx, cancel := context.WithCancelCause(v.u.ctx)
 	v.cancel = cancel
+	// A device's address names it in errors. Discovery may list one
+	// whose advertisement carried no usable address: it has only its name.
+	addr := d.Name
+	if len(d.Addrs) > 0 {
+		addr = d.Addrs[0]
+	}
 	cfg := transfer.SendConfig{
-		Addr:     d.Addrs[0],
+		Addr:     addr,
 		Code:     v.codeText(),
 		Identity: v.u.cfg.Identity,
 		Name:     v.u.settings.deviceName(),
@@ -451,7 +457,7 @@ func (v *sendView) startSend() {
 			v.u.do(func() { v.prog.handle(ev) })
 		},
 	}
-	if len(d.Addrs) > 1 {
+	if len(d.Addrs) != 1 {
 		cfg.Dialer = dialFirst(d.Addrs)
 	}
 	bytes, files, _ := v.sel.totals()
