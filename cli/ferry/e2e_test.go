@@ -41,9 +41,6 @@ func TestMain(m *testing.M) {
 // ferryBin builds bin/ferry once for the whole run.
 func ferryBin(t *testing.T) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("end-to-end test of the built binary")
-	}
 	binOnce.Do(func() {
 		binDir, binErr = os.MkdirTemp("", "ferry-cli-e2e-")
 		if binErr != nil {
