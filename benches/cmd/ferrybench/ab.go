@@ -46,9 +46,9 @@ func abFigure(o options) {
 		}
 		defer cleanup(dst)
 		fr, err := runPair(o,
-			func(string) (*exec.Cmd, error) { return exec.Command(exe, "-child", "file-recv", "-dir", dst), nil },
-			func(addr string) (*exec.Cmd, error) {
-				return exec.Command(exe, "-child", "file-send", "-addr", addr, "-path", src), nil
+			exec.Command(exe, "-child", "file-recv", "-dir", dst),
+			func(addr string) *exec.Cmd {
+				return exec.Command(exe, "-child", "file-send", "-addr", addr, "-path", src)
 			},
 			size)
 		if err == nil {

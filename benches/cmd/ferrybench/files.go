@@ -35,15 +35,11 @@ type fileRun struct {
 	recvReport childReport
 }
 
-// runPair starts recv (which must announce), then send with the address
-// appended to its arguments, and times the sender's start to both exits.
-func runPair(o options, recv, send func(addr string) (*exec.Cmd, error), total int64) (fileRun, error) {
+// runPair starts rc (which must announce), then the sender send makes for
+// the announced address, and times the sender's start to both exits.
+func runPair(o options, rc *exec.Cmd, send func(addr string) *exec.Cmd, total int64) (fileRun, error) {
 	var fr fileRun
 	ready, err := newReadyPipe()
-	if err != nil {
-		return fr, err
-	}
-	rc, err := recv("")
 	if err != nil {
 		return fr, err
 	}
@@ -60,12 +56,7 @@ func runPair(o options, recv, send func(addr string) (*exec.Cmd, error), total i
 		return fr, fmt.Errorf("%v (receiver: %v)", err, cerr)
 	}
 	start := time.Now()
-	sc, err := send(addr)
-	if err != nil {
-		rc.Process.Kill()
-		rch.wait()
-		return fr, err
-	}
+	sc := send(addr)
 	sch, err := startCmd(sc)
 	if err != nil {
 		rc.Process.Kill()
@@ -188,8 +179,8 @@ func fileFigure(o options) {
 			recvRole, sendRole = "file-recv", "file-send"
 		}
 		fr, err := runPair(o,
-			func(string) (*exec.Cmd, error) { return selfCmd(recvRole, "-dir", dst), nil },
-			func(addr string) (*exec.Cmd, error) { return selfCmd(sendRole, "-addr", addr, "-path", src), nil },
+			selfCmd(recvRole, "-dir", dst),
+			func(addr string) *exec.Cmd { return selfCmd(sendRole, "-addr", addr, "-path", src) },
 			size)
 		if err == nil {
 			if _, got, serr := dirStats(dst); serr != nil || got != size {
@@ -286,16 +277,17 @@ func smallFigure(o options) {
 			return
 		}
 		defer cleanup(dst)
-		var recv, send func(string) (*exec.Cmd, error)
+		var (
+			recv *exec.Cmd
+			send func(string) *exec.Cmd
+		)
 		if isFerry {
-			recv = func(string) (*exec.Cmd, error) { return selfCmd("file-recv", "-dir", dst), nil }
-			send = func(addr string) (*exec.Cmd, error) { return selfCmd("file-send", "-addr", addr, "-path", src), nil }
+			recv = selfCmd("file-recv", "-dir", dst)
+			send = func(addr string) *exec.Cmd { return selfCmd("file-send", "-addr", addr, "-path", src) }
 		} else {
-			recv = func(string) (*exec.Cmd, error) {
-				return exec.Command("sh", "-c", `"$0" -child pipe-recv | tar -C "$1" -xf -`, exe, dst), nil
-			}
-			send = func(addr string) (*exec.Cmd, error) {
-				return exec.Command("sh", "-c", `tar -C "$1" -cf - . | "$0" -child pipe-send -addr "$2"`, exe, src, addr), nil
+			recv = exec.Command("sh", "-c", `"$0" -child pipe-recv | tar -C "$1" -xf -`, exe, dst)
+			send = func(addr string) *exec.Cmd {
+				return exec.Command("sh", "-c", `tar -C "$1" -cf - . | "$0" -child pipe-send -addr "$2"`, exe, src, addr)
 			}
 		}
 		fr, err := runPair(o, recv, send, total)

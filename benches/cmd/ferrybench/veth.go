@@ -159,11 +159,9 @@ func vethFigure(o options) {
 			recvRole, sendRole = "file-recv", "file-send"
 		}
 		fr, err := runPair(o,
-			func(string) (*exec.Cmd, error) {
-				return lab.in(lab.b, recvRole, "-dir", dst, "-listen", lab.addrB), nil
-			},
-			func(addr string) (*exec.Cmd, error) {
-				return lab.in(lab.a, sendRole, "-addr", addr, "-path", src), nil
+			lab.in(lab.b, recvRole, "-dir", dst, "-listen", lab.addrB),
+			func(addr string) *exec.Cmd {
+				return lab.in(lab.a, sendRole, "-addr", addr, "-path", src)
 			},
 			size)
 		if err == nil {
