@@ -43,9 +43,8 @@ type receiveView struct {
 	qr       *canvas.Image
 	link     string
 
-	failed    *fyne.Container
-	failTitle *widget.Label
-	failText  *widget.Label
+	failed   *fyne.Container
+	failText *widget.Label
 
 	prog     *progressPanel
 	progCard *fyne.Container
@@ -90,12 +89,12 @@ func newReceiveView(u *UI) *receiveView {
 	foot := container.NewBorder(widget.NewSeparator(), nil, nil, openBtn, v.saveTo)
 	v.ready = centred(640, card(container.NewVBox(title, v.name, body, foot)))
 
-	v.failTitle = &widget.Label{Text: "Can't receive", TextStyle: fyne.TextStyle{Bold: true}, SizeName: theme.SizeNameSubHeadingText}
+	failTitle := &widget.Label{Text: "Can't receive", TextStyle: fyne.TextStyle{Bold: true}, SizeName: theme.SizeNameSubHeadingText}
 	v.failText = &widget.Label{Wrapping: fyne.TextWrapWord}
 	retry := widget.NewButtonWithIcon("Try again", theme.ViewRefreshIcon(), v.listenAgain)
 	retry.Importance = widget.HighImportance
 	v.failed = centred(520, card(container.NewVBox(
-		container.NewBorder(nil, nil, widget.NewIcon(theme.NewErrorThemedResource(theme.ErrorIcon())), nil, v.failTitle),
+		container.NewBorder(nil, nil, widget.NewIcon(theme.NewErrorThemedResource(theme.ErrorIcon())), nil, failTitle),
 		v.failText, container.NewHBox(layout.NewSpacer(), retry))))
 
 	v.prog = newProgressPanel(false)
@@ -204,7 +203,7 @@ func (v *receiveView) serveOne(ctx context.Context, gen int) (restart bool, err 
 	if ctx.Err() != nil {
 		return false, nil
 	}
-	v.u.do(func() { v.done(gen, cfg.Dir, sum, serveErr) })
+	v.u.do(func() { v.done(gen, sum, serveErr) })
 	return false, nil
 }
 
@@ -337,7 +336,7 @@ func (v *receiveView) closeOffer() {
 }
 
 // done shows the end of receiver gen's transfer.
-func (v *receiveView) done(gen int, dir string, sum transfer.Summary, err error) {
+func (v *receiveView) done(gen int, sum transfer.Summary, err error) {
 	if gen != v.gen {
 		return
 	}

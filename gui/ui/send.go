@@ -28,13 +28,11 @@ type sendView struct {
 	u    *UI
 	root *fyne.Container
 
-	sel       selection
-	list      *widget.List
-	dropHint  *fyne.Container
-	summary   *widget.Label
-	clear     *widget.Button
-	addFiles  *widget.Button
-	addFolder *widget.Button
+	sel      selection
+	list     *widget.List
+	dropHint *fyne.Container
+	summary  *widget.Label
+	clear    *widget.Button
 
 	found     []Device // from discovery
 	manual    []Device // added by address
@@ -69,15 +67,15 @@ func newSendView(u *UI) *sendView {
 		&widget.Label{Text: "Drop files or folders here", Alignment: fyne.TextAlignCenter, SizeName: theme.SizeNameSubHeadingText},
 		&widget.Label{Text: "or choose them with the buttons above", Alignment: fyne.TextAlignCenter, Importance: widget.LowImportance},
 	))
-	v.addFiles = widget.NewButtonWithIcon("Choose files", theme.FileIcon(), v.chooseFile)
-	v.addFolder = widget.NewButtonWithIcon("Choose folder", theme.FolderIcon(), v.chooseFolder)
+	addFiles := widget.NewButtonWithIcon("Choose files", theme.FileIcon(), v.chooseFile)
+	addFolder := widget.NewButtonWithIcon("Choose folder", theme.FolderIcon(), v.chooseFolder)
 	v.summary = &widget.Label{}
 	v.clear = widget.NewButtonWithIcon("Clear", theme.ContentClearIcon(), func() {
 		v.sel.clear()
 		v.selectionChanged()
 	})
 	v.clear.Importance = widget.LowImportance
-	filesHead := container.NewHBox(heading("Files"), layout.NewSpacer(), v.addFiles, v.addFolder)
+	filesHead := container.NewHBox(heading("Files"), layout.NewSpacer(), addFiles, addFolder)
 	filesFoot := container.NewHBox(v.summary, layout.NewSpacer(), v.clear)
 	filesBox := container.NewBorder(filesHead, filesFoot, nil, nil, container.NewStack(v.dropHint, v.list))
 

@@ -31,7 +31,6 @@ type settingsView struct {
 	name  *widget.Entry
 	dir   *widget.Entry
 	ask   *widget.Check
-	form  *widget.Form
 	saved *widget.Label
 	fp    *widget.Label
 
@@ -61,7 +60,7 @@ func newSettingsView(u *UI) *settingsView {
 	v.ask = widget.NewCheck("Ask before accepting a transfer", nil)
 	v.saved = &widget.Label{Importance: widget.SuccessImportance}
 	v.fp = &widget.Label{Selectable: true, TextStyle: fyne.TextStyle{Monospace: true}}
-	v.form = &widget.Form{
+	form := &widget.Form{
 		Items: []*widget.FormItem{
 			{Text: "Device name", Widget: v.name, HintText: "How this device appears to others"},
 			{Text: "Download folder", Widget: container.NewBorder(nil, nil, nil, browse, v.dir), HintText: "Where received files are saved"},
@@ -74,7 +73,7 @@ func newSettingsView(u *UI) *settingsView {
 		CancelText: "Revert",
 	}
 	title := &widget.Label{Text: "Settings", TextStyle: fyne.TextStyle{Bold: true}, SizeName: theme.SizeNameHeadingText}
-	v.root = centred(640, card(container.NewVBox(title, v.form, v.saved)))
+	v.root = centred(640, card(container.NewVBox(title, form, v.saved)))
 	v.load()
 	return v
 }
