@@ -35,40 +35,14 @@ func abFigure(o options) {
 	a := &benches.Series{Name: "Ferry, build A"}
 	b := &benches.Series{Name: "Ferry, build B (this)"}
 	a2 := &benches.Series{Name: "Ferry, build A again (A')"}
-	var errs []string
-	verdicts := map[*benches.Series][]string{}
-	one := func(round int, s *benches.Series, exe string) {
-		dst, err := os.MkdirTemp(work, "dst-")
-		if err != nil {
-			s.Add(0, err)
-			errs = append(errs, err.Error())
-			return
-		}
-		defer cleanup(dst)
-		fr, err := runPair(o,
-			exec.Command(exe, "-child", "file-recv", "-dir", dst),
+	build := func(s *benches.Series, exe string) kind {
+		return kind{s,
+			func(dst string) *exec.Cmd { return exec.Command(exe, "-child", "file-recv", "-dir", dst) },
 			func(addr string) *exec.Cmd {
 				return exec.Command(exe, "-child", "file-send", "-addr", addr, "-path", src)
-			},
-			size)
-		if err == nil {
-			if _, got, serr := dirStats(dst); serr != nil || got != size {
-				err = fmt.Errorf("received %d bytes of %d (%v)", got, size, serr)
-			}
-		}
-		s.Add(fr.mibps, err)
-		if err != nil {
-			errs = append(errs, fmt.Sprintf("round %d, %s: %v", round+1, s.Name, err))
-		}
-		if fr.sendReport.Verdict != "" {
-			verdicts[s] = append(verdicts[s], fr.sendReport.Verdict)
-		}
+			}}
 	}
-	for round := range o.pairs {
-		one(round, a, o.abExe)
-		one(round, b, self())
-		one(round, a2, o.abExe)
-	}
+	runs, errs := rounds(o, work, size, holds(size), build(a, o.abExe), build(b, self()), build(a2, o.abExe))
 	fmt.Printf("%s\n\n", title)
 	fmt.Println("MiB/s, from starting the sender to both processes' exit:")
 	fmt.Println()
@@ -78,12 +52,7 @@ func abFigure(o options) {
 		benches.Ratio("B / A", b, a),
 		benches.Ratio("A/A: A' / A", a2, a)))
 	for _, s := range []*benches.Series{a, b, a2} {
-		if len(verdicts[s]) > 0 {
-			fmt.Printf("\nVerdicts, %s:\n", s.Name)
-			for i, v := range verdicts[s] {
-				fmt.Printf("- %d: %s\n", i+1, v)
-			}
-		}
+		printVerdicts("Verdicts, "+s.Name+":", verdicts(runs[s]))
 	}
 	printErrors(errs)
 }

@@ -33,6 +33,7 @@ type fileRun struct {
 	mibps      float64
 	sendReport childReport
 	recvReport childReport
+	err        error // why the run failed; nil if it did not
 }
 
 // runPair starts rc (which must announce), then the sender send makes for
@@ -86,6 +87,89 @@ func runPair(o options, rc *exec.Cmd, send func(addr string) *exec.Cmd, total in
 func cleanup(dst string) {
 	os.RemoveAll(dst)
 	syscall.Sync()
+}
+
+// A kind is one of the transfers a file figure interleaves: the series
+// its rates go to, the receiver's command for a run's destination folder
+// and the sender's for the receiver's address.
+type kind struct {
+	s    *benches.Series
+	recv func(dst string) *exec.Cmd
+	send func(addr string) *exec.Cmd
+}
+
+// rounds runs kinds in the order given, o.pairs times, each run into a
+// fresh folder under work that check inspects and cleanup removes, both
+// outside the clock. Every run, failed or not, adds to its kind's series.
+// It returns each series' runs in order, and the failures as they came.
+func rounds(o options, work string, total int64, check func(dst string) error, kinds ...kind) (map[*benches.Series][]fileRun, []string) {
+	runs := map[*benches.Series][]fileRun{}
+	var errs []string
+	for round := range o.pairs {
+		for _, k := range kinds {
+			fr := runOnce(o, work, total, check, k)
+			k.s.Add(fr.mibps, fr.err)
+			if fr.err != nil {
+				errs = append(errs, fmt.Sprintf("round %d, %s: %v", round+1, k.s.Name, fr.err))
+			}
+			runs[k.s] = append(runs[k.s], fr)
+		}
+	}
+	return runs, errs
+}
+
+func runOnce(o options, work string, total int64, check func(dst string) error, k kind) fileRun {
+	dst, err := os.MkdirTemp(work, "dst-")
+	if err != nil {
+		return fileRun{err: err}
+	}
+	defer cleanup(dst)
+	fr, err := runPair(o, k.recv(dst), k.send, total)
+	if err == nil {
+		err = check(dst)
+	}
+	fr.err = err
+	return fr
+}
+
+// childKind is a kind whose ends are children of this program, in the
+// roles pair+"-recv" and pair+"-send", sending src.
+func childKind(s *benches.Series, pair, src string) kind {
+	return kind{s,
+		func(dst string) *exec.Cmd { return selfCmd(pair+"-recv", "-dir", dst) },
+		func(addr string) *exec.Cmd { return selfCmd(pair+"-send", "-addr", addr, "-path", src) }}
+}
+
+// holds is the check of the one-file figures: size bytes arrived.
+func holds(size int64) func(dst string) error {
+	return func(dst string) error {
+		if _, got, err := dirStats(dst); err != nil || got != size {
+			return fmt.Errorf("received %d bytes of %d (%v)", got, size, err)
+		}
+		return nil
+	}
+}
+
+// verdicts lists the senders' core/diag verdicts, from the runs that gave one.
+func verdicts(runs []fileRun) []string {
+	var vs []string
+	for _, fr := range runs {
+		if fr.sendReport.Verdict != "" {
+			vs = append(vs, fr.sendReport.Verdict)
+		}
+	}
+	return vs
+}
+
+func printVerdicts(heading string, vs []string) {
+	if len(vs) == 0 {
+		return
+	}
+	fmt.Println()
+	fmt.Println(heading)
+	for i, v := range vs {
+		fmt.Printf("- %d: %s\n", i+1, v)
+	}
 }
 
 func selfCmd(role string, args ...string) *exec.Cmd {
@@ -161,54 +245,8 @@ func fileFigure(o options) {
 	plainA := &benches.Series{Name: "plain TCP copy (A)"}
 	plainB := &benches.Series{Name: "plain TCP copy (A')"}
 	ferry := &benches.Series{Name: "Ferry (AES-256-GCM, BLAKE3 both ends)"}
-	mem := map[string]*benches.Series{}
-	for _, k := range []string{"sender VmHWM", "receiver VmHWM", "sender peak Go heap", "receiver peak Go heap", "sender peak Go-mapped", "receiver peak Go-mapped"} {
-		mem[k] = &benches.Series{Name: k}
-	}
-	var errs, verdicts []string
-	one := func(round int, s *benches.Series, isFerry bool) {
-		dst, err := os.MkdirTemp(work, "dst-")
-		if err != nil {
-			s.Add(0, err)
-			errs = append(errs, err.Error())
-			return
-		}
-		defer cleanup(dst)
-		recvRole, sendRole := "plain-recv", "plain-send"
-		if isFerry {
-			recvRole, sendRole = "file-recv", "file-send"
-		}
-		fr, err := runPair(o,
-			selfCmd(recvRole, "-dir", dst),
-			func(addr string) *exec.Cmd { return selfCmd(sendRole, "-addr", addr, "-path", src) },
-			size)
-		if err == nil {
-			if _, got, serr := dirStats(dst); serr != nil || got != size {
-				err = fmt.Errorf("received %d bytes of %d (%v)", got, size, serr)
-			}
-		}
-		s.Add(fr.mibps, err)
-		if err != nil {
-			errs = append(errs, fmt.Sprintf("round %d, %s: %v", round+1, s.Name, err))
-		}
-		if isFerry {
-			if fr.sendReport.Verdict != "" {
-				verdicts = append(verdicts, fr.sendReport.Verdict)
-			}
-			mib := func(kib int64) float64 { return float64(kib) / 1024 }
-			mem["sender VmHWM"].Add(mib(fr.sendReport.VmHWMKiB), err)
-			mem["receiver VmHWM"].Add(mib(fr.recvReport.VmHWMKiB), err)
-			mem["sender peak Go heap"].Add(float64(fr.sendReport.PeakHeap)/(1<<20), err)
-			mem["receiver peak Go heap"].Add(float64(fr.recvReport.PeakHeap)/(1<<20), err)
-			mem["sender peak Go-mapped"].Add(float64(fr.sendReport.PeakGoMapped)/(1<<20), err)
-			mem["receiver peak Go-mapped"].Add(float64(fr.recvReport.PeakGoMapped)/(1<<20), err)
-		}
-	}
-	for round := range o.pairs {
-		one(round, plainA, false)
-		one(round, ferry, true)
-		one(round, plainB, false)
-	}
+	runs, errs := rounds(o, work, size, holds(size),
+		childKind(plainA, "plain", src), childKind(ferry, "file", src), childKind(plainB, "plain", src))
 	fmt.Printf("## 4. One %d MiB file, file to file over loopback, two processes\n\n", o.fileMiB)
 	fmt.Println("MiB/s, from starting the sender to both processes' exit:")
 	fmt.Println()
@@ -222,18 +260,30 @@ func fileFigure(o options) {
 	// every child reported the harness's own size at fork (15.5 MiB).
 	fmt.Println("## 6. Memory during the Ferry runs above (MiB; budget 32 per process)")
 	fmt.Println()
-	var memRows []*benches.Series
-	for _, k := range []string{"sender VmHWM", "sender peak Go heap", "sender peak Go-mapped", "receiver VmHWM", "receiver peak Go heap", "receiver peak Go-mapped"} {
-		memRows = append(memRows, mem[k])
+	measures := []struct {
+		name string
+		of   func(childReport) float64
+	}{
+		{"VmHWM", func(r childReport) float64 { return float64(r.VmHWMKiB) / 1024 }},
+		{"peak Go heap", func(r childReport) float64 { return float64(r.PeakHeap) / (1 << 20) }},
+		{"peak Go-mapped", func(r childReport) float64 { return float64(r.PeakGoMapped) / (1 << 20) }},
 	}
-	fmt.Print(benches.Table("process, measure", "%.1f", memRows...))
-	if len(verdicts) > 0 {
-		fmt.Println()
-		fmt.Println("Ferry's own verdict (core/diag), per run:")
-		for i, v := range verdicts {
-			fmt.Printf("- %d: %s\n", i+1, v)
+	var memRows []*benches.Series
+	for _, side := range []string{"sender", "receiver"} {
+		for _, m := range measures {
+			row := &benches.Series{Name: side + " " + m.name}
+			for _, fr := range runs[ferry] {
+				rep := fr.sendReport
+				if side == "receiver" {
+					rep = fr.recvReport
+				}
+				row.Add(m.of(rep), fr.err)
+			}
+			memRows = append(memRows, row)
 		}
 	}
+	fmt.Print(benches.Table("process, measure", "%.1f", memRows...))
+	printVerdicts("Ferry's own verdict (core/diag), per run:", verdicts(runs[ferry]))
 	printErrors(errs)
 }
 
@@ -267,45 +317,24 @@ func smallFigure(o options) {
 	tarA := &benches.Series{Name: "tar over plain TCP (A)"}
 	tarB := &benches.Series{Name: "tar over plain TCP (A')"}
 	ferry := &benches.Series{Name: "Ferry"}
-	var errs []string
 	exe := self()
-	one := func(round int, s *benches.Series, isFerry bool) {
-		dst, err := os.MkdirTemp(work, "dst-")
-		if err != nil {
-			s.Add(0, err)
-			errs = append(errs, err.Error())
-			return
-		}
-		defer cleanup(dst)
-		var (
-			recv *exec.Cmd
-			send func(string) *exec.Cmd
-		)
-		if isFerry {
-			recv = selfCmd("file-recv", "-dir", dst)
-			send = func(addr string) *exec.Cmd { return selfCmd("file-send", "-addr", addr, "-path", src) }
-		} else {
-			recv = exec.Command("sh", "-c", `"$0" -child pipe-recv | tar -C "$1" -xf -`, exe, dst)
-			send = func(addr string) *exec.Cmd {
+	tar := func(s *benches.Series) kind {
+		return kind{s,
+			func(dst string) *exec.Cmd {
+				return exec.Command("sh", "-c", `"$0" -child pipe-recv | tar -C "$1" -xf -`, exe, dst)
+			},
+			func(addr string) *exec.Cmd {
 				return exec.Command("sh", "-c", `tar -C "$1" -cf - . | "$0" -child pipe-send -addr "$2"`, exe, src, addr)
-			}
-		}
-		fr, err := runPair(o, recv, send, total)
-		if err == nil {
-			if n, got, serr := dirStats(dst); serr != nil || got != total || n != o.small {
-				err = fmt.Errorf("received %d files, %d bytes, of %d, %d (%v)", n, got, o.small, total, serr)
-			}
-		}
-		s.Add(fr.mibps, err)
-		if err != nil {
-			errs = append(errs, fmt.Sprintf("round %d, %s: %v", round+1, s.Name, err))
-		}
+			}}
 	}
-	for round := range o.pairs {
-		one(round, tarA, false)
-		one(round, ferry, true)
-		one(round, tarB, false)
+	check := func(dst string) error {
+		if n, got, err := dirStats(dst); err != nil || got != total || n != o.small {
+			return fmt.Errorf("received %d files, %d bytes, of %d, %d (%v)", n, got, o.small, total, err)
+		}
+		return nil
 	}
+	_, errs := rounds(o, work, total, check,
+		tar(tarA), childKind(ferry, "file", src), tar(tarB))
 	fmt.Printf("## 5. %d files of 4 KiB (in %d folders), over loopback, two processes\n\n", o.small, (o.small+99)/100)
 	fmt.Println("MiB/s of file content, from starting the sender to both ends' exit:")
 	fmt.Println()

@@ -145,43 +145,14 @@ func vethFigure(o options) {
 	plainA := &benches.Series{Name: "plain TCP copy (A)"}
 	plainB := &benches.Series{Name: "plain TCP copy (A')"}
 	ferry := &benches.Series{Name: "Ferry (AES-256-GCM, BLAKE3 both ends)"}
-	var errs, verdicts []string
-	one := func(round int, s *benches.Series, isFerry bool) {
-		dst, err := os.MkdirTemp(work, "dst-")
-		if err != nil {
-			s.Add(0, err)
-			errs = append(errs, err.Error())
-			return
-		}
-		defer cleanup(dst)
-		recvRole, sendRole := "plain-recv", "plain-send"
-		if isFerry {
-			recvRole, sendRole = "file-recv", "file-send"
-		}
-		fr, err := runPair(o,
-			lab.in(lab.b, recvRole, "-dir", dst, "-listen", lab.addrB),
-			func(addr string) *exec.Cmd {
-				return lab.in(lab.a, sendRole, "-addr", addr, "-path", src)
-			},
-			size)
-		if err == nil {
-			if _, got, serr := dirStats(dst); serr != nil || got != size {
-				err = fmt.Errorf("received %d bytes of %d (%v)", got, size, serr)
-			}
-		}
-		s.Add(fr.mibps, err)
-		if err != nil {
-			errs = append(errs, fmt.Sprintf("round %d, %s: %v", round+1, s.Name, err))
-		}
-		if isFerry && fr.sendReport.Verdict != "" {
-			verdicts = append(verdicts, fr.sendReport.Verdict)
-		}
+	// As childKind, with the receiver in B and the sender in A.
+	across := func(s *benches.Series, pair string) kind {
+		return kind{s,
+			func(dst string) *exec.Cmd { return lab.in(lab.b, pair+"-recv", "-dir", dst, "-listen", lab.addrB) },
+			func(addr string) *exec.Cmd { return lab.in(lab.a, pair+"-send", "-addr", addr, "-path", src) }}
 	}
-	for round := range o.pairs {
-		one(round, plainA, false)
-		one(round, ferry, true)
-		one(round, plainB, false)
-	}
+	runs, errs := rounds(o, work, size, holds(size),
+		across(plainA, "plain"), across(ferry, "file"), across(plainB, "plain"))
 	fmt.Printf("%s\n\n", title)
 	fmt.Printf("tc qdisc ... %v; 1 Gbit/s is 119.2 MiB/s of IP packets.\n\n", tbfArgs)
 	fmt.Println("MiB/s of file content, from starting the sender to both processes' exit:")
@@ -191,12 +162,6 @@ func vethFigure(o options) {
 	fmt.Print(benches.Table("ratio", "%.3f",
 		benches.Ratio("Ferry / plain TCP copy (A)", ferry, plainA),
 		benches.Ratio("A/A: plain (A') / plain (A)", plainB, plainA)))
-	if len(verdicts) > 0 {
-		fmt.Println()
-		fmt.Println("Ferry's own verdict (core/diag), per run:")
-		for i, v := range verdicts {
-			fmt.Printf("- %d: %s\n", i+1, v)
-		}
-	}
+	printVerdicts("Ferry's own verdict (core/diag), per run:", verdicts(runs[ferry]))
 	printErrors(errs)
 }
