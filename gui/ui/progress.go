@@ -118,12 +118,13 @@ func (p *progressPanel) handle(ev transfer.Event) {
 		}
 	case transfer.Accepted:
 		if p.sending && e.Offer.Files+e.Offer.Texts > 0 {
-			p.title.SetText(fmt.Sprintf("Sending %s (%s)", plural(e.Offer.Files+e.Offer.Texts, "file", "files"), formatBytes(e.Offer.TotalBytes)))
+			p.title.SetText(p.transferTitle(e.Offer.Files+e.Offer.Texts, e.Offer.TotalBytes))
 		}
 		p.bar.Max = float64(max(e.Total, 1))
 		p.bar.SetValue(0)
 		p.current.SetText("Starting…")
 	case transfer.Offered:
+		p.title.SetText(p.transferTitle(e.Offer.Files+e.Offer.Texts, e.Offer.TotalBytes))
 		p.bar.Max = float64(max(e.Offer.TotalBytes, 1))
 		p.bar.SetValue(0)
 		p.current.SetText("Waiting for you to accept…")
@@ -190,23 +191,27 @@ func (p *progressPanel) finish(sum transfer.Summary, err error, actions ...fyne.
 
 func (p *progressPanel) successHeadline() string {
 	n := countFiles(p.entries)
-	if n == 0 && len(p.entries) > 0 {
+	what := plural(n, "file", "files")
+	if n == 0 && len(p.entries) > 0 { // folders only
 		n = len(p.entries)
+		what = plural(n, "item", "items")
 	}
-	what := plural(n, "item", "items")
-	if countFiles(p.entries) == n {
-		what = plural(n, "file", "files")
+	if n != 1 {
+		what = "All " + what
 	}
 	if p.sending {
-		if n == 1 {
-			return what + " sent and verified"
-		}
-		return "All " + what + " sent and verified"
+		return what + " sent and verified"
 	}
-	if n == 1 {
-		return what + " received and verified"
+	return what + " received and verified"
+}
+
+// transferTitle heads a transfer of files files totalling bytes.
+func (p *progressPanel) transferTitle(files int, bytes int64) string {
+	verb := "Receiving"
+	if p.sending {
+		verb = "Sending"
 	}
-	return "All " + what + " received and verified"
+	return fmt.Sprintf("%s %s (%s)", verb, plural(files, "file", "files"), formatBytes(bytes))
 }
 
 // successStats says how much moved and how fast, and what didn't need to.

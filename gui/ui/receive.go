@@ -269,9 +269,7 @@ func (v *receiveView) handle(gen int, r Receiver, ev transfer.Event) {
 		v.show(v.progCard)
 		v.u.ShowReceive()
 	case transfer.Offered:
-		o := e.Offer
-		v.prog.title.SetText(fmt.Sprintf("Receiving %s (%s)", plural(o.Files+o.Texts, "file", "files"), formatBytes(o.TotalBytes)))
-		v.showOffer(r, o)
+		v.showOffer(r, e.Offer)
 	case transfer.Accepted:
 		v.closeOffer()
 	case transfer.Progress:

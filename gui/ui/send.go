@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -460,7 +459,7 @@ func (v *sendView) startSend() {
 	}
 	bytes, files, _ := v.sel.totals()
 	v.prog.begin(
-		fmt.Sprintf("Sending %s (%s)", plural(files, "file", "files"), formatBytes(bytes)),
+		v.prog.transferTitle(files, bytes),
 		"To "+d.Name,
 		func() {
 			v.prog.cancel.Disable()
