@@ -209,26 +209,17 @@ func (d *dec) u8() uint8 {
 	return v
 }
 
-func (d *dec) uvarint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.fail(errors.New("bad unsigned varint"))
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
+func (d *dec) uvarint() uint64 { return readVarint(d, binary.Uvarint, "unsigned") }
+func (d *dec) varint() int64   { return readVarint(d, binary.Varint, "signed") }
 
-func (d *dec) varint() int64 {
+// readVarint reads one varint with read (binary.Uvarint or binary.Varint).
+func readVarint[T uint64 | int64](d *dec, read func([]byte) (T, int), kind string) T {
 	if d.err != nil {
 		return 0
 	}
-	v, n := binary.Varint(d.b)
+	v, n := read(d.b)
 	if n <= 0 {
-		d.fail(errors.New("bad signed varint"))
+		d.fail(fmt.Errorf("bad %s varint", kind))
 		return 0
 	}
 	d.b = d.b[n:]
