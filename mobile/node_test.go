@@ -49,6 +49,30 @@ func checkGoroutines(t *testing.T) {
 	})
 }
 
+// loopbackReceive returns receive options for a listener on loopback
+// writing into a fresh folder.
+func loopbackReceive(t *testing.T) *ReceiveOptions {
+	opts := NewReceiveOptions()
+	opts.Dir = t.TempDir()
+	opts.Listen = "127.0.0.1:0"
+	return opts
+}
+
+// sendHi starts sending the snippet "hi" from n to a receiver on
+// loopback at port, with code.
+func sendHi(t *testing.T, n *Node, port int, code string) *Transfer {
+	t.Helper()
+	so := NewSendOptions()
+	so.Addr = "127.0.0.1:" + strconv.Itoa(port)
+	so.Code = code
+	so.ItemsJSON = `[{"text": "hi"}]`
+	st, err := n.Send(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
 // TestSendReceive drives both ends through the mobile API as two apps
 // would: the receiver shows a code and accepts the offer from OnOffer,
 // the sender finds the receiver as a platform-reported peer.
@@ -57,10 +81,8 @@ func TestSendReceive(t *testing.T) {
 	phoneA, recvEv := newTestNode(t, "Receiving phone")
 	phoneB, sendEv := newTestNode(t, "Sending phone")
 
-	dst := t.TempDir()
-	opts := NewReceiveOptions()
-	opts.Dir = dst
-	opts.Listen = "127.0.0.1:0"
+	opts := loopbackReceive(t)
+	dst := opts.Dir
 	rt, err := phoneA.Receive(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -137,22 +159,13 @@ func TestWrongCode(t *testing.T) {
 	checkGoroutines(t)
 	phoneA, recvEv := newTestNode(t, "A")
 	phoneB, sendEv := newTestNode(t, "B")
-	opts := NewReceiveOptions()
-	opts.Dir = t.TempDir()
-	opts.Listen = "127.0.0.1:0"
+	opts := loopbackReceive(t)
 	opts.Code = "123456"
 	rt, err := phoneA.Receive(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	so := NewSendOptions()
-	so.Addr = "127.0.0.1:" + itoa(rt.Port())
-	so.Code = "654321"
-	so.ItemsJSON = `[{"text": "hi"}]`
-	st, err := phoneB.Send(so)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := sendHi(t, phoneB, rt.Port(), "654321")
 	end := sendEv.terminal(t, st.ID(), waitLong)
 	if end.method != "failed" || end.fail.Kind != KindWrongCode {
 		t.Fatalf("sender ended %s(%s)", end.method, end.arg)
@@ -171,10 +184,7 @@ func TestDecline(t *testing.T) {
 	checkGoroutines(t)
 	phoneA, recvEv := newTestNode(t, "A")
 	phoneB, sendEv := newTestNode(t, "B")
-	opts := NewReceiveOptions()
-	opts.Dir = t.TempDir()
-	opts.Listen = "127.0.0.1:0"
-	rt, err := phoneA.Receive(opts)
+	rt, err := phoneA.Receive(loopbackReceive(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,14 +193,7 @@ func TestDecline(t *testing.T) {
 			rt.Decline()
 		}
 	}
-	so := NewSendOptions()
-	so.Addr = "127.0.0.1:" + itoa(rt.Port())
-	so.Code = rt.Code()
-	so.ItemsJSON = `[{"text": "hi"}]`
-	st, err := phoneB.Send(so)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := sendHi(t, phoneB, rt.Port(), rt.Code())
 	if end := sendEv.terminal(t, st.ID(), waitLong); end.method != "failed" || end.fail.Kind != KindDeclined {
 		t.Fatalf("sender ended %s(%s)", end.method, end.arg)
 	}
@@ -205,18 +208,13 @@ func TestBusyAndClose(t *testing.T) {
 	n, ev := newTestNode(t, "A")
 	var ts []*Transfer
 	for i := 0; i < n.profile.maxTransfers; i++ {
-		opts := NewReceiveOptions()
-		opts.Dir = t.TempDir()
-		opts.Listen = "127.0.0.1:0"
-		tr, err := n.Receive(opts)
+		tr, err := n.Receive(loopbackReceive(t))
 		if err != nil {
 			t.Fatal(err)
 		}
 		ts = append(ts, tr)
 	}
-	opts := NewReceiveOptions()
-	opts.Dir = t.TempDir()
-	opts.Listen = "127.0.0.1:0"
+	opts := loopbackReceive(t)
 	if _, err := n.Receive(opts); err == nil || !strings.Contains(err.Error(), "too many") {
 		t.Fatalf("receive over the limit: %v", err)
 	}
@@ -232,5 +230,3 @@ func TestBusyAndClose(t *testing.T) {
 		t.Fatal("receive after close succeeded")
 	}
 }
-
-func itoa(i int) string { return strconv.Itoa(i) }

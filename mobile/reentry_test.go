@@ -147,10 +147,7 @@ func TestOfferCallbackReentry(t *testing.T) {
 			checkGoroutines(t)
 			phoneA, recvEv := newTestNode(t, "A")
 			phoneB, sendEv := newTestNode(t, "B")
-			opts := NewReceiveOptions()
-			opts.Dir = t.TempDir()
-			opts.Listen = "127.0.0.1:0"
-			rt, err := phoneA.Receive(opts)
+			rt, err := phoneA.Receive(loopbackReceive(t))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -161,14 +158,7 @@ func TestOfferCallbackReentry(t *testing.T) {
 					got.add(tc.act(phoneA, rt))
 				}
 			}
-			so := NewSendOptions()
-			so.Addr = "127.0.0.1:" + itoa(rt.Port())
-			so.Code = rt.Code()
-			so.ItemsJSON = `[{"text": "hi"}]`
-			st, err := phoneB.Send(so)
-			if err != nil {
-				t.Fatal(err)
-			}
+			st := sendHi(t, phoneB, rt.Port(), rt.Code())
 			if err := got.wait(t, tc.name); err != nil {
 				t.Fatal(err)
 			}
