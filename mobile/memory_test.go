@@ -396,38 +396,45 @@ func sparseFile(t *testing.T) string {
 	return path
 }
 
+// eachProfile runs f as a subtest per mobile profile, with a fresh
+// destination folder (removed when the subtest ends, freeing its 1 GiB)
+// and a fresh identity for the end in this process.
+func eachProfile(t *testing.T, f func(t *testing.T, profile, dst string, id *secure.Identity)) {
+	for _, profile := range []string{"ios", "android"} {
+		t.Run(profile, func(t *testing.T) {
+			id, err := secure.NewIdentity()
+			if err != nil {
+				t.Fatal(err)
+			}
+			f(t, profile, t.TempDir(), id)
+		})
+	}
+}
+
 // TestMemoryPhoneReceives: the phone receives 1 GiB from a plain
 // transfer.Send in this process.
 func TestMemoryPhoneReceives(t *testing.T) {
 	skipMemory(t)
 	src := sparseFile(t)
-	for _, profile := range []string{"ios", "android"} {
-		t.Run(profile, func(t *testing.T) {
-			dst := t.TempDir()
-			id, err := secure.NewIdentity()
-			if err != nil {
-				t.Fatal(err)
-			}
-			sent := make(chan error, 1)
-			res := runChild(t, "receive", profile, dst, "", func(port int, code string) {
-				go func() {
-					_, err := transfer.Send(context.Background(), transfer.SendConfig{
-						Addr: "127.0.0.1:" + strconv.Itoa(port), Code: code, Identity: id,
-						Name: "Laptop", Items: []transfer.Item{{Path: src}},
-					})
-					sent <- err
-				}()
-			})
-			if err := <-sent; err != nil {
-				t.Errorf("sender: %v", err)
-			}
-			report(t, "phone receiving 1 GiB", res)
-			if fi, err := os.Stat(filepath.Join(dst, filepath.Base(src))); err != nil || fi.Size() != memSize {
-				t.Errorf("received file: %v", err)
-			}
-			os.RemoveAll(dst)
+	eachProfile(t, func(t *testing.T, profile, dst string, id *secure.Identity) {
+		sent := make(chan error, 1)
+		res := runChild(t, "receive", profile, dst, "", func(port int, code string) {
+			go func() {
+				_, err := transfer.Send(context.Background(), transfer.SendConfig{
+					Addr: "127.0.0.1:" + strconv.Itoa(port), Code: code, Identity: id,
+					Name: "Laptop", Items: []transfer.Item{{Path: src}},
+				})
+				sent <- err
+			}()
 		})
-	}
+		if err := <-sent; err != nil {
+			t.Errorf("sender: %v", err)
+		}
+		report(t, "phone receiving 1 GiB", res)
+		if fi, err := os.Stat(filepath.Join(dst, filepath.Base(src))); err != nil || fi.Size() != memSize {
+			t.Errorf("received file: %v", err)
+		}
+	})
 }
 
 // TestMemoryPhoneSends: the phone sends 1 GiB to a plain
@@ -435,31 +442,23 @@ func TestMemoryPhoneReceives(t *testing.T) {
 func TestMemoryPhoneSends(t *testing.T) {
 	skipMemory(t)
 	src := sparseFile(t)
-	for _, profile := range []string{"ios", "android"} {
-		t.Run(profile, func(t *testing.T) {
-			dst := t.TempDir()
-			id, err := secure.NewIdentity()
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := transfer.NewReceiver(transfer.ReceiverConfig{
-				Dir: dst, Listen: "127.0.0.1:0", Identity: id, Name: "Laptop", Policy: transfer.AcceptAll,
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer r.Close()
-			served := make(chan error, 1)
-			go func() {
-				_, err := r.Serve(context.Background())
-				served <- err
-			}()
-			res := runChild(t, "send", profile, src, strconv.Itoa(r.Port())+" "+r.Code(), nil)
-			if err := <-served; err != nil {
-				t.Errorf("receiver: %v", err)
-			}
-			report(t, "phone sending 1 GiB", res)
-			os.RemoveAll(dst)
+	eachProfile(t, func(t *testing.T, profile, dst string, id *secure.Identity) {
+		r, err := transfer.NewReceiver(transfer.ReceiverConfig{
+			Dir: dst, Listen: "127.0.0.1:0", Identity: id, Name: "Laptop", Policy: transfer.AcceptAll,
 		})
-	}
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		served := make(chan error, 1)
+		go func() {
+			_, err := r.Serve(context.Background())
+			served <- err
+		}()
+		res := runChild(t, "send", profile, src, strconv.Itoa(r.Port())+" "+r.Code(), nil)
+		if err := <-served; err != nil {
+			t.Errorf("receiver: %v", err)
+		}
+		report(t, "phone sending 1 GiB", res)
+	})
 }
