@@ -184,11 +184,7 @@ func newDiagEvent(end string, sp diag.Split, wall time.Duration) diagEvent {
 	stages := stagesOf(end)
 	ev := diagEvent{Event: "diag", End: end, Wall: wall.Seconds(), Line: sp.Format(stages, wall)}
 	for _, st := range stages {
-		busy := 0.0
-		if wall > 0 {
-			busy = float64(sp[st].Time) / float64(wall)
-		}
-		ev.Stages = append(ev.Stages, jsonStage{st.String(), busy, sp[st].Time.Seconds(), sp[st].Bytes})
+		ev.Stages = append(ev.Stages, jsonStage{st.String(), sp.Share(st, wall), sp[st].Time.Seconds(), sp[st].Bytes})
 	}
 	return ev
 }
