@@ -58,30 +58,45 @@ func (r *recorder) mark() int {
 // waitFrom is wait for the calls from mark from on.
 func (r *recorder) waitFrom(t testing.TB, d time.Duration, from int, match func(call) bool) call {
 	t.Helper()
+	c, ok := r.find(d, from, match)
+	if !ok {
+		t.Fatalf("no matching event within %v; got %v", d, r.list())
+	}
+	return c
+}
+
+// find is waitFrom without a test to fail, for the child processes: it
+// reports false if no matching call came within d.
+func (r *recorder) find(d time.Duration, from int, match func(call) bool) (call, bool) {
 	deadline := time.After(d)
 	for {
 		r.mu.Lock()
 		for _, c := range r.calls[min(from, len(r.calls)):] {
 			if match(c) {
 				r.mu.Unlock()
-				return c
+				return c, true
 			}
 		}
 		r.mu.Unlock()
 		select {
 		case <-r.wake:
 		case <-deadline:
-			t.Fatalf("no matching event within %v; got %v", d, r.list())
+			return call{}, false
 		}
+	}
+}
+
+// ended matches a transfer's OnFinished or OnFailed.
+func ended(id int64) func(call) bool {
+	return func(c call) bool {
+		return c.id == id && (c.method == "finished" || c.method == "failed")
 	}
 }
 
 // terminal waits for a transfer's OnFinished or OnFailed.
 func (r *recorder) terminal(t testing.TB, id int64, d time.Duration) call {
 	t.Helper()
-	return r.wait(t, d, func(c call) bool {
-		return c.id == id && (c.method == "finished" || c.method == "failed")
-	})
+	return r.wait(t, d, ended(id))
 }
 
 func (r *recorder) list() []string {

@@ -223,28 +223,14 @@ func mdnsSend(n *Node, rec *recorder, codeKey string) error {
 	if err != nil {
 		return err
 	}
-	deadline := time.After(mdnsGuard)
-	for {
-		var end *call
-		rec.mu.Lock()
-		for _, c := range rec.calls {
-			if c.id == tr.ID() && (c.method == "finished" || c.method == "failed") {
-				end = &c
-			}
-		}
-		rec.mu.Unlock()
-		if end != nil && end.method == "failed" {
-			return errors.New(end.arg)
-		}
-		if end != nil {
-			return nil
-		}
-		select {
-		case <-rec.wake:
-		case <-deadline:
-			return fmt.Errorf("transfer %d did not end within %v", tr.ID(), mdnsGuard)
-		}
+	end, ok := rec.find(mdnsGuard, 0, ended(tr.ID()))
+	if !ok {
+		return fmt.Errorf("transfer %d did not end within %v", tr.ID(), mdnsGuard)
 	}
+	if end.method == "failed" {
+		return errors.New(end.arg)
+	}
+	return nil
 }
 
 // mdnsProc is a child Node, with the lines it said that no expect took
