@@ -44,11 +44,20 @@ type rsession struct {
 	hash    hasher // the current entry's, reused from entry to entry
 	dest    *dest
 	entries []Entry
+	parts   []partial // by entry index: files and texts
 	tops    map[string]string
 	answers map[int]*planned
 	meter   *meter
 	sum     Summary
 	start   time.Time
+}
+
+// partial is an entry's partial file: its name in the destination, and
+// the size it had when the offer came (-1: none), so that the name is
+// hashed and the file looked up once per entry, not at every step.
+type partial struct {
+	path string
+	size int64
 }
 
 // planned is what the receiver answered for one file.
@@ -144,6 +153,7 @@ func (s *rsession) exchange(ctx context.Context) error {
 	if s.tops, err = s.dest.mapTops(s.entries); err != nil {
 		return fmt.Errorf("refusing the offer: %w", err)
 	}
+	s.findPartials()
 	if err := s.checkSpace(); err != nil {
 		return err
 	}
@@ -171,6 +181,22 @@ func (s *rsession) exchange(ctx context.Context) error {
 	return s.receive(ctx)
 }
 
+// findPartials names every file's and text's partial file and notes the
+// size of the files' partials already there.
+func (s *rsession) findPartials() {
+	s.parts = make([]partial, len(s.entries))
+	for i, e := range s.entries {
+		if e.Kind == KindDir {
+			continue
+		}
+		p := partial{path: s.dest.partialPath(e), size: -1}
+		if e.Kind == KindFile {
+			p.size = s.dest.regularSize(p.path)
+		}
+		s.parts[i] = p
+	}
+}
+
 // checkSpace refuses an offer that cannot fit: its bytes, less what
 // partial files already hold, against the space free on the destination.
 func (s *rsession) checkSpace() error {
@@ -179,11 +205,11 @@ func (s *rsession) checkSpace() error {
 		return nil
 	}
 	var need int64
-	for _, e := range s.entries {
+	for i, e := range s.entries {
 		if e.Kind == KindFile || (e.Kind == KindText && s.cfg.SaveText) {
 			need += e.Size
 			if e.Kind == KindFile {
-				if n := s.dest.regularSize(s.dest.partialPath(e)); n > 0 {
+				if n := s.parts[i].size; n > 0 {
 					need -= min(n, e.Size)
 				}
 			}
@@ -270,10 +296,10 @@ func (s *rsession) prepare(ctx context.Context) error {
 				return err
 			}
 		}
-		part := s.dest.partialPath(e)
-		if k := min(s.dest.regularSize(part), e.Size); k > 0 && resumes < maxResumes {
+		part := s.parts[i]
+		if k := min(part.size, e.Size); k > 0 && resumes < maxResumes {
 			h := newHasher()
-			if err := s.dest.hashPrefix(ctx, part, k, h, s.buf, s.timers); err == nil {
+			if err := s.dest.hashPrefix(ctx, part.path, k, h, s.buf, s.timers); err == nil {
 				it := answerItem{Index: i, Action: actResume, Offset: k}
 				h.Sum(it.Hash[:0])
 				ans.Items = append(ans.Items, it)

@@ -102,7 +102,7 @@ func (s *rsession) receiveEntry(ctx context.Context, i int, off int64) error {
 	if e.Kind == KindText {
 		text = make([]byte, 0, e.Size)
 	} else {
-		part = s.dest.partialPath(e)
+		part = s.parts[i].path
 		if f, err = s.dest.openPartial(part, off); err != nil {
 			return fmt.Errorf("receiving %q: %w", e.Path, err)
 		}
@@ -178,7 +178,7 @@ func (s *rsession) receiveEntry(ctx context.Context, i int, off int64) error {
 		s.ev.emit(TextReceived{Entry: e, Text: string(text)})
 		saved := ""
 		if s.cfg.SaveText {
-			if saved, err = s.saveText(e, text); err != nil {
+			if saved, err = s.saveText(i, text); err != nil {
 				return err
 			}
 		}
@@ -199,8 +199,8 @@ func (s *rsession) receiveEntry(ctx context.Context, i int, off int64) error {
 }
 
 // saveText writes a received text through a partial file, like a file.
-func (s *rsession) saveText(e Entry, text []byte) (string, error) {
-	part := s.dest.partialPath(e)
+func (s *rsession) saveText(i int, text []byte) (string, error) {
+	e, part := s.entries[i], s.parts[i].path
 	f, err := s.dest.openPartial(part, 0)
 	if err != nil {
 		return "", err
