@@ -1,5 +1,5 @@
 // Package tests holds Ferry's end-to-end tests: the real bin/ferry, built
-// once per run, in two network namespaces joined by a veth pair that each
+// once per run by tests/proc, in two network namespaces joined by a veth pair that each
 // test creates and removes (tests/netns). Discovery is real mDNS on that
 // veth; nothing leaves through the machine's own interfaces. The tests
 // need root for the namespaces and skip with the reason elsewhere; CI
@@ -7,15 +7,10 @@
 package tests
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -23,137 +18,13 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/tests/netns"
+	"github.com/ferry-project/ferry/tests/proc"
 )
 
-var ferryBin string
-
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "ferry-e2e-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	ferryBin = filepath.Join(dir, "ferry")
-	build := exec.Command("go", "build", "-o", ferryBin, "../cli/ferry")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building ferry:", err)
-		os.Exit(1)
-	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	proc.RemoveBinary()
 	os.Exit(code)
-}
-
-// proc is a running ferry with its JSON events.
-type proc struct {
-	t      *testing.T
-	cmd    *exec.Cmd
-	events chan map[string]any
-	stderr *bytes.Buffer
-	done   chan struct{}
-	err    error
-}
-
-func start(t *testing.T, cmd *exec.Cmd) *proc {
-	t.Helper()
-	p := &proc{t: t, cmd: cmd, events: make(chan map[string]any, 1024), stderr: &bytes.Buffer{}, done: make(chan struct{})}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = p.stderr
-	// Each ferry gets its own config dir, so each is its own device.
-	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "HOME="+t.TempDir())
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		sc := bufio.NewScanner(out)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			var ev map[string]any
-			if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
-				t.Errorf("stdout line is not JSON: %q", sc.Text())
-				continue
-			}
-			if _, ok := ev["event"].(string); !ok {
-				t.Errorf("event without an event field: %q", sc.Text())
-			}
-			p.events <- ev
-		}
-		p.err = cmd.Wait()
-		close(p.events)
-		close(p.done)
-	}()
-	t.Cleanup(func() {
-		select {
-		case <-p.done:
-		default:
-			cmd.Process.Kill()
-			<-p.done
-		}
-	})
-	return p
-}
-
-// until returns the first event named name, failing after timeout.
-func (p *proc) until(name string, timeout time.Duration) map[string]any {
-	p.t.Helper()
-	deadline := time.After(timeout)
-	for {
-		select {
-		case ev, ok := <-p.events:
-			if !ok {
-				p.t.Fatalf("ferry exited (%v) before a %q event; stderr:\n%s", p.err, name, p.stderr)
-			}
-			if ev["event"] == name {
-				return ev
-			}
-		case <-deadline:
-			p.t.Fatalf("no %q event within %v; stderr:\n%s", name, timeout, p.stderr)
-		}
-	}
-}
-
-// exit waits for the process and returns its exit code.
-func (p *proc) exit(timeout time.Duration) int {
-	p.t.Helper()
-	go func() {
-		for range p.events {
-		}
-	}()
-	select {
-	case <-p.done:
-	case <-time.After(timeout):
-		p.cmd.Process.Kill()
-		<-p.done
-		p.t.Fatalf("ferry did not exit within %v; stderr:\n%s", timeout, p.stderr)
-	}
-	var ee *exec.ExitError
-	if errors.As(p.err, &ee) {
-		return ee.ExitCode()
-	}
-	if p.err != nil {
-		p.t.Fatalf("waiting for ferry: %v", p.err)
-	}
-	return 0
-}
-
-func run(t *testing.T, cmd *exec.Cmd) (stdout, stderr string, code int) {
-	t.Helper()
-	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "HOME="+t.TempDir())
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	case err != nil:
-		t.Fatalf("running %v: %v", cmd.Args, err)
-	}
-	return o.String(), e.String(), code
 }
 
 // tree makes a small folder tree with awkward names and returns its root.
@@ -218,15 +89,15 @@ func sameTree(t *testing.T, src, dst string) {
 func TestDiscoverAndSendTree(t *testing.T) {
 	pair := netns.NewPair(t)
 	dest := t.TempDir()
-	recv := start(t, pair.Command(pair.A, ferryBin, "receive", "--dir", dest, "--code", "246810",
-		"--name", "alpha box", "--yes", "--json", "--iface", pair.VethA))
-	ev := recv.until("listening", 20*time.Second)
+	recv := proc.Start(t, pair.Command(pair.A, proc.Ferry(t), "receive", "--dir", dest, "--code", "246810",
+		"--name", "alpha box", "--yes", "--json", "--iface", pair.VethA), true)
+	ev := recv.Until("listening", 20*time.Second)
 	if ev["code"] != "246810" {
 		t.Fatalf("listening event: %v", ev)
 	}
 
 	// The other host sees it by mDNS.
-	out, stderr, code := run(t, pair.Command(pair.B, ferryBin, "peers", "--timeout", "4s", "--iface", pair.VethB, "--json"))
+	out, stderr, code := proc.Run(t, pair.Command(pair.B, proc.Ferry(t), "peers", "--timeout", "4s", "--iface", pair.VethB, "--json"))
 	if code != 0 {
 		t.Fatalf("peers exited %d: %s", code, stderr)
 	}
@@ -240,13 +111,13 @@ func TestDiscoverAndSendTree(t *testing.T) {
 	}
 
 	src := tree(t)
-	send := start(t, pair.Command(pair.B, ferryBin, "send", "--peer", "alpha box", "--code", "246810",
-		"--iface", pair.VethB, "--json", src))
-	if c := send.exit(60 * time.Second); c != 0 {
-		t.Fatalf("send exited %d; stderr:\n%s", c, send.stderr)
+	send := proc.Start(t, pair.Command(pair.B, proc.Ferry(t), "send", "--peer", "alpha box", "--code", "246810",
+		"--iface", pair.VethB, "--json", src), true)
+	if c := send.Exit(60 * time.Second); c != 0 {
+		t.Fatalf("send exited %d; stderr:\n%s", c, send.Stderr)
 	}
-	if c := recv.exit(20 * time.Second); c != 0 {
-		t.Fatalf("receive exited %d; stderr:\n%s", c, recv.stderr)
+	if c := recv.Exit(20 * time.Second); c != 0 {
+		t.Fatalf("receive exited %d; stderr:\n%s", c, recv.Stderr)
 	}
 	sameTree(t, src, filepath.Join(dest, filepath.Base(src)))
 }
@@ -258,10 +129,10 @@ func TestExitCodes(t *testing.T) {
 
 	t.Run("wrong code", func(t *testing.T) {
 		dest := t.TempDir()
-		recv := start(t, pair.Command(pair.A, ferryBin, "receive", "--dir", dest, "--code", "111111",
-			"--yes", "--json", "--no-mdns", "--listen", addr+":7001"))
-		recv.until("listening", 20*time.Second)
-		_, stderr, code := run(t, pair.Command(pair.B, ferryBin, "send", "--to", addr+":7001", "--code", "222222", "--quiet", src))
+		recv := proc.Start(t, pair.Command(pair.A, proc.Ferry(t), "receive", "--dir", dest, "--code", "111111",
+			"--yes", "--json", "--no-mdns", "--listen", addr+":7001"), true)
+		recv.Until("listening", 20*time.Second)
+		_, stderr, code := proc.Run(t, pair.Command(pair.B, proc.Ferry(t), "send", "--to", addr+":7001", "--code", "222222", "--quiet", src))
 		if code != 3 {
 			t.Fatalf("wrong code: exit %d, want 3; stderr:\n%s", code, stderr)
 		}
@@ -279,23 +150,23 @@ func TestExitCodes(t *testing.T) {
 	t.Run("declined", func(t *testing.T) {
 		// Without --yes and with no terminal on stdin, the receiver
 		// declines and says how to accept.
-		recv := start(t, pair.Command(pair.A, ferryBin, "receive", "--dir", t.TempDir(), "--code", "333333",
-			"--json", "--no-mdns", "--listen", addr+":7002"))
-		recv.until("listening", 20*time.Second)
-		_, stderr, code := run(t, pair.Command(pair.B, ferryBin, "send", "--to", addr+":7002", "--code", "333333", "--quiet", src))
+		recv := proc.Start(t, pair.Command(pair.A, proc.Ferry(t), "receive", "--dir", t.TempDir(), "--code", "333333",
+			"--json", "--no-mdns", "--listen", addr+":7002"), true)
+		recv.Until("listening", 20*time.Second)
+		_, stderr, code := proc.Run(t, pair.Command(pair.B, proc.Ferry(t), "send", "--to", addr+":7002", "--code", "333333", "--quiet", src))
 		if code != 4 {
 			t.Fatalf("declined: exit %d, want 4; stderr:\n%s", code, stderr)
 		}
-		if c := recv.exit(20 * time.Second); c != 4 {
+		if c := recv.Exit(20 * time.Second); c != 4 {
 			t.Errorf("receiver exit %d after declining, want 4", c)
 		}
-		if !strings.Contains(recv.stderr.String(), "--yes") {
-			t.Errorf("receiver did not say how to accept:\n%s", recv.stderr)
+		if !strings.Contains(recv.Stderr.String(), "--yes") {
+			t.Errorf("receiver did not say how to accept:\n%s", recv.Stderr)
 		}
 	})
 
 	t.Run("unreachable", func(t *testing.T) {
-		_, stderr, code := run(t, pair.Command(pair.B, ferryBin, "send", "--to", addr+":1", "--code", "1", "--quiet", src))
+		_, stderr, code := proc.Run(t, pair.Command(pair.B, proc.Ferry(t), "send", "--to", addr+":1", "--code", "1", "--quiet", src))
 		if code != 1 {
 			t.Fatalf("unreachable: exit %d, want 1; stderr:\n%s", code, stderr)
 		}
@@ -317,37 +188,26 @@ func TestExitCodes(t *testing.T) {
 			f.Truncate(400 << 20)
 			f.Close()
 			port := map[string]string{"sender": "7003", "receiver": "7004"}[who]
-			recv := start(t, pair.Command(pair.A, ferryBin, "receive", "--dir", t.TempDir(), "--code", "444444",
-				"--yes", "--json", "--no-mdns", "--listen", addr+":"+port))
-			recv.until("listening", 20*time.Second)
-			send := start(t, pair.Command(pair.B, ferryBin, "send", "--to", addr+":"+port, "--code", "444444", "--json", big))
-			send.until("progress", 30*time.Second)
+			recv := proc.Start(t, pair.Command(pair.A, proc.Ferry(t), "receive", "--dir", t.TempDir(), "--code", "444444",
+				"--yes", "--json", "--no-mdns", "--listen", addr+":"+port), true)
+			recv.Until("listening", 20*time.Second)
+			send := proc.Start(t, pair.Command(pair.B, proc.Ferry(t), "send", "--to", addr+":"+port, "--code", "444444", "--json", big), true)
+			send.Until("progress", 30*time.Second)
 			victim, other := send, recv
 			if who == "receiver" {
 				victim, other = recv, send
 			}
-			// ip netns exec runs ferry as its child; signal the whole
-			// group so the ferry process itself gets it.
-			signalTree(t, victim.cmd, syscall.SIGINT)
-			if c := victim.exit(20 * time.Second); c != 4 {
-				t.Errorf("%s interrupted: exit %d, want 4; stderr:\n%s", who, c, victim.stderr)
+			victim.Signal(syscall.SIGINT)
+			if c := victim.Exit(20 * time.Second); c != 4 {
+				t.Errorf("%s interrupted: exit %d, want 4; stderr:\n%s", who, c, victim.Stderr)
 			}
-			if c := other.exit(20 * time.Second); c != 4 {
-				t.Errorf("other end after the %s cancelled: exit %d, want 4; stderr:\n%s", who, c, other.stderr)
+			if c := other.Exit(20 * time.Second); c != 4 {
+				t.Errorf("other end after the %s cancelled: exit %d, want 4; stderr:\n%s", who, c, other.Stderr)
 			}
-			if !strings.Contains(strings.ToLower(other.stderr.String()), "cancel") {
-				t.Errorf("other end did not report the cancel:\n%s", other.stderr)
+			if !strings.Contains(strings.ToLower(other.Stderr.String()), "cancel") {
+				t.Errorf("other end did not report the cancel:\n%s", other.Stderr)
 			}
 		})
-	}
-}
-
-// signalTree sends sig to the ferry process started under ip netns exec
-// (which execs it, so the pid is ferry's own).
-func signalTree(t *testing.T, cmd *exec.Cmd, sig syscall.Signal) {
-	t.Helper()
-	if err := cmd.Process.Signal(sig); err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -365,18 +225,18 @@ func sendOverLimitedLink(t *testing.T, rate string, mib int64, port string) (str
 	f, _ := os.Create(big)
 	f.Truncate(mib << 20)
 	f.Close()
-	recv := start(t, pair.Command(pair.A, ferryBin, "receive", "--dir", t.TempDir(), "--code", "555555",
-		"--yes", "--json", "--no-mdns", "--diag", "--listen", addr+":"+port))
-	recv.until("listening", 20*time.Second)
+	recv := proc.Start(t, pair.Command(pair.A, proc.Ferry(t), "receive", "--dir", t.TempDir(), "--code", "555555",
+		"--yes", "--json", "--no-mdns", "--diag", "--listen", addr+":"+port), true)
+	recv.Until("listening", 20*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	began := time.Now()
-	_, stderr, code := run(t, pair.CommandContext(ctx, pair.B, ferryBin, "send", "--to", addr+":"+port, "--code", "555555", "--diag", big))
+	_, stderr, code := proc.Run(t, pair.CommandContext(ctx, pair.B, proc.Ferry(t), "send", "--to", addr+":"+port, "--code", "555555", "--diag", big))
 	took := time.Since(began)
 	if code != 0 {
 		t.Fatalf("send over the %s link: exit %d\n%s", rate, code, stderr)
 	}
-	if c := recv.exit(20 * time.Second); c != 0 {
+	if c := recv.Exit(20 * time.Second); c != 0 {
 		t.Errorf("receiver exit %d", c)
 	}
 	if !strings.Contains(stderr, "slowest stage") {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/tests/proc"
 	"golang.org/x/sys/unix"
 )
 
@@ -44,8 +45,8 @@ func openPTY(t *testing.T) (master, slave *os.File) {
 
 // ptyOutput collects what ferry writes to the terminal. A master read
 // fails with EIO once every slave is closed, which ends the stream.
-func ptyOutput(m *os.File) *output {
-	return collect(readerFunc(func(b []byte) (int, error) {
+func ptyOutput(m *os.File) *proc.Output {
+	return proc.Collect(readerFunc(func(b []byte) (int, error) {
 		n, err := m.Read(b)
 		if errors.Is(err, syscall.EIO) {
 			err = os.ErrClosed
@@ -85,19 +86,19 @@ func TestPTYProgressBar(t *testing.T) {
 		cmd.Stderr = s
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 2}
 		out := ptyOutput(m)
-		send := startProc(t, cmd, false)
+		send := proc.Start(t, cmd, false)
 		s.Close() // ferry holds its own copy; EIO on the master then means it exited
-		if c := send.exit(60 * time.Second); c != 0 {
+		if c := send.Exit(60 * time.Second); c != 0 {
 			t.Fatalf("send exit %d; terminal:\n%q", c, out)
 		}
-		<-out.closed
+		<-out.Closed
 		got := out.String()
 		for _, want := range []string{"\r", "█", "100%", "big.bin", "MiB", "every file confirmed"} {
 			if !strings.Contains(got, want) {
 				t.Errorf("terminal output lacks %q:\n%q", want, got)
 			}
 		}
-		if c := recv.exit(20 * time.Second); c != 0 {
+		if c := recv.Exit(20 * time.Second); c != 0 {
 			t.Errorf("receive exit %d", c)
 		}
 	})
@@ -115,7 +116,7 @@ func TestPTYProgressBar(t *testing.T) {
 			t.Errorf("no plain progress line:\n%s", stderr)
 		}
 		checkStderr(t, stderr, false)
-		if c := recv.exit(20 * time.Second); c != 0 {
+		if c := recv.Exit(20 * time.Second); c != 0 {
 			t.Errorf("receive exit %d", c)
 		}
 	})
@@ -127,35 +128,35 @@ func TestPTYProgressBar(t *testing.T) {
 func TestPTYAcceptAndCancel(t *testing.T) {
 	// startAsking starts a receiver whose stdin is a terminal, and a
 	// sender, and returns once the receiver asks.
-	startAsking := func(t *testing.T, code string) (recv, send *proc, m *os.File, out *output) {
+	startAsking := func(t *testing.T, code string) (recv, send *proc.Proc, m *os.File, out *proc.Output) {
 		m, s := openPTY(t)
 		cmd := ferryCmd(t, "receive", "--no-mdns", "--listen", "127.0.0.1:0", "--code", code, "--dir", t.TempDir())
 		cmd.Stdin, cmd.Stderr = s, s
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 		out = ptyOutput(m)
-		recv = startProc(t, cmd, false)
+		recv = proc.Start(t, cmd, false)
 		s.Close()
-		out.waitFor(t, "listening on 127.0.0.1:", 20*time.Second)
+		out.WaitFor(t, "listening on 127.0.0.1:", 20*time.Second)
 		text := out.String()
 		addr := strings.Fields(text[strings.Index(text, "listening on ")+len("listening on "):])[0]
-		send = startProc(t, ferryCmd(t, "send", "--to", addr, "--code", code, "--json", writeTree(t)), true)
-		out.waitFor(t, "accept 2 files and ", 20*time.Second)
-		out.waitFor(t, "? [y/N] ", 5*time.Second)
+		send = proc.Start(t, ferryCmd(t, "send", "--to", addr, "--code", code, "--json", writeTree(t)), true)
+		out.WaitFor(t, "accept 2 files and ", 20*time.Second)
+		out.WaitFor(t, "? [y/N] ", 5*time.Second)
 		return recv, send, m, out
 	}
 
 	t.Run("yes", func(t *testing.T) {
 		recv, send, m, out := startAsking(t, "676767")
 		m.Write([]byte("y\n"))
-		if c := send.exit(30 * time.Second); c != 0 {
-			t.Fatalf("send exit %d; stderr:\n%s", c, send.stderrText())
+		if c := send.Exit(30 * time.Second); c != 0 {
+			t.Fatalf("send exit %d; stderr:\n%s", c, send.StderrText())
 		}
-		if c := recv.exit(20 * time.Second); c != 0 {
+		if c := recv.Exit(20 * time.Second); c != 0 {
 			t.Fatalf("receive exit %d; terminal:\n%s", c, out)
 		}
 		// The process has exited, but the last line may still be on its
 		// way through the terminal to our reader.
-		out.waitFor(t, "received 2 files and ", 5*time.Second)
+		out.WaitFor(t, "received 2 files and ", 5*time.Second)
 	})
 
 	for _, who := range []string{"sender", "receiver"} {
@@ -165,18 +166,18 @@ func TestPTYAcceptAndCancel(t *testing.T) {
 			if who == "receiver" {
 				victim, other = recv, send
 			}
-			victim.signal(os.Interrupt)
-			if c := victim.exit(20 * time.Second); c != exitDeclined {
+			victim.Signal(os.Interrupt)
+			if c := victim.Exit(20 * time.Second); c != exitDeclined {
 				t.Errorf("%s interrupted: exit %d, want %d", who, c, exitDeclined)
 			}
-			if c := other.exit(20 * time.Second); c != exitDeclined {
+			if c := other.Exit(20 * time.Second); c != exitDeclined {
 				t.Errorf("other end: exit %d, want %d", c, exitDeclined)
 			}
 			// The sender's stderr is complete once it exited; the
 			// receiver's last line may still be on its way through the
 			// terminal, so wait for it there.
-			if want := "cancelled by the " + who + " (interrupt)"; !strings.Contains(send.stderrText(), want) {
-				out.waitFor(t, want, 5*time.Second)
+			if want := "cancelled by the " + who + " (interrupt)"; !strings.Contains(send.StderrText(), want) {
+				out.WaitFor(t, want, 5*time.Second)
 			}
 		})
 	}
