@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"github.com/ferry-project/ferry/core/secure"
 	"strconv"
 	"strings"
 	"unicode"
@@ -129,13 +130,6 @@ func cleanName(s string, max int) string {
 	return b.String()
 }
 
-// fpAlphabet is core/secure's fingerprint alphabet: base32 without the
-// look-alikes I, O, 0 and 1.
-const fpAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-
-// fpLen is the number of characters of a fingerprint, dashes not counted.
-const fpLen = 16
-
 // normalizeFingerprint upper-cases s and drops dashes and spaces. It
 // reports false if anything else outside the alphabet remains.
 func normalizeFingerprint(s string) (string, bool) {
@@ -147,7 +141,7 @@ func normalizeFingerprint(s string) (string, bool) {
 		case r >= 'a' && r <= 'z':
 			r -= 'a' - 'A'
 		}
-		if r > unicode.MaxASCII || !strings.ContainsRune(fpAlphabet, r) {
+		if r > unicode.MaxASCII || !strings.ContainsRune(secure.FingerprintAlphabet, r) {
 			return "", false
 		}
 		b.WriteRune(r)
@@ -159,7 +153,7 @@ func normalizeFingerprint(s string) (string, bool) {
 // fingerprint in any case and dashing, and "" otherwise.
 func canonicalFingerprint(s string) string {
 	n, ok := normalizeFingerprint(s)
-	if !ok || len(n) != fpLen {
+	if !ok || len(n) != secure.FingerprintLen {
 		return ""
 	}
 	return n[0:4] + "-" + n[4:8] + "-" + n[8:12] + "-" + n[12:16]
