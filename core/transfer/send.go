@@ -110,6 +110,7 @@ type sender struct {
 	confirmed  []bool      // by index, by readLoop
 
 	buf       []byte // header + one chunk
+	ctlHdr    [headerLen]byte
 	hash      hasher // the current entry's, reused from entry to entry
 	lastFlush time.Time
 	meter     *meter
@@ -185,8 +186,17 @@ func (s *sender) peerError() error {
 	return s.peerErr
 }
 
+// writeMsg writes a control message's header from a field, then its
+// body, so that the per-file begin, end and skip allocate no frame. Two
+// Writes cost nothing more than one: the stream copies both into the
+// record it is filling and seals only when that is full or flushed.
 func (s *sender) writeMsg(t msgType, body []byte) error {
-	if _, err := s.conn.Write(frame(t, body)); err != nil {
+	putHeader(s.ctlHdr[:], t, len(body))
+	_, err := s.conn.Write(s.ctlHdr[:])
+	if err == nil {
+		_, err = s.conn.Write(body)
+	}
+	if err != nil {
 		return fmt.Errorf("sending %v: %w", t, netError(err))
 	}
 	return nil
