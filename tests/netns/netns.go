@@ -18,6 +18,7 @@ package netns
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -66,6 +67,22 @@ func NewPair(t testing.TB) *Pair {
 	if ok, why := Available(); !ok {
 		t.Skip(why)
 	}
+	p, err := Create()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := p.Remove(); err != nil {
+			t.Log(err)
+		}
+	})
+	return p
+}
+
+// Create is NewPair for programs that are not tests (the benchmark
+// harness): it returns an error instead of failing a test, and the caller
+// removes the pair with Remove. On error, whatever it made is removed.
+func Create() (*Pair, error) {
 	n := counter.Add(1)
 	// Interface names max out at 15 bytes: "fva" + 5 + "-" + up to 6.
 	id := fmt.Sprintf("%d-%d", os.Getpid()%100000, n%1000000)
@@ -77,24 +94,29 @@ func NewPair(t testing.TB) *Pair {
 		AddrA: net.IPv4(10, 231, 1, 1).To4(),
 		AddrB: net.IPv4(10, 231, 1, 2).To4(),
 	}
-	t.Cleanup(func() {
-		// Deleting a namespace destroys the veth end inside it, and with
-		// it the other end.
-		for _, ns := range []string{p.A, p.B} {
-			if out, err := exec.Command("ip", "netns", "del", ns).CombinedOutput(); err != nil {
-				t.Logf("removing namespace %s: %v: %s", ns, err, bytes.TrimSpace(out))
-			}
-		}
-	})
-	run := func(args ...string) {
-		t.Helper()
-		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
-			t.Fatalf("ip %v: %v: %s", args, err, bytes.TrimSpace(out))
-		}
+	if err := p.setUp(); err != nil {
+		p.Remove()
+		return nil, err
 	}
-	run("netns", "add", p.A)
-	run("netns", "add", p.B)
-	run("link", "add", p.VethA, "netns", p.A, "type", "veth", "peer", "name", p.VethB, "netns", p.B)
+	return p, nil
+}
+
+func (p *Pair) setUp() error {
+	run := func(args ...string) error {
+		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
+			return fmt.Errorf("ip %v: %v: %s", args, err, bytes.TrimSpace(out))
+		}
+		return nil
+	}
+	if err := run("netns", "add", p.A); err != nil {
+		return err
+	}
+	if err := run("netns", "add", p.B); err != nil {
+		return err
+	}
+	if err := run("link", "add", p.VethA, "netns", p.A, "type", "veth", "peer", "name", p.VethB, "netns", p.B); err != nil {
+		return err
+	}
 	for _, side := range []struct {
 		ns, dev string
 		addr    net.IP
@@ -104,13 +126,33 @@ func NewPair(t testing.TB) *Pair {
 		// second or two, so tests need not wait for it.
 		dad := "/proc/sys/net/ipv6/conf/" + side.dev + "/accept_dad"
 		if out, err := p.Command(side.ns, "sh", "-c", "[ ! -e "+dad+" ] || echo 0 > "+dad).CombinedOutput(); err != nil {
-			t.Fatalf("disabling DAD on %s: %v: %s", side.dev, err, bytes.TrimSpace(out))
+			return fmt.Errorf("disabling DAD on %s: %v: %s", side.dev, err, bytes.TrimSpace(out))
 		}
-		run("-n", side.ns, "link", "set", "lo", "up")
-		run("-n", side.ns, "addr", "add", side.addr.String()+"/24", "dev", side.dev)
-		run("-n", side.ns, "link", "set", side.dev, "up", "multicast", "on")
+		for _, args := range [][]string{
+			{"-n", side.ns, "link", "set", "lo", "up"},
+			{"-n", side.ns, "addr", "add", side.addr.String() + "/24", "dev", side.dev},
+			{"-n", side.ns, "link", "set", side.dev, "up", "multicast", "on"},
+		} {
+			if err := run(args...); err != nil {
+				return err
+			}
+		}
 	}
-	return p
+	return nil
+}
+
+// Remove deletes both namespaces; deleting a namespace destroys the veth
+// end inside it, and with it the other end. Removing what is already gone
+// is not an error, so Remove may be called more than once.
+func (p *Pair) Remove() error {
+	var errs []error
+	for _, ns := range []string{p.A, p.B} {
+		out, err := exec.Command("ip", "netns", "del", ns).CombinedOutput()
+		if err != nil && !bytes.Contains(out, []byte("No such file")) {
+			errs = append(errs, fmt.Errorf("removing namespace %s: %v: %s", ns, err, bytes.TrimSpace(out)))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // Command returns a command that runs name with args inside namespace ns

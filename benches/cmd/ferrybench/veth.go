@@ -1,17 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"strconv"
-	"sync"
 	"syscall"
 
 	"github.com/ferry-project/ferry/benches"
+	"github.com/ferry-project/ferry/tests/netns"
 )
 
 // The veth figure is the LAN a person has: the sender in one network
@@ -21,83 +19,12 @@ import (
 // removes them when the figure ends, fails or is interrupted. Nothing is
 // connected to the machine's outer interface.
 
-// A tbf at 1 Gbit/s; burst and latency as the lab script's own, except
-// a burst of 256 KiB, which is about 2 ms at this rate.
-var tbfArgs = []string{"tbf", "rate", "1gbit", "burst", "256kb", "latency", "50ms"}
+// linkRate is the figure's link: tests/netns shapes it with tbf (burst
+// 256 KiB, about 2 ms at this rate; latency 50 ms).
+const linkRate = "1gbit"
 
-type vethLab struct {
-	a, b         string // namespaces: sender, receiver
-	addrA, addrB string
-	once         sync.Once
-}
-
-func vethAvailable() string {
-	if os.Geteuid() != 0 {
-		return "needs root to create network namespaces"
-	}
-	for _, tool := range []string{"ip", "tc"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			return "needs " + tool + " from iproute2"
-		}
-	}
-	return ""
-}
-
-func ipCmd(args ...string) error {
-	out, err := exec.Command("ip", args...).CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("ip %v: %v: %s", args, err, bytes.TrimSpace(out))
-	}
-	return nil
-}
-
-// newVethLab makes the two namespaces; on error, whatever it made is
-// removed again.
-func newVethLab() (*vethLab, error) {
-	id := strconv.Itoa(os.Getpid() % 100000)
-	l := &vethLab{a: "fbenchA" + id, b: "fbenchB" + id, addrA: "10.232.7.1", addrB: "10.232.7.2"}
-	va, vb := "fba"+id, "fbb"+id // interface names: at most 15 bytes
-	steps := [][]string{
-		{"netns", "add", l.a},
-		{"netns", "add", l.b},
-		{"link", "add", va, "netns", l.a, "type", "veth", "peer", "name", vb, "netns", l.b},
-		{"-n", l.a, "link", "set", "lo", "up"},
-		{"-n", l.b, "link", "set", "lo", "up"},
-		{"-n", l.a, "addr", "add", l.addrA + "/24", "dev", va},
-		{"-n", l.b, "addr", "add", l.addrB + "/24", "dev", vb},
-		{"-n", l.a, "link", "set", va, "up"},
-		{"-n", l.b, "link", "set", vb, "up"},
-	}
-	for _, st := range steps {
-		if err := ipCmd(st...); err != nil {
-			l.remove()
-			return nil, err
-		}
-	}
-	for _, side := range []struct{ ns, dev string }{{l.a, va}, {l.b, vb}} {
-		args := append([]string{"netns", "exec", side.ns, "tc", "qdisc", "add", "dev", side.dev, "root"}, tbfArgs...)
-		if err := ipCmd(args...); err != nil {
-			l.remove()
-			return nil, err
-		}
-	}
-	return l, nil
-}
-
-// remove deletes both namespaces (and with them the veth pair); it is
-// safe to call more than once and from the signal handler.
-func (l *vethLab) remove() {
-	l.once.Do(func() {
-		for _, ns := range []string{l.a, l.b} {
-			if err := ipCmd("netns", "del", ns); err != nil && !bytes.Contains([]byte(err.Error()), []byte("No such file")) {
-				fmt.Fprintf(os.Stderr, "ferrybench: removing namespace %s: %v\n", ns, err)
-			}
-		}
-	})
-}
-
-// in returns a command running this program in role inside namespace ns.
-func (l *vethLab) in(ns, role string, args ...string) *exec.Cmd {
+// inNS returns a command running this program in role inside namespace ns.
+func inNS(ns, role string, args ...string) *exec.Cmd {
 	return exec.Command("ip", append([]string{"netns", "exec", ns, self(), "-child", role}, args...)...)
 }
 
@@ -105,7 +32,7 @@ func (l *vethLab) in(ns, role string, args ...string) *exec.Cmd {
 // TCP copy, in rounds of plain, Ferry, plain, as the loopback file figure.
 func vethFigure(o options) {
 	title := fmt.Sprintf("## 7. One %d MiB file across a 1 Gbit/s link (veth between two network namespaces, tbf on both ends)", o.vethMiB)
-	if why := vethAvailable(); why != "" {
+	if ok, why := netns.Available(); !ok {
 		fmt.Printf("%s\n\nSkipped: %s.\n", title, why)
 		return
 	}
@@ -116,12 +43,17 @@ func vethFigure(o options) {
 		return
 	}
 	defer os.RemoveAll(work)
-	lab, err := newVethLab()
+	lab, err := netns.Create()
+	if err == nil {
+		if err = lab.Limit(linkRate); err != nil {
+			lab.Remove()
+		}
+	}
 	if err != nil {
 		fmt.Printf("%s\n\nCannot make the namespaces: %v\n", title, err)
 		return
 	}
-	defer lab.remove()
+	defer lab.Remove()
 	// An interrupted run removes them too.
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
@@ -131,7 +63,7 @@ func vethFigure(o options) {
 	go func() {
 		select {
 		case <-sig:
-			lab.remove()
+			lab.Remove()
 			os.RemoveAll(work)
 			os.Exit(130)
 		case <-stopped:
@@ -148,13 +80,15 @@ func vethFigure(o options) {
 	// As childKind, with the receiver in B and the sender in A.
 	across := func(s *benches.Series, pair string) kind {
 		return kind{s,
-			func(dst string) *exec.Cmd { return lab.in(lab.b, pair+"-recv", "-dir", dst, "-listen", lab.addrB) },
-			func(addr string) *exec.Cmd { return lab.in(lab.a, pair+"-send", "-addr", addr, "-path", src) }}
+			func(dst string) *exec.Cmd {
+				return inNS(lab.B, pair+"-recv", "-dir", dst, "-listen", lab.AddrB.String())
+			},
+			func(addr string) *exec.Cmd { return inNS(lab.A, pair+"-send", "-addr", addr, "-path", src) }}
 	}
 	runs, errs := rounds(o, work, size, holds(size),
 		across(plainA, "plain"), across(ferry, "file"), across(plainB, "plain"))
 	fmt.Printf("%s\n\n", title)
-	fmt.Printf("tc qdisc ... %v; 1 Gbit/s is 119.2 MiB/s of IP packets.\n\n", tbfArgs)
+	fmt.Printf("tc qdisc ... tbf rate %s burst 256kb latency 50ms on both ends; 1 Gbit/s is 119.2 MiB/s of IP packets.\n\n", linkRate)
 	fmt.Println("MiB/s of file content, from starting the sender to both processes' exit:")
 	fmt.Println()
 	fmt.Print(benches.Table("run", "%.1f", plainA, ferry, plainB))
