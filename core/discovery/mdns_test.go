@@ -30,8 +30,9 @@ const (
 	testFP   = "K7QX-M2PA-9RTE-WD4C"
 )
 
-// TestHelperProcess is the body of the processes the tests start. It does
-// nothing in a normal run. Its arguments come in the environment:
+// TestMain runs, instead of the tests, the body of the processes the
+// tests start; in a normal run it just runs the tests. The helper's
+// arguments come in the environment:
 //
 //	advertise IFACE        listen on TCP, advertise, greet each connection
 //	                       with "ferry"; Close on stdin EOF
@@ -40,16 +41,15 @@ const (
 //	find MS QUERY          Find on all interfaces for at most MS, Dial,
 //	                       print the peer and the greeting, or the error,
 //	                       as JSON
-func TestHelperProcess(t *testing.T) {
-	args := strings.Fields(os.Getenv(helperEnv))
-	if len(args) == 0 {
-		t.Skip("helper process for the namespace tests, started by them")
+func TestMain(m *testing.M) {
+	if args := strings.Fields(os.Getenv(helperEnv)); len(args) > 0 {
+		if err := helper(args); err != nil {
+			fmt.Fprintln(os.Stderr, "helper:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
 	}
-	if err := helper(args); err != nil {
-		fmt.Fprintln(os.Stderr, "helper:", err)
-		os.Exit(1)
-	}
-	os.Exit(0)
+	os.Exit(m.Run())
 }
 
 func helper(args []string) error {
@@ -133,7 +133,7 @@ type proc struct{ *netns.Proc }
 func startHelper(t *testing.T, pair *netns.Pair, ns string, args ...string) proc {
 	t.Helper()
 	return proc{pair.Start(t, ns, []string{helperEnv + "=" + strings.Join(args, " ")},
-		os.Args[0], "-test.run=^TestHelperProcess$")}
+		os.Args[0])}
 }
 
 // stop closes stdin, the helpers' signal to finish cleanly, and waits.

@@ -37,17 +37,18 @@ const wantW, wantH = 960, 640
 
 // TestScreenshots starts bin/ferry-gui under Xvfb once per demo view and
 // checks that the window rendered: the expected size, and many distinct
-// colours (a blank or failed GL window has one or two). It is skipped when
-// the binary or the X tools are missing.
+// colours (a blank or failed GL window has one or two). It fails when the
+// binary or the X tools are missing: make e2e builds the one and
+// tests/install-deps.sh installs the others.
 func TestScreenshots(t *testing.T) {
 	root := repoRoot(t)
 	bin := filepath.Join(root, "bin", "ferry-gui")
 	if _, err := os.Stat(bin); err != nil {
-		t.Skipf("skipping: %s is missing (build it with CGO_ENABLED=1 go build -o bin/ferry-gui ./gui/ferry-gui)", bin)
+		t.Fatalf("%s is missing: build it with make ferry-gui (make e2e does)", bin)
 	}
 	for _, tool := range []string{"Xvfb", "import", "convert", "compare", "xwininfo"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("skipping: %s is not installed (tests/install-deps.sh installs it)", tool)
+			t.Fatalf("%s is not installed: tests/install-deps.sh installs it", tool)
 		}
 	}
 	out := filepath.Join(root, "gui", "screenshots")

@@ -17,31 +17,42 @@ import (
 // "hello"; "dial ADDR" connects and copies what it reads to stdout.
 const helperEnv = "NETNS_TEST_HELPER"
 
-func TestHelperProcess(t *testing.T) {
-	mode, addr, ok := strings.Cut(os.Getenv(helperEnv), " ")
-	if !ok {
-		t.Skip("helper process for TestPair, run by it inside a namespace")
+// TestMain runs the helper instead of the tests when the test binary is
+// re-executed as one inside a namespace.
+func TestMain(m *testing.M) {
+	if mode, addr, ok := strings.Cut(os.Getenv(helperEnv), " "); ok {
+		if err := helper(mode, addr); err != nil {
+			fmt.Fprintln(os.Stderr, "helper:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
 	}
+	os.Exit(m.Run())
+}
+
+func helper(mode, addr string) error {
 	switch mode {
 	case "listen":
 		ln, err := net.Listen("tcp", addr)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
 		fmt.Println("ready")
 		c, err := ln.Accept()
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
 		io.WriteString(c, "hello")
-		c.Close()
+		return c.Close()
 	case "dial":
 		c, err := net.DialTimeout("tcp", addr, 10*time.Second)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
-		io.Copy(os.Stdout, c)
+		_, err = io.Copy(os.Stdout, c)
+		return err
 	}
+	return fmt.Errorf("unknown mode %q", mode)
 }
 
 // TestPair checks that a process in A reaches one in B over the veth, that
@@ -50,7 +61,7 @@ func TestPair(t *testing.T) {
 	p := NewPair(t)
 	addr := net.JoinHostPort(p.AddrB.String(), "4711")
 
-	listener := p.Command(p.B, os.Args[0], "-test.run=^TestHelperProcess$")
+	listener := p.Command(p.B, os.Args[0])
 	listener.Env = append(os.Environ(), helperEnv+"=listen "+addr)
 	stdout, err := listener.StdoutPipe()
 	if err != nil {
@@ -65,7 +76,7 @@ func TestPair(t *testing.T) {
 		t.Fatalf("listener in B did not start: %q, %v", line, err)
 	}
 
-	dialer := p.Command(p.A, os.Args[0], "-test.run=^TestHelperProcess$")
+	dialer := p.Command(p.A, os.Args[0])
 	dialer.Env = append(os.Environ(), helperEnv+"=dial "+addr)
 	out, err := dialer.CombinedOutput()
 	if err != nil || !bytes.HasPrefix(out, []byte("hello")) {
