@@ -1,0 +1,159 @@
+package secure
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The handshake targets play the other end of a real Client or Server
+// from fuzz bytes: what the peer sends is the input, written into a
+// net.Pipe and then closed, while everything the end under test writes is
+// drained. A peer cannot forge message 2 or 3 (they depend on the other
+// end's fresh ephemeral key), so these reach the preamble, the frame
+// lengths, message 1 or 2 and CPace's decoding, and the rejection path;
+// FuzzRecordReader covers the stream behind them. Each asserts only what
+// must hold for any input: no panic, exactly one of a Conn and an error,
+// and no goroutine left behind.
+
+// fuzzCode is the code both fuzzed ends use; the fuzzer never learns it
+// in a way that matters, since CPace's messages depend on fresh secrets.
+const fuzzCode = "493817"
+
+// FuzzResponder drives Server with arbitrary initiator bytes.
+func FuzzResponder(f *testing.F) {
+	id := fuzzIdentity(f)
+	toServer, _ := captureHandshake(f)
+	for _, s := range handshakeSeeds(toServer) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		fuzzEnd(t, in, func(ctx context.Context, nc net.Conn, cfg Config) (*Conn, error) {
+			cfg.Identity = id
+			return Server(ctx, nc, cfg)
+		})
+	})
+}
+
+// FuzzInitiator drives Client with arbitrary responder bytes.
+func FuzzInitiator(f *testing.F) {
+	id := fuzzIdentity(f)
+	_, toClient := captureHandshake(f)
+	for _, s := range handshakeSeeds(toClient) {
+		f.Add(s)
+	}
+	// The rejections a responder sends instead of message 2's successor.
+	f.Add(append(bytes.Clone(toClient), 0, 0, rejectWrongCode))
+	f.Add(append(bytes.Clone(toClient), 0, 0, rejectCodeRetired))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		fuzzEnd(t, in, func(ctx context.Context, nc net.Conn, cfg Config) (*Conn, error) {
+			cfg.Identity = id
+			return Client(ctx, nc, cfg)
+		})
+	})
+}
+
+// fuzzEnd runs one end of the handshake against a peer that sends in and
+// then hangs up.
+func fuzzEnd(t *testing.T, in []byte, run func(context.Context, net.Conn, Config) (*Conn, error)) {
+	before := runtime.NumGoroutine()
+	mine, peer := net.Pipe()
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		peer.Write(in)
+		// Closing ends the input with EOF, so the end under test never
+		// waits for its timeout; what it writes afterwards fails, which it
+		// must survive too.
+		peer.Close()
+	}()
+	go func() {
+		defer wg.Done()
+		io.Copy(io.Discard, peer)
+	}()
+	ctx, cancel := context.WithCancel(context.Background())
+	// The timeout only bounds a stall the input cannot cause; hitting it
+	// would show as a slow fuzzer, not a failure.
+	c, err := run(ctx, mine, Config{Code: fuzzCode, Timeout: 2 * time.Second})
+	cancel()
+	if (c == nil) == (err == nil) {
+		t.Fatalf("handshake returned conn %v and error %v", c, err)
+	}
+	if c != nil {
+		c.Close()
+	}
+	mine.Close()
+	wg.Wait()
+	if stacks := leaked(before, 2*time.Second); stacks != "" {
+		t.Fatalf("goroutines left behind (%d before):\n%s", before, stacks)
+	}
+}
+
+func fuzzIdentity(f *testing.F) *Identity {
+	id, err := NewIdentity()
+	if err != nil {
+		f.Fatal(err)
+	}
+	return id
+}
+
+// captureHandshake runs one real handshake over net.Pipe and returns the
+// bytes each end sent until its handshake returned, to seed the targets
+// past the framing.
+func captureHandshake(f *testing.F) (toServer, toClient []byte) {
+	cn, sn := net.Pipe()
+	cr, sr := &recorder{Conn: cn}, &recorder{Conn: sn}
+	ids := [2]*Identity{fuzzIdentity(f), fuzzIdentity(f)}
+	type end struct {
+		sent []byte
+		err  error
+	}
+	done := make(chan end, 1)
+	go func() {
+		_, err := Server(context.Background(), sr, Config{Identity: ids[1], Code: fuzzCode})
+		done <- end{bytes.Clone(sr.sent.Bytes()), err}
+	}()
+	_, err := Client(context.Background(), cr, Config{Identity: ids[0], Code: fuzzCode})
+	toServer = bytes.Clone(cr.sent.Bytes())
+	srv := <-done
+	// The Conns are dropped unclosed: Close would write an end of stream
+	// that no one reads from a net.Pipe.
+	cn.Close()
+	sn.Close()
+	if err != nil || srv.err != nil {
+		f.Fatalf("seed handshake: client %v, server %v", err, srv.err)
+	}
+	return toServer, srv.sent
+}
+
+// handshakeSeeds cuts a real exchange at each boundary, and adds the
+// inputs that must fail early.
+func handshakeSeeds(real []byte) [][]byte {
+	old := makePreamble(ProtocolVersion+1, 0)
+	out := [][]byte{
+		real,
+		real[:preambleSize],
+		real[:preambleSize+lenSize],
+		[]byte("GET / HTTP/1.1\r\n\r\n"),
+		old[:],
+		{},
+	}
+	return out
+}
+
+// recorder is a net.Conn that keeps a copy of what it writes.
+type recorder struct {
+	net.Conn
+	sent bytes.Buffer
+}
+
+func (r *recorder) Write(p []byte) (int, error) {
+	r.sent.Write(p)
+	return r.Conn.Write(p)
+}
