@@ -33,7 +33,22 @@
 // closes; the initiator, whose handshake already returned, sees
 // ErrWrongCode from its first Read instead of a bare closed socket. A
 // forged rejection gains an attacker nothing that closing the socket would
-// not.
+// not. Config.Guess lets the responder's caller check message 3 under its
+// own lock, so that concurrent handshakes never check more guesses
+// against one code than it allows: a guess for a code retired meanwhile
+// is refused unchecked, as ErrCodeRetired.
+//
+// A responder that is in another transfer refuses new connections with
+// RefuseBusy: it answers the preamble, then sends the busy rejection in
+// place of message 2, and the initiator's handshake fails with ErrBusy. A
+// handshake that completed as the responder became busy is refused with
+// (*Conn).RefuseBusy instead, and the initiator's first Read says ErrBusy.
+//
+// Rejection reasons (the byte after the zero length):
+//
+//	1 wrong code      responder, after message 3       ErrWrongCode
+//	2 code retired    responder, after message 3       ErrCodeRetired
+//	3 busy            responder, for message 2 or after ErrBusy
 //
 // Every handshake message is framed like a record (two-byte length). The
 // whole handshake runs under one deadline (Config.Timeout, default 10s,

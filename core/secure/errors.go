@@ -9,6 +9,15 @@ var (
 	// ErrCodeRetired: the responder retired the code after too many wrong
 	// attempts; the initiator should ask for the new one.
 	ErrCodeRetired = errors.New("code retired after too many wrong attempts")
+	// ErrBusy: the receiver is in another transfer; try again later.
+	ErrBusy = errors.New("receiver busy")
+	// ErrNotPaired: a paired-mode handshake was refused because one end
+	// has no pin for the other (never paired, or trust removed), or does
+	// not accept paired mode at all. Pairing again with a code fixes it.
+	ErrNotPaired = errors.New("not paired")
+	// ErrKeyChanged: the responder's static key is not the pinned one (an
+	// impostor, or the device regenerated its key).
+	ErrKeyChanged = errors.New("device key changed")
 	// ErrIncompatibleVersion: the peer speaks another protocol version.
 	ErrIncompatibleVersion = errors.New("incompatible protocol version")
 	// ErrNotFerry: the peer did not start with Ferry's preamble.

@@ -32,8 +32,18 @@ type Config struct {
 	Timeout time.Duration
 	// LastAttempt (responder) marks the last guess this code allows: a
 	// wrong code is then rejected as ErrCodeRetired, so the sender knows
-	// to ask for the new one.
+	// to ask for the new one. Guess, when set, replaces it.
 	LastAttempt bool
+	// Guess (responder, code mode), when set, is called once message 3
+	// arrives, with check, which checks the initiator's guess and reports
+	// whether the code was right. Guess calls check at most once, and only
+	// if the code may still be guessed, holding whatever lock makes its
+	// count of wrong guesses exact when handshakes run concurrently. It
+	// returns whether a wrong guess (or one it would not check, because
+	// the code was retired meanwhile) is to be reported as ErrCodeRetired
+	// rather than ErrWrongCode. Check is quick: one Diffie-Hellman and
+	// one AEAD open.
+	Guess func(check func() bool) (retired bool)
 
 	// Batch is how many bytes of sealed records collect before a socket
 	// write (default DefaultBatch). Benchmarks set 1 to write each record
@@ -80,14 +90,37 @@ func Server(ctx context.Context, nc net.Conn, cfg Config) (*Conn, error) {
 	return c, nil
 }
 
-func handshake(ctx context.Context, nc net.Conn, cfg *Config, initiator bool) (_ *Conn, err error) {
+func handshake(ctx context.Context, nc net.Conn, cfg *Config, initiator bool) (*Conn, error) {
 	if cfg.Identity == nil {
 		return nil, errors.New("no identity configured")
 	}
 	if cfg.Code == "" {
 		return nil, errors.New("no code configured")
 	}
-	timeout := cfg.Timeout
+	var c *Conn
+	err := bounded(ctx, nc, cfg.Timeout, func() (err error) {
+		if initiator {
+			c, err = initiate(nc, cfg)
+		} else {
+			c, err = respond(nc, cfg)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if h := testhooks.From(ctx); h != nil {
+		c.w.rc.afterSeal = h.Seal
+	}
+	return c, nil
+}
+
+// bounded runs fn under one deadline for the whole exchange: timeout
+// (default 10s) or the context's, whichever is sooner. Cancelling ctx
+// unblocks fn by expiring the deadline, so no goroutine waits on the
+// socket; the error is then the context's cause. On success the deadline
+// is cleared.
+func bounded(ctx context.Context, nc net.Conn, timeout time.Duration, fn func() error) (err error) {
 	if timeout <= 0 {
 		timeout = defaultTimeout
 	}
@@ -96,10 +129,8 @@ func handshake(ctx context.Context, nc net.Conn, cfg *Config, initiator bool) (_
 		deadline = d
 	}
 	if err := nc.SetDeadline(deadline); err != nil {
-		return nil, fmt.Errorf("setting deadline: %w", err)
+		return fmt.Errorf("setting deadline: %w", err)
 	}
-	// Cancelling ctx unblocks the handshake by expiring the deadline; no
-	// goroutine waits on the socket.
 	stop := context.AfterFunc(ctx, func() { nc.SetDeadline(time.Unix(1, 0)) })
 	defer func() {
 		if !stop() && ctx.Err() != nil {
@@ -113,16 +144,7 @@ func handshake(ctx context.Context, nc net.Conn, cfg *Config, initiator bool) (_
 			err = nc.SetDeadline(time.Time{})
 		}
 	}()
-	var c *Conn
-	if initiator {
-		c, err = initiate(nc, cfg)
-	} else {
-		c, err = respond(nc, cfg)
-	}
-	if h := testhooks.From(ctx); c != nil && h != nil {
-		c.w.rc.afterSeal = h.Seal
-	}
-	return c, err
+	return fn()
 }
 
 func initiate(nc net.Conn, cfg *Config) (*Conn, error) {
@@ -166,7 +188,7 @@ func initiate(nc net.Conn, cfg *Config) (*Conn, error) {
 	if err := writeFrame(nc, m1); err != nil {
 		return nil, err
 	}
-	m2, err := readFrame(nc, "message 2")
+	m2, err := readFrame(nc, "message 2", fromResponder)
 	if err != nil {
 		return nil, err
 	}
@@ -188,31 +210,13 @@ func initiate(nc net.Conn, cfg *Config) (*Conn, error) {
 	if err := writeFrame(nc, m3); err != nil {
 		return nil, err
 	}
-	return finish(nc, cfg, ciph, hs, send, recv)
+	return finish(nc, cfg, ciph, hs, send, recv, true)
 }
 
 func respond(nc net.Conn, cfg *Config) (*Conn, error) {
-	var b [preambleSize]byte
-	if _, err := io.ReadFull(nc, b[:]); err != nil {
-		return nil, netErr("reading preamble", err)
-	}
-	theirs, err := parsePreamble(b[:])
-	if errors.Is(err, ErrIncompatibleVersion) {
-		// Say which version we speak, so the other end can explain.
-		mine := makePreamble(ProtocolVersion, 0)
-		nc.Write(mine[:])
-		return nil, err
-	}
+	theirs, mine, ciph, err := answerPreamble(nc, cfg.Cipher)
 	if err != nil {
 		return nil, err
-	}
-	ciph, err := choose(theirs.last(), cfg.Cipher)
-	if err != nil {
-		return nil, err
-	}
-	mine := makePreamble(ProtocolVersion, byte(ciph))
-	if _, err := nc.Write(mine[:]); err != nil {
-		return nil, netErr("sending preamble", err)
 	}
 	prologue := append(theirs[:], mine[:]...)
 	hs, err := noise.NewHandshakeState(noise.Config{
@@ -226,7 +230,7 @@ func respond(nc net.Conn, cfg *Config) (*Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("starting noise: %w", err)
 	}
-	m1, err := readFrame(nc, "message 1")
+	m1, err := readFrame(nc, "message 1", nil)
 	if err != nil {
 		return nil, err
 	}
@@ -249,25 +253,68 @@ func respond(nc net.Conn, cfg *Config) (*Conn, error) {
 	if err := setPSK(hs, derivePSK(key)); err != nil {
 		return nil, err
 	}
-	m3, err := readFrame(nc, "message 3")
+	m3, err := readFrame(nc, "message 3", nil)
 	if err != nil {
 		return nil, err
 	}
-	_, recv, send, err := hs.ReadMessage(nil, m3)
-	if err != nil {
-		// With the PSK mixed in, message 3 opens only if both ends derived
-		// the same CPace key, that is, used the same code.
+	// With the PSK mixed in, message 3 opens only if both ends derived the
+	// same CPace key, that is, used the same code.
+	var recv, send *noise.CipherState
+	right := false
+	check := func() bool {
+		if right || recv != nil {
+			panic("secure: Guess called check twice") // a broken caller, not peer input
+		}
+		var err error
+		_, recv, send, err = hs.ReadMessage(nil, m3)
+		right = err == nil
+		return right
+	}
+	retired := cfg.LastAttempt
+	if cfg.Guess != nil {
+		retired = cfg.Guess(check)
+	} else {
+		check()
+	}
+	if !right {
 		reason, sentinel := byte(rejectWrongCode), ErrWrongCode
-		if cfg.LastAttempt {
+		if retired {
 			reason, sentinel = rejectCodeRetired, ErrCodeRetired
 		}
 		reject(nc, reason)
 		return nil, fmt.Errorf("reading message 3: %w", sentinel)
 	}
-	return finish(nc, cfg, ciph, hs, send, recv)
+	return finish(nc, cfg, ciph, hs, send, recv, false)
 }
 
-func finish(nc net.Conn, cfg *Config, ciph Cipher, hs *noise.HandshakeState, send, recv *noise.CipherState) (*Conn, error) {
+// answerPreamble reads the initiator's preamble and answers it with the
+// cipher this end chooses. To a newer or older version it answers with
+// its own version, so that the other end can say which.
+func answerPreamble(nc net.Conn, want Cipher) (theirs, mine preamble, ciph Cipher, err error) {
+	var b [preambleSize]byte
+	if _, err := io.ReadFull(nc, b[:]); err != nil {
+		return theirs, mine, 0, netErr("reading preamble", err)
+	}
+	theirs, err = parsePreamble(b[:])
+	if errors.Is(err, ErrIncompatibleVersion) {
+		mine = makePreamble(ProtocolVersion, 0)
+		nc.Write(mine[:])
+		return theirs, mine, 0, err
+	}
+	if err != nil {
+		return theirs, mine, 0, err
+	}
+	if ciph, err = choose(theirs.last(), want); err != nil {
+		return theirs, mine, 0, err
+	}
+	mine = makePreamble(ProtocolVersion, byte(ciph))
+	if _, err := nc.Write(mine[:]); err != nil {
+		return theirs, mine, 0, netErr("sending preamble", err)
+	}
+	return theirs, mine, ciph, nil
+}
+
+func finish(nc net.Conn, cfg *Config, ciph Cipher, hs *noise.HandshakeState, send, recv *noise.CipherState, initiator bool) (*Conn, error) {
 	if send == nil || recv == nil {
 		return nil, errors.New("noise handshake did not complete") // invariant of XX: three messages
 	}
@@ -279,7 +326,11 @@ func finish(nc net.Conn, cfg *Config, ciph Cipher, hs *noise.HandshakeState, sen
 	if err != nil {
 		return nil, err
 	}
-	return newConn(nc, ciph, sc, rc, hs.PeerStatic(), cfg), nil
+	c := newConn(nc, ciph, sc, rc, hs.PeerStatic(), cfg)
+	// Only the responder rejects after the handshake; the responder's
+	// reader treats a zero length as the malformed record it is.
+	c.r.fresh = initiator
+	return c, nil
 }
 
 // derivePSK expands the CPace key into Noise's 32-byte PSK.
@@ -301,19 +352,6 @@ func setPSK(hs *noise.HandshakeState, psk []byte) error {
 	return hs.SetPresharedKey(psk)
 }
 
-// reject tells the initiator why, then closes gracefully: FIN first, then
-// drain what the initiator already sent, so that the kernel does not
-// answer unread data with a reset that could destroy the rejection before
-// the initiator reads it.
-func reject(nc net.Conn, reason byte) {
-	nc.Write([]byte{0, 0, reason})
-	if tc, ok := nc.(interface{ CloseWrite() error }); ok {
-		tc.CloseWrite()
-	}
-	nc.SetReadDeadline(time.Now().Add(time.Second))
-	io.Copy(io.Discard, io.LimitReader(nc, 1<<20))
-}
-
 func writeFrame(nc net.Conn, msg []byte) error {
 	b := make([]byte, lenSize+len(msg))
 	binary.BigEndian.PutUint16(b, uint16(len(msg)))
@@ -324,13 +362,19 @@ func writeFrame(nc net.Conn, msg []byte) error {
 	return nil
 }
 
-func readFrame(nc net.Conn, what string) ([]byte, error) {
+// readFrame reads one handshake message. A zero length is the peer's
+// rejection instead (see refuse.go): meaning says what its reason byte
+// means to this end, and a nil meaning accepts none.
+func readFrame(nc net.Conn, what string, meaning func(byte) error) ([]byte, error) {
 	var l [lenSize]byte
 	if _, err := io.ReadFull(nc, l[:]); err != nil {
 		return nil, netErr("reading "+what, err)
 	}
 	n := int(binary.BigEndian.Uint16(l[:]))
-	if n == 0 || n > maxHandshakeMsg {
+	if n == 0 {
+		return nil, readRejection(nc, what, meaning)
+	}
+	if n > maxHandshakeMsg {
 		return nil, fmt.Errorf("reading %s: %w: length %d", what, ErrMalformed, n)
 	}
 	b := make([]byte, n)

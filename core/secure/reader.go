@@ -125,17 +125,11 @@ func (r *reader) nextRecord() error {
 			return fmt.Errorf("reading record: %w: zero length", ErrMalformed)
 		}
 		// Before the first record, a zero length is the responder's
-		// cleartext rejection of the handshake.
+		// cleartext rejection of the handshake (see refuse.go).
 		if err := r.ensure(lenSize + 1); err != nil {
 			return err
 		}
-		switch r.buf[r.next+lenSize] {
-		case rejectWrongCode:
-			return fmt.Errorf("the receiver rejected the handshake: %w", ErrWrongCode)
-		case rejectCodeRetired:
-			return fmt.Errorf("the receiver rejected the handshake: %w", ErrCodeRetired)
-		}
-		return fmt.Errorf("reading record: %w: unknown rejection %d", ErrMalformed, r.buf[r.next+lenSize])
+		return fromResponder(r.buf[r.next+lenSize])
 	}
 	if l < tagSize {
 		return fmt.Errorf("reading record: %w: length %d is shorter than its tag", ErrMalformed, l)

@@ -36,12 +36,6 @@ const (
 	readBufSize = 6 * frameMax
 )
 
-// rejection reasons, sent in cleartext after a zero record length.
-const (
-	rejectWrongCode   = 1
-	rejectCodeRetired = 2
-)
-
 // Conn is an established encrypted channel. One goroutine may write
 // (Write, Flush, CloseWrite) while another reads (Read, Prefetch); two
 // writers or two readers need their own locking.

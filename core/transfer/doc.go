@@ -76,10 +76,21 @@
 //     with ErrNoSpace and keeps the partial file.
 //   - Declining is an Abort with the code "declined"; both ends return an
 //     error wrapping ErrDeclined and emit Failed with it.
-//   - Serve handles one handshake at a time and returns after the first
-//     connection that passes it; connections that fail it (a wrong code,
-//     a port scan, another version) are closed and Serve keeps listening.
-//     A Receiver can Serve again afterwards.
+//   - Serve runs handshakes concurrently, each on a goroutine it owns and
+//     waits for, and returns after the transfer of the first connection
+//     that passes one; connections that fail it (a wrong code, a port
+//     scan, another version) are closed and Serve keeps listening. At
+//     most 8 connections per source address (per /64 for IPv6) and 64 in
+//     all may be mid-handshake; beyond that the oldest is closed, so
+//     stalled connections, however many, cannot lock out a sender whose
+//     handshake takes milliseconds. While the transfer runs, every new
+//     connection is refused as busy (the sender gets secure.ErrBusy),
+//     never interleaved. Handshakes still pending when Serve returns are
+//     closed. A Receiver can Serve again afterwards.
+//   - Wrong codes. Message 3 is checked under the receiver's lock: at
+//     most MaxAttempts guesses are ever checked against one code, however
+//     many handshakes run at once, and a guess that arrives for a code
+//     retired meanwhile is refused unchecked (secure.ErrCodeRetired).
 //   - Progress: at most one event per 250 ms plus a last one; Rate is an
 //     exponentially smoothed bytes per second, Total is corrected upwards
 //     when a skip or resume does not verify.

@@ -146,6 +146,17 @@ func isPeerGone(err error) bool {
 	return errors.Is(err, secure.ErrConnectionLost) || errors.Is(err, secure.ErrTruncated) || errors.Is(err, ErrTimeout)
 }
 
+// refused reports the rejections core/secure reports: the receiver
+// already closed, so no abort can reach it.
+func refused(err error) bool {
+	for _, s := range []error{secure.ErrWrongCode, secure.ErrCodeRetired, secure.ErrBusy, secure.ErrNotPaired} {
+		if errors.Is(err, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // cutUTF8 cuts s to at most n bytes on a rune boundary.
 func cutUTF8(s string, n int) string {
 	if len(s) <= n {

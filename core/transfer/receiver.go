@@ -9,13 +9,9 @@ import (
 	"net"
 	"os"
 	"sync"
-	"time"
-
-	"github.com/ferry-project/ferry/core/diag"
-	"github.com/ferry-project/ferry/core/secure"
 )
 
-// Receiver listens for one sender at a time. Its code and port are fixed
+// Receiver takes one transfer at a time. Its code and port are fixed
 // from NewReceiver on (the code changes only after MaxAttempts wrong
 // guesses), so a front end can show them, and advertise them, before
 // Serve runs.
@@ -27,7 +23,8 @@ type Receiver struct {
 	kill    context.CancelCauseFunc
 	mu      sync.Mutex
 	code    string
-	wrong   int
+	gen     int // how many codes were retired
+	wrong   int // wrong guesses checked against code
 	serving bool
 }
 
@@ -48,9 +45,7 @@ func NewReceiver(cfg ReceiverConfig) (*Receiver, error) {
 	}
 	code := cfg.Code
 	if code == "" {
-		if code, err = newCode(""); err != nil {
-			return nil, err
-		}
+		code = newCode("")
 	}
 	addr := cfg.Listen
 	if addr == "" {
@@ -69,14 +64,16 @@ func NewReceiver(cfg ReceiverConfig) (*Receiver, error) {
 }
 
 // newCode picks a 6-digit code (about 20 bits) other than old.
-func newCode(old string) (string, error) {
+func newCode(old string) string {
 	for {
 		n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
 		if err != nil {
-			return "", fmt.Errorf("picking a code: %w", err)
+			// crypto/rand's Reader never fails since Go 1.24: it crashes
+			// the program instead.
+			panic("transfer: crypto/rand failed: " + err.Error())
 		}
 		if c := fmt.Sprintf("%06d", n.Int64()); c != old {
-			return c, nil
+			return c
 		}
 	}
 }
@@ -117,11 +114,15 @@ func (r *Receiver) Close() error {
 }
 
 // Serve accepts connections until one transfer completes, fails or is
-// declined, and returns its outcome. A connection that fails the
-// handshake is closed and Serve keeps listening; a wrong code counts
-// against the current code, and after MaxAttempts wrong codes a new one
-// is picked and CodeChanged emitted. Handshakes are handled one at a
-// time, each bounded by core/secure's handshake timeout.
+// declined, and returns its outcome. Handshakes run concurrently, each
+// bounded by core/secure's handshake timeout and the limits on pending
+// connections (see accept.go); one that fails is closed and Serve keeps
+// listening. A wrong code counts against the current code; after
+// MaxAttempts wrong codes a new one is picked and CodeChanged emitted.
+// The first connection through the handshake becomes the transfer; while
+// it runs, every other connection is refused as busy (the sender gets
+// secure.ErrBusy). Serve returns only after every goroutine it started
+// has ended; handshakes still pending then are closed.
 func (r *Receiver) Serve(ctx context.Context) (sum Summary, err error) {
 	ev := &emitter{f: r.cfg.OnEvent}
 	defer func() {
@@ -142,65 +143,51 @@ func (r *Receiver) Serve(ctx context.Context) (sum Summary, err error) {
 	defer cancel(nil)
 	stopLife := context.AfterFunc(r.life, func() { cancel(context.Cause(r.life)) })
 	defer stopLife()
-	type deadliner interface{ SetDeadline(time.Time) error }
-	if dl, ok := r.ln.(deadliner); ok {
-		dl.SetDeadline(time.Time{})
-		stop := context.AfterFunc(ctx, func() { dl.SetDeadline(time.Now()) })
-		defer stop()
-	}
-	for {
-		c, err := r.ln.Accept()
-		if err != nil {
-			if ctx.Err() != nil {
-				return Summary{}, cancelError(ctx)
-			}
-			return Summary{}, fmt.Errorf("accepting a connection: %w", err)
-		}
-		timers := &diag.Timers{}
-		code, last := r.attempt()
-		sc, err := secure.Server(ctx, c, secure.Config{Identity: r.cfg.Identity, Code: code, Timers: timers, LastAttempt: last})
-		if err != nil {
-			c.Close()
-			if ctx.Err() != nil {
-				return Summary{}, cancelError(ctx)
-			}
-			if errors.Is(err, secure.ErrWrongCode) || errors.Is(err, secure.ErrCodeRetired) {
-				if err := r.wrongCode(ev); err != nil {
-					return Summary{}, err
-				}
-			}
-			continue
-		}
-		r.cfg.hooks.onSecured(sc)
-		s := &rsession{cfg: &r.cfg, decide: r.decide, conn: sc, ev: ev, timers: timers,
-			peerFP: sc.PeerFingerprint(), timeout: r.cfg.Timeout}
+	a := r.start(ctx, ev)
+	defer a.stop(cancel)
+	select {
+	case w := <-a.won:
+		r.cfg.hooks.onSecured(w.sc)
+		s := &rsession{cfg: &r.cfg, decide: r.decide, conn: w.sc, ev: ev, timers: w.timers,
+			peerFP: w.sc.PeerFingerprint(), timeout: r.cfg.Timeout}
 		return s.run(ctx)
+	case err := <-a.failed:
+		if r.life.Err() != nil { // Close closed the listener
+			return Summary{}, cancelError(r.life)
+		}
+		return Summary{}, fmt.Errorf("accepting a connection: %w", err)
+	case <-ctx.Done():
+		return Summary{}, cancelError(ctx)
 	}
 }
 
-// attempt returns the current code and whether a wrong guess now would
-// retire it (the sender is then told so).
-func (r *Receiver) attempt() (string, bool) {
+// attempt returns the code a new handshake uses and the Guess hook that
+// checks its message 3. The hook holds r.mu across the check, so that
+// concurrent handshakes never check more than MaxAttempts guesses against
+// one code: a guess for a code retired meanwhile is refused unchecked.
+func (r *Receiver) attempt(ev *emitter) (string, func(check func() bool) bool) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.code, r.wrong+1 >= r.cfg.MaxAttempts
-}
-
-// wrongCode counts a failed guess and retires the code after too many.
-func (r *Receiver) wrongCode(ev *emitter) error {
-	r.mu.Lock()
-	r.wrong++
-	if r.wrong < r.cfg.MaxAttempts {
-		r.mu.Unlock()
-		return nil
-	}
-	code, err := newCode(r.code)
-	if err != nil {
-		r.mu.Unlock()
-		return err
-	}
-	r.code, r.wrong = code, 0
+	code, gen := r.code, r.gen
 	r.mu.Unlock()
-	ev.emit(CodeChanged{Code: code})
-	return nil
+	return code, func(check func() bool) (retired bool) {
+		r.mu.Lock()
+		if gen != r.gen {
+			r.mu.Unlock()
+			return true
+		}
+		if check() {
+			r.mu.Unlock()
+			return false
+		}
+		r.wrong++
+		if r.wrong < r.cfg.MaxAttempts {
+			r.mu.Unlock()
+			return false
+		}
+		next := newCode(r.code)
+		r.code, r.wrong, r.gen = next, 0, r.gen+1
+		r.mu.Unlock()
+		ev.emit(CodeChanged{Code: next})
+		return true
+	}
 }

@@ -165,7 +165,7 @@ func (s *sender) fail(parent, ctx context.Context, cancel context.CancelCauseFun
 	if pe := s.peerError(); pe != nil {
 		return pe
 	}
-	if !isPeerGone(err) && !errors.Is(err, secure.ErrWrongCode) {
+	if !isPeerGone(err) && !refused(err) {
 		m := abortMsg{Code: codeOf(err), Reason: reasonOf(parent, err)}
 		if s.writeMsg(msgAbort, m.encode()) == nil {
 			s.conn.CloseWrite()

@@ -83,6 +83,9 @@ type hooks struct {
 	diskWrite func(io.Writer) io.Writer
 	// secured is given each end's connection once the handshake is done.
 	secured func(*secure.Conn)
+	// admitted is told, from the receiver's accept loop, how many
+	// connections are pending once it admitted one.
+	admitted func(pending int)
 }
 
 func (h *hooks) reader(r io.Reader) io.Reader {
@@ -97,6 +100,12 @@ func (h *hooks) writer(w io.Writer) io.Writer {
 		return w
 	}
 	return h.diskWrite(w)
+}
+
+func (h *hooks) onAdmitted(n int) {
+	if h != nil && h.admitted != nil {
+		h.admitted(n)
+	}
 }
 
 func (h *hooks) onSecured(c *secure.Conn) {

@@ -1,0 +1,108 @@
+package secure
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"time"
+)
+
+// Rejections. An end that refuses a connection tells the other why before
+// it closes, in cleartext: a zero length where a handshake message or the
+// first record would be (neither is ever empty), then one reason byte. A
+// forged rejection gains an attacker nothing that closing the socket would
+// not; it only lets an honest peer say more than "connection lost".
+const (
+	rejectWrongCode   = 1 // responder: message 3 did not open
+	rejectCodeRetired = 2 // responder: ...and the code is now retired
+	rejectBusy        = 3 // responder: in another transfer
+	rejectNotPaired   = 4 // responder: no pin for the initiator's key
+	rejectPairedOff   = 5 // responder: accepts no paired-mode handshake
+	rejectKeyChanged  = 6 // initiator: the responder's key is not the pinned one
+)
+
+// busyTimeout bounds RefuseBusy's exchange: an honest initiator sends its
+// preamble as soon as it connects.
+const busyTimeout = 2 * time.Second
+
+// fromResponder is what a rejection means to the initiator.
+func fromResponder(reason byte) error {
+	switch reason {
+	case rejectWrongCode:
+		return fmt.Errorf("the receiver rejected the handshake: %w", ErrWrongCode)
+	case rejectCodeRetired:
+		return fmt.Errorf("the receiver rejected the handshake: %w", ErrCodeRetired)
+	case rejectBusy:
+		return fmt.Errorf("%w: the other device is in another transfer; try again when it has finished", ErrBusy)
+	case rejectNotPaired:
+		return fmt.Errorf("%w: the other device does not trust this one: pair again with a code", ErrNotPaired)
+	case rejectPairedOff:
+		return fmt.Errorf("%w: the other device accepts no paired transfers: send with its code", ErrNotPaired)
+	}
+	return fmt.Errorf("reading rejection: %w: unknown reason %d", ErrMalformed, reason)
+}
+
+// fromInitiator is what a rejection means to the responder: only a paired
+// initiator whose pin did not match sends one, in place of message 3.
+func fromInitiator(reason byte) error {
+	if reason == rejectKeyChanged {
+		return fmt.Errorf("%w: the sender's pin for this device does not match this device's key: pair again with a code", ErrNotPaired)
+	}
+	return fmt.Errorf("reading rejection: %w: unknown reason %d", ErrMalformed, reason)
+}
+
+// reject tells the peer why, then closes gracefully: FIN first, then
+// drain what the peer already sent, so that the kernel does not answer
+// unread data with a reset that could destroy the rejection before the
+// peer reads it.
+func reject(nc net.Conn, reason byte) {
+	nc.Write([]byte{0, 0, reason})
+	if tc, ok := nc.(interface{ CloseWrite() error }); ok {
+		tc.CloseWrite()
+	}
+	nc.SetReadDeadline(time.Now().Add(time.Second))
+	io.Copy(io.Discard, io.LimitReader(nc, 1<<20))
+}
+
+// readRejection reads a rejection's reason once its zero length was read.
+func readRejection(nc net.Conn, what string, meaning func(byte) error) error {
+	var b [1]byte
+	if _, err := io.ReadFull(nc, b[:]); err != nil {
+		return netErr("reading "+what, err)
+	}
+	if meaning == nil {
+		return fmt.Errorf("reading %s: %w: zero length", what, ErrMalformed)
+	}
+	return meaning(b[0])
+}
+
+// RefuseBusy answers, as the responder, a connection that arrives while
+// this end is in another transfer: it reads the initiator's preamble,
+// answers with its own, then sends the busy rejection in place of message
+// 2 and closes its direction. The initiator's handshake fails with
+// ErrBusy instead of hanging. It spends at most a couple of seconds on a
+// peer that says nothing (less if ctx ends first) and no memory beyond a
+// few bytes; the caller still closes nc.
+func RefuseBusy(ctx context.Context, nc net.Conn) error {
+	err := bounded(ctx, nc, busyTimeout, func() error {
+		if _, _, _, err := answerPreamble(nc, Auto); err != nil {
+			return err
+		}
+		reject(nc, rejectBusy)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("refusing a connection while busy: %w", err)
+	}
+	return nil
+}
+
+// RefuseBusy is RefuseBusy for a connection whose handshake completed
+// after this end became busy: the initiator's first Read returns ErrBusy.
+// It closes the Conn.
+func (c *Conn) RefuseBusy() {
+	c.nc.SetWriteDeadline(time.Now().Add(busyTimeout))
+	reject(c.nc, rejectBusy)
+	c.Close()
+}

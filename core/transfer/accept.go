@@ -1,0 +1,204 @@
+package transfer
+
+import (
+	"container/list"
+	"context"
+	"net"
+	"net/netip"
+	"sync"
+	"time"
+
+	"github.com/ferry-project/ferry/core/diag"
+	"github.com/ferry-project/ferry/core/secure"
+)
+
+// Limits on connections that have not finished their handshake (or, while
+// a transfer runs, their busy refusal). Each costs a goroutine, a socket
+// and a few KiB of handshake state (the stream's buffers are allocated
+// only once a handshake succeeds), so 64 of them stay far under the
+// memory budget. When a limit is reached the oldest pending connection of
+// that source (or of all) is closed: a connection that stalls ages, while
+// an honest handshake finishes in milliseconds, so any number of stalled
+// connections cannot lock an honest sender out.
+const (
+	maxPendingPerSource = 8
+	maxPending          = 64
+)
+
+// acceptor is one Serve's accept loop and the handshakes it starts. Serve
+// owns it: start launches the loop, stop ends the loop and every
+// handshake and waits for them, so no goroutine outlives Serve.
+type acceptor struct {
+	r      *Receiver
+	ev     *emitter
+	ctx    context.Context
+	won    chan won   // the first connection through the handshake
+	failed chan error // the accept loop's own failure
+	wg     sync.WaitGroup
+
+	mu       sync.Mutex
+	pending  list.List // of *pendingConn, oldest first
+	bySource map[string]int
+	claimed  bool // a session has started, or Serve is ending: refuse as busy
+}
+
+type deadliner interface{ SetDeadline(time.Time) error }
+
+type won struct {
+	sc     *secure.Conn
+	timers *diag.Timers
+}
+
+type pendingConn struct {
+	nc     net.Conn
+	source string
+	el     *list.Element // nil once no longer pending
+}
+
+// start launches the accept loop; ctx's end stops it.
+func (r *Receiver) start(ctx context.Context, ev *emitter) *acceptor {
+	a := &acceptor{r: r, ev: ev, ctx: ctx, won: make(chan won, 1), failed: make(chan error, 1),
+		bySource: make(map[string]int)}
+	if dl, ok := r.ln.(deadliner); ok {
+		dl.SetDeadline(time.Time{})
+	}
+	a.wg.Add(1)
+	go a.loop()
+	return a
+}
+
+// stop refuses any later success, ends the loop and every pending
+// connection by cancelling Serve's context, and waits for them.
+func (a *acceptor) stop(cancel context.CancelCauseFunc) {
+	a.mu.Lock()
+	a.claimed = true
+	a.mu.Unlock()
+	cancel(nil)
+	// Expiring the listener's deadline is what unblocks Accept; the
+	// listener stays open for the next Serve.
+	if dl, ok := a.r.ln.(deadliner); ok {
+		dl.SetDeadline(time.Now())
+	}
+	a.wg.Wait()
+	select {
+	case w := <-a.won: // won while Serve was already ending
+		w.sc.Close()
+	default:
+	}
+}
+
+func (a *acceptor) loop() {
+	defer a.wg.Done()
+	for {
+		nc, err := a.r.ln.Accept()
+		if err != nil {
+			if a.ctx.Err() == nil {
+				a.failed <- err
+			}
+			return
+		}
+		a.admit(nc)
+	}
+}
+
+// admit counts nc as pending, closing the oldest pending connection of
+// its source, or of all, when a limit is reached, and starts its
+// handshake, or its busy refusal if a session has started.
+func (a *acceptor) admit(nc net.Conn) {
+	p := &pendingConn{nc: nc, source: sourceOf(nc)}
+	a.mu.Lock()
+	if a.bySource[p.source] >= maxPendingPerSource {
+		for e := a.pending.Front(); e != nil; e = e.Next() {
+			if q := e.Value.(*pendingConn); q.source == p.source {
+				a.evict(q)
+				break
+			}
+		}
+	}
+	if a.pending.Len() >= maxPending {
+		a.evict(a.pending.Front().Value.(*pendingConn))
+	}
+	p.el = a.pending.PushBack(p)
+	a.bySource[p.source]++
+	busy := a.claimed
+	n := a.pending.Len()
+	a.mu.Unlock()
+	a.r.cfg.hooks.onAdmitted(n)
+
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		if busy {
+			secure.RefuseBusy(a.ctx, nc)
+			a.release(p)
+			nc.Close()
+			return
+		}
+		a.handshake(p)
+	}()
+}
+
+func (a *acceptor) handshake(p *pendingConn) {
+	timers := &diag.Timers{}
+	code, guess := a.r.attempt(a.ev)
+	sc, err := secure.Server(a.ctx, p.nc, secure.Config{Identity: a.r.cfg.Identity, Code: code, Timers: timers, Guess: guess})
+	if err != nil {
+		// A wrong code was counted by guess; anything else (a port scan,
+		// another version, a stall) only costs the connection.
+		a.release(p)
+		p.nc.Close()
+		return
+	}
+	a.mu.Lock()
+	evicted := p.el == nil
+	a.releaseLocked(p)
+	first := !a.claimed && !evicted
+	a.claimed = a.claimed || first
+	a.mu.Unlock()
+	switch {
+	case evicted:
+		sc.Close()
+	case first:
+		a.won <- won{sc, timers} // buffered, and only one is ever sent
+	default:
+		sc.RefuseBusy()
+	}
+}
+
+// evict closes a pending connection; its goroutine then fails and ends.
+// a.mu is held.
+func (a *acceptor) evict(p *pendingConn) {
+	a.releaseLocked(p)
+	p.nc.Close()
+}
+
+func (a *acceptor) release(p *pendingConn) {
+	a.mu.Lock()
+	a.releaseLocked(p)
+	a.mu.Unlock()
+}
+
+func (a *acceptor) releaseLocked(p *pendingConn) {
+	if p.el == nil {
+		return
+	}
+	a.pending.Remove(p.el)
+	p.el = nil
+	if a.bySource[p.source]--; a.bySource[p.source] == 0 {
+		delete(a.bySource, p.source)
+	}
+}
+
+// sourceOf groups connections by where they come from: the IPv4 address,
+// or the IPv6 /64, since one IPv6 host can use a whole /64.
+func sourceOf(nc net.Conn) string {
+	ta, ok := nc.RemoteAddr().(*net.TCPAddr)
+	if !ok {
+		return nc.RemoteAddr().String()
+	}
+	ip := ta.AddrPort().Addr().Unmap()
+	if ip.Is6() {
+		return netip.PrefixFrom(ip, 64).Masked().String()
+	}
+	return ip.String()
+}
