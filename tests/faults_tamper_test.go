@@ -1,0 +1,189 @@
+package tests
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ferry-project/ferry/tests/proc"
+)
+
+// TestTamperedByteIsRefused puts a proxy between a real sender and a
+// real receiver that flips one bit in the middle of one encrypted record,
+// as an active attacker on the LAN could. The receiver must refuse that
+// record (it fails authentication), tell the sender, and put nothing
+// under a final name; what it kept is only bytes that did authenticate,
+// so a send that bypasses the proxy resumes from it and completes.
+func TestTamperedByteIsRefused(t *testing.T) {
+	const size = 32 << 20
+	src := randomFile(t, t.TempDir(), "ledger.bin", size, 4)
+	dest := t.TempDir()
+	sendHome := t.TempDir()
+	receive := func() (*proc.Proc, string) {
+		p := proc.Start(t, exec.Command(proc.Ferry(t), "receive", "--dir", dest, "--code", "717171",
+			"--yes", "--json", "--no-mdns", "--listen", "127.0.0.1:0"), true)
+		ev := p.Until("listening", 20*time.Second)
+		return p, fmt.Sprintf("127.0.0.1:%d", num(t, ev, "port"))
+	}
+	send := func(addr string) *proc.Proc {
+		return proc.Start(t, device(exec.Command, sendHome, nil, proc.Ferry(t), "send", "--to", addr,
+			"--code", "717171", "--json", src), true)
+	}
+
+	recv, addr := receive()
+	px := startTamperProxy(t, addr, 8<<20)
+	sender := send(px.addr)
+	so, ro := nextOutcome(t, sender, time.Minute), nextOutcome(t, recv, time.Minute)
+	if !px.flipped() {
+		t.Fatal("the proxy never flipped a byte")
+	}
+	t.Logf("flipped a bit in record %d, %s into the stream", px.record, mib(px.offset))
+	t.Logf("receiver: %s: %s", ro.kind(), ro.message())
+	t.Logf("sender: %s: %s", so.kind(), so.message())
+	if ro.ok() || so.ok() {
+		t.Fatalf("a tampered transfer completed: sender %v, receiver %v", so.ev, ro.ev)
+	}
+	for name, o := range map[string]outcome{"receiver": ro, "sender": so} {
+		if !strings.Contains(o.message(), "record failed authentication") {
+			t.Errorf("the %s's error does not say the record failed authentication: %s", name, o.message())
+		}
+		if o.kind() == "verify" {
+			// A hash mismatch would mean the tampered bytes were written.
+			t.Errorf("the %s reported a hash mismatch: the damaged record reached the file", name)
+		}
+	}
+	sender.Exit(20 * time.Second)
+	recv.Exit(20 * time.Second)
+	if names := finalNames(t, dest); len(names) != 0 {
+		t.Fatalf("a tampered transfer left %v under final names", names)
+	}
+	// Whatever was kept is a prefix of the source: only authenticated
+	// bytes were written.
+	want, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept int64
+	for name := range partials(t, dest) {
+		b, err := os.ReadFile(filepath.Join(dest, partialFolder, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasPrefix(want, b) {
+			t.Fatalf("the partial file (%d bytes) is not a prefix of the source", len(b))
+		}
+		kept = int64(len(b))
+	}
+	if kept >= px.offset {
+		t.Errorf("the partial file holds %d bytes, past the tampered record at %d", kept, px.offset)
+	}
+
+	recv, addr = receive()
+	sender = send(addr)
+	so, ro = nextOutcome(t, sender, time.Minute), nextOutcome(t, recv, time.Minute)
+	if !so.ok() || !ro.ok() {
+		t.Fatalf("send without the proxy: sender %v, receiver %v", so.ev, ro.ev)
+	}
+	if got := num(t, so.ev, "resumed_bytes"); got != kept {
+		t.Errorf("resumed %d bytes, the partial file held %d", got, kept)
+	}
+	if blake3File(t, filepath.Join(dest, "ledger.bin")) != blake3File(t, src) {
+		t.Fatal("the received file differs from the source")
+	}
+	t.Logf("resumed from %s without the proxy; the file's BLAKE3 matches", mib(kept))
+	sender.Exit(20 * time.Second)
+	recv.Exit(20 * time.Second)
+}
+
+// tamperProxy forwards one connection to a receiver and flips one bit in
+// the body of the first encrypted record (sender to receiver) that starts
+// at or after a given offset of the record stream. It reads the framing
+// as core/secure documents it: a 7-byte preamble, then frames of a 2-byte
+// big-endian length and a body, the first two of them handshake messages
+// 1 and 3.
+type tamperProxy struct {
+	addr   string
+	mu     sync.Mutex
+	record int   // index of the tampered record
+	offset int64 // where it started in the record stream
+	done   bool
+}
+
+func (p *tamperProxy) flipped() bool { p.mu.Lock(); defer p.mu.Unlock(); return p.done }
+
+func startTamperProxy(t *testing.T, target string, at int64) *tamperProxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &tamperProxy{addr: ln.Addr().String()}
+	var wg sync.WaitGroup
+	t.Cleanup(func() { ln.Close(); wg.Wait() })
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		in, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer in.Close()
+		out, err := net.Dial("tcp", target)
+		if err != nil {
+			t.Errorf("proxy dialing the receiver: %v", err)
+			return
+		}
+		defer out.Close()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			io.Copy(in, out)
+			in.(*net.TCPConn).CloseWrite()
+		}()
+		p.forward(out, in, at)
+		out.(*net.TCPConn).CloseWrite()
+	}()
+	return p
+}
+
+func (p *tamperProxy) forward(dst io.Writer, src io.Reader, at int64) {
+	pre := make([]byte, 7)
+	if _, err := io.ReadFull(src, pre); err != nil {
+		return
+	}
+	if _, err := dst.Write(pre); err != nil {
+		return
+	}
+	var stream int64 // bytes of records (framing included) so far
+	for frame := 0; ; frame++ {
+		var hdr [2]byte
+		if _, err := io.ReadFull(src, hdr[:]); err != nil {
+			return
+		}
+		body := make([]byte, binary.BigEndian.Uint16(hdr[:]))
+		if _, err := io.ReadFull(src, body); err != nil {
+			return
+		}
+		if frame >= 2 { // past the handshake
+			p.mu.Lock()
+			if !p.done && stream >= at && len(body) > 16 {
+				body[len(body)/2] ^= 0x10
+				p.done, p.record, p.offset = true, frame-2, stream
+			}
+			p.mu.Unlock()
+			stream += int64(2 + len(body))
+		}
+		if _, err := dst.Write(append(hdr[:], body...)); err != nil {
+			return
+		}
+	}
+}
