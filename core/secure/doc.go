@@ -9,7 +9,8 @@
 //
 //	initiator: "FERRY" version offer    (offer: bit 0 = has AES hardware,
 //	                                      bit 1 = insists on ChaCha20-Poly1305,
-//	                                      bit 2 = insists on AES-256-GCM)
+//	                                      bit 2 = insists on AES-256-GCM,
+//	                                      bit 3 = paired mode)
 //	responder: "FERRY" version cipher   (cipher: 1 = AESGCM, 2 = ChaChaPoly)
 //
 // The responder chooses AES-256-GCM when both ends have AES hardware and
@@ -20,7 +21,8 @@
 // ErrIncompatibleVersion on both ends (the responder answers with its own
 // version before closing, so the initiator can say which).
 //
-// Then Noise_XXpsk3_25519_{AESGCM|ChaChaPoly}_BLAKE2s runs, with a CPace
+// In code mode (bit 3 clear) Noise_XXpsk3_25519_{AESGCM|ChaChaPoly}_BLAKE2s
+// runs, with a CPace
 // (filippo.io/cpace) exchange in the payloads of messages 1 and 2. The
 // CPace key, expanded with HKDF-SHA256, becomes the PSK that both sides
 // set before message 3. The short code therefore only ever meets an
@@ -49,6 +51,49 @@
 //	1 wrong code      responder, after message 3       ErrWrongCode
 //	2 code retired    responder, after message 3       ErrCodeRetired
 //	3 busy            responder, for message 2 or after ErrBusy
+//	4 not paired      responder, after message 3       ErrNotPaired
+//	5 no paired mode  responder, for message 2         ErrNotPaired
+//	6 key changed     initiator, for message 3         ErrNotPaired (at the responder)
+//
+// These bits and reasons were added before version 1 shipped, so
+// ProtocolVersion stays 1; an unknown offer bit or reason is refused as
+// ErrNotFerry or ErrMalformed, never ignored.
+//
+// # Paired mode
+//
+// Two devices that pinned each other's static key (after a transfer that
+// a code authenticated; core/trust keeps the pins) need no code. The
+// initiator sets Config.PeerKey, the pinned key of the responder, and
+// sets bit 3 of its offer; Noise_XX_25519_{AESGCM|ChaChaPoly}_BLAKE2s then
+// runs with empty payloads and no CPace. Message 2 proves that the
+// responder holds the private half of the static key it sends; the
+// initiator compares that key with its pin before it sends message 3, and
+// on a mismatch sends rejection 6 instead and fails with ErrKeyChanged,
+// naming the expected and the actual fingerprint (an impostor, or a
+// device that made a new key). Message 3 proves the initiator's key; the
+// responder asks Config.Paired about it and, without a pin, sends
+// rejection 4 and fails with ErrNotPaired, and the initiator's first Read
+// returns ErrNotPaired ("the other device does not trust this one"). A
+// responder whose Config.Paired is nil refuses paired mode outright
+// (rejection 5). Conn.Paired reports which mode authenticated a
+// connection. Paired mode never reaches Config.Guess: its failures are
+// not wrong codes and never retire one. The mode bit is in the prologue,
+// so a middlebox that turns one mode into the other breaks the handshake.
+//
+// Why XX with pins and no stored pre-shared key: the pin is the
+// authentication. Each end proves possession of its static private key
+// in the handshake and the other compares the proven public key with its
+// pin, which is exactly what a trusted device is. A PSK stored after
+// pairing would sit in the same config directory as the static key and
+// fall with it, so it protects nothing more; it would be a second secret
+// per pair to keep in sync on both devices (one side losing it would
+// break the pairing in a way no one can see); and revoking trust would
+// mean erasing it on a device one may no longer hold, whereas here
+// revocation is deleting a pin, on either end, alone. XX also hides
+// identities from passive observers (both static keys travel encrypted),
+// and the initiator sends its own static key only after it has checked
+// the responder's against the pin, so it reveals itself to no one but the
+// device it trusts.
 //
 // Every handshake message is framed like a record (two-byte length). The
 // whole handshake runs under one deadline (Config.Timeout, default 10s,

@@ -22,7 +22,18 @@ import (
 // Config configures one end of a handshake.
 type Config struct {
 	Identity *Identity
-	Code     string
+	// Code is the short code both ends share (code mode). The initiator
+	// sets exactly one of Code and PeerKey; the responder sets Code, and
+	// Paired to accept paired mode too.
+	Code string
+	// PeerKey (initiator only) is the pinned 32-byte static public key of
+	// the responder. Setting it selects paired mode: no code, no CPace;
+	// the responder must prove it holds this key (else ErrKeyChanged).
+	PeerKey []byte
+	// Paired (responder only) is asked, in a paired-mode handshake, with
+	// the initiator's proven static key: true if this device pinned it.
+	// Nil refuses every paired-mode handshake (ErrNotPaired).
+	Paired func(peerKey []byte) bool
 	// Cipher forces a cipher; Auto (the zero value) negotiates.
 	Cipher Cipher
 	// Timers, if set, receives the stream's encrypt, socket and decrypt
@@ -94,8 +105,8 @@ func handshake(ctx context.Context, nc net.Conn, cfg *Config, initiator bool) (*
 	if cfg.Identity == nil {
 		return nil, errors.New("no identity configured")
 	}
-	if cfg.Code == "" {
-		return nil, errors.New("no code configured")
+	if err := checkModes(cfg, initiator); err != nil {
+		return nil, err
 	}
 	var c *Conn
 	err := bounded(ctx, nc, cfg.Timeout, func() (err error) {
@@ -148,7 +159,8 @@ func bounded(ctx context.Context, nc net.Conn, timeout time.Duration, fn func() 
 }
 
 func initiate(nc net.Conn, cfg *Config) (*Conn, error) {
-	mine := makePreamble(ProtocolVersion, offerFor(cfg.Cipher))
+	paired := len(cfg.PeerKey) > 0
+	mine := makePreamble(ProtocolVersion, offerFor(cfg.Cipher, paired))
 	if _, err := nc.Write(mine[:]); err != nil {
 		return nil, netErr("sending preamble", err)
 	}
@@ -165,6 +177,9 @@ func initiate(nc net.Conn, cfg *Config) (*Conn, error) {
 		return nil, fmt.Errorf("reading preamble: %w: unknown cipher %d", ErrNotFerry, ciph)
 	}
 	prologue := append(mine[:], theirs[:]...)
+	if paired {
+		return initiatePaired(nc, cfg, ciph, prologue)
+	}
 	hs, err := noise.NewHandshakeState(noise.Config{
 		CipherSuite:           suite(ciph),
 		Pattern:               noise.HandshakeXX,
@@ -219,6 +234,12 @@ func respond(nc net.Conn, cfg *Config) (*Conn, error) {
 		return nil, err
 	}
 	prologue := append(theirs[:], mine[:]...)
+	if theirs.last()&offerPaired != 0 {
+		return respondPaired(nc, cfg, ciph, prologue)
+	}
+	if cfg.Code == "" {
+		return nil, errors.New("the sender used a code, and this end has none configured")
+	}
 	hs, err := noise.NewHandshakeState(noise.Config{
 		CipherSuite:           suite(ciph),
 		Pattern:               noise.HandshakeXX,

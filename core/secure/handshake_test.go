@@ -328,7 +328,7 @@ func TestCipherNegotiation(t *testing.T) {
 		{true, true, AESGCM, ChaChaPoly, AESGCM}, // the initiator's insistence wins
 	} {
 		hasAESHardware = func() bool { return tc.clientHW }
-		offer := offerFor(tc.clientWant)
+		offer := offerFor(tc.clientWant, false)
 		hasAESHardware = func() bool { return tc.serverHW }
 		got, err := choose(offer, tc.serverWant)
 		if err != nil || got != tc.want {

@@ -15,7 +15,8 @@ const (
 	offerAESHardware = 1 << 0
 	offerChaCha      = 1 << 1
 	offerAES         = 1 << 2
-	offerKnown       = offerAESHardware | offerChaCha | offerAES
+	offerPaired      = 1 << 3 // paired mode: pinned keys, no code
+	offerKnown       = offerAESHardware | offerChaCha | offerAES | offerPaired
 )
 
 type preamble [preambleSize]byte
@@ -50,8 +51,11 @@ func parsePreamble(b []byte) (preamble, error) {
 }
 
 // offerFor is the initiator's last preamble byte.
-func offerFor(want Cipher) byte {
+func offerFor(want Cipher, paired bool) byte {
 	var o byte
+	if paired {
+		o |= offerPaired
+	}
 	if hasAESHardware() {
 		o |= offerAESHardware
 	}

@@ -43,6 +43,7 @@ type Conn struct {
 	nc       net.Conn
 	cipher   Cipher
 	peerPub  []byte
+	paired   bool // authenticated by pins, not by a code
 	timers   *diag.Timers
 	closeOne sync.Once
 
@@ -66,6 +67,10 @@ func (c *Conn) Stats() Stats {
 
 // PeerPublic returns the peer's static public key, proven in the handshake.
 func (c *Conn) PeerPublic() []byte { return append([]byte{}, c.peerPub...) }
+
+// Paired reports whether this connection was authenticated by pinned
+// keys (paired mode) rather than by a code.
+func (c *Conn) Paired() bool { return c.paired }
 
 // PeerFingerprint returns the short form of the peer's static key.
 func (c *Conn) PeerFingerprint() string { return Fingerprint(c.peerPub) }

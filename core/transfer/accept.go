@@ -141,10 +141,12 @@ func (a *acceptor) admit(nc net.Conn) {
 func (a *acceptor) handshake(p *pendingConn) {
 	timers := &diag.Timers{}
 	code, guess := a.r.attempt(a.ev)
-	sc, err := secure.Server(a.ctx, p.nc, secure.Config{Identity: a.r.cfg.Identity, Code: code, Timers: timers, Guess: guess})
+	sc, err := secure.Server(a.ctx, p.nc, secure.Config{Identity: a.r.cfg.Identity, Code: code, Timers: timers,
+		Guess: guess, Paired: a.r.cfg.Paired})
 	if err != nil {
 		// A wrong code was counted by guess; anything else (a port scan,
-		// another version, a stall) only costs the connection.
+		// another version, a stall, a paired sender without a pin) only
+		// costs the connection.
 		a.release(p)
 		p.nc.Close()
 		return

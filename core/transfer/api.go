@@ -93,6 +93,8 @@ type Event interface{ isEvent() }
 type Connected struct {
 	PeerName        string
 	PeerFingerprint string
+	PeerKey         []byte // the peer's 32-byte static key, proven in the handshake
+	Paired          bool   // authenticated by pinned keys, not by a code
 	Addr            string
 }
 

@@ -87,6 +87,16 @@
 //     connection is refused as busy (the sender gets secure.ErrBusy),
 //     never interleaved. Handshakes still pending when Serve returns are
 //     closed. A Receiver can Serve again afterwards.
+//   - Paired devices. A sender with SendConfig.PeerKey (the receiver's
+//     pinned key) sends without a code; the receiver serves it if
+//     ReceiverConfig.Paired says it pinned the sender's key, and keeps
+//     showing its code for every other sender meanwhile (core/secure's
+//     package doc has the handshake). Refusals are secure.ErrNotPaired or
+//     secure.ErrKeyChanged on the sender and never count as wrong codes.
+//     Connected says whether pins authenticated the peer (Paired) and
+//     carries its key, so a front end can offer to pin it after a
+//     transfer by code. AutoAcceptPaired lets the Ask policy accept a
+//     paired sender's offer unasked.
 //   - Wrong codes. Message 3 is checked under the receiver's lock: at
 //     most MaxAttempts guesses are ever checked against one code, however
 //     many handshakes run at once, and a guess that arrives for a code

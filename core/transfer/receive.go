@@ -29,6 +29,8 @@ type rsession struct {
 	ev      *emitter
 	timers  *diag.Timers
 	peerFP  string
+	peerKey []byte
+	paired  bool // authenticated by pins, not by a code
 	timeout time.Duration
 
 	out           chan []byte   // framed messages for writeLoop
@@ -142,7 +144,7 @@ func (s *rsession) exchange(ctx context.Context) error {
 	}
 	body = nil
 	addr := s.conn.NetConn().RemoteAddr().String()
-	s.ev.emit(Connected{PeerName: om.Name, PeerFingerprint: s.peerFP, Addr: addr})
+	s.ev.emit(Connected{PeerName: om.Name, PeerFingerprint: s.peerFP, PeerKey: s.peerKey, Paired: s.paired, Addr: addr})
 	if err := validateEntries(om.Entries); err != nil {
 		return fmt.Errorf("refusing the offer: %w", err)
 	}
@@ -222,7 +224,11 @@ func (s *rsession) checkSpace() error {
 }
 
 func (s *rsession) decideOffer(ctx context.Context, offer Offer) (bool, error) {
-	switch s.cfg.Policy {
+	policy := s.cfg.Policy
+	if policy == Ask && s.paired && s.cfg.AutoAcceptPaired {
+		policy = AcceptAll
+	}
+	switch policy {
 	case AcceptAll:
 		s.ev.emit(Offered{Offer: offer})
 		return true, nil

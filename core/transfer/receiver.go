@@ -149,7 +149,7 @@ func (r *Receiver) Serve(ctx context.Context) (sum Summary, err error) {
 	case w := <-a.won:
 		r.cfg.hooks.onSecured(w.sc)
 		s := &rsession{cfg: &r.cfg, decide: r.decide, conn: w.sc, ev: ev, timers: w.timers,
-			peerFP: w.sc.PeerFingerprint(), timeout: r.cfg.Timeout}
+			peerFP: w.sc.PeerFingerprint(), peerKey: w.sc.PeerPublic(), paired: w.sc.Paired(), timeout: r.cfg.Timeout}
 		return s.run(ctx)
 	case err := <-a.failed:
 		if r.life.Err() != nil { // Close closed the listener

@@ -63,7 +63,7 @@ func Send(ctx context.Context, cfg SendConfig) (sum Summary, err error) {
 		return Summary{}, fmt.Errorf("connecting to %s: %w", cfg.Addr, err)
 	}
 	timers := &diag.Timers{}
-	sc, err := secure.Client(ctx, nc, secure.Config{Identity: cfg.Identity, Code: cfg.Code, Timers: timers})
+	sc, err := secure.Client(ctx, nc, secure.Config{Identity: cfg.Identity, Code: cfg.Code, PeerKey: cfg.PeerKey, Timers: timers})
 	if err != nil {
 		nc.Close()
 		if ctx.Err() != nil {
@@ -73,7 +73,7 @@ func Send(ctx context.Context, cfg SendConfig) (sum Summary, err error) {
 	}
 	cfg.hooks.onSecured(sc)
 	s := &sender{
-		cfg: cfg, conn: sc, peerFP: sc.PeerFingerprint(), ev: ev, timers: timers,
+		cfg: cfg, conn: sc, peerFP: sc.PeerFingerprint(), peerKey: sc.PeerPublic(), paired: sc.Paired(), ev: ev, timers: timers,
 		entries: entries, srcs: srcs, offer: offer, offerBody: body,
 		timeout: cmp(cfg.Timeout, defaultTimeout),
 	}
@@ -94,6 +94,8 @@ type sender struct {
 	cfg       SendConfig
 	conn      stream
 	peerFP    string
+	peerKey   []byte
+	paired    bool // authenticated by pins, not by a code
 	ev        *emitter
 	timers    *diag.Timers
 	entries   []Entry
@@ -253,7 +255,8 @@ func (s *sender) exchange(ctx context.Context) error {
 	}
 	hello := m.(helloMsg)
 	s.offer.PeerName, s.offer.PeerFingerprint = hello.Name, s.peerFP
-	s.ev.emit(Connected{PeerName: hello.Name, PeerFingerprint: s.peerFP, Addr: s.conn.NetConn().RemoteAddr().String()})
+	s.ev.emit(Connected{PeerName: hello.Name, PeerFingerprint: s.peerFP, PeerKey: s.peerKey, Paired: s.paired,
+		Addr: s.conn.NetConn().RemoteAddr().String()})
 
 	if m, err = s.await(ctx); err != nil {
 		return err
@@ -463,6 +466,10 @@ func (s *sender) readLoop(ctx context.Context, cancel context.CancelCauseFunc) {
 		t, n, err := readHeader(s.conn, &hdr)
 		if err != nil {
 			if want == 0 && errors.Is(err, io.EOF) {
+				return
+			}
+			if refused(err) { // it arrives where the first message would
+				fail(fmt.Errorf("securing the connection to %s: %w", s.cfg.Addr, err))
 				return
 			}
 			if errors.Is(err, io.EOF) {

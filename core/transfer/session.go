@@ -36,8 +36,13 @@ const (
 
 // SendConfig is everything Send needs.
 type SendConfig struct {
-	Addr     string           // host:port of the receiver
-	Code     string           // the code the receiver shows
+	Addr string // host:port of the receiver
+	Code string // the code the receiver shows (empty in paired mode)
+	// PeerKey, when set, is the receiver's pinned 32-byte static key and
+	// selects paired mode: no code (Code must be empty); the receiver must
+	// hold this key (else secure.ErrKeyChanged) and have pinned this
+	// device's (else secure.ErrNotPaired).
+	PeerKey  []byte
 	Identity *secure.Identity // this device's long-term key
 	Name     string           // this device's name, shown to the receiver
 	Items    []Item           // what to send
@@ -67,6 +72,16 @@ type ReceiverConfig struct {
 	Timeout   time.Duration    // default 30s
 	// MaxAttempts is how many wrong codes retire the current one (default 3).
 	MaxAttempts int
+	// Paired says whether this device pinned a sender's static key: a
+	// sender in paired mode (no code) is accepted only if it returns
+	// true. Nil refuses every paired sender (secure.ErrNotPaired); code
+	// senders are served either way, with the code.
+	Paired func(peerKey []byte) bool
+	// AutoAcceptPaired makes the Ask policy accept offers from senders
+	// authenticated by a pin without waiting for Accept (Offered is still
+	// emitted, as with AcceptAll). Front ends offer it as a setting, off
+	// by default. DeclineAll still declines.
+	AutoAcceptPaired bool
 
 	hooks *hooks // tests only
 }

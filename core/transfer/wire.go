@@ -158,6 +158,9 @@ type stream interface {
 // readHeader reads the next message header.
 func readHeader(r io.Reader, hdr *[headerLen]byte) (msgType, int, error) {
 	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+		if refused(err) { // the receiver's rejection: already says what happened
+			return 0, 0, err
+		}
 		return 0, 0, fmt.Errorf("reading message header: %w", err)
 	}
 	return parseHeader(hdr[:])

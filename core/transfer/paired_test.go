@@ -1,0 +1,183 @@
+package transfer
+
+import (
+	"bytes"
+	"errors"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ferry-project/ferry/core/secure"
+)
+
+// pinSet is a receiver's pins, changeable while it serves.
+type pinSet struct {
+	mu   sync.Mutex
+	keys [][]byte
+}
+
+func (p *pinSet) has(k []byte) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, x := range p.keys {
+		if bytes.Equal(x, k) {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *pinSet) set(keys ...[]byte) {
+	p.mu.Lock()
+	p.keys = keys
+	p.mu.Unlock()
+}
+
+// pairedPair is newPair with the receiver pinning the test sender, and
+// the sender in paired mode.
+func pairedPair(t *testing.T, rcfg ReceiverConfig) (*pair, *pinSet) {
+	sid, rid := ids(t)
+	pins := &pinSet{keys: [][]byte{sid.Public()}}
+	rcfg.Paired = pins.has
+	p := newPair(t, t.Context(), rcfg)
+	p.send.Code = ""
+	p.send.PeerKey = rid.Public()
+	return p, pins
+}
+
+func textItem(s string) Item { return Item{Text: s, Name: "note.txt"} }
+
+func TestPairedTransfer(t *testing.T) {
+	p, _ := pairedPair(t, ReceiverConfig{Policy: AcceptAll})
+	src := filepath.Join(t.TempDir(), "f.bin")
+	writeFile(t, src, pattern(2*maxChunk+3, 9))
+	if _, serr, _, rerr := p.run(t.Context(), Item{Path: src}); serr != nil || rerr != nil {
+		t.Fatalf("send %v, receive %v", serr, rerr)
+	}
+	sameTree(t, src, p.r.cfg.Dir)
+	sid, rid := ids(t)
+	for end, tc := range map[string]struct {
+		r   *recorder
+		key []byte
+	}{"sender": {p.sev, rid.Public()}, "receiver": {p.rev, sid.Public()}} {
+		c := eventsOf[Connected](tc.r)
+		if len(c) != 1 || !c[0].Paired || !bytes.Equal(c[0].PeerKey, tc.key) {
+			t.Errorf("%s's Connected: %+v, want Paired with the peer's key", end, c)
+		}
+	}
+	// A code sender to the same kind of receiver is not paired.
+	q, _ := pairedPair(t, ReceiverConfig{Policy: AcceptAll})
+	q.send.PeerKey, q.send.Code = nil, q.r.Code()
+	if _, serr, _, rerr := q.run(t.Context(), textItem("hi")); serr != nil || rerr != nil {
+		t.Fatalf("code sender: send %v, receive %v", serr, rerr)
+	}
+	if c := eventsOf[Connected](q.rev); len(c) != 1 || c[0].Paired || len(c[0].PeerKey) != 32 {
+		t.Errorf("code sender's Connected: %+v", c)
+	}
+}
+
+// Failed paired attempts (pin removed, stale pin, impostor, receiver
+// accepting no paired senders) are refused with a clear error, never
+// count as wrong codes, and leave the receiver serving.
+func TestPairedRefusals(t *testing.T) {
+	ctx := t.Context()
+	p, pins := pairedPair(t, ReceiverConfig{Policy: AcceptAll, MaxAttempts: 1})
+	code := p.r.Code()
+	sid, rid := ids(t)
+	send := func(cfg SendConfig) error {
+		t.Helper()
+		cfg.Items = []Item{textItem("x")}
+		cfg.OnEvent = nil
+		_, err := Send(ctx, cfg)
+		return err
+	}
+
+	pins.set() // the receiver removed its pin for the sender
+	err := send(p.send)
+	if !errors.Is(err, secure.ErrNotPaired) || !strings.Contains(err.Error(), "does not trust this one") {
+		t.Fatalf("pin removed: got %v, want ErrNotPaired", err)
+	}
+	t.Logf("pin removed: %v", err)
+	pins.set(sid.Public())
+
+	stale, err := secure.NewIdentity() // the key the sender pinned before the receiver made a new one
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := p.send
+	cfg.PeerKey = stale.Public()
+	err = send(cfg)
+	if !errors.Is(err, secure.ErrKeyChanged) || !strings.Contains(err.Error(), stale.Fingerprint()) ||
+		!strings.Contains(err.Error(), rid.Fingerprint()) {
+		t.Fatalf("stale pin: got %v, want ErrKeyChanged naming both fingerprints", err)
+	}
+	t.Logf("stale pin: %v", err)
+
+	impostor, err := secure.NewIdentity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg = p.send
+	cfg.Identity = impostor
+	if err := send(cfg); !errors.Is(err, secure.ErrNotPaired) {
+		t.Fatalf("impostor: got %v, want ErrNotPaired", err)
+	}
+
+	if p.r.Code() != code || len(eventsOf[CodeChanged](p.rev)) != 0 {
+		t.Fatal("paired-mode failures counted as wrong codes")
+	}
+	if _, serr, _, rerr := p.run(ctx, textItem("still serving")); serr != nil || rerr != nil {
+		t.Fatalf("paired sender after the refusals: send %v, receive %v", serr, rerr)
+	}
+
+	// A receiver that accepts no paired senders.
+	q := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll})
+	cfg = q.send
+	cfg.Code, cfg.PeerKey = "", rid.Public()
+	err = send(cfg)
+	if !errors.Is(err, secure.ErrNotPaired) {
+		t.Fatalf("receiver without pins: got %v, want ErrNotPaired", err)
+	}
+	t.Logf("receiver without pins: %v", err)
+
+	cfg = p.send
+	cfg.Code = code
+	if err := send(cfg); err == nil || errors.Is(err, secure.ErrWrongCode) {
+		t.Fatalf("both a code and a pin: got %v, want a configuration error", err)
+	}
+}
+
+// AutoAcceptPaired accepts a paired sender's offer without Accept; a code
+// sender, or a paired one without the setting, still waits for it.
+func TestAutoAcceptPaired(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		auto, paired bool
+		asked        bool
+	}{
+		{"auto paired", true, true, false},
+		{"auto code", true, false, true},
+		{"ask paired", false, true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, _ := pairedPair(t, ReceiverConfig{Policy: Ask, AutoAcceptPaired: tc.auto})
+			if !tc.paired {
+				p.send.PeerKey, p.send.Code = nil, p.r.Code()
+			}
+			asked := false
+			p.rev.hook = func(ev Event) {
+				if _, ok := ev.(Offered); ok && tc.asked {
+					asked = true
+					p.r.Accept()
+				}
+			}
+			if _, serr, _, rerr := p.run(t.Context(), textItem("auto?")); serr != nil || rerr != nil {
+				t.Fatalf("send %v, receive %v", serr, rerr)
+			}
+			if len(eventsOf[Offered](p.rev)) != 1 || asked != tc.asked {
+				t.Fatalf("Offered %d times, answered by Accept: %v, want %v", len(eventsOf[Offered](p.rev)), asked, tc.asked)
+			}
+		})
+	}
+}
