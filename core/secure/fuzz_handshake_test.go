@@ -3,6 +3,7 @@ package secure
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"io"
 	"net"
 	"runtime"
@@ -25,34 +26,67 @@ import (
 // in a way that matters, since CPace's messages depend on fresh secrets.
 const fuzzCode = "493817"
 
-// FuzzResponder drives Server with arbitrary initiator bytes.
+// FuzzResponder drives Server with arbitrary initiator bytes. The
+// server accepts both modes, as a receiver with pinned devices does, so
+// the preamble's paired bit picks the branch.
 func FuzzResponder(f *testing.F) {
-	id := fuzzIdentity(f)
-	toServer, _ := captureHandshake(f)
-	for _, s := range handshakeSeeds(toServer) {
+	id, pinned := fuzzIdentity(f), fuzzIdentity(f)
+	toServer, _ := captureHandshake(f, false)
+	pairedToServer, _ := captureHandshake(f, true)
+	for _, s := range append(handshakeSeeds(toServer), handshakeSeeds(pairedToServer)...) {
 		f.Add(s)
 	}
+	// A paired initiator that found the wrong key sends a rejection in
+	// place of message 3.
+	f.Add(append(firstFrames(pairedToServer, 1), 0, 0, rejectKeyChanged))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		fuzzEnd(t, in, func(ctx context.Context, nc net.Conn, cfg Config) (*Conn, error) {
 			cfg.Identity = id
+			cfg.Code = fuzzCode
+			cfg.Paired = func(k []byte) bool { return bytes.Equal(k, pinned.Public()) }
 			return Server(ctx, nc, cfg)
 		})
 	})
 }
 
-// FuzzInitiator drives Client with arbitrary responder bytes.
+// FuzzInitiator drives Client in code mode with arbitrary responder
+// bytes.
 func FuzzInitiator(f *testing.F) {
 	id := fuzzIdentity(f)
-	_, toClient := captureHandshake(f)
+	_, toClient := captureHandshake(f, false)
 	for _, s := range handshakeSeeds(toClient) {
 		f.Add(s)
 	}
-	// The rejections a responder sends instead of message 2's successor.
+	// The rejections a responder sends: after message 2's successor, or
+	// in place of message 2 when busy.
 	f.Add(append(bytes.Clone(toClient), 0, 0, rejectWrongCode))
 	f.Add(append(bytes.Clone(toClient), 0, 0, rejectCodeRetired))
+	f.Add(append(firstFrames(toClient, 0), 0, 0, rejectBusy))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		fuzzEnd(t, in, func(ctx context.Context, nc net.Conn, cfg Config) (*Conn, error) {
 			cfg.Identity = id
+			cfg.Code = fuzzCode
+			return Client(ctx, nc, cfg)
+		})
+	})
+}
+
+// FuzzInitiatorPaired drives Client in paired mode (a pinned responder
+// key, no code) with arbitrary responder bytes.
+func FuzzInitiatorPaired(f *testing.F) {
+	id, pinned := fuzzIdentity(f), fuzzIdentity(f)
+	_, toClient := captureHandshake(f, true)
+	for _, s := range handshakeSeeds(toClient) {
+		f.Add(s)
+	}
+	for _, r := range []byte{rejectBusy, rejectPairedOff, rejectNotPaired} {
+		f.Add(append(firstFrames(toClient, 0), 0, 0, r))
+	}
+	f.Add(append(bytes.Clone(toClient), 0, 0, rejectNotPaired))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		fuzzEnd(t, in, func(ctx context.Context, nc net.Conn, cfg Config) (*Conn, error) {
+			cfg.Identity = id
+			cfg.PeerKey = pinned.Public()
 			return Client(ctx, nc, cfg)
 		})
 	})
@@ -80,7 +114,7 @@ func fuzzEnd(t *testing.T, in []byte, run func(context.Context, net.Conn, Config
 	ctx, cancel := context.WithCancel(context.Background())
 	// The timeout only bounds a stall the input cannot cause; hitting it
 	// would show as a slow fuzzer, not a failure.
-	c, err := run(ctx, mine, Config{Code: fuzzCode, Timeout: 2 * time.Second})
+	c, err := run(ctx, mine, Config{Timeout: 2 * time.Second})
 	cancel()
 	if (c == nil) == (err == nil) {
 		t.Fatalf("handshake returned conn %v and error %v", c, err)
@@ -103,23 +137,28 @@ func fuzzIdentity(f *testing.F) *Identity {
 	return id
 }
 
-// captureHandshake runs one real handshake over net.Pipe and returns the
-// bytes each end sent until its handshake returned, to seed the targets
-// past the framing.
-func captureHandshake(f *testing.F) (toServer, toClient []byte) {
+// captureHandshake runs one real handshake, in code or paired mode, over
+// net.Pipe and returns the bytes each end sent until its handshake
+// returned, to seed the targets past the framing.
+func captureHandshake(f *testing.F, paired bool) (toServer, toClient []byte) {
 	cn, sn := net.Pipe()
 	cr, sr := &recorder{Conn: cn}, &recorder{Conn: sn}
-	ids := [2]*Identity{fuzzIdentity(f), fuzzIdentity(f)}
+	client, server := fuzzIdentity(f), fuzzIdentity(f)
+	ccfg, scfg := Config{Identity: client, Code: fuzzCode}, Config{Identity: server, Code: fuzzCode}
+	if paired {
+		ccfg.Code, ccfg.PeerKey = "", server.Public()
+		scfg.Paired = func(k []byte) bool { return bytes.Equal(k, client.Public()) }
+	}
 	type end struct {
 		sent []byte
 		err  error
 	}
 	done := make(chan end, 1)
 	go func() {
-		_, err := Server(context.Background(), sr, Config{Identity: ids[1], Code: fuzzCode})
+		_, err := Server(context.Background(), sr, scfg)
 		done <- end{bytes.Clone(sr.sent.Bytes()), err}
 	}()
-	_, err := Client(context.Background(), cr, Config{Identity: ids[0], Code: fuzzCode})
+	_, err := Client(context.Background(), cr, ccfg)
 	toServer = bytes.Clone(cr.sent.Bytes())
 	srv := <-done
 	// The Conns are dropped unclosed: Close would write an end of stream
@@ -127,9 +166,19 @@ func captureHandshake(f *testing.F) (toServer, toClient []byte) {
 	cn.Close()
 	sn.Close()
 	if err != nil || srv.err != nil {
-		f.Fatalf("seed handshake: client %v, server %v", err, srv.err)
+		f.Fatalf("seed handshake (paired %v): client %v, server %v", paired, err, srv.err)
 	}
 	return toServer, srv.sent
+}
+
+// firstFrames returns the preamble and the first n handshake frames of a
+// captured exchange.
+func firstFrames(b []byte, n int) []byte {
+	end := preambleSize
+	for ; n > 0 && end+lenSize <= len(b); n-- {
+		end += lenSize + int(binary.BigEndian.Uint16(b[end:]))
+	}
+	return bytes.Clone(b[:min(end, len(b))])
 }
 
 // handshakeSeeds cuts a real exchange at each boundary, and adds the
