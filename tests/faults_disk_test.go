@@ -47,7 +47,7 @@ func TestDiskFillsUp(t *testing.T) {
 		recv = proc.Start(t, inA(proc.Ferry(t), "receive", "--dir", dest, "--code", "616161",
 			"--yes", "--json", "--no-mdns", "--listen", addr), true)
 		recv.Until("listening", 20*time.Second)
-		send = proc.Start(t, device(inB, sendHome, nil, proc.Ferry(t), "send", "--to", addr,
+		send = proc.Start(t, asDevice(inB, sendHome, nil, proc.Ferry(t), "send", "--to", addr,
 			"--code", "616161", "--json", src), true)
 		return send, recv
 	}
@@ -107,7 +107,7 @@ func TestDiskFillsUp(t *testing.T) {
 	if !so.ok() || !ro.ok() {
 		t.Fatalf("send after freeing space: sender %v, receiver %v", so.ev, ro.ev)
 	}
-	if got := num(t, so.ev, "resumed_bytes"); got != kept {
+	if got := evInt(t, so.ev, "resumed_bytes"); got != kept {
 		t.Errorf("resumed %d bytes, the partial file held %d", got, kept)
 	}
 	if blake3File(t, filepath.Join(dest, "video.bin")) != blake3File(t, src) {

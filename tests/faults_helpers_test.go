@@ -74,12 +74,12 @@ func blake3File(t *testing.T, p string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// device returns a command that runs ferry as a device whose home (and
+// asDevice returns a command that runs ferry as a device whose home (and
 // so whose key) is home: proc gives every process a fresh home, but a
 // partial file resumes only for the same sender's key, so a sender that
 // is restarted must keep its own. env adds variables (FERRY_DEBUG_RUNTIME).
 // wrap is exec.Command or a Pair's Command.
-func device(wrap func(name string, args ...string) *exec.Cmd, home string, env []string, args ...string) *exec.Cmd {
+func asDevice(wrap func(name string, args ...string) *exec.Cmd, home string, env []string, args ...string) *exec.Cmd {
 	pre := append([]string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config")}, env...)
 	return wrap("env", append(pre, args...)...)
 }
@@ -144,8 +144,8 @@ func readOutcome(p *proc.Proc, timeout time.Duration) (outcome, error) {
 	}
 }
 
-// num reads a JSON number field as an int64.
-func num(t *testing.T, ev map[string]any, field string) int64 {
+// evInt reads a JSON number field as an int64.
+func evInt(t *testing.T, ev map[string]any, field string) int64 {
 	t.Helper()
 	f, ok := ev[field].(float64)
 	if !ok {

@@ -68,12 +68,12 @@ func killAndResume(t *testing.T, victim string) {
 	var crossed int64 // payload bytes that crossed the link, all sends together
 	began := time.Now()
 	for run := 0; ; run++ {
-		recv := proc.Start(t, device(inA, recvHome, nil, proc.Ferry(t), "receive", "--dir", dest,
+		recv := proc.Start(t, asDevice(inA, recvHome, nil, proc.Ferry(t), "receive", "--dir", dest,
 			"--code", "424242", "--yes", "--json", "--no-mdns", "--listen", addr), true)
 		recv.Until("listening", 20*time.Second)
-		send := proc.Start(t, device(inB, sendHome, nil, proc.Ferry(t), "send", "--to", addr,
+		send := proc.Start(t, asDevice(inB, sendHome, nil, proc.Ferry(t), "send", "--to", addr,
 			"--code", "424242", "--json", src), true)
-		from := size - num(t, send.Until("accepted", 30*time.Second), "total_bytes")
+		from := size - evInt(t, send.Until("accepted", 30*time.Second), "total_bytes")
 		froms = append(froms, from)
 		if run > 0 {
 			prev := &runs[run-1]
@@ -86,10 +86,10 @@ func killAndResume(t *testing.T, victim string) {
 			if !so.ok() || !ro.ok() {
 				t.Fatalf("last send did not complete: sender %v, receiver %v", so.ev, ro.ev)
 			}
-			if got := num(t, so.ev, "resumed_bytes"); got != from {
+			if got := evInt(t, so.ev, "resumed_bytes"); got != from {
 				t.Errorf("last send: resumed_bytes %d, accepted said %d", got, from)
 			}
-			crossed += num(t, so.ev, "bytes")
+			crossed += evInt(t, so.ev, "bytes")
 			if c := send.Exit(20 * time.Second); c != 0 {
 				t.Errorf("last send exited %d", c)
 			}
@@ -123,8 +123,8 @@ func killAndResume(t *testing.T, victim string) {
 		if p := o.lastProgress; p != nil {
 			// The sender's progress counts from its resume offset; the
 			// receiver's total leaves the resumed bytes out too.
-			r.reached = size - num(t, p, "total") + num(t, p, "done")
-			crossed += num(t, p, "done")
+			r.reached = size - evInt(t, p, "total") + evInt(t, p, "done")
+			crossed += evInt(t, p, "done")
 		}
 		runs = append(runs, r)
 	}

@@ -39,7 +39,7 @@ func TestLinkCutTimesOutAndResumes(t *testing.T) {
 		return p
 	}
 	sendCmd := func() *proc.Proc {
-		return proc.Start(t, device(inB, sendHome, nil, proc.Ferry(t), "send", "--to", addr,
+		return proc.Start(t, asDevice(inB, sendHome, nil, proc.Ferry(t), "send", "--to", addr,
 			"--code", "515151", "--json", src), true)
 	}
 	link := func(state string) {
@@ -115,7 +115,7 @@ func TestLinkCutTimesOutAndResumes(t *testing.T) {
 	if !so.ok() || !ro.ok() {
 		t.Fatalf("send after the link came back: sender %v, receiver %v", so.ev, ro.ev)
 	}
-	if got := num(t, so.ev, "resumed_bytes"); got != kept {
+	if got := evInt(t, so.ev, "resumed_bytes"); got != kept {
 		t.Errorf("resumed %d bytes, the partial file held %d", got, kept)
 	}
 	if blake3File(t, filepath.Join(dest, "big.bin")) != blake3File(t, src) {

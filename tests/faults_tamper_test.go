@@ -32,10 +32,10 @@ func TestTamperedByteIsRefused(t *testing.T) {
 		p := proc.Start(t, exec.Command(proc.Ferry(t), "receive", "--dir", dest, "--code", "717171",
 			"--yes", "--json", "--no-mdns", "--listen", "127.0.0.1:0"), true)
 		ev := p.Until("listening", 20*time.Second)
-		return p, fmt.Sprintf("127.0.0.1:%d", num(t, ev, "port"))
+		return p, fmt.Sprintf("127.0.0.1:%d", evInt(t, ev, "port"))
 	}
 	send := func(addr string) *proc.Proc {
-		return proc.Start(t, device(exec.Command, sendHome, nil, proc.Ferry(t), "send", "--to", addr,
+		return proc.Start(t, asDevice(exec.Command, sendHome, nil, proc.Ferry(t), "send", "--to", addr,
 			"--code", "717171", "--json", src), true)
 	}
 
@@ -93,7 +93,7 @@ func TestTamperedByteIsRefused(t *testing.T) {
 	if !so.ok() || !ro.ok() {
 		t.Fatalf("send without the proxy: sender %v, receiver %v", so.ev, ro.ev)
 	}
-	if got := num(t, so.ev, "resumed_bytes"); got != kept {
+	if got := evInt(t, so.ev, "resumed_bytes"); got != kept {
 		t.Errorf("resumed %d bytes, the partial file held %d", got, kept)
 	}
 	if blake3File(t, filepath.Join(dest, "ledger.bin")) != blake3File(t, src) {

@@ -144,11 +144,18 @@ type Sender struct {
 // its own (a fresh key). A wrong code shows only at the first Next, as
 // core/secure promises.
 func Dial(ctx context.Context, addr, code string) (*Sender, error) {
+	return DialFrom(ctx, nil, addr, code)
+}
+
+// DialFrom is Dial through d, which may set the source address.
+func DialFrom(ctx context.Context, d *net.Dialer, addr, code string) (*Sender, error) {
 	id, err := secure.NewIdentity()
 	if err != nil {
 		return nil, err
 	}
-	var d net.Dialer
+	if d == nil {
+		d = new(net.Dialer)
+	}
 	nc, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("dialing %s: %w", addr, err)
@@ -247,9 +254,12 @@ type Stalled struct {
 // writes: 0 says nothing after connecting, 1 sends only the preamble, 2
 // sends message 1 too (and reads message 2) and then never sends message
 // 3. It returns once the connection is open; the handshake goes on in the
-// background until it is stuck or the receiver gives up on it.
-func Stall(ctx context.Context, addr, code string, writes int) (*Stalled, error) {
-	var d net.Dialer
+// background until it is stuck or the receiver gives up on it. d may set
+// the source address; nil is the default dialer.
+func Stall(ctx context.Context, d *net.Dialer, addr, code string, writes int) (*Stalled, error) {
+	if d == nil {
+		d = new(net.Dialer)
+	}
 	nc, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("dialing %s: %w", addr, err)
@@ -317,7 +327,11 @@ type budgetConn struct {
 
 func (c *budgetConn) Write(p []byte) (int, error) {
 	if c.writes == 0 {
-		close(c.parked)
+		select {
+		case <-c.parked:
+		default:
+			close(c.parked)
+		}
 		<-c.stop
 		return 0, net.ErrClosed
 	}
