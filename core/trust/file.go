@@ -1,0 +1,324 @@
+package trust
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// formatVersion is the version this package reads and writes.
+const formatVersion = 1
+
+// maxRecent bounds the recent list; older entries fall off.
+const maxRecent = 16
+
+// maxNameBytes bounds a device name, as discovery bounds it in TXT.
+const maxNameBytes = 255
+
+// keySize is the length of a Curve25519 public key.
+const keySize = 32
+
+// contents is what one trust file holds.
+type contents struct {
+	devices []Device
+	recent  []Device
+}
+
+// jsonDevice is one entry as it is on disk. Pointers tell a missing field
+// from an empty one.
+type jsonDevice struct {
+	Name     *string `json:"name"`
+	Key      *string `json:"key"`
+	PairedAt *string `json:"paired_at"`
+}
+
+type jsonFile struct {
+	Version int          `json:"version"`
+	Devices []jsonDevice `json:"devices"`
+	Recent  []jsonDevice `json:"recent"`
+}
+
+// corruptError is a trust file that cannot be read as written, with what
+// is wrong and where.
+type corruptError struct {
+	path   string
+	detail string
+}
+
+func (e *corruptError) Error() string {
+	return fmt.Sprintf("trust file %s is corrupt: %s", e.path, e.detail)
+}
+func (e *corruptError) Is(target error) bool { return target == ErrCorrupt }
+
+func corrupt(path, format string, args ...any) error {
+	return &corruptError{path: path, detail: fmt.Sprintf(format, args...)}
+}
+
+// parse reads a trust file's bytes. path only names the file in errors.
+//
+// It reads twice: first only the version, so that a newer format (whose
+// shape this package cannot know) is ErrUnsupportedVersion rather than a
+// confusing field error; then the whole file with a token walk, which
+// knows where each entry starts and so can say on which line it is wrong.
+func parse(path string, b []byte) (contents, error) {
+	var head struct {
+		Version *json.RawMessage `json:"version"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return contents{}, jsonError(path, b, err)
+	}
+	if head.Version == nil {
+		return contents{}, corrupt(path, "no \"version\" field")
+	}
+	var v int64
+	if err := json.Unmarshal(*head.Version, &v); err != nil {
+		return contents{}, corrupt(path, "\"version\" is %s, not a whole number", *head.Version)
+	}
+	switch {
+	case v > formatVersion:
+		return contents{}, fmt.Errorf("%w: trust file %s has format version %d; this ferry reads version %d: update ferry",
+			ErrUnsupportedVersion, path, v, formatVersion)
+	case v < formatVersion:
+		return contents{}, corrupt(path, "format version %d does not exist (this ferry reads version %d)", v, formatVersion)
+	}
+
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if _, err := dec.Token(); err != nil { // '{', checked by Unmarshal above
+		return contents{}, jsonError(path, b, err)
+	}
+	var c contents
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return contents{}, jsonError(path, b, err)
+		}
+		key, _ := tok.(string)
+		line := lineOf(b, dec.InputOffset())
+		if seen[key] {
+			return contents{}, corrupt(path, "line %d: field %q appears twice", line, key)
+		}
+		seen[key] = true
+		switch key {
+		case "version":
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return contents{}, jsonError(path, b, err)
+			}
+		case "devices", "recent":
+			list, err := parseList(path, b, dec, key)
+			if err != nil {
+				return contents{}, err
+			}
+			if key == "devices" {
+				c.devices = list
+			} else {
+				c.recent = list
+			}
+		default:
+			return contents{}, corrupt(path, "line %d: unknown field %q", line, key)
+		}
+	}
+	if _, err := dec.Token(); err != nil { // '}'
+		return contents{}, jsonError(path, b, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return contents{}, corrupt(path, "line %d: data after the end of the object", lineOf(b, dec.InputOffset()))
+	}
+	return c, nil
+}
+
+// parseList reads the array under field, entry by entry, checking each.
+func parseList(path string, b []byte, dec *json.Decoder, field string) ([]Device, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, jsonError(path, b, err)
+	}
+	if tok == nil { // "devices": null is an empty list
+		return nil, nil
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		return nil, corrupt(path, "line %d: %q is not a list", lineOf(b, dec.InputOffset()), field)
+	}
+	var list []Device
+	byKey := map[string]int{}
+	for i := 0; dec.More(); i++ {
+		line := lineOf(b, nextValue(b, dec.InputOffset()))
+		where := fmt.Sprintf("line %d: %s[%d]", line, field, i)
+		var jd jsonDevice
+		if err := dec.Decode(&jd); err != nil {
+			var se *json.SyntaxError
+			if errors.As(err, &se) {
+				return nil, jsonError(path, b, err)
+			}
+			return nil, corrupt(path, "%s: %s", where, decodeMessage(err))
+		}
+		d, err := jd.device()
+		if err != nil {
+			return nil, corrupt(path, "%s: %v", where, err)
+		}
+		k := string(d.Key)
+		if j, dup := byKey[k]; dup {
+			return nil, corrupt(path, "%s: same key as %s[%d] (%s)", where, field, j, d.Fingerprint())
+		}
+		byKey[k] = i
+		list = append(list, d)
+	}
+	if _, err := dec.Token(); err != nil { // ']'
+		return nil, jsonError(path, b, err)
+	}
+	return list, nil
+}
+
+// device checks one entry and converts it.
+func (jd jsonDevice) device() (Device, error) {
+	switch {
+	case jd.Name == nil:
+		return Device{}, errors.New("no \"name\"")
+	case jd.Key == nil:
+		return Device{}, errors.New("no \"key\"")
+	case jd.PairedAt == nil:
+		return Device{}, errors.New("no \"paired_at\"")
+	}
+	if err := checkName(*jd.Name); err != nil {
+		return Device{}, err
+	}
+	key, err := base64.StdEncoding.Strict().DecodeString(*jd.Key)
+	if err != nil {
+		return Device{}, fmt.Errorf("\"key\" is not standard base64: %v", err)
+	}
+	if len(key) != keySize {
+		return Device{}, fmt.Errorf("\"key\" is %d bytes, want %d", len(key), keySize)
+	}
+	t, err := time.Parse(time.RFC3339, *jd.PairedAt)
+	if err != nil {
+		return Device{}, fmt.Errorf("\"paired_at\" %q is not an RFC 3339 time", *jd.PairedAt)
+	}
+	return Device{Name: *jd.Name, Key: key, PairedAt: t}, nil
+}
+
+// checkName says what is wrong with a device name, if anything.
+func checkName(name string) error {
+	switch {
+	case strings.TrimSpace(name) == "":
+		return errors.New("\"name\" is empty")
+	case len(name) > maxNameBytes:
+		return fmt.Errorf("\"name\" is %d bytes, at most %d", len(name), maxNameBytes)
+	case !utf8.ValidString(name):
+		return errors.New("\"name\" is not valid UTF-8")
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			return fmt.Errorf("\"name\" holds the control character %U", r)
+		}
+	}
+	return nil
+}
+
+// encode renders c in the documented format, indented for people who
+// read it, ending in a newline.
+func encode(c contents) []byte {
+	f := jsonFile{Version: formatVersion, Devices: []jsonDevice{}, Recent: []jsonDevice{}}
+	for _, d := range c.devices {
+		f.Devices = append(f.Devices, toJSON(d))
+	}
+	for _, d := range c.recent {
+		f.Recent = append(f.Recent, toJSON(d))
+	}
+	b, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		// Only strings and an int: failing is a bug here.
+		panic(fmt.Sprintf("encoding trust file: %v", err))
+	}
+	return append(b, '\n')
+}
+
+func toJSON(d Device) jsonDevice {
+	name := d.Name
+	key := base64.StdEncoding.EncodeToString(d.Key)
+	t := d.PairedAt.UTC().Format(time.RFC3339)
+	return jsonDevice{Name: &name, Key: &key, PairedAt: &t}
+}
+
+// jsonError turns a decoding error into ErrCorrupt with a line and column
+// when the decoder knows the offset.
+func jsonError(path string, b []byte, err error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) && se.Error() != "unexpected end of JSON input" {
+		// Offset counts the offending byte: point at it, not after it.
+		line, col := position(b, se.Offset-1)
+		return corrupt(path, "line %d, column %d: %v", line, col, se)
+	}
+	if se != nil || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		line, col := position(b, int64(len(b)))
+		return corrupt(path, "line %d, column %d: the file ends in the middle of the JSON", line, col)
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		line, col := position(b, te.Offset)
+		return corrupt(path, "line %d, column %d: %s", line, col, decodeMessage(err))
+	}
+	return corrupt(path, "%v", err)
+}
+
+// decodeMessage says what the json package found, without its "json: "
+// prefix and Go type names.
+func decodeMessage(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		if te.Field != "" {
+			return fmt.Sprintf("%q is a %s, want a %s", te.Field, te.Value, jsonKind(te.Type.Kind().String()))
+		}
+		return fmt.Sprintf("found a %s, want an object", te.Value)
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "string", "ptr":
+		return "string"
+	case "int", "int64":
+		return "number"
+	case "struct":
+		return "object"
+	}
+	return goKind
+}
+
+// position returns the 1-based line and column of byte offset off.
+func position(b []byte, off int64) (line, col int) {
+	if off > int64(len(b)) {
+		off = int64(len(b))
+	}
+	if off < 0 {
+		off = 0
+	}
+	before := b[:off]
+	line = bytes.Count(before, []byte{'\n'}) + 1
+	col = int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
+	return line, col
+}
+
+func lineOf(b []byte, off int64) int {
+	line, _ := position(b, off)
+	return line
+}
+
+// nextValue skips the whitespace and comma after off, to where the next
+// array element starts, so an entry's line is its own, not the previous
+// one's.
+func nextValue(b []byte, off int64) int64 {
+	for off < int64(len(b)) && bytes.IndexByte([]byte(" \t\r\n,"), b[off]) >= 0 {
+		off++
+	}
+	return off
+}
