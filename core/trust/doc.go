@@ -32,6 +32,8 @@
 //	  ]
 //	}
 //
+// The fields:
+//
 //   - version: the format version, 1. A file with a higher version is
 //     ErrUnsupportedVersion (written by a newer ferry; this one leaves it
 //     alone rather than dropping what it does not understand).
