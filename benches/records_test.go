@@ -22,6 +22,11 @@ func BenchmarkFerrySealChaCha(b *testing.B) { FerrySeal(secure.ChaChaPoly)(b) }
 func BenchmarkAEADOpenChaCha(b *testing.B)  { AEADOpen(secure.ChaChaPoly)(b) }
 func BenchmarkFerryOpenChaCha(b *testing.B) { FerryOpen(secure.ChaChaPoly)(b) }
 
+// BenchmarkAEADSealAESGCMAgain is BenchmarkAEADSealAESGCM run a second
+// time, last: the harness divides it by the first in the same round, an
+// A/A that shows how far two runs of one benchmark disagree.
+func BenchmarkAEADSealAESGCMAgain(b *testing.B) { AEADSeal(secure.AESGCM)(b) }
+
 // The record benchmarks must really round-trip: a check that records
 // written through the detached in-memory socket open to the same bytes,
 // so a broken socket cannot produce a fast figure.
