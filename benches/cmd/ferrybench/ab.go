@@ -1,58 +1,67 @@
 package main
 
 import (
-	"fmt"
+	"encoding/json"
+	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
-
-	"github.com/ferry-project/ferry/benches"
 )
 
-// abFigure compares two builds of Ferry on the loopback file figure: the
-// children of one run come from -ab-exe (A, the baseline build, for
-// example a worktree at HEAD), the other's from this program (B), in
-// rounds of A, B, A'. B against the A before it is the result, A' against
-// A the noise. This is how a change to core/transfer is kept or rejected.
+// abFigure compares two builds of core/transfer on the loopback file
+// figure, without the CLI: the children of one run come from -ab-exe (A,
+// the baseline build, for example a worktree at HEAD), the other's from
+// this program (B), in rounds of A, B, A'. B against the A before it is
+// the result, A' against A the noise. This is how a change to
+// core/transfer is kept or rejected.
 func abFigure(o options) {
-	title := fmt.Sprintf("## 8. One %d MiB file, this build (B) against %s (A), loopback, two processes", o.fileMiB, o.abExe)
+	say("## One %s file, this build (B) against %s (A), on loopback, core/transfer without the CLI\n\n", mib(o.fileMiB), o.abExe)
 	if o.abExe == "" {
-		fmt.Printf("## 8. Two builds: skipped, no -ab-exe given.\n")
+		skip("no -ab-exe given")
 		return
 	}
 	size := int64(o.fileMiB) << 20
 	work, err := os.MkdirTemp(o.tmp, "ferrybench-ab-")
 	if err != nil {
-		fmt.Printf("%s\n\nCannot make a work folder: %v\n", title, err)
+		skip("cannot make a work folder: %v", err)
 		return
 	}
 	defer os.RemoveAll(work)
+	undo := atExit(func() { os.RemoveAll(work) })
+	defer undo()
 	src := filepath.Join(work, "big.bin")
 	if err := makeBigFile(src, size); err != nil {
-		fmt.Printf("%s\n\nCannot write the source file: %v\n", title, err)
+		skip("cannot write the source file: %v", err)
 		return
 	}
-	a := &benches.Series{Name: "Ferry, build A"}
-	b := &benches.Series{Name: "Ferry, build B (this)"}
-	a2 := &benches.Series{Name: "Ferry, build A again (A')"}
-	build := func(s *benches.Series, exe string) kind {
-		return kind{s,
-			func(dst string) *exec.Cmd { return exec.Command(exe, "-child", "file-recv", "-dir", dst) },
-			func(addr string) *exec.Cmd {
-				return exec.Command(exe, "-child", "file-send", "-addr", addr, "-path", src)
+	verdicts := map[string][]string{}
+	build := func(key, name, exe string) *row {
+		return &row{key: key, name: name, size: size, check: holdsCopy(src, size),
+			plan: func(dst string) plan {
+				return plan{
+					before: []procSpec{{role: "receiver", ready: listening,
+						argv: []string{exe, "-child", "file-recv", "-dir", dst}}},
+					after: func(a []string) []procSpec {
+						return []procSpec{{role: "sender", watch: func(line string) {
+							var rep childReport
+							if json.Unmarshal([]byte(line), &rep) == nil && rep.Verdict != "" {
+								verdicts[key] = append(verdicts[key], rep.Verdict)
+							}
+						}, argv: []string{exe, "-child", "file-send", "-addr", net.JoinHostPort("127.0.0.1", a[0]), "-path", src}}}
+					},
+				}
 			}}
 	}
-	runs, errs := rounds(o, work, size, holds(size), build(a, o.abExe), build(b, self()), build(a2, o.abExe))
-	fmt.Printf("%s\n\n", title)
-	fmt.Println("MiB/s, from starting the sender to both processes' exit:")
-	fmt.Println()
-	fmt.Print(benches.Table("run", "%.0f", a, b, a2))
-	fmt.Println()
-	fmt.Print(benches.Table("ratio", "%.3f",
-		benches.Ratio("B / A", b, a),
-		benches.Ratio("A/A: A' / A", a2, a)))
-	for _, s := range []*benches.Series{a, b, a2} {
-		printVerdicts("Verdicts, "+s.Name+":", verdicts(runs[s]))
+	rows := []*row{build("a", "build A", o.abExe), build("ferry", "build B (this)", self()), build("a2", "build A again (A')", o.abExe)}
+	rounds(o, work, rows)
+	say("Path: lo of the host's namespace. Rounds of A, B, A'; the clock runs from starting the sender to both processes' exit.\n\n")
+	reportRows(rows, "a", "build A", "", "a2")
+	for _, r := range rows {
+		if len(verdicts[r.key]) == 0 {
+			continue
+		}
+		say("\nVerdicts (core/diag), %s:\n\n", r.name)
+		for i, v := range verdicts[r.key] {
+			say("- %d: %s\n", i+1, mdEscape(v))
+		}
 	}
-	printErrors(errs)
 }

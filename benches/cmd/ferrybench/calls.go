@@ -41,7 +41,7 @@ func callsFigure(o options) {
 			}
 		}
 	}
-	fmt.Printf("## 3. Socket calls per MiB of payload (AES-256-GCM, %d MiB a run)\n\n", o.streamMiB)
+	say("## Socket calls per MiB of payload (AES-256-GCM, %d MiB a run)\n\n", o.streamMiB)
 	var writes, reads, ratios []*benches.Series
 	for i, s := range settings {
 		tallies[i].writes.Name, tallies[i].reads.Name = s.name, s.name
@@ -51,16 +51,16 @@ func callsFigure(o options) {
 			ratios = append(ratios, benches.Ratio(s.name+" / default", &tallies[i].rate, &tallies[0].rate))
 		}
 	}
-	fmt.Println("Sender write calls per MiB:")
-	fmt.Println()
-	fmt.Print(benches.Table("setting", "%.1f", writes...))
-	fmt.Println()
-	fmt.Println("Receiver read calls per MiB:")
-	fmt.Println()
-	fmt.Print(benches.Table("setting", "%.1f", reads...))
-	fmt.Println()
-	fmt.Println("Throughput against the default setting in the same round:")
-	fmt.Println()
-	fmt.Print(benches.Table("ratio", "%.3f", ratios...))
+	say("Sender write calls per MiB:\n")
+	say("\n")
+	printTable("setting", "%.1f", writes...)
+	say("\n")
+	say("Receiver read calls per MiB:\n")
+	say("\n")
+	printTable("setting", "%.1f", reads...)
+	say("\n")
+	say("Throughput against the default setting in the same round:\n")
+	say("\n")
+	printTable("ratio", "%.3f", ratios...)
 	printErrors(errs)
 }

@@ -10,11 +10,8 @@ import (
 	"io/fs"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"syscall"
-	"time"
 
 	"github.com/ferry-project/ferry/benches"
 	"github.com/ferry-project/ferry/core/diag"
@@ -22,159 +19,10 @@ import (
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
-// The file figures run both ends as child processes: the receiver starts
-// first and announces its address, then the parent starts the sender and
-// its clock, and stops the clock when both have exited. Each run receives
-// into a fresh folder that is checked (sizes, file count) and removed
-// outside the clock. Nothing is fsynced, by Ferry or by the baselines.
-
-// fileRun is one transfer's outcome as the parent saw it.
-type fileRun struct {
-	mibps      float64
-	sendReport childReport
-	recvReport childReport
-	err        error // why the run failed; nil if it did not
-}
-
-// runPair starts rc (which must announce), then the sender send makes for
-// the announced address, and times the sender's start to both exits.
-func runPair(o options, rc *exec.Cmd, send func(addr string) *exec.Cmd, total int64) (fileRun, error) {
-	var fr fileRun
-	ready, err := newReadyPipe()
-	if err != nil {
-		return fr, err
-	}
-	rc.ExtraFiles = []*os.File{ready.w}
-	rch, err := startCmd(rc)
-	ready.afterStart()
-	if err != nil {
-		return fr, fmt.Errorf("starting the receiver: %w", err)
-	}
-	addr, err := ready.addr(30 * time.Second)
-	if err != nil {
-		rc.Process.Kill()
-		_, cerr := rch.wait()
-		return fr, fmt.Errorf("%v (receiver: %v)", err, cerr)
-	}
-	start := time.Now()
-	sc := send(addr)
-	sch, err := startCmd(sc)
-	if err != nil {
-		rc.Process.Kill()
-		rch.wait()
-		return fr, fmt.Errorf("starting the sender: %w", err)
-	}
-	// A run that overstays the timeout is killed and counted as failed.
-	timer := time.AfterFunc(o.timeout, func() { sc.Process.Kill(); rc.Process.Kill() })
-	defer timer.Stop()
-	srep, serr := sch.wait()
-	if serr != nil {
-		// The receiver would wait for a sender that is gone.
-		rc.Process.Kill()
-	}
-	rrep, rerr := rch.wait()
-	fr.mibps = float64(total) / (1 << 20) / time.Since(start).Seconds()
-	fr.sendReport, fr.recvReport = srep, rrep
-	if serr != nil || rerr != nil {
-		return fr, fmt.Errorf("sender: %v; receiver: %v", serr, rerr)
-	}
-	return fr, nil
-}
-
-// cleanup removes a run's destination and waits for the file system to
-// write back what the removal dirtied, outside the clock, so no run pays
-// for the one before it.
-func cleanup(dst string) {
-	os.RemoveAll(dst)
-	syscall.Sync()
-}
-
-// A kind is one of the transfers a file figure interleaves: the series
-// its rates go to, the receiver's command for a run's destination folder
-// and the sender's for the receiver's address.
-type kind struct {
-	s    *benches.Series
-	recv func(dst string) *exec.Cmd
-	send func(addr string) *exec.Cmd
-}
-
-// rounds runs kinds in the order given, o.pairs times, each run into a
-// fresh folder under work that check inspects and cleanup removes, both
-// outside the clock. Every run, failed or not, adds to its kind's series.
-// It returns each series' runs in order, and the failures as they came.
-func rounds(o options, work string, total int64, check func(dst string) error, kinds ...kind) (map[*benches.Series][]fileRun, []string) {
-	runs := map[*benches.Series][]fileRun{}
-	var errs []string
-	for round := range o.pairs {
-		for _, k := range kinds {
-			fr := runOnce(o, work, total, check, k)
-			k.s.Add(fr.mibps, fr.err)
-			if fr.err != nil {
-				errs = append(errs, fmt.Sprintf("round %d, %s: %v", round+1, k.s.Name, fr.err))
-			}
-			runs[k.s] = append(runs[k.s], fr)
-		}
-	}
-	return runs, errs
-}
-
-func runOnce(o options, work string, total int64, check func(dst string) error, k kind) fileRun {
-	dst, err := os.MkdirTemp(work, "dst-")
-	if err != nil {
-		return fileRun{err: err}
-	}
-	defer cleanup(dst)
-	fr, err := runPair(o, k.recv(dst), k.send, total)
-	if err == nil {
-		err = check(dst)
-	}
-	fr.err = err
-	return fr
-}
-
-// childKind is a kind whose ends are children of this program, in the
-// roles pair+"-recv" and pair+"-send", sending src.
-func childKind(s *benches.Series, pair, src string) kind {
-	return kind{s,
-		func(dst string) *exec.Cmd { return selfCmd(pair+"-recv", "-dir", dst) },
-		func(addr string) *exec.Cmd { return selfCmd(pair+"-send", "-addr", addr, "-path", src) }}
-}
-
-// holds is the check of the one-file figures: size bytes arrived.
-func holds(size int64) func(dst string) error {
-	return func(dst string) error {
-		if _, got, err := dirStats(dst); err != nil || got != size {
-			return fmt.Errorf("received %d bytes of %d (%v)", got, size, err)
-		}
-		return nil
-	}
-}
-
-// verdicts lists the senders' core/diag verdicts, from the runs that gave one.
-func verdicts(runs []fileRun) []string {
-	var vs []string
-	for _, fr := range runs {
-		if fr.sendReport.Verdict != "" {
-			vs = append(vs, fr.sendReport.Verdict)
-		}
-	}
-	return vs
-}
-
-func printVerdicts(heading string, vs []string) {
-	if len(vs) == 0 {
-		return
-	}
-	fmt.Println()
-	fmt.Println(heading)
-	for i, v := range vs {
-		fmt.Printf("- %d: %s\n", i+1, v)
-	}
-}
-
-func selfCmd(role string, args ...string) *exec.Cmd {
-	return exec.Command(self(), append([]string{"-child", role}, args...)...)
-}
+// The harness's own ends of the file figures: the plain TCP copy (the
+// ceiling), the two halves of tar's connection, and core/transfer
+// without the CLI (the ab figure's lower layer). Each receiver prints the
+// listening event Ferry prints, so the parent treats them all alike.
 
 // makeBigFile writes size bytes of pseudo-random data once per harness run.
 func makeBigFile(path string, size int64) error {
@@ -207,6 +55,25 @@ func makeBigFile(path string, size int64) error {
 	return f.Close()
 }
 
+// makeSmallTree writes n files of 4 KiB in folders of 100 under root.
+func makeSmallTree(root string, n int) error {
+	block := benches.Payload(4096)
+	for i := range n {
+		dir := filepath.Join(root, fmt.Sprintf("d%03d", i/100))
+		if i%100 == 0 {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return err
+			}
+		}
+		binary.LittleEndian.PutUint64(block, uint64(i))
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%05d.bin", i)), block, 0o644); err != nil {
+			return err
+		}
+	}
+	syscall.Sync() // on disk before the first run
+	return nil
+}
+
 // dirStats counts regular files and their bytes under root.
 func dirStats(root string) (files int, bytes int64, err error) {
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -224,126 +91,6 @@ func dirStats(root string) (files int, bytes int64, err error) {
 		return nil
 	})
 	return
-}
-
-// fileFigure: one large file, Ferry against a plain TCP copy, in rounds of
-// plain, Ferry, plain: Ferry pairs with the plain run before it, and the
-// plain run after it against the one before is the A/A.
-func fileFigure(o options) {
-	size := int64(o.fileMiB) << 20
-	work, err := os.MkdirTemp(o.tmp, "ferrybench-file-")
-	if err != nil {
-		fmt.Printf("## 4. File to file: cannot make a work folder: %v\n", err)
-		return
-	}
-	defer os.RemoveAll(work)
-	src := filepath.Join(work, "big.bin")
-	if err := makeBigFile(src, size); err != nil {
-		fmt.Printf("## 4. File to file: cannot write the source file: %v\n", err)
-		return
-	}
-	plainA := &benches.Series{Name: "plain TCP copy (A)"}
-	plainB := &benches.Series{Name: "plain TCP copy (A')"}
-	ferry := &benches.Series{Name: "Ferry (AES-256-GCM, BLAKE3 both ends)"}
-	runs, errs := rounds(o, work, size, holds(size),
-		childKind(plainA, "plain", src), childKind(ferry, "file", src), childKind(plainB, "plain", src))
-	fmt.Printf("## 4. One %d MiB file, file to file over loopback, two processes\n\n", o.fileMiB)
-	fmt.Println("MiB/s, from starting the sender to both processes' exit:")
-	fmt.Println()
-	fmt.Print(benches.Table("run", "%.0f", plainA, ferry, plainB))
-	fmt.Println()
-	fmt.Print(benches.Table("ratio", "%.3f",
-		benches.Ratio("Ferry / plain TCP copy (A)", ferry, plainA),
-		benches.Ratio("A/A: plain (A') / plain (A)", plainB, plainA)))
-	fmt.Println()
-	// ru_maxrss is not shown: Linux carries it across fork and exec, so
-	// every child reported the harness's own size at fork (15.5 MiB).
-	fmt.Println("## 6. Memory during the Ferry runs above (MiB; budget 32 per process)")
-	fmt.Println()
-	measures := []struct {
-		name string
-		of   func(childReport) float64
-	}{
-		{"VmHWM", func(r childReport) float64 { return float64(r.VmHWMKiB) / 1024 }},
-		{"peak Go heap", func(r childReport) float64 { return float64(r.PeakHeap) / (1 << 20) }},
-		{"peak Go-mapped", func(r childReport) float64 { return float64(r.PeakGoMapped) / (1 << 20) }},
-	}
-	var memRows []*benches.Series
-	for _, side := range []string{"sender", "receiver"} {
-		for _, m := range measures {
-			row := &benches.Series{Name: side + " " + m.name}
-			for _, fr := range runs[ferry] {
-				rep := fr.sendReport
-				if side == "receiver" {
-					rep = fr.recvReport
-				}
-				row.Add(m.of(rep), fr.err)
-			}
-			memRows = append(memRows, row)
-		}
-	}
-	fmt.Print(benches.Table("process, measure", "%.1f", memRows...))
-	printVerdicts("Ferry's own verdict (core/diag), per run:", verdicts(runs[ferry]))
-	printErrors(errs)
-}
-
-// smallFigure: many small files, Ferry against tar over one plain TCP
-// connection, in rounds of tar, Ferry, tar.
-func smallFigure(o options) {
-	work, err := os.MkdirTemp(o.tmp, "ferrybench-small-")
-	if err != nil {
-		fmt.Printf("## 5. Small files: cannot make a work folder: %v\n", err)
-		return
-	}
-	defer os.RemoveAll(work)
-	src := filepath.Join(work, "src")
-	block := benches.Payload(4096)
-	for i := range o.small {
-		dir := filepath.Join(src, fmt.Sprintf("d%03d", i/100))
-		if i%100 == 0 {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				fmt.Printf("## 5. Small files: %v\n", err)
-				return
-			}
-		}
-		binary.LittleEndian.PutUint64(block, uint64(i))
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%05d.bin", i)), block, 0o644); err != nil {
-			fmt.Printf("## 5. Small files: %v\n", err)
-			return
-		}
-	}
-	syscall.Sync() // the tree is on disk before the first run
-	total := int64(o.small) * 4096
-	tarA := &benches.Series{Name: "tar over plain TCP (A)"}
-	tarB := &benches.Series{Name: "tar over plain TCP (A')"}
-	ferry := &benches.Series{Name: "Ferry"}
-	exe := self()
-	tar := func(s *benches.Series) kind {
-		return kind{s,
-			func(dst string) *exec.Cmd {
-				return exec.Command("sh", "-c", `"$0" -child pipe-recv | tar -C "$1" -xf -`, exe, dst)
-			},
-			func(addr string) *exec.Cmd {
-				return exec.Command("sh", "-c", `tar -C "$1" -cf - . | "$0" -child pipe-send -addr "$2"`, exe, src, addr)
-			}}
-	}
-	check := func(dst string) error {
-		if n, got, err := dirStats(dst); err != nil || got != total || n != o.small {
-			return fmt.Errorf("received %d files, %d bytes, of %d, %d (%v)", n, got, o.small, total, err)
-		}
-		return nil
-	}
-	_, errs := rounds(o, work, total, check,
-		tar(tarA), childKind(ferry, "file", src), tar(tarB))
-	fmt.Printf("## 5. %d files of 4 KiB (in %d folders), over loopback, two processes\n\n", o.small, (o.small+99)/100)
-	fmt.Println("MiB/s of file content, from starting the sender to both ends' exit:")
-	fmt.Println()
-	fmt.Print(benches.Table("run", "%.1f", tarA, ferry, tarB))
-	fmt.Println()
-	fmt.Print(benches.Table("ratio", "%.3f",
-		benches.Ratio("Ferry / tar over TCP (A)", ferry, tarA),
-		benches.Ratio("A/A: tar (A') / tar (A)", tarB, tarA)))
-	printErrors(errs)
 }
 
 // --- children -------------------------------------------------------------
@@ -366,7 +113,7 @@ func fileRecvChild(args []string) childReport {
 		return fail("%v", err)
 	}
 	defer r.Close()
-	if err := announce(net.JoinHostPort(*host, strconv.Itoa(r.Port()))); err != nil {
+	if err := announceListening(os.Stdout, r.Port()); err != nil {
 		return fail("announcing: %v", err)
 	}
 	if _, err := r.Serve(context.Background()); err != nil {
@@ -407,7 +154,7 @@ func plainRecvChild(args []string) childReport {
 	if err := fs.Parse(args); err != nil {
 		return fail("%v", err)
 	}
-	nc, err := acceptAnnounced(*host)
+	nc, err := acceptAnnounced(*host, os.Stdout)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -514,9 +261,14 @@ func pipeSendChild(args []string) childReport {
 }
 
 // pipeRecvChild copies one TCP connection to stdout (tar's receiving
-// side); its report goes to stderr.
+// side); it announces and reports on stderr.
 func pipeRecvChild(args []string) childReport {
-	nc, err := acceptAnnounced("127.0.0.1")
+	fs := flag.NewFlagSet("pipe-recv", flag.ContinueOnError)
+	host := fs.String("listen", "127.0.0.1", "address to listen on")
+	if err := fs.Parse(args); err != nil {
+		return fail("%v", err)
+	}
+	nc, err := acceptAnnounced(*host, os.Stderr)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -528,16 +280,15 @@ func pipeRecvChild(args []string) childReport {
 	return childReport{}
 }
 
-// acceptAnnounced listens on host (loopback for the figures over it),
-// announces the address to the parent and returns the one connection the
-// sender makes.
-func acceptAnnounced(host string) (net.Conn, error) {
+// acceptAnnounced listens on host, announces the port on w and returns
+// the one connection the sender makes.
+func acceptAnnounced(host string, w io.Writer) (net.Conn, error) {
 	ln, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
 	if err != nil {
 		return nil, err
 	}
 	defer ln.Close()
-	if err := announce(ln.Addr().String()); err != nil {
+	if err := announceListening(w, ln.Addr().(*net.TCPAddr).Port); err != nil {
 		return nil, fmt.Errorf("announcing: %w", err)
 	}
 	nc, err := ln.Accept()

@@ -53,14 +53,14 @@ func recordsFigure(o options) {
 		}
 	}
 
-	fmt.Println("## 1. Sealing and opening one record (65,519 bytes)")
-	fmt.Println()
-	fmt.Println("Throughput, MiB/s of plaintext:")
-	fmt.Println()
-	fmt.Print(benches.Table("benchmark", "%.0f", mbpsRows...))
-	fmt.Println()
-	fmt.Println("Ratios, Ferry against the raw AEAD in the same round (1.00 = no cost beyond the cipher):")
-	fmt.Println()
+	say("## Sealing and opening one record (65,519 bytes)\n")
+	say("\n")
+	say("Throughput, MiB/s of plaintext:\n")
+	say("\n")
+	printTable("benchmark", "%.0f", mbpsRows...)
+	say("\n")
+	say("Ratios, Ferry against the raw AEAD in the same round (1.00 = no cost beyond the cipher):\n")
+	say("\n")
 	var ratios []*benches.Series
 	for _, c := range []secure.Cipher{secure.AESGCM, secure.ChaChaPoly} {
 		n := c.String()
@@ -69,9 +69,9 @@ func recordsFigure(o options) {
 			benches.Ratio("Conn.Read / aead open, "+n, mbps["ferry open "+n], mbps["aead open "+n]))
 	}
 	ratios = append(ratios, benches.Ratio("A/A: aead seal AES-256-GCM, again / first", mbps["aead seal AES-256-GCM (again)"], mbps["aead seal AES-256-GCM"]))
-	fmt.Print(benches.Table("ratio", "%.3f", ratios...))
-	fmt.Println()
-	fmt.Println("Allocations per record:")
-	fmt.Println()
-	fmt.Print(benches.Table("benchmark", "%.2f", allocRows...))
+	printTable("ratio", "%.3f", ratios...)
+	say("\n")
+	say("Allocations per record:\n")
+	say("\n")
+	printTable("benchmark", "%.2f", allocRows...)
 }

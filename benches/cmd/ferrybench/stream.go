@@ -239,15 +239,15 @@ func streamFigure(o options) {
 			}
 		}
 	}
-	fmt.Printf("## 2. Stream over loopback TCP, sender and receiver in separate processes (%d MiB a run)\n\n", o.streamMiB)
-	fmt.Println("MiB/s:")
-	fmt.Println()
-	fmt.Print(benches.Table("run", "%.0f", plainA, aes, plainB, chacha))
-	fmt.Println()
-	fmt.Print(benches.Table("ratio", "%.3f",
+	say("## Stream over loopback TCP, sender and receiver in separate processes (%d MiB a run)\n\n", o.streamMiB)
+	say("MiB/s:\n")
+	say("\n")
+	printTable("run", "%.0f", plainA, aes, plainB, chacha)
+	say("\n")
+	printTable("ratio", "%.3f",
 		benches.Ratio("AES-256-GCM / plain (A)", aes, plainA),
 		benches.Ratio("ChaCha20-Poly1305 / plain (A')", chacha, plainB),
-		benches.Ratio("A/A: plain (A') / plain (A)", plainB, plainA)))
+		benches.Ratio("A/A: plain (A') / plain (A)", plainB, plainA))
 	printErrors(errs)
 }
 
@@ -255,9 +255,9 @@ func printErrors(errs []string) {
 	if len(errs) == 0 {
 		return
 	}
-	fmt.Println()
-	fmt.Println("Failed runs:")
+	say("\n")
+	say("Failed runs:\n")
 	for _, e := range errs {
-		fmt.Println("- " + e)
+		say("- %s\n", e)
 	}
 }

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// These test the harness's own machinery, quickly and with real
+// processes (sh), so they can run in make unit; the benchmarks themselves
+// never run under go test.
+
+func TestParseBenchLine(t *testing.T) {
+	l, ok := parseBenchLine("BenchmarkHash/hasher/chunk=262076-2   \t   987\t    117893 ns/op\t2222.99 MB/s\t       0 B/op\t       0 allocs/op")
+	if !ok || l.name != "Hash/hasher/chunk=262076" || l.nsOp != 117893 || l.mbps != 2222.99 || l.bytesOp != 0 || l.allocs != 0 {
+		t.Fatalf("got %+v, %v", l, ok)
+	}
+	l, ok = parseBenchLine("BenchmarkOfferDecode-2   	     602	    411004 ns/op	 106.69 MB/s	   97393 B/op	    1002 allocs/op")
+	if !ok || l.name != "OfferDecode" || l.allocs != 1002 || l.bytesOp != 97393 {
+		t.Fatalf("got %+v, %v", l, ok)
+	}
+	for _, bad := range []string{"", "PASS", "ok  \tgithub.com/x\t0.6s", "BenchmarkX-2 --- FAIL: boom", "goos: linux", "BenchmarkX-2  12  abc ns/op"} {
+		if l, ok := parseBenchLine(bad); ok {
+			t.Errorf("%q parsed as %+v", bad, l)
+		}
+	}
+}
+
+func TestParseRSS(t *testing.T) {
+	for in, want := range map[string]int64{
+		"7204\n": 7204,
+		"Command terminated by signal 15\n18432\n":      18432,
+		"Command exited with non-zero status 1\n9000\n": 9000,
+		"":          0,
+		"garbage\n": 0,
+	} {
+		if got := parseRSS(in); got != want {
+			t.Errorf("parseRSS(%q) = %d, want %d", in, got, want)
+		}
+	}
+}
+
+func TestListening(t *testing.T) {
+	port, ok := listening(`{"event":"listening","code":"271828","port":32845,"addresses":["127.0.0.1"]}`)
+	if !ok || port != "32845" {
+		t.Fatalf("got %q, %v", port, ok)
+	}
+	for _, bad := range []string{`{"event":"connected","port":1}`, `{"event":"listening"}`, "listening on 1234", ""} {
+		if _, ok := listening(bad); ok {
+			t.Errorf("%q taken for a listening event", bad)
+		}
+	}
+}
+
+func TestLineTail(t *testing.T) {
+	var lines []string
+	lt := newLineTail(func(s string) { lines = append(lines, s) })
+	lt.Write([]byte("one\ntw"))
+	lt.Write([]byte("o\rbar 50%\r\nthree\n"))
+	if got := strings.Join(lines, "|"); got != "one|two|bar 50%|three" {
+		t.Fatalf("lines %q", got)
+	}
+	if lt.lastLine() != "three" {
+		t.Fatalf("last line %q", lt.lastLine())
+	}
+	big := strings.Repeat("x", 3*tailMax)
+	lt.Write([]byte(big))
+	if n := len(lt.String()); n > tailMax {
+		t.Fatalf("kept %d bytes, more than %d", n, tailMax)
+	}
+}
+
+// sh is a procSpec running a shell script.
+func sh(role, script string, args ...string) procSpec {
+	return procSpec{role: role, argv: append([]string{"sh", "-c", script, "sh"}, args...)}
+}
+
+const listenLine = `echo '{"event":"listening","port":4242}'`
+
+func TestExecuteSucceeds(t *testing.T) {
+	recv := sh("receiver", listenLine)
+	recv.ready = listening
+	var gotPort string
+	rr := execute(plan{before: []procSpec{recv}, after: func(a []string) []procSpec {
+		gotPort = a[0]
+		return []procSpec{sh("sender", `exit 0`)}
+	}}, 1<<20, 10*time.Second, t.TempDir())
+	if rr.Err != "" {
+		t.Fatal(rr.Err)
+	}
+	if gotPort != "4242" {
+		t.Fatalf("the sender was given %q, want the port the receiver announced", gotPort)
+	}
+	if rr.MiBps <= 0 || rr.Procs["sender"].Exit != 0 || rr.Procs["receiver"].Exit != 0 {
+		t.Fatalf("run %+v", rr)
+	}
+}
+
+func TestExecuteKeepsAFailure(t *testing.T) {
+	recv := sh("receiver", listenLine+`; exec sleep 30`)
+	recv.ready = listening
+	start := time.Now()
+	rr := execute(plan{before: []procSpec{recv}, after: func([]string) []procSpec {
+		return []procSpec{sh("sender", `echo "no route to the receiver" >&2; exit 3`)}
+	}}, 1<<20, 30*time.Second, t.TempDir())
+	if !strings.Contains(rr.Err, "the sender") || !strings.Contains(rr.Err, "no route to the receiver") {
+		t.Fatalf("error %q does not say which process failed and why", rr.Err)
+	}
+	// The receiver, which would wait for the sender forever, was killed.
+	if time.Since(start) > 20*time.Second || rr.Procs["receiver"].Exit == 0 {
+		t.Fatalf("the receiver was not stopped: %+v after %v", rr.Procs["receiver"], time.Since(start))
+	}
+}
+
+func TestExecuteTimesOut(t *testing.T) {
+	rr := execute(plan{after: func([]string) []procSpec {
+		// A child of the shell must die too: the whole group is killed.
+		return []procSpec{sh("sender", `sleep 30 & wait`)}
+	}}, 1<<20, 300*time.Millisecond, t.TempDir())
+	if !strings.Contains(rr.Err, "timed out") {
+		t.Fatalf("a run over its timeout gave %q, want a failure saying it timed out", rr.Err)
+	}
+}
+
+func TestExecuteStopsServicesAndWaitsForGates(t *testing.T) {
+	gate := make(chan struct{})
+	relay := sh("relay", `echo ready; echo "room x has 1"; exec sleep 30`)
+	relay.service = true
+	relay.ready = func(l string) (string, bool) { return "", l == "ready" }
+	closed := false
+	relay.watch = func(l string) {
+		if strings.HasSuffix(l, " has 1") && !closed {
+			closed = true
+			close(gate)
+		}
+	}
+	recv := sh("receiver", `exit 0`)
+	recv.gate = gate
+	start := time.Now()
+	rr := execute(plan{before: []procSpec{relay}, after: func([]string) []procSpec {
+		return []procSpec{sh("sender", `exit 0`), recv}
+	}}, 1<<20, 20*time.Second, t.TempDir())
+	if rr.Err != "" {
+		t.Fatalf("stopping a service failed the run: %s", rr.Err)
+	}
+	if _, ok := rr.Procs["receiver"]; !ok {
+		t.Fatal("the gated receiver never ran")
+	}
+	if time.Since(start) > 10*time.Second {
+		t.Fatalf("the relay was not stopped when the transfer ended (%v)", time.Since(start))
+	}
+}
+
+func TestCheckBinary(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// This test binary is built as go test builds it: no -race under
+	// make unit, so it must pass; CheckBuild's own test covers refusals.
+	if _, err := checkBinary(exe); err != nil && !strings.Contains(err.Error(), "-race") {
+		t.Fatalf("checkBinary(test binary) = %v", err)
+	}
+	if _, err := checkBinary("/bin/sh"); err == nil {
+		t.Fatal("/bin/sh, not a Go binary, was accepted")
+	}
+}

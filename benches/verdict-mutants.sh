@@ -1,0 +1,79 @@
+#!/bin/sh
+# Proves that the verdict tests can fail: copies HEAD into a temporary
+# folder (never touching the working tree), breaks core/diag's Verdict in
+# one way at a time, and runs the tests that must catch it:
+#
+#   core/transfer  TestVerdictNamesTheSlowStage (throttled disk writer on
+#                  the receiver, paced link, slowed cipher, slow disk reader)
+#   tests          TestVerdictNamesSlowLink (real tbf 100 Mbit/s veth; root)
+#
+# The unbroken copy must pass both; every broken copy must fail at least
+# one. It prints a table of which test failed for which break and exits 1
+# if a break went unnoticed. Not part of make test: it takes a few
+# minutes. Usage: benches/verdict-mutants.sh [output-dir-for-logs]
+set -u
+
+root=$(git rev-parse --show-toplevel) || exit 2
+logs=${1:-$(mktemp -d)}
+mkdir -p "$logs"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT INT TERM
+
+e2e=yes
+if [ "$(id -u)" != 0 ]; then
+	e2e="skipped (needs root for the tbf link)"
+fi
+
+# Each break: a name, then a perl substitution applied to core/diag/diag.go.
+breaks='
+none|
+always-network|s/if top\.top >= dominant \{/if false \&\& top.top >= dominant {/; s/if limit\.busy >= loaded \{/if false \&\& limit.busy >= loaded {/; s/if snd\.wait >= waiting \&\& rcv\.wait >= waiting \{/if true {/
+never-network|s/if snd\.wait >= waiting \&\& rcv\.wait >= waiting \{/if false {/
+ends-swapped|s/account\("sender", sender/account("receiver", sender/; s/account\("receiver", receiver/account("sender", receiver/
+other-end|s/if snd\.top >= rcv\.top \{/if snd.top < rcv.top {/
+last-stage-not-busiest|s/case sh > e\.top:/case sh > 0:/
+network-rule-first|s/(\n\tif top\.top >= dominant \{)/\n\tif snd.wait >= waiting \&\& rcv.wait >= waiting {\n\t\treturn "slowest stage: the network"\n\t}$1/
+'
+
+printf '| break | core/transfer TestVerdictNamesTheSlowStage | tests TestVerdictNamesSlowLink |\n|---|---|---|\n'
+echo "$breaks" | while IFS='|' read -r name subst; do
+	[ -n "$name" ] || continue
+	dir="$work/$name"
+	mkdir -p "$dir"
+	git -C "$root" archive HEAD | tar -x -C "$dir"
+	if [ -n "$subst" ]; then
+		cp "$dir/core/diag/diag.go" "$dir/diag.orig"
+		perl -0pi -e "$subst" "$dir/core/diag/diag.go"
+		if cmp -s "$dir/core/diag/diag.go" "$dir/diag.orig"; then
+			printf '| %s | the break no longer applies to core/diag/diag.go: update this script | |\n' "$name"
+			touch "$work/failed"
+			continue
+		fi
+		diff -u "$dir/diag.orig" "$dir/core/diag/diag.go" > "$logs/$name.diff"
+	fi
+	(cd "$dir" && go test -count=1 -run 'TestVerdictNamesTheSlowStage' ./core/transfer/) > "$logs/$name-transfer.log" 2>&1
+	t=$?
+	if [ "$e2e" = yes ]; then
+		(cd "$dir" && go test -count=1 -run 'TestVerdictNamesSlowLink' ./tests/) > "$logs/$name-e2e.log" 2>&1
+		e=$?
+	else
+		e=skip
+	fi
+	word() {
+		case $1 in 0) echo pass ;; skip) echo "$e2e" ;; *) echo FAIL ;; esac
+	}
+	# Which cases failed, from the transfer test's log.
+	cases=$(grep -o -- '--- FAIL: TestVerdictNamesTheSlowStage/[^ ]*' "$logs/$name-transfer.log" | sed 's/.*TestVerdictNamesTheSlowStage\///' | tr '\n' ' ')
+	printf '| %s | %s %s | %s |\n' "$name" "$(word $t)" "${cases:+($cases)}" "$(word $e)"
+	if [ "$name" = none ]; then
+		if [ $t != 0 ] || { [ "$e" != 0 ] && [ "$e" != skip ]; }; then
+			echo "the unbroken copy fails: see $logs/none-*.log" >&2
+			touch "$work/failed"
+		fi
+	elif [ $t = 0 ] && { [ "$e" = 0 ] || [ "$e" = skip ]; }; then
+		echo "break $name went unnoticed" >&2
+		touch "$work/failed"
+	fi
+done
+echo "logs in $logs" >&2
+[ ! -e "$work/failed" ]
