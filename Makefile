@@ -10,7 +10,7 @@ LDFLAGS := -s -w -X main.version=$(VERSION)
 # Core packages run under the race detector too.
 CORE    := ./core/...
 
-.PHONY: all build ferry ferry-gui test deps lint unit race e2e gui-test mobile-check bench demo clean
+.PHONY: all build ferry ferry-gui test deps lint unit race e2e gui-test mobile-check bench bench-quick demo clean
 
 all: build
 
@@ -48,11 +48,16 @@ mobile-check:
 
 test: deps lint unit race build e2e mobile-check
 
-# Release-mode benchmarks: ratios against baselines run in the same
-# process or script. Never run with -race or -gcflags=all=-N -l (the
-# harness refuses).
-bench:
+# Release-mode benchmarks (benches/README.md): the microbenchmarks, then
+# bin/ferry against a plain TCP copy and croc on loopback and on a
+# 1 Gbit/s veth (root), about ten minutes; bench-quick runs every row with
+# small sizes in a minute or two. Results go to stdout and benches/results/.
+# Never with -race or -gcflags=all=-N -l (the harness refuses, bin/ferry too).
+bench: ferry
 	$(GO) run ./benches/cmd/ferrybench
+
+bench-quick: ferry
+	$(GO) run ./benches/cmd/ferrybench -quick
 
 # The README's first command: a receiver and a sender on this machine.
 demo: ferry
