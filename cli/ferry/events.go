@@ -112,6 +112,7 @@ type doneEvent struct {
 	Local        *diagEvent `json:"local,omitempty"`   // with --diag
 	Remote       *diagEvent `json:"remote,omitempty"`  // sender with --diag
 	Verdict      string     `json:"verdict,omitempty"` // sender with --diag
+	runtimeCounts
 }
 
 type errorEvent struct {
@@ -120,6 +121,15 @@ type errorEvent struct {
 	ExitCode int    `json:"exit_code"`
 	Message  string `json:"message"`
 	Hint     string `json:"hint,omitempty"`
+	runtimeCounts
+}
+
+// runtimeCounts are the process's goroutines and open descriptors, on
+// done and error events when FERRY_DEBUG_RUNTIME=1: a debugging aid for
+// tests that look for leaks across many transfers. Absent otherwise.
+type runtimeCounts struct {
+	Goroutines *int `json:"goroutines,omitempty"`
+	OpenFDs    *int `json:"open_fds,omitempty"`
 }
 
 type peerEvent struct {

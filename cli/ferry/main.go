@@ -88,7 +88,7 @@ type env struct {
 
 // run runs one command line and returns the exit code.
 func run(ctx context.Context, args []string, e *env) int {
-	p := &printer{stdout: e.stdout, stderr: e.stderr}
+	p := &printer{stdout: e.stdout, stderr: e.stderr, debugRuntime: e.getenv("FERRY_DEBUG_RUNTIME") == "1"}
 	if len(args) == 0 {
 		p.stderrLine(topUsage)
 		return report(p, usagef("run 'ferry help' for the list of commands", "no command given"))

@@ -30,6 +30,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"runtime"
 	"strings"
 	"sync"
 )
@@ -45,6 +47,9 @@ type printer struct {
 	stderr io.Writer
 	quiet  bool // --quiet
 	json   bool // --json
+	// debugRuntime (FERRY_DEBUG_RUNTIME=1) adds the process's goroutine
+	// and descriptor counts to done and error events.
+	debugRuntime bool
 	// line, when set, is a redrawn line (the progress bar) that must be
 	// cleared before anything else is written to stderr.
 	line interface{ Clear() error }
@@ -108,6 +113,16 @@ func (p *printer) event(ev any) {
 	if !p.json {
 		return
 	}
+	if p.debugRuntime {
+		switch e := ev.(type) {
+		case doneEvent:
+			e.runtimeCounts = countRuntime()
+			ev = e
+		case errorEvent:
+			e.runtimeCounts = countRuntime()
+			ev = e
+		}
+	}
 	b, err := json.Marshal(ev)
 	if err != nil {
 		// Every event is a plain struct of strings and numbers; failing to
@@ -152,4 +167,17 @@ func (p *printer) locked(f func()) {
 // from): --quiet keeps it, as it keeps the question.
 func (p *printer) listf(format string, args ...any) {
 	p.stderrLine(prefix + fmt.Sprintf(format, args...))
+}
+
+// countRuntime counts the goroutines and the entries of /proc/self/fd
+// (less the one that reading the folder opens). Where /proc is missing
+// open_fds is left out.
+func countRuntime() runtimeCounts {
+	g := runtime.NumGoroutine()
+	c := runtimeCounts{Goroutines: &g}
+	if ents, err := os.ReadDir("/proc/self/fd"); err == nil {
+		n := len(ents) - 1
+		c.OpenFDs = &n
+	}
+	return c
 }
