@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,15 +10,20 @@ import (
 
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/trust"
 )
 
 // Demo fills the window with sample content and no network, for
 // screenshots and for trying the interface: view is "send" (a selection, a
 // device and a code), "progress" (a send under way), "done" (a verified
 // send), "failed" (a send with a wrong code), "receive" (the code and QR
-// code), "offer" (an incoming offer) or "settings".
+// code), "offer" (an incoming offer), "settings", "trusted" (Settings with
+// two trusted devices), "devices-trusted" (a device list with a trusted
+// device and one whose key changed) or "done-trust" (a verified send with
+// the box that trusts the receiver).
 // Call it after New and before Start. Sample files are created, sparse,
-// under the system's temporary folder.
+// under the system's temporary folder, and so is a trust store of sample
+// devices: the person's own is never read or written.
 func (u *UI) Demo(view string) error {
 	u.cfg.Engine = demoEngine{view: view}
 	u.cfg.Browse, u.cfg.Advertise = nil, nil
@@ -27,9 +33,40 @@ func (u *UI) Demo(view string) error {
 	u.settings.nameOverride = "Studio desktop"
 	u.settings.dirOverride = filepath.Join(os.TempDir(), "ferry-demo", "Received")
 	u.fpOverride = "FH8F-TB4L-E5MV-YYPQ"
+	var pins []trust.Device
+	switch view {
+	case "trusted":
+		pins = demoPins
+	case "devices-trusted", "done-trust":
+		pins = demoPins[1:] // Maya's laptop is not trusted yet
+	}
+	store, err := demoTrust(pins)
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	u.cfg.Trust = store
 	u.settings.load()
 	switch view {
-	case "send", "progress", "done", "failed":
+	case "devices-trusted":
+		paths, err := demoFiles()
+		if err != nil {
+			return fmt.Errorf("demo: %w", err)
+		}
+		u.cfg.NoReceive = true
+		u.ShowSend()
+		u.send.addPaths(paths...)
+		// Pixel 8 is trusted and found under its key; a device that
+		// calls itself Pixel 8 with another key is not; the NAS was
+		// never paired.
+		pixel := demoPins[1]
+		u.send.found = u.classify([]Device{
+			{Name: pixel.Name, Fingerprint: pixel.Fingerprint(), Addrs: []string{"192.168.1.44:52711"}},
+			{Name: pixel.Name, Fingerprint: "R4WM-9KTD-PX3H-7QJC", Addrs: []string{"192.168.1.77:41000"}},
+			demoDevices[2],
+		})
+		u.send.chosen = u.send.found[0].key()
+		u.send.devicesChanged()
+	case "send", "progress", "done", "failed", "done-trust":
 		paths, err := demoFiles()
 		if err != nil {
 			return fmt.Errorf("demo: %w", err)
@@ -41,18 +78,51 @@ func (u *UI) Demo(view string) error {
 		u.send.chosen = demoDevices[0].key()
 		u.send.devicesChanged()
 		u.send.code.SetText("482913")
+		if view == "done-trust" {
+			// A first transfer to Maya's laptop, which a code
+			// authenticated.
+			u.cfg.Engine = demoEngine{view: view, key: demoPins[0].Key}
+		}
 		if view != "send" {
 			u.send.startSend()
 		}
 	case "receive", "offer":
 		u.ShowReceive()
-	case "settings":
+	case "settings", "trusted":
 		u.cfg.NoReceive = true
 		u.ShowSettings()
 	default:
-		return fmt.Errorf("demo: unknown view %q (want send, progress, done, failed, receive, offer or settings)", view)
+		return fmt.Errorf("demo: unknown view %q (want send, progress, done, failed, receive, offer, settings, trusted, devices-trusted or done-trust)", view)
 	}
 	return nil
+}
+
+// demoPins are the sample trusted devices, with made-up keys that are the
+// same every run (so are their fingerprints on screen).
+var demoPins = []trust.Device{
+	{Name: "Maya's MacBook Air", Key: demoKey("maya"), PairedAt: time.Date(2025, 6, 14, 12, 0, 0, 0, time.UTC)},
+	{Name: "Pixel 8", Key: demoKey("pixel"), PairedAt: time.Date(2025, 5, 2, 12, 0, 0, 0, time.UTC)},
+}
+
+func demoKey(seed string) []byte {
+	k := sha256.Sum256([]byte("ferry demo key " + seed))
+	return k[:]
+}
+
+// demoTrust makes a fresh trust store under the temporary folder holding
+// pins.
+func demoTrust(pins []trust.Device) (*trust.Store, error) {
+	dir := filepath.Join(os.TempDir(), "ferry-demo", "config")
+	if err := os.RemoveAll(dir); err != nil {
+		return nil, err
+	}
+	s := trust.Open(filepath.Join(dir, "trusted.json"))
+	for _, d := range pins {
+		if err := s.Add(d); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
 }
 
 var demoDevices = []Device{
@@ -97,8 +167,12 @@ func demoFiles() ([]string, error) {
 	return paths, nil
 }
 
-// demoEngine plays a transfer that stops at a telling moment.
-type demoEngine struct{ view string }
+// demoEngine plays a transfer that stops at a telling moment. key is the
+// receiver's static key, when the result should offer to trust it.
+type demoEngine struct {
+	view string
+	key  []byte
+}
 
 func (e demoEngine) Send(ctx context.Context, cfg transfer.SendConfig) (transfer.Summary, error) {
 	emit := func(ev transfer.Event) {
@@ -110,10 +184,14 @@ func (e demoEngine) Send(ctx context.Context, cfg transfer.SendConfig) (transfer
 		return transfer.Summary{}, fmt.Errorf("connecting to %s: %w", cfg.Addr, secure.ErrWrongCode)
 	}
 	d := demoDevices[0]
-	emit(transfer.Connected{PeerName: d.Name, PeerFingerprint: d.Fingerprint, Addr: d.Addrs[0]})
+	c := transfer.Connected{PeerName: d.Name, PeerFingerprint: d.Fingerprint, Addr: d.Addrs[0]}
+	if e.key != nil {
+		c.PeerKey, c.PeerFingerprint = e.key, secure.Fingerprint(e.key)
+	}
+	emit(c)
 	const total = 1_927_000_000
 	emit(transfer.Accepted{Total: total, Offer: transfer.Offer{Files: 27, Dirs: 1, TotalBytes: total}})
-	if e.view == "done" {
+	if e.view == "done" || e.view == "done-trust" {
 		sum := transfer.Summary{Bytes: total, Duration: 39*time.Second + 400*time.Millisecond}
 		for _, n := range []string{"Interview – final cut.mov", "Quarterly report.pdf", "notes.md"} {
 			sum.Entries = append(sum.Entries, transfer.EntryDone{Entry: transfer.Entry{Path: n, Kind: transfer.KindFile}, Outcome: transfer.Received})

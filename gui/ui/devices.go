@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/discovery"
+	"github.com/ferry-project/ferry/core/trust"
 )
 
 // Device is a receiver the person can send to: one found on the network,
@@ -18,6 +19,13 @@ type Device struct {
 	// Incompatible: it advertises a protocol version this build doesn't
 	// speak. It is listed, so the person learns why it won't work.
 	Incompatible bool
+
+	// How the device relates to the trust store, set by the UI (never by
+	// a BrowseFunc) each time the list or the store changes. pin is the
+	// pinned device when status is trust.Trusted: its full key is what a
+	// code-less send checks, the advertised fingerprint only selects it.
+	status trust.Status
+	pin    trust.Device
 }
 
 // key identifies a device across discovery updates: the fingerprint when

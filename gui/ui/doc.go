@@ -35,4 +35,36 @@
 //     field fills in the address and the code.
 //   - Errors are shown as a short headline, one sentence saying what to do,
 //     and the engine's own wording underneath for a bug report.
+//
+// # Trusted devices
+//
+// The pins are core/trust's store (Config.Trust: the file the CLI uses),
+// checked by core/secure's handshake; the UI decides when to offer trust
+// and shows what the store says.
+//
+//   - A transfer that a code authenticated ends, on both devices, with a
+//     box "Trust NAME: next time, no code needed", checked when the peer
+//     is already trusted. Ticking it pins the key the handshake proved
+//     (Connected.PeerKey); unticking removes the pin. Every peer a code
+//     authenticates is also noted as recent, for `ferry trust add`.
+//   - The device list marks a device Trusted when its advertised
+//     fingerprint is a pinned key's. That only selects paired mode: the
+//     send carries the full pinned key, and the handshake refuses any
+//     other (ErrKeyChanged). A device with a trusted device's name and
+//     another fingerprint is marked "Key changed, not trusted" and is sent
+//     to only with a code, which pairs the devices again.
+//   - For a trusted device the code is optional: empty, the send uses the
+//     pin; typed, the code wins, so a person told to pair again can. After
+//     a refused pin (not paired any more, key changed) the device needs a
+//     code until one succeeds.
+//   - The receiver accepts paired senders whose key is pinned at the time
+//     of the handshake, so trusting or removing counts at once, without a
+//     restart. "Accept files from trusted devices without asking" is off
+//     by default; with "Ask before accepting" off it has nothing to decide.
+//   - Settings lists the pins with a Remove button each; a removal applies
+//     at once (it is not a preference waiting for Save). A store that
+//     can't be read is reported with its file and never reset; until it
+//     is fixed nobody is trusted.
+//   - Store writes (which lock and sync a file) run off the UI goroutine;
+//     reads, which take no lock, run where they are needed.
 package ui

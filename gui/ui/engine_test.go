@@ -23,6 +23,7 @@ import (
 // peerReceiver is a real receiver on 127.0.0.1, served on a goroutine the
 // test owns.
 type peerReceiver struct {
+	id     *secure.Identity
 	r      *transfer.Receiver
 	dir    string
 	events chan transfer.Event
@@ -30,14 +31,14 @@ type peerReceiver struct {
 	cancel context.CancelFunc
 }
 
-func startPeerReceiver(t *testing.T, policy transfer.Policy) *peerReceiver {
+func startPeerReceiver(t *testing.T, policy transfer.Policy, opts ...func(*transfer.ReceiverConfig)) *peerReceiver {
 	t.Helper()
 	id, err := secure.NewIdentity()
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &peerReceiver{dir: t.TempDir(), events: make(chan transfer.Event, 1024), done: make(chan error, 1)}
-	p.r, err = transfer.NewReceiver(transfer.ReceiverConfig{
+	p := &peerReceiver{id: id, dir: t.TempDir(), events: make(chan transfer.Event, 1024), done: make(chan error, 1)}
+	cfg := transfer.ReceiverConfig{
 		Dir: p.dir, Listen: "127.0.0.1:0", Identity: id, Name: "Peer box", Policy: policy,
 		OnEvent: func(ev transfer.Event) {
 			select {
@@ -45,7 +46,11 @@ func startPeerReceiver(t *testing.T, policy transfer.Policy) *peerReceiver {
 			default:
 			}
 		},
-	})
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	p.r, err = transfer.NewReceiver(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,6 +31,9 @@ func TestExplain(t *testing.T) {
 	}{
 		{wrap(secure.ErrWrongCode), "Wrong code"},
 		{wrap(secure.ErrCodeRetired), "The code has changed"},
+		{wrap(secure.ErrNotPaired), "Not paired any more"},
+		{wrap(secure.ErrKeyChanged), "Device key changed"},
+		{wrap(secure.ErrBusy), "The other device is busy"},
 		{wrap(transfer.ErrDeclined), "Declined"},
 		{wrap(transfer.ErrCancelled), "Cancelled"},
 		{context.Canceled, "Cancelled"},

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/trust"
 )
 
 // uiLoop stands in for Fyne's UI goroutine. The test driver runs fyne.Do
@@ -78,33 +79,43 @@ func (l *uiLoop) run(f func()) {
 }
 
 type harness struct {
-	t    *testing.T
-	loop *uiLoop
-	app  fyne.App
-	win  fyne.Window
-	u    *UI
-	id   *secure.Identity
-	dir  string // download folder
+	t     *testing.T
+	loop  *uiLoop
+	app   fyne.App
+	win   fyne.Window
+	u     *UI
+	id    *secure.Identity
+	dir   string       // download folder
+	store *trust.Store // trusted devices, in a folder of the test's
 }
 
 type harnessOpt func(*Config)
 
 // newHarness builds a UI in a test window. Discovery is off; the receiver
-// listens on loopback only.
+// listens on loopback only; the trust store is a file of the test's.
 func newHarness(t *testing.T, engine Engine, opts ...harnessOpt) *harness {
+	t.Helper()
+	return newHarnessOn(t, newUILoop(t), engine, opts...)
+}
+
+// newHarnessOn builds a harness whose widgets run on loop. Two devices in
+// one test share a loop: Fyne's caches are global, and the real app
+// touches them from one goroutine only.
+func newHarnessOn(t *testing.T, loop *uiLoop, engine Engine, opts ...harnessOpt) *harness {
 	t.Helper()
 	id, err := secure.NewIdentity()
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{t: t, loop: newUILoop(t), id: id, dir: t.TempDir()}
+	h := &harness{t: t, loop: loop, id: id, dir: t.TempDir()}
+	h.store = trust.Open(filepath.Join(t.TempDir(), "config", "trusted.json"))
 	h.app = test.NewTempApp(t)
 	h.app.Preferences().SetString(prefDir, h.dir)
 	h.app.Preferences().SetString(prefName, "Test desk")
 	h.loop.run(func() {
 		h.win = h.app.NewWindow("Ferry")
 		cfg := Config{
-			App: h.app, Window: h.win, Engine: engine, Identity: id,
+			App: h.app, Window: h.win, Engine: engine, Identity: id, Trust: h.store,
 			Do:         h.loop.do,
 			Listen:     "127.0.0.1:0",
 			Hosts:      func() []string { return []string{"127.0.0.1"} },

@@ -47,6 +47,9 @@ type progressPanel struct {
 	state   panelState
 	sending bool // wording: "sent" or "received"
 	entries []transfer.EntryDone
+
+	conn  transfer.Connected // the peer, once the handshake succeeded
+	trust *widget.Check      // the result's "Trust …" box, when offered
 }
 
 func newProgressPanel(sending bool) *progressPanel {
@@ -88,6 +91,7 @@ func newProgressPanel(sending bool) *progressPanel {
 func (p *progressPanel) begin(title, peer string, onCancel func()) {
 	p.state = stateRunning
 	p.entries = nil
+	p.conn, p.trust = transfer.Connected{}, nil
 	p.title.SetText(title)
 	p.peer.SetText(peer)
 	p.bar.Max = 1
@@ -108,8 +112,9 @@ func (p *progressPanel) handle(ev transfer.Event) {
 	}
 	switch e := ev.(type) {
 	case transfer.Connected:
+		p.conn = e
 		if e.PeerName != "" {
-			p.peer.SetText(peerLine(e.PeerName, e.PeerFingerprint))
+			p.peer.SetText(connLine(e))
 		}
 		if p.sending {
 			p.current.SetText("Waiting for the other device to accept…")

@@ -52,6 +52,9 @@ type receiveView struct {
 	offer   *dialog.CustomDialog
 	accept  *widget.Button
 	decline *widget.Button
+	offers  int // offer dialogs shown, ever
+	// offerText is what the dialog says, headline then fingerprint line.
+	offerText string
 
 	again chan struct{} // wakes the receive loop to listen again
 
@@ -62,6 +65,10 @@ type receiveView struct {
 	cancel context.CancelCauseFunc
 	busy   bool // a peer is connected: settings wait for the next receiver
 	texts  []string
+	// What the receiver decides without asking: everything (Policy), or
+	// offers from trusted devices.
+	policy     transfer.Policy
+	autoPaired bool
 }
 
 func newReceiveView(u *UI) *receiveView {
@@ -176,6 +183,7 @@ func (v *receiveView) serveOne(ctx context.Context, gen int) (restart bool, err 
 	cfg.Identity = v.u.cfg.Identity
 	var r Receiver
 	cfg.OnEvent = func(ev transfer.Event) {
+		v.u.noteCodePeer(ev)
 		v.u.do(func() { v.handle(gen, r, ev) })
 	}
 	r, err = v.u.cfg.Engine.NewReceiver(cfg)
@@ -194,6 +202,7 @@ func (v *receiveView) serveOne(ctx context.Context, gen int) (restart bool, err 
 	code, port := r.Code(), r.Port()
 	v.u.do(func() {
 		v.gen, v.r, v.cancel, v.busy, v.texts = gen, r, cancel, false, nil
+		v.policy, v.autoPaired = cfg.Policy, cfg.AutoAcceptPaired
 		v.showReady(cfg.Name, code, port, cfg.Dir)
 	})
 	sum, serveErr := r.Serve(sctx)
@@ -258,7 +267,7 @@ func (v *receiveView) handle(gen int, r Receiver, ev transfer.Event) {
 		return
 	case transfer.Connected:
 		v.busy = true
-		v.prog.begin("Receiving", "From "+peerLine(e.PeerName, e.PeerFingerprint), func() {
+		v.prog.begin("Receiving", "From "+connLine(e), func() {
 			v.prog.cancel.Disable()
 			v.prog.current.SetText("Cancelling…")
 			v.closeOffer()
@@ -269,7 +278,11 @@ func (v *receiveView) handle(gen int, r Receiver, ev transfer.Event) {
 		v.show(v.progCard)
 		v.u.ShowReceive()
 	case transfer.Offered:
-		v.showOffer(r, e.Offer)
+		// The engine reports every offer; it waits for an answer only
+		// when it asks.
+		if v.policy == transfer.Ask && !(v.autoPaired && v.prog.conn.Paired) {
+			v.showOffer(r, e.Offer)
+		}
 	case transfer.Accepted:
 		v.closeOffer()
 	case transfer.Progress:
@@ -287,15 +300,28 @@ func (v *receiveView) showOffer(r Receiver, o transfer.Offer) {
 	if who == "" {
 		who = "A device"
 	}
-	what := plural(o.Files, "file", "files")
-	if o.Dirs > 0 {
-		what += " in " + plural(o.Dirs, "folder", "folders")
+	var parts []string
+	if o.Files > 0 || o.Texts == 0 {
+		files := plural(o.Files, "file", "files")
+		if o.Dirs > 0 {
+			files += " in " + plural(o.Dirs, "folder", "folders")
+		}
+		parts = append(parts, files)
 	}
 	if o.Texts > 0 {
-		what += " and " + plural(o.Texts, "text", "texts")
+		parts = append(parts, plural(o.Texts, "text", "texts"))
+	}
+	what := strings.Join(parts, " and ")
+	paired := v.prog.conn.Paired
+	if paired {
+		who += ", a trusted device,"
 	}
 	head := &widget.Label{Text: fmt.Sprintf("%s wants to send you %s (%s).", who, what, formatBytes(o.TotalBytes)), Wrapping: fyne.TextWrapWord, TextStyle: fyne.TextStyle{Bold: true}}
-	fp := &widget.Label{Text: "Fingerprint " + o.PeerFingerprint, SizeName: theme.SizeNameCaptionText}
+	fpText := "Fingerprint " + o.PeerFingerprint
+	if paired {
+		fpText = "Trusted device: its key is the one you paired with  ·  " + fpText
+	}
+	fp := &widget.Label{Text: fpText, SizeName: theme.SizeNameCaptionText}
 	var names []string
 	for _, e := range o.Entries {
 		if e.Kind == transfer.KindDir {
@@ -323,6 +349,8 @@ func (v *receiveView) showOffer(r Receiver, o transfer.Offer) {
 	v.accept.Importance = widget.HighImportance
 	d.SetButtons([]fyne.CanvasObject{v.decline, v.accept})
 	v.offer = d
+	v.offers++
+	v.offerText = head.Text + "\n" + fp.Text
 	d.Show()
 }
 
@@ -351,6 +379,9 @@ func (v *receiveView) done(gen int, sum transfer.Summary, err error) {
 	}
 	for _, t := range v.texts {
 		v.prog.extra.Add(textCard(v.u.cfg.App, t))
+	}
+	if err == nil {
+		v.u.offerTrust(v.prog)
 	}
 	v.show(v.progCard)
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/trust"
 )
 
 // errSenderCancelled is the reason the receiver is told when the person
@@ -48,10 +49,16 @@ type sendView struct {
 	form   fyne.CanvasObject
 	prog   *progressPanel
 	cancel context.CancelCauseFunc // of the running send; nil when idle
+	sentTo string                  // key of the device of the last send
+
+	// Keys of trusted devices that refused their pins (not paired any
+	// more, or a changed key): a code is needed until one pairs them
+	// again.
+	needCode map[string]bool
 }
 
 func newSendView(u *UI) *sendView {
-	v := &sendView{u: u}
+	v := &sendView{u: u, needCode: map[string]bool{}}
 
 	// What to send.
 	v.list = widget.NewList(
@@ -84,7 +91,8 @@ func newSendView(u *UI) *sendView {
 		func() fyne.CanvasObject {
 			name := &widget.Label{TextStyle: fyne.TextStyle{Bold: true}, Truncation: fyne.TextTruncateEllipsis}
 			sub := &widget.Label{SizeName: theme.SizeNameCaptionText, Truncation: fyne.TextTruncateEllipsis}
-			return container.NewBorder(nil, nil, widget.NewIcon(theme.ComputerIcon()), nil,
+			badge := &widget.Label{TextStyle: fyne.TextStyle{Bold: true}}
+			return container.NewBorder(nil, nil, widget.NewIcon(theme.ComputerIcon()), badge,
 				container.New(layout.NewCustomPaddedVBoxLayout(0), name, sub))
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
@@ -95,20 +103,36 @@ func newSendView(u *UI) *sendView {
 			box := o.(*fyne.Container)
 			texts := box.Objects[0].(*fyne.Container).Objects
 			icon := box.Objects[1].(*widget.Icon)
+			badge := box.Objects[2].(*widget.Label)
 			texts[0].(*widget.Label).SetText(d.Name)
 			sub := strings.Join(d.Addrs, ", ")
 			if d.Fingerprint != "" {
 				sub = d.Fingerprint + "  ·  " + sub
 			}
+			var res fyne.Resource = theme.ComputerIcon()
+			if d.Manual {
+				res = theme.StorageIcon()
+			}
+			switch d.status {
+			case trust.Trusted:
+				sub = "No code needed  ·  " + sub
+				badge.Text, badge.Importance = "Trusted", widget.SuccessImportance
+				res = theme.NewSuccessThemedResource(res)
+			case trust.Mismatch:
+				// Same name as a trusted device, another key: a
+				// reinstall or an impostor. Never sent to without a code.
+				sub = "Not the key you trusted: send with a code to pair again  ·  " + sub
+				badge.Text, badge.Importance = "Key changed, not trusted", widget.DangerImportance
+				res = theme.NewErrorThemedResource(theme.WarningIcon())
+			default:
+				badge.Text = ""
+			}
+			badge.Refresh()
 			if d.Incompatible {
 				sub = "Different Ferry version: update both devices  ·  " + sub
 			}
 			texts[1].(*widget.Label).SetText(sub)
-			if d.Manual {
-				icon.SetResource(theme.StorageIcon())
-			} else {
-				icon.SetResource(theme.ComputerIcon())
-			}
+			icon.SetResource(res)
 		},
 	)
 	v.devList.OnSelected = func(i widget.ListItemID) {
@@ -311,7 +335,7 @@ func (v *sendView) browse(ctx context.Context) {
 				others = append(others, d)
 			}
 		}
-		ds = others
+		ds = v.u.classify(others)
 		v.u.do(func() {
 			v.found = ds
 			v.devicesChanged()
@@ -359,7 +383,7 @@ func (v *sendView) addAddress() {
 			v.code.SetText(l.Code)
 		}
 	}
-	d := Device{Name: name, Addrs: []string{s}, Manual: true, Fingerprint: fp}
+	d := v.u.classify([]Device{{Name: name, Addrs: []string{s}, Manual: true, Fingerprint: fp}})[0]
 	replaced := false
 	for i := range v.manual {
 		if v.manual[i].key() == d.key() {
@@ -397,11 +421,28 @@ func (v *sendView) codeText() string {
 	return strings.Join(strings.Fields(v.code.Text), "")
 }
 
+// paired is the pinned key to send to d with, and no code: d is trusted
+// and no code was typed. A typed code wins, so that a person told to pair
+// again can.
+func (v *sendView) paired(d Device) []byte {
+	if d.status != trust.Trusted || len(d.pin.Key) == 0 || v.codeText() != "" || v.needCode[d.key()] {
+		return nil
+	}
+	return d.pin.Key
+}
+
 // updateReady enables Send when there is something to send, somewhere to
-// send it and a code, and otherwise says what is missing.
+// send it and a code (none for a trusted device), and otherwise says what
+// is missing.
 func (v *sendView) updateReady() {
-	_, haveTarget := v.target()
+	d, haveTarget := v.target()
 	_, _, counting := v.sel.totals()
+	pairedKey := v.paired(d)
+	if haveTarget && d.status == trust.Trusted && !v.needCode[d.key()] {
+		v.code.SetPlaceHolder("Not needed: " + d.Name + " is trusted")
+	} else {
+		v.code.SetPlaceHolder("Code shown on the receiving device")
+	}
 	switch {
 	case len(v.sel.items) == 0:
 		v.hint.SetText("Add files or folders to send")
@@ -409,15 +450,20 @@ func (v *sendView) updateReady() {
 		v.hint.SetText("Press Add to use that address")
 	case !haveTarget:
 		v.hint.SetText("Choose a device, or add one by its address")
-	case v.codeText() == "":
+	case d.status == trust.Mismatch && v.codeText() == "":
+		v.hint.SetText("Its key changed: type the code it shows to pair again")
+	case v.needCode[d.key()] && v.codeText() == "":
+		v.hint.SetText("It refused the pairing: type the code it shows to pair again")
+	case v.codeText() == "" && pairedKey == nil:
 		v.hint.SetText("Type the code the receiving device shows")
 	case counting:
 		v.hint.SetText("Measuring folders…")
+	case pairedKey != nil:
+		v.hint.SetText("Ready to send to " + d.Name + ", a trusted device: no code needed")
 	default:
-		d, _ := v.target()
 		v.hint.SetText("Ready to send to " + d.Name)
 	}
-	ready := len(v.sel.items) > 0 && haveTarget && v.codeText() != "" && v.cancel == nil
+	ready := len(v.sel.items) > 0 && haveTarget && (v.codeText() != "" || pairedKey != nil) && v.cancel == nil
 	if ready {
 		v.sendBtn.Enable()
 	} else {
@@ -438,6 +484,7 @@ func (v *sendView) startSend() {
 	}
 	ctx, cancel := context.WithCancelCause(v.u.ctx)
 	v.cancel = cancel
+	v.sentTo = d.key()
 	// A device's address names it in errors. Discovery may list one
 	// whose advertisement carried no usable address: it has only its name.
 	addr := d.Name
@@ -447,10 +494,12 @@ func (v *sendView) startSend() {
 	cfg := transfer.SendConfig{
 		Addr:     addr,
 		Code:     v.codeText(),
+		PeerKey:  v.paired(d),
 		Identity: v.u.cfg.Identity,
 		Name:     v.u.settings.deviceName(),
 		Items:    items,
 		OnEvent: func(ev transfer.Event) {
+			v.u.noteCodePeer(ev)
 			v.u.do(func() { v.prog.handle(ev) })
 		},
 	}
@@ -489,9 +538,21 @@ func (v *sendView) sendDone(sum transfer.Summary, err error) {
 		})
 		more.Importance = widget.HighImportance
 		v.prog.finish(sum, nil, back, more)
-	} else if errors.Is(err, secure.ErrWrongCode) || errors.Is(err, secure.ErrCodeRetired) {
-		// Sending again with the same code can only fail again.
-		fix := widget.NewButtonWithIcon("Enter the code again", theme.DocumentCreateIcon(), func() {
+		if !v.prog.conn.Paired {
+			delete(v.needCode, v.sentTo) // a code paired them again
+		}
+		v.u.offerTrust(v.prog)
+	} else if errors.Is(err, secure.ErrWrongCode) || errors.Is(err, secure.ErrCodeRetired) ||
+		errors.Is(err, secure.ErrNotPaired) || errors.Is(err, secure.ErrKeyChanged) {
+		// Sending again with the same code can only fail again, and so
+		// can sending again to a device that refused the pins: the fix
+		// is a code, which pairs the devices again.
+		label := "Enter the code again"
+		if errors.Is(err, secure.ErrNotPaired) || errors.Is(err, secure.ErrKeyChanged) {
+			label = "Pair with a code"
+			v.needCode[v.sentTo] = true
+		}
+		fix := widget.NewButtonWithIcon(label, theme.DocumentCreateIcon(), func() {
 			v.code.SetText("")
 			v.showProgress(false)
 			v.u.cfg.Window.Canvas().Focus(v.code)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -8,10 +9,12 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/trust"
 )
 
 // Preference keys. They are part of the app's on-disk state: renaming one
@@ -20,6 +23,8 @@ const (
 	prefName = "deviceName"
 	prefDir  = "downloadDir"
 	prefAsk  = "askBeforeAccepting"
+	// Off by default: a person opts in to offers that nobody confirms.
+	prefAutoTrusted = "autoAcceptTrusted"
 )
 
 // settingsView is the Settings tab. Values live in the app's Preferences
@@ -28,11 +33,18 @@ type settingsView struct {
 	u    *UI
 	root fyne.CanvasObject
 
-	name  *widget.Entry
-	dir   *widget.Entry
-	ask   *widget.Check
-	saved *widget.Label
-	fp    *widget.Label
+	name        *widget.Entry
+	dir         *widget.Entry
+	ask         *widget.Check
+	autoTrusted *widget.Check
+	saved       *widget.Label
+	fp          *widget.Label
+
+	// The trusted devices, read from the store whenever Settings shows
+	// or the store changes; a removal applies at once, not on Save.
+	trusted     *fyne.Container
+	trustedRows []trustedRow
+	trustedNote *widget.Label
 
 	// Demo mode: sample values that are never saved.
 	nameOverride, dirOverride string
@@ -57,7 +69,15 @@ func newSettingsView(u *UI) *settingsView {
 		d.Resize(fyne.NewSize(720, 500))
 		d.Show()
 	})
-	v.ask = widget.NewCheck("Ask before accepting a transfer", nil)
+	v.ask = widget.NewCheck("Ask before accepting a transfer", func(on bool) {
+		// Without asking, every offer is accepted: trusted or not.
+		if on {
+			v.autoTrusted.Enable()
+		} else {
+			v.autoTrusted.Disable()
+		}
+	})
+	v.autoTrusted = widget.NewCheck("Accept files from trusted devices without asking", nil)
 	v.saved = &widget.Label{Importance: widget.SuccessImportance}
 	v.fp = &widget.Label{Selectable: true, TextStyle: fyne.TextStyle{Monospace: true}}
 	form := &widget.Form{
@@ -65,6 +85,7 @@ func newSettingsView(u *UI) *settingsView {
 			{Text: "Device name", Widget: v.name, HintText: "How this device appears to others"},
 			{Text: "Download folder", Widget: container.NewBorder(nil, nil, nil, browse, v.dir), HintText: "Where received files are saved"},
 			{Text: "Incoming", Widget: v.ask, HintText: "Without asking, anyone who knows the code can send"},
+			{Text: "", Widget: v.autoTrusted, HintText: "A trusted device is recognised by its key, never by its name"},
 			{Text: "Fingerprint", Widget: v.fp, HintText: "Compare it with what the other device shows"},
 		},
 		SubmitText: "Save",
@@ -73,9 +94,80 @@ func newSettingsView(u *UI) *settingsView {
 		CancelText: "Revert",
 	}
 	title := &widget.Label{Text: "Settings", TextStyle: fyne.TextStyle{Bold: true}, SizeName: theme.SizeNameHeadingText}
-	v.root = centred(640, card(container.NewVBox(title, form, v.saved)))
+	v.trusted = container.NewVBox()
+	v.trustedNote = &widget.Label{Wrapping: fyne.TextWrapWord, SizeName: theme.SizeNameCaptionText}
+	trustedIntro := &widget.Label{
+		Text:     "They send and receive without a code. Remove one and a code is needed again, on both devices.",
+		Wrapping: fyne.TextWrapWord, SizeName: theme.SizeNameCaptionText, Importance: widget.LowImportance,
+	}
+	// A long list of trusted devices scrolls the whole view rather than
+	// squeezing the form.
+	v.root = container.NewVScroll(centred(640, card(container.NewVBox(
+		title, form, v.saved,
+		widget.NewSeparator(), heading("Trusted devices"), trustedIntro, v.trusted, v.trustedNote))))
 	v.load()
 	return v
+}
+
+// trustedRow is one trusted device in Settings with its Remove button.
+type trustedRow struct {
+	dev    trust.Device
+	remove *widget.Button
+}
+
+// loadTrusted lists the trusted devices from the store. A store that
+// can't be read is said so, with the file it is about; it is never
+// reset for the person.
+func (v *settingsView) loadTrusted() {
+	v.trusted.RemoveAll()
+	v.trustedRows = nil
+	v.trustedNote.SetText("")
+	s := v.u.cfg.Trust
+	if s == nil {
+		v.trustedNote.SetText("Trusted devices are off in this build.")
+		return
+	}
+	devs, err := s.Devices()
+	if err != nil {
+		v.trustedNote.Importance = widget.DangerImportance
+		v.trustedNote.SetText("Can't read the trusted devices: " + err.Error() + ". Fix or delete the file; until then every transfer needs a code.")
+		return
+	}
+	v.trustedNote.Importance = widget.LowImportance
+	if len(devs) == 0 {
+		v.trustedNote.SetText("None yet. After a transfer with a code, tick “Trust …” in its result.")
+		return
+	}
+	for _, d := range devs {
+		v.trusted.Add(v.trustedRow(d))
+	}
+}
+
+func (v *settingsView) trustedRow(d trust.Device) fyne.CanvasObject {
+	name := &widget.Label{Text: d.Name, TextStyle: fyne.TextStyle{Bold: true}, Truncation: fyne.TextTruncateEllipsis}
+	sub := &widget.Label{Text: d.Fingerprint() + "  ·  paired " + pairedDate(d.PairedAt), SizeName: theme.SizeNameCaptionText, Truncation: fyne.TextTruncateEllipsis}
+	remove := widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), nil)
+	remove.Importance = widget.LowImportance
+	remove.OnTapped = func() {
+		remove.Disable()
+		v.u.goroutine(func() {
+			// By the full fingerprint: two devices may share a name.
+			_, err := v.u.cfg.Trust.Remove(d.Fingerprint())
+			v.u.do(func() {
+				v.u.trustChanged()
+				if err != nil && !errors.Is(err, trust.ErrNotFound) {
+					v.trustedNote.Importance = widget.DangerImportance
+					v.trustedNote.SetText("Couldn't remove " + d.Name + ": " + err.Error())
+					return
+				}
+				v.trustedNote.SetText(d.Name + " is no longer trusted: the next transfer between the two devices needs a code.")
+			})
+		})
+	}
+	v.trustedRows = append(v.trustedRows, trustedRow{dev: d, remove: remove})
+	icon := widget.NewIcon(theme.NewSuccessThemedResource(theme.ComputerIcon()))
+	return container.NewBorder(nil, nil, icon, container.NewCenter(remove),
+		container.New(layout.NewCustomPaddedVBoxLayout(0), name, sub))
 }
 
 func (v *settingsView) prefs() fyne.Preferences { return v.u.cfg.App.Preferences() }
@@ -85,8 +177,11 @@ func (v *settingsView) load() {
 	v.name.SetText(v.deviceName())
 	v.dir.SetText(v.downloadDir())
 	v.ask.SetChecked(v.askFirst())
+	v.autoTrusted.SetChecked(v.autoAcceptTrusted())
+	v.ask.OnChanged(v.ask.Checked)
 	v.saved.SetText("")
 	v.fp.SetText(v.u.fingerprint())
+	v.loadTrusted()
 }
 
 // save stores the form and restarts a waiting receiver with it.
@@ -95,6 +190,7 @@ func (v *settingsView) save() {
 	p.SetString(prefName, strings.TrimSpace(v.name.Text))
 	p.SetString(prefDir, strings.TrimSpace(v.dir.Text))
 	p.SetBool(prefAsk, v.ask.Checked)
+	p.SetBool(prefAutoTrusted, v.autoTrusted.Checked)
 	v.saved.SetText("Saved")
 	v.u.recv.settingsChanged()
 }
@@ -117,6 +213,10 @@ func (v *settingsView) askFirst() bool {
 	return v.prefs().BoolWithFallback(prefAsk, true)
 }
 
+func (v *settingsView) autoAcceptTrusted() bool {
+	return v.prefs().BoolWithFallback(prefAutoTrusted, false)
+}
+
 // receiverConfig is the part of a receiver's configuration that comes from
 // settings. It creates the download folder if it is missing (a fresh
 // system may have no ~/Downloads).
@@ -129,5 +229,11 @@ func (v *settingsView) receiverConfig() (transfer.ReceiverConfig, error) {
 	if !v.askFirst() {
 		policy = transfer.AcceptAll
 	}
-	return transfer.ReceiverConfig{Dir: dir, Name: v.deviceName(), Policy: policy}, nil
+	return transfer.ReceiverConfig{
+		Dir: dir, Name: v.deviceName(), Policy: policy,
+		// Read at each handshake, so a device trusted or removed while
+		// the receiver waits counts at once.
+		Paired:           v.u.pinned,
+		AutoAcceptPaired: v.autoAcceptTrusted(),
+	}, nil
 }

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/trust"
 )
 
 // Config is everything the UI needs from the command that hosts it.
@@ -19,6 +20,10 @@ type Config struct {
 	Window   fyne.Window // the main window; the UI sets its content
 	Engine   Engine      // CoreEngine{} outside tests and demos
 	Identity *secure.Identity
+	// Trust is the trusted-devices store (trust.Open(trust.DefaultPath())
+	// in the app, the same file the CLI uses); nil turns pairing off:
+	// every transfer takes a code and nothing offers to trust a device.
+	Trust *trust.Store
 
 	// Do runs f on the UI goroutine (fyne.Do in the application).
 	Do func(f func())
@@ -50,6 +55,7 @@ type UI struct {
 	tabs     *container.AppTabs
 	sendTab  *container.TabItem
 	recvTab  *container.TabItem
+	setTab   *container.TabItem
 	send     *sendView
 	recv     *receiveView
 	settings *settingsView
@@ -94,8 +100,14 @@ func New(cfg Config) *UI {
 	u.recv = newReceiveView(u)
 	u.sendTab = container.NewTabItemWithIcon("Send", theme.UploadIcon(), u.send.root)
 	u.recvTab = container.NewTabItemWithIcon("Receive", theme.DownloadIcon(), u.recv.root)
-	u.tabs = container.NewAppTabs(u.sendTab, u.recvTab,
-		container.NewTabItemWithIcon("Settings", theme.SettingsIcon(), u.settings.root))
+	u.setTab = container.NewTabItemWithIcon("Settings", theme.SettingsIcon(), u.settings.root)
+	u.tabs = container.NewAppTabs(u.sendTab, u.recvTab, u.setTab)
+	u.tabs.OnSelected = func(t *container.TabItem) {
+		// The CLI may have changed the trusted devices meanwhile.
+		if t == u.setTab {
+			u.settings.loadTrusted()
+		}
+	}
 
 	cfg.Window.SetContent(u.tabs)
 	cfg.Window.SetOnDropped(u.Drop)
@@ -136,11 +148,9 @@ func (u *UI) Drop(_ fyne.Position, uris []fyne.URI) {
 
 // ShowSend, ShowReceive and ShowSettings switch views (the demo mode uses
 // them).
-func (u *UI) ShowSend()    { u.tabs.Select(u.sendTab) }
-func (u *UI) ShowReceive() { u.tabs.Select(u.recvTab) }
-func (u *UI) ShowSettings() {
-	u.tabs.SelectIndex(2)
-}
+func (u *UI) ShowSend()     { u.tabs.Select(u.sendTab) }
+func (u *UI) ShowReceive()  { u.tabs.Select(u.recvTab) }
+func (u *UI) ShowSettings() { u.tabs.Select(u.setTab) }
 
 // goroutine runs f on a goroutine that Close waits for.
 func (u *UI) goroutine(f func()) {
