@@ -586,7 +586,7 @@ func (r *hostileRig) flood(t *testing.T) {
 		}()
 	}
 	cwg.Wait()
-	t.Logf("of %d stalled connections the receiver closed %d within a second (evicted, or closed as a transfer began) and %d later (handshake timeout); %d still open",
+	t.Logf("of %d stalled connections the receiver closed %d within a second (evicted, or closed when a transfer ended) and %d later (handshake timeout); %d still open",
 		len(stalled), closedSoon, closedLater, open)
 	if open != 0 {
 		t.Errorf("%d stalled connections still open after the handshake timeout", open)
