@@ -27,6 +27,7 @@ type connectedEvent struct {
 	PeerName        string `json:"peer_name"`
 	PeerFingerprint string `json:"peer_fingerprint"`
 	Addr            string `json:"addr"`
+	Paired          bool   `json:"paired"` // authenticated by pinned keys, without a code
 }
 
 type jsonEntry struct {
@@ -49,7 +50,8 @@ type offerEvent struct {
 type acceptedEvent struct {
 	Event string `json:"event"` // "accepted"
 	// By says who accepted: "peer" on the sender (the receiver accepted),
-	// "flag" (--yes) or "person" (answered the question) on the receiver.
+	// "flag" (--yes), "person" (answered the question) or "trusted"
+	// (--accept-trusted, a paired sender) on the receiver.
 	By         string `json:"by"`
 	TotalBytes int64  `json:"total_bytes"` // bytes that will cross (sender: skips and resumes taken off)
 }
@@ -140,6 +142,7 @@ type peerEvent struct {
 	Host        string   `json:"host"`
 	Port        int      `json:"port"`
 	Addresses   []string `json:"addresses"`
+	Trust       string   `json:"trust"` // "trusted", "key_changed" or ""
 }
 
 // jsonEvent converts an engine event to its JSON form. Finished and Failed
@@ -148,7 +151,7 @@ type peerEvent struct {
 func jsonEvent(ev transfer.Event, end string) any {
 	switch e := ev.(type) {
 	case transfer.Connected:
-		return connectedEvent{"connected", e.PeerName, e.PeerFingerprint, e.Addr}
+		return connectedEvent{"connected", e.PeerName, e.PeerFingerprint, e.Addr, e.Paired}
 	case transfer.Offered:
 		return newOfferEvent(e.Offer)
 	case transfer.Accepted:

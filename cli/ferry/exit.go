@@ -9,6 +9,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/trust"
 )
 
 // Exit codes. Scripts branch on them; they never change meaning.
@@ -16,7 +17,7 @@ const (
 	exitOK       = 0 // the transfer completed and every file was confirmed
 	exitFailure  = 1 // anything else went wrong: network, disk, protocol
 	exitUsage    = 2 // the command line cannot run: bad flags, missing paths
-	exitWrong    = 3 // wrong code (or a code retired after wrong attempts)
+	exitWrong    = 3 // authentication failed: wrong code, code retired, not paired, key changed
 	exitDeclined = 4 // declined or cancelled, by either end
 	exitVerify   = 5 // a file failed verification (hash mismatch)
 )
@@ -65,6 +66,15 @@ func classify(err error) (code int, kind, hint string) {
 		return exitWrong, "wrong_code", firstNonEmpty(hint, "check the code the receiver shows and try again")
 	case errors.Is(err, secure.ErrCodeRetired):
 		return exitWrong, "code_retired", firstNonEmpty(hint, "the receiver now shows a new code: use that one")
+	case errors.Is(err, secure.ErrNotPaired):
+		return exitWrong, "not_paired", firstNonEmpty(hint, pairAgainHint)
+	case errors.Is(err, secure.ErrKeyChanged):
+		return exitWrong, "key_changed", firstNonEmpty(hint,
+			"if the other device made a new key, run 'ferry trust remove NAME_OR_FINGERPRINT', then pair again: send once with the code and answer yes to trust")
+	case errors.Is(err, secure.ErrBusy):
+		return exitFailure, "busy", firstNonEmpty(hint, "the receiver is in another transfer: send again when it has finished")
+	case errors.Is(err, trust.ErrCorrupt), errors.Is(err, trust.ErrUnsupportedVersion):
+		return exitFailure, "trust_file", firstNonEmpty(hint, "fix the file or move it away: ferry never rewrites a trust file it cannot read")
 	case errors.Is(err, transfer.ErrDeclined):
 		return exitDeclined, "declined", hint
 	case errors.Is(err, transfer.ErrCancelled), errors.Is(err, errInterrupted),

@@ -6,11 +6,26 @@
 //	ferry receive   wait for one transfer (or several, with --keep)
 //	ferry send      send files, folders or --text to a receiver
 //	ferry peers     list the receivers that discovery sees
+//	ferry trust     list, add or remove trusted devices
 //	ferry version   print the version, protocol version and Go version
 //
 // The receiver shows a six-digit code; the sender types it. The receiver
 // is found by --to HOST:PORT, by --peer NAME_OR_FINGERPRINT over mDNS, or,
 // with neither, picked from a numbered list of what mDNS finds.
+//
+// # Trusted devices
+//
+// After a transfer that a code authenticated, either end may trust the
+// other (a question on a terminal, --trust without one); core/trust keeps
+// the pins. A sender whose receiver, found by --peer or picked from the
+// list, advertises a trusted fingerprint sends without a code; one that
+// advertises a trusted name with another fingerprint never does. A
+// direct address is sent to without a code with --to ADDR --paired NAME,
+// which names the trusted device expected there (the address says where,
+// the pin says who; the handshake checks the key either way). The
+// receiver accepts such a sender only if it trusts it too; a refused
+// one is a warning and a "refused" event, and the receiver goes on
+// waiting, because ending it would let anyone stop a receiver.
 //
 // # Output
 //
@@ -23,10 +38,13 @@
 // # Exit codes
 //
 //	0  success: the transfer completed and every file was confirmed
-//	1  failure: network, disk, protocol, a busy port, an unreachable address
+//	1  failure: network, disk, protocol, a busy port, an unreachable
+//	   address, a receiver busy with another transfer, a broken trust file
 //	2  usage: bad flags, or paths that are missing or unreadable (checked
 //	   before anything is sent, so nothing happened)
-//	3  wrong code (or a code retired after too many wrong attempts)
+//	3  authentication failed: wrong code, a code retired after too many
+//	   wrong attempts, not paired (the other end does not trust this one)
+//	   or key changed (the other end is not the pinned key)
 //	4  declined or cancelled, by either end (Ctrl-C, SIGTERM)
 //	5  verification failed: a file's hash did not match
 //
@@ -101,6 +119,8 @@ func run(ctx context.Context, args []string, e *env) int {
 		err = cmdSend(ctx, e, p, rest)
 	case "peers":
 		err = cmdPeers(ctx, e, p, rest)
+	case "trust":
+		err = cmdTrust(p, rest)
 	case "version", "--version", "-version":
 		err = cmdVersion(p, rest)
 	case "help", "-h", "--help", "-help":

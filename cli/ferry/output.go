@@ -15,7 +15,7 @@ package main
 //  4. A failure is one line, "ferry: error: what failed: why", printed
 //     once, at the end of the run. It may be followed by one line
 //     "ferry: hint: what to do about it". A problem that does not stop the
-//     run is "ferry: warning: ...".
+//     run is "ferry: warning: ...", which may be followed by a hint too.
 //  5. A question ends with its choices and the default in brackets
 //     ("accept? [y/N] ") and is asked only when standard input is a
 //     terminal and --json is off.
@@ -83,6 +83,12 @@ func (p *printer) fail(msg, hint string) {
 	if hint != "" {
 		p.stderrLine(prefix + "hint: " + hint)
 	}
+}
+
+// stderrHint prints a hint that belongs to the warning just printed;
+// nothing drops it.
+func (p *printer) stderrHint(hint string) {
+	p.stderrLine(prefix + "hint: " + hint)
 }
 
 // ask prints a question without a newline, for the answer to follow on

@@ -52,11 +52,13 @@ func cmdPeers(ctx context.Context, e *env, p *printer, args []string) error {
 	if err != nil {
 		return interrupted(ctx, fmt.Errorf("looking for receivers: %w", err))
 	}
+	store := trustStore(p)
 	if o.json {
 		for _, pe := range peers {
 			p.event(peerEvent{
 				Event: "peer", Name: pe.Name, Fingerprint: pe.Fingerprint, Version: pe.Version,
 				Host: pe.Host, Port: pe.Port, Addresses: nonNil(pe.DialAddrs()),
+				Trust: strings.ReplaceAll(trustStatus(store, pe), " ", "_"),
 			})
 		}
 		return nil
@@ -68,9 +70,9 @@ func cmdPeers(ctx context.Context, e *env, p *printer, args []string) error {
 	}
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tFINGERPRINT\tADDRESSES")
+	fmt.Fprintln(tw, "NAME\tFINGERPRINT\tADDRESSES\tTRUST")
 	for _, pe := range peers {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", pe.Name, pe.Fingerprint, strings.Join(pe.DialAddrs(), ", "))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", pe.Name, pe.Fingerprint, strings.Join(pe.DialAddrs(), ", "), trustStatus(store, pe))
 	}
 	tw.Flush()
 	p.stdoutText(b.String())

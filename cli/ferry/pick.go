@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/discovery"
+	"github.com/ferry-project/ferry/core/trust"
 )
 
 // How long discovery may take before the sender gives up or shows what it
@@ -25,6 +26,9 @@ type receiver struct {
 	addr  string
 	label string
 	dial  func(ctx context.Context, addr string) (net.Conn, error)
+	// name and fingerprint are what a discovered peer advertised; both
+	// are empty for --to.
+	name, fingerprint string
 }
 
 func fromPeer(pe discovery.Peer) receiver {
@@ -33,8 +37,10 @@ func fromPeer(pe discovery.Peer) receiver {
 		addr = as[0]
 	}
 	return receiver{
-		addr:  addr,
-		label: peerLabel(pe.Name, pe.Fingerprint),
+		addr:        addr,
+		label:       peerLabel(pe.Name, pe.Fingerprint),
+		name:        pe.Name,
+		fingerprint: pe.Fingerprint,
 		dial: func(ctx context.Context, _ string) (net.Conn, error) {
 			return pe.Dial(ctx, dialTimeout)
 		},
@@ -43,7 +49,7 @@ func fromPeer(pe discovery.Peer) receiver {
 
 // findReceiver resolves --to, --peer, or, with neither, asks the person to
 // pick one of the receivers discovery finds.
-func findReceiver(ctx context.Context, p *printer, q *prompter, o sendOpts) (receiver, error) {
+func findReceiver(ctx context.Context, p *printer, q *prompter, o sendOpts, store *trust.Store) (receiver, error) {
 	switch {
 	case o.to != "":
 		return receiver{addr: o.to, label: o.to}, nil
@@ -73,14 +79,18 @@ func findReceiver(ctx context.Context, p *printer, q *prompter, o sendOpts) (rec
 		return receiver{}, withHint(fmt.Errorf("no receivers found on the network"),
 			"run 'ferry receive' on the other device, or use --to HOST:PORT")
 	}
-	return pickPeer(ctx, p, q, peers)
+	return pickPeer(ctx, p, q, peers, store)
 }
 
 // pickPeer shows a numbered list and asks for a number. The list is part
 // of the question, so --quiet keeps it (output rule 5).
-func pickPeer(ctx context.Context, p *printer, q *prompter, peers []discovery.Peer) (receiver, error) {
+func pickPeer(ctx context.Context, p *printer, q *prompter, peers []discovery.Peer, store *trust.Store) (receiver, error) {
 	for i, pe := range peers {
-		p.listf("%2d. %s  %s", i+1, peerLabel(pe.Name, pe.Fingerprint), strings.Join(pe.DialAddrs(), ", "))
+		mark := ""
+		if st := trustStatus(store, pe); st != "" {
+			mark = "  [" + st + "]"
+		}
+		p.listf("%2d. %s  %s%s", i+1, peerLabel(pe.Name, pe.Fingerprint), strings.Join(pe.DialAddrs(), ", "), mark)
 	}
 	question := fmt.Sprintf("send to which device? [1-%d] ", len(peers))
 	if len(peers) == 1 {
@@ -100,4 +110,18 @@ func pickPeer(ctx context.Context, p *printer, q *prompter, peers []discovery.Pe
 		p.listf("type a number from 1 to %d", len(peers))
 	}
 	return receiver{}, usagef("run 'ferry peers' to see them, then pass --peer NAME", "no device picked")
+}
+
+// trustStatus is how a discovered peer relates to the pins, as shown in
+// lists: "trusted", "key changed" or "". A nil store (no usable trust
+// file) marks nothing.
+func trustStatus(store *trust.Store, pe discovery.Peer) string {
+	if store == nil {
+		return ""
+	}
+	st, _, err := store.Classify(pe.Name, pe.Fingerprint)
+	if err != nil || st == trust.Unknown {
+		return ""
+	}
+	return st.String()
 }

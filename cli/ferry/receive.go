@@ -11,13 +11,16 @@ import (
 	"sync"
 
 	"github.com/ferry-project/ferry/core/discovery"
+	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/trust"
 )
 
 type receiveOpts struct {
 	transferFlags
 	dir, code, listen            string
 	yes, overwrite, keep, noMDNS bool
+	trust, acceptTrusted         bool
 }
 
 func parseReceive(args []string) (receiveOpts, error) {
@@ -31,6 +34,8 @@ func parseReceive(args []string) (receiveOpts, error) {
 	fs.BoolVar(&o.overwrite, "overwrite", false, "")
 	fs.BoolVar(&o.keep, "keep", false, "")
 	fs.BoolVar(&o.noMDNS, "no-mdns", false, "")
+	fs.BoolVar(&o.trust, "trust", false, "")
+	fs.BoolVar(&o.acceptTrusted, "accept-trusted", false, "")
 	o.transferFlags.register(fs)
 	operands, err := parseArgs(fs, args)
 	if err != nil {
@@ -74,23 +79,32 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 
 	rs := &receiveSession{
 		p: p, o: o, dir: dir, q: &prompter{p: p, in: e.stdin},
-		pr: newProgress(p, o.progressFor(e.stderrTerminal), e.now),
+		pr:    newProgress(p, o.progressFor(e.stderrTerminal), e.now),
+		store: trustStore(p),
 	}
 	if !o.yes && (o.json || !e.stdinTerminal) {
 		rs.noAsk = noTerminal(o.json)
 	}
+	rs.after = afterCode{p: p, q: rs.q, store: rs.store, flag: o.trust, ask: e.stdinTerminal && !o.json, selfArg: name}
 
-	r, err := transfer.NewReceiver(transfer.ReceiverConfig{
-		Dir:       dir,
-		Code:      o.code,
-		Listen:    o.listen,
-		Identity:  id,
-		Name:      name,
-		Policy:    transfer.Ask,
-		Overwrite: o.overwrite,
-		OnEvent:   rs.onEvent,
-		Diag:      o.diag,
-	})
+	cfg := transfer.ReceiverConfig{
+		Dir:              dir,
+		Code:             o.code,
+		Listen:           o.listen,
+		Identity:         id,
+		Name:             name,
+		Policy:           transfer.Ask,
+		Overwrite:        o.overwrite,
+		OnEvent:          rs.onEvent,
+		Diag:             o.diag,
+		AutoAcceptPaired: o.acceptTrusted,
+	}
+	if rs.store != nil {
+		// Without a usable trust file, paired senders are refused
+		// outright (the engine's nil Paired); they can still use the code.
+		cfg.Paired = rs.pinned
+	}
+	r, err := transfer.NewReceiver(cfg)
 	if err != nil {
 		return err
 	}
@@ -130,7 +144,11 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 		}
 	}
 	if rs.noAsk != "" {
-		p.infof("offers will be declined (%s): re-run with --yes to accept without asking", rs.noAsk)
+		if o.acceptTrusted {
+			p.infof("offers from devices that are not trusted will be declined (%s): re-run with --yes to accept without asking", rs.noAsk)
+		} else {
+			p.infof("offers will be declined (%s): re-run with --yes to accept without asking", rs.noAsk)
+		}
 	}
 
 	ctx, stop := onSignals(ctx, e.signals, "receiver", e.now, func() { forceExit(e, p) })
@@ -195,12 +213,17 @@ type receiveSession struct {
 	pr    *progress
 	r     *transfer.Receiver
 	dir   string
-	noAsk string // why offers are declined without asking; "" asks (or --yes)
+	noAsk string       // why offers are declined without asking; "" asks (or --yes)
+	store *trust.Store // nil when the trust file cannot be used
+	after afterCode
 
 	// Per transfer; written by serve before Serve and by the handler.
 	ctx      context.Context
 	wg       sync.WaitGroup
 	peer     string
+	peerName string
+	peerKey  []byte
+	paired   bool
 	mu       sync.Mutex
 	declined string // set when this end declined, with why
 }
@@ -208,6 +231,7 @@ type receiveSession struct {
 func (rs *receiveSession) serve(ctx context.Context) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	rs.ctx, rs.peer, rs.declined = ctx, "", ""
+	rs.peerName, rs.peerKey, rs.paired = "", nil, false
 	sum, err := rs.r.Serve(ctx)
 	cancel(errors.New("transfer over"))
 	rs.wg.Wait()
@@ -231,7 +255,39 @@ func (rs *receiveSession) serve(ctx context.Context) error {
 	if rs.o.diag {
 		rs.p.infof("diag: receiver, whole transfer: %s", sum.Local.Format(stagesOf("receiver"), sum.Wall))
 	}
+	if !rs.paired {
+		rs.after.run(ctx, trust.Device{Name: rs.peerName, Key: rs.peerKey})
+	}
 	return nil
+}
+
+// pinned is the engine's Paired check, asked on a handshake goroutine
+// when a sender asks for a transfer without a code. The file is read
+// each time, so "ferry trust remove" in another terminal takes effect at
+// once. A refusal does not end the receiver (anyone could otherwise stop
+// it): it says so and goes on waiting for a sender with the code.
+func (rs *receiveSession) pinned(key []byte) bool {
+	_, ok, err := rs.store.Trusted(key)
+	if err != nil {
+		rs.p.warnf("refusing a sender without a code: trusted devices are off: %v", err)
+		return false
+	}
+	if ok {
+		return true
+	}
+	who := secure.Fingerprint(key)
+	if rec, err := rs.store.Recent(); err == nil {
+		for _, d := range rec {
+			if string(d.Key) == string(key) {
+				who = peerLabel(d.Name, who)
+			}
+		}
+	}
+	msg := fmt.Sprintf("refused %s: it sent without a code, and this device does not trust it", who)
+	rs.p.warnf("%s", msg)
+	rs.p.stderrHint(pairAgainHint)
+	rs.p.event(refusedEvent{Event: "refused", Kind: "not_paired", PeerFingerprint: secure.Fingerprint(key), Message: msg, Hint: pairAgainHint})
+	return false
 }
 
 func (rs *receiveSession) onEvent(ev transfer.Event) {
@@ -241,7 +297,12 @@ func (rs *receiveSession) onEvent(ev transfer.Event) {
 	switch e := ev.(type) {
 	case transfer.Connected:
 		rs.peer = peerLabel(e.PeerName, e.PeerFingerprint)
-		rs.p.infof("%s connected from %s", rs.peer, e.Addr)
+		rs.peerName, rs.peerKey, rs.paired = e.PeerName, e.PeerKey, e.Paired
+		if e.Paired {
+			rs.p.infof("paired device %s connected from %s (no code)", rs.peer, e.Addr)
+		} else {
+			rs.p.infof("%s connected from %s", rs.peer, e.Addr)
+		}
 	case transfer.Offered:
 		rs.offered(e.Offer)
 	case transfer.Progress:
@@ -294,6 +355,12 @@ func (rs *receiveSession) offered(o transfer.Offer) {
 	// an answer given after this transfer ended would decide the next
 	// transfer's offer (with --keep), so none is given then.
 	ctx := rs.ctx
+	if rs.paired && rs.o.acceptTrusted {
+		// The engine has accepted already (AutoAcceptPaired).
+		rs.p.event(acceptedEvent{Event: "accepted", By: "trusted", TotalBytes: o.TotalBytes})
+		rs.p.infof("accepted: %s is a trusted device (--accept-trusted)", rs.peer)
+		return
+	}
 	accept := func(by string) {
 		if ctx.Err() != nil {
 			return

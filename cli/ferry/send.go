@@ -10,13 +10,16 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/trust"
 )
 
 type sendOpts struct {
 	transferFlags
-	to, peer, code, text string
-	paths                []string
+	to, peer, code, text, paired string
+	trust                        bool
+	paths                        []string
 }
 
 func parseSend(args []string) (sendOpts, error) {
@@ -26,6 +29,8 @@ func parseSend(args []string) (sendOpts, error) {
 	fs.StringVar(&o.peer, "peer", "", "")
 	fs.StringVar(&o.code, "code", "", "")
 	fs.StringVar(&o.text, "text", "", "")
+	fs.StringVar(&o.paired, "paired", "", "")
+	fs.BoolVar(&o.trust, "trust", false, "")
 	o.transferFlags.register(fs)
 	paths, err := parseArgs(fs, args)
 	if err != nil {
@@ -37,6 +42,11 @@ func parseSend(args []string) (sendOpts, error) {
 		return o, usagef("use one or the other", "--to and --peer cannot be used together")
 	case len(o.paths) == 0 && o.text == "":
 		return o, usagef("name the files or folders to send, or use --text TEXT", "nothing to send")
+	case o.paired != "" && o.to == "":
+		return o, usagef("--peer NAME finds a trusted device over mDNS by itself; --paired NAME names the trusted device at a --to address",
+			"--paired goes with --to")
+	case o.paired != "" && o.code != "":
+		return o, usagef("--paired sends without a code: drop one of them", "--paired and --code cannot be used together")
 	}
 	if o.to != "" {
 		host, port, err := net.SplitHostPort(o.to)
@@ -108,8 +118,9 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 	}
 	p.json, p.quiet = o.json, o.quiet
 	interactive := e.stdinTerminal && !o.json
-	if o.code == "" && !interactive {
-		return usagef("pass the code the receiver shows with --code CODE", "no code given and %s", noTerminal(o.json))
+	if o.code == "" && !interactive && o.peer == "" && o.paired == "" {
+		return usagef("pass the code the receiver shows with --code CODE (a trusted device needs none: --peer NAME, or --to ADDR --paired NAME)",
+			"no code given and %s", noTerminal(o.json))
 	}
 	if o.to == "" && o.peer == "" && !interactive {
 		return usagef("pass --to HOST:PORT, or --peer NAME (see 'ferry peers')", "no receiver given and %s", noTerminal(o.json))
@@ -128,19 +139,41 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 	if err != nil {
 		return err
 	}
+	store := trustStore(p)
+	var pin *trust.Device
+	if o.code == "" {
+		if pin, err = pinFor(store, o, interactive); err != nil {
+			return err
+		}
+	}
 
 	ctx, stop := onSignals(ctx, e.signals, "sender", e.now, func() { forceExit(e, p) })
 	defer stop()
 	q := &prompter{p: p, in: e.stdin}
-	dest, err := findReceiver(ctx, p, q, o)
+	dest, err := findReceiver(ctx, p, q, o, store)
 	if err != nil {
 		return interrupted(ctx, err)
 	}
+	if pin != nil {
+		dest.label = peerLabel(pin.Name, pin.Fingerprint())
+	}
 	code := o.code
-	if code == "" {
+	if code == "" && pin == nil && dest.fingerprint != "" {
+		if pin, err = classifyReceiver(p, store, dest, interactive); err != nil {
+			return err
+		}
+	}
+	if code == "" && pin == nil {
+		if !interactive {
+			return usagef("pass the code the receiver shows with --code CODE", "no code given and %s", noTerminal(o.json))
+		}
 		if code, err = askCode(ctx, q, dest.label); err != nil {
 			return interrupted(ctx, err)
 		}
+	}
+	var peerKey []byte
+	if pin != nil {
+		peerKey = pin.Key
 	}
 
 	ss := &sendSession{p: p, o: o, pr: newProgress(p, o.progressFor(e.stderrTerminal), e.now), peer: dest.label}
@@ -148,6 +181,7 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 	sum, err := transfer.Send(ctx, transfer.SendConfig{
 		Addr:     dest.addr,
 		Code:     code,
+		PeerKey:  peerKey,
 		Identity: id,
 		Name:     name,
 		Items:    items,
@@ -157,6 +191,14 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 	})
 	ss.pr.finish(err == nil)
 	if err != nil {
+		switch {
+		case pin != nil && errors.Is(err, secure.ErrKeyChanged):
+			err = withHint(fmt.Errorf("sending to %s without a code: %w", dest.label, err),
+				fmt.Sprintf("if %s made a new key, run 'ferry trust remove %s', then pair again: send once with the code and answer yes to trust",
+					pin.Name, pin.Fingerprint()))
+		case pin != nil && errors.Is(err, secure.ErrNotPaired):
+			err = fmt.Errorf("sending to %s without a code: %w", dest.label, err)
+		}
 		return interrupted(ctx, err)
 	}
 	p.event(newDoneEvent(sum, "sender", o.diag))
@@ -166,7 +208,83 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 		p.infof("diag: receiver, whole transfer: %s", sum.Remote.Format(stagesOf("receiver"), sum.RemoteWall))
 		p.infof("diag: %s", sum.Verdict)
 	}
+	if !ss.paired {
+		afterCode{p: p, q: q, store: store, flag: o.trust, ask: interactive, selfArg: name}.run(ctx,
+			trust.Device{Name: ss.peerName, Key: ss.peerKey})
+	}
 	return nil
+}
+
+// pinFor finds, before anything touches the network, the pin that makes
+// a transfer without a code possible: --paired's device, or nothing yet
+// for --peer (discovery says who answers; classifyReceiver decides). A
+// sender that cannot ask for a code fails here when no trusted device
+// can match --peer, instead of after a discovery that could not help.
+func pinFor(store *trust.Store, o sendOpts, interactive bool) (*trust.Device, error) {
+	if o.paired != "" {
+		if store == nil {
+			return nil, usagef("fix the trust file (see the warning), or send with the code", "cannot send to --paired %s: trusted devices are off", o.paired)
+		}
+		devs, err := store.Devices()
+		if err != nil {
+			return nil, err
+		}
+		d, err := trust.Lookup(devs, o.paired)
+		switch {
+		case errors.Is(err, trust.ErrNotFound):
+			return nil, usagef("'ferry trust list' shows the trusted devices; to pair, send once with the code and --trust",
+				"no trusted device matches --paired %q", o.paired)
+		case errors.Is(err, trust.ErrAmbiguous):
+			return nil, usagef("give more of the fingerprint", "%v", err)
+		case err != nil:
+			return nil, err
+		}
+		return &d, nil
+	}
+	if o.peer != "" && !interactive {
+		var devs []trust.Device
+		if store != nil {
+			devs, _ = store.Devices()
+		}
+		if _, err := trust.Lookup(devs, o.peer); errors.Is(err, trust.ErrNotFound) {
+			return nil, usagef(notTrustedHint, "no code given and %s, and %s is not a trusted device", noTerminal(o.json), o.peer)
+		}
+	}
+	return nil, nil
+}
+
+const notTrustedHint = "pass the code the receiver shows with --code CODE; add --trust to trust it after that transfer (it must trust this device too)"
+
+// classifyReceiver relates a discovered receiver to the pins: a trusted
+// one is sent to without a code; one that advertises a trusted name with
+// another key never is (an error without a terminal, a warning and the
+// code question with one); any other needs its code.
+func classifyReceiver(p *printer, store *trust.Store, dest receiver, interactive bool) (*trust.Device, error) {
+	if store == nil {
+		return nil, nil
+	}
+	st, d, err := store.Classify(dest.name, dest.fingerprint)
+	if err != nil {
+		p.warnf("trusted devices are off: %v", err)
+		return nil, nil
+	}
+	switch st {
+	case trust.Trusted:
+		p.infof("%s is a trusted device: sending without a code", dest.label)
+		return &d, nil
+	case trust.Mismatch:
+		kc := keyChanged(dest.name, dest.fingerprint, d)
+		if !interactive {
+			return nil, kc
+		}
+		p.warnf("%v", kc)
+		p.infof("not trusting it: asking for its code instead")
+	default:
+		if !interactive {
+			return nil, usagef(notTrustedHint, "no code given and %s, and %s is not a trusted device", noTerminal(p.json), dest.label)
+		}
+	}
+	return nil, nil
 }
 
 func noTerminal(json bool) string {
@@ -206,6 +324,10 @@ type sendSession struct {
 	o    sendOpts
 	pr   *progress
 	peer string
+	// From Connected: who the handshake proved, and how.
+	peerName string
+	peerKey  []byte
+	paired   bool
 }
 
 func (ss *sendSession) onEvent(ev transfer.Event) {
@@ -215,7 +337,12 @@ func (ss *sendSession) onEvent(ev transfer.Event) {
 	switch e := ev.(type) {
 	case transfer.Connected:
 		ss.peer = peerLabel(e.PeerName, e.PeerFingerprint)
-		ss.p.infof("connected to %s, waiting for it to accept", ss.peer)
+		ss.peerName, ss.peerKey, ss.paired = e.PeerName, e.PeerKey, e.Paired
+		if e.Paired {
+			ss.p.infof("connected to paired device %s, no code needed; waiting for it to accept", ss.peer)
+		} else {
+			ss.p.infof("connected to %s, waiting for it to accept", ss.peer)
+		}
 	case transfer.Accepted:
 		switch {
 		case e.Total == 0 && e.Offer.TotalBytes > 0:

@@ -4,18 +4,20 @@ import "strings"
 
 const topUsage = `Usage:
     ferry receive [--dir DIR] [--code CODE] [--listen ADDR] [--name NAME] [--yes]
-                  [--overwrite] [--keep] [--no-mdns] [--iface NAME]... [--json]
-                  [--diag] [--quiet]
-    ferry send    [--to HOST:PORT | --peer NAME_OR_FINGERPRINT] [--code CODE]
-                  [--text TEXT] [--name NAME] [--iface NAME]... [--json] [--diag]
-                  [--quiet] PATH...
+                  [--overwrite] [--keep] [--no-mdns] [--iface NAME]... [--trust]
+                  [--accept-trusted] [--json] [--diag] [--quiet]
+    ferry send    [--to HOST:PORT [--paired NAME] | --peer NAME_OR_FINGERPRINT]
+                  [--code CODE] [--text TEXT] [--name NAME] [--iface NAME]...
+                  [--trust] [--json] [--diag] [--quiet] PATH...
     ferry peers   [--timeout DURATION] [--iface NAME]... [--json]
+    ferry trust   list [--recent] [--json] | add NAME | remove NAME
     ferry version
 
 Ferry moves files, folders and text between two devices on the same
 network, encrypted end to end. Run "ferry receive" on one device: it shows
 a code. Run "ferry send PATH..." on the other, pick the device, type the
-code.
+code. After that transfer, either end can trust the other (answer yes,
+or --trust): between two devices that trust each other, no code is needed.
 
 Run "ferry COMMAND --help" for a command's flags.
 
@@ -23,20 +25,21 @@ Exit codes:
     0  success: every file was received and confirmed
     1  failure (network, disk, protocol, busy port, unreachable address)
     2  usage: bad flags, or a path that is missing or unreadable
-    3  wrong code
+    3  authentication failed: wrong code, not paired, device key changed
     4  declined or cancelled, by either end
     5  verification failed (a hash did not match)
 
 With --json, stdout carries one JSON object per line, each with an "event"
 field (listening, connected, offer, accepted, progress, entry, text,
-code_changed, diag, done, error), and nothing else.
+code_changed, refused, trusted, diag, done, error), and nothing else.
 `
 
 const receiveUsage = `Usage: ferry receive [flags]
 
 Waits for one transfer, shows the code to type on the sending device, asks
 before accepting, and saves what arrives. Text snippets are printed to
-stdout.
+stdout. A trusted device that this device trusts too sends without the
+code.
 
 Flags:
     --dir DIR        save into DIR (default: your download folder,
@@ -50,6 +53,9 @@ Flags:
     --overwrite      replace files that already exist instead of saving
                      "name (1).ext"
     --keep           keep receiving after a transfer, until interrupted
+    --trust          after a transfer with the code, trust the sender without
+                     asking (on a terminal, ferry asks)
+    --accept-trusted accept offers from trusted devices without asking
     --no-mdns        do not advertise this device on the network
     --iface NAME     advertise and show addresses on NAME only (repeatable)
     --json           print one JSON event per line on stdout, ask nothing
@@ -67,10 +73,14 @@ file.
 Flags:
     --to HOST:PORT   send to the receiver at this address
     --peer NAME      send to the receiver with this name or fingerprint,
-                     found over mDNS
+                     found over mDNS; a trusted one needs no code
                      (with neither: pick from the devices found, on a terminal)
+    --paired NAME    with --to: the receiver there is the trusted device
+                     NAME (or fingerprint); send without a code
     --code CODE      the code the receiver shows (asked for when missing, on
-                     a terminal)
+                     a terminal, unless the receiver is trusted)
+    --trust          after a transfer with the code, trust the receiver
+                     without asking (on a terminal, ferry asks)
     --text TEXT      send TEXT as a snippet (with or without paths)
     --name NAME      the name the receiver sees (default: the hostname)
     --iface NAME     look for receivers on NAME only (repeatable)
@@ -83,13 +93,35 @@ Flags:
 
 const peersUsage = `Usage: ferry peers [flags]
 
-Lists the receivers that mDNS finds on the network: name, fingerprint and
-addresses.
+Lists the receivers that mDNS finds on the network: name, fingerprint,
+addresses, and "trusted" or "key changed" (a trusted device's name with
+another key: an impostor, or a device that made a new key).
 
 Flags:
     --timeout DURATION  how long to listen (default 3s)
     --iface NAME        look on NAME only (repeatable)
     --json              print one JSON object per peer per line
+`
+
+const trustUsage = `Usage:
+    ferry trust list [--recent] [--json]
+    ferry trust add NAME_OR_FINGERPRINT
+    ferry trust remove NAME_OR_FINGERPRINT
+
+Trusted devices send to each other without a code: each end pinned the
+other's key after a transfer that a code authenticated. Both ends must
+trust each other.
+
+    list             the trusted devices: name, fingerprint, when paired
+                     (--recent: the devices a code authenticated lately,
+                     which add can trust)
+    add NAME         trust a device that a code authenticated recently
+    remove NAME      stop trusting a device; the next transfer without a
+                     code fails on both ends until they pair again
+
+A device is named by its name or by its fingerprint (in full, or its
+first characters, dashes optional). The list is kept in trusted.json in
+ferry's config folder.
 `
 
 const versionUsage = `Usage: ferry version
@@ -110,6 +142,8 @@ func cmdHelp(p *printer, args []string) error {
 			text = peersUsage
 		case "version":
 			text = versionUsage
+		case "trust":
+			text = trustUsage
 		default:
 			return usagef("run 'ferry help' for the list of commands", "unknown command %q", args[0])
 		}

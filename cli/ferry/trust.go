@@ -1,0 +1,292 @@
+package main
+
+// Trusted devices: the "ferry trust" command, and what send and receive
+// do with the trust store (core/trust) around a transfer.
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/trust"
+)
+
+// openTrust opens this user's trust store, beside the static key.
+func openTrust() (*trust.Store, error) {
+	path, err := trust.DefaultPath()
+	if err != nil {
+		return nil, fmt.Errorf("finding the trust file: %w", err)
+	}
+	return trust.Open(path), nil
+}
+
+type trustedEvent struct {
+	Event       string `json:"event"` // "trusted", "recent" or "untrusted"
+	Name        string `json:"name"`
+	Fingerprint string `json:"fingerprint"`
+	Key         string `json:"key"`       // base64 of the 32-byte static key
+	PairedAt    string `json:"paired_at"` // RFC 3339
+}
+
+func newTrustedEvent(event string, d trust.Device) trustedEvent {
+	return trustedEvent{event, d.Name, d.Fingerprint(), base64.StdEncoding.EncodeToString(d.Key),
+		d.PairedAt.UTC().Format(time.RFC3339)}
+}
+
+// refusedEvent is a receiver refusing a paired-mode sender, which does
+// not end the receiver: it goes on waiting for a sender with the code.
+type refusedEvent struct {
+	Event           string `json:"event"` // "refused"
+	Kind            string `json:"kind"`  // "not_paired"
+	PeerFingerprint string `json:"peer_fingerprint"`
+	Message         string `json:"message"`
+	Hint            string `json:"hint"`
+}
+
+const pairAgainHint = "pair again: send once with the code, then answer yes to trust (or pass --trust)"
+
+type trustOpts struct {
+	json, recent bool
+	operands     []string
+}
+
+func parseTrust(sub string, args []string) (trustOpts, error) {
+	var o trustOpts
+	fs := newFlagSet("trust " + sub)
+	fs.BoolVar(&o.json, "json", false, "")
+	if sub == "list" {
+		fs.BoolVar(&o.recent, "recent", false, "")
+	}
+	operands, err := parseArgs(fs, args)
+	if err != nil {
+		return o, err
+	}
+	o.operands = operands
+	switch {
+	case sub == "list" && len(operands) > 0:
+		return o, usagef("run 'ferry trust --help' for usage", "unexpected argument %q", operands[0])
+	case sub != "list" && len(operands) != 1:
+		return o, usagef("name one device: 'ferry trust "+sub+" NAME_OR_FINGERPRINT'", "trust %s takes one device, got %d", sub, len(operands))
+	}
+	return o, nil
+}
+
+// cmdTrust runs "ferry trust list|add|remove".
+func cmdTrust(p *printer, args []string) error {
+	if len(args) == 0 {
+		return usagef("run 'ferry trust --help' for usage", "trust needs list, add or remove")
+	}
+	sub, rest := args[0], args[1:]
+	switch sub {
+	case "-h", "--help", "-help", "help":
+		p.stdoutText(trustUsage)
+		return errHelp
+	case "list", "add", "remove", "rm":
+	default:
+		return usagef("run 'ferry trust --help' for usage", "unknown trust command %q", sub)
+	}
+	if sub == "rm" {
+		sub = "remove"
+	}
+	o, err := parseTrust(sub, rest)
+	if err == errHelp {
+		p.stdoutText(trustUsage)
+	}
+	if err != nil {
+		return err
+	}
+	p.json = o.json
+	store, err := openTrust()
+	if err != nil {
+		return err
+	}
+	switch sub {
+	case "list":
+		return trustList(p, store, o.recent)
+	case "add":
+		return trustAdd(p, store, o.operands[0])
+	}
+	return trustRemove(p, store, o.operands[0])
+}
+
+func trustList(p *printer, store *trust.Store, recent bool) error {
+	list, event := store.Devices, "trusted"
+	if recent {
+		list, event = store.Recent, "recent"
+	}
+	devs, err := list()
+	if err != nil {
+		return err
+	}
+	if p.json {
+		for _, d := range devs {
+			p.event(newTrustedEvent(event, d))
+		}
+		return nil
+	}
+	if len(devs) == 0 {
+		if recent {
+			p.infof("no devices authenticated by a code yet: send or receive once with the code")
+		} else {
+			p.infof("no trusted devices: after a transfer with the code, answer yes to trust the other device, or run 'ferry trust add NAME'")
+		}
+		return nil
+	}
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	when := "PAIRED"
+	if recent {
+		when = "LAST CODE"
+	}
+	fmt.Fprintf(tw, "NAME\tFINGERPRINT\t%s\n", when)
+	for _, d := range devs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", d.Name, d.Fingerprint(), d.PairedAt.Local().Format("2006-01-02 15:04"))
+	}
+	tw.Flush()
+	p.stdoutText(b.String())
+	return nil
+}
+
+// trustAdd trusts a device that a code authenticated recently: only
+// those are known by their key.
+func trustAdd(p *printer, store *trust.Store, query string) error {
+	recent, err := store.Recent()
+	if err != nil {
+		return err
+	}
+	d, err := trust.Lookup(recent, query)
+	if errors.Is(err, trust.ErrNotFound) {
+		if devs, derr := store.Devices(); derr == nil {
+			if t, terr := trust.Lookup(devs, query); terr == nil {
+				p.infof("%s is already trusted", peerLabel(t.Name, t.Fingerprint()))
+				p.event(newTrustedEvent("trusted", t))
+				return nil
+			}
+		}
+		return usagef("only a device that a code authenticated recently can be added ('ferry trust list --recent' shows them): send or receive once with the code",
+			"no recent device matches %q", query)
+	}
+	if errors.Is(err, trust.ErrAmbiguous) {
+		return usagef("give more of the fingerprint", "%v", err)
+	}
+	if err != nil {
+		return err
+	}
+	if t, ok, err := store.Trusted(d.Key); err != nil {
+		return err
+	} else if ok {
+		p.infof("%s is already trusted", peerLabel(t.Name, t.Fingerprint()))
+		p.event(newTrustedEvent("trusted", t))
+		return nil
+	}
+	d.PairedAt = time.Now()
+	if err := store.Add(d); err != nil {
+		return err
+	}
+	p.event(newTrustedEvent("trusted", d))
+	p.infof("trusted %s: transfers with it need no code once it trusts this device too", peerLabel(d.Name, d.Fingerprint()))
+	return nil
+}
+
+func trustRemove(p *printer, store *trust.Store, query string) error {
+	d, err := store.Remove(query)
+	switch {
+	case errors.Is(err, trust.ErrNotFound):
+		return usagef("'ferry trust list' shows the trusted devices", "no trusted device matches %q", query)
+	case errors.Is(err, trust.ErrAmbiguous):
+		return usagef("give more of the fingerprint", "%v", err)
+	case err != nil:
+		return err
+	}
+	p.event(newTrustedEvent("untrusted", d))
+	p.infof("removed %s: transfers with it need the code again", peerLabel(d.Name, d.Fingerprint()))
+	return nil
+}
+
+// afterCode is what send and receive do after a transfer that a code
+// authenticated: remember the peer for "ferry trust add", then trust it
+// if --trust says so or the person answers yes. Nothing here fails the
+// transfer, which has already succeeded: problems are warnings.
+type afterCode struct {
+	p       *printer
+	q       *prompter
+	store   *trust.Store // nil when the trust file cannot be used
+	flag    bool         // --trust
+	ask     bool         // stdin is a terminal and --json is off
+	selfArg string       // how the other device names this one in 'ferry trust add'
+}
+
+func (a afterCode) run(ctx context.Context, peer trust.Device) {
+	if a.store == nil || len(peer.Key) != 32 {
+		return
+	}
+	if peer.Name == "" {
+		peer.Name = peer.Fingerprint()
+	}
+	label := peerLabel(peer.Name, peer.Fingerprint())
+	if err := a.store.NoteRecent(peer); err != nil {
+		a.p.warnf("cannot remember %s for 'ferry trust add': %v", label, err)
+		return
+	}
+	if _, ok, err := a.store.Trusted(peer.Key); err != nil || ok {
+		return
+	}
+	yes := a.flag
+	if !yes && a.ask {
+		ok, err := a.q.confirm(ctx, fmt.Sprintf("trust %s so later transfers need no code?", label))
+		if err != nil {
+			return
+		}
+		yes = ok
+	}
+	if !yes {
+		a.p.infof("to send without a code next time, run 'ferry trust add %s' here and 'ferry trust add %s' there", peer.Fingerprint(), a.selfArg)
+		return
+	}
+	peer.PairedAt = time.Now()
+	if err := a.store.Add(peer); err != nil {
+		a.p.warnf("cannot trust %s: %v", label, err)
+		return
+	}
+	a.p.event(newTrustedEvent("trusted", peer))
+	a.p.infof("trusted %s: transfers need no code once %s trusts this device too (answer yes there, or run 'ferry trust add %s' on it)",
+		label, peer.Name, a.selfArg)
+	if devs, err := a.store.Devices(); err == nil {
+		for _, d := range devs {
+			if strings.EqualFold(d.Name, peer.Name) && string(d.Key) != string(peer.Key) {
+				a.p.infof("%s is trusted too: if it was the same device before it made a new key, run 'ferry trust remove %s'",
+					peerLabel(d.Name, d.Fingerprint()), d.Fingerprint())
+			}
+		}
+	}
+}
+
+// trustStore opens the store for send and receive, which work without
+// it (with a code): a broken trust file is a warning there, not a
+// failure, and is left as it is.
+func trustStore(p *printer) *trust.Store {
+	store, err := openTrust()
+	if err != nil {
+		p.warnf("trusted devices are off: %v", err)
+		return nil
+	}
+	if _, err := store.Devices(); err != nil {
+		p.warnf("trusted devices are off: %v", err)
+		return nil
+	}
+	return store
+}
+
+// keyChanged is a discovered device that advertises a trusted device's
+// name with another key: never sent to without a code.
+func keyChanged(name, advertised string, pinned trust.Device) error {
+	msg := fmt.Sprintf("%s advertises key %s, not the pinned %s: another device may be using its name, or it made a new key",
+		name, advertised, pinned.Fingerprint())
+	return withHint(relabel(msg, secure.ErrKeyChanged),
+		fmt.Sprintf("send with its code to check; if it made a new key, run 'ferry trust remove %s' and pair again", pinned.Fingerprint()))
+}
