@@ -91,9 +91,11 @@ func newSendView(u *UI) *sendView {
 		func() fyne.CanvasObject {
 			name := &widget.Label{TextStyle: fyne.TextStyle{Bold: true}, Truncation: fyne.TextTruncateEllipsis}
 			sub := &widget.Label{SizeName: theme.SizeNameCaptionText, Truncation: fyne.TextTruncateEllipsis}
+			// The badge shares the name's line, so the details below
+			// keep the row's full width.
 			badge := &widget.Label{TextStyle: fyne.TextStyle{Bold: true}}
-			return container.NewBorder(nil, nil, widget.NewIcon(theme.ComputerIcon()), badge,
-				container.New(layout.NewCustomPaddedVBoxLayout(0), name, sub))
+			return container.NewBorder(nil, nil, widget.NewIcon(theme.ComputerIcon()), nil,
+				container.New(layout.NewCustomPaddedVBoxLayout(0), container.NewBorder(nil, nil, nil, badge, name), sub))
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			if i >= len(v.devices) {
@@ -103,8 +105,9 @@ func newSendView(u *UI) *sendView {
 			box := o.(*fyne.Container)
 			texts := box.Objects[0].(*fyne.Container).Objects
 			icon := box.Objects[1].(*widget.Icon)
-			badge := box.Objects[2].(*widget.Label)
-			texts[0].(*widget.Label).SetText(d.Name)
+			top := texts[0].(*fyne.Container).Objects
+			top[0].(*widget.Label).SetText(d.Name)
+			badge := top[1].(*widget.Label)
 			sub := strings.Join(d.Addrs, ", ")
 			if d.Fingerprint != "" {
 				sub = d.Fingerprint + "  ·  " + sub
@@ -121,7 +124,7 @@ func newSendView(u *UI) *sendView {
 			case trust.Mismatch:
 				// Same name as a trusted device, another key: a
 				// reinstall or an impostor. Never sent to without a code.
-				sub = "Not the key you trusted: send with a code to pair again  ·  " + sub
+				sub = "Code needed  ·  " + sub
 				badge.Text, badge.Importance = "Key changed, not trusted", widget.DangerImportance
 				res = theme.NewErrorThemedResource(theme.WarningIcon())
 			default:

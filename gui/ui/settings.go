@@ -84,8 +84,7 @@ func newSettingsView(u *UI) *settingsView {
 		Items: []*widget.FormItem{
 			{Text: "Device name", Widget: v.name, HintText: "How this device appears to others"},
 			{Text: "Download folder", Widget: container.NewBorder(nil, nil, nil, browse, v.dir), HintText: "Where received files are saved"},
-			{Text: "Incoming", Widget: v.ask, HintText: "Without asking, anyone who knows the code can send"},
-			{Text: "", Widget: v.autoTrusted, HintText: "A trusted device is recognised by its key, never by its name"},
+			{Text: "Incoming", Widget: container.NewVBox(v.ask, v.autoTrusted), HintText: "Without asking, anyone who knows the code can send"},
 			{Text: "Fingerprint", Widget: v.fp, HintText: "Compare it with what the other device shows"},
 		},
 		SubmitText: "Save",
@@ -93,17 +92,17 @@ func newSettingsView(u *UI) *settingsView {
 		OnCancel:   v.load,
 		CancelText: "Revert",
 	}
-	title := &widget.Label{Text: "Settings", TextStyle: fyne.TextStyle{Bold: true}, SizeName: theme.SizeNameHeadingText}
 	v.trusted = container.NewVBox()
 	v.trustedNote = &widget.Label{Wrapping: fyne.TextWrapWord, SizeName: theme.SizeNameCaptionText}
 	trustedIntro := &widget.Label{
-		Text:     "They send and receive without a code. Remove one and a code is needed again, on both devices.",
+		Text:     "They send and receive without a code. Remove one, and a code is needed again.",
 		Wrapping: fyne.TextWrapWord, SizeName: theme.SizeNameCaptionText, Importance: widget.LowImportance,
 	}
 	// A long list of trusted devices scrolls the whole view rather than
-	// squeezing the form.
+	// squeezing the form. No title over the form: the tab says Settings,
+	// and the room goes to the trusted devices.
 	v.root = container.NewVScroll(centred(640, card(container.NewVBox(
-		title, form, v.saved,
+		form, v.saved,
 		widget.NewSeparator(), heading("Trusted devices"), trustedIntro, v.trusted, v.trustedNote))))
 	v.load()
 	return v
@@ -121,25 +120,34 @@ type trustedRow struct {
 func (v *settingsView) loadTrusted() {
 	v.trusted.RemoveAll()
 	v.trustedRows = nil
-	v.trustedNote.SetText("")
+	v.note("", widget.LowImportance)
 	s := v.u.cfg.Trust
 	if s == nil {
-		v.trustedNote.SetText("Trusted devices are off in this build.")
+		v.note("Trusted devices are off in this build.", widget.LowImportance)
 		return
 	}
 	devs, err := s.Devices()
 	if err != nil {
-		v.trustedNote.Importance = widget.DangerImportance
-		v.trustedNote.SetText("Can't read the trusted devices: " + err.Error() + ". Fix or delete the file; until then every transfer needs a code.")
+		v.note("Can't read the trusted devices: "+err.Error()+". Fix or delete the file; until then every transfer needs a code.", widget.DangerImportance)
 		return
 	}
-	v.trustedNote.Importance = widget.LowImportance
 	if len(devs) == 0 {
-		v.trustedNote.SetText("None yet. After a transfer with a code, tick “Trust …” in its result.")
+		v.note("None yet. After a transfer with a code, tick “Trust …” in its result.", widget.LowImportance)
 		return
 	}
 	for _, d := range devs {
 		v.trusted.Add(v.trustedRow(d))
+	}
+}
+
+// note says something under the trusted devices; nothing hides it.
+func (v *settingsView) note(text string, imp widget.Importance) {
+	v.trustedNote.Importance = imp
+	v.trustedNote.SetText(text)
+	if text == "" {
+		v.trustedNote.Hide()
+	} else {
+		v.trustedNote.Show()
 	}
 }
 
@@ -156,11 +164,10 @@ func (v *settingsView) trustedRow(d trust.Device) fyne.CanvasObject {
 			v.u.do(func() {
 				v.u.trustChanged()
 				if err != nil && !errors.Is(err, trust.ErrNotFound) {
-					v.trustedNote.Importance = widget.DangerImportance
-					v.trustedNote.SetText("Couldn't remove " + d.Name + ": " + err.Error())
+					v.note("Couldn't remove "+d.Name+": "+err.Error(), widget.DangerImportance)
 					return
 				}
-				v.trustedNote.SetText(d.Name + " is no longer trusted: the next transfer between the two devices needs a code.")
+				v.note(d.Name+" is no longer trusted: the next transfer between the two devices needs a code.", widget.LowImportance)
 			})
 		})
 	}
@@ -180,6 +187,7 @@ func (v *settingsView) load() {
 	v.autoTrusted.SetChecked(v.autoAcceptTrusted())
 	v.ask.OnChanged(v.ask.Checked)
 	v.saved.SetText("")
+	v.saved.Hide() // no empty line under the form
 	v.fp.SetText(v.u.fingerprint())
 	v.loadTrusted()
 }
@@ -192,6 +200,7 @@ func (v *settingsView) save() {
 	p.SetBool(prefAsk, v.ask.Checked)
 	p.SetBool(prefAutoTrusted, v.autoTrusted.Checked)
 	v.saved.SetText("Saved")
+	v.saved.Show()
 	v.u.recv.settingsChanged()
 }
 

@@ -381,7 +381,7 @@ func TestKeyChangedDeviceIsMarkedAndNeedsCode(t *testing.T) {
 		}
 	})
 	s := a.screen()
-	for _, want := range []string{"Key changed, not trusted", "Not the key you trusted", "Trusted", "No code needed"} {
+	for _, want := range []string{"Key changed, not trusted", "Code needed", "Trusted", "No code needed"} {
 		if !contains(s, want) {
 			t.Errorf("device list does not show %q", want)
 		}
