@@ -7,15 +7,19 @@
 //	FERRY_IFACE=lo,eth1   discovery and the QR address use only these interfaces
 //	FERRY_NO_DISCOVERY=1  no mDNS at all: devices are added by address
 //	FERRY_LISTEN=addr     the receiver's listen address (default ":0")
-//	FERRY_CONFIG_DIR=dir  where the device key is kept (default: the user's config dir)
+//	FERRY_CONFIG_DIR=dir  where the device key and the trusted devices are kept
+//	                      (default: the user's config dir, shared with the ferry CLI)
 //	FERRY_GUI_DEMO=view   open a view filled with sample content and no network:
-//	                      send, progress, done, failed, receive, offer or settings
+//	                      send, progress, done, failed, receive, offer, settings,
+//	                      trusted, devices-trusted or done-trust
 package main
 
 import (
 	"context"
+	"fmt"
 	"log"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -24,6 +28,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/discovery"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/trust"
 	"github.com/ferry-project/ferry/gui/ui"
 )
 
@@ -33,7 +38,8 @@ func main() {
 	w := a.NewWindow("Ferry")
 	w.Resize(fyne.NewSize(960, 640))
 
-	id, idErr := secure.LoadOrCreateIdentity(os.Getenv("FERRY_CONFIG_DIR"))
+	configDir := os.Getenv("FERRY_CONFIG_DIR")
+	id, idErr := secure.LoadOrCreateIdentity(configDir)
 	if idErr != nil {
 		// Still useful without a stored key: this run gets a fresh one,
 		// and the person is told why the fingerprint will change.
@@ -43,12 +49,25 @@ func main() {
 		}
 	}
 
+	// The trusted devices live beside the key, in the file the CLI's
+	// `ferry trust` uses, so pairing in either counts in both.
+	trustPath, trustErr := trust.DefaultPath()
+	if configDir != "" {
+		// DefaultPath's file name, in the folder given.
+		trustPath, trustErr = filepath.Join(configDir, "trusted.json"), nil
+	}
+	var store *trust.Store
+	if trustErr == nil {
+		store = trust.Open(trustPath)
+	}
+
 	ifaces := splitList(os.Getenv("FERRY_IFACE"))
 	cfg := ui.Config{
 		App:      a,
 		Window:   w,
 		Engine:   ui.CoreEngine{},
 		Identity: id,
+		Trust:    store,
 		Listen:   os.Getenv("FERRY_LISTEN"),
 		Hosts:    func() []string { return ui.LocalHosts(ifaces) },
 	}
@@ -66,6 +85,8 @@ func main() {
 	u.Start()
 	if idErr != nil {
 		dialog.ShowError(idErr, w)
+	} else if trustErr != nil {
+		dialog.ShowError(fmt.Errorf("trusted devices are off: %w", trustErr), w)
 	}
 	if len(os.Args) > 1 && strings.HasPrefix(os.Args[1], "ferry://") {
 		u.OpenLink(os.Args[1])

@@ -30,6 +30,12 @@ var views = []struct {
 	{"offer.png", []string{"FERRY_GUI_DEMO=offer"}},
 	{"settings.png", []string{"FERRY_GUI_DEMO=settings"}},
 	{"send-light.png", []string{"FERRY_GUI_DEMO=send", "FYNE_THEME=light"}},
+	// Trusted devices: Settings listing two, a device list with a
+	// trusted device and one whose key changed, and a result offering to
+	// trust the receiver.
+	{"trusted.png", []string{"FERRY_GUI_DEMO=trusted"}},
+	{"devices-trusted.png", []string{"FERRY_GUI_DEMO=devices-trusted"}},
+	{"done-trust.png", []string{"FERRY_GUI_DEMO=done-trust"}},
 }
 
 // The window size ferry-gui asks for; no window manager runs, so it gets it.
