@@ -3,8 +3,6 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,51 +11,13 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/tests/proc"
-	"golang.org/x/sys/unix"
 )
 
-// openPTY opens a pseudo-terminal pair: the test reads the master, ferry
-// gets the slave as its terminal. (Linux's /dev/ptmx, unlocked by ioctl;
-// this is all that creack/pty would do here.)
-func openPTY(t *testing.T) (master, slave *os.File) {
-	t.Helper()
-	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		t.Fatalf("opening /dev/ptmx: %v", err)
-	}
-	if err := unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-		m.Close()
-		t.Fatalf("unlocking pty: %v", err)
-	}
-	n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
-	if err != nil {
-		m.Close()
-		t.Fatalf("pty number: %v", err)
-	}
-	s, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		m.Close()
-		t.Fatalf("opening pty slave: %v", err)
-	}
-	t.Cleanup(func() { m.Close(); s.Close() })
-	return m, s
-}
+// openPTY and ptyOutput are tests/proc's, under the names these tests
+// have always used.
+func openPTY(t *testing.T) (master, slave *os.File) { return proc.OpenPTY(t) }
 
-// ptyOutput collects what ferry writes to the terminal. A master read
-// fails with EIO once every slave is closed, which ends the stream.
-func ptyOutput(m *os.File) *proc.Output {
-	return proc.Collect(readerFunc(func(b []byte) (int, error) {
-		n, err := m.Read(b)
-		if errors.Is(err, syscall.EIO) {
-			err = os.ErrClosed
-		}
-		return n, err
-	}))
-}
-
-type readerFunc func([]byte) (int, error)
-
-func (f readerFunc) Read(b []byte) (int, error) { return f(b) }
+func ptyOutput(m *os.File) *proc.Output { return proc.TerminalOutput(m) }
 
 func bigFile(t *testing.T, size int64) string {
 	t.Helper()
@@ -151,12 +111,17 @@ func TestPTYAcceptAndCancel(t *testing.T) {
 		if c := send.Exit(30 * time.Second); c != 0 {
 			t.Fatalf("send exit %d; stderr:\n%s", c, send.StderrText())
 		}
+		out.WaitFor(t, "received 2 files and ", 20*time.Second)
+		// After a transfer by code, the receiver offers to trust the
+		// sender; no leaves it untrusted and says how to change that.
+		out.WaitFor(t, "so later transfers need no code? [y/N] ", 5*time.Second)
+		m.Write([]byte("n\n"))
 		if c := recv.Exit(20 * time.Second); c != 0 {
 			t.Fatalf("receive exit %d; terminal:\n%s", c, out)
 		}
 		// The process has exited, but the last line may still be on its
 		// way through the terminal to our reader.
-		out.WaitFor(t, "received 2 files and ", 5*time.Second)
+		out.WaitFor(t, "to send without a code next time, run 'ferry trust add ", 5*time.Second)
 	})
 
 	for _, who := range []string{"sender", "receiver"} {

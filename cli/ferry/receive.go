@@ -85,7 +85,7 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 	if !o.yes && (o.json || !e.stdinTerminal) {
 		rs.noAsk = noTerminal(o.json)
 	}
-	rs.after = afterCode{p: p, q: rs.q, store: rs.store, flag: o.trust, ask: e.stdinTerminal && !o.json, selfArg: name}
+	rs.after = afterCode{p: p, q: rs.q, store: rs.store, flag: o.trust, ask: e.stdinTerminal && !o.json, selfArg: name, selfKey: id.Public()}
 
 	cfg := transfer.ReceiverConfig{
 		Dir:              dir,
@@ -228,8 +228,8 @@ type receiveSession struct {
 	declined string // set when this end declined, with why
 }
 
-func (rs *receiveSession) serve(ctx context.Context) error {
-	ctx, cancel := context.WithCancelCause(ctx)
+func (rs *receiveSession) serve(parent context.Context) error {
+	ctx, cancel := context.WithCancelCause(parent)
 	rs.ctx, rs.peer, rs.declined = ctx, "", ""
 	rs.peerName, rs.peerKey, rs.paired = "", nil, false
 	sum, err := rs.r.Serve(ctx)
@@ -256,7 +256,8 @@ func (rs *receiveSession) serve(ctx context.Context) error {
 		rs.p.infof("diag: receiver, whole transfer: %s", sum.Local.Format(stagesOf("receiver"), sum.Wall))
 	}
 	if !rs.paired {
-		rs.after.run(ctx, trust.Device{Name: rs.peerName, Key: rs.peerKey})
+		// The transfer's ctx is over; the question belongs to the command.
+		rs.after.run(parent, trust.Device{Name: rs.peerName, Key: rs.peerKey})
 	}
 	return nil
 }

@@ -209,7 +209,7 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 		p.infof("diag: %s", sum.Verdict)
 	}
 	if !ss.paired {
-		afterCode{p: p, q: q, store: store, flag: o.trust, ask: interactive, selfArg: name}.run(ctx,
+		afterCode{p: p, q: q, store: store, flag: o.trust, ask: interactive, selfArg: name, selfKey: id.Public()}.run(ctx,
 			trust.Device{Name: ss.peerName, Key: ss.peerKey})
 	}
 	return nil

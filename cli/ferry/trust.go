@@ -4,6 +4,7 @@ package main
 // do with the trust store (core/trust) around a transfer.
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -219,10 +220,11 @@ type afterCode struct {
 	flag    bool         // --trust
 	ask     bool         // stdin is a terminal and --json is off
 	selfArg string       // how the other device names this one in 'ferry trust add'
+	selfKey []byte       // this device's key: a transfer to itself (make demo) trusts nothing
 }
 
 func (a afterCode) run(ctx context.Context, peer trust.Device) {
-	if a.store == nil || len(peer.Key) != 32 {
+	if a.store == nil || len(peer.Key) != 32 || bytes.Equal(peer.Key, a.selfKey) {
 		return
 	}
 	if peer.Name == "" {

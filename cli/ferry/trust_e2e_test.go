@@ -48,9 +48,21 @@ func TestE2ETrustOnLoopback(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "note.txt")
 	os.WriteFile(file, []byte("paired hello\n"), 0o644)
 
-	// 1. Pair: a transfer with the code, trust on both ends.
-	recv, addr, listening := listenAt(t, deskHome, "--code", "314159", "--yes", "--trust")
-	deskFP := listening["fingerprint"].(string)
+	// 1. Pair: a transfer with the code, both ends on a terminal, each
+	// asked whether to trust the other after the transfer.
+	rm, rs := openPTY(t)
+	rcmd := asHome(t, deskHome, "receive", "--no-mdns", "--listen", "127.0.0.1:0", "--name", "desk", "--code", "314159", "--dir", t.TempDir())
+	rcmd.Stdin, rcmd.Stderr = rs, rs
+	rcmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	rout := ptyOutput(rm)
+	recv := proc.Start(t, rcmd, false)
+	rs.Close()
+	rout.WaitFor(t, "listening on 127.0.0.1:", 20*time.Second)
+	text := rout.String()
+	addr := strings.Fields(text[strings.Index(text, "listening on ")+len("listening on "):])[0]
+	deskFP := strings.Fields(text[strings.Index(text, "this device: desk (")+len("this device: desk ("):])[0]
+	deskFP = strings.TrimSuffix(deskFP, ")")
+
 	m, s := openPTY(t)
 	cmd := asHome(t, laptopHome, "send", "--to", addr, "--name", "laptop", file)
 	cmd.Stdin, cmd.Stderr = s, s
@@ -60,29 +72,23 @@ func TestE2ETrustOnLoopback(t *testing.T) {
 	s.Close()
 	out.WaitFor(t, "code shown on "+addr+": ", 20*time.Second)
 	m.Write([]byte("314159\n"))
+	rout.WaitFor(t, "? [y/N] ", 20*time.Second) // accept?
+	rm.Write([]byte("y\n"))
 	out.WaitFor(t, "trust desk ("+deskFP+") so later transfers need no code? [y/N] ", 20*time.Second)
 	m.Write([]byte("y\n"))
 	if c := send.Exit(20 * time.Second); c != exitOK {
 		t.Fatalf("pairing send: exit %d; terminal:\n%s", c, out)
 	}
 	out.WaitFor(t, "trusted desk ("+deskFP+"): transfers need no code once desk trusts this device too", 5*time.Second)
-	var laptopFP string
-	for ev := range recv.Events {
-		switch ev["event"] {
-		case "connected":
-			laptopFP, _ = ev["peer_fingerprint"].(string)
-			if ev["paired"] != false {
-				t.Errorf("a code transfer says paired: %v", ev)
-			}
-		case "trusted":
-			if ev["name"] != "laptop" || ev["fingerprint"] != laptopFP {
-				t.Errorf("receiver trusted %v, want laptop %s", ev, laptopFP)
-			}
-		}
-	}
+	rout.WaitFor(t, "trust laptop (", 20*time.Second)
+	rout.WaitFor(t, ") so later transfers need no code? [y/N] ", 5*time.Second)
+	rm.Write([]byte("y\n"))
 	if c := recv.Exit(20 * time.Second); c != exitOK {
-		t.Fatalf("pairing receive: exit %d\n%s", c, recv.StderrText())
+		t.Fatalf("pairing receive: exit %d; terminal:\n%s", c, rout)
 	}
+	rout.WaitFor(t, "trusted laptop (", 5*time.Second)
+	text = rout.String()
+	laptopFP := strings.TrimSuffix(strings.Fields(text[strings.Index(text, "trusted laptop (")+len("trusted laptop ("):])[0], "):")
 	if st, d, err := homeStore(laptopHome).Classify("desk", deskFP); err != nil || d.Name != "desk" || st != trust.Trusted {
 		t.Fatalf("laptop's pin for desk: %v %v %v", st, d, err)
 	}
