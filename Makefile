@@ -52,12 +52,13 @@ test: deps lint unit race build e2e mobile-check
 # bin/ferry against a plain TCP copy and croc on loopback and on a
 # 1 Gbit/s veth (root), about ten minutes; bench-quick runs every row with
 # small sizes in a minute or two. Results go to stdout and benches/results/.
+# BENCHFLAGS passes flags (go run ./benches/cmd/ferrybench -h lists them).
 # Never with -race or -gcflags=all=-N -l (the harness refuses, bin/ferry too).
 bench: ferry
-	$(GO) run ./benches/cmd/ferrybench
+	$(GO) run ./benches/cmd/ferrybench $(BENCHFLAGS)
 
 bench-quick: ferry
-	$(GO) run ./benches/cmd/ferrybench -quick
+	$(GO) run ./benches/cmd/ferrybench -quick $(BENCHFLAGS)
 
 # The README's first command: a receiver and a sender on this machine.
 demo: ferry

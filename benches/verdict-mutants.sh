@@ -3,12 +3,14 @@
 # folder (never touching the working tree), breaks core/diag's Verdict in
 # one way at a time, and runs the tests that must catch it:
 #
+#   core/diag      TestVerdictNamesTheBusiestStage (the rules, on made-up
+#                  splits)
 #   core/transfer  TestVerdictNamesTheSlowStage (throttled disk writer on
 #                  the receiver, paced link, slowed cipher, slow disk reader)
 #   tests          TestVerdictNamesSlowLink (real tbf 100 Mbit/s veth; root)
 #
-# The unbroken copy must pass both; every broken copy must fail at least
-# one. It prints a table of which test failed for which break and exits 1
+# The unbroken copy must pass them all; every broken copy must fail at
+# least one. It prints a table of which test failed for which break and exits 1
 # if a break went unnoticed. Not part of make test: it takes a few
 # minutes. Usage: benches/verdict-mutants.sh [output-dir-for-logs]
 set -u
@@ -28,6 +30,7 @@ fi
 breaks='
 none|
 always-network|s/if top\.top >= dominant \{/if false \&\& top.top >= dominant {/; s/if limit\.busy >= loaded \{/if false \&\& limit.busy >= loaded {/; s/if snd\.wait >= waiting \&\& rcv\.wait >= waiting \{/if true {/
+either-end-waits|s/if snd\.wait >= waiting \&\& rcv\.wait >= waiting \{/if snd.wait >= waiting || rcv.wait >= waiting {/
 never-network|s/if snd\.wait >= waiting \&\& rcv\.wait >= waiting \{/if false {/
 ends-swapped|s/account\("sender", sender/account("receiver", sender/; s/account\("receiver", receiver/account("sender", receiver/
 other-end|s/if snd\.top >= rcv\.top \{/if snd.top < rcv.top {/
@@ -35,8 +38,9 @@ last-stage-not-busiest|s/case sh > e\.top:/case sh > 0:/
 network-rule-first|s/(\n\tif top\.top >= dominant \{)/\n\tif snd.wait >= waiting \&\& rcv.wait >= waiting {\n\t\treturn "slowest stage: the network"\n\t}$1/
 '
 
-printf '| break | core/transfer TestVerdictNamesTheSlowStage | tests TestVerdictNamesSlowLink |\n|---|---|---|\n'
-echo "$breaks" | while IFS='|' read -r name subst; do
+printf '| break | core/diag TestVerdictNamesTheBusiestStage | core/transfer TestVerdictNamesTheSlowStage | tests TestVerdictNamesSlowLink |\n|---|---|---|---|\n'
+# printf, not echo: dash's echo would turn the breaks' \n into newlines.
+printf '%s\n' "$breaks" | while IFS='|' read -r name subst; do
 	[ -n "$name" ] || continue
 	dir="$work/$name"
 	mkdir -p "$dir"
@@ -51,6 +55,8 @@ echo "$breaks" | while IFS='|' read -r name subst; do
 		fi
 		diff -u "$dir/diag.orig" "$dir/core/diag/diag.go" > "$logs/$name.diff"
 	fi
+	(cd "$dir" && go test -count=1 -run 'TestVerdictNamesTheBusiestStage' ./core/diag/) > "$logs/$name-diag.log" 2>&1
+	d=$?
 	(cd "$dir" && go test -count=1 -run 'TestVerdictNamesTheSlowStage' ./core/transfer/) > "$logs/$name-transfer.log" 2>&1
 	t=$?
 	if [ "$e2e" = yes ]; then
@@ -62,15 +68,19 @@ echo "$breaks" | while IFS='|' read -r name subst; do
 	word() {
 		case $1 in 0) echo pass ;; skip) echo "$e2e" ;; *) echo FAIL ;; esac
 	}
-	# Which cases failed, from the transfer test's log.
-	cases=$(grep -o -- '--- FAIL: TestVerdictNamesTheSlowStage/[^ ]*' "$logs/$name-transfer.log" | sed 's/.*TestVerdictNamesTheSlowStage\///' | tr '\n' ' ')
-	printf '| %s | %s %s | %s |\n' "$name" "$(word $t)" "${cases:+($cases)}" "$(word $e)"
+	# Which cases failed, from each log.
+	failed() {
+		grep -o -- "--- FAIL: $1/[^ ]*" "$2" | sed "s/.*$1\///; s/_/ /g" | tr '\n' ';' | sed 's/;$//; s/;/; /g'
+	}
+	dc=$(failed TestVerdictNamesTheBusiestStage "$logs/$name-diag.log")
+	tc=$(failed TestVerdictNamesTheSlowStage "$logs/$name-transfer.log")
+	printf '| %s | %s%s | %s%s | %s |\n' "$name" "$(word $d)" "${dc:+ ($dc)}" "$(word $t)" "${tc:+ ($tc)}" "$(word $e)"
 	if [ "$name" = none ]; then
-		if [ $t != 0 ] || { [ "$e" != 0 ] && [ "$e" != skip ]; }; then
+		if [ $d != 0 ] || [ $t != 0 ] || { [ "$e" != 0 ] && [ "$e" != skip ]; }; then
 			echo "the unbroken copy fails: see $logs/none-*.log" >&2
 			touch "$work/failed"
 		fi
-	elif [ $t = 0 ] && { [ "$e" = 0 ] || [ "$e" = skip ]; }; then
+	elif [ $d = 0 ] && [ $t = 0 ] && { [ "$e" = 0 ] || [ "$e" = skip ]; }; then
 		echo "break $name went unnoticed" >&2
 		touch "$work/failed"
 	fi

@@ -52,6 +52,8 @@ type options struct {
 	ferry       string
 	croc        string
 	results     string
+	waitLoad    float64
+	waitMax     time.Duration
 }
 
 var figureOrder = []string{"micro", "records", "stream", "calls", "loopback", "veth", "small", "ab"}
@@ -62,9 +64,10 @@ const defaultFigures = "micro,stream,calls,loopback,veth,small"
 var modes = map[bool]options{
 	// Full: measured to fit about ten minutes on the 2-core machine
 	// (benches/README.md, "What a run costs"). croc's compressed row
-	// moves a smaller file: at about 20 MB/s a 1 GiB run alone would be
-	// nearly a minute, ten of them ten minutes.
-	false: {pairs: 5, streamMiB: 256, fileMiB: 1024, crocZMiB: 256, small: 10000,
+	// moves a smaller file: at about 10 MiB/s here a 1 GiB run alone
+	// would take over a minute and a half, its ten runs a quarter of an
+	// hour.
+	false: {pairs: 5, streamMiB: 256, fileMiB: 1024, crocZMiB: 128, small: 10000,
 		benchtime: 200 * time.Millisecond, microRounds: 3, timeout: 3 * time.Minute},
 	true: {pairs: 3, streamMiB: 64, fileMiB: 128, crocZMiB: 32, small: 1000,
 		benchtime: 50 * time.Millisecond, microRounds: 2, timeout: time.Minute},
@@ -91,6 +94,8 @@ func main() {
 	fs.StringVar(&o.ferry, "ferry", "", "the ferry binary to measure (default bin/ferry in the module, as make build leaves it)")
 	fs.StringVar(&o.croc, "croc", "", "a croc "+crocVersion+" binary (default: go install it into $HOME/.cache/ferry-bench)")
 	fs.StringVar(&o.results, "results", "", "folder for the results files (default benches/results in the module; - for none)")
+	fs.Float64Var(&o.waitLoad, "wait-load", 0, "before starting, wait in one-minute steps while the 1-minute load average is above this (0: do not wait)")
+	fs.DurationVar(&o.waitMax, "wait-max", 10*time.Minute, "longest -wait-load waits; the run then starts anyway and says so")
 	fs.Parse(os.Args[1:])
 	def := modes[o.quick]
 	for _, f := range []struct {
@@ -150,6 +155,7 @@ func main() {
 		}
 	}
 	handleSignals()
+	waited := waitForQuiet(o)
 
 	start := time.Now()
 	mode := "full"
@@ -171,6 +177,10 @@ func main() {
 	say("# ferrybench %s, %s mode, commit %s%s\n\n", rep.Date, mode, rep.Commit, dirty)
 	say("Machine: %s, %s, %d cores, %.1f GiB, Linux %s, %s. Load average before: %s.\n",
 		m.Host, m.CPU, m.Cores, m.MemoryGiB, m.Kernel, m.Go, fmtLoad(m.Load))
+	if waited != "" {
+		say("%s\n", waited)
+		rep.Waited = waited
+	}
 	if rep.Ferry != nil {
 		say("bin/ferry: %s (%s; %s).\n", rep.Ferry.Version, rep.Ferry.GoVersion, rep.Ferry.Settings)
 	}
@@ -234,6 +244,29 @@ func containsString(list []string, s string) bool {
 func execOutput(name string, args ...string) (string, error) {
 	b, err := exec.Command(name, args...).Output()
 	return string(b), err
+}
+
+// waitForQuiet waits, in one-minute steps up to o.waitMax, while the
+// one-minute load average is above o.waitLoad, and says what happened.
+func waitForQuiet(o options) string {
+	if o.waitLoad <= 0 {
+		return ""
+	}
+	first := loadAvg()[0]
+	began := time.Now()
+	for l := first; l > o.waitLoad; l = loadAvg()[0] {
+		if time.Since(began)+time.Minute > o.waitMax {
+			return fmt.Sprintf("The 1-minute load average was %.2f, above %.2f, and still %.2f after waiting %v: the run started anyway.",
+				first, o.waitLoad, l, time.Since(began).Round(time.Second))
+		}
+		progress("load average %.2f is above %.2f: waiting a minute", l, o.waitLoad)
+		time.Sleep(time.Minute)
+	}
+	if time.Since(began) < time.Second {
+		return fmt.Sprintf("The 1-minute load average was %.2f, at or below %.2f: no wait.", first, o.waitLoad)
+	}
+	return fmt.Sprintf("Waited %v for the 1-minute load average to fall from %.2f to %.2f or below.",
+		time.Since(began).Round(time.Second), first, o.waitLoad)
 }
 
 // exits holds what must be undone if the run is interrupted: namespaces

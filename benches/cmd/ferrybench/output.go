@@ -35,6 +35,7 @@ type report struct {
 	Commit    string         `json:"commit"`
 	Dirty     bool           `json:"dirty"`
 	Mode      string         `json:"mode"`
+	Waited    string         `json:"waited_for_load,omitempty"`
 	Options   map[string]any `json:"options"`
 	Machine   machine        `json:"machine"`
 	Ferry     *binInfo       `json:"ferry,omitempty"`
