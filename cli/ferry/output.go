@@ -4,8 +4,8 @@ package main
 // message follows these rules; no other file writes to the terminal.
 //
 //  1. Standard output carries only what a script would capture: received
-//     text snippets, the peers table, the trust list, the version, and, with --json, one
-//     event object per line and nothing else.
+//     text snippets, the peers table, the trust list, the version, and,
+//     with --json, one event object per line and nothing else.
 //  2. Everything meant for a person goes to standard error, one message
 //     per line, each line starting with "ferry: ". The one exception is
 //     the usage text, printed as it is: to stdout when asked for (--help),
