@@ -54,6 +54,8 @@ func FuzzRecordReader(f *testing.F) {
 func FuzzPreamble(f *testing.F) {
 	p := makePreamble(ProtocolVersion, offerAESHardware)
 	f.Add(p[:])
+	p = makePreamble(ProtocolVersion, offerPaired|offerAESHardware)
+	f.Add(p[:])
 	p = makePreamble(ProtocolVersion+1, 0)
 	f.Add(p[:])
 	f.Add([]byte("GET / H"))
@@ -69,6 +71,10 @@ func FuzzPreamble(f *testing.F) {
 		if !bytes.Equal(got[:], b) || got.version() != ProtocolVersion {
 			t.Fatalf("accepted %q as %q", b, got[:])
 		}
-		choose(got.last(), Auto) // must not panic on any offer byte
+		// Any offer byte is either chosen from or refused, never
+		// ignored: an unknown bit is an error.
+		if _, err := choose(got.last(), Auto); err == nil && got.last()&^offerKnown != 0 {
+			t.Fatalf("offer %#x with unknown bits accepted", got.last())
+		}
 	})
 }

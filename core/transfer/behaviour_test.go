@@ -294,13 +294,15 @@ func TestSilentPeers(t *testing.T) {
 func TestSlowHumanDoesNotTimeOut(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "f")
 	writeFile(t, src, []byte("patience"))
-	const timeout = 200 * time.Millisecond
+	// Short enough to keep the test quick, long enough that a loaded CI
+	// machine's scheduling stalls stay well under the keepalive's slack.
+	const timeout = 500 * time.Millisecond
 	p := newPair(t, t.Context(), ReceiverConfig{Policy: Ask, Timeout: timeout})
 	p.send.Timeout = timeout
 	p.rev.hook = func(ev Event) {
 		if _, ok := ev.(Offered); ok {
 			// The delay is the behaviour under test, not a synchronisation.
-			time.AfterFunc(8*timeout, p.r.Accept)
+			time.AfterFunc(3*timeout, p.r.Accept)
 		}
 	}
 	if _, serr, _, rerr := p.run(t.Context(), Item{Path: src}); serr != nil || rerr != nil {
