@@ -100,10 +100,11 @@ func TestSendVerifiedToRealReceiver(t *testing.T) {
 	h.tap(h.u.send.sendBtn)
 
 	h.waitFor("the result", func() bool { return h.u.send.prog.state != stateRunning })
-	h.loop.run(func() {
+	h.check(func() bool {
 		p := h.u.send.prog
 		if p.state != stateVerified {
-			t.Fatalf("send failed: %s / %s / %s", p.headline.Text, p.advice.Text, p.detail.Text)
+			t.Errorf("send failed: %s / %s / %s", p.headline.Text, p.advice.Text, p.detail.Text)
+			return false
 		}
 		if p.headline.Text != "All 3 files sent and verified" {
 			t.Errorf("headline %q", p.headline.Text)
@@ -111,6 +112,7 @@ func TestSendVerifiedToRealReceiver(t *testing.T) {
 		if !h.u.send.form.Visible() && h.u.send.cancel != nil {
 			t.Error("the send is still marked running")
 		}
+		return true
 	})
 	if err := <-peer.done; err != nil {
 		t.Fatalf("receiver: %v", err)

@@ -164,6 +164,18 @@ func (h *harness) screen() string {
 	return s
 }
 
+// check runs f on the UI loop. f reports a failure with t.Error and
+// returns false; check then stops the test here, on the test's goroutine,
+// where t.FailNow must run (on the loop's it would stop the loop).
+func (h *harness) check(f func() bool) {
+	h.t.Helper()
+	ok := true
+	h.loop.run(func() { ok = f() })
+	if !ok {
+		h.t.FailNow()
+	}
+}
+
 func (h *harness) tap(b *widget.Button) {
 	h.t.Helper()
 	h.loop.run(func() {

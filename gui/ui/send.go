@@ -338,9 +338,10 @@ func (v *sendView) browse(ctx context.Context) {
 				others = append(others, d)
 			}
 		}
-		ds = v.u.classify(others)
 		v.u.do(func() {
-			v.found = ds
+			// Classified here, in order with the store's changes
+			// (trustChanged), so a late update never shows a stale mark.
+			v.found = v.u.classify(others)
 			v.devicesChanged()
 		})
 	})

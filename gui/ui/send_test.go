@@ -56,13 +56,15 @@ func TestRemoveItem(t *testing.T) {
 		t.Fatalf("found %d remove buttons, want 2", len(removes))
 	}
 	h.tap(removes[0])
-	h.loop.run(func() {
+	h.check(func() bool {
 		if len(v.sel.items) != 1 || v.sel.items[0].Name != "b.txt" {
-			t.Fatalf("after removing a.txt the selection is %v", v.sel.paths())
+			t.Errorf("after removing a.txt the selection is %v", v.sel.paths())
+			return false
 		}
 		if v.summary.Text != "1 item  ·  1 file  ·  20 bytes" {
 			t.Errorf("summary %q", v.summary.Text)
 		}
+		return true
 	})
 	h.loop.run(func() { test.Tap(v.clear) })
 	h.loop.run(func() {

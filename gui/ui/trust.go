@@ -25,13 +25,17 @@ import (
 // runs on the engine's goroutine (the store writes and syncs a file,
 // which the UI goroutine should not wait for). A failure is not the
 // transfer's: the list of recent peers is a convenience, and a store that
-// can't be written shows its error in Settings.
+// can't be read or written says so in Settings and when Trust is ticked.
 func (u *UI) noteCodePeer(ev transfer.Event) {
 	c, ok := ev.(transfer.Connected)
-	if !ok || c.Paired || u.cfg.Trust == nil || len(c.PeerKey) == 0 || c.PeerName == "" {
+	if !ok || c.Paired || u.cfg.Trust == nil || len(c.PeerKey) == 0 {
 		return
 	}
-	_ = u.cfg.Trust.NoteRecent(trust.Device{Name: c.PeerName, Key: c.PeerKey, PairedAt: time.Now()})
+	d := trust.Device{Name: c.PeerName, Key: c.PeerKey, PairedAt: time.Now()}
+	if d.Name == "" {
+		d.Name = d.Fingerprint() // as offerTrust names it
+	}
+	_ = u.cfg.Trust.NoteRecent(d)
 }
 
 // pinned reports whether key is a trusted device's: the receiver's
@@ -45,10 +49,10 @@ func (u *UI) pinned(key []byte) bool {
 }
 
 // classify sets each device's trust status from the store and returns
-// the list. It reads the store's file: the browse goroutine calls it for
-// what discovery finds, the UI goroutine when the store changes. A device
-// added by address without a fingerprint can't be matched to a pin: it is
-// unknown, and sending to it takes a code.
+// the list. It reads the store's file (no lock, a few hundred bytes) on
+// the UI goroutine, so that marks follow the store's changes in order. A
+// device added by address without a fingerprint can't be matched to a
+// pin: it is unknown, and sending to it takes a code.
 func (u *UI) classify(ds []Device) []Device {
 	out := make([]Device, len(ds))
 	copy(out, ds)
@@ -101,11 +105,13 @@ func (u *UI) offerTrust(p *progressPanel) {
 	if u.cfg.Trust == nil || c.Paired || len(c.PeerKey) == 0 {
 		return
 	}
-	name := c.PeerName
-	if name == "" {
-		name = "this device"
-	}
+	// A device that gave no name is pinned under its fingerprint: the
+	// store needs a name, and that one is unique.
 	dev := trust.Device{Name: c.PeerName, Key: bytes.Clone(c.PeerKey)}
+	if dev.Name == "" {
+		dev.Name = dev.Fingerprint()
+	}
+	name := dev.Name
 	_, trusted, err := u.cfg.Trust.Trusted(dev.Key)
 	if err != nil {
 		p.extra.Add(&widget.Label{Text: "Can't offer to trust " + name + ": " + err.Error(), Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance})

@@ -154,16 +154,19 @@ func TestTrustAfterCodeThenSendWithoutCode(t *testing.T) {
 		test.Type(sv.code, code)
 	})
 	p := a.sendAndWait()
-	a.loop.run(func() {
+	a.check(func() bool {
 		if p.state != stateVerified {
-			t.Fatalf("first send failed: %s (%s)", p.headline.Text, p.detail.Text)
+			t.Errorf("first send failed: %s (%s)", p.headline.Text, p.detail.Text)
+			return false
 		}
 		if p.conn.Paired || p.trust == nil || p.trust.Checked {
-			t.Fatalf("after a code send: paired=%v, trust box %v", p.conn.Paired, p.trust)
+			t.Errorf("after a code send: paired=%v, trust box %v", p.conn.Paired, p.trust)
+			return false
 		}
 		if p.trust.Text != "Trust Desk B: next time, no code needed" {
 			t.Errorf("trust box %q", p.trust.Text)
 		}
+		return true
 	})
 	rv := b.u.recv
 	b.waitFor("B's result", func() bool { return rv.prog.state == stateVerified && rv.prog.trust != nil })
@@ -216,27 +219,31 @@ func TestTrustAfterCodeThenSendWithoutCode(t *testing.T) {
 		sv.selectionChanged()
 	})
 	a.drop(src2)
-	a.loop.run(func() {
+	a.check(func() bool {
 		sv.showProgress(false)
 		sv.code.SetText("")
 		if _, ok := sv.target(); !ok {
-			t.Fatal("Desk B is no longer chosen")
+			t.Error("Desk B is no longer chosen")
+			return false
 		}
 		if sv.sendBtn.Disabled() || !contains(sv.hint.Text, "no code needed") {
 			t.Errorf("trusted, no code: disabled=%v hint %q", sv.sendBtn.Disabled(), sv.hint.Text)
 		}
+		return true
 	})
 	if s := a.screen(); !contains(s, "Trusted") || !contains(s, "No code needed") {
 		t.Error("the device list does not mark Desk B trusted")
 	}
 	p = a.sendAndWait()
-	a.loop.run(func() {
+	a.check(func() bool {
 		if p.state != stateVerified {
-			t.Fatalf("code-less send failed: %s (%s)", p.headline.Text, p.detail.Text)
+			t.Errorf("code-less send failed: %s (%s)", p.headline.Text, p.detail.Text)
+			return false
 		}
 		if !p.conn.Paired || p.trust != nil {
 			t.Errorf("code-less send: paired=%v, trust box offered: %v", p.conn.Paired, p.trust != nil)
 		}
+		return true
 	})
 	b.waitFor("B's second result", func() bool { return rv.prog.state == stateVerified })
 	b.loop.run(func() {
@@ -272,12 +279,14 @@ func TestRemovedTrustNeedsCodeAgain(t *testing.T) {
 	// B removes A in its Settings.
 	set := b.u.settings
 	var remove *widget.Button
-	b.loop.run(func() {
+	b.check(func() bool {
 		b.u.ShowSettings()
 		if len(set.trustedRows) != 1 || set.trustedRows[0].dev.Name != "Laptop A" {
-			t.Fatalf("B's Settings list %+v", set.trustedRows)
+			t.Errorf("B's Settings list %+v", set.trustedRows)
+			return false
 		}
 		remove = set.trustedRows[0].remove
+		return true
 	})
 	s := b.screen()
 	for _, want := range []string{"Trusted devices", "Laptop A", a.id.Fingerprint() + "  ·  paired "} {
@@ -296,15 +305,17 @@ func TestRemovedTrustNeedsCodeAgain(t *testing.T) {
 	// A still trusts B, so it tries without a code, and is told to pair again.
 	p := a.sendAndWait()
 	var pairBtn *widget.Button
-	a.loop.run(func() {
+	a.check(func() bool {
 		if p.state != stateFailed || p.headline.Text != "Not paired any more" || !contains(p.advice.Text, "Pair again") {
-			t.Fatalf("state %v headline %q advice %q (%s)", p.state, p.headline.Text, p.advice.Text, p.detail.Text)
+			t.Errorf("state %v headline %q advice %q (%s)", p.state, p.headline.Text, p.advice.Text, p.detail.Text)
+			return false
 		}
 		for _, o := range p.actions.Objects {
 			if btn, ok := o.(*widget.Button); ok && btn.Text == "Pair with a code" {
 				pairBtn = btn
 			}
 		}
+		return true
 	})
 	if pairBtn == nil {
 		t.Fatal("no Pair with a code button")
@@ -319,13 +330,15 @@ func TestRemovedTrustNeedsCodeAgain(t *testing.T) {
 
 	// With the code they pair again: B offers to trust A.
 	p = a.sendAndWait()
-	a.loop.run(func() {
+	a.check(func() bool {
 		if p.state != stateVerified || p.conn.Paired {
-			t.Fatalf("send with a code: %v paired=%v %s (%s)", p.state, p.conn.Paired, p.headline.Text, p.detail.Text)
+			t.Errorf("send with a code: %v paired=%v %s (%s)", p.state, p.conn.Paired, p.headline.Text, p.detail.Text)
+			return false
 		}
 		if p.trust == nil || !p.trust.Checked {
 			t.Error("A's box should show that A still trusts B")
 		}
+		return true
 	})
 	rv := b.u.recv
 	b.waitFor("B's result", func() bool { return rv.prog.state == stateVerified })
@@ -398,13 +411,15 @@ func TestKeyChangedDeviceIsMarkedAndNeedsCode(t *testing.T) {
 		test.Type(sv.code, peer.r.Code())
 	})
 	p := a.sendAndWait()
-	a.loop.run(func() {
+	a.check(func() bool {
 		if p.state != stateVerified || p.conn.Paired {
-			t.Fatalf("send with a code: %v paired=%v %s (%s)", p.state, p.conn.Paired, p.headline.Text, p.detail.Text)
+			t.Errorf("send with a code: %v paired=%v %s (%s)", p.state, p.conn.Paired, p.headline.Text, p.detail.Text)
+			return false
 		}
 		if p.trust == nil || p.trust.Checked || p.trust.Text != "Trust Peer box: next time, no code needed" {
 			t.Errorf("trust box %v", p.trust)
 		}
+		return true
 	})
 }
 
