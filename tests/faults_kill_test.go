@@ -32,7 +32,6 @@ func TestKillSenderResumes(t *testing.T) { killAndResume(t, "sender") }
 
 // killRun is one interrupted send, for the report.
 type killRun struct {
-	from    int64 // where this send started (its resume offset)
 	at      int64 // the partial file's size when the kill was decided
 	reached int64 // how far the surviving end says the bytes got
 }
@@ -103,15 +102,15 @@ func killAndResume(t *testing.T, victim string) {
 		if !ok {
 			t.Fatalf("send %d completed before the kill at %d bytes: the link is too fast for this machine", run+1, points[run])
 		}
-		killed, survivor := recv, send
+		killed, survivor, survivorName := recv, send, "sender"
 		if victim == "sender" {
-			killed, survivor = send, recv
+			killed, survivor, survivorName = send, recv, "receiver"
 		}
 		killed.Signal(syscall.SIGKILL)
 		killed.Exit(20 * time.Second)
 		o := nextOutcome(t, survivor, time.Minute)
 		if o.ok() {
-			t.Fatalf("the %s finished a transfer whose peer was killed", map[bool]string{true: "sender", false: "receiver"}[survivor == send])
+			t.Fatalf("the %s finished a transfer whose peer was killed", survivorName)
 		}
 		if c := survivor.Exit(20 * time.Second); c != 1 {
 			t.Errorf("send %d: the surviving end exited %d, want 1 (%s: %s)", run+1, c, o.kind(), o.message())
@@ -119,7 +118,7 @@ func killAndResume(t *testing.T, victim string) {
 		if o.kind() != "connection_lost" {
 			t.Errorf("send %d: the surviving end reported %q (%s), want connection_lost", run+1, o.kind(), o.message())
 		}
-		r := killRun{from: from, at: at, reached: from}
+		r := killRun{at: at, reached: from}
 		if p := o.lastProgress; p != nil {
 			// The sender's progress counts from its resume offset; the
 			// receiver's total leaves the resumed bytes out too.
