@@ -289,20 +289,25 @@ func TestSilentPeers(t *testing.T) {
 	})
 }
 
-// A person taking much longer than the timeout to accept must not time
-// the sender out: the receiver sends keepalives while the offer waits.
+// A person taking longer than the timeout to accept must not time out
+// either end: while the offer waits, the receiver's keepalives keep the
+// sender's reads alive, and the sender's the receiver's. Without either,
+// that end hears nothing for twice the timeout and fails.
 func TestSlowHumanDoesNotTimeOut(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "f")
 	writeFile(t, src, []byte("patience"))
-	// Short enough to keep the test quick, long enough that a loaded CI
-	// machine's scheduling stalls stay well under the keepalive's slack.
-	const timeout = 500 * time.Millisecond
+	// A keepalive every quarter of the timeout leaves 750 ms for delays.
+	// This process holds both ends, so a stall of the whole process longer
+	// than what is left fails the test whatever the cadence; with 200 ms
+	// and 500 ms timeouts that happened now and then on a machine loaded
+	// with other work.
+	const timeout = time.Second
 	p := newPair(t, t.Context(), ReceiverConfig{Policy: Ask, Timeout: timeout})
 	p.send.Timeout = timeout
 	p.rev.hook = func(ev Event) {
 		if _, ok := ev.(Offered); ok {
 			// The delay is the behaviour under test, not a synchronisation.
-			time.AfterFunc(3*timeout, p.r.Accept)
+			time.AfterFunc(2*timeout, p.r.Accept)
 		}
 	}
 	if _, serr, _, rerr := p.run(t.Context(), Item{Path: src}); serr != nil || rerr != nil {

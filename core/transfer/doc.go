@@ -20,8 +20,9 @@
 //     Abort with a reason (a context.WithCancelCause cause is that
 //     reason). A peer that stays silent longer than the timeout (default
 //     30s) ends the transfer with ErrTimeout; both ends send keepalives
-//     when they have been quiet for a third of it, including while a
-//     person decides and while a large file is hashed.
+//     when they have flushed nothing for a quarter of it (measured from
+//     the last flush, so that three quarters are left for delays),
+//     including while a person decides and while a large file is hashed.
 //   - Memory is bounded whatever the sizes: one chunk buffer and one hash
 //     state per end, the secure stream's fixed buffers, and the manifest
 //     (at most MaxManifestBytes encoded, MaxEntries entries). Moving a

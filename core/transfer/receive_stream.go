@@ -21,26 +21,30 @@ const (
 
 // writeLoop writes what the session queues. A confirmation waits as said
 // above; anything else is flushed, with whatever waits before it, as soon
-// as the queue runs dry. A keepalive goes out whenever the stream has
-// been quiet for a third of the timeout (also while the person decides,
-// so the sender keeps waiting). Closing out ends the stream.
+// as the queue runs dry. A keepalive goes out whenever nothing was
+// flushed for keepaliveAfter (also while the person decides, so the
+// sender keeps waiting): every flush restarts that timer, so no silence
+// is longer than the interval plus the scheduler's delay. Closing out
+// ends the stream.
 func (s *rsession) writeLoop(hello []byte) {
 	defer close(s.writerDone)
 	nc := s.conn.NetConn()
-	every := s.timeout / 3
-	tick := time.NewTicker(every)
-	defer tick.Stop()
+	every := keepaliveAfter(s.timeout)
+	quiet := time.NewTimer(every)
+	defer quiet.Stop()
 	lazy := time.NewTimer(confirmDelay)
 	lazy.Stop()
 	defer lazy.Stop()
-	last := time.Now()
 	var (
 		waiting int  // confirmations written but not flushed
 		urgent  bool // another message written but not flushed
 	)
 	flush := func() error {
-		waiting, urgent, last = 0, false, time.Now()
+		waiting, urgent = 0, false
 		lazy.Stop()
+		// A timer that fired meanwhile is discarded by Reset (Go 1.23
+		// timers), so no keepalive follows a flush at once.
+		quiet.Reset(every)
 		return s.conn.Flush()
 	}
 	write := func(b []byte) error {
@@ -79,11 +83,9 @@ func (s *rsession) writeLoop(hello []byte) {
 			if waiting > 0 {
 				err = flush()
 			}
-		case <-tick.C:
-			if time.Since(last) >= every {
-				if err = write(frame(msgKeepalive, nil)); err == nil {
-					err = flush()
-				}
+		case <-quiet.C:
+			if err = write(frame(msgKeepalive, nil)); err == nil {
+				err = flush()
 			}
 		}
 	}

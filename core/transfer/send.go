@@ -22,6 +22,14 @@ const (
 	maxAbortGrace  = 2 * time.Second
 )
 
+// keepaliveAfter is how long an end stays quiet before it sends a
+// keepalive, given the silence the other end allows (timeout): a quarter
+// of it, measured from the end's last flush. The other end's silence
+// starts at its last read, a little after that flush, so three quarters
+// of the timeout are left for the network, the scheduler and a loaded
+// machine to deliver the keepalive; both ends use the same timeout.
+func keepaliveAfter(timeout time.Duration) time.Duration { return timeout / 4 }
+
 // Send offers cfg.Items to the receiver at cfg.Addr and, once accepted,
 // streams them. It returns when the receiver has confirmed every entry,
 // or with an error wrapping the sentinel that says why not (ErrDeclined,
@@ -212,10 +220,15 @@ func (s *sender) flush() error {
 	return nil
 }
 
+// quiet is how long the receiver has heard nothing from this end, as far
+// as this end can tell: since the last flush. A write that was not
+// flushed may still sit in the stream's buffer, so it does not count.
+func (s *sender) quiet() time.Duration { return time.Since(s.lastFlush) }
+
 // keepalive tells the receiver this end is still here, when it has heard
 // nothing for a while (hashing a large file for a skip or resume).
 func (s *sender) keepalive() error {
-	if time.Since(s.lastFlush) < s.timeout/3 {
+	if s.quiet() < keepaliveAfter(s.timeout) {
 		return nil
 	}
 	if err := s.writeMsg(msgKeepalive, nil); err != nil {
@@ -224,20 +237,26 @@ func (s *sender) keepalive() error {
 	return s.flush()
 }
 
-// await waits for the next reply, sending keepalives meanwhile.
+// await waits for the next reply, sending a keepalive whenever this end
+// has been quiet for keepaliveAfter. The timer is set from the last flush
+// each time, not ticked at a fixed period: a ticker sampling "quiet long
+// enough?" misses by up to one period, so silences reached twice the
+// interval.
 func (s *sender) await(ctx context.Context) (any, error) {
-	tick := time.NewTicker(s.timeout / 3)
-	defer tick.Stop()
+	every := keepaliveAfter(s.timeout)
+	timer := time.NewTimer(every - s.quiet())
+	defer timer.Stop()
 	for {
 		select {
 		case m := <-s.in:
 			return m, nil
 		case <-ctx.Done():
 			return nil, context.Cause(ctx)
-		case <-tick.C:
+		case <-timer.C:
 			if err := s.keepalive(); err != nil {
 				return nil, err
 			}
+			timer.Reset(every - s.quiet())
 		}
 	}
 }
