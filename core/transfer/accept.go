@@ -141,12 +141,14 @@ func (a *acceptor) admit(nc net.Conn) {
 func (a *acceptor) handshake(p *pendingConn) {
 	timers := &diag.Timers{}
 	code, guess := a.r.attempt(a.ev)
+	pins := pinCheck{paired: a.r.cfg.Paired}
 	sc, err := secure.Server(a.ctx, p.nc, secure.Config{Identity: a.r.cfg.Identity, Code: code, Timers: timers,
-		Guess: guess, Paired: a.r.cfg.Paired})
+		Guess: guess, Paired: pins.hook()})
 	if err != nil {
-		// A wrong code was counted by guess; anything else (a port scan,
-		// another version, a stall, a paired sender without a pin) only
-		// costs the connection.
+		// A wrong code was counted by guess; a paired sender refused is
+		// reported (Refused); anything else (a port scan, another
+		// version, a stall) only costs the connection.
+		a.r.reportRefusal(a.ev, p.nc.RemoteAddr().String(), &pins, err)
 		a.release(p)
 		p.nc.Close()
 		return

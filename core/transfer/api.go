@@ -139,6 +139,54 @@ type TextReceived struct {
 // CodeChanged (receiver): too many wrong attempts retired the old code.
 type CodeChanged struct{ Code string }
 
+// Refused (receiver): a sender asked for a transfer without a code and
+// the paired-mode handshake refused it; Serve goes on waiting. The sender
+// was told too (secure.ErrNotPaired or secure.ErrKeyChanged). Nothing
+// else is a refusal: wrong codes are counted (see CodeChanged), and a
+// connection that fails for any other reason (a port scan, another
+// version, a stall) is closed unreported. A refusal costs a sender a few
+// bytes, so a flood is reported in part: at most 4 at once, then one a
+// second; Dropped counts those left out since the last one reported.
+type Refused struct {
+	Addr   string        // the sender's address (host:port)
+	Reason RefusedReason //
+	// PeerFingerprint and PeerKey are the sender's static key, proven in
+	// the handshake, when Reason is NotTrusted; empty otherwise (the
+	// handshake ended before the sender revealed its key).
+	PeerFingerprint string
+	PeerKey         []byte
+	Err             error // wraps secure.ErrNotPaired
+	Dropped         int
+}
+
+// RefusedReason says why a paired-mode handshake was refused.
+type RefusedReason uint8
+
+const (
+	// NotTrusted: ReceiverConfig.Paired has no pin for the sender's key
+	// (never paired, or trust removed here).
+	NotTrusted RefusedReason = iota + 1
+	// PinMismatch: the sender's pin for this device is not this device's
+	// key (this device made a new key, or the sender meant another
+	// device), so the sender stopped before revealing its own.
+	PinMismatch
+	// PairedOff: this receiver accepts no paired senders
+	// (ReceiverConfig.Paired is nil).
+	PairedOff
+)
+
+func (r RefusedReason) String() string {
+	switch r {
+	case NotTrusted:
+		return "not trusted"
+	case PinMismatch:
+		return "pin mismatch"
+	case PairedOff:
+		return "paired mode off"
+	}
+	return "unknown"
+}
+
 // Diagnostics is sent every few seconds when diagnostics are on: this end's
 // stage split over the last interval.
 type Diagnostics struct {
@@ -160,6 +208,7 @@ func (Progress) isEvent()     {}
 func (EntryDone) isEvent()    {}
 func (TextReceived) isEvent() {}
 func (CodeChanged) isEvent()  {}
+func (Refused) isEvent()      {}
 func (Diagnostics) isEvent()  {}
 func (Finished) isEvent()     {}
 func (Failed) isEvent()       {}

@@ -94,6 +94,11 @@
 //     showing its code for every other sender meanwhile (core/secure's
 //     package doc has the handshake). Refusals are secure.ErrNotPaired or
 //     secure.ErrKeyChanged on the sender and never count as wrong codes.
+//     The receiver reports each with a Refused event saying why (it has
+//     no pin for the sender, the sender's pin for it is stale, or it
+//     accepts no paired senders) and goes on serving; since refusals
+//     are cheap to provoke, at most 4 are reported at once and then one
+//     a second, with a count of those left out.
 //     Connected says whether pins authenticated the peer (Paired) and
 //     carries its key, so a front end can offer to pin it after a
 //     transfer by code. AutoAcceptPaired lets the Ask policy accept a

@@ -3,10 +3,14 @@ package transfer
 import (
 	"bytes"
 	"errors"
+	"io"
+	"net"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ferry-project/ferry/core/secure"
 )
@@ -130,6 +134,12 @@ func TestPairedRefusals(t *testing.T) {
 	if _, serr, _, rerr := p.run(ctx, textItem("still serving")); serr != nil || rerr != nil {
 		t.Fatalf("paired sender after the refusals: send %v, receive %v", serr, rerr)
 	}
+	// Serve has returned, so every handshake's goroutine has ended: the
+	// receiver reported each refusal, and said why.
+	checkRefused(t, p.rev,
+		Refused{Reason: NotTrusted, PeerFingerprint: sid.Fingerprint(), PeerKey: sid.Public()},
+		Refused{Reason: PinMismatch},
+		Refused{Reason: NotTrusted, PeerFingerprint: impostor.Fingerprint(), PeerKey: impostor.Public()})
 
 	// A receiver that accepts no paired senders.
 	q := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll})
@@ -140,6 +150,10 @@ func TestPairedRefusals(t *testing.T) {
 		t.Fatalf("receiver without pins: got %v, want ErrNotPaired", err)
 	}
 	t.Logf("receiver without pins: %v", err)
+	if _, serr, _, rerr := q.run(ctx, textItem("with the code")); serr != nil || rerr != nil {
+		t.Fatalf("code sender after the refusal: send %v, receive %v", serr, rerr)
+	}
+	checkRefused(t, q.rev, Refused{Reason: PairedOff})
 
 	cfg = p.send
 	cfg.Code = code
@@ -179,5 +193,137 @@ func TestAutoAcceptPaired(t *testing.T) {
 				t.Fatalf("Offered %d times, answered by Accept: %v, want %v", len(eventsOf[Offered](p.rev)), asked, tc.asked)
 			}
 		})
+	}
+}
+
+// checkRefused checks that r holds exactly the Refused events want (in
+// any order: each handshake reports on its own goroutine), each from a
+// loopback address, wrapping secure.ErrNotPaired (and saying to pair
+// again, where that is the cure), none with a count of dropped ones.
+func checkRefused(t *testing.T, r *recorder, want ...Refused) {
+	t.Helper()
+	got := eventsOf[Refused](r)
+	left := append([]Refused(nil), want...)
+	for _, e := range got {
+		t.Logf("Refused %v from %s: %v", e.Reason, e.Addr, e.Err)
+		if !errors.Is(e.Err, secure.ErrNotPaired) || (e.Reason != PairedOff) != strings.Contains(e.Err.Error(), "pair again") ||
+			!strings.HasPrefix(e.Addr, "127.0.0.1:") || e.Dropped != 0 {
+			t.Errorf("Refused event: %+v", e)
+		}
+		i := slices.IndexFunc(left, func(w Refused) bool {
+			return w.Reason == e.Reason && w.PeerFingerprint == e.PeerFingerprint && bytes.Equal(w.PeerKey, e.PeerKey)
+		})
+		if i < 0 {
+			t.Errorf("unexpected Refused %v %q", e.Reason, e.PeerFingerprint)
+			continue
+		}
+		left = slices.Delete(left, i, i+1)
+	}
+	for _, w := range left {
+		t.Errorf("no Refused %v %q", w.Reason, w.PeerFingerprint)
+	}
+}
+
+// frozenClock is the time the limit on Refused events sees; each reading
+// is also a sign that a refusal reached the limit.
+type frozenClock struct {
+	mu    sync.Mutex
+	now   time.Time
+	reads chan struct{}
+}
+
+func (c *frozenClock) read() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.reads <- struct{}{}
+	return c.now
+}
+
+func (c *frozenClock) add(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// A flood of refused paired senders is reported in part: refusedBurst
+// events, then one per refusedEvery saying how many were left out.
+// Wrong codes and connections that are not Ferry are not refusals.
+func TestRefusedLimit(t *testing.T) {
+	ctx := t.Context()
+	clock := &frozenClock{now: time.Unix(1_700_000_000, 0), reads: make(chan struct{}, 64)}
+	events := make(chan Refused, 64)
+	p, pins := pairedPair(t, ReceiverConfig{Policy: AcceptAll, hooks: &hooks{now: clock.read}})
+	p.rev.hook = func(ev Event) {
+		if e, ok := ev.(Refused); ok {
+			events <- e
+		}
+	}
+	pins.set()
+	refuse := func(n int) {
+		t.Helper()
+		for range n {
+			cfg := p.send
+			cfg.Items, cfg.OnEvent = []Item{textItem("x")}, nil
+			if _, err := Send(ctx, cfg); !errors.Is(err, secure.ErrNotPaired) {
+				t.Fatalf("send: %v, want ErrNotPaired", err)
+			}
+		}
+		for range n {
+			select {
+			case <-clock.reads:
+			case <-time.After(waitLimit):
+				t.Fatal("a refusal never reached the limit")
+			}
+		}
+	}
+	next := func() Refused {
+		t.Helper()
+		select {
+		case e := <-events:
+			return e
+		case <-time.After(waitLimit):
+			t.Fatal("no Refused event")
+		}
+		return Refused{}
+	}
+
+	const flood = 10
+	refuse(flood)
+	for range refusedBurst {
+		if e := next(); e.Reason != NotTrusted || e.Dropped != 0 {
+			t.Fatalf("Refused in the burst: %+v", e)
+		}
+	}
+	// Not refusals: a wrong code, and a connection that says nothing of
+	// Ferry (the receiver closes both).
+	cfg := p.send
+	cfg.PeerKey, cfg.Code, cfg.Items, cfg.OnEvent = nil, "000000", []Item{textItem("x")}, nil
+	if p.r.Code() == "000000" {
+		cfg.Code = "111111"
+	}
+	if _, err := Send(ctx, cfg); !errors.Is(err, secure.ErrWrongCode) {
+		t.Fatalf("wrong code: %v", err)
+	}
+	nc, err := net.Dial("tcp", p.send.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc.Write([]byte("GET / HTTP/1.0\r\n\r\n"))
+	io.Copy(io.Discard, nc)
+	nc.Close()
+
+	clock.add(refusedEvery)
+	refuse(1)
+	if e := next(); e.Dropped != flood-refusedBurst {
+		t.Fatalf("Refused after the flood: %+v, want %d dropped", e, flood-refusedBurst)
+	}
+	pins.set(p.send.Identity.Public())
+	if _, serr, _, rerr := p.run(ctx, textItem("after the flood")); serr != nil || rerr != nil {
+		t.Fatalf("send %v, receive %v", serr, rerr)
+	}
+	// Serve has returned: every handshake has ended, and the wrong code
+	// and the stranger never reached the limit.
+	if n := len(eventsOf[Refused](p.rev)); n != refusedBurst+1 || len(clock.reads) != 0 {
+		t.Fatalf("%d Refused events and %d more refusals, want %d and none", n, len(clock.reads), refusedBurst+1)
 	}
 }

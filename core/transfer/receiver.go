@@ -26,6 +26,8 @@ type Receiver struct {
 	gen     int // how many codes were retired
 	wrong   int // wrong guesses checked against code
 	serving bool
+
+	refusals refusalLimit // Refused events, across Serve calls
 }
 
 var errReceiverClosed = errors.New("receiver closed")
@@ -118,7 +120,9 @@ func (r *Receiver) Close() error {
 // bounded by core/secure's handshake timeout and the limits on pending
 // connections (see accept.go); one that fails is closed and Serve keeps
 // listening. A wrong code counts against the current code; after
-// MaxAttempts wrong codes a new one is picked and CodeChanged emitted.
+// MaxAttempts wrong codes a new one is picked and CodeChanged emitted. A
+// sender refused in paired mode (no pin for it here, or its pin for this
+// device stale) is reported with Refused.
 // The first connection through the handshake becomes the transfer; while
 // it runs, every other connection is refused as busy (the sender gets
 // secure.ErrBusy). Serve returns only after every goroutine it started

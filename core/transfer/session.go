@@ -101,6 +101,8 @@ type hooks struct {
 	// admitted is told, from the receiver's accept loop, how many
 	// connections are pending once it admitted one.
 	admitted func(pending int)
+	// now replaces time.Now for the limit on Refused events.
+	now func() time.Time
 }
 
 func (h *hooks) reader(r io.Reader) io.Reader {
@@ -121,6 +123,13 @@ func (h *hooks) onAdmitted(n int) {
 	if h != nil && h.admitted != nil {
 		h.admitted(n)
 	}
+}
+
+func (h *hooks) clock() time.Time {
+	if h != nil && h.now != nil {
+		return h.now()
+	}
+	return time.Now()
 }
 
 func (h *hooks) onSecured(c *secure.Conn) {
