@@ -91,7 +91,8 @@ func jsonLine(t *testing.T, line string) map[string]any {
 // own message: trust removed on the receiver (both ends fail, not
 // paired), removed on the sender (a code is needed again), an impostor
 // with desk's name (key changed, never connected to), and desk with a new
-// key (key changed, in discovery and in the handshake).
+// key (key changed, in discovery and in the handshake; desk says it
+// refused a stale pin).
 func TestTrustedDevices(t *testing.T) {
 	r := &trustRig{t: t, pair: netns.NewPair(t), desk: t.TempDir(), laptop: t.TempDir(), impostor: t.TempDir(),
 		deskDest: t.TempDir()}
@@ -148,7 +149,7 @@ func TestTrustedDevices(t *testing.T) {
 		!strings.Contains(stderr, "ferry: hint: pair again: send once with the code, then answer yes to trust") {
 		t.Errorf("send after desk removed laptop: exit %d\n%s", code, stderr)
 	}
-	if ev := recv.Until("refused", 20*time.Second); ev["kind"] != "not_paired" || ev["peer_fingerprint"] != r.laptopFP {
+	if ev := recv.Until("refused", 20*time.Second); ev["kind"] != "not_paired" || ev["reason"] != "not_trusted" || ev["peer_fingerprint"] != r.laptopFP {
 		t.Errorf("desk's refused event: %v", ev)
 	}
 	r.stop(recv)
@@ -210,7 +211,8 @@ func TestTrustedDevices(t *testing.T) {
 	fake.Exit(20 * time.Second)
 
 	// 6. desk made a new key: the pin is stale, in discovery (--peer) and
-	// in the handshake (--to with --paired).
+	// in the handshake (--to with --paired), where desk refuses too,
+	// saying so (it never learns the sender's key: laptop stops first).
 	os.Remove(filepath.Join(r.desk, ".config", "ferry", "static.key"))
 	recv, ev = r.receive(r.desk, "desk", "--yes", "--listen", deskAddr+":7402")
 	newFP := ev["fingerprint"].(string)
@@ -224,5 +226,13 @@ func TestTrustedDevices(t *testing.T) {
 		!strings.Contains(stdout, "ferry trust remove "+r.deskFP) {
 		t.Errorf("--paired to desk's new key: exit %d\n%s\n%s", code, stdout, stderr)
 	}
+	stale := "refused a sender at " + r.pair.AddrB.String() + ": it sent without a code, expecting another key for this device"
+	if ev := recv.Until("refused", 20*time.Second); ev["kind"] != "not_paired" || ev["reason"] != "pin_mismatch" ||
+		ev["peer_fingerprint"] != "" || !strings.Contains(ev["message"].(string), stale) {
+		t.Errorf("desk's refused event for the stale pin: %v", ev)
+	}
 	r.stop(recv)
+	if s := recv.StderrText(); !strings.Contains(s, "ferry: warning: "+stale) || !strings.Contains(s, "ferry: hint: pair again") {
+		t.Errorf("desk's stderr after the stale pin:\n%s", s)
+	}
 }

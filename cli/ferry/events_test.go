@@ -35,6 +35,7 @@ func TestJSONEvents(t *testing.T) {
 		{newDoneEvent(sum, "sender", true), "done", "verdict"},
 		{errorEvent{Event: "error", Kind: "usage", ExitCode: 2, Message: "x"}, "error", "exit_code"},
 		{peerEvent{Event: "peer", Name: "laptop"}, "peer", "fingerprint"},
+		{refusedEvent{Event: "refused", Kind: "not_paired", Reason: "pin_mismatch"}, "refused", "dropped"},
 	}
 	for _, tt := range tests {
 		b, err := json.Marshal(tt.ev)
@@ -52,7 +53,7 @@ func TestJSONEvents(t *testing.T) {
 			t.Errorf("%s: no %q field", b, tt.field)
 		}
 	}
-	for _, ev := range []transfer.Event{transfer.Finished{}, transfer.Failed{Err: errors.New("x")}} {
+	for _, ev := range []transfer.Event{transfer.Finished{}, transfer.Failed{Err: errors.New("x")}, transfer.Refused{Reason: transfer.PinMismatch}} {
 		if j := jsonEvent(ev, "sender"); j != nil {
 			t.Errorf("%T should be reported by the command, got %v", ev, j)
 		}

@@ -24,8 +24,10 @@
 // which names the trusted device expected there (the address says where,
 // the pin says who; the handshake checks the key either way). The
 // receiver accepts such a sender only if it trusts it too; a refused
-// one is a warning and a "refused" event, and the receiver goes on
-// waiting, because ending it would let anyone stop a receiver.
+// one (not trusted here, or holding a stale pin for this device) is a
+// warning and a "refused" event, from core/transfer's Refused, and the
+// receiver goes on waiting, because ending it would let anyone stop a
+// receiver.
 //
 // # Output
 //

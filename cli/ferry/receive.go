@@ -11,7 +11,6 @@ import (
 	"sync"
 
 	"github.com/ferry-project/ferry/core/discovery"
-	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
 )
@@ -265,30 +264,23 @@ func (rs *receiveSession) serve(parent context.Context) error {
 // pinned is the engine's Paired check, asked on a handshake goroutine
 // when a sender asks for a transfer without a code. The file is read
 // each time, so "ferry trust remove" in another terminal takes effect at
-// once. A refusal does not end the receiver (anyone could otherwise stop
-// it): it says so and goes on waiting for a sender with the code.
+// once. A file that cannot be read trusts nobody; the engine's Refused
+// event that follows is where the receiver says so.
 func (rs *receiveSession) pinned(key []byte) bool {
 	_, ok, err := rs.store.Trusted(key)
-	if err != nil {
-		rs.p.warnf("refusing a sender without a code: trusted devices are off: %v", err)
-		return false
-	}
-	if ok {
-		return true
-	}
-	who := secure.Fingerprint(key)
-	if rec, err := rs.store.Recent(); err == nil {
-		for _, d := range rec {
-			if string(d.Key) == string(key) {
-				who = peerLabel(d.Name, who)
-			}
-		}
-	}
-	msg := fmt.Sprintf("refused %s: it sent without a code, and this device does not trust it", who)
+	return err == nil && ok
+}
+
+// refused reports a sender that the handshake refused in paired mode:
+// one warning with its hint, and a "refused" event. It does not end the
+// receiver (anyone could otherwise stop it), which goes on waiting for a
+// sender with the code.
+func (rs *receiveSession) refused(e transfer.Refused) {
+	reason, msg, hint := refusalText(e, rs.store)
 	rs.p.warnf("%s", msg)
-	rs.p.stderrHint(pairAgainHint)
-	rs.p.event(refusedEvent{Event: "refused", Kind: "not_paired", PeerFingerprint: secure.Fingerprint(key), Message: msg, Hint: pairAgainHint})
-	return false
+	rs.p.stderrHint(hint)
+	rs.p.event(refusedEvent{Event: "refused", Kind: "not_paired", Reason: reason, PeerFingerprint: e.PeerFingerprint,
+		Addr: e.Addr, Message: msg, Hint: hint, Dropped: e.Dropped})
 }
 
 func (rs *receiveSession) onEvent(ev transfer.Event) {
@@ -327,6 +319,8 @@ func (rs *receiveSession) onEvent(ev transfer.Event) {
 		}
 	case transfer.CodeChanged:
 		rs.p.noticef("too many wrong codes: the new code is %s", e.Code)
+	case transfer.Refused:
+		rs.refused(e)
 	case transfer.Diagnostics:
 		if rs.o.diag {
 			rs.p.infof("diag: receiver: %s", e.Split.Format(stagesOf("receiver"), e.Interval))

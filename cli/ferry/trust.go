@@ -9,11 +9,13 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
 )
 
@@ -39,14 +41,21 @@ func newTrustedEvent(event string, d trust.Device) trustedEvent {
 		d.PairedAt.UTC().Format(time.RFC3339)}
 }
 
-// refusedEvent is a receiver refusing a paired-mode sender, which does
-// not end the receiver: it goes on waiting for a sender with the code.
+// refusedEvent is a receiver refusing a sender that came without a code
+// (the handshake's paired mode), which does not end the receiver: it
+// goes on waiting for a sender with the code.
 type refusedEvent struct {
-	Event           string `json:"event"` // "refused"
-	Kind            string `json:"kind"`  // "not_paired"
-	PeerFingerprint string `json:"peer_fingerprint"`
+	Event string `json:"event"` // "refused"
+	Kind  string `json:"kind"`  // "not_paired"
+	// Reason: "not_trusted" (no pin here for the sender), "pin_mismatch"
+	// (the sender's pin for this device is not this device's key) or
+	// "trust_off" (the trust file cannot be used).
+	Reason          string `json:"reason"`
+	PeerFingerprint string `json:"peer_fingerprint"` // "" unless not_trusted
+	Addr            string `json:"addr"`             // the sender's host:port
 	Message         string `json:"message"`
 	Hint            string `json:"hint"`
+	Dropped         int    `json:"dropped"` // refusals before this one not reported (too many at once)
 }
 
 const pairAgainHint = "pair again: send once with the code, then answer yes to trust (or pass --trust)"
@@ -282,6 +291,42 @@ func trustStore(p *printer) *trust.Store {
 		return nil
 	}
 	return store
+}
+
+// refusalText says why the receiver refused a sender without a code:
+// the refused event's reason, its message and its hint.
+func refusalText(e transfer.Refused, store *trust.Store) (reason, msg, hint string) {
+	host := e.Addr
+	if h, _, err := net.SplitHostPort(e.Addr); err == nil {
+		host = h
+	}
+	switch {
+	case e.Reason == transfer.NotTrusted && store != nil:
+		if _, _, err := store.Trusted(e.PeerKey); err != nil {
+			reason, msg = "trust_off", fmt.Sprintf("refused %s: it sent without a code, and the trust file cannot be read: %v", e.PeerFingerprint, err)
+			hint = "send with the code; 'ferry trust list' shows what is wrong with the trust file"
+			break
+		}
+		who := e.PeerFingerprint
+		if rec, err := store.Recent(); err == nil {
+			for _, d := range rec {
+				if bytes.Equal(d.Key, e.PeerKey) {
+					who = peerLabel(d.Name, who)
+				}
+			}
+		}
+		reason, msg, hint = "not_trusted", fmt.Sprintf("refused %s: it sent without a code, and this device does not trust it", who), pairAgainHint
+	case e.Reason == transfer.PinMismatch:
+		reason, msg = "pin_mismatch", fmt.Sprintf("refused a sender at %s: it sent without a code, expecting another key for this device (this device made a new key since they paired, or the sender meant another device)", host)
+		hint = pairAgainHint
+	default: // PairedOff: the trust file was unusable from the start
+		reason, msg = "trust_off", fmt.Sprintf("refused a sender at %s: it sent without a code, and trusted devices are off on this device", host)
+		hint = "send with the code; 'ferry trust list' shows what is wrong with the trust file"
+	}
+	if e.Dropped > 0 {
+		msg += fmt.Sprintf(" (and %d refusals before it not shown: too many at once)", e.Dropped)
+	}
+	return reason, msg, hint
 }
 
 // keyChanged is a discovered device that advertises a trusted device's

@@ -128,7 +128,7 @@ func TestE2ETrustOnLoopback(t *testing.T) {
 		t.Errorf("send after revoke: exit %d\n%s", c, stderr)
 	}
 	checkStderr(t, stderr, true)
-	if ev := recv.Until("refused", 20*time.Second); ev["kind"] != "not_paired" || ev["peer_fingerprint"] != laptopFP ||
+	if ev := recv.Until("refused", 20*time.Second); ev["kind"] != "not_paired" || ev["reason"] != "not_trusted" || ev["peer_fingerprint"] != laptopFP ||
 		!strings.Contains(ev["message"].(string), "refused laptop ("+laptopFP+"): it sent without a code, and this device does not trust it") {
 		t.Errorf("receiver refused event: %v", ev)
 	}
@@ -137,13 +137,24 @@ func TestE2ETrustOnLoopback(t *testing.T) {
 		t.Errorf("receiver interrupted while waiting: exit %d", c)
 	}
 
-	// 4. The receiver made a new key: the laptop's pin is stale.
+	// 4. The receiver made a new key: the laptop's pin is stale. The
+	// receiver, which never learns who it was, says so too.
 	os.Remove(filepath.Join(deskHome, ".config", "ferry", "static.key"))
 	recv, addr, _ = listenAt(t, deskHome, "--yes")
 	stdout, stderr, c := proc.Run(t, asHome(t, laptopHome, "send", "--to", addr, "--paired", "desk", "--json", file))
 	if c != exitWrong || !strings.Contains(stdout, `"kind":"key_changed"`) || !strings.Contains(stdout, "ferry trust remove "+deskFP) {
 		t.Errorf("send to a new key: exit %d\n%s\n%s", c, stdout, stderr)
 	}
+	stale := "refused a sender at 127.0.0.1: it sent without a code, expecting another key for this device"
+	if ev := recv.Until("refused", 20*time.Second); ev["kind"] != "not_paired" || ev["reason"] != "pin_mismatch" ||
+		ev["peer_fingerprint"] != "" || !strings.Contains(ev["message"].(string), stale) {
+		t.Errorf("receiver refused event for a stale pin: %v", ev)
+	}
 	recv.Signal(os.Interrupt)
-	recv.Exit(20 * time.Second)
+	if c := recv.Exit(20 * time.Second); c != exitDeclined {
+		t.Errorf("receiver interrupted while waiting: exit %d", c)
+	}
+	if s := recv.StderrText(); !strings.Contains(s, "ferry: warning: "+stale) || !strings.Contains(s, "ferry: hint: pair again") {
+		t.Errorf("receiver's stderr after a stale pin:\n%s", s)
+	}
 }
