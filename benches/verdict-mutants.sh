@@ -38,6 +38,8 @@ last-stage-not-busiest|s/case sh > e\.top:/case sh > 0:/
 network-rule-first|s/(\n\tif top\.top >= dominant \{)/\n\tif snd.wait >= waiting \&\& rcv.wait >= waiting {\n\t\treturn "slowest stage: the network"\n\t}$1/
 '
 
+head=$(git -C "$root" rev-parse --short HEAD)
+printf 'core/diag Verdict broken one way at a time, HEAD %s, %s\n\n' "$head" "$(date -u '+%Y-%m-%d %H:%M UTC')"
 printf '| break | core/diag TestVerdictNamesTheBusiestStage | core/transfer TestVerdictNamesTheSlowStage | tests TestVerdictNamesSlowLink |\n|---|---|---|---|\n'
 # printf, not echo: dash's echo would turn the breaks' \n into newlines.
 printf '%s\n' "$breaks" | while IFS='|' read -r name subst; do
