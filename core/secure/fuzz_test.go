@@ -9,7 +9,8 @@ import (
 
 // FuzzRecordReader feeds arbitrary bytes to the record reader: it must
 // never panic, never return more plaintext than arrived, and fail with one
-// of the stream's own errors.
+// of the stream's own errors or a responder's rejection (a zero length
+// before the first record carries a reason: wrong code, busy, not paired).
 func FuzzRecordReader(f *testing.F) {
 	var key [32]byte
 	mk := func() *recordCipher {
@@ -40,7 +41,7 @@ func FuzzRecordReader(f *testing.F) {
 		if err == nil {
 			return
 		}
-		for _, s := range []error{ErrAuth, ErrMalformed, ErrTruncated, ErrTrailingData, ErrWrongCode, ErrCodeRetired} {
+		for _, s := range []error{ErrAuth, ErrMalformed, ErrTruncated, ErrTrailingData, ErrWrongCode, ErrCodeRetired, ErrBusy, ErrNotPaired} {
 			if errors.Is(err, s) {
 				return
 			}
