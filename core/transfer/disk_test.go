@@ -71,6 +71,9 @@ func TestDiskFillsUp(t *testing.T) {
 	if !strings.Contains(rerr.Error(), "no space left") {
 		t.Errorf("the error does not name the cause: %v", rerr)
 	}
+	if strings.Contains(serr.Error(), dest) {
+		t.Errorf("the sender learnt the receiver's folder %s: %v", dest, serr)
+	}
 	if names := listDir(t, dest); len(names) != 1 || names[0] != "filler" {
 		t.Errorf("destination holds %v", names)
 	}

@@ -97,3 +97,41 @@ func TestAbortReasonHidesDestination(t *testing.T) {
 		t.Errorf("the sender learnt the receiver's folder %s: %v", dir, serr)
 	}
 }
+
+// failingWriter fails every write as a full disk does: os.File's own
+// error, which names the file by the name it was opened with.
+type failingWriter struct{ name string }
+
+func (w failingWriter) Write([]byte) (int, error) {
+	return 0, &fs.PathError{Op: "write", Path: w.name, Err: syscall.ENOSPC}
+}
+
+// TestNoSpaceAbortHidesDestination: a write that fails on the receiver's
+// disk names the partial file by its full path in the receiver's own
+// error, never in the reason the sender is told.
+func TestNoSpaceAbortHidesDestination(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "private", "downloads")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(t.TempDir(), "a.bin")
+	writeFile(t, src, pattern(3*maxChunk, 5))
+	p := newPair(t, t.Context(), ReceiverConfig{Dir: dir, Policy: AcceptAll, hooks: &hooks{
+		diskWrite: func(w io.Writer) io.Writer { return failingWriter{w.(*os.File).Name()} },
+	}})
+	_, serr, _, rerr := p.run(t.Context(), Item{Path: src})
+	if !errors.Is(serr, ErrNoSpace) || !errors.Is(rerr, ErrNoSpace) {
+		t.Fatalf("send: %v; receive: %v; want ErrNoSpace on both", serr, rerr)
+	}
+	t.Logf("sender: %v", serr)
+	t.Logf("receiver: %v", rerr)
+	if !strings.Contains(rerr.Error(), filepath.Join(dir, partialDir)) {
+		t.Errorf("the receiver's own error does not name its partial file: %v", rerr)
+	}
+	if strings.Contains(serr.Error(), dir) {
+		t.Errorf("the sender learnt the receiver's folder %s: %v", dir, serr)
+	}
+	if !strings.Contains(serr.Error(), "a.bin") || !strings.Contains(serr.Error(), "no space") {
+		t.Errorf("the sender was not told which entry failed and why: %v", serr)
+	}
+}

@@ -90,7 +90,10 @@ func (s *rsession) run(parent context.Context) (Summary, error) {
 	s.writerDone = make(chan struct{})
 	go s.writeLoop(frame(msgHello, helloMsg{Version: protoVersion, Name: s.cfg.Name}.encode()))
 
-	err := s.exchange(ctx)
+	// Every error of the exchange may name a file under the destination
+	// (os.Root's files carry its path in their name): the sender is told
+	// none of it.
+	err := hidePath(s.exchange(ctx), s.cfg.Dir, "the destination folder")
 	if err != nil {
 		if s.meter != nil {
 			s.meter.tick(true) // where it stopped
@@ -150,7 +153,7 @@ func (s *rsession) exchange(ctx context.Context) error {
 	}
 	s.entries = om.Entries
 	if s.dest, err = openDest(s.cfg.Dir, s.cfg.Overwrite, s.peerFP); err != nil {
-		return hidePath(err, s.cfg.Dir, "the destination folder")
+		return err
 	}
 	if s.tops, err = s.dest.mapTops(s.entries); err != nil {
 		return fmt.Errorf("refusing the offer: %w", err)
