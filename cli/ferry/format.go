@@ -84,7 +84,10 @@ func describeOffer(o transfer.Offer) string {
 }
 
 // peerLabel renders a peer for people: "laptop (K7QX-M2PA-9RTE-WD4C)".
+// The name is the peer's choice, so it goes through safe; the
+// fingerprint is computed here from its key.
 func peerLabel(name, fingerprint string) string {
+	name = safe(name)
 	switch {
 	case name == "" && fingerprint == "":
 		return "an unnamed device"

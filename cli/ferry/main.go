@@ -83,6 +83,7 @@ func main() {
 		stdout:         os.Stdout,
 		stderr:         os.Stderr,
 		stdinTerminal:  term.IsTerminal(int(os.Stdin.Fd())),
+		stdoutTerminal: term.IsTerminal(int(os.Stdout.Fd())),
 		stderrTerminal: term.IsTerminal(int(os.Stderr.Fd())),
 		getenv:         os.Getenv,
 		now:            time.Now,
@@ -99,6 +100,7 @@ type env struct {
 	stdout         io.Writer
 	stderr         io.Writer
 	stdinTerminal  bool
+	stdoutTerminal bool
 	stderrTerminal bool
 	getenv         func(string) string
 	now            func() time.Time
@@ -108,7 +110,7 @@ type env struct {
 
 // run runs one command line and returns the exit code.
 func run(ctx context.Context, args []string, e *env) int {
-	p := &printer{stdout: e.stdout, stderr: e.stderr, debugRuntime: e.getenv("FERRY_DEBUG_RUNTIME") == "1"}
+	p := &printer{stdout: e.stdout, stderr: e.stderr, stdoutTerminal: e.stdoutTerminal, debugRuntime: e.getenv("FERRY_DEBUG_RUNTIME") == "1"}
 	if len(args) == 0 {
 		p.stderrLine(topUsage)
 		return report(p, usagef("run 'ferry help' for the list of commands", "no command given"))

@@ -10,8 +10,16 @@ package main
 //     per line, each line starting with "ferry: ". The one exception is
 //     the usage text, printed as it is: to stdout when asked for (--help),
 //     to stderr before the error when no command was given.
-//  3. Messages are lowercase and have no trailing period. Names, paths,
-//     codes and fingerprints are printed as they are.
+//  3. Messages are lowercase and have no trailing period. Codes,
+//     fingerprints and local paths are printed as they are. Every string
+//     a peer chose (its device name, the paths in its offer, its abort
+//     reason, a name found over mDNS or kept in the trust file) goes
+//     through safe (safe.go) first: control and format characters shown
+//     escaped, length capped. As a second line of defence, every message
+//     line is escaped whole before it is written, so an error text that
+//     quotes a peer (core's "the sender ended the transfer: REASON")
+//     cannot forge a line either. JSON events carry the raw strings:
+//     encoding/json escapes them.
 //  4. A failure is one line, "ferry: error: what failed: why", printed
 //     once, at the end of the run. It may be followed by one line
 //     "ferry: hint: what to do about it". A problem that does not stop the
@@ -25,6 +33,10 @@ package main
 //  7. Only the progress bar redraws a line, and only when standard error is
 //     a terminal. Anywhere else progress is a plain line every two seconds
 //     and no carriage return is ever written.
+//  8. A received text snippet is content the person asked for: written
+//     unchanged to stdout when stdout is not a terminal (a pipe or a file
+//     gets the sender's bytes), and with control characters other than
+//     newline and tab escaped when it is a terminal.
 
 import (
 	"encoding/json"
@@ -47,6 +59,9 @@ type printer struct {
 	stderr io.Writer
 	quiet  bool // --quiet
 	json   bool // --json
+	// stdoutTerminal says whether stdout is a terminal: received text
+	// is escaped there (rule 8).
+	stdoutTerminal bool
 	// debugRuntime (FERRY_DEBUG_RUNTIME=1) adds the process's goroutine
 	// and descriptor counts to done and error events.
 	debugRuntime bool
@@ -60,7 +75,7 @@ func (p *printer) infof(format string, args ...any) {
 	if p.quiet || p.json {
 		return
 	}
-	p.stderrLine(prefix + fmt.Sprintf(format, args...))
+	p.message(prefix + fmt.Sprintf(format, args...))
 }
 
 // noticef prints a status line that even --quiet keeps (only the code a
@@ -69,26 +84,26 @@ func (p *printer) noticef(format string, args ...any) {
 	if p.json {
 		return
 	}
-	p.stderrLine(prefix + fmt.Sprintf(format, args...))
+	p.message(prefix + fmt.Sprintf(format, args...))
 }
 
 // warnf prints a warning; nothing drops it.
 func (p *printer) warnf(format string, args ...any) {
-	p.stderrLine(prefix + "warning: " + fmt.Sprintf(format, args...))
+	p.message(prefix + "warning: " + fmt.Sprintf(format, args...))
 }
 
 // fail prints the run's one error and its hint, if any.
 func (p *printer) fail(msg, hint string) {
-	p.stderrLine(prefix + "error: " + msg)
+	p.message(prefix + "error: " + msg)
 	if hint != "" {
-		p.stderrLine(prefix + "hint: " + hint)
+		p.message(prefix + "hint: " + hint)
 	}
 }
 
 // stderrHint prints a hint that belongs to the warning just printed;
 // nothing drops it.
 func (p *printer) stderrHint(hint string) {
-	p.stderrLine(prefix + "hint: " + hint)
+	p.message(prefix + "hint: " + hint)
 }
 
 // ask prints a question without a newline, for the answer to follow on
@@ -97,7 +112,7 @@ func (p *printer) ask(question string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.clearLine()
-	fmt.Fprint(p.stderr, prefix+question)
+	io.WriteString(p.stderr, escape(prefix+question, 0, false))
 }
 
 // progressLine prints one plain progress line (rule 7); --quiet and
@@ -112,6 +127,16 @@ func (p *printer) stdoutText(s string) {
 	defer p.mu.Unlock()
 	p.clearLine()
 	io.WriteString(p.stdout, s)
+}
+
+// stdoutSnippet writes a received text snippet to stdout (rule 8): as
+// sent when stdout is not a terminal, with control characters other than
+// newline and tab escaped when it is.
+func (p *printer) stdoutSnippet(s string) {
+	if p.stdoutTerminal {
+		s = escape(s, 0, true)
+	}
+	p.stdoutText(s)
 }
 
 // event writes one JSON event line to stdout when --json is on.
@@ -147,6 +172,16 @@ func (p *printer) setLine(l interface{ Clear() error }) {
 	p.line = l
 }
 
+// message writes one line for a person, its control characters escaped
+// whole (rule 3's second line of defence; messages of ferry's own have
+// none). The trailing newline of a message is dropped first.
+func (p *printer) message(s string) {
+	p.stderrLine(escape(strings.TrimRight(s, "\n"), 0, false))
+}
+
+// stderrLine writes s and a newline to stderr as it is: the usage text,
+// the empty line after an unanswered question. Messages go through
+// message.
 func (p *printer) stderrLine(s string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -172,7 +207,7 @@ func (p *printer) locked(f func()) {
 // listf prints a line that belongs to a question (the devices to pick
 // from): --quiet keeps it, as it keeps the question.
 func (p *printer) listf(format string, args ...any) {
-	p.stderrLine(prefix + fmt.Sprintf(format, args...))
+	p.message(prefix + fmt.Sprintf(format, args...))
 }
 
 // countRuntime counts the goroutines and the entries of /proc/self/fd

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/discovery"
+	"github.com/ferry-project/ferry/core/trust"
 )
 
 type peersOpts struct {
@@ -68,15 +69,22 @@ func cmdPeers(ctx context.Context, e *env, p *printer, args []string) error {
 			humanDuration(time.Duration(o.timeout)))
 		return nil
 	}
+	p.stdoutText(peersTable(peers, store))
+	return nil
+}
+
+// peersTable renders the table of receivers for stdout. A name is the
+// peer's choice (discovery cleans it too), so it goes through safe: a tab
+// in it would break the columns, an escape sequence the terminal.
+func peersTable(peers []discovery.Peer, store *trust.Store) string {
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tFINGERPRINT\tADDRESSES\tTRUST")
 	for _, pe := range peers {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", pe.Name, pe.Fingerprint, strings.Join(pe.DialAddrs(), ", "), trustStatus(store, pe))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safe(pe.Name), pe.Fingerprint, strings.Join(pe.DialAddrs(), ", "), trustStatus(store, pe))
 	}
 	tw.Flush()
-	p.stdoutText(b.String())
-	return nil
+	return b.String()
 }
 
 func nonNil(s []string) []string {

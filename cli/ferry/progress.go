@@ -113,9 +113,7 @@ func barDescription(current string) string {
 		name = ""
 	}
 	const max = 24
-	if r := []rune(name); len(r) > max {
-		name = string(r[:max-1]) + "…"
-	}
+	name = safeCap(name, max)
 	return fmt.Sprintf("%s%-*s", prefix, max, name)
 }
 
@@ -134,7 +132,7 @@ func plainProgress(ev transfer.Progress) string {
 		s += " eta " + humanDuration(ev.ETA)
 	}
 	if ev.Current != "" {
-		s += "  current: " + ev.Current
+		s += "  current: " + safe(ev.Current)
 	}
 	return s
 }

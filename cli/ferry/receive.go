@@ -303,11 +303,11 @@ func (rs *receiveSession) onEvent(ev transfer.Event) {
 	case transfer.EntryDone:
 		switch {
 		case e.Outcome == transfer.Skipped:
-			rs.p.infof("skipped %s: an identical file is already there", e.Entry.Path)
+			rs.p.infof("skipped %s: an identical file is already there", safe(e.Entry.Path))
 		case e.Outcome == transfer.Resumed:
-			rs.p.infof("resumed %s from a partial file", e.Entry.Path)
+			rs.p.infof("resumed %s from a partial file", safe(e.Entry.Path))
 		case e.SavedAs != "" && e.SavedAs != e.Entry.Path:
-			rs.p.infof("saved %s as %s: the name was taken", e.Entry.Path, e.SavedAs)
+			rs.p.infof("saved %s as %s: the name was taken", safe(e.Entry.Path), safe(e.SavedAs))
 		}
 	case transfer.TextReceived:
 		if !rs.o.json {
@@ -315,7 +315,7 @@ func (rs *receiveSession) onEvent(ev transfer.Event) {
 			if !strings.HasSuffix(t, "\n") {
 				t += "\n"
 			}
-			rs.p.stdoutText(t)
+			rs.p.stdoutSnippet(t)
 		}
 	case transfer.CodeChanged:
 		rs.p.noticef("too many wrong codes: the new code is %s", e.Code)
@@ -341,9 +341,9 @@ func (rs *receiveSession) offered(o transfer.Offer) {
 		}
 		switch en.Kind {
 		case transfer.KindDir:
-			rs.p.infof("  %s/", en.Path)
+			rs.p.infof("  %s/", safe(en.Path))
 		default:
-			rs.p.infof("  %s  %s", en.Path, humanBytes(en.Size))
+			rs.p.infof("  %s  %s", safe(en.Path), humanBytes(en.Size))
 		}
 	}
 	// The engine keeps one answer for "the pending offer or the next one":

@@ -357,9 +357,9 @@ func (ss *sendSession) onEvent(ev transfer.Event) {
 	case transfer.EntryDone:
 		switch e.Outcome {
 		case transfer.Skipped:
-			ss.p.infof("skipped %s: the receiver already has it", e.Entry.Path)
+			ss.p.infof("skipped %s: the receiver already has it", safe(e.Entry.Path))
 		case transfer.Resumed:
-			ss.p.infof("resumed %s where an earlier transfer stopped", e.Entry.Path)
+			ss.p.infof("resumed %s where an earlier transfer stopped", safe(e.Entry.Path))
 		}
 	case transfer.Diagnostics:
 		if ss.o.diag {

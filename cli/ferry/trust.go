@@ -155,7 +155,7 @@ func trustList(p *printer, store *trust.Store, recent bool) error {
 	}
 	fmt.Fprintf(tw, "NAME\tFINGERPRINT\t%s\n", when)
 	for _, d := range devs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", d.Name, d.Fingerprint(), d.PairedAt.Local().Format("2006-01-02 15:04"))
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", safe(d.Name), d.Fingerprint(), d.PairedAt.Local().Format("2006-01-02 15:04"))
 	}
 	tw.Flush()
 	p.stdoutText(b.String())
@@ -266,7 +266,7 @@ func (a afterCode) run(ctx context.Context, peer trust.Device) {
 	}
 	a.p.event(newTrustedEvent("trusted", peer))
 	a.p.infof("trusted %s: transfers need no code once %s trusts this device too (answer yes there, or run 'ferry trust add %s' on it)",
-		label, peer.Name, a.selfArg)
+		label, safe(peer.Name), a.selfArg)
 	if devs, err := a.store.Devices(); err == nil {
 		for _, d := range devs {
 			if strings.EqualFold(d.Name, peer.Name) && string(d.Key) != string(peer.Key) {
@@ -333,7 +333,7 @@ func refusalText(e transfer.Refused, store *trust.Store) (reason, msg, hint stri
 // name with another key: never sent to without a code.
 func keyChanged(name, advertised string, pinned trust.Device) error {
 	msg := fmt.Sprintf("%s advertises key %s, not the pinned %s: another device may be using its name, or it made a new key",
-		name, advertised, pinned.Fingerprint())
+		safe(name), advertised, pinned.Fingerprint())
 	return withHint(relabel(msg, secure.ErrKeyChanged),
 		fmt.Sprintf("send with its code to check; if it made a new key, run 'ferry trust remove %s' and pair again", pinned.Fingerprint()))
 }
