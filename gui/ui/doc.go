@@ -61,6 +61,12 @@
 //     of the handshake, so trusting or removing counts at once, without a
 //     restart. "Accept files from trusted devices without asking" is off
 //     by default; with "Ask before accepting" off it has nothing to decide.
+//   - A sender it refuses (core/transfer's Refused: not trusted here, a
+//     stale pin for this device, or trust off) is told so by its own
+//     send, and the Receive view says so too, in one notice that the next
+//     refusal replaces, with the fix (pair again with the code). It is
+//     never a dialog, and the receiver keeps waiting with the same code:
+//     anyone on the network can provoke a refusal.
 //   - Settings lists the pins with a Remove button each; a removal applies
 //     at once (it is not a preference waiting for Save). A store that
 //     can't be read is reported with its file and never reset; until it

@@ -43,6 +43,14 @@ type receiveView struct {
 	qr       *canvas.Image
 	link     string
 
+	// The last refused code-less sender, while the receiver goes on
+	// waiting: one notice, replaced by the next refusal, never a dialog
+	// (anyone on the network can provoke one).
+	notice     *fyne.Container
+	noticeHead *widget.Label
+	noticeText *widget.Label
+	refusals   int // refused senders since the notice was last cleared
+
 	failed   *fyne.Container
 	failText *widget.Label
 
@@ -94,7 +102,15 @@ func newReceiveView(u *UI) *receiveView {
 	)
 	body := container.NewBorder(nil, nil, container.NewPadded(v.qr), nil, container.NewPadded(codeBox))
 	foot := container.NewBorder(widget.NewSeparator(), nil, nil, openBtn, v.saveTo)
-	v.ready = centred(640, card(container.NewVBox(title, v.name, body, foot)))
+	v.noticeHead = &widget.Label{TextStyle: fyne.TextStyle{Bold: true}, Importance: widget.WarningImportance}
+	v.noticeText = &widget.Label{Wrapping: fyne.TextWrapWord}
+	dismiss := widget.NewButtonWithIcon("", theme.CancelIcon(), v.clearRefusals)
+	dismiss.Importance = widget.LowImportance
+	v.notice = container.NewVBox(widget.NewSeparator(), container.NewBorder(nil, nil,
+		widget.NewIcon(theme.NewWarningThemedResource(theme.WarningIcon())), dismiss,
+		container.NewVBox(v.noticeHead, v.noticeText)))
+	v.notice.Hide()
+	v.ready = centred(640, card(container.NewVBox(title, v.name, body, v.notice, foot)))
 
 	failTitle := &widget.Label{Text: "Can't receive", TextStyle: fyne.TextStyle{Bold: true}, SizeName: theme.SizeNameSubHeadingText}
 	v.failText = &widget.Label{Wrapping: fyne.TextWrapWord}
@@ -184,6 +200,12 @@ func (v *receiveView) serveOne(ctx context.Context, gen int) (restart bool, err 
 	var r Receiver
 	cfg.OnEvent = func(ev transfer.Event) {
 		v.u.noteCodePeer(ev)
+		if e, ok := ev.(transfer.Refused); ok {
+			// Worded here, as it reads the trust store.
+			text := v.u.refusalText(e)
+			v.u.do(func() { v.refused(gen, text) })
+			return
+		}
 		v.u.do(func() { v.handle(gen, r, ev) })
 	}
 	r, err = v.u.cfg.Engine.NewReceiver(cfg)
@@ -267,6 +289,9 @@ func (v *receiveView) handle(gen int, r Receiver, ev transfer.Event) {
 		return
 	case transfer.Connected:
 		v.busy = true
+		// Whatever was refused before, a sender got through: the notice
+		// is history.
+		v.clearRefusals()
 		v.prog.begin("Receiving", "From "+connLine(e), func() {
 			v.prog.cancel.Disable()
 			v.prog.current.SetText("Cancelling…")
@@ -291,6 +316,28 @@ func (v *receiveView) handle(gen int, r Receiver, ev transfer.Event) {
 		v.texts = append(v.texts, e.Text)
 	}
 	v.prog.handle(ev)
+}
+
+// refused shows that receiver gen refused a sender without a code, in
+// place of the previous notice. The receiver is still waiting, with the
+// same code; the view stays where it is.
+func (v *receiveView) refused(gen int, text string) {
+	if gen != v.gen {
+		return
+	}
+	v.refusals++
+	head := "Refused a sender without a code"
+	if v.refusals > 1 {
+		head = fmt.Sprintf("Refused %d senders without a code; the latest:", v.refusals)
+	}
+	v.noticeHead.SetText(head)
+	v.noticeText.SetText(text)
+	v.notice.Show()
+}
+
+func (v *receiveView) clearRefusals() {
+	v.refusals = 0
+	v.notice.Hide()
 }
 
 // showOffer asks whether to take what is coming.

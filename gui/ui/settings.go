@@ -238,11 +238,17 @@ func (v *settingsView) receiverConfig() (transfer.ReceiverConfig, error) {
 	if !v.askFirst() {
 		policy = transfer.AcceptAll
 	}
-	return transfer.ReceiverConfig{
+	cfg := transfer.ReceiverConfig{
 		Dir: dir, Name: v.deviceName(), Policy: policy,
 		// Read at each handshake, so a device trusted or removed while
 		// the receiver waits counts at once.
 		Paired:           v.u.pinned,
 		AutoAcceptPaired: v.autoAcceptTrusted(),
-	}, nil
+	}
+	if v.u.cfg.Trust == nil {
+		// Pairing is off: a sender without a code is refused as such
+		// (Refused's PairedOff), not as an untrusted device.
+		cfg.Paired = nil
+	}
+	return cfg, nil
 }
