@@ -811,8 +811,10 @@ func (r *hostileRig) stallAfterHandshake(t *testing.T) {
 // allows (100,000 files, in an offer just under its 4 MiB limit), waits
 // for the receiver to accept it, and hangs up. The receiver must answer
 // and survive it, and its peak memory is reported. It has a receiver of
-// its own whose stdout is kept as text: the offer event listing 100,000
-// entries is a line of several MiB.
+// its own whose stdout is kept as text; its offer event must list only
+// the first 1,000 entries and say how many there are (a list of all
+// 100,000 would be a line of several MiB, built in the receiver's
+// memory).
 func TestHostileLargestManifest(t *testing.T) {
 	dest := t.TempDir()
 	recv := proc.Start(t, exec.Command(proc.Ferry(t), "receive", "--keep", "--yes", "--json", "--no-mdns",
@@ -847,6 +849,13 @@ func TestHostileLargestManifest(t *testing.T) {
 	s.Close()
 	recv.Stdout.WaitFor(t, `"event":"error"`, time.Minute)
 	hwm := vmHWM(t, pid)
+	for _, line := range strings.Split(recv.Stdout.String(), "\n") {
+		if strings.Contains(line, `"event":"offer"`) &&
+			(!strings.Contains(line, `"entries_total":100000`) || !strings.Contains(line, `"entries_listed":1000`) ||
+				strings.Count(line, `"path":`) != 1000 || len(line) > 256<<10) {
+			t.Errorf("the offer event does not list exactly the first 1,000 of 100,000 entries (a line of %d bytes)", len(line))
+		}
+	}
 	t.Logf("offer of %d entries (%s): answered after %v; receiver peak RSS %s before, %s after",
 		len(entries), mib(int64(len(body))), answered.Round(time.Millisecond), mib(before), mib(hwm))
 	if names := finalNames(t, dest); len(names) != 0 {
@@ -860,7 +869,10 @@ func TestHostileLargestManifest(t *testing.T) {
 	// ...but the design's budget is 32 MiB per process.
 	t.Run("within the 32 MiB budget", func(t *testing.T) {
 		if hwm > 32<<20 {
-			knownGap(t, "core/transfer and cli/ferry", "the largest legal offer takes the receiver to %s", mib(hwm))
+			// 77.9 MiB before the CLI capped its offer event and set a
+			// soft memory limit; 31.1 to 32.7 MiB in 6 runs after, the
+			// rest being core's copy of the offer.
+			knownGap(t, "core/transfer", "the largest legal offer takes the receiver to %s", mib(hwm))
 		}
 	})
 	recv.Signal(os.Interrupt)

@@ -37,15 +37,27 @@ type jsonEntry struct {
 }
 
 type offerEvent struct {
-	Event           string      `json:"event"` // "offer"
-	PeerName        string      `json:"peer_name"`
-	PeerFingerprint string      `json:"peer_fingerprint"`
-	Files           int         `json:"files"`
-	Folders         int         `json:"folders"`
-	Texts           int         `json:"texts"`
-	TotalBytes      int64       `json:"total_bytes"`
-	Entries         []jsonEntry `json:"entries"`
+	Event           string `json:"event"` // "offer"
+	PeerName        string `json:"peer_name"`
+	PeerFingerprint string `json:"peer_fingerprint"`
+	Files           int    `json:"files"`
+	Folders         int    `json:"folders"`
+	Texts           int    `json:"texts"`
+	TotalBytes      int64  `json:"total_bytes"`
+	// Entries lists the first maxOfferEntries entries of the offer, in
+	// its order; EntriesTotal says how many it holds, EntriesListed how
+	// many are listed (fewer only when it holds more).
+	Entries       []jsonEntry `json:"entries"`
+	EntriesTotal  int         `json:"entries_total"`
+	EntriesListed int         `json:"entries_listed"`
 }
+
+// maxOfferEntries is how many entries an offer event lists. An offer may
+// hold 100,000 (core/transfer's MaxEntries): all of them would make one
+// line of several MiB, built in memory at once, over a receiver's 32 MiB
+// budget. A script that needs every name gets each one in its entry
+// event as the transfer goes.
+const maxOfferEntries = 1000
 
 type acceptedEvent struct {
 	Event string `json:"event"` // "accepted"
@@ -178,9 +190,10 @@ func newOfferEvent(o transfer.Offer) offerEvent {
 	ev := offerEvent{
 		Event: "offer", PeerName: o.PeerName, PeerFingerprint: o.PeerFingerprint,
 		Files: o.Files, Folders: o.Dirs, Texts: o.Texts, TotalBytes: o.TotalBytes,
-		Entries: make([]jsonEntry, 0, len(o.Entries)),
+		EntriesTotal: len(o.Entries), EntriesListed: min(len(o.Entries), maxOfferEntries),
 	}
-	for _, e := range o.Entries {
+	ev.Entries = make([]jsonEntry, 0, ev.EntriesListed)
+	for _, e := range o.Entries[:ev.EntriesListed] {
 		ev.Entries = append(ev.Entries, jsonEntry{e.Path, e.Kind.String(), e.Size})
 	}
 	return ev

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -72,5 +73,40 @@ func TestDoneEventDiag(t *testing.T) {
 	}
 	if d := newDoneEvent(transfer.Summary{}, "sender", false); d.Local != nil || d.Remote != nil {
 		t.Errorf("no --diag, yet splits: %+v", d)
+	}
+}
+
+// TestOfferEventListsAtMost checks the offer event's cap at the boundary:
+// every entry up to maxOfferEntries, the first maxOfferEntries beyond,
+// and the totals saying so.
+func TestOfferEventListsAtMost(t *testing.T) {
+	for _, n := range []int{0, 1, maxOfferEntries - 1, maxOfferEntries, maxOfferEntries + 1, 100_000} {
+		o := transfer.Offer{Entries: make([]transfer.Entry, n)}
+		for i := range o.Entries {
+			o.Entries[i] = transfer.Entry{Path: fmt.Sprintf("f%d", i), Kind: transfer.KindFile, Size: 1}
+		}
+		b, err := json.Marshal(newOfferEvent(o))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ev struct {
+			Entries       []jsonEntry `json:"entries"`
+			EntriesTotal  *int        `json:"entries_total"`
+			EntriesListed *int        `json:"entries_listed"`
+		}
+		if err := json.Unmarshal(b, &ev); err != nil {
+			t.Fatal(err)
+		}
+		want := min(n, maxOfferEntries)
+		if ev.EntriesTotal == nil || *ev.EntriesTotal != n || ev.EntriesListed == nil || *ev.EntriesListed != want || len(ev.Entries) != want {
+			t.Errorf("%d entries: total %v, listed %v, %d in the list; want %d, %d, %d", n, ev.EntriesTotal, ev.EntriesListed, len(ev.Entries), n, want, want)
+			continue
+		}
+		if ev.Entries == nil {
+			t.Errorf("%d entries: the list is null, want []", n)
+		}
+		if want > 0 && ev.Entries[want-1].Path != fmt.Sprintf("f%d", want-1) {
+			t.Errorf("%d entries: the list does not keep the offer's order: last %q", n, ev.Entries[want-1].Path)
+		}
 	}
 }
