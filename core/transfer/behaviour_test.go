@@ -270,10 +270,11 @@ func TestSilentPeers(t *testing.T) {
 	})
 	t.Run("silent sender", func(t *testing.T) {
 		p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll, Timeout: 300 * time.Millisecond})
-		dialRaw(t, t.Context(), p) // handshakes, then says nothing
+		r := dialRaw(t, t.Context(), p) // handshakes, then says nothing
 		if err := p.serveErr(t); !errors.Is(err, ErrTimeout) {
 			t.Fatalf("receiver: %v, want ErrTimeout", err)
 		}
+		expectTimeoutAbort(t, r)
 	})
 	t.Run("sender that stops mid-file", func(t *testing.T) {
 		p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll, Timeout: 300 * time.Millisecond})
@@ -286,7 +287,19 @@ func TestSilentPeers(t *testing.T) {
 		if err := p.serveErr(t); !errors.Is(err, ErrTimeout) {
 			t.Fatalf("receiver: %v, want ErrTimeout", err)
 		}
+		expectTimeoutAbort(t, r)
 	})
+}
+
+// expectTimeoutAbort: a sender that was silent too long and reads again
+// learns that the receiver timed out, not that its stream just ended.
+func expectTimeoutAbort(t *testing.T, r *rawPeer) {
+	t.Helper()
+	m := r.expectAbort()
+	err := peerAbortError("the receiver", m)
+	if !errors.Is(err, ErrTimeout) || !strings.Contains(m.Reason, "heard nothing") {
+		t.Errorf("abort %d %q (%v), want a timeout that says so", m.Code, m.Reason, err)
+	}
 }
 
 // A person taking longer than the timeout to accept must not time out

@@ -170,7 +170,11 @@
 // direction (core/secure's authenticated end of stream); the sender
 // closes its own on done. Either end may send keepalive at any time and
 // abort at any time, then close its direction; the other end stops
-// without answering.
+// without answering. An end that aborts reads and discards what the other
+// still sends until it closes, for at most min(timeout, 2s), before it
+// closes the socket: closing on unread bytes makes the kernel reset the
+// connection, which can destroy the abort before it is read. A receiver
+// that times out a silent sender aborts with the timeout code too.
 //
 // Abort codes: 1 internal, 2 cancelled, 3 declined, 4 refused path,
 // 5 no space, 6 protocol, 7 verify (hash mismatch), 8 source changed,

@@ -247,6 +247,12 @@ func TestHostileStream(t *testing.T) {
 			r.expect(msgHello)
 			r.expect(msgAnswer)
 			tc.stream(r)
+			if tc.want != nil {
+				// The sender is told why, then hangs up, as a real one does.
+				if ab := r.expectAbort(); codeSentinels[ab.Code] != tc.want {
+					t.Errorf("abort code %d (%q), want the code of %v", ab.Code, ab.Reason, tc.want)
+				}
+			}
 			err := p.serveErr(t)
 			if tc.want != nil && !errors.Is(err, tc.want) {
 				t.Fatalf("receiver: %v, want %v", err, tc.want)

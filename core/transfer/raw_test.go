@@ -86,7 +86,9 @@ func (r *rawPeer) expect(want msgType) []byte {
 	return b
 }
 
-// expectAbort reads until an abort and returns it.
+// expectAbort reads until an abort and returns it, then hangs up as the
+// real sender does (the receiver waits for that, up to a short grace,
+// before it closes).
 func (r *rawPeer) expectAbort() abortMsg {
 	r.t.Helper()
 	for {
@@ -95,6 +97,7 @@ func (r *rawPeer) expectAbort() abortMsg {
 			r.t.Fatalf("waiting for abort: %v", err)
 		}
 		if t == msgAbort {
+			r.c.Close()
 			m, err := decodeAbort(b)
 			if err != nil {
 				r.t.Fatal(err)

@@ -94,6 +94,7 @@ func (s *rsession) run(parent context.Context) (Summary, error) {
 	// (os.Root's files carry its path in their name): the sender is told
 	// none of it.
 	err := hidePath(s.exchange(ctx), s.cfg.Dir, "the destination folder")
+	aborted := false
 	if err != nil {
 		if s.meter != nil {
 			s.meter.tick(true) // where it stopped
@@ -101,12 +102,19 @@ func (s *rsession) run(parent context.Context) (Summary, error) {
 		if ctx.Err() != nil {
 			err = cancelError(ctx)
 		}
-		if !s.peerAbort && !isPeerGone(err) {
+		// A sender that went silent may only be slow: if it ever reads
+		// again, it learns that this end timed out, not that the stream
+		// ended for no reason.
+		if !s.peerAbort && (!isPeerGone(err) || errors.Is(err, ErrTimeout)) {
 			reason := reasonOf(ctx, err)
-			if errors.Is(err, ErrDeclined) {
+			switch {
+			case errors.Is(err, ErrDeclined):
 				reason = s.declineReason
+			case errors.Is(err, ErrTimeout):
+				reason = fmt.Sprintf("heard nothing from the sender for %v", s.timeout)
 			}
 			s.out <- frame(msgAbort, abortMsg{Code: codeOf(err), Reason: reason}.encode())
+			aborted = true
 		}
 	}
 	close(s.out)
@@ -114,10 +122,13 @@ func (s *rsession) run(parent context.Context) (Summary, error) {
 	if err == nil && s.writerErr != nil {
 		err = s.writerErr
 	}
-	if err == nil {
+	switch {
+	case err == nil:
 		// Wait for the sender's end of stream, so that closing cannot
 		// cut off the last confirmations.
 		s.drain(ctx)
+	case aborted:
+		s.linger(nc)
 	}
 	s.conn.Close()
 	if s.peekDone != nil {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"os"
 	"time"
 )
 
@@ -196,6 +198,39 @@ func (s *rsession) drain(ctx context.Context) {
 		}
 		t, n, err := readHeader(s.conn, &s.hdr)
 		if err != nil || t != msgKeepalive || n != 0 {
+			return
+		}
+	}
+}
+
+// maxLinger bounds the bytes linger discards: what the sender had in
+// flight when it read the abort, socket buffers' worth, not a stream.
+const maxLinger = 64 << 20
+
+// linger, after this end sent an abort and its end of stream, reads and
+// discards what the sender still sends until it closes, for at most
+// min(timeout, maxAbortGrace). Closing at once with the sender's bytes
+// unread would make the kernel reset the connection, and a reset throws
+// away whatever of the abort was not yet sent: the sender would report a
+// lost connection instead of the reason. core/secure's reject does the
+// same for a rejection.
+func (s *rsession) linger(nc net.Conn) {
+	if s.peekDone != nil {
+		// The peek goroutine may be blocked in a read of its own: stop it
+		// first, so that no two reads share the socket.
+		nc.SetReadDeadline(time.Now())
+		<-s.peekDone
+		s.peekDone = nil
+	}
+	end := time.Now().Add(min(s.timeout, maxAbortGrace))
+	buf := make([]byte, 32<<10)
+	for left := maxLinger; left > 0; {
+		// Set at every read: a cancellation's AfterFunc may move the
+		// deadline to now at any time, which must not cut the grace short.
+		nc.SetReadDeadline(end)
+		n, err := nc.Read(buf)
+		left -= n
+		if err != nil && (!errors.Is(err, os.ErrDeadlineExceeded) || !time.Now().Before(end)) {
 			return
 		}
 	}
