@@ -37,7 +37,16 @@ func openDest(dir string, overwrite bool, peerFP string) (*dest, error) {
 	return &dest{root: r, overwrite: overwrite, peerFP: peerFP}, nil
 }
 
-func (d *dest) close() error { return d.root.Close() }
+// close removes the partial folder when the transfer left it empty (a
+// successful receive leaves nothing behind but what was sent); one that
+// holds partial files stays for their resume, and rmdir refuses a folder
+// that is not empty, so no check can race with it.
+func (d *dest) close() error {
+	if fi, err := d.root.Lstat(partialDir); err == nil && fi.IsDir() {
+		d.root.Remove(partialDir) // fails, as it should, unless empty
+	}
+	return d.root.Close()
+}
 
 // mapTops decides where each top-level folder of the offer goes. A folder
 // merges into an existing folder of the same name (so that an interrupted
