@@ -32,18 +32,29 @@ func TestMain(m *testing.M) {
 // waitNoLeaks waits until no goroutine runs this package's code (other
 // than the caller) and returns the stacks of those that still do.
 func waitNoLeaks(limit time.Duration) string {
+	return waitGone(limit, func(g string) bool {
+		return strings.Contains(g, "core/transfer.") && !strings.Contains(g, "waitGone") && !strings.Contains(g, "testing.(*M)")
+	})
+}
+
+// waitGone waits until no goroutine's stack satisfies match and returns
+// the stacks of those that still do at limit. It polls because a
+// goroutine that has signalled its end (a WaitGroup's Done, a send) is
+// still on the stack until its deferred calls return, and nothing
+// signals that last step.
+func waitGone(limit time.Duration, match func(stack string) bool) string {
 	deadline := time.Now().Add(limit)
 	for {
 		buf := make([]byte, 1<<20)
 		buf = buf[:runtime.Stack(buf, true)]
-		var leaked []string
+		var left []string
 		for g := range strings.SplitSeq(string(buf), "\n\n") {
-			if strings.Contains(g, "core/transfer.") && !strings.Contains(g, "waitNoLeaks") && !strings.Contains(g, "testing.(*M)") {
-				leaked = append(leaked, g)
+			if match(g) {
+				left = append(left, g)
 			}
 		}
-		if len(leaked) == 0 || time.Now().After(deadline) {
-			return strings.Join(leaked, "\n\n")
+		if len(left) == 0 || time.Now().After(deadline) {
+			return strings.Join(left, "\n\n")
 		}
 		runtime.Gosched()
 		time.Sleep(10 * time.Millisecond) // polling a condition nothing signals
