@@ -199,19 +199,53 @@ func Start(t testing.TB, cmd *exec.Cmd, json bool) *Proc {
 	return p
 }
 
+// maxLine bounds one --json line. An offer of the largest legal manifest
+// lists every entry on one line, tens of MiB; a bound still stops a
+// runaway line from taking the test's memory.
+const maxLine = 64 << 20
+
+// readEvents parses r's lines as events until r ends. A line it cannot
+// read or parse fails the test, and the rest of r is still drained, so
+// that ferry never blocks writing to a stdout nobody reads.
 func (p *Proc) readEvents(r io.Reader) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var ev map[string]any
-		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
-			p.t.Errorf("stdout line is not JSON: %q", sc.Text())
-			continue
+	br := bufio.NewReaderSize(r, 64<<10)
+	defer io.Copy(io.Discard, br)
+	for {
+		line, err := readLine(br, maxLine)
+		if len(bytes.TrimSpace(line)) > 0 {
+			var ev map[string]any
+			if jerr := json.Unmarshal(line, &ev); jerr != nil {
+				p.t.Errorf("stdout line is not JSON (%v): %.200q", jerr, line)
+			} else {
+				if _, ok := ev["event"].(string); !ok {
+					p.t.Errorf("event without an event field: %.200q", line)
+				}
+				p.Events <- ev
+			}
 		}
-		if _, ok := ev["event"].(string); !ok {
-			p.t.Errorf("event without an event field: %q", sc.Text())
+		switch {
+		case err == io.EOF:
+			return
+		case err != nil:
+			p.t.Errorf("reading ferry's stdout: %v", err)
+			return
 		}
-		p.Events <- ev
+	}
+}
+
+// readLine returns br's next line without its newline, or an error if
+// it is longer than limit bytes.
+func readLine(br *bufio.Reader, limit int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(line)+len(chunk) > limit {
+			return nil, fmt.Errorf("a stdout line is longer than %d bytes", limit)
+		}
+		line = append(line, chunk...)
+		if err != bufio.ErrBufferFull {
+			return bytes.TrimSuffix(line, []byte("\n")), err
+		}
 	}
 }
 
