@@ -309,12 +309,12 @@ func expectTimeoutAbort(t *testing.T, r *rawPeer) {
 func TestSlowHumanDoesNotTimeOut(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "f")
 	writeFile(t, src, []byte("patience"))
-	// A keepalive every quarter of the timeout leaves 750 ms for delays.
-	// This process holds both ends, so a stall of the whole process longer
-	// than what is left fails the test whatever the cadence; with 200 ms
-	// and 500 ms timeouts that happened now and then on a machine loaded
-	// with other work.
-	const timeout = time.Second
+	// A keepalive every quarter of the timeout leaves three quarters of it
+	// for delays. This process holds both ends, so a stall of the whole
+	// process longer than what is left fails the test whatever the
+	// cadence: with 200 ms, 500 ms and 1 s timeouts that happened now and
+	// then on a machine at load 10. 3 s leaves 2.25 s.
+	const timeout = 3 * time.Second
 	p := newPair(t, t.Context(), ReceiverConfig{Policy: Ask, Timeout: timeout})
 	p.send.Timeout = timeout
 	p.rev.hook = func(ev Event) {
