@@ -54,11 +54,9 @@ type rsession struct {
 	start   time.Time
 }
 
-// partial is an entry's partial file: its name in the destination, and
-// the size it had when the offer came (-1: none), so that the name is
-// hashed and the file looked up once per entry, not at every step.
+// partial is what the receiver knows of an entry's partial file when the
+// offer comes: its size (-1: none), looked up once per entry.
 type partial struct {
-	path string
 	size int64
 }
 
@@ -197,21 +195,21 @@ func (s *rsession) exchange(ctx context.Context) error {
 	return s.receive(ctx)
 }
 
-// findPartials names every file's and text's partial file and notes the
-// size of the files' partials already there.
+// findPartials notes the size of the files' partials already there (-1
+// for none). Their names are not kept: one per entry of the largest
+// offer would hold megabytes, and partPath computes one when needed.
 func (s *rsession) findPartials() {
 	s.parts = make([]partial, len(s.entries))
 	for i, e := range s.entries {
-		if e.Kind == KindDir {
-			continue
-		}
-		p := partial{path: s.dest.partialPath(e), size: -1}
+		s.parts[i] = partial{size: -1}
 		if e.Kind == KindFile {
-			p.size = s.dest.regularSize(p.path)
+			s.parts[i].size = s.dest.regularSize(s.partPath(i))
 		}
-		s.parts[i] = p
 	}
 }
+
+// partPath names entry i's partial file.
+func (s *rsession) partPath(i int) string { return s.dest.partialPath(s.entries[i]) }
 
 // checkSpace refuses an offer that cannot fit: its bytes, less what
 // partial files already hold, against the space free on the destination.
@@ -319,7 +317,7 @@ func (s *rsession) prepare(ctx context.Context) error {
 		part := s.parts[i]
 		if k := min(part.size, e.Size); k > 0 && resumes < maxResumes {
 			h := newHasher()
-			if err := s.dest.hashPrefix(ctx, part.path, k, h, s.buf, s.timers); err == nil {
+			if err := s.dest.hashPrefix(ctx, s.partPath(i), k, h, s.buf, s.timers); err == nil {
 				it := answerItem{Index: i, Action: actResume, Offset: k}
 				h.Sum(it.Hash[:0])
 				ans.Items = append(ans.Items, it)

@@ -102,7 +102,7 @@ func (s *rsession) receiveEntry(ctx context.Context, i int, off int64) error {
 	if e.Kind == KindText {
 		text = make([]byte, 0, e.Size)
 	} else {
-		part = s.parts[i].path
+		part = s.partPath(i)
 		if f, err = s.dest.openPartial(part, off); err != nil {
 			return fmt.Errorf("receiving %q: %w", e.Path, err)
 		}
@@ -200,7 +200,7 @@ func (s *rsession) receiveEntry(ctx context.Context, i int, off int64) error {
 
 // saveText writes a received text through a partial file, like a file.
 func (s *rsession) saveText(i int, text []byte) (string, error) {
-	e, part := s.entries[i], s.parts[i].path
+	e, part := s.entries[i], s.partPath(i)
 	f, err := s.dest.openPartial(part, 0)
 	if err != nil {
 		return "", err
