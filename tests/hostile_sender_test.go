@@ -871,7 +871,10 @@ func TestHostileLargestManifest(t *testing.T) {
 		if hwm > 32<<20 {
 			// 77.9 MiB before the CLI capped its offer event and set a
 			// soft memory limit; 30.8 to 32.7 MiB in 9 runs after, the
-			// rest being core's copy of the offer.
+			// rest being core's copy of the offer; 27.6 to 31.1 MiB in
+			// 9 of 10 runs once core stopped keeping every partial
+			// file's name, but one run under load reached 53.3 MiB, so
+			// this stays a known gap rather than a failure.
 			knownGap(t, "core/transfer", "the largest legal offer takes the receiver to %s", mib(hwm))
 		}
 	})
