@@ -202,6 +202,11 @@ func (jd jsonDevice) device() (Device, error) {
 	if err != nil {
 		return Device{}, fmt.Errorf("\"paired_at\" %q is not an RFC 3339 time", *jd.PairedAt)
 	}
+	// Stored in UTC: an offset can move a time at the edge of RFC 3339's
+	// years 0000-9999 outside them, where it could not be written back.
+	if y := t.UTC().Year(); y < 1 || y > 9999 {
+		return Device{}, fmt.Errorf("\"paired_at\" %q is outside the years 0001 to 9999", *jd.PairedAt)
+	}
 	return Device{Name: *jd.Name, Key: key, PairedAt: t}, nil
 }
 
