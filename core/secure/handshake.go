@@ -196,20 +196,12 @@ func initiate(nc net.Conn, cfg *Config) (*Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("starting cpace: %w", err)
 	}
-	m1, _, _, err := hs.WriteMessage(nil, msgA)
-	if err != nil {
-		return nil, fmt.Errorf("writing message 1: %w", err)
-	}
-	if err := writeFrame(nc, m1); err != nil {
+	if _, _, err := sendMessage(nc, hs, "message 1", msgA); err != nil {
 		return nil, err
 	}
-	m2, err := readFrame(nc, "message 2", fromResponder)
+	msgB, _, _, err := receiveMessage(nc, hs, "message 2", fromResponder)
 	if err != nil {
 		return nil, err
-	}
-	msgB, _, _, err := hs.ReadMessage(nil, m2)
-	if err != nil {
-		return nil, fmt.Errorf("reading message 2: %w", ErrAuth)
 	}
 	key, err := pake.Finish(msgB)
 	if err != nil {
@@ -218,11 +210,8 @@ func initiate(nc net.Conn, cfg *Config) (*Conn, error) {
 	if err := setPSK(hs, derivePSK(key)); err != nil {
 		return nil, err
 	}
-	m3, send, recv, err := hs.WriteMessage(nil, nil)
+	send, recv, err := sendMessage(nc, hs, "message 3", nil)
 	if err != nil {
-		return nil, fmt.Errorf("writing message 3: %w", err)
-	}
-	if err := writeFrame(nc, m3); err != nil {
 		return nil, err
 	}
 	return finish(nc, cfg, ciph, hs, send, recv, true)
@@ -251,24 +240,16 @@ func respond(nc net.Conn, cfg *Config) (*Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("starting noise: %w", err)
 	}
-	m1, err := readFrame(nc, "message 1", nil)
+	msgA, _, _, err := receiveMessage(nc, hs, "message 1", nil)
 	if err != nil {
 		return nil, err
-	}
-	msgA, _, _, err := hs.ReadMessage(nil, m1)
-	if err != nil {
-		return nil, fmt.Errorf("reading message 1: %w", ErrAuth)
 	}
 	ci := cpace.NewContextInfo(cpaceInitiator, cpaceResponder, prologue)
 	msgB, key, err := cpace.Exchange(cfg.Code, ci, msgA)
 	if err != nil {
 		return nil, fmt.Errorf("answering cpace: %w", ErrAuth)
 	}
-	m2, _, _, err := hs.WriteMessage(nil, msgB)
-	if err != nil {
-		return nil, fmt.Errorf("writing message 2: %w", err)
-	}
-	if err := writeFrame(nc, m2); err != nil {
+	if _, _, err := sendMessage(nc, hs, "message 2", msgB); err != nil {
 		return nil, err
 	}
 	if err := setPSK(hs, derivePSK(key)); err != nil {
@@ -381,6 +362,35 @@ func writeFrame(nc net.Conn, msg []byte) error {
 		return netErr("sending handshake", err)
 	}
 	return nil
+}
+
+// sendMessage writes the next handshake message, carrying payload, and
+// frames it onto the socket. On the last message it returns the
+// transport cipher states (initiator's sending one first).
+func sendMessage(nc net.Conn, hs *noise.HandshakeState, what string, payload []byte) (*noise.CipherState, *noise.CipherState, error) {
+	m, cs1, cs2, err := hs.WriteMessage(nil, payload)
+	if err != nil {
+		return nil, nil, fmt.Errorf("writing %s: %w", what, err)
+	}
+	if err := writeFrame(nc, m); err != nil {
+		return nil, nil, err
+	}
+	return cs1, cs2, nil
+}
+
+// receiveMessage reads the next handshake message (or the peer's
+// rejection, see readFrame) and opens it: a message that does not open is
+// ErrAuth. On the last message it returns the transport cipher states.
+func receiveMessage(nc net.Conn, hs *noise.HandshakeState, what string, meaning func(byte) error) ([]byte, *noise.CipherState, *noise.CipherState, error) {
+	m, err := readFrame(nc, what, meaning)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	payload, cs1, cs2, err := hs.ReadMessage(nil, m)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("reading %s: %w", what, ErrAuth)
+	}
+	return payload, cs1, cs2, nil
 }
 
 // readFrame reads one handshake message. A zero length is the peer's

@@ -58,19 +58,11 @@ func initiatePaired(nc net.Conn, cfg *Config, ciph Cipher, prologue []byte) (*Co
 	if err != nil {
 		return nil, err
 	}
-	m1, _, _, err := hs.WriteMessage(nil, nil)
-	if err != nil {
-		return nil, fmt.Errorf("writing message 1: %w", err)
-	}
-	if err := writeFrame(nc, m1); err != nil {
+	if _, _, err := sendMessage(nc, hs, "message 1", nil); err != nil {
 		return nil, err
 	}
-	m2, err := readFrame(nc, "message 2", fromResponder)
-	if err != nil {
+	if _, _, _, err := receiveMessage(nc, hs, "message 2", fromResponder); err != nil {
 		return nil, err
-	}
-	if _, _, _, err := hs.ReadMessage(nil, m2); err != nil {
-		return nil, fmt.Errorf("reading message 2: %w", ErrAuth)
 	}
 	// Message 2 opened, so the responder holds the private half of the
 	// key it sent: comparing it with the pin is the authentication.
@@ -80,11 +72,8 @@ func initiatePaired(nc net.Conn, cfg *Config, ciph Cipher, prologue []byte) (*Co
 		return nil, fmt.Errorf("%w: expected %s, got %s: the other device is not the one paired with, or it made a new key; pair again with a code",
 			ErrKeyChanged, Fingerprint(cfg.PeerKey), Fingerprint(got))
 	}
-	m3, send, recv, err := hs.WriteMessage(nil, nil)
+	send, recv, err := sendMessage(nc, hs, "message 3", nil)
 	if err != nil {
-		return nil, fmt.Errorf("writing message 3: %w", err)
-	}
-	if err := writeFrame(nc, m3); err != nil {
 		return nil, err
 	}
 	c, err := finish(nc, cfg, ciph, hs, send, recv, true)
@@ -112,20 +101,12 @@ func respondPaired(nc net.Conn, cfg *Config, ciph Cipher, prologue []byte) (*Con
 	if payload, _, _, err := hs.ReadMessage(nil, m1); err != nil || len(payload) != 0 {
 		return nil, fmt.Errorf("reading message 1: %w: not a paired-mode message", ErrMalformed)
 	}
-	m2, _, _, err := hs.WriteMessage(nil, nil)
-	if err != nil {
-		return nil, fmt.Errorf("writing message 2: %w", err)
-	}
-	if err := writeFrame(nc, m2); err != nil {
+	if _, _, err := sendMessage(nc, hs, "message 2", nil); err != nil {
 		return nil, err
 	}
-	m3, err := readFrame(nc, "message 3", fromInitiator)
+	_, recv, send, err := receiveMessage(nc, hs, "message 3", fromInitiator)
 	if err != nil {
 		return nil, err
-	}
-	_, recv, send, err := hs.ReadMessage(nil, m3)
-	if err != nil {
-		return nil, fmt.Errorf("reading message 3: %w", ErrAuth)
 	}
 	got := hs.PeerStatic()
 	if !cfg.Paired(append([]byte(nil), got...)) {
