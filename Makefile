@@ -41,7 +41,7 @@ race:
 # End-to-end: real processes in network namespaces, and the real window
 # under Xvfb (needs bin/ferry-gui).
 e2e: ferry ferry-gui
-	$(GO) test -count=1 -timeout 10m ./tests/... ./gui/xvfb
+	$(GO) test -count=1 -timeout 20m ./tests/... ./gui/xvfb
 
 mobile-check:
 	@./mobile/check-bind.sh
