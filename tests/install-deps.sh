@@ -14,6 +14,12 @@ pkgs=(
 	iproute2
 	# a standard DNS-SD browser for the mDNS interop test
 	python3-zeroconf
+	# the Windows build run under Wine, and cgo cross-builds for Windows
+	wine64 mingw-w64
+	# loop-mounted vfat, exFAT and ext4 casefold images for the name tests
+	dosfstools exfatprogs e2fsprogs
+	# validating the Linux packages' desktop entry
+	desktop-file-utils
 )
 
 missing=()
