@@ -2,6 +2,7 @@ package transfer
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -27,6 +28,8 @@ type dest struct {
 	overwrite bool
 	peerFP    string
 	partialOK bool
+	mask      fs.FileMode // permission bits a new file loses here; see createMask
+	maskOK    bool
 }
 
 func openDest(dir string, overwrite bool, peerFP string) (*dest, error) {
@@ -115,10 +118,19 @@ func finalPath(p string, tops map[string]string) string {
 	return p
 }
 
-// mkdir creates an offered folder; existed reports that it was already
-// there (and is a folder, not a link: mapTops checked).
-func (d *dest) mkdir(p string) (existed bool, err error) {
-	err = d.root.Mkdir(p, 0o700)
+// mkdir creates an offered folder with its final mode: the offered one,
+// masked as any new file here is (createMask), the owner's rwx always
+// kept so that this and later transfers can write into it. existed
+// reports that it was already there (and is a folder, not a link:
+// mapTops checked); such a folder is left exactly as it is. The mode is
+// set at creation, not at the end, so that a folder left by an
+// interrupted transfer has it too.
+func (d *dest) mkdir(p string, e Entry) (existed bool, err error) {
+	mask, err := d.createMask()
+	if err != nil {
+		return false, err
+	}
+	err = d.root.Mkdir(p, e.Mode.Perm()&^mask|0o700)
 	if err == nil {
 		return false, nil
 	}
@@ -131,18 +143,48 @@ func (d *dest) mkdir(p string) (existed bool, err error) {
 	return false, fmt.Errorf("creating folder %q: %w", p, diskError(err))
 }
 
-// setDirAttrs applies an offered mode and time to a folder.
-// The owner keeps rwx so that a later transfer can still merge into it.
-func (d *dest) setDirAttrs(p string, e Entry) error {
-	if err := d.root.Chmod(p, e.Mode.Perm()|0o700); err != nil {
-		return fmt.Errorf("setting mode of %q: %w", p, err)
+// setDirTime gives a folder this transfer created the offered time, once
+// its files are in (writing inside a folder changes its time). A folder
+// that existed is never passed here: its time is the receiver's.
+func (d *dest) setDirTime(p string, e Entry) error {
+	if e.ModTime.IsZero() {
+		return nil
 	}
-	if !e.ModTime.IsZero() {
-		if err := d.root.Chtimes(p, e.ModTime, e.ModTime); err != nil {
-			return fmt.Errorf("setting time of %q: %w", p, err)
-		}
+	if err := d.root.Chtimes(p, e.ModTime, e.ModTime); err != nil {
+		return fmt.Errorf("setting time of %q: %w", p, err)
 	}
 	return nil
+}
+
+// createMask returns the permission bits that this system takes away
+// from a file created in the destination: the process's umask, or what a
+// default ACL of the partial folder says instead. It is read once per
+// transfer by creating a file that asks for every bit and looking at what
+// it got. Reading the umask directly (umask(2)) means setting it, which
+// for a moment changes it for every goroutine of the process: a GUI
+// saving a file meanwhile would create it world-writable.
+func (d *dest) createMask() (fs.FileMode, error) {
+	if d.maskOK {
+		return d.mask, nil
+	}
+	if err := d.ensurePartialDir(); err != nil {
+		return 0, err
+	}
+	var nonce [8]byte
+	rand.Read(nonce[:])
+	p := partialDir + "/mode-" + hex.EncodeToString(nonce[:])
+	f, err := d.root.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o777)
+	if err != nil {
+		return 0, fmt.Errorf("reading the file creation mask: %w", diskError(err))
+	}
+	fi, err := f.Stat()
+	f.Close()
+	d.root.Remove(p)
+	if err != nil {
+		return 0, fmt.Errorf("reading the file creation mask: %w", err)
+	}
+	d.mask, d.maskOK = 0o777&^fi.Mode().Perm(), true
+	return d.mask, nil
 }
 
 // partialPath names the partial file of an entry. It depends on the
@@ -245,9 +287,16 @@ func (d *dest) openPartial(p string, offset int64) (*os.File, error) {
 	return f, nil
 }
 
-// finish closes a verified partial file with the offered mode and time.
+// finish closes a verified partial file with the offered mode, masked
+// as any new file here is (createMask), and the offered time. The partial
+// was created 0600 so that nobody reads it before it is verified.
 func (d *dest) finish(f *os.File, p string, e Entry) error {
-	if err := f.Chmod(e.Mode.Perm()); err != nil {
+	mask, err := d.createMask()
+	if err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(e.Mode.Perm() &^ mask); err != nil {
 		f.Close()
 		return fmt.Errorf("setting mode: %w", err)
 	}

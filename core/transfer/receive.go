@@ -48,6 +48,7 @@ type rsession struct {
 	entries []Entry
 	parts   []partial // by entry index: files and texts
 	tops    map[string]string
+	created []bool // by entry index: a folder this transfer created
 	answers map[int]*planned
 	meter   *meter
 	sum     Summary
@@ -291,8 +292,15 @@ func (s *rsession) prepare(ctx context.Context) error {
 		final := finalPath(e.Path, s.tops)
 		switch e.Kind {
 		case KindDir:
-			if _, err := s.dest.mkdir(final); err != nil {
+			existed, err := s.dest.mkdir(final, e)
+			if err != nil {
 				return err
+			}
+			if !existed {
+				if s.created == nil {
+					s.created = make([]bool, len(s.entries))
+				}
+				s.created[i] = true
 			}
 			continue
 		case KindText:

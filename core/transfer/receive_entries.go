@@ -218,13 +218,14 @@ func (s *rsession) saveText(i int, text []byte) (string, error) {
 	return s.dest.place(part, finalPath(e.Path, s.tops))
 }
 
-// finish gives the offered folders their mode and time, deepest
-// first (writing inside a folder changes its time), confirms them, and
-// sends the receiver's stage split.
+// finish gives the folders this transfer created their time, deepest
+// first (writing inside a folder changes its time), confirms every
+// offered folder, and sends the receiver's stage split. A folder that
+// existed keeps its own mode and time.
 func (s *rsession) finish() error {
 	for i := len(s.entries) - 1; i >= 0; i-- {
-		if s.entries[i].Kind == KindDir {
-			if err := s.dest.setDirAttrs(finalPath(s.entries[i].Path, s.tops), s.entries[i]); err != nil {
+		if s.entries[i].Kind == KindDir && s.created != nil && s.created[i] {
+			if err := s.dest.setDirTime(finalPath(s.entries[i].Path, s.tops), s.entries[i]); err != nil {
 				return err
 			}
 		}
