@@ -6,7 +6,7 @@ import (
 
 // ProtocolVersion is the version of the whole wire protocol: preamble,
 // handshake, records and the transfer messages carried in them.
-const ProtocolVersion = 1
+const ProtocolVersion = 2
 
 const (
 	magic        = "FERRY"

@@ -7,15 +7,21 @@ import "fmt"
 type action uint8
 
 const (
-	actHave   action = 1 // a file of the same size is in place; Hash is of all of it
-	actResume action = 2 // a partial of Offset bytes is kept; Hash is of those bytes
+	// actHave: a regular file of the offered size is at the entry's final
+	// name. Nothing else about it is said: whether it is the same file is
+	// decided by the receiver, from the hash the sender then sends in a
+	// hashesMsg.
+	actHave action = 1
+	// actResume: a partial file of Offset bytes, written from this sender,
+	// is kept; Hash is of those bytes.
+	actResume action = 2
 )
 
 type answerItem struct {
 	Index  int
 	Action action
-	Offset int64
-	Hash   [hashLen]byte
+	Offset int64         // resume: the kept bytes; have: the entry's size (not on the wire)
+	Hash   [hashLen]byte // resume only
 }
 
 // answerMsg accepts an offer. Items are sorted by strictly increasing
@@ -24,8 +30,9 @@ type answerMsg struct {
 	Items []answerItem
 }
 
-// minAnswerItemBytes: index, action, offset, hash.
-const minAnswerItemBytes = 3 + hashLen
+// minAnswerItemBytes: index and action (a have); a resume adds its
+// offset and hash.
+const minAnswerItemBytes = 2
 
 func (m answerMsg) encode() []byte {
 	var e enc
@@ -33,10 +40,23 @@ func (m answerMsg) encode() []byte {
 	for _, it := range m.Items {
 		e.uvarint(uint64(it.Index))
 		e.u8(uint8(it.Action))
-		e.int64(it.Offset)
-		e.fixed(it.Hash[:])
+		if it.Action == actResume {
+			e.int64(it.Offset)
+			e.fixed(it.Hash[:])
+		}
 	}
 	return e.bytes()
+}
+
+// haves lists the indexes of the answer's have items, in order.
+func (m answerMsg) haves() []int {
+	var out []int
+	for _, it := range m.Items {
+		if it.Action == actHave {
+			out = append(out, it.Index)
+		}
+	}
+	return out
 }
 
 // decodeAnswer checks an answer against the offer it answers.
@@ -51,8 +71,6 @@ func decodeAnswer(b []byte, entries []Entry) (answerMsg, error) {
 	for i := 0; i < n && d.err == nil; i++ {
 		idx := d.uvarint()
 		act := action(d.u8())
-		off := d.int64()
-		h := d.fixed(hashLen)
 		if d.err != nil {
 			break
 		}
@@ -66,20 +84,19 @@ func decodeAnswer(b []byte, entries []Entry) (answerMsg, error) {
 			d.fail(fmt.Errorf("item %d: entry %d is a %v", i, idx, en.Kind))
 			break
 		}
+		it := answerItem{Index: int(idx), Action: act}
 		switch act {
 		case actHave:
-			if off != en.Size {
-				d.fail(fmt.Errorf("item %d: have %d bytes of a %d-byte file", i, off, en.Size))
-			}
+			it.Offset = en.Size
 		case actResume:
-			if off <= 0 || off > en.Size {
-				d.fail(fmt.Errorf("item %d: resume at %d of a %d-byte file", i, off, en.Size))
+			it.Offset = d.int64()
+			copy(it.Hash[:], d.fixed(hashLen))
+			if d.err == nil && (it.Offset <= 0 || it.Offset > en.Size) {
+				d.fail(fmt.Errorf("item %d: resume at %d of a %d-byte file", i, it.Offset, en.Size))
 			}
 		default:
 			d.fail(fmt.Errorf("item %d: unknown action %d", i, act))
 		}
-		it := answerItem{Index: int(idx), Action: act, Offset: off}
-		copy(it.Hash[:], h)
 		m.Items = append(m.Items, it)
 	}
 	if err := d.done("answer"); err != nil {

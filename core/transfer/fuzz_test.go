@@ -3,6 +3,7 @@ package transfer
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"testing"
 )
 
@@ -60,6 +61,9 @@ func FuzzAnswer(f *testing.F) {
 			if it.Index <= last || entries[it.Index].Kind != KindFile || it.Offset > entries[it.Index].Size {
 				t.Fatalf("accepted a bad item %+v", it)
 			}
+			if it.Action == actHave && (it.Offset != entries[it.Index].Size || it.Hash != [hashLen]byte{}) {
+				t.Fatalf("a have carries more than its one bit: %+v", it)
+			}
 			last = it.Index
 		}
 		if !bytes.Equal(m.encode(), b) {
@@ -68,6 +72,68 @@ func FuzzAnswer(f *testing.F) {
 			if _, err := decodeAnswer(m.encode(), entries); err != nil {
 				t.Fatalf("re-decoding: %v", err)
 			}
+		}
+	})
+}
+
+// fuzzHaves are the haves that FuzzHashes and FuzzMatches decode
+// against: FuzzAnswer's file entries 1, 2 and 4.
+var fuzzHaves = []int{1, 2, 4}
+
+func FuzzHashes(f *testing.F) {
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := decodeHashes(b, fuzzHaves)
+		if err != nil {
+			if !errors.Is(err, ErrProtocol) {
+				t.Fatalf("error not wrapping ErrProtocol: %v", err)
+			}
+			return
+		}
+		if len(m.Items) != len(fuzzHaves) {
+			t.Fatalf("accepted %d hashes for %d haves", len(m.Items), len(fuzzHaves))
+		}
+		for k, it := range m.Items {
+			if it.Index != fuzzHaves[k] {
+				t.Fatalf("hash %d for entry %d, want %d", k, it.Index, fuzzHaves[k])
+			}
+		}
+		again, err := decodeHashes(m.encode(), fuzzHaves)
+		if err != nil {
+			t.Fatalf("re-decoding: %v", err)
+		}
+		for k := range m.Items {
+			if again.Items[k] != m.Items[k] {
+				t.Fatalf("round trip changed hash %d", k)
+			}
+		}
+	})
+}
+
+func FuzzMatches(f *testing.F) {
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := decodeMatches(b, fuzzHaves)
+		if err != nil {
+			if !errors.Is(err, ErrProtocol) {
+				t.Fatalf("error not wrapping ErrProtocol: %v", err)
+			}
+			return
+		}
+		k := 0
+		for _, i := range m.Indexes {
+			for k < len(fuzzHaves) && fuzzHaves[k] < i {
+				k++
+			}
+			if k == len(fuzzHaves) || fuzzHaves[k] != i {
+				t.Fatalf("accepted %v: %d is not a have, or out of order", m.Indexes, i)
+			}
+			k++
+		}
+		again, err := decodeMatches(m.encode(), fuzzHaves)
+		if err != nil {
+			t.Fatalf("re-decoding: %v", err)
+		}
+		if fmt.Sprint(again.Indexes) != fmt.Sprint(m.Indexes) {
+			t.Fatalf("round trip changed %v to %v", m.Indexes, again.Indexes)
 		}
 	})
 }
@@ -101,6 +167,10 @@ func FuzzMessage(f *testing.F) {
 			_, err = decodeSkip(body)
 		case msgConfirm:
 			_, err = decodeConfirm(body, 10)
+		case msgHashes:
+			_, err = decodeHashes(body, fuzzHaves)
+		case msgMatches:
+			_, err = decodeMatches(body, fuzzHaves)
 		case msgDone:
 			_, err = decodeDone(body)
 		case msgAbort:

@@ -1,6 +1,10 @@
 package transfer
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/ferry-project/ferry/core/secure"
+)
 
 // helloMsg is the receiver's first message: the protocol version it speaks
 // and its device name. The sender's first read therefore also tells it
@@ -24,7 +28,7 @@ func decodeHello(b []byte) (helloMsg, error) {
 		return helloMsg{}, err
 	}
 	if m.Version != protoVersion {
-		return helloMsg{}, fmt.Errorf("peer speaks transfer protocol %d, this end %d: %w", m.Version, protoVersion, ErrProtocol)
+		return helloMsg{}, fmt.Errorf("peer speaks transfer protocol %d, this end %d: %w: %w", m.Version, protoVersion, secure.ErrIncompatibleVersion, ErrProtocol)
 	}
 	return m, nil
 }

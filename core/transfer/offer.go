@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"math"
 	"time"
+
+	"github.com/ferry-project/ferry/core/secure"
 )
 
 // offerMsg is the manifest: every entry the sender proposes, in the order
@@ -47,7 +49,7 @@ func decodeOffer(b []byte) (offerMsg, error) {
 	d := dec{b: b}
 	m := offerMsg{Version: d.u8(), Name: d.str(maxDeviceName)}
 	if d.err == nil && m.Version != protoVersion {
-		return offerMsg{}, fmt.Errorf("peer speaks transfer protocol %d, this end %d: %w", m.Version, protoVersion, ErrProtocol)
+		return offerMsg{}, fmt.Errorf("peer speaks transfer protocol %d, this end %d: %w: %w", m.Version, protoVersion, secure.ErrIncompatibleVersion, ErrProtocol)
 	}
 	n := d.count(MaxEntries, minEntryBytes)
 	m.Total = d.int64()

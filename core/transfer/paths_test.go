@@ -63,7 +63,10 @@ func TestParseHeaderBoundaries(t *testing.T) {
 	}{
 		{"short", []byte{1, 0, 0}, false},
 		{"unknown type", hdr(0, 0), false},
-		{"unknown type 13", hdr(13, 0), false},
+		{"unknown type 15", hdr(15, 0), false},
+		{"hashes at the cap", hdr(msgHashes, maxHashesBytes), true},
+		{"hashes over the cap", hdr(msgHashes, maxHashesBytes+1), false},
+		{"matches over the cap", hdr(msgMatches, maxMatchesBytes+1), false},
 		{"empty data", hdr(msgData, 0), false},
 		{"one byte of data", hdr(msgData, 1), true},
 		{"a full chunk", hdr(msgData, maxChunk), true},

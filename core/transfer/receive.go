@@ -66,6 +66,7 @@ type planned struct {
 	action action
 	offset int64
 	hash   *hasher // resume: the state after the kept bytes
+	same   bool    // have: the sender's hash matched this end's file
 }
 
 // peeked is a message read by the peek goroutine.
@@ -309,18 +310,12 @@ func (s *rsession) prepare(ctx context.Context) error {
 		}
 		total += e.Size
 		if s.dest.regularSize(final) == e.Size {
-			h := &s.hash
-			h.Reset()
-			if err := s.dest.hashPrefix(ctx, final, e.Size, h, s.buf, s.timers); err == nil {
-				it := answerItem{Index: i, Action: actHave, Offset: e.Size}
-				h.Sum(it.Hash[:0])
-				ans.Items = append(ans.Items, it)
-				s.answers[i] = &planned{action: actHave, offset: e.Size}
-				total -= e.Size
-				continue
-			} else if ctx.Err() != nil {
-				return err
-			}
+			// Only that a file of this size is here goes out; whether it
+			// is the same is checked here, against the sender's hash.
+			ans.Items = append(ans.Items, answerItem{Index: i, Action: actHave, Offset: e.Size})
+			s.answers[i] = &planned{action: actHave, offset: e.Size}
+			total -= e.Size
+			continue
 		}
 		part := s.parts[i]
 		if k := min(part.size, e.Size); k > 0 && resumes < maxResumes {
@@ -339,5 +334,52 @@ func (s *rsession) prepare(ctx context.Context) error {
 	}
 	s.meter = newMeter(s.ev, s.timers, s.cfg.Diag, total, len(s.entries))
 	s.send(msgAnswer, ans.encode())
+	return s.matchHaves(ctx, ans.haves())
+}
+
+// matchHaves decides which of the files it has (haves) are the ones the
+// sender offers. It hashes its own copies while the sender hashes its
+// own (so the two overlap), then compares with the sender's hashes and
+// tells the sender which matched. Its own hashes never leave this end:
+// they would let the sender test guesses of the files' contents offline.
+// An answer without haves skips all this: no message, no round trip.
+func (s *rsession) matchHaves(ctx context.Context, haves []int) error {
+	if len(haves) == 0 {
+		return nil
+	}
+	mine := make([][hashLen]byte, len(haves))
+	readable := make([]bool, len(haves))
+	for k, i := range haves {
+		h := &s.hash
+		h.Reset()
+		e := s.entries[i]
+		err := s.dest.hashPrefix(ctx, finalPath(e.Path, s.tops), e.Size, h, s.buf, s.timers)
+		if ctx.Err() != nil {
+			return cancelError(ctx)
+		}
+		if err == nil { // a file that cannot be read matches nothing: it is sent
+			h.Sum(mine[k][:0])
+			readable[k] = true
+		}
+	}
+	t, _, body, err := s.next(ctx)
+	if err != nil {
+		return err
+	}
+	if t != msgHashes {
+		return fmt.Errorf("expected the sender's hashes, got %v: %w", t, ErrProtocol)
+	}
+	theirs, err := decodeHashes(body, haves)
+	if err != nil {
+		return err
+	}
+	var m matchesMsg
+	for k, it := range theirs.Items {
+		if readable[k] && it.Hash == mine[k] {
+			m.Indexes = append(m.Indexes, it.Index)
+			s.answers[it.Index].same = true
+		}
+	}
+	s.send(msgMatches, m.encode())
 	return nil
 }

@@ -43,8 +43,8 @@ func (s *rsession) receive(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			if m.Index != i || s.answers[i] == nil || s.answers[i].action != actHave {
-				return fmt.Errorf("sender skipped entry %d, which this end does not have: %w", m.Index, ErrProtocol)
+			if m.Index != i || s.answers[i] == nil || !s.answers[i].same {
+				return fmt.Errorf("sender skipped entry %d, which this end did not match: %w", m.Index, ErrProtocol)
 			}
 			e := s.entries[i]
 			s.sum.SkippedBytes += e.Size

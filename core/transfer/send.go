@@ -112,7 +112,7 @@ type sender struct {
 	offerBody []byte
 	timeout   time.Duration
 
-	in         chan any      // helloMsg, answerMsg, doneMsg, in that order
+	in         chan any      // helloMsg, answerMsg, matchesMsg (after haves), doneMsg, in that order
 	readerDone chan struct{} // closed when readLoop returns
 	mu         sync.Mutex
 	peerErr    error       // an Abort the receiver sent
@@ -143,7 +143,7 @@ func (s *sender) run(parent context.Context) (Summary, error) {
 	})
 	defer stop()
 
-	s.in = make(chan any, 3)
+	s.in = make(chan any, 4) // every message readLoop hands over fits: it never blocks
 	s.readerDone = make(chan struct{})
 	go s.readLoop(ctx, cancel)
 
@@ -292,6 +292,10 @@ func (s *sender) exchange(ctx context.Context) error {
 	s.ev.emit(Accepted{Offer: s.offer, Total: total})
 	s.meter = newMeter(s.ev, s.timers, s.cfg.Diag, total, len(s.entries))
 	s.buf = make([]byte, headerLen+maxChunk)
+	matched, err := s.matchHaves(ctx, answer)
+	if err != nil {
+		return err
+	}
 
 	items := answer.Items
 	for i, e := range s.entries {
@@ -303,7 +307,7 @@ func (s *sender) exchange(ctx context.Context) error {
 			it = &items[0]
 			items = items[1:]
 		}
-		if err := s.sendEntry(ctx, i, e, it); err != nil {
+		if err := s.sendEntry(ctx, i, e, it, matched); err != nil {
 			return hidePath(err, s.srcs[i].path, e.Path)
 		}
 	}
@@ -330,10 +334,70 @@ func (s *sender) exchange(ctx context.Context) error {
 	return nil
 }
 
+// matchHaves sends the hash of every file the receiver has at the same
+// size (its answer's haves), and returns the set the receiver found
+// identical. Only those files are hashed ahead of sending: a whole file
+// is read once more only when the receiver may already hold it. The
+// exchange costs one round trip per transfer, not per file, and none
+// when the answer lists no have.
+func (s *sender) matchHaves(ctx context.Context, answer answerMsg) (map[int]bool, error) {
+	haves := answer.haves()
+	if len(haves) == 0 {
+		return nil, nil
+	}
+	m := hashesMsg{Items: make([]hashItem, len(haves))}
+	for k, i := range haves {
+		m.Items[k].Index = i
+		if err := s.hashFile(ctx, i, &m.Items[k].Hash); err != nil {
+			return nil, hidePath(err, s.srcs[i].path, s.entries[i].Path)
+		}
+	}
+	if err := s.writeMsg(msgHashes, m.encode()); err != nil {
+		return nil, err
+	}
+	if err := s.flush(); err != nil {
+		return nil, err
+	}
+	reply, err := s.await(ctx)
+	if err != nil {
+		return nil, err
+	}
+	matched := make(map[int]bool)
+	for _, i := range reply.(matchesMsg).Indexes {
+		matched[i] = true
+	}
+	return matched, nil
+}
+
+// hashFile puts the hash of entry i's file in sum, checking that the file
+// is still as offered.
+func (s *sender) hashFile(ctx context.Context, i int, sum *[hashLen]byte) error {
+	e, path := s.entries[i], s.srcs[i].path
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("opening %s: %w", path, err)
+	}
+	defer f.Close()
+	if err := unchanged(f, e); err != nil {
+		return err
+	}
+	h := &s.hash
+	h.Reset()
+	if err := s.hashPrefix(ctx, f, e.Size, h); err != nil {
+		return err
+	}
+	if err := unchanged(f, e); err != nil {
+		return err
+	}
+	h.Sum(sum[:0])
+	return nil
+}
+
 // sendEntry sends one file or text: a skip, or begin, data chunks, end.
-// A file is hashed as it is read; a skip or resume first hashes the bytes
-// the receiver has, and only a match is trusted.
-func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *answerItem) error {
+// A file is hashed as it is read. A file the receiver found identical
+// (matched) is skipped; a resume first hashes the bytes the receiver
+// kept, and continues only when they match.
+func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *answerItem, matched map[int]bool) error {
 	s.meter.file(e.Path, e.Size)
 	var (
 		r    io.Reader
@@ -357,19 +421,21 @@ func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *answerItem) 
 		}
 		r = s.cfg.hooks.reader(f)
 	}
-	if it != nil && f != nil {
+	switch {
+	case it != nil && it.Action == actHave && matched[i]:
+		if err := s.writeMsg(msgSkip, skipMsg{Index: i}.encode()); err != nil {
+			return err
+		}
+		s.sum.SkippedBytes += e.Size
+		s.meter.entry()
+		return nil
+	case it != nil && it.Action == actHave:
+		s.meter.grow(it.Offset)
+	case it != nil && f != nil:
 		if err := s.hashPrefix(ctx, f, it.Offset, h); err != nil {
 			return err
 		}
 		if bytes.Equal(h.Sum(sum[:0]), it.Hash[:]) {
-			if it.Action == actHave {
-				if err := s.writeMsg(msgSkip, skipMsg{Index: i}.encode()); err != nil {
-					return err
-				}
-				s.sum.SkippedBytes += e.Size
-				s.meter.entry()
-				return nil
-			}
 			off = it.Offset
 			s.sum.ResumedBytes += off
 		} else {
@@ -474,6 +540,7 @@ func (s *sender) readLoop(ctx context.Context, cancel context.CancelCauseFunc) {
 	nc := s.conn.NetConn()
 	var hdr [headerLen]byte
 	want := msgHello
+	var haves []int // the answer's, until the matches come
 	s.confirmed = make([]bool, len(s.entries))
 	fail := func(err error) { cancel(err) }
 	for {
@@ -533,6 +600,17 @@ func (s *sender) readLoop(ctx context.Context, cancel context.CancelCauseFunc) {
 			}
 			s.in <- m
 			want = msgDone
+			if haves = m.haves(); len(haves) > 0 {
+				want = msgMatches
+			}
+		case t == msgMatches && want == msgMatches:
+			m, err := decodeMatches(body, haves)
+			if err != nil {
+				fail(err)
+				return
+			}
+			s.in <- m
+			want, haves = msgDone, nil
 		case t == msgConfirm && want == msgDone:
 			m, err := decodeConfirm(body, len(s.entries))
 			if err != nil {

@@ -15,7 +15,11 @@ import (
 // Limits every peer must respect. A message that breaks one is
 // ErrProtocol, refused before anything is allocated for it.
 const (
-	protoVersion = 1 // transfer protocol version, in Hello and Offer
+	// protoVersion is the transfer protocol's version, in Hello and
+	// Offer. It is core/secure's: one number versions the whole wire, and
+	// a peer of another version is refused in the preamble, before any
+	// of these messages.
+	protoVersion = secure.ProtocolVersion
 
 	headerLen = 5 // type (1 byte) + body length (4 bytes, big-endian)
 
@@ -47,6 +51,8 @@ const (
 	msgDone      msgType = 10 // R→S: everything confirmed; receiver's stage split
 	msgAbort     msgType = 11 // both: the transfer ends here, with a code and a reason
 	msgKeepalive msgType = 12 // both: still here
+	msgHashes    msgType = 13 // S→R: the sender's hashes of the files the receiver has at their size
+	msgMatches   msgType = 14 // R→S: which of those hashes matched the receiver's files
 )
 
 func (t msgType) String() string {
@@ -75,6 +81,10 @@ func (t msgType) String() string {
 		return "abort"
 	case msgKeepalive:
 		return "keepalive"
+	case msgHashes:
+		return "hashes"
+	case msgMatches:
+		return "matches"
 	}
 	return fmt.Sprintf("message type %d", uint8(t))
 }
@@ -105,6 +115,10 @@ func (t msgType) maxBody() int {
 		return 512
 	case msgAbort:
 		return 1 + binary.MaxVarintLen64 + maxReason
+	case msgHashes:
+		return maxHashesBytes
+	case msgMatches:
+		return maxMatchesBytes
 	}
 	return -1
 }
