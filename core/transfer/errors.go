@@ -120,8 +120,27 @@ func hidePath(err error, abs, shown string) error {
 	if err == nil || abs == shown || !strings.ContainsRune(abs, filepath.Separator) {
 		return err
 	}
+	var le *localError
+	if errors.As(err, &le) { // already says only what the peer may know
+		return err
+	}
 	return &localError{err: err, reason: strings.ReplaceAll(err.Error(), abs, shown)}
 }
+
+// forPeer marks err as one the peer is told only reason about, in
+// place of err's text: err is for this end's person, with the figures
+// and names that the peer has no business knowing (how much space is
+// free, what sits in the destination).
+func forPeer(err error, reason string) error {
+	return &localError{err: err, reason: reason}
+}
+
+// The reasons a receiver gives a sender for refusing an offer because of
+// its disk, before its person was asked: one bit each, no figures.
+const (
+	reasonNoSpace    = "not enough space"
+	reasonUnwritable = "cannot be written here"
+)
 
 // netError translates a stream error: a read deadline that fired is the
 // peer going silent.

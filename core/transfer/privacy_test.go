@@ -1,16 +1,21 @@
 package transfer
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"testing/iotest"
 	"time"
+
+	"lukechampine.com/blake3"
 )
 
 // TestAbortReasonHidesLocalPaths: when a file fails on the sender's disk,
@@ -133,5 +138,148 @@ func TestNoSpaceAbortHidesDestination(t *testing.T) {
 	}
 	if !strings.Contains(serr.Error(), "a.bin") || !strings.Contains(serr.Error(), "no space") {
 		t.Errorf("the sender was not told which entry failed and why: %v", serr)
+	}
+}
+
+// TestHaveHashStaysHome is issue 13's disclosure: a sender that guesses
+// a name and a size learned the BLAKE3 of the receiver's whole file at
+// that name (here one holding pin=4711), which it could then test
+// guesses of the content against offline. Now the answer says only
+// "a file of this size is here", the sender must commit to its own hash,
+// and the receiver says only whether that matched. Nothing the receiver
+// sends, in the whole exchange, holds its file's hash.
+func TestHaveHashStaysHome(t *testing.T) {
+	secret := []byte("pin=4711")
+	mine := blake3.Sum256(secret)
+	for _, tc := range []struct {
+		name  string
+		guess []byte
+	}{
+		{"wrong guess", []byte("pin=0000")},
+		{"right guess", secret},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dest := t.TempDir()
+			writeFile(t, filepath.Join(dest, "secret.txt"), secret)
+			p := newPair(t, t.Context(), ReceiverConfig{Dir: dest, Policy: AcceptAll, Timeout: 5 * time.Second})
+			r := dialRaw(t, t.Context(), p)
+			size := int64(len(tc.guess))
+			r.send(msgOffer, offerMsg{Version: protoVersion, Name: "guesser", Total: size, Entries: []Entry{
+				{Path: "secret.txt", Kind: KindFile, Size: size, Mode: 0o644},
+			}}.encode())
+			var heard [][]byte
+			heard = append(heard, r.expect(msgHello))
+			ans := r.expect(msgAnswer)
+			heard = append(heard, ans)
+			// count 1, entry 0, have: one bit, and nothing more.
+			if want := []byte{1, 0, byte(actHave)}; !bytes.Equal(ans, want) {
+				t.Errorf("answer %x, want exactly %x", ans, want)
+			}
+			guess := blake3.Sum256(tc.guess)
+			r.send(msgHashes, hashesMsg{Items: []hashItem{{Index: 0, Hash: guess}}}.encode())
+			mb := r.expect(msgMatches)
+			heard = append(heard, mb)
+			m, err := decodeMatches(mb, []int{0})
+			if err != nil {
+				t.Fatal(err)
+			}
+			same := bytes.Equal(tc.guess, secret)
+			if (len(m.Indexes) == 1) != same {
+				t.Fatalf("matches %v for a guess that is same=%v", m.Indexes, same)
+			}
+			if same {
+				r.send(msgSkip, skipMsg{Index: 0}.encode())
+			} else {
+				r.send(msgBegin, beginMsg{Index: 0}.encode())
+				r.send(msgData, tc.guess)
+				r.send(msgEnd, endMsg{Index: 0, Hash: guess}.encode())
+			}
+			r.send(msgFinish, nil)
+			for {
+				typ, b, err := r.recv()
+				if err != nil {
+					t.Fatalf("waiting for done: %v", err)
+				}
+				heard = append(heard, b)
+				if typ == msgDone {
+					break
+				}
+			}
+			r.c.CloseWrite()
+			if err := p.serveErr(t); err != nil {
+				t.Fatalf("receiver: %v", err)
+			}
+			for _, b := range heard {
+				if bytes.Contains(b, mine[:]) || bytes.Contains(b, mine[:8]) {
+					t.Fatalf("the receiver sent its file's hash: %x", b)
+				}
+			}
+			if got, _ := os.ReadFile(filepath.Join(dest, "secret.txt")); !bytes.Equal(got, secret) {
+				t.Errorf("secret.txt became %q", got)
+			}
+			t.Logf("the sender heard %d messages, %d bytes of matches", len(heard), len(mb))
+		})
+	}
+}
+
+// TestNoSpaceRefusalHidesFigures: an offer too large for the disk is
+// refused before anyone is asked, and the sender is told only "not
+// enough space"; how much the offer needs and how much is free is for
+// the receiver's person.
+func TestNoSpaceRefusalHidesFigures(t *testing.T) {
+	if _, ok := freeSpace(t.TempDir()); !ok {
+		t.Skip("free space cannot be known on windows or this system")
+	}
+	const huge = 1 << 60
+	p := newPair(t, t.Context(), ReceiverConfig{Policy: Ask, Timeout: 5 * time.Second})
+	r := dialRaw(t, t.Context(), p)
+	r.send(msgOffer, offerMsg{Version: protoVersion, Name: "x", Total: huge, Entries: []Entry{
+		{Path: "big.iso", Kind: KindFile, Size: huge, Mode: 0o644},
+	}}.encode())
+	r.expect(msgHello)
+	ab := r.expectAbort()
+	rerr := p.serveErr(t)
+	t.Logf("sender told: code %d %q", ab.Code, ab.Reason)
+	t.Logf("receiver: %v", rerr)
+	if ab.Code != codeNoSpace || ab.Reason != reasonNoSpace {
+		t.Errorf("sender told code %d %q, want %d %q", ab.Code, ab.Reason, codeNoSpace, reasonNoSpace)
+	}
+	if !errors.Is(rerr, ErrNoSpace) || !strings.Contains(rerr.Error(), strconv.Itoa(huge)) || !strings.Contains(rerr.Error(), "free") {
+		t.Errorf("the receiver's own error does not give the figures: %v", rerr)
+	}
+	if n := len(eventsOf[Offered](p.rev)); n != 0 {
+		t.Errorf("the person was asked about an offer that cannot fit (%d Offered events)", n)
+	}
+}
+
+// TestSymlinkRefusalHidesWhat: an offered folder that lands on a symlink
+// in the destination is refused before anyone is asked, and the sender
+// is told only that the offer cannot be written here, not that (or
+// where) the receiver has a link.
+func TestSymlinkRefusalHidesWhat(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("windows: creating a symlink needs a privilege")
+	}
+	dest := t.TempDir()
+	if err := os.Symlink(t.TempDir(), filepath.Join(dest, "Projects")); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(t.TempDir(), "Projects")
+	writeFile(t, filepath.Join(src, "a.txt"), []byte("a"))
+	p := newPair(t, t.Context(), ReceiverConfig{Dir: dest, Policy: Ask})
+	_, serr, _, rerr := p.run(t.Context(), Item{Path: src})
+	t.Logf("sender: %v", serr)
+	t.Logf("receiver: %v", rerr)
+	if !errors.Is(serr, ErrRefusedPath) || !errors.Is(rerr, ErrRefusedPath) {
+		t.Fatalf("send: %v; receive: %v; want ErrRefusedPath on both", serr, rerr)
+	}
+	if !strings.Contains(serr.Error(), reasonUnwritable) || strings.Contains(serr.Error(), "symlink") {
+		t.Errorf("the sender was told more than %q: %v", reasonUnwritable, serr)
+	}
+	if !strings.Contains(rerr.Error(), "symlink") || !strings.Contains(rerr.Error(), "Projects") {
+		t.Errorf("the receiver's own error does not say what and where: %v", rerr)
+	}
+	if n := len(eventsOf[Offered](p.rev)); n != 0 {
+		t.Errorf("the person was asked about an offer that cannot be written (%d Offered events)", n)
 	}
 }

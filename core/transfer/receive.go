@@ -164,10 +164,10 @@ func (s *rsession) exchange(ctx context.Context) error {
 	}
 	s.entries = om.Entries
 	if s.dest, err = openDest(s.cfg.Dir, s.cfg.Overwrite, s.peerFP); err != nil {
-		return err
+		return forPeer(err, reasonUnwritable)
 	}
 	if s.tops, err = s.dest.mapTops(s.entries); err != nil {
-		return fmt.Errorf("refusing the offer: %w", err)
+		return forPeer(fmt.Errorf("refusing the offer: %w", err), reasonUnwritable)
 	}
 	s.findPartials()
 	if err := s.checkSpace(); err != nil {
@@ -232,7 +232,7 @@ func (s *rsession) checkSpace() error {
 		}
 	}
 	if need > free {
-		return fmt.Errorf("the offer needs %d bytes, the destination has %d free: %w", need, free, ErrNoSpace)
+		return forPeer(fmt.Errorf("the offer needs %d bytes, the destination has %d free: %w", need, free, ErrNoSpace), reasonNoSpace)
 	}
 	return nil
 }
