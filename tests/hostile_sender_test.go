@@ -322,6 +322,7 @@ func attacks() []attack {
 		{name: "unknown message type", raw: header(77, 0), abort: abortProtocol},
 		{name: "data before offer", raw: func(s *hostile.Sender) { s.Send(hostile.Data, []byte("x")) }, abort: abortProtocol},
 		{name: "other protocol version", raw: offer(9, 1, offerFile("a")), abort: abortProtocol},
+		{name: "protocol 1 offer", raw: offer(1, 1, offerFile("a")), abort: abortProtocol},
 
 		// core/transfer's TestHostileStream: the offer of one 10-byte
 		// file is accepted, then the bytes lie.
@@ -343,7 +344,7 @@ func attacks() []attack {
 		{name: "set-uid mode", entries: []hostile.Entry{{Kind: hostile.File, Path: "a", Size: 1, Mode: 0o4755}}, abort: abortProtocol},
 		{name: "nanoseconds over a second", entries: []hostile.Entry{{Kind: hostile.File, Path: "a", Size: 1, Mode: 0o644, Nsec: 1e9}}, abort: abortProtocol},
 		{name: "trailing bytes after the offer", raw: func(s *hostile.Sender) {
-			s.Send(hostile.Offer, append(hostile.OfferBody(1, "x", 1, []hostile.Entry{offerFile("a")}), 0))
+			s.Send(hostile.Offer, append(hostile.OfferBody(hostile.Version, "x", 1, []hostile.Entry{offerFile("a")}), 0))
 		}, abort: abortProtocol},
 		{name: "hello instead of an offer", raw: func(s *hostile.Sender) { s.Send(hostile.Hello, new(hostile.Body).U8(1).Str("x").Bytes()) }, abort: abortProtocol},
 		{name: "empty data chunk", entries: tenBytes, stream: streamed(begin(0, 0), header(hostile.Data, 0)), abort: abortProtocol},
@@ -354,6 +355,9 @@ func attacks() []attack {
 			s.Send(hostile.Answer, new(hostile.Body).Uvarint(0).Bytes())
 		}, abort: abortProtocol},
 		{name: "index past the entries", entries: tenBytes, stream: begin(1<<40, 0), abort: abortProtocol},
+		{name: "hashes when nothing was had", entries: tenBytes, stream: func(s *hostile.Sender) {
+			s.Send(hostile.Hashes, hostile.HashesBody([]hostile.HashItem{{Index: 0}}))
+		}, abort: abortProtocol},
 	}
 }
 

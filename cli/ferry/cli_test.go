@@ -147,7 +147,7 @@ func TestHelpAndVersion(t *testing.T) {
 		{[]string{"send", "--help"}, "Usage: ferry send"},
 		{[]string{"receive", "-h"}, "Usage: ferry receive"},
 		{[]string{"peers", "--help"}, "Usage: ferry peers"},
-		{[]string{"version"}, "\nprotocol 1\ngo"},
+		{[]string{"version"}, "\nprotocol 2\ngo"},
 	}
 	for _, tt := range tests {
 		e, stdout, stderr := testEnv(t)

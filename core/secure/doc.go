@@ -55,9 +55,11 @@
 //	5 no paired mode  responder, for message 2         ErrNotPaired
 //	6 key changed     initiator, for message 3         ErrNotPaired (at the responder)
 //
-// These bits and reasons were added before version 1 shipped, so
-// ProtocolVersion stays 1; an unknown offer bit or reason is refused as
-// ErrNotFerry or ErrMalformed, never ignored.
+// These bits and reasons were added before version 1 shipped; an
+// unknown offer bit or reason is refused as ErrNotFerry or ErrMalformed,
+// never ignored. ProtocolVersion is 2 since the transfer messages changed
+// (core/transfer's package doc says how): version 1 receivers answered
+// a "have" with their own file's hash.
 //
 // # Paired mode
 //

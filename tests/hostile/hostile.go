@@ -25,7 +25,7 @@ import (
 	"github.com/ferry-project/ferry/core/secure"
 )
 
-// Message types (core/transfer's doc, "Wire protocol (version 1)").
+// Message types (core/transfer's doc, "Wire protocol (version 2)").
 const (
 	Hello     = 1
 	Offer     = 2
@@ -39,6 +39,8 @@ const (
 	Done      = 10
 	Abort     = 11
 	Keepalive = 12
+	Hashes    = 13
+	Matches   = 14
 )
 
 // Abort codes.
@@ -62,7 +64,7 @@ const (
 )
 
 // Version is the transfer protocol version that honest offers carry.
-const Version = 1
+const Version = 2
 
 // ChunkSize is the largest data body a receiver accepts.
 const ChunkSize = secure.ChunkSize
@@ -115,6 +117,22 @@ func EndBody(index uint64, hash [32]byte) []byte {
 }
 
 func SkipBody(index uint64) []byte { return new(Body).Uvarint(index).Bytes() }
+
+// HashItem is one item of a hashes message.
+type HashItem struct {
+	Index uint64
+	Hash  [32]byte
+}
+
+// HashesBody encodes a hashes message: the sender's hash of each file the
+// answer said the receiver has at its size.
+func HashesBody(items []HashItem) []byte {
+	w := new(Body).Uvarint(uint64(len(items)))
+	for _, it := range items {
+		w.Uvarint(it.Index).Raw(it.Hash[:])
+	}
+	return w.Bytes()
+}
 
 // AbortMsg is a decoded abort.
 type AbortMsg struct {
