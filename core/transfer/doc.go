@@ -10,9 +10,18 @@
 //     Files stream back to back: there is no round trip per file.
 //   - Every file is hashed with BLAKE3-256 on both ends as it streams. The
 //     receiver writes into a hidden partial folder (<dest>/.ferry-partial)
-//     and moves a file to its final name, with the sender's permission bits
-//     and modification time, only when the hashes match. Send returns
-//     success only after the receiver confirmed every entry.
+//     and moves a file to its final name, with the sender's modification
+//     time and its permission bits less the receiver's umask (see Modes),
+//     only when the hashes match. Send returns success only after the
+//     receiver confirmed every entry.
+//   - Before its person accepts, a receiver tells a sender nothing about
+//     its files or disk but one bit where the protocol needs it: an offer
+//     that does not fit, or that lands on a symlink, is refused as "not
+//     enough space" or "cannot be written here", the figures and names
+//     kept for the receiver's own error. After accepting, it says which
+//     files of the offered size it has, and which of those are identical
+//     to the sender's (see Skip); it never sends a hash of its own file,
+//     only of a partial file that the same sender wrote (see Resume).
 //   - The receiver writes only inside its destination, through os.Root,
 //     after checking every path (see checkPath), never through a symlink,
 //     never overwriting unless configured to.
@@ -45,11 +54,24 @@
 //     file rule. When the name, or any subfolder the offer needs, is taken
 //     by something that is not a folder, the whole top-level folder is
 //     saved as "name (1)". A symlink where the offer needs a folder is
-//     refused (ErrRefusedPath). Every offered folder, merged or created,
-//     gets the sender's mode and time once its files are in (so that a
-//     resumed folder ends up exactly like the source), except that the
-//     owner's rwx is always kept so that a later transfer can merge into
-//     it.
+//     refused (ErrRefusedPath).
+//   - Modes and times, only where this transfer created the thing. A
+//     folder that already existed (a merge) is never chmod'ed or given the
+//     sender's time: it is the receiver's, and adding files to it changes
+//     its time as it would for any program. A created file or folder gets
+//     the sender's permission bits less the receiver's creation mask (its
+//     umask, or a default ACL where one applies), as tar does for a user
+//     who is not root: a sender's 0777 becomes 0755 under umask 022, and a
+//     private 0600 stays 0600. The mask is read once per transfer by
+//     creating a probe file in the partial folder, since umask(2) cannot
+//     be read without setting it for every goroutine of the process. A
+//     created folder also always keeps the owner's rwx, so that a later
+//     transfer can merge into it, and gets its mode when it is created
+//     (so one left by an interrupted transfer has it) and the sender's
+//     time at the end. To the next transfer such a folder already exists,
+//     so a resumed folder keeps the time its last write gave it. (A fixed
+//     0755/0644 rule was the alternative: it would drop a sender's
+//     executable bits and widen its private files.)
 //   - Case. Two entries whose paths differ only by case are refused on
 //     every target, case-insensitive or not (Unicode normalization is not
 //     folded).
@@ -60,10 +82,19 @@
 //     stay after any failure except a hash mismatch. They are not
 //     fsynced: a crash may lose their tail, which the prefix hash check
 //     catches.
-//   - Skip. A file of the same size already at the final name is hashed;
-//     the sender hashes its own copy and skips it only if they match (the
-//     outcome is Skipped, also with Overwrite). Otherwise the file is sent
-//     and follows the clash rule.
+//   - Skip. For a file of the same size already at the final name, the
+//     answer says "have" and nothing more. The sender then hashes its own
+//     copy of those files, and only those (a whole file is read twice only
+//     where the receiver may already hold it), and sends the hashes in one
+//     message; the receiver, which hashed its copies meanwhile, compares
+//     and answers with one message naming the identical ones, which are
+//     skipped (the outcome is Skipped, also with Overwrite); the others
+//     are sent and follow the clash rule. This costs one round trip per
+//     transfer, none when nothing is had, none per file. The receiver's
+//     hash never leaves it: a version-1 receiver sent it, and a sender that
+//     guessed a name and a size (say, of a file holding "pin=4711") could
+//     then test guesses of the content offline. Now each guess costs an
+//     accepted transfer, which writes the guess as "name (1)".
 //   - Source changes. The sender re-checks a file's size and modification
 //     time after reading it, and treats a short read as a change; either
 //     ends the transfer with ErrSourceChanged. Inside a folder, symlinks
@@ -73,8 +104,10 @@
 //     only with SaveText. They are never skipped or resumed.
 //   - Free space. Before asking, the receiver refuses (ErrNoSpace) an
 //     offer whose bytes, less what its partial files already hold, exceed
-//     the space free on the destination. A disk that fills up anyway fails
-//     with ErrNoSpace and keeps the partial file.
+//     the space free on the destination; the sender is told "not enough
+//     space", the receiver's error says how much was needed and free. A
+//     disk that fills up anyway fails with ErrNoSpace and keeps the
+//     partial file.
 //   - Declining is an Abort with the code "declined"; both ends return an
 //     error wrapping ErrDeclined and emit Failed with it.
 //   - Serve runs handshakes concurrently, each on a goroutine it owns and
@@ -111,7 +144,7 @@
 //     exponentially smoothed bytes per second, Total is corrected upwards
 //     when a skip or resume does not verify.
 //
-// # Wire protocol (version 1)
+// # Wire protocol (version 2)
 //
 // After core/secure's handshake, each direction of the encrypted stream
 // is a sequence of messages:
@@ -126,8 +159,8 @@
 // a uvarint length then that many bytes of UTF-8; a hash is 32 raw bytes
 // of BLAKE3-256. A body with trailing bytes is malformed. Messages:
 //
-//	1  hello      R→S  version u8 (=1), device name string (≤128)
-//	2  offer      S→R  version u8 (=1), device name string (≤128),
+//	1  hello      R→S  version u8 (=2), device name string (≤128)
+//	2  offer      S→R  version u8 (=2), device name string (≤128),
 //	                   count uvarint (≤100,000), total uvarint,
 //	                   count × entry{kind u8 (1 file, 2 folder, 3 text),
 //	                   path string (≤4096), size uvarint, mode uvarint
@@ -135,7 +168,8 @@
 //	                   varint, mtime nanoseconds uvarint (<1e9); 0,0 means
 //	                   unknown}; ≤4 MiB
 //	3  answer     R→S  count uvarint, count × {index uvarint, action u8,
-//	                   offset uvarint, hash}; ≤5 MiB
+//	                   then for action 2 only: offset uvarint, hash};
+//	                   ≤5 MiB
 //	4  begin      S→R  index uvarint, offset uvarint
 //	5  data       S→R  1..secure.ChunkSize bytes of the current entry
 //	6  end        S→R  index uvarint, hash
@@ -146,6 +180,9 @@
 //	                   count × {ns, bytes, calls uvarint}: diag.Split
 //	11 abort      both code u8, reason string (≤512)
 //	12 keepalive  both empty
+//	13 hashes     S→R  count uvarint, count × {index uvarint, hash};
+//	                   ≤4 MiB
+//	14 matches    R→S  count uvarint, count × index uvarint; ≤512 KiB
 //
 // Order. The sender sends offer and flushes; the receiver sends hello as
 // soon as the handshake ends (the sender's first read also reveals a
@@ -153,17 +190,24 @@
 // path, duplicates, free space), asks its person or policy, and answers
 // with answer or abort (code declined). An answer lists, in increasing
 // index order, only file entries the receiver already has: action 1
-// (have) with offset = size and the hash of its whole file at the final
-// name, or action 2 (resume) with 0 < offset ≤ size and the hash of the
-// first offset bytes of its partial file. Entries not listed are taken
-// whole.
+// (have: a regular file of the entry's size is at its final name; nothing
+// else follows), or action 2 (resume) with 0 < offset ≤ size and the hash
+// of the first offset bytes of its partial file. Entries not listed are
+// taken whole.
+//
+// When the answer lists a have, the sender next sends hashes: for every
+// have, in the answer's order, its index and the hash of the sender's
+// whole file. The receiver compares each with its own file and sends
+// matches: the indexes, increasing, whose hashes were equal. Without a
+// have neither message is sent. Either, out of turn or not exactly
+// matching the answer's haves, is a protocol violation.
 //
 // Then the sender walks the offer in order, skipping folders (the
-// receiver created them on accepting). For a "have" whose hash matches
-// its own file it sends skip. Otherwise it sends begin with offset 0, or
-// with the resume offset when the prefix hash matched; then data
-// messages carrying exactly size-offset bytes; then end with the hash of
-// the whole content. It never waits between entries. After the last, it
+// receiver created them on accepting). For a matched have it sends skip.
+// Otherwise it sends begin with offset 0, or with the resume offset when
+// the prefix hash matched; then data messages carrying exactly
+// size-offset bytes; then end with the hash of the whole content. It
+// never waits between entries. After the last, it
 // sends finish and flushes. The receiver confirms each file as it is
 // placed (confirmations are flushed in batches: the sender never waits
 // for one), then each folder after finish, then sends done and closes its
