@@ -321,8 +321,8 @@ func attacks() []attack {
 		{name: "negative size", entries: []hostile.Entry{{Kind: hostile.File, Path: "a", Size: 1 << 63, Mode: 0o644}}, abort: abortProtocol},
 		{name: "unknown message type", raw: header(77, 0), abort: abortProtocol},
 		{name: "data before offer", raw: func(s *hostile.Sender) { s.Send(hostile.Data, []byte("x")) }, abort: abortProtocol},
-		{name: "other protocol version", raw: offer(9, 1, offerFile("a")), abort: abortProtocol},
-		{name: "protocol 1 offer", raw: offer(1, 1, offerFile("a")), abort: abortProtocol},
+		{name: "other protocol version", raw: offer(9, 1, offerFile("a")), abort: abortProtocol, kind: "incompatible_version"},
+		{name: "protocol 1 offer", raw: offer(1, 1, offerFile("a")), abort: abortProtocol, kind: "incompatible_version"},
 
 		// core/transfer's TestHostileStream: the offer of one 10-byte
 		// file is accepted, then the bytes lie.
