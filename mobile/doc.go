@@ -56,7 +56,7 @@
 //     Node.StartBrowse and ReceiveOptions.Advertise use it instead.
 //   - A typed "host:port" (SendOptions.Addr) always works.
 //
-// The TXT strings are v=1 (protocol version), name=device name and
+// The TXT strings are v=2 (protocol version), name=device name and
 // fp=key fingerprint. Their rules, and the instance name's, are
 // core/discovery's alone (TXTStrings, InstanceName, NewPeer): what the
 // platform reports is read exactly as Ferry's own browse reads it, junk

@@ -20,7 +20,7 @@ func TestPeerTableMerge(t *testing.T) {
 	})
 	tab.update(func() bool { tab.mdns[fromMDNS.Key] = fromMDNS; return true })
 	fromPlatform, err := platformPeer(&PlatformPeer{
-		InstanceName: "Laptop (K7QX)", Port: 4712, Addrs: "10.0.0.3", TxtJSON: `{"v":"2","name":"Laptop","fp":"` + testFP + `"}`,
+		InstanceName: "Laptop (K7QX)", Port: 4712, Addrs: "10.0.0.3", TxtJSON: `{"v":"3","name":"Laptop","fp":"` + testFP + `"}`,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -58,14 +58,14 @@ func TestPlatformPeer(t *testing.T) {
 		err  bool
 	}{
 		{"json, first of repeated keys wins", PlatformPeer{InstanceName: "Laptop (K7QX)", Host: "box.local.", Port: 4711, Addrs: "10.0.0.2",
-			TxtJSON: `{"v":"2","V":"1","name":"Laptop","fp":"k7qxm2pa9rtewd4c"}`},
-			peer{Key: "Laptop (K7QX)", Name: "Laptop", Fingerprint: testFP, Version: 2, Host: "box.local", Port: 4711, Source: sourcePlatform}, false},
+			TxtJSON: `{"v":"3","V":"2","name":"Laptop","fp":"k7qxm2pa9rtewd4c"}`},
+			peer{Key: "Laptop (K7QX)", Name: "Laptop", Fingerprint: testFP, Version: 3, Host: "box.local", Port: 4711, Source: sourcePlatform}, false},
 		{"record over json", PlatformPeer{InstanceName: "R", Port: 1, Addrs: "10.0.0.2", TxtRecord: record, TxtJSON: `{"v":"2"}`},
 			peer{Key: "R", Name: "[2JRecord", Fingerprint: testFP, Version: 3, Port: 1, Source: sourcePlatform}, false},
 		{"no txt", PlatformPeer{InstanceName: "\tPrinter\u202e", Port: 1, Addrs: "10.0.0.2"},
 			peer{Key: "Printer", Name: "Printer", Port: 1, Source: sourcePlatform}, false},
-		{"compatible", PlatformPeer{InstanceName: "P", Port: 1, Addrs: "10.0.0.2", TxtJSON: `{"v":"1"}`},
-			peer{Key: "P", Name: "P", Version: 1, Compatible: true, Port: 1, Source: sourcePlatform}, false},
+		{"compatible", PlatformPeer{InstanceName: "P", Port: 1, Addrs: "10.0.0.2", TxtJSON: `{"v":"2"}`},
+			peer{Key: "P", Name: "P", Version: 2, Compatible: true, Port: 1, Source: sourcePlatform}, false},
 		{"no instance name", PlatformPeer{InstanceName: " \x00 ", Port: 1, Addrs: "10.0.0.2"}, peer{}, true},
 		{"port 0", PlatformPeer{InstanceName: "P", Port: 0, Addrs: "10.0.0.2"}, peer{}, true},
 		{"port over 65535", PlatformPeer{InstanceName: "P", Port: 65536, Addrs: "10.0.0.2"}, peer{}, true},

@@ -27,7 +27,7 @@ func TestAdvertisementRoundTrip(t *testing.T) {
 	if err := json.Unmarshal([]byte(adv.TxtJSON), &m); err != nil {
 		t.Fatal(err)
 	}
-	if m["v"] != "1" || m["name"] != "Zoë's phone" || m["fp"] != testFP || len(m) != 3 {
+	if m["v"] != "2" || m["name"] != "Zoë's phone" || m["fp"] != testFP || len(m) != 3 {
 		t.Fatalf("txt json %v", m)
 	}
 	want := discovery.TXTStrings("Zoë's phone", testFP)

@@ -12,7 +12,7 @@
 // zeroconf v1.0.0 does no name conflict resolution. The TXT record carries
 // the truth:
 //
-//	v=1                      protocol version (ProtocolVersion)
+//	v=2                      protocol version (ProtocolVersion)
 //	name=Zoë's laptop        device name, UTF-8, up to 250 bytes
 //	fp=K7QX-M2PA-9RTE-WD4C   fingerprint of the static key (core/secure)
 //
@@ -96,4 +96,4 @@ const Service = "_ferry._tcp"
 
 // ProtocolVersion is the version this build advertises in TXT "v". A peer
 // with another Version is listed, but cannot be talked to.
-const ProtocolVersion = 1
+const ProtocolVersion = 2

@@ -296,7 +296,7 @@ sys.exit(0 if ok else 1)
 		t.Fatalf("python said %q: %v", out, err)
 	}
 	if got.Name != testName+" (K7QX)."+serviceFQDN || got.Port != port ||
-		got.Props["v"] != "1" || got.Props["name"] != testName || got.Props["fp"] != testFP {
+		got.Props["v"] != "2" || got.Props["name"] != testName || got.Props["fp"] != testFP {
 		t.Errorf("python-zeroconf saw %+v", got)
 	}
 	if len(got.Addrs) == 0 || got.Addrs[0] != pair.AddrA.String() {

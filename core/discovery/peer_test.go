@@ -137,9 +137,9 @@ func TestNewPeer(t *testing.T) {
 		want           Peer
 	}{
 		{"ours", "Zoë (K7QX)", "box.local.", TXTStrings("Zoë", fp),
-			Peer{Instance: "Zoë (K7QX)", Name: "Zoë", Fingerprint: fp, Version: 1, Host: "box.local"}},
-		{"name falls back to instance", `Printer\x`, "", []string{"v=2"},
-			Peer{Instance: `Printer\x`, Name: `Printer\x`, Version: 2}},
+			Peer{Instance: "Zoë (K7QX)", Name: "Zoë", Fingerprint: fp, Version: ProtocolVersion, Host: "box.local"}},
+		{"name falls back to instance", `Printer\x`, "", []string{"v=3"},
+			Peer{Instance: `Printer\x`, Name: `Printer\x`, Version: 3}},
 		{"no txt", "a", "b", nil, Peer{Instance: "a", Name: "a", Host: "b"}},
 		{"names cleaned", " evil\x1b[2J\u202e ", "h\tost\x00.", []string{"name=\x1b]0;x\x07"},
 			Peer{Instance: "evil [2J", Name: "]0;x", Host: "h ost"}},
@@ -176,7 +176,7 @@ func TestPeerFromEntry(t *testing.T) {
 	e.AddrIPv4 = []net.IP{net.ParseIP("10.0.0.2"), net.IPv4zero, net.ParseIP("10.0.0.2").To4()}
 	p := peerFromEntry(e, now, 120*time.Second, []string{"eth0"})
 	want := Peer{
-		Instance: "Zoë (K7QX)", Name: "Zoë", Fingerprint: "K7QX-M2PA-9RTE-WD4C", Version: 1,
+		Instance: "Zoë (K7QX)", Name: "Zoë", Fingerprint: "K7QX-M2PA-9RTE-WD4C", Version: ProtocolVersion,
 		Host: "box.local", Port: 4711,
 		Addrs:   []net.IP{net.ParseIP("10.0.0.2").To4(), net.ParseIP("fe80::1")},
 		Expires: now.Add(120 * time.Second),

@@ -42,7 +42,7 @@ type txtInfo struct {
 // TXTStrings returns the TXT record Ferry advertises for a device, as raw
 // key=value strings, in this order:
 //
-//	v=1                      ProtocolVersion
+//	v=2                      ProtocolVersion
 //	name=Zoë's laptop        name cleaned as NewPeer cleans it, at most 250 bytes
 //	fp=K7QX-M2PA-9RTE-WD4C   fingerprint in canonical form
 //

@@ -16,10 +16,10 @@ func TestTXTStrings(t *testing.T) {
 		name, fp string
 		want     []string
 	}{
-		{"Zoë's laptop", fp, []string{"v=1", "name=Zoë's laptop", "fp=" + fp}},
-		{" Zoë's\tlaptop\u202e ", "k7qxm2pa9rtewd4c", []string{"v=1", "name=Zoë's laptop", "fp=" + fp}},
-		{"a.b\\c", "not a fingerprint", []string{"v=1", `name=a.b\c`, "fp="}},
-		{strings.Repeat("é", 200), fp, []string{"v=1", "name=" + strings.Repeat("é", 125), "fp=" + fp}},
+		{"Zoë's laptop", fp, []string{"v=2", "name=Zoë's laptop", "fp=" + fp}},
+		{" Zoë's\tlaptop\u202e ", "k7qxm2pa9rtewd4c", []string{"v=2", "name=Zoë's laptop", "fp=" + fp}},
+		{"a.b\\c", "not a fingerprint", []string{"v=2", `name=a.b\c`, "fp="}},
+		{strings.Repeat("é", 200), fp, []string{"v=2", "name=" + strings.Repeat("é", 125), "fp=" + fp}},
 	}
 	for _, tt := range tests {
 		got := TXTStrings(tt.name, tt.fp)
@@ -43,7 +43,7 @@ func TestParseTXT(t *testing.T) {
 		txt  []string
 		want txtInfo
 	}{
-		{"ours", TXTStrings("Zoë's laptop", fp), txtInfo{1, "Zoë's laptop", fp}},
+		{"ours", TXTStrings("Zoë's laptop", fp), txtInfo{ProtocolVersion, "Zoë's laptop", fp}},
 		{"empty", nil, txtInfo{}},
 		{"junk skipped", []string{"", "=x", "noequals", "v=1"}, txtInfo{Version: 1}},
 		{"keys case-insensitive", []string{"V=1", "NAME=a", "Fp=" + fp}, txtInfo{1, "a", fp}},
@@ -125,8 +125,8 @@ func TestTXTWire(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := parseTXT(unescapeTXT(back.(*dns.TXT).Txt)); got.Name != name || got.Version != 1 {
-		t.Errorf("round trip = %+v, want name %q version 1", got, name)
+	if got := parseTXT(unescapeTXT(back.(*dns.TXT).Txt)); got.Name != name || got.Version != ProtocolVersion {
+		t.Errorf("round trip = %+v, want name %q version %d", got, name, ProtocolVersion)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"lukechampine.com/blake3"
 
+	"github.com/ferry-project/ferry/core/discovery"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
@@ -210,4 +211,14 @@ func rawPreambleServer(t *testing.T, reply []byte) string {
 		nc.Write(reply)
 	}()
 	return ln.Addr().String()
+}
+
+// TestOneProtocolVersion: what discovery advertises is what the
+// handshake and the transfer messages speak, so that a front end marks a
+// peer incompatible exactly when the handshake would refuse it.
+func TestOneProtocolVersion(t *testing.T) {
+	if discovery.ProtocolVersion != int(secure.ProtocolVersion) || protoVersion != secure.ProtocolVersion {
+		t.Errorf("discovery advertises %d, the handshake speaks %d, the transfer %d",
+			discovery.ProtocolVersion, secure.ProtocolVersion, protoVersion)
+	}
 }
