@@ -149,9 +149,9 @@
 // The version is core/secure's ProtocolVersion: a peer of another
 // version is refused in the preamble, before any of this, as
 // secure.ErrIncompatibleVersion on both ends; a hello or offer of another
-// version inside the handshake is refused with that error too. Version 1
-// differed only in the have exchange: its answer carried the receiver's
-// hash of a have, and there were no hashes and matches messages.
+// version inside the handshake is refused with that error too. In
+// version 1, an answer's have carried the receiver's hash of its file,
+// and there were no hashes and matches messages.
 //
 // After core/secure's handshake, each direction of the encrypted stream
 // is a sequence of messages:
