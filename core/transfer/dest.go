@@ -217,7 +217,7 @@ func (d *dest) ensurePartialDir() error {
 		return fmt.Errorf("checking %s: %w", partialDir, err)
 	}
 	if !fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0 {
-		return fmt.Errorf("%s in the destination is not a folder: %w", partialDir, ErrRefusedPath)
+		return forPeer(fmt.Errorf("%s in the destination is not a folder: %w", partialDir, ErrRefusedPath), reasonUnwritable)
 	}
 	d.partialOK = true
 	return nil
@@ -264,7 +264,7 @@ func (d *dest) openPartial(p string, offset int64) (*os.File, error) {
 		return nil, err
 	}
 	if fi, err := d.root.Lstat(p); err == nil && !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("partial file %q is not a regular file: %w", p, ErrRefusedPath)
+		return nil, forPeer(fmt.Errorf("partial file %q is not a regular file: %w", p, ErrRefusedPath), reasonUnwritable)
 	}
 	flag := os.O_WRONLY | os.O_CREATE
 	if offset == 0 {
