@@ -139,11 +139,11 @@ func (d *dest) mkdir(p string) (existed bool, err error) {
 // setDirAttrs applies an offered mode and time to a folder.
 // The owner keeps rwx so that a later transfer can still merge into it.
 func (d *dest) setDirAttrs(p string, e Entry) error {
-	if err := d.root.Chmod(p, e.Mode.Perm()|0o700); err != nil {
+	if err := d.root.Chmod(p, e.Mode.Perm()|0o700); err != nil && !attrNotKept(err) {
 		return fmt.Errorf("setting mode of %q: %w", p, err)
 	}
 	if !e.ModTime.IsZero() {
-		if err := d.root.Chtimes(p, e.ModTime, e.ModTime); err != nil {
+		if err := d.root.Chtimes(p, e.ModTime, e.ModTime); err != nil && !attrNotKept(err) {
 			return fmt.Errorf("setting time of %q: %w", p, err)
 		}
 	}
@@ -301,7 +301,7 @@ func (d *dest) openPartial(p string, offset int64) (*os.File, error) {
 
 // finish closes a verified partial file with the offered mode and time.
 func (d *dest) finish(f *os.File, p string, e Entry) error {
-	if err := f.Chmod(e.Mode.Perm()); err != nil {
+	if err := f.Chmod(e.Mode.Perm()); err != nil && !attrNotKept(err) {
 		f.Close()
 		return fmt.Errorf("setting mode: %w", err)
 	}
@@ -309,7 +309,7 @@ func (d *dest) finish(f *os.File, p string, e Entry) error {
 		return fmt.Errorf("closing partial file: %w", diskError(err))
 	}
 	if !e.ModTime.IsZero() {
-		if err := d.root.Chtimes(p, e.ModTime, e.ModTime); err != nil {
+		if err := d.root.Chtimes(p, e.ModTime, e.ModTime); err != nil && !attrNotKept(err) {
 			return fmt.Errorf("setting time: %w", err)
 		}
 	}
