@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/cases"
+	"golang.org/x/text/transform"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -150,7 +151,8 @@ var partialKey = foldKey(partialDir)
 // digits of a hash ("FE12AB~1"); so any 8-character-or-shorter name of
 // the shape FE…~digits, in any case, is refused.
 func isPartialDir(c string) bool {
-	if foldKey(c) == partialKey {
+	// Nothing but "." folds or normalizes to ".": the cheap test first.
+	if c[0] == '.' && foldKey(c) == partialKey {
 		return true
 	}
 	if len(c) > 8 || len(c) < 4 || !strings.EqualFold(c[:2], "fe") {
@@ -194,12 +196,29 @@ func isShortName(c string) bool {
 // same: canonical decomposition (NFC and NFD spellings of "é" are one
 // name on APFS and ext4 casefold), then each rune's simple uppercase
 // (NTFS's upcase table: "ı" is "I" there), then full Unicode case
-// folding ("ſ" is "s", "ς" is "σ", "ß" is "ss"), recomposed (NFC). Being
+// folding ("ſ" is "s", "ς" is "σ", "ß" is "ss"), and decomposition
+// again (NFD and NFC give the same answer to "are these one name?";
+// NFD is cheaper here). Being
 // coarser than any one of them, it refuses a few pairs that a given file
 // system would keep apart ("ß" and "ss" on NTFS); that is the price of
 // one rule for every target. strings.ToLower is not case folding: it
 // keeps "ſ" and "s", "ς" and "σ" apart.
 func foldKey(s string) string {
+	f := newFolder()
+	return f.key(s)
+}
+
+// folder computes foldKey in buffers it reuses: an offer of 100,000
+// names would otherwise allocate kilobytes for each. It is not safe for
+// concurrent use (nor is the Caser it holds).
+type folder struct {
+	fold cases.Caser
+	a, b []byte
+}
+
+func newFolder() *folder { return &folder{fold: cases.Fold()} }
+
+func (f *folder) key(s string) string {
 	ascii := true
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
@@ -210,10 +229,25 @@ func foldKey(s string) string {
 	if ascii { // the common case, and one that allocates only for capitals
 		return strings.ToLower(s)
 	}
-	s = norm.NFD.String(s)
-	s = strings.Map(unicode.ToUpper, s)
-	s = cases.Fold().String(s)
-	return norm.NFC.String(s)
+	f.a = norm.NFD.AppendString(f.a[:0], s)
+	f.b = f.b[:0]
+	for _, r := range string(f.a) {
+		f.b = utf8.AppendRune(f.b, unicode.ToUpper(r))
+	}
+	f.fold.Reset()
+	var err error
+	if f.a, _, err = transform.Append(f.fold, f.a[:0], f.b); err != nil {
+		// Case folding never fails on valid UTF-8, which checkPath
+		// requires first: a failure here is a broken invariant.
+		panic(fmt.Sprintf("folding %q: %v", s, err))
+	}
+	// Folding can reorder or change combining classes (U+0345 folds to
+	// ι), so the result is normalized again: to NFD, which gives the
+	// same classes as NFC but leaves the usual already-decomposed result
+	// alone, where NFC would recompose every accented letter through a
+	// kilobyte of scratch space each time.
+	f.b = norm.NFD.Append(f.b[:0], f.a...)
+	return string(f.b)
 }
 
 // validateEntries checks a whole manifest before anything is written:
@@ -224,6 +258,7 @@ func foldKey(s string) string {
 func validateEntries(entries []Entry) error {
 	seen := make(map[string]int, len(entries))
 	dirs := make(map[string]bool)
+	fold := newFolder()
 	for i, e := range entries {
 		if err := checkPath(e.Path); err != nil {
 			return fmt.Errorf("entry %d: %w", i, err)
@@ -231,7 +266,7 @@ func validateEntries(entries []Entry) error {
 		if parent, _, ok := cutLast(e.Path); ok && !dirs[parent] {
 			return fmt.Errorf("entry %d: %q comes before its folder %q: %w", i, e.Path, parent, ErrProtocol)
 		}
-		key := foldKey(e.Path)
+		key := fold.key(e.Path)
 		if j, dup := seen[key]; dup {
 			if entries[j].Path == e.Path {
 				return fmt.Errorf("entry %d: %q offered twice: %w", i, e.Path, ErrRefusedPath)

@@ -2,6 +2,7 @@ package transfer
 
 import (
 	"errors"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -190,5 +191,45 @@ func TestDuplicatesUnderFolding(t *testing.T) {
 	}
 	if err := validateEntries([]Entry{{Path: "a", Kind: KindFile}, {Path: "a", Kind: KindFile}}); !errors.Is(err, ErrRefusedPath) {
 		t.Errorf("the same path twice accepted: %v", err)
+	}
+}
+
+// BenchmarkValidateEntries checks an offer of the largest legal size,
+// ASCII and not, against a baseline of the same loop keyed the old way,
+// by strings.ToLower (which is not case folding).
+func BenchmarkValidateEntries(b *testing.B) {
+	offer := func(name string) []Entry {
+		entries := make([]Entry, 0, MaxEntries)
+		for d := 0; len(entries) < MaxEntries; d++ {
+			dir := fmt.Sprintf("%s %d", name, d)
+			entries = append(entries, Entry{Path: dir, Kind: KindDir})
+			for f := 0; f < 99 && len(entries) < MaxEntries; f++ {
+				entries = append(entries, Entry{Path: fmt.Sprintf("%s/Photo %d.JPG", dir, f), Kind: KindFile})
+			}
+		}
+		return entries
+	}
+	for _, c := range []struct{ name, folder string }{{"ascii", "Holiday"}, {"unicode", "Ferienfotos Zürich"}} {
+		entries := offer(c.folder)
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := validateEntries(entries); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(c.name+"/baseline-tolower", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				seen := make(map[string]int, len(entries))
+				for i, e := range entries {
+					if err := checkPath(e.Path); err != nil {
+						b.Fatal(err)
+					}
+					seen[strings.ToLower(e.Path)] = i
+				}
+			}
+		})
 	}
 }
