@@ -113,9 +113,12 @@ func refKey(s string) string {
 
 // shortAlias reports the 8.3 short names Windows and vfat give the
 // partial folder: "FERRY-~n" and, after clashes, two characters, four
-// hex digits and "~n".
+// hex digits and "~n"; never more than 8 characters.
 func shortAlias(c string) bool {
 	u := strings.ToUpper(c)
+	if len(u) > 8 {
+		return false
+	}
 	if rest, ok := strings.CutPrefix(u, "FERRY-~"); ok {
 		return rest != "" && strings.Trim(rest, "0123456789") == ""
 	}
