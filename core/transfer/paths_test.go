@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // refusedOn says where a name is refused: nowhere, on every platform,
@@ -229,6 +230,54 @@ func BenchmarkValidateEntries(b *testing.B) {
 					}
 					seen[strings.ToLower(e.Path)] = i
 				}
+			}
+		})
+	}
+}
+
+// TestHostileNamesAtTheReceiver sends issue 13's and issue 18's names in
+// offers to a real receiver over loopback: each is refused with the
+// refused-path code before anything is written or asked.
+func TestHostileNamesAtTheReceiver(t *testing.T) {
+	file := func(p string) Entry { return Entry{Path: p, Kind: KindFile, Size: 1, Mode: 0o644} }
+	dir := func(p string) Entry { return Entry{Path: p, Kind: KindDir, Mode: 0o755} }
+	cases := []struct {
+		name    string
+		entries []Entry
+	}{
+		{"right-to-left override", []Entry{file("invoice\u202Efdp.exe")}},
+		{"C1 control", []Entry{file("a\u009b2Jb")}},
+		{"zero-width non-joiner in the partial folder", []Entry{dir(".ferry\u200c-partial"), file(".ferry\u200c-partial/x")}},
+		{"short name of the partial folder", []Entry{dir("FERRY-~1"), file("FERRY-~1/x")}},
+		{"NFC and NFD", []Entry{file("caf\u00e9"), file("cafe\u0301")}},
+		{"long s", []Entry{file("\u017f"), file("s")}},
+		{"final sigma", []Entry{file("\u03c2"), file("\u03c3")}},
+		{"folders under folding", []Entry{dir("Stra\u00dfe"), file("Stra\u00dfe/a"), dir("STRASSE"), file("STRASSE/b")}},
+		{"what Windows cannot hold", []Entry{file("a<b>c")}},
+		{"a pipe", []Entry{file("a|b")}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dest := t.TempDir()
+			p := newPair(t, t.Context(), ReceiverConfig{Dir: dest, Policy: AcceptAll, Timeout: 5 * time.Second})
+			r := dialRaw(t, t.Context(), p)
+			om := offerMsg{Version: protoVersion, Name: "hostile", Entries: tc.entries}
+			for _, e := range tc.entries {
+				om.Total += e.Size
+			}
+			r.send(msgOffer, om.encode())
+			r.expect(msgHello)
+			if ab := r.expectAbort(); codeSentinels[ab.Code] != ErrRefusedPath {
+				t.Errorf("abort code %d (%q), want refused path", ab.Code, ab.Reason)
+			}
+			if err := p.serveErr(t); !errors.Is(err, ErrRefusedPath) {
+				t.Fatalf("receiver: %v, want a refused path", err)
+			}
+			if len(eventsOf[Offered](p.rev)) != 0 {
+				t.Error("the person was asked about a refused offer")
+			}
+			if left := listDir(t, dest); len(left) != 0 {
+				t.Errorf("the destination holds %v", left)
 			}
 		})
 	}
