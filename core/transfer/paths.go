@@ -38,8 +38,8 @@ const partialDir = ".ferry-partial"
 //     units too, the NTFS, exFAT and vfat limit) and MaxPathBytes in all;
 //   - a first component that is not the partial folder under case
 //     folding and normalization (foldKey), nor one of its 8.3 short-name
-//     aliases ("FERRY-~1", "FE12AB~1"), which vfat, exFAT-less USB
-//     sticks and NTFS resolve to it.
+//     aliases ("FERRY-~1", "FE12AB~1"), which vfat (Linux's driver as
+//     much as Windows') and NTFS resolve to it.
 //
 // platformName adds the rules of the platform the receiver runs on (see
 // paths_windows.go and paths_other.go); validateEntries adds the rules
@@ -198,10 +198,9 @@ func isShortName(c string) bool {
 // (NTFS's upcase table: "ı" is "I" there), then full Unicode case
 // folding ("ſ" is "s", "ς" is "σ", "ß" is "ss"), and decomposition
 // again (NFD and NFC give the same answer to "are these one name?";
-// NFD is cheaper here). Being
-// coarser than any one of them, it refuses a few pairs that a given file
-// system would keep apart ("ß" and "ss" on NTFS); that is the price of
-// one rule for every target. strings.ToLower is not case folding: it
+// NFD is cheaper here). Being coarser than any one of them, it refuses
+// a few pairs that a given file system would keep apart ("ß" and "ss" on
+// NTFS); that is the price of one rule for every target. strings.ToLower is not case folding: it
 // keeps "ſ" and "s", "ς" and "σ" apart.
 func foldKey(s string) string {
 	f := newFolder()
@@ -237,9 +236,9 @@ func (f *folder) key(s string) string {
 	f.fold.Reset()
 	var err error
 	if f.a, _, err = transform.Append(f.fold, f.a[:0], f.b); err != nil {
-		// Case folding never fails on valid UTF-8, which checkPath
-		// requires first: a failure here is a broken invariant.
-		panic(fmt.Sprintf("folding %q: %v", s, err))
+		// Folding reports no error of its own; should a later version
+		// do so, the allocating path gives the same result.
+		f.a = append(f.a[:0], cases.Fold().String(string(f.b))...)
 	}
 	// Folding can reorder or change combining classes (U+0345 folds to
 	// ι), so the result is normalized again: to NFD, which gives the
