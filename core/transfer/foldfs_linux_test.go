@@ -61,6 +61,7 @@ func clashesUnderFolding(t *testing.T, dest string, overwrite, unicode bool) {
 		"s.txt":           "old s",
 		"Exact.txt":       "old exact",
 		"Same.txt":        "same",
+		"Docs/Notes.txt":  "old notes",
 	}
 	offered := map[string]string{
 		"report.txt":     "new report",
@@ -69,6 +70,7 @@ func clashesUnderFolding(t *testing.T, dest string, overwrite, unicode bool) {
 		"\u017f.txt":     "new long s",
 		"Exact.txt":      "new exact",
 		"Same.txt":       "same",
+		"Docs/notes.txt": "new notes",
 	}
 	if !unicode {
 		delete(old, nfd)
@@ -90,11 +92,17 @@ func clashesUnderFolding(t *testing.T, dest string, overwrite, unicode bool) {
 	// transfer: the lookup finds something, the listing has no such name.
 	aliased := map[string]bool{}
 	for p := range offered {
-		top := topLevel(p)
-		_, err := os.Lstat(filepath.Join(dest, top))
-		aliased[top] = err == nil && !slices.Contains(listNames(t, dest), top)
+		for q := p; ; {
+			dir, name, _ := cutLast(q)
+			_, err := os.Lstat(filepath.Join(dest, filepath.FromSlash(q)))
+			aliased[q] = err == nil && !slices.Contains(listNames(t, filepath.Join(dest, filepath.FromSlash(dir))), name)
+			if dir == "" {
+				break
+			}
+			q = dir
+		}
 	}
-	if !aliased["report.txt"] || !aliased["photos"] {
+	if !aliased["report.txt"] || !aliased["photos"] || !aliased["Docs/notes.txt"] {
 		t.Fatalf("the file system under %s does not fold case (%v): the test would show nothing", dest, aliased)
 	}
 	t.Logf("names this file system folds onto existing ones: %v", aliased)
@@ -122,8 +130,14 @@ func clashesUnderFolding(t *testing.T, dest string, overwrite, unicode bool) {
 			if ev.Outcome != Skipped || ev.SavedAs != path {
 				t.Errorf("%+q identical under its exact name: %v as %+q, want skipped", path, ev.Outcome, ev.SavedAs)
 			}
-		case aliased[top]:
+		case aliased[top] || aliased[path]:
+			// A folder found only under folding gets a new name as a
+			// whole; a file in a folder that merged, one of its own.
 			want := clashName(top, 1, top != path) + path[len(top):]
+			if !aliased[top] {
+				dir, name, _ := cutLast(path)
+				want = dir + "/" + clashName(name, 1, false)
+			}
 			if ev.SavedAs != want {
 				t.Errorf("%+q is an existing name under folding: saved as %+q, want %+q", path, ev.SavedAs, want)
 			}
