@@ -96,16 +96,23 @@ func checkName(c string) error {
 	return nil
 }
 
+// asciiBad says why each ASCII character may not appear in a name, or "".
+var asciiBad = func() (t [utf8.RuneSelf]string) {
+	for r := range t {
+		if r < 0x20 || r == 0x7f {
+			t[r] = "a control character"
+		}
+	}
+	for _, r := range `\/:*?"<>|` {
+		t[r] = "a character Windows cannot hold in a name"
+	}
+	return t
+}()
+
 // badRune says why r may not appear in a name, or "".
 func badRune(r rune) string {
 	if r < utf8.RuneSelf {
-		switch {
-		case r < 0x20 || r == 0x7f:
-			return "a control character"
-		case strings.ContainsRune(`\/:*?"<>|`, r):
-			return "a character Windows cannot hold in a name"
-		}
-		return ""
+		return asciiBad[r]
 	}
 	switch {
 	case unicode.Is(unicode.Cc, r):
