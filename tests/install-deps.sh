@@ -18,6 +18,8 @@ pkgs=(
 	wine64 mingw-w64
 	# loop-mounted vfat, exFAT and ext4 casefold images for the name tests
 	dosfstools exfatprogs e2fsprogs
+	# the same as FUSE mounts where the kernel has no vfat or exFAT driver
+	fusefat exfat-fuse
 	# validating the Linux packages' desktop entry
 	desktop-file-utils
 )

@@ -30,6 +30,7 @@ type dest struct {
 	partialOK bool
 	mask      fs.FileMode // permission bits a new file loses here; see createMask
 	maskOK    bool
+	listed    map[string]map[string]bool // folder -> its names on disk, see exact
 }
 
 func openDest(dir string, overwrite bool, peerFP string) (*dest, error) {
@@ -76,10 +77,14 @@ func (d *dest) mapTops(entries []Entry) (map[string]string, error) {
 			conflict[top] = true
 		case fi.Mode()&fs.ModeSymlink != 0:
 			return nil, fmt.Errorf("the destination has a symlink at %q: %w", e.Path, ErrRefusedPath)
-		case !fi.IsDir():
+		case !fi.IsDir(), !d.exact(e.Path):
+			// A folder that is the offered one only under case folding
+			// or normalization is someone else's: never merge into it.
 			conflict[top] = true
 		}
 	}
+	// The person may take minutes to accept: list folders afresh after.
+	d.listed = nil
 	if len(conflict) == 0 {
 		return nil, nil
 	}
@@ -150,7 +155,7 @@ func (d *dest) setDirTime(p string, e Entry) error {
 	if e.ModTime.IsZero() {
 		return nil
 	}
-	if err := d.root.Chtimes(p, e.ModTime, e.ModTime); err != nil {
+	if err := d.root.Chtimes(p, e.ModTime, e.ModTime); err != nil && !attrNotKept(err) {
 		return fmt.Errorf("setting time of %q: %w", p, err)
 	}
 	return nil
@@ -224,13 +229,62 @@ func (d *dest) ensurePartialDir() error {
 }
 
 // regularSize returns the size of a regular file at p, or -1 when there
-// is none (missing, a folder, a link).
+// is none (missing, a folder, a link, or a file whose name is p only
+// under the file system's case folding or normalization).
 func (d *dest) regularSize(p string) int64 {
 	fi, err := d.root.Lstat(p)
-	if err != nil || !fi.Mode().IsRegular() {
+	if err != nil || !fi.Mode().IsRegular() || !d.exact(p) {
 		return -1
 	}
 	return fi.Size()
+}
+
+// exact reports whether the folder holding p lists p's name byte for
+// byte. It is asked only after a lookup of p found something: on a
+// case-insensitive or normalizing file system (NTFS, APFS, exFAT, vfat,
+// ext4 casefold) that may be "Report.txt" for "report.txt", NFD "café"
+// for NFC "café", or an 8.3 alias, which Ferry treats as a clash, never
+// as the same file to overwrite, skip or merge into. Only the directory
+// listing has the stored name, so each folder is listed once per
+// transfer, when first needed (a cost in proportion to what the
+// receiver's own folders hold, not to what a peer sends). A folder that
+// cannot be listed counts as a clash, which loses nothing.
+func (d *dest) exact(p string) bool {
+	dir, name, ok := cutLast(p)
+	if !ok {
+		dir = "."
+	}
+	names, ok := d.listed[dir]
+	if !ok {
+		names = d.list(dir)
+		if d.listed == nil {
+			d.listed = make(map[string]map[string]bool)
+		}
+		d.listed[dir] = names
+	}
+	return names[name]
+}
+
+// list returns the names in dir, or nil when it cannot be read.
+func (d *dest) list(dir string) map[string]bool {
+	f, err := d.root.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	names := make(map[string]bool)
+	for {
+		batch, err := f.Readdirnames(256)
+		for _, n := range batch {
+			names[n] = true
+		}
+		if err == io.EOF {
+			return names
+		}
+		if err != nil {
+			return nil
+		}
+	}
 }
 
 // hashPrefix feeds the first n bytes of p into h, reading through buf.
@@ -296,7 +350,7 @@ func (d *dest) finish(f *os.File, p string, e Entry) error {
 		f.Close()
 		return err
 	}
-	if err := f.Chmod(e.Mode.Perm() &^ mask); err != nil {
+	if err := f.Chmod(e.Mode.Perm() &^ mask); err != nil && !attrNotKept(err) {
 		f.Close()
 		return fmt.Errorf("setting mode: %w", err)
 	}
@@ -304,7 +358,7 @@ func (d *dest) finish(f *os.File, p string, e Entry) error {
 		return fmt.Errorf("closing partial file: %w", diskError(err))
 	}
 	if !e.ModTime.IsZero() {
-		if err := d.root.Chtimes(p, e.ModTime, e.ModTime); err != nil {
+		if err := d.root.Chtimes(p, e.ModTime, e.ModTime); err != nil && !attrNotKept(err) {
 			return fmt.Errorf("setting time: %w", err)
 		}
 	}
@@ -316,10 +370,11 @@ func (d *dest) finish(f *os.File, p string, e Entry) error {
 // (which fails rather than replace) and tries "name (1).ext", "name
 // (2).ext"... in the same folder; where links are not supported it falls
 // back to checking, then renaming. With overwrite it renames over an
-// existing file, but never over a folder.
+// existing file of exactly that name, but never over a folder, and never
+// over a file that has the name only under folding (see exact).
 func (d *dest) place(partial, final string) (string, error) {
 	if d.overwrite {
-		if fi, err := d.root.Lstat(final); err != nil || !fi.IsDir() {
+		if fi, err := d.root.Lstat(final); err != nil || (!fi.IsDir() && d.exact(final)) {
 			if err := d.root.Rename(partial, final); err == nil {
 				return final, nil
 			}

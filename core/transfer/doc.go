@@ -72,9 +72,32 @@
 //     so a resumed folder keeps the time its last write gave it. (A fixed
 //     0755/0644 rule was the alternative: it would drop a sender's
 //     executable bits and widen its private files.)
-//   - Case. Two entries whose paths differ only by case are refused on
-//     every target, case-insensitive or not (Unicode normalization is not
-//     folded).
+//   - Names. checkPath's rules are the same on every OS, so that an
+//     offer one receiver accepts, another (or the same one writing to a
+//     USB stick) never fails on after the bytes arrived: no control,
+//     format (bidi, zero-width) or default-ignorable code point, none of
+//     \ / : * ? " < > |, no Windows device name with any extension, no
+//     trailing dot or space, at most 255 bytes a name and 4096 a path.
+//     Only a Windows receiver also refuses names of the 8.3 short-name
+//     shape ("PROGRA~1"), which NTFS may resolve to an existing long
+//     name (paths_windows.go); the partial folder's own short names
+//     ("FERRY-~1") are refused everywhere, since Linux's vfat resolves
+//     them too.
+//   - Case. Two entries that are one name under foldKey (canonical
+//     decomposition, simple uppercase, full Unicode case folding, NFC:
+//     "Report" and "report", NFC and NFD "é", "ſ" and "s", "ς" and "σ",
+//     "ı" and "I") are refused on every target, case-insensitive or not,
+//     and so is any first component that is the partial folder under it.
+//     On the destination, a name the file system takes for an existing
+//     entry that is not listed byte for byte (case-insensitive or
+//     normalizing: NTFS, APFS, exFAT, vfat, ext4 casefold; an 8.3 alias)
+//     is a clash: a file is saved as "name (1).ext", also with Overwrite,
+//     and is never skipped as identical; a top-level folder is saved as
+//     "name (1)", never merged into. The receiver lists a folder for this
+//     once per transfer, the first time a lookup in it finds something.
+//   - Modes and times that the file system cannot hold (vfat and exFAT
+//     refuse most chmods, some FUSE drivers have none) are kept where it
+//     can; a verified file is never failed over them.
 //   - Resume. A partial file is named by a hash of the sender's key, the
 //     path, the size and the modification time, so only the same file
 //     from the same device resumes it; at most 64 partial files resume per

@@ -3,26 +3,47 @@ package transfer
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
 )
 
 // partialDir is the hidden folder, inside the destination, where files
 // are written until their hash checks out. No offered path may start
-// with it.
+// with it, or with anything a file system could take for it.
 const partialDir = ".ferry-partial"
 
-// checkPath reports why p may not be written, or nil. The rules are the
-// same on every platform, so a transfer that works between two Linux
-// machines also works towards Windows or macOS:
+// checkPath reports why p may not be written, or nil. Most rules hold on
+// every platform, so that a receiver never accepts what a receiver on
+// another OS, or the same OS writing onto a USB stick, would fail on or
+// misread after the bytes arrived:
 //
 //   - relative and slash-separated; no empty, "." or ".." component;
-//   - valid UTF-8, no control characters, no backslash or colon (drive
-//     letters, alternate streams and Windows separators);
+//   - valid UTF-8 with no code point that is a control (C0, DEL, C1), a
+//     format character (Cf: bidi overrides and isolates, zero-width
+//     joiners, the byte-order mark...), default-ignorable (variation
+//     selectors, Hangul fillers, tags...), a noncharacter, or a line or
+//     paragraph separator: names that display as something else, or that
+//     HFS+ and others silently drop (".ferry\u200c-partial" is
+//     ".ferry-partial" there);
+//   - none of the characters Windows cannot hold: \ / : * ? " < > |
+//     (separators, drive letters, alternate streams, wildcards);
 //   - no component ending in a dot or a space, and no Windows device name
 //     (CON, PRN, AUX, NUL, COM0-9, LPT0-9, CONIN$, CONOUT$, with or
 //     without an extension, in any case);
-//   - at most MaxNameBytes per component and MaxPathBytes in all;
-//   - not inside the partial folder.
+//   - at most MaxNameBytes per component (which is at most 255 UTF-16
+//     units too, the NTFS, exFAT and vfat limit) and MaxPathBytes in all;
+//   - a first component that is not the partial folder under case
+//     folding and normalization (foldKey), nor one of its 8.3 short-name
+//     aliases ("FERRY-~1", "FE12AB~1"), which vfat (Linux's driver as
+//     much as Windows') and NTFS resolve to it.
+//
+// platformName adds the rules of the platform the receiver runs on (see
+// paths_windows.go and paths_other.go); validateEntries adds the rules
+// between entries.
 func checkPath(p string) error {
 	if p == "" {
 		return fmt.Errorf("empty path: %w", ErrRefusedPath)
@@ -41,15 +62,19 @@ func checkPath(p string) error {
 		if err := checkName(c); err != nil {
 			return fmt.Errorf("path %q: %w", p, err)
 		}
-		if first && strings.EqualFold(c, partialDir) {
-			return fmt.Errorf("path %q: %q is reserved for partial files: %w", p, partialDir, ErrRefusedPath)
+		if err := platformName(c); err != nil {
+			return fmt.Errorf("path %q: %w", p, err)
+		}
+		if first && isPartialDir(c) {
+			return fmt.Errorf("path %q: %q names the partial folder %q: %w", p, c, partialDir, ErrRefusedPath)
 		}
 		first = false
 	}
 	return nil
 }
 
-// checkName checks one path component.
+// checkName checks one path component against the rules of every
+// platform.
 func checkName(c string) error {
 	switch {
 	case c == "":
@@ -64,11 +89,44 @@ func checkName(c string) error {
 		return fmt.Errorf("name %q is a reserved device name: %w", c, ErrRefusedPath)
 	}
 	for _, r := range c {
-		if r < 0x20 || r == 0x7f || r == '\\' || r == ':' {
-			return fmt.Errorf("name %q contains %q: %w", c, r, ErrRefusedPath)
+		if why := badRune(r); why != "" {
+			return fmt.Errorf("name %q contains %U, %s: %w", c, r, why, ErrRefusedPath)
 		}
 	}
 	return nil
+}
+
+// asciiBad says why each ASCII character may not appear in a name, or "".
+var asciiBad = func() (t [utf8.RuneSelf]string) {
+	for r := range t {
+		if r < 0x20 || r == 0x7f {
+			t[r] = "a control character"
+		}
+	}
+	for _, r := range `\/:*?"<>|` {
+		t[r] = "a character Windows cannot hold in a name"
+	}
+	return t
+}()
+
+// badRune says why r may not appear in a name, or "".
+func badRune(r rune) string {
+	if r < utf8.RuneSelf {
+		return asciiBad[r]
+	}
+	switch {
+	case unicode.Is(unicode.Cc, r):
+		return "a control character"
+	case unicode.Is(unicode.Cf, r):
+		return "an invisible format character"
+	case unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r), unicode.Is(unicode.Variation_Selector, r):
+		return "a default-ignorable character"
+	case unicode.Is(unicode.Noncharacter_Code_Point, r):
+		return "a noncharacter"
+	case unicode.Is(unicode.Zl, r), unicode.Is(unicode.Zp, r):
+		return "a line or paragraph separator"
+	}
+	return ""
 }
 
 // reservedName reports Windows device names, which open the device
@@ -89,15 +147,124 @@ func reservedName(c string) bool {
 	return false
 }
 
+// partialKey is the partial folder's name under foldKey.
+var partialKey = foldKey(partialDir)
+
+// isPartialDir reports a top-level name that a file system may take for
+// the partial folder: the same under case folding and normalization, or
+// an 8.3 short name Windows or Linux's vfat could have generated for it.
+// Short names drop the leading dot and keep six characters then "~n"
+// ("FERRY-~1"); after a few clashes Windows keeps two and adds four hex
+// digits of a hash ("FE12AB~1"); so any 8-character-or-shorter name of
+// the shape FE…~digits, in any case, is refused.
+func isPartialDir(c string) bool {
+	// Nothing but "." folds or normalizes to ".": the cheap test first.
+	if c[0] == '.' && foldKey(c) == partialKey {
+		return true
+	}
+	if len(c) > 8 || len(c) < 4 || !strings.EqualFold(c[:2], "fe") {
+		return false
+	}
+	tilde := strings.IndexByte(c, '~')
+	if tilde < 2 || tilde == len(c)-1 {
+		return false
+	}
+	for _, r := range c[tilde+1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// isShortName reports a name of the 8.3 short-name shape that Windows
+// generates for long names: one to six characters, "~", digits, and an
+// optional extension of one to three ("PROGRA~1", "REPORT~2.PDF").
+func isShortName(c string) bool {
+	base, ext, hasExt := strings.Cut(c, ".")
+	if hasExt && (len(ext) < 1 || len(ext) > 3 || strings.Contains(ext, ".")) {
+		return false
+	}
+	tilde := strings.LastIndexByte(base, '~')
+	if tilde < 1 || tilde > 6 || tilde == len(base)-1 || len(base) > 8 {
+		return false
+	}
+	for _, r := range base[tilde+1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// foldKey maps a name or path to the key under which the file systems a
+// receiver may write to (NTFS, APFS, HFS+, exFAT, vfat, ext4 and tmpfs
+// with casefold, Android's casefolded storage) consider two names the
+// same: canonical decomposition (NFC and NFD spellings of "é" are one
+// name on APFS and ext4 casefold), then each rune's simple uppercase
+// (NTFS's upcase table: "ı" is "I" there), then full Unicode case
+// folding ("ſ" is "s", "ς" is "σ", "ß" is "ss"), and decomposition
+// again (NFD and NFC give the same answer to "are these one name?";
+// NFD is cheaper here). Being coarser than any one of them, it refuses
+// a few pairs that a given file system would keep apart ("ß" and "ss" on
+// NTFS); that is the price of one rule for every target. strings.ToLower is not case folding: it
+// keeps "ſ" and "s", "ς" and "σ" apart.
+func foldKey(s string) string {
+	f := newFolder()
+	return f.key(s)
+}
+
+// folder computes foldKey in buffers it reuses: an offer of 100,000
+// names would otherwise allocate kilobytes for each. It is not safe for
+// concurrent use (nor is the Caser it holds).
+type folder struct {
+	fold cases.Caser
+	a, b []byte
+}
+
+func newFolder() *folder { return &folder{fold: cases.Fold()} }
+
+func (f *folder) key(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii { // the common case, and one that allocates only for capitals
+		return strings.ToLower(s)
+	}
+	f.a = norm.NFD.AppendString(f.a[:0], s)
+	f.b = f.b[:0]
+	for _, r := range string(f.a) {
+		f.b = utf8.AppendRune(f.b, unicode.ToUpper(r))
+	}
+	f.fold.Reset()
+	var err error
+	if f.a, _, err = transform.Append(f.fold, f.a[:0], f.b); err != nil {
+		// Folding reports no error of its own; should a later version
+		// do so, the allocating path gives the same result.
+		f.a = append(f.a[:0], cases.Fold().String(string(f.b))...)
+	}
+	// Folding can reorder or change combining classes (U+0345 folds to
+	// ι), so the result is normalized again: to NFD, which gives the
+	// same classes as NFC but leaves the usual already-decomposed result
+	// alone, where NFC would recompose every accented letter through a
+	// kilobyte of scratch space each time.
+	f.b = norm.NFD.Append(f.b[:0], f.a...)
+	return string(f.b)
+}
+
 // validateEntries checks a whole manifest before anything is written:
-// every path safe, every parent offered earlier as a folder, no two
-// entries the same path, and no two differing only by case. The case rule
-// holds on every target, case-sensitive or not, so that an offer that
-// works once works everywhere. (Unicode normalization is not folded: NFC
-// and NFD spellings of a name count as different.)
+// every path safe, every parent offered earlier as a folder, and no two
+// entries the same path under foldKey. The folding holds on every
+// target, case-sensitive or not, so that an offer that works once works
+// everywhere and no two entries can land on one file.
 func validateEntries(entries []Entry) error {
 	seen := make(map[string]int, len(entries))
 	dirs := make(map[string]bool)
+	fold := newFolder()
 	for i, e := range entries {
 		if err := checkPath(e.Path); err != nil {
 			return fmt.Errorf("entry %d: %w", i, err)
@@ -105,12 +272,12 @@ func validateEntries(entries []Entry) error {
 		if parent, _, ok := cutLast(e.Path); ok && !dirs[parent] {
 			return fmt.Errorf("entry %d: %q comes before its folder %q: %w", i, e.Path, parent, ErrProtocol)
 		}
-		key := strings.ToLower(e.Path)
+		key := fold.key(e.Path)
 		if j, dup := seen[key]; dup {
 			if entries[j].Path == e.Path {
 				return fmt.Errorf("entry %d: %q offered twice: %w", i, e.Path, ErrRefusedPath)
 			}
-			return fmt.Errorf("entry %d: %q and %q differ only by case: %w", i, entries[j].Path, e.Path, ErrRefusedPath)
+			return fmt.Errorf("entry %d: %q and %q are one name on case-insensitive or normalizing file systems: %w", i, entries[j].Path, e.Path, ErrRefusedPath)
 		}
 		seen[key] = i
 		if e.Kind == KindDir {

@@ -2,29 +2,79 @@ package transfer
 
 import (
 	"errors"
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
+// refusedOn says where a name is refused: nowhere, on every platform,
+// or only by a receiver running on Windows.
+type refusedOn int
+
+const (
+	nowhere refusedOn = iota
+	everywhere
+	onWindows
+)
+
+// TestCheckPath is the one table of path rules; each platform's build
+// runs it against its own platformName, so the Windows column is checked
+// by the Windows build (GOOS=windows go test, or under Wine).
 func TestCheckPath(t *testing.T) {
-	ok := []string{
-		"a", "a/b/c", "naïve café.txt", "with space/x y", ".hidden", "a.b.c", "COM10", "LPT", "console.txt",
-		"CONx", "x.CON", strings.Repeat("n", MaxNameBytes), "日本語/ファイル.txt", "a..b", "-dash", "ends.with.dot.txt",
+	cases := []struct {
+		path string
+		on   refusedOn
+	}{
+		// ordinary names
+		{"a", nowhere}, {"a/b/c", nowhere}, {"naïve café.txt", nowhere}, {"with space/x y", nowhere},
+		{".hidden", nowhere}, {"a.b.c", nowhere}, {"COM10", nowhere}, {"LPT", nowhere}, {"console.txt", nowhere},
+		{"CONx", nowhere}, {"x.CON", nowhere}, {strings.Repeat("n", MaxNameBytes), nowhere},
+		{"日本語/ファイル.txt", nowhere}, {"a..b", nowhere}, {"-dash", nowhere}, {"ends.with.dot.txt", nowhere},
+		{" nbsp", nowhere}, {"emoji ✓ 🎉.png", nowhere}, {"Ωmega", nowhere}, {"ſtraße", nowhere},
+		{"x~1", onWindows}, {"ferry-partial", nowhere}, {".ferry-partial2", nowhere}, {"a/.ferry-partial", nowhere},
+		{"FEATURES~", nowhere}, {"fe~x", nowhere}, {"a/FERRY-~1", onWindows}, {"private", nowhere},
+		// structure
+		{"", everywhere}, {"/", everywhere}, {"/a", everywhere}, {"a/", everywhere}, {"a//b", everywhere},
+		{".", everywhere}, {"..", everywhere}, {"../a", everywhere}, {"a/..", everywhere}, {"a/./b", everywhere},
+		{"a\xffb", everywhere},
+		// what Windows cannot hold, refused on every platform
+		{`a\b`, everywhere}, {`C:\x`, everywhere}, {"C:", everywhere}, {"a:b", everywhere}, {"file.txt:stream", everywhere},
+		{"a<b", everywhere}, {"a>b", everywhere}, {`a"b`, everywhere}, {"a|b", everywhere}, {"a?b", everywhere}, {"a*b", everywhere},
+		{"CON", everywhere}, {"con", everywhere}, {"Con.txt", everywhere}, {"nul.tar.gz", everywhere}, {"COM1", everywhere},
+		{"com9.x", everywhere}, {"LPT1", everywhere}, {"lpt9", everywhere}, {"AUX", everywhere}, {"PRN", everywhere},
+		{"CONIN$", everywhere}, {"COM¹", everywhere}, {"d/aux.c", everywhere},
+		{"a.", everywhere}, {"a ", everywhere}, {"dir./x", everywhere}, {"CON /x", everywhere}, {"a...", everywhere},
+		{strings.Repeat("n", MaxNameBytes+1), everywhere}, {strings.Repeat("é", MaxNameBytes/2+1), everywhere},
+		{strings.Repeat("d/", MaxPathBytes/2+1) + "x", everywhere},
+		// controls, format and default-ignorable code points (issue 13)
+		{"a\x00b", everywhere}, {"a\nb", everywhere}, {"a\x7f", everywhere}, {"a\tb", everywhere},
+		{"a\u0085b", everywhere}, {"a\u009bb", everywhere}, // C1: NEL, CSI
+		{"invoice\u202Efdp.exe", everywhere}, // right-to-left override: shows as invoiceexe.pdf
+		{"a\u202Ab", everywhere}, {"a\u2066b\u2069", everywhere}, {"a\u200Eb", everywhere}, {"a\u061Cb", everywhere},
+		{"a\u200Bb", everywhere}, {"a\u200Db", everywhere}, {"a\uFEFFb", everywhere}, {"a\u00ADb", everywhere},
+		{"a\u034Fb", everywhere}, {"a\uFE0Fb", everywhere}, {"a\u3164b", everywhere}, {"a\U000E0041b", everywhere},
+		{"a\u2028b", everywhere}, {"a\uFFFEb", everywhere}, {"a\uFDD0b", everywhere},
+		// the partial folder, under folding, normalization, ignorables and short names
+		{partialDir, everywhere}, {partialDir + "/x", everywhere}, {".FERRY-PARTIAL", everywhere},
+		{".ferry\u200c-partial/x", everywhere},
+		{".ferry-partıal", everywhere},                                     // dotless ı: NTFS upper-cases it to I
+		{".ferry-part\u0130al", nowhere}, {".\uff46erry-partial", nowhere}, // İ and a fullwidth f are other letters everywhere
+		{"FERRY-~1", everywhere}, {"ferry-~1/x", everywhere}, {"FE12AB~1", everywhere},
+		{"FERRY-~12", nowhere}, // nine characters: never a short name
+		{"fe3a1b~9", everywhere}, {"FERRY~10", everywhere},
+		// 8.3 short-name shapes: only a Windows receiver refuses them
+		{"PROGRA~1", onWindows}, {"REPORT~2.PDF", onWindows}, {"d/ab~1.txt", onWindows}, {"a~12", onWindows},
 	}
-	for _, p := range ok {
-		if err := checkPath(p); err != nil {
-			t.Errorf("%q refused: %v", p, err)
+	for _, c := range cases {
+		want := c.on == everywhere || (c.on == onWindows && runtime.GOOS == "windows")
+		err := checkPath(c.path)
+		if want && !errors.Is(err, ErrRefusedPath) {
+			t.Errorf("%+q accepted on %s (%v)", c.path, runtime.GOOS, err)
 		}
-	}
-	bad := []string{
-		"", "/", "/a", "a/", "a//b", ".", "..", "../a", "a/..", "a/./b", `a\b`, `C:\x`, "C:", "a:b", "a\x00b", "a\nb",
-		"a\x7f", "CON", "con", "Con.txt", "nul.tar.gz", "COM1", "com9.x", "LPT1", "lpt9", "AUX", "PRN", "CONIN$", "COM¹",
-		"a.", "a ", "dir./x", "CON /x", strings.Repeat("n", MaxNameBytes+1), partialDir, partialDir + "/x", ".FERRY-PARTIAL",
-		strings.Repeat("d/", MaxPathBytes/2+1) + "x", "a\xffb",
-	}
-	for _, p := range bad {
-		if err := checkPath(p); !errors.Is(err, ErrRefusedPath) {
-			t.Errorf("%q accepted (%v)", p, err)
+		if !want && err != nil {
+			t.Errorf("%+q refused on %s: %v", c.path, runtime.GOOS, err)
 		}
 	}
 }
@@ -85,5 +135,153 @@ func TestParseHeaderBoundaries(t *testing.T) {
 		if err != nil && !errors.Is(err, ErrProtocol) {
 			t.Errorf("%s: %v does not wrap ErrProtocol", c.name, err)
 		}
+	}
+}
+
+// TestDuplicatesUnderFolding holds the case rule: two entries of one
+// offer that a case-insensitive or normalizing file system would store
+// as one name are refused, whatever the receiver's own file system.
+func TestDuplicatesUnderFolding(t *testing.T) {
+	const nfc, nfd = "caf\u00e9", "cafe\u0301"
+	cases := []struct {
+		a, b string
+		dup  bool
+	}{
+		{"A", "a", true},
+		{"report.TXT", "Report.txt", true},
+		{nfc, nfd, true},                 // NFC and NFD é: one name on APFS, ext4 casefold
+		{nfc, "CAF\u00c9", true},         // and under case
+		{nfd, "CAFE\u0301", true},        //
+		{"\u017f.txt", "s.txt", true},    // long s folds to s
+		{"\u03c2", "\u03c3", true},       // final and ordinary sigma
+		{"\u03c2", "\u03a3", true},       //
+		{"\u0131", "I", true},            // dotless i: NTFS upper-cases it to I
+		{"\u0131", "i", true},            //
+		{"\u212a", "k", true},            // Kelvin sign folds to k
+		{"\u212b", "\u00e5", true},       // Ångström sign is canonically Å
+		{"stra\u00dfe", "STRASSE", true}, // ß folds to ss (NTFS would keep them apart)
+		{"\ufb01le", "file", true},       // the fi ligature folds to fi
+		{"\u0130", "i", false},           // İ folds to i + combining dot: another name
+		{"a", "b", false},
+		{"\u00e9", "e", false},
+		{"\uff21", "A", false}, // fullwidth A is another letter on every file system
+		{"1", "\u2460", false}, // ① is not 1 without compatibility folding, which no file system does
+	}
+	for _, c := range cases {
+		for _, order := range [][2]string{{c.a, c.b}, {c.b, c.a}} {
+			err := validateEntries([]Entry{{Path: order[0], Kind: KindFile}, {Path: order[1], Kind: KindFile}})
+			if c.dup && !errors.Is(err, ErrRefusedPath) {
+				t.Errorf("%+q then %+q accepted (%v)", order[0], order[1], err)
+			}
+			if !c.dup && err != nil {
+				t.Errorf("%+q then %+q refused: %v", order[0], order[1], err)
+			}
+			// The same pair as folders, each holding a file, is one folder.
+			err = validateEntries([]Entry{
+				{Path: order[0], Kind: KindDir}, {Path: order[0] + "/x", Kind: KindFile},
+				{Path: order[1], Kind: KindDir}, {Path: order[1] + "/y", Kind: KindFile},
+			})
+			if c.dup != errors.Is(err, ErrRefusedPath) {
+				t.Errorf("folders %+q and %+q: %v", order[0], order[1], err)
+			}
+		}
+	}
+	// Deeper: a clash two levels down is a clash too.
+	err := validateEntries([]Entry{
+		{Path: "d", Kind: KindDir}, {Path: "d/" + nfc, Kind: KindFile}, {Path: "d/" + nfd, Kind: KindFile},
+	})
+	if !errors.Is(err, ErrRefusedPath) {
+		t.Errorf("NFC and NFD in one folder accepted: %v", err)
+	}
+	if err := validateEntries([]Entry{{Path: "a", Kind: KindFile}, {Path: "a", Kind: KindFile}}); !errors.Is(err, ErrRefusedPath) {
+		t.Errorf("the same path twice accepted: %v", err)
+	}
+}
+
+// BenchmarkValidateEntries checks an offer of the largest legal size,
+// ASCII and not, against a baseline of the same loop keyed the old way,
+// by strings.ToLower (which is not case folding).
+func BenchmarkValidateEntries(b *testing.B) {
+	offer := func(name string) []Entry {
+		entries := make([]Entry, 0, MaxEntries)
+		for d := 0; len(entries) < MaxEntries; d++ {
+			dir := fmt.Sprintf("%s %d", name, d)
+			entries = append(entries, Entry{Path: dir, Kind: KindDir})
+			for f := 0; f < 99 && len(entries) < MaxEntries; f++ {
+				entries = append(entries, Entry{Path: fmt.Sprintf("%s/Photo %d.JPG", dir, f), Kind: KindFile})
+			}
+		}
+		return entries
+	}
+	for _, c := range []struct{ name, folder string }{{"ascii", "Holiday"}, {"unicode", "Ferienfotos Zürich"}} {
+		entries := offer(c.folder)
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := validateEntries(entries); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(c.name+"/baseline-tolower", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				seen := make(map[string]int, len(entries))
+				for i, e := range entries {
+					if err := checkPath(e.Path); err != nil {
+						b.Fatal(err)
+					}
+					seen[strings.ToLower(e.Path)] = i
+				}
+			}
+		})
+	}
+}
+
+// TestHostileNamesAtTheReceiver sends issue 13's and issue 18's names in
+// offers to a real receiver over loopback: each is refused with the
+// refused-path code before anything is written or asked.
+func TestHostileNamesAtTheReceiver(t *testing.T) {
+	file := func(p string) Entry { return Entry{Path: p, Kind: KindFile, Size: 1, Mode: 0o644} }
+	dir := func(p string) Entry { return Entry{Path: p, Kind: KindDir, Mode: 0o755} }
+	cases := []struct {
+		name    string
+		entries []Entry
+	}{
+		{"right-to-left override", []Entry{file("invoice\u202Efdp.exe")}},
+		{"C1 control", []Entry{file("a\u009b2Jb")}},
+		{"zero-width non-joiner in the partial folder", []Entry{dir(".ferry\u200c-partial"), file(".ferry\u200c-partial/x")}},
+		{"short name of the partial folder", []Entry{dir("FERRY-~1"), file("FERRY-~1/x")}},
+		{"NFC and NFD", []Entry{file("caf\u00e9"), file("cafe\u0301")}},
+		{"long s", []Entry{file("\u017f"), file("s")}},
+		{"final sigma", []Entry{file("\u03c2"), file("\u03c3")}},
+		{"folders under folding", []Entry{dir("Stra\u00dfe"), file("Stra\u00dfe/a"), dir("STRASSE"), file("STRASSE/b")}},
+		{"what Windows cannot hold", []Entry{file("a<b>c")}},
+		{"a pipe", []Entry{file("a|b")}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dest := t.TempDir()
+			p := newPair(t, t.Context(), ReceiverConfig{Dir: dest, Policy: AcceptAll, Timeout: 5 * time.Second})
+			r := dialRaw(t, t.Context(), p)
+			om := offerMsg{Version: protoVersion, Name: "hostile", Entries: tc.entries}
+			for _, e := range tc.entries {
+				om.Total += e.Size
+			}
+			r.send(msgOffer, om.encode())
+			r.expect(msgHello)
+			if ab := r.expectAbort(); codeSentinels[ab.Code] != ErrRefusedPath {
+				t.Errorf("abort code %d (%q), want refused path", ab.Code, ab.Reason)
+			}
+			if err := p.serveErr(t); !errors.Is(err, ErrRefusedPath) {
+				t.Fatalf("receiver: %v, want a refused path", err)
+			}
+			if len(eventsOf[Offered](p.rev)) != 0 {
+				t.Error("the person was asked about a refused offer")
+			}
+			if left := listDir(t, dest); len(left) != 0 {
+				t.Errorf("the destination holds %v", left)
+			}
+		})
 	}
 }
