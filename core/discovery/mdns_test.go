@@ -111,7 +111,7 @@ type findResult struct {
 }
 
 func findAndDial(ctx context.Context, query string) (Peer, string, string) {
-	p, err := Find(ctx, nil, query)
+	p, err := Find(ctx, nil, query, nil)
 	if err != nil {
 		return p, "", err.Error()
 	}
