@@ -3,6 +3,7 @@ package discovery
 import (
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"slices"
 	"strings"
@@ -92,22 +93,28 @@ func Advertise(cfg AdvertiseConfig) (*Advertiser, error) {
 	if err != nil {
 		return nil, fmt.Errorf("advertising: %w", err)
 	}
+	a := newAdvertiser(name, fp, host, cfg.Port)
+	a.links = links
+	readLinks(links, &a.wg, a.answer)
+	a.wg.Add(1)
+	go a.announce()
+	return a, nil
+}
+
+// newAdvertiser holds the records for a receiver; Advertise gives it
+// links and starts it.
+func newAdvertiser(name, fp, host string, port int) *Advertiser {
 	a := &Advertiser{
-		links:    links,
 		instance: escapePresentation(InstanceName(name, fp)) + "." + serviceFQDN,
 		host:     host + ".local.",
-		port:     uint16(cfg.Port),
+		port:     uint16(port),
 		txt:      escapeTXT(TXTStrings(name, fp)),
 		closed:   make(chan struct{}),
 	}
 	a.qService = questionKey(serviceFQDN)
 	a.qInstance = questionKey(a.instance)
 	a.qHost = questionKey(a.host)
-
-	readLinks(links, &a.wg, a.answer)
-	a.wg.Add(1)
-	go a.announce()
-	return a, nil
+	return a
 }
 
 // Close sends a goodbye (the records again with TTL 0) on every link and
@@ -146,57 +153,76 @@ func (a *Advertiser) announce() {
 // sendAll multicasts every record on l with ttl: an announcement, or with
 // ttl 0 a goodbye.
 func (a *Advertiser) sendAll(l *link, ttl uint32) {
-	m := new(dns.Msg)
-	m.Response, m.Authoritative = true, true
-	m.Answer = append(m.Answer, a.ptr(ttl), a.srv(ttl), a.txtRR(ttl))
-	m.Answer = append(m.Answer, a.addrRRs(l, ttl, true, true)...)
-	if b, err := m.Pack(); err == nil {
+	if b, err := a.all(l.addrs, ttl).Pack(); err == nil {
 		l.send(b)
 	}
 }
 
+// all is every record of this receiver, with addrs, as one unsolicited
+// response.
+func (a *Advertiser) all(addrs []net.IP, ttl uint32) *dns.Msg {
+	m := new(dns.Msg)
+	m.Response, m.Authoritative = true, true
+	m.Answer = append(m.Answer, a.ptr(ttl), a.srv(ttl), a.txtRR(ttl))
+	m.Answer = append(m.Answer, a.addrRRs(addrs, ttl, true, true)...)
+	return m
+}
+
 // answer handles one datagram from l: a query about this receiver is
-// answered on l alone, with l's interface's addresses. Anything else,
-// responses and garbage included, is ignored.
+// answered on l alone, with l's interface's addresses.
 func (a *Advertiser) answer(p packet) {
+	resp, unicast := a.reply(p.data, p.link.addrs, p.from.Port)
+	if resp == nil {
+		return
+	}
+	b, err := resp.Pack()
+	if err != nil {
+		return
+	}
+	if unicast {
+		p.link.sendTo(b, p.from)
+	} else {
+		p.link.send(b)
+	}
+}
+
+// reply is the response to query, a datagram from source port fromPort,
+// answered with addrs, and whether it goes back by unicast. It is nil
+// for anything that is not a query about this receiver: responses,
+// probes, garbage. The query is peer input.
+func (a *Advertiser) reply(query []byte, addrs []net.IP, fromPort int) (*dns.Msg, bool) {
 	var q dns.Msg
-	if q.Unpack(p.data) != nil || q.Response || q.Opcode != dns.OpcodeQuery || len(q.Ns) > 0 {
+	if q.Unpack(query) != nil || q.Response || q.Opcode != dns.OpcodeQuery || len(q.Ns) > 0 {
 		// A query with authority records is a probe for a name; Ferry
 		// does not defend names (see the package doc).
-		return
+		return nil, false
 	}
 	resp := new(dns.Msg)
 	resp.Response, resp.Authoritative = true, true
-	unicast := p.from.Port != 5353 // a one-shot legacy resolver (RFC 6762 section 6.7)
+	unicast := fromPort != 5353 // a one-shot legacy resolver (RFC 6762 section 6.7)
 	for _, qu := range q.Question {
 		if qu.Qclass&0x8000 != 0 {
 			unicast = true // the QU bit: the asker prefers a unicast reply
 		}
-		a.addAnswers(resp, p.link, qu)
+		a.addAnswers(resp, addrs, qu)
 	}
 	if len(resp.Answer) == 0 {
-		return
+		return nil, false
 	}
 	resp.Answer = dedupRRs(resp.Answer)
 	resp.Extra = dedupRRs(slices.DeleteFunc(resp.Extra, func(rr dns.RR) bool { return containsRR(resp.Answer, rr) }))
 	if unicast {
 		resp.Id = q.Id
-		if p.from.Port != 5353 {
+		if fromPort != 5353 {
 			resp.Question = q.Question // legacy resolvers check it
 		}
-		if b, err := resp.Pack(); err == nil {
-			p.link.sendTo(b, p.from)
-		}
-		return
 	}
-	if b, err := resp.Pack(); err == nil {
-		p.link.send(b)
-	}
+	return resp, unicast
 }
 
 // addAnswers adds to resp what answers qu, with the records a browser
 // needs next as additional ones.
-func (a *Advertiser) addAnswers(resp *dns.Msg, l *link, qu dns.Question) {
+func (a *Advertiser) addAnswers(resp *dns.Msg, addrs []net.IP, qu dns.Question) {
 	if qu.Qclass&0x7fff != dns.ClassINET && qu.Qclass&0x7fff != dns.ClassANY {
 		return
 	}
@@ -211,7 +237,7 @@ func (a *Advertiser) addAnswers(resp *dns.Msg, l *link, qu dns.Question) {
 		if t == dns.TypePTR || all {
 			resp.Answer = append(resp.Answer, a.ptr(recordTTL))
 			resp.Extra = append(resp.Extra, a.srv(recordTTL), a.txtRR(recordTTL))
-			resp.Extra = append(resp.Extra, a.addrRRs(l, recordTTL, true, true)...)
+			resp.Extra = append(resp.Extra, a.addrRRs(addrs, recordTTL, true, true)...)
 		}
 	case a.qInstance:
 		if t == dns.TypeSRV || all {
@@ -222,12 +248,12 @@ func (a *Advertiser) addAnswers(resp *dns.Msg, l *link, qu dns.Question) {
 		}
 		if t == dns.TypeSRV || t == dns.TypeTXT || all {
 			resp.Extra = append(resp.Extra, a.srv(recordTTL), a.txtRR(recordTTL))
-			resp.Extra = append(resp.Extra, a.addrRRs(l, recordTTL, true, true)...)
+			resp.Extra = append(resp.Extra, a.addrRRs(addrs, recordTTL, true, true)...)
 		}
 	case a.qHost:
 		if t == dns.TypeA || t == dns.TypeAAAA || all {
-			resp.Answer = append(resp.Answer, a.addrRRs(l, recordTTL, t != dns.TypeAAAA, t != dns.TypeA)...)
-			resp.Extra = append(resp.Extra, a.addrRRs(l, recordTTL, true, true)...)
+			resp.Answer = append(resp.Answer, a.addrRRs(addrs, recordTTL, t != dns.TypeAAAA, t != dns.TypeA)...)
+			resp.Extra = append(resp.Extra, a.addrRRs(addrs, recordTTL, true, true)...)
 		}
 	}
 }
@@ -248,10 +274,10 @@ func (a *Advertiser) txtRR(ttl uint32) dns.RR {
 	return &dns.TXT{Hdr: hdr(a.instance, dns.TypeTXT, ttl, true), Txt: a.txt}
 }
 
-// addrRRs are the A and AAAA records of l's interface.
-func (a *Advertiser) addrRRs(l *link, ttl uint32, v4, v6 bool) []dns.RR {
+// addrRRs are the A and AAAA records for addrs.
+func (a *Advertiser) addrRRs(addrs []net.IP, ttl uint32, v4, v6 bool) []dns.RR {
 	var out []dns.RR
-	for _, ip := range l.addrs {
+	for _, ip := range addrs {
 		if ip4 := ip.To4(); ip4 != nil {
 			if v4 {
 				out = append(out, &dns.A{Hdr: hdr(a.host, dns.TypeA, ttl, true), A: ip4})

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -38,9 +39,14 @@ const (
 //	                       with "ferry"; Close on stdin EOF
 //	browse IFACE TTL REF   print each OnChange list as a JSON line until
 //	                       stdin EOF; TTL and REF (ms) override timing
+//	advertise-all          as advertise, on every interface, printing
+//	                       "skip IFACE: ERR" for each one OnSkip reports
+//	listen IFACE           never query; print what each link hears as a
+//	                       heardLine JSON line: announcements, answers to
+//	                       others' queries, goodbyes
 //	find MS QUERY          Find on all interfaces for at most MS, Dial,
 //	                       print the peer and the greeting, or the error,
-//	                       as JSON
+//	                       and the interfaces skipped, as JSON
 func TestMain(m *testing.M) {
 	if args := strings.Fields(os.Getenv(helperEnv)); len(args) > 0 {
 		if err := helper(args); err != nil {
@@ -56,7 +62,7 @@ func helper(args []string) error {
 	stdinClosed := make(chan struct{})
 	go func() { io.Copy(io.Discard, os.Stdin); close(stdinClosed) }()
 	switch args[0] {
-	case "advertise":
+	case "advertise", "advertise-all":
 		ln, err := net.Listen("tcp", ":0")
 		if err != nil {
 			return err
@@ -72,7 +78,12 @@ func helper(args []string) error {
 			}
 		}()
 		port := ln.Addr().(*net.TCPAddr).Port
-		a, err := Advertise(AdvertiseConfig{Name: testName, Fingerprint: testFP, Port: port, Ifaces: args[1:2]})
+		cfg := AdvertiseConfig{Name: testName, Fingerprint: testFP, Port: port, Ifaces: args[1:]}
+		if args[0] == "advertise-all" {
+			cfg.Ifaces = nil
+			cfg.OnSkip = func(iface string, err error) { fmt.Printf("skip %s: %v\n", iface, err) }
+		}
+		a, err := Advertise(cfg)
 		if err != nil {
 			return err
 		}
@@ -91,12 +102,41 @@ func helper(args []string) error {
 			b, _ := json.Marshal(p)
 			fmt.Printf("%s\n", b)
 		}})
+	case "listen":
+		ifaces, err := interfaces(args[1:2])
+		if err != nil {
+			return err
+		}
+		links, err := openLinks(ifaces, true, newReporter(nil))
+		if err != nil {
+			return err
+		}
+		var wg sync.WaitGroup
+		readLinks(links, &wg, func(p packet) {
+			h := heardLine{Family: p.link.family(), Goodbyes: goodbyes(p.data)}
+			for _, e := range entries(p.data) {
+				h.Instances = append(h.Instances, e.Instance)
+				h.Addrs = append(h.Addrs, e.AddrIPv4...)
+				h.Addrs = append(h.Addrs, e.AddrIPv6...)
+			}
+			if len(h.Instances)+len(h.Goodbyes) > 0 {
+				b, _ := json.Marshal(h)
+				fmt.Printf("%s\n", b)
+			}
+		})
+		fmt.Println("listening")
+		<-stdinClosed
+		closeLinks(links)
+		wg.Wait()
+		return nil
 	case "find":
 		ms, _ := strconv.Atoi(args[1])
 		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(ms)*time.Millisecond)
 		defer cancel()
 		var res findResult
-		res.Peer, res.Greeting, res.Error = findAndDial(ctx, strings.Join(args[2:], " "))
+		res.Peer, res.Greeting, res.Error = findAndDial(ctx, strings.Join(args[2:], " "), func(iface string, err error) {
+			res.Skipped = append(res.Skipped, iface+": "+err.Error())
+		})
 		b, _ := json.Marshal(res)
 		fmt.Printf("%s\n", b)
 		return nil
@@ -108,10 +148,21 @@ type findResult struct {
 	Peer     Peer
 	Greeting string
 	Error    string
+	Skipped  []string
 }
 
-func findAndDial(ctx context.Context, query string) (Peer, string, string) {
-	p, err := Find(ctx, nil, query, nil)
+// heardLine is what the listen helper prints for one packet.
+type heardLine struct {
+	Family    string
+	Instances []string // receivers announced or answered, TTL > 0
+	Addrs     []net.IP // their addresses
+	Goodbyes  []string
+}
+
+// findAndDial runs Find on every interface. onSkip is called from Find's
+// goroutines, but only before Find returns.
+func findAndDial(ctx context.Context, query string, onSkip SkipFunc) (Peer, string, string) {
+	p, err := Find(ctx, nil, query, onSkip)
 	if err != nil {
 		return p, "", err.Error()
 	}
