@@ -7,7 +7,7 @@ import (
 )
 
 // table is a browse's current view: peers by their raw instance name (as
-// zeroconf spells it, escapes and all, which is also how goodbyes name
+// miekg/dns spells it, escapes and all, which is also how goodbyes name
 // them). It is owned by one goroutine and does no locking. Every method
 // that changes the view reports whether the listing changed.
 type table struct {
