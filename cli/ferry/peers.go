@@ -82,8 +82,8 @@ func cmdPeers(ctx context.Context, e *env, p *printer, args []string) error {
 // them together.
 var nothingFoundHints = []string{
 	"if the receiver is running, mDNS is not getting through; 'ferry receive' prints a 'ferry send --to HOST:PORT' line that works without it",
-	"windows: allow ferry through Windows Defender Firewall when it asks, for private networks, on the receiving device; a network marked Public blocks mDNS and incoming connections, so mark it Private in Settings > Network & internet",
-	"macos: allow ferry (or the terminal that runs it) in System Settings > Privacy & Security > Local Network",
+	"windows: allow ferry through Windows Defender Firewall for private networks when it asks, on both devices; a network marked Public blocks mDNS and incoming connections, so mark it Private in Settings > Network & internet",
+	"macos 15 and later: allow the app that runs ferry (a terminal other than Terminal, or the desktop app) in System Settings > Privacy & Security > Local Network",
 	"guest or hotel Wi-Fi often keeps devices apart (client isolation): use a network you control, or a phone's hotspot",
 	"several network adapters (VPN, Hyper-V, WSL, Docker): both devices must be on the same one; --iface NAME picks it",
 }
