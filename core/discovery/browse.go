@@ -120,8 +120,9 @@ func Browse(ctx context.Context, cfg BrowseConfig) error {
 			if p.link.ifi.Flags&net.FlagLoopback == 0 {
 				zones = []string{p.link.ifi.Name}
 			}
+			now := time.Now()
 			for _, e := range entries(p.data) {
-				changed(t.put(e.Instance, peerFromEntry(e, time.Now(), maxTTL, zones)))
+				changed(t.putVia(e.Instance, p.link.ifi.Name, peerFromEntry(e, now, maxTTL, zones), now))
 			}
 		case <-expiry.C:
 			changed(t.expire(time.Now()))

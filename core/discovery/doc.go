@@ -43,7 +43,10 @@
 // s, so a live peer never lapses, and a vanished one lingers at most 120 s.
 // A goodbye (the records again with TTL 0, sent by Advertiser.Close)
 // removes it at once. OnChange does not fire for a renewal that changes
-// nothing but Expires.
+// nothing but Expires. A receiver heard on several interfaces (two
+// machines that share Wi-Fi and Ethernet) is listed once, with the
+// addresses every interface heard, each dropping out when its own
+// answers lapse.
 //
 // # One socket per interface: why Ferry does not use zeroconf's
 //

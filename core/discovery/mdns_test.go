@@ -38,7 +38,8 @@ const (
 //	advertise IFACE        listen on TCP, advertise, greet each connection
 //	                       with "ferry"; Close on stdin EOF
 //	browse IFACE TTL REF   print each OnChange list as a JSON line until
-//	                       stdin EOF; TTL and REF (ms) override timing
+//	                       stdin EOF; TTL and REF (ms) override timing;
+//	                       IFACE "all" browses on every interface
 //	advertise-all          as advertise, on every interface, printing
 //	                       "skip IFACE: ERR" for each one OnSkip reports
 //	listen IFACE           never query; print what each link hears as a
@@ -98,7 +99,11 @@ func helper(args []string) error {
 		timing.refresh = time.Duration(ref) * time.Millisecond
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() { <-stdinClosed; cancel() }()
-		return Browse(ctx, BrowseConfig{Ifaces: args[1:2], OnChange: func(p []Peer) {
+		ifaces := args[1:2]
+		if ifaces[0] == "all" {
+			ifaces = nil
+		}
+		return Browse(ctx, BrowseConfig{Ifaces: ifaces, OnChange: func(p []Peer) {
 			b, _ := json.Marshal(p)
 			fmt.Printf("%s\n", b)
 		}})

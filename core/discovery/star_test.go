@@ -38,9 +38,11 @@ type starLink struct {
 var starCounter atomic.Uint32
 
 // newStar makes R with n links; the i-th has 10.232.i.1 in R and
-// 10.232.i.2 on the far side. multicastOff lists links whose R end gets
-// "multicast off".
-func newStar(t *testing.T, n int, multicastOff ...int) *star {
+// 10.232.i.2 on the far side. With shared, every link's far side is in
+// one namespace (two machines that share several networks); otherwise
+// each has its own. multicastOff lists links whose R end gets "multicast
+// off".
+func newStar(t *testing.T, n int, shared bool, multicastOff ...int) *star {
 	t.Helper()
 	if ok, why := netns.Available(); !ok {
 		t.Skip(why)
@@ -79,9 +81,14 @@ func newStar(t *testing.T, n int, multicastOff ...int) *star {
 			RAddr: net.IPv4(10, 232, byte(i), 1).To4(),
 			BAddr: net.IPv4(10, 232, byte(i), 2).To4(),
 		}
-		ip("netns", "add", l.NS)
-		made = append(made, l.NS)
-		ip("-n", l.NS, "link", "set", "lo", "up")
+		if shared {
+			l.NS = "fstarB-" + id
+		}
+		if !slices.Contains(made, l.NS) {
+			ip("netns", "add", l.NS)
+			made = append(made, l.NS)
+			ip("-n", l.NS, "link", "set", "lo", "up")
+		}
 		ip("link", "add", l.RDev, "netns", s.R, "type", "veth", "peer", "name", l.BDev, "netns", l.NS)
 		for _, side := range []struct {
 			ns, dev string
@@ -154,7 +161,7 @@ func (p proc) heard(t *testing.T, what string) heardLine {
 //     listener beyond it, while the others hear two announcements and a
 //     goodbye per family.
 func TestMDNSEveryInterface(t *testing.T) {
-	s := newStar(t, 3, 3)
+	s := newStar(t, 3, false, 3)
 	good, off := s.links[:2], s.links[2]
 	var listeners []proc
 	for _, l := range s.links {
@@ -254,4 +261,22 @@ func TestMDNSEveryInterface(t *testing.T) {
 	if len(got) != 0 {
 		t.Errorf("beyond %s, whose multicast is off, the listener heard %q", off.RDev, got)
 	}
+}
+
+// TestMDNSBrowserOnTwoLinks: two machines that share two networks. The
+// receiver answers on each with that network's address; the browser
+// lists it once, with both, and Find dials it.
+func TestMDNSBrowserOnTwoLinks(t *testing.T) {
+	s := newStar(t, 2, true)
+	b := s.links[0].NS
+	browser := s.start(t, b, "browse", "all", "120000", "30000")
+	s.start(t, s.R, "advertise-all").next(t, "advertiser ready")
+	browser.waitList(t, "the receiver with both addresses", func(p []Peer) bool {
+		if len(p) > 1 {
+			t.Fatalf("browse listed %d peers, want one: %+v", len(p), p)
+		}
+		return len(p) == 1 && slices.ContainsFunc(p[0].Addrs, s.links[0].RAddr.Equal) &&
+			slices.ContainsFunc(p[0].Addrs, s.links[1].RAddr.Equal)
+	})
+	browser.stop(t)
 }
