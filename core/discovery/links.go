@@ -84,7 +84,10 @@ func (l *link) send(b []byte) error {
 func (l *link) sendTo(b []byte, dst *net.UDPAddr) error {
 	if _, err := l.conn.WriteToUDP(b, dst); err != nil {
 		err = fmt.Errorf("sending to %v: %w", dst, err)
-		l.rep.report(l.ifi.Name, l.family(), err)
+		// A send that loses the race with Close is no news.
+		if !errors.Is(err, net.ErrClosed) {
+			l.rep.report(l.ifi.Name, l.family(), err)
+		}
 		return err
 	}
 	return nil
