@@ -191,8 +191,8 @@ func (a *Advertiser) answer(p packet) {
 // for anything that is not a query about this receiver: responses,
 // probes, garbage. The query is peer input.
 func (a *Advertiser) reply(query []byte, addrs []net.IP, fromPort int) (*dns.Msg, bool) {
-	var q dns.Msg
-	if q.Unpack(query) != nil || q.Response || q.Opcode != dns.OpcodeQuery || len(q.Ns) > 0 {
+	q, ok := unpack(query)
+	if !ok || q.Response || q.Opcode != dns.OpcodeQuery || len(q.Ns) > 0 {
 		// A query with authority records is a probe for a name; Ferry
 		// does not defend names (see the package doc).
 		return nil, false

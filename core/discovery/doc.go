@@ -122,6 +122,10 @@
 //     responders send them together, so a partial answer never replaces a
 //     complete one. Responses and queries are peer input; nothing that
 //     does not parse reaches a caller, and nothing panics (fuzzed).
+//   - A record miekg/dns cannot read costs only that record, not the
+//     packet (unpack.go): python-zeroconf, behind many devices, puts an
+//     NSEC that miekg/dns rejects in every answer, and zeroconf's
+//     Resolver, which dropped the whole packet, never saw such devices.
 //   - Names and TXT strings pass through miekg/dns's presentation format:
 //     on the way out a backslash escapes and a dot splits labels; on the
 //     way in, bytes outside printable ASCII come back as \DDD. Advertise

@@ -14,8 +14,8 @@ const serviceFQDN = Service + ".local."
 // packet withdraws: a PTR for the Ferry service, or an SRV for one of its
 // instances, with TTL 0. Anything that does not parse yields nothing.
 func goodbyes(packet []byte) []string {
-	var m dns.Msg
-	if err := m.Unpack(packet); err != nil || !m.Response {
+	m, ok := unpack(packet)
+	if !ok || !m.Response {
 		return nil
 	}
 	var out []string

@@ -359,3 +359,57 @@ sys.exit(0 if ok else 1)
 		t.Errorf("python-zeroconf addresses %v, want %v first", got.Addrs, pair.AddrA)
 	}
 }
+
+// TestInteropPythonAdvertises checks the other direction: Browse and Find
+// read a receiver that python-zeroconf from Debian advertises, with
+// Ferry's TXT record, and dial it. python-zeroconf's answers carry an
+// NSEC record miekg/dns refuses (see unpack), so this also shows that a
+// record nobody can read costs only that record.
+func TestInteropPythonAdvertises(t *testing.T) {
+	const py = "/usr/bin/python3"
+	pair := netns.NewPair(t) // skips first where namespaces are not available
+	if err := exec.Command(py, "-c", "import zeroconf").Run(); err != nil {
+		t.Fatalf("needs python3-zeroconf (tests/install-deps.sh installs it): %v", err)
+	}
+	script := `
+import socket, sys, threading
+from zeroconf import Zeroconf, ServiceInfo
+srv = socket.socket()
+srv.bind(("0.0.0.0", 0))
+srv.listen()
+port = srv.getsockname()[1]
+def greet():
+    conn, _ = srv.accept()
+    conn.sendall(b"ferry\n")
+    conn.close()
+threading.Thread(target=greet, daemon=True).start()
+zc = Zeroconf(interfaces=[sys.argv[1]])
+info = ServiceInfo("_ferry._tcp.local.", "py box (K7QX)._ferry._tcp.local.", port=port,
+    properties={"v": "1", "name": "py box", "fp": "K7QX-M2PA-9RTE-WD4C"},
+    server="pybox.local.", addresses=[socket.inet_aton(sys.argv[1])])
+zc.register_service(info)
+print("ready", port, flush=True)
+sys.stdin.read()
+zc.unregister_service(info)
+zc.close()
+`
+	adv := proc{pair.Start(t, pair.A, nil, py, "-c", script, pair.AddrA.String())}
+	line := adv.next(t, "python ready")
+	port, err := strconv.Atoi(strings.TrimPrefix(line, "ready "))
+	if err != nil {
+		t.Fatalf("python said %q", line)
+	}
+	f := startHelper(t, pair, pair.B, "find", "30000", "py box")
+	line = f.next(t, "find result")
+	f.stop(t)
+	var res findResult
+	if err := json.Unmarshal([]byte(line), &res); err != nil {
+		t.Fatalf("find said %q", line)
+	}
+	p := res.Peer
+	if res.Error != "" || res.Greeting != "ferry\n" || p.Name != "py box" || p.Fingerprint != testFP ||
+		p.Version != 1 || p.Port != port || len(p.Addrs) == 0 || !p.Addrs[0].Equal(pair.AddrA) {
+		t.Errorf("find of python's receiver: %+v", res)
+	}
+	adv.stop(t)
+}

@@ -14,8 +14,8 @@ import (
 // an entry any of whose PTR, SRV or TXT records has TTL 0 is left out.
 // The packet is peer input: anything that does not parse yields nothing.
 func entries(packet []byte) []*entry {
-	var m dns.Msg
-	if err := m.Unpack(packet); err != nil || !m.Response {
+	m, ok := unpack(packet)
+	if !ok || !m.Response {
 		return nil
 	}
 	rrs := append(append(m.Answer, m.Ns...), m.Extra...)
