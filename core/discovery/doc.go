@@ -61,10 +61,11 @@
 // multicast interface. So on a Windows machine with several adapters
 // (Wi-Fi beside Hyper-V, WSL, Docker or a VPN, which often outrank
 // Wi-Fi), and for IPv4 on FreeBSD, announcements, answers and queries all
-// went out one adapter, often the wrong one, and nothing reported it. Running one zeroconf Server or Resolver per interface
-// would not help: each still sends through an unbound socket by the same
-// control message. Its Resolver also failed outright when IPv6 could be
-// joined on no interface, even with IPv4 working.
+// went out one adapter, often the wrong one, and nothing reported it.
+// Running one zeroconf Server or Resolver per interface would not help:
+// each still sends through a socket with no outgoing interface set, by
+// the same control message. Its Resolver also failed outright when IPv6
+// could be joined on no interface, even with IPv4 working.
 //
 // Ferry therefore opens its own socket for every interface and family
 // (a link, links.go): bound to the mDNS port with SO_REUSEADDR (Go does
@@ -78,7 +79,11 @@
 // its group on that interface, and Linux does the same once
 // IP_MULTICAST_ALL is off on the socket (links_linux.go). So the tests,
 // which run on Linux in network namespaces with several links, run the
-// code Windows and FreeBSD run.
+// code Windows and FreeBSD run. Windows itself cannot be shown here:
+// under Wine 8.0 Go cannot open any UDP socket (net's SIO_UDP_NETRESET
+// ioctl is unimplemented there, WSAEOPNOTSUPP), so every interface is
+// reported and Advertise and Browse fail with those reasons, which is
+// the path a real failure takes too.
 //
 // A family is used on an interface that has an address of it: IPv4 an
 // IPv4 address, IPv6 a link-local one (Linux's lo has neither IPv6
@@ -142,8 +147,7 @@
 // up, leaving out loopback interfaces without multicast (Linux's lo; name
 // it to use it). An unknown name is an error that lists the interfaces
 // that exist. Tests never use the machine's real interfaces: they run in
-// network namespaces (see tests/netns and star_test.go), or join, without
-// sending, on lo.
+// network namespaces (see tests/netns and star_test.go), or on lo.
 package discovery
 
 // Service is the DNS-SD service type Ferry receivers advertise.
