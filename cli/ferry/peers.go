@@ -49,7 +49,7 @@ func cmdPeers(ctx context.Context, e *env, p *printer, args []string) error {
 	p.json = o.json
 	ctx, stop := onSignals(ctx, e.signals, "peers", e.now, func() { forceExit(e, p) })
 	defer stop()
-	peers, err := discovery.List(ctx, o.ifaces, time.Duration(o.timeout))
+	peers, err := discovery.List(ctx, o.ifaces, time.Duration(o.timeout), mdnsSkips(p, o.ifaces))
 	if err != nil {
 		return interrupted(ctx, fmt.Errorf("looking for receivers: %w", err))
 	}
@@ -67,10 +67,50 @@ func cmdPeers(ctx context.Context, e *env, p *printer, args []string) error {
 	if len(peers) == 0 {
 		p.infof("no receivers found in %s: run 'ferry receive' on the other device, or listen longer with --timeout",
 			humanDuration(time.Duration(o.timeout)))
+		for _, h := range nothingFoundHints {
+			p.infof("%s", h)
+		}
 		return nil
 	}
 	p.stdoutText(peersTable(peers, store))
 	return nil
+}
+
+// nothingFoundHints are what ferry peers says when it found nothing: the
+// usual reasons mDNS does not get through, each with what to do. The
+// README's "When no device is found" says the same at more length; keep
+// them together.
+var nothingFoundHints = []string{
+	"if the receiver is running, mDNS is not getting through; 'ferry receive' prints a 'ferry send --to HOST:PORT' line that works without it",
+	"windows: allow ferry through Windows Defender Firewall for private networks when it asks, on both devices; a network marked Public blocks mDNS and incoming connections, so mark it Private in Settings > Network & internet",
+	"macos 15 and later: allow the app that runs ferry (a terminal other than Terminal, or the desktop app) in System Settings > Privacy & Security > Local Network",
+	"guest or hotel Wi-Fi often keeps devices apart (client isolation): use a network you control, or a phone's hotspot",
+	"several network adapters (VPN, Hyper-V, WSL, Docker): both devices must be on the same one; --iface NAME picks it",
+}
+
+// fallbackLine is the command a sender can type when discovery finds
+// nothing (a firewall, client isolation, mDNS blocked): the receiver's
+// first address, which needs no mDNS at all. With no address to show, it
+// says where to find one.
+func fallbackLine(addrs []string, port int) string {
+	if len(addrs) == 0 {
+		return "without discovery, on the other device: ferry send --to THIS-DEVICE-IP:" + itoa(port) + " PATH"
+	}
+	return "without discovery, on the other device: ferry send --to " + joinPort(addrs[:1], port)[0] + " PATH"
+}
+
+// mdnsSkips reports the interfaces mDNS leaves out. One named with
+// --iface is a warning: the person asked for it. One found by listing
+// every interface is only information: most machines have some (a VPN
+// tunnel without multicast, say), and the others still work.
+func mdnsSkips(p *printer, named []string) discovery.SkipFunc {
+	return func(iface string, err error) {
+		if len(named) > 0 {
+			p.warnf("mDNS cannot use %s: %v", safe(iface), err)
+			return
+		}
+		p.infof("mDNS leaves out %s: %v", safe(iface), err)
+	}
 }
 
 // peersTable renders the table of receivers for stdout. A name is the

@@ -57,7 +57,7 @@ func findReceiver(ctx context.Context, p *printer, q *prompter, o sendOpts, stor
 		p.infof("looking for %s on the network", o.peer)
 		fctx, cancel := context.WithTimeout(ctx, findTimeout)
 		defer cancel()
-		pe, err := discovery.Find(fctx, o.ifaces, o.peer)
+		pe, err := discovery.Find(fctx, o.ifaces, o.peer, mdnsSkips(p, o.ifaces))
 		if err != nil {
 			if ctx.Err() != nil {
 				return receiver{}, context.Cause(ctx)
@@ -68,7 +68,7 @@ func findReceiver(ctx context.Context, p *printer, q *prompter, o sendOpts, stor
 		return fromPeer(pe), nil
 	}
 	p.infof("looking for receivers on the network")
-	peers, err := discovery.List(ctx, o.ifaces, listWait)
+	peers, err := discovery.List(ctx, o.ifaces, listWait, mdnsSkips(p, o.ifaces))
 	if err != nil {
 		if ctx.Err() != nil {
 			return receiver{}, context.Cause(ctx)

@@ -130,11 +130,13 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 	} else {
 		p.infof("listening on port %d", r.Port())
 	}
+	p.infof("%s", fallbackLine(addrs, r.Port()))
 	p.infof("saving to %s", dir)
 
 	if !o.noMDNS {
 		adv, err := discovery.Advertise(discovery.AdvertiseConfig{
 			Name: name, Fingerprint: id.Fingerprint(), Port: r.Port(), Ifaces: o.ifaces,
+			OnSkip: mdnsSkips(p, o.ifaces),
 		})
 		if err != nil {
 			p.warnf("cannot advertise on the network, senders need --to: %v", err)

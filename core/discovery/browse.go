@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"sync"
 	"time"
 
-	"github.com/grandcat/zeroconf"
+	"github.com/miekg/dns"
 )
 
 // BrowseConfig says where to browse and whom to tell.
@@ -20,43 +21,68 @@ type BrowseConfig struct {
 	// time, and should return quickly: mDNS answers wait while it runs.
 	// The slice is the callee's to keep.
 	OnChange func(peers []Peer)
+	// OnSkip, if set, is told once per interface and address family that
+	// cannot carry mDNS; the browse goes on with the others. It is
+	// called from Browse or its readers, never after Browse returns.
+	OnSkip SkipFunc
 }
 
 // timing holds a browse's clocks. Tests shorten them.
 var timing = struct {
 	maxTTL  time.Duration // longest lifetime granted to an entry
-	refresh time.Duration // length of one browse round, which re-queries
+	refresh time.Duration // time between queries, after the first two
 }{
 	maxTTL:  120 * time.Second,
 	refresh: 30 * time.Second,
 }
 
+// secondQuery is when the second query goes out, in case the first was
+// lost (RFC 6762 section 5.2 starts with one second, then backs off).
+const secondQuery = time.Second
+
 // Browse watches the network for Ferry receivers until ctx is done, then
-// returns nil. It returns an error only if it cannot start listening.
+// returns nil. It returns an error only if it cannot listen on any
+// interface; interfaces that fail are reported through cfg.OnSkip and
+// skipped.
 //
-// It runs in rounds of timing.refresh, each with a fresh zeroconf
-// Resolver: a Resolver reports each instance once and stops querying
-// after the first answer, so only a new one asks again and hears the
-// answers that keep live entries from expiring.
+// It asks at once on every link, again after a second, then every
+// timing.refresh, so the answers keep live entries from expiring.
 func Browse(ctx context.Context, cfg BrowseConfig) error {
 	ifaces, err := interfaces(cfg.Ifaces)
 	if err != nil {
 		return fmt.Errorf("browsing: %w", err)
 	}
-	zones := zoneNames(ifaces)
+	links, err := openLinks(ifaces, len(cfg.Ifaces) > 0, newReporter(cfg.OnSkip))
+	if err != nil {
+		return fmt.Errorf("browsing: %w", err)
+	}
 	maxTTL, refresh := timing.maxTTL, timing.refresh
 
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	byes := make(chan string)
-	gl, err := listenGoodbyes(ctx, ifaces, byes)
-	if err != nil {
-		return fmt.Errorf("browsing: listening for goodbyes on %s: %w", ifaceNames(ifaces), err)
-	}
+	packets := make(chan packet)
+	var readers sync.WaitGroup
+	readLinks(links, &readers, func(p packet) {
+		select {
+		case packets <- p:
+		case <-ctx.Done():
+		}
+	})
 	defer func() {
-		cancel() // unblocks a reader waiting to hand over a goodbye
-		gl.close()
+		cancel() // unblocks a reader waiting to hand over a packet
+		closeLinks(links)
+		readers.Wait()
 	}()
+
+	query := new(dns.Msg)
+	query.SetQuestion(serviceFQDN, dns.TypePTR)
+	query.Id, query.RecursionDesired = 0, false
+	qbytes, err := query.Pack()
+	if err != nil {
+		return fmt.Errorf("browsing: packing the query: %w", err)
+	}
+	ask := time.NewTimer(0)
+	defer ask.Stop()
+	asked := 0
 
 	t := newTable()
 	changed := func(c bool) {
@@ -73,57 +99,36 @@ func Browse(ctx context.Context, cfg BrowseConfig) error {
 		}
 	}
 
-	for ctx.Err() == nil {
-		entries := make(chan *zeroconf.ServiceEntry)
-		roundCtx, endRound := context.WithTimeout(ctx, refresh)
-		if err := startRound(roundCtx, ifaces, entries); err != nil {
-			endRound()
-			return fmt.Errorf("browsing on %s: %w", ifaceNames(ifaces), err)
-		}
-		// The library closes entries when roundCtx ends (or when its own
-		// querying fails); until then every entry must be read, or its
-		// goroutine blocks for good.
-		for open := true; open; {
-			select {
-			case e, ok := <-entries:
-				if !ok {
-					open = false
-					break
-				}
-				if e.TTL == 0 { // a goodbye, should a later zeroconf pass them on
-					changed(t.remove(e.Instance))
-				} else {
-					changed(t.put(e.Instance, peerFromEntry(e, time.Now(), maxTTL, zones)))
-				}
-			case inst := <-byes:
-				changed(t.remove(inst))
-			case <-expiry.C:
-				changed(t.expire(time.Now()))
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-ask.C:
+			for _, l := range links {
+				l.send(qbytes)
 			}
-			armExpiry()
+			if asked++; asked == 1 {
+				ask.Reset(secondQuery)
+			} else {
+				ask.Reset(refresh)
+			}
+		case p := <-packets:
+			for _, inst := range goodbyes(p.data) {
+				changed(t.remove(inst))
+			}
+			var zones []string
+			if p.link.ifi.Flags&net.FlagLoopback == 0 {
+				zones = []string{p.link.ifi.Name}
+			}
+			now := time.Now()
+			for _, e := range entries(p.data) {
+				changed(t.putVia(e.Instance, p.link.ifi.Name, peerFromEntry(e, now, maxTTL, zones), now))
+			}
+		case <-expiry.C:
+			changed(t.expire(time.Now()))
 		}
-		endRound()
+		armExpiry()
 	}
-	return nil
-}
-
-// startRound creates the round's Resolver and starts browsing. If Browse
-// fails after starting its loop, the loop still closes entries when
-// roundCtx ends, and the caller drains it; if NewResolver fails nothing
-// was started.
-func startRound(roundCtx context.Context, ifaces []net.Interface, entries chan *zeroconf.ServiceEntry) error {
-	r, err := zeroconf.NewResolver(zeroconf.SelectIfaces(ifaces))
-	if err != nil {
-		return fmt.Errorf("joining mDNS groups: %w", err)
-	}
-	if err := r.Browse(roundCtx, Service, "local.", entries); err != nil {
-		// The library has cancelled its loop, which closes entries; drain
-		// it so that loop can finish.
-		for range entries {
-		}
-		return fmt.Errorf("sending query: %w", err)
-	}
-	return nil
 }
 
 // Sentinel errors from Find, for callers that branch on them.
@@ -141,13 +146,16 @@ const settle = 750 * time.Millisecond
 // Peer.Matches) and no other has appeared shortly after, or until ctx
 // ends. It returns ErrNotFound (with what it did see) or ErrAmbiguous
 // (with the candidates), wrapped.
-func Find(ctx context.Context, ifaces []string, nameOrFingerprint string) (Peer, error) {
+//
+// onSkip, if not nil, is told about interfaces that cannot carry mDNS
+// (see BrowseConfig.OnSkip).
+func Find(ctx context.Context, ifaces []string, nameOrFingerprint string, onSkip SkipFunc) (Peer, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	lists := make(chan []Peer)
 	done := make(chan error, 1)
 	go func() {
-		done <- Browse(ctx, BrowseConfig{Ifaces: ifaces, OnChange: func(p []Peer) {
+		done <- Browse(ctx, BrowseConfig{Ifaces: ifaces, OnSkip: onSkip, OnChange: func(p []Peer) {
 			select {
 			case lists <- p:
 			case <-ctx.Done():
@@ -207,12 +215,13 @@ func peerList(peers []Peer) string {
 }
 
 // List browses for wait and returns the peers present at the end. If ctx
-// ends first it returns what it saw with ctx's error.
-func List(ctx context.Context, ifaces []string, wait time.Duration) ([]Peer, error) {
+// ends first it returns what it saw with ctx's error. onSkip is as for
+// Find.
+func List(ctx context.Context, ifaces []string, wait time.Duration, onSkip SkipFunc) ([]Peer, error) {
 	wctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	var last []Peer
-	if err := Browse(wctx, BrowseConfig{Ifaces: ifaces, OnChange: func(p []Peer) { last = p }}); err != nil {
+	if err := Browse(wctx, BrowseConfig{Ifaces: ifaces, OnSkip: onSkip, OnChange: func(p []Peer) { last = p }}); err != nil {
 		return nil, err
 	}
 	return last, ctx.Err()

@@ -9,8 +9,6 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/grandcat/zeroconf"
 )
 
 // FuzzPeerFromEntry feeds a whole resolved entry, every field of which a
@@ -28,7 +26,7 @@ func FuzzPeerFromEntry(f *testing.F) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	const maxTTL = 120 * time.Second
 	f.Fuzz(func(t *testing.T, instance, host, txt string, port uint16, ttl uint32, addrs []byte, zoned bool) {
-		e := zeroconf.NewServiceEntry(instance, Service, "local.")
+		e := &entry{Instance: instance}
 		e.HostName = host
 		e.Text = strings.Split(txt, "\n")
 		e.Port = int(port)

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -37,10 +38,16 @@ const (
 //	advertise IFACE        listen on TCP, advertise, greet each connection
 //	                       with "ferry"; Close on stdin EOF
 //	browse IFACE TTL REF   print each OnChange list as a JSON line until
-//	                       stdin EOF; TTL and REF (ms) override timing
+//	                       stdin EOF; TTL and REF (ms) override timing;
+//	                       IFACE "all" browses on every interface
+//	advertise-all          as advertise, on every interface, printing
+//	                       "skip IFACE: ERR" for each one OnSkip reports
+//	listen IFACE           never query; print what each link hears as a
+//	                       heardLine JSON line: announcements, answers to
+//	                       others' queries, goodbyes
 //	find MS QUERY          Find on all interfaces for at most MS, Dial,
 //	                       print the peer and the greeting, or the error,
-//	                       as JSON
+//	                       and the interfaces skipped, as JSON
 func TestMain(m *testing.M) {
 	if args := strings.Fields(os.Getenv(helperEnv)); len(args) > 0 {
 		if err := helper(args); err != nil {
@@ -56,7 +63,7 @@ func helper(args []string) error {
 	stdinClosed := make(chan struct{})
 	go func() { io.Copy(io.Discard, os.Stdin); close(stdinClosed) }()
 	switch args[0] {
-	case "advertise":
+	case "advertise", "advertise-all":
 		ln, err := net.Listen("tcp", ":0")
 		if err != nil {
 			return err
@@ -72,7 +79,12 @@ func helper(args []string) error {
 			}
 		}()
 		port := ln.Addr().(*net.TCPAddr).Port
-		a, err := Advertise(AdvertiseConfig{Name: testName, Fingerprint: testFP, Port: port, Ifaces: args[1:2]})
+		cfg := AdvertiseConfig{Name: testName, Fingerprint: testFP, Port: port, Ifaces: args[1:]}
+		if args[0] == "advertise-all" {
+			cfg.Ifaces = nil
+			cfg.OnSkip = func(iface string, err error) { fmt.Printf("skip %s: %v\n", iface, err) }
+		}
+		a, err := Advertise(cfg)
 		if err != nil {
 			return err
 		}
@@ -87,16 +99,49 @@ func helper(args []string) error {
 		timing.refresh = time.Duration(ref) * time.Millisecond
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() { <-stdinClosed; cancel() }()
-		return Browse(ctx, BrowseConfig{Ifaces: args[1:2], OnChange: func(p []Peer) {
+		ifaces := args[1:2]
+		if ifaces[0] == "all" {
+			ifaces = nil
+		}
+		return Browse(ctx, BrowseConfig{Ifaces: ifaces, OnChange: func(p []Peer) {
 			b, _ := json.Marshal(p)
 			fmt.Printf("%s\n", b)
 		}})
+	case "listen":
+		ifaces, err := interfaces(args[1:2])
+		if err != nil {
+			return err
+		}
+		links, err := openLinks(ifaces, true, newReporter(nil))
+		if err != nil {
+			return err
+		}
+		var wg sync.WaitGroup
+		readLinks(links, &wg, func(p packet) {
+			h := heardLine{Family: p.link.family(), Goodbyes: goodbyes(p.data)}
+			for _, e := range entries(p.data) {
+				h.Instances = append(h.Instances, e.Instance)
+				h.Addrs = append(h.Addrs, e.AddrIPv4...)
+				h.Addrs = append(h.Addrs, e.AddrIPv6...)
+			}
+			if len(h.Instances)+len(h.Goodbyes) > 0 {
+				b, _ := json.Marshal(h)
+				fmt.Printf("%s\n", b)
+			}
+		})
+		fmt.Println("listening")
+		<-stdinClosed
+		closeLinks(links)
+		wg.Wait()
+		return nil
 	case "find":
 		ms, _ := strconv.Atoi(args[1])
 		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(ms)*time.Millisecond)
 		defer cancel()
 		var res findResult
-		res.Peer, res.Greeting, res.Error = findAndDial(ctx, strings.Join(args[2:], " "))
+		res.Peer, res.Greeting, res.Error = findAndDial(ctx, strings.Join(args[2:], " "), func(iface string, err error) {
+			res.Skipped = append(res.Skipped, iface+": "+err.Error())
+		})
 		b, _ := json.Marshal(res)
 		fmt.Printf("%s\n", b)
 		return nil
@@ -108,10 +153,21 @@ type findResult struct {
 	Peer     Peer
 	Greeting string
 	Error    string
+	Skipped  []string
 }
 
-func findAndDial(ctx context.Context, query string) (Peer, string, string) {
-	p, err := Find(ctx, nil, query)
+// heardLine is what the listen helper prints for one packet.
+type heardLine struct {
+	Family    string
+	Instances []string // receivers announced or answered, TTL > 0
+	Addrs     []net.IP // their addresses
+	Goodbyes  []string
+}
+
+// findAndDial runs Find on every interface. onSkip is called from Find's
+// goroutines, but only before Find returns.
+func findAndDial(ctx context.Context, query string, onSkip SkipFunc) (Peer, string, string) {
+	p, err := Find(ctx, nil, query, onSkip)
 	if err != nil {
 		return p, "", err.Error()
 	}
@@ -302,4 +358,58 @@ sys.exit(0 if ok else 1)
 	if len(got.Addrs) == 0 || got.Addrs[0] != pair.AddrA.String() {
 		t.Errorf("python-zeroconf addresses %v, want %v first", got.Addrs, pair.AddrA)
 	}
+}
+
+// TestInteropPythonAdvertises checks the other direction: Browse and Find
+// read a receiver that python-zeroconf from Debian advertises, with
+// Ferry's TXT record, and dial it. python-zeroconf's answers carry an
+// NSEC record miekg/dns refuses (see unpack), so this also shows that a
+// record nobody can read costs only that record.
+func TestInteropPythonAdvertises(t *testing.T) {
+	const py = "/usr/bin/python3"
+	pair := netns.NewPair(t) // skips first where namespaces are not available
+	if err := exec.Command(py, "-c", "import zeroconf").Run(); err != nil {
+		t.Fatalf("needs python3-zeroconf (tests/install-deps.sh installs it): %v", err)
+	}
+	script := `
+import socket, sys, threading
+from zeroconf import Zeroconf, ServiceInfo
+srv = socket.socket()
+srv.bind(("0.0.0.0", 0))
+srv.listen()
+port = srv.getsockname()[1]
+def greet():
+    conn, _ = srv.accept()
+    conn.sendall(b"ferry\n")
+    conn.close()
+threading.Thread(target=greet, daemon=True).start()
+zc = Zeroconf(interfaces=[sys.argv[1]])
+info = ServiceInfo("_ferry._tcp.local.", "py box (K7QX)._ferry._tcp.local.", port=port,
+    properties={"v": "1", "name": "py box", "fp": "K7QX-M2PA-9RTE-WD4C"},
+    server="pybox.local.", addresses=[socket.inet_aton(sys.argv[1])])
+zc.register_service(info)
+print("ready", port, flush=True)
+sys.stdin.read()
+zc.unregister_service(info)
+zc.close()
+`
+	adv := proc{pair.Start(t, pair.A, nil, py, "-c", script, pair.AddrA.String())}
+	line := adv.next(t, "python ready")
+	port, err := strconv.Atoi(strings.TrimPrefix(line, "ready "))
+	if err != nil {
+		t.Fatalf("python said %q", line)
+	}
+	f := startHelper(t, pair, pair.B, "find", "30000", "py box")
+	line = f.next(t, "find result")
+	f.stop(t)
+	var res findResult
+	if err := json.Unmarshal([]byte(line), &res); err != nil {
+		t.Fatalf("find said %q", line)
+	}
+	p := res.Peer
+	if res.Error != "" || res.Greeting != "ferry\n" || p.Name != "py box" || p.Fingerprint != testFP ||
+		p.Version != 1 || p.Port != port || len(p.Addrs) == 0 || !p.Addrs[0].Equal(pair.AddrA) {
+		t.Errorf("find of python's receiver: %+v", res)
+	}
+	adv.stop(t)
 }

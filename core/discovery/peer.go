@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/grandcat/zeroconf"
 )
 
 // Peer is one advertised Ferry receiver as a browse last saw it.
@@ -24,15 +22,14 @@ type Peer struct {
 	Addrs       []net.IP  // every advertised address, IPv4 first
 	Expires     time.Time // when the entry lapses unless refreshed (TTL)
 
-	// zones are the interfaces the browse listened on: an IPv6 link-local
-	// address is only usable with one, and mDNS does not say which.
+	// zones are the interfaces the answers came in on: an IPv6
+	// link-local address is only usable with one.
 	zones []string
 }
 
 // DialAddrs returns host:port for every address, IPv4 first. An IPv6
-// link-local address appears once per interface the browse used, with
-// that interface as its zone, because zeroconf does not report which
-// interface an answer came in on.
+// link-local address carries the interface its answer came in on as its
+// zone.
 func (p Peer) DialAddrs() []string {
 	port := strconv.Itoa(p.Port)
 	var out []string
@@ -177,13 +174,24 @@ func NewPeer(instance, host string, txt []string) Peer {
 	return p
 }
 
-// peerFromEntry turns what zeroconf delivered into a Peer, seen at now.
-// The entry is peer input: nothing in it is trusted beyond its syntax.
-// The lifetime is the entry's TTL, capped at maxTTL: zeroconf reports one
-// TTL for the PTR, SRV and TXT records (3200 s from a zeroconf advertiser)
-// and hides the address records' (120 s), and an entry without usable
-// addresses is no use.
-func peerFromEntry(e *zeroconf.ServiceEntry, now time.Time, maxTTL time.Duration, zones []string) Peer {
+// entry is one receiver as one mDNS response described it. Names and TXT
+// strings are in miekg/dns's presentation form, escapes and all.
+type entry struct {
+	Instance string // instance label, without the service and domain
+	HostName string
+	Port     int
+	Text     []string
+	AddrIPv4 []net.IP
+	AddrIPv6 []net.IP
+	TTL      uint32 // the shortest of its PTR, SRV and TXT records'
+}
+
+// peerFromEntry turns a response's entry into a Peer, seen at now. The
+// entry is peer input: nothing in it is trusted beyond its syntax. The
+// lifetime is the entry's TTL, capped at maxTTL. zones are the interfaces
+// an IPv6 link-local address in it is reachable through: the one the
+// response came in on.
+func peerFromEntry(e *entry, now time.Time, maxTTL time.Duration, zones []string) Peer {
 	p := NewPeer(unescapePresentation(e.Instance), unescapePresentation(e.HostName), unescapeTXT(e.Text))
 	p.Port = e.Port
 	p.zones = zones

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/grandcat/zeroconf"
 )
 
 func TestMatches(t *testing.T) {
@@ -163,11 +161,11 @@ func fields(p Peer) string {
 	return fmt.Sprintf("{Instance:%q Name:%q Fingerprint:%q Version:%d Host:%q}", p.Instance, p.Name, p.Fingerprint, p.Version, p.Host)
 }
 
-// TestPeerFromEntry: what zeroconf hands over is unescaped, then read by
+// TestPeerFromEntry: what a response held is unescaped, then read by
 // NewPeer's rules; addresses are filtered and the TTL capped.
 func TestPeerFromEntry(t *testing.T) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	e := zeroconf.NewServiceEntry(`Zo\195\171\ (K7QX)`, Service, "local.")
+	e := &entry{Instance: `Zo\195\171\ (K7QX)`}
 	e.HostName = "box.local."
 	e.Port = 4711
 	e.TTL = 3200

@@ -68,3 +68,50 @@ func TestTableOrder(t *testing.T) {
 		t.Errorf("order = %s, want %s", strings.Join(got, " "), want)
 	}
 }
+
+// TestTableUnionOfInterfaces: a receiver heard on two interfaces, each
+// with its own address, is listed once with both, in a fixed order, and
+// repeated answers change nothing; an interface that stops hearing it
+// drops its address once its answer lapses.
+func TestTableUnionOfInterfaces(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+	a4, b4, a6 := net.IPv4(10, 0, 1, 1).To4(), net.IPv4(10, 0, 2, 1).To4(), net.ParseIP("fe80::1")
+	heard := func(expires time.Time, zone string, ips ...net.IP) Peer {
+		return Peer{Name: "desk", Instance: "desk", Port: 1, Addrs: ips, Expires: expires, zones: []string{zone}}
+	}
+	tb := newTable()
+	addrs := func() []net.IP { return tb.list()[0].Addrs }
+	if !tb.putVia("desk", "wlan0", heard(at(120), "wlan0", b4), at(0)) {
+		t.Error("first answer: no change")
+	}
+	if !tb.putVia("desk", "eth0", heard(at(121), "eth0", a4, a6), at(1)) {
+		t.Error("second interface's answer: no change")
+	}
+	// eth0 sorts before wlan0; IPv4 first.
+	if want := []net.IP{a4, b4, a6}; !slices.EqualFunc(addrs(), want, net.IP.Equal) {
+		t.Errorf("addresses %v, want %v", addrs(), want)
+	}
+	if p := tb.list()[0]; !p.Expires.Equal(at(121)) || !slices.Equal(p.zones, []string{"eth0", "wlan0"}) {
+		t.Errorf("expires %v zones %v", p.Expires, p.zones)
+	}
+	for i := range 4 { // answers alternating between the interfaces
+		via, p := "wlan0", heard(at(130+i), "wlan0", b4)
+		if i%2 == 1 {
+			via, p = "eth0", heard(at(130+i), "eth0", a4, a6)
+		}
+		if tb.putVia("desk", via, p, at(10+i)) {
+			t.Errorf("answer %d on %s changed the listing to %v", i, via, addrs())
+		}
+	}
+	// wlan0 last heard it with an expiry of 132; past that, its address goes.
+	if !tb.putVia("desk", "eth0", heard(at(300), "eth0", a4, a6), at(200)) {
+		t.Error("lapsed interface dropped: no change")
+	}
+	if want := []net.IP{a4, a6}; !slices.EqualFunc(addrs(), want, net.IP.Equal) {
+		t.Errorf("addresses %v, want %v", addrs(), want)
+	}
+	if !tb.remove("desk") || len(tb.views) != 0 {
+		t.Errorf("remove left views %v", tb.views)
+	}
+}

@@ -152,10 +152,16 @@ func newSendView(u *UI) *sendView {
 	if u.cfg.Browse == nil {
 		searchText = "Discovery is off: add a device by its address"
 	}
-	v.searching = container.NewCenter(container.NewVBox(
+	searching := container.NewVBox(
 		container.NewCenter(widget.NewIcon(theme.SearchIcon())),
 		&widget.Label{Text: searchText, Alignment: fyne.TextAlignCenter, Importance: widget.LowImportance},
-	))
+	)
+	if u.cfg.Browse != nil {
+		// What the README's "When no device is found" says, in short:
+		// the usual reasons mDNS does not get through, and the way round.
+		searching.Add(&widget.Label{Text: noDeviceHint, Alignment: fyne.TextAlignCenter, Importance: widget.LowImportance})
+	}
+	v.searching = container.NewCenter(searching)
 	v.addr = widget.NewEntry()
 	v.addr.SetPlaceHolder("Address, e.g. 192.168.1.20:41000")
 	v.addr.OnSubmitted = func(string) { v.addAddress() }
@@ -196,6 +202,12 @@ func newSendView(u *UI) *sendView {
 	v.devicesChanged()
 	return v
 }
+
+// noDeviceHint sits under "Looking for devices" while the list is empty.
+const noDeviceHint = "Not showing up? The other device must be receiving, on the same network\n" +
+	"(guest Wi-Fi often keeps devices apart), with Ferry allowed through its firewall\n" +
+	"(Windows: a Private network; macOS: Local Network access in Privacy & Security).\n" +
+	"Or add it below by the address it shows."
 
 // heading is a section title.
 func heading(s string) *widget.Label {
