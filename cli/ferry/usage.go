@@ -28,10 +28,12 @@ Exit codes:
     3  authentication failed: wrong code, not paired, device key changed
     4  declined or cancelled, by either end
     5  verification failed (a hash did not match)
+    6  the receiver stopped taking codes after too many wrong ones
 
 With --json, stdout carries one JSON object per line, each with an "event"
 field (listening, connected, offer, accepted, progress, entry, text,
-code_changed, refused, trusted, diag, done, error), and nothing else.
+code_changed, codes_held, codes_stopped, refused, trusted, diag, done,
+error), and nothing else.
 `
 
 const receiveUsage = `Usage: ferry receive [flags]
