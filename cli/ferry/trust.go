@@ -257,7 +257,7 @@ func (a afterCode) run(ctx context.Context, peer trust.Device, wrong int) {
 		yes = false
 		question = fmt.Sprintf("%s tried here before this code was right: if they were not all yours, someone may have guessed it. trust %s anyway, so later transfers need no code?",
 			plural(wrong, "wrong code was", "wrong codes were"), label)
-		if !a.ask {
+		if a.flag && !a.ask {
 			a.p.warnf("not trusting %s: %s tried here before its code was right", label, plural(wrong, "wrong code was", "wrong codes were"))
 		}
 	}

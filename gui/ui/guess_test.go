@@ -114,3 +114,32 @@ func TestTrustBoxAfterTypos(t *testing.T) {
 	})
 	h.waitFor("the pin, after the person ticked it", func() bool { return h.trusts(v.prog.conn.PeerKey) })
 }
+
+// A paired sender is named by the name its key was pinned under; the
+// name it claims shows only when it differs, in the offer and in the
+// progress alike.
+func TestPairedSenderNamedByPin(t *testing.T) {
+	b := newHarness(t, CoreEngine{}) // asks before accepting
+	sender, err := secure.NewIdentity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.pin("Work laptop", sender) // sendFrom's sender calls itself "Laptop"
+	b.u.Start()
+	rv := b.u.recv
+	done := sendFrom(t, b, sender, true, transfer.Item{Text: "one"})
+	b.waitFor("the offer dialog", func() bool { return rv.offer != nil })
+	b.loop.run(func() {
+		want := "Work laptop, calling itself ‘Laptop’, a trusted device, wants to send you 1 text"
+		if !contains(rv.offerText, want) {
+			t.Errorf("offer dialog %q, want %q", rv.offerText, want)
+		}
+		if !contains(rv.prog.peer.Text, "Work laptop, calling itself ‘Laptop’") {
+			t.Errorf("progress names the sender %q", rv.prog.peer.Text)
+		}
+	})
+	b.tap(rv.accept)
+	if err := <-done; err != nil {
+		t.Fatalf("paired send: %v", err)
+	}
+}
