@@ -130,7 +130,7 @@ func TestMistypeTwiceThenThrough(t *testing.T) {
 }
 
 // A code fixed in the config is the person's choice: it survives a
-// transfer.
+// transfer, until wrong codes retire it.
 func TestFixedCodeStays(t *testing.T) {
 	ctx := t.Context()
 	p := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll, Code: "424242"})
@@ -139,6 +139,27 @@ func TestFixedCodeStays(t *testing.T) {
 	}
 	if c := eventsOf[CodeChanged](p.rev); len(c) != 0 || p.r.Code() != "424242" {
 		t.Fatalf("fixed code changed: %+v, now %s", c, p.r.Code())
+	}
+	// Retired by wrong guesses, the fixed code is gone; the code picked
+	// in its place is used once, like any other.
+	go func() {
+		sum, err := p.r.Serve(ctx)
+		p.served <- serveResult{sum, err}
+	}()
+	for range 3 {
+		bad := p.send
+		bad.Code, bad.Items, bad.OnEvent = "000000", []Item{textItem("x")}, nil
+		if _, err := Send(ctx, bad); err == nil {
+			t.Fatal("a wrong code was taken")
+		}
+	}
+	p.send.Code = p.r.Code()
+	if _, serr, _, rerr := p.run(ctx, textItem("two")); serr != nil || rerr != nil {
+		t.Fatalf("send %v, receive %v", serr, rerr)
+	}
+	c := eventsOf[CodeChanged](p.rev)
+	if len(c) != 2 || c[0].Reason != CodeRetired || c[1].Reason != CodeUsed || p.r.Code() == p.send.Code {
+		t.Fatalf("after a retired fixed code and a transfer: %+v, now %s", c, p.r.Code())
 	}
 }
 

@@ -204,13 +204,14 @@ func (r *Receiver) Serve(ctx context.Context) (sum Summary, err error) {
 // usedCode ends a transfer that a code authenticated: the count of wrong
 // codes before it starts over if it completed, and a code the receiver
 // picked is replaced, so that whoever saw it cannot send again. A code
-// fixed in ReceiverConfig.Code is the person's choice and stays.
+// fixed in ReceiverConfig.Code is the person's choice and stays (until
+// wrong guesses retire it: the codes after it are picked).
 func (r *Receiver) usedCode(completed bool) {
 	r.mu.Lock()
 	if completed {
 		r.wrongSince = 0
 	}
-	if r.cfg.Code != "" {
+	if r.cfg.Code != "" && r.code == r.cfg.Code {
 		r.mu.Unlock()
 		return
 	}
