@@ -114,6 +114,12 @@
 //	    override fun onEntryDone(transferID: Long, path: String, outcome: String, savedAs: String) {}
 //	    override fun onText(transferID: Long, name: String, text: String) {}
 //	    override fun onCodeChanged(transferID: Long, code: String) { ui.post { showCode(code) } }
+//	    override fun onCodesHeld(transferID: Long, untilUnixMillis: Long, wrongCodes: Long) {
+//	        ui.post { showHeld(wrongCodes, untilUnixMillis) }
+//	    }
+//	    override fun onCodesStopped(transferID: Long, wrongCodes: Long) {
+//	        ui.post { showStopped(wrongCodes) } // its "New code" button calls t.newCode()
+//	    }
 //	}
 //
 //	val node = Mobile.newNode(Config().apply { name = "Pixel 8"; dataDir = filesDir.path }, FerryEvents(handler))
@@ -165,6 +171,10 @@
 //	    func onEntryDone(_ transferID: Int64, path: String?, outcome: String?, savedAs: String?) {}
 //	    func onText(_ transferID: Int64, name: String?, text: String?) {}
 //	    func onCodeChanged(_ transferID: Int64, code: String?) {}
+//	    func onCodesHeld(_ transferID: Int64, untilUnixMillis: Int64, wrongCodes: Int) {}
+//	    func onCodesStopped(_ transferID: Int64, wrongCodes: Int) {
+//	        DispatchQueue.main.async { self.showStopped(wrongCodes) } // "New code" calls try t.newCode()
+//	    }
 //	}
 //
 //	let cfg = MobileConfig()!

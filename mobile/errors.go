@@ -15,6 +15,7 @@ import (
 const (
 	KindWrongCode      = "wrong_code"      // the code typed on the sender was not the receiver's
 	KindCodeRetired    = "code_retired"    // too many wrong codes: the receiver shows a new one
+	KindCodesHeld      = "codes_held"      // the receiver holds codes back after too many wrong ones: wait, or ask for a new code
 	KindDeclined       = "declined"        // the receiver said no
 	KindCancelled      = "cancelled"       // this side or the peer cancelled
 	KindVerify         = "verify"          // a file's hash did not match: nothing was kept
@@ -41,6 +42,7 @@ var kinds = []struct {
 }{
 	{secure.ErrWrongCode, KindWrongCode},
 	{secure.ErrCodeRetired, KindCodeRetired},
+	{secure.ErrCodesHeld, KindCodesHeld},
 	{transfer.ErrDeclined, KindDeclined},
 	{transfer.ErrCancelled, KindCancelled},
 	{transfer.ErrVerify, KindVerify},

@@ -44,9 +44,19 @@ type Events interface {
 	OnEntryDone(transferID int64, path, outcome, savedAs string)
 	// OnText (receiving): a text snippet arrived.
 	OnText(transferID int64, name, text string)
-	// OnCodeChanged (receiving): too many wrong codes retired the old one;
-	// show the new code.
+	// OnCodeChanged (receiving): too many wrong codes retired the old one,
+	// or Transfer.NewCode picked a new one; show the new code.
 	OnCodeChanged(transferID int64, code string)
+	// OnCodesHeld (receiving): wrongCodes wrong codes were tried in the
+	// last 24 hours, more than a person mistypes, so the receiver checks
+	// no code before untilUnixMillis; a sender who tries sooner, with any
+	// code, fails with KindCodesHeld. Tell the person, who may wait.
+	OnCodesHeld(transferID int64, untilUnixMillis int64, wrongCodes int)
+	// OnCodesStopped (receiving): the receiver stopped taking codes after
+	// wrongCodes wrong ones: someone nearby may be guessing. No code works
+	// until the person asks for a new one (Transfer.NewCode); say so, and
+	// offer that.
+	OnCodesStopped(transferID int64, wrongCodes int)
 	// OnFinished: the transfer completed and every entry was confirmed.
 	OnFinished(transferID int64, summary *Summary)
 	// OnFailed: the transfer ended without completing (or, with ID 0,
@@ -191,7 +201,15 @@ func deliver(ev Events, id int64, e transfer.Event) {
 	case transfer.TextReceived:
 		ev.OnText(id, e.Entry.Path, e.Text)
 	case transfer.CodeChanged:
-		ev.OnCodeChanged(id, e.Code)
+		// A receiving Transfer is one transfer: the code that replaces a
+		// used one would never be typed, so it is not shown.
+		if e.Reason != transfer.CodeUsed {
+			ev.OnCodeChanged(id, e.Code)
+		}
+	case transfer.CodesHeld:
+		ev.OnCodesHeld(id, e.Until.UnixMilli(), e.Wrong)
+	case transfer.CodesStopped:
+		ev.OnCodesStopped(id, e.Wrong)
 	}
 }
 

@@ -143,6 +143,12 @@ func (r *recorder) OnText(id int64, name, text string) {
 func (r *recorder) OnCodeChanged(id int64, code string) {
 	r.add(call{method: "code", id: id, arg: code})
 }
+func (r *recorder) OnCodesHeld(id int64, until int64, wrong int) {
+	r.add(call{method: "held", id: id, arg: fmt.Sprint(wrong)})
+}
+func (r *recorder) OnCodesStopped(id int64, wrong int) {
+	r.add(call{method: "stopped", id: id, arg: fmt.Sprint(wrong)})
+}
 func (r *recorder) OnFinished(id int64, s *Summary) {
 	r.add(call{method: "finished", id: id, arg: fmt.Sprint(s.Entries, s.Bytes), sum: s})
 }

@@ -176,6 +176,8 @@ func (a *phoneApp) OnProgress(int64, *Progress)               {}
 func (a *phoneApp) OnEntryDone(int64, string, string, string) {}
 func (a *phoneApp) OnText(int64, string, string)              {}
 func (a *phoneApp) OnCodeChanged(int64, string)               {}
+func (a *phoneApp) OnCodesHeld(int64, int64, int)             {}
+func (a *phoneApp) OnCodesStopped(int64, int)                 {}
 func (a *phoneApp) OnOffer(int64, *Offer)                     { <-a.ready; a.tr.Accept() }
 func (a *phoneApp) OnFinished(_ int64, s *Summary)            { a.summary = s; a.end <- nil }
 func (a *phoneApp) OnFailed(id int64, f *Failure) {

@@ -94,7 +94,7 @@ func (n *Node) Receive(opts *ReceiveOptions) (_ *Transfer, err error) {
 		SaveText:  opts.SaveText,
 		Timeout:   time.Duration(n.cfg.TimeoutSeconds) * time.Second,
 		OnEvent: func(e transfer.Event) {
-			if c, isCode := e.(transfer.CodeChanged); isCode {
+			if c, isCode := e.(transfer.CodeChanged); isCode && c.Reason != transfer.CodeUsed {
 				t.setCode(c.Code)
 			}
 			n.emit(func(ev Events) { deliver(ev, id, e) })

@@ -43,7 +43,8 @@ func (t *Transfer) Sending() bool {
 }
 
 // Code (receiving) is the code to show: the sender types it. It changes
-// after too many wrong attempts (OnCodeChanged). Empty when sending.
+// after too many wrong attempts, and on NewCode (OnCodeChanged). Empty
+// when sending.
 func (t *Transfer) Code() string {
 	defer quiet()
 	t.mu.Lock()
@@ -91,6 +92,29 @@ func (t *Transfer) Decline() (err error) {
 		return fmt.Errorf("declining: %w", err)
 	}
 	t.r.Decline()
+	return nil
+}
+
+// NewCode (receiving) is the person asking for a new code, after
+// OnCodesStopped: the receiver takes codes again, and OnCodeChanged
+// brings the new code (Code returns it from then on). It returns at
+// once: the new code is picked on a goroutine the Node owns, so that
+// calling it from inside a callback never waits on the callbacks queued
+// behind.
+func (t *Transfer) NewCode() (err error) {
+	defer guard("picking a new code", &err)
+	if err := t.answerable(); err != nil {
+		return fmt.Errorf("picking a new code: %w", err)
+	}
+	n := t.n
+	n.mu.Lock()
+	if n.closed {
+		n.mu.Unlock()
+		return fmt.Errorf("picking a new code: %w", errClosed)
+	}
+	n.wg.Add(1)
+	n.mu.Unlock()
+	n.run("picking a new code", func() { t.r.NewCode() }, func(err error) { t.finish(transfer.Summary{}, err) })
 	return nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -26,12 +27,14 @@ import (
 // protocol and breaks its rules, at one real `ferry receive --keep`
 // process: every manifest attack of core/transfer's hostile tests and
 // more, more data than declared, a tiny file streamed forever, a flood of
-// connections that never finish the handshake, a thousand wrong codes, and
-// a sender that goes silent after the handshake. Between and during the
-// attacks an honest `ferry send` must keep getting through; nothing may
-// appear outside the destination (or in it, but for honest files); each
-// code must retire after its limit; and the receiver's peak memory is
-// reported and bounded.
+// connections that never finish the handshake, a sender that goes silent
+// after the handshake, and wrong codes, at once and then at full speed
+// until the guess budget is spent. Between and during the attacks an
+// honest `ferry send` must keep getting through; nothing may appear
+// outside the destination (or in it, but for honest files); each code
+// must retire after its limit, the receiver must check no more wrong
+// codes than its budget and then exit 6; and the receiver's peak memory
+// is reported and bounded.
 func TestHostileSender(t *testing.T) {
 	t.Parallel() // the stall waits for the peer timeout: share it with other waiting tests
 	base := t.TempDir()
@@ -59,23 +62,21 @@ func TestHostileSender(t *testing.T) {
 	peak("many large texts")
 	t.Run("half-open handshake flood", rig.flood)
 	peak("the handshake flood")
-	t.Run("wrong codes", rig.wrongCodes)
-	t.Run("concurrent wrong codes", rig.concurrentWrongCodes)
-	peak("the wrong codes")
 	t.Run("silent after the handshake", rig.stallAfterHandshake)
+	t.Run("concurrent wrong codes", rig.concurrentWrongCodes)
+	peak("the concurrent wrong codes")
 
 	hwm := vmHWM(t, recv.Cmd.Process.Pid)
 	t.Logf("receiver peak RSS through every attack: %s; %d honest sends, all received", mib(hwm), len(rig.honestNames))
 	// The design's budget is 32 MiB per process; attacks must not make
-	// memory grow with their number (500 stalled handshakes, 1,000 codes).
+	// memory grow with their number (500 stalled handshakes, many codes).
 	if limit := int64(32 << 20); hwm > limit {
 		t.Errorf("receiver peak RSS %s over %s", mib(hwm), mib(limit))
 	}
 	rig.checkDisk(t)
-	recv.Signal(os.Interrupt)
-	if c := recv.Exit(20 * time.Second); c != 0 {
-		t.Errorf("receiver exited %d after an interrupt between transfers, want 0", c)
-	}
+	// Last, as it ends the receiver: guessing at full speed spends the
+	// guess budget, and the receiver stops taking codes and exits 6.
+	t.Run("wrong codes until the receiver stops", rig.wrongCodes)
 }
 
 // hostileRig is the receiver under attack and what the test knows of it.
@@ -90,6 +91,7 @@ type hostileRig struct {
 	honestNames           []string // what honest sends put in dest
 	honestN               int
 	wrongGuesses, retired int
+	concurrentChecked     int // wrong codes the concurrent guesses had checked
 }
 
 func (r *hostileRig) currentCode() string { r.mu.Lock(); defer r.mu.Unlock(); return r.code }
@@ -633,52 +635,68 @@ func (r *hostileRig) flood(t *testing.T) {
 // must take exactly its limit of three (two answered "wrong code", the
 // third "retired"), then the receiver shows a new one; the honest sender,
 // given the new code, gets through.
+// wrongCodes guesses at full speed, one guess after another, until the
+// receiver stops taking codes: every code retires after exactly three
+// checked wrong guesses, the first code (retired long ago) does not work,
+// guesses that come too soon are answered "held" unchecked, and in all
+// the receiver checks its budget of twelve (counting those of the
+// concurrent guesses before), then says codes_stopped and exits 6.
 func (r *hostileRig) wrongCodes(t *testing.T) {
-	const guesses = 1000
 	began := time.Now()
-	perCode := 0
-	for i := range guesses {
+	checked, held, perCode := 0, 0, 0
+	for i := 0; ; i++ {
 		code := r.currentCode()
 		guess := fmt.Sprintf("%06d", (codeNum(code)+1+i)%1_000_000)
-		if i == 3 {
+		if i == 0 {
 			guess = "135790" // the first code, retired by now: it must not work
 		}
 		err := r.guess(t, guess)
-		perCode++
 		switch {
+		case errors.Is(err, secure.ErrCodesHeld):
+			held++
+			continue
 		case errors.Is(err, secure.ErrCodeRetired):
-			if perCode != 3 {
+			checked++
+			if perCode++; perCode != 3 {
 				t.Fatalf("guess %d: the code was retired after %d wrong guesses, want 3", i+1, perCode)
 			}
 			r.codeChanged(t)
 			perCode = 0
-			if (i+1)%99 == 0 {
-				r.honest(t)
-			}
+			continue
 		case errors.Is(err, secure.ErrWrongCode):
-			if perCode >= 3 {
+			checked++
+			// The guess that spends the budget stops the codes instead
+			// of retiring this one.
+			if perCode++; perCode >= 3 && checked+r.concurrentChecked != 12 {
 				t.Fatalf("guess %d: %d wrong guesses against one code and it is still not retired", i+1, perCode)
 			}
-		default:
-			t.Fatalf("guess %d: %v, want a wrong code", i+1, err)
+			continue
+		case err != nil && !errors.Is(err, secure.ErrConnectionLost) && !isRefused(err):
+			t.Fatalf("guess %d: %v, want a wrong code, or the receiver gone", i+1, err)
+		case err == nil:
+			t.Fatalf("guess %d (%s) was right", i+1, guess)
 		}
+		break // the receiver is gone
 	}
-	t.Logf("%d wrong guesses in %v: %d codes retired", guesses, time.Since(began).Round(time.Millisecond), r.retired)
-	if r.retired < guesses/3 {
-		t.Errorf("%d codes retired after %d wrong guesses, want %d", r.retired, guesses, guesses/3)
+	took := time.Since(began)
+	c := r.recv.Exit(20 * time.Second)
+	stderr := r.recv.StderrText()
+	t.Logf("%d wrong guesses checked and %d held back unchecked in %v (after %d checked at once before); the receiver exited %d",
+		checked, held, took.Round(time.Millisecond), r.concurrentChecked, c)
+	if total := checked + r.concurrentChecked; total != 12 {
+		t.Errorf("%d wrong codes checked in all, want the budget's 12", total)
 	}
-	// Leave the current code with no wrong guess against it.
-	for perCode > 0 && perCode < 3 {
-		err := r.guess(t, fmt.Sprintf("%06d", (codeNum(r.currentCode())+7)%1_000_000))
-		if perCode++; perCode == 3 {
-			if !errors.Is(err, secure.ErrCodeRetired) {
-				t.Fatalf("third wrong guess: %v", err)
-			}
-			r.codeChanged(t)
-			perCode = 0
-		}
+	if c != 6 || !strings.Contains(stderr, "stopped taking codes") {
+		t.Errorf("receiver exit %d, want 6 after saying it stopped taking codes:\n%s", c, stderr)
 	}
-	r.honest(t)
+	// No honest send is possible now: the receiver is gone, and its
+	// person has been told to start it again.
+	r.checkDisk(t)
+}
+
+// isRefused reports a dial to a port nobody listens on any more.
+func isRefused(err error) bool {
+	return errors.Is(err, syscall.ECONNREFUSED)
 }
 
 func codeNum(s string) int {
@@ -711,7 +729,8 @@ func (r *hostileRig) guessFrom(t *testing.T, d *net.Dialer, code string) error {
 // interleave, no code may be checked against more than its limit: every
 // retired code was answered "wrong code" exactly twice, so the plain
 // "wrong code" answers are twice the codes retired, plus at most two
-// against the code left current.
+// against the code left current. Past the guess budget's free ones, the
+// guesses are held back unchecked.
 func (r *hostileRig) concurrentWrongCodes(t *testing.T) {
 	const n = 30
 	retiredBefore := r.retired
@@ -721,7 +740,7 @@ func (r *hostileRig) concurrentWrongCodes(t *testing.T) {
 		from := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, byte(10+i))}}
 		go func() { errs <- r.guessFrom(t, from, fmt.Sprintf("%06d", (codeNum(code)+1+i)%1_000_000)) }()
 	}
-	var wrong, retired, lucky, busy int
+	var wrong, retired, held, lucky, busy int
 	for range n {
 		err := <-errs
 		switch {
@@ -729,6 +748,8 @@ func (r *hostileRig) concurrentWrongCodes(t *testing.T) {
 			wrong++
 		case errors.Is(err, secure.ErrCodeRetired):
 			retired++
+		case errors.Is(err, secure.ErrCodesHeld):
+			held++
 		case err == nil:
 			// The guess matched a code picked meanwhile (one chance in a
 			// million per guess): a session, ended when guess hung up.
@@ -745,24 +766,32 @@ func (r *hostileRig) concurrentWrongCodes(t *testing.T) {
 	for range lucky {
 		r.outcome(t)
 	}
-	// Every code change was printed before its retiring answer was sent;
-	// take events until a handshake with the latest code succeeds.
+	// Every code change, and every hold, was printed before the answer
+	// that followed it was sent. Wait out the last hold, then take events
+	// until a handshake with the latest code succeeds.
 	for {
 		for drained := false; !drained; {
 			select {
 			case ev := <-r.recv.Events:
-				if ev["event"] == "code_changed" {
+				switch ev["event"] {
+				case "code_changed":
 					r.noteCode(t, ev)
+				case "codes_held":
+					if until, err := time.Parse(time.RFC3339Nano, ev["until"].(string)); err == nil {
+						time.Sleep(time.Until(until)) // the hold is a time, not an event to await
+					}
 				}
 			default:
 				drained = true
 			}
 		}
 		err := r.guess(t, r.currentCode())
-		if err == nil || !errors.Is(err, secure.ErrWrongCode) && !errors.Is(err, secure.ErrCodeRetired) {
+		if err == nil || !errors.Is(err, secure.ErrWrongCode) && !errors.Is(err, secure.ErrCodeRetired) && !errors.Is(err, secure.ErrCodesHeld) {
 			break
 		}
-		r.codeChanged(t) // our guess used a code retired meanwhile
+		if !errors.Is(err, secure.ErrCodesHeld) {
+			r.codeChanged(t) // our guess used a code retired meanwhile
+		}
 	}
 	// The successful handshake above became a transfer that ended when
 	// guess hung up.
@@ -770,9 +799,16 @@ func (r *hostileRig) concurrentWrongCodes(t *testing.T) {
 		t.Errorf("an empty session succeeded: %v", o.ev)
 	}
 	changed := r.retired - retiredBefore
-	t.Logf("%d concurrent wrong guesses: %d answered wrong code, %d code retired; %d codes retired", n, wrong, retired, changed)
+	// Checked: every plain wrong answer, and the third guess against
+	// each retired code (other "retired" answers were not checked).
+	r.concurrentChecked = wrong + changed
+	t.Logf("%d concurrent wrong guesses: %d answered wrong code, %d code retired, %d held back unchecked; %d codes retired",
+		n, wrong, retired, held, changed)
 	if changed < 1 || wrong < 2*changed || wrong > 2*changed+2 {
 		t.Errorf("%d plain wrong-code answers for %d retired codes: some code was checked more than three times", wrong, changed)
+	}
+	if r.concurrentChecked > 11 {
+		t.Errorf("%d wrong codes checked at once: the budget checks 6 at once, then one per back-off step", r.concurrentChecked)
 	}
 	r.honest(t)
 }

@@ -28,6 +28,12 @@ type connectedEvent struct {
 	PeerFingerprint string `json:"peer_fingerprint"`
 	Addr            string `json:"addr"`
 	Paired          bool   `json:"paired"` // authenticated by pinned keys, without a code
+	// PinnedName (receiver, paired) is the name this device pinned the
+	// sender's key under; PeerName is the name the sender claims.
+	PinnedName string `json:"pinned_name,omitempty"`
+	// WrongCodes (receiver, by code) is how many wrong codes were tried
+	// here since the last transfer by code before this sender's was right.
+	WrongCodes int `json:"wrong_codes"`
 }
 
 type jsonEntry struct {
@@ -97,8 +103,25 @@ type textEvent struct {
 }
 
 type codeChangedEvent struct {
-	Event string `json:"event"` // "code_changed"
-	Code  string `json:"code"`
+	Event  string `json:"event"` // "code_changed"
+	Code   string `json:"code"`
+	Reason string `json:"reason"` // "retired" (too many wrong codes) or "used" (by the transfer that just ended)
+}
+
+// codesHeldEvent: after too many wrong codes the receiver checks none
+// before Until; a sender that tries sooner is told to wait.
+type codesHeldEvent struct {
+	Event string `json:"event"` // "codes_held"
+	Until string `json:"until"` // RFC 3339
+	Wrong int    `json:"wrong"` // wrong codes checked in the last 24 hours
+}
+
+// codesStoppedEvent: the receiver stopped taking codes; an error event
+// with kind "codes_stopped" follows when the receiver exits (at once, or
+// when a transfer running then ends).
+type codesStoppedEvent struct {
+	Event string `json:"event"` // "codes_stopped"
+	Wrong int    `json:"wrong"`
 }
 
 type jsonStage struct {
@@ -163,7 +186,8 @@ type peerEvent struct {
 func jsonEvent(ev transfer.Event, end string) any {
 	switch e := ev.(type) {
 	case transfer.Connected:
-		return connectedEvent{"connected", e.PeerName, e.PeerFingerprint, e.Addr, e.Paired}
+		return connectedEvent{Event: "connected", PeerName: e.PeerName, PeerFingerprint: e.PeerFingerprint, Addr: e.Addr,
+			Paired: e.Paired, WrongCodes: e.WrongCodes}
 	case transfer.Offered:
 		return newOfferEvent(e.Offer)
 	case transfer.Accepted:
@@ -179,7 +203,11 @@ func jsonEvent(ev transfer.Event, end string) any {
 	case transfer.TextReceived:
 		return textEvent{"text", e.Entry.Path, e.Text}
 	case transfer.CodeChanged:
-		return codeChangedEvent{"code_changed", e.Code}
+		return codeChangedEvent{"code_changed", e.Code, e.Reason.String()}
+	case transfer.CodesHeld:
+		return codesHeldEvent{"codes_held", e.Until.UTC().Format(time.RFC3339Nano), e.Wrong}
+	case transfer.CodesStopped:
+		return codesStoppedEvent{"codes_stopped", e.Wrong}
 	case transfer.Diagnostics:
 		return newDiagEvent(end, e.Split, e.Interval)
 	}

@@ -20,6 +20,7 @@ const (
 	exitWrong    = 3 // authentication failed: wrong code, code retired, not paired, key changed
 	exitDeclined = 4 // declined or cancelled, by either end
 	exitVerify   = 5 // a file failed verification (hash mismatch)
+	exitStopped  = 6 // the receiver stopped taking codes after too many wrong ones
 )
 
 // usageError is a command line that cannot run as given. It is found
@@ -66,6 +67,11 @@ func classify(err error) (code int, kind, hint string) {
 		return exitWrong, "wrong_code", firstNonEmpty(hint, "check the code the receiver shows and try again")
 	case errors.Is(err, secure.ErrCodeRetired):
 		return exitWrong, "code_retired", firstNonEmpty(hint, "the receiver now shows a new code: use that one")
+	case errors.Is(err, secure.ErrCodesHeld):
+		return exitWrong, "codes_held", firstNonEmpty(hint,
+			"the receiver is holding back codes after too many wrong ones: wait a minute and send again, or ask the person there for a new code")
+	case errors.Is(err, transfer.ErrCodesStopped):
+		return exitStopped, "codes_stopped", firstNonEmpty(hint, codesStoppedHint)
 	case errors.Is(err, secure.ErrNotPaired):
 		return exitWrong, "not_paired", firstNonEmpty(hint, pairAgainHint)
 	case errors.Is(err, secure.ErrKeyChanged):

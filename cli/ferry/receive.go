@@ -157,6 +157,9 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 	for {
 		p.infof("waiting for a sender: on the other device run 'ferry send PATH...' and type the code")
 		err := rs.serve(ctx)
+		if errors.Is(err, transfer.ErrCodesStopped) {
+			return err
+		}
 		if !o.keep {
 			return err
 		}
@@ -168,10 +171,19 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 			p.warnf("transfer failed: %v", err)
 			p.event(errorEvent{Event: "error", Kind: kind, ExitCode: code, Message: err.Error(), Hint: hint})
 		}
+		if rs.codesStopped() {
+			return codesStoppedError()
+		}
 		if o.code == "" {
 			p.noticef("code %s", r.Code())
 		}
 	}
+}
+
+const codesStoppedHint = "someone on the network may be guessing the code: run 'ferry receive' again for a new code when you are ready (trusted devices need no code)"
+
+func codesStoppedError() error {
+	return withHint(fmt.Errorf("stopped waiting for a sender: %w", transfer.ErrCodesStopped), codesStoppedHint)
 }
 
 // receiveDir returns the destination folder: --dir, which must exist, or
@@ -218,6 +230,13 @@ type receiveSession struct {
 	store *trust.Store // nil when the trust file cannot be used
 	after afterCode
 
+	// stopped is set once the engine stopped taking codes
+	// (CodesStopped); stop ends the serve that waits, unless a transfer
+	// has started, which may finish first.
+	stopMu  sync.Mutex
+	stopped bool
+	stop    context.CancelCauseFunc
+
 	// Per transfer; written by serve before Serve and by the handler.
 	ctx      context.Context
 	wg       sync.WaitGroup
@@ -225,6 +244,7 @@ type receiveSession struct {
 	peerName string
 	peerKey  []byte
 	paired   bool
+	wrong    int // wrong codes before this transfer's code proved right
 	mu       sync.Mutex
 	declined string // set when this end declined, with why
 }
@@ -232,9 +252,19 @@ type receiveSession struct {
 func (rs *receiveSession) serve(parent context.Context) error {
 	ctx, cancel := context.WithCancelCause(parent)
 	rs.ctx, rs.peer, rs.declined = ctx, "", ""
-	rs.peerName, rs.peerKey, rs.paired = "", nil, false
+	rs.peerName, rs.peerKey, rs.paired, rs.wrong = "", nil, false, 0
+	rs.stopMu.Lock()
+	rs.stop = cancel
+	rs.stopMu.Unlock()
 	sum, err := rs.r.Serve(ctx)
 	cancel(errors.New("transfer over"))
+	rs.stopMu.Lock()
+	rs.stop = nil
+	rs.stopMu.Unlock()
+	if err != nil && rs.peer == "" && rs.codesStopped() {
+		rs.pr.finish(false)
+		return codesStoppedError()
+	}
 	rs.wg.Wait()
 	rs.pr.finish(err == nil)
 
@@ -258,9 +288,41 @@ func (rs *receiveSession) serve(parent context.Context) error {
 	}
 	if !rs.paired {
 		// The transfer's ctx is over; the question belongs to the command.
-		rs.after.run(parent, trust.Device{Name: rs.peerName, Key: rs.peerKey})
+		rs.after.run(parent, trust.Device{Name: rs.peerName, Key: rs.peerKey}, rs.wrong)
 	}
 	return nil
+}
+
+// codesStopped says whether the engine stopped taking codes.
+func (rs *receiveSession) codesStopped() bool {
+	rs.stopMu.Lock()
+	defer rs.stopMu.Unlock()
+	return rs.stopped
+}
+
+// stopCodes is the engine's CodesStopped: say so, and end the wait for a
+// sender, unless a transfer has started (it may finish; the receiver
+// exits after it).
+func (rs *receiveSession) stopCodes(e transfer.CodesStopped, connected bool) {
+	rs.p.warnf("stopped taking codes: %d wrong codes were tried here in the last 24 hours, more than a person mistypes", e.Wrong)
+	rs.stopMu.Lock()
+	rs.stopped = true
+	stop := rs.stop
+	rs.stopMu.Unlock()
+	if stop != nil && !connected {
+		stop(transfer.ErrCodesStopped)
+	}
+}
+
+// pairedLabel names a paired sender by the name this device pinned its
+// key under, and adds the name it claims only when that differs: a
+// trusted device cannot pose as another by its name.
+func pairedLabel(pinned, claimed, fingerprint string) string {
+	label := peerLabel(pinned, fingerprint)
+	if claimed != "" && !strings.EqualFold(claimed, pinned) {
+		label += fmt.Sprintf(", calling itself '%s'", safe(claimed))
+	}
+	return label
 }
 
 // pinned is the engine's Paired check, asked on a handshake goroutine
@@ -286,13 +348,26 @@ func (rs *receiveSession) refused(e transfer.Refused) {
 }
 
 func (rs *receiveSession) onEvent(ev transfer.Event) {
-	if j := jsonEvent(ev, "receiver"); j != nil {
+	j := jsonEvent(ev, "receiver")
+	if c, ok := ev.(transfer.Connected); ok && c.Paired && rs.store != nil {
+		if d, ok, err := rs.store.Trusted(c.PeerKey); err == nil && ok {
+			ce := j.(connectedEvent)
+			ce.PinnedName = d.Name
+			j = ce
+		}
+	}
+	if j != nil {
 		rs.p.event(j)
 	}
 	switch e := ev.(type) {
 	case transfer.Connected:
 		rs.peer = peerLabel(e.PeerName, e.PeerFingerprint)
-		rs.peerName, rs.peerKey, rs.paired = e.PeerName, e.PeerKey, e.Paired
+		rs.peerName, rs.peerKey, rs.paired, rs.wrong = e.PeerName, e.PeerKey, e.Paired, e.WrongCodes
+		if e.Paired && rs.store != nil {
+			if d, ok, err := rs.store.Trusted(e.PeerKey); err == nil && ok {
+				rs.peer = pairedLabel(d.Name, e.PeerName, e.PeerFingerprint)
+			}
+		}
 		if e.Paired {
 			rs.p.infof("paired device %s connected from %s (no code)", rs.peer, e.Addr)
 		} else {
@@ -320,7 +395,16 @@ func (rs *receiveSession) onEvent(ev transfer.Event) {
 			rs.p.stdoutSnippet(t)
 		}
 	case transfer.CodeChanged:
-		rs.p.noticef("too many wrong codes: the new code is %s", e.Code)
+		// A code used by a transfer is replaced as the transfer ends;
+		// with --keep the loop shows the new one before it waits again.
+		if e.Reason == transfer.CodeRetired {
+			rs.p.noticef("too many wrong codes: the new code is %s", e.Code)
+		}
+	case transfer.CodesHeld:
+		rs.p.warnf("%d wrong codes in the last 24 hours: no code is checked before %s (a sender who tries sooner is told to wait)",
+			e.Wrong, e.Until.Local().Format("15:04:05"))
+	case transfer.CodesStopped:
+		rs.stopCodes(e, rs.peer != "")
 	case transfer.Refused:
 		rs.refused(e)
 	case transfer.Diagnostics:
@@ -334,7 +418,9 @@ func (rs *receiveSession) onEvent(ev transfer.Event) {
 const maxListed = 8
 
 func (rs *receiveSession) offered(o transfer.Offer) {
-	rs.peer = peerLabel(o.PeerName, o.PeerFingerprint)
+	if rs.peer == "" { // Connected comes first; it named a paired sender by its pin
+		rs.peer = peerLabel(o.PeerName, o.PeerFingerprint)
+	}
 	rs.p.infof("%s wants to send %s:", rs.peer, describeOffer(o))
 	for i, en := range o.Entries {
 		if i == maxListed {

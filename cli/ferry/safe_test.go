@@ -122,7 +122,7 @@ func TestPeerStringsEscapedEverywhere(t *testing.T) {
 		rs.store = store
 		rs.onEvent(transfer.Refused{Addr: "10.0.0.2:1", Reason: transfer.NotTrusted, PeerFingerprint: fp, PeerKey: peerKey, Err: errors.New("x")})
 		rs.after = afterCode{p: p, q: &prompter{p: p, in: strings.NewReader("y\n")}, store: store, ask: true, selfArg: "desk"}
-		rs.after.run(context.Background(), trust.Device{Name: hostileName, Key: peerKey})
+		rs.after.run(context.Background(), trust.Device{Name: hostileName, Key: peerKey}, 0)
 		p.warnf("transfer failed: %v", errors.New("the sender ended the transfer: "+hostileName[:70]+": cancelled"))
 		report(p, withHint(keyChanged(hostileName, fp, trust.Device{Name: "x", Key: peerKey}), "h"))
 		checkHostileOutput(t, "receiver stderr", stderr.String(), true)

@@ -176,7 +176,7 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 		peerKey = pin.Key
 	}
 
-	ss := &sendSession{p: p, o: o, pr: newProgress(p, o.progressFor(e.stderrTerminal), e.now), peer: dest.label}
+	ss := &sendSession{p: p, o: o, pr: newProgress(p, o.progressFor(e.stderrTerminal), e.now), peer: dest.label, pin: pin}
 	p.infof("connecting to %s", dest.addr)
 	sum, err := transfer.Send(ctx, transfer.SendConfig{
 		Addr:     dest.addr,
@@ -210,7 +210,7 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 	}
 	if !ss.paired {
 		afterCode{p: p, q: q, store: store, flag: o.trust, ask: interactive, selfArg: name, selfKey: id.Public()}.run(ctx,
-			trust.Device{Name: ss.peerName, Key: ss.peerKey})
+			trust.Device{Name: ss.peerName, Key: ss.peerKey}, 0)
 	}
 	return nil
 }
@@ -328,6 +328,7 @@ type sendSession struct {
 	peerName string
 	peerKey  []byte
 	paired   bool
+	pin      *trust.Device // the receiver's pin, in paired mode: its name labels it
 }
 
 func (ss *sendSession) onEvent(ev transfer.Event) {
@@ -338,6 +339,9 @@ func (ss *sendSession) onEvent(ev transfer.Event) {
 	case transfer.Connected:
 		ss.peer = peerLabel(e.PeerName, e.PeerFingerprint)
 		ss.peerName, ss.peerKey, ss.paired = e.PeerName, e.PeerKey, e.Paired
+		if e.Paired && ss.pin != nil {
+			ss.peer = pairedLabel(ss.pin.Name, e.PeerName, e.PeerFingerprint)
+		}
 		if e.Paired {
 			ss.p.infof("connected to paired device %s, no code needed; waiting for it to accept", ss.peer)
 		} else {

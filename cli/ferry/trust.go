@@ -232,7 +232,11 @@ type afterCode struct {
 	selfKey []byte       // this device's key: a transfer to itself (make demo) trusts nothing
 }
 
-func (a afterCode) run(ctx context.Context, peer trust.Device) {
+// wrong is how many wrong codes the receiver checked before this
+// transfer's code proved right (0 on the sender, which cannot know): not
+// zero, the peer may be a guesser who got lucky, so its key is pinned
+// only by a person who was told so, never by --trust alone.
+func (a afterCode) run(ctx context.Context, peer trust.Device, wrong int) {
 	if a.store == nil || len(peer.Key) != 32 || bytes.Equal(peer.Key, a.selfKey) {
 		return
 	}
@@ -248,8 +252,17 @@ func (a afterCode) run(ctx context.Context, peer trust.Device) {
 		return
 	}
 	yes := a.flag
+	question := fmt.Sprintf("trust %s so later transfers need no code?", label)
+	if wrong > 0 {
+		yes = false
+		question = fmt.Sprintf("%s tried here before this code was right: if they were not all yours, someone may have guessed it. trust %s anyway, so later transfers need no code?",
+			plural(wrong, "wrong code was", "wrong codes were"), label)
+		if a.flag && !a.ask {
+			a.p.warnf("not trusting %s: %s tried here before its code was right", label, plural(wrong, "wrong code was", "wrong codes were"))
+		}
+	}
 	if !yes && a.ask {
-		ok, err := a.q.confirm(ctx, fmt.Sprintf("trust %s so later transfers need no code?", label))
+		ok, err := a.q.confirm(ctx, question)
 		if err != nil {
 			return
 		}

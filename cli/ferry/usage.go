@@ -28,10 +28,12 @@ Exit codes:
     3  authentication failed: wrong code, not paired, device key changed
     4  declined or cancelled, by either end
     5  verification failed (a hash did not match)
+    6  the receiver stopped taking codes after too many wrong ones
 
 With --json, stdout carries one JSON object per line, each with an "event"
 field (listening, connected, offer, accepted, progress, entry, text,
-code_changed, refused, trusted, diag, done, error), and nothing else.
+code_changed, codes_held, codes_stopped, refused, trusted, diag, done,
+error), and nothing else.
 `
 
 const receiveUsage = `Usage: ferry receive [flags]
@@ -39,7 +41,8 @@ const receiveUsage = `Usage: ferry receive [flags]
 Waits for one transfer, shows the code to type on the sending device, asks
 before accepting, and saves what arrives. Text snippets are printed to
 stdout. A trusted device that this device trusts too sends without the
-code.
+code. After 12 wrong codes in 24 hours (someone may be guessing) it stops
+taking codes and exits 6: run it again for a new code.
 
 Flags:
     --dir DIR        save into DIR (default: your download folder,
@@ -52,9 +55,12 @@ Flags:
                      without a terminal, offers are declined
     --overwrite      replace files that already exist instead of saving
                      "name (1).ext"
-    --keep           keep receiving after a transfer, until interrupted
+    --keep           keep receiving after a transfer, until interrupted; a
+                     random code is used once: a new one is shown after each
+                     transfer
     --trust          after a transfer with the code, trust the sender without
-                     asking (on a terminal, ferry asks)
+                     asking (on a terminal, ferry asks); not when wrong codes
+                     came first: then only a person who was told can
     --accept-trusted accept offers from trusted devices without asking
     --no-mdns        do not advertise this device on the network
     --iface NAME     advertise and show addresses on NAME only (repeatable)

@@ -38,7 +38,9 @@
 // not. Config.Guess lets the responder's caller check message 3 under its
 // own lock, so that concurrent handshakes never check more guesses
 // against one code than it allows: a guess for a code retired meanwhile
-// is refused unchecked, as ErrCodeRetired.
+// is refused unchecked, as ErrCodeRetired, and a guess that the caller's
+// budget holds back (too many wrong codes lately) is refused unchecked
+// as ErrCodesHeld.
 //
 // A responder that is in another transfer refuses new connections with
 // RefuseBusy: it answers the preamble, then sends the busy rejection in
@@ -54,12 +56,14 @@
 //	4 not paired      responder, after message 3       ErrNotPaired
 //	5 no paired mode  responder, for message 2         ErrNotPaired
 //	6 key changed     initiator, for message 3         ErrNotPaired (at the responder)
+//	7 codes held      responder, after message 3       ErrCodesHeld
 //
-// These bits and reasons were added before version 1 shipped; an
-// unknown offer bit or reason is refused as ErrNotFerry or ErrMalformed,
-// never ignored. ProtocolVersion is 2 since the transfer messages changed
-// (core/transfer's package doc says how): version 1 receivers answered
-// a "have" with their own file's hash.
+// Reasons 1 to 6 and the offer bits were added before version 1
+// shipped; reason 7 (the guess budget of core/transfer) comes with
+// version 2. An unknown offer bit or reason is refused as ErrNotFerry or
+// ErrMalformed, never ignored. ProtocolVersion is 2 since the transfer
+// messages changed too (core/transfer's package doc says how): version 1
+// receivers answered a "have" with their own file's hash.
 //
 // # Paired mode
 //

@@ -9,6 +9,11 @@ var (
 	// ErrCodeRetired: the responder retired the code after too many wrong
 	// attempts; the initiator should ask for the new one.
 	ErrCodeRetired = errors.New("code retired after too many wrong attempts")
+	// ErrCodesHeld: the responder did not check the code at all: after
+	// too many wrong codes it holds guesses back for a while, or takes
+	// none until its person asks for a new code. The initiator should wait
+	// and try again, or ask for the new code.
+	ErrCodesHeld = errors.New("the receiver is not taking codes after too many wrong ones")
 	// ErrBusy: the receiver is in another transfer; try again later.
 	ErrBusy = errors.New("receiver busy")
 	// ErrNotPaired: a paired-mode handshake was refused because one end

@@ -61,6 +61,7 @@ func FuzzInitiator(f *testing.F) {
 	// in place of message 2 when busy.
 	f.Add(append(bytes.Clone(toClient), 0, 0, rejectWrongCode))
 	f.Add(append(bytes.Clone(toClient), 0, 0, rejectCodeRetired))
+	f.Add(append(bytes.Clone(toClient), 0, 0, rejectCodesHeld))
 	f.Add(append(firstFrames(toClient, 0), 0, 0, rejectBusy))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		fuzzEnd(t, in, func(ctx context.Context, nc net.Conn, cfg Config) (*Conn, error) {

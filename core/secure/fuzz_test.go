@@ -41,7 +41,7 @@ func FuzzRecordReader(f *testing.F) {
 		if err == nil {
 			return
 		}
-		for _, s := range []error{ErrAuth, ErrMalformed, ErrTruncated, ErrTrailingData, ErrWrongCode, ErrCodeRetired, ErrBusy, ErrNotPaired} {
+		for _, s := range []error{ErrAuth, ErrMalformed, ErrTruncated, ErrTrailingData, ErrWrongCode, ErrCodeRetired, ErrCodesHeld, ErrBusy, ErrNotPaired} {
 			if errors.Is(err, s) {
 				return
 			}

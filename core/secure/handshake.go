@@ -49,12 +49,12 @@ type Config struct {
 	// arrives, with check, which checks the initiator's guess and reports
 	// whether the code was right. Guess calls check at most once, and only
 	// if the code may still be guessed, holding whatever lock makes its
-	// count of wrong guesses exact when handshakes run concurrently. It
-	// returns whether a wrong guess (or one it would not check, because
-	// the code was retired meanwhile) is to be reported as ErrCodeRetired
-	// rather than ErrWrongCode. Check is quick: one Diffie-Hellman and
-	// one AEAD open.
-	Guess func(check func() bool) (retired bool)
+	// count of wrong guesses exact when handshakes run concurrently. When
+	// the guess was not right (or not checked) it returns what to tell the
+	// initiator: Wrong, Retired (the code was retired, now or meanwhile)
+	// or Held (the guess was not checked: the caller's guess budget holds
+	// guesses back). Check is quick: one Diffie-Hellman and one AEAD open.
+	Guess func(check func() bool) GuessAnswer
 
 	// Batch is how many bytes of sealed records collect before a socket
 	// write (default DefaultBatch). Benchmarks set 1 to write each record
@@ -65,6 +65,21 @@ type Config struct {
 	// only.
 	Unbuffered bool
 }
+
+// GuessAnswer is what a responder's Config.Guess tells an initiator whose
+// guess was not right.
+type GuessAnswer uint8
+
+const (
+	// Wrong: the guess was checked and was wrong; the code stands.
+	Wrong GuessAnswer = iota
+	// Retired: the code is retired (this guess used its last attempt, or
+	// another retired it meanwhile and this guess was not checked).
+	Retired
+	// Held: the guess was not checked, because the responder holds code
+	// guesses back after too many wrong ones (ErrCodesHeld).
+	Held
+)
 
 const (
 	defaultTimeout = 10 * time.Second
@@ -272,16 +287,22 @@ func respond(nc net.Conn, cfg *Config) (*Conn, error) {
 		right = err == nil
 		return right
 	}
-	retired := cfg.LastAttempt
+	answer := Wrong
+	if cfg.LastAttempt {
+		answer = Retired
+	}
 	if cfg.Guess != nil {
-		retired = cfg.Guess(check)
+		answer = cfg.Guess(check)
 	} else {
 		check()
 	}
 	if !right {
 		reason, sentinel := byte(rejectWrongCode), ErrWrongCode
-		if retired {
+		switch answer {
+		case Retired:
 			reason, sentinel = rejectCodeRetired, ErrCodeRetired
+		case Held:
+			reason, sentinel = rejectCodesHeld, ErrCodesHeld
 		}
 		reject(nc, reason)
 		return nil, fmt.Errorf("reading message 3: %w", sentinel)

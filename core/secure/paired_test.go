@@ -25,10 +25,10 @@ func pins(keys ...[]byte) func([]byte) bool {
 	}
 }
 
-func noGuess(t *testing.T) func(func() bool) bool {
-	return func(func() bool) bool {
+func noGuess(t *testing.T) func(func() bool) GuessAnswer {
+	return func(func() bool) GuessAnswer {
 		t.Error("a paired-mode handshake consulted the code's guess count")
-		return false
+		return Wrong
 	}
 }
 

@@ -20,6 +20,7 @@ const (
 	rejectNotPaired   = 4 // responder: no pin for the initiator's key
 	rejectPairedOff   = 5 // responder: accepts no paired-mode handshake
 	rejectKeyChanged  = 6 // initiator: the responder's key is not the pinned one
+	rejectCodesHeld   = 7 // responder: message 3 not checked, guesses are held back
 )
 
 // busyTimeout bounds RefuseBusy's exchange: an honest initiator sends its
@@ -33,6 +34,8 @@ func fromResponder(reason byte) error {
 		return fmt.Errorf("the receiver rejected the handshake: %w", ErrWrongCode)
 	case rejectCodeRetired:
 		return fmt.Errorf("the receiver rejected the handshake: %w", ErrCodeRetired)
+	case rejectCodesHeld:
+		return fmt.Errorf("the receiver rejected the handshake: %w", ErrCodesHeld)
 	case rejectBusy:
 		return fmt.Errorf("%w: the other device is in another transfer; try again when it has finished", ErrBusy)
 	case rejectNotPaired:

@@ -40,13 +40,14 @@ func TestRefuseBusyAfterHandshake(t *testing.T) {
 }
 
 // Guess decides whether message 3 is checked at all: a code retired
-// meanwhile is refused unchecked as ErrCodeRetired, on both ends, and a
-// checked right guess succeeds.
+// meanwhile is refused unchecked as ErrCodeRetired, a guess held back by
+// the caller's budget as ErrCodesHeld (even the right code), on both
+// ends, and a checked right guess succeeds.
 func TestGuess(t *testing.T) {
 	a, b := ids(t)
 	checked := false
 	cl, sv := pipe(t, Config{Identity: a, Code: "123456"}, Config{Identity: b, Code: "123456",
-		Guess: func(check func() bool) bool { return true }})
+		Guess: func(check func() bool) GuessAnswer { return Retired }})
 	if !errors.Is(sv.err, ErrCodeRetired) || cl.err != nil {
 		t.Fatalf("unchecked guess: client %v, server %v", cl.err, sv.err)
 	}
@@ -54,12 +55,20 @@ func TestGuess(t *testing.T) {
 		t.Fatalf("client read: got %v, want ErrCodeRetired", err)
 	}
 	cl, sv = pipe(t, Config{Identity: a, Code: "123456"}, Config{Identity: b, Code: "123456",
-		Guess: func(check func() bool) bool { checked = check(); return false }})
+		Guess: func(check func() bool) GuessAnswer { return Held }})
+	if !errors.Is(sv.err, ErrCodesHeld) || cl.err != nil {
+		t.Fatalf("held guess: client %v, server %v", cl.err, sv.err)
+	}
+	if _, err := cl.c.Read(make([]byte, 8)); !errors.Is(err, ErrCodesHeld) {
+		t.Fatalf("client read: got %v, want ErrCodesHeld", err)
+	}
+	cl, sv = pipe(t, Config{Identity: a, Code: "123456"}, Config{Identity: b, Code: "123456",
+		Guess: func(check func() bool) GuessAnswer { checked = check(); return Wrong }})
 	if cl.err != nil || sv.err != nil || !checked {
 		t.Fatalf("checked right guess: client %v, server %v, check said %v", cl.err, sv.err, checked)
 	}
 	cl, sv = pipe(t, Config{Identity: a, Code: "654321"}, Config{Identity: b, Code: "123456",
-		Guess: func(check func() bool) bool { checked = check(); return false }})
+		Guess: func(check func() bool) GuessAnswer { checked = check(); return Wrong }})
 	if !errors.Is(sv.err, ErrWrongCode) || checked {
 		t.Fatalf("checked wrong guess: server %v, check said %v", sv.err, checked)
 	}

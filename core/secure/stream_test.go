@@ -131,7 +131,7 @@ func readErr(t *testing.T, reader func([]byte) (*Conn, *memConn), wire []byte) e
 
 // errorsRoot returns the first sentinel err wraps, for the sticky check.
 func errorsRoot(err error) error {
-	for _, s := range []error{ErrAuth, ErrTruncated, ErrMalformed, ErrTrailingData, ErrWrongCode, ErrCodeRetired} {
+	for _, s := range []error{ErrAuth, ErrTruncated, ErrMalformed, ErrTrailingData, ErrWrongCode, ErrCodeRetired, ErrCodesHeld} {
 		if errors.Is(err, s) {
 			return s
 		}
@@ -215,7 +215,7 @@ func TestDamagedStreams(t *testing.T) {
 
 func TestRejectionBeforeFirstRecord(t *testing.T) {
 	_, _, reader := keyedPair(AESGCM, Config{})
-	for reason, want := range map[byte]error{rejectWrongCode: ErrWrongCode, rejectCodeRetired: ErrCodeRetired, 77: ErrMalformed} {
+	for reason, want := range map[byte]error{rejectWrongCode: ErrWrongCode, rejectCodeRetired: ErrCodeRetired, rejectCodesHeld: ErrCodesHeld, 77: ErrMalformed} {
 		err := readErr(t, reader, []byte{0, 0, reason})
 		if !errors.Is(err, want) {
 			t.Errorf("reason %d: got %v, want %v", reason, err, want)

@@ -45,8 +45,9 @@ type acceptor struct {
 type deadliner interface{ SetDeadline(time.Time) error }
 
 type won struct {
-	sc     *secure.Conn
-	timers *diag.Timers
+	sc         *secure.Conn
+	timers     *diag.Timers
+	wrongCodes int // wrong codes checked before this one proved right
 }
 
 type pendingConn struct {
@@ -140,12 +141,13 @@ func (a *acceptor) admit(nc net.Conn) {
 
 func (a *acceptor) handshake(p *pendingConn) {
 	timers := &diag.Timers{}
-	code, guess := a.r.attempt(a.ev)
+	try, guess := a.r.attempt(a.ev)
 	pins := pinCheck{paired: a.r.cfg.Paired}
-	sc, err := secure.Server(a.ctx, p.nc, secure.Config{Identity: a.r.cfg.Identity, Code: code, Timers: timers,
+	sc, err := secure.Server(a.ctx, p.nc, secure.Config{Identity: a.r.cfg.Identity, Code: try.code, Timers: timers,
 		Guess: guess, Paired: pins.hook()})
 	if err != nil {
-		// A wrong code was counted by guess; a paired sender refused is
+		// A wrong code was counted by guess (and one held back by the
+		// budget was not checked); a paired sender refused is
 		// reported (Refused); anything else (a port scan, another
 		// version, a stall) only costs the connection.
 		a.r.reportRefusal(a.ev, p.nc.RemoteAddr().String(), &pins, err)
@@ -163,7 +165,7 @@ func (a *acceptor) handshake(p *pendingConn) {
 	case evicted:
 		sc.Close()
 	case first:
-		a.won <- won{sc, timers} // buffered, and only one is ever sent
+		a.won <- won{sc, timers, try.wrongCodes} // buffered, and only one is ever sent
 	default:
 		sc.RefuseBusy()
 	}

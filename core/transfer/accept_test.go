@@ -208,7 +208,8 @@ func TestBusyDuringTransfer(t *testing.T) {
 // Many wrong codes at once never get more than MaxAttempts guesses
 // checked against one code: each retired code had exactly MaxAttempts-1
 // senders told "wrong code" (and one told "retired"), and every other
-// guess is refused unchecked as retired.
+// guess is refused unchecked as retired, or as held back by the guess
+// budget.
 func TestConcurrentWrongCodes(t *testing.T) {
 	ctx := t.Context()
 	const max, n = 3, 40
@@ -232,9 +233,11 @@ func TestConcurrentWrongCodes(t *testing.T) {
 	}
 	wg.Wait()
 	close(errs)
-	wrong, retired := 0, 0
+	wrong, retired, held := 0, 0, 0
 	for err := range errs {
 		switch {
+		case errors.Is(err, secure.ErrCodesHeld):
+			held++
 		case errors.Is(err, secure.ErrCodeRetired):
 			retired++
 		case errors.Is(err, secure.ErrWrongCode):
@@ -244,13 +247,18 @@ func TestConcurrentWrongCodes(t *testing.T) {
 		}
 	}
 	changed := len(eventsOf[CodeChanged](p.rev))
-	t.Logf("%d wrong, %d retired, %d codes retired", wrong, retired, changed)
+	t.Logf("%d wrong, %d retired, %d held, %d codes retired", wrong, retired, held, changed)
 	if changed == 0 || wrong < (max-1)*changed || wrong > (max-1)*(changed+1) {
 		t.Fatalf("%d senders told wrong code for %d retired codes: more than %d guesses were checked against a code",
 			wrong, changed, max)
 	}
 	if n := listDir(t, p.r.cfg.Dir); len(n) != 0 {
 		t.Fatalf("wrong codes wrote %v", n)
+	}
+	// Past the budget's free guesses, the right code waits out the
+	// back-off like any other.
+	if h := eventsOf[CodesHeld](p.rev); len(h) > 0 {
+		time.Sleep(time.Until(h[len(h)-1].Until))
 	}
 	p.send.Code = p.r.Code()
 	if _, serr, _, rerr := p.run(ctx, Item{Path: src}); serr != nil || rerr != nil {

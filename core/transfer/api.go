@@ -96,6 +96,12 @@ type Connected struct {
 	PeerKey         []byte // the peer's 32-byte static key, proven in the handshake
 	Paired          bool   // authenticated by pinned keys, not by a code
 	Addr            string
+	// WrongCodes (receiver, code mode) is how many wrong codes this
+	// receiver checked since its last transfer made with a code (or since
+	// it started) before this sender's code proved right. Not zero, the
+	// sender may be a guesser who got lucky: a front end never pins its
+	// key without saying so in the question.
+	WrongCodes int
 }
 
 // Offered (receiver): an offer arrived and waits for Accept or Decline,
@@ -136,8 +142,53 @@ type TextReceived struct {
 	Text  string
 }
 
-// CodeChanged (receiver): too many wrong attempts retired the old code.
-type CodeChanged struct{ Code string }
+// CodeChanged (receiver): the code a sender must type is now Code.
+type CodeChanged struct {
+	Code   string
+	Reason CodeChangeReason
+}
+
+// CodeChangeReason says why the code changed.
+type CodeChangeReason uint8
+
+const (
+	// CodeRetired: too many wrong attempts retired the old code.
+	CodeRetired CodeChangeReason = iota
+	// CodeUsed: a transfer made with the old code ended, and the old code
+	// was one the receiver picked: whoever saw it cannot send again.
+	CodeUsed
+	// CodeRenewed: a person asked for a new code (Receiver.NewCode).
+	CodeRenewed
+)
+
+func (c CodeChangeReason) String() string {
+	switch c {
+	case CodeRetired:
+		return "retired"
+	case CodeUsed:
+		return "used"
+	case CodeRenewed:
+		return "renewed"
+	}
+	return "unknown"
+}
+
+// CodesHeld (receiver): after too many wrong codes the receiver checks
+// none before Until; a sender that tries sooner, with any code, is told
+// secure.ErrCodesHeld and may try again later. Wrong counts the wrong
+// codes checked in the last 24 hours. Emitted after each wrong code that
+// is past the free ones, so at most as often as the guess budget allows.
+type CodesHeld struct {
+	Until time.Time
+	Wrong int
+}
+
+// CodesStopped (receiver): the guess budget is spent. No code is checked
+// until a person asks for a new one (Receiver.NewCode); every sender with
+// a code is told secure.ErrCodesHeld. Paired senders are still served.
+// Wrong counts the wrong codes behind it. A front end says what happened
+// and how to go on (ErrCodesStopped is the error to end with).
+type CodesStopped struct{ Wrong int }
 
 // Refused (receiver): a sender asked for a transfer without a code and
 // the paired-mode handshake refused it; Serve goes on waiting. The sender
@@ -208,6 +259,8 @@ func (Progress) isEvent()     {}
 func (EntryDone) isEvent()    {}
 func (TextReceived) isEvent() {}
 func (CodeChanged) isEvent()  {}
+func (CodesHeld) isEvent()    {}
+func (CodesStopped) isEvent() {}
 func (Refused) isEvent()      {}
 func (Diagnostics) isEvent()  {}
 func (Finished) isEvent()     {}

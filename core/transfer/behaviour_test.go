@@ -83,7 +83,7 @@ func TestWrongCode(t *testing.T) {
 	p2 := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll, MaxAttempts: 2})
 	retired := make(chan struct{})
 	p2.rev.hook = func(ev Event) {
-		if _, ok := ev.(CodeChanged); ok {
+		if c, ok := ev.(CodeChanged); ok && c.Reason == CodeRetired {
 			close(retired)
 		}
 	}
@@ -95,7 +95,7 @@ func TestWrongCode(t *testing.T) {
 	}
 	<-retired // the sender can learn of the rejection before Serve counts it
 	changed := eventsOf[CodeChanged](p2.rev)
-	if len(changed) != 1 || changed[0].Code == p2.send.Code || changed[0].Code != p2.r.Code() {
+	if len(changed) != 1 || changed[0].Reason != CodeRetired || changed[0].Code == p2.send.Code || changed[0].Code != p2.r.Code() {
 		t.Fatalf("CodeChanged %v (old %s, now %s)", changed, p2.send.Code, p2.r.Code())
 	}
 	p2.send.Code = p2.r.Code()

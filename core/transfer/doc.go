@@ -163,6 +163,19 @@
 //     most MaxAttempts guesses are ever checked against one code, however
 //     many handshakes run at once, and a guess that arrives for a code
 //     retired meanwhile is refused unchecked (secure.ErrCodeRetired).
+//     Every wrong code also counts against a guess budget for the whole
+//     receiver (budget.go): 6 checked at once, then one after each of
+//     0.5 s, 1 s ... 16 s, then none after 12 in 24 hours until
+//     Receiver.NewCode; a guess that comes sooner is refused unchecked
+//     (secure.ErrCodesHeld). CodesHeld and CodesStopped tell the front
+//     end. A successful transfer does not reset the budget, or an
+//     attacker would get a new one with every honest transfer.
+//   - Codes are used once. A code the receiver picked is replaced when
+//     the transfer it authenticated ends (CodeChanged, CodeUsed); one
+//     fixed in ReceiverConfig.Code stays, as the person chose it.
+//     Connected.WrongCodes counts the wrong codes since the last
+//     transfer by code, so that no front end pins a lucky guesser's key
+//     without saying so.
 //   - Progress: at most one event per 250 ms plus a last one; Rate is an
 //     exponentially smoothed bytes per second, Total is corrected upwards
 //     when a skip or resume does not verify.

@@ -32,6 +32,9 @@ type rsession struct {
 	peerKey []byte
 	paired  bool // authenticated by pins, not by a code
 	timeout time.Duration
+	// wrongCodes is how many wrong codes the receiver checked before
+	// this connection's code proved right (code mode), for Connected.
+	wrongCodes int
 
 	out           chan []byte   // framed messages for writeLoop
 	writerDone    chan struct{} // closed when writeLoop returns
@@ -158,7 +161,8 @@ func (s *rsession) exchange(ctx context.Context) error {
 	}
 	body = nil
 	addr := s.conn.NetConn().RemoteAddr().String()
-	s.ev.emit(Connected{PeerName: om.Name, PeerFingerprint: s.peerFP, PeerKey: s.peerKey, Paired: s.paired, Addr: addr})
+	s.ev.emit(Connected{PeerName: om.Name, PeerFingerprint: s.peerFP, PeerKey: s.peerKey, Paired: s.paired, Addr: addr,
+		WrongCodes: s.wrongCodes})
 	if err := validateEntries(om.Entries); err != nil {
 		return fmt.Errorf("refusing the offer: %w", err)
 	}

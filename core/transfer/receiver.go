@@ -9,15 +9,20 @@ import (
 	"net"
 	"os"
 	"sync"
+	"time"
+
+	"github.com/ferry-project/ferry/core/secure"
 )
 
-// Receiver takes one transfer at a time. Its code and port are fixed
-// from NewReceiver on (the code changes only after MaxAttempts wrong
-// guesses), so a front end can show them, and advertise them, before
-// Serve runs.
+// Receiver takes one transfer at a time. Its port is fixed from
+// NewReceiver on, and so is its code until it changes (CodeChanged):
+// after MaxAttempts wrong guesses, after a transfer made with a code that
+// the receiver picked, or when a person asks (NewCode). A front end can
+// show both, and advertise them, before Serve runs.
 type Receiver struct {
 	cfg     ReceiverConfig
 	ln      net.Listener
+	ev      *emitter  // shared by every Serve and NewCode, so events never overlap
 	decide  chan bool // Accept/Decline, buffered: a handler may call them
 	life    context.Context
 	kill    context.CancelCauseFunc
@@ -26,6 +31,11 @@ type Receiver struct {
 	gen     int // how many codes were retired
 	wrong   int // wrong guesses checked against code
 	serving bool
+	// budget bounds the wrong codes checked by the whole receiver (see
+	// budget.go); wrongSince counts those checked since the last
+	// transfer made with a code, for Connected.WrongCodes.
+	budget     guessBudget
+	wrongSince int
 
 	refusals refusalLimit // Refused events, across Serve calls
 }
@@ -62,7 +72,7 @@ func NewReceiver(cfg ReceiverConfig) (*Receiver, error) {
 	}
 	cfg.Timeout = cmp(cfg.Timeout, defaultTimeout)
 	life, kill := context.WithCancelCause(context.Background())
-	return &Receiver{cfg: cfg, ln: ln, code: code, decide: make(chan bool, 1), life: life, kill: kill}, nil
+	return &Receiver{cfg: cfg, ln: ln, ev: &emitter{f: cfg.OnEvent}, code: code, decide: make(chan bool, 1), life: life, kill: kill}, nil
 }
 
 // newCode picks a 6-digit code (about 20 bits) other than old.
@@ -95,6 +105,21 @@ func (r *Receiver) Port() int {
 	return 0
 }
 
+// NewCode is a person asking for a new code: it retires the current one,
+// starts the guess budget over (after CodesStopped, codes are checked
+// again), emits CodeChanged with reason CodeRenewed, and returns the new
+// code. Call it from a person's action, never from the OnEvent handler
+// (events are delivered one at a time, so it would wait on itself).
+func (r *Receiver) NewCode() string {
+	r.mu.Lock()
+	next := newCode(r.code)
+	r.code, r.wrong, r.gen = next, 0, r.gen+1
+	r.budget.reset()
+	r.mu.Unlock()
+	r.ev.emit(CodeChanged{Code: next, Reason: CodeRenewed})
+	return next
+}
+
 // Accept answers the pending offer (or the next one) with yes.
 func (r *Receiver) Accept() { r.answer(true) }
 
@@ -120,7 +145,13 @@ func (r *Receiver) Close() error {
 // bounded by core/secure's handshake timeout and the limits on pending
 // connections (see accept.go); one that fails is closed and Serve keeps
 // listening. A wrong code counts against the current code; after
-// MaxAttempts wrong codes a new one is picked and CodeChanged emitted. A
+// MaxAttempts wrong codes a new one is picked and CodeChanged emitted.
+// Every wrong code also counts against the receiver's guess budget
+// (budget.go): past its free guesses, codes are held back for a while
+// (CodesHeld), then not checked at all (CodesStopped) until NewCode. A
+// code that the receiver picked is used up by the transfer it
+// authenticated: when that transfer ends, a new one is picked
+// (CodeChanged, reason CodeUsed). A
 // sender refused in paired mode (no pin for it here, or its pin for this
 // device stale) is reported with Refused.
 // The first connection through the handshake becomes the transfer; while
@@ -128,7 +159,7 @@ func (r *Receiver) Close() error {
 // secure.ErrBusy). Serve returns only after every goroutine it started
 // has ended; handshakes still pending then are closed.
 func (r *Receiver) Serve(ctx context.Context) (sum Summary, err error) {
-	ev := &emitter{f: r.cfg.OnEvent}
+	ev := r.ev
 	defer func() {
 		if err != nil {
 			ev.emit(Failed{Err: err})
@@ -153,8 +184,13 @@ func (r *Receiver) Serve(ctx context.Context) (sum Summary, err error) {
 	case w := <-a.won:
 		r.cfg.hooks.onSecured(w.sc)
 		s := &rsession{cfg: &r.cfg, decide: r.decide, conn: w.sc, ev: ev, timers: w.timers,
-			peerFP: w.sc.PeerFingerprint(), peerKey: w.sc.PeerPublic(), paired: w.sc.Paired(), timeout: r.cfg.Timeout}
-		return s.run(ctx)
+			peerFP: w.sc.PeerFingerprint(), peerKey: w.sc.PeerPublic(), paired: w.sc.Paired(), timeout: r.cfg.Timeout,
+			wrongCodes: w.wrongCodes}
+		sum, err = s.run(ctx)
+		if !s.paired {
+			r.usedCode(err == nil)
+		}
+		return sum, err
 	case err := <-a.failed:
 		if r.life.Err() != nil { // Close closed the listener
 			return Summary{}, cancelError(r.life)
@@ -165,33 +201,95 @@ func (r *Receiver) Serve(ctx context.Context) (sum Summary, err error) {
 	}
 }
 
+// usedCode ends a transfer that a code authenticated: the count of wrong
+// codes before it starts over if it completed, and a code the receiver
+// picked is replaced, so that whoever saw it cannot send again. A code
+// fixed in ReceiverConfig.Code is the person's choice and stays (until
+// wrong guesses retire it: the codes after it are picked).
+func (r *Receiver) usedCode(completed bool) {
+	r.mu.Lock()
+	if completed {
+		r.wrongSince = 0
+	}
+	if r.cfg.Code != "" && r.code == r.cfg.Code {
+		r.mu.Unlock()
+		return
+	}
+	next := newCode(r.code)
+	r.code, r.wrong, r.gen = next, 0, r.gen+1
+	r.mu.Unlock()
+	r.ev.emit(CodeChanged{Code: next, Reason: CodeUsed})
+}
+
+// guessTry is one code-mode handshake's view of the code: which one it
+// uses, and, once its guess proved right, how many wrong codes came
+// before it.
+type guessTry struct {
+	code       string
+	gen        int
+	wrongCodes int
+}
+
 // attempt returns the code a new handshake uses and the Guess hook that
 // checks its message 3. The hook holds r.mu across the check, so that
 // concurrent handshakes never check more than MaxAttempts guesses against
-// one code: a guess for a code retired meanwhile is refused unchecked.
-func (r *Receiver) attempt(ev *emitter) (string, func(check func() bool) bool) {
+// one code, nor more than the guess budget allows: a guess for a code
+// retired meanwhile is refused unchecked (Retired), and so is one that
+// the budget holds back (Held). Events are emitted after r.mu is released.
+func (r *Receiver) attempt(ev *emitter) (*guessTry, func(check func() bool) secure.GuessAnswer) {
 	r.mu.Lock()
-	code, gen := r.code, r.gen
+	t := &guessTry{code: r.code, gen: r.gen}
 	r.mu.Unlock()
-	return code, func(check func() bool) (retired bool) {
+	return t, func(check func() bool) secure.GuessAnswer {
+		now := r.now()
 		r.mu.Lock()
-		if gen != r.gen {
+		if t.gen != r.gen {
 			r.mu.Unlock()
-			return true
+			return secure.Retired
 		}
-		if check() {
+		if !r.budget.allow(now) {
 			r.mu.Unlock()
-			return false
+			return secure.Held
 		}
+		right := check()
+		if h := r.cfg.hooks; h != nil && h.checked != nil {
+			h.checked(now, right)
+		}
+		if right {
+			t.wrongCodes = r.wrongSince
+			r.mu.Unlock()
+			return secure.Wrong
+		}
+		r.wrongSince++
+		r.budget.wrongAt(now)
 		r.wrong++
-		if r.wrong < r.cfg.MaxAttempts {
-			r.mu.Unlock()
-			return false
+		answer := secure.Wrong
+		var evs []Event
+		switch {
+		case r.budget.stopped:
+			// The code stays until NewCode: showing a new one that
+			// nobody may use would only mislead.
+			evs = append(evs, CodesStopped{Wrong: len(r.budget.wrong)})
+		case r.wrong >= r.cfg.MaxAttempts:
+			next := newCode(r.code)
+			r.code, r.wrong, r.gen = next, 0, r.gen+1
+			answer = secure.Retired
+			evs = append(evs, CodeChanged{Code: next})
 		}
-		next := newCode(r.code)
-		r.code, r.wrong, r.gen = next, 0, r.gen+1
+		if next := r.budget.next(); !r.budget.stopped && next.After(now) {
+			evs = append(evs, CodesHeld{Until: next, Wrong: len(r.budget.wrong)})
+		}
 		r.mu.Unlock()
-		ev.emit(CodeChanged{Code: next})
-		return true
+		for _, e := range evs {
+			ev.emit(e)
+		}
+		return answer
 	}
+}
+
+func (r *Receiver) now() time.Time {
+	if r.cfg.hooks != nil && r.cfg.hooks.guessNow != nil {
+		return r.cfg.hooks.guessNow()
+	}
+	return time.Now()
 }

@@ -23,6 +23,10 @@ var (
 	ErrTimeout       = errors.New("the peer went silent")
 	ErrSourceChanged = errors.New("a file changed on the sender's disk during the transfer")
 	ErrProtocol      = errors.New("protocol violation")
+	// ErrCodesStopped is for a front end that ends its receiver on
+	// CodesStopped: the guess budget is spent and no code is checked
+	// until a person asks for a new one. Serve itself never returns it.
+	ErrCodesStopped = errors.New("stopped taking codes after too many wrong ones")
 )
 
 // Policy decides offers without asking the front end.
@@ -103,6 +107,10 @@ type hooks struct {
 	admitted func(pending int)
 	// now replaces time.Now for the limit on Refused events.
 	now func() time.Time
+	// guessNow replaces time.Now for the guess budget; checked is told
+	// of every guess checked, under the lock that counts it.
+	guessNow func() time.Time
+	checked  func(at time.Time, right bool)
 }
 
 func (h *hooks) reader(r io.Reader) io.Reader {

@@ -86,13 +86,13 @@ func (u *UI) Demo(view string) error {
 		if view != "send" {
 			u.send.startSend()
 		}
-	case "receive", "offer":
+	case "receive", "offer", "codes-stopped":
 		u.ShowReceive()
 	case "settings", "trusted":
 		u.cfg.NoReceive = true
 		u.ShowSettings()
 	default:
-		return fmt.Errorf("demo: unknown view %q (want send, progress, done, failed, receive, offer, settings, trusted, devices-trusted or done-trust)", view)
+		return fmt.Errorf("demo: unknown view %q (want send, progress, done, failed, receive, offer, codes-stopped, settings, trusted, devices-trusted or done-trust)", view)
 	}
 	return nil
 }
@@ -225,8 +225,15 @@ func (r *demoReceiver) Port() int    { return 41000 }
 func (r *demoReceiver) Accept()      {}
 func (r *demoReceiver) Decline()     {}
 func (r *demoReceiver) Close() error { return nil }
+func (r *demoReceiver) NewCode() string {
+	r.cfg.OnEvent(transfer.CodeChanged{Code: "730518", Reason: transfer.CodeRenewed})
+	return "730518"
+}
 
 func (r *demoReceiver) Serve(ctx context.Context) (transfer.Summary, error) {
+	if r.view == "codes-stopped" && r.cfg.OnEvent != nil {
+		r.cfg.OnEvent(transfer.CodesStopped{Wrong: 12})
+	}
 	if r.view == "offer" && r.cfg.OnEvent != nil {
 		d := demoDevices[1]
 		r.cfg.OnEvent(transfer.Connected{PeerName: d.Name, PeerFingerprint: d.Fingerprint, Addr: d.Addrs[0]})

@@ -73,4 +73,17 @@
 //     is fixed nobody is trusted.
 //   - Store writes (which lock and sync a file) run off the UI goroutine;
 //     reads, which take no lock, run where they are needed.
+//   - Wrong codes (core/transfer's guess budget): the Receive view says
+//     how many were tried and until when codes are held back, in a notice
+//     of its own; when the receiver stops taking codes it greys the code
+//     out, says someone may be guessing, and offers New code, whose click
+//     takes codes again with a new one. A receiver lives for one transfer
+//     here, so each transfer (and Receive more) starts a fresh code.
+//   - The Trust box after a transfer by code says when wrong codes came
+//     before the right one ("N wrong codes were tried on this device
+//     before this sender's code was right"), and then reads "Trust NAME
+//     anyway"; it is never ticked for the person.
+//   - A paired sender is named by the name its key was pinned under; the
+//     name it claims is added only when it differs ("Work laptop, calling
+//     itself ‘Laptop’").
 package ui

@@ -20,5 +20,8 @@ type Receiver interface {
 	Serve(ctx context.Context) (transfer.Summary, error)
 	Accept()
 	Decline()
+	// NewCode is the person asking for a new code (after CodesStopped):
+	// the engine emits CodeChanged with it before it returns.
+	NewCode() string
 	Close() error
 }

@@ -51,6 +51,14 @@ type receiveView struct {
 	noticeText *widget.Label
 	refusals   int // refused senders since the notice was last cleared
 
+	// The guess budget's state while the receiver waits: wrong codes
+	// hold codes back for a while (CodesHeld), then stop them until the
+	// person asks for a new one here (CodesStopped).
+	codes     *fyne.Container
+	codesHead *widget.Label
+	codesText *widget.Label
+	newCode   *widget.Button
+
 	failed   *fyne.Container
 	failText *widget.Label
 
@@ -110,7 +118,15 @@ func newReceiveView(u *UI) *receiveView {
 		widget.NewIcon(theme.NewWarningThemedResource(theme.WarningIcon())), dismiss,
 		container.NewVBox(v.noticeHead, v.noticeText)))
 	v.notice.Hide()
-	v.ready = centred(640, card(container.NewVBox(title, v.name, body, v.notice, foot)))
+	v.codesHead = &widget.Label{TextStyle: fyne.TextStyle{Bold: true}, Importance: widget.WarningImportance}
+	v.codesText = &widget.Label{Wrapping: fyne.TextWrapWord}
+	v.newCode = widget.NewButtonWithIcon("New code", theme.ViewRefreshIcon(), v.askNewCode)
+	v.newCode.Importance = widget.HighImportance
+	v.codes = container.NewVBox(widget.NewSeparator(), container.NewBorder(nil, nil,
+		widget.NewIcon(theme.NewWarningThemedResource(theme.WarningIcon())), nil,
+		container.NewVBox(v.codesHead, v.codesText, container.NewHBox(layout.NewSpacer(), v.newCode))))
+	v.codes.Hide()
+	v.ready = centred(640, card(container.NewVBox(title, v.name, body, v.codes, v.notice, foot)))
 
 	failTitle := &widget.Label{Text: "Can't receive", TextStyle: fyne.TextStyle{Bold: true}, SizeName: theme.SizeNameSubHeadingText}
 	v.failText = &widget.Label{Wrapping: fyne.TextWrapWord}
@@ -198,8 +214,25 @@ func (v *receiveView) serveOne(ctx context.Context, gen int) (restart bool, err 
 	cfg.Listen = v.u.cfg.Listen
 	cfg.Identity = v.u.cfg.Identity
 	var r Receiver
+	pinnedAs := "" // a paired sender's label, from Connected, for its Offered
 	cfg.OnEvent = func(ev transfer.Event) {
 		v.u.noteCodePeer(ev)
+		// A paired sender is named by its pin, not by the name it
+		// claims (worded here, as it reads the trust store).
+		switch e := ev.(type) {
+		case transfer.Connected:
+			pinnedAs = ""
+			if e.Paired {
+				pinnedAs = v.u.pinnedLabel(e.PeerKey, e.PeerName)
+				e.PeerName = pinnedAs
+				ev = e
+			}
+		case transfer.Offered:
+			if pinnedAs != "" {
+				e.Offer.PeerName = pinnedAs
+				ev = e
+			}
+		}
 		if e, ok := ev.(transfer.Refused); ok {
 			// Worded here, as it reads the trust store.
 			text := v.u.refusalText(e)
@@ -224,6 +257,7 @@ func (v *receiveView) serveOne(ctx context.Context, gen int) (restart bool, err 
 	code, port := r.Code(), r.Port()
 	v.u.do(func() {
 		v.gen, v.r, v.cancel, v.busy, v.texts = gen, r, cancel, false, nil
+		v.codes.Hide()
 		v.policy, v.autoPaired = cfg.Policy, cfg.AutoAcceptPaired
 		v.showReady(cfg.Name, code, port, cfg.Dir)
 	})
@@ -286,6 +320,26 @@ func (v *receiveView) handle(gen int, r Receiver, ev transfer.Event) {
 	switch e := ev.(type) {
 	case transfer.CodeChanged:
 		v.setCode(e.Code, r.Port(), v.u.cfg.Hosts())
+		if e.Reason == transfer.CodeRenewed {
+			v.codes.Hide()
+		}
+		return
+	case transfer.CodesHeld:
+		v.codesHead.SetText(fmt.Sprintf("%s tried", plural(e.Wrong, "wrong code", "wrong codes")))
+		v.codesText.SetText(fmt.Sprintf("No code is checked before %s: someone who types the right one sooner is asked to wait. If these were not your mistakes, someone nearby may be guessing the code.",
+			e.Until.Local().Format("15:04:05")))
+		v.newCode.Hide()
+		v.codes.Show()
+		return
+	case transfer.CodesStopped:
+		v.codesHead.SetText("Stopped taking codes")
+		v.codesText.SetText(fmt.Sprintf("%s were tried in the last 24 hours: someone on the network may be guessing the code. No code works until you ask for a new one; trusted devices can still send.",
+			plural(e.Wrong, "wrong code", "wrong codes")))
+		v.codeText.Color = theme.Color(theme.ColorNameDisabled)
+		v.codeText.Refresh()
+		v.newCode.Show()
+		v.newCode.Enable()
+		v.codes.Show()
 		return
 	case transfer.Connected:
 		v.busy = true
@@ -316,6 +370,19 @@ func (v *receiveView) handle(gen int, r Receiver, ev transfer.Event) {
 		v.texts = append(v.texts, e.Text)
 	}
 	v.prog.handle(ev)
+}
+
+// askNewCode is the person's click on New code after the receiver
+// stopped taking codes: the engine picks a new code and takes codes
+// again; its CodeChanged shows the code. Off the UI goroutine: the
+// engine delivers that event before NewCode returns.
+func (v *receiveView) askNewCode() {
+	r := v.r
+	if r == nil {
+		return
+	}
+	v.newCode.Disable()
+	v.u.goroutine(func() { r.NewCode() })
 }
 
 // refused shows that receiver gen refused a sender without a code, in

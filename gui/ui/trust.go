@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"errors"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -36,6 +37,24 @@ func (u *UI) noteCodePeer(ev transfer.Event) {
 		d.Name = d.Fingerprint() // as offerTrust names it
 	}
 	_ = u.cfg.Trust.NoteRecent(d)
+}
+
+// pinnedLabel names a paired peer by the name its key is pinned under,
+// adding the name it claims only when that differs: one trusted device
+// cannot pose as another by its name. Without a pin (a store that can't
+// be read now) it is the claimed name.
+func (u *UI) pinnedLabel(key []byte, claimed string) string {
+	if u.cfg.Trust == nil {
+		return claimed
+	}
+	d, ok, err := u.cfg.Trust.Trusted(key)
+	if err != nil || !ok {
+		return claimed
+	}
+	if claimed == "" || strings.EqualFold(claimed, d.Name) {
+		return d.Name
+	}
+	return d.Name + ", calling itself ‘" + claimed + "’"
 }
 
 // pinned reports whether key is a trusted device's: the receiver's
@@ -117,7 +136,17 @@ func (u *UI) offerTrust(p *progressPanel) {
 		p.extra.Add(&widget.Label{Text: "Can't offer to trust " + name + ": " + err.Error(), Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance})
 		return
 	}
-	check := widget.NewCheck("Trust "+name+": next time, no code needed", nil)
+	label := "Trust " + name + ": next time, no code needed"
+	var warn *widget.Label
+	if c.WrongCodes > 0 && !trusted {
+		// The code may have been guessed: say so where the person
+		// decides, and leave the box unticked.
+		warn = &widget.Label{Text: plural(c.WrongCodes, "wrong code was", "wrong codes were") +
+			" tried on this device before this sender's code was right. If they were not all yours, someone may have guessed the code: trust " +
+			name + " only if you know this is the device you meant.", Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance}
+		label = "Trust " + name + " anyway: next time, no code needed"
+	}
+	check := widget.NewCheck(label, nil)
 	check.SetChecked(trusted)
 	note := &widget.Label{
 		Text:     "Pins its key, fingerprint " + dev.Fingerprint() + ". Remove it any time in Settings.",
@@ -139,7 +168,13 @@ func (u *UI) offerTrust(p *progressPanel) {
 		})
 	}
 	p.trust = check
-	p.extra.Add(container.NewVBox(widget.NewSeparator(), check, note))
+	box := container.NewVBox(widget.NewSeparator())
+	if warn != nil {
+		box.Add(warn)
+	}
+	box.Add(check)
+	box.Add(note)
+	p.extra.Add(box)
 }
 
 // setTrusted pins d's key, or removes the pin. It writes the store: call

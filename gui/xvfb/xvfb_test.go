@@ -28,6 +28,8 @@ var views = []struct {
 	{"failed.png", []string{"FERRY_GUI_DEMO=failed"}},
 	{"receive.png", []string{"FERRY_GUI_DEMO=receive"}},
 	{"offer.png", []string{"FERRY_GUI_DEMO=offer"}},
+	// The receiver after the guess budget ran out, offering a new code.
+	{"codes-stopped.png", []string{"FERRY_GUI_DEMO=codes-stopped"}},
 	{"settings.png", []string{"FERRY_GUI_DEMO=settings"}},
 	{"send-light.png", []string{"FERRY_GUI_DEMO=send", "FYNE_THEME=light"}},
 	// Trusted devices: Settings listing two, a device list with a
