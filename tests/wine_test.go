@@ -89,7 +89,6 @@ func init() { wineDeleteatFallback = true }
 // wine is one Wine prefix, in the test's temporary folder, that runs the
 // windows/amd64 ferry.exe.
 type wine struct {
-	t      *testing.T
 	wine64 string   // the loader
 	server string   // wineserver
 	env    []string // WINEPREFIX and the rest, for every Wine process
@@ -127,7 +126,7 @@ func newWine(t *testing.T) *wine {
 		t.Skip("mingw-w64 is not installed (tests/install-deps.sh installs it as root): the windows build cannot run here")
 	}
 	dir := t.TempDir()
-	w := &wine{t: t, wine64: wine64, server: server, prefix: filepath.Join(dir, "prefix")}
+	w := &wine{wine64: wine64, server: server, prefix: filepath.Join(dir, "prefix")}
 	w.env = []string{
 		"WINEPREFIX=" + w.prefix,
 		"WINEARCH=win64",
@@ -138,34 +137,61 @@ func newWine(t *testing.T) *wine {
 		"DISPLAY=",
 	}
 
-	began := time.Now()
 	w.exe = filepath.Join(dir, "ferry.exe")
 	w.tests = filepath.Join(dir, "platform.test.exe")
-	w.build(dir, "cli/ferry", "main", "build", "-o", w.exe, "./cli/ferry")
-	w.build(dir, "core/platform", "platform", "test", "-c", "-o", w.tests, "./core/platform")
-	t.Logf("built ferry.exe and platform.test.exe for windows/amd64 in %v", time.Since(began).Round(10*time.Millisecond))
-
-	began = time.Now()
 	dll := filepath.Join(dir, "bcryptprimitives.dll")
 	src, err := filepath.Abs(filepath.Join("wine", "bcryptprimitives.c"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command("x86_64-w64-mingw32-gcc", "-O2", "-shared", "-s", "-o", dll, src, "-ladvapi32").CombinedOutput(); err != nil {
-		t.Fatalf("building the ProcessPrng shim: %v\n%s", err, out)
-	}
-	t.Logf("built the bcryptprimitives.dll shim in %v", time.Since(began).Round(10*time.Millisecond))
-
-	// One wineserver for the whole test, so each ferry.exe start skips
-	// starting one; killed at cleanup with everything it ran.
-	began = time.Now()
 	if err := os.MkdirAll(w.prefix, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	w.run("starting wineserver", w.server, "-p")
+	// The prefix takes longest to make (wineboot installs Wine's own
+	// programs and services): the builds run beside it. One wineserver
+	// serves the whole test, so each ferry.exe start skips starting one;
+	// it is killed at cleanup with everything it ran.
 	t.Cleanup(func() { w.raw(w.server, "-k").Run() })
-	w.run("making the Wine prefix", w.wine64, "wineboot", "--init")
-	t.Logf("made the Wine prefix in %v", time.Since(began).Round(10*time.Millisecond))
+	steps := []struct {
+		what string
+		do   func() error
+	}{
+		{"built ferry.exe and platform.test.exe for windows/amd64", func() error {
+			if err := w.build(dir, "cli/ferry", "main", "build", "-o", w.exe, "./cli/ferry"); err != nil {
+				return err
+			}
+			return w.build(dir, "core/platform", "platform", "test", "-c", "-o", w.tests, "./core/platform")
+		}},
+		{"built the bcryptprimitives.dll shim", func() error {
+			out, err := exec.Command("x86_64-w64-mingw32-gcc", "-O2", "-shared", "-s", "-o", dll, src, "-ladvapi32").CombinedOutput()
+			if err != nil {
+				return fmt.Errorf("building the ProcessPrng shim: %v\n%s", err, out)
+			}
+			return nil
+		}},
+		{"made the Wine prefix", func() error {
+			if err := w.run("starting wineserver", w.server, "-p"); err != nil {
+				return err
+			}
+			return w.run("making the Wine prefix", w.wine64, "wineboot", "--init")
+		}},
+	}
+	errs := make(chan error, len(steps))
+	for _, st := range steps {
+		go func() {
+			began := time.Now()
+			err := st.do()
+			if err == nil {
+				t.Logf("%s in %v", st.what, time.Since(began).Round(10*time.Millisecond))
+			}
+			errs <- err
+		}()
+	}
+	for range steps {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
 	sys32 := filepath.Join(w.prefix, "drive_c", "windows", "system32")
 	if err := copyFile(dll, filepath.Join(sys32, "bcryptprimitives.dll")); err != nil {
 		t.Fatalf("installing the shim (workaround 1): %v", err)
@@ -177,15 +203,14 @@ func newWine(t *testing.T) *wine {
 // flags (pure Go, -trimpath: the packages are the ones make lint vetted
 // and make dist builds, shared in the build cache), plus the overlay file
 // of workaround 2 in pkgDir.
-func (w *wine) build(dir, pkgDir, pkgName string, args ...string) {
-	w.t.Helper()
+func (w *wine) build(dir, pkgDir, pkgName string, args ...string) error {
 	root, err := filepath.Abs("..")
 	if err != nil {
-		w.t.Fatal(err)
+		return err
 	}
 	extra := filepath.Join(dir, pkgName+"_wine.go")
 	if err := os.WriteFile(extra, fmt.Appendf(nil, deleteatFallback, pkgName), 0o644); err != nil {
-		w.t.Fatal(err)
+		return err
 	}
 	name := "zz_wine_windows.go"
 	if args[0] == "test" {
@@ -194,15 +219,16 @@ func (w *wine) build(dir, pkgDir, pkgName string, args ...string) {
 	overlay := filepath.Join(dir, pkgName+"_overlay.json")
 	ov := fmt.Sprintf(`{"Replace":{%q:%q}}`, filepath.Join(root, pkgDir, name), extra)
 	if err := os.WriteFile(overlay, []byte(ov), 0o644); err != nil {
-		w.t.Fatal(err)
+		return err
 	}
 	full := append([]string{args[0], "-trimpath", "-overlay", overlay, "-ldflags=-checklinkname=0"}, args[1:]...)
 	cmd := exec.Command("go", full...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		w.t.Fatalf("go %v: %v\n%s", full, err, out)
+		return fmt.Errorf("go %v: %v\n%s", full, err, out)
 	}
+	return nil
 }
 
 // raw is a command of Wine's own (wineserver, wine64 wineboot) in this
@@ -216,19 +242,19 @@ func (w *wine) raw(name string, args ...string) *exec.Cmd {
 // file, not a pipe: wineserver and the services wineboot starts live on
 // in the background with the same standard streams, and a pipe would
 // never reach its end.
-func (w *wine) run(what, name string, args ...string) {
-	w.t.Helper()
-	log, err := os.CreateTemp(w.t.TempDir(), "wine-*.log")
+func (w *wine) run(what, name string, args ...string) error {
+	log, err := os.CreateTemp(filepath.Dir(w.prefix), "wine-*.log")
 	if err != nil {
-		w.t.Fatal(err)
+		return err
 	}
 	defer log.Close()
 	cmd := w.raw(name, args...)
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Run(); err != nil {
 		out, _ := os.ReadFile(log.Name())
-		w.t.Fatalf("%s: %v\n%s", what, err, out)
+		return fmt.Errorf("%s: %v\n%s", what, err, out)
 	}
+	return nil
 }
 
 // ferry is ferry.exe with args, run by wine64 in this prefix. Its process
@@ -502,7 +528,7 @@ func TestWindowsCLIUnderWine(t *testing.T) {
 // and sends again: the second send resumes from what the first wrote,
 // and the file that takes its name is the source's.
 func resumeUnderWine(t *testing.T, w *wine, linuxHome, victim string) {
-	const size = 192 << 20
+	const size = 64 << 20
 	src := randomFile(t, t.TempDir(), "big.bin", size, 7)
 	want := blake3File(t, src)
 	dest := t.TempDir()

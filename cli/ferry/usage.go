@@ -42,8 +42,8 @@ stdout. A trusted device that this device trusts too sends without the
 code.
 
 Flags:
-    --dir DIR        save into DIR (default: your download folder,
-                     $XDG_DOWNLOAD_DIR or ~/Downloads, created if missing)
+    --dir DIR        save into DIR (default: your download folder, created
+                     if missing: Downloads, or $XDG_DOWNLOAD_DIR on Linux)
     --code CODE      use CODE instead of a random six-digit code (for scripts)
     --listen ADDR    listen on ADDR, host:port (default: every interface, any
                      free port)
