@@ -95,6 +95,7 @@ type wine struct {
 	prefix string
 	exe    string // ferry.exe
 	tests  string // core/platform's Windows test binary
+	cli    string // cli/ferry's Windows test binary
 }
 
 // findWine returns Debian's wine64 loader and wineserver, which the
@@ -139,6 +140,7 @@ func newWine(t *testing.T) *wine {
 
 	w.exe = filepath.Join(dir, "ferry.exe")
 	w.tests = filepath.Join(dir, "platform.test.exe")
+	w.cli = filepath.Join(dir, "cli.test.exe")
 	dll := filepath.Join(dir, "bcryptprimitives.dll")
 	src, err := filepath.Abs(filepath.Join("wine", "bcryptprimitives.c"))
 	if err != nil {
@@ -156,8 +158,11 @@ func newWine(t *testing.T) *wine {
 		what string
 		do   func() error
 	}{
-		{"built ferry.exe and platform.test.exe for windows/amd64", func() error {
+		{"built ferry.exe and the test binaries of core/platform and cli/ferry for windows/amd64", func() error {
 			if err := w.build(dir, "cli/ferry", "main", "build", "-o", w.exe, "./cli/ferry"); err != nil {
+				return err
+			}
+			if err := w.build(dir, "cli/ferry", "main", "test", "-c", "-o", w.cli, "./cli/ferry"); err != nil {
 				return err
 			}
 			return w.build(dir, "core/platform", "platform", "test", "-c", "-o", w.tests, "./core/platform")
@@ -208,7 +213,7 @@ func (w *wine) build(dir, pkgDir, pkgName string, args ...string) error {
 	if err != nil {
 		return err
 	}
-	extra := filepath.Join(dir, pkgName+"_wine.go")
+	extra := filepath.Join(dir, pkgName+"_"+args[0]+"_wine.go")
 	if err := os.WriteFile(extra, fmt.Appendf(nil, deleteatFallback, pkgName), 0o644); err != nil {
 		return err
 	}
@@ -216,7 +221,7 @@ func (w *wine) build(dir, pkgDir, pkgName string, args ...string) error {
 	if args[0] == "test" {
 		name = "zz_wine_windows_test.go"
 	}
-	overlay := filepath.Join(dir, pkgName+"_overlay.json")
+	overlay := filepath.Join(dir, pkgName+"_"+args[0]+"_overlay.json")
 	ov := fmt.Sprintf(`{"Replace":{%q:%q}}`, filepath.Join(root, pkgDir, name), extra)
 	if err := os.WriteFile(overlay, []byte(ov), 0o644); err != nil {
 		return err
@@ -500,12 +505,39 @@ func TestWindowsCLIUnderWine(t *testing.T) {
 		t.Logf("exit code after SIGINT: %d", code)
 	})
 
+	t.Run("no space", func(t *testing.T) {
+		// An offer larger than the destination's free space (a 4 MiB
+		// tmpfs, seen through GetDiskFreeSpaceEx) is refused before any
+		// byte moves.
+		small := smallFS(t)
+		src := randomFile(t, t.TempDir(), "eight.bin", 8<<20, 3)
+		addr := listen()
+		wrecv := proc.Start(t, w.ferry("receive", "--dir", winPath(small), "--code", "888888", "--yes", "--json",
+			"--no-mdns", "--listen", addr), true)
+		wrecv.Until("listening", time.Minute)
+		sout, _, sc := proc.Run(t, linux(t, linuxHome, "send", "--to", addr, "--code", "888888", "--json", src))
+		o := nextOutcome(t, wrecv, time.Minute)
+		rc := wrecv.Exit(30 * time.Second)
+		if o.ok() || o.kind() != "no_space" || rc != 1 || sc == 0 {
+			t.Errorf("ferry.exe receive onto a full disk: exit %d, %v; linux send exit %d: %s", rc, o.ev, sc, sout)
+		}
+		if names := finalNames(t, small); len(names) != 0 {
+			t.Errorf("a refused offer left %v", names)
+		}
+		t.Logf("exit codes: ferry.exe receive %d (%s: %s), linux send %d", rc, o.kind(), o.message(), sc)
+	})
+
 	t.Run("core/platform under windows", func(t *testing.T) {
 		var out []byte
 		var err error
+		// TestNoSpaceOnFullDisk needs a small file system: root mounts one.
+		small := "FERRY_SMALL_FS="
+		if os.Geteuid() == 0 {
+			small += winPath(smallFS(t))
+		}
 		timed(t, "platform.test.exe", func() {
 			var stdout string
-			stdout, _, code := proc.Run(t, w.raw(w.wine64, w.tests, "-test.v", "-test.count=1"))
+			stdout, _, code := proc.Run(t, w.raw("env", small, w.wine64, w.tests, "-test.v", "-test.count=1"))
 			out = []byte(stdout)
 			if code != 0 {
 				err = fmt.Errorf("exit code %d", code)
@@ -518,6 +550,14 @@ func TestWindowsCLIUnderWine(t *testing.T) {
 			if strings.HasPrefix(l, "--- ") {
 				t.Log(l)
 			}
+		}
+	})
+	t.Run("console detection under windows", func(t *testing.T) {
+		// cli/ferry's Windows-only test: mintty's pty pipes count as a
+		// terminal, other pipes do not.
+		out, stderr, code := proc.Run(t, w.raw(w.wine64, w.cli, "-test.v", "-test.count=1", "-test.run", "^TestMinttyPipe$"))
+		if code != 0 || !strings.Contains(out, "--- PASS: TestMinttyPipe") {
+			t.Fatalf("cli/ferry's TestMinttyPipe under Wine: exit %d\n%s%s", code, out, stderr)
 		}
 	})
 	t.Logf("the whole Wine run: %v", time.Since(began).Round(10*time.Millisecond))
@@ -599,4 +639,22 @@ func freePort(t *testing.T) string {
 	defer l.Close()
 	_, port, _ := net.SplitHostPort(l.Addr().String())
 	return port
+}
+
+// smallFS mounts a 4 MiB tmpfs for the test, as root, or skips.
+func smallFS(t *testing.T) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a small tmpfs needs root")
+	}
+	dir := t.TempDir()
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=4m"); err != nil {
+		t.Fatalf("mounting a tmpfs as root: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := syscall.Unmount(dir, 0); err != nil {
+			t.Errorf("unmounting %s: %v", dir, err)
+		}
+	})
+	return dir
 }

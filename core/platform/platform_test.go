@@ -118,3 +118,30 @@ func TestNoSpace(t *testing.T) {
 		t.Error("IsNoSpace matches what is not a full disk")
 	}
 }
+
+// TestNoSpaceOnFullDisk: writing past the end of a small file system
+// fails with an error that IsNoSpace recognises, as this OS reports it.
+// The file system is FERRY_SMALL_FS: tests/wine_test.go mounts a tmpfs
+// there (as root) and runs this test as a Windows binary under Wine.
+func TestNoSpaceOnFullDisk(t *testing.T) {
+	dir := os.Getenv("FERRY_SMALL_FS")
+	if dir == "" {
+		t.Skip("needs FERRY_SMALL_FS, a small file system that only root can mount (tests/wine_test.go sets it under Wine)")
+	}
+	f, err := os.CreateTemp(dir, "fill-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	for written := 0; err == nil; written += len(buf) {
+		if written > 1<<30 {
+			t.Fatalf("no error after writing %d bytes to %s: not a small file system", written, dir)
+		}
+		_, err = f.Write(buf)
+	}
+	if !IsNoSpace(err) {
+		t.Errorf("writing to a full %s: %v (%#v), IsNoSpace false", dir, err, errors.Unwrap(err))
+	}
+}
