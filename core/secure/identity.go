@@ -42,10 +42,12 @@ func DefaultDir() (string, error) { return platform.ConfigDir() }
 const keyFile = "static.key"
 
 // LoadOrCreateIdentity reads the key pair kept in dir, creating it (and
-// dir, with 0700) on first use. The key file is written with 0600
-// permissions, through a temporary file and a rename, so a crash never
-// leaves a half-written key. A key file readable by others is refused
-// rather than trusted.
+// dir, with 0700) on first use. The key file is written private to this
+// user (mode 0600; on Windows an access list of this user, the system and
+// the Administrators: core/platform's MakePrivate), through a temporary
+// file and a link, so a crash never leaves a half-written key. A key file
+// that others can read or write is refused rather than trusted, with the
+// command that fixes it on this OS (chmod 600, or icacls).
 func LoadOrCreateIdentity(dir string) (*Identity, error) {
 	if dir == "" {
 		d, err := DefaultDir()
