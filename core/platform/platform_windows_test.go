@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/windows"
 )
@@ -96,6 +97,37 @@ func TestLongPathReplace(t *testing.T) {
 		t.Fatal(err)
 	}
 	if b, err := os.ReadFile(to); err != nil || string(b) != "x" {
+		t.Errorf("after ReplaceFile: %q, %v", b, err)
+	}
+}
+
+// TestReplaceFileWhileRead: a reader that holds the old file open (as
+// os.Open does, without FILE_SHARE_DELETE) delays the replace, it does
+// not fail it.
+func TestReplaceFileWhileRead(t *testing.T) {
+	dir := t.TempDir()
+	to, from := filepath.Join(dir, "data"), filepath.Join(dir, ".data-tmp")
+	if err := os.WriteFile(to, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(from, []byte("new"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r, err := os.Open(to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := make(chan struct{})
+	go func() {
+		defer close(closed)
+		time.Sleep(200 * time.Millisecond) // a reader that takes its time
+		r.Close()
+	}()
+	if err := ReplaceFile(from, to); err != nil {
+		t.Fatalf("ReplaceFile with a reader: %v", err)
+	}
+	<-closed
+	if b, err := os.ReadFile(to); err != nil || string(b) != "new" {
 		t.Errorf("after ReplaceFile: %q, %v", b, err)
 	}
 }
