@@ -136,6 +136,9 @@ func newWine(t *testing.T) *wine {
 		"WINEDLLOVERRIDES=mscoree,mshtml=;winemenubuilder.exe=d",
 		"LANG=C.UTF-8", "LC_ALL=C.UTF-8", // workaround 4
 		"DISPLAY=",
+		// Wine links the prefix's Desktop, Downloads and the rest to
+		// folders of $HOME: a home of its own keeps it out of root's.
+		"HOME=" + filepath.Join(dir, "home"),
 	}
 
 	w.exe = filepath.Join(dir, "ferry.exe")
@@ -146,8 +149,10 @@ func newWine(t *testing.T) *wine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(w.prefix, 0o700); err != nil {
-		t.Fatal(err)
+	for _, d := range []string{w.prefix, filepath.Join(dir, "home")} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
 	}
 	// The prefix takes longest to make (wineboot installs Wine's own
 	// programs and services): the builds run beside it. One wineserver
@@ -175,7 +180,9 @@ func newWine(t *testing.T) *wine {
 			return nil
 		}},
 		{"made the Wine prefix", func() error {
-			if err := w.run("starting wineserver", w.server, "-p"); err != nil {
+			// -p60: it outlives each ferry.exe, and even a test that
+			// dies without its cleanup, by a minute only.
+			if err := w.run("starting wineserver", w.server, "-p60"); err != nil {
 				return err
 			}
 			return w.run("making the Wine prefix", w.wine64, "wineboot", "--init")
