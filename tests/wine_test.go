@@ -46,6 +46,13 @@ package tests
 //     processes get LANG=C.UTF-8 so that Unicode names are UTF-8 on disk,
 //     as they are on the Linux side.
 //
+// Wine also lacks, with no workaround needed: ntdll's
+// NtCreateWaitCompletionPacket and its kin, which Go's runtime looks up
+// as optional and, missing, replaces with its older way of waiting, so
+// under Wine ferry.exe runs that fallback rather than what Windows 10 and
+// 11 run; and the message texts of the Winsock errors, so a busy port
+// reads "bind: winapi error #10048" here where Windows names the error.
+//
 // What Wine cannot show: mDNS (every run here uses --to and --no-mdns;
 // discovery on Windows is another issue's), a real console (standard
 // streams are pipes here, so the plain progress lines are what is
