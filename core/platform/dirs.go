@@ -28,7 +28,9 @@ func reload[T any](read func() T) T {
 // ConfigDir returns ferry's per-user folder for its key and trust file
 // (see the package doc's Folders). It does not create it.
 func ConfigDir() (string, error) {
-	if _, err := os.UserHomeDir(); err != nil {
+	// Without a home, xdg would answer a folder under "/": only an
+	// explicit $XDG_CONFIG_HOME does without one.
+	if _, err := os.UserHomeDir(); err != nil && os.Getenv("XDG_CONFIG_HOME") == "" {
 		return "", fmt.Errorf("finding the config folder: %w", err)
 	}
 	base := reload(func() string { return xdg.ConfigHome })

@@ -57,3 +57,17 @@ func TestConfigDirXDG(t *testing.T) {
 		t.Errorf("XDG_CONFIG_HOME: ConfigDir() = %q, %v", got, err)
 	}
 }
+
+// TestConfigDirWithoutHome: an explicit $XDG_CONFIG_HOME needs no home;
+// without either there is no config folder, rather than one under "/".
+func TestConfigDirWithoutHome(t *testing.T) {
+	t.Setenv("HOME", "")
+	t.Setenv("XDG_CONFIG_HOME", "/srv/cfg")
+	if got, err := ConfigDir(); err != nil || got != "/srv/cfg/ferry" {
+		t.Errorf("XDG_CONFIG_HOME without HOME: ConfigDir() = %q, %v", got, err)
+	}
+	t.Setenv("XDG_CONFIG_HOME", "")
+	if got, err := ConfigDir(); err == nil {
+		t.Errorf("neither HOME nor XDG_CONFIG_HOME: ConfigDir() = %q, want an error", got)
+	}
+}

@@ -9,7 +9,8 @@
 //     file's access list, since Go reports every Windows file as 0666;
 //   - how a replaced file is made durable (ReplaceFile): a synced folder
 //     on Unix, a write-through MoveFileEx on Windows, where a folder
-//     cannot be opened for flushing;
+//     cannot be opened for flushing (retried while a reader still has the
+//     old file open, which Windows does not allow to be replaced);
 //   - what an OS error means (IsNoSpace, IsAddrInUse, IsUnreachable):
 //     ENOSPC and its kin on Unix, ERROR_DISK_FULL and the WSA codes on
 //     Windows, which syscall's E-constants do not match there.
