@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -64,7 +63,7 @@ func TestUsageErrors(t *testing.T) {
 	file := filepath.Join(dir, "a.txt")
 	os.WriteFile(file, []byte("hello"), 0o644)
 	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+	if err := mkfifo(fifo); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {

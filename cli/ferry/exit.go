@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"syscall"
 
+	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
@@ -104,7 +104,7 @@ func classify(err error) (code int, kind, hint string) {
 		return exitFailure, "not_ferry", firstNonEmpty(hint, "check the port: it is not a ferry receiver")
 	case isDialError(err):
 		return exitFailure, "unreachable", firstNonEmpty(hint, "check the address and port the receiver shows, and that it is still waiting")
-	case errors.Is(err, syscall.EADDRINUSE):
+	case platform.IsAddrInUse(err):
 		return exitFailure, "address_in_use", firstNonEmpty(hint, "pick another port with --listen, or port 0 for any free one")
 	}
 	return exitFailure, "failure", hint
@@ -112,9 +112,7 @@ func classify(err error) (code int, kind, hint string) {
 
 func isDialError(err error) bool {
 	var op *net.OpError
-	return errors.As(err, &op) && op.Op == "dial" ||
-		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EHOSTUNREACH) ||
-		errors.Is(err, syscall.ENETUNREACH)
+	return errors.As(err, &op) && op.Op == "dial" || platform.IsUnreachable(err)
 }
 
 func firstNonEmpty(s ...string) string {

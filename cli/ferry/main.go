@@ -72,8 +72,6 @@ import (
 	"runtime/debug"
 	"syscall"
 	"time"
-
-	"golang.org/x/term"
 )
 
 // softMemoryLimit is the Go runtime's memory limit for the command,
@@ -97,9 +95,9 @@ func main() {
 		stdin:          os.Stdin,
 		stdout:         os.Stdout,
 		stderr:         os.Stderr,
-		stdinTerminal:  term.IsTerminal(int(os.Stdin.Fd())),
-		stdoutTerminal: term.IsTerminal(int(os.Stdout.Fd())),
-		stderrTerminal: term.IsTerminal(int(os.Stderr.Fd())),
+		stdinTerminal:  isTerminal(os.Stdin),
+		stdoutTerminal: isTerminal(os.Stdout),
+		stderrTerminal: isTerminal(os.Stderr),
 		getenv:         os.Getenv,
 		now:            time.Now,
 		signals:        sigs,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"net"
+	"strconv"
 	"strings"
 
 	"github.com/ferry-project/ferry/core/discovery"
@@ -34,7 +35,7 @@ func shownAddrs(listenHost string, ifaces []string) []string {
 func joinPort(addrs []string, port int) []string {
 	out := make([]string, len(addrs))
 	for i, a := range addrs {
-		out[i] = net.JoinHostPort(a, itoa(port))
+		out[i] = net.JoinHostPort(a, strconv.Itoa(port))
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -94,7 +95,7 @@ var nothingFoundHints = []string{
 // says where to find one.
 func fallbackLine(addrs []string, port int) string {
 	if len(addrs) == 0 {
-		return "without discovery, on the other device: ferry send --to THIS-DEVICE-IP:" + itoa(port) + " PATH"
+		return "without discovery, on the other device: ferry send --to THIS-DEVICE-IP:" + strconv.Itoa(port) + " PATH"
 	}
 	return "without discovery, on the other device: ferry send --to " + joinPort(addrs[:1], port)[0] + " PATH"
 }

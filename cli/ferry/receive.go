@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/ferry-project/ferry/core/discovery"
+	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
 )
@@ -67,7 +68,7 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 	}
 	p.json, p.quiet = o.json, o.quiet
 
-	dir, err := receiveDir(o.dir, e.getenv)
+	dir, err := receiveDir(o.dir)
 	if err != nil {
 		return err
 	}
@@ -187,8 +188,9 @@ func codesStoppedError() error {
 }
 
 // receiveDir returns the destination folder: --dir, which must exist, or
-// the download folder, created when missing.
-func receiveDir(flagDir string, getenv func(string) string) (string, error) {
+// the download folder (core/platform's DownloadDir, the GUI's default
+// too), created when missing.
+func receiveDir(flagDir string) (string, error) {
 	if flagDir != "" {
 		fi, err := os.Stat(flagDir)
 		if err != nil {
@@ -205,9 +207,9 @@ func receiveDir(flagDir string, getenv func(string) string) (string, error) {
 		}
 		return flagDir, nil
 	}
-	dir, err := downloadDir(getenv)
+	dir, err := platform.DownloadDir()
 	if err != nil {
-		return "", err
+		return "", withHint(err, "choose a folder with --dir")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", withHint(fmt.Errorf("creating the download folder: %w", err), "choose another folder with --dir")

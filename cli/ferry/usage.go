@@ -45,8 +45,8 @@ code. After 12 wrong codes in 24 hours (someone may be guessing) it stops
 taking codes and exits 6: run it again for a new code.
 
 Flags:
-    --dir DIR        save into DIR (default: your download folder,
-                     $XDG_DOWNLOAD_DIR or ~/Downloads, created if missing)
+    --dir DIR        save into DIR (default: your download folder, created
+                     if missing: Downloads, or $XDG_DOWNLOAD_DIR on Linux)
     --code CODE      use CODE instead of a random six-digit code (for scripts)
     --listen ADDR    listen on ADDR, host:port (default: every interface, any
                      free port)

@@ -6,11 +6,13 @@ import (
 	"encoding/base32"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/ferry-project/ferry/core/platform"
 	"github.com/flynn/noise"
 	"golang.org/x/crypto/curve25519"
 )
@@ -32,22 +34,20 @@ func NewIdentity() (*Identity, error) {
 }
 
 // DefaultDir is where LoadOrCreateIdentity keeps the key when given "":
-// $XDG_CONFIG_HOME/ferry (or the platform's equivalent).
-func DefaultDir() (string, error) {
-	base, err := os.UserConfigDir()
-	if err != nil {
-		return "", fmt.Errorf("finding the config directory: %w", err)
-	}
-	return filepath.Join(base, "ferry"), nil
-}
+// core/platform's ConfigDir, $XDG_CONFIG_HOME/ferry on Linux and
+// %LOCALAPPDATA%\ferry on Windows (local, not roaming: two PCs sharing a
+// roaming profile must not share one identity).
+func DefaultDir() (string, error) { return platform.ConfigDir() }
 
 const keyFile = "static.key"
 
 // LoadOrCreateIdentity reads the key pair kept in dir, creating it (and
-// dir, with 0700) on first use. The key file is written with 0600
-// permissions, through a temporary file and a rename, so a crash never
-// leaves a half-written key. A key file readable by others is refused
-// rather than trusted.
+// dir, with 0700) on first use. The key file is written private to this
+// user (mode 0600; on Windows an access list of this user, the system and
+// the Administrators: core/platform's MakePrivate), through a temporary
+// file and a link, so a crash never leaves a half-written key. A key file
+// that others can read or write is refused rather than trusted, with the
+// command that fixes it on this OS (chmod 600, or icacls).
 func LoadOrCreateIdentity(dir string) (*Identity, error) {
 	if dir == "" {
 		d, err := DefaultDir()
@@ -57,21 +57,14 @@ func LoadOrCreateIdentity(dir string) (*Identity, error) {
 		dir = d
 	}
 	path := filepath.Join(dir, keyFile)
-	b, err := os.ReadFile(path)
+	id, err := readKey(path)
 	if err == nil {
-		fi, err := os.Stat(path)
-		if err != nil {
-			return nil, fmt.Errorf("reading static key: %w", err)
-		}
-		if fi.Mode().Perm()&0o077 != 0 {
-			return nil, fmt.Errorf("static key %s is readable by others (mode %v): run chmod 600 on it", path, fi.Mode().Perm())
-		}
-		return parseKey(b, path)
+		return id, nil
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("reading static key: %w", err)
 	}
-	id, err := NewIdentity()
+	id, err = NewIdentity()
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +76,9 @@ func LoadOrCreateIdentity(dir string) (*Identity, error) {
 		return nil, fmt.Errorf("writing static key: %w", err)
 	}
 	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
+	// Private before the key is in it: mode 0600, or on Windows an access
+	// list of this user alone (Chmod there only sets read-only).
+	if err := platform.MakePrivate(tmp.Name()); err != nil {
 		tmp.Close()
 		return nil, fmt.Errorf("writing static key: %w", err)
 	}
@@ -107,6 +102,25 @@ func LoadOrCreateIdentity(dir string) (*Identity, error) {
 		return nil, fmt.Errorf("writing static key: %w", err)
 	}
 	return id, nil
+}
+
+// readKey reads the key file at path, refusing one that others can read
+// or write. The check is on the open file, so the bytes and the access
+// rights checked are of the same file.
+func readKey(path string) (*Identity, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading static key: %w", err)
+	}
+	defer f.Close()
+	if err := platform.CheckPrivate(f, path); err != nil {
+		return nil, fmt.Errorf("static key %w", err)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, 65))
+	if err != nil {
+		return nil, fmt.Errorf("reading static key: %w", err)
+	}
+	return parseKey(b, path)
 }
 
 func parseKey(b []byte, path string) (*Identity, error) {

@@ -41,7 +41,7 @@ func TestIdentityRefusesBadFiles(t *testing.T) {
 	}
 	path := filepath.Join(dir, keyFile)
 	os.Chmod(path, 0o644)
-	if _, err := LoadOrCreateIdentity(dir); err == nil || !strings.Contains(err.Error(), "readable by others") {
+	if _, err := LoadOrCreateIdentity(dir); err == nil || !strings.Contains(err.Error(), "open to others (mode -rw-r--r--): run chmod 600") {
 		t.Fatalf("world-readable key: got %v", err)
 	}
 	os.Chmod(path, 0o600)

@@ -7,8 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
+	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
@@ -151,9 +151,10 @@ func netError(err error) error {
 	return err
 }
 
-// diskError marks a full disk as ErrNoSpace.
+// diskError marks a full disk as ErrNoSpace (core/platform knows each
+// OS's codes for it: ENOSPC on Unix, ERROR_DISK_FULL on Windows).
 func diskError(err error) error {
-	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+	if platform.IsNoSpace(err) {
 		return fmt.Errorf("%w: %w", ErrNoSpace, err)
 	}
 	return err

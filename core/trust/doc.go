@@ -56,16 +56,21 @@
 //
 // # Promises
 //
-// The file is written with mode 0600 and its directory, when this package
-// creates it, with 0700; a file readable or writable by group or others is
-// refused, like core/secure refuses such a key. Every change is a
-// read-modify-write under an exclusive flock on the sibling file
-// trusted.json.lock, and the new content goes to a temporary file in the
-// same directory that is synced, renamed over trusted.json, and the
-// directory synced: two processes changing the list at once both land,
-// and a crash leaves either the old file or the new one, never half of
-// one (nor a temporary file, unless the crash falls between create and
-// rename). Readers need no lock: they always see a whole file.
+// The file is written private to this user and its directory, when this
+// package creates it, with 0700: mode 0600 on Unix, on Windows an access
+// list of this user, the system and the Administrators alone (see
+// core/platform). A file that others can read or write is refused, like
+// core/secure refuses such a key, with the command that fixes it on that
+// OS (chmod 600, or icacls). Every change is a read-modify-write under an
+// exclusive lock on the sibling file trusted.json.lock (github.com/gofrs/flock:
+// flock(2) on Unix, LockFileEx on Windows), and the new content goes to a
+// temporary file in the same directory that is synced and moved over
+// trusted.json durably (the directory synced on Unix; a write-through
+// MoveFileEx on Windows, where a directory cannot be flushed): two
+// processes changing the list at once both land, and a crash leaves
+// either the old file or the new one, never half of one (nor a temporary
+// file, unless the crash falls between create and rename). Readers need
+// no lock: they always see a whole file.
 //
 // # Matching
 //

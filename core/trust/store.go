@@ -9,10 +9,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/gofrs/flock"
 )
 
 // Errors a caller may branch on. Returned errors wrap them with the file
@@ -195,8 +196,8 @@ func (s *Store) read() (contents, error) {
 		return contents{}, fmt.Errorf("reading trust file: %w", err)
 	}
 	defer f.Close()
-	// Checked on the open file, so the mode and the bytes are of the same
-	// file even if a writer renames a new one in between.
+	// Checked on the open file, so the access rights and the bytes are of
+	// the same file even if a writer renames a new one in between.
 	fi, err := f.Stat()
 	if err != nil {
 		return contents{}, fmt.Errorf("reading trust file: %w", err)
@@ -204,8 +205,8 @@ func (s *Store) read() (contents, error) {
 	if !fi.Mode().IsRegular() {
 		return contents{}, fmt.Errorf("trust file %s is not a regular file", s.path)
 	}
-	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
-		return contents{}, fmt.Errorf("trust file %s is open to others (mode %v): run chmod 600 on it", s.path, perm)
+	if err := platform.CheckPrivate(f, s.path); err != nil {
+		return contents{}, fmt.Errorf("trust file %w", err)
 	}
 	var buf bytes.Buffer
 	if _, err := buf.ReadFrom(f); err != nil {
@@ -242,32 +243,24 @@ func (s *Store) update(change func(*contents) error) error {
 	return writeAtomic(s.path, encode(c))
 }
 
-// lock takes the exclusive flock on the lock file, waiting for it. The
-// lock file is separate from the data file because the data file is
-// replaced by rename: a lock on it would be on an inode nobody else
-// opens any more.
+// lock takes the exclusive lock on the lock file, waiting for it
+// (gofrs/flock: flock(2) on Unix, LockFileEx on Windows). The lock file
+// is separate from the data file because the data file is replaced by
+// rename: a lock on it would be on an inode nobody else opens any more,
+// and on Windows a locked file cannot be renamed over at all.
 func lock(path string) (unlock func(), err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("locking the trust file: %w", err)
-	}
-	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if err != syscall.EINTR {
-			break
-		}
-	}
-	if err != nil {
-		f.Close()
+	l := flock.New(path, flock.SetPermissions(0o600))
+	if err := l.Lock(); err != nil {
 		return nil, fmt.Errorf("locking the trust file: %w", err)
 	}
 	// Closing the descriptor releases the lock.
-	return func() { f.Close() }, nil
+	return func() { l.Close() }, nil
 }
 
 // writeAtomic replaces path with b: a temporary file in the same
-// directory, synced, renamed over path, and the directory synced so the
-// rename itself survives a crash.
+// directory, made private, synced, and moved over path durably
+// (core/platform's ReplaceFile: the folder synced on Unix, a
+// write-through move on Windows) so the rename itself survives a crash.
 func writeAtomic(path string, b []byte) (err error) {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+"-*")
@@ -280,7 +273,7 @@ func writeAtomic(path string, b []byte) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	if err = tmp.Chmod(0o600); err != nil {
+	if err = platform.MakePrivate(tmp.Name()); err != nil {
 		return fmt.Errorf("writing trust file: %w", err)
 	}
 	if _, err = tmp.Write(b); err != nil {
@@ -292,16 +285,8 @@ func writeAtomic(path string, b []byte) (err error) {
 	if err = tmp.Close(); err != nil {
 		return fmt.Errorf("writing trust file: %w", err)
 	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
+	if err = platform.ReplaceFile(tmp.Name(), path); err != nil {
 		return fmt.Errorf("writing trust file: %w", err)
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("syncing the trust file's folder: %w", err)
-	}
-	defer d.Close()
-	if err = d.Sync(); err != nil {
-		return fmt.Errorf("syncing the trust file's folder: %w", err)
 	}
 	return nil
 }

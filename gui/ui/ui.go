@@ -3,13 +3,13 @@ package ui
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 
+	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/trust"
 )
@@ -161,14 +161,16 @@ func (u *UI) goroutine(f func()) {
 	}()
 }
 
-// defaultDownloads is ~/Downloads, or the working directory when there is
-// no home.
+// defaultDownloads is the download folder the CLI uses too
+// (core/platform's DownloadDir: the Downloads known folder on Windows, the
+// XDG download folder on Linux, however the desktop's language names it),
+// or the working directory when there is no home.
 func defaultDownloads() string {
-	home, err := os.UserHomeDir()
+	dir, err := platform.DownloadDir()
 	if err != nil {
 		return "."
 	}
-	return filepath.Join(home, "Downloads")
+	return dir
 }
 
 // defaultName is the host name, which is what people call their machine.
