@@ -20,6 +20,8 @@ pkgs=(
 	dosfstools exfatprogs e2fsprogs
 	# validating the Linux packages' desktop entry
 	desktop-file-utils
+	# reading back the .rpm packages that make dist writes
+	rpm
 )
 
 missing=()
