@@ -32,9 +32,10 @@ lint:
 	$(GO) vet ./...
 	@# The GUI's logic must build without cgo; only gui/ferry-gui needs it.
 	CGO_ENABLED=0 $(GO) vet ./gui/ui ./gui/xvfb
-	@# The app's logic must not be Linux-only: vetted for Windows, and for
-	@# darwin shown to compile the very same files (vet cannot run there:
-	@# Fyne's darwin files need cgo and Apple's SDK; README, "Installing").
+	@# The app's logic must not be Linux-only: vetted for Windows; for
+	@# darwin, where vet cannot run (Fyne's darwin files need cgo and
+	@# Apple's SDK), the same files compile and gui/ui's
+	@# TestTypeChecksForDarwin type-checks them (README, "Installing").
 	GOOS=windows CGO_ENABLED=0 $(GO) vet ./gui/ui
 	@for os in darwin windows; do \
 		[ "$$(GOOS=$$os $(GO) list -f '{{.GoFiles}}' ./gui/ui)" = "$$($(GO) list -f '{{.GoFiles}}' ./gui/ui)" ] || \
