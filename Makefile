@@ -11,6 +11,7 @@ LDFLAGS := -s -w -X main.version=$(VERSION)
 CORE    := ./core/...
 
 .PHONY: all build ferry ferry-gui test deps lint unit race e2e gui-test mobile-check bench bench-quick demo clean
+.PHONY: dist dist-check ferry-gui-windows
 
 all: build
 
@@ -44,6 +45,15 @@ lint: vet-targets
 	$(GO) vet ./...
 	@# The GUI's logic must build without cgo; only gui/ferry-gui needs it.
 	CGO_ENABLED=0 $(GO) vet ./gui/ui ./gui/xvfb
+	@# The app's logic must not be Linux-only: vetted for Windows; for
+	@# darwin, where vet cannot run (Fyne's darwin files need cgo and
+	@# Apple's SDK), the same files compile and gui/ui's
+	@# TestTypeChecksForDarwin type-checks them (README, "Installing").
+	GOOS=windows CGO_ENABLED=0 $(GO) vet ./gui/ui
+	@for os in darwin windows; do \
+		[ "$$(GOOS=$$os $(GO) list -f '{{.GoFiles}}' ./gui/ui)" = "$$($(GO) list -f '{{.GoFiles}}' ./gui/ui)" ] || \
+		{ echo "gui/ui compiles other files for $$os than for linux"; exit 1; }; \
+	done
 
 unit:
 	$(GO) test -count=1 -timeout 15m ./core/... ./cli/... ./gui/ui ./mobile/... ./benches/...
@@ -59,7 +69,7 @@ e2e: ferry ferry-gui
 mobile-check:
 	@./mobile/check-bind.sh
 
-test: deps lint unit race build e2e mobile-check
+test: deps lint unit race build dist-check e2e mobile-check
 
 # Release-mode benchmarks (benches/README.md): the microbenchmarks, then
 # bin/ferry against a plain TCP copy and croc on loopback and on a
@@ -76,6 +86,43 @@ bench-quick: ferry
 # The README's first command: a receiver and a sender on this machine.
 demo: ferry
 	@./tests/demo.sh
+
+# Release files in bin/dist (README, "Building from source"): the CLI
+# cross-built for every target with cgo off and the version stamped,
+# each in an archive with README.md and LICENSE (zip for Windows, tar.gz
+# elsewhere), .deb and .rpm of ferry and ferry-gui, and SHA256SUMS.
+# DIST_TARGETS narrows the set. SOURCE_DATE_EPOCH (the last commit's
+# time) dates every file, so a rerun on one commit gives the same bytes.
+DIST              := $(BIN)/dist
+DIST_TARGETS      ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64 freebsd/amd64
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+export SOURCE_DATE_EPOCH
+
+dist: ferry-gui
+	rm -rf $(DIST)
+	mkdir -p $(DIST)
+	@set -e; for t in $(DIST_TARGETS); do \
+		os=$${t%/*}; arch=$${t#*/}; ext=; [ "$$os" = windows ] && ext=.exe; \
+		echo "GOOS=$$os GOARCH=$$arch $(GO) build ./cli/ferry"; \
+		GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' \
+			-o $(DIST)/ferry-$(VERSION)-$$os-$$arch$$ext ./cli/ferry; \
+	done
+	$(GO) run ./cli/ferry-dist -version '$(VERSION)' -dir $(DIST) -root . \
+		-targets '$(DIST_TARGETS)' -gui $(BIN)/ferry-gui
+
+# What CI checks of the release (root): every target builds and is
+# packed (once: lint's cross-vet already compiled their packages, so this
+# is mostly linking), the linux/amd64 packages install with dpkg, the
+# installed ferry reports the stamped version, the desktop entry
+# validates; then the packages are removed.
+dist-check: dist
+	./tests/dist-check.sh '$(DIST)' '$(VERSION)'
+
+# The desktop app for Windows, cross-built with Debian's mingw-w64 (Fyne
+# needs cgo there too). -H windowsgui: no console window behind the app.
+ferry-gui-windows:
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc \
+		$(GO) build -trimpath -ldflags '$(LDFLAGS) -H windowsgui' -o $(BIN)/ferry-gui.exe ./gui/ferry-gui
 
 clean:
 	rm -rf $(BIN)

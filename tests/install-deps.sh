@@ -22,6 +22,8 @@ pkgs=(
 	fusefat exfat-fuse
 	# validating the Linux packages' desktop entry
 	desktop-file-utils
+	# reading back the .rpm packages that make dist writes
+	rpm
 )
 
 missing=()
