@@ -103,6 +103,7 @@ type wine struct {
 	exe    string // ferry.exe
 	tests  string // core/platform's Windows test binary
 	cli    string // cli/ferry's Windows test binary
+	names  string // core/transfer's Windows test binary (the name rules)
 }
 
 // findWine returns Debian's wine64 loader and wineserver, which the
@@ -151,6 +152,7 @@ func newWine(t *testing.T) *wine {
 	w.exe = filepath.Join(dir, "ferry.exe")
 	w.tests = filepath.Join(dir, "platform.test.exe")
 	w.cli = filepath.Join(dir, "cli.test.exe")
+	w.names = filepath.Join(dir, "transfer.test.exe")
 	dll := filepath.Join(dir, "bcryptprimitives.dll")
 	src, err := filepath.Abs(filepath.Join("wine", "bcryptprimitives.c"))
 	if err != nil {
@@ -175,6 +177,9 @@ func newWine(t *testing.T) *wine {
 				return err
 			}
 			if err := w.build(dir, "cli/ferry", "main", "test", "-c", "-o", w.cli, "./cli/ferry"); err != nil {
+				return err
+			}
+			if err := w.build(dir, "core/transfer", "transfer", "test", "-c", "-o", w.names, "./core/transfer"); err != nil {
 				return err
 			}
 			return w.build(dir, "core/platform", "platform", "test", "-c", "-o", w.tests, "./core/platform")
@@ -563,6 +568,23 @@ func TestWindowsCLIUnderWine(t *testing.T) {
 		for _, l := range strings.Split(string(out), "\n") {
 			if strings.HasPrefix(l, "--- ") {
 				t.Log(l)
+			}
+		}
+	})
+	t.Run("name rules under windows", func(t *testing.T) {
+		// The name tests' table has a Windows column (paths_windows.go
+		// refuses more); it runs here as a Windows binary. From the
+		// package folder, so that FuzzNames finds its corpus.
+		tests := []string{"TestCheckPath", "TestDuplicatesUnderFolding", "FuzzNames"}
+		cmd := w.raw(w.wine64, w.names, "-test.v", "-test.count=1", "-test.run", "^("+strings.Join(tests, "|")+")$")
+		cmd.Dir = filepath.Join("..", "core", "transfer")
+		out, stderr, code := proc.Run(t, cmd)
+		if code != 0 {
+			t.Fatalf("core/transfer's name tests under Wine exited %d:\n%s%s", code, out, stderr)
+		}
+		for _, name := range tests {
+			if !strings.Contains(out, "--- PASS: "+name+" ") {
+				t.Errorf("%s did not pass on windows:\n%s", name, out)
 			}
 		}
 	})
