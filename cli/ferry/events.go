@@ -206,6 +206,16 @@ func stagesOf(end string) []diag.Stage {
 	return diag.ReceiverStages
 }
 
+// endLine is one end's whole-transfer split for a person, with its CPU
+// use when it measured it.
+func endLine(end string, sp diag.Split, wall time.Duration, cpu diag.CPU) string {
+	line := sp.Format(stagesOf(end), wall)
+	if c := cpu.Format(wall); c != "" {
+		line += "; CPU " + c
+	}
+	return line
+}
+
 func newDiagEvent(end string, sp diag.Split, wall time.Duration) diagEvent {
 	stages := stagesOf(end)
 	ev := diagEvent{Event: "diag", End: end, Wall: wall.Seconds(), Line: sp.Format(stages, wall)}
