@@ -7,17 +7,17 @@ import (
 	"time"
 )
 
-// runDelay is the time this process's threads spent ready to run but
-// waiting for a core: the second field of each thread's
-// /proc/self/task/TID/schedstat, summed. Zero when the kernel does not
-// keep it. A few dozen small reads, done at the start and the end of a
-// transfer, never per record.
-func runDelay() time.Duration {
+// threadTimes reads each thread's run time and run delay (the time it
+// was ready to run but waited for a core): the first two fields of
+// /proc/self/task/TID/schedstat, by thread id. Nil when the kernel does
+// not keep them. A few dozen small reads, done at the start and the end
+// of a transfer, never per record.
+func threadTimes() map[string]runWait {
 	tasks, err := os.ReadDir("/proc/self/task")
 	if err != nil {
-		return 0
+		return nil
 	}
-	var total int64
+	m := make(map[string]runWait, len(tasks))
 	for _, t := range tasks {
 		b, err := os.ReadFile("/proc/self/task/" + t.Name() + "/schedstat")
 		if err != nil {
@@ -27,9 +27,11 @@ func runDelay() time.Duration {
 		if len(f) < 2 {
 			continue
 		}
-		if ns, err := strconv.ParseInt(string(f[1]), 10, 64); err == nil && ns > 0 {
-			total += ns
+		run, err1 := strconv.ParseInt(string(f[0]), 10, 64)
+		wait, err2 := strconv.ParseInt(string(f[1]), 10, 64)
+		if err1 == nil && err2 == nil && run >= 0 && wait >= 0 {
+			m[t.Name()] = runWait{time.Duration(run), time.Duration(wait)}
 		}
 	}
-	return time.Duration(total)
+	return m
 }

@@ -1,9 +1,7 @@
-//go:build unix && !linux
+//go:build !linux
 
 package diag
 
-import "time"
-
-// runDelay is unknown outside Linux: a busy machine then shows only as
+// threadTimes is unknown outside Linux: a busy machine then shows only as
 // less CPU time than the stages took.
-func runDelay() time.Duration { return 0 }
+func threadTimes() map[string]runWait { return nil }

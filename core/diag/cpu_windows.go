@@ -22,5 +22,3 @@ func processTime() (time.Duration, bool) {
 	ticks := func(f syscall.Filetime) int64 { return int64(f.HighDateTime)<<32 | int64(f.LowDateTime) }
 	return time.Duration((ticks(kernel) + ticks(user)) * 100), true
 }
-
-func runDelay() time.Duration { return 0 }

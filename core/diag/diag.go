@@ -71,7 +71,7 @@ type Timers struct {
 	bytes [numStages]atomic.Int64
 	calls [numStages]atomic.Int64
 	from  atomic.Pointer[time.Time] // set by Restart
-	cpu   atomic.Pointer[CPU]       // the process's CPU at Restart
+	cpu   atomic.Pointer[CPUSample] // the process's CPU at Restart
 }
 
 // Restart zeroes the totals and makes them cover only the time from now
@@ -84,7 +84,7 @@ func (t *Timers) Restart() {
 	}
 	now := time.Now()
 	t.from.Store(&now)
-	c := ProcessCPU()
+	c := SampleCPU()
 	t.cpu.Store(&c)
 	for i := range t.ns {
 		t.ns[i].Store(0)
@@ -125,10 +125,10 @@ func (t *Timers) CPU() CPU {
 		return CPU{}
 	}
 	from := t.cpu.Load()
-	if from == nil || !from.Known() {
+	if from == nil {
 		return CPU{}
 	}
-	return ProcessCPU().Sub(*from)
+	return SampleCPU().Since(*from)
 }
 
 // Snapshot returns the totals so far.

@@ -40,6 +40,12 @@ const (
 	// times the cores it may use filled them on its own, however little
 	// of them a busy machine let it have.
 	crowded = 2
+	// hog: on one machine, an end whose process used this many times the
+	// CPU of the other, which moved the same bytes through much the same
+	// work, took the cores the other needed. The ends' own costs per byte
+	// differ by up to about 2.6 times (benches: a receiver writing to a
+	// busy disk), so the factor is above that.
+	hog = 4
 	// pipelineCores: an end's stages run one at a time, so with the
 	// runtime's own work its process uses about one core; this many
 	// means something else in it is using the CPU.
@@ -63,8 +69,11 @@ const (
 //     for a core at least 85% of the rest (it was never idle: no disk,
 //     no sleep held it), or when it saturated its cores: used 85% of
 //     every core it may use, or had threads using or waiting for twice
-//     as many. An end that saturated its cores alone is named, even when
-//     on one machine it starved the other. Otherwise, on one machine
+//     as many, or, busy, used four times the CPU of the other end on the
+//     same machine (the two move the same bytes through much the same
+//     work, and whatever else runs there holds both alike). An end that
+//     saturated its cores alone is named, even when on one machine it
+//     starved the other. Otherwise, on one machine
 //     (sameMachine), when both ends are CPU-bound or together use or
 //     wait for 85% of its cores, the verdict says that they share its
 //     cores and that this is the limit; on two machines it names both
@@ -142,9 +151,12 @@ type account struct {
 	load    float64 // cores its process used on average
 	demand  float64 // and used or waited for
 	// saturated: it used nearly every core it may use, or its threads
-	// crowded them. cpu: CPU-bound, saturated or never idle outside the
-	// socket.
+	// crowded them, or (hogs, the other end's name) it used several times
+	// the CPU of the other end on the same machine. cpu: CPU-bound,
+	// saturated or never idle outside the socket.
 	saturated, cpu bool
+	hogs           string
+	hogRatio       float64
 }
 
 func newAccount(name string, e End, stages []Stage) account {
@@ -216,6 +228,17 @@ func formatRanked(r []ranked, withEnd bool) string {
 func cpuVerdict(snd, rcv account, sameMachine bool) string {
 	cores := max(snd.end.CPU.Cores, rcv.end.CPU.Cores)
 	load := snd.load + rcv.load
+	if sameMachine && snd.end.CPU.Known() && rcv.end.CPU.Known() {
+		// On one machine the loads compare directly: whatever else ran
+		// there held both alike.
+		hogs := func(a, b *account) {
+			if !a.saturated && a.load > 0 && a.load >= hog*b.load && a.end.CPU.Busy(a.end.Wall) >= cpuBusy {
+				a.saturated, a.hogs, a.hogRatio = true, b.name, a.load/max(b.load, 0.001)
+			}
+		}
+		hogs(&snd, &rcv)
+		hogs(&rcv, &snd)
+	}
 	// The two processes together use or wait for the machine's cores,
 	// neither alone.
 	together := sameMachine && snd.end.CPU.Known() && rcv.end.CPU.Known() &&
@@ -285,6 +308,13 @@ func sharing(load, demand float64, cores int) string {
 // otherWork says so when a's process used, or its threads waited for,
 // more cores than its stages, which run one at a time, can account for.
 func (a account) otherWork() string {
+	if a.hogs != "" {
+		times := fmt.Sprintf("%.0f times", a.hogRatio)
+		if a.hogRatio > 100 {
+			times = "over 100 times"
+		}
+		return fmt.Sprintf(" (its process used %s as much CPU as the %s for the same bytes: other work in it takes the CPU)", times, a.hogs)
+	}
 	if a.load < pipelineCores && a.demand < crowded*float64(a.end.CPU.Cores) {
 		return ""
 	}

@@ -24,7 +24,8 @@ import (
 // process's CPU, and two ends in one process would each report both.
 // So these tests run the test binary again as a receiver and as a sender
 // (cpuChild, started from init before any test), joined by real loopback
-// TCP, with real files. Both children are held to the same two CPUs, so
+// TCP, with real files (in memory where the system has /dev/shm). Both
+// children are held to the same two CPUs, so
 // that the machine they share is a two-core one wherever the test runs.
 const (
 	childEnv = "FERRY_VERDICT_CHILD" // "receive" or "send"
@@ -152,6 +153,19 @@ func twoCPUs(t *testing.T) string {
 	return strings.Join(cpus, ",")
 }
 
+// memDir is a temporary folder in memory (/dev/shm) where there is one:
+// these tests are about the CPU, and on a machine whose disk other work
+// keeps busy the receiver's writes would block on it and blur the
+// picture. Elsewhere, a folder on disk.
+func memDir(t *testing.T) string {
+	d, err := os.MkdirTemp("/dev/shm", "ferry-verdict-")
+	if err != nil {
+		return t.TempDir()
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	return d
+}
+
 // cpuTransfer sends src from a child process to a receiving child on
 // loopback, both held to the same CPUs, with busyRecv and busySend
 // busy-loop goroutines in each, and returns the sender's report.
@@ -164,7 +178,7 @@ func cpuTransfer(t *testing.T, src string, busySend, busyRecv int) childReport {
 		cmd.Stderr = os.Stderr
 		return cmd
 	}
-	recv := child("receive", busyRecv, dirEnv+"="+t.TempDir())
+	recv := child("receive", busyRecv, dirEnv+"="+memDir(t))
 	out, err := recv.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -205,7 +219,7 @@ func cpuTransfer(t *testing.T, src string, busySend, busyRecv int) childReport {
 // that the other end's long socket wait suggests. Each case expects the
 // other end's name, so a verdict that ignored the evidence fails one.
 func TestVerdictNamesTheBusyEndsCPU(t *testing.T) {
-	src := filepath.Join(t.TempDir(), "payload.bin")
+	src := filepath.Join(memDir(t), "payload.bin")
 	writeFile(t, src, pattern(64<<20, 3))
 	for _, tc := range []struct {
 		name               string
@@ -236,7 +250,7 @@ func TestVerdictNamesTheBusyEndsCPU(t *testing.T) {
 // copy), so the two processes share the cores and the verdict must say
 // so, naming the CPU and both ends, not the network or one stage.
 func TestVerdictNamesTheSharedCPUOnLoopback(t *testing.T) {
-	src := filepath.Join(t.TempDir(), "payload.bin")
+	src := filepath.Join(memDir(t), "payload.bin")
 	writeFile(t, src, pattern(128<<20, 5))
 	rep := cpuTransfer(t, src, 0, 0)
 	if !strings.Contains(rep.Verdict, "slowest stage: the CPU, both ends: they share this machine's") {
