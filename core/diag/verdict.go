@@ -40,11 +40,12 @@ const (
 	// times the cores it may use filled them on its own, however little
 	// of them a busy machine let it have.
 	crowded = 2
-	// hog: on one machine, an end whose process used this many times the
-	// CPU of the other, which moved the same bytes through much the same
-	// work, took the cores the other needed. The ends' own costs per byte
-	// differ by up to about 2.6 times (benches: a receiver writing to a
-	// busy disk), so the factor is above that.
+	// hog: on one machine, where whatever else runs holds both ends
+	// alike, an end whose process used this many times the CPU of the
+	// other, itself not CPU-bound, for the same bytes is the one the
+	// cores went to: the other waited for it. Seen here: a receiver
+	// writing to a busy disk at 2.6 and 5 times its sender, and an end
+	// with busy-loop goroutines at 6 to 9 times the other.
 	hog = 4
 	// pipelineCores: an end's stages run one at a time, so with the
 	// runtime's own work its process uses about one core; this many
@@ -69,15 +70,17 @@ const (
 //     for a core at least 85% of the rest (it was never idle: no disk,
 //     no sleep held it), or when it saturated its cores: used 85% of
 //     every core it may use, or had threads using or waiting for twice
-//     as many, or, busy, used four times the CPU of the other end on the
-//     same machine (the two move the same bytes through much the same
-//     work, and whatever else runs there holds both alike). An end that
+//     as many, or used four times the CPU of the other end, itself not
+//     CPU-bound, on the same machine (whatever else runs there holds
+//     both alike, and the two move the same bytes). An end that
 //     saturated its cores alone is named, even when on one machine it
 //     starved the other. Otherwise, on one machine
 //     (sameMachine), when both ends are CPU-bound or together use or
 //     wait for 85% of its cores, the verdict says that they share its
 //     cores and that this is the limit; on two machines it names both
-//     CPUs when both ends are CPU-bound, or the one that is. It lists the busiest two or three stages of
+//     CPUs when both ends are CPU-bound. One CPU-bound end is named, and
+//     on one machine the verdict adds that both ends share its cores and
+//     the other end waits for this one. It lists the busiest two or three stages of
 //     each end named, with their shares, and which to make cheaper
 //     first: the busiest of the end named or, when both are, of the one
 //     that waits less on the socket (the other is waiting for it).
@@ -232,7 +235,7 @@ func cpuVerdict(snd, rcv account, sameMachine bool) string {
 		// On one machine the loads compare directly: whatever else ran
 		// there held both alike.
 		hogs := func(a, b *account) {
-			if !a.saturated && a.load > 0 && a.load >= hog*b.load && a.end.CPU.Busy(a.end.Wall) >= cpuBusy {
+			if !a.saturated && !b.cpu && a.load > 0 && a.load >= hog*b.load {
 				a.saturated, a.hogs, a.hogRatio = true, b.name, a.load/max(b.load, 0.001)
 			}
 		}
@@ -264,29 +267,36 @@ func cpuVerdict(snd, rcv account, sameMachine bool) string {
 		}
 		return formatRanked(r[:min(3, len(r))], false)
 	}
+	// oneEnd names e's CPU; on one machine it says the two share it, and
+	// that the other end waits for this one.
+	oneEnd := func(e, other account) string {
+		where := ""
+		if sameMachine {
+			where = fmt.Sprintf(": both ends share this machine's %d %s, and the %s waits for the %s",
+				cores, plural(cores, "core", "cores"), other.name, e.name)
+		}
+		return fmt.Sprintf("slowest stage: the %s's CPU%s (%s): %s%s%s", e.name, where, e.cpuFigures(), stagesOf(e), e.otherWork(), first(e))
+	}
 	switch {
 	case snd.saturated != rcv.saturated:
 		// One end alone used every core it may use; on one machine it
 		// also starved the other, which is then CPU-bound too but not
 		// the cause.
-		e := snd
 		if rcv.saturated {
-			e = rcv
+			return oneEnd(rcv, snd)
 		}
-		return fmt.Sprintf("slowest stage: the %s's CPU (%s): %s%s%s", e.name, e.cpuFigures(), stagesOf(e), e.otherWork(), first(e))
+		return oneEnd(snd, rcv)
 	case sameMachine && (together || snd.cpu && rcv.cpu):
-		return fmt.Sprintf("slowest stage: the CPU, both ends: they share this machine's %d %s; that is the limit (%s). sender: %s; receiver: %s%s",
+		return fmt.Sprintf("slowest stage: the CPU: both ends share this machine's %d %s; that is the limit (%s). sender: %s; receiver: %s%s",
 			cores, plural(cores, "core", "cores"), sharing(load, snd.demand+rcv.demand, cores),
 			stagesOf(snd), stagesOf(rcv), first(tighter))
 	case snd.cpu && rcv.cpu:
 		return fmt.Sprintf("slowest stage: the CPU of both ends (%s; %s). sender: %s; receiver: %s%s",
 			snd.cpuFigures(), rcv.cpuFigures(), stagesOf(snd), stagesOf(rcv), first(tighter))
-	case snd.cpu || rcv.cpu:
-		e := snd
-		if rcv.cpu {
-			e = rcv
-		}
-		return fmt.Sprintf("slowest stage: the %s's CPU (%s): %s%s%s", e.name, e.cpuFigures(), stagesOf(e), e.otherWork(), first(e))
+	case rcv.cpu:
+		return oneEnd(rcv, snd)
+	case snd.cpu:
+		return oneEnd(snd, rcv)
 	}
 	return ""
 }
@@ -313,7 +323,7 @@ func (a account) otherWork() string {
 		if a.hogRatio > 100 {
 			times = "over 100 times"
 		}
-		return fmt.Sprintf(" (its process used %s as much CPU as the %s for the same bytes: other work in it takes the CPU)", times, a.hogs)
+		return fmt.Sprintf(" (its process used %s as much CPU as the %s's for the same bytes)", times, a.hogs)
 	}
 	if a.load < pipelineCores && a.demand < crowded*float64(a.end.CPU.Cores) {
 		return ""
