@@ -169,6 +169,15 @@ func memDir(t *testing.T) string {
 // cpuTransfer sends src from a child process to a receiving child on
 // loopback, both held to the same CPUs, with busyRecv and busySend
 // busy-loop goroutines in each, and returns the sender's report.
+// skipShort: make race runs -short, and the race detector would slow the
+// children's cipher and hash tenfold, which the verdict, free of timing
+// thresholds, survives but the suite's time budget does not.
+func skipShort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two processes moving 64 to 128 MiB: not in -short")
+	}
+}
+
 func cpuTransfer(t *testing.T, src string, busySend, busyRecv int) childReport {
 	t.Helper()
 	cpus := twoCPUs(t)
@@ -219,6 +228,7 @@ func cpuTransfer(t *testing.T, src string, busySend, busyRecv int) childReport {
 // that the other end's long socket wait suggests. Each case expects the
 // other end's name, so a verdict that ignored the evidence fails one.
 func TestVerdictNamesTheBusyEndsCPU(t *testing.T) {
+	skipShort(t)
 	src := filepath.Join(memDir(t), "payload.bin")
 	writeFile(t, src, pattern(64<<20, 3))
 	for _, tc := range []struct {
@@ -251,6 +261,7 @@ func TestVerdictNamesTheBusyEndsCPU(t *testing.T) {
 // and the verdict must say so, naming the CPU and both ends, not the
 // network or one stage.
 func TestVerdictNamesTheSharedCPUOnLoopback(t *testing.T) {
+	skipShort(t)
 	src := filepath.Join(memDir(t), "payload.bin")
 	writeFile(t, src, pattern(128<<20, 5))
 	rep := cpuTransfer(t, src, 0, 0)
