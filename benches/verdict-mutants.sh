@@ -49,7 +49,7 @@ cpu-starved-end-named|s/if rcv\.saturated \{/if !rcv.saturated {/
 cpu-hog-ignored|s/if !a\.saturated \&\& !b\.cpu \&\& a\.load > 0/if false \&\& !a.saturated \&\& !b.cpu \&\& a.load > 0/
 cpu-never-shared|s/case sameMachine \&\& \(together/case false \&\& sameMachine \&\& (together/
 cpu-waits-ignored|s/a\.load, a\.demand = c\.Load\(w\), c\.Demand\(w\)/a.load, a.demand = c.Load(w), c.Load(w)/; s/c\.Busy\(w\) >= cpuBusy/c.Load(w) >= cpuBusy/
-outside-always|s/if out\.outside > out\.largestTimed\(\) \{/if true {/
+outside-always|s/if out\.perEntry \{/if true {/
 '
 
 head=$(git -C "$root" rev-parse --short HEAD)

@@ -95,7 +95,9 @@ const (
 //  5. Work outside the timed stages, done per entry rather than per byte
 //     (opening, creating, renaming files), when on some end it takes
 //     more of the time than any timed stage and the socket: many small
-//     files look like this. Its share is given.
+//     files look like this. Its share is given, with the end's CPU
+//     figures. Such an end is never named by rule 1: its CPU went to no
+//     stage.
 //  6. Otherwise no one thing limited the transfer: the verdict lists the
 //     busiest stages of both ends with their shares.
 func Verdict(sender, receiver End, sameMachine bool) string {
@@ -132,9 +134,13 @@ func Verdict(sender, receiver End, sameMachine bool) string {
 	if snd.outside > rcv.outside {
 		out = snd
 	}
-	if out.outside > out.largestTimed() {
-		return fmt.Sprintf("slowest stage: per-entry work outside the timed stages (opening, creating, renaming files): %.0f%% of the %s's time, more than any timed stage",
-			100*out.outside, out.name)
+	if out.perEntry {
+		cpu := ""
+		if out.end.CPU.Known() {
+			cpu = " (" + out.cpuFigures() + ")"
+		}
+		return fmt.Sprintf("slowest stage: per-entry work outside the timed stages (opening, creating, renaming files): %.0f%% of the %s's time, more than any timed stage%s",
+			100*out.outside, out.name, cpu)
 	}
 	both := append(snd.ranked(true), rcv.ranked(true)...)
 	slices.SortStableFunc(both, func(a, b ranked) int { return cmp.Compare(b.share, a.share) })
@@ -158,8 +164,11 @@ type account struct {
 	// the CPU of the other end on the same machine. cpu: CPU-bound,
 	// saturated or never idle outside the socket.
 	saturated, cpu bool
-	hogs           string
-	hogRatio       float64
+	// perEntry: the time outside the timed stages is larger than any
+	// timed share.
+	perEntry bool
+	hogs     string
+	hogRatio float64
 }
 
 func newAccount(name string, e End, stages []Stage) account {
@@ -184,6 +193,11 @@ func newAccount(name string, e End, stages []Stage) account {
 		// The time it was not waiting on the socket, it was running or
 		// waiting for a core: the CPU, not a disk or a sleep, held it.
 		a.cpu = a.saturated || a.wait < socketBound && c.Busy(w) >= cpuBusy*(1-a.wait)
+	}
+	if a.perEntry = a.outside > a.largestTimed(); a.perEntry {
+		// Its time went to work no stage times (rule 5 names it, with the
+		// CPU figures); no stage of it is to blame.
+		a.cpu, a.saturated = false, false
 	}
 	return a
 }
@@ -235,7 +249,7 @@ func cpuVerdict(snd, rcv account, sameMachine bool) string {
 		// On one machine the loads compare directly: whatever else ran
 		// there held both alike.
 		hogs := func(a, b *account) {
-			if !a.saturated && !b.cpu && a.load > 0 && a.load >= hog*b.load {
+			if !a.saturated && !a.perEntry && !b.cpu && a.load > 0 && a.load >= hog*b.load {
 				a.saturated, a.hogs, a.hogRatio = true, b.name, a.load/max(b.load, 0.001)
 			}
 		}
@@ -244,7 +258,7 @@ func cpuVerdict(snd, rcv account, sameMachine bool) string {
 	}
 	// The two processes together use or wait for the machine's cores,
 	// neither alone.
-	together := sameMachine && snd.end.CPU.Known() && rcv.end.CPU.Known() &&
+	together := sameMachine && snd.end.CPU.Known() && rcv.end.CPU.Known() && !snd.perEntry && !rcv.perEntry &&
 		!snd.saturated && !rcv.saturated && snd.demand+rcv.demand >= allCores*float64(cores)
 	// first is the stage to make cheaper first: the busiest compute stage
 	// of the end named or, when both are, of the one that waits less on
