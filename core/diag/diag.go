@@ -1,5 +1,5 @@
-// Package diag times each stage of a transfer on its own and names the
-// slowest one.
+// Package diag times each stage of a transfer on its own, measures each
+// end's CPU, and names what limited the transfer.
 //
 // A stage is one kind of work: reading the disk, hashing, encrypting,
 // writing the socket on the sender; reading the socket, decrypting,
@@ -13,6 +13,16 @@
 // Timers are safe for concurrent use and cost two atomic adds per sample,
 // so they stay on in release builds: --diag only decides whether they are
 // printed.
+//
+// A stage's name says what the pipeline was doing, not what held it up:
+// on a busy processor a disk write is a memory copy waiting for a core.
+// So each end also measures its process's CPU over the transfer (CPU:
+// CPU time against wall time and the cores it may use, and on Linux its
+// threads' wait for a core), sampled by Timers.Restart and Timers.CPU,
+// twice a transfer, never per record. Verdict (verdict.go) weighs both
+// ends' splits and CPU figures and names what limited the transfer: a
+// stage, an end's CPU, the cores two ends on one machine share, the
+// network, or the work no stage times.
 package diag
 
 import (

@@ -96,8 +96,8 @@ const (
 //     (opening, creating, renaming files), when on some end it takes
 //     more of the time than any timed stage and the socket: many small
 //     files look like this. Its share is given, with the end's CPU
-//     figures. Such an end is never named by rule 1: its CPU went to no
-//     stage.
+//     figures. An end with at least half of its time outside the
+//     stages is never named by rule 1: its CPU went to no stage.
 //  6. Otherwise no one thing limited the transfer: the verdict lists the
 //     busiest stages of both ends with their shares.
 func Verdict(sender, receiver End, sameMachine bool) string {
@@ -165,10 +165,10 @@ type account struct {
 	// saturated or never idle outside the socket.
 	saturated, cpu bool
 	// perEntry: the time outside the timed stages is larger than any
-	// timed share.
-	perEntry bool
-	hogs     string
-	hogRatio float64
+	// timed share; untimed: it is at least half of the end's time.
+	perEntry, untimed bool
+	hogs              string
+	hogRatio          float64
 }
 
 func newAccount(name string, e End, stages []Stage) account {
@@ -194,9 +194,12 @@ func newAccount(name string, e End, stages []Stage) account {
 		// waiting for a core: the CPU, not a disk or a sleep, held it.
 		a.cpu = a.saturated || a.wait < socketBound && c.Busy(w) >= cpuBusy*(1-a.wait)
 	}
-	if a.perEntry = a.outside > a.largestTimed(); a.perEntry {
-		// Its time went to work no stage times (rule 5 names it, with the
-		// CPU figures); no stage of it is to blame.
+	a.perEntry = a.outside > a.largestTimed()
+	if a.untimed = a.outside >= dominant; a.untimed {
+		// Most of its time went to work no stage times (rule 5 names it,
+		// with the CPU figures); no stage of it is to blame. Less than
+		// that outside the stages is what a process starved of the CPU
+		// shows between its timed calls, and the CPU rule judges it.
 		a.cpu, a.saturated = false, false
 	}
 	return a
@@ -249,7 +252,7 @@ func cpuVerdict(snd, rcv account, sameMachine bool) string {
 		// On one machine the loads compare directly: whatever else ran
 		// there held both alike.
 		hogs := func(a, b *account) {
-			if !a.saturated && !a.perEntry && !b.cpu && a.load > 0 && a.load >= hog*b.load {
+			if !a.saturated && !a.untimed && !b.cpu && a.load > 0 && a.load >= hog*b.load {
 				a.saturated, a.hogs, a.hogRatio = true, b.name, a.load/max(b.load, 0.001)
 			}
 		}
@@ -258,7 +261,7 @@ func cpuVerdict(snd, rcv account, sameMachine bool) string {
 	}
 	// The two processes together use or wait for the machine's cores,
 	// neither alone.
-	together := sameMachine && snd.end.CPU.Known() && rcv.end.CPU.Known() && !snd.perEntry && !rcv.perEntry &&
+	together := sameMachine && snd.end.CPU.Known() && rcv.end.CPU.Known() && !snd.untimed && !rcv.untimed &&
 		!snd.saturated && !rcv.saturated && snd.demand+rcv.demand >= allCores*float64(cores)
 	// first is the stage to make cheaper first: the busiest compute stage
 	// of the end named or, when both are, of the one that waits less on
