@@ -47,6 +47,7 @@ cpu-every-end|s/a\.cpu = a\.saturated \|\| .*/a.cpu = true/
 cpu-socket-wait-ignored|s/a\.cpu = a\.saturated \|\| a\.wait < socketBound \&\& /a.cpu = a.saturated || /
 cpu-starved-end-named|s/if rcv\.saturated \{/if !rcv.saturated {/
 cpu-hog-ignored|s/if !a\.saturated \&\& !a\.untimed \&\& !b\.cpu/if false \&\& !a.saturated \&\& !a.untimed \&\& !b.cpu/
+cpu-over-path|s/case !sameMachine \&\& snd\.wait >= waiting \&\& rcv\.wait >= waiting:/case false \&\& !sameMachine \&\& snd.wait >= waiting \&\& rcv.wait >= waiting:/
 cpu-never-shared|s/case sameMachine \&\& \(together/case false \&\& sameMachine \&\& (together/
 cpu-waits-ignored|s/a\.load, a\.demand = c\.Load\(w\), c\.Demand\(w\)/a.load, a.demand = c.Load(w), c.Load(w)/; s/c\.Busy\(w\) >= cpuBusy/c.Load(w) >= cpuBusy/
 outside-always|s/if out\.perEntry \{/if true {/

@@ -78,7 +78,9 @@ const (
 //     (sameMachine), when both ends are CPU-bound or together use or
 //     wait for 85% of its cores, the verdict says that they share its
 //     cores and that this is the limit; on two machines it names both
-//     CPUs when both ends are CPU-bound. One CPU-bound end is named, and
+//     CPUs when both ends are CPU-bound, unless both wait on the socket
+//     a quarter of their time, which rule 4 reads as the network. One
+//     CPU-bound end is named, and
 //     on one machine the verdict adds that both ends share its cores and
 //     the other end waits for this one. It lists the busiest two or three stages of
 //     each end named, with their shares, and which to make cheaper
@@ -307,6 +309,12 @@ func cpuVerdict(snd, rcv account, sameMachine bool) string {
 		return fmt.Sprintf("slowest stage: the CPU: both ends share this machine's %d %s; that is the limit (%s). sender: %s; receiver: %s%s",
 			cores, plural(cores, "core", "cores"), sharing(load, snd.demand+rcv.demand, cores),
 			stagesOf(snd), stagesOf(rcv), first(tighter))
+	case !sameMachine && snd.wait >= waiting && rcv.wait >= waiting:
+		// Between two machines, both ends waiting a quarter of their
+		// time on the socket is the path's mark (rule 4), whatever their
+		// CPUs did the rest of the time: an end that limits the transfer
+		// is one the other waits for, not one that waits itself.
+		return ""
 	case snd.cpu && rcv.cpu:
 		return fmt.Sprintf("slowest stage: the CPU of both ends (%s; %s). sender: %s; receiver: %s%s",
 			snd.cpuFigures(), rcv.cpuFigures(), stagesOf(snd), stagesOf(rcv), first(tighter))
