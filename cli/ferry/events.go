@@ -136,7 +136,16 @@ type diagEvent struct {
 	End    string      `json:"end"`   // "sender" or "receiver"
 	Wall   float64     `json:"wall"`  // seconds the split covers
 	Stages []jsonStage `json:"stages"`
-	Line   string      `json:"line"` // the same split as the human line
+	CPU    *jsonCPU    `json:"cpu,omitempty"` // whole transfer, when the end measured it
+	Line   string      `json:"line"`          // the same split as the human line
+}
+
+// jsonCPU is an end's process CPU over the wall time of its split.
+type jsonCPU struct {
+	Busy         float64 `json:"busy"`          // share of wall it ran or waited for a core, 0..1
+	CoresUsed    float64 `json:"cores_used"`    // CPU seconds per second
+	CoresWaiting float64 `json:"cores_waiting"` // its threads' wait for a core, seconds per second
+	Cores        int     `json:"cores"`         // cores it may use
 }
 
 type doneEvent struct {
@@ -234,6 +243,16 @@ func stagesOf(end string) []diag.Stage {
 	return diag.ReceiverStages
 }
 
+// endLine is one end's whole-transfer split for a person, with its CPU
+// use when it measured it.
+func endLine(end string, sp diag.Split, wall time.Duration, cpu diag.CPU) string {
+	line := sp.Format(stagesOf(end), wall)
+	if c := cpu.Format(wall); c != "" {
+		line += "; CPU " + c
+	}
+	return line
+}
+
 func newDiagEvent(end string, sp diag.Split, wall time.Duration) diagEvent {
 	stages := stagesOf(end)
 	ev := diagEvent{Event: "diag", End: end, Wall: wall.Seconds(), Line: sp.Format(stages, wall)}
@@ -243,6 +262,13 @@ func newDiagEvent(end string, sp diag.Split, wall time.Duration) diagEvent {
 	return ev
 }
 
+func cpuOf(c diag.CPU, wall time.Duration) *jsonCPU {
+	if !c.Known() || wall <= 0 {
+		return nil
+	}
+	return &jsonCPU{Busy: c.Busy(wall), CoresUsed: c.Load(wall), CoresWaiting: c.Waited.Seconds() / wall.Seconds(), Cores: c.Cores}
+}
+
 func newDoneEvent(s transfer.Summary, end string, withDiag bool) doneEvent {
 	ev := doneEvent{
 		Event: "done", Entries: len(s.Entries), Bytes: s.Bytes, SkippedBytes: s.SkippedBytes,
@@ -250,9 +276,11 @@ func newDoneEvent(s transfer.Summary, end string, withDiag bool) doneEvent {
 	}
 	if withDiag {
 		local := newDiagEvent(end, s.Local, s.Wall)
+		local.CPU, local.Line = cpuOf(s.LocalCPU, s.Wall), endLine(end, s.Local, s.Wall, s.LocalCPU)
 		ev.Local = &local
 		if end == "sender" {
 			remote := newDiagEvent("receiver", s.Remote, s.RemoteWall)
+			remote.CPU, remote.Line = cpuOf(s.RemoteCPU, s.RemoteWall), endLine("receiver", s.Remote, s.RemoteWall, s.RemoteCPU)
 			ev.Remote = &remote
 			ev.Verdict = s.Verdict
 		}

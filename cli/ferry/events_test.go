@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,6 +71,16 @@ func TestDoneEventDiag(t *testing.T) {
 	}
 	if got := d.Local.Stages[3]; got.Stage != "disk write" || got.Busy != 0.25 {
 		t.Errorf("disk write stage: %+v", got)
+	}
+	if d.Local.CPU != nil {
+		t.Errorf("CPU figures from an end that measured none: %+v", d.Local.CPU)
+	}
+	d = newDoneEvent(transfer.Summary{Local: split, Wall: 4 * time.Second, LocalCPU: diag.CPU{Used: 3 * time.Second, Waited: time.Second, Cores: 2}}, "receiver", true)
+	if c := d.Local.CPU; c == nil || *c != (jsonCPU{Busy: 1, CoresUsed: 0.75, CoresWaiting: 0.25, Cores: 2}) {
+		t.Errorf("receiver's CPU: %+v", c)
+	}
+	if want := "; CPU busy 100% of the time: 0.8 of 2 cores in use, 0.2 more waiting for a core"; !strings.HasSuffix(d.Local.Line, want) {
+		t.Errorf("line %q does not end %q", d.Local.Line, want)
 	}
 	if d := newDoneEvent(transfer.Summary{}, "sender", false); d.Local != nil || d.Remote != nil {
 		t.Errorf("no --diag, yet splits: %+v", d)

@@ -286,7 +286,7 @@ func (rs *receiveSession) serve(parent context.Context) error {
 	rs.p.event(newDoneEvent(sum, "receiver", rs.o.diag))
 	rs.p.infof("received %s into %s%s", describeSummary(sum), rs.dir, rateSuffix(sum))
 	if rs.o.diag {
-		rs.p.infof("diag: receiver, whole transfer: %s", sum.Local.Format(stagesOf("receiver"), sum.Wall))
+		rs.p.infof("diag: receiver, whole transfer: %s", endLine("receiver", sum.Local, sum.Wall, sum.LocalCPU))
 	}
 	if !rs.paired {
 		// The transfer's ctx is over; the question belongs to the command.

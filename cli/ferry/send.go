@@ -204,8 +204,8 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 	p.event(newDoneEvent(sum, "sender", o.diag))
 	p.infof("sent %s to %s%s, every file confirmed", describeSummary(sum), ss.peer, rateSuffix(sum))
 	if o.diag {
-		p.infof("diag: sender, whole transfer: %s", sum.Local.Format(stagesOf("sender"), sum.Wall))
-		p.infof("diag: receiver, whole transfer: %s", sum.Remote.Format(stagesOf("receiver"), sum.RemoteWall))
+		p.infof("diag: sender, whole transfer: %s", endLine("sender", sum.Local, sum.Wall, sum.LocalCPU))
+		p.infof("diag: receiver, whole transfer: %s", endLine("receiver", sum.Remote, sum.RemoteWall, sum.RemoteCPU))
 		p.infof("diag: %s", sum.Verdict)
 	}
 	if !ss.paired {

@@ -93,7 +93,8 @@ Flags:
     --json           print one JSON event per line on stdout, ask nothing
     --diag           print the stage split (disk read, hash, encrypt, socket
                      write) every 5 seconds, and at the end both ends' splits
-                     and a verdict naming the slowest stage
+                     and CPU use and a verdict naming what limited the
+                     transfer (a stage, an end's CPU, or the network)
     --quiet          print nothing but errors
 `
 

@@ -1,5 +1,5 @@
-// Package diag times each stage of a transfer on its own and names the
-// slowest one.
+// Package diag times each stage of a transfer on its own, measures each
+// end's CPU, and names what limited the transfer.
 //
 // A stage is one kind of work: reading the disk, hashing, encrypting,
 // writing the socket on the sender; reading the socket, decrypting,
@@ -13,6 +13,16 @@
 // Timers are safe for concurrent use and cost two atomic adds per sample,
 // so they stay on in release builds: --diag only decides whether they are
 // printed.
+//
+// A stage's name says what the pipeline was doing, not what held it up:
+// on a busy processor a disk write is a memory copy waiting for a core.
+// So each end also measures its process's CPU over the transfer (CPU:
+// CPU time against wall time and the cores it may use, and on Linux its
+// threads' wait for a core), sampled by Timers.Restart and Timers.CPU,
+// twice a transfer, never per record. Verdict (verdict.go) weighs both
+// ends' splits and CPU figures and names what limited the transfer: a
+// stage, an end's CPU, the cores two ends on one machine share, the
+// network, or the work no stage times.
 package diag
 
 import (
@@ -71,6 +81,7 @@ type Timers struct {
 	bytes [numStages]atomic.Int64
 	calls [numStages]atomic.Int64
 	from  atomic.Pointer[time.Time] // set by Restart
+	cpu   atomic.Pointer[CPUSample] // the process's CPU at Restart
 }
 
 // Restart zeroes the totals and makes them cover only the time from now
@@ -83,6 +94,8 @@ func (t *Timers) Restart() {
 	}
 	now := time.Now()
 	t.from.Store(&now)
+	c := SampleCPU()
+	t.cpu.Store(&c)
 	for i := range t.ns {
 		t.ns[i].Store(0)
 		t.bytes[i].Store(0)
@@ -111,6 +124,21 @@ func (t *Timers) Since(s Stage, start time.Time, n int) {
 		start = *from
 	}
 	t.Add(s, time.Since(start), n)
+}
+
+// CPU returns the process's CPU use since the last Restart, or no
+// measurement (CPU.Known false) before the first. It covers the whole
+// process, other transfers included, which is what competes with this
+// one for the cores.
+func (t *Timers) CPU() CPU {
+	if t == nil {
+		return CPU{}
+	}
+	from := t.cpu.Load()
+	if from == nil {
+		return CPU{}
+	}
+	return SampleCPU().Since(*from)
 }
 
 // Snapshot returns the totals so far.
@@ -171,87 +199,3 @@ func (s Split) Format(stages []Stage, wall time.Duration) string {
 	}
 	return strings.Join(parts, " · ")
 }
-
-// Verdict names the stage that limited the transfer, on either end.
-//
-// Each end runs its stages one after another, so an end's shares add up
-// to about 100% of its wall time, and time in a socket stage is mostly
-// time spent waiting for the other side. Shares, not raw times, are
-// compared, so two ends whose clocks ran for slightly different intervals
-// are judged alike. The rules, in order:
-//
-//  1. A non-socket stage busy at least half of its end's time is the
-//     limit: nothing else can explain that much.
-//  2. An end whose own stages together are busy most of the time (70%)
-//     is the limit, and its busiest stage is named; when both are, the
-//     busier one.
-//  3. Both ends spending a good part (a quarter) of their time waiting on
-//     the socket with work to spare means the path between them (the
-//     network, or TCP over it) is the limit.
-//  4. Otherwise neither the stages nor the socket account for the time:
-//     it goes to work no stage times, done per entry rather than per
-//     byte (opening, creating, renaming files). Many small files look
-//     like this: the sender then waits in socket write 0% and the
-//     receiver in socket read about 10%, so the link is not the limit.
-func Verdict(sender Split, senderWall time.Duration, receiver Split, receiverWall time.Duration) string {
-	// end is one side's account: its busiest non-socket stage, the sum of
-	// its non-socket shares, and its socket wait.
-	type end struct {
-		name    string
-		busiest Stage
-		top     float64
-		busy    float64
-		wait    float64
-	}
-	account := func(name string, sp Split, wall time.Duration, stages []Stage) end {
-		e := end{name: name}
-		for _, st := range stages {
-			sh := sp.Share(st, wall)
-			switch {
-			case isSocket(st):
-				e.wait = sh
-			case sh > e.top:
-				e.busiest, e.top = st, sh
-				fallthrough
-			default:
-				e.busy += sh
-			}
-		}
-		return e
-	}
-	snd := account("sender", sender, senderWall, SenderStages)
-	rcv := account("receiver", receiver, receiverWall, ReceiverStages)
-	if snd.busy == 0 && rcv.busy == 0 && snd.wait == 0 && rcv.wait == 0 {
-		return "no stage was timed"
-	}
-	const (
-		dominant = 0.5
-		loaded   = 0.7
-		waiting  = 0.25
-	)
-	name := func(e end, why string) string {
-		return fmt.Sprintf("slowest stage: %s %s (busy %.0f%% of the time%s)", e.name, e.busiest, 100*e.top, why)
-	}
-	top := rcv
-	if snd.top >= rcv.top {
-		top = snd
-	}
-	if top.top >= dominant {
-		return name(top, "")
-	}
-	limit := rcv
-	if snd.busy > rcv.busy {
-		limit = snd
-	}
-	if limit.busy >= loaded {
-		return name(limit, fmt.Sprintf("; the %s's stages are busy %.0f%% in all", limit.name, 100*limit.busy))
-	}
-	if snd.wait >= waiting && rcv.wait >= waiting {
-		return fmt.Sprintf("slowest stage: the network (both ends have work to spare: the sender waits in socket write %.0f%% and the receiver in socket read %.0f%% of the time)",
-			100*snd.wait, 100*rcv.wait)
-	}
-	return fmt.Sprintf("slowest stage: per-entry work outside the timed stages (opening, creating, renaming files): the timed stages and socket account for %.0f%% of the sender's time and %.0f%% of the receiver's",
-		100*(snd.busy+snd.wait), 100*(rcv.busy+rcv.wait))
-}
-
-func isSocket(s Stage) bool { return s == SocketWrite || s == SocketRead }

@@ -281,6 +281,14 @@ type Summary struct {
 	Wall       time.Duration
 	Remote     diag.Split
 	RemoteWall time.Duration
-	// Verdict names the slowest stage on either end (sender only).
+	// LocalCPU is this process's CPU use over Wall, RemoteCPU the
+	// receiver's over RemoteWall (sender only). SameMachine: the sender
+	// reached the receiver at a loopback address or its own, so the two
+	// share one machine's cores (sender only).
+	LocalCPU    diag.CPU
+	RemoteCPU   diag.CPU
+	SameMachine bool
+	// Verdict names what limited the transfer, on either end (sender
+	// only).
 	Verdict string
 }

@@ -220,7 +220,9 @@
 //	8  confirm    R→S  index uvarint, outcome u8 (Outcome), saved-as string
 //	9  finish     S→R  empty
 //	10 done       R→S  wall ns uvarint, count uvarint (≤32),
-//	                   count × {ns, bytes, calls uvarint}: diag.Split
+//	                   count × {ns, bytes, calls uvarint}: diag.Split,
+//	                   CPU used ns uvarint, CPU waited ns uvarint, cores
+//	                   uvarint (≤65,536; 0: not measured): diag.CPU
 //	11 abort      both code u8, reason string (≤512)
 //	12 keepalive  both empty
 //	13 hashes     S→R  count uvarint, count × {index uvarint, hash};
@@ -275,6 +277,8 @@
 // core/secure times encryption, socket calls and decryption through the
 // same diag.Timers. Each timer wraps one call that does one thing. With
 // Diag set, a Diagnostics event reports the split every 5 s, and at the
-// end the receiver's split travels in done so that the sender's Summary
-// names the slowest stage of either end.
+// end the receiver's split and its process's CPU use (diag.CPU) travel in
+// done, so that the sender's Summary names what limited the transfer on
+// either end: a stage, an end's CPU, the cores both ends share when the
+// sender reached the receiver on its own machine, or the network.
 package transfer

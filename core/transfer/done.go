@@ -1,18 +1,25 @@
 package transfer
 
 import (
+	"fmt"
 	"math"
 	"time"
 
 	"github.com/ferry-project/ferry/core/diag"
 )
 
-// doneMsg ends a successful transfer: the receiver's stage split and the
-// wall time it covers, for the sender's verdict.
+// doneMsg ends a successful transfer: the receiver's stage split, the
+// wall time it covers and its process's CPU use over that time, for the
+// sender's verdict.
 type doneMsg struct {
 	Wall  time.Duration
 	Split diag.Split
+	CPU   diag.CPU
 }
+
+// maxCores bounds the core count a peer may report: far above any
+// machine, low enough that arithmetic on it cannot overflow.
+const maxCores = 1 << 16
 
 func (m doneMsg) encode() []byte {
 	var e enc
@@ -23,6 +30,9 @@ func (m doneMsg) encode() []byte {
 		e.int64(max(st.Bytes, 0))
 		e.int64(max(st.Calls, 0))
 	}
+	e.int64(max(int64(m.CPU.Used), 0))
+	e.int64(max(int64(m.CPU.Waited), 0))
+	e.uvarint(uint64(min(max(m.CPU.Cores, 0), maxCores)))
 	return e.bytes()
 }
 
@@ -37,6 +47,13 @@ func decodeDone(b []byte) (doneMsg, error) {
 		if i < len(m.Split) {
 			m.Split[i] = diag.StageTotal{Time: time.Duration(min(t, math.MaxInt64)), Bytes: by, Calls: c}
 		}
+	}
+	// Cores 0 is a receiver that could not measure its CPU.
+	m.CPU.Used, m.CPU.Waited = time.Duration(d.int64()), time.Duration(d.int64())
+	if c := d.uvarint(); c <= maxCores {
+		m.CPU.Cores = int(c)
+	} else {
+		d.fail(fmt.Errorf("%d cores over the limit of %d", c, maxCores))
 	}
 	return m, d.done("done")
 }

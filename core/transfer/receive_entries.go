@@ -239,6 +239,7 @@ func (s *rsession) finish() error {
 	s.sum.Duration = time.Since(s.start)
 	s.sum.Wall = s.sum.Duration
 	s.sum.Local = s.timers.Snapshot()
-	s.send(msgDone, doneMsg{Wall: s.sum.Wall, Split: s.sum.Local}.encode())
+	s.sum.LocalCPU = s.timers.CPU()
+	s.send(msgDone, doneMsg{Wall: s.sum.Wall, Split: s.sum.Local, CPU: s.sum.LocalCPU}.encode())
 	return nil
 }

@@ -85,6 +85,7 @@ func Send(ctx context.Context, cfg SendConfig) (sum Summary, err error) {
 		entries: entries, srcs: srcs, offer: offer, offerBody: body,
 		timeout: cmp(cfg.Timeout, defaultTimeout),
 	}
+	s.sum.SameMachine = sameMachine(nc.LocalAddr(), nc.RemoteAddr())
 	return s.run(ctx)
 }
 
@@ -329,8 +330,12 @@ func (s *sender) exchange(ctx context.Context) error {
 	s.sum.Duration = time.Since(start)
 	s.sum.Local = s.timers.Snapshot()
 	s.sum.Wall = s.sum.Duration
-	s.sum.Remote, s.sum.RemoteWall = done.Split, done.Wall
-	s.sum.Verdict = diag.Verdict(s.sum.Local, s.sum.Wall, s.sum.Remote, s.sum.RemoteWall)
+	s.sum.LocalCPU = s.timers.CPU()
+	s.sum.Remote, s.sum.RemoteWall, s.sum.RemoteCPU = done.Split, done.Wall, done.CPU
+	s.sum.Verdict = diag.Verdict(
+		diag.End{Split: s.sum.Local, Wall: s.sum.Wall, CPU: s.sum.LocalCPU},
+		diag.End{Split: s.sum.Remote, Wall: s.sum.RemoteWall, CPU: s.sum.RemoteCPU},
+		s.sum.SameMachine)
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -108,6 +109,11 @@ func TestSendVerifiedToRealReceiver(t *testing.T) {
 		}
 		if p.headline.Text != "All 3 files sent and verified" {
 			t.Errorf("headline %q", p.headline.Text)
+		}
+		// The card's small print is core/diag's verdict from both ends'
+		// figures, whichever it names on this machine.
+		if !p.detail.Visible() || !strings.HasPrefix(p.detail.Text, "What limited the speed: ") || strings.Contains(p.detail.Text, "slowest stage") {
+			t.Errorf("verdict on the card: visible %v, %q", p.detail.Visible(), p.detail.Text)
 		}
 		if !h.u.send.form.Visible() && h.u.send.cancel != nil {
 			t.Error("the send is still marked running")

@@ -186,7 +186,12 @@ func (p *progressPanel) finish(sum transfer.Summary, err error, actions ...fyne.
 		p.icon.SetResource(theme.NewSuccessThemedResource(theme.ConfirmIcon()))
 		p.headline.SetText(p.successHeadline())
 		p.advice.SetText(successStats(sum))
-		p.detail.Hide()
+		if v := speedVerdict(sum.Verdict); v != "" {
+			p.detail.SetText(v)
+			p.detail.Show()
+		} else {
+			p.detail.Hide()
+		}
 		p.files.SetText(listNames(p.entries, 6))
 		p.files.Show()
 	}
@@ -237,6 +242,16 @@ func successStats(sum transfer.Summary) string {
 		parts = append(parts, formatBytes(sum.ResumedBytes)+" resumed")
 	}
 	return strings.Join(parts, "  ·  ")
+}
+
+// speedVerdict is core/diag's verdict on what limited the transfer, in
+// the result card's small print (sender only: the receiver has no
+// verdict). The same line ferry send --diag prints.
+func speedVerdict(v string) string {
+	if v == "" {
+		return ""
+	}
+	return "What limited the speed: " + strings.TrimPrefix(v, "slowest stage: ")
 }
 
 func countFiles(es []transfer.EntryDone) int {
