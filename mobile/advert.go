@@ -9,7 +9,7 @@ import (
 
 // Advertisement is what a receiver registers with the platform's
 // service discovery so that senders nearby list it. It is exactly what
-// core/discovery advertises through zeroconf on a desktop, so desktops
+// core/discovery advertises with its own mDNS on a desktop, so desktops
 // and phones find each other.
 //
 // Android (NsdManager.registerService):

@@ -22,7 +22,7 @@ type browseRun struct {
 // browseFunc is core/discovery's Browse, or what a test puts in its place.
 type browseFunc func(context.Context, discovery.BrowseConfig) error
 
-// StartBrowse looks for receivers with Ferry's own mDNS (zeroconf) until
+// StartBrowse looks for receivers with Ferry's own mDNS (core/discovery) until
 // StopBrowse or Close, reporting the list through OnPeers. ifaces names
 // the interfaces, comma-separated; empty means every multicast-capable
 // one. Where it works: desktops, and Android before 11; on newer Android

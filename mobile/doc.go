@@ -39,7 +39,7 @@
 //
 // # Discovery on phones
 //
-// Ferry's own mDNS (core/discovery, through zeroconf) lists network
+// Ferry's own mDNS (core/discovery) lists network
 // interfaces, which Android 11 and later forbid to apps, and both
 // platforms want mDNS to go through their own services: NsdManager on
 // Android, NWBrowser and NWListener (Bonjour) on iOS. So:
@@ -52,7 +52,7 @@
 //     service with Node.PeerFound (name, addresses, port, TXT as JSON or
 //     wire bytes) and each lost one with Node.PeerLost. Node.Peers and
 //     OnPeers give the merged list; SendOptions.Peer takes a peer's key.
-//   - Where zeroconf works (desktops, Android before 11, tests),
+//   - Where Ferry's own mDNS works (desktops, Android before 11, tests),
 //     Node.StartBrowse and ReceiveOptions.Advertise use it instead.
 //   - A typed "host:port" (SendOptions.Addr) always works.
 //

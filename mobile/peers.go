@@ -18,7 +18,7 @@ import (
 
 // Sources of a peer, as PeersJSON reports them.
 const (
-	sourceMDNS     = "mdns"     // Ferry's own zeroconf browse (StartBrowse)
+	sourceMDNS     = "mdns"     // Ferry's own mDNS browse (StartBrowse)
 	sourcePlatform = "platform" // reported by the app (PeerFound)
 )
 

@@ -36,9 +36,9 @@ type ReceiveOptions struct {
 	// either way).
 	SaveText bool
 	// Advertise announces the receiver with Ferry's own mDNS
-	// (zeroconf). Leave it off on phones, which register
+	// (core/discovery). Leave it off on phones, which register
 	// Transfer.Advertisement with the platform instead: Android 11+
-	// forbids the interface listing zeroconf needs, and both platforms
+	// forbids the interface listing it needs, and both platforms
 	// want their own service APIs to own mDNS.
 	Advertise bool
 	// Ifaces names the interfaces to advertise on, comma-separated;

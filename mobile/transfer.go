@@ -23,7 +23,7 @@ type Transfer struct {
 
 	// receiving only
 	r     *transfer.Receiver
-	adv   *discovery.Advertiser // zeroconf advertisement, if asked for
+	adv   *discovery.Advertiser // Ferry's own mDNS advertisement, if asked for
 	mu    sync.Mutex
 	code  string
 	ended bool
