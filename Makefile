@@ -7,6 +7,12 @@ BIN     := bin
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 
+# Every go command here, and those that tests start, builds with
+# -trimpath, as the release build does: vet, tests and builds then share
+# one set of compiled packages in the cache (the cgo Fyne build above all)
+# instead of compiling everything twice.
+export GOFLAGS := $(strip $(shell $(GO) env GOFLAGS) -trimpath)
+
 # Core packages run under the race detector too.
 CORE    := ./core/...
 
