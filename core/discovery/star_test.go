@@ -45,7 +45,7 @@ var starCounter atomic.Uint32
 func newStar(t *testing.T, n int, shared bool, multicastOff ...int) *star {
 	t.Helper()
 	if ok, why := netns.Available(); !ok {
-		t.Skip(why)
+		t.Skip("network namespaces: " + why)
 	}
 	id := fmt.Sprintf("%d-%d", os.Getpid()%100000, starCounter.Add(1)%1000)
 	s := &star{R: "fstarR" + id, run: &netns.Pair{}}
