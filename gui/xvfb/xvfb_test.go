@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -137,9 +138,19 @@ func startXvfb(t *testing.T) string {
 		t.Fatalf("starting Xvfb: %v", err)
 	}
 	w.Close()
+	// SIGTERM, not SIGKILL: Xvfb then removes its lock file and socket
+	// before it exits, so the next view's server, which may take the same
+	// display number, never finds a dead server's leftovers there.
 	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
+		cmd.Process.Signal(syscall.SIGTERM)
+		stopped := make(chan struct{})
+		go func() { cmd.Wait(); close(stopped) }()
+		select {
+		case <-stopped:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-stopped
+		}
 	})
 	got := make(chan string, 1)
 	go func() {
