@@ -193,24 +193,11 @@ func TestOldVersionRefused(t *testing.T) {
 // reply and closes, as a receiver of another version does.
 func rawPreambleServer(t *testing.T, reply []byte) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	t.Cleanup(func() { ln.Close(); <-done })
-	go func() {
-		defer close(done)
-		nc, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		defer nc.Close()
+	return acceptOne(t, func(nc net.Conn) {
 		nc.SetDeadline(time.Now().Add(10 * time.Second))
 		io.ReadFull(nc, make([]byte, 7))
 		nc.Write(reply)
-	}()
-	return ln.Addr().String()
+	})
 }
 
 // TestOneProtocolVersion: what discovery advertises is what the

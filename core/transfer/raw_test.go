@@ -124,6 +124,20 @@ func (p *pair) serveErr(t *testing.T) error {
 func rawServer(t *testing.T, ctx context.Context, code string, script func(c *secure.Conn)) string {
 	t.Helper()
 	_, rid := ids(t)
+	return acceptOne(t, func(nc net.Conn) {
+		c, err := secure.Server(ctx, nc, secure.Config{Identity: rid, Code: code})
+		if err != nil {
+			return
+		}
+		script(c)
+	})
+}
+
+// acceptOne listens on loopback, hands the first connection to handle on
+// a goroutine the test's cleanup waits for, closes it after, and returns
+// the address.
+func acceptOne(t *testing.T, handle func(nc net.Conn)) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -137,11 +151,7 @@ func rawServer(t *testing.T, ctx context.Context, code string, script func(c *se
 			return
 		}
 		defer nc.Close()
-		c, err := secure.Server(ctx, nc, secure.Config{Identity: rid, Code: code})
-		if err != nil {
-			return
-		}
-		script(c)
+		handle(nc)
 	}()
 	return ln.Addr().String()
 }
