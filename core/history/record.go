@@ -3,12 +3,14 @@ package history
 import (
 	"context"
 	"errors"
+	"net"
 	"path"
 	"path/filepath"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 )
@@ -155,6 +157,10 @@ func ErrorKind(err error) string {
 				return k.kind
 			}
 		}
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" || platform.IsUnreachable(err) {
+		return "unreachable"
 	}
 	return "failure"
 }
