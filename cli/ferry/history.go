@@ -257,7 +257,7 @@ func newHistoryEvent(r history.Record) historyEvent {
 const (
 	tableWidth = 80
 	whenWidth  = 12 // "Dec 03 10:37" this year, "2025-12-03" before
-	peerWidth  = 16 // "from " and the name
+	peerWidth  = 18 // "from " and the name; "to " and an IPv4 address and port
 	sizeWidth  = 8  // "1023 MiB", right-aligned
 	resultMax  = 23 // "failed: connection_lost"
 	gapWidth   = 2

@@ -75,8 +75,8 @@ func TestHistoryTable(t *testing.T) {
 			t.Errorf("row %d lacks %q: %q", i, want, lines[i+1])
 		}
 	}
-	if !strings.HasPrefix(lines[1], "Dec 03 10:00  to device-0") || !strings.Contains(lines[1], "file-0.txt +1") || !strings.Contains(lines[1], "1.0 MiB") {
-		t.Errorf("first row: %q", lines[1])
+	if one := historyTable(recs[:1], now); !strings.Contains(one, "\nDec 03 10:00  to device-0") || !strings.Contains(one, "file-0.txt +1") || !strings.Contains(one, "1.0 MiB  verified") {
+		t.Errorf("one row:\n%s", one)
 	}
 	if last := historyTable(recs[:1], time.Date(2027, 1, 2, 0, 0, 0, 0, time.UTC)); !strings.Contains(last, "\n2026-12-03    to device-0") {
 		t.Errorf("a record from last year shows its date:\n%s", last)
