@@ -6,8 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
+
+	"github.com/ferry-project/ferry/core/internal/jsonfile"
 )
 
 // formatVersion is the version this package reads and writes.
@@ -109,7 +110,7 @@ func parse(path string, b []byte) ([]Record, error) {
 		d := json.NewDecoder(bytes.NewReader(raw))
 		d.DisallowUnknownFields()
 		if err := d.Decode(&jr); err != nil {
-			return nil, corrupt(path, "record %d: %s", i, decodeMessage(err))
+			return nil, corrupt(path, "record %d: %s", i, jsonfile.Message(err))
 		}
 		r, err := jr.record()
 		if err != nil {
@@ -254,38 +255,8 @@ func encodeRecord(r Record) []byte {
 	return b
 }
 
-// jsonError turns a decoding error into ErrCorrupt with a line and
-// column where the decoder knows the offset.
+// jsonError turns a decoding error into ErrCorrupt naming the line and
+// column where the decoder knows them.
 func jsonError(path string, b []byte, err error) error {
-	var se *json.SyntaxError
-	if errors.As(err, &se) && se.Error() != "unexpected end of JSON input" {
-		line, col := position(b, se.Offset-1)
-		return corrupt(path, "line %d, column %d: %v", line, col, se)
-	}
-	if se != nil || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		return corrupt(path, "the file ends in the middle of the JSON")
-	}
-	return corrupt(path, "%s", decodeMessage(err))
-}
-
-// decodeMessage says what the json package found, without its "json: "
-// prefix and Go type names.
-func decodeMessage(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		if te.Field != "" {
-			return fmt.Sprintf("%q is a %s, which it cannot be", te.Field, te.Value)
-		}
-		return fmt.Sprintf("found a %s, want an object", te.Value)
-	}
-	return strings.TrimPrefix(err.Error(), "json: ")
-}
-
-// position returns the 1-based line and column of byte offset off.
-func position(b []byte, off int64) (line, col int) {
-	off = min(max(off, 0), int64(len(b)))
-	before := b[:off]
-	line = bytes.Count(before, []byte{'\n'}) + 1
-	col = int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
-	return line, col
+	return corrupt(path, "%s", jsonfile.Describe(b, err))
 }

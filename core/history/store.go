@@ -11,8 +11,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ferry-project/ferry/core/internal/jsonfile"
 	"github.com/ferry-project/ferry/core/platform"
-	"github.com/gofrs/flock"
 )
 
 // Errors a caller may branch on.
@@ -205,49 +205,20 @@ func (s *Store) update(change func([]Record, *Aside) ([]Record, error)) error {
 		if err != nil {
 			return err
 		}
-		return writeAtomic(s.path, encode(recs))
+		if err := jsonfile.WriteAtomic(s.path, encode(recs)); err != nil {
+			return fmt.Errorf("writing the history file: %w", err)
+		}
+		return nil
 	})
 }
 
 // locked runs f holding the exclusive lock on the sibling lock file
-// (gofrs/flock: flock(2) on Unix, LockFileEx on Windows). The lock is
-// not on the data file because that is replaced by rename: a lock on it
-// would be on an inode nobody opens any more.
+// (core/internal/jsonfile).
 func (s *Store) locked(f func() error) error {
-	l := flock.New(s.path+".lock", flock.SetPermissions(0o600))
-	if err := l.Lock(); err != nil {
+	unlock, err := jsonfile.Lock(s.path + ".lock")
+	if err != nil {
 		return fmt.Errorf("locking the history file: %w", err)
 	}
-	defer l.Close() // closing the descriptor releases the lock
+	defer unlock()
 	return f()
-}
-
-// writeAtomic replaces path with b: a temporary file in the same folder,
-// made private, synced, and moved over path durably (core/platform's
-// ReplaceFile).
-func writeAtomic(path string, b []byte) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
-	if err != nil {
-		return fmt.Errorf("writing the history file: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-			err = fmt.Errorf("writing the history file: %w", err)
-		}
-	}()
-	if err = platform.MakePrivate(tmp.Name()); err != nil {
-		return err
-	}
-	if _, err = tmp.Write(b); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return platform.ReplaceFile(tmp.Name(), path)
 }

@@ -16,6 +16,8 @@ import (
 
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
+
+	"github.com/ferry-project/ferry/core/internal/jsonfile"
 )
 
 func sample(i int) Record {
@@ -94,7 +96,7 @@ func TestBoundedCount(t *testing.T) {
 		recs = append(recs, clean(sample(i)))
 	}
 	os.MkdirAll(filepath.Dir(s.Path()), 0o700)
-	if err := writeAtomic(s.Path(), encode(recs)); err != nil {
+	if err := jsonfile.WriteAtomic(s.Path(), encode(recs)); err != nil {
 		t.Fatal(err)
 	}
 	for i := MaxRecords; i < MaxRecords+3; i++ {
@@ -132,7 +134,7 @@ func TestBoundedBytes(t *testing.T) {
 		recs = append(recs, clean(big(i)))
 	}
 	os.MkdirAll(filepath.Dir(s.Path()), 0o700)
-	if err := writeAtomic(s.Path(), encode(recs)); err != nil { // over the cap, as a file may be
+	if err := jsonfile.WriteAtomic(s.Path(), encode(recs)); err != nil { // over the cap, as a file may be
 		t.Fatal(err)
 	}
 	if _, err := s.Add(big(40)); err != nil {
