@@ -167,7 +167,21 @@ func TestServeConnGuessBudget(t *testing.T) {
 // is refused as busy, and Serve goes on.
 func TestServeConnBusy(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
-	p := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll})
+	admitted := make(chan struct{}, 1)
+	p := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll, hooks: &hooks{admitted: func(int) {
+		select {
+		case admitted <- struct{}{}:
+		default:
+		}
+	}}})
+	// Serve claims the receiver before its accept loop runs: once the
+	// loop admitted a connection, Serve is serving.
+	probe, err := net.Dial("tcp", p.send.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-admitted
+	probe.Close()
 	// Real TCP: a busy refusal answers the preamble while the sender is
 	// still writing its first message, which net.Pipe, unbuffered, would
 	// block.
@@ -185,19 +199,6 @@ func TestServeConnBusy(t *testing.T) {
 		t.Fatal(err)
 	}
 	var done chan serveResult
-	// Serve claims the receiver on its own goroutine: wait until it has.
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		p.r.mu.Lock()
-		serving := p.r.serving
-		p.r.mu.Unlock()
-		if serving {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("Serve never started")
-		}
-		time.Sleep(time.Millisecond) // polling a flag nothing signals
-	}
 	done = serveConn(t.Context(), p.r, a)
 	sid, _ := ids(t)
 	_, serr := Send(t.Context(), SendConfig{Addr: "x", Code: p.r.Code(), Identity: sid, Items: []Item{{Text: "x"}},
