@@ -1,8 +1,10 @@
 package transfer
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
@@ -263,5 +265,73 @@ func TestServeOwnListener(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dest, partialDir)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("partial folder left: %v", err)
+	}
+}
+
+// The two tests below are a browser page's two directions with nothing
+// but memory and a net.Pipe: no socket, no disk. make unit also runs
+// them compiled to WebAssembly under Node (GOOS=js GOARCH=wasm), the
+// core as the page runs it.
+
+// TestPageReceives: the desktop sends a tree from an io/fs source on a
+// connection the page opened; the page serves it (NoListen, ServeConn)
+// into a Sink.
+func TestPageReceives(t *testing.T) {
+	sink := newMemSink()
+	page, _ := newConnReceiver(t, ReceiverConfig{Sink: sink, Policy: AcceptAll})
+	a, b := net.Pipe()
+	done := serveConn(t.Context(), page, a)
+	sid, _ := ids(t)
+	fsys := testFS()
+	_, serr := Send(t.Context(), SendConfig{Addr: "page", Code: page.Code(), Identity: sid, Name: "desk",
+		Items: []Item{{FS: fsys, Path: "album"}}, Dialer: connDialer(b)})
+	if res := <-done; serr != nil || res.err != nil {
+		t.Fatalf("send: %v; serve: %v", serr, res.err)
+	}
+	_, committed, discarded, ends := sink.snapshot()
+	n := 0
+	fs.WalkDir(fsys, "album", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			n++
+			if want, _ := fs.ReadFile(fsys, p); !bytes.Equal(committed[p], want) {
+				t.Errorf("%s: %d bytes committed, want %d", p, len(committed[p]), len(want))
+			}
+		}
+		return nil
+	})
+	if n == 0 || len(committed) != n || len(discarded) != 0 || len(ends) != 1 || ends[0] != nil {
+		t.Errorf("%d files, %d committed, %d discarded, ends %v", n, len(committed), len(discarded), ends)
+	}
+}
+
+// TestPageSends: the page sends files that are bare streams (as a
+// browser's File is) on its connection; the desktop takes it through
+// its own Serve, handed over by a ConnListener, into a Sink.
+func TestPageSends(t *testing.T) {
+	ln := NewConnListener(pipeAddr{})
+	sink := newMemSink()
+	_, rid := ids(t)
+	desk, err := NewReceiver(ReceiverConfig{Identity: rid, Listener: ln, Sink: sink, Policy: AcceptAll})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer desk.Close()
+	done := make(chan serveResult, 1)
+	go func() {
+		sum, err := desk.Serve(t.Context())
+		done <- serveResult{sum, err}
+	}()
+	a, b := net.Pipe()
+	go ln.Hand(t.Context(), a)
+	sid, _ := ids(t)
+	sfs := &streamFS{FS: testFS()}
+	_, serr := Send(t.Context(), SendConfig{Addr: "desk", Code: desk.Code(), Identity: sid, Name: "Browser on Android",
+		Items: []Item{{FS: sfs, Path: "single.bin", Name: "photo.bin"}, {Text: "hi"}}, Dialer: connDialer(b)})
+	if res := <-done; serr != nil || res.err != nil {
+		t.Fatalf("send: %v; serve: %v", serr, res.err)
+	}
+	want, _ := fs.ReadFile(sfs, "single.bin")
+	if _, committed, _, _ := sink.snapshot(); !bytes.Equal(committed["photo.bin"], want) || string(committed["text.txt"]) != "hi" {
+		t.Errorf("committed %d bytes of photo.bin (want %d), text %q", len(committed["photo.bin"]), len(want), committed["text.txt"])
 	}
 }
