@@ -44,6 +44,9 @@ vet-targets:
 		echo "GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) vet ./core/... ./cli/... ./mobile/..."; \
 		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) vet -trimpath ./core/... ./cli/... ./mobile/...; \
 	done
+	@# A browser page runs the core as WebAssembly: what it needs must build there.
+	@echo "GOOS=js GOARCH=wasm $(GO) vet ./core/secure ./core/transfer ./core/diag"
+	@GOOS=js GOARCH=wasm CGO_ENABLED=0 $(GO) vet -trimpath ./core/secure ./core/transfer ./core/diag
 
 lint: vet-targets
 	@out=$$(gofmt -l core cli gui mobile tests benches); \
@@ -63,6 +66,10 @@ lint: vet-targets
 
 unit:
 	$(GO) test -count=1 -timeout 15m ./core/... ./cli/... ./gui/ui ./mobile/... ./benches/...
+	@# The core as a browser page runs it: WebAssembly under Node, a
+	@# session each way over net.Pipe from io/fs sources into Sinks.
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout 5m -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" \
+		-run 'TestPage|TestServeConnGuessBudget' ./core/transfer
 
 race:
 	$(GO) test -race -short -count=1 -timeout 15m $(CORE) ./gui/ui ./mobile
