@@ -24,6 +24,9 @@ pkgs=(
 	desktop-file-utils
 	# reading back the .rpm packages that make dist writes
 	rpm
+	# running ferry.wasm without a browser (core/web's Node test: Node
+	# 20.10 or later; an older one makes the test skip and say why)
+	nodejs
 )
 
 missing=()
