@@ -82,7 +82,7 @@ function sink() {
 
 const go = new Go();
 globalThis.onFerryReady = async () => {
-	const opts = { url: spec.url, code: spec.code, fp: spec.fp, name: spec.name, onEvent: print };
+	const opts = { url: spec.url, code: spec.code, fp: spec.fp, name: spec.name, diag: !!spec.diag, onEvent: print };
 	try {
 		let r;
 		if (spec.op === "send") {
