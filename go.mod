@@ -4,7 +4,7 @@ go 1.26.8
 
 require github.com/flynn/noise v1.1.0
 
-require github.com/coder/websocket v1.8.15 // indirect
+require github.com/coder/websocket v1.8.15
 
 require (
 	dario.cat/mergo v1.0.2 // indirect
