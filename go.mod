@@ -4,6 +4,8 @@ go 1.26.8
 
 require github.com/flynn/noise v1.1.0
 
+require github.com/coder/websocket v1.8.15
+
 require (
 	dario.cat/mergo v1.0.2 // indirect
 	filippo.io/cpace v0.0.0-20210101143347-24d601e2e469
