@@ -57,6 +57,11 @@ func parseReceive(args []string) (receiveOpts, error) {
 	if strings.TrimSpace(o.code) != o.code {
 		return o, usagef("give the code without spaces around it", "bad --code %q", o.code)
 	}
+	if o.code != "" {
+		if err := codeFlagError(o.code); err != nil {
+			return o, err
+		}
+	}
 	return o, nil
 }
 
@@ -72,6 +77,9 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 
 	dir, err := receiveDir(o.dir)
 	if err != nil {
+		return err
+	}
+	if err := checkWritable(dir, o.dir != ""); err != nil {
 		return err
 	}
 	id, name, err := thisDevice(o.name)

@@ -55,6 +55,11 @@ func parseSend(args []string) (sendOpts, error) {
 			return o, usagef("give the address and port the receiver shows, like 192.168.1.20:41234", "bad --to address %q", o.to)
 		}
 	}
+	if o.code != "" {
+		if err := codeFlagError(o.code); err != nil {
+			return o, err
+		}
+	}
 	if err := checkIfaces(o.ifaces); err != nil {
 		return o, err
 	}
@@ -313,9 +318,14 @@ func askCode(ctx context.Context, q *prompter, label string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if code != "" {
-			return code, nil
+		if code == "" {
+			continue
 		}
+		if err := checkCodeForm(code); err != nil {
+			q.p.listf("not a code (%v): %s", err, codeHint)
+			continue
+		}
+		return code, nil
 	}
 	return "", usagef("type the code the receiver shows, or pass it with --code", "no code given")
 }
