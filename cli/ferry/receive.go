@@ -57,11 +57,6 @@ func parseReceive(args []string) (receiveOpts, error) {
 	if strings.TrimSpace(o.code) != o.code {
 		return o, usagef("give the code without spaces around it", "bad --code %q", o.code)
 	}
-	if o.code != "" {
-		if err := codeFlagError(o.code); err != nil {
-			return o, err
-		}
-	}
 	return o, nil
 }
 
@@ -74,6 +69,9 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 		return err
 	}
 	p.json, p.quiet = o.json, o.quiet
+	if err := codeFlagError(o.code); o.code != "" && err != nil {
+		return err
+	}
 
 	dir, err := receiveDir(o.dir)
 	if err != nil {

@@ -55,11 +55,6 @@ func parseSend(args []string) (sendOpts, error) {
 			return o, usagef("give the address and port the receiver shows, like 192.168.1.20:41234", "bad --to address %q", o.to)
 		}
 	}
-	if o.code != "" {
-		if err := codeFlagError(o.code); err != nil {
-			return o, err
-		}
-	}
 	if err := checkIfaces(o.ifaces); err != nil {
 		return o, err
 	}
@@ -122,6 +117,9 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 		return err
 	}
 	p.json, p.quiet = o.json, o.quiet
+	if err := codeFlagError(o.code); o.code != "" && err != nil {
+		return err
+	}
 	interactive := e.stdinTerminal && !o.json
 	if o.code == "" && !interactive && o.peer == "" && o.paired == "" {
 		return usagef("pass the code the receiver shows with --code CODE (a trusted device needs none: --peer NAME, or --to ADDR --paired NAME)",
