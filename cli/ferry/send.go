@@ -18,6 +18,7 @@ import (
 type sendOpts struct {
 	transferFlags
 	to, peer, code, text, paired string
+	as                           string // --as: the name of the file read from standard input
 	trust                        bool
 	paths                        []string
 }
@@ -30,6 +31,7 @@ func parseSend(args []string) (sendOpts, error) {
 	fs.StringVar(&o.code, "code", "", "")
 	fs.StringVar(&o.text, "text", "", "")
 	fs.StringVar(&o.paired, "paired", "", "")
+	fs.StringVar(&o.as, "as", "", "")
 	fs.BoolVar(&o.trust, "trust", false, "")
 	o.transferFlags.register(fs)
 	paths, err := parseArgs(fs, args)
@@ -128,14 +130,18 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 	if o.to == "" && o.peer == "" && !interactive {
 		return usagef("pass --to HOST:PORT, or --peer NAME (see 'ferry peers')", "no receiver given and %s", noTerminal(o.json))
 	}
+	stdin, err := takeStdin(&o, e.stdinTerminal)
+	if err != nil {
+		return err
+	}
 	if err := checkPaths(o.paths); err != nil {
 		return err
 	}
-	items := make([]transfer.Item, 0, len(o.paths)+1)
+	items := make([]transfer.Item, 0, len(o.paths)+2)
 	for _, path := range o.paths {
 		items = append(items, transfer.Item{Path: path})
 	}
-	if o.text != "" {
+	if o.text != "" && !stdin.text {
 		items = append(items, transfer.Item{Text: o.text})
 	}
 	id, name, err := thisDevice(o.name)
@@ -152,6 +158,11 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 
 	ctx, stop := onSignals(ctx, e.signals, "sender", e.now, func() { forceExit(e, p) })
 	defer stop()
+	items, removeSpool, err := readStdin(ctx, p, e.stdin, stdin, o.as, items)
+	if err != nil {
+		return interrupted(ctx, err)
+	}
+	defer removeSpool()
 	q := &prompter{p: p, in: e.stdin}
 	dest, err := findReceiver(ctx, p, q, o, store)
 	if err != nil {

@@ -77,7 +77,8 @@ const sendUsage = `Usage: ferry send [flags] PATH...
 
 Sends files and folders (folders whole, under their own names) and text
 snippets to a receiver. Exits 0 only when the receiver confirmed every
-file.
+file. A PATH of - sends standard input as a file named "stdin" (copied to
+a temporary file first: the receiver needs its size before it starts).
 
 Flags:
     --to HOST:PORT   send to the receiver at this address
@@ -90,7 +91,9 @@ Flags:
                      a terminal, unless the receiver is trusted)
     --trust          after a transfer with the code, trust the receiver
                      without asking (on a terminal, ferry asks)
-    --text TEXT      send TEXT as a snippet (with or without paths)
+    --text TEXT      send TEXT as a snippet (with or without paths);
+                     --text - reads it from standard input (at most 1 MiB)
+    --as NAME        with PATH -: the file's name (default: stdin)
     --name NAME      the name the receiver sees (default: the hostname)
     --iface NAME     look for receivers on NAME only (repeatable)
     --no-history     leave this transfer out of the history ('ferry history';
