@@ -459,6 +459,7 @@ func (rs *receiveSession) offered(o transfer.Offer) {
 		rs.peer = peerLabel(o.PeerName, o.PeerFingerprint)
 	}
 	rs.p.infof("%s wants to send %s:", rs.peer, describeOffer(o))
+	rs.pr.setSummary(describeOffer(o))
 	for i, en := range o.Entries {
 		if i == maxListed {
 			rs.p.infof("  and %d more", len(o.Entries)-maxListed)

@@ -375,6 +375,7 @@ func (ss *sendSession) onEvent(ev transfer.Event) {
 		}
 	case transfer.Accepted:
 		ss.offer = &e.Offer
+		ss.pr.setSummary(describeOffer(e.Offer))
 		switch {
 		case e.Total == 0 && e.Offer.TotalBytes > 0:
 			ss.p.infof("accepted: the receiver already has all of %s", describeOffer(e.Offer))
