@@ -13,20 +13,24 @@ import (
 // The progress bar's one line, fitted to the terminal:
 //
 //	ferry: big.iso   45% [█████████           ] 412 MiB/1.0 GiB 110 MiB/s eta 5s
-//	ferry: 12 files (1.2 GiB) 100% [████████████████████] 1.2 GiB
+//	ferry: 12 files (1.2 GiB) 100% [████████████████████████]
 //
 // The line never reaches the terminal's last column: a line that fills
 // it wraps, and each redraw would then leave a line behind. When the
 // whole line does not fit, parts give way in this order: the label is cut
-// (in the middle, keeping the start and the extension) down to
-// minLabel, the bar narrows down to minBar, then the rate goes, the byte
-// counts, the bar, the ETA, and last the label; the percentage stays.
+// (in the middle, keeping the start and the extension) down to midLabel,
+// the bar narrows down to minBar, the label is cut down to minLabel, then
+// the rate goes, the byte counts, the bar, the ETA, and last the label;
+// the percentage stays.
+// The last state, labelled with the transfer's summary, narrows the bar
+// before it cuts the summary.
 // Widths are counted in terminal cells: East Asian wide characters take
 // two, combining marks none.
 
 const (
 	maxLabel = 32 // cells of the label when there is room
-	minLabel = 10
+	midLabel = 16 // the label is cut to this before the bar narrows
+	minLabel = 10 // and to this after
 	maxBar   = 24 // cells inside the brackets
 	minBar   = 6
 )
@@ -53,9 +57,6 @@ func renderBar(s barState, cols int) string {
 	}
 	pctText := fmt.Sprintf("%3d%%", pct)
 	bytesText := humanBytes(s.done) + "/" + humanBytes(s.total)
-	if s.final {
-		bytesText = humanBytes(s.done)
-	}
 	rateText := ""
 	switch {
 	case s.final:
@@ -74,6 +75,13 @@ func renderBar(s barState, cols int) string {
 	labelW := min(cellWidth(label), maxLabel)
 	barW := maxBar
 	showBar, showBytes, showRate, showETA, showLabel := true, true, rateText != "", eta != "", label != ""
+	if s.final {
+		// The last state names the whole transfer ("3 files and 1 folder
+		// (1.2 GiB)"), which says the bytes too: it is kept whole as long
+		// as a bar of the least width fits beside it.
+		labelW, showBytes = cellWidth(label), false
+	}
+	labelFirst := !s.final
 
 	need := func() int {
 		n := utf8.RuneCountInString(prefix) + len(pctText)
@@ -97,10 +105,12 @@ func renderBar(s barState, cols int) string {
 	// Give way in order until the line fits.
 	for over := need() - avail; over > 0; over = need() - avail {
 		switch {
-		case showLabel && labelW > minLabel:
-			labelW = max(minLabel, labelW-over)
+		case labelFirst && showLabel && labelW > midLabel:
+			labelW = max(midLabel, labelW-over)
 		case showBar && barW > minBar:
 			barW = max(minBar, barW-over)
+		case showLabel && labelW > minLabel:
+			labelW = max(minLabel, labelW-over)
 		case showRate:
 			showRate = false
 		case showBytes:
@@ -148,16 +158,17 @@ func renderBar(s barState, cols int) string {
 // that crawls) and reads "eta >99h".
 const maxETA = 99 * time.Hour
 
-// etaText renders the time left: "eta 5s", "eta --" when unknown or
-// stalled, "eta >99h" past maxETA.
-func etaText(left time.Duration, known bool) string {
+// etaText renders the time left, in seconds: "eta 5s", "eta --" when
+// unknown or stalled, "eta >99h" past maxETA (a float, so that no figure
+// overflows a Duration on the way).
+func etaText(left float64, known bool) string {
 	switch {
 	case !known:
 		return "eta --"
-	case left > maxETA:
+	case left > maxETA.Seconds():
 		return "eta >99h"
 	}
-	return "eta " + humanDuration(left)
+	return "eta " + humanDuration(time.Duration(left*float64(time.Second)))
 }
 
 // cellWidth is the number of terminal cells s takes.
@@ -204,8 +215,8 @@ func cutMiddle(s string, n int) string {
 		return cutCells("…", n)
 	}
 	budget := n - 1
-	tailW := budget / 2
-	headW := budget - tailW
+	headW := budget / 2
+	tailW := budget - headW
 	head := cutCells(s, headW)
 	// The tail: the last runes that fit in tailW cells.
 	rs := []rune(s)

@@ -184,7 +184,7 @@ func (pr *progress) draw(t time.Time, final bool) {
 		st.stalled = pr.win.stalled(t)
 		if known && !st.stalled && rate > 0 {
 			st.rate = rate
-			st.eta = etaText(time.Duration(float64(pr.ev.Total-pr.ev.Done)/rate*float64(time.Second)), true)
+			st.eta = etaText(float64(pr.ev.Total-pr.ev.Done)/rate, true)
 		} else {
 			st.eta = etaText(0, false)
 		}
