@@ -19,8 +19,8 @@ func TestRenderBarFits(t *testing.T) {
 		"",
 		"a.txt",
 		"big-holiday-photos-from-the-summer-of-2026.iso",
-		"夏の休暇の写真をまとめたアーカイブファイル.zip", // two cells a character
-		"e\u0301te\u0301-cafe\u0301-re\u0301sume\u0301.pdf",  // combining marks: no cell
+		"夏の休暇の写真をまとめたアーカイブファイル.zip",                         // two cells a character
+		"e\u0301te\u0301-cafe\u0301-re\u0301sume\u0301.pdf", // combining marks: no cell
 	}
 	states := []barState{
 		{done: 412 * mib, total: 3 << 30, rate: 110 * mib, eta: "eta 5s"},
