@@ -141,6 +141,8 @@ func run(ctx context.Context, args []string, e *env) int {
 		err = cmdTrust(p, rest)
 	case "history":
 		err = cmdHistory(e, p, rest)
+	case "completion":
+		err = cmdCompletion(p, rest)
 	case "version", "--version", "-version":
 		err = cmdVersion(p, rest)
 	case "help", "-h", "--help", "-help":

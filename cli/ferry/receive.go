@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"net"
 	"os"
@@ -25,8 +26,9 @@ type receiveOpts struct {
 	trust, acceptTrusted         bool
 }
 
-func parseReceive(args []string) (receiveOpts, error) {
-	var o receiveOpts
+// receiveFlags defines receive's flags on o: parseReceive parses with
+// them, and the shell completions (completion.go) list them.
+func receiveFlags(o *receiveOpts) *flag.FlagSet {
 	fs := newFlagSet("receive")
 	fs.StringVar(&o.dir, "dir", "", "")
 	fs.StringVar(&o.code, "code", "", "")
@@ -39,7 +41,12 @@ func parseReceive(args []string) (receiveOpts, error) {
 	fs.BoolVar(&o.trust, "trust", false, "")
 	fs.BoolVar(&o.acceptTrusted, "accept-trusted", false, "")
 	o.transferFlags.register(fs)
-	operands, err := parseArgs(fs, args)
+	return fs
+}
+
+func parseReceive(args []string) (receiveOpts, error) {
+	var o receiveOpts
+	operands, err := parseArgs(receiveFlags(&o), args)
 	if err != nil {
 		return o, err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"net"
@@ -23,8 +24,9 @@ type sendOpts struct {
 	paths                        []string
 }
 
-func parseSend(args []string) (sendOpts, error) {
-	var o sendOpts
+// sendFlags defines send's flags on o: parseSend parses with them, and
+// the shell completions (completion.go) list them.
+func sendFlags(o *sendOpts) *flag.FlagSet {
 	fs := newFlagSet("send")
 	fs.StringVar(&o.to, "to", "", "")
 	fs.StringVar(&o.peer, "peer", "", "")
@@ -34,7 +36,12 @@ func parseSend(args []string) (sendOpts, error) {
 	fs.StringVar(&o.as, "as", "", "")
 	fs.BoolVar(&o.trust, "trust", false, "")
 	o.transferFlags.register(fs)
-	paths, err := parseArgs(fs, args)
+	return fs
+}
+
+func parseSend(args []string) (sendOpts, error) {
+	var o sendOpts
+	paths, err := parseArgs(sendFlags(&o), args)
 	if err != nil {
 		return o, err
 	}

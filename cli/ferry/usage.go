@@ -13,6 +13,7 @@ const topUsage = `Usage:
     ferry trust   list [--recent] [--json] | add NAME | remove NAME
     ferry history [--limit N] [--json] | clear
     ferry version
+    ferry completion bash|zsh|fish
 
 Ferry moves files, folders and text between two devices on the same
 network, encrypted end to end. Run "ferry receive" on one device: it shows
@@ -93,7 +94,8 @@ Flags:
                      without asking (on a terminal, ferry asks)
     --text TEXT      send TEXT as a snippet (with or without paths);
                      --text - reads it from standard input (at most 1 MiB)
-    --as NAME        with PATH -: the file's name (default: stdin)
+    --as NAME        the name of the file read from standard input
+                     (PATH -; default: stdin)
     --name NAME      the name the receiver sees (default: the hostname)
     --iface NAME     look for receivers on NAME only (repeatable)
     --no-history     leave this transfer out of the history ('ferry history';
@@ -178,6 +180,8 @@ func cmdHelp(p *printer, args []string) error {
 			text = trustUsage
 		case "history":
 			text = historyUsage
+		case "completion":
+			text = completionUsage
 		default:
 			return usagef("run 'ferry help' for the list of commands", "unknown command %q", args[0])
 		}
