@@ -41,8 +41,8 @@ type barState struct {
 	done    int64   // bytes moved
 	total   int64   // bytes to move
 	rate    float64 // bytes per second; 0 when unknown
-	eta     string  // "eta 5s", "eta --"; "" to leave out
-	stalled bool    // no byte for a while: the rate reads "stalled"
+	eta     string  // "eta 5s", "eta --", "stalled"; "" to leave out
+	stalled bool    // no byte for a while: no rate is shown
 	final   bool    // the transfer is over: no rate, no ETA
 }
 
@@ -58,11 +58,7 @@ func renderBar(s barState, cols int) string {
 	pctText := fmt.Sprintf("%3d%%", pct)
 	bytesText := humanBytes(s.done) + "/" + humanBytes(s.total)
 	rateText := ""
-	switch {
-	case s.final:
-	case s.stalled:
-		rateText = "stalled"
-	case s.rate > 0:
+	if !s.final && !s.stalled && s.rate > 0 {
 		rateText = humanRate(s.rate)
 	}
 	eta := s.eta
@@ -123,6 +119,23 @@ func renderBar(s barState, cols int) string {
 			showLabel = false
 		default:
 			return cutCells(prefix+pctText, max(avail, 0))
+		}
+	}
+
+	// A part that went may have freed more than was needed: give it
+	// back, to the label first, then to the bar.
+	if spare := avail - need(); spare > 0 {
+		if showLabel {
+			grow := min(spare, min(cellWidth(label), maxLabel)-labelW)
+			if s.final {
+				grow = min(spare, cellWidth(label)-labelW)
+			}
+			grow = max(grow, 0)
+			labelW += grow
+			spare -= grow
+		}
+		if showBar {
+			barW += max(0, min(spare, maxBar-barW))
 		}
 	}
 

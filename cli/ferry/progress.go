@@ -182,10 +182,13 @@ func (pr *progress) draw(t time.Time, final bool) {
 	if !final {
 		rate, known := pr.win.rate()
 		st.stalled = pr.win.stalled(t)
-		if known && !st.stalled && rate > 0 {
+		switch {
+		case st.stalled:
+			st.eta = "stalled" // in the ETA's place, which outlasts the rate on a narrow line
+		case known && rate > 0:
 			st.rate = rate
 			st.eta = etaText(float64(pr.ev.Total-pr.ev.Done)/rate, true)
-		} else {
+		default:
 			st.eta = etaText(0, false)
 		}
 	}

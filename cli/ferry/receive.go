@@ -319,7 +319,7 @@ func (rs *receiveSession) serveTransfer(parent context.Context) error {
 		return interrupted(ctx, err)
 	}
 	rs.p.event(newDoneEvent(sum, "receiver", rs.o.diag))
-	rs.p.infof("received %s into %s%s", describeSummary(sum), rs.dir, rateSuffix(sum))
+	rs.p.infof("received %s%s%s", describeSummary(sum), savedInto(sum, rs.dir), rateSuffix(sum))
 	if rs.o.diag {
 		rs.p.infof("diag: receiver, whole transfer: %s", endLine("receiver", sum.Local, sum.Wall, sum.LocalCPU))
 	}

@@ -226,7 +226,7 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 		return interrupted(ctx, err)
 	}
 	p.event(newDoneEvent(sum, "sender", o.diag))
-	p.infof("sent %s to %s%s, every file confirmed", describeSummary(sum), ss.peer, rateSuffix(sum))
+	p.infof("sent %s to %s%s, %s", describeSummary(sum), ss.peer, rateSuffix(sum), confirmedWhat(sum))
 	if o.diag {
 		p.infof("diag: sender, whole transfer: %s", endLine("sender", sum.Local, sum.Wall, sum.LocalCPU))
 		p.infof("diag: receiver, whole transfer: %s", endLine("receiver", sum.Remote, sum.RemoteWall, sum.RemoteCPU))
@@ -338,7 +338,7 @@ func askCode(ctx context.Context, q *prompter, label string) (string, error) {
 			continue
 		}
 		if err := checkCodeForm(code); err != nil {
-			q.p.listf("not a code (%v): %s", err, codeHint)
+			q.p.listf("that is not a code (%v): type the code the receiver shows, like 123456", err)
 			continue
 		}
 		return code, nil
