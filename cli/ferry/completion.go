@@ -51,15 +51,20 @@ type shellCommand struct {
 // here is one run dispatches (a test checks it against topUsage and
 // run); the flags come from the commands' own definitions.
 func shellCommands() []shellCommand {
-	return []shellCommand{
+	cmds := []shellCommand{
 		{name: "send", about: "send files, folders or text", flags: sendFlags(&sendOpts{}), usage: sendUsage, args: "files"},
 		{name: "receive", aliases: []string{"recv"}, about: "wait for a transfer and save it", flags: receiveFlags(&receiveOpts{}), usage: receiveUsage},
 		{name: "peers", about: "list the receivers on the network", flags: peersFlags(&peersOpts{}), usage: peersUsage},
 		{name: "trust", about: "list, add or remove trusted devices", flags: trustFlags("list", &trustOpts{}), usage: trustUsage, args: "list add remove"},
+		{name: "history", about: "list the recent transfers, or clear them", flags: historyFlags(false, &historyOpts{}), usage: historyUsage, args: "clear"},
 		{name: "version", about: "print the version"},
-		{name: "help", about: "show the usage of a command", args: "send receive peers trust version completion"},
 		{name: "completion", about: "print a shell completion script", args: "bash zsh fish"},
 	}
+	var names []string
+	for _, c := range cmds {
+		names = append(names, c.name)
+	}
+	return append(cmds, shellCommand{name: "help", about: "show the usage of a command", args: strings.Join(names, " ")})
 }
 
 // shellFlag is one flag of a command.

@@ -86,12 +86,14 @@ func TestBashCompletes(t *testing.T) {
 		{"ferry send --co", []string{"--code"}},
 		{"ferry send --a", []string{"--as"}},
 		{"ferry receive --ov", []string{"--overwrite"}},
-		{"ferry recv --no", []string{"--no-mdns"}},
+		{"ferry recv --no-m", []string{"--no-mdns"}},
 		{"ferry send rep", []string{"report.pdf"}},
 		{"ferry receive --dir ", []string{"photos"}},
 		{"ferry send --code ", nil},
 		{"ferry trust ", []string{"list", "add", "remove"}},
 		{"ferry completion ", []string{"bash", "zsh", "fish"}},
+		{"ferry history --l", []string{"--limit"}},
+		{"ferry send --no-h", []string{"--no-history"}},
 		{"ferry peers --t", []string{"--timeout"}},
 	}
 	for _, tt := range tests {
