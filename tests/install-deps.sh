@@ -20,6 +20,8 @@ pkgs=(
 	dosfstools exfatprogs e2fsprogs
 	# the same as FUSE mounts where the kernel has no vfat or exFAT driver
 	fusefat exfat-fuse
+	# checking the shell completion scripts (ferry completion bash|zsh|fish)
+	zsh fish
 	# validating the Linux packages' desktop entry
 	desktop-file-utils
 	# reading back the .rpm packages that make dist writes

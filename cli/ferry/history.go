@@ -15,6 +15,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -121,6 +122,18 @@ type historyOpts struct {
 
 const defaultHistoryLimit = 20
 
+// historyFlags defines the flags of history (or history clear) on o:
+// cmdHistory parses with them, and the shell completions (completion.go)
+// list them.
+func historyFlags(clear bool, o *historyOpts) *flag.FlagSet {
+	fs := newFlagSet("history")
+	fs.BoolVar(&o.json, "json", false, "")
+	if !clear {
+		fs.IntVar(&o.limit, "limit", defaultHistoryLimit, "")
+	}
+	return fs
+}
+
 // cmdHistory runs "ferry history [--json] [--limit N]" and "ferry
 // history clear".
 func cmdHistory(e *env, p *printer, args []string) error {
@@ -129,12 +142,7 @@ func cmdHistory(e *env, p *printer, args []string) error {
 		args = args[1:]
 	}
 	var o historyOpts
-	fs := newFlagSet("history")
-	fs.BoolVar(&o.json, "json", false, "")
-	if !clear {
-		fs.IntVar(&o.limit, "limit", defaultHistoryLimit, "")
-	}
-	operands, err := parseArgs(fs, args)
+	operands, err := parseArgs(historyFlags(clear, &o), args)
 	if err == errHelp {
 		p.stdoutText(historyUsage)
 	}

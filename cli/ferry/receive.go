@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"net"
 	"os"
@@ -27,8 +28,9 @@ type receiveOpts struct {
 	web, qr                      bool // --web: serve the browser page too (web.go)
 }
 
-func parseReceive(args []string) (receiveOpts, error) {
-	var o receiveOpts
+// receiveFlags defines receive's flags on o: parseReceive parses with
+// them, and the shell completions (completion.go) list them.
+func receiveFlags(o *receiveOpts) *flag.FlagSet {
 	fs := newFlagSet("receive")
 	fs.StringVar(&o.dir, "dir", "", "")
 	fs.StringVar(&o.code, "code", "", "")
@@ -43,7 +45,12 @@ func parseReceive(args []string) (receiveOpts, error) {
 	fs.BoolVar(&o.web, "web", false, "")
 	fs.BoolVar(&o.qr, "qr", false, "")
 	o.transferFlags.register(fs)
-	operands, err := parseArgs(fs, args)
+	return fs
+}
+
+func parseReceive(args []string) (receiveOpts, error) {
+	var o receiveOpts
+	operands, err := parseArgs(receiveFlags(&o), args)
 	if err != nil {
 		return o, err
 	}
@@ -76,9 +83,15 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 		return err
 	}
 	p.json, p.quiet = o.json, o.quiet
+	if err := codeFlagError(o.code); o.code != "" && err != nil {
+		return err
+	}
 
 	dir, err := receiveDir(o.dir)
 	if err != nil {
+		return err
+	}
+	if err := checkWritable(dir, o.dir != ""); err != nil {
 		return err
 	}
 	id, name, err := thisDevice(o.name)
@@ -348,7 +361,7 @@ func (rs *receiveSession) serveTransfer(parent context.Context) error {
 		return interrupted(ctx, err)
 	}
 	rs.p.event(newDoneEvent(sum, "receiver", rs.o.diag))
-	rs.p.infof("received %s into %s%s", describeSummary(sum), rs.dir, rateSuffix(sum))
+	rs.p.infof("received %s%s%s", describeSummary(sum), savedInto(sum, rs.dir), rateSuffix(sum))
 	if rs.o.diag {
 		rs.p.infof("diag: receiver, whole transfer: %s", endLine("receiver", sum.Local, sum.Wall, sum.LocalCPU))
 	}
@@ -496,6 +509,7 @@ func (rs *receiveSession) offered(o transfer.Offer) {
 		rs.peer = peerLabel(o.PeerName, o.PeerFingerprint)
 	}
 	rs.p.infof("%s wants to send %s:", rs.peer, describeOffer(o))
+	rs.pr.setSummary(describeOffer(o))
 	for i, en := range o.Entries {
 		if i == maxListed {
 			rs.p.infof("  and %d more", len(o.Entries)-maxListed)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"net"
@@ -18,6 +19,7 @@ import (
 type sendOpts struct {
 	transferFlags
 	to, peer, code, text, paired string
+	as                           string // --as: the name of the file read from standard input
 	trust                        bool
 	paths                        []string
 	// --to-browser: serve the page and send to it (web.go)
@@ -25,20 +27,27 @@ type sendOpts struct {
 	listen        string
 }
 
-func parseSend(args []string) (sendOpts, error) {
-	var o sendOpts
+// sendFlags defines send's flags on o: parseSend parses with them, and
+// the shell completions (completion.go) list them.
+func sendFlags(o *sendOpts) *flag.FlagSet {
 	fs := newFlagSet("send")
 	fs.StringVar(&o.to, "to", "", "")
 	fs.StringVar(&o.peer, "peer", "", "")
 	fs.StringVar(&o.code, "code", "", "")
 	fs.StringVar(&o.text, "text", "", "")
 	fs.StringVar(&o.paired, "paired", "", "")
+	fs.StringVar(&o.as, "as", "", "")
 	fs.BoolVar(&o.trust, "trust", false, "")
 	fs.BoolVar(&o.toBrowser, "to-browser", false, "")
 	fs.BoolVar(&o.qr, "qr", false, "")
 	fs.StringVar(&o.listen, "listen", "", "")
 	o.transferFlags.register(fs)
-	paths, err := parseArgs(fs, args)
+	return fs
+}
+
+func parseSend(args []string) (sendOpts, error) {
+	var o sendOpts
+	paths, err := parseArgs(sendFlags(&o), args)
 	if err != nil {
 		return o, err
 	}
@@ -153,6 +162,9 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 		return err
 	}
 	p.json, p.quiet = o.json, o.quiet
+	if err := codeFlagError(o.code); o.code != "" && err != nil {
+		return err
+	}
 	interactive := e.stdinTerminal && !o.json
 	if o.code == "" && !interactive && o.peer == "" && o.paired == "" && !o.toBrowser {
 		return usagef("pass the code the receiver shows with --code CODE (a trusted device needs none: --peer NAME, or --to ADDR --paired NAME)",
@@ -161,14 +173,18 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 	if o.to == "" && o.peer == "" && !interactive && !o.toBrowser {
 		return usagef("pass --to HOST:PORT, or --peer NAME (see 'ferry peers')", "no receiver given and %s", noTerminal(o.json))
 	}
+	stdin, err := takeStdin(&o, e.stdinTerminal)
+	if err != nil {
+		return err
+	}
 	if err := checkPaths(o.paths); err != nil {
 		return err
 	}
-	items := make([]transfer.Item, 0, len(o.paths)+1)
+	items := make([]transfer.Item, 0, len(o.paths)+2)
 	for _, path := range o.paths {
 		items = append(items, transfer.Item{Path: path})
 	}
-	if o.text != "" {
+	if o.text != "" && !stdin.text {
 		items = append(items, transfer.Item{Text: o.text})
 	}
 	if o.toBrowser {
@@ -188,6 +204,11 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 
 	ctx, stop := onSignals(ctx, e.signals, "sender", e.now, func() { forceExit(e, p) })
 	defer stop()
+	items, removeSpool, err := readStdin(ctx, p, e.stdin, stdin, o.as, items)
+	if err != nil {
+		return interrupted(ctx, err)
+	}
+	defer removeSpool()
 	q := &prompter{p: p, in: e.stdin}
 	dest, err := findReceiver(ctx, p, q, o, store)
 	if err != nil {
@@ -244,7 +265,7 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 		return interrupted(ctx, err)
 	}
 	p.event(newDoneEvent(sum, "sender", o.diag))
-	p.infof("sent %s to %s%s, every file confirmed", describeSummary(sum), ss.peer, rateSuffix(sum))
+	p.infof("sent %s to %s%s, %s", describeSummary(sum), ss.peer, rateSuffix(sum), confirmedWhat(sum))
 	if o.diag {
 		p.infof("diag: sender, whole transfer: %s", endLine("sender", sum.Local, sum.Wall, sum.LocalCPU))
 		p.infof("diag: receiver, whole transfer: %s", endLine("receiver", sum.Remote, sum.RemoteWall, sum.RemoteCPU))
@@ -352,9 +373,14 @@ func askCode(ctx context.Context, q *prompter, label string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if code != "" {
-			return code, nil
+		if code == "" {
+			continue
 		}
+		if err := checkCodeForm(code); err != nil {
+			q.p.listf("that is not a code (%v): type the code the receiver shows, like 123456", err)
+			continue
+		}
+		return code, nil
 	}
 	return "", usagef("type the code the receiver shows, or pass it with --code", "no code given")
 }
@@ -395,6 +421,7 @@ func (ss *sendSession) onEvent(ev transfer.Event) {
 		}
 	case transfer.Accepted:
 		ss.offer = &e.Offer
+		ss.pr.setSummary(describeOffer(e.Offer))
 		switch {
 		case e.Total == 0 && e.Offer.TotalBytes > 0:
 			ss.p.infof("accepted: the receiver already has all of %s", describeOffer(e.Offer))

@@ -15,6 +15,7 @@ const topUsage = `Usage:
     ferry trust   list [--recent] [--json] | add NAME | remove NAME
     ferry history [--limit N] [--json] | clear
     ferry version
+    ferry completion bash|zsh|fish
 
 Ferry moves files, folders and text between two devices on the same
 network, encrypted end to end. Run "ferry receive" on one device: it shows
@@ -90,7 +91,8 @@ const sendUsage = `Usage: ferry send [flags] PATH...
 
 Sends files and folders (folders whole, under their own names) and text
 snippets to a receiver. Exits 0 only when the receiver confirmed every
-file.
+file. A PATH of - sends standard input as a file named "stdin" (copied to
+a temporary file first: the receiver needs its size before it starts).
 
 With --to-browser the receiver is a browser: ferry serves a page, prints
 its link (with a new code in its #fragment), and sends to the page that
@@ -108,7 +110,10 @@ Flags:
                      a terminal, unless the receiver is trusted)
     --trust          after a transfer with the code, trust the receiver
                      without asking (on a terminal, ferry asks)
-    --text TEXT      send TEXT as a snippet (with or without paths)
+    --text TEXT      send TEXT as a snippet (with or without paths);
+                     --text - reads it from standard input (at most 1 MiB)
+    --as NAME        the name of the file read from standard input
+                     (PATH -; default: stdin)
     --to-browser     send to a browser that opens the printed link
     --qr             with --to-browser: draw the link as a QR code
     --listen ADDR    with --to-browser: serve the page on ADDR, host:port
@@ -197,6 +202,8 @@ func cmdHelp(p *printer, args []string) error {
 			text = trustUsage
 		case "history":
 			text = historyUsage
+		case "completion":
+			text = completionUsage
 		default:
 			return usagef("run 'ferry help' for the list of commands", "unknown command %q", args[0])
 		}
