@@ -24,6 +24,8 @@ pkgs=(
 	desktop-file-utils
 	# reading back the .rpm packages that make dist writes
 	rpm
+	# the real X11 clipboard in the clipboard tests (ferry send --clipboard)
+	xclip
 )
 
 missing=()
