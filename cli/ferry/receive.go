@@ -21,6 +21,7 @@ type receiveOpts struct {
 	dir, code, listen            string
 	yes, overwrite, keep, noMDNS bool
 	trust, acceptTrusted         bool
+	toClipboard                  bool // received texts to the clipboard (clipboard.go)
 }
 
 func parseReceive(args []string) (receiveOpts, error) {
@@ -36,6 +37,7 @@ func parseReceive(args []string) (receiveOpts, error) {
 	fs.BoolVar(&o.noMDNS, "no-mdns", false, "")
 	fs.BoolVar(&o.trust, "trust", false, "")
 	fs.BoolVar(&o.acceptTrusted, "accept-trusted", false, "")
+	fs.BoolVar(&o.toClipboard, "to-clipboard", false, "")
 	o.transferFlags.register(fs)
 	operands, err := parseArgs(fs, args)
 	if err != nil {
@@ -248,13 +250,15 @@ type receiveSession struct {
 	paired   bool
 	wrong    int // wrong codes before this transfer's code proved right
 	mu       sync.Mutex
-	declined string // set when this end declined, with why
+	declined string   // set when this end declined, with why
+	texts    []string // received this transfer, for --to-clipboard
 }
 
 func (rs *receiveSession) serve(parent context.Context) error {
 	ctx, cancel := context.WithCancelCause(parent)
 	rs.ctx, rs.peer, rs.declined = ctx, "", ""
 	rs.peerName, rs.peerKey, rs.paired, rs.wrong = "", nil, false, 0
+	rs.texts = nil
 	rs.stopMu.Lock()
 	rs.stop = cancel
 	rs.stopMu.Unlock()
@@ -288,6 +292,7 @@ func (rs *receiveSession) serve(parent context.Context) error {
 	if rs.o.diag {
 		rs.p.infof("diag: receiver, whole transfer: %s", endLine("receiver", sum.Local, sum.Wall, sum.LocalCPU))
 	}
+	rs.textsToClipboard(parent)
 	if !rs.paired {
 		// The transfer's ctx is over; the question belongs to the command.
 		rs.after.run(parent, trust.Device{Name: rs.peerName, Key: rs.peerKey}, rs.wrong)
@@ -389,6 +394,7 @@ func (rs *receiveSession) onEvent(ev transfer.Event) {
 			rs.p.infof("saved %s as %s: the name was taken", safe(e.Entry.Path), safe(e.SavedAs))
 		}
 	case transfer.TextReceived:
+		rs.texts = append(rs.texts, e.Text)
 		if !rs.o.json {
 			t := e.Text
 			if !strings.HasSuffix(t, "\n") {

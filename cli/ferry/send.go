@@ -19,6 +19,7 @@ type sendOpts struct {
 	transferFlags
 	to, peer, code, text, paired string
 	trust                        bool
+	clipboard                    bool // send what the clipboard holds (clipboard.go)
 	paths                        []string
 }
 
@@ -31,6 +32,7 @@ func parseSend(args []string) (sendOpts, error) {
 	fs.StringVar(&o.text, "text", "", "")
 	fs.StringVar(&o.paired, "paired", "", "")
 	fs.BoolVar(&o.trust, "trust", false, "")
+	fs.BoolVar(&o.clipboard, "clipboard", false, "")
 	o.transferFlags.register(fs)
 	paths, err := parseArgs(fs, args)
 	if err != nil {
@@ -40,8 +42,8 @@ func parseSend(args []string) (sendOpts, error) {
 	switch {
 	case o.to != "" && o.peer != "":
 		return o, usagef("use one or the other", "--to and --peer cannot be used together")
-	case len(o.paths) == 0 && o.text == "":
-		return o, usagef("name the files or folders to send, or use --text TEXT", "nothing to send")
+	case len(o.paths) == 0 && o.text == "" && !o.clipboard:
+		return o, usagef("name the files or folders to send, or use --text TEXT or --clipboard", "nothing to send")
 	case o.paired != "" && o.to == "":
 		return o, usagef("--peer NAME finds a trusted device over mDNS by itself; --paired NAME names the trusted device at a --to address",
 			"--paired goes with --to")
@@ -134,6 +136,14 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 	}
 	if o.text != "" {
 		items = append(items, transfer.Item{Text: o.text})
+	}
+	if o.clipboard {
+		it, done, err := clipboardItem(ctx)
+		if err != nil {
+			return err
+		}
+		defer done()
+		items = append(items, it)
 	}
 	id, name, err := thisDevice(o.name)
 	if err != nil {

@@ -5,9 +5,9 @@ import "strings"
 const topUsage = `Usage:
     ferry receive [--dir DIR] [--code CODE] [--listen ADDR] [--name NAME] [--yes]
                   [--overwrite] [--keep] [--no-mdns] [--iface NAME]... [--trust]
-                  [--accept-trusted] [--json] [--diag] [--quiet]
+                  [--accept-trusted] [--to-clipboard] [--json] [--diag] [--quiet]
     ferry send    [--to HOST:PORT [--paired NAME] | --peer NAME_OR_FINGERPRINT]
-                  [--code CODE] [--text TEXT] [--name NAME] [--iface NAME]...
+                  [--code CODE] [--text TEXT] [--clipboard] [--name NAME] [--iface NAME]...
                   [--trust] [--json] [--diag] [--quiet] PATH...
     ferry peers   [--timeout DURATION] [--iface NAME]... [--json]
     ferry trust   list [--recent] [--json] | add NAME | remove NAME
@@ -62,6 +62,9 @@ Flags:
                      asking (on a terminal, ferry asks); not when wrong codes
                      came first: then only a person who was told can
     --accept-trusted accept offers from trusted devices without asking
+    --to-clipboard   put received text on the clipboard: at once from a
+                     trusted device, after asking (on a terminal) from a
+                     sender with the code
     --no-mdns        do not advertise this device on the network
     --iface NAME     advertise and show addresses on NAME only (repeatable)
     --json           print one JSON event per line on stdout, ask nothing
@@ -88,6 +91,9 @@ Flags:
     --trust          after a transfer with the code, trust the receiver
                      without asking (on a terminal, ferry asks)
     --text TEXT      send TEXT as a snippet (with or without paths)
+    --clipboard      send what the clipboard holds: its text as a snippet,
+                     or its image as a PNG file (Linux: wl-clipboard, xclip
+                     or xsel must be installed)
     --name NAME      the name the receiver sees (default: the hostname)
     --iface NAME     look for receivers on NAME only (repeatable)
     --json           print one JSON event per line on stdout, ask nothing
