@@ -81,7 +81,7 @@ func newSendView(u *UI) *sendView {
 		v.selectionChanged()
 	})
 	v.clear.Importance = widget.LowImportance
-	filesHead := container.NewHBox(heading("Files"), layout.NewSpacer(), addFiles, addFolder)
+	filesHead := container.NewHBox(heading("Files"), layout.NewSpacer(), addFiles, addFolder, v.sendClipboardButton())
 	filesFoot := container.NewHBox(v.summary, layout.NewSpacer(), v.clear)
 	filesBox := container.NewBorder(filesHead, filesFoot, nil, nil, container.NewStack(v.dropHint, v.list))
 
@@ -243,6 +243,9 @@ func (v *sendView) updateRow(i widget.ListItemID, o fyne.CanvasObject) {
 
 	name.SetText(it.Name)
 	switch {
+	case it.isText():
+		icon.SetResource(theme.DocumentIcon())
+		size.SetText(formatBytes(it.Size))
 	case it.Err != nil:
 		icon.SetResource(theme.NewErrorThemedResource(theme.WarningIcon()))
 		size.SetText("can't read")
@@ -312,6 +315,7 @@ func (v *sendView) selectionChanged() {
 	}
 	v.list.Refresh()
 	v.updateReady()
+	v.u.saveState()
 }
 
 func (v *sendView) chooseFile() {
@@ -494,10 +498,7 @@ func (v *sendView) startSend() {
 	if !ok || len(v.sel.items) == 0 || v.cancel != nil {
 		return
 	}
-	var items []transfer.Item
-	for _, p := range v.sel.paths() {
-		items = append(items, transfer.Item{Path: p})
-	}
+	items := v.sel.transferItems()
 	ctx, cancel := context.WithCancelCause(v.u.ctx)
 	v.cancel = cancel
 	v.sentTo = d.key()

@@ -41,6 +41,10 @@ type Config struct {
 	OpenFolder func(path string) error
 	// NoReceive leaves the receiver off until StartReceiving (demo mode).
 	NoReceive bool
+	// StateFile, when set, is where the UI writes what the Send view
+	// holds, as JSON, whenever it changes (openfiles.go): for tests of
+	// the real app, which read it instead of pixels (FERRY_GUI_STATE).
+	StateFile string
 }
 
 // UI is the running desktop interface.
@@ -61,6 +65,10 @@ type UI struct {
 	settings *settingsView
 
 	fpOverride string // demo mode
+
+	notice string     // the last files-not-found message (openfiles.go)
+	tmpMu  sync.Mutex // guards tmpDir
+	tmpDir string     // clipboard images to send (clipboard.go)
 }
 
 // fingerprint is this device's key fingerprint as shown to people.
@@ -128,6 +136,7 @@ func (u *UI) Start() {
 func (u *UI) Close() {
 	u.stop()
 	u.wg.Wait()
+	u.removeTemp()
 }
 
 // Drop adds dropped files and folders to the send selection and shows the
