@@ -26,6 +26,8 @@ pkgs=(
 	rpm
 	# the real X11 clipboard in the clipboard tests (ferry send --clipboard)
 	xclip
+	# typing the Send clipboard shortcut into the real app under Xvfb
+	xdotool
 )
 
 missing=()

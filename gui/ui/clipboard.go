@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -19,7 +20,7 @@ import (
 
 // The clipboard, both ways.
 //
-// Send clipboard (a button on the Send view) adds what the clipboard
+// Send clipboard (a button on the Send view, or Ctrl+Shift+V) adds what the clipboard
 // holds to the selection: its text as a text entry ("clipboard.txt" on the
 // receiver, which shows it and can copy it), read through Fyne's
 // clipboard; or, when it holds no text, its image as a PNG file. Fyne's
@@ -197,4 +198,12 @@ const prefTextsToClipboard = "textsToClipboard"
 // sendClipboardButton is the Send view's button.
 func (v *sendView) sendClipboardButton() fyne.CanvasObject {
 	return widget.NewButtonWithIcon("Send clipboard", theme.ContentPasteIcon(), v.addClipboard)
+}
+
+// addClipboardShortcut makes Ctrl+Shift+V (Cmd+Shift+V on macOS) press
+// Send clipboard, wherever the person is: Ctrl+V alone belongs to the
+// text fields.
+func (u *UI) addClipboardShortcut() {
+	u.cfg.Window.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyV, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift},
+		func(fyne.Shortcut) { u.send.addClipboard() })
 }

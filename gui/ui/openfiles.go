@@ -23,6 +23,7 @@ import (
 // error the dialog shows, or nil when every path was added.
 func (u *UI) OpenFiles(paths []string) error {
 	var ok, missing []string
+	u.notice = ""
 	for _, p := range paths {
 		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
 			missing = append(missing, p)
@@ -31,11 +32,12 @@ func (u *UI) OpenFiles(paths []string) error {
 		ok = append(ok, p)
 	}
 	u.tabs.Select(u.sendTab)
+	if len(missing) == 0 {
+		u.send.addPaths(ok...) // saves the state
+		return nil
+	}
 	if len(ok) > 0 {
 		u.send.addPaths(ok...)
-	}
-	if len(missing) == 0 {
-		return nil
 	}
 	err := notFound(missing, len(ok))
 	u.notice = err.Error()
@@ -47,15 +49,18 @@ func (u *UI) OpenFiles(paths []string) error {
 
 // notFound says which paths do not exist and what happened to the rest.
 func notFound(missing []string, added int) error {
-	what := "there is no file or folder at " + missing[0]
+	what := "Nothing is at " + missing[0] + ": it may have been moved, renamed or deleted."
 	if len(missing) > 1 {
-		what = fmt.Sprintf("there is nothing at these %d paths:\n%s", len(missing), strings.Join(missing, "\n"))
+		what = fmt.Sprintf("Nothing is at these %d paths: they may have been moved, renamed or deleted.\n%s", len(missing), strings.Join(missing, "\n"))
 	}
 	rest := "Nothing else was given."
-	if added > 0 {
-		rest = "The " + plural(added, "other file was", "other files were") + " selected."
+	switch {
+	case added == 1:
+		rest = "The other file was selected."
+	case added > 1:
+		rest = fmt.Sprintf("The %d other files were selected.", added)
 	}
-	return fmt.Errorf("%s\n(moved, renamed or deleted since it was chosen?) %s", what, rest)
+	return fmt.Errorf("%s\n%s", what, rest)
 }
 
 // state is what FERRY_GUI_STATE dumps: enough for a test outside the

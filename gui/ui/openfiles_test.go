@@ -80,7 +80,7 @@ func TestOpenFilesKeepsTheRest(t *testing.T) {
 
 	var err error
 	h.loop.run(func() { err = h.u.OpenFiles([]string{a, gone, b}) })
-	if err == nil || !strings.Contains(err.Error(), "there is no file or folder at "+gone) || !strings.Contains(err.Error(), "The 2 other files were selected.") {
+	if err == nil || !strings.Contains(err.Error(), "Nothing is at "+gone+": it may have been moved") || !strings.Contains(err.Error(), "The 2 other files were selected.") {
 		t.Fatalf("OpenFiles error: %v", err)
 	}
 	h.check(func() bool {
@@ -123,7 +123,7 @@ func TestOpenFilesNoneExist(t *testing.T) {
 	h := newHarness(t, nil, noReceive)
 	var err error
 	h.loop.run(func() { err = h.u.OpenFiles([]string{"/nonexistent/a", "/nonexistent/b"}) })
-	if err == nil || !strings.Contains(err.Error(), "these 2 paths") || !strings.Contains(err.Error(), "Nothing else was given") {
+	if err == nil || !strings.Contains(err.Error(), "Nothing is at these 2 paths") || !strings.Contains(err.Error(), "Nothing else was given") {
 		t.Errorf("error %v", err)
 	}
 	h.check(func() bool { return len(h.u.send.sel.items) == 0 })

@@ -119,6 +119,7 @@ func New(cfg Config) *UI {
 
 	cfg.Window.SetContent(u.tabs)
 	cfg.Window.SetOnDropped(u.Drop)
+	u.addClipboardShortcut()
 	return u
 }
 
