@@ -97,12 +97,22 @@ var Files = []File{
 	{Manager: "Dolphin", Name: "ferry-send.desktop", Text: DolphinServiceMenu, Exec: true, System: "/usr/share/kio/servicemenus", User: ".local/share/kio/servicemenus"},
 }
 
+// systemRoot is where the packages' files are looked for (tests move it).
+var systemRoot = "/"
+
 // Install writes every entry under home and returns the paths written.
-// An entry that is there with other content (edited by the person) is
-// left alone and reported in the error; the others are still written.
+// An entry the installed package provides system-wide already is skipped
+// (the file manager would list it twice). An entry that is there with
+// other content (edited by the person) is left alone and reported in the
+// error; the others are still written.
 func Install(home string) (written []string, err error) {
 	var errs []error
 	for _, f := range Files {
+		if f.System != "" {
+			if _, err := os.Stat(filepath.Join(systemRoot, f.System, f.Name)); err == nil {
+				continue
+			}
+		}
 		dir := filepath.Join(home, f.User)
 		path := filepath.Join(dir, f.Name)
 		if old, rerr := os.ReadFile(path); rerr == nil && string(old) != f.Text {

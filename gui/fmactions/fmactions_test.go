@@ -12,6 +12,8 @@ import (
 // where it must be; a second Install changes nothing; an entry the person
 // edited is left alone; Remove takes away only Ferry's own.
 func TestInstallRemove(t *testing.T) {
+	systemRoot = t.TempDir() // no package installed
+	defer func() { systemRoot = "/" }()
 	home := t.TempDir()
 	written, err := Install(home)
 	if err != nil || len(written) != len(Files) {
@@ -47,6 +49,24 @@ func TestInstallRemove(t *testing.T) {
 
 // The script hands its arguments to ferry-gui unchanged, spaces, dashes
 // and all: run it with a ferry-gui on PATH that prints its arguments.
+// With the package installed, the entries it put in system folders are
+// not written again for the person: the menu would list them twice.
+func TestInstallSkipsSystemWide(t *testing.T) {
+	systemRoot = t.TempDir()
+	defer func() { systemRoot = "/" }()
+	menu := filepath.Join(systemRoot, "usr/share/kio/servicemenus")
+	os.MkdirAll(menu, 0o755)
+	os.WriteFile(filepath.Join(menu, "ferry-send.desktop"), []byte(DolphinServiceMenu), 0o644)
+	home := t.TempDir()
+	written, err := Install(home)
+	if err != nil || len(written) != len(Files)-1 {
+		t.Fatalf("Install: %v, %v", written, err)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".local/share/kio/servicemenus/ferry-send.desktop")); !os.IsNotExist(err) {
+		t.Errorf("the Dolphin menu was written for the person too: %v", err)
+	}
+}
+
 func TestScriptPassesArguments(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "ferry-gui"), []byte("#!/bin/sh\nfor a; do printf '<%s>' \"$a\"; done\n"), 0o755)
