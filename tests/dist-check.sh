@@ -53,7 +53,8 @@ desktop=/usr/share/applications/$app.desktop
 [ -f "$desktop" ] || fail "$desktop missing"
 desktop-file-validate "$desktop" || fail "desktop-file-validate rejected $desktop"
 echo "ok   desktop-file-validate $desktop"
-exec_name=$(sed -n 's/^Exec=\([^ ]*\).*/\1/p' "$desktop")
+# The first Exec line is the application's; the action's follows.
+exec_name=$(grep -m1 '^Exec=' "$desktop" | sed 's/^Exec=\([^ ]*\).*/\1/')
 [ -x "/usr/bin/$exec_name" ] || fail "the entry's Exec=$exec_name is not an installed program"
 for icon in scalable/apps/$app.svg 48x48/apps/$app.png 256x256/apps/$app.png; do
 	[ -s "/usr/share/icons/hicolor/$icon" ] || fail "icon $icon missing"
@@ -62,7 +63,11 @@ echo "ok   /usr/bin/$exec_name and its icons installed"
 grep -qx 'Exec=ferry-gui -- %F' "$desktop" || fail "$desktop does not take files: no 'Exec=ferry-gui -- %F'"
 grep -q '^MimeType=.*inode/directory;' "$desktop" || fail "$desktop lists no MimeType for folders"
 grep -qx '\[Desktop Action send\]' "$desktop" || fail "$desktop has no 'send' desktop action"
-echo "ok   the entry takes files (%F), lists every type and has a Send with Ferry action"
+# gui/xvfb's TestSendWithFerry runs this entry's Exec line from the
+# source tree: the installed entry must be that file.
+src_entry="$(dirname "$0")/../cli/ferry-dist/assets/$app.desktop"
+cmp -s "$desktop" "$src_entry" || fail "$desktop differs from $src_entry, whose Exec line the Xvfb test runs"
+echo "ok   the entry takes files (%F), lists every type, has a Send with Ferry action, and is the one the Xvfb test runs"
 nemo=/usr/share/nemo/actions/ferry-send.nemo_action
 grep -qx 'Exec=ferry-gui -- %F' "$nemo" || fail "$nemo missing or without its Exec line"
 menu=/usr/share/kio/servicemenus/ferry-send.desktop
