@@ -71,7 +71,7 @@ func pair(t *testing.T, a, aName, b, bName string) {
 // --clipboard, and receives with --to-clipboard: from a sender with the
 // code and no terminal to ask, the text is shown but the receiver's
 // clipboard is left alone; from a trusted device it lands on the
-// clipboard. Sender and receiver share one X server, as two programs on
+// clipboard. An image on the clipboard arrives as a PNG file. Sender and receiver share one X server, as two programs on
 // one desktop would; what each put there is read back with xclip.
 func TestE2EClipboardX11(t *testing.T) {
 	if _, err := exec.LookPath("xclip"); err != nil {
@@ -121,6 +121,35 @@ func TestE2EClipboardX11(t *testing.T) {
 	}
 	if got := xclip(t, display, ""); got != "from a trusted laptop" {
 		t.Errorf("clipboard after a trusted device's text: %q", got)
+	}
+
+	// 3. An image on the clipboard arrives as a PNG file.
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR not a real picture, but PNG to the tools")
+	file := filepath.Join(t.TempDir(), "shot.png")
+	os.WriteFile(file, png, 0o644)
+	put := exec.Command("xclip", "-selection", "clipboard", "-t", "image/png", "-i", file)
+	put.Env = xdisplay.Env(display)
+	if err := put.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dest := t.TempDir()
+	recv = proc.Start(t, onDisplay(t, display, deskHome, "receive", "--no-mdns", "--listen", "127.0.0.1:0", "--json",
+		"--yes", "--code", "161803", "--dir", dest), true)
+	ev = recv.Until("listening", 20*time.Second)
+	addr = "127.0.0.1:" + jsonNumber(ev["port"])
+	sent = proc.Start(t, onDisplay(t, display, laptopHome, "send", "--to", addr, "--code", "161803", "--json", "--clipboard"), true)
+	if c := sent.Exit(20 * time.Second); c != exitOK {
+		t.Fatalf("send --clipboard with an image: exit %d\n%s%v", c, sent.StderrText(), drain(sent))
+	}
+	if c := recv.Exit(20 * time.Second); c != exitOK {
+		t.Fatalf("receive of the image: exit %d\n%s", c, recv.StderrText())
+	}
+	got, _ := filepath.Glob(filepath.Join(dest, "clipboard-*.png"))
+	if len(got) != 1 {
+		t.Fatalf("received %v, want one clipboard-*.png", got)
+	}
+	if b, _ := os.ReadFile(got[0]); string(b) != string(png) {
+		t.Errorf("%s holds %q, want the clipboard's PNG", got[0], b)
 	}
 }
 

@@ -85,7 +85,8 @@ func tools() ([]tool, string) {
 	}
 	wl := tool{
 		name: "wl-paste", pkg: "wl-clipboard",
-		readText:  []string{"wl-paste", "--no-newline", "--type", "text/plain;charset=utf-8"},
+		// "text" asks wl-paste for whichever text type is offered.
+		readText:  []string{"wl-paste", "--no-newline", "--type", "text"},
 		readPNG:   []string{"wl-paste", "--type", "image/png"},
 		listTypes: []string{"wl-paste", "--list-types"},
 		writeText: []string{"wl-copy", "--type", "text/plain;charset=utf-8"},
@@ -147,6 +148,14 @@ func ReadText(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if t.listTypes != nil {
+		// Ask what the clipboard holds first: some owners (xclip itself)
+		// answer any type with what they hold, an image included.
+		types, err := run(ctx, t.listTypes, nil)
+		if err != nil || !hasText(types) {
+			return "", ErrEmpty
+		}
+	}
 	out, err := run(ctx, t.readText, nil)
 	if err != nil {
 		// wl-paste and xclip fail when the clipboard holds no text;
@@ -206,6 +215,17 @@ func WriteText(ctx context.Context, text string) error {
 		return fmt.Errorf("writing the clipboard with %s: %w", t.name, err)
 	}
 	return nil
+}
+
+// hasText says whether a list of clipboard types has a text type.
+func hasText(types []byte) bool {
+	for _, l := range strings.Split(string(types), "\n") {
+		switch l = strings.TrimSpace(l); {
+		case l == "UTF8_STRING", l == "STRING", l == "TEXT", strings.HasPrefix(l, "text/plain"):
+			return true
+		}
+	}
+	return false
 }
 
 func hasLine(b []byte, line string) bool {

@@ -83,6 +83,11 @@ func TestImageX11(t *testing.T) {
 	if err != nil || !bytes.Equal(got, b.Bytes()) {
 		t.Fatalf("ReadImage = %d bytes, %v; want the %d bytes put there", len(got), err, b.Len())
 	}
+	// xclip answers a request for text with the image: ReadText must
+	// look at the types offered and say there is no text.
+	if s, err := ReadText(ctx); !errors.Is(err, ErrEmpty) {
+		t.Errorf("image on the clipboard: ReadText = %d bytes, %v; want ErrEmpty", len(s), err)
+	}
 }
 
 // Without a desktop session there is nothing to reach: the error says
