@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"time"
 )
@@ -24,7 +25,9 @@ import (
 //
 // The running app listens on a Unix socket in the person's runtime folder
 // ($XDG_RUNTIME_DIR, which only they can enter; without one, a folder of
-// theirs under the temporary folder, created private). A second process
+// theirs under the temporary folder, created private; on Windows, whose
+// AF_UNIX sockets Go supports from Windows 10 on, the temporary folder is
+// the person's own). Only Linux runs it in tests. A second process
 // connects, writes one JSON line (the files or the link), and waits for
 // "ok". A socket file that nobody answers on is left by an app that
 // crashed; it is removed and taken over. An app that is started with its
@@ -49,7 +52,16 @@ const handoffTimeout = 10 * time.Second
 // configDir ("" for the default folder).
 func InstanceSocket(configDir string) (string, error) {
 	dir := os.Getenv("XDG_RUNTIME_DIR")
-	if dir == "" {
+	switch {
+	case dir != "":
+	case runtime.GOOS == "windows":
+		// The temporary folder is the person's own (under their
+		// AppData); permission bits mean nothing there.
+		dir = filepath.Join(os.TempDir(), "ferry")
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return "", fmt.Errorf("creating a folder for the app's socket: %w", err)
+		}
+	default:
 		dir = filepath.Join(os.TempDir(), "ferry-"+strconv.Itoa(os.Getuid()))
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return "", fmt.Errorf("creating a folder for the app's socket: %w", err)
