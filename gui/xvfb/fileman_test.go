@@ -30,7 +30,8 @@ import (
 //     lists exactly those files;
 //  2. the Nautilus/Caja script with a third file, named relative to the
 //     folder it runs in: a second ferry-gui, which hands the file to the
-//     running app and exits;
+//     running app and exits; then the desktop entry's send action, the
+//     Nemo action and the Dolphin service menu, the same way;
 //  3. Ctrl+Shift+V (Send clipboard) typed with xdotool after xclip put a
 //     text on the clipboard: the text is an entry;
 //  4. a text from a trusted device (the app's trust file pins the test's
@@ -131,12 +132,40 @@ func TestSendWithFerry(t *testing.T) {
 		t.Fatalf("after the hand-off the Send list is %q", got)
 	}
 
+	// The other entries' Exec lines, each with a file of its own: the
+	// desktop entry's send action, Nemo's action, Dolphin's service menu.
+	// Each is a second ferry-gui that hands over and exits.
+	entry, err := os.ReadFile(filepath.Join(root, "cli", "ferry-dist", "assets", "io.github.ferry-project.ferry.desktop"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sendPaths(readAppState(t, state))
+	for _, e := range []struct{ name, text, group string }{
+		{"desktop action", string(entry), "[Desktop Action send]"},
+		{"Nemo action", fmactions.NemoAction, "[Nemo Action]"},
+		{"Dolphin service menu", fmactions.DolphinServiceMenu, "[Desktop Action send]"},
+	} {
+		f := filepath.Join(files, e.name+".txt")
+		os.WriteFile(f, []byte(e.name), 0o644)
+		cmd := exec.Command("env", expandExec(t, e.text, e.group, []string{f})...)
+		cmd.Env = env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("the %s's Exec line: %v\n%s", e.name, err, out)
+		}
+		want = append(want, f)
+		waitState(t, state, exited, &logs, "the "+e.name+"'s file", func(s appState) bool { return len(s.Send) == len(want) })
+	}
+	if got := sendPaths(readAppState(t, state)); !reflect.DeepEqual(got, want) {
+		t.Fatalf("after the file managers' entries the Send list is %q, want %q", got, want)
+	}
+
 	// 3. Send clipboard, with what xclip put on the real clipboard.
 	const copied = "Door code 4711, second floor"
 	xclipIn(t, display, copied)
 	xdo(t, display, "search", "--name", "^Ferry$", "windowfocus", "--sync", "key", "ctrl+shift+v")
-	waitState(t, state, exited, &logs, "the clipboard's text", func(s appState) bool { return len(s.Send) == 4 })
-	if s := readAppState(t, state).Send[3]; s.Kind != "text" || s.Text != copied {
+	n := len(want)
+	waitState(t, state, exited, &logs, "the clipboard's text", func(s appState) bool { return len(s.Send) == n+1 })
+	if s := readAppState(t, state).Send[n]; s.Kind != "text" || s.Text != copied {
 		t.Fatalf("Send clipboard added %+v, want the text %q", s, copied)
 	}
 	shoot(t, display, "send-clipboard.png", false)
@@ -224,23 +253,29 @@ func waitState(t *testing.T, path string, exited chan error, logs *strings.Build
 // percent sign, and double quotes group an argument.
 func execLine(t *testing.T, desktop string, files []string) []string {
 	t.Helper()
-	f, err := os.Open(desktop)
+	b, err := os.ReadFile(desktop)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	return expandExec(t, string(b), "[Desktop Entry]", files)
+}
+
+// expandExec expands the Exec key of group in the text of a desktop
+// entry (or a file in its format: Nemo's actions).
+func expandExec(t *testing.T, text, wantGroup string, files []string) []string {
+	t.Helper()
 	var line string
 	group := ""
-	for sc := bufio.NewScanner(f); sc.Scan(); {
+	for sc := bufio.NewScanner(strings.NewReader(text)); sc.Scan(); {
 		l := sc.Text()
 		if strings.HasPrefix(l, "[") {
 			group = l
-		} else if group == "[Desktop Entry]" && strings.HasPrefix(l, "Exec=") {
+		} else if group == wantGroup && strings.HasPrefix(l, "Exec=") {
 			line = strings.TrimPrefix(l, "Exec=")
 		}
 	}
 	if line == "" {
-		t.Fatalf("%s has no Exec line", desktop)
+		t.Fatalf("no Exec line in group %s of:\n%s", wantGroup, text)
 	}
 	var argv []string
 	for _, word := range splitExec(t, line) {
