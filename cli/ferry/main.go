@@ -7,6 +7,7 @@
 //	ferry send      send files, folders or --text to a receiver
 //	ferry peers     list the receivers that discovery sees
 //	ferry trust     list, add or remove trusted devices
+//	ferry history   list the recent transfers, or clear them
 //	ferry version   print the version, protocol version and Go version
 //
 // The receiver shows a six-digit code; the sender types it. The receiver
@@ -138,6 +139,8 @@ func run(ctx context.Context, args []string, e *env) int {
 		err = cmdPeers(ctx, e, p, rest)
 	case "trust":
 		err = cmdTrust(p, rest)
+	case "history":
+		err = cmdHistory(e, p, rest)
 	case "version", "--version", "-version":
 		err = cmdVersion(p, rest)
 	case "help", "-h", "--help", "-help":

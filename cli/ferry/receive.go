@@ -9,8 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ferry-project/ferry/core/discovery"
+	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
@@ -83,6 +85,8 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 		p: p, o: o, dir: dir, q: &prompter{p: p, in: e.stdin},
 		pr:    newProgress(p, o.progressFor(e.stderrTerminal), e.now),
 		store: trustStore(p),
+		hist:  openHistory(e, p, o.noHistory),
+		now:   e.now,
 	}
 	if !o.yes && (o.json || !e.stdinTerminal) {
 		rs.noAsk = noTerminal(o.json)
@@ -252,9 +256,26 @@ type receiveSession struct {
 	mu       sync.Mutex
 	declined string   // set when this end declined, with why
 	texts    []string // received this transfer, for --to-clipboard
+
+	// The history: the record of the transfer a sender started, if one
+	// did (see history.go), and when Serve returned.
+	hist  *historyLog // nil: not recorded
+	now   func() time.Time
+	rec   *history.Record
+	saved []string // the entries' final names, relative to dir
+	ended time.Time
 }
 
+// serve runs one transfer (serveTransfer) and records it in the history
+// when a sender connected.
 func (rs *receiveSession) serve(parent context.Context) error {
+	rs.rec = nil
+	err := rs.serveTransfer(parent)
+	rs.recordTransfer(err)
+	return err
+}
+
+func (rs *receiveSession) serveTransfer(parent context.Context) error {
 	ctx, cancel := context.WithCancelCause(parent)
 	rs.ctx, rs.peer, rs.declined = ctx, "", ""
 	rs.peerName, rs.peerKey, rs.paired, rs.wrong = "", nil, false, 0
@@ -263,6 +284,7 @@ func (rs *receiveSession) serve(parent context.Context) error {
 	rs.stop = cancel
 	rs.stopMu.Unlock()
 	sum, err := rs.r.Serve(ctx)
+	rs.ended = rs.now()
 	cancel(errors.New("transfer over"))
 	rs.stopMu.Lock()
 	rs.stop = nil
@@ -380,11 +402,18 @@ func (rs *receiveSession) onEvent(ev transfer.Event) {
 		} else {
 			rs.p.infof("%s connected from %s", rs.peer, e.Addr)
 		}
+		rs.startRecord(e)
 	case transfer.Offered:
+		if rs.rec != nil {
+			rs.rec.SetOffer(e.Offer)
+		}
 		rs.offered(e.Offer)
 	case transfer.Progress:
 		rs.pr.update(e)
 	case transfer.EntryDone:
+		if rs.rec != nil && e.SavedAs != "" {
+			rs.saved = append(rs.saved, e.SavedAs)
+		}
 		switch {
 		case e.Outcome == transfer.Skipped:
 			rs.p.infof("skipped %s: an identical file is already there", safe(e.Entry.Path))

@@ -187,6 +187,8 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 	}
 
 	ss := &sendSession{p: p, o: o, pr: newProgress(p, o.progressFor(e.stderrTerminal), e.now), peer: dest.label, pin: pin}
+	hist := openHistory(e, p, o.noHistory)
+	rec := sourceRecord(e.now(), o.paths, o.text != "")
 	p.infof("connecting to %s", dest.addr)
 	sum, err := transfer.Send(ctx, transfer.SendConfig{
 		Addr:     dest.addr,
@@ -200,6 +202,7 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 		Dialer:   dest.dial,
 	})
 	ss.pr.finish(err == nil)
+	hist.add(ss.historyRecord(rec, dest, interrupted(ctx, err), e.now()))
 	if err != nil {
 		switch {
 		case pin != nil && errors.Is(err, secure.ErrKeyChanged):
@@ -339,6 +342,9 @@ type sendSession struct {
 	peerKey  []byte
 	paired   bool
 	pin      *trust.Device // the receiver's pin, in paired mode: its name labels it
+	// For the history: who answered, and the offer once accepted.
+	connected *transfer.Connected
+	offer     *transfer.Offer
 }
 
 func (ss *sendSession) onEvent(ev transfer.Event) {
@@ -347,6 +353,7 @@ func (ss *sendSession) onEvent(ev transfer.Event) {
 	}
 	switch e := ev.(type) {
 	case transfer.Connected:
+		ss.connected = &e
 		ss.peer = peerLabel(e.PeerName, e.PeerFingerprint)
 		ss.peerName, ss.peerKey, ss.paired = e.PeerName, e.PeerKey, e.Paired
 		if e.Paired && ss.pin != nil {
@@ -358,6 +365,7 @@ func (ss *sendSession) onEvent(ev transfer.Event) {
 			ss.p.infof("connected to %s, waiting for it to accept", ss.peer)
 		}
 	case transfer.Accepted:
+		ss.offer = &e.Offer
 		switch {
 		case e.Total == 0 && e.Offer.TotalBytes > 0:
 			ss.p.infof("accepted: the receiver already has all of %s", describeOffer(e.Offer))

@@ -5,12 +5,13 @@ import "strings"
 const topUsage = `Usage:
     ferry receive [--dir DIR] [--code CODE] [--listen ADDR] [--name NAME] [--yes]
                   [--overwrite] [--keep] [--no-mdns] [--iface NAME]... [--trust]
-                  [--accept-trusted] [--to-clipboard] [--json] [--diag] [--quiet]
+                  [--accept-trusted] [--to-clipboard] [--no-history] [--json] [--diag] [--quiet]
     ferry send    [--to HOST:PORT [--paired NAME] | --peer NAME_OR_FINGERPRINT]
                   [--code CODE] [--text TEXT] [--clipboard] [--name NAME] [--iface NAME]...
-                  [--trust] [--json] [--diag] [--quiet] PATH...
+                  [--trust] [--no-history] [--json] [--diag] [--quiet] PATH...
     ferry peers   [--timeout DURATION] [--iface NAME]... [--json]
     ferry trust   list [--recent] [--json] | add NAME | remove NAME
+    ferry history [--limit N] [--json] | clear
     ferry version
 
 Ferry moves files, folders and text between two devices on the same
@@ -67,6 +68,8 @@ Flags:
                      sender with the code
     --no-mdns        do not advertise this device on the network
     --iface NAME     advertise and show addresses on NAME only (repeatable)
+    --no-history     leave this transfer out of the history ('ferry history';
+                     FERRY_NO_HISTORY=1 does it for every transfer)
     --json           print one JSON event per line on stdout, ask nothing
     --diag           print the stage split (socket read, decrypt, hash, disk
                      write) every 5 seconds and at the end
@@ -96,6 +99,8 @@ Flags:
                      or xsel must be installed)
     --name NAME      the name the receiver sees (default: the hostname)
     --iface NAME     look for receivers on NAME only (repeatable)
+    --no-history     leave this transfer out of the history ('ferry history';
+                     FERRY_NO_HISTORY=1 does it for every transfer)
     --json           print one JSON event per line on stdout, ask nothing
     --diag           print the stage split (disk read, hash, encrypt, socket
                      write) every 5 seconds, and at the end both ends' splits
@@ -137,6 +142,23 @@ first characters, dashes optional). The list is kept in trusted.json in
 ferry's config folder.
 `
 
+const historyUsage = `Usage:
+    ferry history [--limit N] [--json]
+    ferry history clear [--json]
+
+Lists the recent transfers, sent and received, newest first: when, to or
+from which device, what, and whether every file arrived verified (or why
+not). Every send and receive adds one at its end, unless run with
+--no-history or with FERRY_NO_HISTORY=1 in the environment. The history
+keeps the last 500 transfers (at most 1 MiB) in history.json in ferry's
+config folder, beside trusted.json.
+
+    --limit N        show the newest N transfers (default 20; 0: all)
+    --json           one JSON object per transfer per line (event
+                     "history"), with the folders and paths they went to
+    clear            forget every transfer in the history
+`
+
 const versionUsage = `Usage: ferry version
 
 Prints ferry's version, the protocol version and the Go version it was
@@ -157,6 +179,8 @@ func cmdHelp(p *printer, args []string) error {
 			text = versionUsage
 		case "trust":
 			text = trustUsage
+		case "history":
+			text = historyUsage
 		default:
 			return usagef("run 'ferry help' for the list of commands", "unknown command %q", args[0])
 		}

@@ -7,11 +7,12 @@
 //	FERRY_IFACE=lo,eth1   discovery and the QR address use only these interfaces
 //	FERRY_NO_DISCOVERY=1  no mDNS at all: devices are added by address
 //	FERRY_LISTEN=addr     the receiver's listen address (default ":0")
-//	FERRY_CONFIG_DIR=dir  where the device key and the trusted devices are kept
-//	                      (default: the user's config dir, shared with the ferry CLI)
+//	FERRY_CONFIG_DIR=dir  where the device key, the trusted devices and the history
+//	                      are kept (default: the user's config dir, shared with the
+//	                      ferry CLI)
 //	FERRY_GUI_DEMO=view   open a view filled with sample content and no network:
 //	                      send, progress, done, failed, receive, offer, settings,
-//	                      trusted, devices-trusted or done-trust
+//	                      trusted, devices-trusted, done-trust or history
 //	FERRY_GUI_STATE=file  write what the Send view holds to file, as JSON,
 //	                      whenever it changes (for tests of the real app)
 //
@@ -37,6 +38,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 
 	"github.com/ferry-project/ferry/core/discovery"
+	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/trust"
 	"github.com/ferry-project/ferry/gui/fmactions"
@@ -87,6 +89,15 @@ func main() {
 		store = trust.Open(trustPath)
 	}
 
+	// The history too: `ferry history` lists the app's transfers and the
+	// History view the CLI's.
+	var hist *history.Store
+	if histPath, err := history.DefaultPath(); configDir != "" {
+		hist = history.Open(filepath.Join(configDir, "history.json"))
+	} else if err == nil {
+		hist = history.Open(histPath)
+	}
+
 	ifaces := splitList(os.Getenv("FERRY_IFACE"))
 	cfg := ui.Config{
 		App:      a,
@@ -94,6 +105,7 @@ func main() {
 		Engine:   ui.CoreEngine{},
 		Identity: id,
 		Trust:    store,
+		History:  hist,
 		Listen:   os.Getenv("FERRY_LISTEN"),
 		Hosts:    func() []string { return ui.LocalHosts(ifaces) },
 		// Tests of the real app read the Send list here.

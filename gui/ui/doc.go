@@ -36,6 +36,14 @@
 //   - Errors are shown as a short headline, one sentence saying what to do,
 //     and the engine's own wording underneath for a bug report.
 //
+// # History
+//
+// The History tab lists core/history's file (Config.History, the one
+// `ferry history` reads): every send and receive of the app adds a record
+// when it ends (a receiver only when a sender connected), named by the
+// pin for a paired peer. The choices (Show in folder, Clear, "Record new
+// transfers") are written at the top of history.go.
+//
 // # Trusted devices
 //
 // The pins are core/trust's store (Config.Trust: the file the CLI uses),

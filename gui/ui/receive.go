@@ -7,6 +7,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -215,7 +216,12 @@ func (v *receiveView) serveOne(ctx context.Context, gen int) (restart bool, err 
 	cfg.Identity = v.u.cfg.Identity
 	var r Receiver
 	pinnedAs := "" // a paired sender's label, from Connected, for its Offered
+	tlog := &transferLog{}
 	cfg.OnEvent = func(ev transfer.Event) {
+		if _, ok := ev.(transfer.Connected); ok {
+			tlog.start = time.Now()
+		}
+		tlog.note(ev)
 		v.u.noteCodePeer(ev)
 		// A paired sender is named by its pin, not by the name it
 		// claims (worded here, as it reads the trust store).
@@ -262,6 +268,9 @@ func (v *receiveView) serveOne(ctx context.Context, gen int) (restart bool, err 
 		v.showReady(cfg.Name, code, port, cfg.Dir)
 	})
 	sum, serveErr := r.Serve(sctx)
+	if tlog.conn != nil { // a sender connected: a transfer to record
+		v.u.record(v.u.receiveRecord(tlog, cfg.Dir, serveErr))
+	}
 	if errors.Is(context.Cause(sctx), errRestart) {
 		return true, nil
 	}

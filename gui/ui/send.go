@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -508,6 +509,8 @@ func (v *sendView) startSend() {
 	if len(d.Addrs) > 0 {
 		addr = d.Addrs[0]
 	}
+	tlog := &transferLog{start: time.Now()}
+	paths := v.sel.paths()
 	cfg := transfer.SendConfig{
 		Addr:     addr,
 		Code:     v.codeText(),
@@ -516,6 +519,7 @@ func (v *sendView) startSend() {
 		Name:     v.u.settings.deviceName(),
 		Items:    items,
 		OnEvent: func(ev transfer.Event) {
+			tlog.note(ev)
 			v.u.noteCodePeer(ev)
 			v.u.do(func() { v.prog.handle(ev) })
 		},
@@ -537,6 +541,7 @@ func (v *sendView) startSend() {
 	v.u.goroutine(func() {
 		sum, err := v.u.cfg.Engine.Send(ctx, cfg)
 		cancel(nil)
+		v.u.record(v.u.sendRecord(tlog, paths, d, addr, err))
 		if v.u.ctx.Err() != nil {
 			return
 		}

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 
+	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/trust"
@@ -24,6 +25,9 @@ type Config struct {
 	// in the app, the same file the CLI uses); nil turns pairing off:
 	// every transfer takes a code and nothing offers to trust a device.
 	Trust *trust.Store
+	// History is the transfer history (history.Open(history.DefaultPath())
+	// in the app, the file `ferry history` reads); nil turns it off.
+	History *history.Store
 
 	// Do runs f on the UI goroutine (fyne.Do in the application).
 	Do func(f func())
@@ -60,9 +64,11 @@ type UI struct {
 	sendTab  *container.TabItem
 	recvTab  *container.TabItem
 	setTab   *container.TabItem
+	histTab  *container.TabItem
 	send     *sendView
 	recv     *receiveView
 	settings *settingsView
+	history  *historyView
 
 	fpOverride string // demo mode
 
@@ -106,14 +112,20 @@ func New(cfg Config) *UI {
 	u.settings = newSettingsView(u)
 	u.send = newSendView(u)
 	u.recv = newReceiveView(u)
+	u.history = newHistoryView(u)
 	u.sendTab = container.NewTabItemWithIcon("Send", theme.UploadIcon(), u.send.root)
 	u.recvTab = container.NewTabItemWithIcon("Receive", theme.DownloadIcon(), u.recv.root)
 	u.setTab = container.NewTabItemWithIcon("Settings", theme.SettingsIcon(), u.settings.root)
-	u.tabs = container.NewAppTabs(u.sendTab, u.recvTab, u.setTab)
+	u.histTab = container.NewTabItemWithIcon("History", theme.HistoryIcon(), u.history.root)
+	u.tabs = container.NewAppTabs(u.sendTab, u.recvTab, u.histTab, u.setTab)
 	u.tabs.OnSelected = func(t *container.TabItem) {
-		// The CLI may have changed the trusted devices meanwhile.
-		if t == u.setTab {
+		// The CLI may have changed the trusted devices or the history
+		// meanwhile.
+		switch t {
+		case u.setTab:
 			u.settings.loadTrusted()
+		case u.histTab:
+			u.history.load()
 		}
 	}
 
@@ -156,11 +168,12 @@ func (u *UI) Drop(_ fyne.Position, uris []fyne.URI) {
 	u.send.addPaths(paths...)
 }
 
-// ShowSend, ShowReceive and ShowSettings switch views (the demo mode uses
+// ShowSend, ShowReceive, ShowSettings and ShowHistory switch views (the demo mode uses
 // them).
 func (u *UI) ShowSend()     { u.tabs.Select(u.sendTab) }
 func (u *UI) ShowReceive()  { u.tabs.Select(u.recvTab) }
 func (u *UI) ShowSettings() { u.tabs.Select(u.setTab) }
+func (u *UI) ShowHistory()  { u.tabs.Select(u.histTab) }
 
 // goroutine runs f on a goroutine that Close waits for.
 func (u *UI) goroutine(f func()) {

@@ -39,6 +39,8 @@ var views = []struct {
 	{"trusted.png", []string{"FERRY_GUI_DEMO=trusted"}},
 	{"devices-trusted.png", []string{"FERRY_GUI_DEMO=devices-trusted"}},
 	{"done-trust.png", []string{"FERRY_GUI_DEMO=done-trust"}},
+	// The History tab: sent and received, verified, declined, failed.
+	{"history.png", []string{"FERRY_GUI_DEMO=history"}},
 }
 
 // The window size ferry-gui asks for; no window manager runs, so it gets it.
