@@ -19,6 +19,27 @@ import (
 // others were selected, so a stale entry in a file manager costs nothing
 // but that message.
 
+// Files can arrive while a send runs (a file manager does not know): they
+// join the selection behind the progress panel, and "Send more" takes off
+// only what was sent, so they are there to send next.
+
+// drop removes the given items from the selection, keeping the others in
+// order.
+func (s *selection) drop(items []*selItem) {
+	gone := make(map[*selItem]bool, len(items))
+	for _, it := range items {
+		gone[it] = true
+	}
+	kept := s.items[:0]
+	for _, it := range s.items {
+		if !gone[it] {
+			kept = append(kept, it)
+		}
+	}
+	clear(s.items[len(kept):])
+	s.items = kept
+}
+
 // OpenFiles selects paths on the Send view and shows it. It returns the
 // error the dialog shows, or nil when every path was added.
 func (u *UI) OpenFiles(paths []string) error {

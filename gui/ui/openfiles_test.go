@@ -255,3 +255,47 @@ func findButton(o fyne.CanvasObject, text string) *widget.Button {
 	}
 	return nil
 }
+
+// Files handed over while a send runs wait behind the progress panel,
+// and "Send more" takes off only what was sent: the new file is there to
+// send next. Real transfer over loopback to a receiver that asks, so the
+// send is still running when the file arrives.
+func TestFilesDuringASendStaySelected(t *testing.T) {
+	loop := newUILoop(t)
+	b := newHarnessOn(t, loop, CoreEngine{}, named("Desk B")) // asks before accepting
+	a := newHarnessOn(t, loop, CoreEngine{}, noReceive, named("Laptop A"))
+	b.u.Start()
+	_, addr, code := b.listening()
+	src := t.TempDir()
+	first := writeFile(t, src, "first.txt", 100)
+	later := writeFile(t, src, "later.txt", 50)
+	v := a.u.send
+	a.loop.run(func() {
+		a.u.OpenFiles([]string{first})
+		v.addr.SetText(addr)
+		v.addAddress()
+		v.code.SetText(code)
+	})
+	a.tap(v.sendBtn)
+	b.waitFor("the offer", func() bool { return b.u.recv.offer != nil })
+	a.loop.run(func() {
+		if err := a.u.OpenFiles([]string{later}); err != nil {
+			t.Errorf("OpenFiles during a send: %v", err)
+		}
+	})
+	b.tap(b.u.recv.accept)
+	a.waitFor("the send's result", func() bool { return v.prog.state == stateVerified && v.cancel == nil })
+	var more *widget.Button
+	a.loop.run(func() { more = findButton(v.root, "Send more") })
+	if more == nil {
+		t.Fatal("no Send more button")
+	}
+	a.tap(more)
+	a.check(func() bool {
+		if got := v.sel.paths(); !reflect.DeepEqual(got, []string{later}) {
+			t.Errorf("after Send more the selection is %q, want only the file that came during the send", got)
+			return false
+		}
+		return true
+	})
+}

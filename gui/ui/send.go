@@ -51,6 +51,7 @@ type sendView struct {
 	prog   *progressPanel
 	cancel context.CancelCauseFunc // of the running send; nil when idle
 	sentTo string                  // key of the device of the last send
+	sent   []*selItem              // what the last send took (openfiles.go)
 
 	// Keys of trusted devices that refused their pins (not paired any
 	// more, or a changed key): a code is needed until one pairs them
@@ -503,6 +504,7 @@ func (v *sendView) startSend() {
 	ctx, cancel := context.WithCancelCause(v.u.ctx)
 	v.cancel = cancel
 	v.sentTo = d.key()
+	v.sent = append(v.sent[:0], v.sel.items...)
 	// A device's address names it in errors. Discovery may list one
 	// whose advertisement carried no usable address: it has only its name.
 	addr := d.Name
@@ -554,7 +556,7 @@ func (v *sendView) sendDone(sum transfer.Summary, err error) {
 	back := widget.NewButtonWithIcon("Back", theme.NavigateBackIcon(), func() { v.showProgress(false) })
 	if err == nil {
 		more := widget.NewButtonWithIcon("Send more", theme.ContentAddIcon(), func() {
-			v.sel.clear()
+			v.sel.drop(v.sent)
 			v.selectionChanged()
 			v.showProgress(false)
 		})
