@@ -30,6 +30,10 @@ pkgs=(
 	# to WebAssembly (make unit) and core/web's Node test (Node 20.10 or
 	# later; an older one makes that test skip and say why)
 	nodejs
+	# the real X11 clipboard in the clipboard tests (ferry send --clipboard)
+	xclip
+	# typing the Send clipboard shortcut into the real app under Xvfb
+	xdotool
 )
 
 missing=()

@@ -26,6 +26,7 @@ type receiveOpts struct {
 	yes, overwrite, keep, noMDNS bool
 	trust, acceptTrusted         bool
 	web, qr                      bool // --web: serve the browser page too (web.go)
+	toClipboard                  bool // received texts to the clipboard (clipboard.go)
 }
 
 // receiveFlags defines receive's flags on o: parseReceive parses with
@@ -44,6 +45,7 @@ func receiveFlags(o *receiveOpts) *flag.FlagSet {
 	fs.BoolVar(&o.acceptTrusted, "accept-trusted", false, "")
 	fs.BoolVar(&o.web, "web", false, "")
 	fs.BoolVar(&o.qr, "qr", false, "")
+	fs.BoolVar(&o.toClipboard, "to-clipboard", false, "")
 	o.transferFlags.register(fs)
 	return fs
 }
@@ -307,7 +309,8 @@ type receiveSession struct {
 	paired   bool
 	wrong    int // wrong codes before this transfer's code proved right
 	mu       sync.Mutex
-	declined string // set when this end declined, with why
+	declined string   // set when this end declined, with why
+	texts    []string // received this transfer, for --to-clipboard
 
 	// The history: the record of the transfer a sender started, if one
 	// did (see history.go), and when Serve returned.
@@ -331,6 +334,7 @@ func (rs *receiveSession) serveTransfer(parent context.Context) error {
 	ctx, cancel := context.WithCancelCause(parent)
 	rs.ctx, rs.peer, rs.declined = ctx, "", ""
 	rs.peerName, rs.peerKey, rs.paired, rs.wrong = "", nil, false, 0
+	rs.texts = nil
 	rs.stopMu.Lock()
 	rs.stop = cancel
 	rs.stopMu.Unlock()
@@ -365,6 +369,7 @@ func (rs *receiveSession) serveTransfer(parent context.Context) error {
 	if rs.o.diag {
 		rs.p.infof("diag: receiver, whole transfer: %s", endLine("receiver", sum.Local, sum.Wall, sum.LocalCPU))
 	}
+	rs.textsToClipboard(parent)
 	if !rs.paired {
 		// The transfer's ctx is over; the question belongs to the command.
 		rs.after.run(parent, trust.Device{Name: rs.peerName, Key: rs.peerKey}, rs.wrong)
@@ -473,6 +478,7 @@ func (rs *receiveSession) onEvent(ev transfer.Event) {
 			rs.p.infof("saved %s as %s: the name was taken", safe(e.Entry.Path), safe(e.SavedAs))
 		}
 	case transfer.TextReceived:
+		rs.texts = append(rs.texts, e.Text)
 		if !rs.o.json {
 			t := e.Text
 			if !strings.HasSuffix(t, "\n") {

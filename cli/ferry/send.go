@@ -21,6 +21,7 @@ type sendOpts struct {
 	to, peer, code, text, paired string
 	as                           string // --as: the name of the file read from standard input
 	trust                        bool
+	clipboard                    bool // send what the clipboard holds (clipboard.go)
 	paths                        []string
 	// --to-browser: serve the page and send to it (web.go)
 	toBrowser, qr bool
@@ -38,6 +39,7 @@ func sendFlags(o *sendOpts) *flag.FlagSet {
 	fs.StringVar(&o.paired, "paired", "", "")
 	fs.StringVar(&o.as, "as", "", "")
 	fs.BoolVar(&o.trust, "trust", false, "")
+	fs.BoolVar(&o.clipboard, "clipboard", false, "")
 	fs.BoolVar(&o.toBrowser, "to-browser", false, "")
 	fs.BoolVar(&o.qr, "qr", false, "")
 	fs.StringVar(&o.listen, "listen", "", "")
@@ -58,8 +60,8 @@ func parseSend(args []string) (sendOpts, error) {
 	switch {
 	case o.to != "" && o.peer != "":
 		return o, usagef("use one or the other", "--to and --peer cannot be used together")
-	case len(o.paths) == 0 && o.text == "":
-		return o, usagef("name the files or folders to send, or use --text TEXT", "nothing to send")
+	case len(o.paths) == 0 && o.text == "" && !o.clipboard:
+		return o, usagef("name the files or folders to send, or use --text TEXT or --clipboard", "nothing to send")
 	case o.paired != "" && o.to == "":
 		return o, usagef("--peer NAME finds a trusted device over mDNS by itself; --paired NAME names the trusted device at a --to address",
 			"--paired goes with --to")
@@ -186,6 +188,14 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 	}
 	if o.text != "" && !stdin.text {
 		items = append(items, transfer.Item{Text: o.text})
+	}
+	if o.clipboard {
+		it, done, err := clipboardItem(ctx)
+		if err != nil {
+			return err
+		}
+		defer done()
+		items = append(items, it)
 	}
 	if o.toBrowser {
 		return sendToBrowser(ctx, e, p, o, items)

@@ -5,11 +5,12 @@ import "strings"
 const topUsage = `Usage:
     ferry receive [--dir DIR] [--code CODE] [--listen ADDR] [--name NAME] [--yes]
                   [--overwrite] [--keep] [--no-mdns] [--iface NAME]... [--trust]
-                  [--accept-trusted] [--web [--qr]] [--no-history] [--json]
-                  [--diag] [--quiet]
+                  [--accept-trusted] [--to-clipboard] [--web [--qr]] [--no-history]
+                  [--json] [--diag] [--quiet]
     ferry send    [--to HOST:PORT [--paired NAME] | --peer NAME_OR_FINGERPRINT]
-                  [--code CODE] [--text TEXT] [--name NAME] [--iface NAME]...
-                  [--trust] [--no-history] [--json] [--diag] [--quiet] PATH...
+                  [--code CODE] [--text TEXT] [--clipboard] [--name NAME]
+                  [--iface NAME]... [--trust] [--no-history] [--json] [--diag]
+                  [--quiet] PATH...
     ferry send    --to-browser [--qr] [--listen ADDR] [--text TEXT] PATH...
     ferry peers   [--timeout DURATION] [--iface NAME]... [--json]
     ferry trust   list [--recent] [--json] | add NAME | remove NAME
@@ -76,6 +77,9 @@ Flags:
                      ferry opens it, picks files and sends; it is an
                      ordinary sender here, asked about as any other
     --qr             with --web: draw the link as a QR code to scan
+    --to-clipboard   put received text on the clipboard: at once from a
+                     trusted device, after asking (on a terminal) from a
+                     sender with the code
     --no-mdns        do not advertise this device on the network
     --iface NAME     advertise and show addresses on NAME only (repeatable)
     --no-history     leave this transfer out of the history ('ferry history';
@@ -114,6 +118,9 @@ Flags:
                      --text - reads it from standard input (at most 1 MiB)
     --as NAME        the name of the file read from standard input
                      (PATH -; default: stdin)
+    --clipboard      send what the clipboard holds: its text as a snippet,
+                     or its image as a PNG file (Linux: wl-clipboard, xclip
+                     or xsel must be installed)
     --to-browser     send to a browser that opens the printed link
     --qr             with --to-browser: draw the link as a QR code
     --listen ADDR    with --to-browser: serve the page on ADDR, host:port

@@ -13,12 +13,22 @@
 //	FERRY_GUI_DEMO=view   open a view filled with sample content and no network:
 //	                      send, progress, done, failed, receive, offer, settings,
 //	                      trusted, devices-trusted, done-trust or history
+//	FERRY_GUI_STATE=file  write what the Send view holds to file, as JSON,
+//	                      whenever it changes (for tests of the real app)
+//
+// Arguments (see gui/ui's Args): files and folders to select on the Send
+// view, as a file manager passes them (the desktop entry's Exec is
+// `ferry-gui -- %F`), or one ferry:// link. When the app is running
+// already, a second ferry-gui hands them to it and exits.
+// --install-file-manager-actions adds "Send with Ferry" to this person's
+// file managers (gui/fmactions); --remove-file-manager-actions removes it.
 package main
 
 import (
 	"context"
 	"fmt"
 	"log"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,16 +41,32 @@ import (
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/trust"
+	"github.com/ferry-project/ferry/gui/fmactions"
 	"github.com/ferry-project/ferry/gui/ui"
 )
 
 func main() {
+	cwd, _ := os.Getwd()
+	args, err := ui.ParseArgs(os.Args[1:], cwd)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "ferry-gui: %v\nusage: ferry-gui [--] [FILE... | ferry://LINK] | --install-file-manager-actions | --remove-file-manager-actions\n", err)
+		os.Exit(2)
+	}
+	if args.InstallActions || args.RemoveActions {
+		os.Exit(fileManagerActions(args.InstallActions))
+	}
+	configDir := os.Getenv("FERRY_CONFIG_DIR")
+	demo := os.Getenv("FERRY_GUI_DEMO")
+	var instance net.Listener
+	if demo == "" {
+		instance = claim(configDir, args)
+	}
+
 	a := app.NewWithID("io.github.ferry-project.ferry")
 	a.Settings().SetTheme(ui.Theme())
 	w := a.NewWindow("Ferry")
 	w.Resize(fyne.NewSize(960, 640))
 
-	configDir := os.Getenv("FERRY_CONFIG_DIR")
 	id, idErr := secure.LoadOrCreateIdentity(configDir)
 	if idErr != nil {
 		// Still useful without a stored key: this run gets a fresh one,
@@ -82,8 +108,9 @@ func main() {
 		History:  hist,
 		Listen:   os.Getenv("FERRY_LISTEN"),
 		Hosts:    func() []string { return ui.LocalHosts(ifaces) },
+		// Tests of the real app read the Send list here.
+		StateFile: os.Getenv("FERRY_GUI_STATE"),
 	}
-	demo := os.Getenv("FERRY_GUI_DEMO")
 	if demo == "" && os.Getenv("FERRY_NO_DISCOVERY") == "" {
 		cfg.Browse = browse(ifaces)
 		cfg.Advertise = advertise(ifaces)
@@ -100,11 +127,61 @@ func main() {
 	} else if trustErr != nil {
 		dialog.ShowError(fmt.Errorf("trusted devices are off: %w", trustErr), w)
 	}
-	if len(os.Args) > 1 && strings.HasPrefix(os.Args[1], "ferry://") {
-		u.OpenLink(os.Args[1])
+	if instance != nil {
+		u.ServeInstance(instance)
+	}
+	if args.Link != "" {
+		u.OpenLink(args.Link)
+	}
+	if len(args.Files) > 0 {
+		u.OpenFiles(args.Files)
 	}
 	w.SetOnClosed(u.Close)
 	w.ShowAndRun()
+}
+
+// claim makes this process the app, or hands args to the one running and
+// exits. Without a socket the app still runs, as a second window.
+func claim(configDir string, args ui.Args) net.Listener {
+	sock, err := ui.InstanceSocket(configDir)
+	if err != nil {
+		log.Printf("ferry-gui: %v (a second ferry-gui will open a second window)", err)
+		return nil
+	}
+	l, handed, err := ui.Claim(sock, args)
+	if handed {
+		os.Exit(0)
+	}
+	if err != nil {
+		log.Printf("ferry-gui: %v (a second ferry-gui will open a second window)", err)
+	}
+	return l
+}
+
+// fileManagerActions installs or removes "Send with Ferry" for this
+// person and returns the exit code.
+func fileManagerActions(install bool) int {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "ferry-gui: finding the home folder: %v\n", err)
+		return 1
+	}
+	do, verb := fmactions.Remove, "removed"
+	if install {
+		do, verb = fmactions.Install, "wrote"
+	}
+	paths, err := do(home)
+	for _, p := range paths {
+		fmt.Printf("ferry-gui: %s %s\n", verb, p)
+	}
+	if install && err == nil {
+		fmt.Println("ferry-gui: \"Send with Ferry\" is in the Scripts menu of GNOME Files and Caja, and in the menus of Nemo and Dolphin (restart a file manager that was open)")
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "ferry-gui: %v\n", err)
+		return 1
+	}
+	return 0
 }
 
 func splitList(s string) []string {

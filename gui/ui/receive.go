@@ -500,19 +500,21 @@ func (v *receiveView) done(gen int, sum transfer.Summary, err error) {
 		more.Importance = widget.HighImportance
 		v.prog.finish(sum, err, more)
 	}
-	for _, t := range v.texts {
-		v.prog.extra.Add(textCard(v.u.cfg.App, t))
-	}
+	v.showTexts(err)
 	if err == nil {
 		v.u.offerTrust(v.prog)
 	}
 	v.show(v.progCard)
 }
 
-// textCard shows a received text snippet with a Copy button.
-func textCard(app fyne.App, text string) fyne.CanvasObject {
+// textCard shows a received text snippet with a Copy button; copied says
+// it was put on the clipboard already (clipboard.go).
+func textCard(app fyne.App, text string, copied bool) fyne.CanvasObject {
 	body := &widget.Label{Text: text, Wrapping: fyne.TextWrapWord, Selectable: true}
 	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), nil)
+	if copied {
+		copyBtn.SetText("On the clipboard")
+	}
 	copyBtn.OnTapped = func() {
 		app.Clipboard().SetContent(text)
 		copyBtn.SetText("Copied")

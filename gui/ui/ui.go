@@ -45,6 +45,10 @@ type Config struct {
 	OpenFolder func(path string) error
 	// NoReceive leaves the receiver off until StartReceiving (demo mode).
 	NoReceive bool
+	// StateFile, when set, is where the UI writes what the Send view
+	// holds, as JSON, whenever it changes (openfiles.go): for tests of
+	// the real app, which read it instead of pixels (FERRY_GUI_STATE).
+	StateFile string
 }
 
 // UI is the running desktop interface.
@@ -67,6 +71,10 @@ type UI struct {
 	history  *historyView
 
 	fpOverride string // demo mode
+
+	notice string     // the last files-not-found message (openfiles.go)
+	tmpMu  sync.Mutex // guards tmpDir
+	tmpDir string     // clipboard images to send (clipboard.go)
 }
 
 // fingerprint is this device's key fingerprint as shown to people.
@@ -123,6 +131,7 @@ func New(cfg Config) *UI {
 
 	cfg.Window.SetContent(u.tabs)
 	cfg.Window.SetOnDropped(u.Drop)
+	u.addClipboardShortcut()
 	return u
 }
 
@@ -140,6 +149,7 @@ func (u *UI) Start() {
 func (u *UI) Close() {
 	u.stop()
 	u.wg.Wait()
+	u.removeTemp()
 }
 
 // Drop adds dropped files and folders to the send selection and shows the
