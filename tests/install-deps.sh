@@ -24,6 +24,8 @@ pkgs=(
 	desktop-file-utils
 	# reading back the .rpm packages that make dist writes
 	rpm
+	# the real browser that opens the page a receiver serves (tests/browser)
+	chromium
 )
 
 missing=()
