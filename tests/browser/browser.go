@@ -10,18 +10,18 @@
 //   - A private browser: a temporary profile and a temporary download
 //     folder, removed by Close; downloads are allowed without a prompt
 //     and reported when complete (Downloads).
-//   - No network but loopback. Every request that is not for loopback
-//     or for LANHost goes to a proxy address on 127.0.0.1 where nothing
-//     listens, so it fails; LANHost resolves to 127.0.0.1. Chromium's
-//     own background traffic (component updates, sync, safe browsing,
+//   - No network but loopback. Chromium reaches 127.0.0.1 directly and
+//     everything else through a proxy of this package on 127.0.0.1,
+//     which forwards http://LANAddr:PORT/ (WebSockets too) to
+//     127.0.0.1:PORT and refuses every other address. Chromium's own
+//     background traffic (component updates, sync, safe browsing,
 //     metrics, first-run pages) is switched off by flag as well. Nothing
 //     reaches the machine's outer interface.
-//   - A page that is not a secure context when opened as
-//     http://LANHost:PORT/: a name that is not localhost, as a phone sees
-//     http://192.168.1.20:PORT/. There the page has no service worker and
-//     no File System Access API, exactly as on a phone on the LAN. Opened
-//     as http://127.0.0.1:PORT/ it is a secure context (loopback is
-//     trusted), as on the desktop that serves it.
+//   - A page opened as http://LANAddr:PORT/ is what a phone on the LAN
+//     gets: not a secure context, so no service worker and no File
+//     System Access API, and the receiver sees a LAN address in Host and
+//     Origin. Opened as http://127.0.0.1:PORT/ it is a secure context
+//     (loopback is trusted), as on the desktop that serves it.
 //   - Memory read from outside the page: the renderer's and the browser
 //     process's peak resident set (VmHWM, which the kernel keeps, so no
 //     peak is missed between samples) and the page's JS heap, sampled.
@@ -52,10 +52,10 @@ import (
 	"github.com/chromedp/chromedp/device"
 )
 
-// LANHost is a name that resolves to 127.0.0.1 inside the browser only.
-// A page opened under it is not a secure context, as a page opened from
-// a LAN address on a phone is not.
-const LANHost = "ferry-lan.test"
+// LANAddr is the LAN address the browser believes it reaches: the proxy
+// maps it to 127.0.0.1. A page opened under it is not a secure context,
+// as a page opened from a LAN address on a phone is not.
+const LANAddr = "192.168.213.7"
 
 // Phone is the emulated device: the viewport of a common phone, a
 // mobile Chromium user agent on Android.
@@ -74,6 +74,7 @@ type Browser struct {
 	ctx       context.Context // the tab's chromedp context
 	cancel    func()
 	dir       string // profile and downloads, removed by Close
+	proxy     *lanProxy
 	Downloads string // where downloads land
 
 	mu        sync.Mutex
@@ -127,6 +128,11 @@ func New(parent context.Context) (*Browser, error) {
 		changed:   make(chan struct{}, 1),
 	}
 	if err := os.MkdirAll(b.Downloads, 0o755); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	if b.proxy, err = startProxy(); err != nil {
+		os.RemoveAll(dir)
 		return nil, err
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
@@ -139,11 +145,11 @@ func New(parent context.Context) (*Browser, error) {
 		chromedp.Flag("disable-domain-reliability", true),
 		chromedp.Flag("no-pings", true),
 		chromedp.Flag("disable-features", "Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater"),
-		// Everything but loopback and LANHost goes to a proxy that is not
-		// there: nothing leaves the machine even if a page asks.
-		chromedp.ProxyServer("http://127.0.0.1:9"),
-		chromedp.Flag("proxy-bypass-list", LANHost),
-		chromedp.Flag("host-resolver-rules", "MAP "+LANHost+" 127.0.0.1"),
+		// Everything but loopback goes to the proxy, which reaches only
+		// 127.0.0.1: nothing leaves the machine even if a page asks.
+		chromedp.ProxyServer("http://"+b.proxy.addr()),
+		// No name is ever looked up outside.
+		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1"),
 		chromedp.WindowSize(int(Phone.Width), int(Phone.Height)),
 		chromedp.UserAgent(Phone.UserAgent),
 	)
@@ -202,7 +208,16 @@ func (b *Browser) onEvent(ev any) {
 // Close stops the browser and removes its profile and downloads.
 func (b *Browser) Close() {
 	b.cancel()
+	b.proxy.close()
 	os.RemoveAll(b.dir)
+}
+
+// Refused lists the host:port of every request the proxy refused: what
+// the page asked for beyond loopback and LANAddr.
+func (b *Browser) Refused() []string {
+	b.proxy.mu.Lock()
+	defer b.proxy.mu.Unlock()
+	return append([]string(nil), b.proxy.refused...)
 }
 
 // Context is the tab's chromedp context, for actions this package does
@@ -226,17 +241,17 @@ func (b *Browser) run(timeout time.Duration, actions ...chromedp.Action[chromedp
 }
 
 // Open navigates to url and waits for the document to load. Only
-// loopback and LANHost URLs are allowed: anything else is a bug in the
+// loopback and LANAddr URLs are allowed: anything else is a bug in the
 // caller, refused before the browser sees it.
 func (b *Browser) Open(url string) error {
 	if !loopbackURL(url) {
-		return fmt.Errorf("refusing to open %q: only 127.0.0.1, localhost and %s URLs", url, LANHost)
+		return fmt.Errorf("refusing to open %q: only 127.0.0.1, localhost and %s URLs", url, LANAddr)
 	}
 	return b.run(30*time.Second, chromedp.Navigate(url))
 }
 
 func loopbackURL(u string) bool {
-	for _, p := range []string{"http://127.0.0.1:", "http://localhost:", "http://" + LANHost + ":"} {
+	for _, p := range []string{"http://127.0.0.1:", "http://localhost:", "http://" + LANAddr + ":"} {
 		if strings.HasPrefix(u, p) {
 			return true
 		}

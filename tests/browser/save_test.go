@@ -73,7 +73,7 @@ func TestSaveSink(t *testing.T) {
 	// On 127.0.0.1 desktop Chromium offers the folder method too; the
 	// test asks for the stream method that a phone's browser gets there.
 	for _, c := range []struct{ host, offered, method string }{
-		{LANHost, "memory", "memory"},
+		{LANAddr, "memory", "memory"},
 		{"127.0.0.1", "folder", "stream"},
 	} {
 		t.Run(c.method, func(t *testing.T) {
