@@ -10,6 +10,8 @@ require (
 
 require github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 
+require github.com/coder/websocket v1.8.15 // indirect
+
 require (
 	dario.cat/mergo v1.0.2 // indirect
 	filippo.io/cpace v0.0.0-20210101143347-24d601e2e469
