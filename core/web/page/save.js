@@ -1,10 +1,12 @@
 // save.js: where the page puts the files it receives (issue 14, item 3).
 //
-// ferry.receive hands every file to a sink, one at a time and in order:
-// start(entry) with entry.path (slash-separated, already checked by the
-// wasm core) and entry.size, then write(bytes) for each piece, then
-// finish(ok), where ok is true only once the core has checked the
-// file's BLAKE3 hash. A sink never holds a whole file unless the method
+// ferry.receive hands every file to a sink, one at a time and in order
+// (core/web/wasm's package doc has the contract): start(entry) with
+// entry.path (slash-separated, already checked by the wasm core) and
+// entry.size, then write(bytes) for each piece, then finish(ok), where
+// ok is true only once the core has checked the file's BLAKE3 hash;
+// folder(entry) before anything inside a folder (only the folder method
+// keeps folders; the others flatten). A sink never holds a whole file unless the method
 // says so, and a file that fails (ok false, or the page closes) never
 // appears under its final name where the browser lets us promise that.
 //
@@ -115,6 +117,11 @@ function folderSink(root) {
   let writable = null;
   return {
     method: 'folder',
+    // folder keeps the tree: an empty folder is made too.
+    async folder(entry) {
+      let dir = root;
+      for (const p of entry.path.split('/')) dir = await dir.getDirectoryHandle(p, {create: true});
+    },
     async start(entry) {
       if (!root) throw new Error('no folder chosen: tap "Choose a folder" first');
       const parts = entry.path.split('/');
