@@ -287,7 +287,13 @@ func (b *Browser) Text() (string, error) {
 // Eval evaluates a JavaScript expression, awaiting it if it is a
 // promise, and decodes its value into out (nil to ignore it).
 func (b *Browser) Eval(expr string, out any) error {
-	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	return b.EvalFor(30*time.Second, expr, out)
+}
+
+// EvalFor is Eval with a timeout of its own, for a promise that takes
+// long (a transfer).
+func (b *Browser) EvalFor(timeout time.Duration, expr string, out any) error {
+	ctx, cancel := context.WithTimeout(b.ctx, timeout)
 	defer cancel()
 	raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](expr, chromedp.EvalAwaitPromise))
 	if err != nil || out == nil {
