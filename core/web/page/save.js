@@ -10,34 +10,39 @@
 // says so, and a file that fails (ok false, or the page closes) never
 // appears under its final name where the browser lets us promise that.
 //
-// Three methods, the first that the browser offers:
+// Three methods:
 //
-//  1. "folder": the File System Access API (showDirectoryPicker).
-//     Chromium on the desktop, in a secure context only. The person
-//     picks a folder once; files and their folders are written into it
-//     as they stream, through a temporary file that the browser renames
-//     into place on close (so a failed file leaves nothing behind), and
-//     a name that exists becomes "name (1).ext". Nothing is held in memory.
-//  2. "stream": a service worker (sw.js) answers a download request with a
+//  1. "stream": a service worker (sw.js) answers a download request with a
 //     stream that the page feeds, so the browser's own download manager
-//     writes the file to the downloads folder as it arrives. Every
-//     current browser has service workers, but only in a secure context:
-//     https, or http://localhost / 127.0.0.1. A failed file is an
-//     interrupted download, never a finished one. Folders are flattened:
-//     each file is a download named after its last path element (the
-//     browser adds " (1)" on a clash).
-//  3. "memory": the file is gathered in a Blob and handed to the browser
-//     as one download when it is complete. This is what a phone gets on
-//     http://192.168.x.y:PORT/, the address a Ferry QR code carries,
-//     because a page there is not a secure context and neither method
-//     above is allowed. The page gives the Blob its bytes in slices of
-//     blobSlice bytes, so the page's own memory holds at most one slice;
-//     where the Blob's bytes then live is the browser's business:
-//     Chromium (Chrome, Edge, Samsung Internet, on Android too) keeps
-//     large Blobs in its browser process and pages them to disk, so a
-//     large file works there; Firefox and Safari keep them in memory, so
-//     the page refuses a file over memoryLimit there rather than let the
-//     tab die halfway.
+//     writes the file to the downloads folder as it arrives; nothing is
+//     held whole. Every current browser has service workers, but only in
+//     a secure context: https, or http://localhost and 127.0.0.1. A
+//     failed file is an interrupted download, never a finished one.
+//     Folders are flattened: each file is a download named after its last
+//     path element (the browser adds " (1)" on a clash).
+//  2. "memory": the file is gathered in a Blob and handed to the browser
+//     as one download once it is complete and verified. This is what
+//     every phone gets on http://192.168.x.y:PORT/, the address a Ferry
+//     QR code carries: a page there is not a secure context, so it has
+//     neither service workers nor the File System Access API, in any
+//     browser. The page gives the Blob its bytes in slices of blobSlice
+//     bytes, so the page itself holds at most one slice; where the Blob's
+//     bytes then live is the browser's business. Chromium (Chrome, Edge,
+//     Samsung Internet, Opera, on Android too) moves Blob data out of the
+//     page into its browser process and, beyond an in-memory limit (on
+//     Android 1% of the RAM), pages it to disk, so a large file works
+//     there, up to Chromium's Blob disk quota (a share of the free disk).
+//     Firefox and Safari keep Blobs in memory, so there the page refuses
+//     a file over memoryLimit rather than let the tab die halfway.
+//  3. "folder": the File System Access API (showDirectoryPicker), desktop
+//     Chromium in a secure context only. Files and folders are written
+//     into a folder the person picks, through a temporary file that the
+//     browser renames into place on close, and a name that exists becomes
+//     "name (1).ext". The picker needs a click, so the page must call
+//     chooseFolder from one and pass the folder to makeSink; the default
+//     page does not offer it, because the only secure context Ferry's
+//     page ever has is localhost, the desktop's own browser, which the
+//     stream method already serves with no question asked.
 //
 // Why not stream over HTTP on the LAN address? The desktop could serve a
 // download URL itself, but the bytes would then cross the LAN in the
@@ -72,9 +77,6 @@ function chromium() {
 // saveMethod says which method this browser gets, and why, in words the
 // page shows before a transfer.
 function saveMethod() {
-  if (window.isSecureContext && typeof window.showDirectoryPicker === 'function') {
-    return {method: 'folder', words: 'Files are saved into a folder you pick, as they arrive.'};
-  }
   if (window.isSecureContext && 'serviceWorker' in navigator) {
     return {method: 'stream', words: 'Files are saved to your downloads as they arrive.'};
   }
@@ -98,8 +100,8 @@ function numbered(name, n) {
 }
 
 // makeSink returns a sink for ferry.receive using the method this
-// browser gets. chooseFolder must be called from a click (the browser
-// asks for a gesture) before a transfer when the method is "folder".
+// browser gets, or opts.method ("folder" needs opts.folder from
+// chooseFolder).
 function makeSink(opts = {}) {
   const m = opts.method || saveMethod().method;
   if (m === 'folder') return folderSink(opts.folder);
@@ -267,4 +269,11 @@ function memorySink(limit) {
 }
 
 window.ferrySave = {saveMethod, makeSink, chooseFolder};
+// page.js asks window.ferrySink for each receive's sink.
+window.ferrySink = () => makeSink();
+// The receive view says which method this browser gets.
+document.addEventListener('DOMContentLoaded', () => {
+  const note = document.getElementById('save-note');
+  if (note) note.textContent = saveMethod().words;
+});
 })();
