@@ -251,6 +251,9 @@ func (b *Browser) Open(url string) error {
 }
 
 func loopbackURL(u string) bool {
+	if u == "about:blank" {
+		return true
+	}
 	for _, p := range []string{"http://127.0.0.1:", "http://localhost:", "http://" + LANAddr + ":"} {
 		if strings.HasPrefix(u, p) {
 			return true
