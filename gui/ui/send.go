@@ -385,7 +385,8 @@ func (v *sendView) devicesChanged() {
 }
 
 // addAddress adds the typed address as a device and chooses it. A pasted
-// ferry:// link also fills in the code.
+// receiver link (http://HOST:PORT/#code=..., or a legacy ferry:// one)
+// also fills in the code.
 func (v *sendView) addAddress() {
 	s := strings.TrimSpace(v.addr.Text)
 	if s == "" {
@@ -414,8 +415,8 @@ func (v *sendView) addAddress() {
 	v.devicesChanged()
 }
 
-// OpenLink fills the Send view from a ferry:// link (what a receiver's QR
-// code holds): the address becomes the chosen device and the code is typed
+// OpenLink fills the Send view from a receiver's link (what its QR code
+// holds, see FormatLink): the address becomes the chosen device and the code is typed
 // in.
 func (u *UI) OpenLink(link string) {
 	u.tabs.Select(u.sendTab)
