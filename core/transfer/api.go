@@ -26,9 +26,9 @@ type Item struct {
 	// Text, when Path is empty, is a snippet sent as an entry of its own.
 	Text string
 	// Name optionally names a text entry; the default is "text.txt". For
-	// an FS item it names the top-level entry in place of path.Base(Path)
-	// (and must be set when Path is "."): a host's file picker knows a
-	// display name that its FS path may not carry.
+	// a file or folder it names the top-level entry in place of its base
+	// name (and must be set for an FS item whose Path is "."): a host's
+	// file picker knows a display name that its FS path may not carry.
 	Name string
 }
 
