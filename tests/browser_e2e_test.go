@@ -140,11 +140,12 @@ func TestBrowserReceives(t *testing.T) {
 	_, err := b.WaitText(30*time.Second, "Receive")
 	mustDo(t, err)
 	text, _ := b.Text()
-	if !strings.Contains(text, "when each is complete") {
+	if !strings.Contains(text, "once it has arrived whole") {
 		t.Errorf("the receive view does not say how this browser saves files:\n%s", text)
 	}
 	shot(t, b, "phone-receive-1-opened")
 	mustDo(t, b.Click("#receive"))
+	shot(t, b, "phone-receive-2-receiving")
 	_, err = b.WaitText(60*time.Second, "Every file was checked")
 	mustDo(t, err)
 	shot(t, b, "phone-receive-3-received")

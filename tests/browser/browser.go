@@ -4,7 +4,7 @@
 //
 // What it promises:
 //
-//   - A phone: a 390×844 viewport at scale 3, a mobile Android user
+//   - A phone: a 390×844 viewport at scale 2, a mobile Android user
 //     agent and touch events, so the page lays itself out and names
 //     itself as it would on a phone.
 //   - A private browser: a temporary profile and a temporary download
@@ -64,7 +64,7 @@ var Phone = device.Info{
 	UserAgent: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36",
 	Width:     390,
 	Height:    844,
-	Scale:     3,
+	Scale:     2,
 	Mobile:    true,
 	Touch:     true,
 }

@@ -78,14 +78,14 @@ function chromium() {
 // page shows before a transfer.
 function saveMethod() {
   if (window.isSecureContext && 'serviceWorker' in navigator) {
-    return {method: 'stream', words: 'Files are saved to your downloads as they arrive.'};
+    return {method: 'stream', words: 'Each file goes to your downloads as it arrives.'};
   }
   if (chromium()) {
-    return {method: 'memory', words: 'Files are saved to your downloads when each is complete; this browser keeps them on disk meanwhile.'};
+    return {method: 'memory', words: 'Each file goes to your downloads once it has arrived whole and been checked.'};
   }
   return {method: 'memory', limit: memoryLimit,
-    words: 'Files are saved to your downloads when each is complete. This browser keeps each file in memory until then, so files over ' +
-      (memoryLimit >> 20) + ' MiB are refused: open the page from https or use the Ferry app for those.'};
+    words: 'Each file goes to your downloads once it has arrived whole and been checked. This browser holds each file in memory until then, so a file over ' +
+      (memoryLimit >> 20) + ' MiB is refused: send those with the Ferry app, or from Chrome.'};
 }
 
 // baseName is the last element of a slash-separated path.

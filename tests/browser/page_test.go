@@ -1,0 +1,196 @@
+package browser
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/web"
+)
+
+// These tests run the page (core/web's server, ferry.wasm, page.js,
+// save.js) in Chromium against core/transfer in this process, opened as
+// a phone on the LAN opens it. They need ferry.wasm in core/web/page
+// (make wasm, which every make target that tests runs first) and skip
+// without it. tests/browser_e2e_test.go does the same against the real
+// bin/ferry.
+
+// shots is where screenshots go: $FERRY_SCREENSHOTS, or nowhere.
+func shot(t *testing.T, b *Browser, name string) {
+	t.Helper()
+	dir := os.Getenv("FERRY_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	if err := b.Screenshot(filepath.Join(dir, name+".png")); err != nil {
+		t.Errorf("screenshot %s: %v", name, err)
+	}
+}
+
+func pageServer(t *testing.T, toBrowser bool) (*web.Mux, *secure.Identity) {
+	t.Helper()
+	srv, err := web.NewServer(web.Config{Name: "Ana's laptop", ToBrowser: toBrowser})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !srv.HasWasm {
+		t.Skip("skipping: core/web/page has no ferry.wasm (run make wasm)")
+	}
+	id, err := secure.NewIdentity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := web.NewMux(ln, srv)
+	t.Cleanup(func() { mux.Close() })
+	return mux, id
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPageSends: the page picks two files and sends them to a receiver
+// in this process, which asks, as the desktop app does, and accepts.
+func TestPageSends(t *testing.T) {
+	b := Start(t)
+	mux, id := pageServer(t, false)
+	dest := t.TempDir()
+	offered := make(chan struct{}, 1)
+	var r *transfer.Receiver
+	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dest, Name: "Ana's laptop", Identity: id,
+		Listener: mux, Code: "246810", Policy: transfer.Ask,
+		OnEvent: func(ev transfer.Event) {
+			if _, ok := ev.(transfer.Offered); ok {
+				offered <- struct{}{}
+			}
+		}})
+	must(t, err)
+	t.Cleanup(func() { r.Close() })
+	served := make(chan error, 1)
+	go func() { _, err := r.Serve(context.Background()); served <- err }()
+
+	port := mux.Addr().(*net.TCPAddr).Port
+	must(t, b.Open(web.Link(LANAddr, port, "246810", id.Fingerprint())))
+	_, err = b.WaitText(30*time.Second, "Pick files")
+	must(t, err)
+	shot(t, b, "phone-send-1-opened")
+	dir := t.TempDir()
+	small := filepath.Join(dir, "notes.txt")
+	large := filepath.Join(dir, "video.bin")
+	must(t, os.WriteFile(small, []byte("from the phone\n"), 0o644))
+	must(t, os.WriteFile(large, bytes.Repeat([]byte("0123456789abcdef"), 3<<16+7), 0o644))
+	must(t, b.Upload("#files", small, large))
+	_, err = b.WaitText(5*time.Second, "2 files")
+	must(t, err)
+	shot(t, b, "phone-send-2-picked")
+	must(t, b.Click("#send"))
+	select {
+	case <-offered:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no offer reached the receiver")
+	}
+	_, err = b.WaitText(10*time.Second, "to accept")
+	must(t, err)
+	shot(t, b, "phone-send-3-waiting")
+	r.Accept()
+	_, err = b.WaitText(60*time.Second, "Every file was checked")
+	must(t, err)
+	shot(t, b, "phone-send-4-done")
+	must(t, <-served)
+	for _, f := range []string{small, large} {
+		want, _ := os.ReadFile(f)
+		got, err := os.ReadFile(filepath.Join(dest, filepath.Base(f)))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s: %d bytes (%v), want %d", filepath.Base(f), len(got), err, len(want))
+		}
+	}
+}
+
+// TestPageWrongCode: a link with a wrong code gets the page's own words.
+func TestPageWrongCode(t *testing.T) {
+	b := Start(t)
+	mux, id := pageServer(t, false)
+	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: t.TempDir(), Name: "Ana's laptop", Identity: id,
+		Listener: mux, Code: "246810", Policy: transfer.AcceptAll})
+	must(t, err)
+	t.Cleanup(func() { r.Close() })
+	go r.Serve(context.Background())
+
+	port := mux.Addr().(*net.TCPAddr).Port
+	must(t, b.Open(web.Link(LANAddr, port, "135799", id.Fingerprint())))
+	_, err = b.WaitText(30*time.Second, "Pick files")
+	must(t, err)
+	f := filepath.Join(t.TempDir(), "notes.txt")
+	must(t, os.WriteFile(f, []byte("x"), 0o644))
+	must(t, b.Upload("#files", f))
+	must(t, b.Click("#send"))
+	_, err = b.WaitText(30*time.Second, "did not accept the code")
+	must(t, err)
+	shot(t, b, "phone-wrong-code")
+}
+
+// TestPageReceives: a sender in this process sends to the page (the
+// desktop's "send to a phone"), which saves each file through the
+// browser's downloads, as a phone on the LAN does.
+func TestPageReceives(t *testing.T) {
+	b := Start(t)
+	mux, id := pageServer(t, true)
+	dir := t.TempDir()
+	files := map[string][]byte{
+		"photo.jpg": bytes.Repeat([]byte{0xff, 0xd8, 7, 9}, 1<<20+3), // 4 MiB and a bit: several slices
+		"list.txt":  []byte("milk\neggs\n"),
+	}
+	var items []transfer.Item
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		must(t, os.WriteFile(p, body, 0o644))
+		items = append(items, transfer.Item{Path: p})
+	}
+	sent := make(chan error, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go func() {
+		_, err := transfer.Send(ctx, transfer.SendConfig{Addr: "page", Code: "246810", Identity: id,
+			Name: "Ana's laptop", Items: items,
+			Dialer: func(ctx context.Context, _ string) (net.Conn, error) { return mux.Accept() }})
+		sent <- err
+	}()
+
+	port := mux.Addr().(*net.TCPAddr).Port
+	must(t, b.Open(web.Link(LANAddr, port, "246810", id.Fingerprint())))
+	_, err := b.WaitText(30*time.Second, "Receive")
+	must(t, err)
+	text, _ := b.Text()
+	if !bytes.Contains([]byte(text), []byte("once it has arrived whole")) {
+		t.Errorf("the receive view does not say how this browser saves:\n%s", text)
+	}
+	shot(t, b, "phone-receive-1-opened")
+	must(t, b.Click("#receive"))
+	shot(t, b, "phone-receive-2-receiving")
+	_, err = b.WaitText(60*time.Second, "Every file was checked")
+	must(t, err)
+	shot(t, b, "phone-receive-3-received")
+	must(t, <-sent)
+	paths, err := b.WaitDownloads(len(files), 30*time.Second)
+	must(t, err)
+	for _, p := range paths {
+		want, ok := files[filepath.Base(p)]
+		got, _ := os.ReadFile(p)
+		if !ok || !bytes.Equal(got, want) {
+			t.Errorf("download %s: %d bytes, want %d", p, len(got), len(want))
+		}
+	}
+}
