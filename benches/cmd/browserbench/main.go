@@ -32,6 +32,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/url"
 	"os"
 	"os/exec"
@@ -40,6 +41,9 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/benches"
+	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/web"
 	"github.com/ferry-project/ferry/tests/browser"
 )
 
@@ -50,6 +54,7 @@ var (
 	tmpDir  = flag.String("tmp", os.TempDir(), "folder for the file and the destinations")
 	results = flag.String("results", "", "folder to write the report into as DATE-browser.md (empty: stdout only)")
 	timeout = flag.Duration("timeout", 3*time.Minute, "longest one run may take; a run over it fails")
+	desktop = flag.String("desktop", "process", "the page's peer: process (bin/ferry receive --web, send --to-browser) or inprocess (core/transfer and core/web in this process, the same code without the CLI)")
 )
 
 var out bytes.Buffer
@@ -97,7 +102,11 @@ func main() {
 
 	ver, _ := exec.Command(*ferry, "version").Output()
 	say("# browserbench %s: %d MiB on loopback, %d rounds\n\n", time.Now().UTC().Format("2006-01-02 15:04"), *mib, *rounds)
-	say("bin/ferry: %s. Machine: %s.\n\n", strings.TrimSpace(string(ver)), machine())
+	say("bin/ferry: %s. Machine: %s.\n", strings.TrimSpace(string(ver)), machine())
+	if *desktop == "inprocess" {
+		say("The page's peer: core/transfer and core/web inside browserbench (-desktop inprocess), not bin/ferry's CLI.\n")
+	}
+	say("\n")
 
 	native := &benches.Series{Name: "bin/ferry → bin/ferry, MiB/s"}
 	send := &benches.Series{Name: "page → ferry receive --web, MiB/s"}
@@ -339,6 +348,7 @@ func fragment(l string) (base, code, fp string, err error) {
 // memWatch samples the page's JS heap until stopped and then reads the
 // processes' peaks.
 func memWatch(b *browser.Browser) func() string {
+	idle, _ := b.PeakMemory() // the page loaded, its wasm running, nothing sent yet
 	stop := make(chan struct{})
 	peak := make(chan int64)
 	go func() {
@@ -364,7 +374,8 @@ func memWatch(b *browser.Browser) func() string {
 		if err != nil {
 			return err.Error()
 		}
-		return fmt.Sprintf("renderer %.0f MiB, browser %.0f MiB, JS heap %.1f MiB", mb(m.RendererPeak), mb(m.BrowserPeak), mb(heap))
+		return fmt.Sprintf("renderer %.0f MiB (%.0f at load), browser %.0f MiB (%.0f at load), JS heap %.1f MiB",
+			mb(m.RendererPeak), mb(idle.RendererPeak), mb(m.BrowserPeak), mb(idle.BrowserPeak), mb(heap))
 	}
 }
 
@@ -391,16 +402,17 @@ func pageSend(work, src string) (d time.Duration, mem, split, version string, er
 	dst, _ := os.MkdirTemp(work, "dst-")
 	defer os.RemoveAll(dst)
 	c := code()
-	recv, err := start(work, "receive", "--web", "--dir", dst, "--code", c, "--yes", "--json", "--no-mdns", "--listen", "127.0.0.1:0")
+	var l string
+	var finished func() error
+	if *desktop == "inprocess" {
+		l, finished, err = inprocessReceiver(dst, c)
+	} else {
+		l, finished, err = processReceiver(work, dst, c)
+	}
 	if err != nil {
 		return
 	}
-	defer recv.kill()
-	ev, err := recv.until("link", 20*time.Second)
-	if err != nil {
-		return
-	}
-	base, code, fp, err := fragment(link(ev))
+	base, code, fp, err := fragment(l)
 	if err != nil {
 		return
 	}
@@ -431,7 +443,7 @@ func pageSend(work, src string) (d time.Duration, mem, split, version string, er
 		return
 	}
 	split = doneSplit(done)
-	err = recv.wait(30 * time.Second)
+	err = finished()
 	if err == nil {
 		err = sameFile(src, filepath.Join(dst, filepath.Base(src)))
 	}
@@ -441,16 +453,17 @@ func pageSend(work, src string) (d time.Duration, mem, split, version string, er
 // pageReceive: `ferry send --to-browser` sends src to the page, which
 // saves it with method.
 func pageReceive(work, src, method string) (d time.Duration, mem, split, version string, err error) {
-	snd, err := start(work, "send", "--to-browser", "--json", "--no-mdns", "--listen", "127.0.0.1:0", src)
+	var l string
+	var finished func() error
+	if *desktop == "inprocess" {
+		l, finished, err = inprocessSender(src, code())
+	} else {
+		l, finished, err = processSender(work, src)
+	}
 	if err != nil {
 		return
 	}
-	defer snd.kill()
-	ev, err := snd.until("link", 20*time.Second)
-	if err != nil {
-		return
-	}
-	base, code, fp, err := fragment(link(ev))
+	base, code, fp, err := fragment(l)
 	if err != nil {
 		return
 	}
@@ -481,8 +494,108 @@ func pageReceive(work, src, method string) (d time.Duration, mem, split, version
 		return
 	}
 	split = doneSplit(done)
-	err = snd.wait(30 * time.Second)
+	err = finished()
 	return
+}
+
+// processReceiver starts bin/ferry receive --web; finished waits for it
+// to exit.
+func processReceiver(work, dst, c string) (string, func() error, error) {
+	recv, err := start(work, "receive", "--web", "--dir", dst, "--code", c, "--yes", "--json", "--no-mdns", "--listen", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	ev, err := recv.until("link", 20*time.Second)
+	if err != nil {
+		recv.kill()
+		return "", nil, err
+	}
+	return link(ev), func() error { defer recv.kill(); return recv.wait(30 * time.Second) }, nil
+}
+
+// processSender starts bin/ferry send --to-browser.
+func processSender(work, src string) (string, func() error, error) {
+	snd, err := start(work, "send", "--to-browser", "--json", "--no-mdns", "--listen", "127.0.0.1:0", src)
+	if err != nil {
+		return "", nil, err
+	}
+	ev, err := snd.until("link", 20*time.Second)
+	if err != nil {
+		snd.kill()
+		return "", nil, err
+	}
+	return link(ev), func() error { defer snd.kill(); return snd.wait(30 * time.Second) }, nil
+}
+
+// pageMux serves the page on 127.0.0.1 in this process.
+func pageMux(toBrowser bool) (*web.Mux, *secure.Identity, error) {
+	srv, err := web.NewServer(web.Config{Name: "Bench desktop", ToBrowser: toBrowser})
+	if err != nil {
+		return nil, nil, err
+	}
+	if !srv.HasWasm {
+		return nil, nil, errors.New("this browserbench was built without ferry.wasm (make wasm)")
+	}
+	id, err := secure.NewIdentity()
+	if err != nil {
+		return nil, nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, nil, err
+	}
+	return web.NewMux(ln, srv), id, nil
+}
+
+// inprocessReceiver is ferry receive --web without the CLI.
+func inprocessReceiver(dst, c string) (string, func() error, error) {
+	mux, id, err := pageMux(false)
+	if err != nil {
+		return "", nil, err
+	}
+	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dst, Name: "Bench desktop", Identity: id,
+		Listener: mux, Code: c, Policy: transfer.AcceptAll})
+	if err != nil {
+		mux.Close()
+		return "", nil, err
+	}
+	served := make(chan error, 1)
+	go func() { _, err := r.Serve(context.Background()); served <- err }()
+	port := mux.Addr().(*net.TCPAddr).Port
+	return web.Link("127.0.0.1", port, c, id.Fingerprint()), func() error {
+		defer r.Close()
+		select {
+		case err := <-served:
+			return err
+		case <-time.After(30 * time.Second):
+			return errors.New("the receiver did not finish")
+		}
+	}, nil
+}
+
+// inprocessSender is ferry send --to-browser without the CLI.
+func inprocessSender(src, c string) (string, func() error, error) {
+	mux, id, err := pageMux(true)
+	if err != nil {
+		return "", nil, err
+	}
+	sent := make(chan error, 1)
+	go func() {
+		_, err := transfer.Send(context.Background(), transfer.SendConfig{Addr: "page", Code: c, Identity: id,
+			Name: "Bench desktop", Items: []transfer.Item{{Path: src}},
+			Dialer: func(ctx context.Context, _ string) (net.Conn, error) { return mux.Accept() }})
+		sent <- err
+	}()
+	port := mux.Addr().(*net.TCPAddr).Port
+	return web.Link("127.0.0.1", port, c, id.Fingerprint()), func() error {
+		defer mux.Close()
+		select {
+		case err := <-sent:
+			return err
+		case <-time.After(30 * time.Second):
+			return errors.New("the sender did not finish")
+		}
+	}, nil
 }
 
 // openBridge opens the page and waits for its wasm to install the bridge.
