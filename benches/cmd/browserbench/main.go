@@ -146,6 +146,7 @@ func main() {
 		benches.Ratio("page sends", send, native),
 		benches.Ratio("page receives, stream", recvStream, native),
 		benches.Ratio("page receives, memory", recvMemory, native)))
+	say("%s\n", benches.Table("page load (fresh browser, loopback)", "%.0f", loads))
 	say("Peak memory of each browser run: the renderer's VmHWM (the page: JS, the wasm's linear memory), the browser process's VmHWM (where Chromium keeps Blob data), and the page's JS heap, sampled every 100 ms.\n\n")
 	say("| round | run | memory |\n|---|---|---|\n%s\n\n", strings.Join(mems, "\n"))
 	if len(splits) > 0 {
@@ -598,8 +599,14 @@ func inprocessSender(src, c string) (string, func() error, error) {
 	}, nil
 }
 
+// loads are the page's load times: from navigating a fresh browser to
+// the wasm's bridge being ready (the page's files over loopback, gzipped,
+// the wasm compiled and started).
+var loads = &benches.Series{Name: "page load to bridge ready, ms"}
+
 // openBridge opens the page and waits for its wasm to install the bridge.
 func openBridge(b *browser.Browser, base string) error {
+	t0 := time.Now()
 	if err := b.Open(base); err != nil {
 		return err
 	}
@@ -608,6 +615,7 @@ func openBridge(b *browser.Browser, base string) error {
 		var ready bool
 		b.Eval(`!!(window.ferry && window.ferry.ready)`, &ready)
 		if ready {
+			loads.Add(float64(time.Since(t0).Microseconds())/1000, nil)
 			return nil
 		}
 		if time.Now().After(deadline) {
