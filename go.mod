@@ -10,7 +10,7 @@ require (
 
 require github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 
-require github.com/coder/websocket v1.8.15 // indirect
+require github.com/coder/websocket v1.8.15
 
 require (
 	dario.cat/mergo v1.0.2 // indirect

@@ -22,7 +22,7 @@ func (CoreEngine) NewReceiver(cfg transfer.ReceiverConfig) (Receiver, error) {
 	var mux *web.Mux
 	if cfg.Listener == nil && !cfg.NoListen {
 		var err error
-		if mux, err = pageListener(cfg.Listen, cfg.Name); err != nil {
+		if mux, err = pageListener(cfg.Listen, cfg.Name, false); err != nil {
 			return nil, err
 		}
 		cfg.Listener = mux
@@ -37,10 +37,11 @@ func (CoreEngine) NewReceiver(cfg transfer.ReceiverConfig) (Receiver, error) {
 	return r, nil
 }
 
-// pageListener binds addr and shares the port between Ferry senders and
-// the browser page; the receiver closes it when it closes.
-func pageListener(addr, name string) (*web.Mux, error) {
-	srv, err := web.NewServer(web.Config{Name: name})
+// pageListener binds addr and serves the browser page there: beside
+// Ferry senders for a receiver (which closes it when it closes), or alone
+// with toBrowser, for a page that receives (phone.go).
+func pageListener(addr, name string, toBrowser bool) (*web.Mux, error) {
+	srv, err := web.NewServer(web.Config{Name: name, ToBrowser: toBrowser})
 	if err != nil {
 		return nil, fmt.Errorf("preparing the browser page: %w", err)
 	}

@@ -55,6 +55,12 @@ type sendView struct {
 	// more, or a changed key): a code is needed until one pairs them
 	// again.
 	needCode map[string]bool
+
+	// phoneBtn starts a send to a phone's browser; phone shows the QR
+	// code it opens (phone.go).
+	phoneBtn *widget.Button
+	phone    *phonePanel
+	retry    func() // what "Try again" runs: the last kind of send
 }
 
 func newSendView(u *UI) *sendView {
@@ -178,6 +184,7 @@ func newSendView(u *UI) *sendView {
 	v.sendBtn = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), v.startSend)
 	v.sendBtn.Importance = widget.HighImportance
 	v.hint = &widget.Label{Importance: widget.LowImportance, Alignment: fyne.TextAlignCenter, Truncation: fyne.TextTruncateEllipsis}
+	v.phoneBtn = widget.NewButtonWithIcon("Send to a phone", theme.MailSendIcon(), v.startPhoneSend)
 
 	toHead := heading("Send to")
 	toFoot := container.NewVBox(
@@ -187,6 +194,8 @@ func newSendView(u *UI) *sendView {
 		v.code,
 		v.sendBtn,
 		v.hint,
+		widget.NewSeparator(),
+		v.phoneBtn,
 	)
 	toBox := container.NewBorder(toHead, toFoot, nil, nil, container.NewStack(v.searching, v.devList))
 
@@ -195,7 +204,8 @@ func newSendView(u *UI) *sendView {
 	v.form = split
 
 	v.prog = newProgressPanel(true)
-	progCard := centred(560, card(v.prog.root))
+	v.phone = newPhonePanel()
+	progCard := centred(560, card(container.NewVBox(v.phone.root, v.prog.root)))
 	progCard.Hide()
 	v.root = container.NewStack(v.form, progCard)
 	v.selectionChanged()
@@ -480,6 +490,11 @@ func (v *sendView) updateReady() {
 	default:
 		v.hint.SetText("Ready to send to " + d.Name)
 	}
+	if len(v.sel.items) > 0 && v.cancel == nil {
+		v.phoneBtn.Enable()
+	} else {
+		v.phoneBtn.Disable()
+	}
 	ready := len(v.sel.items) > 0 && haveTarget && (v.codeText() != "" || pairedKey != nil) && v.cancel == nil
 	if ready {
 		v.sendBtn.Enable()
@@ -501,6 +516,7 @@ func (v *sendView) startSend() {
 	}
 	ctx, cancel := context.WithCancelCause(v.u.ctx)
 	v.cancel = cancel
+	v.retry = v.startSend
 	v.sentTo = d.key()
 	// A device's address names it in errors. Discovery may list one
 	// whose advertisement carried no usable address: it has only its name.
@@ -577,9 +593,10 @@ func (v *sendView) sendDone(sum transfer.Summary, err error) {
 		fix.Importance = widget.HighImportance
 		v.prog.finish(sum, err, back, fix)
 	} else {
+		again := v.retry
 		retry := widget.NewButtonWithIcon("Try again", theme.ViewRefreshIcon(), func() {
 			v.showProgress(false)
-			v.startSend()
+			again()
 		})
 		retry.Importance = widget.HighImportance
 		v.prog.finish(sum, err, back, retry)
