@@ -54,6 +54,7 @@ var (
 	tmpDir  = flag.String("tmp", os.TempDir(), "folder for the file and the destinations")
 	results = flag.String("results", "", "folder to write the report into as DATE-browser.md (empty: stdout only)")
 	timeout = flag.Duration("timeout", 3*time.Minute, "longest one run may take; a run over it fails")
+	only    = flag.String("only", "native,send,stream,memory", "runs to make each round, from native,send,stream,memory")
 	desktop = flag.String("desktop", "process", "the page's peer: process (bin/ferry receive --web, send --to-browser) or inprocess (core/transfer and core/web in this process, the same code without the CLI)")
 )
 
@@ -115,24 +116,36 @@ func main() {
 	var mems []string
 	var splits []string
 	var chromium string
+	runs := map[string]bool{}
+	for _, r := range strings.Split(*only, ",") {
+		runs[strings.TrimSpace(r)] = true
+	}
 	for r := 1; r <= *rounds; r++ {
-		progress("round %d of %d: native", r, *rounds)
-		nd, nerr := nativeRun(work, src)
-		native.Add(rate(size, nd, nerr))
-		progress("round %d of %d: page sends", r, *rounds)
-		d, m, split, v, err := pageSend(work, src)
-		send.Add(rate(size, d, err))
-		mems = append(mems, fmt.Sprintf("| %d | page sends | %s |", r, m))
-		if split != "" {
-			splits = append(splits, fmt.Sprintf("round %d, page sends: %s", r, split))
+		if runs["native"] {
+			progress("round %d of %d: native", r, *rounds)
+			nd, nerr := nativeRun(work, src)
+			native.Add(rate(size, nd, nerr))
 		}
-		chromium = v
+		if runs["send"] {
+			progress("round %d of %d: page sends", r, *rounds)
+			d, m, split, v, err := pageSend(work, src)
+			send.Add(rate(size, d, err))
+			mems = append(mems, fmt.Sprintf("| %d | page sends | %s |", r, m))
+			if split != "" {
+				splits = append(splits, fmt.Sprintf("round %d, page sends: %s", r, split))
+			}
+			chromium = v
+		}
 		for _, c := range []struct {
 			s      *benches.Series
 			method string
 		}{{recvStream, "stream"}, {recvMemory, "memory"}} {
+			if !runs[c.method] {
+				continue
+			}
 			progress("round %d of %d: page receives (%s)", r, *rounds, c.method)
-			d, m, split, _, err := pageReceive(work, src, c.method)
+			d, m, split, v, err := pageReceive(work, src, c.method)
+			chromium = v
 			c.s.Add(rate(size, d, err))
 			mems = append(mems, fmt.Sprintf("| %d | page receives (%s) | %s |", r, c.method, m))
 			if split != "" {
@@ -388,11 +401,13 @@ func doneSplit(done map[string]any) string {
 		return ""
 	}
 	var parts []string
-	for _, k := range []string{"local", "remote", "verdict"} {
-		if v, ok := done[k]; ok && v != nil {
-			b, _ := json.Marshal(v)
-			parts = append(parts, k+" "+string(b))
+	for _, k := range []string{"local", "remote"} {
+		if m, ok := done[k].(map[string]any); ok {
+			parts = append(parts, fmt.Sprintf("%v: %v", m["end"], m["line"]))
 		}
+	}
+	if v, ok := done["verdict"].(string); ok && v != "" {
+		parts = append(parts, "verdict: "+v)
 	}
 	return strings.Join(parts, "; ")
 }

@@ -167,17 +167,37 @@ function worker() {
   return workerReady;
 }
 
-// streamSink feeds each file to sw.js over a MessageChannel; the worker
-// acknowledges each piece once its stream has room, so the page never
-// runs ahead of the download by more than the stream's queue.
+// streamBatch is how many bytes the stream method gathers before it posts
+// them to the worker: one message and one acknowledgement per batch, not
+// per 64 KiB record.
+const streamBatch = 1 << 20;
+
+// own returns b as a Uint8Array that owns its whole buffer, so that the
+// buffer can be transferred to the worker without a copy.
+function own(b) {
+  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : b.slice();
+}
+
+// streamSink feeds each file to sw.js over a MessageChannel, in batches;
+// the worker acknowledges each batch once its stream has room, so the
+// page never runs ahead of the download by more than the stream's queue.
 function streamSink() {
   let port = null;
   let frame = null;
   let acks = [];
+  let batch = [];
+  let batched = 0;
   const call = (msg, transfer) => new Promise((resolve, reject) => {
     acks.push({resolve, reject});
     port.postMessage(msg, transfer || []);
   });
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const parts = batch;
+    batch = [];
+    batched = 0;
+    await call({ferry: 'data', parts}, parts.map(p => p.buffer));
+  };
   return {
     method: 'stream',
     async start(entry) {
@@ -185,6 +205,8 @@ function streamSink() {
       const ch = new MessageChannel();
       port = ch.port1;
       acks = [];
+      batch = [];
+      batched = 0;
       port.onmessage = e => {
         const a = acks.shift();
         if (!a) return;
@@ -204,11 +226,14 @@ function streamSink() {
       return name;
     },
     async write(bytes) {
-      const copy = bytes.slice();
-      await call({ferry: 'data', bytes: copy}, [copy.buffer]);
+      // The core hands each array over for good (core/web/wasm's doc).
+      batch.push(own(bytes));
+      batched += bytes.length;
+      if (batched >= streamBatch) await flush();
     },
     async finish(ok) {
       if (!port) return;
+      if (ok) await flush(); else batch = [];
       await call({ferry: ok ? 'close' : 'abort'});
       port.close();
       port = null;
@@ -240,7 +265,8 @@ function memorySink(limit) {
       return name;
     },
     async write(bytes) {
-      parts.push(bytes.slice());
+      // The core hands each array over for good (core/web/wasm's doc).
+      parts.push(bytes);
       held += bytes.length;
       if (held >= blobSlice) {
         blob = new Blob([blob, ...parts]);

@@ -2,18 +2,18 @@
 // bytes that the page decrypted into a download the browser streams to
 // disk: the page opens a file with a MessagePort, navigates a hidden
 // frame to ferry-download/ID/NAME, and the worker answers that request
-// with a ReadableStream it feeds from the port. Each piece is
+// with a ReadableStream it feeds from the port. Each batch of pieces is
 // acknowledged once the stream has room (pull), so the page can be at
-// most queueLength pieces ahead of the disk. It answers nothing else:
+// most about queueBytes ahead of the disk. It answers nothing else:
 // every other request goes to the network as if it were not here.
 //
 // Service workers exist only in a secure context (https, or localhost):
 // a phone on http://192.168.x.y never registers this worker.
 
-/* global self, ReadableStream, Response, CountQueuingStrategy */
+/* global self, ReadableStream, Response, ByteLengthQueuingStrategy */
 'use strict';
 
-const queueLength = 4;
+const queueBytes = 2 << 20;
 const files = new Map(); // id -> {name, size, port, stream}
 
 self.addEventListener('install', () => self.skipWaiting());
@@ -36,11 +36,11 @@ self.addEventListener('message', e => {
       files.delete(m.id);
       port.postMessage({error: 'the download was cancelled in the browser'});
     },
-  }, new CountQueuingStrategy({highWaterMark: queueLength}));
+  }, new ByteLengthQueuingStrategy({highWaterMark: queueBytes}));
   port.onmessage = ev => {
     const d = ev.data;
     if (d.ferry === 'data') {
-      controller.enqueue(d.bytes);
+      for (const p of d.parts) controller.enqueue(p);
       if (controller.desiredSize > 0) ack(); else owed++;
     } else if (d.ferry === 'close') {
       controller.close();
