@@ -26,6 +26,9 @@ pkgs=(
 	rpm
 	# the real browser that opens the page a receiver serves (tests/browser)
 	chromium
+	# running ferry.wasm without a browser (core/web's Node test: Node
+	# 20.10 or later; an older one makes the test skip and say why)
+	nodejs
 )
 
 missing=()

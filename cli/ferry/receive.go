@@ -14,6 +14,7 @@ import (
 	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
+	"github.com/ferry-project/ferry/core/web"
 )
 
 type receiveOpts struct {
@@ -21,6 +22,7 @@ type receiveOpts struct {
 	dir, code, listen            string
 	yes, overwrite, keep, noMDNS bool
 	trust, acceptTrusted         bool
+	web, qr                      bool // --web: serve the browser page too (web.go)
 }
 
 func parseReceive(args []string) (receiveOpts, error) {
@@ -36,6 +38,8 @@ func parseReceive(args []string) (receiveOpts, error) {
 	fs.BoolVar(&o.noMDNS, "no-mdns", false, "")
 	fs.BoolVar(&o.trust, "trust", false, "")
 	fs.BoolVar(&o.acceptTrusted, "accept-trusted", false, "")
+	fs.BoolVar(&o.web, "web", false, "")
+	fs.BoolVar(&o.qr, "qr", false, "")
 	o.transferFlags.register(fs)
 	operands, err := parseArgs(fs, args)
 	if err != nil {
@@ -48,6 +52,9 @@ func parseReceive(args []string) (receiveOpts, error) {
 		if _, port, err := net.SplitHostPort(o.listen); err != nil || port == "" {
 			return o, usagef("give a host and a port, like 0.0.0.0:9000 or 127.0.0.1:0", "bad --listen address %q", o.listen)
 		}
+	}
+	if o.qr && !o.web {
+		return o, usagef("--qr draws the link of --web's page", "--qr goes with --web")
 	}
 	if err := checkIfaces(o.ifaces); err != nil {
 		return o, err
@@ -104,8 +111,20 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 		// outright (the engine's nil Paired); they can still use the code.
 		cfg.Paired = rs.pinned
 	}
+	if o.web {
+		// The page shares the receiver's port: the receiver accepts
+		// browsers' WebSockets with its TCP senders (core/web).
+		m, err := servePage(o.listen, name, false)
+		if err != nil {
+			return err
+		}
+		cfg.Listener, cfg.Listen, rs.page = m, "", m
+	}
 	r, err := transfer.NewReceiver(cfg)
 	if err != nil {
+		if rs.page != nil {
+			rs.page.Close()
+		}
 		return err
 	}
 	defer r.Close()
@@ -132,6 +151,8 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 		p.infof("listening on port %d", r.Port())
 	}
 	p.infof("%s", fallbackLine(addrs, r.Port()))
+	rs.addrs, rs.fp = addrs, id.Fingerprint()
+	rs.showLink(r.Code(), true)
 	p.infof("saving to %s", dir)
 
 	if !o.noMDNS {
@@ -177,8 +198,25 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 		}
 		if o.code == "" {
 			p.noticef("code %s", r.Code())
+			rs.showLink(r.Code(), false)
 		}
 	}
+}
+
+// showLink prints the page's link for code (--web), with the QR code
+// and the hashes the first time.
+func (rs *receiveSession) showLink(code string, first bool) {
+	if rs.page == nil {
+		return
+	}
+	links := pageLinks(rs.addrs, muxPort(rs.page), code, rs.fp)
+	if first {
+		showPage(rs.p, rs.page.Server(), links, rs.o.qr)
+		return
+	}
+	rs.p.event(pageEvent{Event: "page", Links: links, PageSHA256: rs.page.Server().PageHash,
+		WasmSHA256: rs.page.Server().WasmHash, HasWasm: rs.page.Server().HasWasm})
+	rs.p.noticef("link %s", links[0])
 }
 
 const codesStoppedHint = "someone on the network may be guessing the code: run 'ferry receive' again for a new code when you are ready (trusted devices need no code)"
@@ -231,6 +269,10 @@ type receiveSession struct {
 	noAsk string       // why offers are declined without asking; "" asks (or --yes)
 	store *trust.Store // nil when the trust file cannot be used
 	after afterCode
+	// --web: the page sharing the port, and what its links name
+	page  *web.Mux
+	addrs []string
+	fp    string
 
 	// stopped is set once the engine stopped taking codes
 	// (CodesStopped); stop ends the serve that waits, unless a transfer
@@ -401,6 +443,7 @@ func (rs *receiveSession) onEvent(ev transfer.Event) {
 		// with --keep the loop shows the new one before it waits again.
 		if e.Reason == transfer.CodeRetired {
 			rs.p.noticef("too many wrong codes: the new code is %s", e.Code)
+			rs.showLink(e.Code, false)
 		}
 	case transfer.CodesHeld:
 		rs.p.warnf("%d wrong codes in the last 24 hours: no code is checked before %s (a sender who tries sooner is told to wait)",

@@ -20,6 +20,9 @@ type sendOpts struct {
 	to, peer, code, text, paired string
 	trust                        bool
 	paths                        []string
+	// --to-browser: serve the page and send to it (web.go)
+	toBrowser, qr bool
+	listen        string
 }
 
 func parseSend(args []string) (sendOpts, error) {
@@ -31,12 +34,18 @@ func parseSend(args []string) (sendOpts, error) {
 	fs.StringVar(&o.text, "text", "", "")
 	fs.StringVar(&o.paired, "paired", "", "")
 	fs.BoolVar(&o.trust, "trust", false, "")
+	fs.BoolVar(&o.toBrowser, "to-browser", false, "")
+	fs.BoolVar(&o.qr, "qr", false, "")
+	fs.StringVar(&o.listen, "listen", "", "")
 	o.transferFlags.register(fs)
 	paths, err := parseArgs(fs, args)
 	if err != nil {
 		return o, err
 	}
 	o.paths = paths
+	if err := checkToBrowser(o); err != nil {
+		return o, err
+	}
 	switch {
 	case o.to != "" && o.peer != "":
 		return o, usagef("use one or the other", "--to and --peer cannot be used together")
@@ -59,6 +68,33 @@ func parseSend(args []string) (sendOpts, error) {
 		return o, err
 	}
 	return o, nil
+}
+
+// checkToBrowser keeps --to-browser's flags apart from those that pick a
+// receiver: the page is the receiver, and the link carries the code.
+func checkToBrowser(o sendOpts) error {
+	if !o.toBrowser {
+		switch {
+		case o.qr:
+			return usagef("--qr draws the link of --to-browser", "--qr goes with --to-browser")
+		case o.listen != "":
+			return usagef("--listen sets the port of --to-browser's page", "--listen goes with --to-browser")
+		}
+		return nil
+	}
+	for flag, set := range map[string]bool{"--to": o.to != "", "--peer": o.peer != "", "--paired": o.paired != "",
+		"--code": o.code != "", "--trust": o.trust} {
+		if set {
+			return usagef("--to-browser sends to the page that opens its link, with the code in the link",
+				"--to-browser and %s cannot be used together", flag)
+		}
+	}
+	if o.listen != "" {
+		if _, port, err := net.SplitHostPort(o.listen); err != nil || port == "" {
+			return usagef("give a host and a port, like 0.0.0.0:9000 or 127.0.0.1:0", "bad --listen address %q", o.listen)
+		}
+	}
+	return nil
 }
 
 // checkPaths makes sure every path exists and can be read, folders all
@@ -118,11 +154,11 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 	}
 	p.json, p.quiet = o.json, o.quiet
 	interactive := e.stdinTerminal && !o.json
-	if o.code == "" && !interactive && o.peer == "" && o.paired == "" {
+	if o.code == "" && !interactive && o.peer == "" && o.paired == "" && !o.toBrowser {
 		return usagef("pass the code the receiver shows with --code CODE (a trusted device needs none: --peer NAME, or --to ADDR --paired NAME)",
 			"no code given and %s", noTerminal(o.json))
 	}
-	if o.to == "" && o.peer == "" && !interactive {
+	if o.to == "" && o.peer == "" && !interactive && !o.toBrowser {
 		return usagef("pass --to HOST:PORT, or --peer NAME (see 'ferry peers')", "no receiver given and %s", noTerminal(o.json))
 	}
 	if err := checkPaths(o.paths); err != nil {
@@ -134,6 +170,9 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 	}
 	if o.text != "" {
 		items = append(items, transfer.Item{Text: o.text})
+	}
+	if o.toBrowser {
+		return sendToBrowser(ctx, e, p, o, items)
 	}
 	id, name, err := thisDevice(o.name)
 	if err != nil {

@@ -5,10 +5,11 @@ import "strings"
 const topUsage = `Usage:
     ferry receive [--dir DIR] [--code CODE] [--listen ADDR] [--name NAME] [--yes]
                   [--overwrite] [--keep] [--no-mdns] [--iface NAME]... [--trust]
-                  [--accept-trusted] [--json] [--diag] [--quiet]
+                  [--accept-trusted] [--web [--qr]] [--json] [--diag] [--quiet]
     ferry send    [--to HOST:PORT [--paired NAME] | --peer NAME_OR_FINGERPRINT]
                   [--code CODE] [--text TEXT] [--name NAME] [--iface NAME]...
                   [--trust] [--json] [--diag] [--quiet] PATH...
+    ferry send    --to-browser [--qr] [--listen ADDR] [--text TEXT] PATH...
     ferry peers   [--timeout DURATION] [--iface NAME]... [--json]
     ferry trust   list [--recent] [--json] | add NAME | remove NAME
     ferry version
@@ -30,8 +31,12 @@ Exit codes:
     5  verification failed (a hash did not match)
     6  the receiver stopped taking codes after too many wrong ones
 
+A phone or computer without ferry can send and receive in its browser:
+"ferry receive --web" and "ferry send --to-browser" print a link (and a
+QR code with --qr) that opens a page running ferry's own code.
+
 With --json, stdout carries one JSON object per line, each with an "event"
-field (listening, connected, offer, accepted, progress, entry, text,
+field (listening, page, connected, offer, accepted, progress, entry, text,
 code_changed, codes_held, codes_stopped, refused, trusted, diag, done,
 error), and nothing else.
 `
@@ -62,6 +67,12 @@ Flags:
                      asking (on a terminal, ferry asks); not when wrong codes
                      came first: then only a person who was told can
     --accept-trusted accept offers from trusted devices without asking
+    --web            also serve the browser page on the same port and print
+                     its link (the code travels in the link's #fragment,
+                     never over the network): a phone or computer without
+                     ferry opens it, picks files and sends; it is an
+                     ordinary sender here, asked about as any other
+    --qr             with --web: draw the link as a QR code to scan
     --no-mdns        do not advertise this device on the network
     --iface NAME     advertise and show addresses on NAME only (repeatable)
     --json           print one JSON event per line on stdout, ask nothing
@@ -71,10 +82,16 @@ Flags:
 `
 
 const sendUsage = `Usage: ferry send [flags] PATH...
+       ferry send --to-browser [--qr] [--listen ADDR] PATH...
 
 Sends files and folders (folders whole, under their own names) and text
 snippets to a receiver. Exits 0 only when the receiver confirmed every
 file.
+
+With --to-browser the receiver is a browser: ferry serves a page, prints
+its link (with a new code in its #fragment), and sends to the page that
+opens it and presses Receive; the page saves each file through the
+browser's downloads. After three pages with a wrong code it stops.
 
 Flags:
     --to HOST:PORT   send to the receiver at this address
@@ -88,6 +105,10 @@ Flags:
     --trust          after a transfer with the code, trust the receiver
                      without asking (on a terminal, ferry asks)
     --text TEXT      send TEXT as a snippet (with or without paths)
+    --to-browser     send to a browser that opens the printed link
+    --qr             with --to-browser: draw the link as a QR code
+    --listen ADDR    with --to-browser: serve the page on ADDR, host:port
+                     (default: every interface, any free port)
     --name NAME      the name the receiver sees (default: the hostname)
     --iface NAME     look for receivers on NAME only (repeatable)
     --json           print one JSON event per line on stdout, ask nothing

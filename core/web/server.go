@@ -39,8 +39,9 @@ type Config struct {
 }
 
 // Server serves the page and checks WebSocket upgrades. It holds every
-// file in memory, as embedded, plus a gzipped copy of each made on first
-// request (about 2 MiB for ferry.wasm).
+// file in memory, as embedded, plus a gzipped copy of each (about 2 MiB
+// for ferry.wasm, made when the Server starts; the others on first
+// request).
 type Server struct {
 	cfg    Config
 	token  string
@@ -120,6 +121,11 @@ func NewServer(cfg Config) (*Server, error) {
 		})
 		sum := sha256.Sum256(s.assets["ferry.wasm"].body)
 		s.WasmHash = hex.EncodeToString(sum[:])
+		// Gzipping ferry.wasm takes about a second of one core: done
+		// now, on a goroutine of its own, it is ready by the time a
+		// phone has scanned the code, instead of delaying the first
+		// page load (a request meanwhile waits for it).
+		go s.assets["ferry.wasm"].gzipped()
 	}
 	s.index = &asset{body: index, ctype: "text/html; charset=utf-8"}
 	sum := sha256.Sum256(index)
@@ -216,7 +222,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request, up func(http.
 func (a *asset) gzipped() []byte {
 	a.once.Do(func() {
 		var buf bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.DefaultCompression)
 		zw.Write(a.body)
 		zw.Close()
 		a.gz = buf.Bytes()

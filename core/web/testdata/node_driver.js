@@ -1,9 +1,9 @@
 // Runs ferry.wasm under Node, as a browser page would, for core/web's
 // tests: no browser, the same wasm, the same JavaScript bridge.
 //
-//   node --experimental-websocket node_driver.js WASM WASM_EXEC_JS SPEC_JSON
+//   node --experimental-websocket node_driver.js WASM WASM_EXEC_JS SPEC_FILE
 //
-// SPEC is {op: "send"|"receive", url, origin, code, fp, name,
+// SPEC_FILE holds JSON: {op: "send"|"send-drop"|"receive", url, origin, code, fp, name,
 // files: [{path, data (base64), mtime (ms)}], out (a folder, receive)}.
 // Node's WebSocket sends no Origin, so the driver adds the one a browser
 // on the page would. Each event is printed as one JSON line; the last
@@ -13,8 +13,8 @@
 const fs = require("fs");
 const path = require("path");
 
-const [wasmPath, execPath, specJSON] = process.argv.slice(2);
-const spec = JSON.parse(specJSON);
+const [wasmPath, execPath, specFile] = process.argv.slice(2);
+const spec = JSON.parse(fs.readFileSync(specFile, "utf8"));
 
 globalThis.require = require;
 globalThis.fs = fs;
@@ -24,10 +24,14 @@ globalThis.TextDecoder = require("util").TextDecoder;
 globalThis.performance ??= require("perf_hooks").performance;
 globalThis.crypto ??= require("crypto").webcrypto;
 
+// The last WebSocket opened, so that "drop" can cut it as a lost Wi-Fi
+// would.
+let lastSocket = null;
 const NodeWebSocket = globalThis.WebSocket;
 globalThis.WebSocket = class extends NodeWebSocket {
 	constructor(url) {
 		super(url, { headers: { Origin: spec.origin } });
+		lastSocket = this;
 	}
 };
 
@@ -37,9 +41,20 @@ function print(o) {
 	process.stdout.write(JSON.stringify(o) + "\n");
 }
 
-function files() {
+// files makes the picked File objects. slow makes each read wait 20 ms,
+// so that a drop lands mid-transfer.
+function files(slow) {
 	return (spec.files || []).map((f) => {
 		const file = new File([Buffer.from(f.data, "base64")], path.basename(f.path), { lastModified: f.mtime });
+		if (slow) {
+			const slice = file.slice.bind(file);
+			file.slice = (...a) => {
+				const b = slice(...a);
+				const ab = b.arrayBuffer.bind(b);
+				b.arrayBuffer = () => new Promise((r) => setTimeout(r, 20)).then(ab);
+				return b;
+			};
+		}
 		// A picked folder's files carry their path here, as in a browser.
 		Object.defineProperty(file, "webkitRelativePath", { value: f.path.includes("/") ? f.path : "" });
 		return file;
@@ -67,11 +82,32 @@ function sink() {
 
 const go = new Go();
 globalThis.onFerryReady = async () => {
-	const opts = { url: spec.url, code: spec.code, fp: spec.fp, name: spec.name, onEvent: print };
+	const opts = { url: spec.url, code: spec.code, fp: spec.fp, name: spec.name, diag: !!spec.diag, onEvent: print };
 	try {
 		let r;
-		if (spec.op === "send") r = await ferry.send({ ...opts, files: files() });
-		else r = await ferry.receive({ ...opts, sink: sink() });
+		if (spec.op === "send") {
+			r = await ferry.send({ ...opts, files: files(false) });
+		} else if (spec.op === "send-drop") {
+			// Cut the connection once 2 MiB are across, then send the
+			// same files again from the same page: the receiver resumes.
+			let cut = false;
+			const onEvent = (e) => {
+				print(e);
+				if (e.type === "progress" && e.done >= 2 << 20 && !cut) {
+					cut = true;
+					lastSocket.close(4000, "dropped");
+				}
+			};
+			try {
+				await ferry.send({ ...opts, onEvent, files: files(true) });
+				throw new Error("the first send was not cut");
+			} catch (e) {
+				print({ dropped: e });
+			}
+			r = await ferry.send({ ...opts, files: files(false) });
+		} else {
+			r = await ferry.receive({ ...opts, sink: sink() });
+		}
 		print({ result: r });
 		process.exit(0);
 	} catch (e) {

@@ -13,42 +13,42 @@
 // Loaded with Go's wasm_exec.js, the program sets one global, ferry, and
 // keeps running. Every function takes one options object:
 //
-//	ferry.send({code, fp, name, files, onEvent, diag, url}) -> Promise
-//	ferry.receive({code, fp, name, sink, onEvent, diag, url}) -> Promise
-//	ferry.cancel()
-//	ferry.fingerprint -> string    this page's key's fingerprint
-//	ferry.ready -> true            set once the bridge is installed
+//		ferry.send({code, fp, name, files, onEvent, diag, url}) -> Promise
+//		ferry.receive({code, fp, name, sink, onEvent, diag, url}) -> Promise
+//		ferry.cancel()
+//		ferry.fingerprint -> string    this page's key's fingerprint
+//		ferry.ready -> true            set once the bridge is installed
 //
-//   - code: the code from the link's fragment.
-//   - fp: the fingerprint from the link's fragment, or "". When set, the
-//     "connected" event carries fp_match: whether the device that
-//     answered the handshake has that fingerprint. The transfer goes on
-//     either way (the code already proved the device knows it); the
-//     page says which it is.
-//   - name: this device's name, shown to the other end.
-//   - files (send): an array (or FileList) of File objects. A File's
-//     webkitRelativePath, when not empty, is its path (a picked folder:
-//     "Photos/2024/a.jpg"); else its name. Each top-level name becomes
-//     one entry (a file, or a folder sent whole). Files are read in
-//     slices as they are sent, never whole.
-//   - sink (receive): {start(entry) -> Promise, write(Uint8Array) ->
-//     Promise, finish(ok) -> Promise, folder(entry) -> Promise
-//     (optional), end(error|null) -> Promise (optional)}. start opens a
-//     file; write calls carry its bytes in order (each Uint8Array is the
-//     sink's to keep); finish(true) comes when every byte is there and
-//     verified by BLAKE3, finish(false) when the file failed or the
-//     transfer ended first: the sink then discards it. folder tells of
-//     each folder before anything inside it; end comes once, last. A
-//     rejected promise ends the transfer (the sender is told the entry
-//     cannot be written). The page receives whatever the desktop sends
-//     (the person asked for it by opening the link); the "offer" event
-//     says what is coming first.
-//   - entry: {path, kind ("file", "folder", "text"), size, mode, mtime
-//     (milliseconds since the epoch, 0 when unknown)}.
-//   - onEvent(event): called with each event, in order.
-//   - diag: true for "diag" events every 5 s and the split in "done".
-//   - url: the WebSocket to dial; default ws://HOST/ws?t=TOKEN of the
-//     page, the token read from <meta name="ferry-token">.
+//	  - code: the code from the link's fragment.
+//	  - fp: the fingerprint from the link's fragment, or "". When set, the
+//	    "connected" event carries fp_match: whether the device that
+//	    answered the handshake has that fingerprint. The transfer goes on
+//	    either way (the code already proved the device knows it); the
+//	    page says which it is.
+//	  - name: this device's name, shown to the other end.
+//	  - files (send): an array (or FileList) of File objects. A File's
+//	    webkitRelativePath, when not empty, is its path (a picked folder:
+//	    "Photos/2024/a.jpg"); else its name. Each top-level name becomes
+//	    one entry (a file, or a folder sent whole). Files are read in
+//	    slices as they are sent, never whole.
+//	  - sink (receive): {start(entry) -> Promise, write(Uint8Array) ->
+//	    Promise, finish(ok) -> Promise, folder(entry) -> Promise
+//	    (optional), end(error|null) -> Promise (optional)}. start opens a
+//	    file; write calls carry its bytes in order (each Uint8Array is the
+//	    sink's to keep); finish(true) comes when every byte is there and
+//	    verified by BLAKE3, finish(false) when the file failed or the
+//	    transfer ended first: the sink then discards it. folder tells of
+//	    each folder before anything inside it; end comes once, last. A
+//	    rejected promise ends the transfer (the sender is told the entry
+//	    cannot be written). The page receives whatever the desktop sends
+//	    (the person asked for it by opening the link); the "offer" event
+//	    says what is coming first.
+//	  - entry: {path, kind ("file", "folder", "text"), size, mode, mtime
+//	    (milliseconds since the epoch, 0 when unknown)}.
+//	  - onEvent(event): called with each event, in order.
+//	  - diag: true for "diag" events every 5 s and the split in "done".
+//	  - url: the WebSocket to dial; default ws://HOST/ws?t=TOKEN of the
+//	    page, the token read from <meta name="ferry-token">.
 //
 // Events are plain objects with a type and the field names of the
 // CLI's --json events (cli/README.md): "connected" {peer_name,

@@ -194,4 +194,3 @@ func (b *blobFile) Read(p []byte) (int, error) {
 
 var _ fs.StatFS = (*pickedFS)(nil)
 var _ fs.ReadDirFile = (*dirFile)(nil)
-
