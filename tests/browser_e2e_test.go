@@ -24,9 +24,8 @@ import (
 	"github.com/ferry-project/ferry/tests/proc"
 )
 
-// pageLink waits for the event that carries the page's link (the first
-// string field that is an http:// URL) and returns the link with its
-// host made LANAddr, and the port.
+// pageLink waits for the "page" event and returns its first link with
+// the host made LANAddr, and the port.
 func pageLink(t *testing.T, p *proc.Proc) (lan *url.URL, port string) {
 	t.Helper()
 	deadline := time.After(20 * time.Second)
@@ -36,22 +35,21 @@ func pageLink(t *testing.T, p *proc.Proc) (lan *url.URL, port string) {
 			if !ok {
 				t.Fatalf("ferry exited before printing the page's link; stderr:\n%s", p.StderrText())
 			}
-			for _, v := range ev {
-				s, ok := v.(string)
-				if !ok || !strings.HasPrefix(s, "http://") {
-					continue
-				}
-				u, err := url.Parse(s)
-				if err != nil {
-					t.Fatalf("the link %q: %v", s, err)
-				}
-				if q, err := url.ParseQuery(u.Fragment); err != nil || q.Get("code") == "" {
-					t.Fatalf("the link %q has no code in its fragment", s)
-				}
-				port = u.Port()
-				u.Host = net.JoinHostPort(browser.LANAddr, port)
-				return u, port
+			links, _ := ev["links"].([]any)
+			if ev["event"] != "page" || len(links) == 0 {
+				continue
 			}
+			s, _ := links[0].(string)
+			u, err := url.Parse(s)
+			if err != nil {
+				t.Fatalf("the link %q: %v", s, err)
+			}
+			if q, err := url.ParseQuery(u.Fragment); err != nil || q.Get("code") == "" {
+				t.Fatalf("the link %q has no code in its fragment", s)
+			}
+			port = u.Port()
+			u.Host = net.JoinHostPort(browser.LANAddr, port)
+			return u, port
 		case <-deadline:
 			t.Fatalf("no page link within 20s; stderr:\n%s", p.StderrText())
 		}
@@ -132,7 +130,7 @@ func TestBrowserSendsTree(t *testing.T) {
 func TestBrowserReceives(t *testing.T) {
 	b := browser.Start(t)
 	src := tree(t)
-	send := proc.Start(t, command(proc.Ferry(t), "send", "--to-browser", "--json", "--no-mdns",
+	send := proc.Start(t, command(proc.Ferry(t), "send", "--to-browser", "--json",
 		"--listen", "127.0.0.1:0", src), true)
 	link, _ := pageLink(t, send)
 

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -43,7 +44,7 @@ func startProxy() (*lanProxy, error) {
 		r.Out.URL.Scheme = "http"
 		r.Out.URL.Host = "127.0.0.1:" + r.In.URL.Port()
 		r.Out.Host = r.In.Host
-	}}
+	}, ErrorLog: log.New(io.Discard, "", 0)} // a refused or reset request is the test's to judge
 	p.srv = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodConnect {
 			p.connect(w, r)

@@ -335,13 +335,11 @@ func nativeRun(work, src string) (time.Duration, error) {
 	return d, recv.wait(30 * time.Second)
 }
 
-// link finds the page link in a ferry event: the first string value
-// that is an http:// URL.
+// link is the first link of ferry's "page" event.
 func link(ev map[string]any) string {
-	for _, v := range ev {
-		if s, ok := v.(string); ok && strings.HasPrefix(s, "http://") {
-			return s
-		}
+	if links, ok := ev["links"].([]any); ok && len(links) > 0 {
+		s, _ := links[0].(string)
+		return s
 	}
 	return ""
 }
@@ -521,7 +519,7 @@ func processReceiver(work, dst, c string) (string, func() error, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	ev, err := recv.until("link", 20*time.Second)
+	ev, err := recv.until("links", 20*time.Second)
 	if err != nil {
 		recv.kill()
 		return "", nil, err
@@ -531,11 +529,11 @@ func processReceiver(work, dst, c string) (string, func() error, error) {
 
 // processSender starts bin/ferry send --to-browser.
 func processSender(work, src string) (string, func() error, error) {
-	snd, err := start(work, "send", "--to-browser", "--json", "--no-mdns", "--listen", "127.0.0.1:0", src)
+	snd, err := start(work, "send", "--to-browser", "--json", "--listen", "127.0.0.1:0", src)
 	if err != nil {
 		return "", nil, err
 	}
-	ev, err := snd.until("link", 20*time.Second)
+	ev, err := snd.until("links", 20*time.Second)
 	if err != nil {
 		snd.kill()
 		return "", nil, err
