@@ -103,7 +103,7 @@ func main() {
 
 	ver, _ := exec.Command(*ferry, "version").Output()
 	say("# browserbench %s: %d MiB on loopback, %d rounds\n\n", time.Now().UTC().Format("2006-01-02 15:04"), *mib, *rounds)
-	say("bin/ferry: %s. Machine: %s.\n", strings.TrimSpace(string(ver)), machine())
+	say("bin/ferry: %s. Machine: %s.\n", strings.Join(strings.Fields(string(ver)), " "), machine())
 	if *desktop == "inprocess" {
 		say("The page's peer: core/transfer and core/web inside browserbench (-desktop inprocess), not bin/ferry's CLI.\n")
 	}
