@@ -99,7 +99,7 @@ func NewServer(cfg Config) (*Server, error) {
 		s.assets[name] = &asset{body: b, ctype: ctype}
 	}
 	s.HasWasm = s.assets["ferry.wasm"] != nil && s.assets["wasm_exec.js"] != nil
-	index := []byte(noWasmPage)
+	index := fill([]byte(noWasmPage), map[string]string{"{{TOKEN}}": token})
 	if s.HasWasm {
 		b, err := fs.ReadFile(files, "index.html")
 		if err != nil {
@@ -137,6 +137,7 @@ func NewServer(cfg Config) (*Server, error) {
 // `go build`, not `make`).
 const noWasmPage = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="ferry-token" content="{{TOKEN}}">
 <title>Ferry</title></head><body>
 <h1>Ferry</h1>
 <p>This copy of ferry was built without the browser page: its ferry.wasm is missing.

@@ -88,12 +88,12 @@ globalThis.onFerryReady = async () => {
 		if (spec.op === "send") {
 			r = await ferry.send({ ...opts, files: files(false) });
 		} else if (spec.op === "send-drop") {
-			// Cut the connection once 2 MiB are across, then send the
+			// Cut the connection once 1 MiB is across, then send the
 			// same files again from the same page: the receiver resumes.
 			let cut = false;
 			const onEvent = (e) => {
 				print(e);
-				if (e.type === "progress" && e.done >= 2 << 20 && !cut) {
+				if (e.type === "progress" && e.done >= 1 << 20 && !cut) {
 					cut = true;
 					lastSocket.close(4000, "dropped");
 				}

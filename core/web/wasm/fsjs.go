@@ -189,6 +189,7 @@ func (b *blobFile) Read(p []byte) (int, error) {
 		return 0, io.ErrUnexpectedEOF
 	}
 	b.off += int64(n)
+	passed(n)
 	return n, nil
 }
 

@@ -5,6 +5,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"runtime"
+	"sync/atomic"
 	"syscall/js"
 )
 
@@ -81,4 +83,23 @@ func call(o js.Value, name string, args ...any) (js.Value, error) {
 		return v, fmt.Errorf("%s: %w", name, err)
 	}
 	return v, nil
+}
+
+// Every js.Value that refers to a JavaScript object keeps it alive until
+// Go's garbage collector finalizes the Value. The transfer allocates
+// almost nothing on the Go side, so the collector seldom runs, and the
+// ArrayBuffers of every slice read, message received and chunk handed to
+// a sink would stay alive until then: a whole file's worth. passed counts
+// the bytes that crossed into or out of JavaScript and runs the collector
+// every gcEvery of them, which lets the browser free them. A collection
+// of the page's small Go heap takes well under a millisecond.
+const gcEvery = 16 << 20
+
+var jsPassed atomic.Int64
+
+func passed(n int) {
+	if jsPassed.Add(int64(n)) >= gcEvery {
+		jsPassed.Store(0)
+		runtime.GC()
+	}
 }

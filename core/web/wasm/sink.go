@@ -50,6 +50,7 @@ type jsSinkFile struct{ o js.Value }
 func (f *jsSinkFile) Write(p []byte) (int, error) {
 	u8 := js.Global().Get("Uint8Array").New(len(p))
 	js.CopyBytesToJS(u8, p)
+	passed(len(p))
 	if _, err := call(f.o, "write", u8); err != nil {
 		return 0, err
 	}

@@ -72,6 +72,7 @@ func dialWS(ctx context.Context, url string) (*wsConn, error) {
 		c.queue = append(c.queue, b)
 		c.mu.Unlock()
 		c.wake()
+		passed(len(b))
 	})
 	c.on("close", func(ev js.Value) {
 		code := ev.Get("code").Int()
