@@ -47,6 +47,7 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/performance"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/device"
@@ -223,6 +224,13 @@ func (b *Browser) Refused() []string {
 // Context is the tab's chromedp context, for actions this package does
 // not wrap.
 func (b *Browser) Context() context.Context { return b.ctx }
+
+// SetUserAgent makes the tab claim another browser from its next
+// navigation on (a page that picks its behaviour by user agent).
+func (b *Browser) SetUserAgent(ua string) error {
+	_, err := chromedp.Call(b.ctx, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: ua})
+	return err
+}
 
 // Version is Chromium's product string, e.g. "Chrome/156.0.8078.114".
 func (b *Browser) Version() string {

@@ -136,3 +136,35 @@ func sortedKeys(m map[string]string) []string {
 	sort.Strings(k)
 	return k
 }
+
+// TestSaveMemoryLimit: a browser that keeps Blobs in memory (here
+// Chromium claiming to be Firefox on Android, on a LAN address) is told
+// the limit, and a file over it is refused at start, before any byte is
+// gathered, with a message that names the file and the limit.
+func TestSaveMemoryLimit(t *testing.T) {
+	port := servePage(t)
+	b := Start(t)
+	if err := b.SetUserAgent("Mozilla/5.0 (Android 14; Mobile; rv:133.0) Gecko/133.0 Firefox/133.0"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Open("http://" + LANAddr + port + "/save.html"); err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Method, Words string
+		Limit         int64
+	}
+	if err := b.Eval("ferrySave.saveMethod()", &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Method != "memory" || m.Limit != 512<<20 || !strings.Contains(m.Words, "512 MiB") {
+		t.Fatalf("saveMethod() = %+v, want the memory method with its 512 MiB limit said", m)
+	}
+	var msg string
+	if err := b.Eval(`ferrySave.makeSink().start({path: 'film/big.mkv', size: 600 * 1048576}).then(() => 'taken', e => e.message)`, &msg); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(msg, "film/big.mkv") || !strings.Contains(msg, "512 MiB") {
+		t.Fatalf("a 600 MiB file: %q, want a refusal naming it and the limit", msg)
+	}
+}

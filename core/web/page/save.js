@@ -66,12 +66,13 @@ const blobSlice = 8 << 20;
 // that keeps Blobs in memory (not Chromium): 512 MiB.
 const memoryLimit = 512 << 20;
 
-// chromium is true where Blobs are paged to disk.
+// chromium is true where Blobs are paged to disk: Chromium's engine.
 function chromium() {
   const brands = navigator.userAgentData && navigator.userAgentData.brands;
   if (brands) return brands.some(b => /Chromium/.test(b.brand));
-  return /Chrome\//.test(navigator.userAgent) && !/Edg\/|OPR\//.test(navigator.userAgent) ||
-    /Edg\/|OPR\/|SamsungBrowser/.test(navigator.userAgent);
+  // Edge, Opera and Samsung Internet name Chrome too; Chrome on iOS
+  // (CriOS) is WebKit underneath and does not.
+  return /Chrome\//.test(navigator.userAgent);
 }
 
 // saveMethod says which method this browser gets, and why, in words the
