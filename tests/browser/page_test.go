@@ -134,7 +134,7 @@ func TestPageWrongCode(t *testing.T) {
 	_, err = b.WaitText(30*time.Second, "Pick files")
 	must(t, err)
 	f := filepath.Join(t.TempDir(), "notes.txt")
-	must(t, os.WriteFile(f, []byte("x"), 0o644))
+	must(t, os.WriteFile(f, []byte("a note from the phone\n"), 0o644))
 	must(t, b.Upload("#files", f))
 	must(t, b.Click("#send"))
 	_, err = b.WaitText(30*time.Second, "did not accept the code")
