@@ -144,8 +144,19 @@ func TestPageWrongCode(t *testing.T) {
 
 // TestPageReceives: a sender in this process sends to the page (the
 // desktop's "send to a phone"), which saves each file through the
-// browser's downloads, as a phone on the LAN does.
+// browser's downloads: opened at the LAN address with the memory method,
+// as a phone does, and opened at 127.0.0.1 with the stream method
+// through sw.js, under the real server's Content-Security-Policy.
 func TestPageReceives(t *testing.T) {
+	for _, c := range []struct{ host, words string }{
+		{LANAddr, "once it has arrived whole"},
+		{"127.0.0.1", "as it arrives"},
+	} {
+		t.Run(c.host, func(t *testing.T) { pageReceives(t, c.host, c.words) })
+	}
+}
+
+func pageReceives(t *testing.T, host, words string) {
 	b := Start(t)
 	mux, id := pageServer(t, true)
 	dir := t.TempDir()
@@ -170,19 +181,26 @@ func TestPageReceives(t *testing.T) {
 	}()
 
 	port := mux.Addr().(*net.TCPAddr).Port
-	must(t, b.Open(web.Link(LANAddr, port, "246810", id.Fingerprint())))
+	must(t, b.Open(web.Link(host, port, "246810", id.Fingerprint())))
 	_, err := b.WaitText(30*time.Second, "Receive")
 	must(t, err)
 	text, _ := b.Text()
-	if !bytes.Contains([]byte(text), []byte("once it has arrived whole")) {
-		t.Errorf("the receive view does not say how this browser saves:\n%s", text)
+	if !bytes.Contains([]byte(text), []byte(words)) {
+		t.Errorf("the receive view does not say how this browser saves (%q):\n%s", words, text)
 	}
-	shot(t, b, "phone-receive-1-opened")
+	phone := host == LANAddr // the screenshots are a phone's
+	if phone {
+		shot(t, b, "phone-receive-1-opened")
+	}
 	must(t, b.Click("#receive"))
-	shot(t, b, "phone-receive-2-receiving")
+	if phone {
+		shot(t, b, "phone-receive-2-receiving")
+	}
 	_, err = b.WaitText(60*time.Second, "Every file was checked")
 	must(t, err)
-	shot(t, b, "phone-receive-3-received")
+	if phone {
+		shot(t, b, "phone-receive-3-received")
+	}
 	must(t, <-sent)
 	paths, err := b.WaitDownloads(len(files), 30*time.Second)
 	must(t, err)
