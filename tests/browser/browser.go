@@ -221,6 +221,11 @@ func (b *Browser) Refused() []string {
 	return append([]string(nil), b.proxy.refused...)
 }
 
+// CutConnections closes every connection the page has open to LANAddr
+// (its WebSocket among them), as a dropped Wi-Fi does, and returns how
+// many it closed.
+func (b *Browser) CutConnections() int { return b.proxy.cut() }
+
 // Context is the tab's chromedp context, for actions this package does
 // not wrap.
 func (b *Browser) Context() context.Context { return b.ctx }

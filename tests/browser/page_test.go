@@ -3,9 +3,12 @@ package browser
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -210,5 +213,75 @@ func pageReceives(t *testing.T, host, words string) {
 		if !ok || !bytes.Equal(got, want) {
 			t.Errorf("download %s: %d bytes, want %d", p, len(got), len(want))
 		}
+	}
+}
+
+// TestPageResumes: the Wi-Fi drops mid-send (the harness cuts the page's
+// WebSocket where it crosses the proxy); the page says so, and pressing
+// Send again with the same files picked resumes where it stopped.
+func TestPageResumes(t *testing.T) {
+	b := Start(t)
+	mux, id := pageServer(t, false)
+	dest := t.TempDir()
+	halfway := make(chan struct{})
+	var once sync.Once
+	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dest, Name: "Ana's laptop", Identity: id,
+		Listener: mux, Code: "246810", Policy: transfer.AcceptAll,
+		OnEvent: func(ev transfer.Event) {
+			if p, ok := ev.(transfer.Progress); ok && p.Done >= 4<<20 {
+				once.Do(func() { close(halfway) })
+			}
+		}})
+	must(t, err)
+	// One transfer after another with the same code, as ferry receive
+	// --keep --code does.
+	results := make(chan error, 4)
+	go func() {
+		for {
+			_, err := r.Serve(context.Background())
+			if strings.Contains(fmt.Sprint(err), "receiver closed") {
+				return
+			}
+			results <- err
+		}
+	}()
+	t.Cleanup(func() { r.Close() })
+
+	big := filepath.Join(t.TempDir(), "film.mp4")
+	body := bytes.Repeat([]byte("frame-0123456789"), 3<<20) // 48 MiB
+	must(t, os.WriteFile(big, body, 0o644))
+	port := mux.Addr().(*net.TCPAddr).Port
+	must(t, b.Open(web.Link(LANAddr, port, "246810", id.Fingerprint())))
+	_, err = b.WaitText(30*time.Second, "Pick files")
+	must(t, err)
+	must(t, b.Upload("#files", big))
+	must(t, b.Click("#send"))
+	select {
+	case <-halfway:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the send never reached 4 MiB")
+	}
+	if n := b.CutConnections(); n == 0 {
+		t.Fatal("the page had no connection through the proxy to cut")
+	}
+	_, err = b.WaitText(30*time.Second, "The connection dropped")
+	must(t, err)
+	shot(t, b, "phone-send-dropped")
+	if err := <-results; err == nil {
+		t.Fatal("the cut transfer succeeded on the receiver")
+	}
+	must(t, b.Click("#send"))
+	_, err = b.WaitText(120*time.Second, "Every file was checked")
+	must(t, err)
+	if err := <-results; err != nil {
+		t.Fatalf("the receiver, after the resume: %v", err)
+	}
+	text, _ := b.Text()
+	if !strings.Contains(text, "had already arrived before the connection dropped") {
+		t.Errorf("the page does not say it resumed:\n%s", text)
+	}
+	got, err := os.ReadFile(filepath.Join(dest, "film.mp4"))
+	if err != nil || !bytes.Equal(got, body) {
+		t.Fatalf("film.mp4: %d bytes (%v), want %d identical", len(got), err, len(body))
 	}
 }

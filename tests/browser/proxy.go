@@ -24,7 +24,22 @@ type lanProxy struct {
 	srv *http.Server
 
 	mu      sync.Mutex
-	refused []string // host:port of every request refused
+	refused []string              // host:port of every request refused
+	tunnels map[net.Conn]net.Conn // open CONNECT tunnels, browser side to loopback side
+}
+
+// cut closes every open tunnel, as a Wi-Fi that drops cuts the page's
+// WebSocket: both ends see the connection end.
+func (p *lanProxy) cut() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := len(p.tunnels)
+	for a, b := range p.tunnels {
+		a.Close()
+		b.Close()
+	}
+	p.tunnels = map[net.Conn]net.Conn{}
+	return n
 }
 
 func (p *lanProxy) refuse(w http.ResponseWriter, hostport string) {
@@ -88,6 +103,12 @@ func (p *lanProxy) connect(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	io.WriteString(src, "HTTP/1.1 200 Connection established\r\n\r\n")
+	p.mu.Lock()
+	if p.tunnels == nil {
+		p.tunnels = map[net.Conn]net.Conn{}
+	}
+	p.tunnels[src] = dst
+	p.mu.Unlock()
 	go func() {
 		io.Copy(dst, rw) // what the browser sent, buffered reader first
 		dst.(*net.TCPConn).CloseWrite()
@@ -95,6 +116,9 @@ func (p *lanProxy) connect(w http.ResponseWriter, r *http.Request) {
 	go func() {
 		io.Copy(src, dst)
 		src.Close()
+		p.mu.Lock()
+		delete(p.tunnels, src)
+		p.mu.Unlock()
 	}()
 }
 
