@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"testing/fstest"
@@ -188,6 +189,8 @@ func TestSendFromFSErrors(t *testing.T) {
 		{FS: fsys, Path: "album/../single.bin"},
 		{FS: fsys, Path: "."},
 		{FS: fsys, Path: "missing"},
+		{FS: fsys, Path: "single.bin", Name: "two/names"},
+		{Path: t.TempDir(), Name: `back\slash`},
 	} {
 		_, _, err := buildManifest([]Item{it})
 		if err == nil {
@@ -299,5 +302,42 @@ func TestResumeFromFS(t *testing.T) {
 				t.Errorf("destination holds %v", names)
 			}
 		})
+	}
+}
+
+// TestSendTopLevelSymlink: a symlink the person picked is followed, to a
+// folder as to a file (the OS disk is read through os.DirFS, whose Stat
+// and ReadDir follow it); inside the folder a symlink is still left out.
+func TestSendTopLevelSymlink(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("windows: creating a symlink needs a privilege")
+	}
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real")
+	writeFile(t, filepath.Join(real, "in.txt"), []byte("inside"))
+	writeFile(t, filepath.Join(dir, "file.txt"), []byte("a file"))
+	if err := os.Symlink(filepath.Join(dir, "file.txt"), filepath.Join(real, "inner link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, filepath.Join(dir, "folder link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "file.txt"), filepath.Join(dir, "file link")); err != nil {
+		t.Fatal(err)
+	}
+	p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll})
+	_, serr, _, rerr := p.run(t.Context(), Item{Path: filepath.Join(dir, "folder link")}, Item{Path: filepath.Join(dir, "file link")})
+	if serr != nil || rerr != nil {
+		t.Fatalf("send: %v; receive: %v", serr, rerr)
+	}
+	dst := p.r.cfg.Dir
+	if b, err := os.ReadFile(filepath.Join(dst, "folder link", "in.txt")); err != nil || string(b) != "inside" {
+		t.Errorf("folder link/in.txt: %q, %v", b, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dst, "file link")); err != nil || string(b) != "a file" {
+		t.Errorf("file link: %q, %v", b, err)
+	}
+	if _, err := os.Lstat(filepath.Join(dst, "folder link", "inner link")); err == nil {
+		t.Error("a symlink inside the folder was sent")
 	}
 }

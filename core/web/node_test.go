@@ -230,7 +230,7 @@ func TestWasmSendsUnderNode(t *testing.T) {
 	spec := nodeSpec{Op: "send", URL: "ws://" + addr + "/ws?t=" + testToken, Origin: "http://" + addr,
 		Code: "000000", FP: id.Fingerprint(), Name: "Browser on Node"}
 	var want map[string][]byte
-	spec.Files, want = pickedFiles(t, 4<<20+5)
+	spec.Files, want = pickedFiles(t, 12<<20+5)
 
 	// A wrong code gets the page's own error, and the receiver counts it
 	// and goes on waiting.

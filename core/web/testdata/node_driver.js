@@ -41,8 +41,10 @@ function print(o) {
 	process.stdout.write(JSON.stringify(o) + "\n");
 }
 
-// files makes the picked File objects. slow makes each read wait 20 ms,
-// so that a drop lands mid-transfer.
+// files makes the picked File objects. slow makes each read of a slice
+// wait 400 ms, so that a drop lands mid-transfer (the page reads 4 MiB
+// slices: a 12 MiB file is still being read when the first progress
+// event comes).
 function files(slow) {
 	return (spec.files || []).map((f) => {
 		const file = new File([Buffer.from(f.data, "base64")], path.basename(f.path), { lastModified: f.mtime });
@@ -51,7 +53,7 @@ function files(slow) {
 			file.slice = (...a) => {
 				const b = slice(...a);
 				const ab = b.arrayBuffer.bind(b);
-				b.arrayBuffer = () => new Promise((r) => setTimeout(r, 20)).then(ab);
+				b.arrayBuffer = () => new Promise((r) => setTimeout(r, 400)).then(ab);
 				return b;
 			};
 		}
