@@ -29,7 +29,7 @@ build: ferry ferry-gui
 # says they were built without it.
 WASM := core/web/page/ferry.wasm
 
-.PHONY: wasm
+.PHONY: wasm bench-browser screenshots
 wasm:
 	GOOS=js GOARCH=wasm CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w' -o $(WASM) ./core/web/wasm
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" core/web/page/wasm_exec.js
@@ -106,6 +106,16 @@ bench: ferry
 
 bench-quick: ferry
 	$(GO) run ./benches/cmd/ferrybench -quick $(BENCHFLAGS)
+
+# The browser page (core/web) against bin/ferry, 256 MiB each way in
+# headless Chromium (benches/README.md, "The browser page").
+bench-browser: ferry
+	$(GO) run ./benches/cmd/browserbench -results benches/results $(BENCHFLAGS)
+
+# The phone screenshots in core/web/screenshots, shown in the README,
+# taken by the browser tests in a phone-sized headless Chromium.
+screenshots: wasm
+	FERRY_SCREENSHOTS=$(CURDIR)/core/web/screenshots $(GO) test -count=1 -run 'TestPage' ./tests/browser
 
 # The README's first command: a receiver and a sender on this machine.
 demo: ferry

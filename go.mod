@@ -2,7 +2,13 @@ module github.com/ferry-project/ferry
 
 go 1.26.8
 
-require github.com/flynn/noise v1.1.0
+require (
+	github.com/chromedp/cdproto v0.160.1
+	github.com/chromedp/chromedp v0.23.1
+	github.com/flynn/noise v1.1.0
+)
+
+require github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 
 require github.com/coder/websocket v1.8.15
 

@@ -26,6 +26,8 @@ pkgs=(
 	desktop-file-utils
 	# reading back the .rpm packages that make dist writes
 	rpm
+	# the real browser that opens the page a receiver serves (tests/browser)
+	chromium
 	# running ferry.wasm without a browser: core/transfer's tests compiled
 	# to WebAssembly (make unit) and core/web's Node test (Node 20.10 or
 	# later; an older one makes that test skip and say why)

@@ -68,6 +68,8 @@ var types = map[string]string{
 	"page.css":     "text/css; charset=utf-8",
 	"ferry.wasm":   "application/wasm",
 	"wasm_exec.js": "text/javascript; charset=utf-8",
+	"save.js":      "text/javascript; charset=utf-8",
+	"sw.js":        "text/javascript; charset=utf-8",
 }
 
 // NewServer reads the page's files and fills in the index's
@@ -88,7 +90,7 @@ func NewServer(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, token: token, assets: map[string]*asset{}}
 	for name, ctype := range types {
 		b, err := fs.ReadFile(files, name)
-		if errors.Is(err, fs.ErrNotExist) && (name == "ferry.wasm" || name == "wasm_exec.js") {
+		if errors.Is(err, fs.ErrNotExist) && (name == "ferry.wasm" || name == "wasm_exec.js" || name == "save.js" || name == "sw.js") {
 			continue
 		}
 		if err != nil {
@@ -112,6 +114,7 @@ func NewServer(cfg Config) (*Server, error) {
 			"{{NAME}}":     html.EscapeString(cfg.Name),
 			"{{MODE}}":     mode,
 			"{{SRI_JS}}":   sri(s.assets["page.js"].body),
+			"{{SRI_SAVE}}": sriOf(s.assets["save.js"]),
 			"{{SRI_CSS}}":  sri(s.assets["page.css"].body),
 			"{{SRI_WASM}}": sri(s.assets["ferry.wasm"].body),
 			"{{SRI_EXEC}}": sri(s.assets["wasm_exec.js"].body),
@@ -154,6 +157,15 @@ func sri(b []byte) string {
 	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
 }
 
+// sriOf is a's integrity hash, or "" for a file this page lacks (a
+// test's own files).
+func sriOf(a *asset) string {
+	if a == nil {
+		return ""
+	}
+	return sri(a.body)
+}
+
 // Token is the per-run secret of the page (see the package doc).
 func (s *Server) Token() string { return s.token }
 
@@ -194,7 +206,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request, up func(http.
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Cache-Control", "no-store")
 	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "+
-		"img-src 'self' data: blob:; connect-src 'self' ws://"+r.Host+"; worker-src 'self'; frame-ancestors 'none'; "+
+		"img-src 'self' data: blob:; connect-src 'self' ws://"+r.Host+"; worker-src 'self'; frame-src 'self'; frame-ancestors 'none'; "+
 		"base-uri 'none'; form-action 'none'")
 	h.Set("Vary", "Accept-Encoding")
 	body := a.body

@@ -31,8 +31,12 @@
 //   - Sizes are shown in decimal units (kB, MB, GB), as file managers do.
 //   - "Choose files" picks one file per dialog (Fyne's dialog has no
 //     multiple selection); dropping adds any number at once.
-//   - A ferry:// link (what the QR code holds) pasted into the address
-//     field fills in the address and the code.
+//   - The Receive view's QR code and link are the receiver's browser page,
+//     http://HOST:PORT/#code=...&fp=... (core/web, served on the
+//     receiver's own port by CoreEngine): a phone that scans it sends
+//     from its browser, no app needed. The same link (or a legacy
+//     ferry:// one) pasted into the address field fills in the address
+//     and the code.
 //   - Errors are shown as a short headline, one sentence saying what to do,
 //     and the engine's own wording underneath for a bug report.
 //

@@ -57,6 +57,12 @@ type sendView struct {
 	// more, or a changed key): a code is needed until one pairs them
 	// again.
 	needCode map[string]bool
+
+	// phoneBtn starts a send to a phone's browser; phone shows the QR
+	// code it opens (phone.go).
+	phoneBtn *widget.Button
+	phone    *phonePanel
+	retry    func() // what "Try again" runs: the last kind of send
 }
 
 func newSendView(u *UI) *sendView {
@@ -180,6 +186,7 @@ func newSendView(u *UI) *sendView {
 	v.sendBtn = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), v.startSend)
 	v.sendBtn.Importance = widget.HighImportance
 	v.hint = &widget.Label{Importance: widget.LowImportance, Alignment: fyne.TextAlignCenter, Truncation: fyne.TextTruncateEllipsis}
+	v.phoneBtn = widget.NewButtonWithIcon("Send to a phone", theme.MailSendIcon(), v.startPhoneSend)
 
 	toHead := heading("Send to")
 	toFoot := container.NewVBox(
@@ -189,6 +196,8 @@ func newSendView(u *UI) *sendView {
 		v.code,
 		v.sendBtn,
 		v.hint,
+		widget.NewSeparator(),
+		v.phoneBtn,
 	)
 	toBox := container.NewBorder(toHead, toFoot, nil, nil, container.NewStack(v.searching, v.devList))
 
@@ -197,7 +206,8 @@ func newSendView(u *UI) *sendView {
 	v.form = split
 
 	v.prog = newProgressPanel(true)
-	progCard := centred(560, card(v.prog.root))
+	v.phone = newPhonePanel()
+	progCard := centred(560, card(container.NewVBox(v.phone.root, v.prog.root)))
 	progCard.Hide()
 	v.root = container.NewStack(v.form, progCard)
 	v.selectionChanged()
@@ -391,7 +401,8 @@ func (v *sendView) devicesChanged() {
 }
 
 // addAddress adds the typed address as a device and chooses it. A pasted
-// ferry:// link also fills in the code.
+// receiver link (http://HOST:PORT/#code=..., or a legacy ferry:// one)
+// also fills in the code.
 func (v *sendView) addAddress() {
 	s := strings.TrimSpace(v.addr.Text)
 	if s == "" {
@@ -420,8 +431,8 @@ func (v *sendView) addAddress() {
 	v.devicesChanged()
 }
 
-// OpenLink fills the Send view from a ferry:// link (what a receiver's QR
-// code holds): the address becomes the chosen device and the code is typed
+// OpenLink fills the Send view from a receiver's link (what its QR code
+// holds, see FormatLink): the address becomes the chosen device and the code is typed
 // in.
 func (u *UI) OpenLink(link string) {
 	u.tabs.Select(u.sendTab)
@@ -485,6 +496,11 @@ func (v *sendView) updateReady() {
 	default:
 		v.hint.SetText("Ready to send to " + d.Name)
 	}
+	if len(v.sel.items) > 0 && v.cancel == nil {
+		v.phoneBtn.Enable()
+	} else {
+		v.phoneBtn.Disable()
+	}
 	ready := len(v.sel.items) > 0 && haveTarget && (v.codeText() != "" || pairedKey != nil) && v.cancel == nil
 	if ready {
 		v.sendBtn.Enable()
@@ -503,6 +519,7 @@ func (v *sendView) startSend() {
 	items := v.sel.transferItems()
 	ctx, cancel := context.WithCancelCause(v.u.ctx)
 	v.cancel = cancel
+	v.retry = v.startSend
 	v.sentTo = d.key()
 	v.sent = append(v.sent[:0], v.sel.items...)
 	// A device's address names it in errors. Discovery may list one
@@ -584,9 +601,10 @@ func (v *sendView) sendDone(sum transfer.Summary, err error) {
 		fix.Importance = widget.HighImportance
 		v.prog.finish(sum, err, back, fix)
 	} else {
+		again := v.retry
 		retry := widget.NewButtonWithIcon("Try again", theme.ViewRefreshIcon(), func() {
 			v.showProgress(false)
-			v.startSend()
+			again()
 		})
 		retry.Importance = widget.HighImportance
 		v.prog.finish(sum, err, back, retry)

@@ -1,0 +1,665 @@
+// Command browserbench measures the browser page (issue 14, item 6):
+// one file (256 MiB unless -mib) sent from headless Chromium's page to
+// `ferry receive --web`, and from `ferry send --to-browser` to the page,
+// each beside bin/ferry sending the same file to bin/ferry, all on
+// loopback and interleaved in rounds (native, page→ferry, ferry→page,
+// repeated -rounds times). It prints the median, the range and every run
+// of each throughput and of both ratios, the page's peak memory, the
+// page's own stage split (core/diag, through the wasm's diag events) and
+// the Chromium version; with -results it writes the report there too.
+//
+// Each browser run gets a fresh Chromium, so that the renderer's peak
+// resident set (VmHWM, kept by the kernel) is that run's. The page is
+// driven through its ferry bridge (core/web/wasm's package doc), not its
+// buttons: the files come from a file input the harness adds, so the
+// page reads them as it would a person's pick. The receive direction is
+// measured with each of the page's save methods that a headless browser
+// can use without a person: "stream" (the service worker a secure
+// context gets) and "memory" (the Blob a phone on a LAN address gets).
+// The clock runs from the call into the bridge (or the start of the
+// native sender) to the end of the transfer: the promise's resolution,
+// then for the page's receive the browser's report that its downloads
+// completed.
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"debug/buildinfo"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ferry-project/ferry/benches"
+	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/web"
+	"github.com/ferry-project/ferry/tests/browser"
+)
+
+var (
+	mib     = flag.Int("mib", 256, "size of the file, MiB")
+	rounds  = flag.Int("rounds", 3, "interleaved rounds")
+	ferry   = flag.String("ferry", "bin/ferry", "the ferry binary (make ferry)")
+	tmpDir  = flag.String("tmp", os.TempDir(), "folder for the file and the destinations")
+	results = flag.String("results", "", "folder to write the report into as DATE-browser.md (empty: stdout only)")
+	timeout = flag.Duration("timeout", 3*time.Minute, "longest one run may take; a run over it fails")
+	only    = flag.String("only", "native,send,stream,memory", "runs to make each round, from native,send,stream,memory")
+	desktop = flag.String("desktop", "process", "the page's peer: process (bin/ferry receive --web, send --to-browser) or inprocess (core/transfer and core/web in this process, the same code without the CLI)")
+)
+
+var out bytes.Buffer
+
+func say(format string, a ...any) {
+	s := fmt.Sprintf(format, a...)
+	os.Stdout.WriteString(s)
+	out.WriteString(s)
+}
+
+func progress(format string, a ...any) {
+	fmt.Fprintf(os.Stderr, "browserbench: "+format+"\n", a...)
+}
+
+func main() {
+	flag.Parse()
+	if err := benches.CheckThisBuild(); err != nil {
+		fmt.Fprintf(os.Stderr, "browserbench: %v\n", err)
+		os.Exit(2)
+	}
+	bi, err := buildinfo.ReadFile(*ferry)
+	if err == nil {
+		err = benches.CheckBuild(bi.Settings)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "browserbench: %s: %v (build it with make ferry)\n", *ferry, err)
+		os.Exit(2)
+	}
+	if _, err := browser.ExecPath(); err != nil {
+		fmt.Fprintf(os.Stderr, "browserbench: %v\n", err)
+		os.Exit(2)
+	}
+	work, err := os.MkdirTemp(*tmpDir, "browserbench-")
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "browserbench: %v\n", err)
+		os.Exit(2)
+	}
+	defer os.RemoveAll(work)
+	src := filepath.Join(work, "payload.bin")
+	if err := makeFile(src, int64(*mib)<<20); err != nil {
+		fmt.Fprintf(os.Stderr, "browserbench: %v\n", err)
+		os.Exit(2)
+	}
+	size := int64(*mib) << 20
+
+	ver, _ := exec.Command(*ferry, "version").Output()
+	say("# browserbench %s: %d MiB on loopback, %d rounds\n\n", time.Now().UTC().Format("2006-01-02 15:04"), *mib, *rounds)
+	say("bin/ferry: %s. Machine: %s.\n", strings.Join(strings.Fields(string(ver)), " "), machine())
+	if *desktop == "inprocess" {
+		say("The page's peer: core/transfer and core/web inside browserbench (-desktop inprocess), not bin/ferry's CLI.\n")
+	}
+	say("\n")
+
+	native := &benches.Series{Name: "bin/ferry → bin/ferry, MiB/s"}
+	send := &benches.Series{Name: "page → ferry receive --web, MiB/s"}
+	recvStream := &benches.Series{Name: "ferry send --to-browser → page (stream), MiB/s"}
+	recvMemory := &benches.Series{Name: "ferry send --to-browser → page (memory), MiB/s"}
+	var mems []string
+	var splits []string
+	var chromium string
+	runs := map[string]bool{}
+	for _, r := range strings.Split(*only, ",") {
+		runs[strings.TrimSpace(r)] = true
+	}
+	for r := 1; r <= *rounds; r++ {
+		if runs["native"] {
+			progress("round %d of %d: native", r, *rounds)
+			nd, nerr := nativeRun(work, src)
+			native.Add(rate(size, nd, nerr))
+		}
+		if runs["send"] {
+			progress("round %d of %d: page sends", r, *rounds)
+			d, m, split, v, err := pageSend(work, src)
+			send.Add(rate(size, d, err))
+			mems = append(mems, fmt.Sprintf("| %d | page sends | %s |", r, m))
+			if split != "" {
+				splits = append(splits, fmt.Sprintf("round %d, page sends: %s", r, split))
+			}
+			chromium = v
+		}
+		for _, c := range []struct {
+			s      *benches.Series
+			method string
+		}{{recvStream, "stream"}, {recvMemory, "memory"}} {
+			if !runs[c.method] {
+				continue
+			}
+			progress("round %d of %d: page receives (%s)", r, *rounds, c.method)
+			d, m, split, v, err := pageReceive(work, src, c.method)
+			chromium = v
+			c.s.Add(rate(size, d, err))
+			mems = append(mems, fmt.Sprintf("| %d | page receives (%s) | %s |", r, c.method, m))
+			if split != "" {
+				splits = append(splits, fmt.Sprintf("round %d, page receives (%s): %s", r, c.method, split))
+			}
+		}
+	}
+	say("Chromium: %s, headless, phone viewport.\n\n", chromium)
+	say("%s\n", benches.Table("throughput", "%.1f", native, send, recvStream, recvMemory))
+	say("%s\n", benches.Table("ratio to bin/ferry → bin/ferry (same round)", "%.2f",
+		benches.Ratio("page sends", send, native),
+		benches.Ratio("page receives, stream", recvStream, native),
+		benches.Ratio("page receives, memory", recvMemory, native)))
+	say("%s\n", benches.Table("page load (fresh browser, loopback)", "%.0f", loads))
+	say("Peak memory of each browser run: the renderer's VmHWM (the page: JS, the wasm's linear memory), the browser process's VmHWM (where Chromium keeps Blob data), and the page's JS heap, sampled every 100 ms.\n\n")
+	say("| round | run | memory |\n|---|---|---|\n%s\n\n", strings.Join(mems, "\n"))
+	if len(splits) > 0 {
+		say("Where the time goes (the page's core/diag split, from its done event):\n\n")
+		for _, s := range splits {
+			say("- %s\n", s)
+		}
+		say("\n")
+	}
+	for _, s := range []*benches.Series{native, send, recvStream, recvMemory} {
+		for _, e := range s.Errors {
+			say("- %s failed: %s\n", s.Name, e)
+		}
+	}
+	if *results != "" {
+		name := filepath.Join(*results, time.Now().UTC().Format("2006-01-02-1504")+"-browser.md")
+		if err := os.WriteFile(name, out.Bytes(), 0o644); err != nil {
+			progress("%v", err)
+		} else {
+			progress("wrote %s", name)
+		}
+	}
+}
+
+func rate(size int64, d time.Duration, err error) (float64, error) {
+	if err != nil {
+		return 0, err
+	}
+	return float64(size) / (1 << 20) / d.Seconds(), nil
+}
+
+func machine() string {
+	var cores int
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		cores = strings.Count(string(b), "\nprocessor") + 1
+	}
+	load, _ := os.ReadFile("/proc/loadavg")
+	return fmt.Sprintf("%d cores, load average %s", cores, strings.Join(strings.Fields(string(load))[:3], " "))
+}
+
+// makeFile writes n bytes of benches.Payload noise, a 1 MiB block varied
+// per MiB so nothing on the way can dedupe it.
+func makeFile(path string, n int64) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	block := benches.Payload(1 << 20)
+	for off := int64(0); off < n; off += 1 << 20 {
+		block[0], block[1], block[2] = byte(off>>20), byte(off>>28), byte(off>>36)
+		if _, err := f.Write(block[:min(int64(len(block)), n-off)]); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	return f.Close()
+}
+
+// ferryProc is a running bin/ferry with its --json events.
+type ferryProc struct {
+	cmd    *exec.Cmd
+	events chan map[string]any
+	stderr bytes.Buffer
+	done   chan error
+}
+
+func start(work string, args ...string) (*ferryProc, error) {
+	home, err := os.MkdirTemp(work, "home-")
+	if err != nil {
+		return nil, err
+	}
+	p := &ferryProc{cmd: exec.Command(*ferry, args...), events: make(chan map[string]any, 4096), done: make(chan error, 1)}
+	p.cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
+	p.cmd.Stderr = &p.stderr
+	stdout, err := p.cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.cmd.Start(); err != nil {
+		return nil, err
+	}
+	go func() {
+		dec := json.NewDecoder(stdout)
+		for {
+			var ev map[string]any
+			if dec.Decode(&ev) != nil {
+				break
+			}
+			select {
+			case p.events <- ev:
+			default: // progress nobody reads
+			}
+		}
+		io.Copy(io.Discard, stdout)
+		close(p.events)
+		p.done <- p.cmd.Wait()
+	}()
+	return p, nil
+}
+
+// until returns the first event that has want as a field (or is named
+// want), or an error when ferry exits or the timeout passes first.
+func (p *ferryProc) until(want string, d time.Duration) (map[string]any, error) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		select {
+		case ev, ok := <-p.events:
+			if !ok {
+				return nil, fmt.Errorf("ferry %s exited before %q: %s", p.cmd.Args[1], want, p.stderr.String())
+			}
+			if _, has := ev[want]; has || ev["event"] == want {
+				return ev, nil
+			}
+		case <-t.C:
+			return nil, fmt.Errorf("no %q from ferry %s within %v", want, p.cmd.Args[1], d)
+		}
+	}
+}
+
+func (p *ferryProc) wait(d time.Duration) error {
+	go func() {
+		for range p.events {
+		}
+	}()
+	select {
+	case err := <-p.done:
+		if err != nil {
+			return fmt.Errorf("ferry %s: %v: %s", p.cmd.Args[1], err, p.stderr.String())
+		}
+		return nil
+	case <-time.After(d):
+		p.cmd.Process.Kill()
+		return fmt.Errorf("ferry %s did not end within %v", p.cmd.Args[1], d)
+	}
+}
+
+func (p *ferryProc) kill() {
+	p.cmd.Process.Kill()
+}
+
+func code() string {
+	b := make([]byte, 3)
+	rand.Read(b)
+	return fmt.Sprintf("%06d", (int(b[0])<<16|int(b[1])<<8|int(b[2]))%1000000)
+}
+
+// nativeRun is the baseline: bin/ferry sends src to a bin/ferry receiver
+// on loopback; the clock runs from starting the sender to its exit.
+func nativeRun(work, src string) (time.Duration, error) {
+	dst, _ := os.MkdirTemp(work, "dst-")
+	defer os.RemoveAll(dst)
+	c := code()
+	recv, err := start(work, "receive", "--dir", dst, "--code", c, "--yes", "--json", "--no-mdns", "--listen", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer recv.kill()
+	ev, err := recv.until("listening", 20*time.Second)
+	if err != nil {
+		return 0, err
+	}
+	addr := fmt.Sprintf("127.0.0.1:%v", ev["port"])
+	t0 := time.Now()
+	snd, err := start(work, "send", "--to", addr, "--code", c, "--json", src)
+	if err != nil {
+		return 0, err
+	}
+	if err := snd.wait(*timeout); err != nil {
+		return 0, err
+	}
+	d := time.Since(t0)
+	return d, recv.wait(30 * time.Second)
+}
+
+// link is the first link of ferry's "page" event.
+func link(ev map[string]any) string {
+	if links, ok := ev["links"].([]any); ok && len(links) > 0 {
+		s, _ := links[0].(string)
+		return s
+	}
+	return ""
+}
+
+// fragment reads code and fp from a link's fragment.
+func fragment(l string) (base, code, fp string, err error) {
+	u, err := url.Parse(l)
+	if err != nil {
+		return "", "", "", err
+	}
+	q, err := url.ParseQuery(u.Fragment)
+	if err != nil {
+		return "", "", "", err
+	}
+	return "http://127.0.0.1:" + u.Port() + "/", q.Get("code"), q.Get("fp"), nil
+}
+
+// memWatch samples the page's JS heap until stopped and then reads the
+// processes' peaks.
+func memWatch(b *browser.Browser) func() string {
+	idle, _ := b.PeakMemory() // the page loaded, its wasm running, nothing sent yet
+	stop := make(chan struct{})
+	peak := make(chan int64)
+	go func() {
+		var p int64
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for {
+			if h, err := b.JSHeap(); err == nil && h > p {
+				p = h
+			}
+			select {
+			case <-stop:
+				peak <- p
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() string {
+		close(stop)
+		heap := <-peak
+		m, err := b.PeakMemory()
+		if err != nil {
+			return err.Error()
+		}
+		return fmt.Sprintf("renderer %.0f MiB (%.0f at load), browser %.0f MiB (%.0f at load), JS heap %.1f MiB",
+			mb(m.RendererPeak), mb(idle.RendererPeak), mb(m.BrowserPeak), mb(idle.BrowserPeak), mb(heap))
+	}
+}
+
+func mb(n int64) float64 { return float64(n) / (1 << 20) }
+
+// doneSplit formats the diag part of the page's done event.
+func doneSplit(done map[string]any) string {
+	if done == nil {
+		return ""
+	}
+	var parts []string
+	for _, k := range []string{"local", "remote"} {
+		if m, ok := done[k].(map[string]any); ok {
+			parts = append(parts, fmt.Sprintf("%v: %v", m["end"], m["line"]))
+		}
+	}
+	if v, ok := done["verdict"].(string); ok && v != "" {
+		parts = append(parts, "verdict: "+v)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// pageSend: the page picks src through a file input and sends it to
+// `ferry receive --web`.
+func pageSend(work, src string) (d time.Duration, mem, split, version string, err error) {
+	dst, _ := os.MkdirTemp(work, "dst-")
+	defer os.RemoveAll(dst)
+	c := code()
+	var l string
+	var finished func() error
+	if *desktop == "inprocess" {
+		l, finished, err = inprocessReceiver(dst, c)
+	} else {
+		l, finished, err = processReceiver(work, dst, c)
+	}
+	if err != nil {
+		return
+	}
+	base, code, fp, err := fragment(l)
+	if err != nil {
+		return
+	}
+	b, err := browser.New(context.Background())
+	if err != nil {
+		return
+	}
+	defer b.Close()
+	version = b.Version()
+	if err = openBridge(b, base); err != nil {
+		return
+	}
+	if err = b.Eval(`(() => { const i = document.createElement('input'); i.type = 'file'; i.id = 'bench-files';
+		i.multiple = true; document.body.appendChild(i); return true })()`, nil); err != nil {
+		return
+	}
+	if err = b.Upload("#bench-files", src); err != nil {
+		return
+	}
+	stopMem := memWatch(b)
+	t0 := time.Now()
+	var done map[string]any
+	err = b.EvalFor(*timeout, fmt.Sprintf(`ferry.send({code: %q, fp: %q, name: 'Bench page', diag: true,
+		files: document.getElementById('bench-files').files, onEvent: () => {}})`, code, fp), &done)
+	d = time.Since(t0)
+	mem = stopMem()
+	if err != nil {
+		return
+	}
+	split = doneSplit(done)
+	err = finished()
+	if err == nil {
+		err = sameFile(src, filepath.Join(dst, filepath.Base(src)))
+	}
+	return
+}
+
+// pageReceive: `ferry send --to-browser` sends src to the page, which
+// saves it with method.
+func pageReceive(work, src, method string) (d time.Duration, mem, split, version string, err error) {
+	var l string
+	var finished func() error
+	if *desktop == "inprocess" {
+		l, finished, err = inprocessSender(src, code())
+	} else {
+		l, finished, err = processSender(work, src)
+	}
+	if err != nil {
+		return
+	}
+	base, code, fp, err := fragment(l)
+	if err != nil {
+		return
+	}
+	b, err := browser.New(context.Background())
+	if err != nil {
+		return
+	}
+	defer b.Close()
+	version = b.Version()
+	if err = openBridge(b, base); err != nil {
+		return
+	}
+	stopMem := memWatch(b)
+	t0 := time.Now()
+	var done map[string]any
+	err = b.EvalFor(*timeout, fmt.Sprintf(`ferry.receive({code: %q, fp: %q, name: 'Bench page', diag: true,
+		sink: ferrySave.makeSink({method: %q}), onEvent: () => {}})`, code, fp, method), &done)
+	if err == nil {
+		var paths []string
+		paths, err = b.WaitDownloads(1, *timeout)
+		d = time.Since(t0)
+		if err == nil {
+			err = sameFile(src, paths[0])
+		}
+	}
+	mem = stopMem()
+	if err != nil {
+		return
+	}
+	split = doneSplit(done)
+	err = finished()
+	return
+}
+
+// processReceiver starts bin/ferry receive --web; finished waits for it
+// to exit.
+func processReceiver(work, dst, c string) (string, func() error, error) {
+	recv, err := start(work, "receive", "--web", "--dir", dst, "--code", c, "--yes", "--json", "--no-mdns", "--listen", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	ev, err := recv.until("links", 20*time.Second)
+	if err != nil {
+		recv.kill()
+		return "", nil, err
+	}
+	return link(ev), func() error { defer recv.kill(); return recv.wait(30 * time.Second) }, nil
+}
+
+// processSender starts bin/ferry send --to-browser.
+func processSender(work, src string) (string, func() error, error) {
+	snd, err := start(work, "send", "--to-browser", "--json", "--listen", "127.0.0.1:0", src)
+	if err != nil {
+		return "", nil, err
+	}
+	ev, err := snd.until("links", 20*time.Second)
+	if err != nil {
+		snd.kill()
+		return "", nil, err
+	}
+	return link(ev), func() error { defer snd.kill(); return snd.wait(30 * time.Second) }, nil
+}
+
+// pageMux serves the page on 127.0.0.1 in this process.
+func pageMux(toBrowser bool) (*web.Mux, *secure.Identity, error) {
+	srv, err := web.NewServer(web.Config{Name: "Bench desktop", ToBrowser: toBrowser})
+	if err != nil {
+		return nil, nil, err
+	}
+	if !srv.HasWasm {
+		return nil, nil, errors.New("this browserbench was built without ferry.wasm (make wasm)")
+	}
+	id, err := secure.NewIdentity()
+	if err != nil {
+		return nil, nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, nil, err
+	}
+	return web.NewMux(ln, srv), id, nil
+}
+
+// inprocessReceiver is ferry receive --web without the CLI.
+func inprocessReceiver(dst, c string) (string, func() error, error) {
+	mux, id, err := pageMux(false)
+	if err != nil {
+		return "", nil, err
+	}
+	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dst, Name: "Bench desktop", Identity: id,
+		Listener: mux, Code: c, Policy: transfer.AcceptAll})
+	if err != nil {
+		mux.Close()
+		return "", nil, err
+	}
+	served := make(chan error, 1)
+	go func() { _, err := r.Serve(context.Background()); served <- err }()
+	port := mux.Addr().(*net.TCPAddr).Port
+	return web.Link("127.0.0.1", port, c, id.Fingerprint()), func() error {
+		defer r.Close()
+		select {
+		case err := <-served:
+			return err
+		case <-time.After(30 * time.Second):
+			return errors.New("the receiver did not finish")
+		}
+	}, nil
+}
+
+// inprocessSender is ferry send --to-browser without the CLI.
+func inprocessSender(src, c string) (string, func() error, error) {
+	mux, id, err := pageMux(true)
+	if err != nil {
+		return "", nil, err
+	}
+	sent := make(chan error, 1)
+	go func() {
+		_, err := transfer.Send(context.Background(), transfer.SendConfig{Addr: "page", Code: c, Identity: id,
+			Name: "Bench desktop", Items: []transfer.Item{{Path: src}},
+			Dialer: func(ctx context.Context, _ string) (net.Conn, error) { return mux.Accept() }})
+		sent <- err
+	}()
+	port := mux.Addr().(*net.TCPAddr).Port
+	return web.Link("127.0.0.1", port, c, id.Fingerprint()), func() error {
+		defer mux.Close()
+		select {
+		case err := <-sent:
+			return err
+		case <-time.After(30 * time.Second):
+			return errors.New("the sender did not finish")
+		}
+	}, nil
+}
+
+// loads are the page's load times: from navigating a fresh browser to
+// the wasm's bridge being ready (the page's files over loopback, gzipped,
+// the wasm compiled and started).
+var loads = &benches.Series{Name: "page load to bridge ready, ms"}
+
+// openBridge opens the page and waits for its wasm to install the bridge.
+func openBridge(b *browser.Browser, base string) error {
+	t0 := time.Now()
+	if err := b.Open(base); err != nil {
+		return err
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var ready bool
+		b.Eval(`!!(window.ferry && window.ferry.ready)`, &ready)
+		if ready {
+			loads.Add(float64(time.Since(t0).Microseconds())/1000, nil)
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return errors.New("the page's ferry bridge did not load within 30 s")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// sameFile compares two files without reading either whole.
+func sameFile(a, b string) error {
+	fa, err := os.Open(a)
+	if err != nil {
+		return err
+	}
+	defer fa.Close()
+	fb, err := os.Open(b)
+	if err != nil {
+		return err
+	}
+	defer fb.Close()
+	ba, bb := make([]byte, 1<<20), make([]byte, 1<<20)
+	for off := int64(0); ; {
+		na, ea := io.ReadFull(fa, ba)
+		nb, _ := io.ReadFull(fb, bb)
+		if na != nb || !bytes.Equal(ba[:na], bb[:nb]) {
+			return fmt.Errorf("%s differs from %s near byte %d", b, a, off)
+		}
+		if ea != nil {
+			return nil
+		}
+		off += int64(na)
+	}
+}

@@ -1,0 +1,169 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
+// TestReceiveServesPage: the Receive view's QR code carries the page
+// link, and the real receiver behind it serves the page on that port:
+// what a phone that scans the code opens.
+func TestReceiveServesPage(t *testing.T) {
+	h := newHarness(t, CoreEngine{})
+	h.u.Start()
+	v := h.u.recv
+	h.waitFor("a code", func() bool { return len(v.code) >= 6 && v.qr.Image != nil })
+	var link string
+	h.loop.run(func() { link = v.link })
+	if !strings.HasPrefix(link, "http://") || !strings.Contains(link, "/#code="+v.code) {
+		t.Fatalf("the QR code holds %q, want http://HOST:PORT/#code=%s&fp=...", link, v.code)
+	}
+	l, err := ParseLink(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, port, _ := strings.Cut(l.Addr, ":")
+	if i := strings.LastIndex(l.Addr, ":"); i >= 0 {
+		port = l.Addr[i+1:]
+	}
+	resp, err := http.Get("http://127.0.0.1:" + port + "/")
+	if err != nil {
+		t.Fatalf("the receiver's port does not serve the page: %v", err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "<title>Ferry</title>") {
+		t.Fatalf("GET / on the receiver's port: %s\n%.300s", resp.Status, body)
+	}
+	// The code is never in what the page serves: it stays in the link's
+	// fragment on the phone.
+	if strings.Contains(string(body), v.code) {
+		t.Errorf("the page served over the network contains the code %s", v.code)
+	}
+}
+
+// pageClient does what the page does in a phone's browser, from Go: it
+// loads the page the link names, reads its token, opens the WebSocket
+// the page opens (same Origin), and receives through it with the code in
+// the link, saving into dir. It is the page's protocol without the
+// browser; tests/browser runs the real page.
+func pageClient(t *testing.T, link, dir string, id *secure.Identity) (transfer.Summary, error) {
+	t.Helper()
+	l, err := ParseLink(link)
+	if err != nil {
+		return transfer.Summary{}, err
+	}
+	port := l.Addr[strings.LastIndex(l.Addr, ":")+1:]
+	base := "http://127.0.0.1:" + port
+	resp, err := http.Get(base + "/")
+	if err != nil {
+		return transfer.Summary{}, err
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	m := regexp.MustCompile(`name="ferry-token" content="([0-9a-f]+)"`).FindSubmatch(body)
+	if m == nil {
+		return transfer.Summary{}, fmt.Errorf("no token in the page:\n%.300s", body)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	ws, _, err := websocket.Dial(ctx, "ws://127.0.0.1:"+port+"/ws?t="+string(m[1]),
+		&websocket.DialOptions{HTTPHeader: http.Header{"Origin": {base}}})
+	if err != nil {
+		return transfer.Summary{}, err
+	}
+	conn := websocket.NetConn(context.Background(), ws, websocket.MessageBinary)
+	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dir, Code: l.Code, Identity: id,
+		Name: "Browser on Android", NoListen: true, Policy: transfer.AcceptAll})
+	if err != nil {
+		conn.Close()
+		return transfer.Summary{}, err
+	}
+	defer r.Close()
+	return r.ServeConn(ctx, conn)
+}
+
+// TestSendToPhone: "Send to a phone" shows a QR code with the page link
+// and a fresh code, and waits; the page (pageClient) connects through the
+// WebSocket and receives the files, checked, and the Send view shows the
+// result.
+func TestSendToPhone(t *testing.T) {
+	h := newHarness(t, CoreEngine{}, noReceive)
+	src := t.TempDir()
+	a := writeFile(t, src, "holiday.jpg", 300_000)
+	b := writeFile(t, src, "notes.txt", 1_000)
+	h.drop(a, b)
+	v := h.u.send
+	h.waitFor("Send to a phone to be enabled", func() bool { return !v.phoneBtn.Disabled() })
+	h.tap(v.phoneBtn)
+	var link string
+	h.waitFor("the phone's QR code", func() bool {
+		link = v.phone.url
+		return link != "" && v.phone.root.Visible() && v.phone.qr.Image != nil
+	})
+	if !strings.HasPrefix(link, "http://") || !strings.Contains(link, "#code=") {
+		t.Fatalf("the phone's link is %q", link)
+	}
+	if s := h.screen(); !contains(s, "Scan this with the phone") || !contains(s, "Waiting for the phone to open the page") {
+		t.Errorf("the Send view does not say to scan and wait:\n%s", s)
+	}
+
+	id, err := secure.NewIdentity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dest := t.TempDir()
+	sum, err := pageClient(t, link, dest, id)
+	if err != nil {
+		t.Fatalf("the page's receive: %v", err)
+	}
+	if len(sum.Entries) != 2 {
+		t.Errorf("the page received %d entries, want 2", len(sum.Entries))
+	}
+	for _, f := range []string{a, b} {
+		want, _ := os.ReadFile(f)
+		got, err := os.ReadFile(filepath.Join(dest, filepath.Base(f)))
+		if err != nil || string(got) != string(want) {
+			t.Errorf("%s: %d bytes (%v), want %d", filepath.Base(f), len(got), err, len(want))
+		}
+	}
+	h.waitFor("the send to finish", func() bool { return h.u.send.prog.state == stateVerified })
+	h.check(func() bool {
+		if v.phone.root.Visible() {
+			t.Error("the QR code is still shown after the send")
+		}
+		return true
+	})
+}
+
+// TestSendToPhoneCancel: cancelling while no phone came closes the port.
+func TestSendToPhoneCancel(t *testing.T) {
+	h := newHarness(t, CoreEngine{}, noReceive)
+	h.drop(writeFile(t, t.TempDir(), "a.txt", 10))
+	v := h.u.send
+	h.waitFor("Send to a phone to be enabled", func() bool { return !v.phoneBtn.Disabled() })
+	h.tap(v.phoneBtn)
+	var link string
+	h.waitFor("the phone's QR code", func() bool { link = v.phone.url; return link != "" })
+	h.tap(v.prog.cancel)
+	h.waitFor("the send to end", func() bool { return h.u.send.cancel == nil })
+	l, _ := ParseLink(link)
+	port := l.Addr[strings.LastIndex(l.Addr, ":")+1:]
+	if resp, err := http.Get("http://127.0.0.1:" + port + "/"); err == nil {
+		resp.Body.Close()
+		t.Errorf("the page's port still answers after cancel")
+	}
+}

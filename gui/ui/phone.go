@@ -1,0 +1,143 @@
+package ui
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"math/big"
+	"net"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/web"
+)
+
+// "Send to a phone": the Send view serves the browser page (core/web) in
+// its receiving mode on a port of its own, shows a QR code and link with a
+// fresh code, and waits for a phone's browser to open it. The page is the
+// receiver of an ordinary transfer: the desktop runs transfer.Send with a
+// Dialer that hands over the page's WebSocket (what `ferry send
+// --to-browser` does), so progress, cancel, errors and the result are the
+// Send view's own. Only the page may connect to that port (core/web's
+// ToBrowser refuses Ferry's TCP connections); it closes when the send
+// ends.
+
+// phonePanel shows the QR code and the link while the desktop waits for
+// the phone.
+type phonePanel struct {
+	root *fyne.Container
+	qr   *canvas.Image
+	link *widget.Label
+	url  string // the link shown; tests read it
+}
+
+func newPhonePanel() *phonePanel {
+	p := &phonePanel{qr: newQRCanvas()}
+	p.link = &widget.Label{Wrapping: fyne.TextWrapBreak, Selectable: true}
+	p.root = container.NewVBox(
+		&widget.Label{Text: "Scan this with the phone's camera", TextStyle: fyne.TextStyle{Bold: true}, Alignment: fyne.TextAlignCenter},
+		container.NewCenter(p.qr),
+		&widget.Label{Text: "or open this address in its browser (same Wi-Fi):", Alignment: fyne.TextAlignCenter},
+		p.link,
+	)
+	p.root.Hide()
+	return p
+}
+
+// show puts link on screen as a QR code and as text.
+func (p *phonePanel) show(link string) {
+	p.url = link
+	p.link.SetText(link)
+	if img, err := qrImage(link); err == nil {
+		p.qr.Image = img
+		p.qr.Refresh()
+	}
+	p.root.Show()
+}
+
+func (p *phonePanel) hide() { p.root.Hide() }
+
+// phoneCode picks a 6-digit code, as a receiver does.
+func phoneCode() (string, error) {
+	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%06d", n.Int64()), nil
+}
+
+// startPhoneSend sends the chosen files to a phone's browser.
+func (v *sendView) startPhoneSend() {
+	if len(v.sel.items) == 0 || v.cancel != nil {
+		return
+	}
+	name := v.u.settings.deviceName()
+	code, err := phoneCode()
+	var mux *web.Mux
+	if err == nil {
+		mux, err = pageListener(v.u.cfg.Listen, name, true)
+	}
+	v.retry = v.startPhoneSend
+	bytes, files, _ := v.sel.totals()
+	ctx, cancel := context.WithCancelCause(v.u.ctx)
+	v.prog.begin(v.prog.transferTitle(files, bytes), "To a phone's browser", func() {
+		v.prog.cancel.Disable()
+		v.prog.current.SetText("Cancelling…")
+		cancel(errSenderCancelled)
+	})
+	v.showProgress(true)
+	if err != nil {
+		cancel(nil)
+		v.sendDone(transfer.Summary{}, fmt.Errorf("serving the page for the phone: %w", err))
+		return
+	}
+	v.cancel = cancel
+	v.sentTo = ""
+	host := "127.0.0.1"
+	if hosts := v.u.cfg.Hosts(); len(hosts) > 0 {
+		host = hosts[0]
+	}
+	v.phone.show(FormatLink(host, mux.Addr().(*net.TCPAddr).Port, code, v.u.fingerprint()))
+	v.prog.current.SetText("Waiting for the phone to open the page…")
+	// Cancelling while no phone has come closes the port, which ends
+	// the wait in Accept.
+	stop := context.AfterFunc(ctx, func() { mux.Close() })
+	var items []transfer.Item
+	for _, p := range v.sel.paths() {
+		items = append(items, transfer.Item{Path: p})
+	}
+	cfg := transfer.SendConfig{
+		Addr:     "the phone",
+		Code:     code,
+		Identity: v.u.cfg.Identity,
+		Name:     name,
+		Items:    items,
+		Dialer:   func(context.Context, string) (net.Conn, error) { return mux.Accept() },
+		OnEvent: func(ev transfer.Event) {
+			v.u.do(func() {
+				if _, ok := ev.(transfer.Connected); ok {
+					v.phone.hide()
+				}
+				v.prog.handle(ev)
+			})
+		},
+	}
+	v.updateReady()
+	v.u.goroutine(func() {
+		sum, err := v.u.cfg.Engine.Send(ctx, cfg)
+		stop()
+		mux.Close()
+		cancel(nil)
+		if v.u.ctx.Err() != nil {
+			return
+		}
+		v.u.do(func() {
+			v.phone.hide()
+			v.sendDone(sum, err)
+		})
+	})
+}

@@ -1,0 +1,127 @@
+package browser
+
+import (
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"sync"
+	"time"
+)
+
+// lanProxy is the browser's only proxy. It lets the page be opened as
+// http://LANAddr:PORT/, as a phone opens a Ferry link, while every byte
+// stays on loopback: a request for LANAddr:PORT goes to 127.0.0.1:PORT
+// with its Host header unchanged (so the receiver sees the address a
+// phone would send), a CONNECT to LANAddr:PORT (Chromium tunnels
+// WebSockets through a proxy that way) is spliced to 127.0.0.1:PORT, and
+// anything else is refused with 403. Chromium reaches loopback itself,
+// without the proxy.
+type lanProxy struct {
+	ln  net.Listener
+	srv *http.Server
+
+	mu      sync.Mutex
+	refused []string              // host:port of every request refused
+	tunnels map[net.Conn]net.Conn // open CONNECT tunnels, browser side to loopback side
+}
+
+// cut closes every open tunnel, as a Wi-Fi that drops cuts the page's
+// WebSocket: both ends see the connection end.
+func (p *lanProxy) cut() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := len(p.tunnels)
+	for a, b := range p.tunnels {
+		a.Close()
+		b.Close()
+	}
+	p.tunnels = map[net.Conn]net.Conn{}
+	return n
+}
+
+func (p *lanProxy) refuse(w http.ResponseWriter, hostport string) {
+	p.mu.Lock()
+	p.refused = append(p.refused, hostport)
+	p.mu.Unlock()
+	http.Error(w, "the test browser reaches only loopback", http.StatusForbidden)
+}
+
+func startProxy() (*lanProxy, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	p := &lanProxy{ln: ln}
+	rp := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+		r.Out.URL.Scheme = "http"
+		r.Out.URL.Host = "127.0.0.1:" + r.In.URL.Port()
+		r.Out.Host = r.In.Host
+	}, ErrorLog: log.New(io.Discard, "", 0)} // a refused or reset request is the test's to judge
+	p.srv = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodConnect {
+			p.connect(w, r)
+			return
+		}
+		u, err := url.Parse(r.RequestURI)
+		if err != nil || u.Scheme != "http" || u.Hostname() != LANAddr || u.Port() == "" {
+			p.refuse(w, r.Host)
+			return
+		}
+		r.URL = u
+		rp.ServeHTTP(w, r)
+	}), ReadHeaderTimeout: 10 * time.Second}
+	go p.srv.Serve(ln)
+	return p, nil
+}
+
+func (p *lanProxy) addr() string { return p.ln.Addr().String() }
+
+// connect splices a CONNECT tunnel to LANAddr:PORT onto 127.0.0.1:PORT.
+func (p *lanProxy) connect(w http.ResponseWriter, r *http.Request) {
+	host, port, err := net.SplitHostPort(r.Host)
+	if err != nil || host != LANAddr {
+		p.refuse(w, r.Host)
+		return
+	}
+	dst, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", port), 5*time.Second)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		dst.Close()
+		http.Error(w, "no hijacking", http.StatusInternalServerError)
+		return
+	}
+	src, rw, err := hj.Hijack()
+	if err != nil {
+		dst.Close()
+		return
+	}
+	io.WriteString(src, "HTTP/1.1 200 Connection established\r\n\r\n")
+	p.mu.Lock()
+	if p.tunnels == nil {
+		p.tunnels = map[net.Conn]net.Conn{}
+	}
+	p.tunnels[src] = dst
+	p.mu.Unlock()
+	go func() {
+		io.Copy(dst, rw) // what the browser sent, buffered reader first
+		dst.(*net.TCPConn).CloseWrite()
+	}()
+	go func() {
+		io.Copy(src, dst)
+		src.Close()
+		p.mu.Lock()
+		delete(p.tunnels, src)
+		p.mu.Unlock()
+	}()
+}
+
+func (p *lanProxy) close() {
+	p.srv.Close() // does not close hijacked tunnels: they end with the browser
+}

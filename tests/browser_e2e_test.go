@@ -1,0 +1,286 @@
+package tests
+
+// The browser page (issue 14) in a real headless Chromium (tests/browser)
+// against the real bin/ferry, on loopback. The page is opened as a phone
+// on the LAN opens it, http://192.168.213.7:PORT/ (browser.LANAddr,
+// which the harness's proxy maps to 127.0.0.1): not a secure context, so
+// it saves what it receives the way a phone does. No root needed; the
+// tests skip, saying why, only when Chromium is not installed.
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ferry-project/ferry/tests/browser"
+	"github.com/ferry-project/ferry/tests/proc"
+)
+
+// pageLink waits for the "page" event and returns its first link with
+// the host made LANAddr, and the port.
+func pageLink(t *testing.T, p *proc.Proc) (lan *url.URL, port string) {
+	t.Helper()
+	deadline := time.After(20 * time.Second)
+	for {
+		select {
+		case ev, ok := <-p.Events:
+			if !ok {
+				t.Fatalf("ferry exited before printing the page's link; stderr:\n%s", p.StderrText())
+			}
+			links, _ := ev["links"].([]any)
+			if ev["event"] != "page" || len(links) == 0 {
+				continue
+			}
+			s, _ := links[0].(string)
+			u, err := url.Parse(s)
+			if err != nil {
+				t.Fatalf("the link %q: %v", s, err)
+			}
+			if q, err := url.ParseQuery(u.Fragment); err != nil || q.Get("code") == "" {
+				t.Fatalf("the link %q has no code in its fragment", s)
+			}
+			port = u.Port()
+			u.Host = net.JoinHostPort(browser.LANAddr, port)
+			return u, port
+		case <-deadline:
+			t.Fatalf("no page link within 20s; stderr:\n%s", p.StderrText())
+		}
+	}
+}
+
+// waitEvent returns the next event named name, skipping others.
+func waitEvent(t *testing.T, p *proc.Proc, name string) map[string]any {
+	t.Helper()
+	return p.Until(name, 60*time.Second)
+}
+
+func command(name string, args ...string) *exec.Cmd {
+	return exec.Command(name, args...)
+}
+
+// shot saves a screenshot of the page as name.png into the folder that
+// $FERRY_SCREENSHOTS names (make screenshots sets it to
+// core/web/screenshots); without it, it does nothing.
+func shot(t *testing.T, b *browser.Browser, name string) {
+	t.Helper()
+	dir := os.Getenv("FERRY_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	if err := b.Screenshot(filepath.Join(dir, name+".png")); err != nil {
+		t.Errorf("screenshot %s: %v", name, err)
+	}
+}
+
+func mustDo(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBrowserSendsTree: the page picks a folder tree through its folder
+// input and sends it to `ferry receive --web`; the bytes arrive
+// identical, and the receiver saw the page as an ordinary sender named
+// after the browser.
+func TestBrowserSendsTree(t *testing.T) {
+	b := browser.Start(t)
+	dest := t.TempDir()
+	recv := proc.Start(t, command(proc.Ferry(t), "receive", "--web", "--dir", dest, "--code", "246810",
+		"--yes", "--json", "--no-mdns", "--listen", "127.0.0.1:0"), true)
+	link, _ := pageLink(t, recv)
+
+	mustDo(t, b.Open(link.String()))
+	_, err := b.WaitText(30*time.Second, "Pick files")
+	mustDo(t, err)
+	src := tree(t)
+	mustDo(t, b.Upload("#folder", src))
+	_, err = b.WaitText(5*time.Second, "4 files")
+	mustDo(t, err)
+	shot(t, b, "phone-send-2-picked")
+	mustDo(t, b.Click("#send"))
+	ev := waitEvent(t, recv, "connected")
+	if name, _ := ev["peer_name"].(string); name != "Browser on Android" {
+		t.Errorf("the receiver sees the page as %q, want %q", name, "Browser on Android")
+	}
+	_, err = b.WaitText(60*time.Second, "Every file was checked")
+	mustDo(t, err)
+	shot(t, b, "phone-send-4-done")
+	if c := recv.Exit(20 * time.Second); c != 0 {
+		t.Fatalf("receive exited %d; stderr:\n%s", c, recv.Stderr)
+	}
+	// An empty folder has no file for a folder input to list: the page
+	// cannot send it.
+	os.Remove(filepath.Join(src, "empty dir"))
+	sameTree(t, filepath.Dir(src), dest)
+}
+
+// TestBrowserReceives: `ferry send --to-browser` sends a tree into the
+// page, which saves each file through the browser's downloads (the
+// memory method, as on a phone: folders flattened); every download is
+// compared with its source.
+func TestBrowserReceives(t *testing.T) {
+	b := browser.Start(t)
+	src := tree(t)
+	send := proc.Start(t, command(proc.Ferry(t), "send", "--to-browser", "--json",
+		"--listen", "127.0.0.1:0", src), true)
+	link, _ := pageLink(t, send)
+
+	mustDo(t, b.Open(link.String()))
+	_, err := b.WaitText(30*time.Second, "Receive")
+	mustDo(t, err)
+	text, _ := b.Text()
+	if !strings.Contains(text, "once it has arrived whole") {
+		t.Errorf("the receive view does not say how this browser saves files:\n%s", text)
+	}
+	shot(t, b, "phone-receive-1-opened")
+	mustDo(t, b.Click("#receive"))
+	shot(t, b, "phone-receive-2-receiving")
+	_, err = b.WaitText(60*time.Second, "Every file was checked")
+	mustDo(t, err)
+	shot(t, b, "phone-receive-3-received")
+	if c := send.Exit(20 * time.Second); c != 0 {
+		t.Fatalf("send exited %d; stderr:\n%s", c, send.Stderr)
+	}
+	want := map[string]string{
+		"a.txt":            filepath.Join(src, "a.txt"),
+		"empty":            filepath.Join(src, "empty"),
+		"ünïcode – ok.txt": filepath.Join(src, "sub dir", "ünïcode – ok.txt"),
+		"x.bin":            filepath.Join(src, "sub dir", "deep", "er", "x.bin"),
+	}
+	paths, err := b.WaitDownloads(len(want), 30*time.Second)
+	mustDo(t, err)
+	for _, p := range paths {
+		name := filepath.Base(p)
+		s, ok := want[name]
+		if !ok {
+			t.Errorf("unexpected download %s", name)
+			continue
+		}
+		delete(want, name)
+		got, _ := os.ReadFile(p)
+		exp, _ := os.ReadFile(s)
+		if !bytes.Equal(got, exp) {
+			t.Errorf("download %s: %d bytes, want %d bytes of %s", name, len(got), len(exp), s)
+		}
+	}
+	for name := range want {
+		t.Errorf("%s was not downloaded", name)
+	}
+}
+
+// TestBrowserWrongCode: a link with a wrong code gives the page's own
+// words for it, and the receiver counts it: the right code afterwards
+// connects with wrong_codes 1.
+func TestBrowserWrongCode(t *testing.T) {
+	b := browser.Start(t)
+	dest := t.TempDir()
+	recv := proc.Start(t, command(proc.Ferry(t), "receive", "--web", "--dir", dest, "--code", "246810",
+		"--yes", "--json", "--no-mdns", "--listen", "127.0.0.1:0"), true)
+	link, _ := pageLink(t, recv)
+	right := link.String()
+	q, _ := url.ParseQuery(link.Fragment)
+	q.Set("code", "135799")
+	link.Fragment = q.Encode()
+
+	f := filepath.Join(t.TempDir(), "note.txt")
+	os.WriteFile(f, []byte("hello from the phone\n"), 0o644)
+	mustDo(t, b.Open(link.String()))
+	_, err := b.WaitText(30*time.Second, "Pick files")
+	mustDo(t, err)
+	mustDo(t, b.Upload("#files", f))
+	mustDo(t, b.Click("#send"))
+	_, err = b.WaitText(30*time.Second, "did not accept the code")
+	mustDo(t, err)
+	shot(t, b, "phone-wrong-code")
+
+	// A new load, as a person scanning the code again makes.
+	mustDo(t, b.Open("about:blank"))
+	mustDo(t, b.Open(right))
+	_, err = b.WaitText(30*time.Second, "Pick files")
+	mustDo(t, err)
+	mustDo(t, b.Upload("#files", f))
+	mustDo(t, b.Click("#send"))
+	ev := waitEvent(t, recv, "connected")
+	if n, _ := ev["wrong_codes"].(float64); n != 1 {
+		t.Errorf("the receiver counted %v wrong codes, want 1: %v", ev["wrong_codes"], ev)
+	}
+	_, err = b.WaitText(60*time.Second, "Every file was checked")
+	mustDo(t, err)
+	got, _ := os.ReadFile(filepath.Join(dest, "note.txt"))
+	if string(got) != "hello from the phone\n" {
+		t.Errorf("note.txt arrived as %q", got)
+	}
+}
+
+// TestBrowserOtherOriginRefused: a page from another origin cannot open
+// the receiver's WebSocket even with the token, and an upgrade from the
+// page's own origin without the token is refused.
+func TestBrowserOtherOriginRefused(t *testing.T) {
+	b := browser.Start(t)
+	recv := proc.Start(t, command(proc.Ferry(t), "receive", "--web", "--dir", t.TempDir(), "--code", "246810",
+		"--yes", "--json", "--no-mdns", "--listen", "127.0.0.1:0"), true)
+	link, port := pageLink(t, recv)
+
+	// The token, read as the page's own origin would.
+	mustDo(t, b.Open(link.String()))
+	var token string
+	mustDo(t, b.Eval(`document.querySelector('meta[name="ferry-token"]').content`, &token))
+	if token == "" || strings.Contains(token, "{{") {
+		t.Fatalf("the page carries no token: %q", token)
+	}
+
+	// Another site on this machine: a page served from another port.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	mustDo(t, err)
+	other := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><p id=r>trying</p>`)
+	})}
+	go other.Serve(ln)
+	t.Cleanup(func() { other.Close() })
+	_, otherPort, _ := net.SplitHostPort(ln.Addr().String())
+	mustDo(t, b.Open("http://"+browser.LANAddr+":"+otherPort+"/"))
+	var res string
+	mustDo(t, b.Eval(fmt.Sprintf(`new Promise(done => {
+		const ws = new WebSocket('ws://%s:%s/ws?t=%s');
+		ws.onopen = () => done('opened');
+		ws.onerror = () => done('refused');
+	})`, browser.LANAddr, port, token), &res))
+	if res != "refused" {
+		t.Errorf("a page from another origin opened the receiver's WebSocket: %s", res)
+	}
+	// Its fetch of the page cannot read the token either (no CORS).
+	mustDo(t, b.Eval(fmt.Sprintf(`fetch('http://%s:%s/').then(r => r.text()).then(() => 'read', () => 'refused')`,
+		browser.LANAddr, port), &res))
+	if res != "refused" {
+		t.Errorf("a page from another origin read the receiver's page: %s", res)
+	}
+
+	// The page's own origin, no token: refused before any upgrade.
+	for _, c := range []struct{ name, query, origin string }{
+		{"no token", "", "http://127.0.0.1:" + port},
+		{"wrong token", "?t=" + strings.Repeat("0", len(token)), "http://127.0.0.1:" + port},
+		{"other origin", "?t=" + token, "http://127.0.0.1:" + otherPort},
+	} {
+		req, _ := http.NewRequest("GET", "http://127.0.0.1:"+port+"/ws"+c.query, nil)
+		req.Header.Set("Connection", "Upgrade")
+		req.Header.Set("Upgrade", "websocket")
+		req.Header.Set("Sec-WebSocket-Version", "13")
+		req.Header.Set("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==")
+		req.Header.Set("Origin", c.origin)
+		resp, err := http.DefaultClient.Do(req)
+		mustDo(t, err)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("%s: upgrade answered %s, want 403 Forbidden", c.name, resp.Status)
+		}
+	}
+}
