@@ -20,14 +20,18 @@ type sendOpts struct {
 	to, peer, code, text, paired string
 	trust                        bool
 	paths                        []string
+	// targets and codes are every --to, --peer and --code in order;
+	// more than one target is a send to several receivers (sendmany.go).
+	targets []target
+	codes   stringList
 }
 
 func parseSend(args []string) (sendOpts, error) {
 	var o sendOpts
 	fs := newFlagSet("send")
-	fs.StringVar(&o.to, "to", "", "")
-	fs.StringVar(&o.peer, "peer", "", "")
-	fs.StringVar(&o.code, "code", "", "")
+	fs.Var(&targetFlag{&o.targets, &o.to, false}, "to", "")
+	fs.Var(&targetFlag{&o.targets, &o.peer, true}, "peer", "")
+	fs.Var(&firstOf{&o.codes, &o.code}, "code", "")
 	fs.StringVar(&o.text, "text", "", "")
 	fs.StringVar(&o.paired, "paired", "", "")
 	fs.BoolVar(&o.trust, "trust", false, "")
@@ -37,6 +41,9 @@ func parseSend(args []string) (sendOpts, error) {
 		return o, err
 	}
 	o.paths = paths
+	if len(o.targets) > 1 || len(o.codes) > 1 {
+		return o, checkMany(o)
+	}
 	switch {
 	case o.to != "" && o.peer != "":
 		return o, usagef("use one or the other", "--to and --peer cannot be used together")
@@ -117,6 +124,9 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 		return err
 	}
 	p.json, p.quiet = o.json, o.quiet
+	if len(o.targets) > 1 {
+		return cmdSendMany(ctx, e, p, o)
+	}
 	interactive := e.stdinTerminal && !o.json
 	if o.code == "" && !interactive && o.peer == "" && o.paired == "" {
 		return usagef("pass the code the receiver shows with --code CODE (a trusted device needs none: --peer NAME, or --to ADDR --paired NAME)",
