@@ -44,6 +44,9 @@ vet-targets:
 		echo "GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) vet ./core/... ./cli/... ./mobile/..."; \
 		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) vet -trimpath ./core/... ./cli/... ./mobile/...; \
 	done
+	@# A browser page runs the core as WebAssembly: what it needs must build there.
+	@echo "GOOS=js GOARCH=wasm $(GO) vet ./core/secure ./core/transfer ./core/diag"
+	@GOOS=js GOARCH=wasm CGO_ENABLED=0 $(GO) vet -trimpath ./core/secure ./core/transfer ./core/diag
 
 lint: vet-targets
 	@out=$$(gofmt -l core cli gui mobile tests benches); \

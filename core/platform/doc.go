@@ -15,6 +15,12 @@
 //     ENOSPC and its kin on Unix, ERROR_DISK_FULL and the WSA codes on
 //     Windows, which syscall's E-constants do not match there.
 //
+// In a browser (GOOS=js, the core compiled to WebAssembly for a page)
+// the errors are read as on Unix, and no file can be private:
+// CheckPrivate and MakePrivate fail, so no secret is ever written there
+// (the page keeps its identity in memory). The folders and ReplaceFile
+// are not built there.
+//
 // # Folders
 //
 // ConfigDir is ferry's folder for its static key and trust file:
