@@ -29,6 +29,12 @@ type fanout struct {
 	free  int      // chunks that may still be allocated within the window
 	pool  [][]byte // chunks returned by closed files, for reuse
 	open  map[fanKey]*sharedFile
+	// parked are files every session closed, oldest first, kept (with
+	// their chunks and their source open) for sessions that have not
+	// opened them yet, until their chunks are needed or maxParked others
+	// are parked after them.
+	parked   []*sharedFile
+	sessions int // how many sessions read through this fanout
 	// upto is, per file ever opened, how far its shared reads reached,
 	// so that a shared read past a closed one's counts as read again.
 	upto map[fanKey]int64
@@ -41,8 +47,12 @@ type fanKey struct {
 	name string
 }
 
-func newFanout(window, chunk int) *fanout {
-	return &fanout{chunk: chunk, free: max(window/chunk, 1), open: make(map[fanKey]*sharedFile), upto: make(map[fanKey]int64)}
+// maxParked bounds the files kept open after every session closed them.
+const maxParked = 64
+
+func newFanout(window, chunk, sessions int) *fanout {
+	return &fanout{chunk: chunk, free: max(window/chunk, 1), sessions: sessions,
+		open: make(map[fanKey]*sharedFile), upto: make(map[fanKey]int64)}
 }
 
 // fanView is one session's view of one source. Files opened through it
@@ -57,7 +67,8 @@ type fanView struct {
 
 var (
 	_ fs.FS     = fanView{}
-	_ fs.StatFS = fanView{}
+	_ fs.StatFS    = fanView{}
+	_ fs.ReadDirFS = fanView{}
 )
 
 func (v fanView) Stat(name string) (fs.FileInfo, error) { return fs.Stat(v.under, name) }
@@ -87,7 +98,8 @@ type sharedFile struct {
 	hub  *fanout
 	key  fanKey
 	f    fs.File // the source, opened once and read in order
-	refs int     // under hub.mu
+	refs  int    // sessions holding it open, under hub.mu
+	opens int    // sessions that opened it, under hub.mu
 
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -104,25 +116,54 @@ func (h *fanout) acquire(k fanKey, under fs.FS) (*sharedFile, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if sf := h.open[k]; sf != nil {
+		if sf.refs == 0 {
+			h.unpark(sf)
+		}
 		sf.refs++
+		sf.opens++
 		return sf, nil
 	}
 	f, err := under.Open(k.name)
 	if err != nil {
 		return nil, err
 	}
-	sf := &sharedFile{hub: h, key: k, f: f, refs: 1, seen: h.upto[k]}
+	sf := &sharedFile{hub: h, key: k, f: f, refs: 1, opens: 1, seen: h.upto[k]}
 	sf.cond = sync.NewCond(&sf.mu)
 	h.open[k] = sf
 	return sf, nil
 }
 
+// release drops one session's hold on sf. The last one parks it, unless
+// every session has opened it already.
 func (h *fanout) release(sf *sharedFile) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if sf.refs--; sf.refs > 0 {
 		return nil
 	}
+	if sf.opens < h.sessions {
+		h.parked = append(h.parked, sf)
+		if len(h.parked) <= maxParked {
+			return nil
+		}
+		sf = h.parked[0]
+		h.parked = h.parked[1:]
+	}
+	return h.drop(sf)
+}
+
+func (h *fanout) unpark(sf *sharedFile) {
+	for i, p := range h.parked {
+		if p == sf {
+			h.parked = append(h.parked[:i], h.parked[i+1:]...)
+			return
+		}
+	}
+}
+
+// drop frees a file nobody holds, with h.mu held: its chunks go back to
+// the window, its source is closed.
+func (h *fanout) drop(sf *sharedFile) error {
 	delete(h.open, sf.key)
 	sf.mu.Lock()
 	h.upto[sf.key] = max(h.upto[sf.key], sf.head)
@@ -133,11 +174,25 @@ func (h *fanout) release(sf *sharedFile) error {
 	return sf.f.Close()
 }
 
+// close drops every parked file, when the sessions are over.
+func (h *fanout) close() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, sf := range h.parked {
+		h.drop(sf)
+	}
+	h.parked = nil
+}
+
 // grow asks for one more chunk within the window; nil means the window
 // is spent.
 func (h *fanout) grow() []byte {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	for h.free <= 0 && len(h.parked) > 0 {
+		h.drop(h.parked[0])
+		h.parked = h.parked[1:]
+	}
 	if h.free <= 0 {
 		return nil
 	}

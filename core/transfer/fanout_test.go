@@ -42,6 +42,8 @@ func (c *countFS) Open(name string) (fs.File, error) {
 
 func (c *countFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(c.FS, name) }
 
+func (c *countFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(c.FS, name) }
+
 func (c *countFS) bytesRead(name string) int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -123,7 +125,7 @@ func TestFanoutReadOnceTogether(t *testing.T) {
 	const chunk = 4096
 	for _, size := range []int{0, 1, chunk - 1, chunk, chunk + 1, 5*chunk + 500} {
 		under, data := fanSetup(t, size)
-		hub := newFanout(64*chunk, chunk)
+		hub := newFanout(64*chunk, chunk, 4)
 		vs, again := views(hub, under, 4)
 		files := make([]fs.File, len(vs))
 		for i, v := range vs {
@@ -174,7 +176,7 @@ func TestFanoutLaggardReadsOnItsOwn(t *testing.T) {
 		const chunk = 4096
 		under, data := fanSetup(t, 20*chunk+123)
 		under.plain = plain
-		hub := newFanout(2*chunk, chunk)
+		hub := newFanout(2*chunk, chunk, 2)
 		vs, again := views(hub, under, 2)
 		lead, _ := vs[0].Open("f.bin")
 		lag, _ := vs[1].Open("f.bin")
@@ -212,7 +214,7 @@ func TestFanoutLaggardReadsOnItsOwn(t *testing.T) {
 // the session that reads it is told.
 func TestFanoutReopenCountsAgain(t *testing.T) {
 	under, data := fanSetup(t, 10000)
-	hub := newFanout(1<<20, 4096)
+	hub := newFanout(1<<20, 4096, 1)
 	vs, again := views(hub, under, 2)
 	f, _ := vs[0].Open("f.bin")
 	readIn(t, f, 4096)
@@ -231,7 +233,7 @@ func TestFanoutReopenCountsAgain(t *testing.T) {
 // window while it still holds the bytes.
 func TestFanoutSeekAndReadAt(t *testing.T) {
 	under, data := fanSetup(t, 50000)
-	hub := newFanout(1<<20, 4096)
+	hub := newFanout(1<<20, 4096, 1)
 	vs, again := views(hub, under, 1)
 	f, _ := vs[0].Open("f.bin")
 	defer f.Close()
@@ -248,5 +250,60 @@ func TestFanoutSeekAndReadAt(t *testing.T) {
 	}
 	if again[0].Load() != 0 || under.bytesRead("f.bin") != int64(len(data)) {
 		t.Errorf("read again %d, disk %d: want 0 and the file once", again[0].Load(), under.bytesRead("f.bin"))
+	}
+}
+
+// A file every session has not opened yet stays parked when the others
+// close it, so a session a file behind the others still shares the read;
+// a parked file gives its chunks up when an open file needs them.
+func TestFanoutParkedForLateSession(t *testing.T) {
+	dir := t.TempDir()
+	a, b := pattern(10000, 1), pattern(9000, 2)
+	writeFile(t, filepath.Join(dir, "a"), a)
+	writeFile(t, filepath.Join(dir, "b"), b)
+	under := newCountFS(dir)
+	hub := newFanout(3*4096, 4096, 2)
+	vs, again := views(hub, under, 2)
+	f, _ := vs[0].Open("a")
+	readIn(t, f, 4096)
+	f.Close()
+	g, _ := vs[1].Open("a")
+	if got := readIn(t, g, 4096); !bytes.Equal(got, a) {
+		t.Fatal("the late session read other bytes than the file's")
+	}
+	g.Close()
+	if again[1].Load() != 0 || under.bytesRead("a") != int64(len(a)) {
+		t.Errorf("the late session read %d bytes again, the disk gave %d: want 0 and the file once", again[1].Load(), under.bytesRead("a"))
+	}
+	if len(hub.parked) != 0 || len(hub.open) != 0 {
+		t.Errorf("after both sessions closed a: %d parked, %d open", len(hub.parked), len(hub.open))
+	}
+
+	// b is parked with all three chunks of the window; c, opened next,
+	// takes them back, and b is then read again for the late session.
+	writeFile(t, filepath.Join(dir, "c"), pattern(3*4096, 3))
+	f, _ = vs[0].Open("b")
+	readIn(t, f, 4096)
+	f.Close()
+	if len(hub.parked) != 1 || hub.free != 0 {
+		t.Fatalf("b: %d parked, %d chunks free; want 1 and 0", len(hub.parked), hub.free)
+	}
+	c, _ := vs[0].Open("c")
+	readIn(t, c, 4096)
+	if len(hub.parked) != 0 {
+		t.Errorf("c read while b stayed parked")
+	}
+	c.Close()
+	g, _ = vs[1].Open("b")
+	if got := readIn(t, g, 4096); !bytes.Equal(got, b) {
+		t.Fatal("read other bytes than b's")
+	}
+	g.Close()
+	if again[1].Load() != int64(len(b)) {
+		t.Errorf("b read again for the late session: %d bytes, want %d", again[1].Load(), len(b))
+	}
+	hub.close()
+	if hub.free != 3 || len(hub.open) != 0 {
+		t.Errorf("after close: %d chunks free of 3, %d open", hub.free, len(hub.open))
 	}
 }

@@ -2,6 +2,9 @@ package transfer
 
 import (
 	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -75,7 +78,7 @@ func SendMany(ctx context.Context, cfg ManyConfig) ([]ManyResult, ManyStats) {
 	if gather == 0 {
 		gather = DefaultGather
 	}
-	hub := newFanout(window, maxChunk)
+	hub := newFanout(window, maxChunk, n)
 	line := newStartLine(n, gather)
 	again := make([]atomic.Int64, n)
 	results := make([]ManyResult, n)
@@ -104,6 +107,7 @@ func SendMany(ctx context.Context, cfg ManyConfig) ([]ManyResult, ManyStats) {
 		}()
 	}
 	wg.Wait()
+	hub.close()
 	return results, ManyStats{DiskRead: hub.read.Load()}
 }
 
@@ -173,8 +177,32 @@ func (g *gate) wait(ctx context.Context, keepalive func() error, every time.Dura
 	}
 }
 
-// shareItems gives one session its items, reading files through the
-// shared window.
+// shareItems gives one session its items, each file or folder read
+// through that session's view of a fan-out source: the item's own FS, or
+// for an item on the OS disk, os.DirFS of its parent folder (as
+// buildManifest does). Source k is the k-th item in every session, so
+// the sessions' views of it share their reads. An item that cannot be
+// resolved is left as it is: Send reports it.
 func shareItems(items []Item, hub *fanout, again *atomic.Int64) []Item {
-	return items
+	out := make([]Item, len(items))
+	for k, it := range items {
+		out[k] = it
+		if it.Path == "" {
+			continue // a text
+		}
+		under, p := it.FS, it.Path
+		if under == nil {
+			abs, err := filepath.Abs(it.Path)
+			if err != nil {
+				continue
+			}
+			dir, base := filepath.Split(abs)
+			if base == "" || !fs.ValidPath(base) {
+				continue
+			}
+			under, p = os.DirFS(dir), base
+		}
+		out[k].FS, out[k].Path = fanView{hub: hub, src: k, under: under, again: again}, p
+	}
+	return out
 }

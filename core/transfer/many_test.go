@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/ferry-project/ferry/core/secure"
 )
@@ -81,13 +82,19 @@ func TestSendManyDeclineDieDeliver(t *testing.T) {
 	pairs := []*pair{declines, dies, gets}
 
 	evs := &manyEvents{by: map[int][]Event{}}
-	cfg := ManyConfig{Items: []Item{{Path: folder}}, OnEvent: evs.on}
+	// The files are read through a counting FS: the disk reads they cost.
+	under := newCountFS(src)
+	cfg := ManyConfig{Items: []Item{{FS: under, Path: "album"}}, OnEvent: evs.on}
 	for _, p := range pairs {
 		cfg.To = append(cfg.To, p.send)
 	}
 	res, stats := SendMany(ctx, cfg)
-	for _, p := range pairs {
-		<-p.served
+	for i, p := range pairs {
+		select {
+		case <-p.served:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("receiver %d never ended; results %+v", i, res)
+		}
 	}
 
 	if len(res) != 3 {
@@ -110,6 +117,21 @@ func TestSendManyDeclineDieDeliver(t *testing.T) {
 	for i, p := range pairs {
 		if res[i].Addr != p.send.Addr {
 			t.Errorf("result %d is for %s, want %s", i, res[i].Addr, p.send.Addr)
+		}
+	}
+
+	// The common case: every byte read from disk once, for all of them.
+	if stats.DiskRead != total {
+		t.Errorf("the disk gave %d bytes for %d bytes of files: read more than once", stats.DiskRead, total)
+	}
+	for name, size := range map[string]int64{"album/a.bin": 1<<20 + 333, "album/b.bin": 300 << 10} {
+		if r := under.bytesRead(name); r != size {
+			t.Errorf("%s: %d bytes read from disk, want its %d once", name, r, size)
+		}
+	}
+	for i, r := range res {
+		if r.ReadAgain != 0 {
+			t.Errorf("receiver %d: %d bytes read again for it alone", i, r.ReadAgain)
 		}
 	}
 
