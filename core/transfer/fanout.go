@@ -66,7 +66,7 @@ type fanView struct {
 }
 
 var (
-	_ fs.FS     = fanView{}
+	_ fs.FS        = fanView{}
 	_ fs.StatFS    = fanView{}
 	_ fs.ReadDirFS = fanView{}
 )
@@ -95,11 +95,11 @@ func (v fanView) Open(name string) (fs.File, error) {
 // sharedFile is one open file's window: chunks holding [base, head) of
 // the file, the oldest first.
 type sharedFile struct {
-	hub  *fanout
-	key  fanKey
-	f    fs.File // the source, opened once and read in order
-	refs  int    // sessions holding it open, under hub.mu
-	opens int    // sessions that opened it, under hub.mu
+	hub   *fanout
+	key   fanKey
+	f     fs.File // the source, opened once and read in order
+	refs  int     // sessions holding it open, under hub.mu
+	opens int     // sessions that opened it, under hub.mu
 
 	mu      sync.Mutex
 	cond    *sync.Cond
