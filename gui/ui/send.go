@@ -55,6 +55,8 @@ type sendView struct {
 	// more, or a changed key): a code is needed until one pairs them
 	// again.
 	needCode map[string]bool
+
+	many manyState // sending to several devices (sendmany.go)
 }
 
 func newSendView(u *UI) *sendView {
@@ -94,7 +96,8 @@ func newSendView(u *UI) *sendView {
 			// The badge shares the name's line, so the details below
 			// keep the row's full width.
 			badge := &widget.Label{TextStyle: fyne.TextStyle{Bold: true}}
-			return container.NewBorder(nil, nil, widget.NewIcon(theme.ComputerIcon()), nil,
+			// The box on the right adds the device to a send to several.
+			return container.NewBorder(nil, nil, widget.NewIcon(theme.ComputerIcon()), widget.NewCheck("", nil),
 				container.New(layout.NewCustomPaddedVBoxLayout(0), container.NewBorder(nil, nil, nil, badge, name), sub))
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
@@ -136,6 +139,7 @@ func newSendView(u *UI) *sendView {
 			}
 			texts[1].(*widget.Label).SetText(sub)
 			icon.SetResource(res)
+			v.updatePick(d, box.Objects[2].(*widget.Check))
 		},
 	)
 	v.devList.OnSelected = func(i widget.ListItemID) {
@@ -179,12 +183,14 @@ func newSendView(u *UI) *sendView {
 	v.sendBtn.Importance = widget.HighImportance
 	v.hint = &widget.Label{Importance: widget.LowImportance, Alignment: fyne.TextAlignCenter, Truncation: fyne.TextTruncateEllipsis}
 
+	v.initMany()
 	toHead := heading("Send to")
 	toFoot := container.NewVBox(
 		container.NewBorder(nil, nil, nil, v.addAddr, v.addr),
 		widget.NewSeparator(),
 		heading("Code"),
 		v.code,
+		v.many.codesBox,
 		v.sendBtn,
 		v.hint,
 	)
@@ -197,7 +203,7 @@ func newSendView(u *UI) *sendView {
 	v.prog = newProgressPanel(true)
 	progCard := centred(560, card(v.prog.root))
 	progCard.Hide()
-	v.root = container.NewStack(v.form, progCard)
+	v.root = container.NewStack(v.form, progCard, v.many.card)
 	v.selectionChanged()
 	v.devicesChanged()
 	return v
@@ -451,6 +457,9 @@ func (v *sendView) paired(d Device) []byte {
 // send it and a code (none for a trusted device), and otherwise says what
 // is missing.
 func (v *sendView) updateReady() {
+	if v.updateReadyMany() {
+		return
+	}
 	d, haveTarget := v.target()
 	_, _, counting := v.sel.totals()
 	pairedKey := v.paired(d)
@@ -490,6 +499,10 @@ func (v *sendView) updateReady() {
 // startSend runs the transfer on a goroutine the UI owns and shows its
 // progress in place of the form.
 func (v *sendView) startSend() {
+	if v.multi() {
+		v.startSendMany()
+		return
+	}
 	d, ok := v.target()
 	if !ok || len(v.sel.items) == 0 || v.cancel != nil {
 		return
