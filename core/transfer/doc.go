@@ -85,6 +85,47 @@
 // to a page that connected to it) returns that connection from
 // SendConfig.Dialer: the sender is always the handshake's initiator.
 //
+// # Several receivers
+//
+// SendMany sends one set of items to several receivers at once: a
+// session each (its own connection and handshake, its own code or pin,
+// its own accept, its own events, tagged with the receiver's index in
+// ManyConfig.To, and its own result in ManyResult). A receiver that
+// declines, fails, dies or is slow never stops the others: a session's
+// error ends only that session, and no session ever waits for another
+// while bytes move. Events of all sessions go to one handler, in order
+// per receiver and never concurrently.
+//
+// The files are read once for all. Every item becomes, in each session,
+// a view of one shared source (fanout.go): per open file a window of the
+// chunks most recently read from disk (ManyConfig.Window, default 4 MiB,
+// shared by every open file; beyond it at most one chunk per open file).
+// The session at the window's end reads the next chunk from disk; the
+// others copy it from memory. The window waits for no one: when it is
+// full its oldest chunk is dropped, and a session still behind that
+// chunk reads on its own from the source (an own handle, ReadAt where
+// the file has it) until it catches up with the window, if it does.
+// Those bytes are counted as read again for that session alone
+// (ManyResult.ReadAgain), and ManyStats.DiskRead counts every byte read.
+// A file all sessions closed stays open, with its chunks, for the
+// sessions that have not opened it yet (at most 64 such files, and its
+// chunks go back to the window first when an open file needs them), so a
+// session a file behind the others still shares the read. Hashes for a
+// receiver's haves and the prefix of a resume are read by each session
+// through the same window.
+//
+// So that the sessions start reading together, a session that was
+// accepted waits, sending keepalives, until every session has accepted,
+// been declined or failed, for at most ManyConfig.Gather (default 10 s):
+// a person who is slow to accept delays the others by that much at most,
+// and is then sent the files all the same, read again for it where the
+// others are past them.
+//
+// Memory: each session costs what a Send costs (its secure stream's
+// buffers and one chunk), the window is shared, so four receivers stay
+// well inside the 32 MiB budget (README's "Speed and memory" has the
+// figures).
+//
 // # Decisions where the design brief was silent
 //
 //   - Names. The receiver's device name arrives in its first message and

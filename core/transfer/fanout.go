@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // A fanout lets several sessions of one SendMany read the same files
@@ -14,11 +15,18 @@ import (
 // (an fs.FS); the views of one source share, per open file, a window of
 // the chunks most recently read from disk. The session that reaches the
 // end of the window reads the next chunk from disk into it; the others
-// copy it from memory. The window never waits for anyone: when a chunk
-// is needed and the window is full, its oldest chunk is dropped, and a
-// session still behind it reads the rest of the file on its own (counted
-// as read again, for it). A session that catches up reads from the
-// window again.
+// copy it from memory.
+//
+// When the window is full, its oldest chunk must go before the next is
+// read. If a session still needs that chunk (it is reading it, or has
+// not opened the file yet), the reader waits for it, up to maxWait at a
+// time, but a session may hold the others back by at most patience plus
+// share of the time since the send began, all waits counted. Past that
+// it is loose: nobody waits for it again, and when it falls behind the
+// window it reads on its own (counted as read again, for it), until it
+// catches up with the window, if it does. So receivers of about the same
+// speed stay in step and the file is read once, and a slow, stalled or
+// dead one costs the others a bounded delay, never a stall.
 //
 // Memory: at most window bytes of chunks in all, shared by every open
 // file, plus one chunk per open file beyond that (a file always gets its
@@ -40,7 +48,27 @@ type fanout struct {
 	upto map[fanKey]int64
 	// read counts every byte read from the sources, shared or not.
 	read atomic.Int64
+
+	sess     []*fanSession
+	start    time.Time
+	patience time.Duration // how long a session may hold the others back
+	share    float64       // ... plus this share of the time since start
 }
+
+// fanSession is one session's standing in a fanout.
+type fanSession struct {
+	again atomic.Int64 // bytes read from the sources for this session alone
+	held  atomic.Int64 // nanoseconds others waited for it
+	loose atomic.Bool  // nobody waits for it any more
+	gone  atomic.Bool  // its transfer ended
+}
+
+// Waiting for a session that still needs the window's oldest chunk.
+const (
+	maxWait         = 100 * time.Millisecond // one wait, before looking again
+	defaultPatience = 2 * time.Second
+	defaultShare    = 0.1
+)
 
 type fanKey struct {
 	src  int // which source (one per root)
@@ -51,8 +79,35 @@ type fanKey struct {
 const maxParked = 64
 
 func newFanout(window, chunk, sessions int) *fanout {
-	return &fanout{chunk: chunk, free: max(window/chunk, 1), sessions: sessions,
-		open: make(map[fanKey]*sharedFile), upto: make(map[fanKey]int64)}
+	h := &fanout{chunk: chunk, free: max(window/chunk, 1), sessions: sessions,
+		open: make(map[fanKey]*sharedFile), upto: make(map[fanKey]int64),
+		start: time.Now(), patience: defaultPatience, share: defaultShare}
+	for range sessions {
+		h.sess = append(h.sess, &fanSession{})
+	}
+	return h
+}
+
+// view is session i's view of source src.
+func (h *fanout) view(i, src int, under fs.FS) fanView {
+	return fanView{hub: h, src: src, under: under, s: h.sess[i]}
+}
+
+// leave says session i's transfer ended: nobody waits for it.
+func (h *fanout) leave(i int) { h.sess[i].gone.Store(true) }
+
+// allowance is how much longer s may hold the others back.
+func (h *fanout) allowance(s *fanSession) time.Duration {
+	budget := h.patience + time.Duration(h.share*float64(time.Since(h.start)))
+	return budget - time.Duration(s.held.Load())
+}
+
+// spare says whether a chunk can be had without dropping one of the
+// asking file's own.
+func (h *fanout) spare() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.free > 0 || len(h.parked) > 0
 }
 
 // fanView is one session's view of one source. Files opened through it
@@ -61,8 +116,7 @@ type fanView struct {
 	hub   *fanout
 	src   int
 	under fs.FS
-	// again counts the bytes read from the source for this session alone.
-	again *atomic.Int64
+	s     *fanSession
 }
 
 var (
@@ -98,6 +152,7 @@ type sharedFile struct {
 	hub   *fanout
 	key   fanKey
 	f     fs.File // the source, opened once and read in order
+	size  int64   // as opened: reading stops there (a sender checks for changes itself)
 	refs  int     // sessions holding it open, under hub.mu
 	opens int     // sessions that opened it, under hub.mu
 
@@ -110,6 +165,11 @@ type sharedFile struct {
 	filling bool     // a session is reading the chunk at head from disk
 	err     error    // sticky: the source failed or ended (io.EOF) at head
 	seen    int64    // how far earlier shared reads of this file reached
+	// at is where each session that read this file reads next; done has
+	// the sessions that closed it. A session in neither has not opened it.
+	at      map[*fanSession]int64
+	done    map[*fanSession]bool
+	waiters int // sessions waiting in waitFor
 }
 
 func (h *fanout) acquire(k fanKey, under fs.FS) (*sharedFile, error) {
@@ -127,7 +187,13 @@ func (h *fanout) acquire(k fanKey, under fs.FS) (*sharedFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	sf := &sharedFile{hub: h, key: k, f: f, refs: 1, opens: 1, seen: h.upto[k]}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	sf := &sharedFile{hub: h, key: k, f: f, size: fi.Size(), refs: 1, opens: 1, seen: h.upto[k],
+		at: map[*fanSession]int64{}, done: map[*fanSession]bool{}}
 	sf.cond = sync.NewCond(&sf.mu)
 	h.open[k] = sf
 	return sf, nil
@@ -209,22 +275,86 @@ func (h *fanout) grow() []byte {
 // the next chunk from disk when off is the window's end. It reports
 // behind when off is no longer (or not yet) in the window: the caller
 // reads on its own.
-func (sf *sharedFile) readAt(p []byte, off int64, again *atomic.Int64) (n int, behind bool, err error) {
+func (sf *sharedFile) readAt(p []byte, off int64, s *fanSession) (n int, behind bool, err error) {
 	sf.mu.Lock()
 	defer sf.mu.Unlock()
+	delete(sf.done, s)
 	for {
 		switch {
 		case off < sf.base || off > sf.head:
+			delete(sf.at, s)
 			return 0, true, nil
 		case off < sf.head:
-			return sf.copyOut(p, off), false, nil
+			n := sf.copyOut(p, off)
+			sf.at[s] = off + int64(n)
+			if sf.waiters > 0 {
+				sf.cond.Broadcast()
+			}
+			return n, false, nil
 		case sf.err != nil:
 			return 0, false, sf.err
 		case sf.filling:
 			sf.cond.Wait()
+		case sf.head >= sf.size:
+			sf.err = io.EOF
 		default:
-			sf.fill(again)
+			if b := sf.blocker(s); b != nil {
+				sf.waitFor(b)
+				continue
+			}
+			sf.fill(s)
 		}
+	}
+}
+
+// blocker is a session, other than s, that still needs the window's
+// oldest chunk when the next fill would drop it; nil when none does.
+func (sf *sharedFile) blocker(s *fanSession) *fanSession {
+	if len(sf.chunks) == 0 || sf.hub.spare() {
+		return nil
+	}
+	end := sf.base + int64(sf.hub.chunk)
+	for _, o := range sf.hub.sess {
+		if o == s || o.loose.Load() || o.gone.Load() || sf.done[o] {
+			continue
+		}
+		if at, ok := sf.at[o]; (ok && at >= sf.base && at < end) || (!ok && sf.base == 0) {
+			return o
+		}
+	}
+	return nil
+}
+
+// waitFor waits, with sf.mu held, until b may have moved on (any read or
+// close broadcasts), for at most maxWait and b's allowance, which the
+// wait is charged to. A session out of allowance is made loose instead.
+func (sf *sharedFile) waitFor(b *fanSession) {
+	limit := sf.hub.allowance(b)
+	if limit <= 0 {
+		b.loose.Store(true)
+		return
+	}
+	t := time.AfterFunc(min(limit, maxWait), func() {
+		sf.mu.Lock()
+		sf.cond.Broadcast()
+		sf.mu.Unlock()
+	})
+	start := time.Now()
+	sf.waiters++
+	sf.cond.Wait()
+	sf.waiters--
+	t.Stop()
+	b.held.Add(int64(time.Since(start)))
+}
+
+// closedBy notes that s closed the file: nobody waits for it here.
+func (sf *sharedFile) closedBy(s *fanSession) {
+	sf.mu.Lock()
+	defer sf.mu.Unlock()
+	delete(sf.at, s)
+	sf.done[s] = true
+	if sf.waiters > 0 {
+		sf.cond.Broadcast()
 	}
 }
 
@@ -249,7 +379,7 @@ func (sf *sharedFile) copyOut(p []byte, off int64) int {
 // chunk comes from the window's spare ones, else is the file's oldest
 // (which a session still reading it then reads on its own), else, for a
 // file that has none, is one beyond the window.
-func (sf *sharedFile) fill(again *atomic.Int64) {
+func (sf *sharedFile) fill(s *fanSession) {
 	c := sf.hub.grow()
 	switch {
 	case c != nil:
@@ -269,8 +399,8 @@ func (sf *sharedFile) fill(again *atomic.Int64) {
 	sf.filling = false
 	sf.cond.Broadcast()
 	sf.hub.read.Add(int64(n))
-	if again != nil && off < sf.seen {
-		again.Add(min(int64(n), sf.seen-off))
+	if off < sf.seen {
+		s.again.Add(min(int64(n), sf.seen-off))
 	}
 	if len(sf.chunks) == 0 {
 		sf.base = off
@@ -324,7 +454,7 @@ func (f *fanFile) ReadAt(p []byte, off int64) (int, error) {
 	}
 	n := 0
 	for n < len(p) {
-		m, behind, err := f.sf.readAt(p[n:], off+int64(n), f.view.again)
+		m, behind, err := f.sf.readAt(p[n:], off+int64(n), f.view.s)
 		if behind {
 			m, err = f.readOwn(p[n:], off+int64(n))
 		}
@@ -377,7 +507,7 @@ func (f *fanFile) readOwn(p []byte, off int64) (int, error) {
 }
 
 func (f *fanFile) count(n int) {
-	f.view.again.Add(int64(n))
+	f.view.s.again.Add(int64(n))
 	f.view.hub.read.Add(int64(n))
 }
 
@@ -407,6 +537,7 @@ func (f *fanFile) Close() error {
 		return fs.ErrClosed
 	}
 	f.closed = true
+	f.sf.closedBy(f.view.s)
 	err := f.view.hub.release(f.sf)
 	if f.own != nil {
 		if cerr := f.own.Close(); err == nil {

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // countFS counts the bytes read from the files it opens, per name: the
@@ -96,8 +97,8 @@ func views(hub *fanout, under fs.FS, n int) ([]fanView, []*atomic.Int64) {
 	vs := make([]fanView, n)
 	again := make([]*atomic.Int64, n)
 	for i := range vs {
-		again[i] = new(atomic.Int64)
-		vs[i] = fanView{hub: hub, src: 0, under: under, again: again[i]}
+		vs[i] = hub.view(i, 0, under)
+		again[i] = &hub.sess[i].again
 	}
 	return vs, again
 }
@@ -177,6 +178,7 @@ func TestFanoutLaggardReadsOnItsOwn(t *testing.T) {
 		under, data := fanSetup(t, 20*chunk+123)
 		under.plain = plain
 		hub := newFanout(2*chunk, chunk, 2)
+		hub.patience, hub.share = 0, 0 // nobody is waited for
 		vs, again := views(hub, under, 2)
 		lead, _ := vs[0].Open("f.bin")
 		lag, _ := vs[1].Open("f.bin")
@@ -214,11 +216,12 @@ func TestFanoutLaggardReadsOnItsOwn(t *testing.T) {
 // the session that reads it is told.
 func TestFanoutReopenCountsAgain(t *testing.T) {
 	under, data := fanSetup(t, 10000)
-	hub := newFanout(1<<20, 4096, 1)
+	hub := newFanout(1<<20, 4096, 2)
 	vs, again := views(hub, under, 2)
 	f, _ := vs[0].Open("f.bin")
 	readIn(t, f, 4096)
 	f.Close()
+	hub.close() // drops the parked file, as a need for its chunks would
 	g, _ := vs[1].Open("f.bin")
 	if got := readIn(t, g, 4096); !bytes.Equal(got, data) {
 		t.Fatal("read other bytes than the file's")
@@ -305,5 +308,68 @@ func TestFanoutParkedForLateSession(t *testing.T) {
 	hub.close()
 	if hub.free != 3 || len(hub.open) != 0 {
 		t.Errorf("after close: %d chunks free of 3, %d open", hub.free, len(hub.open))
+	}
+}
+
+// Sessions reading side by side through a window far smaller than the
+// file stay in step: whoever is ahead waits for the other at the window's
+// edge, and the file is read from disk once.
+func TestFanoutPacesSessionsInStep(t *testing.T) {
+	const chunk = 4096
+	under, data := fanSetup(t, 40*chunk+77)
+	hub := newFanout(2*chunk, chunk, 3)
+	vs, again := views(hub, under, 3)
+	var wg sync.WaitGroup
+	got := make([][]byte, 3)
+	for i, v := range vs {
+		f, err := v.Open("f.bin")
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer f.Close()
+			got[i] = readIn(t, f, []int{chunk, 1000, 3 * chunk}[i])
+		}()
+	}
+	wg.Wait()
+	for i := range got {
+		if !bytes.Equal(got[i], data) {
+			t.Fatalf("session %d read other bytes than the file's", i)
+		}
+		if again[i].Load() != 0 || hub.sess[i].loose.Load() {
+			t.Errorf("session %d: %d bytes read again, loose %v", i, again[i].Load(), hub.sess[i].loose.Load())
+		}
+	}
+	if r := under.bytesRead("f.bin"); r != int64(len(data)) {
+		t.Errorf("the disk gave %d bytes, want the file once (%d)", r, len(data))
+	}
+}
+
+// A session that opened the file and then reads nothing holds the other
+// back only for its allowance; then it is loose, the other reads on, and
+// the stalled one, when it reads after all, reads on its own.
+func TestFanoutStalledSessionGoesLoose(t *testing.T) {
+	const chunk = 4096
+	under, data := fanSetup(t, 10*chunk)
+	hub := newFanout(2*chunk, chunk, 2)
+	hub.patience, hub.share = 30*time.Millisecond, 0
+	vs, again := views(hub, under, 2)
+	stalled, _ := vs[1].Open("f.bin")
+	lead, _ := vs[0].Open("f.bin")
+	if got := readIn(t, lead, chunk); !bytes.Equal(got, data) {
+		t.Fatal("the leader read other bytes than the file's")
+	}
+	lead.Close()
+	if !hub.sess[1].loose.Load() || hub.sess[0].loose.Load() {
+		t.Errorf("loose: leader %v, stalled %v; want only the stalled one", hub.sess[0].loose.Load(), hub.sess[1].loose.Load())
+	}
+	if got := readIn(t, stalled, 3000); !bytes.Equal(got, data) {
+		t.Fatal("the stalled session read other bytes than the file's")
+	}
+	stalled.Close()
+	if again[1].Load() < int64(len(data)-2*chunk) {
+		t.Errorf("the stalled session read %d bytes on its own, want at least the %d behind the window", again[1].Load(), len(data)-2*chunk)
 	}
 }

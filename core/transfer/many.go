@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -80,7 +79,6 @@ func SendMany(ctx context.Context, cfg ManyConfig) ([]ManyResult, ManyStats) {
 	}
 	hub := newFanout(window, maxChunk, n)
 	line := newStartLine(n, gather)
-	again := make([]atomic.Int64, n)
 	results := make([]ManyResult, n)
 	var (
 		evMu sync.Mutex
@@ -88,7 +86,7 @@ func SendMany(ctx context.Context, cfg ManyConfig) ([]ManyResult, ManyStats) {
 	)
 	for i := range cfg.To {
 		sc := cfg.To[i]
-		sc.Items = shareItems(cfg.Items, hub, &again[i])
+		sc.Items = shareItems(cfg.Items, hub, i)
 		sc.OnEvent = func(ev Event) {
 			if cfg.OnEvent == nil {
 				return
@@ -103,7 +101,8 @@ func SendMany(ctx context.Context, cfg ManyConfig) ([]ManyResult, ManyStats) {
 			defer wg.Done()
 			defer sc.gate.arrive()
 			sum, err := Send(ctx, sc)
-			results[i] = ManyResult{Addr: sc.Addr, Summary: sum, Err: err, ReadAgain: again[i].Load()}
+			hub.leave(i)
+			results[i] = ManyResult{Addr: sc.Addr, Summary: sum, Err: err, ReadAgain: hub.sess[i].again.Load()}
 		}()
 	}
 	wg.Wait()
@@ -183,7 +182,7 @@ func (g *gate) wait(ctx context.Context, keepalive func() error, every time.Dura
 // buildManifest does). Source k is the k-th item in every session, so
 // the sessions' views of it share their reads. An item that cannot be
 // resolved is left as it is: Send reports it.
-func shareItems(items []Item, hub *fanout, again *atomic.Int64) []Item {
+func shareItems(items []Item, hub *fanout, session int) []Item {
 	out := make([]Item, len(items))
 	for k, it := range items {
 		out[k] = it
@@ -202,7 +201,7 @@ func shareItems(items []Item, hub *fanout, again *atomic.Int64) []Item {
 			}
 			under, p = os.DirFS(dir), base
 		}
-		out[k].FS, out[k].Path = fanView{hub: hub, src: k, under: under, again: again}, p
+		out[k].FS, out[k].Path = hub.view(session, k, under), p
 	}
 	return out
 }
