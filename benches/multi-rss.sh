@@ -43,8 +43,8 @@ one() {
 	while [ -z "$pid" ]; do pid=$(pgrep -P $tpid || true); done
 	rchar=0
 	while [ -r "/proc/$pid/io" ]; do
-		r=$(sed -n 's/^rchar: //p' "/proc/$pid/io" 2>/dev/null || true)
-		[ -n "$r" ] && rchar=$r
+		v=$(sed -n "s/^rchar: //p" "/proc/$pid/io" 2>/dev/null || true)
+		[ -n "$v" ] && rchar=$v
 		sleep 0.02
 	done
 	wait $tpid

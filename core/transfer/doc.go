@@ -92,27 +92,37 @@
 // its own accept, its own events, tagged with the receiver's index in
 // ManyConfig.To, and its own result in ManyResult). A receiver that
 // declines, fails, dies or is slow never stops the others: a session's
-// error ends only that session, and no session ever waits for another
-// while bytes move. Events of all sessions go to one handler, in order
-// per receiver and never concurrently.
+// error ends only that session, and no session waits for another longer
+// than the bounds below. Events of all sessions go to one handler, in
+// order per receiver and never concurrently.
 //
 // The files are read once for all. Every item becomes, in each session,
 // a view of one shared source (fanout.go): per open file a window of the
 // chunks most recently read from disk (ManyConfig.Window, default 4 MiB,
 // shared by every open file; beyond it at most one chunk per open file).
 // The session at the window's end reads the next chunk from disk; the
-// others copy it from memory. The window waits for no one: when it is
-// full its oldest chunk is dropped, and a session still behind that
-// chunk reads on its own from the source (an own handle, ReadAt where
-// the file has it) until it catches up with the window, if it does.
-// Those bytes are counted as read again for that session alone
-// (ManyResult.ReadAgain), and ManyStats.DiskRead counts every byte read.
+// others copy it from memory. When the window is full and a session
+// still needs its oldest chunk (or has not opened the file yet), the
+// session at the end waits for it, 100 ms at a time; but a session may
+// hold the others back by at most 2 s plus a tenth of the time since the
+// send began, all waits counted. Past that it is loose: nobody waits for
+// it again, and once behind the window it reads on its own from the
+// source (an own handle, ReadAt where the file has it) until it catches
+// up, if it does. Those bytes are counted as read again for that session
+// alone (ManyResult.ReadAgain); ManyStats.DiskRead counts every byte
+// read. So receivers of about the same speed stay in step and the file
+// is read once, and a slow, stalled or dead receiver costs the others a
+// bounded delay, never a stall (a dead one costs nothing once its session
+// has failed). The alternative, a window that never waits, read a file
+// about three times for four receivers on loopback, where sessions drift
+// apart by more than any window of a few MiB.
+//
 // A file all sessions closed stays open, with its chunks, for the
-// sessions that have not opened it yet (at most 64 such files, and its
-// chunks go back to the window first when an open file needs them), so a
-// session a file behind the others still shares the read. Hashes for a
-// receiver's haves and the prefix of a resume are read by each session
-// through the same window.
+// sessions that have not opened it yet (at most 64 such files; their
+// chunks go back to the window first when an open file needs them), so
+// a session a file behind the others still shares the read. Hashes for a
+// receiver's haves and the prefix of a resume are read through the same
+// views.
 //
 // So that the sessions start reading together, a session that was
 // accepted waits, sending keepalives, until every session has accepted,
@@ -122,9 +132,9 @@
 // others are past them.
 //
 // Memory: each session costs what a Send costs (its secure stream's
-// buffers and one chunk), the window is shared, so four receivers stay
-// well inside the 32 MiB budget (README's "Speed and memory" has the
-// figures).
+// buffers and one chunk) and the window is shared: a sender to four
+// receivers peaked at about 17 MiB RSS where one to one receiver peaked
+// at about 9 MiB (benches/multi-rss.sh), inside the 32 MiB budget.
 //
 // # Decisions where the design brief was silent
 //
