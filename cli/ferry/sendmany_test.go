@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ferry-project/ferry/core/transfer"
 )
 
 func TestParseSendMany(t *testing.T) {
@@ -115,5 +117,43 @@ func TestE2ESendToThree(t *testing.T) {
 	}
 	if results[1] != "done" || results[2] != "error" || results[3] != "done" {
 		t.Errorf("results per receiver %v, want done, error, done", results)
+	}
+}
+
+// On a terminal each receiver has one row; a redraw moves up over the
+// rows it drew and rewrites them, and a message in between clears them
+// first, so no row is ever left twice on the screen.
+func TestManyRowsRedraw(t *testing.T) {
+	var out bytes.Buffer
+	p := &printer{stdout: &bytes.Buffer{}, stderr: &out}
+	clock := time.Unix(0, 0)
+	now := func() time.Time { clock = clock.Add(time.Second); return clock }
+	dests := []manyDest{{t: target{value: "10.0.0.1:1"}, dest: receiver{label: "10.0.0.1:1"}},
+		{t: target{value: "10.0.0.2:1"}, dest: receiver{label: "10.0.0.2:1"}}}
+	r := newManyRows(p, progressBar, now, dests)
+	r.live = []int{0, 1}
+	r.onEvent(0, transfer.Progress{Done: 50, Total: 100})
+	first := out.String()
+	if strings.Count(first, "\n") != 2 || !strings.Contains(first, "[1] 10.0.0.1:1:  50%") || !strings.Contains(first, "[2] 10.0.0.2:1: connecting") {
+		t.Fatalf("first draw:\n%q", first)
+	}
+	out.Reset()
+	r.onEvent(1, transfer.Failed{Err: transfer.ErrDeclined})
+	if s := out.String(); !strings.HasPrefix(s, "\x1b[2A\r\x1b[J") || !strings.Contains(s, "[2] 10.0.0.2:1: failed: declined") {
+		t.Fatalf("redraw:\n%q", s)
+	}
+	out.Reset()
+	p.warnf("something")
+	if s := out.String(); !strings.HasPrefix(s, "\x1b[2A\r\x1b[J") || !strings.HasSuffix(s, "ferry: warning: something\n") {
+		t.Fatalf("a message over the rows:\n%q", s)
+	}
+	out.Reset()
+	r.finish()
+	p.warnf("after")
+	if s := out.String(); strings.Count(s, "\n") != 3 || !strings.HasSuffix(s, "ferry: warning: after\n") {
+		t.Fatalf("after finish, the rows then the message:\n%q", s)
+	}
+	if strings.Contains(out.String(), "\x1b[2A") {
+		t.Errorf("a message after finish erased the final rows:\n%q", out.String())
 	}
 }
