@@ -146,10 +146,12 @@ func newSendView(u *UI) *sendView {
 		if i < len(v.devices) {
 			v.chosen = v.devices[i].key()
 		}
+		v.devList.Refresh() // the chosen row's box (sendmany.go)
 		v.updateReady()
 	}
 	v.devList.OnUnselected = func(widget.ListItemID) {
 		v.chosen = ""
+		v.devList.Refresh()
 		v.updateReady()
 	}
 	searchText := "Looking for devices on the network…"

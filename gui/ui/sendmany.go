@@ -46,7 +46,7 @@ type manyState struct {
 func (v *sendView) initMany() {
 	v.many.picked = map[string]bool{}
 	v.many.codes = map[string]*widget.Entry{}
-	v.many.codesBox = container.NewVBox()
+	v.many.codesBox = container.New(layout.NewFormLayout()) // a name, its code field
 	v.many.codesBox.Hide()
 	v.many.panel = newManyPanel()
 	v.many.card = centred(560, card(v.many.panel.root))
@@ -64,9 +64,16 @@ func (v *sendView) setPicked(key string, on bool) {
 }
 
 // updatePick shows d's box as ticked or not, for the device list's rows.
+// The chosen device is always a target: its box is ticked and fixed.
 func (v *sendView) updatePick(d Device, box *widget.Check) {
 	key := d.key()
 	box.OnChanged = nil
+	if key == v.chosen {
+		box.SetChecked(true)
+		box.Disable()
+		return
+	}
+	box.Enable()
 	box.SetChecked(v.many.picked[key])
 	box.OnChanged = func(on bool) { v.setPicked(key, on) }
 }
@@ -129,7 +136,8 @@ func (v *sendView) updateReadyMany() bool {
 			e.OnChanged = func(string) { v.updateReady() }
 		}
 		keep[d.key()] = e
-		v.many.codesBox.Add(container.NewBorder(nil, nil, &widget.Label{Text: d.Name, Truncation: fyne.TextTruncateEllipsis}, nil, e))
+		v.many.codesBox.Add(widget.NewLabel(shortName(d.Name)))
+		v.many.codesBox.Add(e)
 		if missing == "" && v.manyCode(d) == "" {
 			missing = d.Name
 		}
@@ -314,7 +322,19 @@ func (p *manyPanel) handle(i int, ev transfer.Event) {
 			r.bar.Max = float64(e.Total)
 			r.bar.SetValue(float64(e.Done))
 		}
-		r.status.SetText(formatBytes(e.Done) + " of " + formatBytes(e.Total))
+		s := formatBytes(e.Done) + " of " + formatBytes(e.Total)
+		if e.Rate > 0 {
+			s += "  ·  " + formatRate(e.Rate)
+		}
+		r.status.SetText(s)
+	case transfer.Finished:
+		r.bar.Max = 1
+		r.bar.SetValue(1)
+		r.status.Importance = widget.SuccessImportance
+		r.status.SetText("Sent " + plural(countFiles(e.Summary.Entries), "file", "files") + ", every file confirmed")
+	case transfer.Failed:
+		r.status.Importance = widget.DangerImportance
+		r.status.SetText(explain(e.Err).Headline)
 	}
 }
 
@@ -343,4 +363,12 @@ func (p *manyPanel) finish(res []transfer.ManyResult, onBack func()) {
 	p.cancel.Hide()
 	p.back.OnTapped = onBack
 	p.back.Show()
+}
+
+// shortName keeps a device's name short enough to label its code field.
+func shortName(s string) string {
+	if r := []rune(s); len(r) > 20 {
+		return string(r[:19]) + "…"
+	}
+	return s
 }

@@ -56,6 +56,9 @@ func TestSendToSeveralDevices(t *testing.T) {
 			t.Errorf("%d boxes in the device list, want 3", len(checks))
 			return false
 		}
+		if !checks[2].Checked || !checks[2].Disabled() || checks[0].Checked {
+			t.Errorf("boxes before ticking: the chosen one ticked %v and fixed %v, another ticked %v", checks[2].Checked, checks[2].Disabled(), checks[0].Checked)
+		}
 		tick(checks[0])
 		tick(checks[1])
 		if n := len(v.targets()); n != 3 {
