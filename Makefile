@@ -66,6 +66,10 @@ lint: vet-targets
 
 unit:
 	$(GO) test -count=1 -timeout 15m ./core/... ./cli/... ./gui/ui ./mobile/... ./benches/...
+	@# The core as a browser page runs it: WebAssembly under Node, a
+	@# session each way over net.Pipe from io/fs sources into Sinks.
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout 5m -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" \
+		-run 'TestPage|TestServeConnGuessBudget' ./core/transfer
 
 race:
 	$(GO) test -race -short -count=1 -timeout 15m $(CORE) ./gui/ui ./mobile

@@ -24,6 +24,8 @@ pkgs=(
 	desktop-file-utils
 	# reading back the .rpm packages that make dist writes
 	rpm
+	# running core/transfer's tests compiled to WebAssembly (make unit)
+	nodejs
 )
 
 missing=()

@@ -54,7 +54,10 @@
 // continues from there; when that hash does not match, the sender starts
 // the file over with io.Seeker where the fs.File has it, else by opening
 // it again. So a source that is only a stream (no io.Seeker, no
-// io.ReaderAt) resumes exactly as a disk file does.
+// io.ReaderAt) resumes exactly as a disk file does. An item the person
+// picked is followed when it is a symlink, to a folder as to a file
+// (fs.WalkDir stats its root); Item.Name, one name, replaces its base
+// name.
 //
 // # Sinks
 //
@@ -63,7 +66,8 @@
 // space), or, with ReceiverConfig.Sink, hands the entries to a Sink of
 // the front end's (a browser page's downloads). A sink is given only
 // what passed validateEntries, only after the offer was accepted: Folder
-// for each folder in offer order, then, for each file and text, File and
+// for each folder in offer order, then, for each file and text (texts
+// always, whatever SaveText says, and also in TextReceived), File and
 // the bytes as they arrive, and Close(verified) when its end comes,
 // verified only when the BLAKE3 hash of every byte matched the sender's;
 // a sink commits a file only then, and discards it on Close(false),
@@ -79,11 +83,13 @@
 // Receiver.ServeConn runs one session (handshake and transfer) on a
 // connection accepted or opened elsewhere, such as a browser's WebSocket
 // wrapped as a net.Conn, under the same code, attempt limit and guess
-// budget as Serve; ReceiverConfig.Listener gives Serve such connections
-// among its own, and ReceiverConfig.NoListen makes a receiver that binds
-// nothing. A sender on a connection it did not dial (a desktop sending
-// to a page that connected to it) returns that connection from
-// SendConfig.Dialer: the sender is always the handshake's initiator.
+// budget as Serve, refused as busy while another session or Serve runs.
+// ReceiverConfig.Listener gives Serve such connections among its own
+// (ConnListener is a listener to hand them to), and
+// ReceiverConfig.NoListen makes a receiver that binds nothing. A sender
+// on a connection it did not dial (a desktop sending to a page that
+// connected to it) returns that connection from SendConfig.Dialer: the
+// sender is always the handshake's initiator.
 //
 // # Several receivers
 //

@@ -142,6 +142,9 @@ type itemRoot struct {
 }
 
 func openItem(it Item) (itemRoot, error) {
+	if strings.ContainsAny(it.Name, `/\`) {
+		return itemRoot{}, fmt.Errorf("%s: the name %q is more than one name: %w", it.Path, it.Name, ErrRefusedPath)
+	}
 	if it.FS != nil {
 		if !fs.ValidPath(it.Path) {
 			return itemRoot{}, fmt.Errorf("%q is not a path in the item's file system (io/fs.ValidPath)", it.Path)

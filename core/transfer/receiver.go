@@ -92,6 +92,9 @@ func listen(cfg ReceiverConfig) (net.Listener, error) {
 	case cfg.Listener != nil && cfg.NoListen:
 		return nil, errors.New("receiver given both a listener and NoListen")
 	case cfg.Listener != nil:
+		if _, ok := cfg.Listener.(deadliner); !ok {
+			return nil, errors.New("the receiver's listener has no SetDeadline, with which Serve ends its Accept (ConnListener has one)")
+		}
 		return cfg.Listener, nil
 	case cfg.NoListen:
 		return nil, nil

@@ -79,9 +79,12 @@ type ReceiverConfig struct {
 	// sessions over another transport (a browser's WebSocket wrapped as a
 	// net.Conn) merges them into one listener, and every limit of Serve
 	// (pending handshakes, busy refusals, the guess budget) applies to
-	// them all. The Receiver owns it: Close closes it. Connections whose
-	// RemoteAddr is not a *net.TCPAddr are grouped by the host part of
-	// its String (see sourceOf).
+	// them all. ConnListener is one to hand such connections to. It must
+	// have SetDeadline(time.Time) error, as *net.TCPListener has: Serve
+	// ends its Accept with it and leaves it open for the next Serve. The
+	// Receiver owns it: Close closes it. Connections whose RemoteAddr is
+	// not a *net.TCPAddr are grouped by the host part of its String (see
+	// sourceOf).
 	Listener net.Listener
 	// NoListen makes a Receiver that binds nothing and serves only the
 	// connections handed to ServeConn (Serve then fails at once): a

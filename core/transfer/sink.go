@@ -27,6 +27,9 @@ import "io"
 //     its Write.
 //   - An error from any method ends the transfer; the sender is told
 //     only that the entry cannot be written (reasonUnwritable).
+//   - Its Write calls are timed as the receiver's disk write stage
+//     (diag.DiskWrite), so a slow sink shows in the diagnostics as a slow
+//     disk would.
 type Sink interface {
 	// Folder is told of an offered folder (Kind KindDir), before any
 	// entry inside it. The Mode and ModTime are the sender's.
