@@ -20,12 +20,20 @@ pkgs=(
 	dosfstools exfatprogs e2fsprogs
 	# the same as FUSE mounts where the kernel has no vfat or exFAT driver
 	fusefat exfat-fuse
+	# checking the shell completion scripts (ferry completion bash|zsh|fish)
+	zsh fish
 	# validating the Linux packages' desktop entry
 	desktop-file-utils
 	# reading back the .rpm packages that make dist writes
 	rpm
-	# running core/transfer's tests compiled to WebAssembly (make unit)
+	# running ferry.wasm without a browser: core/transfer's tests compiled
+	# to WebAssembly (make unit) and core/web's Node test (Node 20.10 or
+	# later; an older one makes that test skip and say why)
 	nodejs
+	# the real X11 clipboard in the clipboard tests (ferry send --clipboard)
+	xclip
+	# typing the Send clipboard shortcut into the real app under Xvfb
+	xdotool
 )
 
 missing=()

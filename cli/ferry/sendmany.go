@@ -98,7 +98,7 @@ func checkMany(o sendOpts) error {
 	case o.trust:
 		return usagef("send to that receiver alone with --trust, or trust it later with 'ferry trust add'",
 			"--trust goes with one receiver")
-	case len(o.paths) == 0 && o.text == "":
+	case len(o.paths) == 0 && o.text == "" && !o.clipboard:
 		return usagef("name the files or folders to send, or use --text TEXT", "nothing to send")
 	}
 	for _, t := range o.targets {
@@ -124,16 +124,35 @@ type manyDest struct {
 }
 
 func cmdSendMany(ctx context.Context, e *env, p *printer, o sendOpts) error {
+	for _, c := range o.codes {
+		if err := codeFlagError(c); err != nil {
+			return err
+		}
+	}
 	interactive := e.stdinTerminal && !o.json
+	// What to send, as cmdSend gathers it: paths, --text, standard input
+	// ("-", --text -), the clipboard.
+	stdin, err := takeStdin(&o, e.stdinTerminal)
+	if err != nil {
+		return err
+	}
 	if err := checkPaths(o.paths); err != nil {
 		return err
 	}
-	items := make([]transfer.Item, 0, len(o.paths)+1)
+	items := make([]transfer.Item, 0, len(o.paths)+2)
 	for _, path := range o.paths {
 		items = append(items, transfer.Item{Path: path})
 	}
-	if o.text != "" {
+	if o.text != "" && !stdin.text {
 		items = append(items, transfer.Item{Text: o.text})
+	}
+	if o.clipboard {
+		it, done, err := clipboardItem(ctx)
+		if err != nil {
+			return err
+		}
+		defer done()
+		items = append(items, it)
 	}
 	id, name, err := thisDevice(o.name)
 	if err != nil {
@@ -147,6 +166,11 @@ func cmdSendMany(ctx context.Context, e *env, p *printer, o sendOpts) error {
 
 	ctx, stop := onSignals(ctx, e.signals, "sender", e.now, func() { forceExit(e, p) })
 	defer stop()
+	items, removeSpool, err := readStdin(ctx, p, e.stdin, stdin, o.as, items)
+	if err != nil {
+		return interrupted(ctx, err)
+	}
+	defer removeSpool()
 	q := &prompter{p: p, in: e.stdin}
 	for i := range dests {
 		if err := resolveDest(ctx, p, q, o, store, &dests[i], interactive); err != nil {

@@ -133,7 +133,7 @@ type Progress struct {
 	Done        int64         // payload bytes moved so far, this transfer
 	Total       int64         // payload bytes this transfer will move
 	Rate        float64       // bytes per second, smoothed
-	ETA         time.Duration // 0 when unknown
+	ETA         time.Duration // 0 when unknown, or beyond 99 hours
 	Current     string        // path of the entry being moved
 	CurrentDone int64
 	CurrentSize int64

@@ -281,7 +281,8 @@
 //     without saying so.
 //   - Progress: at most one event per 250 ms plus a last one; Rate is an
 //     exponentially smoothed bytes per second, Total is corrected upwards
-//     when a skip or resume does not verify.
+//     when a skip or resume does not verify. ETA is 0 (unknown) beyond
+//     99 hours: at a crawl it means nothing, and overflowed before.
 //
 // # Wire protocol (version 2)
 //

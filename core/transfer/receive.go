@@ -116,6 +116,8 @@ func (s *rsession) run(parent context.Context) (Summary, error) {
 				reason = s.declineReason
 			case errors.Is(err, ErrTimeout):
 				reason = fmt.Sprintf("heard nothing from the sender for %v", s.timeout)
+			case codeOf(err) == codeInternal && noWrite(err):
+				reason = reasonNoWrite
 			}
 			s.out <- frame(msgAbort, abortMsg{Code: codeOf(err), Reason: reason}.encode())
 			aborted = true

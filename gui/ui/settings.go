@@ -37,6 +37,7 @@ type settingsView struct {
 	dir         *widget.Entry
 	ask         *widget.Check
 	autoTrusted *widget.Check
+	textClip    *widget.Check // clipboard.go
 	saved       *widget.Label
 	fp          *widget.Label
 
@@ -78,13 +79,14 @@ func newSettingsView(u *UI) *settingsView {
 		}
 	})
 	v.autoTrusted = widget.NewCheck("Accept files from trusted devices without asking", nil)
+	v.textClip = newClipboardCheck()
 	v.saved = &widget.Label{Importance: widget.SuccessImportance}
 	v.fp = &widget.Label{Selectable: true, TextStyle: fyne.TextStyle{Monospace: true}}
 	form := &widget.Form{
 		Items: []*widget.FormItem{
 			{Text: "Device name", Widget: v.name, HintText: "How this device appears to others"},
 			{Text: "Download folder", Widget: container.NewBorder(nil, nil, nil, browse, v.dir), HintText: "Where received files are saved"},
-			{Text: "Incoming", Widget: container.NewVBox(v.ask, v.autoTrusted), HintText: "Without asking, anyone who knows the code can send"},
+			{Text: "Incoming", Widget: container.NewVBox(v.ask, v.autoTrusted, v.textClip), HintText: "Without asking, anyone who knows the code can send"},
 			{Text: "Fingerprint", Widget: v.fp, HintText: "Compare it with what the other device shows"},
 		},
 		SubmitText: "Save",
@@ -185,6 +187,7 @@ func (v *settingsView) load() {
 	v.dir.SetText(v.downloadDir())
 	v.ask.SetChecked(v.askFirst())
 	v.autoTrusted.SetChecked(v.autoAcceptTrusted())
+	v.textClip.SetChecked(v.textsToClipboard())
 	v.ask.OnChanged(v.ask.Checked)
 	v.saved.SetText("")
 	v.saved.Hide() // no empty line under the form
@@ -199,6 +202,7 @@ func (v *settingsView) save() {
 	p.SetString(prefDir, strings.TrimSpace(v.dir.Text))
 	p.SetBool(prefAsk, v.ask.Checked)
 	p.SetBool(prefAutoTrusted, v.autoTrusted.Checked)
+	p.SetBool(prefTextsToClipboard, v.textClip.Checked)
 	v.saved.SetText("Saved")
 	v.saved.Show()
 	v.u.recv.settingsChanged()
