@@ -26,7 +26,7 @@ one() {
 	args=""
 	i=0
 	while [ $i -lt "$n" ]; do
-		d="$work/r$i"; rm -rf "$d"; mkdir -p "$d"
+		d="$work/r$i"; rm -rf "$d" "$work/r$i.json"; mkdir -p "$d"
 		HOME="$work/h$i" XDG_CONFIG_HOME="$work/h$i/.config" \
 			"$bin" receive --yes --no-mdns --json --listen 127.0.0.1:0 --code "10000$i" --dir "$d" \
 			> "$work/r$i.json" 2>/dev/null &

@@ -139,8 +139,8 @@
 //
 // Memory: each session costs what a Send costs (its secure stream's
 // buffers and one chunk) and the window is shared: a sender to four
-// receivers peaked at about 17 MiB RSS where one to one receiver peaked
-// at about 9 MiB (benches/multi-rss.sh), inside the 32 MiB budget.
+// receivers peaked at about 18 MiB RSS where one to one receiver peaked
+// at about 11 MiB (benches/multi-rss.sh), inside the 32 MiB budget.
 //
 // # Decisions where the design brief was silent
 //
