@@ -303,7 +303,7 @@ func reportMany(ctx context.Context, p *printer, dests []manyDest, results []tra
 	for i, r := range results {
 		label := rows.label(i)
 		if r.Err == nil {
-			p.event(tag(newDoneEvent(r.Summary, "sender", false), i, dests[i].t.value))
+			p.event(tag(manyDoneEvent{newDoneEvent(r.Summary, "sender", false), r.ReadAgain}, i, dests[i].t.value))
 			again := ""
 			if r.ReadAgain > 0 {
 				again = fmt.Sprintf(" (%s read from disk again for it: it fell behind the others)", humanBytes(r.ReadAgain))
@@ -348,6 +348,14 @@ func severity(code int) int {
 }
 
 func kindWords(kind string) string { return strings.ReplaceAll(kind, "_", " ") }
+
+// manyDoneEvent is a receiver's done event in a send to several: with
+// the bytes read from disk again for it alone (0 when it shared every
+// read with the others).
+type manyDoneEvent struct {
+	doneEvent
+	ReadAgain int64 `json:"read_again_bytes"`
+}
 
 // manyFailed is the run's one error when some receivers did not get
 // everything: its text names them, and errors.Is and the exit code follow

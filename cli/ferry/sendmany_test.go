@@ -113,6 +113,9 @@ func TestE2ESendToThree(t *testing.T) {
 			t.Errorf("event without its receiver: %s", line)
 		case ev["event"] == "done" || ev["event"] == "error":
 			results[idx] = ev["event"].(string)
+			if _, ok := ev["read_again_bytes"]; ev["event"] == "done" && !ok {
+				t.Errorf("done without read_again_bytes: %s", line)
+			}
 		}
 	}
 	if results[1] != "done" || results[2] != "error" || results[3] != "done" {
