@@ -1,9 +1,13 @@
 package transfer
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -156,5 +160,66 @@ func TestSendManyNone(t *testing.T) {
 	res, stats := SendMany(t.Context(), ManyConfig{Items: []Item{{Text: "x"}}})
 	if len(res) != 0 || stats.DiskRead != 0 {
 		t.Errorf("%v %v", res, stats)
+	}
+}
+
+// A receiver whose person is slow to accept holds the others back for
+// ManyConfig.Gather at most: the first receiver here gets everything
+// before the second has even accepted (it accepts only when the first
+// has finished), and the second is then sent the files all the same,
+// from the reads the first one made (the files fit in the window).
+func TestSendManySlowAccepterDoesNotHoldOthers(t *testing.T) {
+	ctx := t.Context()
+	src := t.TempDir()
+	writeFile(t, filepath.Join(src, "f.bin"), pattern(700<<10, 3))
+	writeFile(t, filepath.Join(src, "g.bin"), pattern(200<<10, 4))
+	fast := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll})
+	slow := newPair(t, ctx, ReceiverConfig{Policy: Ask})
+	under := newCountFS(src)
+	var order []string
+	cfg := ManyConfig{
+		Items:  []Item{{FS: under, Path: "f.bin"}, {FS: under, Path: "g.bin"}},
+		To:     []SendConfig{fast.send, slow.send},
+		Gather: 50 * time.Millisecond,
+		OnEvent: func(to int, ev Event) {
+			switch ev.(type) {
+			case Finished:
+				order = append(order, fmt.Sprintf("%d finished", to))
+				if to == 0 {
+					slow.r.Accept()
+				}
+			case Accepted:
+				order = append(order, fmt.Sprintf("%d accepted", to))
+			}
+		},
+	}
+	res, stats := SendMany(ctx, cfg)
+	for i, p := range []*pair{fast, slow} {
+		select {
+		case r := <-p.served:
+			if r.err != nil {
+				t.Errorf("receiver %d: %v", i, r.err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("receiver %d never ended; results %+v", i, res)
+		}
+	}
+	if res[0].Err != nil || res[1].Err != nil {
+		t.Fatalf("results: %v / %v", res[0].Err, res[1].Err)
+	}
+	if want := "0 accepted,0 finished,1 accepted,1 finished"; strings.Join(order, ",") != want {
+		t.Errorf("order %q, want %q", strings.Join(order, ","), want)
+	}
+	for _, name := range []string{"f.bin", "g.bin"} {
+		want, _ := os.ReadFile(filepath.Join(src, name))
+		got, err := os.ReadFile(filepath.Join(slow.r.cfg.Dir, name))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("the slow receiver's %s did not arrive intact: %v", name, err)
+		}
+	}
+	total := int64(900 << 10)
+	if stats.DiskRead != total || under.bytesRead("f.bin")+under.bytesRead("g.bin") != total || res[1].ReadAgain != 0 {
+		t.Errorf("disk read %d (counted %d) for %d bytes of files, %d again for the late one: want each file once",
+			stats.DiskRead, under.bytesRead("f.bin")+under.bytesRead("g.bin"), total, res[1].ReadAgain)
 	}
 }
