@@ -77,7 +77,7 @@ func TestUsageErrors(t *testing.T) {
 		{"unknown flag", []string{"send", "--bogus", file}, exitUsage, "unknown flag --bogus"},
 		{"flag without value", []string{"send", file, "--code"}, exitUsage, "flag --code needs a value"},
 		{"nothing to send", []string{"send", "--to", "127.0.0.1:9", "--code", "123456"}, exitUsage, "nothing to send"},
-		{"to and peer", []string{"send", "--to", "127.0.0.1:9", "--peer", "x", file}, exitUsage, "cannot be used together"},
+		{"to and peer: two receivers, no codes", []string{"send", "--to", "127.0.0.1:9", "--peer", "x", file}, exitUsage, "no code for receiver 1"},
 		{"to without port", []string{"send", "--to", "127.0.0.1", file}, exitUsage, "bad --to address"},
 		{"to port out of range", []string{"send", "--to", "127.0.0.1:70000", file}, exitUsage, "bad --to address"},
 		{"no code off a terminal", []string{"send", "--to", "127.0.0.1:9", file}, exitUsage, "no code given"},

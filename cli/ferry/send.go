@@ -23,6 +23,10 @@ type sendOpts struct {
 	trust                        bool
 	clipboard                    bool // send what the clipboard holds (clipboard.go)
 	paths                        []string
+	// targets and codes are every --to, --peer and --code in order;
+	// more than one target is a send to several receivers (sendmany.go).
+	targets []target
+	codes   stringList
 	// --to-browser: serve the page and send to it (web.go)
 	toBrowser, qr bool
 	listen        string
@@ -32,9 +36,9 @@ type sendOpts struct {
 // the shell completions (completion.go) list them.
 func sendFlags(o *sendOpts) *flag.FlagSet {
 	fs := newFlagSet("send")
-	fs.StringVar(&o.to, "to", "", "")
-	fs.StringVar(&o.peer, "peer", "", "")
-	fs.StringVar(&o.code, "code", "", "")
+	fs.Var(&targetFlag{&o.targets, &o.to, false}, "to", "")
+	fs.Var(&targetFlag{&o.targets, &o.peer, true}, "peer", "")
+	fs.Var(&firstOf{&o.codes, &o.code}, "code", "")
 	fs.StringVar(&o.text, "text", "", "")
 	fs.StringVar(&o.paired, "paired", "", "")
 	fs.StringVar(&o.as, "as", "", "")
@@ -56,6 +60,9 @@ func parseSend(args []string) (sendOpts, error) {
 	o.paths = paths
 	if err := checkToBrowser(o); err != nil {
 		return o, err
+	}
+	if len(o.targets) > 1 || len(o.codes) > 1 {
+		return o, checkMany(o)
 	}
 	switch {
 	case o.to != "" && o.peer != "":
@@ -166,6 +173,9 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 	p.json, p.quiet = o.json, o.quiet
 	if err := codeFlagError(o.code); o.code != "" && err != nil {
 		return err
+	}
+	if len(o.targets) > 1 {
+		return cmdSendMany(ctx, e, p, o)
 	}
 	interactive := e.stdinTerminal && !o.json
 	if o.code == "" && !interactive && o.peer == "" && o.paired == "" && !o.toBrowser {

@@ -105,6 +105,10 @@ browser's downloads. After three pages with a wrong code it stops.
 
 Flags:
     --to HOST:PORT   send to the receiver at this address
+                     (--to and --peer more than once: to several receivers
+                     at once, --code once per receiver that needs one, in
+                     order; exits 0 only if all got everything, else with
+                     the worst of their codes)
     --peer NAME      send to the receiver with this name or fingerprint,
                      found over mDNS; a trusted one needs no code
                      (with neither: pick from the devices found, on a terminal)

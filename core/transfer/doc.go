@@ -91,6 +91,57 @@
 // connected to it) returns that connection from SendConfig.Dialer: the
 // sender is always the handshake's initiator.
 //
+// # Several receivers
+//
+// SendMany sends one set of items to several receivers at once: a
+// session each (its own connection and handshake, its own code or pin,
+// its own accept, its own events, tagged with the receiver's index in
+// ManyConfig.To, and its own result in ManyResult). A receiver that
+// declines, fails, dies or is slow never stops the others: a session's
+// error ends only that session, and no session waits for another longer
+// than the bounds below. Events of all sessions go to one handler, in
+// order per receiver and never concurrently.
+//
+// The files are read once for all. Every item becomes, in each session,
+// a view of one shared source (fanout.go): per open file a window of the
+// chunks most recently read from disk (ManyConfig.Window, default 4 MiB,
+// shared by every open file; beyond it at most one chunk per open file).
+// The session at the window's end reads the next chunk from disk; the
+// others copy it from memory. When the window is full and a session
+// still needs its oldest chunk (or has not opened the file yet), the
+// session at the end waits for it, 100 ms at a time; but a session may
+// hold the others back by at most 2 s plus a tenth of the time since the
+// send began, all waits counted. Past that it is loose: nobody waits for
+// it again, and once behind the window it reads on its own from the
+// source (an own handle, ReadAt where the file has it) until it catches
+// up, if it does. Those bytes are counted as read again for that session
+// alone (ManyResult.ReadAgain); ManyStats.DiskRead counts every byte
+// read. So receivers of about the same speed stay in step and the file
+// is read once, and a slow, stalled or dead receiver costs the others a
+// bounded delay, never a stall (a dead one costs nothing once its session
+// has failed). The alternative, a window that never waits, read a file
+// about three times for four receivers on loopback, where sessions drift
+// apart by more than any window of a few MiB.
+//
+// A file all sessions closed stays open, with its chunks, for the
+// sessions that have not opened it yet (at most 64 such files; their
+// chunks go back to the window first when an open file needs them), so
+// a session a file behind the others still shares the read. Hashes for a
+// receiver's haves and the prefix of a resume are read through the same
+// views.
+//
+// So that the sessions start reading together, a session that was
+// accepted waits, sending keepalives, until every session has accepted,
+// been declined or failed, for at most ManyConfig.Gather (default 10 s):
+// a person who is slow to accept delays the others by that much at most,
+// and is then sent the files all the same, read again for it where the
+// others are past them.
+//
+// Memory: each session costs what a Send costs (its secure stream's
+// buffers and one chunk) and the window is shared: a sender to four
+// receivers peaked at about 18 MiB RSS where one to one receiver peaked
+// at about 11 MiB (benches/multi-rss.sh), inside the 32 MiB budget.
+//
 // # Decisions where the design brief was silent
 //
 //   - Names. The receiver's device name arrives in its first message and

@@ -291,6 +291,9 @@ func (s *sender) exchange(ctx context.Context) error {
 		total -= it.Offset
 	}
 	s.ev.emit(Accepted{Offer: s.offer, Total: total})
+	if err := s.cfg.gate.wait(ctx, s.keepalive, keepaliveAfter(s.timeout)); err != nil {
+		return err // SendMany's start line (many.go)
+	}
 	s.meter = newMeter(s.ev, s.timers, s.cfg.Diag, total, len(s.entries))
 	s.buf = make([]byte, headerLen+maxChunk)
 	matched, err := s.matchHaves(ctx, answer)

@@ -64,6 +64,7 @@ type SendConfig struct {
 	Dialer func(ctx context.Context, addr string) (net.Conn, error)
 
 	hooks *hooks // tests only
+	gate  *gate  // SendMany's start line; nil for Send
 }
 
 // ReceiverConfig is everything a Receiver needs.

@@ -87,6 +87,8 @@ func (u *UI) Demo(view string) error {
 		if view != "send" {
 			u.send.startSend()
 		}
+	case "send-many", "progress-many":
+		return u.demoMany(view)
 	case "receive", "offer", "codes-stopped":
 		u.ShowReceive()
 	case "settings", "trusted":

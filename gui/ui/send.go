@@ -63,6 +63,7 @@ type sendView struct {
 	phoneBtn *widget.Button
 	phone    *phonePanel
 	retry    func() // what "Try again" runs: the last kind of send
+	many manyState // sending to several devices (sendmany.go)
 }
 
 func newSendView(u *UI) *sendView {
@@ -102,7 +103,8 @@ func newSendView(u *UI) *sendView {
 			// The badge shares the name's line, so the details below
 			// keep the row's full width.
 			badge := &widget.Label{TextStyle: fyne.TextStyle{Bold: true}}
-			return container.NewBorder(nil, nil, widget.NewIcon(theme.ComputerIcon()), nil,
+			// The box on the right adds the device to a send to several.
+			return container.NewBorder(nil, nil, widget.NewIcon(theme.ComputerIcon()), widget.NewCheck("", nil),
 				container.New(layout.NewCustomPaddedVBoxLayout(0), container.NewBorder(nil, nil, nil, badge, name), sub))
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
@@ -144,16 +146,19 @@ func newSendView(u *UI) *sendView {
 			}
 			texts[1].(*widget.Label).SetText(sub)
 			icon.SetResource(res)
+			v.updatePick(d, box.Objects[2].(*widget.Check))
 		},
 	)
 	v.devList.OnSelected = func(i widget.ListItemID) {
 		if i < len(v.devices) {
 			v.chosen = v.devices[i].key()
 		}
+		v.devList.Refresh() // the chosen row's box (sendmany.go)
 		v.updateReady()
 	}
 	v.devList.OnUnselected = func(widget.ListItemID) {
 		v.chosen = ""
+		v.devList.Refresh()
 		v.updateReady()
 	}
 	searchText := "Looking for devices on the network…"
@@ -188,12 +193,14 @@ func newSendView(u *UI) *sendView {
 	v.hint = &widget.Label{Importance: widget.LowImportance, Alignment: fyne.TextAlignCenter, Truncation: fyne.TextTruncateEllipsis}
 	v.phoneBtn = widget.NewButtonWithIcon("Send to a phone", theme.MailSendIcon(), v.startPhoneSend)
 
+	v.initMany()
 	toHead := heading("Send to")
 	toFoot := container.NewVBox(
 		container.NewBorder(nil, nil, nil, v.addAddr, v.addr),
 		widget.NewSeparator(),
 		heading("Code"),
 		v.code,
+		v.many.codesBox,
 		v.sendBtn,
 		v.hint,
 		widget.NewSeparator(),
@@ -209,7 +216,7 @@ func newSendView(u *UI) *sendView {
 	v.phone = newPhonePanel()
 	progCard := centred(560, card(container.NewVBox(v.phone.root, v.prog.root)))
 	progCard.Hide()
-	v.root = container.NewStack(v.form, progCard)
+	v.root = container.NewStack(v.form, progCard, v.many.card)
 	v.selectionChanged()
 	v.devicesChanged()
 	return v
@@ -468,6 +475,9 @@ func (v *sendView) paired(d Device) []byte {
 // send it and a code (none for a trusted device), and otherwise says what
 // is missing.
 func (v *sendView) updateReady() {
+	if v.updateReadyMany() {
+		return
+	}
 	d, haveTarget := v.target()
 	_, _, counting := v.sel.totals()
 	pairedKey := v.paired(d)
@@ -512,6 +522,10 @@ func (v *sendView) updateReady() {
 // startSend runs the transfer on a goroutine the UI owns and shows its
 // progress in place of the form.
 func (v *sendView) startSend() {
+	if v.multi() {
+		v.startSendMany()
+		return
+	}
 	d, ok := v.target()
 	if !ok || len(v.sel.items) == 0 || v.cancel != nil {
 		return

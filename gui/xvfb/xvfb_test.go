@@ -39,6 +39,10 @@ var views = []struct {
 	{"trusted.png", []string{"FERRY_GUI_DEMO=trusted"}},
 	{"devices-trusted.png", []string{"FERRY_GUI_DEMO=devices-trusted"}},
 	{"done-trust.png", []string{"FERRY_GUI_DEMO=done-trust"}},
+	// Sending to several devices: three ticked, a code field each; then
+	// a row per device, one of which declined.
+	{"send-many.png", []string{"FERRY_GUI_DEMO=send-many"}},
+	{"progress-many.png", []string{"FERRY_GUI_DEMO=progress-many"}},
 	// The History tab: sent and received, verified, declined, failed.
 	{"history.png", []string{"FERRY_GUI_DEMO=history"}},
 }

@@ -1,0 +1,207 @@
+package transfer
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// Defaults of ManyConfig.
+const (
+	DefaultGather = 10 * time.Second
+	DefaultWindow = 4 << 20
+)
+
+// ManyConfig is one send of the same items to several receivers.
+type ManyConfig struct {
+	Items []Item
+	// To has one SendConfig per receiver: its address, its code or
+	// PeerKey, and Identity, Name, Diag, Timeout, Dialer as for Send.
+	// Their Items and OnEvent are not used: Items above is sent to each,
+	// OnEvent below is told.
+	To []SendConfig
+	// OnEvent is told every receiver's events with the receiver's index
+	// in To. Calls are in order for each receiver and never concurrent,
+	// across receivers too; a handler must not block for long, since
+	// every session waits for it.
+	OnEvent func(to int, ev Event)
+	// Gather is how long a receiver that accepted waits for the others
+	// to accept, decline or fail before its files start (default
+	// DefaultGather; negative: not at all). Files read together are read
+	// once; a receiver that accepts later is sent the files all the same,
+	// read again for it where the others are past them.
+	Gather time.Duration
+	// Window is how many bytes of recently read file chunks the sessions
+	// share (default DefaultWindow). A receiver that falls further behind
+	// the fastest reads the rest of the file on its own.
+	Window int
+}
+
+// ManyResult is one receiver's outcome.
+type ManyResult struct {
+	Addr    string
+	Summary Summary // when Err is nil
+	Err     error   // as Send's
+	// ReadAgain is how many bytes were read from disk for this receiver
+	// alone: it fell behind the shared window, or accepted after the
+	// others were past a file. 0 means every byte it was sent came from
+	// a read shared with the others (or from the one read there was).
+	ReadAgain int64
+}
+
+// ManyStats says how often the files were read.
+type ManyStats struct {
+	// DiskRead is every byte read from the sources for sending (not
+	// counting the hashes of files a receiver may already have, or the
+	// prefix of a resumed one, which each session reads itself).
+	DiskRead int64
+}
+
+// SendMany sends cfg.Items to every receiver in cfg.To at once, each in a
+// session of its own (its own connection, handshake, code or pin, accept,
+// events and result), and returns when every session has ended. A
+// session that is declined, fails or is slow never stops the others:
+// they share file reads through a window that waits for no one (see
+// fanout). Cancelling ctx cancels every session. The results are in the
+// order of cfg.To.
+func SendMany(ctx context.Context, cfg ManyConfig) ([]ManyResult, ManyStats) {
+	n := len(cfg.To)
+	window := cfg.Window
+	if window <= 0 {
+		window = DefaultWindow
+	}
+	gather := cfg.Gather
+	if gather == 0 {
+		gather = DefaultGather
+	}
+	hub := newFanout(window, maxChunk, n)
+	line := newStartLine(n, gather)
+	results := make([]ManyResult, n)
+	var (
+		evMu sync.Mutex
+		wg   sync.WaitGroup
+	)
+	for i := range cfg.To {
+		sc := cfg.To[i]
+		sc.Items = shareItems(cfg.Items, hub, i)
+		sc.OnEvent = func(ev Event) {
+			if cfg.OnEvent == nil {
+				return
+			}
+			evMu.Lock()
+			defer evMu.Unlock()
+			cfg.OnEvent(i, ev)
+		}
+		sc.gate = &gate{line: line}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer sc.gate.arrive()
+			sum, err := Send(ctx, sc)
+			hub.leave(i)
+			results[i] = ManyResult{Addr: sc.Addr, Summary: sum, Err: err, ReadAgain: hub.sess[i].again.Load()}
+		}()
+	}
+	wg.Wait()
+	hub.close()
+	return results, ManyStats{DiskRead: hub.read.Load()}
+}
+
+// startLine holds the sessions that accepted until every session has
+// answered (accepted, been declined, or failed), or for at most gather,
+// so that they read the files together.
+type startLine struct {
+	mu      sync.Mutex
+	pending int
+	all     chan struct{} // closed when pending reaches 0
+	gather  time.Duration
+}
+
+func newStartLine(n int, gather time.Duration) *startLine {
+	l := &startLine{pending: n, all: make(chan struct{}), gather: gather}
+	if n == 0 {
+		close(l.all)
+	}
+	return l
+}
+
+// gate is one session's place on the start line.
+type gate struct {
+	line *startLine
+	once sync.Once
+}
+
+// arrive says this session answered; only its first call counts.
+func (g *gate) arrive() {
+	g.once.Do(func() {
+		g.line.mu.Lock()
+		defer g.line.mu.Unlock()
+		if g.line.pending--; g.line.pending == 0 {
+			close(g.line.all)
+		}
+	})
+}
+
+// wait, on a session that accepted, holds it until the line is complete
+// or gather has passed, sending keepalives (every, when quiet) so that
+// the receiver does not time it out. A nil gate (Send) does not wait.
+func (g *gate) wait(ctx context.Context, keepalive func() error, every time.Duration) error {
+	if g == nil {
+		return nil
+	}
+	g.arrive()
+	if g.line.gather < 0 {
+		return nil
+	}
+	deadline := time.NewTimer(g.line.gather)
+	defer deadline.Stop()
+	tick := time.NewTicker(max(every/4, 10*time.Millisecond))
+	defer tick.Stop()
+	for {
+		select {
+		case <-g.line.all:
+			return nil
+		case <-deadline.C:
+			return nil
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		case <-tick.C:
+			if err := keepalive(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// shareItems gives one session its items, each file or folder read
+// through that session's view of a fan-out source: the item's own FS, or
+// for an item on the OS disk, os.DirFS of its parent folder (as
+// buildManifest does). Source k is the k-th item in every session, so
+// the sessions' views of it share their reads. An item that cannot be
+// resolved is left as it is: Send reports it.
+func shareItems(items []Item, hub *fanout, session int) []Item {
+	out := make([]Item, len(items))
+	for k, it := range items {
+		out[k] = it
+		if it.Path == "" {
+			continue // a text
+		}
+		under, p := it.FS, it.Path
+		if under == nil {
+			abs, err := filepath.Abs(it.Path)
+			if err != nil {
+				continue
+			}
+			dir, base := filepath.Split(abs)
+			if base == "" || !fs.ValidPath(base) {
+				continue
+			}
+			under, p = os.DirFS(dir), base
+		}
+		out[k].FS, out[k].Path = hub.view(session, k, under), p
+	}
+	return out
+}
