@@ -62,8 +62,8 @@ type sendView struct {
 	// code it opens (phone.go).
 	phoneBtn *widget.Button
 	phone    *phonePanel
-	retry    func() // what "Try again" runs: the last kind of send
-	many manyState // sending to several devices (sendmany.go)
+	retry    func()    // what "Try again" runs: the last kind of send
+	many     manyState // sending to several devices (sendmany.go)
 }
 
 func newSendView(u *UI) *sendView {
