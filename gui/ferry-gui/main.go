@@ -12,6 +12,10 @@
 //	FERRY_GUI_DEMO=view   open a view filled with sample content and no network:
 //	                      send, progress, done, failed, receive, offer, settings,
 //	                      trusted, devices-trusted or done-trust
+//
+// With --hidden (what the login item runs) the window starts closed into
+// the system tray when "Keep receiving in the tray" is on, and shows
+// otherwise.
 package main
 
 import (
@@ -27,6 +31,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 
 	"github.com/ferry-project/ferry/core/discovery"
+	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/trust"
 	"github.com/ferry-project/ferry/gui/ui"
@@ -35,6 +40,7 @@ import (
 func main() {
 	a := app.NewWithID("io.github.ferry-project.ferry")
 	a.Settings().SetTheme(ui.Theme())
+	a.SetIcon(ui.AppIcon())
 	w := a.NewWindow("Ferry")
 	w.Resize(fyne.NewSize(960, 640))
 
@@ -71,6 +77,13 @@ func main() {
 		Listen:   os.Getenv("FERRY_LISTEN"),
 		Hosts:    func() []string { return ui.LocalHosts(ifaces) },
 	}
+	if exe, err := os.Executable(); err == nil {
+		// Settings' "Start at login": this binary, started in the tray.
+		cfg.Autostart = platform.LoginItem{
+			ID: a.UniqueID(), Name: "Ferry", Comment: "Receive files from devices on this network",
+			Command: []string{exe, "--hidden"},
+		}
+	}
 	demo := os.Getenv("FERRY_GUI_DEMO")
 	if demo == "" && os.Getenv("FERRY_NO_DISCOVERY") == "" {
 		cfg.Browse = browse(ifaces)
@@ -88,11 +101,32 @@ func main() {
 	} else if trustErr != nil {
 		dialog.ShowError(fmt.Errorf("trusted devices are off: %w", trustErr), w)
 	}
-	if len(os.Args) > 1 && strings.HasPrefix(os.Args[1], "ferry://") {
-		u.OpenLink(os.Args[1])
+	args, hidden := takeFlag(os.Args[1:], "--hidden")
+	if len(args) > 0 && strings.HasPrefix(args[0], "ferry://") {
+		u.OpenLink(args[0])
 	}
 	w.SetOnClosed(u.Close)
-	w.ShowAndRun()
+	if hidden && u.StartHidden() {
+		a.Run()
+	} else {
+		w.ShowAndRun()
+	}
+	// Quit from the tray, or the window closed without the tray.
+	u.Close()
+}
+
+// takeFlag removes flag from args and reports whether it was there.
+func takeFlag(args []string, flag string) ([]string, bool) {
+	var out []string
+	found := false
+	for _, a := range args {
+		if a == flag {
+			found = true
+			continue
+		}
+		out = append(out, a)
+	}
+	return out, found
 }
 
 func splitList(s string) []string {

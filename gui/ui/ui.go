@@ -41,6 +41,23 @@ type Config struct {
 	OpenFolder func(path string) error
 	// NoReceive leaves the receiver off until StartReceiving (demo mode).
 	NoReceive bool
+
+	// Quit ends the app (default App.Quit): the window's close button
+	// when the app does not keep receiving in the tray, and the tray's
+	// Quit.
+	Quit func()
+	// TrayIcon is the tray's icon (default: the app's icon).
+	TrayIcon fyne.Resource
+	// Autostart is the login item that Settings' "Start at login"
+	// writes and removes (platform.LoginItem); nil disables the box.
+	Autostart Autostart
+}
+
+// Autostart is what Settings needs of a login item.
+type Autostart interface {
+	Enabled() (bool, error)
+	Enable() error
+	Disable() error
 }
 
 // UI is the running desktop interface.
@@ -61,6 +78,8 @@ type UI struct {
 	settings *settingsView
 
 	fpOverride string // demo mode
+
+	tray trayState // the system tray (tray.go)
 }
 
 // fingerprint is this device's key fingerprint as shown to people.
@@ -92,6 +111,9 @@ func New(cfg Config) *UI {
 	if cfg.Listen == "" {
 		cfg.Listen = ":0"
 	}
+	if cfg.Quit == nil {
+		cfg.Quit = cfg.App.Quit
+	}
 	u := &UI{cfg: cfg, do: cfg.Do}
 	u.ctx, u.stop = context.WithCancel(context.Background())
 
@@ -111,6 +133,7 @@ func New(cfg Config) *UI {
 
 	cfg.Window.SetContent(u.tabs)
 	cfg.Window.SetOnDropped(u.Drop)
+	cfg.Window.SetCloseIntercept(u.WindowCloseRequested)
 	return u
 }
 
