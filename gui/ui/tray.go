@@ -28,7 +28,7 @@ type trayState struct {
 	on     bool // the tray icon and menu are installed
 	hidden bool // the window was closed into the tray
 	recent []transferNote
-	menu   *fyne.Menu // the menu last installed, for tests
+	menu   *fyne.Menu // the tray's one menu
 }
 
 // transferNote is one finished transfer as the tray lists it.
@@ -129,7 +129,13 @@ func (u *UI) refreshTray() {
 	if !ok || !u.tray.on {
 		return
 	}
-	u.tray.menu = u.trayMenu()
+	// One menu, its items replaced: the driver's tray host may come up
+	// after later calls and then shows the menu it was first given.
+	m := u.trayMenu()
+	if u.tray.menu == nil {
+		u.tray.menu = m
+	}
+	u.tray.menu.Items = m.Items
 	d.SetSystemTrayMenu(u.tray.menu)
 }
 
