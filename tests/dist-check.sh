@@ -57,6 +57,12 @@ for icon in scalable/apps/$app.svg 48x48/apps/$app.png 256x256/apps/$app.png; do
 	[ -s "/usr/share/icons/hicolor/$icon" ] || fail "icon $icon missing"
 done
 echo "ok   /usr/bin/$exec_name and its icons installed"
+unit=/usr/lib/systemd/user/ferry-receive.service
+[ -s "$unit" ] || fail "$unit missing"
+if command -v systemd-analyze >/dev/null; then
+	systemd-analyze verify "$unit" || fail "systemd-analyze verify rejected $unit"
+	echo "ok   systemd-analyze verify $unit"
+fi
 for p in ferry ferry-gui; do
 	[ -s "/usr/share/doc/$p/copyright" ] || fail "$p has no copyright file"
 done

@@ -50,6 +50,9 @@ func TestLinuxPackages(t *testing.T) {
 				"./usr/share/icons/hicolor/48x48/apps/"+appID+".png",
 				"./usr/share/icons/hicolor/256x256/apps/"+appID+".png")
 		}
+		if spec.service {
+			want = append(want, "."+serviceUnit)
+		}
 		list := runTool(t, "dpkg-deb", "-c", debPath)
 		for _, w := range want {
 			if !strings.Contains(list, " "+w+"\n") {

@@ -62,6 +62,10 @@ Flags:
                      asking (on a terminal, ferry asks); not when wrong codes
                      came first: then only a person who was told can
     --accept-trusted accept offers from trusted devices without asking
+    --daemon         run unattended until stopped (SIGTERM): accept trusted
+                     devices only, decline every other offer, log plain
+                     lines, go on after failures (--keep --accept-trusted;
+                     the ferry-receive.service user unit runs this)
     --no-mdns        do not advertise this device on the network
     --iface NAME     advertise and show addresses on NAME only (repeatable)
     --json           print one JSON event per line on stdout, ask nothing
