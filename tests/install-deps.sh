@@ -24,6 +24,11 @@ pkgs=(
 	desktop-file-utils
 	# reading back the .rpm packages that make dist writes
 	rpm
+	# the system tray under Xvfb (gui/xvfb/tray_test.go): a session bus,
+	# a StatusNotifierItem watcher and a small GTK tray that draws the
+	# items, xdotool to open the tray's menu; systemd-analyze verifies
+	# the ferry-receive.service unit
+	dbus-daemon dbus-bin haskell-status-notifier-item-utils haskell-gtk-sni-tray-utils xdotool systemd
 )
 
 missing=()

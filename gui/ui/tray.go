@@ -317,7 +317,7 @@ func newBackgroundSettings(u *UI) *backgroundSettings {
 
 func (b *backgroundSettings) item() *widget.FormItem {
 	return &widget.FormItem{Text: "In the background", Widget: container.NewVBox(b.tray, b.autostart, b.status),
-		HintText: "At login the app starts in the tray, with the window closed"}
+		HintText: "At login it starts with the window closed if it keeps receiving in the tray"}
 }
 
 func (b *backgroundSettings) load(u *UI) {

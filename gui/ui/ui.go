@@ -139,6 +139,7 @@ func New(cfg Config) *UI {
 
 // Start begins receiving and, when configured, discovering devices.
 func (u *UI) Start() {
+	u.do(u.setupTray) // with "Keep receiving in the tray" on
 	if !u.cfg.NoReceive {
 		u.recv.start()
 	}
