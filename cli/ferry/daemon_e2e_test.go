@@ -45,7 +45,8 @@ var listeningRE = regexp.MustCompile(`listening on (127\.0\.0\.1:\d+)`)
 // a question; a stranger with the code is declined and a stranger
 // without one refused; a trusted sender killed halfway is a warning; the
 // daemon serves the next sender after each, logs plain lines without a
-// code, and SIGTERM ends it with exit 0.
+// code, and SIGTERM ends it with exit 0, cancelling the transfer in
+// flight.
 func TestE2EDaemon(t *testing.T) {
 	deskHome, laptopHome, strangerHome := t.TempDir(), t.TempDir(), t.TempDir()
 	pairHomes(t, deskHome, "desk", laptopHome, "laptop")
@@ -128,10 +129,16 @@ func TestE2EDaemon(t *testing.T) {
 		t.Fatalf("again.txt at the daemon: %q, %v", b, err)
 	}
 
-	// 6. SIGTERM: a clean exit.
+	// 6. SIGTERM in the middle of a transfer: the sender is told it was
+	// cancelled, and the daemon exits 0.
+	s = proc.Start(t, asHome(t, laptopHome, "send", "--to", addr, "--paired", "desk", "--name", "laptop", "--json", big), true)
+	s.Until("progress", 30*time.Second)
 	d.Signal(syscall.SIGTERM)
 	if c := d.Exit(20 * time.Second); c != exitOK {
 		t.Errorf("daemon after SIGTERM: exit %d\n%s", c, d.Stderr)
+	}
+	if c := s.Exit(20 * time.Second); c != exitDeclined || !strings.Contains(s.StderrText(), "cancelled") {
+		t.Errorf("sender when the daemon stopped: exit %d, want %d (cancelled)\n%s", c, exitDeclined, s.StderrText())
 	}
 	log := d.Stderr.String()
 	t.Logf("the daemon's log:\n%s", log)
