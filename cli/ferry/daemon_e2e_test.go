@@ -140,6 +140,7 @@ func TestE2EDaemon(t *testing.T) {
 	if c := s.Exit(20 * time.Second); c != exitDeclined || !strings.Contains(s.StderrText(), "cancelled") {
 		t.Errorf("sender when the daemon stopped: exit %d, want %d (cancelled)\n%s", c, exitDeclined, s.StderrText())
 	}
+	d.Stderr.WaitFor(t, "ferry: stopped: cancelled by the receiver (terminated)", 5*time.Second)
 	log := d.Stderr.String()
 	t.Logf("the daemon's log:\n%s", log)
 	if strings.Contains(log, "271828") || strings.Contains(log, "\r") || strings.Contains(log, "\x1b") {

@@ -178,6 +178,9 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 			return err
 		}
 		if errors.Is(context.Cause(ctx), errInterrupted) {
+			if o.daemon {
+				p.infof("stopped: %v", context.Cause(ctx))
+			}
 			return nil
 		}
 		if err != nil {
