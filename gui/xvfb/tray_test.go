@@ -50,23 +50,7 @@ func TestTrayReceivesWithWindowClosed(t *testing.T) {
 			t.Fatalf("%s is not installed: tests/install-deps.sh installs it", tool)
 		}
 	}
-	display := startXvfb(t)
-	bus := startBus(t)
-	env := append(os.Environ(), "DISPLAY="+display, "DBUS_SESSION_BUS_ADDRESS="+bus)
-
-	// Every notification the app sends, as the bus carries it (no
-	// notification daemon runs: the calls fail, but they are seen).
-	notes := startBackground(t, env, "dbus-monitor", "--session", "type='method_call',interface='org.freedesktop.Notifications'")
-	startBackground(t, env, "status-notifier-watcher")
-	waitUntil(t, "the StatusNotifierWatcher on the bus", func() bool {
-		out, _ := busctl(env, "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", "s", "org.kde.StatusNotifierWatcher")
-		return strings.TrimSpace(out) == "b true"
-	})
-	startBackground(t, env, "gtk-sni-tray-standalone")
-	waitUntil(t, "the tray bar", func() bool {
-		_, err := windowInfo(display, "gtk-sni-tray-standalone")
-		return err == nil
-	})
+	display, env, notes := trayHost(t)
 	tmp := t.TempDir()
 	bar := filepath.Join(tmp, "bar-empty.png")
 	captureRegion(t, display, "220x30+0+0", bar)
@@ -215,6 +199,101 @@ func TestTrayReceivesWithWindowClosed(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatalf("Quit in the tray menu did not end the app:\n%s", logs.String())
 	}
+}
+
+// TestTrayStartsHidden is the login item's start, ferry-gui --hidden,
+// with the tray setting on: the tray item and its code come up with no
+// window on screen, and Open Ferry shows the window.
+func TestTrayStartsHidden(t *testing.T) {
+	root := repoRoot(t)
+	gui := filepath.Join(root, "bin", "ferry-gui")
+	if _, err := os.Stat(gui); err != nil {
+		t.Fatalf("%s is missing: make e2e builds it", gui)
+	}
+	for _, tool := range trayTools {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s is not installed: tests/install-deps.sh installs it", tool)
+		}
+	}
+	display, env, _ := trayHost(t)
+	tmp := t.TempDir()
+	prefs := filepath.Join(tmp, "config", "fyne", "io.github.ferry-project.ferry", "preferences.json")
+	os.MkdirAll(filepath.Dir(prefs), 0o755)
+	if err := os.WriteFile(prefs, []byte(`{"keepReceivingInTray":true,"downloadDir":"`+tmp+`"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	app := exec.Command(gui, "--hidden")
+	app.Env = append(env, "HOME="+tmp, "XDG_CONFIG_HOME="+filepath.Join(tmp, "config"),
+		"FERRY_CONFIG_DIR="+filepath.Join(tmp, "ferry"), "FERRY_NO_DISCOVERY=1", "FERRY_LISTEN=127.0.0.1:0")
+	var logs output
+	app.Stdout, app.Stderr = &logs, &logs
+	app.WaitDelay = 5 * time.Second
+	if err := app.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- app.Wait() }()
+	t.Cleanup(func() {
+		select {
+		case <-exited:
+		default:
+			app.Process.Kill()
+			<-exited
+		}
+	})
+	var item string
+	waitUntil(t, "Ferry's StatusNotifierItem", func() bool {
+		out, _ := busctl(env, "get-property", "org.kde.StatusNotifierWatcher", "/StatusNotifierWatcher",
+			"org.kde.StatusNotifierWatcher", "RegisteredStatusNotifierItems")
+		if m := regexp.MustCompile(`"([^"]+)"`).FindStringSubmatch(out); m != nil {
+			item = strings.SplitN(m[1], "/", 2)[0]
+		}
+		return item != ""
+	})
+	waitUntil(t, "the code in the tray menu", func() bool {
+		l := menu(t, env, item)
+		return len(l) > 0 && strings.HasPrefix(l[0].label, "Code ")
+	})
+	if m := mapped(display); m == "IsViewable" {
+		t.Errorf("started with --hidden and the tray on, the window shows")
+	}
+	click(t, env, item, "Open Ferry")
+	waitUntil(t, "the window to show", func() bool { return mapped(display) == "IsViewable" })
+	click(t, env, item, "Quit")
+	select {
+	case err := <-exited:
+		exited <- err
+		if err != nil {
+			t.Errorf("the app quit with %v:\n%s", err, logs.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("Quit did not end the app:\n%s", logs.String())
+	}
+}
+
+// trayHost starts Xvfb, a private session bus with a notification
+// monitor on it, and the tray host, and returns the display, the
+// environment that reaches them, and what the monitor saw.
+func trayHost(t *testing.T) (display string, env []string, notes *output) {
+	t.Helper()
+	display = startXvfb(t)
+	bus := startBus(t)
+	env = append(os.Environ(), "DISPLAY="+display, "DBUS_SESSION_BUS_ADDRESS="+bus)
+
+	// Every notification the app sends, as the bus carries it (no
+	// notification daemon runs: the calls fail, but they are seen).
+	notes = startBackground(t, env, "dbus-monitor", "--session", "type='method_call',interface='org.freedesktop.Notifications'")
+	startBackground(t, env, "status-notifier-watcher")
+	waitUntil(t, "the StatusNotifierWatcher on the bus", func() bool {
+		out, _ := busctl(env, "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", "s", "org.kde.StatusNotifierWatcher")
+		return strings.TrimSpace(out) == "b true"
+	})
+	startBackground(t, env, "gtk-sni-tray-standalone")
+	waitUntil(t, "the tray bar", func() bool {
+		_, err := windowInfo(display, "gtk-sni-tray-standalone")
+		return err == nil
+	})
+	return display, env, notes
 }
 
 // pair creates both devices' keys where each keeps it and pins each in
