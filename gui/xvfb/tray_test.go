@@ -548,3 +548,51 @@ func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
 }
+
+// TestCloseQuitsWithoutTray: with the tray setting off (the default),
+// closing the window as a window manager does ends the app, exit 0.
+func TestCloseQuitsWithoutTray(t *testing.T) {
+	root := repoRoot(t)
+	gui := filepath.Join(root, "bin", "ferry-gui")
+	if _, err := os.Stat(gui); err != nil {
+		t.Fatalf("%s is missing: make e2e builds it", gui)
+	}
+	display := startXvfb(t)
+	tmp := t.TempDir()
+	app := exec.Command(gui)
+	app.Env = append(os.Environ(), "DISPLAY="+display, "HOME="+tmp, "XDG_CONFIG_HOME="+filepath.Join(tmp, "config"),
+		"FERRY_CONFIG_DIR="+filepath.Join(tmp, "ferry"), "FERRY_NO_DISCOVERY=1", "FERRY_LISTEN=127.0.0.1:0")
+	var logs output
+	app.Stdout, app.Stderr = &logs, &logs
+	app.WaitDelay = 5 * time.Second
+	if err := app.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- app.Wait() }()
+	t.Cleanup(func() {
+		select {
+		case <-exited:
+		default:
+			app.Process.Kill()
+			<-exited
+		}
+	})
+	waitUntil(t, "the Ferry window", func() bool { return mapped(display) == "IsViewable" })
+	id, err := windowInfo(display, "Ferry")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := closeWindow(display, id); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-exited:
+		exited <- err
+		if err != nil {
+			t.Errorf("the app ended with %v:\n%s", err, logs.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("closing the window did not end the app:\n%s", logs.String())
+	}
+}
