@@ -23,10 +23,21 @@ all: build
 
 build: ferry ferry-gui
 
-ferry:
+# The browser page's WebAssembly (core/web/wasm) and Go's loader for it,
+# embedded by core/web/page into ferry and ferry-gui. Build outputs, not
+# committed: a plain `go build` without them makes binaries whose page
+# says they were built without it.
+WASM := core/web/page/ferry.wasm
+
+.PHONY: wasm
+wasm:
+	GOOS=js GOARCH=wasm CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w' -o $(WASM) ./core/web/wasm
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" core/web/page/wasm_exec.js
+
+ferry: wasm
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/ferry ./cli/ferry
 
-ferry-gui:
+ferry-gui: wasm
 	CGO_ENABLED=1 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/ferry-gui ./gui/ferry-gui
 
 deps:
@@ -44,8 +55,11 @@ vet-targets:
 		echo "GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) vet ./core/... ./cli/... ./mobile/..."; \
 		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) vet -trimpath ./core/... ./cli/... ./mobile/...; \
 	done
+	@# A browser page runs the core as WebAssembly: what it needs must build there.
+	@echo "GOOS=js GOARCH=wasm $(GO) vet ./core/secure ./core/transfer ./core/diag ./core/web/wasm"
+	@GOOS=js GOARCH=wasm CGO_ENABLED=0 $(GO) vet -trimpath ./core/secure ./core/transfer ./core/diag ./core/web/wasm
 
-lint: vet-targets
+lint: wasm vet-targets
 	@out=$$(gofmt -l core cli gui mobile tests benches); \
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
@@ -61,8 +75,12 @@ lint: vet-targets
 		{ echo "gui/ui compiles other files for $$os than for linux"; exit 1; }; \
 	done
 
-unit:
+unit: wasm
 	$(GO) test -count=1 -timeout 15m ./core/... ./cli/... ./gui/ui ./mobile/... ./benches/...
+	@# The core as a browser page runs it: WebAssembly under Node, a
+	@# session each way over net.Pipe from io/fs sources into Sinks.
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout 5m -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" \
+		-run 'TestPage|TestServeConnGuessBudget' ./core/transfer
 
 race:
 	$(GO) test -race -short -count=1 -timeout 15m $(CORE) ./gui/ui ./mobile

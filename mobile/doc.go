@@ -8,8 +8,9 @@
 // # What crosses the boundary
 //
 // Only types gobind binds: int, int64, float64, string, bool, []byte,
-// pointers to this package's structs, and the Events interface, which
-// the app implements. Go's int becomes long in Java and Int in Swift.
+// pointers to this package's structs, and the interfaces the app
+// implements: Events, and HostFile and HostReader for files it reads
+// itself. Go's int becomes long in Java and Int in Swift.
 // Lists cross as JSON strings (items to send, the peer list) or are read
 // a page at a time (the entries of an offer or a summary), so that a
 // folder of a hundred thousand files never crosses at once.
@@ -22,6 +23,33 @@
 // in order, ending with exactly one OnFinished or OnFailed per transfer.
 // Events calls are made from a queue with no lock held, so the app may
 // answer from inside a callback with any command, Close included.
+//
+// # Files the app reads itself
+//
+// A phone app often has no path for what a person picked: Android hands
+// it a content URI, iOS a security-scoped URL. The app wraps each in a
+// HostFile (name, size, modification time, and Open, whose HostReader
+// returns the bytes front to back) and adds it with SendOptions.AddFile;
+// Ferry reads it through core/transfer's io/fs source, with the same
+// checks as a file on disk: its size and time are asked again after
+// reading (a change fails as source_changed), and a resume reads the
+// bytes the receiver kept to check them, so no seek is ever asked (a
+// file is opened again only when those bytes differ). In Kotlin:
+//
+//	class UriFile(val cr: ContentResolver, val uri: Uri, val name: String, val size: Long) : HostFile {
+//	    override fun name() = name
+//	    override fun size() = size
+//	    override fun modTimeUnixMillis() = 0L
+//	    override fun open(): HostReader = object : HostReader {
+//	        val s = cr.openInputStream(uri)!!
+//	        override fun read(max: Long): ByteArray {
+//	            val b = ByteArray(max.toInt()); val n = s.read(b)
+//	            return if (n <= 0) ByteArray(0) else b.copyOf(n)
+//	        }
+//	        override fun close() = s.close()
+//	    }
+//	}
+//	so.addFile(UriFile(contentResolver, uri, displayName, size))
 //
 // # Panics and errors
 //

@@ -33,11 +33,28 @@ type SendOptions struct {
 	// or a text snippet, named "text.txt" unless it says otherwise:
 	//
 	//	{"text": "the wifi password is …", "name": "wifi.txt"}
+	//
+	// It may be empty when files were added with AddFile, which are sent
+	// after these.
 	ItemsJSON string
+
+	files []HostFile
 }
 
 // NewSendOptions returns empty SendOptions.
 func NewSendOptions() *SendOptions { return &SendOptions{} }
+
+// AddFile adds a file that the app reads itself (a content URI, a
+// security-scoped file: see HostFile) to what is sent, after ItemsJSON's
+// items, in the order added.
+func (o *SendOptions) AddFile(f HostFile) (err error) {
+	defer guard("adding a file", &err)
+	if f == nil {
+		return errors.New("adding a file: no file")
+	}
+	o.files = append(o.files, f)
+	return nil
+}
 
 // dialTimeout bounds each connection attempt to one address of a peer.
 const dialTimeout = 5 * time.Second
@@ -50,7 +67,7 @@ func (n *Node) Send(opts *SendOptions) (_ *Transfer, err error) {
 	if opts == nil {
 		return nil, errors.New("sending: no options")
 	}
-	items, err := parseItems(opts.ItemsJSON)
+	items, err := sendItems(opts)
 	if err != nil {
 		return nil, fmt.Errorf("sending: %w", err)
 	}
@@ -97,6 +114,26 @@ func (n *Node) Send(opts *SendOptions) (_ *Transfer, err error) {
 		t.finish(s, cancelled(ctx, err))
 	}, func(err error) { t.finish(transfer.Summary{}, err) })
 	return t, nil
+}
+
+// sendItems is what opts sends: ItemsJSON's items, then the files the
+// app added.
+func sendItems(opts *SendOptions) ([]transfer.Item, error) {
+	var items []transfer.Item
+	if opts.ItemsJSON != "" || len(opts.files) == 0 {
+		var err error
+		if items, err = parseItems(opts.ItemsJSON); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range opts.files {
+		it, err := hostItem(f)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, it)
+	}
+	return items, nil
 }
 
 // itemJSON is one element of SendOptions.ItemsJSON.

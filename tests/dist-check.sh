@@ -3,7 +3,9 @@
 # them as a person would find them, and removes them again:
 #   ferry version, run from the installed path, reports the stamped version;
 #   ferry-gui, its desktop entry and its icons are where desktops look,
-#   and desktop-file-validate accepts the entry;
+#   and desktop-file-validate accepts the entry, which takes files (%F);
+#   "Send with Ferry" for Nemo and Dolphin is where they look, and the
+#   Dolphin service menu passes desktop-file-validate but for what KDE adds;
 #   the .rpm packages hold the same files (read with rpm when it is there).
 # Needs root (dpkg -i); CI runs it through `make dist-check`.
 set -euo pipefail
@@ -51,7 +53,8 @@ desktop=/usr/share/applications/$app.desktop
 [ -f "$desktop" ] || fail "$desktop missing"
 desktop-file-validate "$desktop" || fail "desktop-file-validate rejected $desktop"
 echo "ok   desktop-file-validate $desktop"
-exec_name=$(sed -n 's/^Exec=\([^ ]*\).*/\1/p' "$desktop")
+# The first Exec line is the application's; the action's follows.
+exec_name=$(grep -m1 '^Exec=' "$desktop" | sed 's/^Exec=\([^ ]*\).*/\1/')
 [ -x "/usr/bin/$exec_name" ] || fail "the entry's Exec=$exec_name is not an installed program"
 for icon in scalable/apps/$app.svg 48x48/apps/$app.png 256x256/apps/$app.png; do
 	[ -s "/usr/share/icons/hicolor/$icon" ] || fail "icon $icon missing"
@@ -63,6 +66,24 @@ if command -v systemd-analyze >/dev/null; then
 	systemd-analyze verify "$unit" || fail "systemd-analyze verify rejected $unit"
 	echo "ok   systemd-analyze verify $unit"
 fi
+grep -qx 'Exec=ferry-gui -- %F' "$desktop" || fail "$desktop does not take files: no 'Exec=ferry-gui -- %F'"
+grep -q '^MimeType=.*inode/directory;' "$desktop" || fail "$desktop lists no MimeType for folders"
+grep -qx '\[Desktop Action send\]' "$desktop" || fail "$desktop has no 'send' desktop action"
+# gui/xvfb's TestSendWithFerry runs this entry's Exec line from the
+# source tree: the installed entry must be that file.
+src_entry="$(dirname "$0")/../cli/ferry-dist/assets/$app.desktop"
+cmp -s "$desktop" "$src_entry" || fail "$desktop differs from $src_entry, whose Exec line the Xvfb test runs"
+echo "ok   the entry takes files (%F), lists every type, has a Send with Ferry action, and is the one the Xvfb test runs"
+nemo=/usr/share/nemo/actions/ferry-send.nemo_action
+grep -qx 'Exec=ferry-gui -- %F' "$nemo" || fail "$nemo missing or without its Exec line"
+menu=/usr/share/kio/servicemenus/ferry-send.desktop
+[ -f "$menu" ] || fail "$menu missing"
+# desktop-file-validate knows no Type=Service entry with MimeType and
+# Actions, which is what a KDE service menu is; anything else is a fault.
+problems=$(desktop-file-validate "$menu" 2>&1 | grep -v 'the type is "Service" while this key is only valid for type "Application"' || true)
+[ -z "$problems" ] || fail "desktop-file-validate: $problems"
+grep -qx 'Exec=ferry-gui -- %F' "$menu" || fail "$menu has no 'Exec=ferry-gui -- %F'"
+echo "ok   Send with Ferry for Nemo ($nemo) and Dolphin ($menu)"
 for p in ferry ferry-gui; do
 	[ -s "/usr/share/doc/$p/copyright" ] || fail "$p has no copyright file"
 done
@@ -78,6 +99,6 @@ else
 fi
 
 dpkg -r ferry ferry-gui >/dev/null
-[ ! -e /usr/bin/ferry ] && [ ! -e "$desktop" ] || fail "dpkg -r left files behind"
+[ ! -e /usr/bin/ferry ] && [ ! -e "$desktop" ] && [ ! -e "$menu" ] && [ ! -e "$nemo" ] || fail "dpkg -r left files behind"
 trap - EXIT
 echo "ok   removed again"

@@ -166,7 +166,7 @@ func TestExitCodes(t *testing.T) {
 	})
 
 	t.Run("unreachable", func(t *testing.T) {
-		_, stderr, code := proc.Run(t, pair.Command(pair.B, proc.Ferry(t), "send", "--to", addr+":1", "--code", "1", "--quiet", src))
+		_, stderr, code := proc.Run(t, pair.Command(pair.B, proc.Ferry(t), "send", "--to", addr+":1", "--code", "123456", "--quiet", src))
 		if code != 1 {
 			t.Fatalf("unreachable: exit %d, want 1; stderr:\n%s", code, stderr)
 		}

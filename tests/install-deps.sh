@@ -20,15 +20,25 @@ pkgs=(
 	dosfstools exfatprogs e2fsprogs
 	# the same as FUSE mounts where the kernel has no vfat or exFAT driver
 	fusefat exfat-fuse
+	# checking the shell completion scripts (ferry completion bash|zsh|fish)
+	zsh fish
 	# validating the Linux packages' desktop entry
 	desktop-file-utils
 	# reading back the .rpm packages that make dist writes
 	rpm
 	# the system tray under Xvfb (gui/xvfb/tray_test.go): a session bus,
 	# a StatusNotifierItem watcher and a small GTK tray that draws the
-	# items, xdotool to open the tray's menu; systemd-analyze verifies
+	# items (xdotool, below, opens its menu); systemd-analyze verifies
 	# the ferry-receive.service unit
-	dbus-daemon dbus-bin haskell-status-notifier-item-utils haskell-gtk-sni-tray-utils xdotool systemd
+	dbus-daemon dbus-bin haskell-status-notifier-item-utils haskell-gtk-sni-tray-utils systemd
+	# running ferry.wasm without a browser: core/transfer's tests compiled
+	# to WebAssembly (make unit) and core/web's Node test (Node 20.10 or
+	# later; an older one makes that test skip and say why)
+	nodejs
+	# the real X11 clipboard in the clipboard tests (ferry send --clipboard)
+	xclip
+	# typing the Send clipboard shortcut into the real app under Xvfb
+	xdotool
 )
 
 missing=()

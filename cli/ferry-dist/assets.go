@@ -15,6 +15,8 @@ import (
 	"github.com/srwiley/rasterx"
 
 	"github.com/goreleaser/nfpm/v2/files"
+
+	"github.com/ferry-project/ferry/gui/fmactions"
 )
 
 // The icon is drawn once, as SVG (assets/ferry.svg); the PNG sizes that
@@ -48,7 +50,8 @@ func writeServiceUnit(stage string) (*files.Content, error) {
 // menus and docks, 256 for app grids and software centres.
 var pngSizes = []int{48, 128, 256}
 
-// writeAssets writes the desktop entry and the icons into stage and
+// writeAssets writes the desktop entry, the icons and the file managers'
+// entries into stage and
 // returns them as package contents at their freedesktop locations.
 func writeAssets(stage string) (files.Contents, error) {
 	svg, err := assets.ReadFile("assets/ferry.svg")
@@ -66,6 +69,14 @@ func writeAssets(stage string) (files.Contents, error) {
 	out := []staged{
 		{appID + ".desktop", "/usr/share/applications/" + appID + ".desktop", desktop},
 		{appID + ".svg", "/usr/share/icons/hicolor/scalable/apps/" + appID + ".svg", svg},
+	}
+	// "Send with Ferry" in the file managers that have a system-wide
+	// folder for it (Nemo, Dolphin); Nautilus and Caja read only per-user
+	// folders: ferry-gui --install-file-manager-actions writes those.
+	for _, f := range fmactions.Files {
+		if f.System != "" {
+			out = append(out, staged{f.Name, f.System + "/" + f.Name, []byte(f.Text)})
+		}
 	}
 	for _, size := range pngSizes {
 		var b bytes.Buffer

@@ -48,7 +48,9 @@ func TestLinuxPackages(t *testing.T) {
 				"./usr/share/applications/"+appID+".desktop",
 				"./usr/share/icons/hicolor/scalable/apps/"+appID+".svg",
 				"./usr/share/icons/hicolor/48x48/apps/"+appID+".png",
-				"./usr/share/icons/hicolor/256x256/apps/"+appID+".png")
+				"./usr/share/icons/hicolor/256x256/apps/"+appID+".png",
+				"./usr/share/nemo/actions/ferry-send.nemo_action",
+				"./usr/share/kio/servicemenus/ferry-send.desktop")
 		}
 		if spec.service {
 			want = append(want, "."+serviceUnit)

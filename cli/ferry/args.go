@@ -31,6 +31,7 @@ type transferFlags struct {
 	name              string
 	ifaces            stringList
 	json, diag, quiet bool
+	noHistory         bool // --no-history: leave this transfer out of the history
 }
 
 func (t *transferFlags) register(fs *flag.FlagSet) {
@@ -40,6 +41,7 @@ func (t *transferFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&t.diag, "diag", false, "")
 	fs.BoolVar(&t.quiet, "quiet", false, "")
 	fs.BoolVar(&t.quiet, "q", false, "")
+	fs.BoolVar(&t.noHistory, "no-history", false, "")
 }
 
 // progressFor says how a transfer shows its progress: not at all under

@@ -84,7 +84,7 @@ func TestUsageErrors(t *testing.T) {
 		{"no receiver off a terminal", []string{"send", "--code", "123456", file}, exitUsage, "no receiver given"},
 		{"no code with json", []string{"send", "--json", "--to", "127.0.0.1:9", file}, exitUsage, "--json asks nothing"},
 		{"missing path", []string{"send", "--to", "127.0.0.1:9", "--code", "123456", filepath.Join(dir, "nope")}, exitUsage, "no such file or folder"},
-		{"missing path after flags", []string{"send", file, filepath.Join(dir, "nope"), "--to", "127.0.0.1:9", "--code", "1"}, exitUsage, "no such file or folder"},
+		{"missing path after flags", []string{"send", file, filepath.Join(dir, "nope"), "--to", "127.0.0.1:9", "--code", "123456"}, exitUsage, "no such file or folder"},
 		{"not a regular file", []string{"send", "--to", "127.0.0.1:9", "--code", "123456", fifo}, exitUsage, "not a regular file or folder"},
 		{"receive operand", []string{"receive", "somewhere"}, exitUsage, `unexpected argument "somewhere"`},
 		{"receive bad listen", []string{"receive", "--listen", "nowhere"}, exitUsage, "bad --listen address"},
@@ -124,7 +124,7 @@ func TestUsageErrors(t *testing.T) {
 
 func TestJSONUsageErrorIsAnEvent(t *testing.T) {
 	e, stdout, stderr := testEnv(t)
-	code := run(context.Background(), []string{"send", "--json", "--to", "127.0.0.1:9", "--code", "1", "/no/such/path"}, e)
+	code := run(context.Background(), []string{"send", "--json", "--to", "127.0.0.1:9", "--code", "123456", "/no/such/path"}, e)
 	if code != exitUsage {
 		t.Fatalf("exit code %d, want %d", code, exitUsage)
 	}

@@ -28,6 +28,7 @@ const (
 type usageError struct {
 	msg  string
 	hint string
+	kind string // the error event's kind; "" is "usage"
 }
 
 func (e *usageError) Error() string { return e.msg }
@@ -62,7 +63,7 @@ func classify(err error) (code int, kind, hint string) {
 	var u *usageError
 	switch {
 	case errors.As(err, &u):
-		return exitUsage, "usage", firstNonEmpty(hint, u.hint)
+		return exitUsage, firstNonEmpty(u.kind, "usage"), firstNonEmpty(hint, u.hint)
 	case errors.Is(err, secure.ErrWrongCode):
 		return exitWrong, "wrong_code", firstNonEmpty(hint, "check the code the receiver shows and try again")
 	case errors.Is(err, secure.ErrCodeRetired):

@@ -7,7 +7,9 @@
 //	ferry send      send files, folders or --text to a receiver
 //	ferry peers     list the receivers that discovery sees
 //	ferry trust     list, add or remove trusted devices
+//	ferry history   list the recent transfers, or clear them
 //	ferry version   print the version, protocol version and Go version
+//	ferry completion  print a bash, zsh or fish completion script
 //
 // The receiver shows a six-digit code; the sender types it. The receiver
 // is found by --to HOST:PORT, by --peer NAME_OR_FINGERPRINT over mDNS, or,
@@ -42,8 +44,9 @@
 //	0  success: the transfer completed and every file was confirmed
 //	1  failure: network, disk, protocol, a busy port, an unreachable
 //	   address, a receiver busy with another transfer, a broken trust file
-//	2  usage: bad flags, or paths that are missing or unreadable (checked
-//	   before anything is sent, so nothing happened)
+//	2  usage: bad flags, or paths that are missing or unreadable, a
+//	   receive folder that cannot be written, a code of the wrong form
+//	   (checked before anything is sent, so nothing happened)
 //	3  authentication failed: wrong code, a code retired after too many
 //	   wrong attempts, not paired (the other end does not trust this one)
 //	   or key changed (the other end is not the pinned key)
@@ -138,6 +141,10 @@ func run(ctx context.Context, args []string, e *env) int {
 		err = cmdPeers(ctx, e, p, rest)
 	case "trust":
 		err = cmdTrust(p, rest)
+	case "history":
+		err = cmdHistory(e, p, rest)
+	case "completion":
+		err = cmdCompletion(p, rest)
 	case "version", "--version", "-version":
 		err = cmdVersion(p, rest)
 	case "help", "-h", "--help", "-help":

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"strconv"
 	"strings"
@@ -18,13 +19,19 @@ type peersOpts struct {
 	json    bool
 }
 
-func parsePeers(args []string) (peersOpts, error) {
-	o := peersOpts{timeout: positiveDuration(3 * time.Second)}
+// peersFlags defines peers' flags on o: parsePeers parses with them,
+// and the shell completions (completion.go) list them.
+func peersFlags(o *peersOpts) *flag.FlagSet {
 	fs := newFlagSet("peers")
 	fs.Var(&o.timeout, "timeout", "")
 	fs.Var(&o.ifaces, "iface", "")
 	fs.BoolVar(&o.json, "json", false, "")
-	operands, err := parseArgs(fs, args)
+	return fs
+}
+
+func parsePeers(args []string) (peersOpts, error) {
+	o := peersOpts{timeout: positiveDuration(3 * time.Second)}
+	operands, err := parseArgs(peersFlags(&o), args)
 	if err != nil {
 		return o, err
 	}

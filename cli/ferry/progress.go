@@ -2,16 +2,26 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
 )
 
 // plainEvery is how often progress is printed when stderr is not a
 // terminal.
 const plainEvery = 2 * time.Second
+
+// tickEvery is how often the bar is redrawn when no Progress event came:
+// the engine reports nothing while a transfer stalls, and the bar must
+// then say so rather than keep showing a time left that no longer holds.
+// Each redraw also asks the terminal for its width again, so a resized
+// window is followed within a tick.
+const tickEvery = 500 * time.Millisecond
 
 type progressMode int
 
@@ -21,21 +31,53 @@ const (
 	progressBar                       // a redrawn bar on a terminal
 )
 
-// progress shows Progress events to a person. It is called from the
-// engine's event goroutine only.
+// progress shows Progress events to a person: on a terminal as one
+// redrawn line (barline.go renders it), elsewhere as a plain line every
+// plainEvery. update is called from the engine's event goroutine; the
+// bar's own ticker redraws between events. The bar's state is guarded by
+// the printer's lock, which every writer of stderr holds.
 type progress struct {
-	p    *printer
-	mode progressMode
-	now  func() time.Time // injected so tests need no sleeps
+	p         *printer
+	mode      progressMode
+	now       func() time.Time // injected so tests need no sleeps
+	cols      func() int       // the terminal's width, asked at every redraw
+	tickEvery time.Duration    // 0: no ticker (tests call tick themselves)
 
-	lastPrint time.Time
-	bar       *progressbar.ProgressBar
-	barMax    int64
-	current   string
+	lastPrint time.Time // plain mode
+
+	// Bar mode, under p's lock.
+	drawing   bool
+	ev        transfer.Progress // the last event
+	summary   string            // what the transfer moves, for its last state
+	win       rateWindow
+	lastWidth int // cells of the line on screen, for Clear
+	stopTick  chan struct{}
+	tickDone  chan struct{}
 }
 
 func newProgress(p *printer, mode progressMode, now func() time.Time) *progress {
-	return &progress{p: p, mode: mode, now: now}
+	return &progress{p: p, mode: mode, now: now, cols: terminalCols(p.stderr), tickEvery: tickEvery}
+}
+
+// terminalCols returns a function that reports the width of the terminal
+// behind w, or 80 when it cannot tell.
+func terminalCols(w io.Writer) func() int {
+	f, ok := w.(*os.File)
+	return func() int {
+		if ok {
+			if c, _, err := term.GetSize(int(f.Fd())); err == nil && c > 0 {
+				return c
+			}
+		}
+		return 80
+	}
+}
+
+// setSummary names what the transfer moves ("12 files (1.2 GiB)"), for
+// the bar's last state: at 100% it names the whole transfer, not the
+// last file.
+func (pr *progress) setSummary(s string) {
+	pr.p.locked(func() { pr.summary = s })
 }
 
 func (pr *progress) update(ev transfer.Progress) {
@@ -52,87 +94,201 @@ func (pr *progress) update(ev transfer.Progress) {
 			return
 		}
 		pr.p.locked(func() {
-			// Describe and ChangeMax redraw too; call them only on a
-			// change, so the throttle keeps its slot for the bytes.
-			switch {
-			case pr.bar == nil:
-				pr.bar = pr.newBar(ev.Total, ev.Current)
-				pr.p.line = pr.bar
-			case ev.Total != pr.barMax:
-				pr.bar.ChangeMax64(ev.Total)
-				pr.barMax = ev.Total
+			if !pr.drawing {
+				pr.drawing = true
+				pr.p.line = pr
+				pr.startTicker()
 			}
-			if ev.Current != pr.current {
-				pr.bar.Describe(barDescription(ev.Current))
-			}
-			pr.current = ev.Current
-			pr.bar.Set64(ev.Done)
+			pr.ev = ev
+			t := pr.now()
+			pr.win.add(t, ev.Done)
+			pr.draw(t, false)
 		})
 	}
 }
 
-// finish ends the bar: full on success, kept as it stood on failure. The
-// plain mode needs no ending: the command's summary line follows.
-func (pr *progress) finish(ok bool) {
-	if pr.bar == nil {
-		return
-	}
+// tick redraws the bar with the time as it is now: a stall shows.
+func (pr *progress) tick() {
 	pr.p.locked(func() {
-		switch {
-		case ok:
-			pr.bar.Finish()
-		case !pr.bar.IsFinished():
-			pr.bar.Exit()
+		if !pr.drawing {
+			return
 		}
-		pr.p.line = nil
-		pr.bar = nil
+		t := pr.now()
+		pr.win.add(t, pr.ev.Done)
+		pr.draw(t, false)
 	})
 }
 
-func (pr *progress) newBar(total int64, current string) *progressbar.ProgressBar {
-	pr.barMax, pr.current = total, current
-	return progressbar.NewOptions64(total,
-		progressbar.OptionSetWriter(pr.p.stderr),
-		progressbar.OptionShowBytes(true),
-		progressbar.OptionUseIECUnits(true),
-		progressbar.OptionSetWidth(24),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionShowElapsedTimeOnFinish(),
-		progressbar.OptionOnCompletion(func() { fmt.Fprintln(pr.p.stderr) }),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetDescription(barDescription(current)),
-	)
+func (pr *progress) startTicker() {
+	if pr.tickEvery <= 0 {
+		return
+	}
+	stop, done := make(chan struct{}), make(chan struct{})
+	pr.stopTick, pr.tickDone = stop, done
+	go func() {
+		defer close(done)
+		t := time.NewTicker(pr.tickEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				pr.tick()
+			}
+		}
+	}()
 }
 
-// barDescription names the file being moved, shortened to keep the bar
-// on one line of a narrow terminal.
-func barDescription(current string) string {
-	name := path.Base(current)
-	if current == "" {
-		name = ""
+// finish ends the bar: on success at 100%, labelled with the summary; on
+// failure as it stood. The plain mode needs no ending: the command's
+// summary line follows.
+func (pr *progress) finish(ok bool) {
+	var stop, done chan struct{}
+	pr.p.locked(func() {
+		stop, done = pr.stopTick, pr.tickDone
+		pr.stopTick, pr.tickDone = nil, nil
+	})
+	if stop != nil {
+		close(stop)
+		<-done
 	}
-	const max = 24
-	name = safeCap(name, max)
-	return fmt.Sprintf("%s%-*s", prefix, max, name)
+	pr.p.locked(func() {
+		if pr.drawing {
+			if ok {
+				pr.ev.Done = pr.ev.Total
+			}
+			pr.draw(pr.now(), ok)
+			io.WriteString(pr.p.stderr, "\n")
+		}
+		pr.p.line = nil
+		pr.drawing, pr.lastWidth, pr.summary = false, 0, ""
+		pr.ev, pr.win = transfer.Progress{}, rateWindow{}
+	})
+}
+
+// draw writes the bar over the line it is on; the printer's lock is held.
+func (pr *progress) draw(t time.Time, final bool) {
+	st := barState{done: pr.ev.Done, total: pr.ev.Total, final: final}
+	switch {
+	case final:
+		st.label = pr.summary
+		if st.label == "" {
+			st.label = "done"
+		}
+	case pr.ev.Current != "":
+		st.label = safe(path.Base(pr.ev.Current))
+	}
+	if !final {
+		rate, known := pr.win.rate()
+		st.stalled = pr.win.stalled(t)
+		switch {
+		case st.stalled:
+			st.eta = "stalled" // in the ETA's place, which outlasts the rate on a narrow line
+		case known && rate > 0:
+			st.rate = rate
+			st.eta = etaText(float64(pr.ev.Total-pr.ev.Done)/rate, true)
+		default:
+			st.eta = etaText(0, false)
+		}
+	}
+	cols := pr.cols()
+	line := renderBar(st, cols)
+	w := cellWidth(line)
+	// Blank what is left of a longer line drawn before, without
+	// reaching the last column.
+	pad := min(pr.lastWidth, cols-1) - w
+	io.WriteString(pr.p.stderr, "\r"+line+strings.Repeat(" ", max(pad, 0)))
+	pr.lastWidth = w
+}
+
+// Clear blanks the bar's line, so that a message can take it; the next
+// redraw draws the bar below that message. The printer calls it with
+// its lock held.
+func (pr *progress) Clear() error {
+	_, err := io.WriteString(pr.p.stderr, "\r"+strings.Repeat(" ", pr.lastWidth)+"\r")
+	pr.lastWidth = 0
+	return err
 }
 
 // plainProgress renders one plain line (without the "ferry: " prefix):
 // "412 MiB / 1.0 GiB (40%) 110 MiB/s eta 5s  current: big.iso".
 func plainProgress(ev transfer.Progress) string {
 	pct := 0
-	if ev.Total > 0 {
+	switch {
+	case ev.Total > 0:
 		pct = int(100 * ev.Done / ev.Total)
+	case ev.Done == ev.Total:
+		pct = 100 // nothing to move: an empty file, say
 	}
 	s := fmt.Sprintf("%s / %s (%d%%)", humanBytes(ev.Done), humanBytes(ev.Total), pct)
 	if ev.Rate > 0 { // 0 while the rate is not known yet
 		s += " " + humanRate(ev.Rate)
 	}
-	if ev.ETA >= time.Second {
+	if ev.ETA >= time.Second && ev.ETA <= maxETA {
 		s += " eta " + humanDuration(ev.ETA)
 	}
 	if ev.Current != "" {
 		s += "  current: " + safe(ev.Current)
 	}
 	return s
+}
+
+// rateWindow measures the rate over the last rateSpan of samples, so
+// that a stall, and the recovery after one, weigh only while they are
+// recent, and says when no byte moved for stallAfter.
+type rateWindow struct {
+	samples    []rateSample
+	lastChange time.Time // when done last changed
+	lastDone   int64
+}
+
+type rateSample struct {
+	t    time.Time
+	done int64
+}
+
+const (
+	rateSpan   = 5 * time.Second
+	rateMinOf  = time.Second // a rate over less than this is unknown
+	stallAfter = 2 * time.Second
+	maxSamples = 64
+)
+
+func (w *rateWindow) add(t time.Time, done int64) {
+	if w.lastChange.IsZero() || done != w.lastDone {
+		w.lastChange, w.lastDone = t, done
+	}
+	w.samples = append(w.samples, rateSample{t, done})
+	// Keep the newest sample that is at least rateSpan old, and
+	// everything after it.
+	drop := 0
+	for drop+1 < len(w.samples) && t.Sub(w.samples[drop+1].t) >= rateSpan {
+		drop++
+	}
+	if n := len(w.samples) - drop; n > maxSamples {
+		drop = len(w.samples) - maxSamples
+	}
+	if drop > 0 {
+		w.samples = append(w.samples[:0], w.samples[drop:]...)
+	}
+}
+
+// rate returns bytes per second over the window, and whether it is known
+// (the window spans at least rateMinOf).
+func (w *rateWindow) rate() (float64, bool) {
+	if len(w.samples) < 2 {
+		return 0, false
+	}
+	first, last := w.samples[0], w.samples[len(w.samples)-1]
+	span := last.t.Sub(first.t)
+	if span < rateMinOf {
+		return 0, false
+	}
+	return float64(last.done-first.done) / span.Seconds(), true
+}
+
+// stalled says whether no byte moved for stallAfter up to t.
+func (w *rateWindow) stalled(t time.Time) bool {
+	return !w.lastChange.IsZero() && t.Sub(w.lastChange) >= stallAfter
 }

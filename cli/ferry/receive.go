@@ -3,17 +3,21 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ferry-project/ferry/core/discovery"
+	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
+	"github.com/ferry-project/ferry/core/web"
 )
 
 type receiveOpts struct {
@@ -22,10 +26,13 @@ type receiveOpts struct {
 	yes, overwrite, keep, noMDNS bool
 	trust, acceptTrusted         bool
 	daemon                       bool // daemon.go
+	web, qr                      bool // --web: serve the browser page too (web.go)
+	toClipboard                  bool // received texts to the clipboard (clipboard.go)
 }
 
-func parseReceive(args []string) (receiveOpts, error) {
-	var o receiveOpts
+// receiveFlags defines receive's flags on o: parseReceive parses with
+// them, and the shell completions (completion.go) list them.
+func receiveFlags(o *receiveOpts) *flag.FlagSet {
 	fs := newFlagSet("receive")
 	fs.StringVar(&o.dir, "dir", "", "")
 	fs.StringVar(&o.code, "code", "", "")
@@ -38,8 +45,16 @@ func parseReceive(args []string) (receiveOpts, error) {
 	fs.BoolVar(&o.trust, "trust", false, "")
 	fs.BoolVar(&o.acceptTrusted, "accept-trusted", false, "")
 	fs.BoolVar(&o.daemon, "daemon", false, "")
+	fs.BoolVar(&o.web, "web", false, "")
+	fs.BoolVar(&o.qr, "qr", false, "")
+	fs.BoolVar(&o.toClipboard, "to-clipboard", false, "")
 	o.transferFlags.register(fs)
-	operands, err := parseArgs(fs, args)
+	return fs
+}
+
+func parseReceive(args []string) (receiveOpts, error) {
+	var o receiveOpts
+	operands, err := parseArgs(receiveFlags(&o), args)
 	if err != nil {
 		return o, err
 	}
@@ -50,6 +65,9 @@ func parseReceive(args []string) (receiveOpts, error) {
 		if _, port, err := net.SplitHostPort(o.listen); err != nil || port == "" {
 			return o, usagef("give a host and a port, like 0.0.0.0:9000 or 127.0.0.1:0", "bad --listen address %q", o.listen)
 		}
+	}
+	if o.qr && !o.web {
+		return o, usagef("--qr draws the link of --web's page", "--qr goes with --web")
 	}
 	if err := checkIfaces(o.ifaces); err != nil {
 		return o, err
@@ -69,9 +87,15 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 		return err
 	}
 	p.json, p.quiet = o.json, o.quiet
+	if err := codeFlagError(o.code); o.code != "" && err != nil {
+		return err
+	}
 
 	dir, err := receiveDir(o.dir)
 	if err != nil {
+		return err
+	}
+	if err := checkWritable(dir, o.dir != ""); err != nil {
 		return err
 	}
 	id, name, err := thisDevice(o.name)
@@ -83,6 +107,8 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 		p: p, o: o, dir: dir, q: &prompter{p: p, in: e.stdin},
 		pr:    newProgress(p, o.progressFor(e.stderrTerminal && !o.daemon), e.now),
 		store: trustStore(p),
+		hist:  openHistory(e, p, o.noHistory),
+		now:   e.now,
 	}
 	if !o.yes && (o.json || !e.stdinTerminal) {
 		rs.noAsk = noTerminal(o.json)
@@ -109,8 +135,20 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 		// outright (the engine's nil Paired); they can still use the code.
 		cfg.Paired = rs.pinned
 	}
+	if o.web {
+		// The page shares the receiver's port: the receiver accepts
+		// browsers' WebSockets with its TCP senders (core/web).
+		m, err := servePage(o.listen, name, false)
+		if err != nil {
+			return err
+		}
+		cfg.Listener, cfg.Listen, rs.page = m, "", m
+	}
 	r, err := transfer.NewReceiver(cfg)
 	if err != nil {
+		if rs.page != nil {
+			rs.page.Close()
+		}
 		return err
 	}
 	defer r.Close()
@@ -139,6 +177,8 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 		p.infof("listening on port %d", r.Port())
 	}
 	p.infof("%s", fallbackLine(addrs, r.Port()))
+	rs.addrs, rs.fp = addrs, id.Fingerprint()
+	rs.showLink(r.Code(), true)
 	p.infof("saving to %s", dir)
 
 	if !o.noMDNS {
@@ -196,8 +236,25 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 		}
 		if o.code == "" && !o.daemon {
 			p.noticef("code %s", r.Code())
+			rs.showLink(r.Code(), false)
 		}
 	}
+}
+
+// showLink prints the page's link for code (--web), with the QR code
+// and the hashes the first time.
+func (rs *receiveSession) showLink(code string, first bool) {
+	if rs.page == nil {
+		return
+	}
+	links := pageLinks(rs.addrs, muxPort(rs.page), code, rs.fp)
+	if first {
+		showPage(rs.p, rs.page.Server(), links, rs.o.qr)
+		return
+	}
+	rs.p.event(pageEvent{Event: "page", Links: links, PageSHA256: rs.page.Server().PageHash,
+		WasmSHA256: rs.page.Server().WasmHash, HasWasm: rs.page.Server().HasWasm})
+	rs.p.noticef("link %s", links[0])
 }
 
 const codesStoppedHint = "someone on the network may be guessing the code: run 'ferry receive' again for a new code when you are ready (trusted devices need no code)"
@@ -250,6 +307,10 @@ type receiveSession struct {
 	noAsk string       // why offers are declined without asking; "" asks (or --yes)
 	store *trust.Store // nil when the trust file cannot be used
 	after afterCode
+	// --web: the page sharing the port, and what its links name
+	page  *web.Mux
+	addrs []string
+	fp    string
 
 	// stopped is set once the engine stopped taking codes
 	// (CodesStopped); stop ends the serve that waits, unless a transfer
@@ -267,17 +328,37 @@ type receiveSession struct {
 	paired   bool
 	wrong    int // wrong codes before this transfer's code proved right
 	mu       sync.Mutex
-	declined string // set when this end declined, with why
+	declined string   // set when this end declined, with why
+	texts    []string // received this transfer, for --to-clipboard
+
+	// The history: the record of the transfer a sender started, if one
+	// did (see history.go), and when Serve returned.
+	hist  *historyLog // nil: not recorded
+	now   func() time.Time
+	rec   *history.Record
+	saved []string // the entries' final names, relative to dir
+	ended time.Time
 }
 
+// serve runs one transfer (serveTransfer) and records it in the history
+// when a sender connected.
 func (rs *receiveSession) serve(parent context.Context) error {
+	rs.rec = nil
+	err := rs.serveTransfer(parent)
+	rs.recordTransfer(err)
+	return err
+}
+
+func (rs *receiveSession) serveTransfer(parent context.Context) error {
 	ctx, cancel := context.WithCancelCause(parent)
 	rs.ctx, rs.peer, rs.declined = ctx, "", ""
 	rs.peerName, rs.peerKey, rs.paired, rs.wrong = "", nil, false, 0
+	rs.texts = nil
 	rs.stopMu.Lock()
 	rs.stop = cancel
 	rs.stopMu.Unlock()
 	sum, err := rs.r.Serve(ctx)
+	rs.ended = rs.now()
 	cancel(errors.New("transfer over"))
 	rs.stopMu.Lock()
 	rs.stop = nil
@@ -306,10 +387,11 @@ func (rs *receiveSession) serve(parent context.Context) error {
 		return interrupted(ctx, err)
 	}
 	rs.p.event(newDoneEvent(sum, "receiver", rs.o.diag))
-	rs.p.infof("received %s into %s%s", describeSummary(sum), rs.dir, rateSuffix(sum))
+	rs.p.infof("received %s%s%s", describeSummary(sum), savedInto(sum, rs.dir), rateSuffix(sum))
 	if rs.o.diag {
 		rs.p.infof("diag: receiver, whole transfer: %s", endLine("receiver", sum.Local, sum.Wall, sum.LocalCPU))
 	}
+	rs.textsToClipboard(parent)
 	if !rs.paired {
 		// The transfer's ctx is over; the question belongs to the command.
 		rs.after.run(parent, trust.Device{Name: rs.peerName, Key: rs.peerKey}, rs.wrong)
@@ -402,11 +484,18 @@ func (rs *receiveSession) onEvent(ev transfer.Event) {
 		} else {
 			rs.p.infof("%s connected from %s", rs.peer, e.Addr)
 		}
+		rs.startRecord(e)
 	case transfer.Offered:
+		if rs.rec != nil {
+			rs.rec.SetOffer(e.Offer)
+		}
 		rs.offered(e.Offer)
 	case transfer.Progress:
 		rs.pr.update(e)
 	case transfer.EntryDone:
+		if rs.rec != nil && e.SavedAs != "" {
+			rs.saved = append(rs.saved, e.SavedAs)
+		}
 		switch {
 		case e.Outcome == transfer.Skipped:
 			rs.p.infof("skipped %s: an identical file is already there", safe(e.Entry.Path))
@@ -416,6 +505,7 @@ func (rs *receiveSession) onEvent(ev transfer.Event) {
 			rs.p.infof("saved %s as %s: the name was taken", safe(e.Entry.Path), safe(e.SavedAs))
 		}
 	case transfer.TextReceived:
+		rs.texts = append(rs.texts, e.Text)
 		if !rs.o.json {
 			t := e.Text
 			if !strings.HasSuffix(t, "\n") {
@@ -428,6 +518,7 @@ func (rs *receiveSession) onEvent(ev transfer.Event) {
 		// with --keep the loop shows the new one before it waits again.
 		if e.Reason == transfer.CodeRetired {
 			rs.p.noticef("too many wrong codes: the new code is %s", e.Code)
+			rs.showLink(e.Code, false)
 		}
 	case transfer.CodesHeld:
 		rs.p.warnf("%d wrong codes in the last 24 hours: no code is checked before %s (a sender who tries sooner is told to wait)",
@@ -451,6 +542,7 @@ func (rs *receiveSession) offered(o transfer.Offer) {
 		rs.peer = peerLabel(o.PeerName, o.PeerFingerprint)
 	}
 	rs.p.infof("%s wants to send %s:", rs.peer, describeOffer(o))
+	rs.pr.setSummary(describeOffer(o))
 	for i, en := range o.Entries {
 		if i == maxListed {
 			rs.p.infof("  and %d more", len(o.Entries)-maxListed)

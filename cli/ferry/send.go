@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"net"
@@ -18,30 +19,49 @@ import (
 type sendOpts struct {
 	transferFlags
 	to, peer, code, text, paired string
+	as                           string // --as: the name of the file read from standard input
 	trust                        bool
+	clipboard                    bool // send what the clipboard holds (clipboard.go)
 	paths                        []string
+	// --to-browser: serve the page and send to it (web.go)
+	toBrowser, qr bool
+	listen        string
 }
 
-func parseSend(args []string) (sendOpts, error) {
-	var o sendOpts
+// sendFlags defines send's flags on o: parseSend parses with them, and
+// the shell completions (completion.go) list them.
+func sendFlags(o *sendOpts) *flag.FlagSet {
 	fs := newFlagSet("send")
 	fs.StringVar(&o.to, "to", "", "")
 	fs.StringVar(&o.peer, "peer", "", "")
 	fs.StringVar(&o.code, "code", "", "")
 	fs.StringVar(&o.text, "text", "", "")
 	fs.StringVar(&o.paired, "paired", "", "")
+	fs.StringVar(&o.as, "as", "", "")
 	fs.BoolVar(&o.trust, "trust", false, "")
+	fs.BoolVar(&o.clipboard, "clipboard", false, "")
+	fs.BoolVar(&o.toBrowser, "to-browser", false, "")
+	fs.BoolVar(&o.qr, "qr", false, "")
+	fs.StringVar(&o.listen, "listen", "", "")
 	o.transferFlags.register(fs)
-	paths, err := parseArgs(fs, args)
+	return fs
+}
+
+func parseSend(args []string) (sendOpts, error) {
+	var o sendOpts
+	paths, err := parseArgs(sendFlags(&o), args)
 	if err != nil {
 		return o, err
 	}
 	o.paths = paths
+	if err := checkToBrowser(o); err != nil {
+		return o, err
+	}
 	switch {
 	case o.to != "" && o.peer != "":
 		return o, usagef("use one or the other", "--to and --peer cannot be used together")
-	case len(o.paths) == 0 && o.text == "":
-		return o, usagef("name the files or folders to send, or use --text TEXT", "nothing to send")
+	case len(o.paths) == 0 && o.text == "" && !o.clipboard:
+		return o, usagef("name the files or folders to send, or use --text TEXT or --clipboard", "nothing to send")
 	case o.paired != "" && o.to == "":
 		return o, usagef("--peer NAME finds a trusted device over mDNS by itself; --paired NAME names the trusted device at a --to address",
 			"--paired goes with --to")
@@ -59,6 +79,33 @@ func parseSend(args []string) (sendOpts, error) {
 		return o, err
 	}
 	return o, nil
+}
+
+// checkToBrowser keeps --to-browser's flags apart from those that pick a
+// receiver: the page is the receiver, and the link carries the code.
+func checkToBrowser(o sendOpts) error {
+	if !o.toBrowser {
+		switch {
+		case o.qr:
+			return usagef("--qr draws the link of --to-browser", "--qr goes with --to-browser")
+		case o.listen != "":
+			return usagef("--listen sets the port of --to-browser's page", "--listen goes with --to-browser")
+		}
+		return nil
+	}
+	for flag, set := range map[string]bool{"--to": o.to != "", "--peer": o.peer != "", "--paired": o.paired != "",
+		"--code": o.code != "", "--trust": o.trust} {
+		if set {
+			return usagef("--to-browser sends to the page that opens its link, with the code in the link",
+				"--to-browser and %s cannot be used together", flag)
+		}
+	}
+	if o.listen != "" {
+		if _, port, err := net.SplitHostPort(o.listen); err != nil || port == "" {
+			return usagef("give a host and a port, like 0.0.0.0:9000 or 127.0.0.1:0", "bad --listen address %q", o.listen)
+		}
+	}
+	return nil
 }
 
 // checkPaths makes sure every path exists and can be read, folders all
@@ -117,23 +164,41 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 		return err
 	}
 	p.json, p.quiet = o.json, o.quiet
+	if err := codeFlagError(o.code); o.code != "" && err != nil {
+		return err
+	}
 	interactive := e.stdinTerminal && !o.json
-	if o.code == "" && !interactive && o.peer == "" && o.paired == "" {
+	if o.code == "" && !interactive && o.peer == "" && o.paired == "" && !o.toBrowser {
 		return usagef("pass the code the receiver shows with --code CODE (a trusted device needs none: --peer NAME, or --to ADDR --paired NAME)",
 			"no code given and %s", noTerminal(o.json))
 	}
-	if o.to == "" && o.peer == "" && !interactive {
+	if o.to == "" && o.peer == "" && !interactive && !o.toBrowser {
 		return usagef("pass --to HOST:PORT, or --peer NAME (see 'ferry peers')", "no receiver given and %s", noTerminal(o.json))
+	}
+	stdin, err := takeStdin(&o, e.stdinTerminal)
+	if err != nil {
+		return err
 	}
 	if err := checkPaths(o.paths); err != nil {
 		return err
 	}
-	items := make([]transfer.Item, 0, len(o.paths)+1)
+	items := make([]transfer.Item, 0, len(o.paths)+2)
 	for _, path := range o.paths {
 		items = append(items, transfer.Item{Path: path})
 	}
-	if o.text != "" {
+	if o.text != "" && !stdin.text {
 		items = append(items, transfer.Item{Text: o.text})
+	}
+	if o.clipboard {
+		it, done, err := clipboardItem(ctx)
+		if err != nil {
+			return err
+		}
+		defer done()
+		items = append(items, it)
+	}
+	if o.toBrowser {
+		return sendToBrowser(ctx, e, p, o, items)
 	}
 	id, name, err := thisDevice(o.name)
 	if err != nil {
@@ -149,6 +214,11 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 
 	ctx, stop := onSignals(ctx, e.signals, "sender", e.now, func() { forceExit(e, p) })
 	defer stop()
+	items, removeSpool, err := readStdin(ctx, p, e.stdin, stdin, o.as, items)
+	if err != nil {
+		return interrupted(ctx, err)
+	}
+	defer removeSpool()
 	q := &prompter{p: p, in: e.stdin}
 	dest, err := findReceiver(ctx, p, q, o, store)
 	if err != nil {
@@ -177,6 +247,8 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 	}
 
 	ss := &sendSession{p: p, o: o, pr: newProgress(p, o.progressFor(e.stderrTerminal), e.now), peer: dest.label, pin: pin}
+	hist := openHistory(e, p, o.noHistory)
+	rec := sourceRecord(e.now(), o.paths, o.text != "")
 	p.infof("connecting to %s", dest.addr)
 	sum, err := transfer.Send(ctx, transfer.SendConfig{
 		Addr:     dest.addr,
@@ -190,6 +262,7 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 		Dialer:   dest.dial,
 	})
 	ss.pr.finish(err == nil)
+	hist.add(ss.historyRecord(rec, dest, interrupted(ctx, err), e.now()))
 	if err != nil {
 		switch {
 		case pin != nil && errors.Is(err, secure.ErrKeyChanged):
@@ -202,7 +275,7 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 		return interrupted(ctx, err)
 	}
 	p.event(newDoneEvent(sum, "sender", o.diag))
-	p.infof("sent %s to %s%s, every file confirmed", describeSummary(sum), ss.peer, rateSuffix(sum))
+	p.infof("sent %s to %s%s, %s", describeSummary(sum), ss.peer, rateSuffix(sum), confirmedWhat(sum))
 	if o.diag {
 		p.infof("diag: sender, whole transfer: %s", endLine("sender", sum.Local, sum.Wall, sum.LocalCPU))
 		p.infof("diag: receiver, whole transfer: %s", endLine("receiver", sum.Remote, sum.RemoteWall, sum.RemoteCPU))
@@ -310,9 +383,14 @@ func askCode(ctx context.Context, q *prompter, label string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if code != "" {
-			return code, nil
+		if code == "" {
+			continue
 		}
+		if err := checkCodeForm(code); err != nil {
+			q.p.listf("that is not a code (%v): type the code the receiver shows, like 123456", err)
+			continue
+		}
+		return code, nil
 	}
 	return "", usagef("type the code the receiver shows, or pass it with --code", "no code given")
 }
@@ -329,6 +407,9 @@ type sendSession struct {
 	peerKey  []byte
 	paired   bool
 	pin      *trust.Device // the receiver's pin, in paired mode: its name labels it
+	// For the history: who answered, and the offer once accepted.
+	connected *transfer.Connected
+	offer     *transfer.Offer
 }
 
 func (ss *sendSession) onEvent(ev transfer.Event) {
@@ -337,6 +418,7 @@ func (ss *sendSession) onEvent(ev transfer.Event) {
 	}
 	switch e := ev.(type) {
 	case transfer.Connected:
+		ss.connected = &e
 		ss.peer = peerLabel(e.PeerName, e.PeerFingerprint)
 		ss.peerName, ss.peerKey, ss.paired = e.PeerName, e.PeerKey, e.Paired
 		if e.Paired && ss.pin != nil {
@@ -348,6 +430,8 @@ func (ss *sendSession) onEvent(ev transfer.Event) {
 			ss.p.infof("connected to %s, waiting for it to accept", ss.peer)
 		}
 	case transfer.Accepted:
+		ss.offer = &e.Offer
+		ss.pr.setSummary(describeOffer(e.Offer))
 		switch {
 		case e.Total == 0 && e.Offer.TotalBytes > 0:
 			ss.p.infof("accepted: the receiver already has all of %s", describeOffer(e.Offer))

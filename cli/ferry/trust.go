@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"flag"
 	"fmt"
 	"net"
 	"strings"
@@ -65,14 +66,21 @@ type trustOpts struct {
 	operands     []string
 }
 
-func parseTrust(sub string, args []string) (trustOpts, error) {
-	var o trustOpts
+// trustFlags defines the flags of trust's subcommand sub on o:
+// parseTrust parses with them, and the shell completions
+// (completion.go) list them.
+func trustFlags(sub string, o *trustOpts) *flag.FlagSet {
 	fs := newFlagSet("trust " + sub)
 	fs.BoolVar(&o.json, "json", false, "")
 	if sub == "list" {
 		fs.BoolVar(&o.recent, "recent", false, "")
 	}
-	operands, err := parseArgs(fs, args)
+	return fs
+}
+
+func parseTrust(sub string, args []string) (trustOpts, error) {
+	var o trustOpts
+	operands, err := parseArgs(trustFlags(sub, &o), args)
 	if err != nil {
 		return o, err
 	}

@@ -5,13 +5,18 @@ import "strings"
 const topUsage = `Usage:
     ferry receive [--dir DIR] [--code CODE] [--listen ADDR] [--name NAME] [--yes]
                   [--overwrite] [--keep] [--no-mdns] [--iface NAME]... [--trust]
-                  [--accept-trusted] [--json] [--diag] [--quiet]
+                  [--accept-trusted] [--to-clipboard] [--web [--qr]] [--no-history]
+                  [--json] [--diag] [--quiet]
     ferry send    [--to HOST:PORT [--paired NAME] | --peer NAME_OR_FINGERPRINT]
-                  [--code CODE] [--text TEXT] [--name NAME] [--iface NAME]...
-                  [--trust] [--json] [--diag] [--quiet] PATH...
+                  [--code CODE] [--text TEXT] [--clipboard] [--name NAME]
+                  [--iface NAME]... [--trust] [--no-history] [--json] [--diag]
+                  [--quiet] PATH...
+    ferry send    --to-browser [--qr] [--listen ADDR] [--text TEXT] PATH...
     ferry peers   [--timeout DURATION] [--iface NAME]... [--json]
     ferry trust   list [--recent] [--json] | add NAME | remove NAME
+    ferry history [--limit N] [--json] | clear
     ferry version
+    ferry completion bash|zsh|fish
 
 Ferry moves files, folders and text between two devices on the same
 network, encrypted end to end. Run "ferry receive" on one device: it shows
@@ -30,8 +35,12 @@ Exit codes:
     5  verification failed (a hash did not match)
     6  the receiver stopped taking codes after too many wrong ones
 
+A phone or computer without ferry can send and receive in its browser:
+"ferry receive --web" and "ferry send --to-browser" print a link (and a
+QR code with --qr) that opens a page running ferry's own code.
+
 With --json, stdout carries one JSON object per line, each with an "event"
-field (listening, connected, offer, accepted, progress, entry, text,
+field (listening, page, connected, offer, accepted, progress, entry, text,
 code_changed, codes_held, codes_stopped, refused, trusted, diag, done,
 error), and nothing else.
 `
@@ -66,8 +75,19 @@ Flags:
                      devices only, decline every other offer, log plain
                      lines, go on after failures (--keep --accept-trusted;
                      the ferry-receive.service user unit runs this)
+    --web            also serve the browser page on the same port and print
+                     its link (the code travels in the link's #fragment,
+                     never over the network): a phone or computer without
+                     ferry opens it, picks files and sends; it is an
+                     ordinary sender here, asked about as any other
+    --qr             with --web: draw the link as a QR code to scan
+    --to-clipboard   put received text on the clipboard: at once from a
+                     trusted device, after asking (on a terminal) from a
+                     sender with the code
     --no-mdns        do not advertise this device on the network
     --iface NAME     advertise and show addresses on NAME only (repeatable)
+    --no-history     leave this transfer out of the history ('ferry history';
+                     FERRY_NO_HISTORY=1 does it for every transfer)
     --json           print one JSON event per line on stdout, ask nothing
     --diag           print the stage split (socket read, decrypt, hash, disk
                      write) every 5 seconds and at the end
@@ -75,10 +95,17 @@ Flags:
 `
 
 const sendUsage = `Usage: ferry send [flags] PATH...
+       ferry send --to-browser [--qr] [--listen ADDR] PATH...
 
 Sends files and folders (folders whole, under their own names) and text
 snippets to a receiver. Exits 0 only when the receiver confirmed every
-file.
+file. A PATH of - sends standard input as a file named "stdin" (copied to
+a temporary file first: the receiver needs its size before it starts).
+
+With --to-browser the receiver is a browser: ferry serves a page, prints
+its link (with a new code in its #fragment), and sends to the page that
+opens it and presses Receive; the page saves each file through the
+browser's downloads. After three pages with a wrong code it stops.
 
 Flags:
     --to HOST:PORT   send to the receiver at this address
@@ -91,9 +118,21 @@ Flags:
                      a terminal, unless the receiver is trusted)
     --trust          after a transfer with the code, trust the receiver
                      without asking (on a terminal, ferry asks)
-    --text TEXT      send TEXT as a snippet (with or without paths)
+    --text TEXT      send TEXT as a snippet (with or without paths);
+                     --text - reads it from standard input (at most 1 MiB)
+    --as NAME        the name of the file read from standard input
+                     (PATH -; default: stdin)
+    --clipboard      send what the clipboard holds: its text as a snippet,
+                     or its image as a PNG file (Linux: wl-clipboard, xclip
+                     or xsel must be installed)
+    --to-browser     send to a browser that opens the printed link
+    --qr             with --to-browser: draw the link as a QR code
+    --listen ADDR    with --to-browser: serve the page on ADDR, host:port
+                     (default: every interface, any free port)
     --name NAME      the name the receiver sees (default: the hostname)
     --iface NAME     look for receivers on NAME only (repeatable)
+    --no-history     leave this transfer out of the history ('ferry history';
+                     FERRY_NO_HISTORY=1 does it for every transfer)
     --json           print one JSON event per line on stdout, ask nothing
     --diag           print the stage split (disk read, hash, encrypt, socket
                      write) every 5 seconds, and at the end both ends' splits
@@ -135,6 +174,23 @@ first characters, dashes optional). The list is kept in trusted.json in
 ferry's config folder.
 `
 
+const historyUsage = `Usage:
+    ferry history [--limit N] [--json]
+    ferry history clear [--json]
+
+Lists the recent transfers, sent and received, newest first: when, to or
+from which device, what, and whether every file arrived verified (or why
+not). Every send and receive adds one at its end, unless run with
+--no-history or with FERRY_NO_HISTORY=1 in the environment. The history
+keeps the last 500 transfers (at most 1 MiB) in history.json in ferry's
+config folder, beside trusted.json.
+
+    --limit N        show the newest N transfers (default 20; 0: all)
+    --json           one JSON object per transfer per line (event
+                     "history"), with the folders and paths they went to
+    clear            forget every transfer in the history
+`
+
 const versionUsage = `Usage: ferry version
 
 Prints ferry's version, the protocol version and the Go version it was
@@ -155,6 +211,10 @@ func cmdHelp(p *printer, args []string) error {
 			text = versionUsage
 		case "trust":
 			text = trustUsage
+		case "history":
+			text = historyUsage
+		case "completion":
+			text = completionUsage
 		default:
 			return usagef("run 'ferry help' for the list of commands", "unknown command %q", args[0])
 		}

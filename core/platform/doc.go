@@ -16,6 +16,12 @@
 //     Windows, which syscall's E-constants do not match there;
 //   - how a program starts at login (LoginItem).
 //
+// In a browser (GOOS=js, the core compiled to WebAssembly for a page)
+// the errors are read as on Unix, and no file can be private:
+// CheckPrivate and MakePrivate fail, so no secret is ever written there
+// (the page keeps its identity in memory). The folders and ReplaceFile
+// are not built there.
+//
 // # Folders
 //
 // ConfigDir is ferry's folder for its static key and trust file:

@@ -140,21 +140,13 @@ func (a *acceptor) admit(nc net.Conn) {
 }
 
 func (a *acceptor) handshake(p *pendingConn) {
-	timers := &diag.Timers{}
-	try, guess := a.r.attempt(a.ev)
-	pins := pinCheck{paired: a.r.cfg.Paired}
-	sc, err := secure.Server(a.ctx, p.nc, secure.Config{Identity: a.r.cfg.Identity, Code: try.code, Timers: timers,
-		Guess: guess, Paired: pins.hook()})
+	w, err := a.r.handshake(a.ctx, a.ev, p.nc)
 	if err != nil {
-		// A wrong code was counted by guess (and one held back by the
-		// budget was not checked); a paired sender refused is
-		// reported (Refused); anything else (a port scan, another
-		// version, a stall) only costs the connection.
-		a.r.reportRefusal(a.ev, p.nc.RemoteAddr().String(), &pins, err)
 		a.release(p)
 		p.nc.Close()
 		return
 	}
+	sc := w.sc
 	a.mu.Lock()
 	evicted := p.el == nil
 	a.releaseLocked(p)
@@ -165,7 +157,7 @@ func (a *acceptor) handshake(p *pendingConn) {
 	case evicted:
 		sc.Close()
 	case first:
-		a.won <- won{sc, timers, try.wrongCodes} // buffered, and only one is ever sent
+		a.won <- w // buffered, and only one is ever sent
 	default:
 		sc.RefuseBusy()
 	}
@@ -196,13 +188,20 @@ func (a *acceptor) releaseLocked(p *pendingConn) {
 }
 
 // sourceOf groups connections by where they come from: the IPv4 address,
-// or the IPv6 /64, since one IPv6 host can use a whole /64.
+// or the IPv6 /64, since one IPv6 host can use a whole /64. A connection
+// that is not TCP (a WebSocket from ReceiverConfig.Listener) is grouped
+// the same way when its address's String is an IP and a port, else by
+// that String.
 func sourceOf(nc net.Conn) string {
-	ta, ok := nc.RemoteAddr().(*net.TCPAddr)
-	if !ok {
+	var ip netip.Addr
+	if ta, ok := nc.RemoteAddr().(*net.TCPAddr); ok {
+		ip = ta.AddrPort().Addr()
+	} else if ap, err := netip.ParseAddrPort(nc.RemoteAddr().String()); err == nil {
+		ip = ap.Addr()
+	} else {
 		return nc.RemoteAddr().String()
 	}
-	ip := ta.AddrPort().Addr().Unmap()
+	ip = ip.Unmap()
 	if ip.Is6() {
 		return netip.PrefixFrom(ip, 64).Masked().String()
 	}

@@ -7,15 +7,28 @@ import (
 	"github.com/ferry-project/ferry/core/diag"
 )
 
-// Item is one thing a person picked to send: a file or folder on disk, or
-// a text snippet.
+// Item is one thing a person picked to send: a file or folder on disk (or
+// in another file system, FS), or a text snippet.
 type Item struct {
 	// Path is a file or folder on the sender's disk. A folder is sent
-	// whole, empty subfolders included, under its own base name.
+	// whole, empty subfolders included, under its own base name. With FS
+	// set, Path is a path inside FS instead (see FS).
 	Path string
+	// FS, when set, is where Path is read from instead of the OS file
+	// system: Path is then an io/fs path in it (slash-separated,
+	// unrooted, fs.ValidPath; "." for FS's root), a file or a folder,
+	// walked with fs.WalkDir. Sizes, modes and modification times come
+	// from its fs.FileInfo; files are opened through it, and the rules
+	// for the OS disk hold (see the package doc's Sources). Nil reads the
+	// OS file system, which is itself one such FS (os.DirFS of the item's
+	// parent folder).
+	FS fs.FS
 	// Text, when Path is empty, is a snippet sent as an entry of its own.
 	Text string
-	// Name optionally names a text entry; the default is "text.txt".
+	// Name optionally names a text entry; the default is "text.txt". For
+	// a file or folder it names the top-level entry in place of its base
+	// name (and must be set for an FS item whose Path is "."): a host's
+	// file picker knows a display name that its FS path may not carry.
 	Name string
 }
 
@@ -120,7 +133,7 @@ type Progress struct {
 	Done        int64         // payload bytes moved so far, this transfer
 	Total       int64         // payload bytes this transfer will move
 	Rate        float64       // bytes per second, smoothed
-	ETA         time.Duration // 0 when unknown
+	ETA         time.Duration // 0 when unknown, or beyond 99 hours
 	Current     string        // path of the entry being moved
 	CurrentDone int64
 	CurrentSize int64

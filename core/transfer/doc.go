@@ -39,6 +39,58 @@
 //     goroutine over fixed buffers (see hasher).
 //   - Events are delivered in order, never concurrently.
 //
+// # Sources
+//
+// A sender reads what it sends through io/fs: an Item with FS set is read
+// from that file system (a browser's picked files, a phone app's content
+// URIs, an in-memory tree), one without from the OS disk, which is the
+// same code path over os.DirFS of the item's parent folder. Either way a
+// folder is walked with fs.WalkDir in lexical order, symlinks and special
+// files inside it are left out (only regular files and folders are
+// sent), sizes, modes and times come from fs.FileInfo, and an open file's
+// Stat is checked against the offer before and after reading it
+// (ErrSourceChanged). Files are read front to back: a resume needs no
+// seek, since the sender hashes the prefix the receiver kept before it
+// continues from there; when that hash does not match, the sender starts
+// the file over with io.Seeker where the fs.File has it, else by opening
+// it again. So a source that is only a stream (no io.Seeker, no
+// io.ReaderAt) resumes exactly as a disk file does. An item the person
+// picked is followed when it is a symlink, to a folder as to a file
+// (fs.WalkDir stats its root); Item.Name, one name, replaces its base
+// name.
+//
+// # Sinks
+//
+// A receiver writes into a folder (ReceiverConfig.Dir, everything this
+// doc says of destinations, partial files, clashes, modes and free
+// space), or, with ReceiverConfig.Sink, hands the entries to a Sink of
+// the front end's (a browser page's downloads). A sink is given only
+// what passed validateEntries, only after the offer was accepted: Folder
+// for each folder in offer order, then, for each file and text (texts
+// always, whatever SaveText says, and also in TextReceived), File and
+// the bytes as they arrive, and Close(verified) when its end comes,
+// verified only when the BLAKE3 hash of every byte matched the sender's;
+// a sink commits a file only then, and discards it on Close(false),
+// which also comes for a file the transfer ended in. End(err) closes the
+// transfer. A sink neither resumes nor skips: the answer lists no have
+// and no resume, so the sender sends every file whole and learns nothing
+// of what the sink holds; there is no free-space check; the saved-as
+// name confirmed to the sender is the offered path. A sink's error ends
+// the transfer, and the sender is told only "cannot be written here".
+//
+// # Other connections
+//
+// Receiver.ServeConn runs one session (handshake and transfer) on a
+// connection accepted or opened elsewhere, such as a browser's WebSocket
+// wrapped as a net.Conn, under the same code, attempt limit and guess
+// budget as Serve, refused as busy while another session or Serve runs.
+// ReceiverConfig.Listener gives Serve such connections among its own
+// (ConnListener is a listener to hand them to), and
+// ReceiverConfig.NoListen makes a receiver that binds nothing. A sender
+// on a connection it did not dial (a desktop sending to a page that
+// connected to it) returns that connection from SendConfig.Dialer: the
+// sender is always the handshake's initiator.
+//
 // # Decisions where the design brief was silent
 //
 //   - Names. The receiver's device name arrives in its first message and
@@ -178,7 +230,8 @@
 //     without saying so.
 //   - Progress: at most one event per 250 ms plus a last one; Rate is an
 //     exponentially smoothed bytes per second, Total is corrected upwards
-//     when a skip or resume does not verify.
+//     when a skip or resume does not verify. ETA is 0 (unknown) beyond
+//     99 hours: at a crawl it means nothing, and overflowed before.
 //
 // # Wire protocol (version 2)
 //

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/secure"
@@ -141,6 +143,18 @@ const (
 	reasonNoSpace    = "not enough space"
 	reasonUnwritable = "cannot be written here"
 )
+
+// reasonNoWrite is what a receiver tells the sender when writing into its
+// destination fails for want of permission (or on a read-only file
+// system) after it accepted: a plain reason instead of the system call's
+// text, which named a folder the sender knows nothing of.
+const reasonNoWrite = "cannot write into its destination folder (permission denied)"
+
+// noWrite reports a local write refused by permissions or a read-only
+// file system.
+func noWrite(err error) bool {
+	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)
+}
 
 // netError translates a stream error: a read deadline that fired is the
 // peer going silent.

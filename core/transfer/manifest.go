@@ -5,16 +5,29 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
 )
 
-// source is where the sender reads an entry from: a file on disk, or a
-// text held in memory. Folders have neither.
+// source is where the sender reads an entry from: a file in a file
+// system (the OS disk through os.DirFS, or an Item's FS), or a text held
+// in memory. Folders have neither.
 type source struct {
-	path string
-	text string
+	fsys  fs.FS
+	path  string // in fsys
+	shown string // what errors call it: the OS path, or path
+	text  string
+}
+
+// open opens the source's file.
+func (s source) open() (fs.File, error) {
+	f, err := s.fsys.Open(s.path)
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", s.shown, err)
+	}
+	return f, nil
 }
 
 var errTooMany = fmt.Errorf("more than %d entries in one transfer", MaxEntries)
@@ -59,26 +72,26 @@ func buildManifest(items []Item) ([]Entry, []source, error) {
 			}
 			continue
 		}
-		abs, err := filepath.Abs(it.Path)
+		root, err := openItem(it)
 		if err != nil {
-			return nil, nil, fmt.Errorf("resolving %s: %w", it.Path, err)
+			return nil, nil, err
 		}
-		fi, err := os.Stat(abs)
+		fi, err := fs.Stat(root.fsys, root.path)
 		if err != nil {
 			return nil, nil, fmt.Errorf("reading %s: %w", it.Path, err)
 		}
-		base := filepath.Base(abs)
+		base := root.base
 		if tops[strings.ToLower(base)] {
 			return nil, nil, fmt.Errorf("two items are named %q: %w", base, ErrRefusedPath)
 		}
 		tops[strings.ToLower(base)] = true
 		switch {
 		case fi.Mode().IsRegular():
-			if err := add(fileEntry(base, fi), source{path: abs}); err != nil {
+			if err := add(fileEntry(base, fi), root.source(root.path)); err != nil {
 				return nil, nil, err
 			}
 		case fi.IsDir():
-			err := filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
+			err := fs.WalkDir(root.fsys, root.path, func(p string, d fs.DirEntry, err error) error {
 				if err != nil {
 					return err
 				}
@@ -89,18 +102,14 @@ func buildManifest(items []Item) ([]Entry, []source, error) {
 				if err != nil {
 					return err
 				}
-				rel, err := filepath.Rel(abs, p)
-				if err != nil {
-					return err
-				}
 				name := base
-				if rel != "." {
-					name = base + "/" + filepath.ToSlash(rel)
+				if p != root.path {
+					name = base + "/" + root.rel(p)
 				}
 				if d.IsDir() {
 					return add(Entry{Path: name, Kind: KindDir, Mode: info.Mode().Perm(), ModTime: info.ModTime()}, source{})
 				}
-				return add(fileEntry(name, info), source{path: p})
+				return add(fileEntry(name, info), root.source(p))
 			})
 			if err != nil {
 				if errors.Is(err, errTooMany) {
@@ -120,4 +129,63 @@ func buildManifest(items []Item) ([]Entry, []source, error) {
 
 func fileEntry(name string, fi fs.FileInfo) Entry {
 	return Entry{Path: name, Kind: KindFile, Size: fi.Size(), Mode: fi.Mode().Perm(), ModTime: fi.ModTime()}
+}
+
+// itemRoot is an item as a file system and a path in it: the OS disk is
+// os.DirFS of the item's parent folder, so that both kinds of item take
+// one code path.
+type itemRoot struct {
+	fsys fs.FS
+	path string // the item, in fsys
+	base string // the name it is sent under
+	dir  string // OS items: the parent folder, for errors; "" for FS items
+}
+
+func openItem(it Item) (itemRoot, error) {
+	if strings.ContainsAny(it.Name, `/\`) {
+		return itemRoot{}, fmt.Errorf("%s: the name %q is more than one name: %w", it.Path, it.Name, ErrRefusedPath)
+	}
+	if it.FS != nil {
+		if !fs.ValidPath(it.Path) {
+			return itemRoot{}, fmt.Errorf("%q is not a path in the item's file system (io/fs.ValidPath)", it.Path)
+		}
+		base := it.Name
+		if base == "" {
+			if it.Path == "." {
+				return itemRoot{}, errors.New("an item that is a whole file system needs a name")
+			}
+			base = path.Base(it.Path)
+		}
+		return itemRoot{fsys: it.FS, path: it.Path, base: base}, nil
+	}
+	abs, err := filepath.Abs(it.Path)
+	if err != nil {
+		return itemRoot{}, fmt.Errorf("resolving %s: %w", it.Path, err)
+	}
+	dir, base := filepath.Split(abs)
+	if base == "" { // a file system's root: no name to send it under
+		return itemRoot{}, fmt.Errorf("%s has no name to send it under", it.Path)
+	}
+	name := base
+	if it.Name != "" {
+		name = it.Name
+	}
+	return itemRoot{fsys: os.DirFS(dir), path: base, base: name, dir: dir}, nil
+}
+
+// rel is p, a path under the item's root folder, relative to that root.
+func (r itemRoot) rel(p string) string {
+	if r.path == "." {
+		return p
+	}
+	return p[len(r.path)+1:]
+}
+
+// source is the source of the file at p.
+func (r itemRoot) source(p string) source {
+	shown := p
+	if r.dir != "" {
+		shown = filepath.Join(r.dir, filepath.FromSlash(p))
+	}
+	return source{fsys: r.fsys, path: p, shown: shown}
 }

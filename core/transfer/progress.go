@@ -77,6 +77,10 @@ func (m *meter) entry() { m.entriesDone++ }
 // grow corrects the total when a skip or resume did not happen after all.
 func (m *meter) grow(n int64) { m.total += n }
 
+// maxETA is the longest ETA a Progress event reports; beyond it the
+// ETA is 0, unknown.
+const maxETA = 99 * time.Hour
+
 // rateWarmup is how long a transfer runs before Progress reports a rate.
 const rateWarmup = 500 * time.Millisecond
 
@@ -112,7 +116,11 @@ func (m *meter) tick(final bool) {
 	}
 	var eta time.Duration
 	if !final && m.rate > 0 && m.total > m.done {
-		eta = time.Duration(float64(m.total-m.done) / m.rate * float64(time.Second))
+		// Computed in seconds first: at a crawl the nanoseconds overflow
+		// a Duration, and past maxETA a figure tells a person nothing.
+		if secs := float64(m.total-m.done) / m.rate; secs <= maxETA.Seconds() {
+			eta = time.Duration(secs * float64(time.Second))
+		}
 	}
 	m.lastEmit, m.lastDone = now, m.done
 	m.ev.emit(Progress{

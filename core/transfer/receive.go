@@ -47,7 +47,8 @@ type rsession struct {
 	hdr     [headerLen]byte
 	buf     []byte
 	hash    hasher // the current entry's, reused from entry to entry
-	dest    *dest
+	dest    *dest  // nil with a Sink
+	sink    Sink   // cfg.Sink once it was told of an entry: End is owed
 	entries []Entry
 	parts   []partial // by entry index: files and texts
 	tops    map[string]string
@@ -115,6 +116,8 @@ func (s *rsession) run(parent context.Context) (Summary, error) {
 				reason = s.declineReason
 			case errors.Is(err, ErrTimeout):
 				reason = fmt.Sprintf("heard nothing from the sender for %v", s.timeout)
+			case codeOf(err) == codeInternal && noWrite(err):
+				reason = reasonNoWrite
 			}
 			s.out <- frame(msgAbort, abortMsg{Code: codeOf(err), Reason: reason}.encode())
 			aborted = true
@@ -139,6 +142,9 @@ func (s *rsession) run(parent context.Context) (Summary, error) {
 	}
 	if s.dest != nil {
 		s.dest.close()
+	}
+	if s.sink != nil {
+		s.sink.End(err)
 	}
 	if err != nil {
 		return Summary{}, err
@@ -167,15 +173,10 @@ func (s *rsession) exchange(ctx context.Context) error {
 		return fmt.Errorf("refusing the offer: %w", err)
 	}
 	s.entries = om.Entries
-	if s.dest, err = openDest(s.cfg.Dir, s.cfg.Overwrite, s.peerFP); err != nil {
-		return forPeer(err, reasonUnwritable)
-	}
-	if s.tops, err = s.dest.mapTops(s.entries); err != nil {
-		return forPeer(fmt.Errorf("refusing the offer: %w", err), reasonUnwritable)
-	}
-	s.findPartials()
-	if err := s.checkSpace(); err != nil {
-		return err
+	if s.cfg.Sink == nil {
+		if err := s.openFolder(); err != nil {
+			return err
+		}
 	}
 	offer := summarize(s.entries)
 	offer.PeerName, offer.PeerFingerprint = om.Name, s.peerFP
@@ -199,6 +200,21 @@ func (s *rsession) exchange(ctx context.Context) error {
 		return err
 	}
 	return s.receive(ctx)
+}
+
+// openFolder readies the destination folder for the offer: where each
+// top-level entry goes, the partial files already there, and whether the
+// offer fits. A Sink has none of these.
+func (s *rsession) openFolder() error {
+	var err error
+	if s.dest, err = openDest(s.cfg.Dir, s.cfg.Overwrite, s.peerFP); err != nil {
+		return forPeer(err, reasonUnwritable)
+	}
+	if s.tops, err = s.dest.mapTops(s.entries); err != nil {
+		return forPeer(fmt.Errorf("refusing the offer: %w", err), reasonUnwritable)
+	}
+	s.findPartials()
+	return s.checkSpace()
 }
 
 // findPartials notes the size of the files' partials already there (-1
@@ -293,6 +309,17 @@ func (s *rsession) prepare(ctx context.Context) error {
 	for i, e := range s.entries {
 		if ctx.Err() != nil {
 			return cancelError(ctx)
+		}
+		if s.cfg.Sink != nil {
+			// A sink neither resumes nor skips: every file is taken whole.
+			if e.Kind == KindDir {
+				s.sink = s.cfg.Sink
+				if err := s.sink.Folder(e); err != nil {
+					return sinkError(fmt.Errorf("creating folder %q: %w", e.Path, err))
+				}
+			}
+			total += e.Size
+			continue
 		}
 		final := finalPath(e.Path, s.tops)
 		switch e.Kind {

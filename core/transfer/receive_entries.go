@@ -94,14 +94,27 @@ func (s *rsession) receiveEntry(ctx context.Context, i int, off int64) error {
 
 	var (
 		f    *os.File
-		w    io.Writer // f, through a test's hook
+		sf   SinkFile
+		w    io.Writer // f or sf, through a test's hook
 		text []byte
 		part string
 		err  error
 	)
 	if e.Kind == KindText {
 		text = make([]byte, 0, e.Size)
-	} else {
+	}
+	if s.cfg.Sink != nil {
+		s.sink = s.cfg.Sink
+		if sf, err = s.sink.File(e); err != nil {
+			return sinkError(fmt.Errorf("receiving %q: %w", e.Path, err))
+		}
+		w = s.cfg.hooks.writer(sf)
+		defer func() {
+			if sf != nil {
+				sf.Close(false) // the transfer ended inside the entry
+			}
+		}()
+	} else if e.Kind != KindText {
 		part = s.partPath(i)
 		if f, err = s.dest.openPartial(part, off); err != nil {
 			return fmt.Errorf("receiving %q: %w", e.Path, err)
@@ -132,6 +145,10 @@ func (s *rsession) receiveEntry(ctx context.Context, i int, off int64) error {
 			}
 			var sum [hashLen]byte
 			if !bytes.Equal(h.Sum(sum[:0]), m.Hash[:]) {
+				if sf != nil {
+					sf.Close(false)
+					sf = nil
+				}
 				if f != nil {
 					f.Close()
 					f = nil
@@ -158,14 +175,22 @@ func (s *rsession) receiveEntry(ctx context.Context, i int, off int64) error {
 		start := time.Now()
 		h.Write(chunk)
 		s.timers.Since(diag.HashRecv, start, n)
-		if f != nil {
+		if w != nil {
 			start = time.Now()
 			wrote, err := w.Write(chunk)
 			s.timers.Since(diag.DiskWrite, start, wrote)
-			if err != nil {
-				return fmt.Errorf("writing %q: %w", e.Path, diskError(err))
+			if err == nil && wrote < n {
+				err = io.ErrShortWrite
 			}
-		} else {
+			if err != nil {
+				err = fmt.Errorf("writing %q: %w", e.Path, diskError(err))
+				if sf != nil {
+					return sinkError(err)
+				}
+				return err
+			}
+		}
+		if e.Kind == KindText {
 			text = append(text, chunk...)
 		}
 		left -= int64(n)
@@ -173,6 +198,18 @@ func (s *rsession) receiveEntry(ctx context.Context, i int, off int64) error {
 		s.meter.add(int64(n))
 	}
 
+	if sf != nil {
+		err := sf.Close(true)
+		sf = nil
+		if err != nil {
+			return sinkError(fmt.Errorf("saving %q: %w", e.Path, err))
+		}
+		if e.Kind == KindText {
+			s.ev.emit(TextReceived{Entry: e, Text: string(text)})
+		}
+		s.confirm(i, outcome, e.Path)
+		return nil
+	}
 	final := finalPath(e.Path, s.tops)
 	if e.Kind == KindText {
 		s.ev.emit(TextReceived{Entry: e, Text: string(text)})
@@ -197,6 +234,10 @@ func (s *rsession) receiveEntry(ctx context.Context, i int, off int64) error {
 	s.confirm(i, outcome, saved)
 	return nil
 }
+
+// sinkError marks a Sink's error as one the sender is told only that
+// the entry cannot be written here.
+func sinkError(err error) error { return forPeer(err, reasonUnwritable) }
 
 // saveText writes a received text through a partial file, like a file.
 func (s *rsession) saveText(i int, text []byte) (string, error) {
@@ -223,7 +264,7 @@ func (s *rsession) saveText(i int, text []byte) (string, error) {
 // offered folder, and sends the receiver's stage split. A folder that
 // existed keeps its own mode and time.
 func (s *rsession) finish() error {
-	for i := len(s.entries) - 1; i >= 0; i-- {
+	for i := len(s.entries) - 1; i >= 0 && s.dest != nil; i-- {
 		if s.entries[i].Kind == KindDir && s.created != nil && s.created[i] {
 			if err := s.dest.setDirTime(finalPath(s.entries[i].Path, s.tops), s.entries[i]); err != nil {
 				return err

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ferry-project/ferry/core/diag"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
@@ -44,13 +45,15 @@ var errReceiverClosed = errors.New("receiver closed")
 
 // NewReceiver checks the destination, binds the listener and picks a
 // random 6-digit code unless cfg.Code is set.
+//
+// With cfg.Sink set there is no destination to check; with cfg.Listener
+// set it is used instead of a bound port, and with cfg.NoListen nothing
+// is bound at all (only ServeConn serves).
 func NewReceiver(cfg ReceiverConfig) (*Receiver, error) {
-	fi, err := os.Stat(cfg.Dir)
-	if err != nil {
-		return nil, fmt.Errorf("checking destination: %w", err)
-	}
-	if !fi.IsDir() {
-		return nil, fmt.Errorf("destination %s is not a folder", cfg.Dir)
+	if cfg.Sink == nil {
+		if err := checkDir(cfg.Dir); err != nil {
+			return nil, err
+		}
 	}
 	if cfg.Identity == nil {
 		return nil, errors.New("receiver needs an identity")
@@ -58,6 +61,43 @@ func NewReceiver(cfg ReceiverConfig) (*Receiver, error) {
 	code := cfg.Code
 	if code == "" {
 		code = newCode("")
+	}
+	ln, err := listen(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.MaxAttempts <= 0 {
+		cfg.MaxAttempts = 3
+	}
+	cfg.Timeout = cmp(cfg.Timeout, defaultTimeout)
+	life, kill := context.WithCancelCause(context.Background())
+	return &Receiver{cfg: cfg, ln: ln, ev: &emitter{f: cfg.OnEvent}, code: code, decide: make(chan bool, 1), life: life, kill: kill}, nil
+}
+
+func checkDir(dir string) error {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("checking destination: %w", err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("destination %s is not a folder", dir)
+	}
+	return nil
+}
+
+// listen returns what Serve accepts from: cfg.Listener, a port bound on
+// cfg.Listen, or nil with NoListen.
+func listen(cfg ReceiverConfig) (net.Listener, error) {
+	switch {
+	case cfg.Listener != nil && cfg.NoListen:
+		return nil, errors.New("receiver given both a listener and NoListen")
+	case cfg.Listener != nil:
+		if _, ok := cfg.Listener.(deadliner); !ok {
+			return nil, errors.New("the receiver's listener has no SetDeadline, with which Serve ends its Accept (ConnListener has one)")
+		}
+		return cfg.Listener, nil
+	case cfg.NoListen:
+		return nil, nil
 	}
 	addr := cfg.Listen
 	if addr == "" {
@@ -67,12 +107,7 @@ func NewReceiver(cfg ReceiverConfig) (*Receiver, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listening on %s: %w", addr, err)
 	}
-	if cfg.MaxAttempts <= 0 {
-		cfg.MaxAttempts = 3
-	}
-	cfg.Timeout = cmp(cfg.Timeout, defaultTimeout)
-	life, kill := context.WithCancelCause(context.Background())
-	return &Receiver{cfg: cfg, ln: ln, ev: &emitter{f: cfg.OnEvent}, code: code, decide: make(chan bool, 1), life: life, kill: kill}, nil
+	return ln, nil
 }
 
 // newCode picks a 6-digit code (about 20 bits) other than old.
@@ -97,8 +132,12 @@ func (r *Receiver) Code() string {
 	return r.code
 }
 
-// Port returns the TCP port the receiver listens on.
+// Port returns the TCP port the receiver listens on (0 when it listens
+// on no TCP port).
 func (r *Receiver) Port() int {
+	if r.ln == nil {
+		return 0
+	}
 	if a, ok := r.ln.Addr().(*net.TCPAddr); ok {
 		return a.Port
 	}
@@ -137,6 +176,9 @@ func (r *Receiver) answer(yes bool) {
 // told "receiver closed").
 func (r *Receiver) Close() error {
 	r.kill(errReceiverClosed)
+	if r.ln == nil {
+		return nil
+	}
 	return r.ln.Close()
 }
 
@@ -165,14 +207,13 @@ func (r *Receiver) Serve(ctx context.Context) (sum Summary, err error) {
 			ev.emit(Failed{Err: err})
 		}
 	}()
-	r.mu.Lock()
-	busy := r.serving
-	r.serving = true
-	r.mu.Unlock()
-	if busy {
+	if r.ln == nil {
+		return Summary{}, errors.New("receiver has no listener: it serves only ServeConn")
+	}
+	if !r.claim() {
 		return Summary{}, errors.New("receiver is already serving")
 	}
-	defer func() { r.mu.Lock(); r.serving = false; r.mu.Unlock() }()
+	defer r.unclaim()
 
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -182,15 +223,7 @@ func (r *Receiver) Serve(ctx context.Context) (sum Summary, err error) {
 	defer a.stop(cancel)
 	select {
 	case w := <-a.won:
-		r.cfg.hooks.onSecured(w.sc)
-		s := &rsession{cfg: &r.cfg, decide: r.decide, conn: w.sc, ev: ev, timers: w.timers,
-			peerFP: w.sc.PeerFingerprint(), peerKey: w.sc.PeerPublic(), paired: w.sc.Paired(), timeout: r.cfg.Timeout,
-			wrongCodes: w.wrongCodes}
-		sum, err = s.run(ctx)
-		if !s.paired {
-			r.usedCode(err == nil)
-		}
-		return sum, err
+		return r.session(ctx, ev, w)
 	case err := <-a.failed:
 		if r.life.Err() != nil { // Close closed the listener
 			return Summary{}, cancelError(r.life)
@@ -199,6 +232,91 @@ func (r *Receiver) Serve(ctx context.Context) (sum Summary, err error) {
 	case <-ctx.Done():
 		return Summary{}, cancelError(ctx)
 	}
+}
+
+// claim marks the receiver as serving, unless it already is.
+func (r *Receiver) claim() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.serving {
+		return false
+	}
+	r.serving = true
+	return true
+}
+
+func (r *Receiver) unclaim() { r.mu.Lock(); r.serving = false; r.mu.Unlock() }
+
+// session runs the transfer of a connection through the handshake.
+func (r *Receiver) session(ctx context.Context, ev *emitter, w won) (Summary, error) {
+	r.cfg.hooks.onSecured(w.sc)
+	s := &rsession{cfg: &r.cfg, decide: r.decide, conn: w.sc, ev: ev, timers: w.timers,
+		peerFP: w.sc.PeerFingerprint(), peerKey: w.sc.PeerPublic(), paired: w.sc.Paired(), timeout: r.cfg.Timeout,
+		wrongCodes: w.wrongCodes}
+	sum, err := s.run(ctx)
+	if !s.paired {
+		r.usedCode(err == nil)
+	}
+	return sum, err
+}
+
+// ServeConn runs one session on nc, a connection accepted or opened
+// elsewhere (a browser page's WebSocket, wrapped as a net.Conn): the
+// handshake, in which this end is the responder and checks the code,
+// then the transfer, as Serve would run them for a connection it
+// accepted. It returns the transfer's outcome, or the handshake's error
+// (a wrong code, which counts against the code and the guess budget as
+// any other, a paired sender refused, reported with Refused). It always
+// closes nc. While a Serve or another ServeConn runs, nc is refused as
+// busy (the sender gets secure.ErrBusy); a front end that takes such
+// connections while Serve waits hands them to Serve instead, through
+// ReceiverConfig.Listener.
+func (r *Receiver) ServeConn(ctx context.Context, nc net.Conn) (sum Summary, err error) {
+	ev := r.ev
+	defer func() {
+		if err != nil {
+			ev.emit(Failed{Err: err})
+		}
+	}()
+	if !r.claim() {
+		secure.RefuseBusy(ctx, nc)
+		nc.Close()
+		return Summary{}, errors.New("receiver is already serving")
+	}
+	defer r.unclaim()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stopLife := context.AfterFunc(r.life, func() { cancel(context.Cause(r.life)) })
+	defer stopLife()
+	w, err := r.handshake(ctx, ev, nc)
+	if err != nil {
+		nc.Close()
+		if ctx.Err() != nil {
+			return Summary{}, cancelError(ctx)
+		}
+		return Summary{}, fmt.Errorf("securing the connection from %s: %w", nc.RemoteAddr(), err)
+	}
+	return r.session(ctx, ev, w)
+}
+
+// handshake runs the responder's handshake on nc with the current code,
+// its guesses checked under the receiver's lock and budget (attempt),
+// and reports a paired sender's refusal. It does not close nc.
+func (r *Receiver) handshake(ctx context.Context, ev *emitter, nc net.Conn) (won, error) {
+	timers := &diag.Timers{}
+	try, guess := r.attempt(ev)
+	pins := pinCheck{paired: r.cfg.Paired}
+	sc, err := secure.Server(ctx, nc, secure.Config{Identity: r.cfg.Identity, Code: try.code, Timers: timers,
+		Guess: guess, Paired: pins.hook()})
+	if err != nil {
+		// A wrong code was counted by guess (and one held back by the
+		// budget was not checked); a paired sender refused is
+		// reported (Refused); anything else (a port scan, another
+		// version, a stall) only costs the connection.
+		r.reportRefusal(ev, nc.RemoteAddr().String(), &pins, err)
+		return won{}, err
+	}
+	return won{sc, timers, try.wrongCodes}, nil
 }
 
 // usedCode ends a transfer that a code authenticated: the count of wrong

@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -309,7 +309,7 @@ func (s *sender) exchange(ctx context.Context) error {
 			items = items[1:]
 		}
 		if err := s.sendEntry(ctx, i, e, it, matched); err != nil {
-			return hidePath(err, s.srcs[i].path, e.Path)
+			return hidePath(err, s.srcs[i].shown, e.Path)
 		}
 	}
 	if err := s.writeMsg(msgFinish, nil); err != nil {
@@ -354,7 +354,7 @@ func (s *sender) matchHaves(ctx context.Context, answer answerMsg) (map[int]bool
 	for k, i := range haves {
 		m.Items[k].Index = i
 		if err := s.hashFile(ctx, i, &m.Items[k].Hash); err != nil {
-			return nil, hidePath(err, s.srcs[i].path, s.entries[i].Path)
+			return nil, hidePath(err, s.srcs[i].shown, s.entries[i].Path)
 		}
 	}
 	if err := s.writeMsg(msgHashes, m.encode()); err != nil {
@@ -377,21 +377,21 @@ func (s *sender) matchHaves(ctx context.Context, answer answerMsg) (map[int]bool
 // hashFile puts the hash of entry i's file in sum, checking that the file
 // is still as offered.
 func (s *sender) hashFile(ctx context.Context, i int, sum *[hashLen]byte) error {
-	e, path := s.entries[i], s.srcs[i].path
-	f, err := os.Open(path)
+	e, src := s.entries[i], s.srcs[i]
+	f, err := src.open()
 	if err != nil {
-		return fmt.Errorf("opening %s: %w", path, err)
+		return err
 	}
 	defer f.Close()
-	if err := unchanged(f, e); err != nil {
+	if err := unchanged(f, e, src.shown); err != nil {
 		return err
 	}
 	h := &s.hash
 	h.Reset()
-	if err := s.hashPrefix(ctx, f, e.Size, h); err != nil {
+	if err := s.hashPrefix(ctx, f, src.shown, e.Size, h); err != nil {
 		return err
 	}
-	if err := unchanged(f, e); err != nil {
+	if err := unchanged(f, e, src.shown); err != nil {
 		return err
 	}
 	h.Sum(sum[:0])
@@ -406,22 +406,27 @@ func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *answerItem, 
 	s.meter.file(e.Path, e.Size)
 	var (
 		r    io.Reader
-		f    *os.File
+		f    fs.File
 		h    = &s.hash
 		off  int64
-		path = s.srcs[i].path
+		src  = s.srcs[i]
+		path = src.shown
 		sum  [hashLen]byte
 	)
 	h.Reset()
 	if e.Kind == KindText {
-		r = strings.NewReader(s.srcs[i].text)
+		r = strings.NewReader(src.text)
 	} else {
 		var err error
-		if f, err = os.Open(path); err != nil {
-			return fmt.Errorf("opening %s: %w", path, err)
+		if f, err = src.open(); err != nil {
+			return err
 		}
-		defer f.Close()
-		if err := unchanged(f, e); err != nil {
+		defer func() {
+			if f != nil {
+				f.Close()
+			}
+		}()
+		if err := unchanged(f, e, path); err != nil {
 			return err
 		}
 		r = s.cfg.hooks.reader(f)
@@ -437,16 +442,18 @@ func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *answerItem, 
 	case it != nil && it.Action == actHave:
 		s.meter.grow(it.Offset)
 	case it != nil && f != nil:
-		if err := s.hashPrefix(ctx, f, it.Offset, h); err != nil {
+		if err := s.hashPrefix(ctx, f, path, it.Offset, h); err != nil {
 			return err
 		}
 		if bytes.Equal(h.Sum(sum[:0]), it.Hash[:]) {
 			off = it.Offset
 			s.sum.ResumedBytes += off
 		} else {
-			if _, err := f.Seek(0, io.SeekStart); err != nil {
-				return fmt.Errorf("rewinding %s: %w", path, err)
+			var err error
+			if f, err = rewind(f, src, e); err != nil {
+				return err
 			}
+			r = s.cfg.hooks.reader(f)
 			h.Reset()
 			s.meter.grow(it.Offset)
 		}
@@ -481,7 +488,7 @@ func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *answerItem, 
 		s.meter.add(int64(n))
 	}
 	if f != nil {
-		if err := unchanged(f, e); err != nil {
+		if err := unchanged(f, e, path); err != nil {
 			return err
 		}
 	}
@@ -495,21 +502,45 @@ func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *answerItem, 
 	return nil
 }
 
-// unchanged checks that an open file still has the size and time it was
-// offered with.
-func unchanged(f *os.File, e Entry) error {
+// unchanged checks that an open file, which errors call name, still has
+// the size and time it was offered with.
+func unchanged(f fs.File, e Entry, name string) error {
 	fi, err := f.Stat()
 	if err != nil {
-		return fmt.Errorf("checking %s: %w", f.Name(), err)
+		return fmt.Errorf("checking %s: %w", name, err)
 	}
 	if fi.Size() != e.Size || !fi.ModTime().Equal(e.ModTime) {
-		return fmt.Errorf("%s was modified: %w", f.Name(), ErrSourceChanged)
+		return fmt.Errorf("%s was modified: %w", name, ErrSourceChanged)
 	}
 	return nil
 }
 
-// hashPrefix feeds the first n bytes of f into h.
-func (s *sender) hashPrefix(ctx context.Context, f *os.File, n int64, h *hasher) error {
+// rewind starts f, entry e's open file, over from its first byte: with
+// Seek where it has one (every OS file), else by closing it and opening
+// it again, checked anew against the offer. f is closed when rewind
+// fails.
+func rewind(f fs.File, src source, e Entry) (fs.File, error) {
+	if sk, ok := f.(io.Seeker); ok {
+		if _, err := sk.Seek(0, io.SeekStart); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("rewinding %s: %w", src.shown, err)
+		}
+		return f, nil
+	}
+	f.Close()
+	f, err := src.open()
+	if err != nil {
+		return nil, err
+	}
+	if err := unchanged(f, e, src.shown); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// hashPrefix feeds the first n bytes of f, which errors call name, into h.
+func (s *sender) hashPrefix(ctx context.Context, f io.Reader, name string, n int64, h *hasher) error {
 	buf := s.buf[headerLen:]
 	for n > 0 {
 		if ctx.Err() != nil {
@@ -523,10 +554,10 @@ func (s *sender) hashPrefix(ctx context.Context, f *os.File, n int64, h *hasher)
 		got, err := io.ReadFull(f, buf[:m])
 		s.timers.Since(diag.DiskRead, start, got)
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return fmt.Errorf("%s ended early: %w", f.Name(), ErrSourceChanged)
+			return fmt.Errorf("%s ended early: %w", name, ErrSourceChanged)
 		}
 		if err != nil {
-			return fmt.Errorf("reading %s: %w", f.Name(), err)
+			return fmt.Errorf("reading %s: %w", name, err)
 		}
 		start = time.Now()
 		h.Write(buf[:m])

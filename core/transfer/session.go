@@ -56,6 +56,11 @@ type SendConfig struct {
 	// fails with ErrTimeout (default 30s).
 	Timeout time.Duration
 	// Dialer, when set, opens the connection (tests use it to cut links).
+	// It may also hand over a connection that was opened elsewhere: a
+	// desktop sending to a browser page returns the WebSocket the page
+	// opened to it, wrapped as a net.Conn. The sender is the handshake's
+	// initiator whichever end dialed; Addr then only names the peer in
+	// errors. Send closes the connection when it returns.
 	Dialer func(ctx context.Context, addr string) (net.Conn, error)
 
 	hooks *hooks // tests only
@@ -63,9 +68,31 @@ type SendConfig struct {
 
 // ReceiverConfig is everything a Receiver needs.
 type ReceiverConfig struct {
-	Dir       string           // destination folder (must exist)
-	Code      string           // fixed code; empty picks a random one
-	Listen    string           // address to listen on; default ":0"
+	Dir  string // destination folder (must exist); unused with Sink
+	Code string // fixed code; empty picks a random one
+	// Listen is the address to listen on; default ":0". Unused with
+	// Listener or NoListen.
+	Listen string
+	// Listener, when set, is what Serve accepts connections from instead
+	// of a TCP port bound on Listen: a front end that also takes Ferry
+	// sessions over another transport (a browser's WebSocket wrapped as a
+	// net.Conn) merges them into one listener, and every limit of Serve
+	// (pending handshakes, busy refusals, the guess budget) applies to
+	// them all. ConnListener is one to hand such connections to. It must
+	// have SetDeadline(time.Time) error, as *net.TCPListener has: Serve
+	// ends its Accept with it and leaves it open for the next Serve. The
+	// Receiver owns it: Close closes it. Connections whose RemoteAddr is
+	// not a *net.TCPAddr are grouped by the host part of its String (see
+	// sourceOf).
+	Listener net.Listener
+	// NoListen makes a Receiver that binds nothing and serves only the
+	// connections handed to ServeConn (Serve then fails at once): a
+	// browser page that receives over the WebSocket it opened.
+	NoListen bool
+	// Sink, when set, takes the entries instead of the folder Dir (see
+	// Sink and the package doc's Sinks); nil writes into Dir as
+	// described throughout this package.
+	Sink      Sink
 	Identity  *secure.Identity //
 	Name      string           // this device's name, shown to the sender
 	Policy    Policy           //

@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ferry-project/ferry/core/internal/jsonfile"
 )
 
 // formatVersion is the version this package reads and writes.
@@ -102,7 +104,7 @@ func parse(path string, b []byte) (contents, error) {
 			return contents{}, jsonError(path, b, err)
 		}
 		key, _ := tok.(string)
-		line := lineOf(b, dec.InputOffset())
+		line := jsonfile.Line(b, dec.InputOffset())
 		if seen[key] {
 			return contents{}, corrupt(path, "line %d: field %q appears twice", line, key)
 		}
@@ -131,7 +133,7 @@ func parse(path string, b []byte) (contents, error) {
 		return contents{}, jsonError(path, b, err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return contents{}, corrupt(path, "line %d: data after the end of the object", lineOf(b, dec.InputOffset()))
+		return contents{}, corrupt(path, "line %d: data after the end of the object", jsonfile.Line(b, dec.InputOffset()))
 	}
 	return c, nil
 }
@@ -146,12 +148,12 @@ func parseList(path string, b []byte, dec *json.Decoder, field string) ([]Device
 		return nil, nil
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return nil, corrupt(path, "line %d: %q is not a list", lineOf(b, dec.InputOffset()), field)
+		return nil, corrupt(path, "line %d: %q is not a list", jsonfile.Line(b, dec.InputOffset()), field)
 	}
 	var list []Device
 	byKey := map[string]int{}
 	for i := 0; dec.More(); i++ {
-		line := lineOf(b, nextValue(b, dec.InputOffset()))
+		line := jsonfile.Line(b, jsonfile.NextValue(b, dec.InputOffset()))
 		where := fmt.Sprintf("line %d: %s[%d]", line, field, i)
 		var jd jsonDevice
 		if err := dec.Decode(&jd); err != nil {
@@ -159,7 +161,7 @@ func parseList(path string, b []byte, dec *json.Decoder, field string) ([]Device
 			if errors.As(err, &se) {
 				return nil, jsonError(path, b, err)
 			}
-			return nil, corrupt(path, "%s: %s", where, decodeMessage(err))
+			return nil, corrupt(path, "%s: %s", where, jsonfile.Message(err))
 		}
 		d, err := jd.device()
 		if err != nil {
@@ -253,77 +255,8 @@ func toJSON(d Device) jsonDevice {
 	return jsonDevice{Name: &name, Key: &key, PairedAt: &t}
 }
 
-// jsonError turns a decoding error into ErrCorrupt with a line and column
-// when the decoder knows the offset.
+// jsonError turns a decoding error into ErrCorrupt naming the line and
+// column where the decoder knows them.
 func jsonError(path string, b []byte, err error) error {
-	var se *json.SyntaxError
-	if errors.As(err, &se) && se.Error() != "unexpected end of JSON input" {
-		// Offset counts the offending byte: point at it, not after it.
-		line, col := position(b, se.Offset-1)
-		return corrupt(path, "line %d, column %d: %v", line, col, se)
-	}
-	if se != nil || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		line, col := position(b, int64(len(b)))
-		return corrupt(path, "line %d, column %d: the file ends in the middle of the JSON", line, col)
-	}
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		line, col := position(b, te.Offset)
-		return corrupt(path, "line %d, column %d: %s", line, col, decodeMessage(err))
-	}
-	return corrupt(path, "%v", err)
-}
-
-// decodeMessage says what the json package found, without its "json: "
-// prefix and Go type names.
-func decodeMessage(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		if te.Field != "" {
-			return fmt.Sprintf("%q is a %s, want a %s", te.Field, te.Value, jsonKind(te.Type.Kind().String()))
-		}
-		return fmt.Sprintf("found a %s, want an object", te.Value)
-	}
-	return strings.TrimPrefix(err.Error(), "json: ")
-}
-
-func jsonKind(goKind string) string {
-	switch goKind {
-	case "string", "ptr":
-		return "string"
-	case "int", "int64":
-		return "number"
-	case "struct":
-		return "object"
-	}
-	return goKind
-}
-
-// position returns the 1-based line and column of byte offset off.
-func position(b []byte, off int64) (line, col int) {
-	if off > int64(len(b)) {
-		off = int64(len(b))
-	}
-	if off < 0 {
-		off = 0
-	}
-	before := b[:off]
-	line = bytes.Count(before, []byte{'\n'}) + 1
-	col = int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
-	return line, col
-}
-
-func lineOf(b []byte, off int64) int {
-	line, _ := position(b, off)
-	return line
-}
-
-// nextValue skips the whitespace and comma after off, to where the next
-// array element starts, so an entry's line is its own, not the previous
-// one's.
-func nextValue(b []byte, off int64) int64 {
-	for off < int64(len(b)) && bytes.IndexByte([]byte(" \t\r\n,"), b[off]) >= 0 {
-		off++
-	}
-	return off
+	return corrupt(path, "%s", jsonfile.Describe(b, err))
 }

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ferry-project/ferry/core/internal/jsonfile"
 	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/gofrs/flock"
 )
 
 // Errors a caller may branch on. Returned errors wrap them with the file
@@ -228,9 +228,9 @@ func (s *Store) update(change func(*contents) error) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("creating the trust file's folder: %w", err)
 	}
-	unlock, err := lock(s.path + ".lock")
+	unlock, err := jsonfile.Lock(s.path + ".lock")
 	if err != nil {
-		return err
+		return fmt.Errorf("locking the trust file: %w", err)
 	}
 	defer unlock()
 	c, err := s.read()
@@ -240,52 +240,7 @@ func (s *Store) update(change func(*contents) error) error {
 	if err := change(&c); err != nil {
 		return err
 	}
-	return writeAtomic(s.path, encode(c))
-}
-
-// lock takes the exclusive lock on the lock file, waiting for it
-// (gofrs/flock: flock(2) on Unix, LockFileEx on Windows). The lock file
-// is separate from the data file because the data file is replaced by
-// rename: a lock on it would be on an inode nobody else opens any more,
-// and on Windows a locked file cannot be renamed over at all.
-func lock(path string) (unlock func(), err error) {
-	l := flock.New(path, flock.SetPermissions(0o600))
-	if err := l.Lock(); err != nil {
-		return nil, fmt.Errorf("locking the trust file: %w", err)
-	}
-	// Closing the descriptor releases the lock.
-	return func() { l.Close() }, nil
-}
-
-// writeAtomic replaces path with b: a temporary file in the same
-// directory, made private, synced, and moved over path durably
-// (core/platform's ReplaceFile: the folder synced on Unix, a
-// write-through move on Windows) so the rename itself survives a crash.
-func writeAtomic(path string, b []byte) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+"-*")
-	if err != nil {
-		return fmt.Errorf("writing trust file: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = platform.MakePrivate(tmp.Name()); err != nil {
-		return fmt.Errorf("writing trust file: %w", err)
-	}
-	if _, err = tmp.Write(b); err != nil {
-		return fmt.Errorf("writing trust file: %w", err)
-	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("writing trust file: %w", err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("writing trust file: %w", err)
-	}
-	if err = platform.ReplaceFile(tmp.Name(), path); err != nil {
+	if err := jsonfile.WriteAtomic(s.path, encode(c)); err != nil {
 		return fmt.Errorf("writing trust file: %w", err)
 	}
 	return nil

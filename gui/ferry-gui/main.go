@@ -7,12 +7,21 @@
 //	FERRY_IFACE=lo,eth1   discovery and the QR address use only these interfaces
 //	FERRY_NO_DISCOVERY=1  no mDNS at all: devices are added by address
 //	FERRY_LISTEN=addr     the receiver's listen address (default ":0")
-//	FERRY_CONFIG_DIR=dir  where the device key and the trusted devices are kept
-//	                      (default: the user's config dir, shared with the ferry CLI)
+//	FERRY_CONFIG_DIR=dir  where the device key, the trusted devices and the history
+//	                      are kept (default: the user's config dir, shared with the
+//	                      ferry CLI)
 //	FERRY_GUI_DEMO=view   open a view filled with sample content and no network:
 //	                      send, progress, done, failed, receive, offer, settings,
-//	                      trusted, devices-trusted or done-trust
+//	                      trusted, devices-trusted, done-trust or history
+//	FERRY_GUI_STATE=file  write what the Send view holds to file, as JSON,
+//	                      whenever it changes (for tests of the real app)
 //
+// Arguments (see gui/ui's Args): files and folders to select on the Send
+// view, as a file manager passes them (the desktop entry's Exec is
+// `ferry-gui -- %F`), or one ferry:// link. When the app is running
+// already, a second ferry-gui hands them to it and exits.
+// --install-file-manager-actions adds "Send with Ferry" to this person's
+// file managers (gui/fmactions); --remove-file-manager-actions removes it.
 // With --hidden (what the login item runs) the window starts closed into
 // the system tray when "Keep receiving in the tray" is on, and shows
 // otherwise.
@@ -22,6 +31,7 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,20 +41,37 @@ import (
 	"fyne.io/fyne/v2/dialog"
 
 	"github.com/ferry-project/ferry/core/discovery"
+	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/trust"
+	"github.com/ferry-project/ferry/gui/fmactions"
 	"github.com/ferry-project/ferry/gui/ui"
 )
 
 func main() {
+	cwd, _ := os.Getwd()
+	args, err := ui.ParseArgs(os.Args[1:], cwd)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "ferry-gui: %v\nusage: ferry-gui [--hidden] [--] [FILE... | ferry://LINK] | --install-file-manager-actions | --remove-file-manager-actions\n", err)
+		os.Exit(2)
+	}
+	if args.InstallActions || args.RemoveActions {
+		os.Exit(fileManagerActions(args.InstallActions))
+	}
+	configDir := os.Getenv("FERRY_CONFIG_DIR")
+	demo := os.Getenv("FERRY_GUI_DEMO")
+	var instance net.Listener
+	if demo == "" {
+		instance = claim(configDir, args)
+	}
+
 	a := app.NewWithID("io.github.ferry-project.ferry")
 	a.Settings().SetTheme(ui.Theme())
 	a.SetIcon(ui.AppIcon())
 	w := a.NewWindow("Ferry")
 	w.Resize(fyne.NewSize(960, 640))
 
-	configDir := os.Getenv("FERRY_CONFIG_DIR")
 	id, idErr := secure.LoadOrCreateIdentity(configDir)
 	if idErr != nil {
 		// Still useful without a stored key: this run gets a fresh one,
@@ -67,6 +94,15 @@ func main() {
 		store = trust.Open(trustPath)
 	}
 
+	// The history too: `ferry history` lists the app's transfers and the
+	// History view the CLI's.
+	var hist *history.Store
+	if histPath, err := history.DefaultPath(); configDir != "" {
+		hist = history.Open(filepath.Join(configDir, "history.json"))
+	} else if err == nil {
+		hist = history.Open(histPath)
+	}
+
 	ifaces := splitList(os.Getenv("FERRY_IFACE"))
 	cfg := ui.Config{
 		App:      a,
@@ -74,8 +110,11 @@ func main() {
 		Engine:   ui.CoreEngine{},
 		Identity: id,
 		Trust:    store,
+		History:  hist,
 		Listen:   os.Getenv("FERRY_LISTEN"),
 		Hosts:    func() []string { return ui.LocalHosts(ifaces) },
+		// Tests of the real app read the Send list here.
+		StateFile: os.Getenv("FERRY_GUI_STATE"),
 	}
 	if exe, err := os.Executable(); err == nil {
 		// Settings' "Start at login": this binary, started in the tray.
@@ -84,7 +123,6 @@ func main() {
 			Command: []string{exe, "--hidden"},
 		}
 	}
-	demo := os.Getenv("FERRY_GUI_DEMO")
 	if demo == "" && os.Getenv("FERRY_NO_DISCOVERY") == "" {
 		cfg.Browse = browse(ifaces)
 		cfg.Advertise = advertise(ifaces)
@@ -101,12 +139,17 @@ func main() {
 	} else if trustErr != nil {
 		dialog.ShowError(fmt.Errorf("trusted devices are off: %w", trustErr), w)
 	}
-	args, hidden := takeFlag(os.Args[1:], "--hidden")
-	if len(args) > 0 && strings.HasPrefix(args[0], "ferry://") {
-		u.OpenLink(args[0])
+	if instance != nil {
+		u.ServeInstance(instance)
+	}
+	if args.Link != "" {
+		u.OpenLink(args.Link)
+	}
+	if len(args.Files) > 0 {
+		u.OpenFiles(args.Files)
 	}
 	w.SetOnClosed(u.Close)
-	if hidden && u.StartHidden() {
+	if args.Hidden && u.StartHidden() {
 		a.Run()
 	} else {
 		w.ShowAndRun()
@@ -115,18 +158,48 @@ func main() {
 	u.Close()
 }
 
-// takeFlag removes flag from args and reports whether it was there.
-func takeFlag(args []string, flag string) ([]string, bool) {
-	var out []string
-	found := false
-	for _, a := range args {
-		if a == flag {
-			found = true
-			continue
-		}
-		out = append(out, a)
+// claim makes this process the app, or hands args to the one running and
+// exits. Without a socket the app still runs, as a second window.
+func claim(configDir string, args ui.Args) net.Listener {
+	sock, err := ui.InstanceSocket(configDir)
+	if err != nil {
+		log.Printf("ferry-gui: %v (a second ferry-gui will open a second window)", err)
+		return nil
 	}
-	return out, found
+	l, handed, err := ui.Claim(sock, args)
+	if handed {
+		os.Exit(0)
+	}
+	if err != nil {
+		log.Printf("ferry-gui: %v (a second ferry-gui will open a second window)", err)
+	}
+	return l
+}
+
+// fileManagerActions installs or removes "Send with Ferry" for this
+// person and returns the exit code.
+func fileManagerActions(install bool) int {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "ferry-gui: finding the home folder: %v\n", err)
+		return 1
+	}
+	do, verb := fmactions.Remove, "removed"
+	if install {
+		do, verb = fmactions.Install, "wrote"
+	}
+	paths, err := do(home)
+	for _, p := range paths {
+		fmt.Printf("ferry-gui: %s %s\n", verb, p)
+	}
+	if install && err == nil {
+		fmt.Println("ferry-gui: \"Send with Ferry\" is in the Scripts menu of GNOME Files and Caja, and in the menus of Nemo and Dolphin (restart a file manager that was open)")
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "ferry-gui: %v\n", err)
+		return 1
+	}
+	return 0
 }
 
 func splitList(s string) []string {

@@ -27,6 +27,7 @@ import (
 func (u *UI) Demo(view string) error {
 	u.cfg.Engine = demoEngine{view: view}
 	u.cfg.Browse, u.cfg.Advertise = nil, nil
+	u.cfg.History = nil // a demo transfer is not the person's (the history view has its own)
 	u.cfg.Hosts = func() []string { return []string{"192.168.1.23"} }
 	// Fixed stand-ins for what differs per machine and per run, so that
 	// screenshots are the same every time.
@@ -91,8 +92,14 @@ func (u *UI) Demo(view string) error {
 	case "settings", "trusted":
 		u.cfg.NoReceive = true
 		u.ShowSettings()
+	case "history":
+		if err := u.demoHistory(); err != nil {
+			return fmt.Errorf("demo: %w", err)
+		}
+		u.cfg.NoReceive = true
+		u.ShowHistory()
 	default:
-		return fmt.Errorf("demo: unknown view %q (want send, progress, done, failed, receive, offer, codes-stopped, settings, trusted, devices-trusted or done-trust)", view)
+		return fmt.Errorf("demo: unknown view %q (want send, progress, done, failed, receive, offer, codes-stopped, settings, trusted, devices-trusted, done-trust or history)", view)
 	}
 	return nil
 }

@@ -36,6 +36,14 @@
 //   - Errors are shown as a short headline, one sentence saying what to do,
 //     and the engine's own wording underneath for a bug report.
 //
+// # History
+//
+// The History tab lists core/history's file (Config.History, the one
+// `ferry history` reads): every send and receive of the app adds a record
+// when it ends (a receiver only when a sender connected), named by the
+// pin for a paired peer. The choices (Show in folder, Clear, "Record new
+// transfers") are written at the top of history.go.
+//
 // # Trusted devices
 //
 // The pins are core/trust's store (Config.Trust: the file the CLI uses),
@@ -118,4 +126,21 @@
 //     otherwise, since the app could not be reached.
 //   - The icon is Ferry's packaged SVG rendered to a 64-pixel PNG: a
 //     StatusNotifierItem host takes pixels, not SVG.
+//
+// # Files from outside, and the clipboard
+//
+//   - `ferry-gui FILE...` (ParseArgs, OpenFiles) selects the files on the
+//     Send view, after what was selected; paths that do not exist are
+//     named in one dialog and the rest are kept. A second ferry-gui hands
+//     its files to the running app over a Unix socket in the person's
+//     runtime folder and exits (instance.go): one window, one receiver,
+//     one code. Package gui/fmactions puts "Send with Ferry" in file
+//     managers.
+//   - Send clipboard (and Ctrl+Shift+V) adds the clipboard's text as a
+//     text entry, or its image as a PNG file (clipboard.go).
+//   - "Put texts from trusted devices on the clipboard" (off by default)
+//     copies a trusted device's text as its transfer ends; a text from a
+//     sender with the code is only ever copied by the person's Copy.
+//   - Config.StateFile (FERRY_GUI_STATE) is a JSON dump of the Send list
+//     for tests of the real app.
 package ui

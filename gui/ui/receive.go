@@ -7,6 +7,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -218,7 +219,12 @@ func (v *receiveView) serveOne(ctx context.Context, gen int) (restart bool, err 
 	cfg.Identity = v.u.cfg.Identity
 	var r Receiver
 	pinnedAs := "" // a paired sender's label, from Connected, for its Offered
+	tlog := &transferLog{}
 	cfg.OnEvent = func(ev transfer.Event) {
+		if _, ok := ev.(transfer.Connected); ok {
+			tlog.start = time.Now()
+		}
+		tlog.note(ev)
 		v.u.noteCodePeer(ev)
 		// A paired sender is named by its pin, not by the name it
 		// claims (worded here, as it reads the trust store).
@@ -265,6 +271,9 @@ func (v *receiveView) serveOne(ctx context.Context, gen int) (restart bool, err 
 		v.showReady(cfg.Name, code, port, cfg.Dir)
 	})
 	sum, serveErr := r.Serve(sctx)
+	if tlog.conn != nil { // a sender connected: a transfer to record
+		v.u.record(v.u.receiveRecord(tlog, cfg.Dir, serveErr))
+	}
 	if errors.Is(context.Cause(sctx), errRestart) {
 		return true, nil
 	}
@@ -496,9 +505,7 @@ func (v *receiveView) done(gen int, sum transfer.Summary, err error) {
 		more.Importance = widget.HighImportance
 		v.prog.finish(sum, err, more)
 	}
-	for _, t := range v.texts {
-		v.prog.extra.Add(textCard(v.u.cfg.App, t))
-	}
+	v.showTexts(err)
 	if err == nil {
 		v.u.offerTrust(v.prog)
 	}
@@ -506,10 +513,14 @@ func (v *receiveView) done(gen int, sum transfer.Summary, err error) {
 	v.transferEnded(sum, err)
 }
 
-// textCard shows a received text snippet with a Copy button.
-func textCard(app fyne.App, text string) fyne.CanvasObject {
+// textCard shows a received text snippet with a Copy button; copied says
+// it was put on the clipboard already (clipboard.go).
+func textCard(app fyne.App, text string, copied bool) fyne.CanvasObject {
 	body := &widget.Label{Text: text, Wrapping: fyne.TextWrapWord, Selectable: true}
 	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), nil)
+	if copied {
+		copyBtn.SetText("On the clipboard")
+	}
 	copyBtn.OnTapped = func() {
 		app.Clipboard().SetContent(text)
 		copyBtn.SetText("Copied")

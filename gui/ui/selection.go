@@ -16,6 +16,9 @@ type selItem struct {
 	Files    int   // files under a folder
 	Counting bool  // a folder whose size is still being counted
 	Err      error // the path can't be read
+
+	// Text is a text entry's content, when Path is empty (clipboard.go).
+	Text string
 }
 
 // selection is the list of things to send, in the order they were added.

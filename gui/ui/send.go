@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -50,6 +51,7 @@ type sendView struct {
 	prog   *progressPanel
 	cancel context.CancelCauseFunc // of the running send; nil when idle
 	sentTo string                  // key of the device of the last send
+	sent   []*selItem              // what the last send took (openfiles.go)
 
 	// Keys of trusted devices that refused their pins (not paired any
 	// more, or a changed key): a code is needed until one pairs them
@@ -81,7 +83,7 @@ func newSendView(u *UI) *sendView {
 		v.selectionChanged()
 	})
 	v.clear.Importance = widget.LowImportance
-	filesHead := container.NewHBox(heading("Files"), layout.NewSpacer(), addFiles, addFolder)
+	filesHead := container.NewHBox(heading("Files"), layout.NewSpacer(), addFiles, addFolder, v.sendClipboardButton())
 	filesFoot := container.NewHBox(v.summary, layout.NewSpacer(), v.clear)
 	filesBox := container.NewBorder(filesHead, filesFoot, nil, nil, container.NewStack(v.dropHint, v.list))
 
@@ -243,6 +245,9 @@ func (v *sendView) updateRow(i widget.ListItemID, o fyne.CanvasObject) {
 
 	name.SetText(it.Name)
 	switch {
+	case it.isText():
+		icon.SetResource(theme.DocumentIcon())
+		size.SetText(formatBytes(it.Size))
 	case it.Err != nil:
 		icon.SetResource(theme.NewErrorThemedResource(theme.WarningIcon()))
 		size.SetText("can't read")
@@ -312,6 +317,7 @@ func (v *sendView) selectionChanged() {
 	}
 	v.list.Refresh()
 	v.updateReady()
+	v.u.saveState()
 }
 
 func (v *sendView) chooseFile() {
@@ -494,19 +500,19 @@ func (v *sendView) startSend() {
 	if !ok || len(v.sel.items) == 0 || v.cancel != nil {
 		return
 	}
-	var items []transfer.Item
-	for _, p := range v.sel.paths() {
-		items = append(items, transfer.Item{Path: p})
-	}
+	items := v.sel.transferItems()
 	ctx, cancel := context.WithCancelCause(v.u.ctx)
 	v.cancel = cancel
 	v.sentTo = d.key()
+	v.sent = append(v.sent[:0], v.sel.items...)
 	// A device's address names it in errors. Discovery may list one
 	// whose advertisement carried no usable address: it has only its name.
 	addr := d.Name
 	if len(d.Addrs) > 0 {
 		addr = d.Addrs[0]
 	}
+	tlog := &transferLog{start: time.Now()}
+	paths := v.sel.paths()
 	cfg := transfer.SendConfig{
 		Addr:     addr,
 		Code:     v.codeText(),
@@ -515,6 +521,7 @@ func (v *sendView) startSend() {
 		Name:     v.u.settings.deviceName(),
 		Items:    items,
 		OnEvent: func(ev transfer.Event) {
+			tlog.note(ev)
 			v.u.noteCodePeer(ev)
 			v.u.do(func() { v.prog.handle(ev) })
 		},
@@ -536,6 +543,7 @@ func (v *sendView) startSend() {
 	v.u.goroutine(func() {
 		sum, err := v.u.cfg.Engine.Send(ctx, cfg)
 		cancel(nil)
+		v.u.record(v.u.sendRecord(tlog, paths, d, addr, err))
 		if v.u.ctx.Err() != nil {
 			return
 		}
@@ -549,7 +557,7 @@ func (v *sendView) sendDone(sum transfer.Summary, err error) {
 	back := widget.NewButtonWithIcon("Back", theme.NavigateBackIcon(), func() { v.showProgress(false) })
 	if err == nil {
 		more := widget.NewButtonWithIcon("Send more", theme.ContentAddIcon(), func() {
-			v.sel.clear()
+			v.sel.drop(v.sent)
 			v.selectionChanged()
 			v.showProgress(false)
 		})

@@ -37,6 +37,7 @@ type settingsView struct {
 	dir         *widget.Entry
 	ask         *widget.Check
 	autoTrusted *widget.Check
+	textClip    *widget.Check // clipboard.go
 	saved       *widget.Label
 	fp          *widget.Label
 	background  *backgroundSettings // tray and login (tray.go)
@@ -79,6 +80,7 @@ func newSettingsView(u *UI) *settingsView {
 		}
 	})
 	v.autoTrusted = widget.NewCheck("Accept files from trusted devices without asking", nil)
+	v.textClip = newClipboardCheck()
 	v.saved = &widget.Label{Importance: widget.SuccessImportance}
 	v.fp = &widget.Label{Selectable: true, TextStyle: fyne.TextStyle{Monospace: true}}
 	v.background = newBackgroundSettings(u)
@@ -86,7 +88,7 @@ func newSettingsView(u *UI) *settingsView {
 		Items: []*widget.FormItem{
 			{Text: "Device name", Widget: v.name, HintText: "How this device appears to others"},
 			{Text: "Download folder", Widget: container.NewBorder(nil, nil, nil, browse, v.dir), HintText: "Where received files are saved"},
-			{Text: "Incoming", Widget: container.NewVBox(v.ask, v.autoTrusted), HintText: "Without asking, anyone who knows the code can send"},
+			{Text: "Incoming", Widget: container.NewVBox(v.ask, v.autoTrusted, v.textClip), HintText: "Without asking, anyone who knows the code can send"},
 			v.background.item(),
 			{Text: "Fingerprint", Widget: v.fp, HintText: "Compare it with what the other device shows"},
 		},
@@ -188,6 +190,7 @@ func (v *settingsView) load() {
 	v.dir.SetText(v.downloadDir())
 	v.ask.SetChecked(v.askFirst())
 	v.autoTrusted.SetChecked(v.autoAcceptTrusted())
+	v.textClip.SetChecked(v.textsToClipboard())
 	v.ask.OnChanged(v.ask.Checked)
 	v.saved.SetText("")
 	v.saved.Hide() // no empty line under the form
@@ -204,6 +207,7 @@ func (v *settingsView) save() {
 	p.SetBool(prefAsk, v.ask.Checked)
 	p.SetBool(prefAutoTrusted, v.autoTrusted.Checked)
 	v.background.save(v.u)
+	p.SetBool(prefTextsToClipboard, v.textClip.Checked)
 	v.saved.SetText("Saved")
 	v.saved.Show()
 	v.u.recv.settingsChanged()

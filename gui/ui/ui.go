@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 
+	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/trust"
@@ -24,6 +25,9 @@ type Config struct {
 	// in the app, the same file the CLI uses); nil turns pairing off:
 	// every transfer takes a code and nothing offers to trust a device.
 	Trust *trust.Store
+	// History is the transfer history (history.Open(history.DefaultPath())
+	// in the app, the file `ferry history` reads); nil turns it off.
+	History *history.Store
 
 	// Do runs f on the UI goroutine (fyne.Do in the application).
 	Do func(f func())
@@ -41,6 +45,10 @@ type Config struct {
 	OpenFolder func(path string) error
 	// NoReceive leaves the receiver off until StartReceiving (demo mode).
 	NoReceive bool
+	// StateFile, when set, is where the UI writes what the Send view
+	// holds, as JSON, whenever it changes (openfiles.go): for tests of
+	// the real app, which read it instead of pixels (FERRY_GUI_STATE).
+	StateFile string
 
 	// Quit ends the app (default App.Quit): the window's close button
 	// when the app does not keep receiving in the tray, and the tray's
@@ -73,13 +81,18 @@ type UI struct {
 	sendTab  *container.TabItem
 	recvTab  *container.TabItem
 	setTab   *container.TabItem
+	histTab  *container.TabItem
 	send     *sendView
 	recv     *receiveView
 	settings *settingsView
+	history  *historyView
 
 	fpOverride string // demo mode
 
-	tray trayState // the system tray (tray.go)
+	tray   trayState  // the system tray (tray.go)
+	notice string     // the last files-not-found message (openfiles.go)
+	tmpMu  sync.Mutex // guards tmpDir
+	tmpDir string     // clipboard images to send (clipboard.go)
 }
 
 // fingerprint is this device's key fingerprint as shown to people.
@@ -120,20 +133,27 @@ func New(cfg Config) *UI {
 	u.settings = newSettingsView(u)
 	u.send = newSendView(u)
 	u.recv = newReceiveView(u)
+	u.history = newHistoryView(u)
 	u.sendTab = container.NewTabItemWithIcon("Send", theme.UploadIcon(), u.send.root)
 	u.recvTab = container.NewTabItemWithIcon("Receive", theme.DownloadIcon(), u.recv.root)
 	u.setTab = container.NewTabItemWithIcon("Settings", theme.SettingsIcon(), u.settings.root)
-	u.tabs = container.NewAppTabs(u.sendTab, u.recvTab, u.setTab)
+	u.histTab = container.NewTabItemWithIcon("History", theme.HistoryIcon(), u.history.root)
+	u.tabs = container.NewAppTabs(u.sendTab, u.recvTab, u.histTab, u.setTab)
 	u.tabs.OnSelected = func(t *container.TabItem) {
-		// The CLI may have changed the trusted devices meanwhile.
-		if t == u.setTab {
+		// The CLI may have changed the trusted devices or the history
+		// meanwhile.
+		switch t {
+		case u.setTab:
 			u.settings.loadTrusted()
+		case u.histTab:
+			u.history.load()
 		}
 	}
 
 	cfg.Window.SetContent(u.tabs)
 	cfg.Window.SetOnDropped(u.Drop)
 	cfg.Window.SetCloseIntercept(u.WindowCloseRequested)
+	u.addClipboardShortcut()
 	return u
 }
 
@@ -152,6 +172,7 @@ func (u *UI) Start() {
 func (u *UI) Close() {
 	u.stop()
 	u.wg.Wait()
+	u.removeTemp()
 }
 
 // Drop adds dropped files and folders to the send selection and shows the
@@ -170,11 +191,12 @@ func (u *UI) Drop(_ fyne.Position, uris []fyne.URI) {
 	u.send.addPaths(paths...)
 }
 
-// ShowSend, ShowReceive and ShowSettings switch views (the demo mode uses
+// ShowSend, ShowReceive, ShowSettings and ShowHistory switch views (the demo mode uses
 // them).
 func (u *UI) ShowSend()     { u.tabs.Select(u.sendTab) }
 func (u *UI) ShowReceive()  { u.tabs.Select(u.recvTab) }
 func (u *UI) ShowSettings() { u.tabs.Select(u.setTab) }
+func (u *UI) ShowHistory()  { u.tabs.Select(u.histTab) }
 
 // goroutine runs f on a goroutine that Close waits for.
 func (u *UI) goroutine(f func()) {

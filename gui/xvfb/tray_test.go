@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -72,7 +71,7 @@ func TestTrayReceivesWithWindowClosed(t *testing.T) {
 
 	app := exec.Command(gui)
 	app.Env = append(env, "HOME="+tmp, "XDG_CONFIG_HOME="+filepath.Join(tmp, "config"),
-		"FERRY_CONFIG_DIR="+guiConf, "FERRY_NO_DISCOVERY=1", "FERRY_LISTEN=127.0.0.1:"+strconv.Itoa(port))
+		"FERRY_CONFIG_DIR="+guiConf, "FERRY_NO_DISCOVERY=1", "FERRY_LISTEN=127.0.0.1:"+port)
 	var logs strings.Builder
 	app.Stdout, app.Stderr = &logs, &logs
 	app.WaitDelay = 5 * time.Second
@@ -142,7 +141,7 @@ func TestTrayReceivesWithWindowClosed(t *testing.T) {
 	// A trusted device sends with the window closed.
 	file := filepath.Join(tmp, "note.txt")
 	os.WriteFile(file, []byte("arrived in the tray\n"), 0o644)
-	send := exec.Command(cli, "send", "--to", "127.0.0.1:"+strconv.Itoa(port), "--paired", "desk", "--name", "laptop", file)
+	send := exec.Command(cli, "send", "--to", "127.0.0.1:"+port, "--paired", "desk", "--name", "laptop", file)
 	send.Env = append(os.Environ(), "HOME="+laptop, "XDG_CONFIG_HOME="+filepath.Join(laptop, ".config"))
 	if out, err := send.CombinedOutput(); err != nil {
 		t.Fatalf("send to the app in the tray: %v\n%s\napp:\n%s", err, out, logs.String())
@@ -526,22 +525,6 @@ func colours(t *testing.T, png string) int {
 		t.Fatal(err)
 	}
 	return n
-}
-
-func xdo(t *testing.T, display string, args ...string) {
-	t.Helper()
-	if err := run(display, "xdotool", args...); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func freePort(t *testing.T) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 func exists(path string) bool {

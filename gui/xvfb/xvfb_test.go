@@ -39,6 +39,8 @@ var views = []struct {
 	{"trusted.png", []string{"FERRY_GUI_DEMO=trusted"}},
 	{"devices-trusted.png", []string{"FERRY_GUI_DEMO=devices-trusted"}},
 	{"done-trust.png", []string{"FERRY_GUI_DEMO=done-trust"}},
+	// The History tab: sent and received, verified, declined, failed.
+	{"history.png", []string{"FERRY_GUI_DEMO=history"}},
 }
 
 // The window size ferry-gui asks for; no window manager runs, so it gets it.
@@ -182,6 +184,7 @@ func capture(t *testing.T, bin, display string, env []string) string {
 		"HOME="+tmp,
 		"XDG_CONFIG_HOME="+filepath.Join(tmp, "config"),
 		"FERRY_CONFIG_DIR="+filepath.Join(tmp, "ferry"),
+		"XDG_RUNTIME_DIR="+tmp, // the app's single-instance socket
 		"FERRY_NO_DISCOVERY=1", // never multicast from a test
 		"FERRY_LISTEN=127.0.0.1:0",
 	)

@@ -1,0 +1,396 @@
+package main
+
+// The transfer history: the "ferry history" command, and the record that
+// send and receive add at the end of every transfer (core/history).
+//
+// Decisions: history is on by default, like a browser's downloads list;
+// --no-history on send or receive, or FERRY_NO_HISTORY=1 in the
+// environment (for a shell profile: every command), turns recording off,
+// and "ferry history clear" empties it. A receiver records only transfers
+// where a sender connected (a wrong code is no transfer); a sender records
+// every attempt that reached transfer.Send, a failed dial included, since
+// "why did that not arrive" is what the history answers. Text snippets are
+// recorded by name and size, never their content. A history that cannot be
+// written is a warning: the transfer itself is what the exit code says.
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ferry-project/ferry/core/history"
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
+// historyOff reads FERRY_NO_HISTORY: any value but "" and "0" turns
+// recording off.
+func historyOff(e *env) bool {
+	v := e.getenv("FERRY_NO_HISTORY")
+	return v != "" && v != "0"
+}
+
+// historyLog adds send's and receive's records; nil records nothing.
+type historyLog struct {
+	p     *printer
+	store *history.Store
+}
+
+// openHistory returns the log for a transfer command, or nil when
+// recording is off (--no-history, FERRY_NO_HISTORY) or the config folder
+// cannot be found (a warning).
+func openHistory(e *env, p *printer, flagOff bool) *historyLog {
+	if flagOff || historyOff(e) {
+		return nil
+	}
+	path, err := history.DefaultPath()
+	if err != nil {
+		p.warnf("the transfer history is off: %v", err)
+		return nil
+	}
+	return &historyLog{p: p, store: history.Open(path)}
+}
+
+// add records r; problems are warnings, after the transfer.
+func (h *historyLog) add(r history.Record) {
+	if h == nil {
+		return
+	}
+	aside, err := h.store.Add(r)
+	if aside != nil {
+		h.p.warnf("%s", aside)
+	}
+	if err != nil {
+		h.p.warnf("this transfer is not in the history: %v", err)
+		if errors.Is(err, history.ErrUnsupportedVersion) {
+			h.p.stderrHint("update ferry, or pass --no-history (FERRY_NO_HISTORY=1) to stop trying")
+		}
+	}
+}
+
+// endRecord sets r's outcome from the command's error: an interrupt is
+// a cancel, whatever the engine made of it, and a failure's kind is the
+// one the --json error event carries (classify).
+func endRecord(r *history.Record, err error, now time.Time) {
+	r.SetEnd(err, now)
+	switch {
+	case errors.Is(err, errInterrupted):
+		r.Outcome, r.ErrorKind = history.Cancelled, ""
+	case r.Outcome == history.Failed:
+		_, r.ErrorKind, _ = classify(err)
+	}
+}
+
+// sourceRecord starts a sender's record from what it was asked to send:
+// the top-level names, the paths and their folder.
+func sourceRecord(start time.Time, paths []string, text bool) history.Record {
+	r := history.Record{At: start, Direction: history.Sent}
+	var names []string
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			abs = p
+		}
+		r.Paths = append(r.Paths, abs)
+		names = append(names, filepath.Base(abs))
+	}
+	if len(r.Paths) > 0 {
+		r.Folder = filepath.Dir(r.Paths[0])
+	}
+	if text {
+		names = append(names, "text")
+	}
+	r.Names, r.MoreNames = history.TopNames(names)
+	return r
+}
+
+func authOf(paired bool) history.Auth {
+	if paired {
+		return history.ByTrust
+	}
+	return history.ByCode
+}
+
+type historyOpts struct {
+	json  bool
+	limit int
+}
+
+const defaultHistoryLimit = 20
+
+// historyFlags defines the flags of history (or history clear) on o:
+// cmdHistory parses with them, and the shell completions (completion.go)
+// list them.
+func historyFlags(clear bool, o *historyOpts) *flag.FlagSet {
+	fs := newFlagSet("history")
+	fs.BoolVar(&o.json, "json", false, "")
+	if !clear {
+		fs.IntVar(&o.limit, "limit", defaultHistoryLimit, "")
+	}
+	return fs
+}
+
+// cmdHistory runs "ferry history [--json] [--limit N]" and "ferry
+// history clear".
+func cmdHistory(e *env, p *printer, args []string) error {
+	clear := len(args) > 0 && args[0] == "clear"
+	if clear {
+		args = args[1:]
+	}
+	var o historyOpts
+	operands, err := parseArgs(historyFlags(clear, &o), args)
+	if err == errHelp {
+		p.stdoutText(historyUsage)
+	}
+	if err != nil {
+		return err
+	}
+	if len(operands) > 0 {
+		return usagef("run 'ferry history --help' for usage", "unexpected argument %q", operands[0])
+	}
+	if o.limit < 0 {
+		return usagef("--limit 0 shows every transfer", "bad --limit %d", o.limit)
+	}
+	p.json = o.json
+	path, err := history.DefaultPath()
+	if err != nil {
+		return fmt.Errorf("finding the history file: %w", err)
+	}
+	store := history.Open(path)
+	if clear {
+		return historyClear(p, store)
+	}
+	recs, aside, err := store.List()
+	if aside != nil {
+		p.warnf("%s", aside)
+	}
+	if err != nil {
+		return historyError(err)
+	}
+	if o.limit > 0 && len(recs) > o.limit {
+		recs = recs[:o.limit]
+	}
+	if p.json {
+		for _, r := range recs {
+			p.event(newHistoryEvent(r))
+		}
+		return nil
+	}
+	if len(recs) == 0 {
+		p.infof("no transfers in the history yet")
+	}
+	if historyOff(e) {
+		p.infof("FERRY_NO_HISTORY is set: new transfers are not recorded")
+	}
+	if len(recs) == 0 {
+		return nil
+	}
+	p.stdoutText(historyTable(recs, e.now().Local()))
+	return nil
+}
+
+func historyClear(p *printer, store *history.Store) error {
+	n, aside, err := store.Clear()
+	if aside != nil {
+		p.warnf("%s", aside)
+	}
+	if err != nil {
+		return historyError(err)
+	}
+	p.event(historyClearedEvent{Event: "history_cleared", Count: n})
+	p.infof("cleared the history: %s removed", plural(n, "transfer", "transfers"))
+	return nil
+}
+
+func historyError(err error) error {
+	if errors.Is(err, history.ErrUnsupportedVersion) {
+		return withHint(err, "a newer ferry wrote it: use that one, or move the file away to start a new history")
+	}
+	return err
+}
+
+// historyEvent is one record with --json: one object per line, newest
+// first, with the event field every --json line has.
+type historyEvent struct {
+	Event           string   `json:"event"` // "history"
+	At              string   `json:"at"`    // RFC 3339, UTC
+	Direction       string   `json:"direction"`
+	PeerName        string   `json:"peer_name"`
+	PeerFingerprint string   `json:"peer_fingerprint"`
+	Auth            string   `json:"auth"` // "trusted", "code", or "" (failed before the handshake)
+	PeerAddr        string   `json:"peer_addr"`
+	Files           int      `json:"files"`
+	Folders         int      `json:"folders"`
+	Texts           int      `json:"texts"`
+	Bytes           int64    `json:"bytes"`
+	Names           []string `json:"names"`
+	MoreNames       int      `json:"more_names"`
+	Folder          string   `json:"folder"`
+	Paths           []string `json:"paths"`
+	Outcome         string   `json:"outcome"`              // verified, failed, declined, cancelled
+	ErrorKind       string   `json:"error_kind,omitempty"` // failed: the error event's kind
+	Error           string   `json:"error,omitempty"`
+	DurationMS      int64    `json:"duration_ms"`
+}
+
+type historyClearedEvent struct {
+	Event string `json:"event"` // "history_cleared"
+	Count int    `json:"count"`
+}
+
+func newHistoryEvent(r history.Record) historyEvent {
+	names, paths := r.Names, r.Paths
+	if names == nil {
+		names = []string{}
+	}
+	if paths == nil {
+		paths = []string{}
+	}
+	return historyEvent{
+		Event: "history", At: r.At.UTC().Format(time.RFC3339Nano), Direction: string(r.Direction),
+		PeerName: r.Peer.Name, PeerFingerprint: r.Peer.Fingerprint, Auth: string(r.Peer.Auth), PeerAddr: r.Peer.Addr,
+		Files: r.Files, Folders: r.Folders, Texts: r.Texts, Bytes: r.Bytes, Names: names, MoreNames: r.MoreNames,
+		Folder: r.Folder, Paths: paths, Outcome: string(r.Outcome), ErrorKind: r.ErrorKind, Error: r.Error,
+		DurationMS: r.Duration.Milliseconds(),
+	}
+}
+
+// The table's width: it fits an 80-column terminal. WHEN, PEER and
+// SIZE are fixed, RESULT as wide as its longest cell (at most 23: a
+// longer failure kind is cut, --json has it whole), WHAT takes the rest.
+const (
+	tableWidth = 80
+	whenWidth  = 12 // "Dec 03 10:37" this year, "2025-12-03" before
+	peerWidth  = 18 // "from " and the name; "to " and an IPv4 address and port
+	sizeWidth  = 8  // "1023 MiB", right-aligned
+	resultMax  = 23 // "failed: connection_lost"
+	gapWidth   = 2
+)
+
+// historyTable renders records as a table of at most 80 columns, times
+// in now's location. Every string a peer chose, or that names a file,
+// goes through safeCap.
+func historyTable(recs []history.Record, now time.Time) string {
+	results := make([]string, len(recs))
+	resW := len("RESULT")
+	for i, r := range recs {
+		results[i] = resultCell(r)
+		resW = max(resW, utf8.RuneCountInString(results[i]))
+	}
+	whatW := tableWidth - whenWidth - peerWidth - sizeWidth - resW - 4*gapWidth
+	var b strings.Builder
+	row := func(when, peer, what, size, result string) {
+		b.WriteString(pad(when, whenWidth+gapWidth))
+		b.WriteString(pad(peer, peerWidth+gapWidth))
+		b.WriteString(pad(what, whatW+gapWidth))
+		b.WriteString(strings.Repeat(" ", max(sizeWidth-utf8.RuneCountInString(size), 0)) + size)
+		b.WriteString(strings.Repeat(" ", gapWidth))
+		b.WriteString(result)
+		b.WriteByte('\n')
+	}
+	row("WHEN", "PEER", "WHAT", "SIZE", "RESULT")
+	for i, r := range recs {
+		size := "-"
+		if r.Bytes > 0 || r.Files > 0 || r.Texts > 0 {
+			size = humanBytes(r.Bytes)
+		}
+		row(whenCell(r.At.In(now.Location()), now), peerCell(r), whatCell(r, whatW), size, results[i])
+	}
+	return b.String()
+}
+
+func whenCell(at, now time.Time) string {
+	if at.Year() == now.Year() {
+		return at.Format("Jan 02 15:04")
+	}
+	return at.Format("2006-01-02")
+}
+
+func peerCell(r history.Record) string {
+	dir := "from "
+	if r.Direction == history.Sent {
+		dir = "to "
+	}
+	who := firstNonEmpty(r.Peer.Name, r.Peer.Fingerprint, r.Peer.Addr, "?")
+	return dir + safeCap(who, peerWidth-len(dir))
+}
+
+// whatCell is "NAME +N": the first top-level name and how many more,
+// cut to width in the name.
+func whatCell(r history.Record, width int) string {
+	if len(r.Names) == 0 {
+		return "-"
+	}
+	suffix := ""
+	if more := len(r.Names) - 1 + r.MoreNames; more > 0 {
+		suffix = " +" + strconv.Itoa(more)
+	}
+	room := max(width-len(suffix), 4)
+	return safeCap(r.Names[0], room) + suffix
+}
+
+func resultCell(r history.Record) string {
+	if r.Outcome == history.Failed {
+		return safeCap("failed: "+r.ErrorKind, resultMax)
+	}
+	return string(r.Outcome)
+}
+
+// pad right-pads s with spaces to width printed characters.
+func pad(s string, width int) string {
+	if n := utf8.RuneCountInString(s); n < width {
+		return s + strings.Repeat(" ", width-n)
+	}
+	return s + " "
+}
+
+// historyRecord completes the sender's record: the receiver as the
+// handshake proved it (or, when it never answered, as it was found), what
+// the accepted offer held, and the outcome.
+func (ss *sendSession) historyRecord(r history.Record, dest receiver, err error, now time.Time) history.Record {
+	r.Peer = history.Peer{Name: dest.name, Fingerprint: dest.fingerprint, Addr: dest.addr}
+	if c := ss.connected; c != nil {
+		r.Peer.Name, r.Peer.Fingerprint, r.Peer.Auth = c.PeerName, c.PeerFingerprint, authOf(c.Paired)
+	}
+	if ss.pin != nil && (ss.connected == nil || ss.connected.Paired) {
+		r.Peer.Name = ss.pin.Name // the name it was trusted under
+	}
+	if ss.offer != nil {
+		r.SetOffer(*ss.offer) // the manifest's names, as the receiver records them
+	}
+	endRecord(&r, err, now)
+	return r
+}
+
+// startRecord begins the receiver's record when a sender connects: a
+// paired sender is named by the name its key was pinned under.
+func (rs *receiveSession) startRecord(c transfer.Connected) {
+	rs.saved = nil
+	if rs.hist == nil {
+		return
+	}
+	r := history.Record{At: rs.now(), Direction: history.Received, Folder: rs.dir,
+		Peer: history.Peer{Name: c.PeerName, Fingerprint: c.PeerFingerprint, Auth: authOf(c.Paired), Addr: c.Addr}}
+	if c.Paired && rs.store != nil {
+		if d, ok, err := rs.store.Trusted(c.PeerKey); err == nil && ok {
+			r.Peer.Name = d.Name
+		}
+	}
+	rs.rec = &r
+}
+
+// recordTransfer adds the receiver's record, if a sender connected,
+// with the outcome serve returned and where the entries were saved.
+func (rs *receiveSession) recordTransfer(err error) {
+	if rs.rec == nil {
+		return
+	}
+	r := *rs.rec
+	r.Paths = history.SavedPaths(rs.dir, rs.saved)
+	endRecord(&r, err, rs.ended)
+	rs.hist.add(r)
+}

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ferry-project/ferry/core/history"
+	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
+// historyHome points the config folder at a fresh one and returns the
+// history store there.
+func historyHome(t *testing.T) *history.Store {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	path, err := history.DefaultPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return history.Open(path)
+}
+
+func record(i int, outcome history.Outcome, kind string) history.Record {
+	return history.Record{
+		At:        time.Date(2026, 12, 3, 10, i, 0, 0, time.UTC),
+		Direction: []history.Direction{history.Sent, history.Received}[i%2],
+		Peer:      history.Peer{Name: fmt.Sprintf("device-%d", i), Fingerprint: "ABCD-EFGH-IJKL-MNOP", Auth: history.ByCode},
+		Files:     3, Bytes: 1 << 20, Names: []string{fmt.Sprintf("file-%d.txt", i), "b"},
+		Folder: "/home/me/Downloads", Outcome: outcome, ErrorKind: kind, Duration: time.Second,
+	}
+}
+
+// TestHistoryTable: every line fits 80 columns, whatever the names and
+// kinds, and a peer's hostile name is escaped and capped.
+func TestHistoryTable(t *testing.T) {
+	hostile := record(1, history.Verified, "")
+	hostile.Peer.Name = hostileName
+	hostile.Names = []string{hostileName, "x"}
+	hostile.MoreNames = 40
+	recs := []history.Record{
+		record(0, history.Verified, ""), hostile,
+		record(2, history.Failed, "incompatible_version"),
+		record(3, history.Declined, ""), record(4, history.Cancelled, ""),
+		{At: time.Date(2026, 12, 3, 11, 0, 0, 0, time.UTC), Direction: history.Sent, Peer: history.Peer{Addr: "192.168.100.200:65535"}, Outcome: history.Failed, ErrorKind: "unreachable"},
+	}
+	now := time.Date(2026, 12, 24, 0, 0, 0, 0, time.UTC)
+	checkHostileOutput(t, "history table", historyTable(recs[1:2], now), false)
+	out := historyTable(recs, now)
+	if !printable(strings.ReplaceAll(out, "\n", ""), false) {
+		t.Errorf("a control character in the table:\n%q", out)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != len(recs)+1 || !strings.HasPrefix(lines[0], "WHEN") {
+		t.Fatalf("table:\n%s", out)
+	}
+	for _, l := range lines {
+		if n := utf8.RuneCountInString(l); n > 80 {
+			t.Errorf("line of %d columns: %q", n, l)
+		}
+	}
+	for i, want := range []string{"to device-0", "from mallo", "failed: inc", "declined", "cancelled", "to 192.16"} {
+		if !strings.Contains(lines[i+1], want) {
+			t.Errorf("row %d lacks %q: %q", i, want, lines[i+1])
+		}
+	}
+	if one := historyTable(recs[:1], now); !strings.Contains(one, "\nDec 03 10:00  to device-0") || !strings.Contains(one, "file-0.txt +1") || !strings.Contains(one, "1.0 MiB  verified") {
+		t.Errorf("one row:\n%s", one)
+	}
+	if last := historyTable(recs[:1], time.Date(2027, 1, 2, 0, 0, 0, 0, time.UTC)); !strings.Contains(last, "\n2026-12-03    to device-0") {
+		t.Errorf("a record from last year shows its date:\n%s", last)
+	}
+	if !strings.Contains(lines[2], "+41") {
+		t.Errorf("hostile row keeps its count and size: %q", lines[2])
+	}
+}
+
+// TestHistoryKindsAgree: the record's kind of a failure (core/history's
+// ErrorKind, which the app uses) is the --json error event's kind
+// (classify), so the two front ends' histories read alike.
+func TestHistoryKindsAgree(t *testing.T) {
+	for _, err := range []error{
+		secure.ErrWrongCode, secure.ErrCodeRetired, secure.ErrCodesHeld, transfer.ErrCodesStopped,
+		secure.ErrNotPaired, secure.ErrKeyChanged, secure.ErrBusy, transfer.ErrVerify,
+		secure.ErrIncompatibleVersion, transfer.ErrNoSpace, transfer.ErrTimeout, transfer.ErrSourceChanged,
+		transfer.ErrRefusedPath, secure.ErrTruncated, secure.ErrConnectionLost, secure.ErrNotFerry,
+		&net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}, errors.New("disk on fire"),
+	} {
+		wrapped := fmt.Errorf("sending: %w", err)
+		_, kind, _ := classify(wrapped)
+		if got := history.ErrorKind(wrapped); got != kind {
+			t.Errorf("%v: history kind %q, --json kind %q", err, got, kind)
+		}
+		var r history.Record
+		endRecord(&r, wrapped, time.Now())
+		if r.Outcome != history.Failed || r.ErrorKind != kind {
+			t.Errorf("endRecord(%v): %s %q", err, r.Outcome, r.ErrorKind)
+		}
+	}
+	var r history.Record
+	endRecord(&r, interrupt{role: "sender", sig: os.Interrupt}, time.Now())
+	if r.Outcome != history.Cancelled || r.ErrorKind != "" {
+		t.Errorf("an interrupt: %s %q", r.Outcome, r.ErrorKind)
+	}
+}
+
+// TestHistoryCommand runs "ferry history" in process on a real file:
+// the table, --json newest first with --limit, clear, a damaged file
+// (a warning, a fresh history, exit 0) and a newer one (an error with a
+// hint, the file untouched).
+func TestHistoryCommand(t *testing.T) {
+	store := historyHome(t)
+	runHistory := func(args ...string) (string, string, int) {
+		e, stdout, stderr := testEnv(t)
+		code := run(context.Background(), append([]string{"history"}, args...), e)
+		checkStderr(t, stderr.String(), code != exitOK)
+		return stdout.String(), stderr.String(), code
+	}
+	if out, errOut, code := runHistory(); code != exitOK || out != "" || !strings.Contains(errOut, "no transfers in the history yet") {
+		t.Errorf("empty: %d %q %q", code, out, errOut)
+	}
+	for i := range 3 {
+		if _, err := store.Add(record(i, history.Verified, "")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, _, code := runHistory("--json", "--limit", "2")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != exitOK || len(lines) != 2 {
+		t.Fatalf("--json --limit 2: exit %d, %q", code, out)
+	}
+	var ev historyEvent
+	if err := json.Unmarshal([]byte(lines[0]), &ev); err != nil || ev.Event != "history" || ev.PeerName != "device-2" ||
+		ev.Outcome != "verified" || ev.Folder != "/home/me/Downloads" || ev.DurationMS != 1000 || ev.At != "2026-12-03T10:02:00Z" {
+		t.Errorf("newest event: %+v (%v)", ev, err)
+	}
+	if out, _, _ := runHistory(); strings.Count(out, "\n") != 4 || !strings.Contains(out, "device-0") {
+		t.Errorf("table:\n%s", out)
+	}
+	if _, _, code := runHistory("--limit", "-1"); code != exitUsage {
+		t.Errorf("--limit -1: exit %d", code)
+	}
+	out, _, code = runHistory("clear", "--json")
+	if code != exitOK || strings.TrimSpace(out) != `{"event":"history_cleared","count":3}` {
+		t.Errorf("clear: exit %d, %q", code, out)
+	}
+	if recs, _, _ := store.List(); len(recs) != 0 {
+		t.Errorf("%d records after clear", len(recs))
+	}
+
+	os.WriteFile(store.Path(), []byte(`{"version":1,"records":[{"at":`), 0o600)
+	_, errOut, code := runHistory()
+	if code != exitOK || !strings.Contains(errOut, "warning: history file") || !strings.Contains(errOut, "moved it to "+store.Path()+".damaged-") {
+		t.Errorf("damaged: exit %d, %q", code, errOut)
+	}
+	newer := []byte(`{"version":9,"records":[]}`)
+	os.WriteFile(store.Path(), newer, 0o600)
+	_, errOut, code = runHistory("clear")
+	if code != exitFailure || !strings.Contains(errOut, "version 9") || !strings.Contains(errOut, "hint: a newer ferry wrote it") {
+		t.Errorf("newer: exit %d, %q", code, errOut)
+	}
+	if b, _ := os.ReadFile(store.Path()); string(b) != string(newer) {
+		t.Errorf("the newer file changed: %q", b)
+	}
+}
+
+// TestHistoryOff: --no-history and FERRY_NO_HISTORY (anything but "" and
+// "0") leave the log nil, which records nothing.
+func TestHistoryOff(t *testing.T) {
+	historyHome(t)
+	p := &printer{stdout: &strings.Builder{}, stderr: &strings.Builder{}}
+	for _, tc := range []struct {
+		flag bool
+		env  string
+		on   bool
+	}{{false, "", true}, {true, "", false}, {false, "1", false}, {false, "yes", false}, {false, "0", true}} {
+		e := &env{getenv: func(k string) string {
+			if k == "FERRY_NO_HISTORY" {
+				return tc.env
+			}
+			return ""
+		}}
+		if got := openHistory(e, p, tc.flag) != nil; got != tc.on {
+			t.Errorf("--no-history %v, FERRY_NO_HISTORY=%q: on %v", tc.flag, tc.env, got)
+		}
+	}
+	var h *historyLog
+	h.add(record(1, history.Verified, "")) // nil records nothing, without a panic
+}

@@ -1,0 +1,262 @@
+package history
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/ferry-project/ferry/core/internal/jsonfile"
+)
+
+// formatVersion is the version this package reads and writes.
+const formatVersion = 1
+
+// maxDurationMS bounds duration_ms so that it fits a time.Duration.
+const maxDurationMS = 1 << 40
+
+// timeFormat is RFC 3339 in UTC with milliseconds, always three digits.
+const timeFormat = "2006-01-02T15:04:05.000Z07:00"
+
+// jsonRecord is one record as it is on disk. Pointers tell a missing
+// required field from a zero one.
+type jsonRecord struct {
+	At         *string   `json:"at"`
+	Direction  *string   `json:"direction"`
+	Peer       *jsonPeer `json:"peer"`
+	Files      int       `json:"files"`
+	Folders    int       `json:"folders"`
+	Texts      int       `json:"texts"`
+	Bytes      int64     `json:"bytes"`
+	Names      []string  `json:"names"`
+	MoreNames  int       `json:"more_names"`
+	Folder     string    `json:"folder"`
+	Paths      []string  `json:"paths"`
+	Outcome    *string   `json:"outcome"`
+	ErrorKind  string    `json:"error_kind,omitempty"`
+	Error      string    `json:"error,omitempty"`
+	DurationMS *int64    `json:"duration_ms"`
+}
+
+type jsonPeer struct {
+	Name        string `json:"name"`
+	Fingerprint string `json:"fingerprint"`
+	Auth        string `json:"auth"`
+	Addr        string `json:"addr"`
+}
+
+type jsonFile struct {
+	Version *int               `json:"version"`
+	Records *[]json.RawMessage `json:"records"`
+}
+
+// corruptError is a history file that cannot be read as written.
+type corruptError struct {
+	path   string
+	detail string
+}
+
+func (e *corruptError) Error() string {
+	return fmt.Sprintf("history file %s is damaged: %s", e.path, e.detail)
+}
+func (e *corruptError) Is(target error) bool { return target == ErrCorrupt }
+
+func corrupt(path, format string, args ...any) error {
+	return &corruptError{path: path, detail: fmt.Sprintf(format, args...)}
+}
+
+// parse reads a history file's bytes, oldest record first. path only
+// names the file in errors. The version is read first, so that a newer
+// format is ErrUnsupportedVersion rather than a field error.
+func parse(path string, b []byte) ([]Record, error) {
+	var head struct {
+		Version *json.RawMessage `json:"version"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return nil, jsonError(path, b, err)
+	}
+	if head.Version == nil {
+		return nil, corrupt(path, "no \"version\" field")
+	}
+	var v int64
+	if err := json.Unmarshal(*head.Version, &v); err != nil {
+		return nil, corrupt(path, "\"version\" is %s, not a whole number", *head.Version)
+	}
+	switch {
+	case v > formatVersion:
+		return nil, fmt.Errorf("%w: history file %s has format version %d; this ferry reads version %d: update ferry (the file is left as it is)",
+			ErrUnsupportedVersion, path, v, formatVersion)
+	case v < formatVersion:
+		return nil, corrupt(path, "format version %d does not exist (this ferry reads version %d)", v, formatVersion)
+	}
+
+	var f jsonFile
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, jsonError(path, b, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, corrupt(path, "data after the end of the object")
+	}
+	if f.Records == nil {
+		return nil, corrupt(path, "no \"records\" list")
+	}
+	recs := make([]Record, 0, len(*f.Records))
+	for i, raw := range *f.Records {
+		var jr jsonRecord
+		d := json.NewDecoder(bytes.NewReader(raw))
+		d.DisallowUnknownFields()
+		if err := d.Decode(&jr); err != nil {
+			return nil, corrupt(path, "record %d: %s", i, jsonfile.Message(err))
+		}
+		r, err := jr.record()
+		if err != nil {
+			return nil, corrupt(path, "record %d: %v", i, err)
+		}
+		recs = append(recs, r)
+	}
+	return recs, nil
+}
+
+// record checks one record and converts it. What it accepts, clean
+// leaves as it is, so a read and a write change nothing.
+func (jr jsonRecord) record() (Record, error) {
+	switch {
+	case jr.At == nil:
+		return Record{}, errors.New("no \"at\"")
+	case jr.Direction == nil:
+		return Record{}, errors.New("no \"direction\"")
+	case jr.Peer == nil:
+		return Record{}, errors.New("no \"peer\"")
+	case jr.Outcome == nil:
+		return Record{}, errors.New("no \"outcome\"")
+	case jr.DurationMS == nil:
+		return Record{}, errors.New("no \"duration_ms\"")
+	}
+	at, err := time.Parse(time.RFC3339Nano, *jr.At)
+	if err != nil {
+		return Record{}, fmt.Errorf("\"at\" %q is not an RFC 3339 time", *jr.At)
+	}
+	if y := at.UTC().Year(); y < 1970 || y > 9999 {
+		return Record{}, fmt.Errorf("\"at\" %q is outside the years 1970 to 9999", *jr.At)
+	}
+	r := Record{
+		At:        at.UTC().Truncate(time.Millisecond),
+		Direction: Direction(*jr.Direction),
+		Peer:      Peer{Name: jr.Peer.Name, Fingerprint: jr.Peer.Fingerprint, Auth: Auth(jr.Peer.Auth), Addr: jr.Peer.Addr},
+		Files:     jr.Files, Folders: jr.Folders, Texts: jr.Texts, Bytes: jr.Bytes,
+		Names: jr.Names, MoreNames: jr.MoreNames,
+		Folder: jr.Folder, Paths: jr.Paths,
+		Outcome: Outcome(*jr.Outcome), ErrorKind: jr.ErrorKind, Error: jr.Error,
+		Duration: time.Duration(*jr.DurationMS) * time.Millisecond,
+	}
+	switch r.Direction {
+	case Sent, Received:
+	default:
+		return Record{}, fmt.Errorf("\"direction\" is %q, want \"sent\" or \"received\"", r.Direction)
+	}
+	switch r.Outcome {
+	case Verified, Declined, Cancelled:
+		if r.ErrorKind != "" {
+			return Record{}, fmt.Errorf("\"error_kind\" on a %s transfer", r.Outcome)
+		}
+	case Failed:
+		if r.ErrorKind == "" {
+			return Record{}, errors.New("a failed transfer without \"error_kind\"")
+		}
+	default:
+		return Record{}, fmt.Errorf("\"outcome\" is %q, want verified, failed, declined or cancelled", r.Outcome)
+	}
+	switch r.Peer.Auth {
+	case ByTrust, ByCode, Unknown:
+	default:
+		return Record{}, fmt.Errorf("\"auth\" is %q, want \"trusted\", \"code\" or \"\"", r.Peer.Auth)
+	}
+	switch {
+	case r.Files < 0 || r.Folders < 0 || r.Texts < 0 || r.Bytes < 0 || r.MoreNames < 0:
+		return Record{}, errors.New("a negative count")
+	case *jr.DurationMS < 0 || *jr.DurationMS > maxDurationMS:
+		return Record{}, fmt.Errorf("\"duration_ms\" %d is out of range", *jr.DurationMS)
+	case len(r.Names) > MaxNames || len(r.Paths) > MaxNames:
+		return Record{}, fmt.Errorf("more than %d names or paths", MaxNames)
+	case len(r.Peer.Name) > maxPeerBytes || len(r.Peer.Addr) > maxPeerBytes || len(r.ErrorKind) > maxPeerBytes:
+		return Record{}, errors.New("a peer name, address or error kind is too long")
+	case len(r.Peer.Fingerprint) > maxFPBytes:
+		return Record{}, errors.New("the fingerprint is too long")
+	case len(r.Error) > maxErrorBytes:
+		return Record{}, errors.New("\"error\" is too long")
+	case len(r.Folder) > maxPathBytes:
+		return Record{}, errors.New("\"folder\" is too long")
+	}
+	for _, n := range r.Names {
+		if len(n) > maxNameBytes {
+			return Record{}, errors.New("a name is too long")
+		}
+	}
+	for _, p := range r.Paths {
+		if len(p) > maxPathBytes {
+			return Record{}, errors.New("a path is too long")
+		}
+	}
+	if len(r.Names) == 0 {
+		r.Names = nil
+	}
+	if len(r.Paths) == 0 {
+		r.Paths = nil
+	}
+	return r, nil
+}
+
+// encode renders records (oldest first) in the documented format, one
+// record per line, ending in a newline.
+func encode(recs []Record) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"version":1,"records":[`)
+	for i, r := range recs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+		b.Write(encodeRecord(r))
+	}
+	if len(recs) > 0 {
+		b.WriteByte('\n')
+	}
+	b.WriteString("]}\n")
+	return b.Bytes()
+}
+
+func encodeRecord(r Record) []byte {
+	at := r.At.UTC().Format(timeFormat)
+	dir, outcome := string(r.Direction), string(r.Outcome)
+	ms := r.Duration.Milliseconds()
+	names, paths := r.Names, r.Paths
+	if names == nil {
+		names = []string{}
+	}
+	if paths == nil {
+		paths = []string{}
+	}
+	jr := jsonRecord{
+		At: &at, Direction: &dir,
+		Peer:  &jsonPeer{Name: r.Peer.Name, Fingerprint: r.Peer.Fingerprint, Auth: string(r.Peer.Auth), Addr: r.Peer.Addr},
+		Files: r.Files, Folders: r.Folders, Texts: r.Texts, Bytes: r.Bytes,
+		Names: names, MoreNames: r.MoreNames, Folder: r.Folder, Paths: paths,
+		Outcome: &outcome, ErrorKind: r.ErrorKind, Error: r.Error, DurationMS: &ms,
+	}
+	b, err := json.Marshal(jr)
+	if err != nil {
+		// Only strings and numbers: failing is a bug here.
+		panic(fmt.Sprintf("encoding a history record: %v", err))
+	}
+	return b
+}
+
+// jsonError turns a decoding error into ErrCorrupt naming the line and
+// column where the decoder knows them.
+func jsonError(path string, b []byte, err error) error {
+	return corrupt(path, "%s", jsonfile.Describe(b, err))
+}

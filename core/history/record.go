@@ -1,0 +1,243 @@
+package history
+
+import (
+	"context"
+	"errors"
+	"net"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ferry-project/ferry/core/platform"
+	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
+// Bounds; see the package doc.
+const (
+	MaxRecords   = 500     // records kept; the oldest are dropped
+	MaxFileBytes = 1 << 20 // bytes of file kept; the oldest records are dropped
+	MaxNames     = 8       // names and paths kept per record
+
+	maxNameBytes  = 1024    // one top-level name
+	maxPathBytes  = 4096    // one path; longer ones are left out
+	maxErrorBytes = 512     // the error message
+	maxPeerBytes  = 255     // the peer's name and address
+	maxFPBytes    = 64      // a fingerprint
+	maxReadBytes  = 8 << 20 // a file larger than this is damaged
+)
+
+// Direction says which end this device was.
+type Direction string
+
+const (
+	Sent     Direction = "sent"
+	Received Direction = "received"
+)
+
+// Outcome says how a transfer ended.
+type Outcome string
+
+const (
+	Verified  Outcome = "verified"  // every file arrived and its hash matched
+	Failed    Outcome = "failed"    // see ErrorKind and Error
+	Declined  Outcome = "declined"  // the receiver said no (either end records it)
+	Cancelled Outcome = "cancelled" // either end stopped it
+)
+
+// Auth says how the peer was authenticated.
+type Auth string
+
+const (
+	ByTrust Auth = "trusted" // pinned keys, no code
+	ByCode  Auth = "code"
+	Unknown Auth = "" // the transfer failed before the handshake
+)
+
+// Peer is the other device.
+type Peer struct {
+	Name        string
+	Fingerprint string
+	Auth        Auth
+	Addr        string
+}
+
+// Record is one transfer.
+type Record struct {
+	At        time.Time // when it started
+	Direction Direction
+	Peer      Peer
+
+	Files, Folders, Texts int
+	Bytes                 int64    // total size offered
+	Names                 []string // top-level names, at most MaxNames
+	MoreNames             int      // top-level names beyond Names
+
+	Folder string   // receiver: the destination; sender: the first source's folder
+	Paths  []string // absolute paths, at most MaxNames
+
+	Outcome   Outcome
+	ErrorKind string // Failed: a stable kind (ErrorKind)
+	Error     string // the message, for anything but Verified
+
+	Duration time.Duration
+}
+
+// SetOffer fills in what was offered: the counts, the total size and the
+// top-level names, in the offer's order.
+func (r *Record) SetOffer(o transfer.Offer) {
+	r.Files, r.Folders, r.Texts, r.Bytes = o.Files, o.Dirs, o.Texts, o.TotalBytes
+	paths := make([]string, len(o.Entries))
+	for i, e := range o.Entries {
+		paths[i] = e.Path
+	}
+	r.Names, r.MoreNames = TopNames(paths)
+}
+
+// TopNames returns the distinct first components of slash-separated
+// relative paths, in order, at most MaxNames, and how many more there
+// are.
+func TopNames(paths []string) (names []string, more int) {
+	seen := map[string]bool{}
+	for _, p := range paths {
+		top, _, _ := strings.Cut(path.Clean(p), "/")
+		if seen[top] {
+			continue
+		}
+		seen[top] = true
+		if len(names) < MaxNames {
+			names = append(names, top)
+		} else {
+			more++
+		}
+	}
+	return names, more
+}
+
+// SavedPaths returns the receiver's top-level paths under dir, from each
+// entry's final name (EntryDone.SavedAs, which differs from the offered
+// name after a clash): at most MaxNames.
+func SavedPaths(dir string, saved []string) []string {
+	tops, _ := TopNames(saved)
+	out := make([]string, 0, len(tops))
+	for _, t := range tops {
+		out = append(out, filepath.Join(dir, filepath.FromSlash(t)))
+	}
+	return out
+}
+
+// SetEnd fills in the outcome from the transfer's error and the duration
+// from start to now. A nil error is Verified; the engine returns nil only
+// when every file was confirmed.
+func (r *Record) SetEnd(err error, now time.Time) {
+	r.Duration = now.Sub(r.At)
+	r.Outcome, r.ErrorKind, r.Error = Verified, "", ""
+	switch {
+	case err == nil:
+		return
+	case errors.Is(err, transfer.ErrDeclined):
+		r.Outcome = Declined
+	case errors.Is(err, transfer.ErrCancelled), errors.Is(err, context.Canceled):
+		r.Outcome = Cancelled
+	default:
+		r.Outcome, r.ErrorKind = Failed, ErrorKind(err)
+	}
+	r.Error = err.Error()
+}
+
+// ErrorKind is the stable kind of a transfer's error, the word `ferry
+// --json` error events use for it ("failure" when none fits). cli/ferry
+// tests that its own classification agrees.
+func ErrorKind(err error) string {
+	for _, k := range kinds {
+		for _, target := range k.errs {
+			if errors.Is(err, target) {
+				return k.kind
+			}
+		}
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" || platform.IsUnreachable(err) {
+		return "unreachable"
+	}
+	return "failure"
+}
+
+var kinds = []struct {
+	kind string
+	errs []error
+}{
+	{"wrong_code", []error{secure.ErrWrongCode}},
+	{"code_retired", []error{secure.ErrCodeRetired}},
+	{"codes_held", []error{secure.ErrCodesHeld}},
+	{"codes_stopped", []error{transfer.ErrCodesStopped}},
+	{"not_paired", []error{secure.ErrNotPaired}},
+	{"key_changed", []error{secure.ErrKeyChanged}},
+	{"busy", []error{secure.ErrBusy}},
+	{"declined", []error{transfer.ErrDeclined}},
+	{"cancelled", []error{transfer.ErrCancelled, context.Canceled}},
+	{"verify", []error{transfer.ErrVerify}},
+	{"incompatible_version", []error{secure.ErrIncompatibleVersion}},
+	{"no_space", []error{transfer.ErrNoSpace}},
+	{"timeout", []error{transfer.ErrTimeout}},
+	{"source_changed", []error{transfer.ErrSourceChanged}},
+	{"refused_path", []error{transfer.ErrRefusedPath}},
+	{"connection_lost", []error{secure.ErrTruncated, secure.ErrConnectionLost}},
+	{"not_ferry", []error{secure.ErrNotFerry}},
+}
+
+// clean bounds r to what the file keeps: valid UTF-8, capped strings and
+// lists, UTC milliseconds, no negative counts.
+func clean(r Record) Record {
+	if r.At.IsZero() {
+		r.At = time.Now()
+	}
+	r.At = r.At.UTC().Truncate(time.Millisecond)
+	r.Duration = max(r.Duration.Truncate(time.Millisecond), 0)
+	r.Peer.Name = clip(r.Peer.Name, maxPeerBytes)
+	r.Peer.Fingerprint = clip(r.Peer.Fingerprint, maxFPBytes)
+	r.Peer.Addr = clip(r.Peer.Addr, maxPeerBytes)
+	r.Files, r.Folders, r.Texts = max(r.Files, 0), max(r.Folders, 0), max(r.Texts, 0)
+	r.Bytes, r.MoreNames = max(r.Bytes, 0), max(r.MoreNames, 0)
+	var names []string
+	for _, n := range r.Names {
+		if len(names) == MaxNames {
+			r.MoreNames++
+			continue
+		}
+		names = append(names, clip(n, maxNameBytes))
+	}
+	r.Names = names
+	if len(r.Folder) > maxPathBytes || !utf8.ValidString(r.Folder) {
+		r.Folder = ""
+	}
+	var paths []string
+	for _, p := range r.Paths {
+		if len(paths) < MaxNames && len(p) <= maxPathBytes && utf8.ValidString(p) {
+			paths = append(paths, p)
+		}
+	}
+	r.Paths = paths
+	if r.Outcome != Failed {
+		r.ErrorKind = ""
+	} else if r.ErrorKind == "" {
+		r.ErrorKind = "failure"
+	}
+	r.ErrorKind = clip(r.ErrorKind, maxPeerBytes)
+	r.Error = clip(r.Error, maxErrorBytes)
+	return r
+}
+
+// clip makes s valid UTF-8 of at most n bytes, cut between runes.
+func clip(s string, n int) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

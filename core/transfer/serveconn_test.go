@@ -1,0 +1,337 @@
+package transfer
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ferry-project/ferry/core/secure"
+)
+
+// newConnReceiver is a receiver that binds nothing (NoListen), as a
+// browser page's is.
+func newConnReceiver(t *testing.T, cfg ReceiverConfig) (*Receiver, *recorder) {
+	t.Helper()
+	_, rid := ids(t)
+	rev := &recorder{}
+	cfg.Identity, cfg.NoListen, cfg.OnEvent, cfg.Name = rid, true, rev.on, "page"
+	if cfg.Sink == nil && cfg.Dir == "" {
+		cfg.Dir = t.TempDir()
+	}
+	r, err := NewReceiver(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r, rev
+}
+
+// serveConn runs r.ServeConn(nc) in the background.
+func serveConn(ctx context.Context, r *Receiver, nc net.Conn) chan serveResult {
+	done := make(chan serveResult, 1)
+	go func() {
+		sum, err := r.ServeConn(ctx, nc)
+		done <- serveResult{sum, err}
+	}()
+	return done
+}
+
+func connDialer(nc net.Conn) func(context.Context, string) (net.Conn, error) {
+	return func(context.Context, string) (net.Conn, error) { return nc, nil }
+}
+
+// TestServeConnPipe: a receiver with no listener serves one session on
+// a net.Pipe into a Sink, as a page does on its WebSocket.
+func TestServeConnPipe(t *testing.T) {
+	sink := newMemSink()
+	r, _ := newConnReceiver(t, ReceiverConfig{Sink: sink, Policy: AcceptAll})
+	if r.Port() != 0 {
+		t.Errorf("a NoListen receiver has port %d", r.Port())
+	}
+	if _, err := r.Serve(t.Context()); err == nil {
+		t.Error("Serve without a listener did not fail")
+	}
+	a, b := net.Pipe()
+	done := serveConn(t.Context(), r, a)
+	sid, _ := ids(t)
+	data := pattern(2*maxChunk+9, 4)
+	src := filepath.Join(t.TempDir(), "f.bin")
+	writeFile(t, src, data)
+	_, serr := Send(t.Context(), SendConfig{Addr: "page", Code: r.Code(), Identity: sid, Name: "desk",
+		Items: []Item{{Path: src}}, Dialer: connDialer(b)})
+	res := <-done
+	if serr != nil || res.err != nil {
+		t.Fatalf("send: %v; serve: %v", serr, res.err)
+	}
+	if _, committed, _, _ := sink.snapshot(); string(committed["f.bin"]) != string(data) {
+		t.Error("f.bin did not arrive whole")
+	}
+}
+
+// TestServeConnDesktopSendsToPage: the page dials the desktop (over real
+// TCP) and receives on its own connection; the desktop sends on the
+// connection it accepted, as the handshake's initiator, through
+// SendConfig.Dialer.
+func TestServeConnDesktopSendsToPage(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	dest := t.TempDir()
+	page, _ := newConnReceiver(t, ReceiverConfig{Dir: dest, Policy: AcceptAll})
+	pc, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dc, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := serveConn(t.Context(), page, pc)
+	src := filepath.Join(t.TempDir(), "tree")
+	writeFile(t, filepath.Join(src, "a", "b.txt"), []byte("from the desktop"))
+	writeFile(t, filepath.Join(src, "big"), pattern(3*maxChunk, 6))
+	sid, _ := ids(t)
+	sev := &recorder{}
+	ssum, serr := Send(t.Context(), SendConfig{Addr: pc.LocalAddr().String(), Code: page.Code(), Identity: sid,
+		Name: "desk", Items: []Item{{Path: src}}, Dialer: connDialer(dc), OnEvent: sev.on})
+	res := <-done
+	if serr != nil || res.err != nil {
+		t.Fatalf("send: %v; serve: %v", serr, res.err)
+	}
+	sameTree(t, src, dest)
+	if conns := eventsOf[Connected](sev); len(conns) != 1 || conns[0].PeerName != "page" {
+		t.Errorf("desktop's Connected: %+v", conns)
+	}
+	if !ssum.SameMachine {
+		t.Error("loopback not seen as one machine")
+	}
+}
+
+// TestServeConnGuessBudget: wrong codes on connections handed to
+// ServeConn count exactly as on Serve's: MaxAttempts retire the code,
+// and past the budget's free guesses even the right code is held back
+// unchecked.
+func TestServeConnGuessBudget(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0) // a clock that stands still: no back-off ever passes
+	var mu sync.Mutex
+	checked := 0
+	h := &hooks{guessNow: func() time.Time { return now }, checked: func(time.Time, bool) {
+		mu.Lock()
+		checked++
+		mu.Unlock()
+	}}
+	r, rev := newConnReceiver(t, ReceiverConfig{Policy: AcceptAll, hooks: h})
+	sid, _ := ids(t)
+	try := func(code string) (error, error) {
+		a, b := net.Pipe()
+		done := serveConn(t.Context(), r, a)
+		_, serr := Send(t.Context(), SendConfig{Addr: "page", Code: code, Identity: sid, Name: "guesser",
+			Items: []Item{{Text: "x"}}, Dialer: connDialer(b), Timeout: 5 * time.Second})
+		return serr, (<-done).err
+	}
+	for i := range guessFree {
+		serr, rerr := try("wrong!")
+		// Every MaxAttempts-th wrong code retires the code: the error says so.
+		wrong := func(err error) bool {
+			return errors.Is(err, secure.ErrWrongCode) || errors.Is(err, secure.ErrCodeRetired)
+		}
+		if !wrong(serr) || !wrong(rerr) {
+			t.Fatalf("guess %d: send %v, serve %v", i+1, serr, rerr)
+		}
+	}
+	serr, rerr := try(r.Code())
+	if !errors.Is(serr, secure.ErrCodesHeld) || rerr == nil {
+		t.Fatalf("the right code after %d wrong ones: send %v, serve %v; want it held", guessFree, serr, rerr)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if checked != guessFree {
+		t.Errorf("%d guesses checked, want %d", checked, guessFree)
+	}
+	if n := len(eventsOf[CodeChanged](rev)); n != guessFree/3 {
+		t.Errorf("%d codes retired by %d wrong ones, want %d", n, guessFree, guessFree/3)
+	}
+	if len(eventsOf[CodesHeld](rev)) == 0 {
+		t.Error("no CodesHeld")
+	}
+}
+
+// TestServeConnBusy: while Serve runs, a connection handed to ServeConn
+// is refused as busy, and Serve goes on.
+func TestServeConnBusy(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	admitted := make(chan struct{}, 1)
+	p := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll, hooks: &hooks{admitted: func(int) {
+		select {
+		case admitted <- struct{}{}:
+		default:
+		}
+	}}})
+	// Serve claims the receiver before its accept loop runs: once the
+	// loop admitted a connection, Serve is serving.
+	probe, err := net.Dial("tcp", p.send.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-admitted
+	probe.Close()
+	// Real TCP: a busy refusal answers the preamble while the sender is
+	// still writing its first message, which net.Pipe, unbuffered, would
+	// block.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	b, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var done chan serveResult
+	done = serveConn(t.Context(), p.r, a)
+	sid, _ := ids(t)
+	_, serr := Send(t.Context(), SendConfig{Addr: "x", Code: p.r.Code(), Identity: sid, Items: []Item{{Text: "x"}},
+		Dialer: connDialer(b)})
+	if !errors.Is(serr, secure.ErrBusy) {
+		t.Errorf("send: %v, want ErrBusy", serr)
+	}
+	if res := <-done; res.err == nil {
+		t.Error("ServeConn succeeded while Serve ran")
+	}
+	// Serve still takes its own sender.
+	_, serr, _, rerr := p.run(ctx, Item{Text: "after"})
+	if serr != nil || rerr != nil {
+		t.Errorf("Serve after the refusal: %v / %v", serr, rerr)
+	}
+	cancel()
+}
+
+type pipeAddr struct{}
+
+func (pipeAddr) Network() string { return "pipe" }
+func (pipeAddr) String() string  { return "pipe" }
+
+// TestServeOwnListener: Serve accepts from ReceiverConfig.Listener, here
+// one fed with pipes.
+func TestServeOwnListener(t *testing.T) {
+	ln := NewConnListener(pipeAddr{})
+	_, rid := ids(t)
+	dest := t.TempDir()
+	r, err := NewReceiver(ReceiverConfig{Dir: dest, Identity: rid, Listener: ln, Policy: AcceptAll})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if r.Port() != 0 {
+		t.Errorf("port %d", r.Port())
+	}
+	sid, _ := ids(t)
+	// Twice: the listener stays open from one Serve to the next.
+	for i := range 2 {
+		done := make(chan serveResult, 1)
+		go func() {
+			sum, err := r.Serve(t.Context())
+			done <- serveResult{sum, err}
+		}()
+		a, b := net.Pipe()
+		handed := make(chan error, 1)
+		go func() { handed <- ln.Hand(t.Context(), a) }()
+		_, serr := Send(t.Context(), SendConfig{Addr: "ws", Code: r.Code(), Identity: sid, Dialer: connDialer(b),
+			Items: []Item{{Text: "through my listener", Name: "n.txt"}}})
+		res := <-done
+		if serr != nil || res.err != nil || <-handed != nil {
+			t.Fatalf("transfer %d: send: %v; serve: %v", i, serr, res.err)
+		}
+	}
+	if _, err := NewReceiver(ReceiverConfig{Dir: dest, Identity: rid, Listener: struct{ net.Listener }{ln}}); err == nil {
+		t.Error("a listener without SetDeadline was taken")
+	}
+	r.Close()
+	if err := ln.Hand(t.Context(), nil); !errors.Is(err, net.ErrClosed) {
+		t.Errorf("Hand after Close: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dest, partialDir)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("partial folder left: %v", err)
+	}
+}
+
+// The two tests below are a browser page's two directions with nothing
+// but memory and a net.Pipe: no socket, no disk. make unit also runs
+// them compiled to WebAssembly under Node (GOOS=js GOARCH=wasm), the
+// core as the page runs it.
+
+// TestPageReceives: the desktop sends a tree from an io/fs source on a
+// connection the page opened; the page serves it (NoListen, ServeConn)
+// into a Sink.
+func TestPageReceives(t *testing.T) {
+	sink := newMemSink()
+	page, _ := newConnReceiver(t, ReceiverConfig{Sink: sink, Policy: AcceptAll})
+	a, b := net.Pipe()
+	done := serveConn(t.Context(), page, a)
+	sid, _ := ids(t)
+	fsys := testFS()
+	_, serr := Send(t.Context(), SendConfig{Addr: "page", Code: page.Code(), Identity: sid, Name: "desk",
+		Items: []Item{{FS: fsys, Path: "album"}}, Dialer: connDialer(b)})
+	if res := <-done; serr != nil || res.err != nil {
+		t.Fatalf("send: %v; serve: %v", serr, res.err)
+	}
+	_, committed, discarded, ends := sink.snapshot()
+	n := 0
+	fs.WalkDir(fsys, "album", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			n++
+			if want, _ := fs.ReadFile(fsys, p); !bytes.Equal(committed[p], want) {
+				t.Errorf("%s: %d bytes committed, want %d", p, len(committed[p]), len(want))
+			}
+		}
+		return nil
+	})
+	if n == 0 || len(committed) != n || len(discarded) != 0 || len(ends) != 1 || ends[0] != nil {
+		t.Errorf("%d files, %d committed, %d discarded, ends %v", n, len(committed), len(discarded), ends)
+	}
+}
+
+// TestPageSends: the page sends files that are bare streams (as a
+// browser's File is) on its connection; the desktop takes it through
+// its own Serve, handed over by a ConnListener, into a Sink.
+func TestPageSends(t *testing.T) {
+	ln := NewConnListener(pipeAddr{})
+	sink := newMemSink()
+	_, rid := ids(t)
+	desk, err := NewReceiver(ReceiverConfig{Identity: rid, Listener: ln, Sink: sink, Policy: AcceptAll})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer desk.Close()
+	done := make(chan serveResult, 1)
+	go func() {
+		sum, err := desk.Serve(t.Context())
+		done <- serveResult{sum, err}
+	}()
+	a, b := net.Pipe()
+	go ln.Hand(t.Context(), a)
+	sid, _ := ids(t)
+	sfs := &streamFS{FS: testFS()}
+	_, serr := Send(t.Context(), SendConfig{Addr: "desk", Code: desk.Code(), Identity: sid, Name: "Browser on Android",
+		Items: []Item{{FS: sfs, Path: "single.bin", Name: "photo.bin"}, {Text: "hi"}}, Dialer: connDialer(b)})
+	if res := <-done; serr != nil || res.err != nil {
+		t.Fatalf("send: %v; serve: %v", serr, res.err)
+	}
+	want, _ := fs.ReadFile(sfs, "single.bin")
+	if _, committed, _, _ := sink.snapshot(); !bytes.Equal(committed["photo.bin"], want) || string(committed["text.txt"]) != "hi" {
+		t.Errorf("committed %d bytes of photo.bin (want %d), text %q", len(committed["photo.bin"]), len(want), committed["text.txt"])
+	}
+}

@@ -1,0 +1,65 @@
+// Package web lets a browser on any phone or computer send to and receive
+// from Ferry with no app: a receiver serves a small page and ferry.wasm
+// (Ferry's own core, compiled to WebAssembly by core/web/wasm), and the
+// page speaks the ordinary protocol (core/secure's CPace + Noise
+// handshake, core/transfer's messages) over a WebSocket back to the same
+// port. The code never crosses the network: it travels in the link's
+// fragment (Link), which browsers keep to themselves, and then only
+// into CPace, as between two ferry binaries.
+//
+// # One port
+//
+// NewMux wraps the receiver's TCP listener and is given to the receiver
+// as its listener. It reads each connection's first byte: Ferry's
+// preamble starts with 'F' ("FERRY"), which no HTTP method does, so one
+// byte tells them apart without a timeout on honest peers. Ferry
+// connections are returned by Accept unchanged (the byte put back);
+// HTTP connections go to an http.Server that serves the page, and each
+// accepted WebSocket becomes a net.Conn (websocket.NetConn, binary
+// messages) that Accept returns too. The receiver's accept loop then
+// bounds, counts and refuses WebSocket senders exactly as TCP ones: the
+// same pending limits, guess budget, busy refusal and timeouts. One port
+// was chosen over a second one so that the link, the QR code, a
+// firewall rule and mDNS all name the one port the receiver already has.
+//
+// # What is refused
+//
+//   - A request whose Host is not an IP address or localhost (421): the
+//     link always names the device by address, and a DNS name that
+//     resolves to it is how a foreign site would read the page as its
+//     own (DNS rebinding) and learn the token.
+//   - A WebSocket upgrade whose Origin is not http://HOST of the request
+//     (403): a page from any other site. Browsers always send Origin on
+//     a WebSocket; an upgrade without one is refused too.
+//   - An upgrade without the page's token (403). The token is 16 random
+//     bytes per Server, written into the page as a meta tag: only a
+//     page this device served carries it. It is not a secret from the
+//     LAN (anyone may load the page); it ties an upgrade to a page load
+//     from this device, on top of the Origin check.
+//   - In ToBrowser mode (ferry send --to-browser), every Ferry TCP
+//     connection: only the page may connect.
+//
+// # Bounds
+//
+// At most 64 connections wait for their first byte (10 s each) or for
+// the receiver to take them (30 s); beyond that the oldest is closed, so
+// stalled connections cannot lock an honest one out. At most 32 HTTP
+// connections at once (the oldest idle one is closed beyond), 8 KiB of
+// headers read within 10 s, 60 s to write a response, 30 s idle; at
+// most 16 open WebSockets (more get 503). A WebSocket's messages are
+// read as a stream (never a whole message in memory), and the
+// receiver's record limits apply to what they carry. Only GET and HEAD
+// of the five known names and /ws are answered.
+//
+// # What is served
+//
+// index.html (with the token, this device's name, the page's mode and
+// the Subresource Integrity hashes of page.js, page.css, wasm_exec.js and
+// ferry.wasm filled in), and those four files, each gzipped when the
+// request accepts it, with a strict Content-Security-Policy (nothing
+// but this origin; WebAssembly allowed), no caching and no referrer.
+// Server.PageHash is the SHA-256 of index.html as served and, since the
+// index pins the others by hash, covers everything the page runs;
+// WasmHash is ferry.wasm's. A binary built without ferry.wasm serves a
+// page that says so.
+package web

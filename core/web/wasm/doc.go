@@ -1,0 +1,91 @@
+//go:build js && wasm
+
+// Command wasm is Ferry's core for a browser: core/secure and
+// core/transfer, unchanged in their protocol, compiled with GOOS=js
+// GOARCH=wasm into ferry.wasm, which core/web serves with its page. It
+// reaches the receiver (or the sending desktop) over a WebSocket to the
+// page's own origin. Its cipher is ChaCha20-Poly1305: core/secure picks
+// AES-GCM only when both ends have AES hardware, and WebAssembly has none
+// that Go can see.
+//
+// # The JavaScript bridge
+//
+// Loaded with Go's wasm_exec.js, the program sets one global, ferry, and
+// keeps running. Every function takes one options object:
+//
+//		ferry.send({code, fp, name, files, onEvent, diag, url}) -> Promise
+//		ferry.receive({code, fp, name, sink, onEvent, diag, url}) -> Promise
+//		ferry.cancel()
+//		ferry.fingerprint -> string    this page's key's fingerprint
+//		ferry.ready -> true            set once the bridge is installed
+//
+//	  - code: the code from the link's fragment.
+//	  - fp: the fingerprint from the link's fragment, or "". When set, the
+//	    "connected" event carries fp_match: whether the device that
+//	    answered the handshake has that fingerprint. The transfer goes on
+//	    either way (the code already proved the device knows it); the
+//	    page says which it is.
+//	  - name: this device's name, shown to the other end.
+//	  - files (send): an array (or FileList) of File objects. A File's
+//	    webkitRelativePath, when not empty, is its path (a picked folder:
+//	    "Photos/2024/a.jpg"); else its name. Each top-level name becomes
+//	    one entry (a file, or a folder sent whole). Files are read in
+//	    slices as they are sent, never whole.
+//	  - sink (receive): {start(entry) -> Promise, write(Uint8Array) ->
+//	    Promise, finish(ok) -> Promise, folder(entry) -> Promise
+//	    (optional), end(error|null) -> Promise (optional)}. start opens a
+//	    file; write calls carry its bytes in order (each Uint8Array is the
+//	    sink's to keep); finish(true) comes when every byte is there and
+//	    verified by BLAKE3, finish(false) when the file failed or the
+//	    transfer ended first: the sink then discards it. folder tells of
+//	    each folder before anything inside it; end comes once, last. A
+//	    rejected promise ends the transfer (the sender is told the entry
+//	    cannot be written). The page receives whatever the desktop sends
+//	    (the person asked for it by opening the link); the "offer" event
+//	    says what is coming first.
+//	  - entry: {path, kind ("file", "folder", "text"), size, mode, mtime
+//	    (milliseconds since the epoch, 0 when unknown)}.
+//	  - onEvent(event): called with each event, in order.
+//	  - diag: true for "diag" events every 5 s and the split in "done".
+//	  - url: the WebSocket to dial; default ws://HOST/ws?t=TOKEN of the
+//	    page, the token read from <meta name="ferry-token">.
+//
+// Events are plain objects with a type and the field names of the
+// CLI's --json events (cli/README.md): "connected" {peer_name,
+// peer_fingerprint, fp_match, paired, wrong_codes}, "offer" {peer_name,
+// peer_fingerprint, files, folders, texts, total_bytes, entries},
+// "accepted" {total_bytes}, "progress" {done, total, rate, eta, current,
+// current_done, current_size, entries_done, entries}, "entry" {path,
+// kind, size, outcome, saved_as}, "text" {name, text}, "diag" {end,
+// wall, stages, line}, and last either "done" {entries, bytes,
+// skipped_bytes, resumed_bytes, duration, local, remote, verdict} or
+// "error" {kind, message, hint}. The promise resolves with the done
+// event and rejects with the error event. Error kinds are the CLI's:
+// wrong_code, code_retired, codes_held, busy, declined, cancelled,
+// verify, timeout, connection_lost, refused_path, no_space,
+// source_changed, incompatible_version, not_ferry, unreachable, failure.
+//
+// One operation runs at a time; send or receive while one runs rejects
+// with kind "busy". cancel ends the running one (the other end is told
+// "cancelled").
+//
+// # Identity and resume
+//
+// The page makes a fresh key each time it loads and keeps it while it
+// stays open. A receiver resumes a file only for the same sender key,
+// path, size and modification time, so a send that a dropped connection
+// cut resumes when the same files are picked again on the same open
+// page; a reloaded page starts its files over (core/secure has no way to
+// export a key, and a page on plain HTTP has nowhere safe to keep one).
+//
+// # The WebSocket
+//
+// The browser's WebSocket is wrapped here as a net.Conn (wsconn.go)
+// rather than through github.com/coder/websocket's js build, which the
+// server side uses: that build's writes never wait, so a sender reading
+// a large file faster than the network drains would queue all of it in
+// the browser's memory. Write here waits while more than 1 MiB is
+// buffered. Reads cannot push back (the browser's WebSocket has no way
+// to pause), so a receiving page whose sink is slower than the network
+// holds the difference in memory.
+package main

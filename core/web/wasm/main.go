@@ -1,0 +1,206 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"syscall/js"
+
+	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
+var (
+	errBusy = errors.New("another transfer is running on this page")
+	errDial = errors.New("cannot reach the other device")
+)
+
+// bridge is the global ferry object's state: this page's key, and the
+// one operation that may run.
+type bridge struct {
+	id     *secure.Identity
+	mu     sync.Mutex
+	cancel context.CancelCauseFunc // of the running operation; nil when idle
+}
+
+func main() {
+	id, err := secure.NewIdentity()
+	if err != nil {
+		js.Global().Get("console").Call("error", "ferry: making a key: "+err.Error())
+		return
+	}
+	b := &bridge{id: id}
+	obj := js.Global().Get("Object").New()
+	obj.Set("send", js.FuncOf(func(this js.Value, args []js.Value) any { return b.start(arg0(args), b.send) }))
+	obj.Set("receive", js.FuncOf(func(this js.Value, args []js.Value) any { return b.start(arg0(args), b.receive) }))
+	obj.Set("cancel", js.FuncOf(func(this js.Value, args []js.Value) any { b.stop(); return nil }))
+	obj.Set("fingerprint", id.Fingerprint())
+	obj.Set("ready", true)
+	js.Global().Set("ferry", obj)
+	if f := js.Global().Get("onFerryReady"); f.Type() == js.TypeFunction {
+		f.Invoke()
+	}
+	select {}
+}
+
+// start runs op on a goroutine of its own (it waits on promises) and
+// returns a promise of its outcome: the done event, or a rejection with
+// the error event.
+func (b *bridge) start(opts js.Value, op func(context.Context, js.Value, func(map[string]any)) (map[string]any, error)) any {
+	var resolve, reject js.Value
+	executor := js.FuncOf(func(this js.Value, args []js.Value) any {
+		resolve, reject = args[0], args[1]
+		return nil
+	})
+	promise := js.Global().Get("Promise").New(executor)
+	executor.Release()
+
+	ctx, cancel := context.WithCancelCause(context.Background())
+	b.mu.Lock()
+	busy := b.cancel != nil
+	if !busy {
+		b.cancel = cancel
+	}
+	b.mu.Unlock()
+	if busy {
+		cancel(nil)
+		reject.Invoke(js.ValueOf(errorObject(errBusy)))
+		return promise
+	}
+	go func() {
+		defer func() {
+			b.mu.Lock()
+			b.cancel = nil
+			b.mu.Unlock()
+			cancel(nil)
+		}()
+		emit := func(m map[string]any) {
+			if f := opts.Get("onEvent"); f.Type() == js.TypeFunction && m != nil {
+				catch(func() { f.Invoke(js.ValueOf(m)) })
+			}
+		}
+		done, err := op(ctx, opts, emit)
+		if err != nil {
+			e := errorObject(err)
+			emit(e)
+			reject.Invoke(js.ValueOf(e))
+			return
+		}
+		emit(done)
+		resolve.Invoke(js.ValueOf(done))
+	}()
+	return promise
+}
+
+func (b *bridge) stop() {
+	b.mu.Lock()
+	cancel := b.cancel
+	b.mu.Unlock()
+	if cancel != nil {
+		cancel(errors.New("cancelled on the page"))
+	}
+}
+
+func str(o js.Value, k string) string {
+	v := o.Get(k)
+	if v.Type() != js.TypeString {
+		return ""
+	}
+	return v.String()
+}
+
+// wsURL is opts.url, or this page's own WebSocket with its token.
+func wsURL(opts js.Value) (string, error) {
+	if u := str(opts, "url"); u != "" {
+		return u, nil
+	}
+	doc := js.Global().Get("document")
+	if doc.IsUndefined() {
+		return "", errors.New("no url given and no page to take it from")
+	}
+	meta := doc.Call("querySelector", `meta[name="ferry-token"]`)
+	if meta.IsNull() {
+		return "", errors.New("the page has no token: reload it from the link")
+	}
+	loc := js.Global().Get("location")
+	return "ws://" + loc.Get("host").String() + "/ws?t=" + meta.Get("content").String(), nil
+}
+
+func dialer(url string) func(ctx context.Context, _ string) (*wsConn, error) {
+	return func(ctx context.Context, _ string) (*wsConn, error) {
+		c, err := dialWS(ctx, url)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			return nil, fmt.Errorf("%w: %w", errDial, err)
+		}
+		return c, nil
+	}
+}
+
+func (b *bridge) send(ctx context.Context, opts js.Value, emit func(map[string]any)) (map[string]any, error) {
+	url, err := wsURL(opts)
+	if err != nil {
+		return nil, err
+	}
+	fsys, tops, err := newPickedFS(opts.Get("files"))
+	if err != nil {
+		return nil, err
+	}
+	var items []transfer.Item
+	for _, t := range tops {
+		items = append(items, transfer.Item{FS: fsys, Path: t})
+	}
+	fp, withDiag := str(opts, "fp"), opts.Get("diag").Truthy()
+	dial := dialer(url)
+	sum, err := transfer.Send(ctx, transfer.SendConfig{
+		Addr: url, Code: str(opts, "code"), Identity: b.id, Name: str(opts, "name"), Items: items,
+		Diag:    withDiag,
+		OnEvent: func(ev transfer.Event) { emit(eventObject(ev, "sender", fp)) },
+		Dialer: func(ctx context.Context, addr string) (netConn, error) {
+			c, err := dial(ctx, addr)
+			if err != nil {
+				return nil, err
+			}
+			return c, nil
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return doneObject(sum, "sender", withDiag), nil
+}
+
+func (b *bridge) receive(ctx context.Context, opts js.Value, emit func(map[string]any)) (map[string]any, error) {
+	url, err := wsURL(opts)
+	if err != nil {
+		return nil, err
+	}
+	sinkObj := opts.Get("sink")
+	if sinkObj.Type() != js.TypeObject {
+		return nil, errors.New("receive needs a sink")
+	}
+	fp, withDiag := str(opts, "fp"), opts.Get("diag").Truthy()
+	r, err := transfer.NewReceiver(transfer.ReceiverConfig{
+		NoListen: true, Sink: &jsSink{o: sinkObj}, Code: str(opts, "code"), Identity: b.id, Name: str(opts, "name"),
+		Policy: transfer.AcceptAll, Diag: withDiag,
+		OnEvent: func(ev transfer.Event) { emit(eventObject(ev, "receiver", fp)) },
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	c, err := dialer(url)(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	sum, err := r.ServeConn(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return doneObject(sum, "receiver", withDiag), nil
+}

@@ -1,0 +1,288 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"sync"
+	"syscall/js"
+	"time"
+)
+
+// highWater is how many bytes a Write lets the browser buffer before it
+// waits for them to drain.
+const highWater = 1 << 20
+
+var errClosed = errors.New("websocket closed")
+
+// wsConn is a browser WebSocket of binary messages as a net.Conn. The
+// JavaScript callbacks only queue and signal; Read and Write run on the
+// transfer's goroutines and wait on channels, never on the event loop.
+type wsConn struct {
+	ws    js.Value
+	funcs []js.Func
+	url   string
+
+	mu       sync.Mutex
+	queue    [][]byte
+	cur      []byte
+	signal   chan struct{} // one token: the queue or the state changed
+	closed   bool
+	closeErr error // io.EOF after a clean close
+
+	rdl, wdl connDeadline
+	buf      js.Value // a reusable Uint8Array for sends
+	bufLen   int
+	once     sync.Once
+}
+
+func dialWS(ctx context.Context, url string) (*wsConn, error) {
+	ctor := js.Global().Get("WebSocket")
+	if ctor.IsUndefined() {
+		return nil, errors.New("this browser has no WebSocket")
+	}
+	c := &wsConn{url: url, signal: make(chan struct{}, 1)}
+	c.rdl.init()
+	c.wdl.init()
+	var ws js.Value
+	err := catch(func() { ws = ctor.New(url) })
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", url, err)
+	}
+	ws.Set("binaryType", "arraybuffer")
+	c.ws = ws
+	opened := make(chan struct{})
+	var openOnce sync.Once
+	c.on("open", func(js.Value) { openOnce.Do(func() { close(opened) }) })
+	c.on("message", func(ev js.Value) {
+		data := ev.Get("data")
+		if data.Type() == js.TypeString {
+			c.fail(errors.New("websocket: a text message where only binary ones are sent"))
+			return
+		}
+		u8 := js.Global().Get("Uint8Array").New(data)
+		b := make([]byte, u8.Get("length").Int())
+		js.CopyBytesToGo(b, u8)
+		c.mu.Lock()
+		c.queue = append(c.queue, b)
+		c.mu.Unlock()
+		c.wake()
+		passed(len(b))
+	})
+	c.on("close", func(ev js.Value) {
+		code := ev.Get("code").Int()
+		if code == 1000 || code == 1001 {
+			c.fail(io.EOF)
+		} else {
+			c.fail(fmt.Errorf("websocket closed (code %d%s)", code, reason(ev)))
+		}
+	})
+	c.on("error", func(js.Value) { c.fail(errors.New("websocket error")) })
+	select {
+	case <-opened:
+		return c, nil
+	case <-c.signal:
+		c.Close()
+		c.mu.Lock()
+		err := c.closeErr
+		c.mu.Unlock()
+		if err == io.EOF {
+			err = errClosed
+		}
+		return nil, fmt.Errorf("connecting to %s: %w", url, err)
+	case <-ctx.Done():
+		c.Close()
+		return nil, ctx.Err()
+	}
+}
+
+func reason(ev js.Value) string {
+	if r := ev.Get("reason").String(); r != "" {
+		return ": " + r
+	}
+	return ""
+}
+
+func (c *wsConn) on(name string, f func(js.Value)) {
+	fn := js.FuncOf(func(this js.Value, args []js.Value) any {
+		f(args[0])
+		return nil
+	})
+	c.funcs = append(c.funcs, fn)
+	c.ws.Call("addEventListener", name, fn)
+}
+
+func (c *wsConn) wake() {
+	select {
+	case c.signal <- struct{}{}:
+	default:
+	}
+}
+
+func (c *wsConn) fail(err error) {
+	c.mu.Lock()
+	if !c.closed {
+		c.closed, c.closeErr = true, err
+	}
+	c.mu.Unlock()
+	c.wake()
+}
+
+func (c *wsConn) Read(p []byte) (int, error) {
+	for {
+		c.mu.Lock()
+		if len(c.cur) == 0 && len(c.queue) > 0 {
+			c.cur, c.queue[0] = c.queue[0], nil
+			c.queue = c.queue[1:]
+		}
+		if len(c.cur) > 0 {
+			n := copy(p, c.cur)
+			c.cur = c.cur[n:]
+			more := len(c.cur) > 0 || len(c.queue) > 0
+			c.mu.Unlock()
+			if more {
+				c.wake()
+			}
+			return n, nil
+		}
+		closed, err := c.closed, c.closeErr
+		c.mu.Unlock()
+		if closed {
+			c.wake() // let any other waiter see it too
+			return 0, err
+		}
+		select {
+		case <-c.signal:
+		case <-c.rdl.wait():
+			return 0, os.ErrDeadlineExceeded
+		}
+	}
+}
+
+func (c *wsConn) Write(p []byte) (int, error) {
+	for c.ws.Get("bufferedAmount").Int() > highWater {
+		c.mu.Lock()
+		closed, err := c.closed, c.closeErr
+		c.mu.Unlock()
+		if closed {
+			return 0, closedWrite(err)
+		}
+		select {
+		case <-time.After(2 * time.Millisecond):
+		case <-c.wdl.wait():
+			return 0, os.ErrDeadlineExceeded
+		}
+	}
+	c.mu.Lock()
+	closed, err := c.closed, c.closeErr
+	c.mu.Unlock()
+	if closed {
+		return 0, closedWrite(err)
+	}
+	select {
+	case <-c.wdl.wait():
+		return 0, os.ErrDeadlineExceeded
+	default:
+	}
+	if c.bufLen < len(p) {
+		c.bufLen = max(len(p), 64<<10)
+		c.buf = js.Global().Get("Uint8Array").New(c.bufLen)
+	}
+	js.CopyBytesToJS(c.buf, p)
+	// send copies the bytes into the browser's buffer at once, so the
+	// same array serves the next Write.
+	if err := catch(func() { c.ws.Call("send", c.buf.Call("subarray", 0, len(p))) }); err != nil {
+		c.fail(err)
+		return 0, err
+	}
+	return len(p), nil
+}
+
+func closedWrite(err error) error {
+	if err == io.EOF {
+		return errClosed
+	}
+	return err
+}
+
+func (c *wsConn) Close() error {
+	c.once.Do(func() {
+		c.fail(errClosed)
+		catch(func() { c.ws.Call("close", 1000) })
+		for _, f := range c.funcs {
+			// The listeners stay attached to a closed socket, which is
+			// dropped with them; releasing lets Go free the closures.
+			f.Release()
+		}
+	})
+	return nil
+}
+
+type wsAddr string
+
+func (a wsAddr) Network() string { return "websocket" }
+func (a wsAddr) String() string  { return string(a) }
+
+func (c *wsConn) LocalAddr() net.Addr  { return wsAddr("browser") }
+func (c *wsConn) RemoteAddr() net.Addr { return wsAddr(c.url) }
+
+func (c *wsConn) SetDeadline(t time.Time) error {
+	c.rdl.set(t)
+	c.wdl.set(t)
+	return nil
+}
+func (c *wsConn) SetReadDeadline(t time.Time) error  { c.rdl.set(t); return nil }
+func (c *wsConn) SetWriteDeadline(t time.Time) error { c.wdl.set(t); return nil }
+
+// connDeadline is a read or write deadline: wait returns a channel closed
+// once it has passed.
+type connDeadline struct {
+	mu    sync.Mutex
+	timer *time.Timer
+	ch    chan struct{}
+}
+
+func (d *connDeadline) init() { d.ch = make(chan struct{}) }
+
+func (d *connDeadline) wait() <-chan struct{} {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.ch
+}
+
+func (d *connDeadline) set(t time.Time) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.timer != nil {
+		d.timer.Stop()
+		d.timer = nil
+	}
+	select {
+	case <-d.ch:
+		d.ch = make(chan struct{})
+	default:
+	}
+	if t.IsZero() {
+		return
+	}
+	ch := d.ch
+	dur := time.Until(t)
+	if dur <= 0 {
+		close(ch)
+		return
+	}
+	d.timer = time.AfterFunc(dur, func() {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		select {
+		case <-ch:
+		default:
+			close(ch)
+		}
+	})
+}

@@ -1,0 +1,415 @@
+package ui
+
+// The History tab: the recent transfers, sent and received, from
+// core/history's store (Config.History: the file `ferry history` reads, so
+// the CLI's transfers show here too), and the record every send and
+// receive of the app adds when it ends.
+//
+// Decisions: a row says what (the first name and how many more, the
+// size), with whom and which way, when, where it went (received: the
+// folder it was saved in; sent: the folder it came from), and the result
+// in words (Verified, Declined, Cancelled, or Failed with the kind, as the
+// CLI's --json kinds read). "Show in folder" opens that folder in the
+// file manager (Config.OpenFolder), and is off when there is no folder
+// (text alone) or it is gone. Clear asks first, then empties the file;
+// the files themselves stay where they are. "Record new transfers" turns
+// recording off and on at once (a preference, default on; not a Settings
+// field waiting for Save, since it is about the list right above it).
+// Writes, which lock and sync the file, run off the UI goroutine; the list
+// is read again when the tab is shown and after each record.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/ferry-project/ferry/core/history"
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
+// prefKeepHistory is the "Record new transfers" box: on by default.
+const prefKeepHistory = "keepHistory"
+
+type historyView struct {
+	u    *UI
+	root fyne.CanvasObject
+
+	list  *widget.List
+	rows  map[*fyne.Container]*historyRow // the list's row templates
+	recs  []history.Record
+	note  *widget.Label // why the list is empty, or what went wrong
+	keep  *widget.Check
+	clear *widget.Button
+	// now is the clock rows are dated against (demo mode fixes it).
+	now func() time.Time
+}
+
+func newHistoryView(u *UI) *historyView {
+	v := &historyView{u: u, now: time.Now, rows: map[*fyne.Container]*historyRow{}}
+	v.list = widget.NewList(func() int { return len(v.recs) }, v.newRow, v.updateRow)
+	v.note = &widget.Label{Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance}
+	v.keep = widget.NewCheck("Record new transfers", func(on bool) {
+		v.u.cfg.App.Preferences().SetBool(prefKeepHistory, on)
+	})
+	v.keep.SetChecked(v.keeping())
+	v.clear = widget.NewButtonWithIcon("Clear…", theme.DeleteIcon(), v.askClear)
+	v.clear.Importance = widget.LowImportance
+	top := container.NewVBox(
+		container.NewBorder(nil, nil, heading("Recent transfers"), container.NewHBox(v.keep, v.clear)),
+		v.note)
+	v.root = container.NewBorder(container.NewPadded(top), nil, nil, nil, v.list)
+	return v
+}
+
+// keeping says whether new transfers are recorded.
+func (v *historyView) keeping() bool {
+	return v.u.cfg.App.Preferences().BoolWithFallback(prefKeepHistory, true)
+}
+
+// historyRow is one row's widgets, kept in the template.
+type historyRow struct {
+	icon  *widget.Icon
+	title *widget.Label
+	sub   *widget.Label
+	where *widget.Label
+	show  *widget.Button
+}
+
+func (v *historyView) newRow() fyne.CanvasObject {
+	r := &historyRow{
+		icon:  widget.NewIcon(theme.DownloadIcon()),
+		title: &widget.Label{TextStyle: fyne.TextStyle{Bold: true}, Truncation: fyne.TextTruncateEllipsis},
+		sub:   &widget.Label{SizeName: theme.SizeNameCaptionText, Truncation: fyne.TextTruncateEllipsis},
+		where: &widget.Label{SizeName: theme.SizeNameCaptionText, Truncation: fyne.TextTruncateEllipsis, Importance: widget.LowImportance},
+		show:  widget.NewButtonWithIcon("Show in folder", theme.FolderOpenIcon(), nil),
+	}
+	r.show.Importance = widget.LowImportance
+	row := container.NewBorder(nil, nil, r.icon, container.NewCenter(r.show),
+		container.New(layout.NewCustomPaddedVBoxLayout(0), r.title, r.sub, r.where))
+	v.rows[row] = r
+	return row
+}
+
+func (v *historyView) updateRow(i widget.ListItemID, o fyne.CanvasObject) {
+	if i >= len(v.recs) {
+		return
+	}
+	rec, r := v.recs[i], v.rows[o.(*fyne.Container)]
+	icon := theme.DownloadIcon()
+	if rec.Direction == history.Sent {
+		icon = theme.UploadIcon()
+	}
+	switch rec.Outcome {
+	case history.Verified:
+		r.icon.SetResource(theme.NewSuccessThemedResource(icon))
+	case history.Failed:
+		r.icon.SetResource(theme.NewErrorThemedResource(icon))
+	default:
+		r.icon.SetResource(theme.NewDisabledResource(icon))
+	}
+	r.title.SetText(historyWhat(rec))
+	r.sub.SetText(historyWho(rec) + "  ·  " + historyWhen(rec.At.Local(), v.now()) + "  ·  " + historyResult(rec))
+	r.where.SetText(historyWhere(rec))
+	folder := rec.Folder
+	r.show.OnTapped = func() { v.showFolder(folder) }
+	if _, err := os.Stat(folder); folder == "" || err != nil {
+		r.show.Disable()
+	} else {
+		r.show.Enable()
+	}
+}
+
+// historyWhat is "photos and 2 more  ·  1.20 MB".
+func historyWhat(r history.Record) string {
+	what := "Nothing offered"
+	if len(r.Names) > 0 {
+		what = r.Names[0]
+		if more := len(r.Names) - 1 + r.MoreNames; more > 0 {
+			what += " and " + strconv.Itoa(more) + " more"
+		}
+	}
+	if r.Bytes > 0 || r.Files > 0 || r.Texts > 0 {
+		what += "  ·  " + formatBytes(r.Bytes)
+	}
+	return what
+}
+
+func historyWho(r history.Record) string {
+	who := r.Peer.Name
+	if who == "" {
+		who = r.Peer.Fingerprint
+	}
+	if who == "" {
+		who = r.Peer.Addr
+	}
+	if who == "" {
+		who = "an unknown device"
+	}
+	if r.Direction == history.Sent {
+		who = "To " + who
+	} else {
+		who = "From " + who
+	}
+	if r.Peer.Auth == history.ByTrust {
+		who += " (trusted)"
+	}
+	return who
+}
+
+// historyWhen is "Today 10:37", "Dec 3, 10:37", or "Dec 3, 2025".
+func historyWhen(at, now time.Time) string {
+	switch {
+	case at.Year() == now.Year() && at.YearDay() == now.YearDay():
+		return "Today " + at.Format("15:04")
+	case at.Year() == now.Year():
+		return at.Format("Jan 2, 15:04")
+	}
+	return at.Format("Jan 2, 2006")
+}
+
+func historyResult(r history.Record) string {
+	switch r.Outcome {
+	case history.Verified:
+		return "Verified"
+	case history.Declined:
+		return "Declined"
+	case history.Cancelled:
+		return "Cancelled"
+	}
+	return "Failed: " + strings.ReplaceAll(r.ErrorKind, "_", " ")
+}
+
+func historyWhere(r history.Record) string {
+	switch {
+	case r.Folder == "":
+		return ""
+	case r.Direction == history.Sent:
+		return "From " + r.Folder
+	}
+	return "Saved in " + r.Folder
+}
+
+func (v *historyView) showFolder(dir string) {
+	if err := v.u.cfg.OpenFolder(dir); err != nil {
+		dialog.ShowError(fmt.Errorf("couldn't open %s: %w", dir, unwrapAll(err)), v.u.cfg.Window)
+	}
+}
+
+// load reads the history again and shows it.
+func (v *historyView) load() {
+	v.recs = nil
+	s := v.u.cfg.History
+	if s == nil {
+		v.say("The history is off in this build.", widget.LowImportance)
+		v.clear.Disable()
+		v.keep.Disable()
+		v.list.Refresh()
+		return
+	}
+	recs, aside, err := s.List()
+	v.recs = recs
+	switch {
+	case err != nil:
+		v.say("Can't read the history: "+err.Error(), widget.DangerImportance)
+	case aside != nil:
+		v.say("The history file was damaged, so a new one was started. The old one is kept as "+aside.Path+".", widget.WarningImportance)
+	case len(recs) == 0 && !v.keeping():
+		v.say("No transfers recorded. Recording is off: tick “Record new transfers” to keep a list.", widget.LowImportance)
+	case len(recs) == 0:
+		v.say("No transfers yet. Each one you send or receive is listed here, with where it went.", widget.LowImportance)
+	default:
+		v.say("", widget.LowImportance)
+	}
+	if len(recs) == 0 {
+		v.clear.Disable()
+	} else {
+		v.clear.Enable()
+	}
+	v.list.Refresh()
+}
+
+func (v *historyView) say(text string, imp widget.Importance) {
+	v.note.Importance = imp
+	v.note.SetText(text)
+	if text == "" {
+		v.note.Hide()
+	} else {
+		v.note.Show()
+	}
+}
+
+// askClear confirms, then empties the history off the UI goroutine.
+func (v *historyView) askClear() {
+	n := len(v.recs)
+	dialog.ShowConfirm("Clear the history?",
+		fmt.Sprintf("The list of %s is forgotten, here and in `ferry history`. The files stay where they are.", plural(n, "transfer", "transfers")),
+		func(ok bool) {
+			if ok {
+				v.clearNow()
+			}
+		}, v.u.cfg.Window)
+}
+
+func (v *historyView) clearNow() {
+	s := v.u.cfg.History
+	if s == nil {
+		return
+	}
+	v.clear.Disable()
+	v.u.goroutine(func() {
+		_, _, err := s.Clear()
+		v.u.do(func() {
+			v.load()
+			if err != nil {
+				v.say("Couldn't clear the history: "+err.Error(), widget.DangerImportance)
+			}
+		})
+	})
+}
+
+// record adds r to the history, unless recording is off, and shows the
+// list again. It runs on the transfer's goroutine, not the UI's: the
+// write locks and syncs the file.
+func (u *UI) record(r history.Record) {
+	s := u.cfg.History
+	if s == nil || !u.history.keeping() {
+		return
+	}
+	aside, err := s.Add(r)
+	if u.ctx.Err() != nil {
+		return // closing: nobody sees the list
+	}
+	u.do(func() {
+		u.history.load()
+		switch {
+		case err != nil:
+			u.history.say("This transfer isn't in the history: "+err.Error(), widget.DangerImportance)
+		case aside != nil:
+			u.history.say("The history file was damaged, so a new one was started. The old one is kept as "+aside.Path+".", widget.WarningImportance)
+		}
+	})
+}
+
+// transferLog collects, from a transfer's events, what its record needs.
+// Its note runs on the engine's goroutine; the record is made after the
+// engine returned, so no lock is needed.
+type transferLog struct {
+	start time.Time
+	conn  *transfer.Connected
+	offer *transfer.Offer
+	saved []string // receiver: the entries' final names
+}
+
+func (l *transferLog) note(ev transfer.Event) {
+	switch e := ev.(type) {
+	case transfer.Connected:
+		l.conn = &e
+	case transfer.Accepted:
+		l.offer = &e.Offer
+	case transfer.Offered:
+		l.offer = &e.Offer
+	case transfer.EntryDone:
+		if e.SavedAs != "" {
+			l.saved = append(l.saved, e.SavedAs)
+		}
+	}
+}
+
+// peer is the record's peer: as the handshake proved it, named by its
+// pin when it was paired; fallback when it never answered.
+func (u *UI) historyPeer(l *transferLog, fallback history.Peer) history.Peer {
+	c := l.conn
+	if c == nil {
+		return fallback
+	}
+	p := history.Peer{Name: c.PeerName, Fingerprint: c.PeerFingerprint, Auth: history.ByCode, Addr: c.Addr}
+	if p.Addr == "" {
+		p.Addr = fallback.Addr
+	}
+	if c.Paired {
+		p.Auth = history.ByTrust
+		if u.cfg.Trust != nil {
+			if d, ok, err := u.cfg.Trust.Trusted(c.PeerKey); err == nil && ok {
+				p.Name = d.Name
+			}
+		}
+	}
+	return p
+}
+
+// sendRecord is the record of a send of paths to d.
+func (u *UI) sendRecord(l *transferLog, paths []string, d Device, addr string, err error) history.Record {
+	r := history.Record{At: l.start, Direction: history.Sent, Paths: paths}
+	if len(paths) > 0 {
+		r.Folder = filepath.Dir(paths[0])
+	}
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = filepath.Base(p)
+	}
+	r.Names, r.MoreNames = history.TopNames(names)
+	if l.offer != nil {
+		r.SetOffer(*l.offer)
+	}
+	r.Peer = u.historyPeer(l, history.Peer{Name: d.Name, Fingerprint: d.Fingerprint, Addr: addr})
+	r.SetEnd(err, time.Now())
+	return r
+}
+
+// receiveRecord is the record of a transfer into dir.
+func (u *UI) receiveRecord(l *transferLog, dir string, err error) history.Record {
+	r := history.Record{At: l.start, Direction: history.Received, Folder: dir, Paths: history.SavedPaths(dir, l.saved)}
+	if l.offer != nil {
+		r.SetOffer(*l.offer)
+	}
+	r.Peer = u.historyPeer(l, history.Peer{})
+	r.SetEnd(err, time.Now())
+	return r
+}
+
+// demoHistory fills a fresh history under the temporary folder with
+// sample transfers, dated against a fixed clock so that the screenshot is
+// the same every run: the person's own history is never read or written.
+func (u *UI) demoHistory() error {
+	root := filepath.Join(os.TempDir(), "ferry-demo")
+	received := filepath.Join(root, "Received")
+	if err := os.MkdirAll(received, 0o755); err != nil {
+		return err
+	}
+	s := history.Open(filepath.Join(root, "config", "history.json"))
+	if _, _, err := s.Clear(); err != nil {
+		return err
+	}
+	now := time.Date(2026, 12, 3, 16, 40, 0, 0, time.Local)
+	u.history.now = func() time.Time { return now }
+	maya, pixel, nas := demoDevices[0], demoDevices[1], demoDevices[2]
+	recs := []history.Record{
+		{At: now.AddDate(0, -1, -8), Direction: history.Received, Peer: history.Peer{Name: nas.Name, Fingerprint: nas.Fingerprint, Auth: history.ByCode},
+			Files: 1, Bytes: 734_003_200, Names: []string{"Backup 2026-10.tar"}, Folder: received, Outcome: history.Failed, ErrorKind: "connection_lost"},
+		{At: now.AddDate(0, 0, -2).Add(-3 * time.Hour), Direction: history.Received, Peer: history.Peer{Name: pixel.Name, Fingerprint: pixel.Fingerprint, Auth: history.ByTrust},
+			Files: 38, Folders: 1, Bytes: 121_634_816, Names: []string{"Camera"}, Folder: received, Outcome: history.Verified},
+		{At: now.AddDate(0, 0, -1), Direction: history.Sent, Peer: history.Peer{Name: maya.Name, Fingerprint: maya.Fingerprint, Auth: history.ByCode},
+			Files: 1, Bytes: 1_843_200_000, Names: []string{"Interview – final cut.mov"}, Folder: root, Outcome: history.Declined},
+		{At: now.Add(-2 * time.Hour), Direction: history.Received, Peer: history.Peer{Name: maya.Name, Fingerprint: maya.Fingerprint, Auth: history.ByCode},
+			Files: 2, Texts: 1, Bytes: 2_424_832, Names: []string{"Quarterly report.pdf", "notes.md", "text.txt"}, Folder: received, Outcome: history.Verified},
+		{At: now.Add(-12 * time.Minute), Direction: history.Sent, Peer: history.Peer{Name: pixel.Name, Fingerprint: pixel.Fingerprint, Auth: history.ByTrust},
+			Files: 24, Folders: 1, Bytes: 103_800_000, Names: []string{"Holiday photos"}, Folder: root, Outcome: history.Verified},
+	}
+	for _, r := range recs {
+		if _, err := s.Add(r); err != nil {
+			return err
+		}
+	}
+	u.cfg.History = s
+	return nil
+}
