@@ -106,10 +106,12 @@
 //     so turning it off changes what closing does at once and the icon
 //     goes with the next start.
 //   - The tray menu: the receiver's state ("Code 482913", "Receiving from
-//     desk", "Not receiving"), this run's last five transfers, sent or
-//     received ("✓ notes.txt from desk · 14:02", ✗ for a failure), Open
-//     Ferry (the window, on the Receive view) and Quit. Informative lines
-//     are disabled items. History across runs is not kept here.
+//     desk", "Not receiving"), the last five transfers, sent or received,
+//     from the history (earlier runs' and the CLI's too: "✓ notes.txt ·
+//     35 B · from desk (trusted) · Today 14:02", ✗ for anything but
+//     verified), or this run's when no history is kept, Open Ferry (the
+//     window, on the Receive view) and Quit. Informative lines are
+//     disabled items.
 //   - An offer the settings accept without asking (a trusted device with
 //     "Accept files from trusted devices without asking", or "Ask" off)
 //     is a desktop notification when it starts and when it ends, with

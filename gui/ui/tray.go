@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
@@ -150,11 +151,12 @@ func (u *UI) trayMenu() *fyne.Menu {
 	}
 	items := []*fyne.MenuItem{info(u.recv.trayStatus())}
 	items = append(items, fyne.NewMenuItemSeparator())
-	if len(u.tray.recent) == 0 {
+	recent := u.trayRecentLabels()
+	if len(recent) == 0 {
 		items = append(items, info("No transfers yet"))
 	}
-	for i := len(u.tray.recent) - 1; i >= 0; i-- {
-		items = append(items, info(u.tray.recent[i].label()))
+	for _, l := range recent {
+		items = append(items, info(l))
 	}
 	open := fyne.NewMenuItem("Open Ferry", func() {
 		u.ShowWindow()
@@ -164,6 +166,41 @@ func (u *UI) trayMenu() *fyne.Menu {
 	quit.IsQuit = true
 	items = append(items, fyne.NewMenuItemSeparator(), open, quit)
 	return fyne.NewMenu("Ferry", items...)
+}
+
+// trayRecentLabels are the last transfers, newest first: from the
+// history (Config.History, so the CLI's and earlier runs' count too)
+// when it is kept and readable, else this run's.
+func (u *UI) trayRecentLabels() []string {
+	var out []string
+	if s := u.cfg.History; s != nil && u.history.keeping() {
+		if recs, _, err := s.List(); err == nil {
+			now := time.Now()
+			for i, r := range recs {
+				if i == trayRecent {
+					break
+				}
+				out = append(out, historyTrayLabel(r, now))
+			}
+			return out
+		}
+	}
+	for i := len(u.tray.recent) - 1; i >= 0; i-- {
+		out = append(out, u.tray.recent[i].label())
+	}
+	return out
+}
+
+// historyTrayLabel is one history record in the tray menu:
+// "✓ notes.txt · 35 B · from desk (trusted) · Today 14:02".
+func historyTrayLabel(r history.Record, now time.Time) string {
+	mark := "✓"
+	if r.Outcome != history.Verified {
+		mark = "✗"
+	}
+	who := historyWho(r)
+	who = strings.ToLower(who[:1]) + who[1:]
+	return fmt.Sprintf("%s %s · %s · %s", mark, strings.ReplaceAll(historyWhat(r), "  ·  ", " · "), who, historyWhen(r.At, now))
 }
 
 // noteTransfer adds a finished transfer to the tray's list.

@@ -10,9 +10,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 
+	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
@@ -332,4 +334,43 @@ func TestAppIcon(t *testing.T) {
 	if b.Dx() != iconSize || b.Dy() != iconSize || len(colours) < 8 {
 		t.Errorf("icon %v with %d colours; want %d px square and drawn", b, len(colours), iconSize)
 	}
+}
+
+// TestTrayListsHistory: with a history file, the tray's recent
+// transfers are its records, newest first, the ones from before this
+// run included.
+func TestTrayListsHistory(t *testing.T) {
+	ta := &trayApp{}
+	store := history.Open(filepath.Join(t.TempDir(), "history.json"))
+	earlier := history.Record{At: time.Date(2025, 6, 14, 9, 30, 0, 0, time.Local), Direction: history.Sent,
+		Peer: history.Peer{Name: "Maya's phone"}, Files: 1, Bytes: 2000, Names: []string{"plan.pdf"}, Outcome: history.Verified}
+	if _, err := store.Add(earlier); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, CoreEngine{}, withTray(ta), func(c *Config) { c.History = store })
+	h.app.Preferences().SetBool(prefTray, true)
+	h.u.Start()
+	h.listening()
+	h.waitFor("the tray menu", func() bool { return ta.labels() != nil })
+	if got := ta.labels(); len(got) < 3 || got[2] != "✓ plan.pdf · 2.00 kB · to Maya's phone · Jun 14, 2025" {
+		t.Fatalf("tray menu %q; want the earlier transfer from the history", got)
+	}
+
+	stranger, err := secure.NewIdentity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := writeFile(t, t.TempDir(), "report.pdf", 3000)
+	done := sendFrom(t, h, stranger, false, transfer.Item{Path: src})
+	rv := h.u.recv
+	h.waitFor("the offer dialog", func() bool { return rv.offer != nil })
+	h.tap(rv.decline)
+	if err := <-done; !errors.Is(err, transfer.ErrDeclined) {
+		t.Fatalf("send: %v", err)
+	}
+	h.waitFor("the declined transfer in the tray", func() bool {
+		got := ta.labels()
+		return len(got) > 3 && strings.HasPrefix(got[2], "✗ report.pdf · 3.00 kB · from Laptop · Today ") &&
+			got[3] == "✓ plan.pdf · 2.00 kB · to Maya's phone · Jun 14, 2025"
+	})
 }

@@ -149,9 +149,17 @@ func TestTrayReceivesWithWindowClosed(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(downloads, "note.txt")); err != nil || string(b) != "arrived in the tray\n" {
 		t.Fatalf("note.txt in the download folder: %q, %v", b, err)
 	}
+	var last []menuItem
+	defer func() {
+		if t.Failed() {
+			t.Logf("the tray menu last read: %v", last)
+		}
+	}()
 	waitUntil(t, "the transfer in the tray menu", func() bool {
-		for _, l := range menu(t, env, item) {
-			if strings.HasPrefix(l.label, "✓ note.txt from laptop") {
+		last = menu(t, env, item)
+		for _, l := range last {
+			// From the history file beside the key, as the app keeps one.
+			if strings.HasPrefix(l.label, "✓ note.txt · 20 bytes · from laptop (trusted) · Today ") {
 				return true
 			}
 		}
