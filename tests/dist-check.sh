@@ -60,6 +60,12 @@ for icon in scalable/apps/$app.svg 48x48/apps/$app.png 256x256/apps/$app.png; do
 	[ -s "/usr/share/icons/hicolor/$icon" ] || fail "icon $icon missing"
 done
 echo "ok   /usr/bin/$exec_name and its icons installed"
+unit=/usr/lib/systemd/user/ferry-receive.service
+[ -s "$unit" ] || fail "$unit missing"
+if command -v systemd-analyze >/dev/null; then
+	systemd-analyze verify "$unit" || fail "systemd-analyze verify rejected $unit"
+	echo "ok   systemd-analyze verify $unit"
+fi
 grep -qx 'Exec=ferry-gui -- %F' "$desktop" || fail "$desktop does not take files: no 'Exec=ferry-gui -- %F'"
 grep -q '^MimeType=.*inode/directory;' "$desktop" || fail "$desktop lists no MimeType for folders"
 grep -qx '\[Desktop Action send\]' "$desktop" || fail "$desktop has no 'send' desktop action"

@@ -28,6 +28,11 @@ pkgs=(
 	rpm
 	# the real browser that opens the page a receiver serves (tests/browser)
 	chromium
+	# the system tray under Xvfb (gui/xvfb/tray_test.go): a session bus,
+	# a StatusNotifierItem watcher and a small GTK tray that draws the
+	# items (xdotool, below, opens its menu); systemd-analyze verifies
+	# the ferry-receive.service unit
+	dbus-daemon dbus-bin haskell-status-notifier-item-utils haskell-gtk-sni-tray-utils systemd
 	# running ferry.wasm without a browser: core/transfer's tests compiled
 	# to WebAssembly (make unit) and core/web's Node test (Node 20.10 or
 	# later; an older one makes that test skip and say why)

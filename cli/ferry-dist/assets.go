@@ -24,8 +24,27 @@ import (
 // SVG rasteriser Fyne already brings, so the two can never disagree and no
 // binary image is kept in the repository.
 //
-//go:embed assets/ferry.svg assets/io.github.ferry-project.ferry.desktop
+//go:embed assets/ferry.svg assets/io.github.ferry-project.ferry.desktop assets/ferry-receive.service
 var assets embed.FS
+
+// serviceUnit is the systemd user unit that runs ferry receive --daemon
+// (cli/ferry/daemon.go), where systemd looks for units that packages
+// install for every user.
+const serviceUnit = "/usr/lib/systemd/user/ferry-receive.service"
+
+// writeServiceUnit writes the unit into stage and returns it as package
+// content. A user enables it; the package starts nothing.
+func writeServiceUnit(stage string) (*files.Content, error) {
+	unit, err := assets.ReadFile("assets/ferry-receive.service")
+	if err != nil {
+		return nil, err
+	}
+	src := filepath.Join(stage, "ferry-receive.service")
+	if err := os.WriteFile(src, unit, 0o644); err != nil {
+		return nil, err
+	}
+	return &files.Content{Source: src, Destination: serviceUnit, FileInfo: &files.ContentFileInfo{Mode: 0o644}}, nil
+}
 
 // pngSizes are the hicolor theme sizes shipped besides the SVG: 48 for
 // menus and docks, 256 for app grids and software centres.

@@ -24,6 +24,7 @@ type pkgSpec struct {
 	summary     string
 	description string
 	desktop     bool // installs the desktop entry and the icons
+	service     bool // installs the systemd user unit ferry-receive.service
 }
 
 var cliPackage = pkgSpec{
@@ -32,6 +33,7 @@ var cliPackage = pkgSpec{
 	description: "Ferry sends files, folders and text between two devices on the same\n" +
 		"network, found by mDNS and paired with a short code (CPace and Noise),\n" +
 		"verified with BLAKE3, resumable. This package is the ferry command.",
+	service: true,
 }
 
 var guiPackage = pkgSpec{
@@ -74,6 +76,13 @@ func (r release) pkg(spec pkgSpec, goarch, bin, format string) (string, error) {
 			return "", err
 		}
 		contents = append(contents, assets...)
+	}
+	if spec.service {
+		unit, err := writeServiceUnit(stage)
+		if err != nil {
+			return "", err
+		}
+		contents = append(contents, unit)
 	}
 
 	info := &nfpm.Info{

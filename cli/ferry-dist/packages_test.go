@@ -52,6 +52,9 @@ func TestLinuxPackages(t *testing.T) {
 				"./usr/share/nemo/actions/ferry-send.nemo_action",
 				"./usr/share/kio/servicemenus/ferry-send.desktop")
 		}
+		if spec.service {
+			want = append(want, "."+serviceUnit)
+		}
 		list := runTool(t, "dpkg-deb", "-c", debPath)
 		for _, w := range want {
 			if !strings.Contains(list, " "+w+"\n") {

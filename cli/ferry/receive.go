@@ -25,6 +25,7 @@ type receiveOpts struct {
 	dir, code, listen            string
 	yes, overwrite, keep, noMDNS bool
 	trust, acceptTrusted         bool
+	daemon                       bool // daemon.go
 	web, qr                      bool // --web: serve the browser page too (web.go)
 	toClipboard                  bool // received texts to the clipboard (clipboard.go)
 }
@@ -43,6 +44,7 @@ func receiveFlags(o *receiveOpts) *flag.FlagSet {
 	fs.BoolVar(&o.noMDNS, "no-mdns", false, "")
 	fs.BoolVar(&o.trust, "trust", false, "")
 	fs.BoolVar(&o.acceptTrusted, "accept-trusted", false, "")
+	fs.BoolVar(&o.daemon, "daemon", false, "")
 	fs.BoolVar(&o.web, "web", false, "")
 	fs.BoolVar(&o.qr, "qr", false, "")
 	fs.BoolVar(&o.toClipboard, "to-clipboard", false, "")
@@ -73,7 +75,7 @@ func parseReceive(args []string) (receiveOpts, error) {
 	if strings.TrimSpace(o.code) != o.code {
 		return o, usagef("give the code without spaces around it", "bad --code %q", o.code)
 	}
-	return o, nil
+	return o, o.applyDaemon()
 }
 
 func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
@@ -103,13 +105,16 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 
 	rs := &receiveSession{
 		p: p, o: o, dir: dir, q: &prompter{p: p, in: e.stdin},
-		pr:    newProgress(p, o.progressFor(e.stderrTerminal), e.now),
+		pr:    newProgress(p, o.progressFor(e.stderrTerminal && !o.daemon), e.now),
 		store: trustStore(p),
 		hist:  openHistory(e, p, o.noHistory),
 		now:   e.now,
 	}
 	if !o.yes && (o.json || !e.stdinTerminal) {
 		rs.noAsk = noTerminal(o.json)
+	}
+	if o.daemon {
+		rs.noAsk = daemonNoAsk
 	}
 	rs.after = afterCode{p: p, q: rs.q, store: rs.store, flag: o.trust, ask: e.stdinTerminal && !o.json, selfArg: name, selfKey: id.Public()}
 
@@ -158,9 +163,11 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 		Event: "listening", Code: r.Code(), Port: r.Port(), Addresses: addrs,
 		Name: name, Fingerprint: id.Fingerprint(), Dir: dir,
 	})
-	if o.code == "" {
+	switch {
+	case o.daemon: // nobody reads a code from a log
+	case o.code == "":
 		p.noticef("code %s", r.Code())
-	} else {
+	default:
 		p.infof("code %s", r.Code())
 	}
 	p.infof("this device: %s", peerLabel(name, id.Fingerprint()))
@@ -186,7 +193,9 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 		}
 	}
 	if rs.noAsk != "" {
-		if o.acceptTrusted {
+		if o.daemon {
+			p.infof("accepting trusted devices only, until stopped")
+		} else if o.acceptTrusted {
 			p.infof("offers from devices that are not trusted will be declined (%s): re-run with --yes to accept without asking", rs.noAsk)
 		} else {
 			p.infof("offers will be declined (%s): re-run with --yes to accept without asking", rs.noAsk)
@@ -196,7 +205,11 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 	ctx, stop := onSignals(ctx, e.signals, "receiver", e.now, func() { forceExit(e, p) })
 	defer stop()
 	for {
-		p.infof("waiting for a sender: on the other device run 'ferry send PATH...' and type the code")
+		if o.daemon {
+			p.infof("waiting for a trusted device")
+		} else {
+			p.infof("waiting for a sender: on the other device run 'ferry send PATH...' and type the code")
+		}
 		err := rs.serve(ctx)
 		if errors.Is(err, transfer.ErrCodesStopped) {
 			return err
@@ -205,17 +218,23 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 			return err
 		}
 		if errors.Is(context.Cause(ctx), errInterrupted) {
+			if o.daemon {
+				p.infof("stopped: %v", context.Cause(ctx))
+			}
 			return nil
 		}
 		if err != nil {
 			code, kind, hint := classify(err)
 			p.warnf("transfer failed: %v", err)
+			if o.daemon {
+				p.stderrHint(hint)
+			}
 			p.event(errorEvent{Event: "error", Kind: kind, ExitCode: code, Message: err.Error(), Hint: hint})
 		}
 		if rs.codesStopped() {
 			return codesStoppedError()
 		}
-		if o.code == "" {
+		if o.code == "" && !o.daemon {
 			p.noticef("code %s", r.Code())
 			rs.showLink(r.Code(), false)
 		}
@@ -356,6 +375,9 @@ func (rs *receiveSession) serveTransfer(parent context.Context) error {
 	rs.mu.Unlock()
 	if declined != "" && (err == nil || errors.Is(err, transfer.ErrDeclined)) {
 		msg := fmt.Sprintf("declined the offer from %s: %s", rs.peer, declined)
+		if rs.o.daemon {
+			return withHint(relabel(msg, transfer.ErrDeclined), "to take files from that device, pair it once with 'ferry receive' and trust it")
+		}
 		if rs.noAsk != "" {
 			return withHint(relabel(msg, transfer.ErrDeclined), "re-run with --yes to accept without asking")
 		}
@@ -389,6 +411,11 @@ func (rs *receiveSession) codesStopped() bool {
 // exits after it).
 func (rs *receiveSession) stopCodes(e transfer.CodesStopped, connected bool) {
 	rs.p.warnf("stopped taking codes: %d wrong codes were tried here in the last 24 hours, more than a person mistypes", e.Wrong)
+	if rs.o.daemon {
+		// Trusted devices need no code: a daemon goes on serving them.
+		rs.p.infof("trusted devices can still send")
+		return
+	}
 	rs.stopMu.Lock()
 	rs.stopped = true
 	stop := rs.stop

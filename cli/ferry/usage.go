@@ -71,6 +71,10 @@ Flags:
                      asking (on a terminal, ferry asks); not when wrong codes
                      came first: then only a person who was told can
     --accept-trusted accept offers from trusted devices without asking
+    --daemon         run unattended until stopped (SIGTERM): accept trusted
+                     devices only, decline every other offer, log plain
+                     lines, go on after failures (--keep --accept-trusted;
+                     the ferry-receive.service user unit runs this)
     --web            also serve the browser page on the same port and print
                      its link (the code travels in the link's #fragment,
                      never over the network): a phone or computer without

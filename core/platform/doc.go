@@ -13,7 +13,8 @@
 //     old file open, which Windows does not allow to be replaced);
 //   - what an OS error means (IsNoSpace, IsAddrInUse, IsUnreachable):
 //     ENOSPC and its kin on Unix, ERROR_DISK_FULL and the WSA codes on
-//     Windows, which syscall's E-constants do not match there.
+//     Windows, which syscall's E-constants do not match there;
+//   - how a program starts at login (LoginItem).
 //
 // In a browser (GOOS=js, the core compiled to WebAssembly for a page)
 // the errors are read as on Unix, and no file can be private:
@@ -53,4 +54,17 @@
 // exactly that list, protected from inheritance. The error says who else
 // can read the file and gives the command that fixes it on that OS
 // (chmod 600, or icacls).
+//
+// # Login items
+//
+// A LoginItem starts the desktop app when the person logs in. On Linux
+// and the BSDs it is an XDG autostart entry,
+// $XDG_CONFIG_HOME/autostart/ID.desktop (default ~/.config/autostart),
+// whose Exec line quotes the program as the Desktop Entry spec says; on
+// Windows a value named ID under HKCU\Software\Microsoft\Windows\
+// CurrentVersion\Run holding the command line; on macOS a LaunchAgent,
+// ~/Library/LaunchAgents/ID.plist, with RunAtLoad. Files are written
+// atomically. Only the Linux entry is tested (written, validated with
+// desktop-file-validate, its Exec line run, removed): the Windows and
+// macOS code is compiled and vetted for those targets but has never run.
 package platform

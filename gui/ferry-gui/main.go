@@ -22,6 +22,9 @@
 // already, a second ferry-gui hands them to it and exits.
 // --install-file-manager-actions adds "Send with Ferry" to this person's
 // file managers (gui/fmactions); --remove-file-manager-actions removes it.
+// With --hidden (what the login item runs) the window starts closed into
+// the system tray when "Keep receiving in the tray" is on, and shows
+// otherwise.
 package main
 
 import (
@@ -39,6 +42,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/discovery"
 	"github.com/ferry-project/ferry/core/history"
+	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/trust"
 	"github.com/ferry-project/ferry/gui/fmactions"
@@ -49,7 +53,7 @@ func main() {
 	cwd, _ := os.Getwd()
 	args, err := ui.ParseArgs(os.Args[1:], cwd)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "ferry-gui: %v\nusage: ferry-gui [--] [FILE... | ferry://LINK] | --install-file-manager-actions | --remove-file-manager-actions\n", err)
+		fmt.Fprintf(os.Stderr, "ferry-gui: %v\nusage: ferry-gui [--hidden] [--] [FILE... | ferry://LINK] | --install-file-manager-actions | --remove-file-manager-actions\n", err)
 		os.Exit(2)
 	}
 	if args.InstallActions || args.RemoveActions {
@@ -64,6 +68,7 @@ func main() {
 
 	a := app.NewWithID("io.github.ferry-project.ferry")
 	a.Settings().SetTheme(ui.Theme())
+	a.SetIcon(ui.AppIcon())
 	w := a.NewWindow("Ferry")
 	w.Resize(fyne.NewSize(960, 640))
 
@@ -111,6 +116,13 @@ func main() {
 		// Tests of the real app read the Send list here.
 		StateFile: os.Getenv("FERRY_GUI_STATE"),
 	}
+	if exe, err := os.Executable(); err == nil {
+		// Settings' "Start at login": this binary, started in the tray.
+		cfg.Autostart = platform.LoginItem{
+			ID: a.UniqueID(), Name: "Ferry", Comment: "Receive files from devices on this network",
+			Command: []string{exe, "--hidden"},
+		}
+	}
 	if demo == "" && os.Getenv("FERRY_NO_DISCOVERY") == "" {
 		cfg.Browse = browse(ifaces)
 		cfg.Advertise = advertise(ifaces)
@@ -137,7 +149,13 @@ func main() {
 		u.OpenFiles(args.Files)
 	}
 	w.SetOnClosed(u.Close)
-	w.ShowAndRun()
+	if args.Hidden && u.StartHidden() {
+		a.Run()
+	} else {
+		w.ShowAndRun()
+	}
+	// Quit from the tray, or the window closed without the tray.
+	u.Close()
 }
 
 // claim makes this process the app, or hands args to the one running and

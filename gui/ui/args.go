@@ -21,6 +21,9 @@ type Args struct {
 	// this person's file managers (package gui/fmactions) and exit.
 	InstallActions bool
 	RemoveActions  bool
+	// Hidden starts the app with its window closed into the tray, when
+	// the tray setting is on (the login item's --hidden, tray.go).
+	Hidden bool
 }
 
 // ParseArgs reads ferry-gui's arguments; cwd makes relative paths
@@ -50,6 +53,8 @@ func ParseArgs(args []string, cwd string) (Args, error) {
 			a.InstallActions = true
 		case s == "--remove-file-manager-actions":
 			a.RemoveActions = true
+		case s == "--hidden":
+			a.Hidden = true
 		default:
 			return Args{}, fmt.Errorf("unknown option %q (to send a file whose name starts with a dash, put -- before it)", s)
 		}

@@ -99,6 +99,40 @@
 //     name it claims is added only when it differs ("Work laptop, calling
 //     itself ‘Laptop’").
 //
+// # In the background (tray.go)
+//
+//   - "Keep receiving in the tray when the window is closed" is off by
+//     default. On, and when the app has a tray (fyne's desktop.App), the
+//     window's close button hides it (WindowCloseRequested, the window's
+//     close intercept) and the receiver goes on; off, or without a tray,
+//     closing quits. The tray's icon and menu are installed when the
+//     setting is on at start or saved on; Fyne cannot remove a tray icon,
+//     so turning it off changes what closing does at once and the icon
+//     goes with the next start.
+//   - The tray menu: the receiver's state ("Code 482913", "Receiving from
+//     desk", "Not receiving"), the last five transfers, sent or received,
+//     from the history (earlier runs' and the CLI's too: "✓ notes.txt ·
+//     35 B · from desk (trusted) · Today 14:02", ✗ for anything but
+//     verified), or this run's when no history is kept, Open Ferry (the
+//     window, on the Receive view) and Quit. Informative lines are
+//     disabled items.
+//   - An offer the settings accept without asking (a trusted device with
+//     "Accept files from trusted devices without asking", or "Ask" off)
+//     is a desktop notification when it starts and when it ends, with
+//     where the files went; nothing raises the window. An offer that
+//     needs the person shows the window, if it hides in the tray, with
+//     the dialog.
+//   - With the window in the tray, nobody can press "Receive more": the
+//     receiver listens again after each transfer, and closing the window
+//     on a result listens again too.
+//   - "Start at login" is not a preference but whether the login item
+//     (Config.Autostart: core/platform's LoginItem for this binary with
+//     --hidden) exists; Save writes or removes it. Started with --hidden,
+//     the window stays closed if the tray setting is on, and shows
+//     otherwise, since the app could not be reached.
+//   - The icon is Ferry's packaged SVG rendered to a 64-pixel PNG: a
+//     StatusNotifierItem host takes pixels, not SVG.
+//
 // # Files from outside, and the clipboard
 //
 //   - `ferry-gui FILE...` (ParseArgs, OpenFiles) selects the files on the

@@ -291,6 +291,7 @@ func (u *UI) record(r history.Record) {
 	}
 	u.do(func() {
 		u.history.load()
+		u.refreshTray() // its recent transfers are the history's
 		switch {
 		case err != nil:
 			u.history.say("This transfer isn't in the history: "+err.Error(), widget.DangerImportance)

@@ -168,8 +168,7 @@ func (u *UI) takeHandoff(c net.Conn) {
 		case len(m.Files) > 0:
 			u.OpenFiles(m.Files)
 		}
-		u.cfg.Window.Show()
-		u.cfg.Window.RequestFocus()
+		u.ShowWindow() // out of the tray, if it hides there
 	})
 	select {
 	case <-took:

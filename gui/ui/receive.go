@@ -86,6 +86,9 @@ type receiveView struct {
 	// offers from trusted devices.
 	policy     transfer.Policy
 	autoPaired bool
+	// The offer was accepted without asking: its start and end are
+	// desktop notifications (tray.go).
+	autoAccepted bool
 }
 
 func newReceiveView(u *UI) *receiveView {
@@ -309,6 +312,7 @@ func (v *receiveView) setCode(code string, port int, hosts []string) {
 	v.codeText.Text = code
 	v.codeText.Color = theme.Color(theme.ColorNameForeground)
 	v.codeText.Refresh()
+	v.u.refreshTray()
 	host := "127.0.0.1"
 	if len(hosts) > 0 {
 		host = hosts[0]
@@ -368,9 +372,7 @@ func (v *receiveView) handle(gen int, r Receiver, ev transfer.Event) {
 	case transfer.Offered:
 		// The engine reports every offer; it waits for an answer only
 		// when it asks.
-		if v.policy == transfer.Ask && !(v.autoPaired && v.prog.conn.Paired) {
-			v.showOffer(r, e.Offer)
-		}
+		v.offerArrived(r, e.Offer)
 	case transfer.Accepted:
 		v.closeOffer()
 	case transfer.Progress:
@@ -379,6 +381,9 @@ func (v *receiveView) handle(gen int, r Receiver, ev transfer.Event) {
 		v.texts = append(v.texts, e.Text)
 	}
 	v.prog.handle(ev)
+	if _, ok := ev.(transfer.Connected); ok {
+		v.u.refreshTray()
+	}
 }
 
 // askNewCode is the person's click on New code after the receiver
@@ -505,6 +510,7 @@ func (v *receiveView) done(gen int, sum transfer.Summary, err error) {
 		v.u.offerTrust(v.prog)
 	}
 	v.show(v.progCard)
+	v.transferEnded(sum, err)
 }
 
 // textCard shows a received text snippet with a Copy button; copied says

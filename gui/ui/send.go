@@ -584,6 +584,7 @@ func (v *sendView) startSend() {
 
 func (v *sendView) sendDone(sum transfer.Summary, err error) {
 	v.cancel = nil
+	v.u.noteTransfer(true, v.prog.conn, sum, err)
 	back := widget.NewButtonWithIcon("Back", theme.NavigateBackIcon(), func() { v.showProgress(false) })
 	if err == nil {
 		more := widget.NewButtonWithIcon("Send more", theme.ContentAddIcon(), func() {

@@ -40,6 +40,7 @@ type settingsView struct {
 	textClip    *widget.Check // clipboard.go
 	saved       *widget.Label
 	fp          *widget.Label
+	background  *backgroundSettings // tray and login (tray.go)
 
 	// The trusted devices, read from the store whenever Settings shows
 	// or the store changes; a removal applies at once, not on Save.
@@ -82,11 +83,13 @@ func newSettingsView(u *UI) *settingsView {
 	v.textClip = newClipboardCheck()
 	v.saved = &widget.Label{Importance: widget.SuccessImportance}
 	v.fp = &widget.Label{Selectable: true, TextStyle: fyne.TextStyle{Monospace: true}}
+	v.background = newBackgroundSettings(u)
 	form := &widget.Form{
 		Items: []*widget.FormItem{
 			{Text: "Device name", Widget: v.name, HintText: "How this device appears to others"},
 			{Text: "Download folder", Widget: container.NewBorder(nil, nil, nil, browse, v.dir), HintText: "Where received files are saved"},
 			{Text: "Incoming", Widget: container.NewVBox(v.ask, v.autoTrusted, v.textClip), HintText: "Without asking, anyone who knows the code can send"},
+			v.background.item(),
 			{Text: "Fingerprint", Widget: v.fp, HintText: "Compare it with what the other device shows"},
 		},
 		SubmitText: "Save",
@@ -192,6 +195,7 @@ func (v *settingsView) load() {
 	v.saved.SetText("")
 	v.saved.Hide() // no empty line under the form
 	v.fp.SetText(v.u.fingerprint())
+	v.background.load(v.u)
 	v.loadTrusted()
 }
 
@@ -202,6 +206,7 @@ func (v *settingsView) save() {
 	p.SetString(prefDir, strings.TrimSpace(v.dir.Text))
 	p.SetBool(prefAsk, v.ask.Checked)
 	p.SetBool(prefAutoTrusted, v.autoTrusted.Checked)
+	v.background.save(v.u)
 	p.SetBool(prefTextsToClipboard, v.textClip.Checked)
 	v.saved.SetText("Saved")
 	v.saved.Show()

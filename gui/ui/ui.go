@@ -49,6 +49,23 @@ type Config struct {
 	// holds, as JSON, whenever it changes (openfiles.go): for tests of
 	// the real app, which read it instead of pixels (FERRY_GUI_STATE).
 	StateFile string
+
+	// Quit ends the app (default App.Quit): the window's close button
+	// when the app does not keep receiving in the tray, and the tray's
+	// Quit.
+	Quit func()
+	// TrayIcon is the tray's icon (default: the app's icon).
+	TrayIcon fyne.Resource
+	// Autostart is the login item that Settings' "Start at login"
+	// writes and removes (platform.LoginItem); nil disables the box.
+	Autostart Autostart
+}
+
+// Autostart is what Settings needs of a login item.
+type Autostart interface {
+	Enabled() (bool, error)
+	Enable() error
+	Disable() error
 }
 
 // UI is the running desktop interface.
@@ -72,6 +89,7 @@ type UI struct {
 
 	fpOverride string // demo mode
 
+	tray   trayState  // the system tray (tray.go)
 	notice string     // the last files-not-found message (openfiles.go)
 	tmpMu  sync.Mutex // guards tmpDir
 	tmpDir string     // clipboard images to send (clipboard.go)
@@ -106,6 +124,9 @@ func New(cfg Config) *UI {
 	if cfg.Listen == "" {
 		cfg.Listen = ":0"
 	}
+	if cfg.Quit == nil {
+		cfg.Quit = cfg.App.Quit
+	}
 	u := &UI{cfg: cfg, do: cfg.Do}
 	u.ctx, u.stop = context.WithCancel(context.Background())
 
@@ -131,12 +152,14 @@ func New(cfg Config) *UI {
 
 	cfg.Window.SetContent(u.tabs)
 	cfg.Window.SetOnDropped(u.Drop)
+	cfg.Window.SetCloseIntercept(u.WindowCloseRequested)
 	u.addClipboardShortcut()
 	return u
 }
 
 // Start begins receiving and, when configured, discovering devices.
 func (u *UI) Start() {
+	u.do(u.setupTray) // with "Keep receiving in the tray" on
 	if !u.cfg.NoReceive {
 		u.recv.start()
 	}
