@@ -329,7 +329,8 @@ type receiveSession struct {
 	wrong    int // wrong codes before this transfer's code proved right
 	mu       sync.Mutex
 	declined string   // set when this end declined, with why
-	texts    []string // received this transfer, for --to-clipboard
+	texts    []string // received this transfer, for --to-clipboard only
+	textsCut bool     // texts past MaxTextBytes in all were not kept
 
 	// The history: the record of the transfer a sender started, if one
 	// did (see history.go), and when Serve returned.
@@ -353,7 +354,7 @@ func (rs *receiveSession) serveTransfer(parent context.Context) error {
 	ctx, cancel := context.WithCancelCause(parent)
 	rs.ctx, rs.peer, rs.declined = ctx, "", ""
 	rs.peerName, rs.peerKey, rs.paired, rs.wrong = "", nil, false, 0
-	rs.texts = nil
+	rs.texts, rs.textsCut = nil, false
 	rs.stopMu.Lock()
 	rs.stop = cancel
 	rs.stopMu.Unlock()
@@ -505,7 +506,7 @@ func (rs *receiveSession) onEvent(ev transfer.Event) {
 			rs.p.infof("saved %s as %s: the name was taken", safe(e.Entry.Path), safe(e.SavedAs))
 		}
 	case transfer.TextReceived:
-		rs.texts = append(rs.texts, e.Text)
+		rs.keepText(e.Text)
 		if !rs.o.json {
 			t := e.Text
 			if !strings.HasSuffix(t, "\n") {
