@@ -137,8 +137,11 @@ func startXvfb(t *testing.T) string {
 	}
 	// The pointer starts at the centre of the screen: make the screen big
 	// enough that it is off the window, so no hover highlight makes a
-	// capture depend on timing.
-	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "2200x1400x24", "-nolisten", "tcp")
+	// capture depend on timing. -noreset: the probes (xwininfo) connect
+	// and leave while the app starts, and a server without it resets when
+	// its last client leaves, dropping a connection still in its setup:
+	// the app's ("Failed to open display"), once in a CI run.
+	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "2200x1400x24", "-nolisten", "tcp", "-noreset")
 	cmd.ExtraFiles = []*os.File{w}
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting Xvfb: %v", err)

@@ -2,7 +2,9 @@
 // for the tests that need a real X clipboard or a real window: the
 // clipboard package's, the ferry command's --clipboard and
 // --to-clipboard, and the desktop app's. The server picks a free display
-// itself (-displayfd), listens on no TCP port, and is stopped with
+// itself (-displayfd), listens on no TCP port, never resets when its last
+// client leaves (-noreset: a reset drops a connection still in its
+// setup, as happens when probes come and go while a program starts), and is stopped with
 // SIGTERM at the test's cleanup so it removes its lock and socket.
 package xdisplay
 
@@ -31,7 +33,7 @@ func Start(t testing.TB, need bool) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp")
+	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset")
 	cmd.ExtraFiles = []*os.File{w}
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting Xvfb: %v", err)
