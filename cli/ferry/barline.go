@@ -172,14 +172,17 @@ func renderBar(s barState, cols int) string {
 const maxETA = 99 * time.Hour
 
 // etaText renders the time left, in seconds: "eta 5s", "eta --" when
-// unknown or stalled, "eta >99h" past maxETA (a float, so that no figure
-// overflows a Duration on the way).
+// unknown or stalled, "eta <1s" under a second (milliseconds would be a
+// precision the estimate does not have), "eta >99h" past maxETA (a
+// float, so that no figure overflows a Duration on the way).
 func etaText(left float64, known bool) string {
 	switch {
 	case !known:
 		return "eta --"
 	case left > maxETA.Seconds():
 		return "eta >99h"
+	case left < 1:
+		return "eta <1s"
 	}
 	return "eta " + humanDuration(time.Duration(left*float64(time.Second)))
 }

@@ -171,3 +171,16 @@ func TestBarClearedForMessages(t *testing.T) {
 		t.Errorf("message not written over a cleared line: %q", out.String())
 	}
 }
+
+// The time left reads in whole seconds: under one, "<1s", never "864ms".
+func TestETAText(t *testing.T) {
+	for _, c := range []struct {
+		left  float64
+		known bool
+		want  string
+	}{{0, false, "eta --"}, {0.864, true, "eta <1s"}, {1, true, "eta 1s"}, {96, true, "eta 1m36s"}, {1e12, true, "eta >99h"}} {
+		if got := etaText(c.left, c.known); got != c.want {
+			t.Errorf("etaText(%v, %v) = %q, want %q", c.left, c.known, got, c.want)
+		}
+	}
+}

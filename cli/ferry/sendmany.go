@@ -12,6 +12,9 @@ package main
 // left without one is asked for its code when it is found. --paired and
 // --trust are for one receiver and are refused here.
 //
+// Each receiver gets its own history record (history.go), with its own
+// peer and outcome, as a send to it alone would.
+//
 // Exit code: 0 only when every receiver confirmed every file. Otherwise
 // the worst of the receivers' codes, from worst to mildest: 5 (a file
 // failed verification), 1 (network, disk, not found), 6 (codes stopped),
@@ -28,6 +31,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
 )
@@ -201,6 +205,8 @@ func cmdSendMany(ctx context.Context, e *env, p *printer, o sendOpts) error {
 	for i, d := range dests {
 		results[i].Addr, results[i].Err = d.dest.addr, d.err
 	}
+	hist := openHistory(e, p, o.noHistory)
+	rec := sourceRecord(e.now(), o.paths, o.text != "")
 	if len(cfg.To) > 0 {
 		got, _ := transfer.SendMany(ctx, cfg)
 		for k, r := range got {
@@ -208,7 +214,22 @@ func cmdSendMany(ctx context.Context, e *env, p *printer, o sendOpts) error {
 		}
 	}
 	rows.finish()
+	recordMany(ctx, hist, rec, dests, results, rows, e.now())
 	return reportMany(ctx, p, dests, results, rows)
+}
+
+// recordMany adds one history record per receiver, with its own peer,
+// offer and outcome, as a send to that receiver alone would; a receiver
+// that was not found is recorded as a failed send to the address or name
+// given.
+func recordMany(ctx context.Context, hist *historyLog, rec history.Record, dests []manyDest, results []transfer.ManyResult, rows *manyRows, now time.Time) {
+	if hist == nil {
+		return
+	}
+	for i, d := range dests {
+		ss := &sendSession{pin: d.pin, connected: rows.connected[i], offer: rows.offers[i]}
+		hist.add(ss.historyRecord(rec, d.dest, interrupted(ctx, results[i].Err), now))
+	}
 }
 
 // assignCodes gives --code values, in order, to the receivers that need
@@ -387,24 +408,45 @@ func tag(ev any, i int, value string) json.RawMessage {
 
 // manyRows shows each receiver's state: one row each, redrawn, on a
 // terminal; a plain line per receiver every plainEvery elsewhere.
+//
+// On a terminal each row is fitted to the terminal's width at every
+// redraw and never reaches its last column (a row that wraps would leave
+// a line behind at each redraw). A receiver that is moving bytes gets the
+// single-receiver progress line (barline.go) labelled with its name: the
+// rate and ETA over the same window, "stalled" when it stopped; a ticker
+// redraws every tickEvery so that a stall shows even when no receiver
+// reports anything.
 type manyRows struct {
-	p     *printer
-	mode  progressMode
-	now   func() time.Time
-	dests []manyDest
-	live  []int // session index -> dests index
+	p         *printer
+	mode      progressMode
+	now       func() time.Time
+	cols      func() int // the terminal's width, asked at every redraw
+	tickEvery time.Duration
+	dests     []manyDest
+	live      []int // session index -> dests index
 
 	mu        sync.Mutex
-	state     []string // per dest: what a row shows
+	state     []string            // per dest: what a row shows when not moving bytes
+	moving    []bool              // per dest: the row is a progress line
+	ev        []transfer.Progress // per dest: the last progress
+	win       []rateWindow
 	labels    []string
 	lastPrint []time.Time
+	// For the history, per dest: who answered, and the offer once accepted.
+	connected []*transfer.Connected
+	offers    []*transfer.Offer
 	drawn     int // rows on screen
 	lastDraw  time.Time
+	stopTick  chan struct{}
+	tickDone  chan struct{}
 }
 
 func newManyRows(p *printer, mode progressMode, now func() time.Time, dests []manyDest) *manyRows {
-	r := &manyRows{p: p, mode: mode, now: now, dests: dests,
-		state: make([]string, len(dests)), labels: make([]string, len(dests)), lastPrint: make([]time.Time, len(dests))}
+	n := len(dests)
+	r := &manyRows{p: p, mode: mode, now: now, cols: terminalCols(p.stderr), tickEvery: tickEvery, dests: dests,
+		state: make([]string, n), moving: make([]bool, n), ev: make([]transfer.Progress, n), win: make([]rateWindow, n),
+		labels: make([]string, n), lastPrint: make([]time.Time, n),
+		connected: make([]*transfer.Connected, n), offers: make([]*transfer.Offer, n)}
 	for i, d := range dests {
 		r.labels[i] = safe(d.dest.label)
 		r.state[i] = "connecting"
@@ -429,18 +471,23 @@ func (r *manyRows) onEvent(k int, ev transfer.Event) {
 	}
 	r.mu.Lock()
 	var line string
+	r.moving[i] = false
 	switch e := ev.(type) {
 	case transfer.Connected:
+		r.connected[i] = &e
 		if r.dests[i].pin == nil {
 			r.labels[i] = peerLabel(e.PeerName, e.PeerFingerprint)
 		}
 		r.state[i] = "waiting for it to accept"
 		line = fmt.Sprintf("[%d] connected to %s, waiting for it to accept", i+1, r.labels[i])
 	case transfer.Accepted:
+		r.offers[i] = &e.Offer
 		r.state[i] = "accepted: " + describeOffer(e.Offer)
 		line = fmt.Sprintf("[%d] %s accepted: sending %s", i+1, r.labels[i], humanBytes(e.Total))
 	case transfer.Progress:
-		r.state[i] = rowProgress(e)
+		r.moving[i] = e.Total > 0
+		r.ev[i] = e
+		r.win[i].add(r.now(), e.Done)
 		if r.mode == progressPlain {
 			if t := r.now(); r.lastPrint[i].IsZero() || t.Sub(r.lastPrint[i]) >= plainEvery {
 				r.lastPrint[i] = t
@@ -468,21 +515,34 @@ func (r *manyRows) onEvent(k int, ev transfer.Event) {
 	}
 }
 
-// rowProgress is one row's progress: "40% 412 MiB / 1.0 GiB 110 MiB/s".
-func rowProgress(e transfer.Progress) string {
-	pct := 0
-	if e.Total > 0 {
-		pct = int(100 * e.Done / e.Total)
+// row renders receiver i's row in at most cols-1 cells; r.mu is held.
+func (r *manyRows) row(i, cols int, t time.Time) string {
+	head := fmt.Sprintf("[%d] ", i+1)
+	if !r.moving[i] {
+		row := prefix + head + r.labels[i] + ": " + r.state[i]
+		if cellWidth(row) > cols-1 {
+			row = cutCells(row, max(cols-2, 0)) + "…"
+		}
+		return cutCells(row, max(cols-1, 0))
 	}
-	s := fmt.Sprintf("%3d%% %s / %s", pct, humanBytes(e.Done), humanBytes(e.Total))
-	if e.Rate > 0 {
-		s += " " + humanRate(e.Rate)
+	e := r.ev[i]
+	st := barState{label: r.labels[i], done: e.Done, total: e.Total, stalled: r.win[i].stalled(t)}
+	rate, known := r.win[i].rate()
+	switch {
+	case e.Done >= e.Total:
+	case st.stalled:
+		st.eta = "stalled"
+	case known && rate > 0:
+		st.rate = rate
+		st.eta = etaText(float64(e.Total-e.Done)/rate, true)
+	default:
+		st.eta = etaText(0, false)
 	}
-	return s
+	// The bar's line with the row's number after the prefix: rendered
+	// that much narrower.
+	line := renderBar(st, cols-cellWidth(head))
+	return cutCells(prefix+head+strings.TrimPrefix(line, prefix), max(cols-1, 0))
 }
-
-// rowWidth keeps a row on one line of an 80-column terminal.
-const rowWidth = 79
 
 // draw redraws the rows, at most every 100 ms unless forced (a change of
 // state, not of bytes).
@@ -495,19 +555,52 @@ func (r *manyRows) draw(force bool) {
 			return
 		}
 		r.lastDraw = t
+		if r.stopTick == nil && r.tickEvery > 0 {
+			r.startTicker()
+		}
 		r.p.clearLine()
+		cols := r.cols()
 		var b strings.Builder
 		for i := range r.dests {
-			row := fmt.Sprintf("%s[%d] %s: %s", prefix, i+1, r.labels[i], r.state[i])
-			if rs := []rune(row); len(rs) > rowWidth {
-				row = string(rs[:rowWidth-1]) + "…"
-			}
-			b.WriteString(escape(row, 0, false) + "\n")
+			b.WriteString(r.row(i, cols, t) + "\n")
 		}
 		r.p.stderr.Write([]byte(b.String()))
 		r.drawn = len(r.dests)
 		r.p.line = r
 	})
+}
+
+// tick redraws with the time as it is now, so that a stall shows. A
+// moving row's window gets a sample of its unchanged count.
+func (r *manyRows) tick() {
+	r.mu.Lock()
+	t := r.now()
+	for i := range r.dests {
+		if r.moving[i] {
+			r.win[i].add(t, r.ev[i].Done)
+		}
+	}
+	r.mu.Unlock()
+	r.draw(true)
+}
+
+// startTicker starts the redraw ticker; r.mu is held. finish stops it.
+func (r *manyRows) startTicker() {
+	stop, done := make(chan struct{}), make(chan struct{})
+	r.stopTick, r.tickDone = stop, done
+	go func() {
+		defer close(done)
+		tk := time.NewTicker(r.tickEvery)
+		defer tk.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tk.C:
+				r.tick()
+			}
+		}
+	}()
 }
 
 // Clear removes the rows, for the printer before it writes a message;
@@ -520,8 +613,17 @@ func (r *manyRows) Clear() error {
 	return nil
 }
 
-// finish draws the rows a last time and leaves them on screen.
+// finish stops the ticker, draws the rows a last time and leaves them on
+// screen.
 func (r *manyRows) finish() {
+	r.mu.Lock()
+	stop, done := r.stopTick, r.tickDone
+	r.tickEvery = 0 // no ticker after this
+	r.mu.Unlock()
+	if stop != nil {
+		close(stop)
+		<-done
+	}
 	if r.mode != progressBar {
 		return
 	}

@@ -134,10 +134,10 @@ func TestManyRowsRedraw(t *testing.T) {
 	dests := []manyDest{{t: target{value: "10.0.0.1:1"}, dest: receiver{label: "10.0.0.1:1"}},
 		{t: target{value: "10.0.0.2:1"}, dest: receiver{label: "10.0.0.2:1"}}}
 	r := newManyRows(p, progressBar, now, dests)
-	r.live = []int{0, 1}
+	r.live, r.tickEvery = []int{0, 1}, 0
 	r.onEvent(0, transfer.Progress{Done: 50, Total: 100})
 	first := out.String()
-	if strings.Count(first, "\n") != 2 || !strings.Contains(first, "[1] 10.0.0.1:1:  50%") || !strings.Contains(first, "[2] 10.0.0.2:1: connecting") {
+	if strings.Count(first, "\n") != 2 || !strings.Contains(first, "ferry: [1] 10.0.0.1:1  50% [") || !strings.Contains(first, "[2] 10.0.0.2:1: connecting") {
 		t.Fatalf("first draw:\n%q", first)
 	}
 	out.Reset()
@@ -159,4 +159,66 @@ func TestManyRowsRedraw(t *testing.T) {
 	if strings.Contains(out.String(), "\x1b[2A") {
 		t.Errorf("a message after finish erased the final rows:\n%q", out.String())
 	}
+}
+
+// Each row fits the terminal's width as it is at that redraw, whatever
+// the row shows; a moving row shows its rate and ETA over the window,
+// and "stalled" once no byte moved for a while (the ticker's redraw).
+func TestManyRowsFitWidth(t *testing.T) {
+	var out bytes.Buffer
+	p := &printer{stdout: &bytes.Buffer{}, stderr: &out}
+	clock := time.Unix(0, 0)
+	now := func() time.Time { return clock }
+	long := "a-receiver-with-a-very-long-name-on-the-kitchen-shelf (ab12 cd34 ef56 0011)"
+	dests := []manyDest{{t: target{value: "10.0.0.1:1"}, dest: receiver{label: long}},
+		{t: target{value: "10.0.0.2:1"}, dest: receiver{label: long}}}
+	r := newManyRows(p, progressBar, now, dests)
+	r.live, r.tickEvery = []int{0, 1}, 0
+	cols := 60
+	r.cols = func() int { return cols }
+	rows := func() []string {
+		s := out.String()
+		if i := strings.LastIndex(s, "\x1b[J"); i >= 0 {
+			s = s[i+len("\x1b[J"):]
+		}
+		out.Reset()
+		return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	}
+	check := func(what string, want ...string) {
+		t.Helper()
+		got := rows()
+		if len(got) != 2 {
+			t.Fatalf("%s: %d rows:\n%q", what, len(got), got)
+		}
+		for _, row := range got {
+			if w := cellWidth(row); w > cols-1 {
+				t.Errorf("%s: %d cells on a %d-column terminal: %q", what, w, cols, row)
+			}
+		}
+		for i, w := range want {
+			if !strings.Contains(got[i], w) {
+				t.Errorf("%s: row %d %q, want %q in it", what, i+1, got[i], w)
+			}
+		}
+	}
+	r.onEvent(1, transfer.Connected{PeerName: long})
+	check("connected", "[1] a-receiver", "[2] a-receiver")
+	for s := int64(1); s <= 3; s++ {
+		clock = clock.Add(time.Second)
+		r.onEvent(0, transfer.Progress{Done: s << 20, Total: 100 << 20})
+	}
+	check("moving", "3% [      ] eta 1m37s")
+	cols = 100
+	r.draw(true)
+	check("wider", "1.0 MiB/s eta 1m37s")
+	cols = 40 // narrowed again
+	clock = clock.Add(time.Second)
+	r.onEvent(0, transfer.Progress{Done: 4 << 20, Total: 100 << 20})
+	check("narrowed", "[1] ", "[2] ")
+	clock = clock.Add(3 * time.Second)
+	r.tick()
+	check("stalled", "stalled")
+	cols = 120
+	r.onEvent(1, transfer.Failed{Err: transfer.ErrDeclined})
+	check("wide", "", "failed: declined")
 }

@@ -12,7 +12,8 @@
 //	                      ferry CLI)
 //	FERRY_GUI_DEMO=view   open a view filled with sample content and no network:
 //	                      send, progress, done, failed, receive, offer, settings,
-//	                      trusted, devices-trusted, done-trust or history
+//	                      trusted, devices-trusted, done-trust, send-many,
+//	                      progress-many, send-phone or history
 //	FERRY_GUI_STATE=file  write what the Send view holds to file, as JSON,
 //	                      whenever it changes (for tests of the real app)
 //
@@ -70,7 +71,10 @@ func main() {
 	a.Settings().SetTheme(ui.Theme())
 	a.SetIcon(ui.AppIcon())
 	w := a.NewWindow("Ferry")
-	w.Resize(fyne.NewSize(960, 640))
+	// 680 high: the Send view (Send clipboard, per-device codes, Send to
+	// a phone) needs 648, and a window smaller than its content grows
+	// by itself after the first frame.
+	w.Resize(fyne.NewSize(960, 680))
 
 	id, idErr := secure.LoadOrCreateIdentity(configDir)
 	if idErr != nil {

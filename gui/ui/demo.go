@@ -19,8 +19,9 @@ import (
 // send), "failed" (a send with a wrong code), "receive" (the code and QR
 // code), "offer" (an incoming offer), "settings", "trusted" (Settings with
 // two trusted devices), "devices-trusted" (a device list with a trusted
-// device and one whose key changed) or "done-trust" (a verified send with
-// the box that trusts the receiver).
+// device and one whose key changed), "done-trust" (a verified send with
+// the box that trusts the receiver) or "send-phone" (Send to a phone,
+// waiting for a page: the QR code and the link).
 // Call it after New and before Start. Sample files are created, sparse,
 // under the system's temporary folder, and so is a trust store of sample
 // devices: the person's own is never read or written.
@@ -89,6 +90,18 @@ func (u *UI) Demo(view string) error {
 		}
 	case "send-many", "progress-many":
 		return u.demoMany(view)
+	case "send-phone":
+		paths, err := demoFiles()
+		if err != nil {
+			return fmt.Errorf("demo: %w", err)
+		}
+		u.cfg.NoReceive = true
+		u.ShowSend()
+		u.send.addPaths(paths...)
+		u.send.startPhoneSend() // serves the page on loopback (the capture's FERRY_LISTEN); the demo engine waits
+		// The link as it would read on a LAN, with a fixed port and code
+		// so that the picture is the same every run.
+		u.send.phone.show(FormatLink("192.168.1.23", 41002, "482913", u.fingerprint()))
 	case "receive", "offer", "codes-stopped":
 		u.ShowReceive()
 	case "settings", "trusted":
@@ -101,7 +114,7 @@ func (u *UI) Demo(view string) error {
 		u.cfg.NoReceive = true
 		u.ShowHistory()
 	default:
-		return fmt.Errorf("demo: unknown view %q (want send, progress, done, failed, receive, offer, codes-stopped, settings, trusted, devices-trusted, done-trust or history)", view)
+		return fmt.Errorf("demo: unknown view %q (want send, progress, done, failed, receive, offer, codes-stopped, settings, trusted, devices-trusted, done-trust, send-many, progress-many, send-phone or history)", view)
 	}
 	return nil
 }
@@ -191,6 +204,10 @@ func (e demoEngine) Send(ctx context.Context, cfg transfer.SendConfig) (transfer
 	}
 	if e.view == "failed" {
 		return transfer.Summary{}, fmt.Errorf("connecting to %s: %w", cfg.Addr, secure.ErrWrongCode)
+	}
+	if e.view == "send-phone" {
+		<-ctx.Done() // no page comes: the panel waits
+		return transfer.Summary{}, fmt.Errorf("%w: %w", transfer.ErrCancelled, context.Cause(ctx))
 	}
 	d := demoDevices[0]
 	c := transfer.Connected{PeerName: d.Name, PeerFingerprint: d.Fingerprint, Addr: d.Addrs[0]}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 )
@@ -101,7 +102,7 @@ func pageClient(t *testing.T, link, dir string, id *secure.Identity) (transfer.S
 // WebSocket and receives the files, checked, and the Send view shows the
 // result.
 func TestSendToPhone(t *testing.T) {
-	h := newHarness(t, CoreEngine{}, noReceive)
+	h := newHarness(t, CoreEngine{}, noReceive, withHistory(t, &folderLog{}))
 	src := t.TempDir()
 	a := writeFile(t, src, "holiday.jpg", 300_000)
 	b := writeFile(t, src, "notes.txt", 1_000)
@@ -144,6 +145,14 @@ func TestSendToPhone(t *testing.T) {
 	h.check(func() bool {
 		if v.phone.root.Visible() {
 			t.Error("the QR code is still shown after the send")
+		}
+		return true
+	})
+	hv := h.historyRows(1)
+	h.check(func() bool {
+		r := hv.recs[0]
+		if r.Direction != history.Sent || r.Outcome != history.Verified || r.Files != 2 || r.Folder != src || r.Peer.Name == "" {
+			t.Errorf("the send to the phone's record: %+v", r)
 		}
 		return true
 	})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"net"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -22,7 +23,8 @@ import (
 // receiver of an ordinary transfer: the desktop runs transfer.Send with a
 // Dialer that hands over the page's WebSocket (what `ferry send
 // --to-browser` does), so progress, cancel, errors and the result are the
-// Send view's own. Only the page may connect to that port (core/web's
+// Send view's own, and so is its history record (named by the page's
+// device name once it connected). Only the page may connect to that port (core/web's
 // ToBrowser refuses Ferry's TCP connections); it closes when the send
 // ends.
 
@@ -106,10 +108,12 @@ func (v *sendView) startPhoneSend() {
 	// Cancelling while no phone has come closes the port, which ends
 	// the wait in Accept.
 	stop := context.AfterFunc(ctx, func() { mux.Close() })
+	paths := v.sel.paths()
 	var items []transfer.Item
-	for _, p := range v.sel.paths() {
+	for _, p := range paths {
 		items = append(items, transfer.Item{Path: p})
 	}
+	tlog := &transferLog{start: time.Now()} // its history record, as any send's
 	cfg := transfer.SendConfig{
 		Addr:     "the phone",
 		Code:     code,
@@ -118,6 +122,7 @@ func (v *sendView) startPhoneSend() {
 		Items:    items,
 		Dialer:   func(context.Context, string) (net.Conn, error) { return mux.Accept() },
 		OnEvent: func(ev transfer.Event) {
+			tlog.note(ev)
 			v.u.do(func() {
 				if _, ok := ev.(transfer.Connected); ok {
 					v.phone.hide()
@@ -132,6 +137,7 @@ func (v *sendView) startPhoneSend() {
 		stop()
 		mux.Close()
 		cancel(nil)
+		v.u.record(v.u.sendRecord(tlog, paths, Device{Name: "a phone's browser"}, "", err))
 		if v.u.ctx.Err() != nil {
 			return
 		}

@@ -6,13 +6,15 @@ package ui
 // needs a code (trusted devices need none), and Send starts one session
 // per device (transfer.SendMany: its own code or pin, its own accept, its
 // own progress row and result; the files are read once for all). One
-// device declining or failing never stops the others.
+// device declining or failing never stops the others. Each device gets
+// its own history record, with its own outcome, as a send to it alone.
 
 import (
 	"context"
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -169,20 +171,24 @@ func (v *sendView) startSendMany() {
 	if len(ts) < 2 || len(v.sel.items) == 0 || v.cancel != nil {
 		return
 	}
+	paths := v.sel.paths()
 	var items []transfer.Item
-	for _, p := range v.sel.paths() {
+	for _, p := range paths {
 		items = append(items, transfer.Item{Path: p})
 	}
 	ctx, cancel := context.WithCancelCause(v.u.ctx)
 	v.cancel = cancel
 	cfg := transfer.ManyConfig{Items: items}
 	names := make([]string, len(ts))
+	addrs := make([]string, len(ts))
+	tlogs := make([]*transferLog, len(ts)) // each device's history record
 	for i, d := range ts {
 		names[i] = d.Name
 		addr := d.Name
 		if len(d.Addrs) > 0 {
 			addr = d.Addrs[0]
 		}
+		addrs[i], tlogs[i] = addr, &transferLog{start: time.Now()}
 		sc := transfer.SendConfig{
 			Addr: addr, Code: v.manyCode(d), PeerKey: v.manyKey(d),
 			Identity: v.u.cfg.Identity, Name: v.u.settings.deviceName(),
@@ -196,6 +202,7 @@ func (v *sendView) startSendMany() {
 		cfg.To = append(cfg.To, sc)
 	}
 	cfg.OnEvent = func(i int, ev transfer.Event) {
+		tlogs[i].note(ev) // never called concurrently (SendMany, sendEach)
 		v.u.do(func() { v.many.panel.handle(i, ev) })
 	}
 	bytes, files, _ := v.sel.totals()
@@ -213,6 +220,9 @@ func (v *sendView) startSendMany() {
 			res = sendEach(ctx, engine, cfg)
 		}
 		cancel(nil)
+		for i, r := range res {
+			v.u.record(v.u.sendRecord(tlogs[i], paths, ts[i], addrs[i], r.Err))
+		}
 		if v.u.ctx.Err() != nil {
 			return
 		}

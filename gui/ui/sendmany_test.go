@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
@@ -32,14 +33,15 @@ func tick(c *widget.Check) {
 // Three real receivers on loopback, picked in the device list by ticking
 // their boxes: each gets a code field of its own, a progress row of its
 // own and a result of its own; the one that declines does not stop the
-// other two, which get the file intact.
+// other two, which get the file intact. The history has a record per
+// device, each with its own outcome.
 func TestSendToSeveralDevices(t *testing.T) {
 	peers := []*peerReceiver{
 		startPeerReceiver(t, transfer.AcceptAll),
 		startPeerReceiver(t, transfer.DeclineAll),
 		startPeerReceiver(t, transfer.AcceptAll),
 	}
-	h := newHarness(t, CoreEngine{}, noReceive)
+	h := newHarness(t, CoreEngine{}, noReceive, withHistory(t, &folderLog{}))
 	v := h.u.send
 	src := writeFile(t, t.TempDir(), "report.pdf", 700_000)
 	h.drop(src)
@@ -122,4 +124,23 @@ func TestSendToSeveralDevices(t *testing.T) {
 	if n, _ := os.ReadDir(peers[1].dir); len(n) != 0 {
 		t.Errorf("the receiver that declined has %d entries", len(n))
 	}
+	hv := h.historyRows(3)
+	h.check(func() bool {
+		got := map[string]history.Record{}
+		for _, r := range hv.recs {
+			got[r.Peer.Addr] = r
+		}
+		for i, p := range peers {
+			want := history.Verified
+			if i == 1 {
+				want = history.Declined
+			}
+			r, ok := got[p.addr()]
+			if !ok || r.Direction != history.Sent || r.Outcome != want || (want == history.Verified) != (r.Files == 1) ||
+				len(r.Paths) != 1 || r.Paths[0] != src || r.Peer.Auth != history.ByCode {
+				t.Errorf("receiver %d (%s): record %+v (found %v), want %s", i, p.addr(), r, ok, want)
+			}
+		}
+		return true
+	})
 }

@@ -43,12 +43,14 @@ var views = []struct {
 	// a row per device, one of which declined.
 	{"send-many.png", []string{"FERRY_GUI_DEMO=send-many"}},
 	{"progress-many.png", []string{"FERRY_GUI_DEMO=progress-many"}},
+	// Send to a phone: the QR code and link, waiting for a page.
+	{"send-phone.png", []string{"FERRY_GUI_DEMO=send-phone"}},
 	// The History tab: sent and received, verified, declined, failed.
 	{"history.png", []string{"FERRY_GUI_DEMO=history"}},
 }
 
 // The window size ferry-gui asks for; no window manager runs, so it gets it.
-const wantW, wantH = 960, 640
+const wantW, wantH = 960, 680
 
 // TestScreenshots starts bin/ferry-gui under Xvfb once per demo view and
 // checks that the window rendered: the expected size, and many distinct
@@ -61,7 +63,7 @@ func TestScreenshots(t *testing.T) {
 	if _, err := os.Stat(bin); err != nil {
 		t.Fatalf("%s is missing: build it with make ferry-gui (make e2e does)", bin)
 	}
-	for _, tool := range []string{"Xvfb", "import", "convert", "compare", "xwininfo"} {
+	for _, tool := range []string{"Xvfb", "import", "convert", "compare", "identify", "xwininfo"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Fatalf("%s is not installed: tests/install-deps.sh installs it", tool)
 		}
@@ -99,8 +101,19 @@ func keep(t *testing.T, shot, dst string) {
 }
 
 // differingPixels counts the pixels in which two images differ (-1 when
-// they can't be compared, e.g. a different size).
+// they can't be compared, e.g. a different size: compare itself then
+// counts only the part they share, and may say 0).
 func differingPixels(a, b string) float64 {
+	size := func(f string) string {
+		out, err := exec.Command("identify", "-format", "%wx%h", f).Output()
+		if err != nil {
+			return "?" + f
+		}
+		return string(out)
+	}
+	if size(a) != size(b) {
+		return -1
+	}
 	out, _ := exec.Command("compare", "-metric", "AE", a, b, "null:").CombinedOutput()
 	n, err := strconv.ParseFloat(strings.Fields(string(out) + " x")[0], 64)
 	if err != nil {

@@ -5,6 +5,13 @@
 "use strict";
 
 (function () {
+	// Under Node, for core/web's test of the page's wording: the words
+	// alone, before anything touches a document.
+	if (typeof module === "object" && typeof document === "undefined") {
+		module.exports = { bytes, seconds, count };
+		return;
+	}
+
 	const $ = (id) => document.getElementById(id);
 	const meta = (n) => (document.querySelector(`meta[name="${n}"]`) || {}).content || "";
 
@@ -15,18 +22,34 @@
 
 	// ---- words -------------------------------------------------------
 
-	function bytes(n) {
-		const u = ["bytes", "KB", "MB", "GB", "TB"];
-		let i = 0;
-		while (n >= 1000 && i < u.length - 1) { n /= 1000; i++; }
-		return (i === 0 ? n : n.toFixed(n < 10 ? 1 : 0)) + " " + u[i];
+	// count(1, "file", "files") is "1 file"; count(2, ...) "2 files".
+	function count(n, one, many) {
+		return n + " " + (n === 1 ? one : many);
 	}
 
+	// bytes(n) is a size or, with "/s" after it, a rate: whole bytes under
+	// 1000 ("1 byte", "338 bytes"), then kB, MB... in steps of 1000 (as the
+	// app says them) with one decimal under 10. A figure that would round
+	// up to 1000 takes the next unit: never "1000 kB".
+	function bytes(n) {
+		n = Math.max(0, Number(n) || 0);
+		if (Math.round(n) < 1000) return count(Math.round(n), "byte", "bytes");
+		const u = ["kB", "MB", "GB", "TB", "PB"];
+		let i = -1;
+		while (i < u.length - 1 && (i < 0 || n >= 999.5)) { n /= 1000; i++; }
+		return (n < 9.95 ? n.toFixed(1) : n.toFixed(0)) + " " + u[i];
+	}
+
+	// seconds(s) is a duration to read: "3 s", "1 min 5 s", "2 min",
+	// "1 h 4 min"; "" when unknown. Whole seconds, rounded up.
 	function seconds(s) {
 		if (!isFinite(s) || s <= 0) return "";
-		if (s < 60) return Math.ceil(s) + " s";
-		const m = Math.floor(s / 60);
-		return m + " min " + Math.round(s - m * 60) + " s";
+		const t = Math.ceil(s);
+		if (t < 60) return t + " s";
+		const m = Math.floor(t / 60), r = t % 60;
+		if (m < 60) return m + " min" + (r ? " " + r + " s" : "");
+		const h = Math.floor(m / 60), rm = m % 60;
+		return h + " h" + (rm ? " " + rm + " min" : "");
 	}
 
 	function defaultName() {
@@ -81,7 +104,7 @@
 		unreachable: () => [`Cannot reach ${peerName}.`, "Check that this device is on the same Wi-Fi and that the other one is still waiting."],
 		verify: () => ["A file arrived damaged and was not kept.", "Try again."],
 		source_changed: () => ["A file changed while it was being sent.", "Pick it again and send again."],
-		no_space: () => [`${peerName} has not enough free space for these files.`, ""],
+		no_space: () => [`${peerName} does not have enough free space for these files.`, ""],
 	};
 
 	function failed(e) {
@@ -105,7 +128,7 @@
 			$("stage").textContent = mode === "send" ? `Waiting for ${peerName} to accept…` : "Connected.";
 			break;
 		case "offer":
-			$("stage").textContent = `${e.files} file${e.files === 1 ? "" : "s"}, ${bytes(e.total_bytes)} coming.`;
+			$("stage").textContent = `${count(e.files, "file", "files")}, ${bytes(e.total_bytes)} coming.`;
 			break;
 		case "accepted":
 			$("stage").textContent = mode === "send" ? `${peerName} accepted. Sending…` : "Receiving…";
@@ -113,7 +136,7 @@
 		case "progress": {
 			$("bar").value = e.total > 0 ? e.done / e.total : 0;
 			const left = seconds(e.eta);
-			$("rate").textContent = `${bytes(e.done)} of ${bytes(e.total)} · ${bytes(e.rate)}/s` + (left ? ` · ${left} left` : "");
+			$("rate").textContent = `${bytes(e.done)} of ${bytes(e.total)}` + (e.rate > 0 ? ` · ${bytes(e.rate)}/s` : "") + (left ? ` · ${left} left` : "");
 			if (e.current) $("stage").textContent = (mode === "send" ? "Sending " : "Receiving ") + e.current;
 			break;
 		}
@@ -129,13 +152,14 @@
 	}
 
 	function finished(d) {
-		const parts = [`${mode === "send" ? "Sent" : "Received"} ${d.entries} item${d.entries === 1 ? "" : "s"}`];
-		let msg = parts[0] + ` (${bytes(d.bytes)}) ${mode === "send" ? "to" : "from"} ${peerName} in ${seconds(d.duration) || "no time"}`;
+		const took = seconds(d.duration);
+		let msg = `${mode === "send" ? "Sent" : "Received"} ${count(d.entries, "item", "items")} (${bytes(d.bytes)}) ${mode === "send" ? "to" : "from"} ${peerName}` +
+			(took ? ` in ${took}` : "");
 		if (d.duration > 0 && d.bytes > 0) msg += `, ${bytes(d.bytes / d.duration)}/s`;
 		msg += ". Every file was checked.";
 		const notes = [];
 		if (d.resumed_bytes > 0) notes.push(`${bytes(d.resumed_bytes)} had already arrived before the connection dropped.`);
-		if (d.skipped_bytes > 0) notes.push(`${bytes(d.skipped_bytes)} were already there and not sent again.`);
+		if (d.skipped_bytes > 0) notes.push(`${bytes(d.skipped_bytes)} ${d.skipped_bytes === 1 ? "was" : "were"} already there and not sent again.`);
 		result(true, msg, notes.join(" "));
 	}
 
@@ -166,7 +190,7 @@
 	function updatePicked() {
 		const fs = picked();
 		const total = fs.reduce((a, f) => a + f.size, 0);
-		$("picked").textContent = fs.length ? `${fs.length} file${fs.length === 1 ? "" : "s"}, ${bytes(total)}` : "Nothing picked yet.";
+		$("picked").textContent = fs.length ? `${count(fs.length, "file", "files")}, ${bytes(total)}` : "Nothing picked yet.";
 		$("send").disabled = fs.length === 0;
 	}
 
