@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"time"
-
-	"github.com/ferry-project/ferry/core/diag"
 )
 
 // maxResumes bounds the partial files resumed in one transfer: each
@@ -23,15 +21,9 @@ const maxResumes = 64
 // and answers the offer; receive_entries.go takes the entries and their
 // bytes to disk; receive_stream.go reads and writes messages.
 type rsession struct {
-	cfg     *ReceiverConfig
-	decide  <-chan bool
-	conn    stream
-	ev      *emitter
-	timers  *diag.Timers
-	peerFP  string
-	peerKey []byte
-	paired  bool // authenticated by pins, not by a code
-	timeout time.Duration
+	link
+	cfg    *ReceiverConfig
+	decide <-chan bool
 	// wrongCodes is how many wrong codes the receiver checked before
 	// this connection's code proved right (code mode), for Connected.
 	wrongCodes int
@@ -41,10 +33,8 @@ type rsession struct {
 	writerErr     error         // set before writerDone closes
 	peeked        chan peeked   // the first message after the offer, read while the person decides
 	peekDone      chan struct{}
-	peerAbort     bool // the sender ended the transfer: do not answer
 	declineReason string
 
-	hdr     [headerLen]byte
 	buf     []byte
 	hash    hasher // the current entry's, reused from entry to entry
 	dest    *dest  // nil with a Sink
@@ -75,10 +65,8 @@ type planned struct {
 
 // peeked is a message read by the peek goroutine.
 type peeked struct {
-	t    msgType
-	n    int
-	body []byte
-	err  error
+	m   msg
+	err error
 }
 
 func (s *rsession) run(parent context.Context) (Summary, error) {
@@ -109,7 +97,7 @@ func (s *rsession) run(parent context.Context) (Summary, error) {
 		// A sender that went silent may only be slow: if it ever reads
 		// again, it learns that this end timed out, not that the stream
 		// ended for no reason.
-		if !s.peerAbort && (!isPeerGone(err) || errors.Is(err, ErrTimeout)) {
+		if s.peerError() == nil && (!isPeerGone(err) || errors.Is(err, ErrTimeout)) {
 			reason := reasonOf(ctx, err)
 			switch {
 			case errors.Is(err, ErrDeclined):
@@ -154,18 +142,15 @@ func (s *rsession) run(parent context.Context) (Summary, error) {
 }
 
 func (s *rsession) exchange(ctx context.Context) error {
-	t, _, body, err := s.next(ctx)
+	m, err := s.next(ctx, phOffer)
 	if err != nil {
 		return err
 	}
-	if t != msgOffer {
-		return fmt.Errorf("expected an offer, got %v: %w", t, ErrProtocol)
-	}
-	om, err := decodeOffer(body)
+	om, err := decodeOffer(m.body)
 	if err != nil {
 		return err
 	}
-	body = nil
+	m.body = nil
 	addr := s.conn.NetConn().RemoteAddr().String()
 	s.ev.emit(Connected{PeerName: om.Name, PeerFingerprint: s.peerFP, PeerKey: s.peerKey, Paired: s.paired, Addr: addr,
 		WrongCodes: s.wrongCodes})
@@ -286,12 +271,9 @@ func (s *rsession) decideOffer(ctx context.Context, offer Offer) (bool, error) {
 	case p := <-s.peeked:
 		s.peeked = nil
 		if p.err != nil {
-			return false, s.readError(ctx, p.err)
+			return false, p.err
 		}
-		if _, _, _, err := s.checkAbort(p.t, p.n, p.body); err != nil {
-			return false, err
-		}
-		return false, fmt.Errorf("the sender sent %v before the answer: %w", p.t, ErrProtocol)
+		return false, fmt.Errorf("the sender sent %v before the answer: %w", p.m.t, ErrProtocol)
 	case <-ctx.Done():
 		return false, cancelError(ctx)
 	}
@@ -393,14 +375,11 @@ func (s *rsession) matchHaves(ctx context.Context, haves []int) error {
 			readable[k] = true
 		}
 	}
-	t, _, body, err := s.next(ctx)
+	in, err := s.next(ctx, phHashes)
 	if err != nil {
 		return err
 	}
-	if t != msgHashes {
-		return fmt.Errorf("expected the sender's hashes, got %v: %w", t, ErrProtocol)
-	}
-	theirs, err := decodeHashes(body, haves)
+	theirs, err := decodeHashes(in.body, haves)
 	if err != nil {
 		return err
 	}

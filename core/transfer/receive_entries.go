@@ -21,13 +21,13 @@ func (s *rsession) receive(ctx context.Context) error {
 	}
 	for {
 		skipDirs()
-		t, _, body, err := s.next(ctx)
+		msg, err := s.next(ctx, phEntries)
 		if err != nil {
 			return err
 		}
-		switch t {
+		switch msg.t {
 		case msgBegin:
-			m, err := decodeBegin(body)
+			m, err := decodeBegin(msg.body)
 			if err != nil {
 				return err
 			}
@@ -39,7 +39,7 @@ func (s *rsession) receive(ctx context.Context) error {
 			}
 			i++
 		case msgSkip:
-			m, err := decodeSkip(body)
+			m, err := decodeSkip(msg.body)
 			if err != nil {
 				return err
 			}
@@ -55,8 +55,8 @@ func (s *rsession) receive(ctx context.Context) error {
 				return fmt.Errorf("sender finished before entry %d of %d: %w", i, len(s.entries), ErrProtocol)
 			}
 			return s.finish()
-		default:
-			return fmt.Errorf("unexpected %v: %w", t, ErrProtocol)
+		default: // the table accepted what this switch does not take
+			return fmt.Errorf("unexpected %v: %w", msg.t, ErrProtocol)
 		}
 	}
 }
@@ -128,12 +128,12 @@ func (s *rsession) receiveEntry(ctx context.Context, i int, off int64) error {
 	}
 	left := e.Size - off
 	for {
-		t, n, body, err := s.next(ctx)
+		msg, err := s.next(ctx, phEntry)
 		if err != nil {
 			return err
 		}
-		if t == msgEnd {
-			m, err := decodeEnd(body)
+		if msg.t == msgEnd {
+			m, err := decodeEnd(msg.body)
 			if err != nil {
 				return err
 			}
@@ -158,19 +158,17 @@ func (s *rsession) receiveEntry(ctx context.Context, i int, off int64) error {
 			}
 			break
 		}
-		if t != msgData {
-			return fmt.Errorf("unexpected %v inside %q: %w", t, e.Path, ErrProtocol)
-		}
+		n := msg.n // a data chunk: phEntry takes nothing else
 		if int64(n) > left {
 			return fmt.Errorf("%q: more bytes than declared: %w", e.Path, ErrProtocol)
 		}
 		// A header always follows a chunk: ask for both at once.
 		if err := s.conn.Prefetch(n + headerLen); err != nil {
-			return s.readError(ctx, err)
+			return s.readError(err)
 		}
 		chunk := s.buf[:n]
 		if _, err := io.ReadFull(s.conn, chunk); err != nil {
-			return s.readError(ctx, err)
+			return s.readError(err)
 		}
 		start := time.Now()
 		h.Write(chunk)

@@ -69,7 +69,7 @@ func NewReceiver(cfg ReceiverConfig) (*Receiver, error) {
 	if cfg.MaxAttempts <= 0 {
 		cfg.MaxAttempts = 3
 	}
-	cfg.Timeout = cmp(cfg.Timeout, defaultTimeout)
+	cfg.Timeout = orDefault(cfg.Timeout, defaultTimeout)
 	life, kill := context.WithCancelCause(context.Background())
 	return &Receiver{cfg: cfg, ln: ln, ev: &emitter{f: cfg.OnEvent}, code: code, decide: make(chan bool, 1), life: life, kill: kill}, nil
 }
@@ -250,9 +250,8 @@ func (r *Receiver) unclaim() { r.mu.Lock(); r.serving = false; r.mu.Unlock() }
 // session runs the transfer of a connection through the handshake.
 func (r *Receiver) session(ctx context.Context, ev *emitter, w won) (Summary, error) {
 	r.cfg.hooks.onSecured(w.sc)
-	s := &rsession{cfg: &r.cfg, decide: r.decide, conn: w.sc, ev: ev, timers: w.timers,
-		peerFP: w.sc.PeerFingerprint(), peerKey: w.sc.PeerPublic(), paired: w.sc.Paired(), timeout: r.cfg.Timeout,
-		wrongCodes: w.wrongCodes}
+	s := &rsession{link: newLink(w.sc, "the sender", ev, w.timers, r.cfg.Timeout),
+		cfg: &r.cfg, decide: r.decide, wrongCodes: w.wrongCodes}
 	sum, err := s.run(ctx)
 	if !s.paired {
 		r.usedCode(err == nil)

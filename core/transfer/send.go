@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"net"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ferry-project/ferry/core/diag"
@@ -81,48 +80,33 @@ func Send(ctx context.Context, cfg SendConfig) (sum Summary, err error) {
 	}
 	cfg.hooks.onSecured(sc)
 	s := &sender{
-		cfg: cfg, conn: sc, peerFP: sc.PeerFingerprint(), peerKey: sc.PeerPublic(), paired: sc.Paired(), ev: ev, timers: timers,
-		entries: entries, srcs: srcs, offer: offer, offerBody: body,
-		timeout: cmp(cfg.Timeout, defaultTimeout),
+		link: newLink(sc, "the receiver", ev, timers, orDefault(cfg.Timeout, defaultTimeout)),
+		cfg:  cfg, entries: entries, srcs: srcs, offer: offer, offerBody: body,
 	}
 	s.sum.SameMachine = sameMachine(nc.LocalAddr(), nc.RemoteAddr())
 	return s.run(ctx)
 }
 
-func cmp(d, def time.Duration) time.Duration {
-	if d <= 0 {
-		return def
-	}
-	return d
-}
-
 // sender is one outgoing transfer. Its goroutine (the caller of run)
 // owns every write; readLoop owns every read and hands the few replies
-// over on in.
+// over, each on its own channel (replies).
 type sender struct {
+	link
 	cfg       SendConfig
-	conn      stream
-	peerFP    string
-	peerKey   []byte
-	paired    bool // authenticated by pins, not by a code
-	ev        *emitter
-	timers    *diag.Timers
 	entries   []Entry
 	srcs      []source
 	offer     Offer
 	offerBody []byte
-	timeout   time.Duration
 
-	in         chan any      // helloMsg, answerMsg, matchesMsg (after haves), doneMsg, in that order
+	replies    replies
 	readerDone chan struct{} // closed when readLoop returns
-	mu         sync.Mutex
-	peerErr    error       // an Abort the receiver sent
-	results    []EntryDone // confirmed entries, by readLoop
-	confirmed  []bool      // by index, by readLoop
+	results    []EntryDone   // confirmed entries, by readLoop
+	confirmed  []bool        // by index, by readLoop
+	haves      []int         // the answer's, until the matches come; by readLoop
 
-	buf       []byte // header + one chunk
-	ctlHdr    [headerLen]byte
-	hash      hasher // the current entry's, reused from entry to entry
+	buf       []byte          // header + one chunk
+	ctlHdr    [headerLen]byte // writeMsg's
+	hash      hasher          // the current entry's, reused from entry to entry
 	lastFlush time.Time
 	meter     *meter
 	sum       Summary
@@ -144,7 +128,7 @@ func (s *sender) run(parent context.Context) (Summary, error) {
 	})
 	defer stop()
 
-	s.in = make(chan any, 4) // every message readLoop hands over fits: it never blocks
+	s.replies = newReplies()
 	s.readerDone = make(chan struct{})
 	go s.readLoop(ctx, cancel)
 
@@ -189,12 +173,6 @@ func (s *sender) fail(parent, ctx context.Context, cancel context.CancelCauseFun
 		return pe
 	}
 	return err
-}
-
-func (s *sender) peerError() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.peerErr
 }
 
 // writeMsg writes a control message's header from a field, then its
@@ -243,19 +221,21 @@ func (s *sender) keepalive() error {
 // each time, not ticked at a fixed period: a ticker sampling "quiet long
 // enough?" misses by up to one period, so silences reached twice the
 // interval.
-func (s *sender) await(ctx context.Context) (any, error) {
+func await[T any](ctx context.Context, s *sender, reply <-chan T) (T, error) {
 	every := keepaliveAfter(s.timeout)
 	timer := time.NewTimer(every - s.quiet())
 	defer timer.Stop()
 	for {
 		select {
-		case m := <-s.in:
+		case m := <-reply:
 			return m, nil
 		case <-ctx.Done():
-			return nil, context.Cause(ctx)
+			var none T
+			return none, context.Cause(ctx)
 		case <-timer.C:
 			if err := s.keepalive(); err != nil {
-				return nil, err
+				var none T
+				return none, err
 			}
 			timer.Reset(every - s.quiet())
 		}
@@ -269,19 +249,18 @@ func (s *sender) exchange(ctx context.Context) error {
 	if err := s.flush(); err != nil {
 		return err
 	}
-	m, err := s.await(ctx)
+	hello, err := await(ctx, s, s.replies.hello)
 	if err != nil {
 		return err
 	}
-	hello := m.(helloMsg)
 	s.offer.PeerName, s.offer.PeerFingerprint = hello.Name, s.peerFP
 	s.ev.emit(Connected{PeerName: hello.Name, PeerFingerprint: s.peerFP, PeerKey: s.peerKey, Paired: s.paired,
 		Addr: s.conn.NetConn().RemoteAddr().String()})
 
-	if m, err = s.await(ctx); err != nil {
+	answer, err := await(ctx, s, s.replies.answer)
+	if err != nil {
 		return err
 	}
-	answer := m.(answerMsg)
 	// The split covers the transfer proper, from the answer on, like the
 	// receiver's; the handshake and the wait for a person are not in it.
 	start := time.Now()
@@ -322,10 +301,10 @@ func (s *sender) exchange(ctx context.Context) error {
 		return err
 	}
 	s.meter.tick(true)
-	if m, err = s.await(ctx); err != nil {
+	done, err := await(ctx, s, s.replies.done)
+	if err != nil {
 		return err
 	}
-	done := m.(doneMsg)
 	if err := s.conn.CloseWrite(); err != nil {
 		return fmt.Errorf("closing the stream: %w", netError(err))
 	}
@@ -366,12 +345,12 @@ func (s *sender) matchHaves(ctx context.Context, answer answerMsg) (map[int]bool
 	if err := s.flush(); err != nil {
 		return nil, err
 	}
-	reply, err := s.await(ctx)
+	reply, err := await(ctx, s, s.replies.matches)
 	if err != nil {
 		return nil, err
 	}
 	matched := make(map[int]bool)
-	for _, i := range reply.(matchesMsg).Indexes {
+	for _, i := range reply.Indexes {
 		matched[i] = true
 	}
 	return matched, nil
@@ -570,115 +549,109 @@ func (s *sender) hashPrefix(ctx context.Context, f io.Reader, name string, n int
 	return nil
 }
 
-// readLoop reads everything the receiver sends: hello, then an answer (or
-// an abort), then confirmations and done, then the end of the stream.
-// Keepalives only refresh the deadline. Any failure cancels the
-// transfer with its cause.
+// readLoop reads everything the receiver sends, through take, until the
+// end of its stream. Any failure cancels the transfer with its cause.
 func (s *sender) readLoop(ctx context.Context, cancel context.CancelCauseFunc) {
 	defer close(s.readerDone)
 	nc := s.conn.NetConn()
-	var hdr [headerLen]byte
-	want := msgHello
-	var haves []int // the answer's, until the matches come
-	s.confirmed = make([]bool, len(s.entries))
-	fail := func(err error) { cancel(err) }
-	for {
+	arm := func() error {
 		if ctx.Err() != nil {
 			nc.SetReadDeadline(time.Now().Add(s.grace()))
 		} else {
 			nc.SetReadDeadline(time.Now().Add(s.timeout))
 		}
-		t, n, err := readHeader(s.conn, &hdr)
-		if err != nil {
-			if want == 0 && errors.Is(err, io.EOF) {
-				return
-			}
-			if refused(err) { // it arrives where the first message would
-				fail(fmt.Errorf("securing the connection to %s: %w", s.cfg.Addr, err))
-				return
-			}
-			if errors.Is(err, io.EOF) {
-				err = fmt.Errorf("the receiver closed the stream early: %w", ErrProtocol)
-			}
-			fail(fmt.Errorf("receiving: %w", netError(err)))
-			return
-		}
-		if t == msgKeepalive {
-			continue
-		}
-		body, err := readBody(s.conn, t, n)
-		if err != nil {
-			fail(fmt.Errorf("receiving: %w", netError(err)))
-			return
-		}
-		if t == msgAbort {
-			m, err := decodeAbort(body)
-			if err == nil {
-				err = peerAbortError("the receiver", m)
-				s.mu.Lock()
-				s.peerErr = err
-				s.mu.Unlock()
-			}
-			fail(err)
-			return
+		return nil
+	}
+	s.confirmed = make([]bool, len(s.entries))
+	for ph := phHello; ; {
+		m, err := s.readMsg(ph, arm)
+		if err == nil {
+			ph, err = s.take(m)
 		}
 		switch {
-		case t == msgHello && want == msgHello:
-			m, err := decodeHello(body)
-			if err != nil {
-				fail(err)
-				return
-			}
-			s.in <- m
-			want = msgAnswer
-		case t == msgAnswer && want == msgAnswer:
-			m, err := decodeAnswer(body, s.entries)
-			if err != nil {
-				fail(err)
-				return
-			}
-			s.in <- m
-			want = msgDone
-			if haves = m.haves(); len(haves) > 0 {
-				want = msgMatches
-			}
-		case t == msgMatches && want == msgMatches:
-			m, err := decodeMatches(body, haves)
-			if err != nil {
-				fail(err)
-				return
-			}
-			s.in <- m
-			want, haves = msgDone, nil
-		case t == msgConfirm && want == msgDone:
-			m, err := decodeConfirm(body, len(s.entries))
-			if err != nil {
-				fail(err)
-				return
-			}
-			if s.confirmed[m.Index] {
-				fail(fmt.Errorf("entry %d confirmed twice: %w", m.Index, ErrProtocol))
-				return
-			}
-			s.confirmed[m.Index] = true
-			ed := EntryDone{Entry: s.entries[m.Index], Outcome: m.Outcome, SavedAs: m.SavedAs}
-			s.results = append(s.results, ed)
-			s.ev.emit(ed)
-		case t == msgDone && want == msgDone:
-			m, err := decodeDone(body)
-			if err != nil {
-				fail(err)
-				return
-			}
-			if len(s.results) != len(s.entries) {
-				fail(fmt.Errorf("the receiver confirmed %d of %d entries: %w", len(s.results), len(s.entries), ErrProtocol))
-				return
-			}
-			s.in <- m
-			want = 0
+		case err == nil:
+			continue
+		case ph == phClosed && errors.Is(err, io.EOF):
+		case refused(err): // it arrives where the first message would
+			cancel(fmt.Errorf("securing the connection to %s: %w", s.cfg.Addr, err))
 		default:
-			fail(fmt.Errorf("unexpected %v from the receiver: %w", t, ErrProtocol))
-			return
+			cancel(err)
 		}
+		return
 	}
+}
+
+// take handles one of the receiver's messages and returns the state the
+// sender reads in next. This is the order the sender expects, written
+// once: hello, then an answer (or an abort), then the matches if the
+// answer listed haves, then confirmations and done, then the end of the
+// stream. The replies the exchange waits for go over on their channels.
+func (s *sender) take(m msg) (phase, error) {
+	switch m.t {
+	case msgHello:
+		hello, err := decodeHello(m.body)
+		if err != nil {
+			return 0, err
+		}
+		s.replies.hello <- hello
+		return phAnswer, nil
+	case msgAnswer:
+		answer, err := decodeAnswer(m.body, s.entries)
+		if err != nil {
+			return 0, err
+		}
+		s.replies.answer <- answer
+		if s.haves = answer.haves(); len(s.haves) > 0 {
+			return phMatches, nil
+		}
+		return phConfirms, nil
+	case msgMatches:
+		matches, err := decodeMatches(m.body, s.haves)
+		if err != nil {
+			return 0, err
+		}
+		s.replies.matches <- matches
+		s.haves = nil
+		return phConfirms, nil
+	case msgConfirm:
+		c, err := decodeConfirm(m.body, len(s.entries))
+		if err != nil {
+			return 0, err
+		}
+		if s.confirmed[c.Index] {
+			return 0, fmt.Errorf("entry %d confirmed twice: %w", c.Index, ErrProtocol)
+		}
+		s.confirmed[c.Index] = true
+		ed := EntryDone{Entry: s.entries[c.Index], Outcome: c.Outcome, SavedAs: c.SavedAs}
+		s.results = append(s.results, ed)
+		s.ev.emit(ed)
+		return phConfirms, nil
+	case msgDone:
+		done, err := decodeDone(m.body)
+		if err != nil {
+			return 0, err
+		}
+		if len(s.results) != len(s.entries) {
+			return 0, fmt.Errorf("the receiver confirmed %d of %d entries: %w", len(s.results), len(s.entries), ErrProtocol)
+		}
+		s.replies.done <- done
+		return phClosed, nil
+	}
+	// The table accepted what this switch does not take: they disagree.
+	return 0, fmt.Errorf("unexpected %v from the receiver: %w", m.t, ErrProtocol)
+}
+
+// replies are the receiver's messages the sender's exchange waits for,
+// one channel each: each is sent at most once, and the buffer holds it,
+// so readLoop never blocks.
+type replies struct {
+	hello   chan helloMsg
+	answer  chan answerMsg
+	matches chan matchesMsg
+	done    chan doneMsg
+}
+
+func newReplies() replies {
+	return replies{hello: make(chan helloMsg, 1), answer: make(chan answerMsg, 1),
+		matches: make(chan matchesMsg, 1), done: make(chan doneMsg, 1)}
 }
