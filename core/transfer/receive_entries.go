@@ -43,12 +43,12 @@ func (s *rsession) receive(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			if m.Index != i || s.answers[i] == nil || !s.answers[i].same {
+			if p := s.entries[i].plan; m.Index != i || p == nil || !p.same {
 				return fmt.Errorf("sender skipped entry %d, which this end did not match: %w", m.Index, ErrProtocol)
 			}
-			e := s.entries[i]
+			e := &s.entries[i]
 			s.sum.SkippedBytes += e.Size
-			s.confirm(i, Skipped, finalPath(e.Path, s.tops))
+			s.confirm(i, Skipped, e.final)
 			i++
 		case msgFinish:
 			if i != len(s.entries) {
@@ -63,7 +63,7 @@ func (s *rsession) receive(ctx context.Context) error {
 
 func (s *rsession) confirm(i int, o Outcome, savedAs string) {
 	s.meter.entry()
-	ed := EntryDone{Entry: s.entries[i], Outcome: o, SavedAs: savedAs}
+	ed := EntryDone{Entry: s.entries[i].Entry, Outcome: o, SavedAs: savedAs}
 	s.sum.Entries = append(s.sum.Entries, ed)
 	s.ev.emit(ed)
 	s.send(msgConfirm, confirmMsg{Index: i, Outcome: o, SavedAs: savedAs}.encode())
@@ -73,8 +73,8 @@ func (s *rsession) confirm(i int, o Outcome, savedAs string) {
 // partial file and is moved into place only when its hash matches; a
 // mismatch deletes the partial, any other failure keeps it for resume.
 func (s *rsession) receiveEntry(ctx context.Context, i int, off int64) error {
-	e := s.entries[i]
-	p := s.answers[i]
+	e := s.entries[i].Entry
+	p := s.entries[i].plan
 	h := &s.hash
 	h.Reset()
 	outcome := Received
@@ -89,7 +89,7 @@ func (s *rsession) receiveEntry(ctx context.Context, i int, off int64) error {
 	if p != nil && off == 0 {
 		s.meter.grow(p.offset)
 	}
-	delete(s.answers, i)
+	s.entries[i].plan = nil // a resume's hash state is not needed any more
 	s.meter.file(e.Path, e.Size)
 
 	var (
@@ -208,7 +208,6 @@ func (s *rsession) receiveEntry(ctx context.Context, i int, off int64) error {
 		s.confirm(i, outcome, e.Path)
 		return nil
 	}
-	final := finalPath(e.Path, s.tops)
 	if e.Kind == KindText {
 		s.ev.emit(TextReceived{Entry: e, Text: string(text)})
 		saved := ""
@@ -225,7 +224,7 @@ func (s *rsession) receiveEntry(ctx context.Context, i int, off int64) error {
 	if err != nil {
 		return fmt.Errorf("finishing %q: %w", e.Path, diskError(err))
 	}
-	saved, err := s.dest.place(part, final)
+	saved, err := s.dest.place(part, s.entries[i].final)
 	if err != nil {
 		return fmt.Errorf("placing %q: %w", e.Path, err)
 	}
@@ -239,7 +238,7 @@ func sinkError(err error) error { return forPeer(err, reasonUnwritable) }
 
 // saveText writes a received text through a partial file, like a file.
 func (s *rsession) saveText(i int, text []byte) (string, error) {
-	e, part := s.entries[i], s.partPath(i)
+	e, part := s.entries[i].Entry, s.partPath(i)
 	f, err := s.dest.openPartial(part, 0)
 	if err != nil {
 		return "", err
@@ -254,7 +253,7 @@ func (s *rsession) saveText(i int, text []byte) (string, error) {
 	if err := s.dest.finish(f, part, e); err != nil {
 		return "", fmt.Errorf("saving %q: %w", e.Path, diskError(err))
 	}
-	return s.dest.place(part, finalPath(e.Path, s.tops))
+	return s.dest.place(part, s.entries[i].final)
 }
 
 // finish gives the folders this transfer created their time, deepest
@@ -263,15 +262,15 @@ func (s *rsession) saveText(i int, text []byte) (string, error) {
 // existed keeps its own mode and time.
 func (s *rsession) finish() error {
 	for i := len(s.entries) - 1; i >= 0 && s.dest != nil; i-- {
-		if s.entries[i].Kind == KindDir && s.created != nil && s.created[i] {
-			if err := s.dest.setDirTime(finalPath(s.entries[i].Path, s.tops), s.entries[i]); err != nil {
+		if e := &s.entries[i]; e.Kind == KindDir && e.created {
+			if err := s.dest.setDirTime(e.final, e.Entry); err != nil {
 				return err
 			}
 		}
 	}
 	for i, e := range s.entries {
 		if e.Kind == KindDir {
-			s.confirm(i, Created, finalPath(e.Path, s.tops))
+			s.confirm(i, Created, e.final)
 		}
 	}
 	s.meter.tick(true)
