@@ -263,7 +263,7 @@
 //     transfer by code. AutoAcceptPaired lets the Ask policy accept a
 //     paired sender's offer unasked.
 //   - Wrong codes. Message 3 is checked under the receiver's lock: at
-//     most MaxAttempts guesses are ever checked against one code, however
+//     most three guesses are ever checked against one code, however
 //     many handshakes run at once, and a guess that arrives for a code
 //     retired meanwhile is refused unchecked (secure.ErrCodeRetired).
 //     Every wrong code also counts against a guess budget for the whole

@@ -15,19 +15,7 @@ import (
 	"github.com/ferry-project/ferry/core/secure"
 )
 
-const (
-	defaultTimeout = 30 * time.Second
-	dialTimeout    = 10 * time.Second
-	maxAbortGrace  = 2 * time.Second
-)
-
-// keepaliveAfter is how long an end stays quiet before it sends a
-// keepalive, given the silence the other end allows (timeout): a quarter
-// of it, measured from the end's last flush. The other end's silence
-// starts at its last read, a little after that flush, so three quarters
-// of the timeout are left for the network, the scheduler and a loaded
-// machine to deliver the keepalive; both ends use the same timeout.
-func keepaliveAfter(timeout time.Duration) time.Duration { return timeout / 4 }
+const dialTimeout = 10 * time.Second
 
 // Send offers cfg.Items to the receiver at cfg.Addr and, once accepted,
 // streams them. It returns when the receiver has confirmed every entry,
