@@ -374,16 +374,14 @@ func (s *sender) hashFile(ctx context.Context, i int, sum *[hashLen]byte) error 
 // kept, and continues only when they match.
 func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *answerItem, matched map[int]bool) error {
 	s.meter.file(e.Path, e.Size)
-	var (
-		r    io.Reader
-		f    fs.File
-		h    = &s.hash
-		off  int64
-		src  = s.srcs[i]
-		path = src.shown
-		sum  [hashLen]byte
-	)
+	h := &s.hash
 	h.Reset()
+	src := s.srcs[i]
+	var (
+		r   io.Reader
+		f   fs.File
+		off int64
+	)
 	if e.Kind == KindText {
 		r = strings.NewReader(src.text)
 	} else {
@@ -396,7 +394,7 @@ func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *answerItem, 
 				f.Close()
 			}
 		}()
-		if err := unchanged(f, e, path); err != nil {
+		if err := unchanged(f, e, src.shown); err != nil {
 			return err
 		}
 		r = s.cfg.hooks.reader(f)
@@ -409,29 +407,67 @@ func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *answerItem, 
 		s.sum.SkippedBytes += e.Size
 		s.meter.entry()
 		return nil
-	case it != nil && it.Action == actHave:
+	case it != nil && it.Action == actHave: // the same size, not the same bytes
 		s.meter.grow(it.Offset)
 	case it != nil && f != nil:
-		if err := s.hashPrefix(ctx, f, path, it.Offset, h); err != nil {
+		var err error
+		if off, f, err = s.resume(ctx, i, e, it, f); err != nil {
 			return err
 		}
-		if bytes.Equal(h.Sum(sum[:0]), it.Hash[:]) {
-			off = it.Offset
-			s.sum.ResumedBytes += off
-		} else {
-			var err error
-			if f, err = rewind(f, src, e); err != nil {
-				return err
-			}
+		if off == 0 { // rewound
 			r = s.cfg.hooks.reader(f)
-			h.Reset()
-			s.meter.grow(it.Offset)
 		}
 	}
 	if err := s.writeMsg(msgBegin, beginMsg{Index: i, Offset: off}.encode()); err != nil {
 		return err
 	}
-	for left := e.Size - off; left > 0; {
+	if err := s.sendBytes(ctx, e, src.shown, r, e.Size-off); err != nil {
+		return err
+	}
+	if f != nil {
+		if err := unchanged(f, e, src.shown); err != nil {
+			return err
+		}
+	}
+	var end endMsg
+	end.Index = i
+	h.Sum(end.Hash[:0])
+	if err := s.writeMsg(msgEnd, end.encode()); err != nil {
+		return err
+	}
+	s.meter.entry()
+	return nil
+}
+
+// resume decides where entry i's file f starts, given the receiver's
+// resume answer it: at the offset the receiver kept, when the hash of
+// the first bytes matches the receiver's (s.hash then holds them), else
+// from the first byte, rewound. It returns the offset and the file to
+// read on from (f is closed if rewinding had to reopen it).
+func (s *sender) resume(ctx context.Context, i int, e Entry, it *answerItem, f fs.File) (int64, fs.File, error) {
+	src, h := s.srcs[i], &s.hash
+	if err := s.hashPrefix(ctx, f, src.shown, it.Offset, h); err != nil {
+		return 0, f, err
+	}
+	var sum [hashLen]byte
+	if bytes.Equal(h.Sum(sum[:0]), it.Hash[:]) {
+		s.sum.ResumedBytes += it.Offset
+		return it.Offset, f, nil
+	}
+	f, err := rewind(f, src, e)
+	if err != nil {
+		return 0, nil, err
+	}
+	h.Reset()
+	s.meter.grow(it.Offset)
+	return 0, f, nil
+}
+
+// sendBytes sends the next n bytes of r, entry e's (which errors call
+// path), as data chunks, hashing them into s.hash.
+func (s *sender) sendBytes(ctx context.Context, e Entry, path string, r io.Reader, n int64) error {
+	h := &s.hash
+	for left := n; left > 0; {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
 		}
@@ -457,18 +493,6 @@ func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *answerItem, 
 		s.sum.Bytes += int64(n)
 		s.meter.add(int64(n))
 	}
-	if f != nil {
-		if err := unchanged(f, e, path); err != nil {
-			return err
-		}
-	}
-	var end endMsg
-	end.Index = i
-	h.Sum(end.Hash[:0])
-	if err := s.writeMsg(msgEnd, end.encode()); err != nil {
-		return err
-	}
-	s.meter.entry()
 	return nil
 }
 
