@@ -9,9 +9,13 @@ import (
 // size caps, which end sends each and in which states the reading end
 // accepts it (messages). Both ends read through readMsg (link.go), which
 // checks a message against this table; the fuzz and corpus tests walk
-// it. Adding a message is a row here, its encoder and decoder (the
-// *msg.go files), and the code of the state that takes it. The package
-// doc's Wire format section says the same for people.
+// it (TestProtocolTable fails when a row has no decoder in FuzzMessage or
+// no seed). Adding a message is a row here, its encoder and decoder (a
+// file of its own, as hello.go, offer.go, answer.go, filemsgs.go,
+// confirm.go, done.go, abort.go and haves.go are), the code of the state
+// that takes it (sender.take in send.go, or the receiver's loops in
+// receive.go and receive_entries.go), its seed and decoder in the tests,
+// and its line in the package doc's list of messages.
 
 // maxData is the largest body of a data message: a constant of protocol
 // version 2, whatever core/secure's buffers are (it was their chunk size,
