@@ -205,15 +205,15 @@ func TestBusyDuringTransfer(t *testing.T) {
 	}
 }
 
-// Many wrong codes at once never get more than MaxAttempts guesses
-// checked against one code: each retired code had exactly MaxAttempts-1
+// Many wrong codes at once never get more than maxAttempts guesses
+// checked against one code: each retired code had exactly maxAttempts-1
 // senders told "wrong code" (and one told "retired"), and every other
 // guess is refused unchecked as retired, or as held back by the guess
 // budget.
 func TestConcurrentWrongCodes(t *testing.T) {
 	ctx := t.Context()
 	const max, n = 3, 40
-	p := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll, MaxAttempts: max})
+	p := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll, maxAttempts: max})
 	src := filepath.Join(t.TempDir(), "f.txt")
 	writeFile(t, src, []byte("secret"))
 	errs := make(chan error, n)

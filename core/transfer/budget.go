@@ -4,7 +4,7 @@ import "time"
 
 // The guess budget: how many wrong codes the receiver checks, and how
 // fast, whatever codes they were aimed at. A code is retired after
-// MaxAttempts wrong guesses, but retiring codes alone bounds nothing: a
+// maxAttempts wrong guesses, but retiring codes alone bounds nothing: a
 // fresh code follows without end. The budget bounds the whole receiver.
 //
 //   - The first guessFree wrong codes are checked at once: a person who

@@ -86,6 +86,9 @@ func seedCorpus() map[string]map[string][]byte {
 			"abort":     frame(msgAbort, abortMsg{Code: codeCancelled, Reason: "stop"}.encode()),
 			"keepalive": frame(msgKeepalive, nil),
 			"data":      frame(msgData, []byte("chunk")),
+			"offer":     frame(msgOffer, offerMsg{Version: protoVersion, Name: "box", Total: 3, Entries: []Entry{{Path: "a", Kind: KindFile, Size: 3}}}.encode()),
+			"answer":    frame(msgAnswer, answerMsg{Items: []answerItem{{Index: 1, Action: actHave, Offset: 3}}}.encode()),
+			"finish":    frame(msgFinish, nil),
 			"too-big":   {byte(msgData), 0xff, 0xff, 0xff, 0xff},
 		},
 	}

@@ -263,7 +263,7 @@
 //     transfer by code. AutoAcceptPaired lets the Ask policy accept a
 //     paired sender's offer unasked.
 //   - Wrong codes. Message 3 is checked under the receiver's lock: at
-//     most MaxAttempts guesses are ever checked against one code, however
+//     most three guesses are ever checked against one code, however
 //     many handshakes run at once, and a guess that arrives for a code
 //     retired meanwhile is refused unchecked (secure.ErrCodeRetired).
 //     Every wrong code also counts against a guess budget for the whole
@@ -301,7 +301,9 @@
 //	body    length bytes
 //
 // Each type has a maximum body size, checked before anything is read or
-// allocated (exceeding it is ErrProtocol). Integers in bodies are varints
+// allocated (exceeding it is ErrProtocol), and is accepted only in the
+// states listed for it; the code declares both in one table
+// (protocol.go), which both ends read through. Integers in bodies are varints
 // (encoding/binary: uvarint unsigned, varint zigzag-signed); a string is
 // a uvarint length then that many bytes of UTF-8; a hash is 32 raw bytes
 // of BLAKE3-256. A body with trailing bytes is malformed. Messages:
@@ -318,7 +320,8 @@
 //	                   then for action 2 only: offset uvarint, hash};
 //	                   ≤5 MiB
 //	4  begin      S→R  index uvarint, offset uvarint
-//	5  data       S→R  1..secure.ChunkSize bytes of the current entry
+//	5  data       S→R  1..262,076 bytes of the current entry (a
+//	                   constant of this version, not a buffer size)
 //	6  end        S→R  index uvarint, hash
 //	7  skip       S→R  index uvarint
 //	8  confirm    R→S  index uvarint, outcome u8 (Outcome), saved-as string

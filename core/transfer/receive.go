@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"time"
-
-	"github.com/ferry-project/ferry/core/diag"
 )
 
 // maxResumes bounds the partial files resumed in one transfer: each
@@ -23,15 +21,9 @@ const maxResumes = 64
 // and answers the offer; receive_entries.go takes the entries and their
 // bytes to disk; receive_stream.go reads and writes messages.
 type rsession struct {
-	cfg     *ReceiverConfig
-	decide  <-chan bool
-	conn    stream
-	ev      *emitter
-	timers  *diag.Timers
-	peerFP  string
-	peerKey []byte
-	paired  bool // authenticated by pins, not by a code
-	timeout time.Duration
+	link
+	cfg    *ReceiverConfig
+	decide <-chan bool
 	// wrongCodes is how many wrong codes the receiver checked before
 	// this connection's code proved right (code mode), for Connected.
 	wrongCodes int
@@ -41,28 +33,32 @@ type rsession struct {
 	writerErr     error         // set before writerDone closes
 	peeked        chan peeked   // the first message after the offer, read while the person decides
 	peekDone      chan struct{}
-	peerAbort     bool // the sender ended the transfer: do not answer
 	declineReason string
 
-	hdr     [headerLen]byte
 	buf     []byte
-	hash    hasher // the current entry's, reused from entry to entry
-	dest    *dest  // nil with a Sink
-	sink    Sink   // cfg.Sink once it was told of an entry: End is owed
-	entries []Entry
-	parts   []partial // by entry index: files and texts
-	tops    map[string]string
-	created []bool // by entry index: a folder this transfer created
-	answers map[int]*planned
+	hash    hasher   // the current entry's, reused from entry to entry
+	dest    *dest    // nil with a Sink
+	sink    Sink     // cfg.Sink once it was told of an entry: End is owed
+	entries []rentry // the offer's, in its order
 	meter   *meter
 	sum     Summary
 	start   time.Time
 }
 
-// partial is what the receiver knows of an entry's partial file when the
-// offer comes: its size (-1: none), looked up once per entry.
-type partial struct {
-	size int64
+// rentry is what the receiver knows of one offered entry, from the offer
+// to its confirmation.
+type rentry struct {
+	Entry
+	// final is where it goes under the destination: its path, with its
+	// top-level folder renamed when that name is taken (mapTops),
+	// computed once from the offer; its path with a Sink.
+	final string
+	// partial is the size of a file's partial file when the offer came
+	// (-1: none). Its name is not kept: one per entry of the largest
+	// offer would hold megabytes, and partPath computes it when needed.
+	partial int64
+	created bool     // a folder this transfer created: its time is set last
+	plan    *planned // what this end answered for it; nil: sent whole
 }
 
 // planned is what the receiver answered for one file.
@@ -75,10 +71,8 @@ type planned struct {
 
 // peeked is a message read by the peek goroutine.
 type peeked struct {
-	t    msgType
-	n    int
-	body []byte
-	err  error
+	m   msg
+	err error
 }
 
 func (s *rsession) run(parent context.Context) (Summary, error) {
@@ -109,7 +103,7 @@ func (s *rsession) run(parent context.Context) (Summary, error) {
 		// A sender that went silent may only be slow: if it ever reads
 		// again, it learns that this end timed out, not that the stream
 		// ended for no reason.
-		if !s.peerAbort && (!isPeerGone(err) || errors.Is(err, ErrTimeout)) {
+		if s.peerError() == nil && (!isPeerGone(err) || errors.Is(err, ErrTimeout)) {
 			reason := reasonOf(ctx, err)
 			switch {
 			case errors.Is(err, ErrDeclined):
@@ -154,32 +148,33 @@ func (s *rsession) run(parent context.Context) (Summary, error) {
 }
 
 func (s *rsession) exchange(ctx context.Context) error {
-	t, _, body, err := s.next(ctx)
+	m, err := s.next(ctx, phOffer)
 	if err != nil {
 		return err
 	}
-	if t != msgOffer {
-		return fmt.Errorf("expected an offer, got %v: %w", t, ErrProtocol)
-	}
-	om, err := decodeOffer(body)
+	om, err := decodeOffer(m.body)
 	if err != nil {
 		return err
 	}
-	body = nil
+	m.body = nil
 	addr := s.conn.NetConn().RemoteAddr().String()
 	s.ev.emit(Connected{PeerName: om.Name, PeerFingerprint: s.peerFP, PeerKey: s.peerKey, Paired: s.paired, Addr: addr,
 		WrongCodes: s.wrongCodes})
 	if err := validateEntries(om.Entries); err != nil {
 		return fmt.Errorf("refusing the offer: %w", err)
 	}
-	s.entries = om.Entries
+	offer := summarize(om.Entries)
+	offer.PeerName, offer.PeerFingerprint = om.Name, s.peerFP
+	s.entries = make([]rentry, len(om.Entries))
+	for i, e := range om.Entries {
+		s.entries[i] = rentry{Entry: e, final: e.Path, partial: -1}
+	}
 	if s.cfg.Sink == nil {
-		if err := s.openFolder(); err != nil {
+		if err := s.openFolder(om.Entries); err != nil {
 			return err
 		}
 	}
-	offer := summarize(s.entries)
-	offer.PeerName, offer.PeerFingerprint = om.Name, s.peerFP
+	om.Entries = nil
 
 	// Decide, while a helper goroutine listens for the sender cancelling.
 	s.peeked = make(chan peeked, 1)
@@ -203,35 +198,29 @@ func (s *rsession) exchange(ctx context.Context) error {
 }
 
 // openFolder readies the destination folder for the offer: where each
-// top-level entry goes, the partial files already there, and whether the
-// offer fits. A Sink has none of these.
-func (s *rsession) openFolder() error {
+// entry goes, the partial files already there, and whether the offer
+// fits. A Sink has none of these.
+func (s *rsession) openFolder(offered []Entry) error {
 	var err error
 	if s.dest, err = openDest(s.cfg.Dir, s.cfg.Overwrite, s.peerFP); err != nil {
 		return forPeer(err, reasonUnwritable)
 	}
-	if s.tops, err = s.dest.mapTops(s.entries); err != nil {
+	tops, err := s.dest.mapTops(offered)
+	if err != nil {
 		return forPeer(fmt.Errorf("refusing the offer: %w", err), reasonUnwritable)
 	}
-	s.findPartials()
+	for i := range s.entries {
+		e := &s.entries[i]
+		e.final = finalPath(e.Path, tops)
+		if e.Kind == KindFile {
+			e.partial = s.dest.regularSize(s.partPath(i))
+		}
+	}
 	return s.checkSpace()
 }
 
-// findPartials notes the size of the files' partials already there (-1
-// for none). Their names are not kept: one per entry of the largest
-// offer would hold megabytes, and partPath computes one when needed.
-func (s *rsession) findPartials() {
-	s.parts = make([]partial, len(s.entries))
-	for i, e := range s.entries {
-		s.parts[i] = partial{size: -1}
-		if e.Kind == KindFile {
-			s.parts[i].size = s.dest.regularSize(s.partPath(i))
-		}
-	}
-}
-
 // partPath names entry i's partial file.
-func (s *rsession) partPath(i int) string { return s.dest.partialPath(s.entries[i]) }
+func (s *rsession) partPath(i int) string { return s.dest.partialPath(s.entries[i].Entry) }
 
 // checkSpace refuses an offer that cannot fit: its bytes, less what
 // partial files already hold, against the space free on the destination.
@@ -241,11 +230,11 @@ func (s *rsession) checkSpace() error {
 		return nil
 	}
 	var need int64
-	for i, e := range s.entries {
+	for _, e := range s.entries {
 		if e.Kind == KindFile || (e.Kind == KindText && s.cfg.SaveText) {
 			need += e.Size
 			if e.Kind == KindFile {
-				if n := s.parts[i].size; n > 0 {
+				if n := e.partial; n > 0 {
 					need -= min(n, e.Size)
 				}
 			}
@@ -286,12 +275,9 @@ func (s *rsession) decideOffer(ctx context.Context, offer Offer) (bool, error) {
 	case p := <-s.peeked:
 		s.peeked = nil
 		if p.err != nil {
-			return false, s.readError(ctx, p.err)
+			return false, p.err
 		}
-		if _, _, _, err := s.checkAbort(p.t, p.n, p.body); err != nil {
-			return false, err
-		}
-		return false, fmt.Errorf("the sender sent %v before the answer: %w", p.t, ErrProtocol)
+		return false, fmt.Errorf("the sender sent %v before the answer: %w", p.m.t, ErrProtocol)
 	case <-ctx.Done():
 		return false, cancelError(ctx)
 	}
@@ -302,7 +288,6 @@ func (s *rsession) decideOffer(ctx context.Context, offer Offer) (bool, error) {
 // (resume), then answers.
 func (s *rsession) prepare(ctx context.Context) error {
 	s.buf = make([]byte, maxChunk+headerLen)
-	s.answers = make(map[int]*planned)
 	var ans answerMsg
 	var total int64
 	resumes := 0
@@ -314,48 +299,41 @@ func (s *rsession) prepare(ctx context.Context) error {
 			// A sink neither resumes nor skips: every file is taken whole.
 			if e.Kind == KindDir {
 				s.sink = s.cfg.Sink
-				if err := s.sink.Folder(e); err != nil {
+				if err := s.sink.Folder(e.Entry); err != nil {
 					return sinkError(fmt.Errorf("creating folder %q: %w", e.Path, err))
 				}
 			}
 			total += e.Size
 			continue
 		}
-		final := finalPath(e.Path, s.tops)
 		switch e.Kind {
 		case KindDir:
-			existed, err := s.dest.mkdir(final, e)
+			existed, err := s.dest.mkdir(e.final, e.Entry)
 			if err != nil {
 				return err
 			}
-			if !existed {
-				if s.created == nil {
-					s.created = make([]bool, len(s.entries))
-				}
-				s.created[i] = true
-			}
+			s.entries[i].created = !existed
 			continue
 		case KindText:
 			total += e.Size
 			continue
 		}
 		total += e.Size
-		if s.dest.regularSize(final) == e.Size {
+		if s.dest.regularSize(e.final) == e.Size {
 			// Only that a file of this size is here goes out; whether it
 			// is the same is checked here, against the sender's hash.
 			ans.Items = append(ans.Items, answerItem{Index: i, Action: actHave, Offset: e.Size})
-			s.answers[i] = &planned{action: actHave, offset: e.Size}
+			s.entries[i].plan = &planned{action: actHave, offset: e.Size}
 			total -= e.Size
 			continue
 		}
-		part := s.parts[i]
-		if k := min(part.size, e.Size); k > 0 && resumes < maxResumes {
+		if k := min(e.partial, e.Size); k > 0 && resumes < maxResumes {
 			h := newHasher()
 			if err := s.dest.hashPrefix(ctx, s.partPath(i), k, h, s.buf, s.timers); err == nil {
 				it := answerItem{Index: i, Action: actResume, Offset: k}
 				h.Sum(it.Hash[:0])
 				ans.Items = append(ans.Items, it)
-				s.answers[i] = &planned{action: actResume, offset: k, hash: h}
+				s.entries[i].plan = &planned{action: actResume, offset: k, hash: h}
 				total -= k
 				resumes++
 			} else if ctx.Err() != nil {
@@ -383,8 +361,8 @@ func (s *rsession) matchHaves(ctx context.Context, haves []int) error {
 	for k, i := range haves {
 		h := &s.hash
 		h.Reset()
-		e := s.entries[i]
-		err := s.dest.hashPrefix(ctx, finalPath(e.Path, s.tops), e.Size, h, s.buf, s.timers)
+		e := &s.entries[i]
+		err := s.dest.hashPrefix(ctx, e.final, e.Size, h, s.buf, s.timers)
 		if ctx.Err() != nil {
 			return cancelError(ctx)
 		}
@@ -393,14 +371,11 @@ func (s *rsession) matchHaves(ctx context.Context, haves []int) error {
 			readable[k] = true
 		}
 	}
-	t, _, body, err := s.next(ctx)
+	in, err := s.next(ctx, phHashes)
 	if err != nil {
 		return err
 	}
-	if t != msgHashes {
-		return fmt.Errorf("expected the sender's hashes, got %v: %w", t, ErrProtocol)
-	}
-	theirs, err := decodeHashes(body, haves)
+	theirs, err := decodeHashes(in.body, haves)
 	if err != nil {
 		return err
 	}
@@ -408,7 +383,7 @@ func (s *rsession) matchHaves(ctx context.Context, haves []int) error {
 	for k, it := range theirs.Items {
 		if readable[k] && it.Hash == mine[k] {
 			m.Indexes = append(m.Indexes, it.Index)
-			s.answers[it.Index].same = true
+			s.entries[it.Index].plan.same = true
 		}
 	}
 	s.send(msgMatches, m.encode())

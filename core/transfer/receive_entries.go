@@ -21,13 +21,13 @@ func (s *rsession) receive(ctx context.Context) error {
 	}
 	for {
 		skipDirs()
-		t, _, body, err := s.next(ctx)
+		msg, err := s.next(ctx, phEntries)
 		if err != nil {
 			return err
 		}
-		switch t {
+		switch msg.t {
 		case msgBegin:
-			m, err := decodeBegin(body)
+			m, err := decodeBegin(msg.body)
 			if err != nil {
 				return err
 			}
@@ -39,31 +39,31 @@ func (s *rsession) receive(ctx context.Context) error {
 			}
 			i++
 		case msgSkip:
-			m, err := decodeSkip(body)
+			m, err := decodeSkip(msg.body)
 			if err != nil {
 				return err
 			}
-			if m.Index != i || s.answers[i] == nil || !s.answers[i].same {
+			if p := s.entries[i].plan; m.Index != i || p == nil || !p.same {
 				return fmt.Errorf("sender skipped entry %d, which this end did not match: %w", m.Index, ErrProtocol)
 			}
-			e := s.entries[i]
+			e := &s.entries[i]
 			s.sum.SkippedBytes += e.Size
-			s.confirm(i, Skipped, finalPath(e.Path, s.tops))
+			s.confirm(i, Skipped, e.final)
 			i++
 		case msgFinish:
 			if i != len(s.entries) {
 				return fmt.Errorf("sender finished before entry %d of %d: %w", i, len(s.entries), ErrProtocol)
 			}
 			return s.finish()
-		default:
-			return fmt.Errorf("unexpected %v: %w", t, ErrProtocol)
+		default: // the table accepted what this switch does not take
+			return fmt.Errorf("unexpected %v: %w", msg.t, ErrProtocol)
 		}
 	}
 }
 
 func (s *rsession) confirm(i int, o Outcome, savedAs string) {
 	s.meter.entry()
-	ed := EntryDone{Entry: s.entries[i], Outcome: o, SavedAs: savedAs}
+	ed := EntryDone{Entry: s.entries[i].Entry, Outcome: o, SavedAs: savedAs}
 	s.sum.Entries = append(s.sum.Entries, ed)
 	s.ev.emit(ed)
 	s.send(msgConfirm, confirmMsg{Index: i, Outcome: o, SavedAs: savedAs}.encode())
@@ -73,165 +73,205 @@ func (s *rsession) confirm(i int, o Outcome, savedAs string) {
 // partial file and is moved into place only when its hash matches; a
 // mismatch deletes the partial, any other failure keeps it for resume.
 func (s *rsession) receiveEntry(ctx context.Context, i int, off int64) error {
-	e := s.entries[i]
-	p := s.answers[i]
-	h := &s.hash
-	h.Reset()
+	in, outcome, err := s.startEntry(i, off)
+	if err != nil {
+		return err
+	}
+	defer in.abandon()
+	if err := s.takeBytes(ctx, in); err != nil {
+		return err
+	}
+	return s.keep(in, outcome)
+}
+
+// incoming is one entry while its bytes come: where they go and what is
+// known of them so far.
+type incoming struct {
+	i    int
+	e    Entry
+	h    *hasher // over every byte of the file, kept ones included
+	left int64   // bytes still due
+	f    *os.File
+	part string    // f's name: the partial file, for a file into Dir
+	sf   SinkFile  // or the Sink's file
+	w    io.Writer // f or sf, through a test's hook; nil for a text into Dir
+	text []byte    // a text's bytes
+}
+
+// abandon closes what the entry still holds open when the transfer ends
+// inside it: a partial file stays for resume, a sink's file is told it
+// failed.
+func (in *incoming) abandon() {
+	if in.sf != nil {
+		in.sf.Close(false)
+		in.sf = nil
+	}
+	if in.f != nil {
+		in.f.Close()
+		in.f = nil
+	}
+}
+
+// startEntry checks where the sender begins entry i (at 0, or where this
+// end offered to resume) and opens what its bytes go to.
+func (s *rsession) startEntry(i int, off int64) (*incoming, Outcome, error) {
+	e := s.entries[i].Entry
+	p := s.entries[i].plan
+	in := &incoming{i: i, e: e, h: &s.hash, left: e.Size - off}
+	in.h.Reset()
 	outcome := Received
 	switch {
 	case off == 0:
 	case p != nil && p.action == actResume && p.offset == off:
-		h, outcome = p.hash, Resumed
+		in.h, outcome = p.hash, Resumed
 		s.sum.ResumedBytes += off
 	default:
-		return fmt.Errorf("sender resumed entry %d at %d, which this end did not offer: %w", i, off, ErrProtocol)
+		return nil, 0, fmt.Errorf("sender resumed entry %d at %d, which this end did not offer: %w", i, off, ErrProtocol)
 	}
 	if p != nil && off == 0 {
 		s.meter.grow(p.offset)
 	}
-	delete(s.answers, i)
+	s.entries[i].plan = nil // a resume's hash state is not needed any more
 	s.meter.file(e.Path, e.Size)
 
-	var (
-		f    *os.File
-		sf   SinkFile
-		w    io.Writer // f or sf, through a test's hook
-		text []byte
-		part string
-		err  error
-	)
 	if e.Kind == KindText {
-		text = make([]byte, 0, e.Size)
+		in.text = make([]byte, 0, e.Size)
 	}
+	var err error
 	if s.cfg.Sink != nil {
 		s.sink = s.cfg.Sink
-		if sf, err = s.sink.File(e); err != nil {
-			return sinkError(fmt.Errorf("receiving %q: %w", e.Path, err))
+		if in.sf, err = s.sink.File(e); err != nil {
+			return nil, 0, sinkError(fmt.Errorf("receiving %q: %w", e.Path, err))
 		}
-		w = s.cfg.hooks.writer(sf)
-		defer func() {
-			if sf != nil {
-				sf.Close(false) // the transfer ended inside the entry
-			}
-		}()
+		in.w = s.cfg.hooks.writer(in.sf)
 	} else if e.Kind != KindText {
-		part = s.partPath(i)
-		if f, err = s.dest.openPartial(part, off); err != nil {
-			return fmt.Errorf("receiving %q: %w", e.Path, err)
+		in.part = s.partPath(i)
+		if in.f, err = s.dest.openPartial(in.part, off); err != nil {
+			return nil, 0, fmt.Errorf("receiving %q: %w", e.Path, err)
 		}
-		w = s.cfg.hooks.writer(f)
-		defer func() {
-			if f != nil {
-				f.Close()
-			}
-		}()
+		in.w = s.cfg.hooks.writer(in.f)
 	}
-	left := e.Size - off
+	return in, outcome, nil
+}
+
+// takeBytes reads the entry's data chunks up to its end, and checks the
+// end: the bytes declared, and the hash. A mismatch deletes the partial
+// file.
+func (s *rsession) takeBytes(ctx context.Context, in *incoming) error {
+	e := in.e
 	for {
-		t, n, body, err := s.next(ctx)
+		msg, err := s.next(ctx, phEntry)
 		if err != nil {
 			return err
 		}
-		if t == msgEnd {
-			m, err := decodeEnd(body)
-			if err != nil {
+		if msg.t == msgData {
+			if err := s.takeChunk(in, msg.n); err != nil {
 				return err
 			}
-			if m.Index != i {
-				return fmt.Errorf("sender ended entry %d inside entry %d: %w", m.Index, i, ErrProtocol)
+			continue
+		}
+		m, err := decodeEnd(msg.body) // phEntry takes data or end
+		if err != nil {
+			return err
+		}
+		if m.Index != in.i {
+			return fmt.Errorf("sender ended entry %d inside entry %d: %w", m.Index, in.i, ErrProtocol)
+		}
+		if in.left != 0 {
+			return fmt.Errorf("%q: %d bytes fewer than declared: %w", e.Path, in.left, ErrProtocol)
+		}
+		var sum [hashLen]byte
+		if !bytes.Equal(in.h.Sum(sum[:0]), m.Hash[:]) {
+			if in.f != nil {
+				in.f.Close()
+				in.f = nil
+				s.dest.root.Remove(in.part)
 			}
-			if left != 0 {
-				return fmt.Errorf("%q: %d bytes fewer than declared: %w", e.Path, left, ErrProtocol)
-			}
-			var sum [hashLen]byte
-			if !bytes.Equal(h.Sum(sum[:0]), m.Hash[:]) {
-				if sf != nil {
-					sf.Close(false)
-					sf = nil
-				}
-				if f != nil {
-					f.Close()
-					f = nil
-					s.dest.root.Remove(part)
-				}
-				return fmt.Errorf("%q: %w", e.Path, ErrVerify)
-			}
-			break
+			return fmt.Errorf("%q: %w", e.Path, ErrVerify)
 		}
-		if t != msgData {
-			return fmt.Errorf("unexpected %v inside %q: %w", t, e.Path, ErrProtocol)
-		}
-		if int64(n) > left {
-			return fmt.Errorf("%q: more bytes than declared: %w", e.Path, ErrProtocol)
-		}
-		// A header always follows a chunk: ask for both at once.
-		if err := s.conn.Prefetch(n + headerLen); err != nil {
-			return s.readError(ctx, err)
-		}
-		chunk := s.buf[:n]
-		if _, err := io.ReadFull(s.conn, chunk); err != nil {
-			return s.readError(ctx, err)
-		}
-		start := time.Now()
-		h.Write(chunk)
-		s.timers.Since(diag.HashRecv, start, n)
-		if w != nil {
-			start = time.Now()
-			wrote, err := w.Write(chunk)
-			s.timers.Since(diag.DiskWrite, start, wrote)
-			if err == nil && wrote < n {
-				err = io.ErrShortWrite
-			}
-			if err != nil {
-				err = fmt.Errorf("writing %q: %w", e.Path, diskError(err))
-				if sf != nil {
-					return sinkError(err)
-				}
-				return err
-			}
-		}
-		if e.Kind == KindText {
-			text = append(text, chunk...)
-		}
-		left -= int64(n)
-		s.sum.Bytes += int64(n)
-		s.meter.add(int64(n))
+		return nil
 	}
+}
 
-	if sf != nil {
-		err := sf.Close(true)
-		sf = nil
+// takeChunk reads a data chunk of n bytes, hashes it and writes it.
+func (s *rsession) takeChunk(in *incoming, n int) error {
+	e := in.e
+	if int64(n) > in.left {
+		return fmt.Errorf("%q: more bytes than declared: %w", e.Path, ErrProtocol)
+	}
+	// A header always follows a chunk: ask for both at once.
+	if err := s.conn.Prefetch(n + headerLen); err != nil {
+		return s.readError(err)
+	}
+	chunk := s.buf[:n]
+	if _, err := io.ReadFull(s.conn, chunk); err != nil {
+		return s.readError(err)
+	}
+	start := time.Now()
+	in.h.Write(chunk)
+	s.timers.Since(diag.HashRecv, start, n)
+	if in.w != nil {
+		start = time.Now()
+		wrote, err := in.w.Write(chunk)
+		s.timers.Since(diag.DiskWrite, start, wrote)
+		if err == nil && wrote < n {
+			err = io.ErrShortWrite
+		}
+		if err != nil {
+			err = fmt.Errorf("writing %q: %w", e.Path, diskError(err))
+			if in.sf != nil {
+				return sinkError(err)
+			}
+			return err
+		}
+	}
+	if e.Kind == KindText {
+		in.text = append(in.text, chunk...)
+	}
+	in.left -= int64(n)
+	s.sum.Bytes += int64(n)
+	s.meter.add(int64(n))
+	return nil
+}
+
+// keep puts a verified entry where it belongs (its sink's file saved, its
+// partial file in place, a text told and maybe saved) and confirms it.
+func (s *rsession) keep(in *incoming, outcome Outcome) error {
+	e := in.e
+	if in.sf != nil {
+		err := in.sf.Close(true)
+		in.sf = nil
 		if err != nil {
 			return sinkError(fmt.Errorf("saving %q: %w", e.Path, err))
 		}
 		if e.Kind == KindText {
-			s.ev.emit(TextReceived{Entry: e, Text: string(text)})
+			s.ev.emit(TextReceived{Entry: e, Text: string(in.text)})
 		}
-		s.confirm(i, outcome, e.Path)
+		s.confirm(in.i, outcome, e.Path)
 		return nil
 	}
-	final := finalPath(e.Path, s.tops)
 	if e.Kind == KindText {
-		s.ev.emit(TextReceived{Entry: e, Text: string(text)})
+		s.ev.emit(TextReceived{Entry: e, Text: string(in.text)})
 		saved := ""
 		if s.cfg.SaveText {
-			if saved, err = s.saveText(i, text); err != nil {
+			var err error
+			if saved, err = s.saveText(in.i, in.text); err != nil {
 				return err
 			}
 		}
-		s.confirm(i, Received, saved)
+		s.confirm(in.i, Received, saved)
 		return nil
 	}
-	err = s.dest.finish(f, part, e)
-	f = nil
+	err := s.dest.finish(in.f, in.part, e)
+	in.f = nil
 	if err != nil {
 		return fmt.Errorf("finishing %q: %w", e.Path, diskError(err))
 	}
-	saved, err := s.dest.place(part, final)
+	saved, err := s.dest.place(in.part, s.entries[in.i].final)
 	if err != nil {
 		return fmt.Errorf("placing %q: %w", e.Path, err)
 	}
-	s.confirm(i, outcome, saved)
+	s.confirm(in.i, outcome, saved)
 	return nil
 }
 
@@ -241,7 +281,7 @@ func sinkError(err error) error { return forPeer(err, reasonUnwritable) }
 
 // saveText writes a received text through a partial file, like a file.
 func (s *rsession) saveText(i int, text []byte) (string, error) {
-	e, part := s.entries[i], s.partPath(i)
+	e, part := s.entries[i].Entry, s.partPath(i)
 	f, err := s.dest.openPartial(part, 0)
 	if err != nil {
 		return "", err
@@ -256,7 +296,7 @@ func (s *rsession) saveText(i int, text []byte) (string, error) {
 	if err := s.dest.finish(f, part, e); err != nil {
 		return "", fmt.Errorf("saving %q: %w", e.Path, diskError(err))
 	}
-	return s.dest.place(part, finalPath(e.Path, s.tops))
+	return s.dest.place(part, s.entries[i].final)
 }
 
 // finish gives the folders this transfer created their time, deepest
@@ -265,15 +305,15 @@ func (s *rsession) saveText(i int, text []byte) (string, error) {
 // existed keeps its own mode and time.
 func (s *rsession) finish() error {
 	for i := len(s.entries) - 1; i >= 0 && s.dest != nil; i-- {
-		if s.entries[i].Kind == KindDir && s.created != nil && s.created[i] {
-			if err := s.dest.setDirTime(finalPath(s.entries[i].Path, s.tops), s.entries[i]); err != nil {
+		if e := &s.entries[i]; e.Kind == KindDir && e.created {
+			if err := s.dest.setDirTime(e.final, e.Entry); err != nil {
 				return err
 			}
 		}
 	}
 	for i, e := range s.entries {
 		if e.Kind == KindDir {
-			s.confirm(i, Created, finalPath(e.Path, s.tops))
+			s.confirm(i, Created, e.final)
 		}
 	}
 	s.meter.tick(true)

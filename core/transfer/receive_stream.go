@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"time"
@@ -107,100 +106,39 @@ func (s *rsession) arm(ctx context.Context) error {
 	return nil
 }
 
-// next reads the next message other than a keepalive; for a data chunk
-// the body is left unread.
-func (s *rsession) next(ctx context.Context) (msgType, int, []byte, error) {
+// next reads the next message, for state ph: the one the peek goroutine
+// read while the person decided, if any, else through readMsg.
+func (s *rsession) next(ctx context.Context, ph phase) (msg, error) {
 	if s.peeked != nil {
 		p := <-s.peeked
 		s.peeked = nil
 		if p.err != nil {
-			return 0, 0, nil, s.readError(ctx, p.err)
+			return msg{}, p.err
 		}
-		return s.checkAbort(p.t, p.n, p.body)
+		return p.m, s.expect(p.m, ph)
 	}
-	for {
-		if err := s.arm(ctx); err != nil {
-			return 0, 0, nil, err
-		}
-		t, n, err := readHeader(s.conn, &s.hdr)
-		if err != nil {
-			return 0, 0, nil, s.readError(ctx, err)
-		}
-		if t == msgKeepalive {
-			continue
-		}
-		if t == msgData {
-			return t, n, nil, nil
-		}
-		body, err := readBody(s.conn, t, n)
-		if err != nil {
-			return 0, 0, nil, s.readError(ctx, err)
-		}
-		return s.checkAbort(t, n, body)
-	}
-}
-
-func (s *rsession) checkAbort(t msgType, n int, body []byte) (msgType, int, []byte, error) {
-	if t != msgAbort {
-		return t, n, body, nil
-	}
-	m, err := decodeAbort(body)
-	if err != nil {
-		return 0, 0, nil, err
-	}
-	s.peerAbort = true
-	return 0, 0, nil, peerAbortError("the sender", m)
-}
-
-func (s *rsession) readError(ctx context.Context, err error) error {
-	if ctx.Err() != nil {
-		return cancelError(ctx)
-	}
-	if errors.Is(err, io.EOF) {
-		return fmt.Errorf("the sender closed the stream early: %w", ErrProtocol)
-	}
-	return fmt.Errorf("receiving: %w", netError(err))
+	return s.readMsg(ph, func() error { return s.arm(ctx) })
 }
 
 // peek reads, while the person decides, until the sender says something
 // other than keepalive (its first entry, or an abort), and hands it over.
+// What it read is checked against the state of the one who takes it.
 func (s *rsession) peek(ctx context.Context) {
 	defer close(s.peekDone)
-	for {
+	m, err := s.readMsg(everyPhase, func() error {
 		if ctx.Err() != nil {
-			s.peeked <- peeked{err: cancelError(ctx)}
-			return
+			return cancelError(ctx)
 		}
 		s.conn.NetConn().SetReadDeadline(time.Now().Add(s.timeout))
-		t, n, err := readHeader(s.conn, &s.hdr)
-		if err != nil {
-			s.peeked <- peeked{err: err}
-			return
-		}
-		if t == msgKeepalive {
-			continue
-		}
-		p := peeked{t: t, n: n}
-		if t != msgData {
-			p.body, p.err = readBody(s.conn, t, n)
-		}
-		s.peeked <- p
-		return
-	}
+		return nil
+	})
+	s.peeked <- peeked{m: m, err: err}
 }
 
 // drain reads until the sender's end of stream (it may still send
 // keepalives), bounded by the timeout.
 func (s *rsession) drain(ctx context.Context) {
-	for {
-		if s.arm(ctx) != nil {
-			return
-		}
-		t, n, err := readHeader(s.conn, &s.hdr)
-		if err != nil || t != msgKeepalive || n != 0 {
-			return
-		}
-	}
+	s.readMsg(phClosed, func() error { return s.arm(ctx) })
 }
 
 // maxLinger bounds the bytes linger discards: what the sender had in

@@ -17,7 +17,7 @@ import (
 
 // Receiver takes one transfer at a time. Its port is fixed from
 // NewReceiver on, and so is its code until it changes (CodeChanged):
-// after MaxAttempts wrong guesses, after a transfer made with a code that
+// after three wrong guesses, after a transfer made with a code that
 // the receiver picked, or when a person asks (NewCode). A front end can
 // show both, and advertise them, before Serve runs.
 type Receiver struct {
@@ -66,10 +66,10 @@ func NewReceiver(cfg ReceiverConfig) (*Receiver, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.MaxAttempts <= 0 {
-		cfg.MaxAttempts = 3
+	if cfg.maxAttempts <= 0 {
+		cfg.maxAttempts = 3
 	}
-	cfg.Timeout = cmp(cfg.Timeout, defaultTimeout)
+	cfg.Timeout = orDefault(cfg.Timeout, defaultTimeout)
 	life, kill := context.WithCancelCause(context.Background())
 	return &Receiver{cfg: cfg, ln: ln, ev: &emitter{f: cfg.OnEvent}, code: code, decide: make(chan bool, 1), life: life, kill: kill}, nil
 }
@@ -187,7 +187,7 @@ func (r *Receiver) Close() error {
 // bounded by core/secure's handshake timeout and the limits on pending
 // connections (see accept.go); one that fails is closed and Serve keeps
 // listening. A wrong code counts against the current code; after
-// MaxAttempts wrong codes a new one is picked and CodeChanged emitted.
+// maxAttempts wrong codes a new one is picked and CodeChanged emitted.
 // Every wrong code also counts against the receiver's guess budget
 // (budget.go): past its free guesses, codes are held back for a while
 // (CodesHeld), then not checked at all (CodesStopped) until NewCode. A
@@ -250,9 +250,8 @@ func (r *Receiver) unclaim() { r.mu.Lock(); r.serving = false; r.mu.Unlock() }
 // session runs the transfer of a connection through the handshake.
 func (r *Receiver) session(ctx context.Context, ev *emitter, w won) (Summary, error) {
 	r.cfg.hooks.onSecured(w.sc)
-	s := &rsession{cfg: &r.cfg, decide: r.decide, conn: w.sc, ev: ev, timers: w.timers,
-		peerFP: w.sc.PeerFingerprint(), peerKey: w.sc.PeerPublic(), paired: w.sc.Paired(), timeout: r.cfg.Timeout,
-		wrongCodes: w.wrongCodes}
+	s := &rsession{link: newLink(w.sc, "the sender", ev, w.timers, r.cfg.Timeout),
+		cfg: &r.cfg, decide: r.decide, wrongCodes: w.wrongCodes}
 	sum, err := s.run(ctx)
 	if !s.paired {
 		r.usedCode(err == nil)
@@ -350,7 +349,7 @@ type guessTry struct {
 
 // attempt returns the code a new handshake uses and the Guess hook that
 // checks its message 3. The hook holds r.mu across the check, so that
-// concurrent handshakes never check more than MaxAttempts guesses against
+// concurrent handshakes never check more than maxAttempts guesses against
 // one code, nor more than the guess budget allows: a guess for a code
 // retired meanwhile is refused unchecked (Retired), and so is one that
 // the budget holds back (Held). Events are emitted after r.mu is released.
@@ -388,7 +387,7 @@ func (r *Receiver) attempt(ev *emitter) (*guessTry, func(check func() bool) secu
 			// The code stays until NewCode: showing a new one that
 			// nobody may use would only mislead.
 			evs = append(evs, CodesStopped{Wrong: len(r.budget.wrong)})
-		case r.wrong >= r.cfg.MaxAttempts:
+		case r.wrong >= r.cfg.maxAttempts:
 			next := newCode(r.code)
 			r.code, r.wrong, r.gen = next, 0, r.gen+1
 			answer = secure.Retired

@@ -9,26 +9,13 @@ import (
 	"io/fs"
 	"net"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ferry-project/ferry/core/diag"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
-const (
-	defaultTimeout = 30 * time.Second
-	dialTimeout    = 10 * time.Second
-	maxAbortGrace  = 2 * time.Second
-)
-
-// keepaliveAfter is how long an end stays quiet before it sends a
-// keepalive, given the silence the other end allows (timeout): a quarter
-// of it, measured from the end's last flush. The other end's silence
-// starts at its last read, a little after that flush, so three quarters
-// of the timeout are left for the network, the scheduler and a loaded
-// machine to deliver the keepalive; both ends use the same timeout.
-func keepaliveAfter(timeout time.Duration) time.Duration { return timeout / 4 }
+const dialTimeout = 10 * time.Second
 
 // Send offers cfg.Items to the receiver at cfg.Addr and, once accepted,
 // streams them. It returns when the receiver has confirmed every entry,
@@ -81,48 +68,33 @@ func Send(ctx context.Context, cfg SendConfig) (sum Summary, err error) {
 	}
 	cfg.hooks.onSecured(sc)
 	s := &sender{
-		cfg: cfg, conn: sc, peerFP: sc.PeerFingerprint(), peerKey: sc.PeerPublic(), paired: sc.Paired(), ev: ev, timers: timers,
-		entries: entries, srcs: srcs, offer: offer, offerBody: body,
-		timeout: cmp(cfg.Timeout, defaultTimeout),
+		link: newLink(sc, "the receiver", ev, timers, orDefault(cfg.Timeout, defaultTimeout)),
+		cfg:  cfg, entries: entries, srcs: srcs, offer: offer, offerBody: body,
 	}
 	s.sum.SameMachine = sameMachine(nc.LocalAddr(), nc.RemoteAddr())
 	return s.run(ctx)
 }
 
-func cmp(d, def time.Duration) time.Duration {
-	if d <= 0 {
-		return def
-	}
-	return d
-}
-
 // sender is one outgoing transfer. Its goroutine (the caller of run)
 // owns every write; readLoop owns every read and hands the few replies
-// over on in.
+// over, each on its own channel (replies).
 type sender struct {
+	link
 	cfg       SendConfig
-	conn      stream
-	peerFP    string
-	peerKey   []byte
-	paired    bool // authenticated by pins, not by a code
-	ev        *emitter
-	timers    *diag.Timers
 	entries   []Entry
 	srcs      []source
 	offer     Offer
 	offerBody []byte
-	timeout   time.Duration
 
-	in         chan any      // helloMsg, answerMsg, matchesMsg (after haves), doneMsg, in that order
+	replies    replies
 	readerDone chan struct{} // closed when readLoop returns
-	mu         sync.Mutex
-	peerErr    error       // an Abort the receiver sent
-	results    []EntryDone // confirmed entries, by readLoop
-	confirmed  []bool      // by index, by readLoop
+	results    []EntryDone   // confirmed entries, by readLoop
+	confirmed  []bool        // by index, by readLoop
+	haves      []int         // the answer's, until the matches come; by readLoop
 
-	buf       []byte // header + one chunk
-	ctlHdr    [headerLen]byte
-	hash      hasher // the current entry's, reused from entry to entry
+	buf       []byte          // header + one chunk
+	ctlHdr    [headerLen]byte // writeMsg's
+	hash      hasher          // the current entry's, reused from entry to entry
 	lastFlush time.Time
 	meter     *meter
 	sum       Summary
@@ -144,7 +116,7 @@ func (s *sender) run(parent context.Context) (Summary, error) {
 	})
 	defer stop()
 
-	s.in = make(chan any, 4) // every message readLoop hands over fits: it never blocks
+	s.replies = newReplies()
 	s.readerDone = make(chan struct{})
 	go s.readLoop(ctx, cancel)
 
@@ -189,12 +161,6 @@ func (s *sender) fail(parent, ctx context.Context, cancel context.CancelCauseFun
 		return pe
 	}
 	return err
-}
-
-func (s *sender) peerError() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.peerErr
 }
 
 // writeMsg writes a control message's header from a field, then its
@@ -243,19 +209,21 @@ func (s *sender) keepalive() error {
 // each time, not ticked at a fixed period: a ticker sampling "quiet long
 // enough?" misses by up to one period, so silences reached twice the
 // interval.
-func (s *sender) await(ctx context.Context) (any, error) {
+func await[T any](ctx context.Context, s *sender, reply <-chan T) (T, error) {
 	every := keepaliveAfter(s.timeout)
 	timer := time.NewTimer(every - s.quiet())
 	defer timer.Stop()
 	for {
 		select {
-		case m := <-s.in:
+		case m := <-reply:
 			return m, nil
 		case <-ctx.Done():
-			return nil, context.Cause(ctx)
+			var none T
+			return none, context.Cause(ctx)
 		case <-timer.C:
 			if err := s.keepalive(); err != nil {
-				return nil, err
+				var none T
+				return none, err
 			}
 			timer.Reset(every - s.quiet())
 		}
@@ -269,19 +237,18 @@ func (s *sender) exchange(ctx context.Context) error {
 	if err := s.flush(); err != nil {
 		return err
 	}
-	m, err := s.await(ctx)
+	hello, err := await(ctx, s, s.replies.hello)
 	if err != nil {
 		return err
 	}
-	hello := m.(helloMsg)
 	s.offer.PeerName, s.offer.PeerFingerprint = hello.Name, s.peerFP
 	s.ev.emit(Connected{PeerName: hello.Name, PeerFingerprint: s.peerFP, PeerKey: s.peerKey, Paired: s.paired,
 		Addr: s.conn.NetConn().RemoteAddr().String()})
 
-	if m, err = s.await(ctx); err != nil {
+	answer, err := await(ctx, s, s.replies.answer)
+	if err != nil {
 		return err
 	}
-	answer := m.(answerMsg)
 	// The split covers the transfer proper, from the answer on, like the
 	// receiver's; the handshake and the wait for a person are not in it.
 	start := time.Now()
@@ -322,10 +289,10 @@ func (s *sender) exchange(ctx context.Context) error {
 		return err
 	}
 	s.meter.tick(true)
-	if m, err = s.await(ctx); err != nil {
+	done, err := await(ctx, s, s.replies.done)
+	if err != nil {
 		return err
 	}
-	done := m.(doneMsg)
 	if err := s.conn.CloseWrite(); err != nil {
 		return fmt.Errorf("closing the stream: %w", netError(err))
 	}
@@ -366,12 +333,12 @@ func (s *sender) matchHaves(ctx context.Context, answer answerMsg) (map[int]bool
 	if err := s.flush(); err != nil {
 		return nil, err
 	}
-	reply, err := s.await(ctx)
+	reply, err := await(ctx, s, s.replies.matches)
 	if err != nil {
 		return nil, err
 	}
 	matched := make(map[int]bool)
-	for _, i := range reply.(matchesMsg).Indexes {
+	for _, i := range reply.Indexes {
 		matched[i] = true
 	}
 	return matched, nil
@@ -407,16 +374,14 @@ func (s *sender) hashFile(ctx context.Context, i int, sum *[hashLen]byte) error 
 // kept, and continues only when they match.
 func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *answerItem, matched map[int]bool) error {
 	s.meter.file(e.Path, e.Size)
-	var (
-		r    io.Reader
-		f    fs.File
-		h    = &s.hash
-		off  int64
-		src  = s.srcs[i]
-		path = src.shown
-		sum  [hashLen]byte
-	)
+	h := &s.hash
 	h.Reset()
+	src := s.srcs[i]
+	var (
+		r   io.Reader
+		f   fs.File
+		off int64
+	)
 	if e.Kind == KindText {
 		r = strings.NewReader(src.text)
 	} else {
@@ -429,7 +394,7 @@ func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *answerItem, 
 				f.Close()
 			}
 		}()
-		if err := unchanged(f, e, path); err != nil {
+		if err := unchanged(f, e, src.shown); err != nil {
 			return err
 		}
 		r = s.cfg.hooks.reader(f)
@@ -442,29 +407,67 @@ func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *answerItem, 
 		s.sum.SkippedBytes += e.Size
 		s.meter.entry()
 		return nil
-	case it != nil && it.Action == actHave:
+	case it != nil && it.Action == actHave: // the same size, not the same bytes
 		s.meter.grow(it.Offset)
 	case it != nil && f != nil:
-		if err := s.hashPrefix(ctx, f, path, it.Offset, h); err != nil {
+		var err error
+		if off, f, err = s.resume(ctx, i, e, it, f); err != nil {
 			return err
 		}
-		if bytes.Equal(h.Sum(sum[:0]), it.Hash[:]) {
-			off = it.Offset
-			s.sum.ResumedBytes += off
-		} else {
-			var err error
-			if f, err = rewind(f, src, e); err != nil {
-				return err
-			}
+		if off == 0 { // rewound
 			r = s.cfg.hooks.reader(f)
-			h.Reset()
-			s.meter.grow(it.Offset)
 		}
 	}
 	if err := s.writeMsg(msgBegin, beginMsg{Index: i, Offset: off}.encode()); err != nil {
 		return err
 	}
-	for left := e.Size - off; left > 0; {
+	if err := s.sendBytes(ctx, e, src.shown, r, e.Size-off); err != nil {
+		return err
+	}
+	if f != nil {
+		if err := unchanged(f, e, src.shown); err != nil {
+			return err
+		}
+	}
+	var end endMsg
+	end.Index = i
+	h.Sum(end.Hash[:0])
+	if err := s.writeMsg(msgEnd, end.encode()); err != nil {
+		return err
+	}
+	s.meter.entry()
+	return nil
+}
+
+// resume decides where entry i's file f starts, given the receiver's
+// resume answer it: at the offset the receiver kept, when the hash of
+// the first bytes matches the receiver's (s.hash then holds them), else
+// from the first byte, rewound. It returns the offset and the file to
+// read on from (f is closed if rewinding had to reopen it).
+func (s *sender) resume(ctx context.Context, i int, e Entry, it *answerItem, f fs.File) (int64, fs.File, error) {
+	src, h := s.srcs[i], &s.hash
+	if err := s.hashPrefix(ctx, f, src.shown, it.Offset, h); err != nil {
+		return 0, f, err
+	}
+	var sum [hashLen]byte
+	if bytes.Equal(h.Sum(sum[:0]), it.Hash[:]) {
+		s.sum.ResumedBytes += it.Offset
+		return it.Offset, f, nil
+	}
+	f, err := rewind(f, src, e)
+	if err != nil {
+		return 0, nil, err
+	}
+	h.Reset()
+	s.meter.grow(it.Offset)
+	return 0, f, nil
+}
+
+// sendBytes sends the next n bytes of r, entry e's (which errors call
+// path), as data chunks, hashing them into s.hash.
+func (s *sender) sendBytes(ctx context.Context, e Entry, path string, r io.Reader, n int64) error {
+	h := &s.hash
+	for left := n; left > 0; {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
 		}
@@ -490,18 +493,6 @@ func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *answerItem, 
 		s.sum.Bytes += int64(n)
 		s.meter.add(int64(n))
 	}
-	if f != nil {
-		if err := unchanged(f, e, path); err != nil {
-			return err
-		}
-	}
-	var end endMsg
-	end.Index = i
-	h.Sum(end.Hash[:0])
-	if err := s.writeMsg(msgEnd, end.encode()); err != nil {
-		return err
-	}
-	s.meter.entry()
 	return nil
 }
 
@@ -570,115 +561,109 @@ func (s *sender) hashPrefix(ctx context.Context, f io.Reader, name string, n int
 	return nil
 }
 
-// readLoop reads everything the receiver sends: hello, then an answer (or
-// an abort), then confirmations and done, then the end of the stream.
-// Keepalives only refresh the deadline. Any failure cancels the
-// transfer with its cause.
+// readLoop reads everything the receiver sends, through take, until the
+// end of its stream. Any failure cancels the transfer with its cause.
 func (s *sender) readLoop(ctx context.Context, cancel context.CancelCauseFunc) {
 	defer close(s.readerDone)
 	nc := s.conn.NetConn()
-	var hdr [headerLen]byte
-	want := msgHello
-	var haves []int // the answer's, until the matches come
-	s.confirmed = make([]bool, len(s.entries))
-	fail := func(err error) { cancel(err) }
-	for {
+	arm := func() error {
 		if ctx.Err() != nil {
 			nc.SetReadDeadline(time.Now().Add(s.grace()))
 		} else {
 			nc.SetReadDeadline(time.Now().Add(s.timeout))
 		}
-		t, n, err := readHeader(s.conn, &hdr)
-		if err != nil {
-			if want == 0 && errors.Is(err, io.EOF) {
-				return
-			}
-			if refused(err) { // it arrives where the first message would
-				fail(fmt.Errorf("securing the connection to %s: %w", s.cfg.Addr, err))
-				return
-			}
-			if errors.Is(err, io.EOF) {
-				err = fmt.Errorf("the receiver closed the stream early: %w", ErrProtocol)
-			}
-			fail(fmt.Errorf("receiving: %w", netError(err)))
-			return
-		}
-		if t == msgKeepalive {
-			continue
-		}
-		body, err := readBody(s.conn, t, n)
-		if err != nil {
-			fail(fmt.Errorf("receiving: %w", netError(err)))
-			return
-		}
-		if t == msgAbort {
-			m, err := decodeAbort(body)
-			if err == nil {
-				err = peerAbortError("the receiver", m)
-				s.mu.Lock()
-				s.peerErr = err
-				s.mu.Unlock()
-			}
-			fail(err)
-			return
+		return nil
+	}
+	s.confirmed = make([]bool, len(s.entries))
+	for ph := phHello; ; {
+		m, err := s.readMsg(ph, arm)
+		if err == nil {
+			ph, err = s.take(m)
 		}
 		switch {
-		case t == msgHello && want == msgHello:
-			m, err := decodeHello(body)
-			if err != nil {
-				fail(err)
-				return
-			}
-			s.in <- m
-			want = msgAnswer
-		case t == msgAnswer && want == msgAnswer:
-			m, err := decodeAnswer(body, s.entries)
-			if err != nil {
-				fail(err)
-				return
-			}
-			s.in <- m
-			want = msgDone
-			if haves = m.haves(); len(haves) > 0 {
-				want = msgMatches
-			}
-		case t == msgMatches && want == msgMatches:
-			m, err := decodeMatches(body, haves)
-			if err != nil {
-				fail(err)
-				return
-			}
-			s.in <- m
-			want, haves = msgDone, nil
-		case t == msgConfirm && want == msgDone:
-			m, err := decodeConfirm(body, len(s.entries))
-			if err != nil {
-				fail(err)
-				return
-			}
-			if s.confirmed[m.Index] {
-				fail(fmt.Errorf("entry %d confirmed twice: %w", m.Index, ErrProtocol))
-				return
-			}
-			s.confirmed[m.Index] = true
-			ed := EntryDone{Entry: s.entries[m.Index], Outcome: m.Outcome, SavedAs: m.SavedAs}
-			s.results = append(s.results, ed)
-			s.ev.emit(ed)
-		case t == msgDone && want == msgDone:
-			m, err := decodeDone(body)
-			if err != nil {
-				fail(err)
-				return
-			}
-			if len(s.results) != len(s.entries) {
-				fail(fmt.Errorf("the receiver confirmed %d of %d entries: %w", len(s.results), len(s.entries), ErrProtocol))
-				return
-			}
-			s.in <- m
-			want = 0
+		case err == nil:
+			continue
+		case ph == phClosed && errors.Is(err, io.EOF):
+		case refused(err): // it arrives where the first message would
+			cancel(fmt.Errorf("securing the connection to %s: %w", s.cfg.Addr, err))
 		default:
-			fail(fmt.Errorf("unexpected %v from the receiver: %w", t, ErrProtocol))
-			return
+			cancel(err)
 		}
+		return
 	}
+}
+
+// take handles one of the receiver's messages and returns the state the
+// sender reads in next. This is the order the sender expects, written
+// once: hello, then an answer (or an abort), then the matches if the
+// answer listed haves, then confirmations and done, then the end of the
+// stream. The replies the exchange waits for go over on their channels.
+func (s *sender) take(m msg) (phase, error) {
+	switch m.t {
+	case msgHello:
+		hello, err := decodeHello(m.body)
+		if err != nil {
+			return 0, err
+		}
+		s.replies.hello <- hello
+		return phAnswer, nil
+	case msgAnswer:
+		answer, err := decodeAnswer(m.body, s.entries)
+		if err != nil {
+			return 0, err
+		}
+		s.replies.answer <- answer
+		if s.haves = answer.haves(); len(s.haves) > 0 {
+			return phMatches, nil
+		}
+		return phConfirms, nil
+	case msgMatches:
+		matches, err := decodeMatches(m.body, s.haves)
+		if err != nil {
+			return 0, err
+		}
+		s.replies.matches <- matches
+		s.haves = nil
+		return phConfirms, nil
+	case msgConfirm:
+		c, err := decodeConfirm(m.body, len(s.entries))
+		if err != nil {
+			return 0, err
+		}
+		if s.confirmed[c.Index] {
+			return 0, fmt.Errorf("entry %d confirmed twice: %w", c.Index, ErrProtocol)
+		}
+		s.confirmed[c.Index] = true
+		ed := EntryDone{Entry: s.entries[c.Index], Outcome: c.Outcome, SavedAs: c.SavedAs}
+		s.results = append(s.results, ed)
+		s.ev.emit(ed)
+		return phConfirms, nil
+	case msgDone:
+		done, err := decodeDone(m.body)
+		if err != nil {
+			return 0, err
+		}
+		if len(s.results) != len(s.entries) {
+			return 0, fmt.Errorf("the receiver confirmed %d of %d entries: %w", len(s.results), len(s.entries), ErrProtocol)
+		}
+		s.replies.done <- done
+		return phClosed, nil
+	}
+	// The table accepted what this switch does not take: they disagree.
+	return 0, fmt.Errorf("unexpected %v from the receiver: %w", m.t, ErrProtocol)
+}
+
+// replies are the receiver's messages the sender's exchange waits for,
+// one channel each: each is sent at most once, and the buffer holds it,
+// so readLoop never blocks.
+type replies struct {
+	hello   chan helloMsg
+	answer  chan answerMsg
+	matches chan matchesMsg
+	done    chan doneMsg
+}
+
+func newReplies() replies {
+	return replies{hello: make(chan helloMsg, 1), answer: make(chan answerMsg, 1),
+		matches: make(chan matchesMsg, 1), done: make(chan doneMsg, 1)}
 }

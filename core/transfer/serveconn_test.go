@@ -117,7 +117,7 @@ func TestServeConnDesktopSendsToPage(t *testing.T) {
 }
 
 // TestServeConnGuessBudget: wrong codes on connections handed to
-// ServeConn count exactly as on Serve's: MaxAttempts retire the code,
+// ServeConn count exactly as on Serve's: maxAttempts retire the code,
 // and past the budget's free guesses even the right code is held back
 // unchecked.
 func TestServeConnGuessBudget(t *testing.T) {
@@ -140,7 +140,7 @@ func TestServeConnGuessBudget(t *testing.T) {
 	}
 	for i := range guessFree {
 		serr, rerr := try("wrong!")
-		// Every MaxAttempts-th wrong code retires the code: the error says so.
+		// Every maxAttempts-th wrong code retires the code: the error says so.
 		wrong := func(err error) bool {
 			return errors.Is(err, secure.ErrWrongCode) || errors.Is(err, secure.ErrCodeRetired)
 		}

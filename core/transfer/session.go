@@ -1,12 +1,21 @@
 package transfer
 
+// This file holds what a session is: its configurations (SendConfig,
+// ReceiverConfig), the errors it ends with, the timing both ends keep,
+// and link, the state and the reading both ends share. The sending end
+// is send.go's sender, the receiving end receive.go's rsession; the
+// messages are declared in protocol.go; the tests' hooks are in hooks.go.
+
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
+	"sync"
 	"time"
 
+	"github.com/ferry-project/ferry/core/diag"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
@@ -102,8 +111,10 @@ type ReceiverConfig struct {
 	OnEvent   func(Event)      // may be nil
 	Diag      bool             //
 	Timeout   time.Duration    // default 30s
-	// MaxAttempts is how many wrong codes retire the current one (default 3).
-	MaxAttempts int
+	// maxAttempts is how many wrong codes retire the current one
+	// (default 3). No front end sets it: only this package's tests, to
+	// retire codes sooner.
+	maxAttempts int
 	// Paired says whether this device pinned a sender's static key: a
 	// sender in paired mode (no code) is accepted only if it returns
 	// true. Nil refuses every paired sender (secure.ErrNotPaired); code
@@ -118,58 +129,136 @@ type ReceiverConfig struct {
 	hooks *hooks // tests only
 }
 
-// hooks let this package's tests slow one stage on purpose and look at
-// the secure connection. They are unexported fields of the configs, so no
-// front end can set them; core/internal/testhooks does the same for the
-// cipher, which lives in core/secure.
-type hooks struct {
-	// diskRead wraps each source file as the sender reads its chunks, and
-	// diskWrite each partial file as the receiver writes them: both inside
-	// the call the disk timers wrap.
-	diskRead  func(io.Reader) io.Reader
-	diskWrite func(io.Writer) io.Writer
-	// secured is given each end's connection once the handshake is done.
-	secured func(*secure.Conn)
-	// admitted is told, from the receiver's accept loop, how many
-	// connections are pending once it admitted one.
-	admitted func(pending int)
-	// now replaces time.Now for the limit on Refused events.
-	now func() time.Time
-	// guessNow replaces time.Now for the guess budget; checked is told
-	// of every guess checked, under the lock that counts it.
-	guessNow func() time.Time
-	checked  func(at time.Time, right bool)
+// Timing both ends share.
+const (
+	defaultTimeout = 30 * time.Second // the silence allowed when the config says none
+	maxAbortGrace  = 2 * time.Second  // the most an abort is given to get out
+)
+
+// keepaliveAfter is how long an end stays quiet before it sends a
+// keepalive, given the silence the other end allows (timeout): a quarter
+// of it, measured from the end's last flush. The other end's silence
+// starts at its last read, a little after that flush, so three quarters
+// of the timeout are left for the network, the scheduler and a loaded
+// machine to deliver the keepalive; both ends use the same timeout.
+func keepaliveAfter(timeout time.Duration) time.Duration { return timeout / 4 }
+
+// link is what both ends of a session share: the secure connection, who
+// is at its other end, where events go, the stage timers and the
+// silence allowed; and the reading of messages, which both ends do
+// through readMsg. sender (send.go) and rsession (receive.go) each embed
+// one.
+type link struct {
+	conn    stream
+	peerFP  string
+	peerKey []byte
+	paired  bool // authenticated by pins, not by a code
+	ev      *emitter
+	timers  *diag.Timers
+	timeout time.Duration
+	peer    string // the other end, in errors: "the sender" or "the receiver"
+
+	hdr     [headerLen]byte // readMsg's; one read at a time
+	mu      sync.Mutex
+	peerErr error // the abort the other end sent, as an error
 }
 
-func (h *hooks) reader(r io.Reader) io.Reader {
-	if h == nil || h.diskRead == nil {
-		return r
-	}
-	return h.diskRead(r)
+// newLink is the link over sc, once its handshake is done.
+func newLink(sc *secure.Conn, peer string, ev *emitter, timers *diag.Timers, timeout time.Duration) link {
+	return link{conn: sc, peerFP: sc.PeerFingerprint(), peerKey: sc.PeerPublic(), paired: sc.Paired(),
+		ev: ev, timers: timers, timeout: timeout, peer: peer}
 }
 
-func (h *hooks) writer(w io.Writer) io.Writer {
-	if h == nil || h.diskWrite == nil {
-		return w
+// orDefault is d, or def when d is not set.
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
 	}
-	return h.diskWrite(w)
+	return d
 }
 
-func (h *hooks) onAdmitted(n int) {
-	if h != nil && h.admitted != nil {
-		h.admitted(n)
+// msg is one message as readMsg returns it. A data chunk's body is left
+// unread: its n bytes follow on the stream, for the caller to read into
+// its own buffer.
+type msg struct {
+	t    msgType
+	n    int
+	body []byte
+}
+
+// readMsg reads the next message other than a keepalive, for an end in
+// state ph (a set: everyPhase takes anything, to be checked later with
+// expect). Before each header it calls arm, which sets the read deadline
+// (or fails, when the session was cancelled). An abort becomes the other
+// end's error, kept for peerError; a message ph does not accept is
+// ErrProtocol, refused before its body is read. The stream's errors are
+// worded by readError, except a rejection in the handshake's place
+// (refused) and, in phClosed, the end of the stream (io.EOF), which are
+// returned as they are.
+func (l *link) readMsg(ph phase, arm func() error) (msg, error) {
+	for {
+		if err := arm(); err != nil {
+			return msg{}, err
+		}
+		t, n, err := readHeader(l.conn, &l.hdr)
+		if err != nil {
+			if refused(err) || (ph == phClosed && errors.Is(err, io.EOF)) {
+				return msg{}, err
+			}
+			return msg{}, l.readError(err)
+		}
+		if t == msgKeepalive {
+			continue
+		}
+		m := msg{t: t, n: n}
+		if err := l.expect(m, ph); err != nil {
+			return msg{}, err
+		}
+		if t == msgData {
+			return m, nil
+		}
+		if m.body, err = readBody(l.conn, t, n); err != nil {
+			return msg{}, l.readError(err)
+		}
+		if t == msgAbort {
+			return msg{}, l.aborted(m.body)
+		}
+		return m, nil
 	}
 }
 
-func (h *hooks) clock() time.Time {
-	if h != nil && h.now != nil {
-		return h.now()
+// expect checks that an end in state ph takes m.
+func (l *link) expect(m msg, ph phase) error {
+	if !m.t.acceptedIn(ph) {
+		return fmt.Errorf("unexpected %v from %s: %w", m.t, l.peer, ErrProtocol)
 	}
-	return time.Now()
+	return nil
 }
 
-func (h *hooks) onSecured(c *secure.Conn) {
-	if h != nil && h.secured != nil {
-		h.secured(c)
+// aborted turns an abort's body into the other end's error.
+func (l *link) aborted(body []byte) error {
+	m, err := decodeAbort(body)
+	if err != nil {
+		return err
 	}
+	err = peerAbortError(l.peer, m)
+	l.mu.Lock()
+	l.peerErr = err
+	l.mu.Unlock()
+	return err
+}
+
+// peerError is the abort the other end sent, if it sent one.
+func (l *link) peerError() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.peerErr
+}
+
+// readError words a failure to read from the stream.
+func (l *link) readError(err error) error {
+	if errors.Is(err, io.EOF) {
+		return fmt.Errorf("%s closed the stream early: %w", l.peer, ErrProtocol)
+	}
+	return fmt.Errorf("receiving: %w", netError(err))
 }

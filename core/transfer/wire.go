@@ -31,97 +31,8 @@ const (
 	maxDeviceName    = 128     // a device name
 	maxReason        = 512     // the reason in an Abort
 	maxAnswerBytes   = 5 << 20 // encoded size of an answer
-	maxChunk         = secure.ChunkSize
 	hashLen          = 32
 )
-
-// msgType is the first byte of every message.
-type msgType uint8
-
-const (
-	msgHello     msgType = 1  // R→S, first: version, receiver's name
-	msgOffer     msgType = 2  // S→R, first: the manifest
-	msgAnswer    msgType = 3  // R→S: accepted, with per-entry answers
-	msgBegin     msgType = 4  // S→R: the next file's bytes follow
-	msgData      msgType = 5  // S→R: a chunk of the current file
-	msgEnd       msgType = 6  // S→R: the current file is complete, with its hash
-	msgSkip      msgType = 7  // S→R: an entry the receiver already has
-	msgConfirm   msgType = 8  // R→S: an entry is verified and in place
-	msgFinish    msgType = 9  // S→R: nothing more to send
-	msgDone      msgType = 10 // R→S: everything confirmed; receiver's stage split
-	msgAbort     msgType = 11 // both: the transfer ends here, with a code and a reason
-	msgKeepalive msgType = 12 // both: still here
-	msgHashes    msgType = 13 // S→R: the sender's hashes of the files the receiver has at their size
-	msgMatches   msgType = 14 // R→S: which of those hashes matched the receiver's files
-)
-
-func (t msgType) String() string {
-	switch t {
-	case msgHello:
-		return "hello"
-	case msgOffer:
-		return "offer"
-	case msgAnswer:
-		return "answer"
-	case msgBegin:
-		return "begin"
-	case msgData:
-		return "data"
-	case msgEnd:
-		return "end"
-	case msgSkip:
-		return "skip"
-	case msgConfirm:
-		return "confirm"
-	case msgFinish:
-		return "finish"
-	case msgDone:
-		return "done"
-	case msgAbort:
-		return "abort"
-	case msgKeepalive:
-		return "keepalive"
-	case msgHashes:
-		return "hashes"
-	case msgMatches:
-		return "matches"
-	}
-	return fmt.Sprintf("message type %d", uint8(t))
-}
-
-// maxBody is the largest body a message of type t may have; -1 for an
-// unknown type.
-func (t msgType) maxBody() int {
-	switch t {
-	case msgHello:
-		return 1 + binary.MaxVarintLen64 + maxDeviceName
-	case msgOffer:
-		return MaxManifestBytes
-	case msgAnswer:
-		return maxAnswerBytes
-	case msgBegin:
-		return 2 * binary.MaxVarintLen64
-	case msgData:
-		return maxChunk
-	case msgEnd:
-		return binary.MaxVarintLen64 + hashLen
-	case msgSkip:
-		return binary.MaxVarintLen64
-	case msgConfirm:
-		return binary.MaxVarintLen64 + 1 + binary.MaxVarintLen64 + MaxPathBytes
-	case msgFinish, msgKeepalive:
-		return 0
-	case msgDone:
-		return 512
-	case msgAbort:
-		return 1 + binary.MaxVarintLen64 + maxReason
-	case msgHashes:
-		return maxHashesBytes
-	case msgMatches:
-		return maxMatchesBytes
-	}
-	return -1
-}
 
 // parseHeader decodes a message header and checks the body length
 // against the type's limit.
@@ -131,10 +42,11 @@ func parseHeader(b []byte) (msgType, int, error) {
 	}
 	t := msgType(b[0])
 	n := binary.BigEndian.Uint32(b[1:5])
-	max := t.maxBody()
-	if max < 0 {
+	spec, ok := t.spec()
+	if !ok {
 		return 0, 0, fmt.Errorf("unknown %v: %w", t, ErrProtocol)
 	}
+	max := spec.max
 	if n > uint32(max) {
 		return 0, 0, fmt.Errorf("%v of %d bytes, over the limit of %d: %w", t, n, max, ErrProtocol)
 	}
