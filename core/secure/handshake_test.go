@@ -311,7 +311,6 @@ func checkGoroutines(t *testing.T, before int) {
 }
 
 func TestCipherNegotiation(t *testing.T) {
-	defer func(f func() bool) { hasAESHardware = f }(hasAESHardware)
 	for _, tc := range []struct {
 		clientHW, serverHW bool
 		clientWant         Cipher
@@ -327,10 +326,8 @@ func TestCipherNegotiation(t *testing.T) {
 		{true, true, Auto, ChaChaPoly, ChaChaPoly},
 		{true, true, AESGCM, ChaChaPoly, AESGCM}, // the initiator's insistence wins
 	} {
-		hasAESHardware = func() bool { return tc.clientHW }
-		offer := offerFor(tc.clientWant, false)
-		hasAESHardware = func() bool { return tc.serverHW }
-		got, err := choose(offer, tc.serverWant)
+		offer := offerFor(tc.clientWant, false, tc.clientHW)
+		got, err := choose(offer, tc.serverWant, tc.serverHW)
 		if err != nil || got != tc.want {
 			t.Errorf("%+v: got %v (%v), want %v", tc, got, err, tc.want)
 		}

@@ -27,9 +27,9 @@ const (
 	// read buffer, so Prefetch can pull a whole chunk in one go.
 	ChunkSize = 4 * MaxPlaintext
 
-	// DefaultBatch is how many bytes of sealed records collect before a
+	// defaultBatch is how many bytes of sealed records collect before a
 	// socket write: four full records.
-	DefaultBatch = 4 * frameMax
+	defaultBatch = 4 * frameMax
 
 	// readBufSize holds a whole chunk's ciphertext plus a header record
 	// and a partial record left over from the previous fill.
@@ -92,14 +92,14 @@ func (c *Conn) Close() error {
 
 func newConn(nc net.Conn, ciph Cipher, send, recv *recordCipher, peerPub []byte, cfg *Config) *Conn {
 	c := &Conn{nc: nc, cipher: ciph, peerPub: peerPub, timers: cfg.Timers}
-	batch := cfg.Batch
+	batch := cfg.tune.Batch
 	if batch <= 0 {
-		batch = DefaultBatch
+		batch = defaultBatch
 	}
 	c.w = writer{c: c, rc: send, batch: batch, buf: make([]byte, max(batch, frameMax)+frameMax)}
 	// The handshake reads its messages exactly, so nothing of the stream
 	// is left over from it: the reader starts empty.
-	c.r = reader{c: c, rc: recv, buf: make([]byte, readBufSize), exact: cfg.Unbuffered, fresh: true}
+	c.r = reader{c: c, rc: recv, buf: make([]byte, readBufSize), exact: cfg.tune.Unbuffered, fresh: true}
 	return c
 }
 

@@ -10,6 +10,8 @@ import (
 	mrand "math/rand/v2"
 	"testing"
 	"testing/iotest"
+
+	"github.com/ferry-project/ferry/internal/streamtune"
 )
 
 func randBytes(n int) []byte {
@@ -232,8 +234,8 @@ func TestBatchingAndBuffering(t *testing.T) {
 		wantWrites  int64 // at most
 		wantReadsLE int
 	}{
-		{"batched+buffered", Config{}, payload/DefaultBatch + 3, payload/(readBufSize-frameMax) + 8},
-		{"unbatched+unbuffered", Config{Batch: 1, Unbuffered: true}, payload/MaxPlaintext + 3, 2*(payload/MaxPlaintext) + 8},
+		{"batched+buffered", Config{}, payload/defaultBatch + 3, payload/(readBufSize-frameMax) + 8},
+		{"unbatched+unbuffered", Config{tune: streamtune.Knobs{Batch: 1, Unbuffered: true}}, payload/MaxPlaintext + 3, 2*(payload/MaxPlaintext) + 8},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w, out, reader := keyedPair(AESGCM, tc.cfg)

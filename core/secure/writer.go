@@ -117,9 +117,3 @@ func (w *writer) send() error {
 	w.start = 0
 	return nil
 }
-
-// SetWriteDeadline sets the socket's write deadline.
-func (c *Conn) SetWriteDeadline(t time.Time) error { return c.nc.SetWriteDeadline(t) }
-
-// SetReadDeadline sets the socket's read deadline.
-func (c *Conn) SetReadDeadline(t time.Time) error { return c.nc.SetReadDeadline(t) }
