@@ -67,11 +67,12 @@ func (s Stage) String() string {
 }
 
 // SenderStages and ReceiverStages list the stages each end records, in the
-// order data passes through them.
-var (
-	SenderStages   = []Stage{DiskRead, HashSend, Encrypt, SocketWrite}
-	ReceiverStages = []Stage{SocketRead, Decrypt, HashRecv, DiskWrite}
-)
+// order data passes through them. Each call returns a new slice, so no
+// caller can change another's.
+func SenderStages() []Stage { return []Stage{DiskRead, HashSend, Encrypt, SocketWrite} }
+
+// ReceiverStages: see SenderStages.
+func ReceiverStages() []Stage { return []Stage{SocketRead, Decrypt, HashRecv, DiskWrite} }
 
 // Timers accumulates time, bytes and calls per stage. The zero value is
 // ready to use; a nil *Timers ignores every sample, so callers need no

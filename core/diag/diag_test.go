@@ -110,7 +110,7 @@ func TestTimersConcurrentAndNil(t *testing.T) {
 	if none.Snapshot()[Encrypt].Calls != 0 {
 		t.Fatal("nil timers recorded something")
 	}
-	if f := s.Format(SenderStages, 16*time.Millisecond); !strings.Contains(f, "encrypt 50%") {
+	if f := s.Format(SenderStages(), 16*time.Millisecond); !strings.Contains(f, "encrypt 50%") {
 		t.Fatalf("format: %q", f)
 	}
 }

@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -25,16 +26,19 @@ type BrowseConfig struct {
 	// cannot carry mDNS; the browse goes on with the others. It is
 	// called from Browse or its readers, never after Browse returns.
 	OnSkip SkipFunc
+
+	// maxTTL and refresh, set only by this package's tests, replace
+	// defaultMaxTTL and defaultRefresh.
+	maxTTL, refresh time.Duration
 }
 
-// timing holds a browse's clocks. Tests shorten them.
-var timing = struct {
-	maxTTL  time.Duration // longest lifetime granted to an entry
-	refresh time.Duration // time between queries, after the first two
-}{
-	maxTTL:  120 * time.Second,
-	refresh: 30 * time.Second,
-}
+// A browse's clocks: the longest lifetime granted to an entry, and the
+// time between queries after the first two. Tests shorten them through
+// BrowseConfig's unexported fields.
+const (
+	defaultMaxTTL  = 120 * time.Second
+	defaultRefresh = 30 * time.Second
+)
 
 // secondQuery is when the second query goes out, in case the first was
 // lost (RFC 6762 section 5.2 starts with one second, then backs off).
@@ -46,7 +50,7 @@ const secondQuery = time.Second
 // skipped.
 //
 // It asks at once on every link, again after a second, then every
-// timing.refresh, so the answers keep live entries from expiring.
+// defaultRefresh, so the answers keep live entries from expiring.
 func Browse(ctx context.Context, cfg BrowseConfig) error {
 	ifaces, err := interfaces(cfg.Ifaces)
 	if err != nil {
@@ -56,7 +60,7 @@ func Browse(ctx context.Context, cfg BrowseConfig) error {
 	if err != nil {
 		return fmt.Errorf("browsing: %w", err)
 	}
-	maxTTL, refresh := timing.maxTTL, timing.refresh
+	maxTTL, refresh := cmp.Or(cfg.maxTTL, defaultMaxTTL), cmp.Or(cfg.refresh, defaultRefresh)
 
 	ctx, cancel := context.WithCancel(ctx)
 	packets := make(chan packet)

@@ -38,7 +38,7 @@ const (
 //	advertise IFACE        listen on TCP, advertise, greet each connection
 //	                       with "ferry"; Close on stdin EOF
 //	browse IFACE TTL REF   print each OnChange list as a JSON line until
-//	                       stdin EOF; TTL and REF (ms) override timing;
+//	                       stdin EOF; TTL and REF (ms) override the browse's clocks;
 //	                       IFACE "all" browses on every interface
 //	advertise-all          as advertise, on every interface, printing
 //	                       "skip IFACE: ERR" for each one OnSkip reports
@@ -95,18 +95,17 @@ func helper(args []string) error {
 	case "browse":
 		ttl, _ := strconv.Atoi(args[2])
 		ref, _ := strconv.Atoi(args[3])
-		timing.maxTTL = time.Duration(ttl) * time.Millisecond
-		timing.refresh = time.Duration(ref) * time.Millisecond
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() { <-stdinClosed; cancel() }()
 		ifaces := args[1:2]
 		if ifaces[0] == "all" {
 			ifaces = nil
 		}
-		return Browse(ctx, BrowseConfig{Ifaces: ifaces, OnChange: func(p []Peer) {
-			b, _ := json.Marshal(p)
-			fmt.Printf("%s\n", b)
-		}})
+		return Browse(ctx, BrowseConfig{Ifaces: ifaces, maxTTL: time.Duration(ttl) * time.Millisecond,
+			refresh: time.Duration(ref) * time.Millisecond, OnChange: func(p []Peer) {
+				b, _ := json.Marshal(p)
+				fmt.Printf("%s\n", b)
+			}})
 	case "listen":
 		ifaces, err := interfaces(args[1:2])
 		if err != nil {

@@ -216,8 +216,8 @@ func cpuTransfer(t *testing.T, src string, busySend, busyRecv int) childReport {
 		t.Fatalf("sending child's report %q: %v", report, err)
 	}
 	t.Logf("CPUs %s", cpus)
-	t.Logf("sender   %s; CPU %s", rep.Local.Format(diag.SenderStages, rep.Wall), rep.LocalCPU.Format(rep.Wall))
-	t.Logf("receiver %s; CPU %s", rep.Remote.Format(diag.ReceiverStages, rep.RemoteWall), rep.RemoteCPU.Format(rep.RemoteWall))
+	t.Logf("sender   %s; CPU %s", rep.Local.Format(diag.SenderStages(), rep.Wall), rep.LocalCPU.Format(rep.Wall))
+	t.Logf("receiver %s; CPU %s", rep.Remote.Format(diag.ReceiverStages(), rep.RemoteWall), rep.RemoteCPU.Format(rep.RemoteWall))
 	t.Logf("%s", rep.Verdict)
 	return rep
 }

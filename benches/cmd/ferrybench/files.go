@@ -139,8 +139,8 @@ func fileSendChild(args []string) childReport {
 	if err != nil {
 		return fail("sending: %v", err)
 	}
-	split := "sender: " + sum.Local.Format(diag.SenderStages, sum.Wall) +
-		"; receiver: " + sum.Remote.Format(diag.ReceiverStages, sum.RemoteWall)
+	split := "sender: " + sum.Local.Format(diag.SenderStages(), sum.Wall) +
+		"; receiver: " + sum.Remote.Format(diag.ReceiverStages(), sum.RemoteWall)
 	return childReport{Verdict: sum.Verdict + " [" + split + "]"}
 }
 
