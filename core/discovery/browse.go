@@ -3,7 +3,6 @@ package discovery
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"strings"
@@ -11,6 +10,8 @@ import (
 	"time"
 
 	"github.com/miekg/dns"
+
+	"github.com/ferry-project/ferry/core/trust"
 )
 
 // BrowseConfig says where to browse and whom to tell.
@@ -135,21 +136,16 @@ func Browse(ctx context.Context, cfg BrowseConfig) error {
 	}
 }
 
-// Sentinel errors from Find, for callers that branch on them.
-var (
-	ErrNotFound  = errors.New("no such device")
-	ErrAmbiguous = errors.New("several devices match")
-)
-
 // settle is how long Find keeps listening after the first match, so that
 // a second device with the same name, answering the same query a little
 // later, makes the choice ambiguous instead of losing a race.
 const settle = 750 * time.Millisecond
 
-// Find browses until exactly one peer matches nameOrFingerprint (see
-// Peer.Matches) and no other has appeared shortly after, or until ctx
-// ends. It returns ErrNotFound (with what it did see) or ErrAmbiguous
-// (with the candidates), wrapped.
+// Find browses until exactly one peer matches nameOrFingerprint (by
+// core/trust's rule, trust.Matches, the one people use to name trusted
+// devices) and no other has appeared shortly after, or until ctx ends.
+// It returns trust.ErrNotFound (with what it did see) or
+// trust.ErrAmbiguous (with the candidates), wrapped.
 //
 // onSkip, if not nil, is told about interfaces that cannot carry mDNS
 // (see BrowseConfig.OnSkip).
@@ -175,7 +171,7 @@ func Find(ctx context.Context, ifaces []string, nameOrFingerprint string, onSkip
 		case seen = <-lists:
 			matches = matches[:0]
 			for _, p := range seen {
-				if p.Matches(nameOrFingerprint) {
+				if trust.Matches(p.Name, p.Fingerprint, nameOrFingerprint) {
 					matches = append(matches, p)
 				}
 			}
@@ -202,11 +198,11 @@ func decide(query string, seen, matches []Peer) (Peer, error) {
 		return matches[0], nil
 	case 0:
 		if len(seen) == 0 {
-			return Peer{}, fmt.Errorf("finding %q: %w: no Ferry devices seen", query, ErrNotFound)
+			return Peer{}, fmt.Errorf("finding %q: %w: no Ferry devices seen", query, trust.ErrNotFound)
 		}
-		return Peer{}, fmt.Errorf("finding %q: %w; seen: %s", query, ErrNotFound, peerList(seen))
+		return Peer{}, fmt.Errorf("finding %q: %w; seen: %s", query, trust.ErrNotFound, peerList(seen))
 	default:
-		return Peer{}, fmt.Errorf("finding %q: %w: %s; use the fingerprint", query, ErrAmbiguous, peerList(matches))
+		return Peer{}, fmt.Errorf("finding %q: %w: %s; use the fingerprint", query, trust.ErrAmbiguous, peerList(matches))
 	}
 }
 

@@ -101,25 +101,6 @@ func (e dialErrors) Error() string {
 
 func (e dialErrors) Unwrap() []error { return e }
 
-// Matches reports whether s names this peer: its device name, compared
-// case-insensitively, or its fingerprint or any prefix of it at least 4
-// characters long, with or without dashes, in any case.
-func (p Peer) Matches(s string) bool {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return false
-	}
-	if strings.EqualFold(p.Name, s) {
-		return true
-	}
-	q, ok := normalizeFingerprint(s)
-	if !ok || len(q) < 4 || p.Fingerprint == "" {
-		return false
-	}
-	own, _ := normalizeFingerprint(p.Fingerprint)
-	return strings.HasPrefix(own, q)
-}
-
 // label names the peer in errors: its name and fingerprint.
 func (p Peer) label() string {
 	if p.Fingerprint == "" {

@@ -12,40 +12,6 @@ import (
 	"time"
 )
 
-func TestMatches(t *testing.T) {
-	p := Peer{Name: "Zoë's Laptop", Fingerprint: "K7QX-M2PA-9RTE-WD4C"}
-	tests := []struct {
-		q    string
-		want bool
-	}{
-		{"Zoë's Laptop", true},
-		{"zoë's laptop", true},
-		{"  ZOË'S LAPTOP ", true},
-		{"Zoë's", false},
-		{"", false},
-		{"K7Q", false}, // under 4 characters
-		{"K7QX", true},
-		{"k7qx", true},
-		{"K7QX-", true},
-		{"K7QX-M", true},
-		{"k7qxm2pa", true},
-		{"K7QX-M2PA-9RTE-WD4C", true},
-		{"K7QXM2PA9RTEWD4C", true},
-		{"K7QX-M2PA-9RTE-WD4CX", false}, // longer than the fingerprint
-		{"M2PA", false},                 // not a prefix
-		{"K7QY", false},
-		{"----", false},
-	}
-	for _, tt := range tests {
-		if got := p.Matches(tt.q); got != tt.want {
-			t.Errorf("Matches(%q) = %v, want %v", tt.q, got, tt.want)
-		}
-	}
-	if (Peer{Name: "x"}).Matches("AAAA") {
-		t.Error("a peer without fingerprint matched a fingerprint prefix")
-	}
-}
-
 func TestDialAddrs(t *testing.T) {
 	p := Peer{
 		Port:  4711,

@@ -46,9 +46,9 @@ func (s *Store) Classify(name, fingerprint string) (Status, Device, error) {
 }
 
 func classify(devs []Device, name, fingerprint string) (Status, Device) {
-	if fp, ok := normalizeFingerprint(fingerprint); ok && len(fp) == secure.FingerprintLen {
+	if fp := secure.CanonicalFingerprint(fingerprint); fp != "" {
 		for _, d := range devs {
-			if own, _ := normalizeFingerprint(d.Fingerprint()); own == fp {
+			if d.Fingerprint() == fp {
 				return Trusted, d
 			}
 		}
@@ -62,14 +62,35 @@ func classify(devs []Device, name, fingerprint string) (Status, Device) {
 	return Unknown, Device{}
 }
 
-// minPrefix is the shortest fingerprint prefix accepted, as discovery
-// accepts it: shorter ones match too much by chance.
-const minPrefix = 4
+// MinPrefix is the shortest fingerprint prefix that names a device:
+// shorter ones match too much by chance.
+const MinPrefix = 4
 
-// Lookup finds the one device in devs named by nameOrFingerprint: a name
-// (case-insensitive), or a fingerprint in full or as a prefix of at least
-// four characters, in any case, dashes optional. Every device that
-// matches either way counts: none is ErrNotFound, several ErrAmbiguous,
+// Matches reports whether query names the device with this name and
+// fingerprint: the name, compared case-insensitively, or the fingerprint
+// in full or as a prefix of at least MinPrefix characters, in any case,
+// dashes and spaces optional (secure.ParseFingerprint). White space
+// around query does not count; an empty query names nothing. It is the
+// one rule for every list a person picks from by name or fingerprint:
+// Lookup's, and core/discovery's Find over the devices it hears.
+func Matches(name, fingerprint, query string) bool {
+	q := strings.TrimSpace(query)
+	if q == "" {
+		return false
+	}
+	if strings.EqualFold(name, q) {
+		return true
+	}
+	prefix, ok := secure.ParseFingerprint(q)
+	if !ok || len(prefix) < MinPrefix {
+		return false
+	}
+	own, ok := secure.ParseFingerprint(fingerprint)
+	return ok && strings.HasPrefix(own, prefix)
+}
+
+// Lookup finds the one device in devs named by nameOrFingerprint (see
+// Matches). Every device that matches either way counts: none is ErrNotFound, several ErrAmbiguous,
 // whose message lists them. Front ends use it on Recent's list; Remove
 // uses it on the trusted devices.
 func Lookup(devs []Device, nameOrFingerprint string) (Device, error) {
@@ -77,12 +98,9 @@ func Lookup(devs []Device, nameOrFingerprint string) (Device, error) {
 	if q == "" {
 		return Device{}, fmt.Errorf("%w: no name or fingerprint given", ErrNotFound)
 	}
-	fp, isFP := normalizeFingerprint(q)
-	isFP = isFP && len(fp) >= minPrefix
 	var found []Device
 	for _, d := range devs {
-		own, _ := normalizeFingerprint(d.Fingerprint())
-		if strings.EqualFold(d.Name, q) || isFP && strings.HasPrefix(own, fp) {
+		if Matches(d.Name, d.Fingerprint(), q) {
 			found = append(found, d)
 		}
 	}
@@ -97,23 +115,4 @@ func Lookup(devs []Device, nameOrFingerprint string) (Device, error) {
 		names[i] = fmt.Sprintf("%s (%s)", d.Name, d.Fingerprint())
 	}
 	return Device{}, fmt.Errorf("%w %q: %s", ErrAmbiguous, q, strings.Join(names, ", "))
-}
-
-// normalizeFingerprint upper-cases s and drops its dashes; ok is false
-// when a character is not in the fingerprint alphabet.
-func normalizeFingerprint(s string) (string, bool) {
-	var b strings.Builder
-	for _, r := range strings.TrimSpace(s) {
-		switch {
-		case r == '-':
-			continue
-		case r >= 'a' && r <= 'z':
-			r -= 'a' - 'A'
-		}
-		if r > 0x7f || !strings.ContainsRune(secure.FingerprintAlphabet, r) {
-			return "", false
-		}
-		b.WriteRune(r)
-	}
-	return b.String(), b.Len() > 0
 }
