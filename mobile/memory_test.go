@@ -428,7 +428,7 @@ func TestMemoryPhoneReceives(t *testing.T) {
 			sent = make(chan error, 1)
 			go func() {
 				_, err := transfer.Send(context.Background(), transfer.SendConfig{
-					Addr: "127.0.0.1:" + strconv.Itoa(port), Code: code, Identity: id,
+					Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: code, Identity: id,
 					Name: "Laptop", Items: []transfer.Item{{Path: src}},
 				})
 				sent <- err

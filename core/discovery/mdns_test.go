@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -170,7 +171,7 @@ func findAndDial(ctx context.Context, query string, onSkip SkipFunc) (Peer, stri
 	if err != nil {
 		return p, "", err.Error()
 	}
-	c, err := p.Dial(ctx, 5*time.Second)
+	c, err := dialAny(ctx, p.DialAddrs())
 	if err != nil {
 		return p, "", err.Error()
 	}
@@ -411,4 +412,20 @@ zc.close()
 		t.Errorf("find of python's receiver: %+v", res)
 	}
 	adv.stop(t)
+}
+
+// dialAny connects to the first of addrs that answers, as core/transfer's
+// Send dials a discovered peer (core/transfer cannot be imported here:
+// it is a layer above).
+func dialAny(ctx context.Context, addrs []string) (net.Conn, error) {
+	var errs []error
+	for _, a := range addrs {
+		d := net.Dialer{Timeout: 5 * time.Second}
+		c, err := d.DialContext(ctx, "tcp", a)
+		if err == nil {
+			return c, nil
+		}
+		errs = append(errs, err)
+	}
+	return nil, fmt.Errorf("dialing %q: %w", addrs, errors.Join(errs...))
 }

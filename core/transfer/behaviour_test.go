@@ -87,7 +87,7 @@ func TestWrongCode(t *testing.T) {
 			close(retired)
 		}
 	}
-	bad.Addr = p2.send.Addr
+	bad.Addrs = p2.send.Addrs
 	for range 2 {
 		if _, err := Send(ctx, bad); err == nil {
 			t.Fatal("wrong code accepted")
@@ -263,7 +263,7 @@ func TestSilentPeers(t *testing.T) {
 		addr := rawServer(t, t.Context(), "424242", func(c *secure.Conn) { <-hold })
 		src := filepath.Join(t.TempDir(), "f")
 		writeFile(t, src, []byte("x"))
-		_, err := Send(t.Context(), SendConfig{Addr: addr, Code: "424242", Identity: sid, Items: []Item{{Path: src}}, Timeout: 300 * time.Millisecond})
+		_, err := Send(t.Context(), SendConfig{Addrs: []string{addr}, Code: "424242", Identity: sid, Items: []Item{{Path: src}}, Timeout: 300 * time.Millisecond})
 		if !errors.Is(err, ErrTimeout) {
 			t.Fatalf("send: %v, want ErrTimeout", err)
 		}

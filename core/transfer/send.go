@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net"
 	"strings"
 	"sync"
 	"time"
@@ -18,7 +17,6 @@ import (
 
 const (
 	defaultTimeout = 30 * time.Second
-	dialTimeout    = 10 * time.Second
 	maxAbortGrace  = 2 * time.Second
 )
 
@@ -30,7 +28,7 @@ const (
 // machine to deliver the keepalive; both ends use the same timeout.
 func keepaliveAfter(timeout time.Duration) time.Duration { return timeout / 4 }
 
-// Send offers cfg.Items to the receiver at cfg.Addr and, once accepted,
+// Send offers cfg.Items to the receiver at cfg.Addrs and, once accepted,
 // streams them. It returns when the receiver has confirmed every entry,
 // or with an error wrapping the sentinel that says why not (ErrDeclined,
 // ErrCancelled, secure.ErrWrongCode, ...). Cancelling ctx cancels the
@@ -56,19 +54,12 @@ func Send(ctx context.Context, cfg SendConfig) (sum Summary, err error) {
 		return Summary{}, fmt.Errorf("the list of entries takes %d bytes, over the limit of %d", len(body), MaxManifestBytes)
 	}
 
-	dial := cfg.Dialer
-	if dial == nil {
-		dial = func(ctx context.Context, addr string) (net.Conn, error) {
-			d := net.Dialer{Timeout: dialTimeout}
-			return d.DialContext(ctx, "tcp", addr)
-		}
-	}
-	nc, err := dial(ctx, cfg.Addr)
+	nc, addr, err := dialFirst(ctx, cfg.Addrs, cfg.Dialer)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Summary{}, cancelError(ctx)
 		}
-		return Summary{}, fmt.Errorf("connecting to %s: %w", cfg.Addr, err)
+		return Summary{}, fmt.Errorf("connecting to the receiver: %w", err)
 	}
 	timers := &diag.Timers{}
 	sc, err := secure.Client(ctx, nc, secure.Config{Identity: cfg.Identity, Code: cfg.Code, PeerKey: cfg.PeerKey, Timers: timers})
@@ -77,7 +68,7 @@ func Send(ctx context.Context, cfg SendConfig) (sum Summary, err error) {
 		if ctx.Err() != nil {
 			return Summary{}, cancelError(ctx)
 		}
-		return Summary{}, fmt.Errorf("securing the connection to %s: %w", cfg.Addr, err)
+		return Summary{}, fmt.Errorf("securing the connection to %s: %w", addr, err)
 	}
 	cfg.hooks.onSecured(sc)
 	s := &sender{
@@ -594,7 +585,7 @@ func (s *sender) readLoop(ctx context.Context, cancel context.CancelCauseFunc) {
 				return
 			}
 			if refused(err) { // it arrives where the first message would
-				fail(fmt.Errorf("securing the connection to %s: %w", s.cfg.Addr, err))
+				fail(fmt.Errorf("securing the connection to %s: %w", s.conn.NetConn().RemoteAddr(), err))
 				return
 			}
 			if errors.Is(err, io.EOF) {

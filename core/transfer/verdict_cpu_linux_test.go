@@ -102,7 +102,7 @@ func cpuChild(role string) error {
 		if err != nil {
 			return err
 		}
-		sum, err := Send(ctx, SendConfig{Addr: os.Getenv(addrEnv), Code: os.Getenv(codeEnv), Identity: id,
+		sum, err := Send(ctx, SendConfig{Addrs: []string{os.Getenv(addrEnv)}, Code: os.Getenv(codeEnv), Identity: id,
 			Name: "cpu-sender", Diag: true, Items: []Item{{Path: os.Getenv(srcEnv)}}})
 		if err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ferry-project/ferry/core/secure"
@@ -190,7 +191,7 @@ func (e demoEngine) Send(ctx context.Context, cfg transfer.SendConfig) (transfer
 		}
 	}
 	if e.view == "failed" {
-		return transfer.Summary{}, fmt.Errorf("connecting to %s: %w", cfg.Addr, secure.ErrWrongCode)
+		return transfer.Summary{}, fmt.Errorf("connecting to %s: %w", strings.Join(cfg.Addrs, ", "), secure.ErrWrongCode)
 	}
 	d := demoDevices[0]
 	c := transfer.Connected{PeerName: d.Name, PeerFingerprint: d.Fingerprint, Addr: d.Addrs[0]}

@@ -111,7 +111,7 @@ func (v *sendView) startPhoneSend() {
 		items = append(items, transfer.Item{Path: p})
 	}
 	cfg := transfer.SendConfig{
-		Addr:     "the phone",
+		Addrs:    []string{"the phone"},
 		Code:     code,
 		Identity: v.u.cfg.Identity,
 		Name:     name,

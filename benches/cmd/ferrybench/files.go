@@ -134,7 +134,7 @@ func fileSendChild(args []string) childReport {
 		return fail("%v", err)
 	}
 	sum, err := transfer.Send(context.Background(), transfer.SendConfig{
-		Addr: *addr, Code: code, Identity: id, Name: "bench sender", Items: []transfer.Item{{Path: *path}},
+		Addrs: []string{*addr}, Code: code, Identity: id, Name: "bench sender", Items: []transfer.Item{{Path: *path}},
 	})
 	if err != nil {
 		return fail("sending: %v", err)
