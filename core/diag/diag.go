@@ -82,7 +82,7 @@ type Timers struct {
 	bytes [numStages]atomic.Int64
 	calls [numStages]atomic.Int64
 	from  atomic.Pointer[time.Time] // set by Restart
-	cpu   atomic.Pointer[CPUSample] // the process's CPU at Restart
+	cpu   atomic.Pointer[cpuSample] // the process's CPU at Restart
 }
 
 // Restart zeroes the totals and makes them cover only the time from now
@@ -95,7 +95,7 @@ func (t *Timers) Restart() {
 	}
 	now := time.Now()
 	t.from.Store(&now)
-	c := SampleCPU()
+	c := sampleCPU()
 	t.cpu.Store(&c)
 	for i := range t.ns {
 		t.ns[i].Store(0)
@@ -139,7 +139,7 @@ func (t *Timers) CPU() CPU {
 	if from == nil {
 		return CPU{}
 	}
-	return SampleCPU().Since(*from)
+	return sampleCPU().Since(*from)
 }
 
 // Snapshot returns the totals so far.

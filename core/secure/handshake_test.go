@@ -78,8 +78,8 @@ func TestHandshakeAndStreamOverTCP(t *testing.T) {
 			if cl.err != nil || sv.err != nil {
 				t.Fatalf("client %v, server %v", cl.err, sv.err)
 			}
-			if cl.c.CipherName() != ciph.String() || sv.c.CipherName() != ciph.String() {
-				t.Fatalf("ciphers %s/%s, want %s", cl.c.CipherName(), sv.c.CipherName(), ciph)
+			if cl.c.cipher.String() != ciph.String() || sv.c.cipher.String() != ciph.String() {
+				t.Fatalf("ciphers %s/%s, want %s", cl.c.cipher.String(), sv.c.cipher.String(), ciph)
 			}
 			if !bytes.Equal(cl.c.PeerPublic(), b.Public()) || !bytes.Equal(sv.c.PeerPublic(), a.Public()) {
 				t.Fatal("peer static keys do not match the identities")

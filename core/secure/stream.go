@@ -15,11 +15,11 @@ import (
 // Record sizes. A record is a Noise transport message: at most 65,535
 // bytes of ciphertext, of which 16 are the tag.
 const (
-	MaxRecord    = 65535               // largest ciphertext of one record
+	maxRecord    = 65535               // largest ciphertext of one record
 	tagSize      = 16                  //
-	MaxPlaintext = MaxRecord - tagSize // 65519: largest plaintext of one record
+	MaxPlaintext = maxRecord - tagSize // 65519: largest plaintext of one record
 	lenSize      = 2                   //
-	frameMax     = lenSize + MaxRecord // a whole framed record
+	frameMax     = lenSize + maxRecord // a whole framed record
 	overhead     = lenSize + tagSize   // per-record cost on the wire
 
 	// ChunkSize is the plaintext size a caller should use for one data
@@ -74,9 +74,6 @@ func (c *Conn) Paired() bool { return c.paired }
 
 // PeerFingerprint returns the short form of the peer's static key.
 func (c *Conn) PeerFingerprint() string { return Fingerprint(c.peerPub) }
-
-// CipherName names the negotiated AEAD.
-func (c *Conn) CipherName() string { return c.cipher.String() }
 
 // NetConn returns the underlying socket, for deadlines and addresses.
 // Reading or writing it directly corrupts the stream.

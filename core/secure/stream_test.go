@@ -111,12 +111,12 @@ func TestRecordsNeverExceedLimit(t *testing.T) {
 		t.Fatalf("got %d records, want 7", len(rs))
 	}
 	for i, r := range rs {
-		if len(r)-lenSize > MaxRecord {
+		if len(r)-lenSize > maxRecord {
 			t.Errorf("record %d has %d bytes of ciphertext", i, len(r)-lenSize)
 		}
 	}
-	if l := len(rs[0]) - lenSize; l != MaxRecord {
-		t.Errorf("full record carries %d bytes, want %d", l, MaxRecord)
+	if l := len(rs[0]) - lenSize; l != maxRecord {
+		t.Errorf("full record carries %d bytes, want %d", l, maxRecord)
 	}
 }
 

@@ -94,7 +94,7 @@ func (w *writer) seal() error {
 		w.err = fmt.Errorf("sealing record: %w", err)
 		return w.err
 	}
-	if n > MaxRecord {
+	if n > maxRecord {
 		panic("secure: sealed record over 65535 bytes") // invariant: plen <= MaxPlaintext
 	}
 	binary.BigEndian.PutUint16(w.buf[w.start:], uint16(n))

@@ -62,13 +62,13 @@ func classify(devs []Device, name, fingerprint string) (Status, Device) {
 	return Unknown, Device{}
 }
 
-// MinPrefix is the shortest fingerprint prefix that names a device:
+// minPrefix is the shortest fingerprint prefix that names a device:
 // shorter ones match too much by chance.
-const MinPrefix = 4
+const minPrefix = 4
 
 // Matches reports whether query names the device with this name and
 // fingerprint: the name, compared case-insensitively, or the fingerprint
-// in full or as a prefix of at least MinPrefix characters, in any case,
+// in full or as a prefix of at least minPrefix characters, in any case,
 // dashes and spaces optional (secure.ParseFingerprint). White space
 // around query does not count; an empty query names nothing. It is the
 // one rule for every list a person picks from by name or fingerprint:
@@ -82,7 +82,7 @@ func Matches(name, fingerprint, query string) bool {
 		return true
 	}
 	prefix, ok := secure.ParseFingerprint(q)
-	if !ok || len(prefix) < MinPrefix {
+	if !ok || len(prefix) < minPrefix {
 		return false
 	}
 	own, ok := secure.ParseFingerprint(fingerprint)
