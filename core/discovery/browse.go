@@ -11,7 +11,7 @@ import (
 
 	"github.com/miekg/dns"
 
-	"github.com/ferry-project/ferry/core/trust"
+	"github.com/ferry-project/ferry/core/secure"
 )
 
 // BrowseConfig says where to browse and whom to tell.
@@ -142,10 +142,10 @@ func Browse(ctx context.Context, cfg BrowseConfig) error {
 const settle = 750 * time.Millisecond
 
 // Find browses until exactly one peer matches nameOrFingerprint (by
-// core/trust's rule, trust.Matches, the one people use to name trusted
-// devices) and no other has appeared shortly after, or until ctx ends.
-// It returns trust.ErrNotFound (with what it did see) or
-// trust.ErrAmbiguous (with the candidates), wrapped.
+// secure.DeviceMatches, the rule people also name trusted devices by)
+// and no other has appeared shortly after, or until ctx ends. Finding
+// none is an error that lists what it did see; finding several, one that
+// lists the candidates.
 //
 // onSkip, if not nil, is told about interfaces that cannot carry mDNS
 // (see BrowseConfig.OnSkip).
@@ -171,7 +171,7 @@ func Find(ctx context.Context, ifaces []string, nameOrFingerprint string, onSkip
 		case seen = <-lists:
 			matches = matches[:0]
 			for _, p := range seen {
-				if trust.Matches(p.Name, p.Fingerprint, nameOrFingerprint) {
+				if secure.DeviceMatches(p.Name, p.Fingerprint, nameOrFingerprint) {
 					matches = append(matches, p)
 				}
 			}
@@ -198,11 +198,11 @@ func decide(query string, seen, matches []Peer) (Peer, error) {
 		return matches[0], nil
 	case 0:
 		if len(seen) == 0 {
-			return Peer{}, fmt.Errorf("finding %q: %w: no Ferry devices seen", query, trust.ErrNotFound)
+			return Peer{}, fmt.Errorf("finding %q: no such device: no Ferry devices seen", query)
 		}
-		return Peer{}, fmt.Errorf("finding %q: %w; seen: %s", query, trust.ErrNotFound, peerList(seen))
+		return Peer{}, fmt.Errorf("finding %q: no such device; seen: %s", query, peerList(seen))
 	default:
-		return Peer{}, fmt.Errorf("finding %q: %w: %s; use the fingerprint", query, trust.ErrAmbiguous, peerList(matches))
+		return Peer{}, fmt.Errorf("finding %q: more than one device matches: %s; use the fingerprint", query, peerList(matches))
 	}
 }
 

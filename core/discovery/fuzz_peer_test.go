@@ -10,7 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/ferry-project/ferry/core/trust"
+	"github.com/ferry-project/ferry/core/secure"
 )
 
 // FuzzPeerFromEntry feeds a whole resolved entry, every field of which a
@@ -99,10 +99,10 @@ func FuzzPeerFromEntry(f *testing.F) {
 			}
 		}
 		_ = p.String()
-		if p.Name != "" && !trust.Matches(p.Name, p.Fingerprint, p.Name) {
+		if p.Name != "" && !secure.DeviceMatches(p.Name, p.Fingerprint, p.Name) {
 			t.Fatalf("peer not found by its own name %q", p.Name)
 		}
-		if p.Fingerprint != "" && !trust.Matches(p.Name, p.Fingerprint, p.Fingerprint) {
+		if p.Fingerprint != "" && !secure.DeviceMatches(p.Name, p.Fingerprint, p.Fingerprint) {
 			t.Fatalf("peer not found by its own fingerprint %q", p.Fingerprint)
 		}
 	})

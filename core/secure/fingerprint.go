@@ -7,7 +7,9 @@ import (
 
 // This file reads fingerprints back, once for every package: discovery
 // reads them from TXT records, trust from what people type. Fingerprint
-// (identity.go) writes them.
+// (identity.go) writes them. DeviceMatches is the one rule by which a
+// person names a device, in a list of trusted devices (core/trust) or of
+// devices heard on the network (core/discovery).
 
 // ParseFingerprint reads a fingerprint, or the start of one, as people
 // and TXT records write it: in any case, with dashes and white space
@@ -40,4 +42,30 @@ func CanonicalFingerprint(s string) string {
 		return ""
 	}
 	return n[0:4] + "-" + n[4:8] + "-" + n[8:12] + "-" + n[12:16]
+}
+
+// minPrefix is the shortest fingerprint prefix that names a device:
+// shorter ones match too much by chance.
+const minPrefix = 4
+
+// DeviceMatches reports whether query names the device with this name
+// and fingerprint: the name, compared case-insensitively, or the
+// fingerprint in full or as a prefix of at least four characters, as
+// ParseFingerprint reads it (any case, dashes and spaces optional).
+// White space around query does not count; an empty query names
+// nothing.
+func DeviceMatches(name, fingerprint, query string) bool {
+	q := strings.TrimSpace(query)
+	if q == "" {
+		return false
+	}
+	if strings.EqualFold(name, q) {
+		return true
+	}
+	prefix, ok := ParseFingerprint(q)
+	if !ok || len(prefix) < minPrefix {
+		return false
+	}
+	own, ok := ParseFingerprint(fingerprint)
+	return ok && strings.HasPrefix(own, prefix)
 }

@@ -62,35 +62,8 @@ func classify(devs []Device, name, fingerprint string) (Status, Device) {
 	return Unknown, Device{}
 }
 
-// minPrefix is the shortest fingerprint prefix that names a device:
-// shorter ones match too much by chance.
-const minPrefix = 4
-
-// Matches reports whether query names the device with this name and
-// fingerprint: the name, compared case-insensitively, or the fingerprint
-// in full or as a prefix of at least minPrefix characters, in any case,
-// dashes and spaces optional (secure.ParseFingerprint). White space
-// around query does not count; an empty query names nothing. It is the
-// one rule for every list a person picks from by name or fingerprint:
-// Lookup's, and core/discovery's Find over the devices it hears.
-func Matches(name, fingerprint, query string) bool {
-	q := strings.TrimSpace(query)
-	if q == "" {
-		return false
-	}
-	if strings.EqualFold(name, q) {
-		return true
-	}
-	prefix, ok := secure.ParseFingerprint(q)
-	if !ok || len(prefix) < minPrefix {
-		return false
-	}
-	own, ok := secure.ParseFingerprint(fingerprint)
-	return ok && strings.HasPrefix(own, prefix)
-}
-
 // Lookup finds the one device in devs named by nameOrFingerprint (see
-// Matches). Every device that matches either way counts: none is ErrNotFound, several ErrAmbiguous,
+// secure.DeviceMatches). Every device that matches either way counts: none is ErrNotFound, several ErrAmbiguous,
 // whose message lists them. Front ends use it on Recent's list; Remove
 // uses it on the trusted devices.
 func Lookup(devs []Device, nameOrFingerprint string) (Device, error) {
@@ -100,7 +73,7 @@ func Lookup(devs []Device, nameOrFingerprint string) (Device, error) {
 	}
 	var found []Device
 	for _, d := range devs {
-		if Matches(d.Name, d.Fingerprint(), q) {
+		if secure.DeviceMatches(d.Name, d.Fingerprint(), q) {
 			found = append(found, d)
 		}
 	}
