@@ -72,21 +72,16 @@ var (
 	}
 )
 
-// active is the profile in force: the build's, unless a test picked
-// another before the first Node. The first NewNode applies it to the
-// runtime.
-var (
-	active      = buildProfile
-	applyActive sync.Once
-)
+// applied makes the first NewNode the only one that touches the runtime.
+var applied sync.Once
 
-// applyProfile sets the runtime's memory limit and GC percent from the
-// active profile, once per process: both are process-wide, and a second
-// Node must not undo what the app may have set since.
-func applyProfile() profile {
-	applyActive.Do(func() {
-		debug.SetMemoryLimit(active.memoryLimit)
-		debug.SetGCPercent(active.gcPercent)
+// applyProfile sets the runtime's memory limit and GC percent from p
+// (the build's profile, or the one a test put in Config), once per
+// process: both are process-wide, and a second Node must not undo what
+// the app may have set since.
+func applyProfile(p profile) {
+	applied.Do(func() {
+		debug.SetMemoryLimit(p.memoryLimit)
+		debug.SetGCPercent(p.gcPercent)
 	})
-	return active
 }

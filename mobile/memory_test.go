@@ -192,16 +192,17 @@ func (a *phoneApp) OnFailed(id int64, f *Failure) {
 func memChild(role string) int {
 	m := startMeter("start-up")
 	res := childResult{Profile: os.Getenv(memProfileEnv)}
+	var prof profile
 	switch res.Profile {
 	case "ios":
-		active = iosProfile
+		prof = iosProfile
 	case "android":
-		active = androidProfile
+		prof = androidProfile
 	default:
 		fmt.Fprintf(os.Stderr, "child: unknown profile %q\n", res.Profile)
 		return 2
 	}
-	res.Budget = active.budget
+	res.Budget = prof.budget
 	fail := func(format string, args ...any) int {
 		res.Failure = fmt.Sprintf(format, args...)
 		res.Phases = m.finish()
@@ -220,6 +221,7 @@ func memChild(role string) int {
 	cfg := NewConfig()
 	cfg.Name = "Phone (" + role + ")"
 	cfg.DataDir = data
+	cfg.profile = &prof
 	node, err := NewNode(cfg, app)
 	if err != nil {
 		return fail("%v", err)
@@ -426,7 +428,7 @@ func TestMemoryPhoneReceives(t *testing.T) {
 			sent = make(chan error, 1)
 			go func() {
 				_, err := transfer.Send(context.Background(), transfer.SendConfig{
-					Addr: "127.0.0.1:" + strconv.Itoa(port), Code: code, Identity: id,
+					Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: code, Identity: id,
 					Name: "Laptop", Items: []transfer.Item{{Path: src}},
 				})
 				sent <- err

@@ -26,6 +26,10 @@ type Config struct {
 	// transfer fails with KindTimeout; 0 means core/transfer's default
 	// (30 s).
 	TimeoutSeconds int
+
+	// profile, set only by this package's tests, replaces the build's
+	// memory profile (buildProfile).
+	profile *profile
 }
 
 // NewConfig returns an empty Config.
@@ -74,7 +78,11 @@ func NewNode(cfg *Config, events Events) (_ *Node, err error) {
 	if cfg.DataDir == "" {
 		return nil, errors.New("starting ferry: no data folder")
 	}
-	p := applyProfile()
+	p := buildProfile
+	if cfg.profile != nil {
+		p = *cfg.profile
+	}
+	applyProfile(p)
 	id, err := secure.LoadOrCreateIdentity(cfg.DataDir)
 	if err != nil {
 		return nil, fmt.Errorf("starting ferry: %w", err)

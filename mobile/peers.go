@@ -2,16 +2,13 @@ package mobile
 
 import (
 	"cmp"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/netip"
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/ferry-project/ferry/core/discovery"
 )
@@ -62,24 +59,6 @@ type peer struct {
 	Port        int      `json:"port"`
 	Addrs       []string `json:"addrs"`  // "host:port" to dial, in order
 	Source      string   `json:"source"` // "mdns" or "platform"
-}
-
-// firstAddr is where the peer is dialled first, for messages.
-func (p peer) firstAddr() string {
-	if len(p.Addrs) == 0 {
-		return ""
-	}
-	return p.Addrs[0]
-}
-
-// dial connects to the peer: the first of its addresses that answers,
-// tried one at a time, each attempt bounded by timeout.
-func (p peer) dial(ctx context.Context, timeout time.Duration) (net.Conn, error) {
-	c, err := discovery.DialFirst(ctx, p.Addrs, timeout)
-	if err != nil {
-		return nil, fmt.Errorf("dialing %q: %w: %w", p.Name, errUnreachable, err)
-	}
-	return c, nil
 }
 
 // peerTable merges the peers of both sources. A platform report shadows

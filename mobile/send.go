@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"time"
 
 	"github.com/ferry-project/ferry/core/transfer"
@@ -56,9 +55,6 @@ func (o *SendOptions) AddFile(f HostFile) (err error) {
 	return nil
 }
 
-// dialTimeout bounds each connection attempt to one address of a peer.
-const dialTimeout = 5 * time.Second
-
 // Send starts sending. It returns at once; the transfer runs on its own,
 // telling the app through Events, until the receiver confirmed every
 // entry (OnFinished) or it fails or is cancelled (OnFailed).
@@ -74,8 +70,7 @@ func (n *Node) Send(opts *SendOptions) (_ *Transfer, err error) {
 	if opts.Code == "" {
 		return nil, errors.New("sending: no code")
 	}
-	addr := opts.Addr
-	var dial func(ctx context.Context, addr string) (net.Conn, error)
+	addrs := []string{opts.Addr}
 	switch {
 	case opts.Peer != "" && opts.Addr != "":
 		return nil, errors.New("sending: both a peer and an address")
@@ -84,8 +79,8 @@ func (n *Node) Send(opts *SendOptions) (_ *Transfer, err error) {
 		if !ok {
 			return nil, fmt.Errorf("sending: no peer %q in the list", opts.Peer)
 		}
-		addr = p.firstAddr()
-		dial = func(ctx context.Context, _ string) (net.Conn, error) { return p.dial(ctx, dialTimeout) }
+		// Every address it advertised: Send tries each in turn.
+		addrs = p.Addrs
 	case opts.Addr == "":
 		return nil, errors.New("sending: no peer and no address")
 	}
@@ -98,13 +93,12 @@ func (n *Node) Send(opts *SendOptions) (_ *Transfer, err error) {
 	}
 	id := t.id
 	cfg := transfer.SendConfig{
-		Addr:     addr,
+		Addrs:    addrs,
 		Code:     opts.Code,
 		Identity: n.id,
 		Name:     n.cfg.Name,
 		Items:    items,
 		Timeout:  time.Duration(n.cfg.TimeoutSeconds) * time.Second,
-		Dialer:   dial,
 		OnEvent: func(e transfer.Event) {
 			n.emit(func(ev Events) { deliver(ev, id, e) })
 		},

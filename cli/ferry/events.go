@@ -238,9 +238,9 @@ func newOfferEvent(o transfer.Offer) offerEvent {
 
 func stagesOf(end string) []diag.Stage {
 	if end == "sender" {
-		return diag.SenderStages
+		return diag.SenderStages()
 	}
-	return diag.ReceiverStages
+	return diag.ReceiverStages()
 }
 
 // endLine is one end's whole-transfer split for a person, with its CPU

@@ -36,7 +36,7 @@ func TestE2ECodesStopped(t *testing.T) {
 	guess := func() error {
 		for {
 			n++
-			_, err := transfer.Send(t.Context(), transfer.SendConfig{Addr: addr, Code: fmt.Sprintf("%06d", 222222+n), Identity: id,
+			_, err := transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addr}, Code: fmt.Sprintf("%06d", 222222+n), Identity: id,
 				Items: []transfer.Item{{Text: "x"}}})
 			if !errors.Is(err, secure.ErrCodesHeld) {
 				return err

@@ -13,37 +13,35 @@ import (
 )
 
 // How long discovery may take before the sender gives up or shows what it
-// has, and how long one dial of a discovered address may take.
+// has. How long one dial may take is core/transfer's to say.
 const (
 	findTimeout = 5 * time.Second
 	listWait    = 2 * time.Second
-	dialTimeout = 3 * time.Second
 )
 
-// receiver is where a transfer goes: an address for people and, for a
-// discovered peer, a dialer that tries every address it advertised.
+// receiver is where a transfer goes: an address for people and every
+// address to dial (for a discovered peer, all it advertised; Send tries
+// each in turn).
 type receiver struct {
 	addr  string
+	addrs []string
 	label string
-	dial  func(ctx context.Context, addr string) (net.Conn, error)
 	// name and fingerprint are what a discovered peer advertised; both
 	// are empty for --to.
 	name, fingerprint string
 }
 
 func fromPeer(pe discovery.Peer) receiver {
-	addr := net.JoinHostPort(pe.Host, strconv.Itoa(pe.Port))
-	if as := pe.DialAddrs(); len(as) > 0 {
-		addr = as[0]
+	addrs := pe.DialAddrs()
+	if len(addrs) == 0 {
+		addrs = []string{net.JoinHostPort(pe.Host, strconv.Itoa(pe.Port))}
 	}
 	return receiver{
-		addr:        addr,
+		addr:        addrs[0],
+		addrs:       addrs,
 		label:       peerLabel(pe.Name, pe.Fingerprint),
 		name:        pe.Name,
 		fingerprint: pe.Fingerprint,
-		dial: func(ctx context.Context, _ string) (net.Conn, error) {
-			return pe.Dial(ctx, dialTimeout)
-		},
 	}
 }
 
@@ -52,7 +50,7 @@ func fromPeer(pe discovery.Peer) receiver {
 func findReceiver(ctx context.Context, p *printer, q *prompter, o sendOpts, store *trust.Store) (receiver, error) {
 	switch {
 	case o.to != "":
-		return receiver{addr: o.to, label: o.to}, nil
+		return typed(o.to), nil
 	case o.peer != "":
 		p.infof("looking for %s on the network", o.peer)
 		fctx, cancel := context.WithTimeout(ctx, findTimeout)
@@ -124,4 +122,9 @@ func trustStatus(store *trust.Store, pe discovery.Peer) string {
 		return ""
 	}
 	return st.String()
+}
+
+// typed is a receiver given as host:port.
+func typed(addr string) receiver {
+	return receiver{addr: addr, addrs: []string{addr}, label: addr}
 }

@@ -261,7 +261,7 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 	rec := sourceRecord(e.now(), o.paths, o.text != "")
 	p.infof("connecting to %s", dest.addr)
 	sum, err := transfer.Send(ctx, transfer.SendConfig{
-		Addr:     dest.addr,
+		Addrs:    dest.addrs,
 		Code:     code,
 		PeerKey:  peerKey,
 		Identity: id,
@@ -269,7 +269,6 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 		Items:    items,
 		OnEvent:  ss.onEvent,
 		Diag:     o.diag,
-		Dialer:   dest.dial,
 	})
 	ss.pr.finish(err == nil)
 	hist.add(ss.historyRecord(rec, dest, interrupted(ctx, err), e.now()))

@@ -195,8 +195,8 @@ func cmdSendMany(ctx context.Context, e *env, p *printer, o sendOpts) error {
 		}
 		live = append(live, i)
 		cfg.To = append(cfg.To, transfer.SendConfig{
-			Addr: d.dest.addr, Code: d.code, PeerKey: key, Identity: id, Name: name,
-			Diag: o.diag, Dialer: d.dest.dial,
+			Addrs: d.dest.addrs, Code: d.code, PeerKey: key, Identity: id, Name: name,
+			Diag: o.diag,
 		})
 		p.infof("[%d] connecting to %s", i+1, d.dest.label)
 	}
@@ -281,7 +281,7 @@ func resolveDest(ctx context.Context, p *printer, q *prompter, o sendOpts, store
 		if ctx.Err() != nil {
 			return err
 		}
-		d.dest, d.err = receiver{addr: d.t.value, label: d.t.value}, err
+		d.dest, d.err = typed(d.t.value), err
 		p.warnf("%s: %v", d.t.flag(), err)
 		return nil
 	}

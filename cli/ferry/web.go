@@ -191,7 +191,7 @@ func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []
 		ss := &sendSession{p: p, o: o, pr: newProgress(p, o.progressFor(e.stderrTerminal), e.now), peer: "the page"}
 		connected := false
 		sum, err := transfer.Send(ctx, transfer.SendConfig{
-			Addr: nc.RemoteAddr().String(), Code: code, Identity: id, Name: name, Items: items, Diag: o.diag,
+			Addrs: []string{nc.RemoteAddr().String()}, Code: code, Identity: id, Name: name, Items: items, Diag: o.diag,
 			OnEvent: func(ev transfer.Event) {
 				if _, ok := ev.(transfer.Connected); ok {
 					connected = true

@@ -139,7 +139,7 @@ func TestE2EReceiveWeb(t *testing.T) {
 	id, _ := secure.NewIdentity()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	_, err := transfer.Send(ctx, transfer.SendConfig{Addr: "page", Code: frag.Get("code"), Identity: id, Name: "Browser on Test",
+	_, err := transfer.Send(ctx, transfer.SendConfig{Addrs: []string{"page"}, Code: frag.Get("code"), Identity: id, Name: "Browser on Test",
 		Items: []transfer.Item{{Path: filepath.Join(src, "photos")}}, Dialer: func(context.Context, string) (net.Conn, error) { return nc, nil }})
 	if err != nil {
 		t.Fatalf("send over the page's WebSocket: %v", err)

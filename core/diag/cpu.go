@@ -63,9 +63,9 @@ func (c CPU) Load(wall time.Duration) float64 {
 // threads waiting for 0.9 of a core while running for under 0.05.
 const waitCredit = 4
 
-// CPUSample is a process's CPU counters at one moment; Since turns two
+// cpuSample is a process's CPU counters at one moment; Since turns two
 // into a CPU.
-type CPUSample struct {
+type cpuSample struct {
 	used    time.Duration
 	ok      bool
 	threads map[string]runWait
@@ -74,20 +74,20 @@ type CPUSample struct {
 // runWait is one thread's run time and run delay so far.
 type runWait struct{ run, wait time.Duration }
 
-// SampleCPU reads this process's CPU counters.
-func SampleCPU() CPUSample {
+// sampleCPU reads this process's CPU counters.
+func sampleCPU() cpuSample {
 	used, ok := processTime()
 	if !ok {
-		return CPUSample{}
+		return cpuSample{}
 	}
-	return CPUSample{used: used, ok: true, threads: threadTimes()}
+	return cpuSample{used: used, ok: true, threads: threadTimes()}
 }
 
 // Since is the process's CPU use from earlier to s. A thread's wait for
 // a core counts up to waitCredit times what it ran meanwhile; a thread
 // that exited in between is not counted, and one that started is
 // counted from zero. No measurement when either sample holds none.
-func (s CPUSample) Since(earlier CPUSample) CPU {
+func (s cpuSample) Since(earlier cpuSample) CPU {
 	if !s.ok || !earlier.ok {
 		return CPU{}
 	}
@@ -100,9 +100,9 @@ func (s CPUSample) Since(earlier CPUSample) CPU {
 	return c
 }
 
-// ProcessCPU is this process's CPU use since it started.
-func ProcessCPU() CPU {
-	return SampleCPU().Since(CPUSample{ok: true})
+// processCPU is this process's CPU use since it started.
+func processCPU() CPU {
+	return sampleCPU().Since(cpuSample{ok: true})
 }
 
 // usableCores is the number of cores the Go scheduler runs goroutines on

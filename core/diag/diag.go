@@ -67,11 +67,12 @@ func (s Stage) String() string {
 }
 
 // SenderStages and ReceiverStages list the stages each end records, in the
-// order data passes through them.
-var (
-	SenderStages   = []Stage{DiskRead, HashSend, Encrypt, SocketWrite}
-	ReceiverStages = []Stage{SocketRead, Decrypt, HashRecv, DiskWrite}
-)
+// order data passes through them. Each call returns a new slice, so no
+// caller can change another's.
+func SenderStages() []Stage { return []Stage{DiskRead, HashSend, Encrypt, SocketWrite} }
+
+// ReceiverStages: see SenderStages.
+func ReceiverStages() []Stage { return []Stage{SocketRead, Decrypt, HashRecv, DiskWrite} }
 
 // Timers accumulates time, bytes and calls per stage. The zero value is
 // ready to use; a nil *Timers ignores every sample, so callers need no
@@ -81,7 +82,7 @@ type Timers struct {
 	bytes [numStages]atomic.Int64
 	calls [numStages]atomic.Int64
 	from  atomic.Pointer[time.Time] // set by Restart
-	cpu   atomic.Pointer[CPUSample] // the process's CPU at Restart
+	cpu   atomic.Pointer[cpuSample] // the process's CPU at Restart
 }
 
 // Restart zeroes the totals and makes them cover only the time from now
@@ -94,7 +95,7 @@ func (t *Timers) Restart() {
 	}
 	now := time.Now()
 	t.from.Store(&now)
-	c := SampleCPU()
+	c := sampleCPU()
 	t.cpu.Store(&c)
 	for i := range t.ns {
 		t.ns[i].Store(0)
@@ -138,7 +139,7 @@ func (t *Timers) CPU() CPU {
 	if from == nil {
 		return CPU{}
 	}
-	return SampleCPU().Since(*from)
+	return sampleCPU().Since(*from)
 }
 
 // Snapshot returns the totals so far.

@@ -110,7 +110,7 @@ func TestTimersConcurrentAndNil(t *testing.T) {
 	if none.Snapshot()[Encrypt].Calls != 0 {
 		t.Fatal("nil timers recorded something")
 	}
-	if f := s.Format(SenderStages, 16*time.Millisecond); !strings.Contains(f, "encrypt 50%") {
+	if f := s.Format(SenderStages(), 16*time.Millisecond); !strings.Contains(f, "encrypt 50%") {
 		t.Fatalf("format: %q", f)
 	}
 }
@@ -287,9 +287,9 @@ func TestVerdictOutsideOnlyWhenLargest(t *testing.T) {
 
 func TestCPUFigures(t *testing.T) {
 	ms := time.Millisecond
-	earlier := CPUSample{used: time.Second, ok: true, threads: map[string]runWait{
+	earlier := cpuSample{used: time.Second, ok: true, threads: map[string]runWait{
 		"1": {time.Second, time.Second}, "2": {}, "9": {time.Second, time.Second}}}
-	now := CPUSample{used: 3 * time.Second, ok: true, threads: map[string]runWait{
+	now := cpuSample{used: 3 * time.Second, ok: true, threads: map[string]runWait{
 		"1": {2 * time.Second, 2500 * ms}, // ran 1 s, waited 1.5 s: all of it counts
 		"2": {10 * ms, 900 * ms},          // woke for 10 ms, waited 900: 40 ms count
 		"3": {time.Second, 500 * ms},      // new since: from zero
@@ -299,7 +299,7 @@ func TestCPUFigures(t *testing.T) {
 	if c.Used != 2*time.Second || c.Waited != 2040*ms || c.Cores < 1 {
 		t.Fatalf("since: %+v", c)
 	}
-	if (CPUSample{}).Since(earlier).Known() || now.Since(CPUSample{}).Known() {
+	if (cpuSample{}).Since(earlier).Known() || now.Since(cpuSample{}).Known() {
 		t.Fatal("a sample without a measurement gave one")
 	}
 	c = cpu(2, 0.5, 2)
@@ -313,7 +313,7 @@ func TestCPUFigures(t *testing.T) {
 		t.Fatal("no measurement formatted as one")
 	}
 	// This process, now: it has run, on at least one core.
-	self := ProcessCPU()
+	self := processCPU()
 	if runtime.GOOS == "linux" && (!self.Known() || self.Used <= 0) {
 		t.Fatalf("this process's CPU: %+v", self)
 	}
@@ -325,7 +325,7 @@ func TestCPUFigures(t *testing.T) {
 	if runtime.GOOS == "linux" {
 		for tm.CPU().Used == 0 { // spin until the CPU clock ticks
 		}
-		if c := tm.CPU(); !c.Known() || c.Used >= ProcessCPU().Used {
+		if c := tm.CPU(); !c.Known() || c.Used >= processCPU().Used {
 			t.Fatalf("since restart %+v, not less than since the start", c)
 		}
 	}

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/miekg/dns"
+
+	"github.com/ferry-project/ferry/core/secure"
 )
 
 // AdvertiseConfig says what a receiver advertises and where.
@@ -63,7 +65,7 @@ func Advertise(cfg AdvertiseConfig) (*Advertiser, error) {
 	if name == "" {
 		return nil, errors.New("advertising: empty device name")
 	}
-	fp := canonicalFingerprint(cfg.Fingerprint)
+	fp := secure.CanonicalFingerprint(cfg.Fingerprint)
 	if fp == "" {
 		return nil, fmt.Errorf("advertising: %q is not a key fingerprint", cfg.Fingerprint)
 	}

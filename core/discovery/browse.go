@@ -1,8 +1,8 @@
 package discovery
 
 import (
+	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"strings"
@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/miekg/dns"
+
+	"github.com/ferry-project/ferry/core/secure"
 )
 
 // BrowseConfig says where to browse and whom to tell.
@@ -25,16 +27,19 @@ type BrowseConfig struct {
 	// cannot carry mDNS; the browse goes on with the others. It is
 	// called from Browse or its readers, never after Browse returns.
 	OnSkip SkipFunc
+
+	// maxTTL and refresh, set only by this package's tests, replace
+	// defaultMaxTTL and defaultRefresh.
+	maxTTL, refresh time.Duration
 }
 
-// timing holds a browse's clocks. Tests shorten them.
-var timing = struct {
-	maxTTL  time.Duration // longest lifetime granted to an entry
-	refresh time.Duration // time between queries, after the first two
-}{
-	maxTTL:  120 * time.Second,
-	refresh: 30 * time.Second,
-}
+// A browse's clocks: the longest lifetime granted to an entry, and the
+// time between queries after the first two. Tests shorten them through
+// BrowseConfig's unexported fields.
+const (
+	defaultMaxTTL  = 120 * time.Second
+	defaultRefresh = 30 * time.Second
+)
 
 // secondQuery is when the second query goes out, in case the first was
 // lost (RFC 6762 section 5.2 starts with one second, then backs off).
@@ -46,7 +51,7 @@ const secondQuery = time.Second
 // skipped.
 //
 // It asks at once on every link, again after a second, then every
-// timing.refresh, so the answers keep live entries from expiring.
+// defaultRefresh, so the answers keep live entries from expiring.
 func Browse(ctx context.Context, cfg BrowseConfig) error {
 	ifaces, err := interfaces(cfg.Ifaces)
 	if err != nil {
@@ -56,7 +61,7 @@ func Browse(ctx context.Context, cfg BrowseConfig) error {
 	if err != nil {
 		return fmt.Errorf("browsing: %w", err)
 	}
-	maxTTL, refresh := timing.maxTTL, timing.refresh
+	maxTTL, refresh := cmp.Or(cfg.maxTTL, defaultMaxTTL), cmp.Or(cfg.refresh, defaultRefresh)
 
 	ctx, cancel := context.WithCancel(ctx)
 	packets := make(chan packet)
@@ -131,21 +136,16 @@ func Browse(ctx context.Context, cfg BrowseConfig) error {
 	}
 }
 
-// Sentinel errors from Find, for callers that branch on them.
-var (
-	ErrNotFound  = errors.New("no such device")
-	ErrAmbiguous = errors.New("several devices match")
-)
-
 // settle is how long Find keeps listening after the first match, so that
 // a second device with the same name, answering the same query a little
 // later, makes the choice ambiguous instead of losing a race.
 const settle = 750 * time.Millisecond
 
-// Find browses until exactly one peer matches nameOrFingerprint (see
-// Peer.Matches) and no other has appeared shortly after, or until ctx
-// ends. It returns ErrNotFound (with what it did see) or ErrAmbiguous
-// (with the candidates), wrapped.
+// Find browses until exactly one peer matches nameOrFingerprint (by
+// secure.DeviceMatches, the rule people also name trusted devices by)
+// and no other has appeared shortly after, or until ctx ends. Finding
+// none is an error that lists what it did see; finding several, one that
+// lists the candidates.
 //
 // onSkip, if not nil, is told about interfaces that cannot carry mDNS
 // (see BrowseConfig.OnSkip).
@@ -171,7 +171,7 @@ func Find(ctx context.Context, ifaces []string, nameOrFingerprint string, onSkip
 		case seen = <-lists:
 			matches = matches[:0]
 			for _, p := range seen {
-				if p.Matches(nameOrFingerprint) {
+				if secure.DeviceMatches(p.Name, p.Fingerprint, nameOrFingerprint) {
 					matches = append(matches, p)
 				}
 			}
@@ -198,11 +198,11 @@ func decide(query string, seen, matches []Peer) (Peer, error) {
 		return matches[0], nil
 	case 0:
 		if len(seen) == 0 {
-			return Peer{}, fmt.Errorf("finding %q: %w: no Ferry devices seen", query, ErrNotFound)
+			return Peer{}, fmt.Errorf("finding %q: no such device: no Ferry devices seen", query)
 		}
-		return Peer{}, fmt.Errorf("finding %q: %w; seen: %s", query, ErrNotFound, peerList(seen))
+		return Peer{}, fmt.Errorf("finding %q: no such device; seen: %s", query, peerList(seen))
 	default:
-		return Peer{}, fmt.Errorf("finding %q: %w: %s; use the fingerprint", query, ErrAmbiguous, peerList(matches))
+		return Peer{}, fmt.Errorf("finding %q: more than one device matches: %s; use the fingerprint", query, peerList(matches))
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ferry-project/ferry/core/secure"
 )
 
 // FuzzPeerFromEntry feeds a whole resolved entry, every field of which a
@@ -97,10 +99,10 @@ func FuzzPeerFromEntry(f *testing.F) {
 			}
 		}
 		_ = p.String()
-		if p.Name != "" && !p.Matches(p.Name) {
+		if p.Name != "" && !secure.DeviceMatches(p.Name, p.Fingerprint, p.Name) {
 			t.Fatalf("peer not found by its own name %q", p.Name)
 		}
-		if p.Fingerprint != "" && !p.Matches(p.Fingerprint) {
+		if p.Fingerprint != "" && !secure.DeviceMatches(p.Name, p.Fingerprint, p.Fingerprint) {
 			t.Fatalf("peer not found by its own fingerprint %q", p.Fingerprint)
 		}
 	})

@@ -35,7 +35,7 @@ func FuzzEntries(f *testing.F) {
 			if e.Instance == "" || e.HostName == "" || e.TTL == 0 || len(e.AddrIPv4)+len(e.AddrIPv6) == 0 {
 				t.Errorf("incomplete entry %+v", e)
 			}
-			peerFromEntry(e, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), timing.maxTTL, []string{"eth0"})
+			peerFromEntry(e, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), defaultMaxTTL, []string{"eth0"})
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -38,7 +39,7 @@ const (
 //	advertise IFACE        listen on TCP, advertise, greet each connection
 //	                       with "ferry"; Close on stdin EOF
 //	browse IFACE TTL REF   print each OnChange list as a JSON line until
-//	                       stdin EOF; TTL and REF (ms) override timing;
+//	                       stdin EOF; TTL and REF (ms) override the browse's clocks;
 //	                       IFACE "all" browses on every interface
 //	advertise-all          as advertise, on every interface, printing
 //	                       "skip IFACE: ERR" for each one OnSkip reports
@@ -95,18 +96,17 @@ func helper(args []string) error {
 	case "browse":
 		ttl, _ := strconv.Atoi(args[2])
 		ref, _ := strconv.Atoi(args[3])
-		timing.maxTTL = time.Duration(ttl) * time.Millisecond
-		timing.refresh = time.Duration(ref) * time.Millisecond
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() { <-stdinClosed; cancel() }()
 		ifaces := args[1:2]
 		if ifaces[0] == "all" {
 			ifaces = nil
 		}
-		return Browse(ctx, BrowseConfig{Ifaces: ifaces, OnChange: func(p []Peer) {
-			b, _ := json.Marshal(p)
-			fmt.Printf("%s\n", b)
-		}})
+		return Browse(ctx, BrowseConfig{Ifaces: ifaces, maxTTL: time.Duration(ttl) * time.Millisecond,
+			refresh: time.Duration(ref) * time.Millisecond, OnChange: func(p []Peer) {
+				b, _ := json.Marshal(p)
+				fmt.Printf("%s\n", b)
+			}})
 	case "listen":
 		ifaces, err := interfaces(args[1:2])
 		if err != nil {
@@ -171,7 +171,7 @@ func findAndDial(ctx context.Context, query string, onSkip SkipFunc) (Peer, stri
 	if err != nil {
 		return p, "", err.Error()
 	}
-	c, err := p.Dial(ctx, 5*time.Second)
+	c, err := dialAny(ctx, p.DialAddrs())
 	if err != nil {
 		return p, "", err.Error()
 	}
@@ -412,4 +412,20 @@ zc.close()
 		t.Errorf("find of python's receiver: %+v", res)
 	}
 	adv.stop(t)
+}
+
+// dialAny connects to the first of addrs that answers, as core/transfer's
+// Send dials a discovered peer (core/transfer cannot be imported here:
+// it is a layer above).
+func dialAny(ctx context.Context, addrs []string) (net.Conn, error) {
+	var errs []error
+	for _, a := range addrs {
+		d := net.Dialer{Timeout: 5 * time.Second}
+		c, err := d.DialContext(ctx, "tcp", a)
+		if err == nil {
+			return c, nil
+		}
+		errs = append(errs, err)
+	}
+	return nil, fmt.Errorf("dialing %q: %w", addrs, errors.Join(errs...))
 }

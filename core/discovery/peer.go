@@ -1,8 +1,6 @@
 package discovery
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"net"
 	"slices"
@@ -45,79 +43,6 @@ func (p Peer) DialAddrs() []string {
 		out = append(out, net.JoinHostPort(ip.String(), port))
 	}
 	return out
-}
-
-// Dial connects to the peer over TCP: DialFirst over DialAddrs. The
-// error names the peer and lists every address tried and why it failed.
-func (p Peer) Dial(ctx context.Context, timeout time.Duration) (net.Conn, error) {
-	addrs := p.DialAddrs()
-	if len(addrs) == 0 {
-		return nil, fmt.Errorf("dialing %s: no addresses advertised", p.label())
-	}
-	c, err := DialFirst(ctx, addrs, timeout)
-	if err != nil {
-		return nil, fmt.Errorf("dialing %s: %w", p.label(), err)
-	}
-	return c, nil
-}
-
-// DialFirst connects over TCP to the first of addrs ("host:port") that
-// answers. It tries them in order, one at a time, each attempt bounded
-// by timeout, and stops early when ctx is done. One at a time, not all at
-// once, so that a receiver never sees a burst of connections that close
-// unused; in order, because a peer's addresses come best first. The
-// error reads as one line, "dial tcp A: ...; dial tcp B: ...", and
-// unwraps to each attempt's error.
-func DialFirst(ctx context.Context, addrs []string, timeout time.Duration) (net.Conn, error) {
-	if len(addrs) == 0 {
-		return nil, errors.New("no addresses to dial")
-	}
-	d := net.Dialer{Timeout: timeout}
-	var errs dialErrors
-	for _, a := range addrs {
-		c, err := d.DialContext(ctx, "tcp", a)
-		if err == nil {
-			return c, nil
-		}
-		errs = append(errs, err)
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	return nil, errs
-}
-
-// dialErrors reads as one line, "dial tcp A: ...; dial tcp B: ...", and
-// unwraps to each attempt's error.
-type dialErrors []error
-
-func (e dialErrors) Error() string {
-	s := make([]string, len(e))
-	for i, err := range e {
-		s[i] = err.Error()
-	}
-	return strings.Join(s, "; ")
-}
-
-func (e dialErrors) Unwrap() []error { return e }
-
-// Matches reports whether s names this peer: its device name, compared
-// case-insensitively, or its fingerprint or any prefix of it at least 4
-// characters long, with or without dashes, in any case.
-func (p Peer) Matches(s string) bool {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return false
-	}
-	if strings.EqualFold(p.Name, s) {
-		return true
-	}
-	q, ok := normalizeFingerprint(s)
-	if !ok || len(q) < 4 || p.Fingerprint == "" {
-		return false
-	}
-	own, _ := normalizeFingerprint(p.Fingerprint)
-	return strings.HasPrefix(own, q)
 }
 
 // label names the peer in errors: its name and fingerprint.

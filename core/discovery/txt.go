@@ -55,7 +55,7 @@ func TXTStrings(name, fingerprint string) []string {
 	return []string{
 		keyVersion + "=" + strconv.Itoa(ProtocolVersion),
 		keyName + "=" + cleanName(name, maxNameBytes),
-		keyFingerprint + "=" + canonicalFingerprint(fingerprint),
+		keyFingerprint + "=" + secure.CanonicalFingerprint(fingerprint),
 	}
 }
 
@@ -67,7 +67,7 @@ func TXTStrings(name, fingerprint string) []string {
 // rune boundary to make room for the group. A fingerprint may come in any
 // case and dashing; without a valid one the name stands alone.
 func InstanceName(name, fingerprint string) string {
-	fp := canonicalFingerprint(fingerprint)
+	fp := secure.CanonicalFingerprint(fingerprint)
 	if fp == "" {
 		return cleanName(name, maxInstanceBytes)
 	}
@@ -98,7 +98,7 @@ func parseTXT(kv []string) txtInfo {
 		case keyName:
 			info.Name = cleanName(value, maxNameBytes)
 		case keyFingerprint:
-			info.Fingerprint = canonicalFingerprint(value)
+			info.Fingerprint = secure.CanonicalFingerprint(value)
 		}
 	}
 	return info
@@ -129,35 +129,6 @@ func cleanName(s string, max int) string {
 		b.WriteRune(r)
 	}
 	return b.String()
-}
-
-// normalizeFingerprint upper-cases s and drops dashes and spaces. It
-// reports false if anything else outside the alphabet remains.
-func normalizeFingerprint(s string) (string, bool) {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '-' || r == ' ':
-			continue
-		case r >= 'a' && r <= 'z':
-			r -= 'a' - 'A'
-		}
-		if r > unicode.MaxASCII || !strings.ContainsRune(secure.FingerprintAlphabet, r) {
-			return "", false
-		}
-		b.WriteRune(r)
-	}
-	return b.String(), true
-}
-
-// canonicalFingerprint returns s as "XXXX-XXXX-XXXX-XXXX" if it is a
-// fingerprint in any case and dashing, and "" otherwise.
-func canonicalFingerprint(s string) string {
-	n, ok := normalizeFingerprint(s)
-	if !ok || len(n) != secure.FingerprintLen {
-		return ""
-	}
-	return n[0:4] + "-" + n[4:8] + "-" + n[8:12] + "-" + n[12:16]
 }
 
 // escapeTXT puts raw TXT strings in the escaped presentation form that

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/miekg/dns"
+
+	"github.com/ferry-project/ferry/core/secure"
 )
 
 func TestTXTStrings(t *testing.T) {
@@ -205,7 +207,7 @@ func FuzzParseTXT(f *testing.F) {
 		if info.Version < 0 {
 			t.Errorf("negative version %d", info.Version)
 		}
-		if info.Fingerprint != "" && canonicalFingerprint(info.Fingerprint) != info.Fingerprint {
+		if info.Fingerprint != "" && secure.CanonicalFingerprint(info.Fingerprint) != info.Fingerprint {
 			t.Errorf("fingerprint %q not canonical", info.Fingerprint)
 		}
 		if !utf8.ValidString(info.Name) || len(info.Name) > maxNameBytes {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/internal/streamtune"
 )
 
 // BenchmarkStream moves ChunkSize writes from one goroutine to another
@@ -20,18 +21,18 @@ import (
 func BenchmarkStream(b *testing.B) {
 	for _, bc := range []struct {
 		name       string
-		send, recv secure.Config
+		send, recv streamtune.Knobs
 	}{
-		{"default", secure.Config{}, secure.Config{}},
-		{"unbatched", secure.Config{Batch: 1}, secure.Config{}},
-		{"unbuffered", secure.Config{}, secure.Config{Unbuffered: true}},
-		{"unbatched+unbuffered", secure.Config{Batch: 1}, secure.Config{Unbuffered: true}},
+		{"default", streamtune.Knobs{}, streamtune.Knobs{}},
+		{"unbatched", streamtune.Knobs{Batch: 1}, streamtune.Knobs{}},
+		{"unbuffered", streamtune.Knobs{}, streamtune.Knobs{Unbuffered: true}},
+		{"unbatched+unbuffered", streamtune.Knobs{Batch: 1}, streamtune.Knobs{Unbuffered: true}},
 	} {
 		b.Run(bc.name, func(b *testing.B) { benchStream(b, bc.send, bc.recv) })
 	}
 }
 
-func benchStream(b *testing.B, send, recv secure.Config) {
+func benchStream(b *testing.B, send, recv streamtune.Knobs) {
 	client, server := benchStreamPair(b, send, recv)
 	defer client.Close()
 	defer server.Close()
@@ -76,8 +77,9 @@ func benchStream(b *testing.B, send, recv secure.Config) {
 }
 
 // benchStreamPair is a handshake over a loopback TCP connection with
-// AES-256-GCM forced on both ends; the dialing end sends.
-func benchStreamPair(b *testing.B, send, recv secure.Config) (client, server *secure.Conn) {
+// AES-256-GCM forced on both ends and each end's knobs; the dialing end
+// sends.
+func benchStreamPair(b *testing.B, send, recv streamtune.Knobs) (client, server *secure.Conn) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)
@@ -100,8 +102,8 @@ func benchStreamPair(b *testing.B, send, recv secure.Config) (client, server *se
 			done <- accepted{nil, err}
 			return
 		}
-		recv.Identity, recv.Code, recv.Cipher = id, "314159", secure.AESGCM
-		c, err := secure.Server(context.Background(), nc, recv)
+		c, err := secure.Server(streamtune.With(context.Background(), recv), nc,
+			secure.Config{Identity: id, Code: "314159", Cipher: secure.AESGCM})
 		if err != nil {
 			nc.Close()
 		}
@@ -115,8 +117,8 @@ func benchStreamPair(b *testing.B, send, recv secure.Config) (client, server *se
 	if err != nil {
 		b.Fatal(err)
 	}
-	send.Identity, send.Code, send.Cipher = id, "314159", secure.AESGCM
-	client, cerr := secure.Client(context.Background(), nc, send)
+	client, cerr := secure.Client(streamtune.With(context.Background(), send), nc,
+		secure.Config{Identity: id, Code: "314159", Cipher: secure.AESGCM})
 	a := <-done
 	if cerr != nil || a.err != nil {
 		nc.Close()

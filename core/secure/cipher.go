@@ -42,8 +42,10 @@ func (c Cipher) noise() noise.CipherFunc {
 }
 
 // hasAESHardware reports whether this machine seals AES-GCM in hardware.
-// Tests override it to exercise the negotiation.
-var hasAESHardware = func() bool {
+// It is a fixed fact of the machine: the negotiation (offerFor, choose)
+// takes it as an argument, so tests try every combination without
+// changing it.
+func hasAESHardware() bool {
 	return (cpu.X86.HasAES && cpu.X86.HasPCLMULQDQ) ||
 		(cpu.ARM64.HasAES && cpu.ARM64.HasPMULL) ||
 		(cpu.S390X.HasAES && cpu.S390X.HasAESGCM)

@@ -74,7 +74,7 @@ func FuzzPreamble(f *testing.F) {
 		}
 		// Any offer byte is either chosen from or refused, never
 		// ignored: an unknown bit is an error.
-		if _, err := choose(got.last(), Auto); err == nil && got.last()&^offerKnown != 0 {
+		if _, err := choose(got.last(), Auto, true); err == nil && got.last()&^offerKnown != 0 {
 			t.Fatalf("offer %#x with unknown bits accepted", got.last())
 		}
 	})

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/diag"
 	"github.com/ferry-project/ferry/core/internal/testhooks"
+	"github.com/ferry-project/ferry/internal/streamtune"
 )
 
 // Config configures one end of a handshake.
@@ -56,14 +57,9 @@ type Config struct {
 	// guesses back). Check is quick: one Diffie-Hellman and one AEAD open.
 	Guess func(check func() bool) GuessAnswer
 
-	// Batch is how many bytes of sealed records collect before a socket
-	// write (default DefaultBatch). Benchmarks set 1 to write each record
-	// on its own.
-	Batch int
-	// Unbuffered makes the reader ask the socket for exactly the bytes it
-	// needs (a length, then a body) instead of large blocks. Benchmarks
-	// only.
-	Unbuffered bool
+	// tune holds the benchmarks' knobs (internal/streamtune), taken from
+	// the context of Client or Server; core/secure's own tests set it.
+	tune streamtune.Knobs
 }
 
 // GuessAnswer is what a responder's Config.Guess tells an initiator whose
@@ -123,6 +119,9 @@ func handshake(ctx context.Context, nc net.Conn, cfg *Config, initiator bool) (*
 	if err := checkModes(cfg, initiator); err != nil {
 		return nil, err
 	}
+	if k := streamtune.From(ctx); k != (streamtune.Knobs{}) {
+		cfg.tune = k
+	}
 	var c *Conn
 	err := bounded(ctx, nc, cfg.Timeout, func() (err error) {
 		if initiator {
@@ -175,7 +174,7 @@ func bounded(ctx context.Context, nc net.Conn, timeout time.Duration, fn func() 
 
 func initiate(nc net.Conn, cfg *Config) (*Conn, error) {
 	paired := len(cfg.PeerKey) > 0
-	mine := makePreamble(ProtocolVersion, offerFor(cfg.Cipher, paired))
+	mine := makePreamble(ProtocolVersion, offerFor(cfg.Cipher, paired, hasAESHardware()))
 	if _, err := nc.Write(mine[:]); err != nil {
 		return nil, netErr("sending preamble", err)
 	}
@@ -233,7 +232,7 @@ func initiate(nc net.Conn, cfg *Config) (*Conn, error) {
 }
 
 func respond(nc net.Conn, cfg *Config) (*Conn, error) {
-	theirs, mine, ciph, err := answerPreamble(nc, cfg.Cipher)
+	theirs, mine, ciph, err := answerPreamble(nc, cfg.Cipher, hasAESHardware())
 	if err != nil {
 		return nil, err
 	}
@@ -313,7 +312,7 @@ func respond(nc net.Conn, cfg *Config) (*Conn, error) {
 // answerPreamble reads the initiator's preamble and answers it with the
 // cipher this end chooses. To a newer or older version it answers with
 // its own version, so that the other end can say which.
-func answerPreamble(nc net.Conn, want Cipher) (theirs, mine preamble, ciph Cipher, err error) {
+func answerPreamble(nc net.Conn, want Cipher, hw bool) (theirs, mine preamble, ciph Cipher, err error) {
 	var b [preambleSize]byte
 	if _, err := io.ReadFull(nc, b[:]); err != nil {
 		return theirs, mine, 0, netErr("reading preamble", err)
@@ -327,7 +326,7 @@ func answerPreamble(nc net.Conn, want Cipher) (theirs, mine preamble, ciph Ciphe
 	if err != nil {
 		return theirs, mine, 0, err
 	}
-	if ciph, err = choose(theirs.last(), want); err != nil {
+	if ciph, err = choose(theirs.last(), want, hw); err != nil {
 		return theirs, mine, 0, err
 	}
 	mine = makePreamble(ProtocolVersion, byte(ciph))

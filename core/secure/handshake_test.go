@@ -78,8 +78,8 @@ func TestHandshakeAndStreamOverTCP(t *testing.T) {
 			if cl.err != nil || sv.err != nil {
 				t.Fatalf("client %v, server %v", cl.err, sv.err)
 			}
-			if cl.c.CipherName() != ciph.String() || sv.c.CipherName() != ciph.String() {
-				t.Fatalf("ciphers %s/%s, want %s", cl.c.CipherName(), sv.c.CipherName(), ciph)
+			if cl.c.cipher.String() != ciph.String() || sv.c.cipher.String() != ciph.String() {
+				t.Fatalf("ciphers %s/%s, want %s", cl.c.cipher.String(), sv.c.cipher.String(), ciph)
 			}
 			if !bytes.Equal(cl.c.PeerPublic(), b.Public()) || !bytes.Equal(sv.c.PeerPublic(), a.Public()) {
 				t.Fatal("peer static keys do not match the identities")
@@ -311,7 +311,6 @@ func checkGoroutines(t *testing.T, before int) {
 }
 
 func TestCipherNegotiation(t *testing.T) {
-	defer func(f func() bool) { hasAESHardware = f }(hasAESHardware)
 	for _, tc := range []struct {
 		clientHW, serverHW bool
 		clientWant         Cipher
@@ -327,10 +326,8 @@ func TestCipherNegotiation(t *testing.T) {
 		{true, true, Auto, ChaChaPoly, ChaChaPoly},
 		{true, true, AESGCM, ChaChaPoly, AESGCM}, // the initiator's insistence wins
 	} {
-		hasAESHardware = func() bool { return tc.clientHW }
-		offer := offerFor(tc.clientWant, false)
-		hasAESHardware = func() bool { return tc.serverHW }
-		got, err := choose(offer, tc.serverWant)
+		offer := offerFor(tc.clientWant, false, tc.clientHW)
+		got, err := choose(offer, tc.serverWant, tc.serverHW)
 		if err != nil || got != tc.want {
 			t.Errorf("%+v: got %v (%v), want %v", tc, got, err, tc.want)
 		}

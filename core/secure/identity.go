@@ -145,15 +145,15 @@ func (id *Identity) Public() []byte { return append([]byte{}, id.kp.Public...) }
 // public key. See Fingerprint.
 func (id *Identity) Fingerprint() string { return Fingerprint(id.kp.Public) }
 
-// FingerprintAlphabet is the alphabet of fingerprints: base32 without the
-// look-alikes I, O, 0 and 1. FingerprintLen is a fingerprint's length in
+// fpAlphabet is the alphabet of fingerprints: base32 without the
+// look-alikes I, O, 0 and 1. fpLen is a fingerprint's length in
 // characters, dashes not counted.
 const (
-	FingerprintAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-	FingerprintLen      = 16
+	fpAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+	fpLen      = 16
 )
 
-var fpEncoding = base32.NewEncoding(FingerprintAlphabet).WithPadding(base32.NoPadding)
+var fpEncoding = base32.NewEncoding(fpAlphabet).WithPadding(base32.NoPadding)
 
 // Fingerprint returns a short form of a public key for people to compare
 // and for discovery records: 16 characters of SHA-256 in an alphabet

@@ -41,8 +41,8 @@ func TestPairedHandshake(t *testing.T) {
 			if cl.err != nil || sv.err != nil {
 				t.Fatalf("client %v, server %v", cl.err, sv.err)
 			}
-			if !cl.c.Paired() || !sv.c.Paired() || cl.c.CipherName() != ciph.String() {
-				t.Fatalf("paired %v/%v, cipher %s", cl.c.Paired(), sv.c.Paired(), cl.c.CipherName())
+			if !cl.c.Paired() || !sv.c.Paired() || cl.c.cipher.String() != ciph.String() {
+				t.Fatalf("paired %v/%v, cipher %s", cl.c.Paired(), sv.c.Paired(), cl.c.cipher.String())
 			}
 			if !bytes.Equal(cl.c.PeerPublic(), b.Public()) || !bytes.Equal(sv.c.PeerPublic(), a.Public()) {
 				t.Fatal("peer keys do not match the identities")

@@ -50,13 +50,14 @@ func parsePreamble(b []byte) (preamble, error) {
 	return p, nil
 }
 
-// offerFor is the initiator's last preamble byte.
-func offerFor(want Cipher, paired bool) byte {
+// offerFor is the initiator's last preamble byte; hw says whether this
+// machine has AES hardware.
+func offerFor(want Cipher, paired, hw bool) byte {
 	var o byte
 	if paired {
 		o |= offerPaired
 	}
-	if hasAESHardware() {
+	if hw {
 		o |= offerAESHardware
 	}
 	switch want {
@@ -68,8 +69,9 @@ func offerFor(want Cipher, paired bool) byte {
 	return o
 }
 
-// choose is the responder's decision on the initiator's offer.
-func choose(offer byte, want Cipher) (Cipher, error) {
+// choose is the responder's decision on the initiator's offer; hw says
+// whether the responder's machine has AES hardware.
+func choose(offer byte, want Cipher, hw bool) (Cipher, error) {
 	if offer&^offerKnown != 0 || offer&offerChaCha != 0 && offer&offerAES != 0 {
 		return 0, fmt.Errorf("reading preamble: %w: bad cipher offer %#x", ErrNotFerry, offer)
 	}
@@ -80,7 +82,7 @@ func choose(offer byte, want Cipher) (Cipher, error) {
 		return AESGCM, nil
 	case want != Auto:
 		return want, nil
-	case offer&offerAESHardware != 0 && hasAESHardware():
+	case offer&offerAESHardware != 0 && hw:
 		return AESGCM, nil
 	}
 	return ChaChaPoly, nil

@@ -89,7 +89,7 @@ func readRejection(nc net.Conn, what string, meaning func(byte) error) error {
 // few bytes; the caller still closes nc.
 func RefuseBusy(ctx context.Context, nc net.Conn) error {
 	err := bounded(ctx, nc, busyTimeout, func() error {
-		if _, _, _, err := answerPreamble(nc, Auto); err != nil {
+		if _, _, _, err := answerPreamble(nc, Auto, hasAESHardware()); err != nil {
 			return err
 		}
 		reject(nc, rejectBusy)

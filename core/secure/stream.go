@@ -15,11 +15,11 @@ import (
 // Record sizes. A record is a Noise transport message: at most 65,535
 // bytes of ciphertext, of which 16 are the tag.
 const (
-	MaxRecord    = 65535               // largest ciphertext of one record
+	maxRecord    = 65535               // largest ciphertext of one record
 	tagSize      = 16                  //
-	MaxPlaintext = MaxRecord - tagSize // 65519: largest plaintext of one record
+	MaxPlaintext = maxRecord - tagSize // 65519: largest plaintext of one record
 	lenSize      = 2                   //
-	frameMax     = lenSize + MaxRecord // a whole framed record
+	frameMax     = lenSize + maxRecord // a whole framed record
 	overhead     = lenSize + tagSize   // per-record cost on the wire
 
 	// ChunkSize is the plaintext size a caller should use for one data
@@ -27,9 +27,9 @@ const (
 	// read buffer, so Prefetch can pull a whole chunk in one go.
 	ChunkSize = 4 * MaxPlaintext
 
-	// DefaultBatch is how many bytes of sealed records collect before a
+	// defaultBatch is how many bytes of sealed records collect before a
 	// socket write: four full records.
-	DefaultBatch = 4 * frameMax
+	defaultBatch = 4 * frameMax
 
 	// readBufSize holds a whole chunk's ciphertext plus a header record
 	// and a partial record left over from the previous fill.
@@ -75,9 +75,6 @@ func (c *Conn) Paired() bool { return c.paired }
 // PeerFingerprint returns the short form of the peer's static key.
 func (c *Conn) PeerFingerprint() string { return Fingerprint(c.peerPub) }
 
-// CipherName names the negotiated AEAD.
-func (c *Conn) CipherName() string { return c.cipher.String() }
-
 // NetConn returns the underlying socket, for deadlines and addresses.
 // Reading or writing it directly corrupts the stream.
 func (c *Conn) NetConn() net.Conn { return c.nc }
@@ -92,14 +89,14 @@ func (c *Conn) Close() error {
 
 func newConn(nc net.Conn, ciph Cipher, send, recv *recordCipher, peerPub []byte, cfg *Config) *Conn {
 	c := &Conn{nc: nc, cipher: ciph, peerPub: peerPub, timers: cfg.Timers}
-	batch := cfg.Batch
+	batch := cfg.tune.Batch
 	if batch <= 0 {
-		batch = DefaultBatch
+		batch = defaultBatch
 	}
 	c.w = writer{c: c, rc: send, batch: batch, buf: make([]byte, max(batch, frameMax)+frameMax)}
 	// The handshake reads its messages exactly, so nothing of the stream
 	// is left over from it: the reader starts empty.
-	c.r = reader{c: c, rc: recv, buf: make([]byte, readBufSize), exact: cfg.Unbuffered, fresh: true}
+	c.r = reader{c: c, rc: recv, buf: make([]byte, readBufSize), exact: cfg.tune.Unbuffered, fresh: true}
 	return c
 }
 

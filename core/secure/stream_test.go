@@ -10,6 +10,8 @@ import (
 	mrand "math/rand/v2"
 	"testing"
 	"testing/iotest"
+
+	"github.com/ferry-project/ferry/internal/streamtune"
 )
 
 func randBytes(n int) []byte {
@@ -109,12 +111,12 @@ func TestRecordsNeverExceedLimit(t *testing.T) {
 		t.Fatalf("got %d records, want 7", len(rs))
 	}
 	for i, r := range rs {
-		if len(r)-lenSize > MaxRecord {
+		if len(r)-lenSize > maxRecord {
 			t.Errorf("record %d has %d bytes of ciphertext", i, len(r)-lenSize)
 		}
 	}
-	if l := len(rs[0]) - lenSize; l != MaxRecord {
-		t.Errorf("full record carries %d bytes, want %d", l, MaxRecord)
+	if l := len(rs[0]) - lenSize; l != maxRecord {
+		t.Errorf("full record carries %d bytes, want %d", l, maxRecord)
 	}
 }
 
@@ -232,8 +234,8 @@ func TestBatchingAndBuffering(t *testing.T) {
 		wantWrites  int64 // at most
 		wantReadsLE int
 	}{
-		{"batched+buffered", Config{}, payload/DefaultBatch + 3, payload/(readBufSize-frameMax) + 8},
-		{"unbatched+unbuffered", Config{Batch: 1, Unbuffered: true}, payload/MaxPlaintext + 3, 2*(payload/MaxPlaintext) + 8},
+		{"batched+buffered", Config{}, payload/defaultBatch + 3, payload/(readBufSize-frameMax) + 8},
+		{"unbatched+unbuffered", Config{tune: streamtune.Knobs{Batch: 1, Unbuffered: true}}, payload/MaxPlaintext + 3, 2*(payload/MaxPlaintext) + 8},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w, out, reader := keyedPair(AESGCM, tc.cfg)

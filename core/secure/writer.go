@@ -94,7 +94,7 @@ func (w *writer) seal() error {
 		w.err = fmt.Errorf("sealing record: %w", err)
 		return w.err
 	}
-	if n > MaxRecord {
+	if n > maxRecord {
 		panic("secure: sealed record over 65535 bytes") // invariant: plen <= MaxPlaintext
 	}
 	binary.BigEndian.PutUint16(w.buf[w.start:], uint16(n))
@@ -117,9 +117,3 @@ func (w *writer) send() error {
 	w.start = 0
 	return nil
 }
-
-// SetWriteDeadline sets the socket's write deadline.
-func (c *Conn) SetWriteDeadline(t time.Time) error { return c.nc.SetWriteDeadline(t) }
-
-// SetReadDeadline sets the socket's read deadline.
-func (c *Conn) SetReadDeadline(t time.Time) error { return c.nc.SetReadDeadline(t) }

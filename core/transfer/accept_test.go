@@ -48,7 +48,7 @@ func TestStalledFloodDoesNotLockOut(t *testing.T) {
 		wg.Wait()
 	})
 	for i := range n {
-		nc, err := from(1+i%10)(ctx, p.send.Addr)
+		nc, err := from(1+i%10)(ctx, p.send.Addrs[0])
 		if err != nil {
 			t.Fatalf("connection %d: %v", i, err)
 		}
@@ -102,7 +102,7 @@ func TestPendingLimitPerSource(t *testing.T) {
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	for i := range n {
-		nc, err := from(2)(ctx, p.send.Addr)
+		nc, err := from(2)(ctx, p.send.Addrs[0])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,7 +145,7 @@ func TestBusyDuringTransfer(t *testing.T) {
 			close(offered)
 		}
 	}
-	early, err := net.Dial("tcp", p.send.Addr) // admitted before the first sender
+	early, err := net.Dial("tcp", p.send.Addrs[0]) // admitted before the first sender
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +278,7 @@ func TestStopWithHandshakesPending(t *testing.T) {
 			p := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll, hooks: &hooks{admitted: func(k int) { admitted <- k }}})
 			var conns []net.Conn
 			for range n {
-				nc, err := net.Dial("tcp", p.send.Addr)
+				nc, err := net.Dial("tcp", p.send.Addrs[0])
 				if err != nil {
 					t.Fatal(err)
 				}

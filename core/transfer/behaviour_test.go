@@ -87,7 +87,7 @@ func TestWrongCode(t *testing.T) {
 			close(retired)
 		}
 	}
-	bad.Addr = p2.send.Addr
+	bad.Addrs = p2.send.Addrs
 	for range 2 {
 		if _, err := Send(ctx, bad); err == nil {
 			t.Fatal("wrong code accepted")
@@ -263,7 +263,7 @@ func TestSilentPeers(t *testing.T) {
 		addr := rawServer(t, t.Context(), "424242", func(c *secure.Conn) { <-hold })
 		src := filepath.Join(t.TempDir(), "f")
 		writeFile(t, src, []byte("x"))
-		_, err := Send(t.Context(), SendConfig{Addr: addr, Code: "424242", Identity: sid, Items: []Item{{Path: src}}, Timeout: 300 * time.Millisecond})
+		_, err := Send(t.Context(), SendConfig{Addrs: []string{addr}, Code: "424242", Identity: sid, Items: []Item{{Path: src}}, Timeout: 300 * time.Millisecond})
 		if !errors.Is(err, ErrTimeout) {
 			t.Fatalf("send: %v, want ErrTimeout", err)
 		}
@@ -384,7 +384,7 @@ func TestManySmallFiles(t *testing.T) {
 	writes := rconn.Stats().SocketWrites
 	t.Logf("%d files in %v (%s); the receiver made %d socket writes, %.1f per 1,000 files",
 		n, elapsed, ssum.Verdict, writes, 1000*float64(writes)/float64(n))
-	t.Logf("sender %s over %v; receiver %s over %v", ssum.Local.Format(diag.SenderStages, ssum.Wall), ssum.Wall, ssum.Remote.Format(diag.ReceiverStages, ssum.RemoteWall), ssum.RemoteWall)
+	t.Logf("sender %s over %v; receiver %s over %v", ssum.Local.Format(diag.SenderStages(), ssum.Wall), ssum.Wall, ssum.Remote.Format(diag.ReceiverStages(), ssum.RemoteWall), ssum.RemoteWall)
 	if len(ssum.Entries) != n+51 {
 		t.Errorf("%d entries confirmed, want %d", len(ssum.Entries), n+51)
 	}
@@ -430,7 +430,7 @@ func TestSplitsCoverTheTransferOnly(t *testing.T) {
 			}
 		}
 	}
-	check("sender", ssum.Local, ssum.Wall, diag.SenderStages)
-	check("receiver (as the sender heard it)", ssum.Remote, ssum.RemoteWall, diag.ReceiverStages)
-	check("receiver", rsum.Local, rsum.Wall, diag.ReceiverStages)
+	check("sender", ssum.Local, ssum.Wall, diag.SenderStages())
+	check("receiver (as the sender heard it)", ssum.Remote, ssum.RemoteWall, diag.ReceiverStages())
+	check("receiver", rsum.Local, rsum.Wall, diag.ReceiverStages())
 }

@@ -383,7 +383,7 @@ func TestGarbageFloodRetiresNoFaster(t *testing.T) {
 	fctx, cancel := context.WithCancel(ctx)
 	defer time.AfterFunc(duration, cancel).Stop()
 	began := time.Now()
-	answered, held := guessers(fctx, t, 4, func(ctx context.Context) error { return garbage(ctx, p.send.Addr) })
+	answered, held := guessers(fctx, t, 4, func(ctx context.Context) error { return garbage(ctx, p.send.Addrs[0]) })
 	took := time.Since(began)
 	wrong, _ := log.snapshot()
 	retired := 0

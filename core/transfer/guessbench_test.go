@@ -46,7 +46,7 @@ func BenchmarkWrongGuesses(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			code := fmt.Sprintf("%06d", 500000+next.Add(1)%400000)
-			_, err := Send(ctx, SendConfig{Addr: addr, Code: code, Identity: sid, Items: []Item{{Text: "x"}}})
+			_, err := Send(ctx, SendConfig{Addrs: []string{addr}, Code: code, Identity: sid, Items: []Item{{Text: "x"}}})
 			switch {
 			case errors.Is(err, secure.ErrWrongCode):
 				wrong.Add(1)

@@ -117,7 +117,7 @@ func TestHostileMatches(t *testing.T) {
 				c.NetConn().SetReadDeadline(time.Now().Add(5 * time.Second))
 				io.Copy(io.Discard, c)
 			})
-			_, err := Send(t.Context(), SendConfig{Addr: addr, Code: "424242", Identity: sid, Timeout: 5 * time.Second,
+			_, err := Send(t.Context(), SendConfig{Addrs: []string{addr}, Code: "424242", Identity: sid, Timeout: 5 * time.Second,
 				Items: []Item{{Path: filepath.Join(src, "a")}, {Path: filepath.Join(src, "b")}}})
 			if !errors.Is(err, ErrProtocol) {
 				t.Fatalf("send: %v, want ErrProtocol", err)
@@ -137,7 +137,7 @@ func TestOldVersionRefused(t *testing.T) {
 		addr := rawPreambleServer(t, []byte("FERRY\x01\x02"))
 		src := filepath.Join(t.TempDir(), "f")
 		writeFile(t, src, []byte("x"))
-		_, err := Send(t.Context(), SendConfig{Addr: addr, Code: "424242", Identity: sid, Items: []Item{{Path: src}}, Timeout: 5 * time.Second})
+		_, err := Send(t.Context(), SendConfig{Addrs: []string{addr}, Code: "424242", Identity: sid, Items: []Item{{Path: src}}, Timeout: 5 * time.Second})
 		if !errors.Is(err, secure.ErrIncompatibleVersion) {
 			t.Fatalf("send: %v, want ErrIncompatibleVersion", err)
 		}
@@ -147,7 +147,7 @@ func TestOldVersionRefused(t *testing.T) {
 	// the old sender can say which version it met, and keeps serving.
 	t.Run("old sender", func(t *testing.T) {
 		p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll})
-		nc, err := (&net.Dialer{}).DialContext(t.Context(), "tcp", p.send.Addr)
+		nc, err := (&net.Dialer{}).DialContext(t.Context(), "tcp", p.send.Addrs[0])
 		if err != nil {
 			t.Fatal(err)
 		}

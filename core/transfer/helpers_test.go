@@ -156,7 +156,7 @@ func newPair(t *testing.T, ctx context.Context, rcfg ReceiverConfig) *pair {
 		p.served <- serveResult{sum, err}
 	}()
 	p.send = SendConfig{
-		Addr: fmt.Sprintf("127.0.0.1:%d", r.Port()), Code: r.Code(), Identity: sid,
+		Addrs: []string{fmt.Sprintf("127.0.0.1:%d", r.Port())}, Code: r.Code(), Identity: sid,
 		Name: "sender-box", OnEvent: p.sev.on,
 	}
 	return p

@@ -41,7 +41,7 @@ func TestAbortSurvivesUnreadBytes(t *testing.T) {
 		}
 		return serr
 	}}
-	nc, err := d.DialContext(t.Context(), "tcp", p.send.Addr)
+	nc, err := d.DialContext(t.Context(), "tcp", p.send.Addrs[0])
 	if err != nil {
 		t.Fatal(err)
 	}

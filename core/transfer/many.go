@@ -42,7 +42,7 @@ type ManyConfig struct {
 
 // ManyResult is one receiver's outcome.
 type ManyResult struct {
-	Addr    string
+	Addr    string  // the first of the receiver's Addrs
 	Summary Summary // when Err is nil
 	Err     error   // as Send's
 	// ReadAgain is how many bytes were read from disk for this receiver
@@ -102,7 +102,7 @@ func SendMany(ctx context.Context, cfg ManyConfig) ([]ManyResult, ManyStats) {
 			defer sc.gate.arrive()
 			sum, err := Send(ctx, sc)
 			hub.leave(i)
-			results[i] = ManyResult{Addr: sc.Addr, Summary: sum, Err: err, ReadAgain: hub.sess[i].again.Load()}
+			results[i] = ManyResult{Addr: firstAddr(sc.Addrs), Summary: sum, Err: err, ReadAgain: hub.sess[i].again.Load()}
 		}()
 	}
 	wg.Wait()

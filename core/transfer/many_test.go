@@ -119,8 +119,8 @@ func TestSendManyDeclineDieDeliver(t *testing.T) {
 		t.Errorf("third receiver: %d bytes sent, want %d", res[2].Summary.Bytes, total)
 	}
 	for i, p := range pairs {
-		if res[i].Addr != p.send.Addr {
-			t.Errorf("result %d is for %s, want %s", i, res[i].Addr, p.send.Addr)
+		if res[i].Addr != p.send.Addrs[0] {
+			t.Errorf("result %d is for %s, want %s", i, res[i].Addr, p.send.Addrs[0])
 		}
 	}
 

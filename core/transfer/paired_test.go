@@ -304,7 +304,7 @@ func TestRefusedLimit(t *testing.T) {
 	if _, err := Send(ctx, cfg); !errors.Is(err, secure.ErrWrongCode) {
 		t.Fatalf("wrong code: %v", err)
 	}
-	nc, err := net.Dial("tcp", p.send.Addr)
+	nc, err := net.Dial("tcp", p.send.Addrs[0])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ type rawPeer struct {
 // dialRaw connects to p's receiver as a sender.
 func dialRaw(t *testing.T, ctx context.Context, p *pair) *rawPeer {
 	t.Helper()
-	nc, err := net.Dial("tcp", p.send.Addr)
+	nc, err := net.Dial("tcp", p.send.Addrs[0])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net"
 	"strings"
 	"time"
 
@@ -15,9 +14,7 @@ import (
 	"github.com/ferry-project/ferry/core/secure"
 )
 
-const dialTimeout = 10 * time.Second
-
-// Send offers cfg.Items to the receiver at cfg.Addr and, once accepted,
+// Send offers cfg.Items to the receiver at cfg.Addrs and, once accepted,
 // streams them. It returns when the receiver has confirmed every entry,
 // or with an error wrapping the sentinel that says why not (ErrDeclined,
 // ErrCancelled, secure.ErrWrongCode, ...). Cancelling ctx cancels the
@@ -43,19 +40,12 @@ func Send(ctx context.Context, cfg SendConfig) (sum Summary, err error) {
 		return Summary{}, fmt.Errorf("the list of entries takes %d bytes, over the limit of %d", len(body), MaxManifestBytes)
 	}
 
-	dial := cfg.Dialer
-	if dial == nil {
-		dial = func(ctx context.Context, addr string) (net.Conn, error) {
-			d := net.Dialer{Timeout: dialTimeout}
-			return d.DialContext(ctx, "tcp", addr)
-		}
-	}
-	nc, err := dial(ctx, cfg.Addr)
+	nc, addr, err := dialFirst(ctx, cfg.Addrs, cfg.Dialer)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Summary{}, cancelError(ctx)
 		}
-		return Summary{}, fmt.Errorf("connecting to %s: %w", cfg.Addr, err)
+		return Summary{}, fmt.Errorf("connecting to the receiver: %w", err)
 	}
 	timers := &diag.Timers{}
 	sc, err := secure.Client(ctx, nc, secure.Config{Identity: cfg.Identity, Code: cfg.Code, PeerKey: cfg.PeerKey, Timers: timers})
@@ -64,7 +54,7 @@ func Send(ctx context.Context, cfg SendConfig) (sum Summary, err error) {
 		if ctx.Err() != nil {
 			return Summary{}, cancelError(ctx)
 		}
-		return Summary{}, fmt.Errorf("securing the connection to %s: %w", cfg.Addr, err)
+		return Summary{}, fmt.Errorf("securing the connection to %s: %w", addr, err)
 	}
 	cfg.hooks.onSecured(sc)
 	s := &sender{
@@ -585,7 +575,7 @@ func (s *sender) readLoop(ctx context.Context, cancel context.CancelCauseFunc) {
 			continue
 		case ph == phClosed && errors.Is(err, io.EOF):
 		case refused(err): // it arrives where the first message would
-			cancel(fmt.Errorf("securing the connection to %s: %w", s.cfg.Addr, err))
+			cancel(fmt.Errorf("securing the connection to %s: %w", nc.RemoteAddr(), err))
 		default:
 			cancel(err)
 		}

@@ -64,7 +64,7 @@ func TestServeConnPipe(t *testing.T) {
 	data := pattern(2*maxChunk+9, 4)
 	src := filepath.Join(t.TempDir(), "f.bin")
 	writeFile(t, src, data)
-	_, serr := Send(t.Context(), SendConfig{Addr: "page", Code: r.Code(), Identity: sid, Name: "desk",
+	_, serr := Send(t.Context(), SendConfig{Addrs: []string{"page"}, Code: r.Code(), Identity: sid, Name: "desk",
 		Items: []Item{{Path: src}}, Dialer: connDialer(b)})
 	res := <-done
 	if serr != nil || res.err != nil {
@@ -101,7 +101,7 @@ func TestServeConnDesktopSendsToPage(t *testing.T) {
 	writeFile(t, filepath.Join(src, "big"), pattern(3*maxChunk, 6))
 	sid, _ := ids(t)
 	sev := &recorder{}
-	ssum, serr := Send(t.Context(), SendConfig{Addr: pc.LocalAddr().String(), Code: page.Code(), Identity: sid,
+	ssum, serr := Send(t.Context(), SendConfig{Addrs: []string{pc.LocalAddr().String()}, Code: page.Code(), Identity: sid,
 		Name: "desk", Items: []Item{{Path: src}}, Dialer: connDialer(dc), OnEvent: sev.on})
 	res := <-done
 	if serr != nil || res.err != nil {
@@ -134,7 +134,7 @@ func TestServeConnGuessBudget(t *testing.T) {
 	try := func(code string) (error, error) {
 		a, b := net.Pipe()
 		done := serveConn(t.Context(), r, a)
-		_, serr := Send(t.Context(), SendConfig{Addr: "page", Code: code, Identity: sid, Name: "guesser",
+		_, serr := Send(t.Context(), SendConfig{Addrs: []string{"page"}, Code: code, Identity: sid, Name: "guesser",
 			Items: []Item{{Text: "x"}}, Dialer: connDialer(b), Timeout: 5 * time.Second})
 		return serr, (<-done).err
 	}
@@ -178,7 +178,7 @@ func TestServeConnBusy(t *testing.T) {
 	}}})
 	// Serve claims the receiver before its accept loop runs: once the
 	// loop admitted a connection, Serve is serving.
-	probe, err := net.Dial("tcp", p.send.Addr)
+	probe, err := net.Dial("tcp", p.send.Addrs[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestServeConnBusy(t *testing.T) {
 	var done chan serveResult
 	done = serveConn(t.Context(), p.r, a)
 	sid, _ := ids(t)
-	_, serr := Send(t.Context(), SendConfig{Addr: "x", Code: p.r.Code(), Identity: sid, Items: []Item{{Text: "x"}},
+	_, serr := Send(t.Context(), SendConfig{Addrs: []string{"x"}, Code: p.r.Code(), Identity: sid, Items: []Item{{Text: "x"}},
 		Dialer: connDialer(b)})
 	if !errors.Is(serr, secure.ErrBusy) {
 		t.Errorf("send: %v, want ErrBusy", serr)
@@ -249,7 +249,7 @@ func TestServeOwnListener(t *testing.T) {
 		a, b := net.Pipe()
 		handed := make(chan error, 1)
 		go func() { handed <- ln.Hand(t.Context(), a) }()
-		_, serr := Send(t.Context(), SendConfig{Addr: "ws", Code: r.Code(), Identity: sid, Dialer: connDialer(b),
+		_, serr := Send(t.Context(), SendConfig{Addrs: []string{"ws"}, Code: r.Code(), Identity: sid, Dialer: connDialer(b),
 			Items: []Item{{Text: "through my listener", Name: "n.txt"}}})
 		res := <-done
 		if serr != nil || res.err != nil || <-handed != nil {
@@ -283,7 +283,7 @@ func TestPageReceives(t *testing.T) {
 	done := serveConn(t.Context(), page, a)
 	sid, _ := ids(t)
 	fsys := testFS()
-	_, serr := Send(t.Context(), SendConfig{Addr: "page", Code: page.Code(), Identity: sid, Name: "desk",
+	_, serr := Send(t.Context(), SendConfig{Addrs: []string{"page"}, Code: page.Code(), Identity: sid, Name: "desk",
 		Items: []Item{{FS: fsys, Path: "album"}}, Dialer: connDialer(b)})
 	if res := <-done; serr != nil || res.err != nil {
 		t.Fatalf("send: %v; serve: %v", serr, res.err)
@@ -325,7 +325,7 @@ func TestPageSends(t *testing.T) {
 	go ln.Hand(t.Context(), a)
 	sid, _ := ids(t)
 	sfs := &streamFS{FS: testFS()}
-	_, serr := Send(t.Context(), SendConfig{Addr: "desk", Code: desk.Code(), Identity: sid, Name: "Browser on Android",
+	_, serr := Send(t.Context(), SendConfig{Addrs: []string{"desk"}, Code: desk.Code(), Identity: sid, Name: "Browser on Android",
 		Items: []Item{{FS: sfs, Path: "single.bin", Name: "photo.bin"}, {Text: "hi"}}, Dialer: connDialer(b)})
 	if res := <-done; serr != nil || res.err != nil {
 		t.Fatalf("send: %v; serve: %v", serr, res.err)

@@ -49,8 +49,13 @@ const (
 
 // SendConfig is everything Send needs.
 type SendConfig struct {
-	Addr string // host:port of the receiver
-	Code string // the code the receiver shows (empty in paired mode)
+	// Addrs are the receiver's addresses, host:port, best first: one
+	// typed by a person, or every address a discovered device advertised
+	// (core/discovery's Peer.DialAddrs). Send tries them in order, one at
+	// a time, each within a few seconds, and uses the first that answers;
+	// if none does, its error names every address tried and why.
+	Addrs []string
+	Code  string // the code the receiver shows (empty in paired mode)
 	// PeerKey, when set, is the receiver's pinned 32-byte static key and
 	// selects paired mode: no code (Code must be empty); the receiver must
 	// hold this key (else secure.ErrKeyChanged) and have pinned this
@@ -64,12 +69,13 @@ type SendConfig struct {
 	// Timeout is how long the peer may stay silent before the transfer
 	// fails with ErrTimeout (default 30s).
 	Timeout time.Duration
-	// Dialer, when set, opens the connection (tests use it to cut links).
-	// It may also hand over a connection that was opened elsewhere: a
-	// desktop sending to a browser page returns the WebSocket the page
-	// opened to it, wrapped as a net.Conn. The sender is the handshake's
-	// initiator whichever end dialed; Addr then only names the peer in
-	// errors. Send closes the connection when it returns.
+	// Dialer, when set, opens the connection to one of Addrs in place of
+	// a TCP dial (tests use it to cut links). It may also hand over a
+	// connection that was opened elsewhere: a desktop sending to a
+	// browser page returns the WebSocket the page opened to it, wrapped
+	// as a net.Conn. The sender is the handshake's initiator whichever
+	// end dialed; Addrs then only names the peer in errors. Send closes
+	// the connection when it returns.
 	Dialer func(ctx context.Context, addr string) (net.Conn, error)
 
 	hooks *hooks // tests only

@@ -102,7 +102,7 @@ func cpuChild(role string) error {
 		if err != nil {
 			return err
 		}
-		sum, err := Send(ctx, SendConfig{Addr: os.Getenv(addrEnv), Code: os.Getenv(codeEnv), Identity: id,
+		sum, err := Send(ctx, SendConfig{Addrs: []string{os.Getenv(addrEnv)}, Code: os.Getenv(codeEnv), Identity: id,
 			Name: "cpu-sender", Diag: true, Items: []Item{{Path: os.Getenv(srcEnv)}}})
 		if err != nil {
 			return err
@@ -216,8 +216,8 @@ func cpuTransfer(t *testing.T, src string, busySend, busyRecv int) childReport {
 		t.Fatalf("sending child's report %q: %v", report, err)
 	}
 	t.Logf("CPUs %s", cpus)
-	t.Logf("sender   %s; CPU %s", rep.Local.Format(diag.SenderStages, rep.Wall), rep.LocalCPU.Format(rep.Wall))
-	t.Logf("receiver %s; CPU %s", rep.Remote.Format(diag.ReceiverStages, rep.RemoteWall), rep.RemoteCPU.Format(rep.RemoteWall))
+	t.Logf("sender   %s; CPU %s", rep.Local.Format(diag.SenderStages(), rep.Wall), rep.LocalCPU.Format(rep.Wall))
+	t.Logf("receiver %s; CPU %s", rep.Remote.Format(diag.ReceiverStages(), rep.RemoteWall), rep.RemoteCPU.Format(rep.RemoteWall))
 	t.Logf("%s", rep.Verdict)
 	return rep
 }

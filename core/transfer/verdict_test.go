@@ -96,8 +96,8 @@ func TestVerdictNamesTheSlowStage(t *testing.T) {
 			if rerr := p.serveErr(t); serr != nil || rerr != nil {
 				t.Fatalf("send: %v; receive: %v", serr, rerr)
 			}
-			t.Logf("sender   %s over %v", sum.Local.Format(diag.SenderStages, sum.Wall), sum.Wall)
-			t.Logf("receiver %s over %v", sum.Remote.Format(diag.ReceiverStages, sum.RemoteWall), sum.RemoteWall)
+			t.Logf("sender   %s over %v", sum.Local.Format(diag.SenderStages(), sum.Wall), sum.Wall)
+			t.Logf("receiver %s over %v", sum.Remote.Format(diag.ReceiverStages(), sum.RemoteWall), sum.RemoteWall)
 			t.Logf("sender   %s; receiver %s", sum.LocalCPU.Format(sum.Wall), sum.RemoteCPU.Format(sum.RemoteWall))
 			t.Logf("%s", sum.Verdict)
 			if !strings.Contains(sum.Verdict, tc.want) {

@@ -76,7 +76,8 @@
 //
 // A device is named by its name (case-insensitive) or by its fingerprint
 // (core/secure's Fingerprint) in full or as a unique prefix of at least
-// four characters, in any case, dashes optional. Classify relates a device
+// four characters, in any case, dashes and spaces optional: secure.DeviceMatches
+// is that rule, and core/discovery's Find uses it too. Classify relates a device
 // that discovery found (advertised name and fingerprint) to the pins:
 // Trusted when the fingerprint is a pinned key's, Mismatch when the name
 // is a pinned device's but the fingerprint is not its key's (an impostor,

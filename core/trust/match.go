@@ -46,9 +46,9 @@ func (s *Store) Classify(name, fingerprint string) (Status, Device, error) {
 }
 
 func classify(devs []Device, name, fingerprint string) (Status, Device) {
-	if fp, ok := normalizeFingerprint(fingerprint); ok && len(fp) == secure.FingerprintLen {
+	if fp := secure.CanonicalFingerprint(fingerprint); fp != "" {
 		for _, d := range devs {
-			if own, _ := normalizeFingerprint(d.Fingerprint()); own == fp {
+			if d.Fingerprint() == fp {
 				return Trusted, d
 			}
 		}
@@ -62,14 +62,8 @@ func classify(devs []Device, name, fingerprint string) (Status, Device) {
 	return Unknown, Device{}
 }
 
-// minPrefix is the shortest fingerprint prefix accepted, as discovery
-// accepts it: shorter ones match too much by chance.
-const minPrefix = 4
-
-// Lookup finds the one device in devs named by nameOrFingerprint: a name
-// (case-insensitive), or a fingerprint in full or as a prefix of at least
-// four characters, in any case, dashes optional. Every device that
-// matches either way counts: none is ErrNotFound, several ErrAmbiguous,
+// Lookup finds the one device in devs named by nameOrFingerprint (see
+// secure.DeviceMatches). Every device that matches either way counts: none is ErrNotFound, several ErrAmbiguous,
 // whose message lists them. Front ends use it on Recent's list; Remove
 // uses it on the trusted devices.
 func Lookup(devs []Device, nameOrFingerprint string) (Device, error) {
@@ -77,12 +71,9 @@ func Lookup(devs []Device, nameOrFingerprint string) (Device, error) {
 	if q == "" {
 		return Device{}, fmt.Errorf("%w: no name or fingerprint given", ErrNotFound)
 	}
-	fp, isFP := normalizeFingerprint(q)
-	isFP = isFP && len(fp) >= minPrefix
 	var found []Device
 	for _, d := range devs {
-		own, _ := normalizeFingerprint(d.Fingerprint())
-		if strings.EqualFold(d.Name, q) || isFP && strings.HasPrefix(own, fp) {
+		if secure.DeviceMatches(d.Name, d.Fingerprint(), q) {
 			found = append(found, d)
 		}
 	}
@@ -97,23 +88,4 @@ func Lookup(devs []Device, nameOrFingerprint string) (Device, error) {
 		names[i] = fmt.Sprintf("%s (%s)", d.Name, d.Fingerprint())
 	}
 	return Device{}, fmt.Errorf("%w %q: %s", ErrAmbiguous, q, strings.Join(names, ", "))
-}
-
-// normalizeFingerprint upper-cases s and drops its dashes; ok is false
-// when a character is not in the fingerprint alphabet.
-func normalizeFingerprint(s string) (string, bool) {
-	var b strings.Builder
-	for _, r := range strings.TrimSpace(s) {
-		switch {
-		case r == '-':
-			continue
-		case r >= 'a' && r <= 'z':
-			r -= 'a' - 'A'
-		}
-		if r > 0x7f || !strings.ContainsRune(secure.FingerprintAlphabet, r) {
-			return "", false
-		}
-		b.WriteRune(r)
-	}
-	return b.String(), b.Len() > 0
 }

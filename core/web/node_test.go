@@ -289,7 +289,7 @@ func TestWasmReceivesUnderNode(t *testing.T) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		_, err = transfer.Send(ctx, transfer.SendConfig{Addr: "page", Code: "515151", Identity: identity(t), Name: "desk",
+		_, err = transfer.Send(ctx, transfer.SendConfig{Addrs: []string{"page"}, Code: "515151", Identity: identity(t), Name: "desk",
 			Items:  []transfer.Item{{Path: filepath.Join(src, "photos")}},
 			Dialer: func(context.Context, string) (net.Conn, error) { return nc, nil }, Timeout: 10 * time.Second})
 		sent <- err

@@ -288,7 +288,7 @@ func wsDialer(addr, origin string) func(ctx context.Context, _ string) (net.Conn
 func send(t *testing.T, addr, code string, items []transfer.Item, dial func(context.Context, string) (net.Conn, error)) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	_, err := transfer.Send(ctx, transfer.SendConfig{Addr: addr, Code: code, Identity: identity(t), Name: "sender",
+	_, err := transfer.Send(ctx, transfer.SendConfig{Addrs: []string{addr}, Code: code, Identity: identity(t), Name: "sender",
 		Items: items, Dialer: dial, Timeout: 10 * time.Second})
 	return err
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ferry-project/ferry/core/secure"
@@ -203,7 +204,7 @@ func (e demoEngine) Send(ctx context.Context, cfg transfer.SendConfig) (transfer
 		}
 	}
 	if e.view == "failed" {
-		return transfer.Summary{}, fmt.Errorf("connecting to %s: %w", cfg.Addr, secure.ErrWrongCode)
+		return transfer.Summary{}, fmt.Errorf("connecting to %s: %w", strings.Join(cfg.Addrs, ", "), secure.ErrWrongCode)
 	}
 	if e.view == "send-phone" {
 		<-ctx.Done() // no page comes: the panel waits

@@ -2,10 +2,7 @@ package ui
 
 import (
 	"context"
-	"net"
-	"time"
 
-	"github.com/ferry-project/ferry/core/discovery"
 	"github.com/ferry-project/ferry/core/trust"
 )
 
@@ -48,19 +45,6 @@ type BrowseFunc func(ctx context.Context, onChange func([]Device)) error
 // AdvertiseFunc announces this device's receiver on the network and returns
 // a func that withdraws it. nil means the receiver is not advertised.
 type AdvertiseFunc func(name, fingerprint string, port int) (stop func(), err error)
-
-// dialTimeout bounds each address tried when a device has several.
-const dialTimeout = 4 * time.Second
-
-// dialFirst connects to the first of addrs that answers, each tried in turn
-// with its own timeout: a discovered device often advertises an address
-// that is not reachable from here (another subnet, a VPN, link-local v6).
-// An empty list is discovery.DialFirst's error, not a crash.
-func dialFirst(addrs []string) func(ctx context.Context, _ string) (net.Conn, error) {
-	return func(ctx context.Context, _ string) (net.Conn, error) {
-		return discovery.DialFirst(ctx, addrs, dialTimeout)
-	}
-}
 
 // mergeDevices puts the manual devices after the discovered ones, dropping
 // a manual entry that discovery has since found under the same address.

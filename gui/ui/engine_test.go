@@ -207,7 +207,7 @@ func sendTo(t *testing.T, h *harness, items ...transfer.Item) <-chan error {
 	go func() {
 		defer wg.Done()
 		_, err := transfer.Send(ctx, transfer.SendConfig{
-			Addr: "127.0.0.1:" + strconv.Itoa(port), Code: code, Identity: id, Name: "Laptop", Items: items,
+			Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: code, Identity: id, Name: "Laptop", Items: items,
 		})
 		done <- err
 	}()
@@ -354,7 +354,7 @@ func TestReceiveShowsNewCodeAfterWrongGuesses(t *testing.T) {
 	}
 	for i := 0; i < 3; i++ {
 		_, err := transfer.Send(context.Background(), transfer.SendConfig{
-			Addr: "127.0.0.1:" + strconv.Itoa(port), Code: wrong, Identity: id, Name: "Guesser",
+			Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: wrong, Identity: id, Name: "Guesser",
 			Items: []transfer.Item{{Text: "x"}},
 		})
 		if !errors.Is(err, secure.ErrWrongCode) && !errors.Is(err, secure.ErrCodeRetired) {

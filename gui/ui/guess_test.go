@@ -16,7 +16,7 @@ import (
 func guess(t *testing.T, addr string, id *secure.Identity, n int) error {
 	t.Helper()
 	for {
-		_, err := transfer.Send(t.Context(), transfer.SendConfig{Addr: addr, Code: fmt.Sprintf("%06d", 500000+n), Identity: id,
+		_, err := transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addr}, Code: fmt.Sprintf("%06d", 500000+n), Identity: id,
 			Name: "Guesser", Items: []transfer.Item{{Text: "x"}}})
 		if !errors.Is(err, secure.ErrCodesHeld) {
 			return err
@@ -64,7 +64,7 @@ func TestReceiveStopsTakingCodes(t *testing.T) {
 			t.Errorf("stopped notice %q", v.codesText.Text)
 		}
 	})
-	_, err = transfer.Send(t.Context(), transfer.SendConfig{Addr: addr, Code: stopped, Identity: id, Items: []transfer.Item{{Text: "x"}}})
+	_, err = transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addr}, Code: stopped, Identity: id, Items: []transfer.Item{{Text: "x"}}})
 	if !errors.Is(err, secure.ErrCodesHeld) {
 		t.Fatalf("the shown code while stopped: %v, want ErrCodesHeld", err)
 	}

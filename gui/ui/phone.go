@@ -115,7 +115,7 @@ func (v *sendView) startPhoneSend() {
 	}
 	tlog := &transferLog{start: time.Now()} // its history record, as any send's
 	cfg := transfer.SendConfig{
-		Addr:     "the phone",
+		Addrs:    []string{"the phone"},
 		Code:     code,
 		Identity: v.u.cfg.Identity,
 		Name:     name,

@@ -21,10 +21,11 @@ import (
 // the real core's handshake, and read what the receiving window says.
 
 // sendWith runs transfer.Send with cfg to the harness's receiver on a
-// goroutine the test owns; cfg.Addr is filled in.
+// goroutine the test owns; cfg.Addrs is filled in.
 func sendWith(t *testing.T, h *harness, cfg transfer.SendConfig) <-chan error {
 	t.Helper()
-	_, cfg.Addr, _ = h.listening()
+	_, addr, _ := h.listening()
+	cfg.Addrs = []string{addr}
 	done := make(chan error, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup

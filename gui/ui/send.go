@@ -536,8 +536,10 @@ func (v *sendView) startSend() {
 	v.retry = v.startSend
 	v.sentTo = d.key()
 	v.sent = append(v.sent[:0], v.sel.items...)
-	// A device's address names it in errors. Discovery may list one
-	// whose advertisement carried no usable address: it has only its name.
+	// Send tries every address of the device in turn (cfg.Addrs).
+	// Discovery may list one whose advertisement carried no usable
+	// address: Send then fails with an error that says so, and the
+	// history names it by its name.
 	addr := d.Name
 	if len(d.Addrs) > 0 {
 		addr = d.Addrs[0]
@@ -545,7 +547,7 @@ func (v *sendView) startSend() {
 	tlog := &transferLog{start: time.Now()}
 	paths := v.sel.paths()
 	cfg := transfer.SendConfig{
-		Addr:     addr,
+		Addrs:    d.Addrs,
 		Code:     v.codeText(),
 		PeerKey:  v.paired(d),
 		Identity: v.u.cfg.Identity,
@@ -556,9 +558,6 @@ func (v *sendView) startSend() {
 			v.u.noteCodePeer(ev)
 			v.u.do(func() { v.prog.handle(ev) })
 		},
-	}
-	if len(d.Addrs) != 1 {
-		cfg.Dialer = dialFirst(d.Addrs)
 	}
 	bytes, files, _ := v.sel.totals()
 	v.prog.begin(

@@ -190,14 +190,11 @@ func (v *sendView) startSendMany() {
 		}
 		addrs[i], tlogs[i] = addr, &transferLog{start: time.Now()}
 		sc := transfer.SendConfig{
-			Addr: addr, Code: v.manyCode(d), PeerKey: v.manyKey(d),
+			Addrs: d.Addrs, Code: v.manyCode(d), PeerKey: v.manyKey(d),
 			Identity: v.u.cfg.Identity, Name: v.u.settings.deviceName(),
 		}
 		if sc.PeerKey != nil {
 			sc.Code = ""
-		}
-		if len(d.Addrs) != 1 {
-			sc.Dialer = dialFirst(d.Addrs)
 		}
 		cfg.To = append(cfg.To, sc)
 	}
@@ -255,7 +252,7 @@ func sendEach(ctx context.Context, e Engine, cfg transfer.ManyConfig) []transfer
 		go func() {
 			defer wg.Done()
 			sum, err := e.Send(ctx, sc)
-			res[i] = transfer.ManyResult{Addr: sc.Addr, Summary: sum, Err: err}
+			res[i] = transfer.ManyResult{Addr: firstOf(sc.Addrs), Summary: sum, Err: err}
 		}()
 	}
 	wg.Wait()
@@ -381,4 +378,13 @@ func shortName(s string) string {
 		return string(r[:19]) + "…"
 	}
 	return s
+}
+
+// firstOf is the address that names a receiver in a result: the first of
+// its addresses, as core/transfer's SendMany gives it, or "".
+func firstOf(addrs []string) string {
+	if len(addrs) == 0 {
+		return ""
+	}
+	return addrs[0]
 }

@@ -108,7 +108,7 @@ func (h *harness) sendAndWait() *progressPanel {
 func sendFrom(t *testing.T, h *harness, id *secure.Identity, paired bool, items ...transfer.Item) <-chan error {
 	t.Helper()
 	_, addr, code := h.listening()
-	cfg := transfer.SendConfig{Addr: addr, Code: code, Identity: id, Name: "Laptop", Items: items}
+	cfg := transfer.SendConfig{Addrs: []string{addr}, Code: code, Identity: id, Name: "Laptop", Items: items}
 	if paired {
 		cfg.Code, cfg.PeerKey = "", h.id.Public()
 	}
@@ -581,7 +581,7 @@ func TestSendToBusyReceiver(t *testing.T) {
 	otherDone := make(chan error, 1)
 	go func() {
 		_, err := transfer.Send(ctx, transfer.SendConfig{
-			Addr: peer.addr(), Code: peer.r.Code(), Identity: other, Name: "First", Items: []transfer.Item{{Text: "first"}},
+			Addrs: []string{peer.addr()}, Code: peer.r.Code(), Identity: other, Name: "First", Items: []transfer.Item{{Text: "first"}},
 		})
 		otherDone <- err
 	}()

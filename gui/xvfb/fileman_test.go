@@ -175,7 +175,7 @@ func TestSendWithFerry(t *testing.T) {
 	sctx, scancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer scancel()
 	if _, err := transfer.Send(sctx, transfer.SendConfig{
-		Addr: "127.0.0.1:" + port, PeerKey: appID.Public(), Identity: sender, Name: "Laptop",
+		Addrs: []string{"127.0.0.1:" + port}, PeerKey: appID.Public(), Identity: sender, Name: "Laptop",
 		Items: []transfer.Item{{Text: sent}},
 	}); err != nil {
 		t.Fatalf("sending a text from the trusted device: %v\n%s", err, logs.String())

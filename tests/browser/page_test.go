@@ -177,7 +177,7 @@ func pageReceives(t *testing.T, host, words string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go func() {
-		_, err := transfer.Send(ctx, transfer.SendConfig{Addr: "page", Code: "246810", Identity: id,
+		_, err := transfer.Send(ctx, transfer.SendConfig{Addrs: []string{"page"}, Code: "246810", Identity: id,
 			Name: "Ana's laptop", Items: items,
 			Dialer: func(ctx context.Context, _ string) (net.Conn, error) { return mux.Accept() }})
 		sent <- err

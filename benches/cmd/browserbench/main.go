@@ -595,7 +595,7 @@ func inprocessSender(src, c string) (string, func() error, error) {
 	}
 	sent := make(chan error, 1)
 	go func() {
-		_, err := transfer.Send(context.Background(), transfer.SendConfig{Addr: "page", Code: c, Identity: id,
+		_, err := transfer.Send(context.Background(), transfer.SendConfig{Addrs: []string{"page"}, Code: c, Identity: id,
 			Name: "Bench desktop", Items: []transfer.Item{{Path: src}},
 			Dialer: func(ctx context.Context, _ string) (net.Conn, error) { return mux.Accept() }})
 		sent <- err

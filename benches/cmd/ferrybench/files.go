@@ -134,13 +134,13 @@ func fileSendChild(args []string) childReport {
 		return fail("%v", err)
 	}
 	sum, err := transfer.Send(context.Background(), transfer.SendConfig{
-		Addr: *addr, Code: code, Identity: id, Name: "bench sender", Items: []transfer.Item{{Path: *path}},
+		Addrs: []string{*addr}, Code: code, Identity: id, Name: "bench sender", Items: []transfer.Item{{Path: *path}},
 	})
 	if err != nil {
 		return fail("sending: %v", err)
 	}
-	split := "sender: " + sum.Local.Format(diag.SenderStages, sum.Wall) +
-		"; receiver: " + sum.Remote.Format(diag.ReceiverStages, sum.RemoteWall)
+	split := "sender: " + sum.Local.Format(diag.SenderStages(), sum.Wall) +
+		"; receiver: " + sum.Remote.Format(diag.ReceiverStages(), sum.RemoteWall)
 	return childReport{Verdict: sum.Verdict + " [" + split + "]"}
 }
 

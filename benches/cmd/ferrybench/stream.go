@@ -11,6 +11,7 @@ import (
 
 	"github.com/ferry-project/ferry/benches"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/internal/streamtune"
 )
 
 // The stream figures move N bytes from a child process (the sender) to
@@ -26,8 +27,8 @@ const code = "271828"
 type streamRun struct {
 	mode       string // plain, aes, chacha
 	bytes      int64
-	batch      int  // secure.Config.Batch on the sender; 0 = default
-	unbuffered bool // secure.Config.Unbuffered on the receiver
+	batch      int  // streamtune.Knobs.Batch on the sender; 0 = default
+	unbuffered bool // streamtune.Knobs.Unbuffered on the receiver
 	prefetch   bool // receiver calls Prefetch before each chunk
 }
 
@@ -83,9 +84,8 @@ func runStream(o options, r streamRun) (res streamResult, err error) {
 			if err != nil {
 				return err
 			}
-			sc, err = secure.Server(context.Background(), nc, secure.Config{
-				Identity: id, Code: code, Cipher: cipherOf(r.mode), Unbuffered: r.unbuffered,
-			})
+			ctx := streamtune.With(context.Background(), streamtune.Knobs{Unbuffered: r.unbuffered})
+			sc, err = secure.Server(ctx, nc, secure.Config{Identity: id, Code: code, Cipher: cipherOf(r.mode)})
 			if err != nil {
 				return fmt.Errorf("handshake: %w", err)
 			}
@@ -185,9 +185,8 @@ func streamSendChild(args []string) childReport {
 		if err != nil {
 			return fail("%v", err)
 		}
-		sc, err = secure.Client(context.Background(), nc, secure.Config{
-			Identity: id, Code: code, Cipher: cipherOf(*mode), Batch: *batch,
-		})
+		ctx := streamtune.With(context.Background(), streamtune.Knobs{Batch: *batch})
+		sc, err = secure.Client(ctx, nc, secure.Config{Identity: id, Code: code, Cipher: cipherOf(*mode)})
 		if err != nil {
 			return fail("handshake: %v", err)
 		}

@@ -56,9 +56,9 @@ func eventObject(ev transfer.Event, end, fp string) map[string]any {
 
 func stagesOf(end string) []diag.Stage {
 	if end == "sender" {
-		return diag.SenderStages
+		return diag.SenderStages()
 	}
-	return diag.ReceiverStages
+	return diag.ReceiverStages()
 }
 
 func diagObject(end string, sp diag.Split, wall time.Duration) map[string]any {

@@ -158,7 +158,7 @@ func (b *bridge) send(ctx context.Context, opts js.Value, emit func(map[string]a
 	fp, withDiag := str(opts, "fp"), opts.Get("diag").Truthy()
 	dial := dialer(url)
 	sum, err := transfer.Send(ctx, transfer.SendConfig{
-		Addr: url, Code: str(opts, "code"), Identity: b.id, Name: str(opts, "name"), Items: items,
+		Addrs: []string{url}, Code: str(opts, "code"), Identity: b.id, Name: str(opts, "name"), Items: items,
 		Diag:    withDiag,
 		OnEvent: func(ev transfer.Event) { emit(eventObject(ev, "sender", fp)) },
 		Dialer: func(ctx context.Context, addr string) (netConn, error) {

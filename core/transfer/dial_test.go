@@ -1,0 +1,125 @@
+package transfer
+
+import (
+	"context"
+	"errors"
+	"net"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestDialFirst points at a closed port first and a listener second:
+// dialFirst must get past the failure, and when everything fails, say
+// what it tried. (These are core/discovery's Peer.Dial assertions, from
+// before every front end dialed through Send.)
+func TestDialFirst(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := portOf(ln.Addr())
+
+	// A listener closed again leaves a port that refuses connections.
+	dead, err := net.Listen("tcp", "127.0.0.2:0")
+	if err != nil {
+		// On Linux all of 127.0.0.0/8 is loopback; elsewhere (macOS) only
+		// 127.0.0.1 is there unless configured.
+		if runtime.GOOS == "linux" {
+			t.Fatalf("listening on 127.0.0.2: %v", err)
+		}
+		t.Skipf("no 127.0.0.2 on %s: %v", runtime.GOOS, err)
+	}
+	dead.Close()
+	deadPort := portOf(dead.Addr())
+
+	addrs := []string{"127.0.0.2:" + deadPort, "127.0.0.1:" + deadPort, "[::1]:" + deadPort}
+	_, _, err = dialFirst(context.Background(), addrs, nil)
+	if err == nil {
+		t.Fatal("dial to a closed port succeeded")
+	}
+	for _, a := range addrs {
+		if !strings.Contains(err.Error(), a) {
+			t.Errorf("error %q does not name %s", err, a)
+		}
+	}
+	var opErr *net.OpError
+	if strings.Contains(err.Error(), "\n") || !errors.As(err, &opErr) {
+		t.Errorf("error %q is not one line unwrapping to each attempt's", err)
+	}
+	if _, _, err := dialFirst(context.Background(), nil, nil); err == nil || !strings.Contains(err.Error(), "no addresses") {
+		t.Errorf("dialFirst without addresses: %v", err)
+	}
+
+	// 127.0.0.2 refuses, .1 listens.
+	c, got, err := dialFirst(context.Background(), []string{"127.0.0.2:" + port, "127.0.0.1:" + port}, nil)
+	if err != nil {
+		t.Fatalf("dialFirst: %v", err)
+	}
+	c.Close()
+	if got != "127.0.0.1:"+port {
+		t.Errorf("connected to %s, want the second address", got)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := dialFirst(ctx, []string{"127.0.0.1:" + port}, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("dialFirst with a cancelled context: %v, want context.Canceled", err)
+	}
+}
+
+// A SendConfig.Dialer is called once per address, in order, until one
+// answers; an error of its own that does not name the address is named.
+func TestDialFirstDialer(t *testing.T) {
+	var tried []string
+	a, b := net.Pipe()
+	defer b.Close()
+	dial := func(_ context.Context, addr string) (net.Conn, error) {
+		tried = append(tried, addr)
+		if addr != "third" {
+			return nil, errors.New("cut")
+		}
+		return a, nil
+	}
+	c, got, err := dialFirst(context.Background(), []string{"first", "second", "third", "fourth"}, dial)
+	if err != nil || c != a || got != "third" || strings.Join(tried, " ") != "first second third" {
+		t.Fatalf("dialFirst = %v, %q, %v after %q", c, got, err, tried)
+	}
+	c.Close()
+	_, _, err = dialFirst(context.Background(), []string{"first", "second"}, dial)
+	if err == nil || err.Error() != "first: cut; second: cut" {
+		t.Errorf("error %q, want each address named with its failure", err)
+	}
+}
+
+// Send goes through dialFirst: a receiver reached at its second address
+// gets what is sent, and one reached at none fails naming every address.
+func TestSendTriesEveryAddress(t *testing.T) {
+	dead, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadAddr := dead.Addr().String()
+	dead.Close()
+
+	p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll})
+	p.send.Addrs = append([]string{deadAddr}, p.send.Addrs...)
+	if _, serr, _, rerr := p.run(t.Context(), Item{Text: "hello"}); serr != nil || rerr != nil {
+		t.Fatalf("send to the second address: %v; receiver: %v", serr, rerr)
+	}
+
+	cfg := p.send
+	cfg.Addrs = []string{deadAddr, deadAddr}
+	cfg.Items = []Item{{Text: "hello"}}
+	_, err = Send(t.Context(), cfg)
+	var opErr *net.OpError
+	if err == nil || strings.Count(err.Error(), deadAddr) != 2 || !errors.As(err, &opErr) {
+		t.Errorf("send to no answering address: %v; want both attempts named", err)
+	}
+}
+
+func portOf(a net.Addr) string {
+	_, p, _ := net.SplitHostPort(a.String())
+	return p
+}
