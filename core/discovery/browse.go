@@ -2,7 +2,6 @@ package discovery
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"strings"
@@ -10,6 +9,8 @@ import (
 	"time"
 
 	"github.com/miekg/dns"
+
+	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // BrowseConfig says where to browse and whom to tell.
@@ -133,8 +134,8 @@ func Browse(ctx context.Context, cfg BrowseConfig) error {
 
 // Sentinel errors from Find, for callers that branch on them.
 var (
-	ErrNotFound  = errors.New("no such device")
-	ErrAmbiguous = errors.New("several devices match")
+	ErrNotFound  = transfer.NewError(transfer.KindNoSuchDevice, "no such device")
+	ErrAmbiguous = transfer.NewError(transfer.KindAmbiguous, "several devices match")
 )
 
 // settle is how long Find keeps listening after the first match, so that
