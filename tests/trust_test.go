@@ -56,9 +56,7 @@ func (r *trustRig) send(args ...string) (stdout, stderr string, code int) {
 func (r *trustRig) stop(p *proc.Proc) {
 	r.t.Helper()
 	p.Signal(os.Interrupt)
-	if c := p.Exit(20 * time.Second); c != 4 {
-		r.t.Errorf("receiver interrupted while waiting: exit %d, want 4; stderr:\n%s", c, p.StderrText())
-	}
+	failsAs(r.t, p, 20*time.Second, "the receiver interrupted while waiting", "cancelled")
 }
 
 // peers runs ferry peers on B as laptop and returns the trust field of

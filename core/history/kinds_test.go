@@ -34,3 +34,13 @@ func TestSetEndKinds(t *testing.T) {
 		t.Errorf("context.Canceled: %s", r.Outcome)
 	}
 }
+
+// TestFileErrorKinds: a damaged or newer history file is history_file,
+// as the error a Store builds for it, not only as the bare sentinel.
+func TestFileErrorKinds(t *testing.T) {
+	for _, err := range []error{corrupt("/h/history.json", "line %d", 2), fmt.Errorf("%w: version 9", ErrUnsupportedVersion)} {
+		if k := transfer.ErrorKindOf(err); k != transfer.KindHistoryFile {
+			t.Errorf("%v: kind %q", err, k)
+		}
+	}
+}

@@ -134,7 +134,9 @@ func ErrorKindOf(err error) ErrorKind {
 // NewError returns a sentinel error of kind k: for a package that this
 // one cannot name in its rules because it imports core/transfer or is not
 // built everywhere (core/trust, core/history, core/discovery,
-// core/clipboard), and for a front end's own errors.
+// core/clipboard), and for a front end's own errors. An error that
+// stands for such a sentinel must wrap it (Unwrap), not only match it
+// (an Is method): ErrorKindOf finds the kind by errors.As.
 func NewError(k ErrorKind, text string) error { return &kindError{kind: k, text: text} }
 
 type kindError struct {
