@@ -27,6 +27,15 @@ func exitsAs(t *testing.T, p *proc.Proc, o outcome, who string, kinds ...string)
 // exitsAs does. It returns that event.
 func failsAs(t *testing.T, p *proc.Proc, timeout time.Duration, who string, kinds ...string) map[string]any {
 	t.Helper()
+	last, code := lastError(t, p, timeout, who)
+	checkFailure(t, who, last, code, kinds, p.StderrText())
+	return last
+}
+
+// lastError reads p's events to its exit and returns its last error
+// event (nil when none) and its exit code.
+func lastError(t *testing.T, p *proc.Proc, timeout time.Duration, who string) (map[string]any, int) {
+	t.Helper()
 	var last map[string]any
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
@@ -44,8 +53,7 @@ read:
 			t.Fatalf("%s did not exit within %v; stderr:\n%s", who, timeout, p.StderrText())
 		}
 	}
-	checkFailure(t, who, last, p.Exit(timeout), kinds, p.StderrText())
-	return last
+	return last, p.Exit(timeout)
 }
 
 // runFailsAs is failsAs for a run of proc.Run with --json: its stdout and
