@@ -371,7 +371,7 @@ func ptrTo[T any](v T) *T { return &v }
 
 var abortKinds = map[uint8]string{
 	hostile.AbortRefusedPath: "refused_path",
-	hostile.AbortProtocol:    "failure",
+	hostile.AbortProtocol:    "protocol", // "failure" before issue 15 gave protocol violations a kind
 	hostile.AbortNoSpace:     "no_space",
 	hostile.AbortVerify:      "verify",
 }
