@@ -5,80 +5,54 @@ import (
 	"fmt"
 	"runtime/debug"
 
-	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // Failure kinds: the stable names an app branches on (to word a message,
 // offer a retry, ask for the code again). Failure.Message is for people
-// and may change between versions; the kind will not.
+// and may change between versions; the kind will not. They are core's
+// kinds (core/transfer's ErrorKindOf), so the app, the CLI's --json
+// events and the history all say the same word for the same error.
 const (
-	KindWrongCode      = "wrong_code"      // the code typed on the sender was not the receiver's
-	KindCodeRetired    = "code_retired"    // too many wrong codes: the receiver shows a new one
-	KindCodesHeld      = "codes_held"      // the receiver holds codes back after too many wrong ones: wait, or ask for a new code
-	KindDeclined       = "declined"        // the receiver said no
-	KindCancelled      = "cancelled"       // this side or the peer cancelled
-	KindVerify         = "verify"          // a file's hash did not match: nothing was kept
-	KindRefusedPath    = "refused_path"    // the offer named a path the receiver will not write
-	KindNoSpace        = "no_space"        // the receiver lacks room for the offer
-	KindTimeout        = "timeout"         // the peer went silent
-	KindSourceChanged  = "source_changed"  // a file changed on the sender's disk mid-transfer
-	KindIncompatible   = "incompatible"    // the peer speaks another protocol version
-	KindConnectionLost = "connection_lost" // the network went away, or the stream was cut
-	KindProtocol       = "protocol"        // the peer broke the protocol
-	KindNotFerry       = "not_ferry"       // whatever answered is not a Ferry receiver
-	KindUnreachable    = "unreachable"     // no address of the peer answered
-	KindBrowse         = "browse"          // mDNS browsing failed (transfer ID 0)
-	KindInternal       = "internal"        // a bug in Ferry: a recovered panic, with its stack
-	KindOther          = "other"           // anything else; read the message
+	KindWrongCode      = string(transfer.KindWrongCode)      // the code typed on the sender was not the receiver's
+	KindCodeRetired    = string(transfer.KindCodeRetired)    // too many wrong codes: the receiver shows a new one
+	KindCodesHeld      = string(transfer.KindCodesHeld)      // the receiver holds codes back after too many wrong ones: wait, or ask for a new code
+	KindCodesStopped   = string(transfer.KindCodesStopped)   // the receiver takes no more codes: someone may be guessing
+	KindNotPaired      = string(transfer.KindNotPaired)      // one end no longer trusts the other: pair again with a code
+	KindKeyChanged     = string(transfer.KindKeyChanged)     // the peer's key is not the one pinned for it
+	KindBusy           = string(transfer.KindBusy)           // the receiver is in another transfer: try again later
+	KindDeclined       = string(transfer.KindDeclined)       // the receiver said no
+	KindCancelled      = string(transfer.KindCancelled)      // this side or the peer cancelled
+	KindVerify         = string(transfer.KindVerify)         // a file's hash did not match: nothing was kept
+	KindDamaged        = string(transfer.KindDamaged)        // data was damaged or altered on the way: nothing damaged was kept
+	KindRefusedPath    = string(transfer.KindRefusedPath)    // the offer named a path the receiver will not write
+	KindNoSpace        = string(transfer.KindNoSpace)        // the receiver lacks room for the offer
+	KindTimeout        = string(transfer.KindTimeout)        // the peer went silent
+	KindSourceChanged  = string(transfer.KindSourceChanged)  // a file changed on the sender's disk mid-transfer
+	KindIncompatible   = string(transfer.KindIncompatible)   // "incompatible_version": the peer speaks another protocol version
+	KindConnectionLost = string(transfer.KindConnectionLost) // the network went away, or the stream was cut
+	KindProtocol       = string(transfer.KindProtocol)       // the peer broke the protocol
+	KindNotFerry       = string(transfer.KindNotFerry)       // whatever answered is not a Ferry receiver
+	KindUnreachable    = string(transfer.KindUnreachable)    // no address of the peer answered
+	KindPermission     = string(transfer.KindPermission)     // a file could not be read or written for want of permission
+	KindFileMissing    = string(transfer.KindFileMissing)    // a file was moved or deleted after it was chosen
+	KindBrowse         = string(transfer.KindBrowse)         // mDNS browsing failed (transfer ID 0)
+	KindInternal       = string(transfer.KindInternal)       // a bug in Ferry: a recovered panic, with its stack
+	KindOther          = string(transfer.KindFailure)        // "failure": anything else; read the message
 )
 
-// kinds maps sentinel errors to kinds, in the order they are tried: the
-// first that errors.Is finds wins, so the specific comes before the
-// general (a wrong code also closes the connection).
-var kinds = []struct {
-	err  error
-	kind string
-}{
-	{secure.ErrWrongCode, KindWrongCode},
-	{secure.ErrCodeRetired, KindCodeRetired},
-	{secure.ErrCodesHeld, KindCodesHeld},
-	{transfer.ErrDeclined, KindDeclined},
-	{transfer.ErrCancelled, KindCancelled},
-	{transfer.ErrVerify, KindVerify},
-	{transfer.ErrRefusedPath, KindRefusedPath},
-	{transfer.ErrNoSpace, KindNoSpace},
-	{transfer.ErrTimeout, KindTimeout},
-	{secure.ErrHandshakeTimeout, KindTimeout},
-	{transfer.ErrSourceChanged, KindSourceChanged},
-	{secure.ErrIncompatibleVersion, KindIncompatible},
-	{secure.ErrNotFerry, KindNotFerry},
-	{transfer.ErrProtocol, KindProtocol},
-	{secure.ErrTruncated, KindConnectionLost},
-	{secure.ErrConnectionLost, KindConnectionLost},
-	{errUnreachable, KindUnreachable},
-	{errBrowse, KindBrowse},
-	{errPanic, KindInternal},
-}
-
-// Errors of this package that the kinds table knows.
+// Errors of this package. Those with a kind of their own carry it
+// (transfer.NewError); the rest are KindOther.
 var (
-	errUnreachable = errors.New("peer unreachable")
-	errPanic       = errors.New("internal error")
+	errUnreachable = transfer.NewError(transfer.KindUnreachable, "peer unreachable")
+	errPanic       = transfer.NewError(transfer.KindInternal, "internal error")
+	errBrowse      = transfer.NewError(transfer.KindBrowse, "browsing failed")
 	errClosed      = errors.New("node closed")
 	errBusy        = errors.New("too many transfers at once")
-	errBrowse      = errors.New("browsing failed")
 )
 
-// kindOf names err's kind.
-func kindOf(err error) string {
-	for _, k := range kinds {
-		if errors.Is(err, k.err) {
-			return k.kind
-		}
-	}
-	return KindOther
-}
+// kindOf names err's kind: core's, which reads this package's errors too.
+func kindOf(err error) string { return string(transfer.ErrorKindOf(err)) }
 
 // failureOf turns an error into what the app is told.
 func failureOf(err error) *Failure {

@@ -132,10 +132,8 @@ func TestExitCodes(t *testing.T) {
 		recv := proc.Start(t, pair.Command(pair.A, proc.Ferry(t), "receive", "--dir", dest, "--code", "111111",
 			"--yes", "--json", "--no-mdns", "--listen", addr+":7001"), true)
 		recv.Until("listening", 20*time.Second)
-		_, stderr, code := proc.Run(t, pair.Command(pair.B, proc.Ferry(t), "send", "--to", addr+":7001", "--code", "222222", "--quiet", src))
-		if code != 3 {
-			t.Fatalf("wrong code: exit %d, want 3; stderr:\n%s", code, stderr)
-		}
+		out, stderr, code := proc.Run(t, pair.Command(pair.B, proc.Ferry(t), "send", "--to", addr+":7001", "--code", "222222", "--json", src))
+		runFailsAs(t, "the sender with a wrong code", out, code, stderr, "wrong_code")
 		if !strings.Contains(strings.ToLower(stderr), "wrong code") {
 			t.Errorf("stderr does not say wrong code:\n%s", stderr)
 		}
@@ -153,23 +151,17 @@ func TestExitCodes(t *testing.T) {
 		recv := proc.Start(t, pair.Command(pair.A, proc.Ferry(t), "receive", "--dir", t.TempDir(), "--code", "333333",
 			"--json", "--no-mdns", "--listen", addr+":7002"), true)
 		recv.Until("listening", 20*time.Second)
-		_, stderr, code := proc.Run(t, pair.Command(pair.B, proc.Ferry(t), "send", "--to", addr+":7002", "--code", "333333", "--quiet", src))
-		if code != 4 {
-			t.Fatalf("declined: exit %d, want 4; stderr:\n%s", code, stderr)
-		}
-		if c := recv.Exit(20 * time.Second); c != 4 {
-			t.Errorf("receiver exit %d after declining, want 4", c)
-		}
+		out, stderr, code := proc.Run(t, pair.Command(pair.B, proc.Ferry(t), "send", "--to", addr+":7002", "--code", "333333", "--json", src))
+		runFailsAs(t, "the declined sender", out, code, stderr, "declined")
+		failsAs(t, recv, 20*time.Second, "the declining receiver", "declined")
 		if !strings.Contains(recv.Stderr.String(), "--yes") {
 			t.Errorf("receiver did not say how to accept:\n%s", recv.Stderr)
 		}
 	})
 
 	t.Run("unreachable", func(t *testing.T) {
-		_, stderr, code := proc.Run(t, pair.Command(pair.B, proc.Ferry(t), "send", "--to", addr+":1", "--code", "123456", "--quiet", src))
-		if code != 1 {
-			t.Fatalf("unreachable: exit %d, want 1; stderr:\n%s", code, stderr)
-		}
+		out, stderr, code := proc.Run(t, pair.Command(pair.B, proc.Ferry(t), "send", "--to", addr+":1", "--code", "123456", "--json", src))
+		runFailsAs(t, "the sender to a closed port", out, code, stderr, "unreachable")
 		if n := strings.Count(strings.TrimSpace(stderr), "\n"); n > 1 || strings.Contains(stderr, "goroutine") {
 			t.Errorf("want one or two clear lines, got:\n%s", stderr)
 		}
@@ -198,12 +190,8 @@ func TestExitCodes(t *testing.T) {
 				victim, other = recv, send
 			}
 			victim.Signal(syscall.SIGINT)
-			if c := victim.Exit(20 * time.Second); c != 4 {
-				t.Errorf("%s interrupted: exit %d, want 4; stderr:\n%s", who, c, victim.Stderr)
-			}
-			if c := other.Exit(20 * time.Second); c != 4 {
-				t.Errorf("other end after the %s cancelled: exit %d, want 4; stderr:\n%s", who, c, other.Stderr)
-			}
+			failsAs(t, victim, 20*time.Second, "the interrupted "+who, "cancelled")
+			failsAs(t, other, 20*time.Second, "the other end after the "+who+" cancelled", "cancelled")
 			if !strings.Contains(strings.ToLower(other.Stderr.String()), "cancel") {
 				t.Errorf("other end did not report the cancel:\n%s", other.Stderr)
 			}

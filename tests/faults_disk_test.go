@@ -85,12 +85,8 @@ func TestDiskFillsUp(t *testing.T) {
 			t.Errorf("the no-space abort names the receiver's partial file: %s", so.message())
 		}
 	})
-	if c := send.Exit(20 * time.Second); c != 1 {
-		t.Errorf("sender exited %d, want 1", c)
-	}
-	if c := recv.Exit(20 * time.Second); c != 1 {
-		t.Errorf("receiver exited %d, want 1", c)
-	}
+	exitsAs(t, send, so, "the sender", "no_space")
+	exitsAs(t, recv, ro, "the receiver", "no_space")
 	if names := finalNames(t, dest); len(names) != 0 {
 		t.Errorf("a full disk left %v under final names", names)
 	}

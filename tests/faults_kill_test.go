@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os/exec"
 	"path/filepath"
@@ -112,12 +113,7 @@ func killAndResume(t *testing.T, victim string) {
 		if o.ok() {
 			t.Fatalf("the %s finished a transfer whose peer was killed", survivorName)
 		}
-		if c := survivor.Exit(20 * time.Second); c != 1 {
-			t.Errorf("send %d: the surviving end exited %d, want 1 (%s: %s)", run+1, c, o.kind(), o.message())
-		}
-		if o.kind() != "connection_lost" {
-			t.Errorf("send %d: the surviving end reported %q (%s), want connection_lost", run+1, o.kind(), o.message())
-		}
+		exitsAs(t, survivor, o, fmt.Sprintf("send %d: the surviving %s", run+1, survivorName), "connection_lost")
 		r := killRun{at: at, reached: from}
 		if p := o.lastProgress; p != nil {
 			// The sender's progress counts from its resume offset; the

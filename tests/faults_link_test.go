@@ -74,8 +74,10 @@ func TestLinkCutTimesOutAndResumes(t *testing.T) {
 			ends <- end{name, o, err, time.Since(cut)}
 		}()
 	}
+	outcomes := map[string]outcome{}
 	for range 2 {
 		e := <-ends
+		outcomes[e.name] = e.o
 		if e.err != nil {
 			t.Errorf("%s: %v", e.name, e.err)
 			continue
@@ -92,12 +94,8 @@ func TestLinkCutTimesOutAndResumes(t *testing.T) {
 			t.Errorf("the %s took %v to give up, over %v", e.name, e.took, bound)
 		}
 	}
-	if c := send.Exit(20 * time.Second); c != 1 {
-		t.Errorf("sender exited %d, want 1", c)
-	}
-	if c := recv.Exit(20 * time.Second); c != 1 {
-		t.Errorf("receiver exited %d, want 1", c)
-	}
+	exitsAs(t, send, outcomes["sender"], "the sender", "timeout")
+	exitsAs(t, recv, outcomes["receiver"], "the receiver", "timeout")
 	if names := finalNames(t, dest); len(names) != 0 {
 		t.Errorf("a cut transfer left %v under final names", names)
 	}

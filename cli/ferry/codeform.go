@@ -1,6 +1,10 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/ferry-project/ferry/core/transfer"
+)
 
 // The form of a code, checked on both ends before anything touches the
 // network: a sender that mistyped "12345" or passed "abc" learns it at
@@ -43,7 +47,7 @@ func checkCodeForm(code string) error {
 // checkCodeForm; nil when it passes.
 func codeFlagError(code string) error {
 	if err := checkCodeForm(code); err != nil {
-		return &usageError{kind: "bad_code", hint: codeHint,
+		return &usageError{kind: string(transfer.KindBadCode), hint: codeHint,
 			msg: fmt.Sprintf("bad --code \"%s\": %v", safeCap(code, 24), err)}
 	}
 	return nil

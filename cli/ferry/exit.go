@@ -1,15 +1,10 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"net"
 
-	"github.com/ferry-project/ferry/core/platform"
-	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/core/trust"
 )
 
 // Exit codes. Scripts branch on them; they never change meaning.
@@ -49,9 +44,10 @@ func (e *hinted) Unwrap() error { return e.err }
 
 func withHint(err error, hint string) error { return &hinted{err: err, hint: hint} }
 
-// classify maps an error to its exit code, a stable kind for the JSON
-// error event, and a hint for a person. It is the one place where errors
-// become exit codes.
+// classify gives an error's exit code, its kind for the JSON error event,
+// and a hint for a person. The kind is core/transfer's (ErrorKindOf), but
+// for the CLI's own errors: a command line that cannot run, an interrupt.
+// This file only words kinds: exitCodeOf and kindHints.
 func classify(err error) (code int, kind, hint string) {
 	if err == nil {
 		return exitOK, "", ""
@@ -63,57 +59,64 @@ func classify(err error) (code int, kind, hint string) {
 	var u *usageError
 	switch {
 	case errors.As(err, &u):
-		return exitUsage, firstNonEmpty(u.kind, "usage"), firstNonEmpty(hint, u.hint)
-	case errors.Is(err, secure.ErrWrongCode):
-		return exitWrong, "wrong_code", firstNonEmpty(hint, "check the code the receiver shows and try again")
-	case errors.Is(err, secure.ErrCodeRetired):
-		return exitWrong, "code_retired", firstNonEmpty(hint, "the receiver now shows a new code: use that one")
-	case errors.Is(err, secure.ErrCodesHeld):
-		return exitWrong, "codes_held", firstNonEmpty(hint,
-			"the receiver is holding back codes after too many wrong ones: wait a minute and send again, or ask the person there for a new code")
-	case errors.Is(err, transfer.ErrCodesStopped):
-		return exitStopped, "codes_stopped", firstNonEmpty(hint, codesStoppedHint)
-	case errors.Is(err, secure.ErrNotPaired):
-		return exitWrong, "not_paired", firstNonEmpty(hint, pairAgainHint)
-	case errors.Is(err, secure.ErrKeyChanged):
-		return exitWrong, "key_changed", firstNonEmpty(hint,
-			"if the other device made a new key, run 'ferry trust remove NAME_OR_FINGERPRINT', then pair again: send once with the code and answer yes to trust")
-	case errors.Is(err, secure.ErrBusy):
-		return exitFailure, "busy", firstNonEmpty(hint, "the receiver is in another transfer: send again when it has finished")
-	case errors.Is(err, trust.ErrCorrupt), errors.Is(err, trust.ErrUnsupportedVersion):
-		return exitFailure, "trust_file", firstNonEmpty(hint, "fix the file or move it away: ferry never rewrites a trust file it cannot read")
-	case errors.Is(err, transfer.ErrDeclined):
-		return exitDeclined, "declined", hint
-	case errors.Is(err, transfer.ErrCancelled), errors.Is(err, errInterrupted),
-		errors.Is(err, context.Canceled):
-		return exitDeclined, "cancelled", hint
-	case errors.Is(err, transfer.ErrVerify):
-		return exitVerify, "verify", firstNonEmpty(hint, "the data was damaged or changed on the way: send again")
-	case errors.Is(err, secure.ErrIncompatibleVersion):
-		return exitFailure, "incompatible_version", firstNonEmpty(hint, "update ferry on both devices to the same version")
-	case errors.Is(err, transfer.ErrNoSpace):
-		return exitFailure, "no_space", firstNonEmpty(hint, "free some space on the receiver, or pick another folder with --dir")
-	case errors.Is(err, transfer.ErrTimeout):
-		return exitFailure, "timeout", firstNonEmpty(hint, "check that both devices are still on the network")
-	case errors.Is(err, transfer.ErrSourceChanged):
-		return exitFailure, "source_changed", firstNonEmpty(hint, "wait until the file stops changing, then send again")
-	case errors.Is(err, transfer.ErrRefusedPath):
-		return exitFailure, "refused_path", hint
-	case errors.Is(err, secure.ErrTruncated), errors.Is(err, secure.ErrConnectionLost):
-		return exitFailure, "connection_lost", firstNonEmpty(hint, "the other end stopped or the network dropped: send again to resume where it stopped")
-	case errors.Is(err, secure.ErrNotFerry):
-		return exitFailure, "not_ferry", firstNonEmpty(hint, "check the port: it is not a ferry receiver")
-	case isDialError(err):
-		return exitFailure, "unreachable", firstNonEmpty(hint, "check the address and port the receiver shows, and that it is still waiting")
-	case platform.IsAddrInUse(err):
-		return exitFailure, "address_in_use", firstNonEmpty(hint, "pick another port with --listen, or port 0 for any free one")
+		return exitUsage, firstNonEmpty(u.kind, string(transfer.KindUsage)), firstNonEmpty(hint, u.hint)
+	case errors.Is(err, errInterrupted):
+		return exitDeclined, string(transfer.KindCancelled), hint
 	}
-	return exitFailure, "failure", hint
+	k := transfer.ErrorKindOf(err)
+	return exitCodeOf(k), string(k), firstNonEmpty(hint, kindHints[k])
 }
 
-func isDialError(err error) bool {
-	var op *net.OpError
-	return errors.As(err, &op) && op.Op == "dial" || platform.IsUnreachable(err)
+// exitCodeOf is the exit code of a kind.
+func exitCodeOf(k transfer.ErrorKind) int {
+	switch k {
+	case "":
+		return exitOK
+	case transfer.KindWrongCode, transfer.KindCodeRetired, transfer.KindCodesHeld,
+		transfer.KindNotPaired, transfer.KindKeyChanged:
+		return exitWrong
+	case transfer.KindCodesStopped:
+		return exitStopped
+	case transfer.KindDeclined, transfer.KindCancelled:
+		return exitDeclined
+	case transfer.KindVerify:
+		return exitVerify
+	case transfer.KindUsage, transfer.KindBadCode, transfer.KindDirNotWritable:
+		return exitUsage
+	}
+	return exitFailure
+}
+
+// kindHints is what a person is told to do about each kind, unless the
+// error carries a hint of its own (withHint).
+var kindHints = map[transfer.ErrorKind]string{
+	transfer.KindWrongCode:      "check the code the receiver shows and try again",
+	transfer.KindCodeRetired:    "the receiver now shows a new code: use that one",
+	transfer.KindCodesHeld:      "the receiver is holding back codes after too many wrong ones: wait a minute and send again, or ask the person there for a new code",
+	transfer.KindCodesStopped:   codesStoppedHint,
+	transfer.KindNotPaired:      pairAgainHint,
+	transfer.KindKeyChanged:     "if the other device made a new key, run 'ferry trust remove NAME_OR_FINGERPRINT', then pair again: send once with the code and answer yes to trust",
+	transfer.KindBusy:           "the receiver is in another transfer: send again when it has finished",
+	transfer.KindTrustFile:      "fix the file or move it away: ferry never rewrites a trust file it cannot read",
+	transfer.KindHistoryFile:    "move the file away to start a new history, or pass --no-history",
+	transfer.KindVerify:         "the data was damaged or changed on the way: send again",
+	transfer.KindDamaged:        "the data was damaged or altered on the network, and nothing damaged was kept: send again; if it keeps happening, something on the way is changing it",
+	transfer.KindIncompatible:   "update ferry on both devices to the same version",
+	transfer.KindNoSpace:        "free some space on the receiver, or pick another folder with --dir",
+	transfer.KindTimeout:        "check that both devices are still on the network",
+	transfer.KindSourceChanged:  "wait until the file stops changing, then send again",
+	transfer.KindProtocol:       "update ferry on both devices; if both are up to date, this is a bug",
+	transfer.KindConnectionLost: "the other end stopped or the network dropped: send again to resume where it stopped",
+	transfer.KindNotFerry:       "check the port: it is not a ferry receiver",
+	transfer.KindUnreachable:    "check the address and port the receiver shows, and that it is still waiting",
+	transfer.KindAddressInUse:   "pick another port with --listen, or port 0 for any free one",
+	transfer.KindPermission:     "check the permissions of the files, or pick a folder this user can write with --dir",
+	transfer.KindFileMissing:    "a file or folder was moved or deleted after it was named: send again without it",
+	transfer.KindInternal:       "this is a bug in ferry: please report it with the message",
+	transfer.KindNoSuchDevice:   "'ferry trust list' shows the trusted devices, 'ferry peers' the ones on the network",
+	transfer.KindAmbiguous:      "give more of the fingerprint",
+	transfer.KindClipboardEmpty: "copy something first, or name a file to send",
+	transfer.KindBrowse:         "check the network interface (--iface), or give the receiver's address with --to",
 }
 
 func firstNonEmpty(s ...string) string {

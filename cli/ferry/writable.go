@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // partialFolder is core/transfer's hidden folder of partial files inside
@@ -59,6 +61,6 @@ func notWritable(dir, where string, err error, fromFlag bool) error {
 	default:
 		hint = "the download folder cannot be written: choose a folder with --dir"
 	}
-	return &usageError{kind: "dir_not_writable", hint: hint,
+	return &usageError{kind: string(transfer.KindDirNotWritable), hint: hint,
 		msg: fmt.Sprintf("cannot save into %s: %v", where, why)}
 }

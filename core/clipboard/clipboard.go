@@ -33,6 +33,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // MaxRead is the most a read takes from the clipboard: 64 MiB, more than
@@ -46,12 +48,12 @@ const timeout = 10 * time.Second
 var (
 	// ErrNoTool: no clipboard program for this session is installed, or
 	// there is no session (no display) to reach.
-	ErrNoTool = errors.New("no clipboard program available")
+	ErrNoTool = transfer.NewError(transfer.KindClipboardTool, "no clipboard program available")
 	// ErrEmpty: the clipboard holds nothing of the kind asked for.
-	ErrEmpty = errors.New("the clipboard is empty")
+	ErrEmpty = transfer.NewError(transfer.KindClipboardEmpty, "the clipboard is empty")
 	// ErrNoImage: the clipboard holds no image, or this platform's tool
 	// cannot read one.
-	ErrNoImage = errors.New("no image on the clipboard")
+	ErrNoImage = transfer.NewError(transfer.KindClipboardEmpty, "no image on the clipboard")
 )
 
 // tool is one way to reach the clipboard: the argument lists of the

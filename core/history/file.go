@@ -61,7 +61,7 @@ type corruptError struct {
 func (e *corruptError) Error() string {
 	return fmt.Sprintf("history file %s is damaged: %s", e.path, e.detail)
 }
-func (e *corruptError) Is(target error) bool { return target == ErrCorrupt }
+func (e *corruptError) Unwrap() error { return ErrCorrupt } // its kind is ErrCorrupt's
 
 func corrupt(path, format string, args ...any) error {
 	return &corruptError{path: path, detail: fmt.Sprintf(format, args...)}

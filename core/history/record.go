@@ -1,17 +1,12 @@
 package history
 
 import (
-	"context"
-	"errors"
-	"net"
 	"path"
 	"path/filepath"
 	"strings"
 	"time"
 	"unicode/utf8"
 
-	"github.com/ferry-project/ferry/core/platform"
-	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
@@ -134,59 +129,24 @@ func SavedPaths(dir string, saved []string) []string {
 func (r *Record) SetEnd(err error, now time.Time) {
 	r.Duration = now.Sub(r.At)
 	r.Outcome, r.ErrorKind, r.Error = Verified, "", ""
-	switch {
-	case err == nil:
+	if err == nil {
 		return
-	case errors.Is(err, transfer.ErrDeclined):
+	}
+	switch k := transfer.ErrorKindOf(err); k {
+	case transfer.KindDeclined:
 		r.Outcome = Declined
-	case errors.Is(err, transfer.ErrCancelled), errors.Is(err, context.Canceled):
+	case transfer.KindCancelled:
 		r.Outcome = Cancelled
 	default:
-		r.Outcome, r.ErrorKind = Failed, ErrorKind(err)
+		r.Outcome, r.ErrorKind = Failed, string(k)
 	}
 	r.Error = err.Error()
 }
 
-// ErrorKind is the stable kind of a transfer's error, the word `ferry
-// --json` error events use for it ("failure" when none fits). cli/ferry
-// tests that its own classification agrees.
-func ErrorKind(err error) string {
-	for _, k := range kinds {
-		for _, target := range k.errs {
-			if errors.Is(err, target) {
-				return k.kind
-			}
-		}
-	}
-	var op *net.OpError
-	if errors.As(err, &op) && op.Op == "dial" || platform.IsUnreachable(err) {
-		return "unreachable"
-	}
-	return "failure"
-}
-
-var kinds = []struct {
-	kind string
-	errs []error
-}{
-	{"wrong_code", []error{secure.ErrWrongCode}},
-	{"code_retired", []error{secure.ErrCodeRetired}},
-	{"codes_held", []error{secure.ErrCodesHeld}},
-	{"codes_stopped", []error{transfer.ErrCodesStopped}},
-	{"not_paired", []error{secure.ErrNotPaired}},
-	{"key_changed", []error{secure.ErrKeyChanged}},
-	{"busy", []error{secure.ErrBusy}},
-	{"declined", []error{transfer.ErrDeclined}},
-	{"cancelled", []error{transfer.ErrCancelled, context.Canceled}},
-	{"verify", []error{transfer.ErrVerify}},
-	{"incompatible_version", []error{secure.ErrIncompatibleVersion}},
-	{"no_space", []error{transfer.ErrNoSpace}},
-	{"timeout", []error{transfer.ErrTimeout}},
-	{"source_changed", []error{transfer.ErrSourceChanged}},
-	{"refused_path", []error{transfer.ErrRefusedPath}},
-	{"connection_lost", []error{secure.ErrTruncated, secure.ErrConnectionLost}},
-	{"not_ferry", []error{secure.ErrNotFerry}},
-}
+// ErrorKind is the stable kind of a transfer's error: core/transfer's
+// ErrorKindOf, the word `ferry --json` error events use for it ("failure"
+// when none fits).
+func ErrorKind(err error) string { return string(transfer.ErrorKindOf(err)) }
 
 // clean bounds r to what the file keeps: valid UTF-8, capped strings and
 // lists, UTC milliseconds, no negative counts.

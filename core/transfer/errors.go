@@ -14,8 +14,9 @@ import (
 	"github.com/ferry-project/ferry/core/secure"
 )
 
-// abortCode is the wire form of why a transfer ended early. The mapping
-// to sentinel errors lives here and nowhere else.
+// abortCode is the wire form of why a transfer ended early. It is read
+// from an error's kind (ErrorKindOf, kinds.go); the mapping lives here and
+// nowhere else.
 type abortCode uint8
 
 const (
@@ -30,26 +31,51 @@ const (
 	codeTimeout       abortCode = 9
 )
 
-var codeSentinels = map[abortCode]error{
-	codeCancelled:     ErrCancelled,
-	codeDeclined:      ErrDeclined,
-	codeRefusedPath:   ErrRefusedPath,
-	codeNoSpace:       ErrNoSpace,
-	codeProtocol:      ErrProtocol,
-	codeVerify:        ErrVerify,
-	codeSourceChanged: ErrSourceChanged,
-	codeTimeout:       ErrTimeout,
+// abortCodes gives the wire code of each kind that has one, and the
+// sentinel the receiver of that code wraps. Kinds without a code travel
+// as codeInternal.
+var abortCodes = []struct {
+	code     abortCode
+	kind     ErrorKind
+	sentinel error
+}{
+	{codeCancelled, KindCancelled, ErrCancelled},
+	{codeDeclined, KindDeclined, ErrDeclined},
+	{codeRefusedPath, KindRefusedPath, ErrRefusedPath},
+	{codeNoSpace, KindNoSpace, ErrNoSpace},
+	{codeProtocol, KindProtocol, ErrProtocol},
+	{codeVerify, KindVerify, ErrVerify},
+	{codeSourceChanged, KindSourceChanged, ErrSourceChanged},
+	{codeTimeout, KindTimeout, ErrTimeout},
 }
+
+// codeSentinels is the sentinel each known code wraps on receipt.
+var codeSentinels = func() map[abortCode]error {
+	m := make(map[abortCode]error, len(abortCodes))
+	for _, a := range abortCodes {
+		m[a.code] = a.sentinel
+	}
+	return m
+}()
 
 // errPeerFailed is what an Abort with codeInternal (or an unknown code)
 // wraps: the peer hit an error of its own.
 var errPeerFailed = errors.New("the peer failed")
 
-// codeOf picks the wire code for a local error.
+// codeOf picks the wire code for a local error: its kind's (ErrorKindOf),
+// or, for a kind without a code, the first of abortCodes' sentinels it
+// wraps (another protocol version is a protocol violation on the wire),
+// so that an error wrapping two sentinels always gets the same code.
 func codeOf(err error) abortCode {
-	for c, s := range codeSentinels {
-		if errors.Is(err, s) {
-			return c
+	k := ErrorKindOf(err)
+	for _, a := range abortCodes {
+		if a.kind == k {
+			return a.code
+		}
+	}
+	for _, a := range abortCodes {
+		if errors.Is(err, a.sentinel) {
+			return a.code
 		}
 	}
 	return codeInternal

@@ -11,7 +11,6 @@ import (
 
 	"lukechampine.com/blake3"
 
-	"github.com/ferry-project/ferry/core/discovery"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
@@ -200,12 +199,11 @@ func rawPreambleServer(t *testing.T, reply []byte) string {
 	})
 }
 
-// TestOneProtocolVersion: what discovery advertises is what the
-// handshake and the transfer messages speak, so that a front end marks a
-// peer incompatible exactly when the handshake would refuse it.
+// TestOneProtocolVersion: the transfer messages speak the handshake's
+// version (core/discovery's test checks that it advertises the same; it
+// imports this package, so this test cannot import it).
 func TestOneProtocolVersion(t *testing.T) {
-	if discovery.ProtocolVersion != int(secure.ProtocolVersion) || protoVersion != secure.ProtocolVersion {
-		t.Errorf("discovery advertises %d, the handshake speaks %d, the transfer %d",
-			discovery.ProtocolVersion, secure.ProtocolVersion, protoVersion)
+	if protoVersion != secure.ProtocolVersion {
+		t.Errorf("the handshake speaks %d, the transfer %d", secure.ProtocolVersion, protoVersion)
 	}
 }

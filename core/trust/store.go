@@ -14,21 +14,23 @@ import (
 	"github.com/ferry-project/ferry/core/internal/jsonfile"
 	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/secure"
+
+	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // Errors a caller may branch on. Returned errors wrap them with the file
 // or the name that was asked for.
 var (
 	// ErrNotFound: no device matches the name or fingerprint.
-	ErrNotFound = errors.New("no such device")
+	ErrNotFound = transfer.NewError(transfer.KindNoSuchDevice, "no such device")
 	// ErrAmbiguous: more than one device matches; the message lists them,
 	// so the person can give more of the fingerprint.
-	ErrAmbiguous = errors.New("more than one device matches")
+	ErrAmbiguous = transfer.NewError(transfer.KindAmbiguous, "more than one device matches")
 	// ErrCorrupt: the trust file cannot be read as written; the message
 	// names the file and the line or entry that is wrong.
-	ErrCorrupt = errors.New("trust file is corrupt")
+	ErrCorrupt = transfer.NewError(transfer.KindTrustFile, "trust file is corrupt")
 	// ErrUnsupportedVersion: the trust file was written by a newer ferry.
-	ErrUnsupportedVersion = errors.New("unsupported trust file version")
+	ErrUnsupportedVersion = transfer.NewError(transfer.KindTrustFile, "unsupported trust file version")
 )
 
 // Device is a device known by its static key.

@@ -1,14 +1,8 @@
 package ui
 
 import (
-	"context"
-	"errors"
-	"io/fs"
-	"net"
 	"strings"
-	"syscall"
 
-	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
@@ -20,97 +14,97 @@ type problem struct {
 	Detail   string
 }
 
-// explain turns an error from the core into a problem: the first of
-// explanations that fits, or a general one.
+// explain turns an error from the core into a problem: the words for
+// its kind (core/transfer's ErrorKindOf), or general ones.
 func explain(err error) problem {
 	p := problem{Detail: err.Error()}
-	for _, e := range explanations {
-		if e.fits(err) {
-			p.Headline, p.Advice = e.headline, e.advice
-			return p
-		}
+	w, ok := words[transfer.ErrorKindOf(err)]
+	if !ok {
+		w = words[transfer.KindFailure]
 	}
-	p.Headline = "Something went wrong"
-	p.Advice = "The transfer didn't finish. Try again."
+	p.Headline, p.Advice = w.headline, w.advice
 	return p
 }
 
-// explanation is what a person reads for the errors that fit it.
-type explanation struct {
-	fits     func(error) bool
+// wording is what a person reads for an error of one kind.
+type wording struct {
 	headline string
 	advice   string
 }
 
-// explanations are tried in order, so the most specific cause comes first
-// (a wrong code also closes the connection).
-var explanations = []explanation{
-	{isAny(secure.ErrWrongCode), "Wrong code",
+// words are the GUI's sentences, one per kind: this file only words
+// kinds, it never tells errors apart itself.
+var words = map[transfer.ErrorKind]wording{
+	transfer.KindWrongCode: {"Wrong code",
 		"The code didn't match the one on the receiving device. Check it and try again."},
-	{isAny(secure.ErrCodeRetired), "The code has changed",
+	transfer.KindCodeRetired: {"The code has changed",
 		"After too many wrong tries the receiving device picked a new code. Type the code it shows now."},
-	{isAny(secure.ErrKeyChanged), "Device key changed",
+	transfer.KindCodesHeld: {"The other device isn't taking codes for now",
+		"After too many wrong codes it waits a while before checking another. Wait a minute and try again, or ask for a new code."},
+	transfer.KindCodesStopped: {"Stopped taking codes",
+		"Too many wrong codes were tried: someone nearby may be guessing. Start receiving again for a new code when you're ready."},
+	transfer.KindKeyChanged: {"Device key changed",
 		"The device that answered isn't the one you trusted: its key is different. It may have been reinstalled, or another device may be using its name. If you're sure it's the right one, pair again: send with the code it shows."},
-	{isAny(secure.ErrNotPaired), "Not paired any more",
+	transfer.KindNotPaired: {"Not paired any more",
 		"One of the two devices no longer trusts the other (trust was removed, or they never paired). Pair again: send with the code the receiving device shows, then tick “Trust” on both."},
-	{isAny(secure.ErrBusy), "The other device is busy",
+	transfer.KindBusy: {"The other device is busy",
 		"It is in the middle of another transfer. Try again when that one has finished."},
-	{isAny(transfer.ErrDeclined), "Declined",
+	transfer.KindDeclined: {"Declined",
 		"The other device said no to this transfer."},
-	{isAny(transfer.ErrCancelled, context.Canceled), "Cancelled",
+	transfer.KindCancelled: {"Cancelled",
 		"The transfer was stopped. Files that arrived completely are kept; sending again resumes the rest."},
-	{isAny(transfer.ErrNoSpace, syscall.ENOSPC), "Not enough space",
+	transfer.KindNoSpace: {"Not enough space",
 		"The receiving device doesn't have room for these files. Free some space or choose another download folder."},
-	{isAny(transfer.ErrRefusedPath), "A file name was refused",
+	transfer.KindRefusedPath: {"A file name was refused",
 		"The transfer named a file that can't be saved safely inside the download folder, so it was stopped."},
-	{isAny(transfer.ErrVerify, secure.ErrAuth), "A file arrived damaged",
+	transfer.KindVerify: {"A file arrived damaged",
 		"Its checksum didn't match, so it was not saved. Try again; if it keeps happening, the network is corrupting data."},
-	{isAny(transfer.ErrSourceChanged), "A file changed while it was being sent",
+	transfer.KindDamaged: {"Data arrived damaged",
+		"Something on the network damaged or changed the data, so the transfer was stopped and nothing damaged was saved. Try again; if it keeps happening, the network is corrupting data."},
+	transfer.KindSourceChanged: {"A file changed while it was being sent",
 		"Wait until nothing is writing to it, then send again."},
-	{isAny(secure.ErrIncompatibleVersion), "Incompatible versions",
+	transfer.KindIncompatible: {"Incompatible versions",
 		"The two devices run versions of Ferry that can't talk to each other. Update both."},
-	{isAny(secure.ErrNotFerry), "That isn't a Ferry device",
+	transfer.KindNotFerry: {"That isn't a Ferry device",
 		"Something answered at that address, but not Ferry. Check the address."},
-	{isAny(transfer.ErrTimeout, secure.ErrHandshakeTimeout, context.DeadlineExceeded), "The other device stopped responding",
+	transfer.KindTimeout: {"The other device stopped responding",
 		"It may have gone to sleep or left the network. Files that arrived completely are kept; try again to resume."},
-	{isAny(secure.ErrConnectionLost, secure.ErrTruncated, syscall.ECONNRESET, syscall.EPIPE), "Connection lost",
+	transfer.KindConnectionLost: {"Connection lost",
 		"The other device went away before the transfer finished. Files that arrived completely are kept; try again to resume."},
-	{isAny(syscall.ECONNREFUSED), "Couldn't reach the device",
-		"Nothing is listening at that address. Make sure Ferry is open on the other device and showing its code."},
-	{isAny(syscall.EHOSTUNREACH, syscall.ENETUNREACH), "Couldn't reach the device",
-		"There is no route to it. Check that both devices are on the same network."},
-	{isDNS, "Unknown device address",
-		"That host name couldn't be found. Try the device's IP address."},
-	{isAny(fs.ErrPermission), "Permission denied",
+	transfer.KindUnreachable: {"Couldn't reach the device",
+		"Nothing answered at its address. Make sure Ferry is open on the other device and showing its code, and that both devices are on the same network."},
+	transfer.KindAddressInUse: {"The port is taken",
+		"Another program is using the port Ferry listens on. Close it, or choose another port."},
+	transfer.KindPermission: {"Permission denied",
 		"Ferry wasn't allowed to read or write a file. Check the file's permissions or choose another download folder."},
-	{isAny(fs.ErrNotExist), "A file is missing",
+	transfer.KindDirNotWritable: {"Can't save into that folder",
+		"Ferry isn't allowed to create files there. Choose another download folder."},
+	transfer.KindFileMissing: {"A file is missing",
 		"A file or folder was moved or deleted after it was chosen. Remove it from the list and try again."},
-	{isAny(transfer.ErrProtocol, secure.ErrMalformed), "The other device sent something unexpected",
+	transfer.KindProtocol: {"The other device sent something unexpected",
 		"This is a bug or a version mismatch. Update both devices and try again."},
-	{isNet, "Network problem",
-		"The connection failed. Check that both devices are on the same network."},
-}
-
-// isAny fits an error that is any of targets, by errors.Is.
-func isAny(targets ...error) func(error) bool {
-	return func(err error) bool {
-		for _, t := range targets {
-			if errors.Is(err, t) {
-				return true
-			}
-		}
-		return false
-	}
-}
-
-func isDNS(err error) bool {
-	var d *net.DNSError
-	return errors.As(err, &d)
-}
-
-func isNet(err error) bool {
-	var op *net.OpError
-	return errors.As(err, &op)
+	transfer.KindInternal: {"Ferry hit a bug",
+		"Something inside Ferry went wrong. Try again; if it keeps happening, report it with the details below."},
+	transfer.KindTrustFile: {"The list of trusted devices can't be read",
+		"Its file is damaged or was written by a newer Ferry. Ferry won't change it: move it away to start a new list."},
+	transfer.KindHistoryFile: {"The history can't be read",
+		"Its file is damaged or was written by a newer Ferry. Move it away to start a new history."},
+	transfer.KindNoSuchDevice: {"No such device",
+		"No device matches that name. Check the list of devices nearby."},
+	transfer.KindAmbiguous: {"Several devices match",
+		"More than one device has that name. Pick the device by its fingerprint."},
+	transfer.KindClipboardTool: {"Can't reach the clipboard",
+		"No clipboard program is available in this session."},
+	transfer.KindClipboardEmpty: {"The clipboard is empty",
+		"Copy something first."},
+	transfer.KindBrowse: {"Can't look for devices",
+		"Looking for devices on the network failed. Check the network connection, or type the device's address."},
+	transfer.KindBadCode: {"That isn't a code",
+		"Type the code exactly as the receiving device shows it."},
+	transfer.KindUsage: {"That can't be done",
+		"Check what was asked and try again."},
+	transfer.KindFailure: {"Something went wrong",
+		"The transfer didn't finish. Try again."},
 }
 
 // sentence capitalises an engine error for display under the advice.

@@ -3,12 +3,9 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"time"
 
 	"github.com/ferry-project/ferry/core/diag"
-	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
@@ -84,45 +81,27 @@ func doneObject(s transfer.Summary, end string, withDiag bool) map[string]any {
 	return m
 }
 
-// errorObject classifies err with the CLI's kinds and hints, in the
-// page's words.
+// errorObject gives err's kind (core/transfer's ErrorKindOf, the CLI's
+// --json kind) with a hint in the page's words.
 func errorObject(err error) map[string]any {
-	kind, hint := classify(err)
-	return map[string]any{"type": "error", "kind": kind, "message": err.Error(), "hint": hint}
+	kind := transfer.ErrorKindOf(err)
+	return map[string]any{"type": "error", "kind": string(kind), "message": err.Error(), "hint": pageHints[kind]}
 }
 
-func classify(err error) (kind, hint string) {
-	switch {
-	case errors.Is(err, secure.ErrWrongCode):
-		return "wrong_code", "the code in the link is not the one the other device shows: scan its QR code again"
-	case errors.Is(err, secure.ErrCodeRetired):
-		return "code_retired", "the other device now shows a new code: scan its new QR code"
-	case errors.Is(err, secure.ErrCodesHeld):
-		return "codes_held", "the other device is holding back codes after too many wrong ones: wait a minute and try again"
-	case errors.Is(err, secure.ErrBusy), errors.Is(err, errBusy):
-		return "busy", "the other device is in another transfer: try again when it has finished"
-	case errors.Is(err, transfer.ErrDeclined):
-		return "declined", ""
-	case errors.Is(err, transfer.ErrCancelled), errors.Is(err, context.Canceled):
-		return "cancelled", ""
-	case errors.Is(err, transfer.ErrVerify):
-		return "verify", "the data was damaged or changed on the way: send again"
-	case errors.Is(err, secure.ErrIncompatibleVersion):
-		return "incompatible_version", "this page and the other device speak different versions: reload the page from the link"
-	case errors.Is(err, transfer.ErrNoSpace):
-		return "no_space", "the other device has not enough free space"
-	case errors.Is(err, transfer.ErrTimeout):
-		return "timeout", "check that both devices are still on the same network"
-	case errors.Is(err, transfer.ErrSourceChanged):
-		return "source_changed", "a file changed while it was being sent: pick it again and send again"
-	case errors.Is(err, transfer.ErrRefusedPath):
-		return "refused_path", ""
-	case errors.Is(err, secure.ErrTruncated), errors.Is(err, secure.ErrConnectionLost):
-		return "connection_lost", "the connection dropped: pick the same files and send again to resume where it stopped"
-	case errors.Is(err, secure.ErrNotFerry):
-		return "not_ferry", "this page did not reach a ferry device: open the link again"
-	case errors.Is(err, errDial):
-		return "unreachable", "check that this device is on the same network as the other one, and that it is still waiting"
-	}
-	return "failure", ""
+// pageHints is what the page tells a person to do about each kind.
+var pageHints = map[transfer.ErrorKind]string{
+	transfer.KindWrongCode:      "the code in the link is not the one the other device shows: scan its QR code again",
+	transfer.KindCodeRetired:    "the other device now shows a new code: scan its new QR code",
+	transfer.KindCodesHeld:      "the other device is holding back codes after too many wrong ones: wait a minute and try again",
+	transfer.KindBusy:           "the other device is in another transfer: try again when it has finished",
+	transfer.KindVerify:         "the data was damaged or changed on the way: send again",
+	transfer.KindDamaged:        "the data was damaged or altered on the way: send again",
+	transfer.KindIncompatible:   "this page and the other device speak different versions: reload the page from the link",
+	transfer.KindNoSpace:        "the other device has not enough free space",
+	transfer.KindTimeout:        "check that both devices are still on the same network",
+	transfer.KindSourceChanged:  "a file changed while it was being sent: pick it again and send again",
+	transfer.KindConnectionLost: "the connection dropped: pick the same files and send again to resume where it stopped",
+	transfer.KindNotFerry:       "this page did not reach a ferry device: open the link again",
+	transfer.KindUnreachable:    "check that this device is on the same network as the other one, and that it is still waiting",
+	transfer.KindProtocol:       "reload the page from the link; if it happens again, update ferry on the other device",
 }

@@ -14,8 +14,8 @@ import (
 )
 
 var (
-	errBusy = errors.New("another transfer is running on this page")
-	errDial = errors.New("cannot reach the other device")
+	errBusy = transfer.NewError(transfer.KindBusy, "another transfer is running on this page")
+	errDial = transfer.NewError(transfer.KindUnreachable, "cannot reach the other device")
 )
 
 // bridge is the global ferry object's state: this page's key, and the

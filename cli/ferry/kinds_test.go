@@ -1,0 +1,67 @@
+package main
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/ferry-project/ferry/core/history"
+	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
+// documentedExit is the exit code cli/README.md gives each kind; a kind
+// it does not list exits 1.
+var documentedExit = map[transfer.ErrorKind]int{
+	transfer.KindWrongCode: exitWrong, transfer.KindCodeRetired: exitWrong, transfer.KindCodesHeld: exitWrong,
+	transfer.KindNotPaired: exitWrong, transfer.KindKeyChanged: exitWrong,
+	transfer.KindCodesStopped: exitStopped,
+	transfer.KindDeclined:     exitDeclined, transfer.KindCancelled: exitDeclined,
+	transfer.KindVerify: exitVerify,
+	transfer.KindUsage:  exitUsage, transfer.KindBadCode: exitUsage, transfer.KindDirNotWritable: exitUsage,
+}
+
+// TestEveryKindWorded: for an error of every kind of core's taxonomy,
+// the CLI's --json kind is that kind (it never tells errors apart
+// itself), the exit code is the documented one, and core/history
+// records the same kind, so the CLI's, the GUI's and the app's
+// histories agree with the error events.
+func TestEveryKindWorded(t *testing.T) {
+	for _, k := range transfer.ErrorKinds() {
+		err := fmt.Errorf("sending to box: %w", transfer.NewError(k, "example"))
+		code, kind, _ := classify(err)
+		want, ok := documentedExit[k]
+		if !ok {
+			want = exitFailure
+		}
+		if kind != string(k) || code != want {
+			t.Errorf("an error of kind %q: exit %d, kind %q; want exit %d", k, code, kind, want)
+		}
+		if h := history.ErrorKind(err); h != kind {
+			t.Errorf("an error of kind %q: history says %q, --json %q", k, h, kind)
+		}
+	}
+}
+
+// TestSettledKinds: the errors the front ends used to word differently.
+// A receiver busy with another transfer is "busy" (mobile said "other");
+// another protocol version is "incompatible_version" (mobile said
+// "incompatible"); a record that fails authentication is "damaged",
+// exit 1 (the GUI said a file arrived damaged, the CLI "failure").
+func TestSettledKinds(t *testing.T) {
+	for _, tt := range []struct {
+		err  error
+		code int
+		kind string
+	}{
+		{secure.ErrBusy, exitFailure, "busy"},
+		{secure.ErrIncompatibleVersion, exitFailure, "incompatible_version"},
+		{secure.ErrAuth, exitFailure, "damaged"},
+		{secure.ErrHandshakeTimeout, exitFailure, "timeout"},
+		{transfer.ErrProtocol, exitFailure, "protocol"},
+	} {
+		code, kind, _ := classify(fmt.Errorf("receiving: %w", tt.err))
+		if code != tt.code || kind != tt.kind {
+			t.Errorf("%v: exit %d, kind %q; want %d %q", tt.err, code, kind, tt.code, tt.kind)
+		}
+	}
+}

@@ -1,0 +1,62 @@
+package transfer
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/ferry-project/ferry/core/secure"
+)
+
+// TestAbortCodeOfKind: each sentinel with a wire code travels as it, and
+// comes out of the peer's abort as the same sentinel.
+func TestAbortCodeOfKind(t *testing.T) {
+	for _, a := range abortCodes {
+		err := fmt.Errorf("doing it: %w", a.sentinel)
+		if c := codeOf(err); c != a.code {
+			t.Errorf("codeOf(%v) = %d, want %d", err, c, a.code)
+		}
+		back := peerAbortError("peer", abortMsg{Code: a.code, Reason: "because"})
+		if !errors.Is(back, a.sentinel) || ErrorKindOf(back) != a.kind {
+			t.Errorf("abort code %d: %v, kind %q, want %v", a.code, back, ErrorKindOf(back), a.sentinel)
+		}
+	}
+	for _, err := range []error{errors.New("disk on fire"), secure.ErrWrongCode, secure.ErrAuth} {
+		if c := codeOf(err); c != codeInternal {
+			t.Errorf("codeOf(%v) = %d, want internal", err, c)
+		}
+	}
+	if back := peerAbortError("peer", abortMsg{Code: 200, Reason: "?"}); !errors.Is(back, errPeerFailed) {
+		t.Errorf("unknown code: %v", back)
+	}
+}
+
+// TestAbortCodeTwoSentinels: an error wrapping two sentinels with codes
+// gets the same code every time (a map walked once picked at random).
+func TestAbortCodeTwoSentinels(t *testing.T) {
+	for _, err := range []error{
+		fmt.Errorf("%w: %w", ErrCancelled, ErrTimeout),
+		fmt.Errorf("%w: %w", ErrTimeout, ErrCancelled),
+		errors.Join(ErrRefusedPath, ErrProtocol, ErrNoSpace),
+	} {
+		first := codeOf(err)
+		for range 500 {
+			if c := codeOf(err); c != first {
+				t.Fatalf("codeOf(%v) gave %d, then %d", err, first, c)
+			}
+		}
+	}
+	if c := codeOf(fmt.Errorf("%w: %w", ErrTimeout, ErrCancelled)); c != codeCancelled {
+		t.Errorf("a cancel whose cause is a timeout travels as %d, want cancelled", c)
+	}
+}
+
+// TestAbortCodeOtherVersion: a peer of another transfer protocol version
+// is, for this end's person, an incompatible version, and on the wire a
+// protocol violation (there is no code for a version).
+func TestAbortCodeOtherVersion(t *testing.T) {
+	err := fmt.Errorf("peer speaks transfer protocol 9: %w: %w", secure.ErrIncompatibleVersion, ErrProtocol)
+	if k, c := ErrorKindOf(err), codeOf(err); k != KindIncompatible || c != codeProtocol {
+		t.Errorf("kind %q, code %d", k, c)
+	}
+}

@@ -1,0 +1,55 @@
+package mobile
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
+// TestKindsAreCore: an app is told core's kind of every error (the
+// CLI's --json kind and the history's), its own errors included.
+func TestKindsAreCore(t *testing.T) {
+	for _, k := range transfer.ErrorKinds() {
+		err := fmt.Errorf("sending: %w", transfer.NewError(k, "example"))
+		if got := failureOf(err).Kind; got != string(k) {
+			t.Errorf("an error of kind %q reaches the app as %q", k, got)
+		}
+	}
+	for _, tt := range []struct {
+		err  error
+		want string
+	}{
+		{secure.ErrBusy, KindBusy},
+		{secure.ErrIncompatibleVersion, "incompatible_version"},
+		{secure.ErrAuth, KindDamaged},
+		{fmt.Errorf("dialing: %w: %w", errUnreachable, errors.New("refused")), KindUnreachable},
+		{fmt.Errorf("%w: interface went away", errBrowse), KindBrowse},
+		{panicError("sending", "boom"), KindInternal},
+		{errBusy, KindOther},
+		{errClosed, KindOther},
+	} {
+		if got := kindOf(tt.err); got != tt.want {
+			t.Errorf("kindOf(%v) = %q, want %q", tt.err, got, tt.want)
+		}
+	}
+	for _, k := range []string{KindWrongCode, KindCodeRetired, KindCodesHeld, KindCodesStopped, KindNotPaired,
+		KindKeyChanged, KindBusy, KindDeclined, KindCancelled, KindVerify, KindDamaged, KindRefusedPath,
+		KindNoSpace, KindTimeout, KindSourceChanged, KindIncompatible, KindConnectionLost, KindProtocol,
+		KindNotFerry, KindUnreachable, KindPermission, KindFileMissing, KindBrowse, KindInternal, KindOther} {
+		if !isKind(k) {
+			t.Errorf("mobile's kind %q is not one of core's", k)
+		}
+	}
+}
+
+func isKind(k string) bool {
+	for _, c := range transfer.ErrorKinds() {
+		if string(c) == k {
+			return true
+		}
+	}
+	return false
+}
