@@ -60,7 +60,7 @@ vet-targets:
 	@GOOS=js GOARCH=wasm CGO_ENABLED=0 $(GO) vet -trimpath ./core/secure ./core/transfer ./core/diag ./core/web/wasm
 
 lint: wasm vet-targets
-	@out=$$(gofmt -l core cli gui mobile tests benches internal); \
+	@out=$$(gofmt -l core cli gui mobile tests benches); \
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	@# The GUI's logic must build without cgo; only gui/ferry-gui needs it.

@@ -7,8 +7,8 @@ import (
 	"net"
 	"testing"
 
+	"github.com/ferry-project/ferry/core/internal/streamtune"
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/internal/streamtune"
 )
 
 // BenchmarkStream moves ChunkSize writes from one goroutine to another

@@ -16,8 +16,8 @@ import (
 	"github.com/flynn/noise"
 
 	"github.com/ferry-project/ferry/core/diag"
+	"github.com/ferry-project/ferry/core/internal/streamtune"
 	"github.com/ferry-project/ferry/core/internal/testhooks"
-	"github.com/ferry-project/ferry/internal/streamtune"
 )
 
 // Config configures one end of a handshake.
@@ -57,7 +57,7 @@ type Config struct {
 	// guesses back). Check is quick: one Diffie-Hellman and one AEAD open.
 	Guess func(check func() bool) GuessAnswer
 
-	// tune holds the benchmarks' knobs (internal/streamtune), taken from
+	// tune holds the benchmarks' knobs (core/internal/streamtune), taken from
 	// the context of Client or Server; core/secure's own tests set it.
 	tune streamtune.Knobs
 }

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"testing/iotest"
 
-	"github.com/ferry-project/ferry/internal/streamtune"
+	"github.com/ferry-project/ferry/core/internal/streamtune"
 )
 
 func randBytes(n int) []byte {

@@ -5,7 +5,7 @@ import (
 	"net"
 	"testing"
 
-	"github.com/ferry-project/ferry/internal/streamtune"
+	"github.com/ferry-project/ferry/core/internal/streamtune"
 )
 
 // The benchmarks' knobs reach a connection only through the context of

@@ -23,13 +23,12 @@ type childReport struct {
 }
 
 var children = map[string]func(args []string) childReport{
-	"stream-send": streamSendChild,
-	"pipe-send":   pipeSendChild,
-	"pipe-recv":   pipeRecvChild,
-	"file-send":   fileSendChild,
-	"file-recv":   fileRecvChild,
-	"plain-send":  plainSendChild,
-	"plain-recv":  plainRecvChild,
+	"pipe-send":  pipeSendChild,
+	"pipe-recv":  pipeRecvChild,
+	"file-send":  fileSendChild,
+	"file-recv":  fileRecvChild,
+	"plain-send": plainSendChild,
+	"plain-recv": plainRecvChild,
 }
 
 func runChild(role string, args []string) int {

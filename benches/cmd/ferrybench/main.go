@@ -50,6 +50,7 @@ type options struct {
 	timeout     time.Duration
 	abExe       string
 	ferry       string
+	streamBench string // core/internal/streambench, built for the stream and calls figures
 	croc        string
 	results     string
 	waitLoad    float64
@@ -145,6 +146,18 @@ func main() {
 			bin.Version = strings.Join(strings.Fields(v), " ")
 		}
 		t.ferry, rep.Ferry = o.ferry, bin
+	}
+	if o.only["stream"] || o.only["calls"] {
+		progress("building core/internal/streambench")
+		exe, remove, err := buildStreamBench(root, o.tmp)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "ferrybench: %v\n", err)
+			os.Exit(2)
+		}
+		defer remove()
+		unregister := atExit(remove)
+		defer unregister()
+		o.streamBench = exe
 	}
 	if o.only["loopback"] || o.only["veth"] {
 		t.croc, t.crocErr = findCroc(o.croc)

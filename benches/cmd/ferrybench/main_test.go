@@ -166,3 +166,42 @@ func TestCheckBinary(t *testing.T) {
 		t.Fatal("/bin/sh, not a Go binary, was accepted")
 	}
 }
+
+// TestStreamBench builds core/internal/streambench as the stream and
+// calls figures do and runs it: its JSON reaches the harness, and the
+// knobs reach core/secure (unbatched writes make more write calls,
+// unbuffered reads more read calls). It checks counts, never speed.
+func TestStreamBench(t *testing.T) {
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, remove, err := buildStreamBench(root, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer remove()
+	o := options{timeout: time.Minute, streamBench: exe}
+	run := func(r streamRun) streamResult {
+		t.Helper()
+		r.bytes = 4 << 20
+		res, err := runStream(o, r)
+		if err != nil {
+			t.Fatalf("%+v: %v", r, err)
+		}
+		if res.mibps <= 0 || res.socketWrites <= 0 || res.socketReads <= 0 {
+			t.Fatalf("%+v: incomplete figures %+v", r, res)
+		}
+		return res
+	}
+	run(streamRun{mode: "plain"})
+	run(streamRun{mode: "chacha", prefetch: true})
+	def := run(streamRun{mode: "aes", prefetch: true})
+	tuned := run(streamRun{mode: "aes", batch: 1, unbuffered: true})
+	if tuned.socketWrites <= def.socketWrites || tuned.socketReads <= def.socketReads {
+		t.Fatalf("knobs had no effect: default %+v, Batch 1 and Unbuffered %+v", def, tuned)
+	}
+	if _, err := runStream(o, streamRun{mode: "rot13", bytes: 1}); err == nil || !strings.Contains(err.Error(), "rot13") {
+		t.Fatalf("an unknown mode gave %v", err)
+	}
+}

@@ -2,25 +2,24 @@ package main
 
 import (
 	"context"
-	"flag"
+	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
-	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ferry-project/ferry/benches"
-	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/internal/streamtune"
 )
 
-// The stream figures move N bytes from a child process (the sender) to
-// this process (the receiver) over loopback TCP. Both ends write and read
-// in secure.ChunkSize pieces whatever the mode, so plain TCP and the
-// encrypted stream differ only by the encryption. The clock runs on the
-// receiver from the moment it tells the sender to go (one byte, after the
-// handshake) until it has read the end of stream, so the handshake and
-// process start-up are outside it.
+// The stream figures move N bytes from a sender process to a receiver
+// process over loopback TCP. One run is one run of core/internal/streambench
+// (its package doc says what it measures and how): it sets core/secure's
+// benchmark knobs (core/internal/streamtune), which only packages under
+// core/ may import, so ferrybench builds it once and runs it per run.
 
 const code = "271828"
 
@@ -38,180 +37,73 @@ type streamResult struct {
 	socketReads  int64 // receiver's read calls
 }
 
-func cipherOf(mode string) secure.Cipher {
-	if mode == "chacha" {
-		return secure.ChaChaPoly
+// buildStreamBench builds core/internal/streambench as it ships
+// (-trimpath, none of the flags benches.CheckBuild refuses, checked in
+// the binary itself) into a new folder under tmp, and returns the
+// binary and a function that removes the folder.
+func buildStreamBench(root, tmp string) (exe string, remove func(), err error) {
+	dir, err := os.MkdirTemp(tmp, "ferrybench-stream-")
+	if err != nil {
+		return "", nil, fmt.Errorf("making a folder for streambench: %w", err)
 	}
-	return secure.AESGCM
+	remove = func() { os.RemoveAll(dir) }
+	exe = filepath.Join(dir, "streambench")
+	cmd := exec.Command("go", "build", "-trimpath", "-o", exe, "./core/internal/streambench")
+	cmd.Dir = root
+	// GOFLAGS is cleared so a -race in the environment cannot slip in.
+	cmd.Env = append(os.Environ(), "GOFLAGS=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		remove()
+		return "", nil, fmt.Errorf("building core/internal/streambench: %v: %s", err, strings.TrimSpace(string(out)))
+	}
+	if _, err := checkBinary(exe); err != nil {
+		remove()
+		return "", nil, err
+	}
+	return exe, remove, nil
+}
+
+// streamReport is the JSON line core/internal/streambench prints.
+type streamReport struct {
+	Err          string  `json:"err"`
+	MiBps        float64 `json:"mibps"`
+	SocketWrites int64   `json:"socket_writes"`
+	SocketReads  int64   `json:"socket_reads"`
 }
 
 // runStream runs one transfer and returns its figures or why it failed.
 func runStream(o options, r streamRun) (res streamResult, err error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	args := []string{"-mode", r.mode, "-bytes", strconv.FormatInt(r.bytes, 10),
+		"-batch", strconv.Itoa(r.batch), "-timeout", o.timeout.String()}
+	if r.unbuffered {
+		args = append(args, "-unbuffered")
+	}
+	if r.prefetch {
+		args = append(args, "-prefetch")
+	}
+	// streambench stops its own run after o.timeout; this is the backstop
+	// should it hang past that.
+	ctx, cancel := context.WithTimeout(context.Background(), o.timeout+30*time.Second)
+	defer cancel()
+	c, err := startCmd(exec.CommandContext(ctx, o.streamBench, args...))
 	if err != nil {
 		return res, err
 	}
-	defer ln.Close()
-	ch, err := startChild(o.timeout, "stream-send",
-		"-addr", ln.Addr().String(), "-mode", r.mode,
-		"-bytes", strconv.FormatInt(r.bytes, 10), "-batch", strconv.Itoa(r.batch))
-	if err != nil {
-		return res, err
+	werr := c.cmd.Wait()
+	var rep streamReport
+	lines := strings.Split(strings.TrimSpace(c.stdout.String()), "\n")
+	jerr := json.Unmarshal([]byte(lines[len(lines)-1]), &rep)
+	res = streamResult{socketWrites: rep.SocketWrites, socketReads: rep.SocketReads}
+	switch {
+	case rep.Err != "":
+		return res, errors.New(rep.Err)
+	case werr != nil:
+		return res, fmt.Errorf("streambench: %v: %s", werr, strings.TrimSpace(c.stderr.String()))
+	case jerr != nil:
+		return res, fmt.Errorf("streambench printed no report: %v", jerr)
 	}
-	// Whatever happens here, the child is waited for and its error kept.
-	recvErr := func() error {
-		ln.(*net.TCPListener).SetDeadline(time.Now().Add(o.timeout))
-		nc, err := ln.Accept()
-		if err != nil {
-			return fmt.Errorf("accepting: %w", err)
-		}
-		defer nc.Close()
-		nc.SetDeadline(time.Now().Add(o.timeout))
-		var (
-			rw    io.ReadWriter
-			flush = func() error { return nil }
-			pre   = func(int) error { return nil }
-			sc    *secure.Conn
-			cr    = &countingReader{r: nc}
-		)
-		if r.mode == "plain" {
-			rw = struct {
-				io.Reader
-				io.Writer
-			}{cr, nc}
-		} else {
-			id, err := secure.NewIdentity()
-			if err != nil {
-				return err
-			}
-			ctx := streamtune.With(context.Background(), streamtune.Knobs{Unbuffered: r.unbuffered})
-			sc, err = secure.Server(ctx, nc, secure.Config{Identity: id, Code: code, Cipher: cipherOf(r.mode)})
-			if err != nil {
-				return fmt.Errorf("handshake: %w", err)
-			}
-			rw, flush = sc, sc.Flush
-			if r.prefetch {
-				pre = sc.Prefetch
-			}
-		}
-		buf := make([]byte, secure.ChunkSize)
-		start := time.Now()
-		if _, err := rw.Write([]byte{1}); err != nil {
-			return err
-		}
-		if err := flush(); err != nil {
-			return err
-		}
-		for left := r.bytes; left > 0; {
-			n := int(min(int64(len(buf)), left))
-			if err := pre(n); err != nil {
-				return fmt.Errorf("prefetch: %w", err)
-			}
-			if _, err := io.ReadFull(rw, buf[:n]); err != nil {
-				return fmt.Errorf("reading with %d bytes left: %w", left, err)
-			}
-			left -= int64(n)
-		}
-		if n, err := rw.Read(buf); err != io.EOF {
-			return fmt.Errorf("expected the end of stream, got %d bytes and %v", n, err)
-		}
-		res.mibps = float64(r.bytes) / (1 << 20) / time.Since(start).Seconds()
-		if sc != nil {
-			res.socketReads = sc.Stats().SocketReads
-		} else {
-			res.socketReads = cr.calls
-		}
-		return nil
-	}()
-	if recvErr != nil {
-		ch.cancel()
-	}
-	rep, childErr := ch.wait()
-	res.socketWrites = rep.SocketWrites
-	if recvErr != nil {
-		return res, fmt.Errorf("receiver: %v (sender: %v)", recvErr, childErr)
-	}
-	if childErr != nil {
-		return res, fmt.Errorf("sender: %w", childErr)
-	}
+	res.mibps = rep.MiBps
 	return res, nil
-}
-
-type countingReader struct {
-	r     io.Reader
-	calls int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	c.calls++
-	return c.r.Read(p)
-}
-
-type countingWriter struct {
-	w     io.Writer
-	calls int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	c.calls++
-	return c.w.Write(p)
-}
-
-func streamSendChild(args []string) childReport {
-	fs := flag.NewFlagSet("stream-send", flag.ContinueOnError)
-	addr := fs.String("addr", "", "")
-	mode := fs.String("mode", "plain", "")
-	total := fs.Int64("bytes", 0, "")
-	batch := fs.Int("batch", 0, "")
-	if err := fs.Parse(args); err != nil {
-		return fail("%v", err)
-	}
-	nc, err := net.Dial("tcp", *addr)
-	if err != nil {
-		return fail("dialing: %v", err)
-	}
-	defer nc.Close()
-	var (
-		r     io.Reader
-		w     io.Writer
-		sc    *secure.Conn
-		cw    = &countingWriter{w: nc}
-		close = func() error { return nc.(*net.TCPConn).CloseWrite() }
-	)
-	if *mode == "plain" {
-		r, w = nc, cw
-	} else {
-		id, err := secure.NewIdentity()
-		if err != nil {
-			return fail("%v", err)
-		}
-		ctx := streamtune.With(context.Background(), streamtune.Knobs{Batch: *batch})
-		sc, err = secure.Client(ctx, nc, secure.Config{Identity: id, Code: code, Cipher: cipherOf(*mode)})
-		if err != nil {
-			return fail("handshake: %v", err)
-		}
-		r, w, close = sc, sc, sc.CloseWrite
-	}
-	var goByte [1]byte
-	if _, err := io.ReadFull(r, goByte[:]); err != nil {
-		return fail("waiting for the receiver: %v", err)
-	}
-	buf := benches.Payload(secure.ChunkSize)
-	for left := *total; left > 0; {
-		n := int(min(int64(len(buf)), left))
-		if _, err := w.Write(buf[:n]); err != nil {
-			return fail("writing: %v", err)
-		}
-		left -= int64(n)
-	}
-	if err := close(); err != nil {
-		return fail("closing: %v", err)
-	}
-	rep := childReport{SocketWrites: cw.calls}
-	if sc != nil {
-		rep.SocketWrites = sc.Stats().SocketWrites
-	}
-	return rep
 }
 
 // streamFigure: plain TCP, AES-GCM and ChaCha20-Poly1305 streams in

@@ -4,11 +4,10 @@
 // The knobs travel in the context given to core/secure's Client or
 // Server, as core/internal/testhooks carries test hooks: they belong to
 // that one connection, no package holds mutable global state, and
-// core/secure's Config has no field that only benchmarks may set. The
-// package sits in the module's top internal directory, not in
-// core/internal, because the benchmarks (benches/) live outside core/
-// and Go lets only packages under an internal directory's parent import
-// it; being internal, nothing outside this module can import it.
+// core/secure's Config has no field that only benchmarks may set. Being
+// internal to core/, only core's packages can import it: core/secure's
+// own benchmarks, and core/internal/streambench, the program that
+// benches/cmd/ferrybench runs for its stream and calls figures.
 package streamtune
 
 import "context"
