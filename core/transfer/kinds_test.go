@@ -1,3 +1,8 @@
+//go:build !js
+
+// The sentinel census imports the packages that keep files (trust,
+// history), which do not build for the browser.
+
 package transfer_test
 
 import (
