@@ -62,6 +62,9 @@ vet-targets:
 lint: wasm vet-targets
 	@out=$$(gofmt -l core cli gui mobile tests benches); \
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+	@# go.mod and go.sum say exactly what the code imports (prints the diff
+	@# and fails otherwise; fix with go mod tidy).
+	$(GO) mod tidy -diff
 	$(GO) vet ./...
 	@# The GUI's logic must build without cgo; only gui/ferry-gui needs it.
 	CGO_ENABLED=0 $(GO) vet ./gui/ui ./gui/xvfb
