@@ -15,6 +15,7 @@ import (
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/web"
+	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // These tests run the page (core/web's server, ferry.wasm, page.js,
@@ -45,10 +46,7 @@ func pageServer(t *testing.T, toBrowser bool) (*web.Mux, *secure.Identity) {
 	if !srv.HasWasm {
 		t.Skip("skipping: core/web/page has no ferry.wasm (run make wasm)")
 	}
-	id, err := secure.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := testid.New(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
