@@ -158,15 +158,8 @@ func compareTree(t *testing.T, src, dst string, folderTimes bool) {
 // listDir returns the names in dir, partial folder excluded.
 func listDir(t *testing.T, dir string) []string {
 	t.Helper()
-	des, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
+	if testkit.PartialFolder != partialDir {
+		t.Fatalf("testkit.PartialFolder is %q, the receiver uses %q", testkit.PartialFolder, partialDir)
 	}
-	var names []string
-	for _, d := range des {
-		if d.Name() != partialDir {
-			names = append(names, d.Name())
-		}
-	}
-	return names
+	return testkit.FinalNames(t, dir)
 }

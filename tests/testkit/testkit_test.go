@@ -137,6 +137,9 @@ func TestSameTree(t *testing.T) {
 	os.Chtimes(filepath.Join(dst, "empty"), time.Now(), time.Now())
 	WriteFile(t, filepath.Join(dst, ".ferry-partial", "x"), []byte("half"))
 	SameTree(t, src, dst, Compare{})
+	if names := FinalNames(t, dst); strings.Join(names, ",") != "a.txt,empty,sub" {
+		t.Errorf("final names %q, want a.txt, empty and sub", names)
+	}
 	WriteFile(t, filepath.Join(dst, "more"), nil)
 	SameTree(t, src, dst, Compare{Subset: true})
 }

@@ -58,11 +58,32 @@ type Compare struct {
 // Exact is everything a transfer keeps: names, bytes, modes and times.
 var Exact = Compare{Modes: true, FileTimes: true, FolderTimes: true}
 
-// partial reports whether rel is inside a receiver's partial folder
-// (core/transfer's .ferry-partial), which SameTree passes over.
+// PartialFolder is the hidden folder in which a receiver keeps partial
+// files (core/transfer's partialDir; its tests check the two agree).
+const PartialFolder = ".ferry-partial"
+
+// partial reports whether rel is inside a receiver's partial folder,
+// which SameTree passes over.
 func partial(rel string) bool {
 	first, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
-	return strings.HasPrefix(first, ".ferry")
+	return first == PartialFolder
+}
+
+// FinalNames lists the names in dir, a receiver's destination, but for
+// its partial folder: what it holds under final names.
+func FinalNames(t testing.TB, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		if e.Name() != PartialFolder {
+			names = append(names, e.Name())
+		}
+	}
+	return names
 }
 
 // SameTree reports through t.Errorf every way the tree at dst differs
