@@ -62,6 +62,13 @@ vet-targets:
 lint: wasm vet-targets
 	@out=$$(gofmt -l core cli gui mobile tests benches); \
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+	@# go.mod and go.sum say exactly what the code imports (prints the diff
+	@# and fails otherwise; fix with go mod tidy).
+	$(GO) mod tidy -diff
+	@# The shared test kit (tests/testkit) is for tests only: no release
+	@# binary or library may link it.
+	@if $(GO) list -deps ./cli/ferry ./gui/ferry-gui ./mobile | grep -q 'ferry-project/ferry/tests'; then \
+		echo "a release package imports test code:"; $(GO) list -deps ./cli/ferry ./gui/ferry-gui ./mobile | grep 'ferry-project/ferry/tests'; exit 1; fi
 	$(GO) vet ./...
 	@# The GUI's logic must build without cgo; only gui/ferry-gui needs it.
 	CGO_ENABLED=0 $(GO) vet ./gui/ui ./gui/xvfb

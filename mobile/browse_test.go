@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/discovery"
+	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 // waitShort bounds a wait for something that happens at once.
@@ -126,7 +127,7 @@ func hasPeers(keys ...string) func(call) bool {
 // what it hears late, not the new browse's state when it returns, and
 // no failure is reported for it.
 func TestStopStartBrowse(t *testing.T) {
-	checkGoroutines(t)
+	testkit.CheckGoroutines(t)
 	n, rec := newTestNode(t, "A")
 	fb := newFakeBrowse(t, true)
 	n.browseFn = fb.browse
@@ -181,7 +182,7 @@ func TestStopStartBrowse(t *testing.T) {
 // KindBrowse, takes its peers with it, and the next StartBrowse starts
 // afresh.
 func TestBrowseFails(t *testing.T) {
-	checkGoroutines(t)
+	testkit.CheckGoroutines(t)
 	n, rec := newTestNode(t, "A")
 	fb := newFakeBrowse(t, false)
 	n.browseFn = fb.browse

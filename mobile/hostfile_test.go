@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 // memHostFile is a HostFile held in memory, as an app's content-URI
@@ -63,7 +65,7 @@ func patternBytes(n int) []byte {
 // through a real receiver over TCP beside a JSON item, and land
 // byte-identical under their names with their times.
 func TestSendHostFiles(t *testing.T) {
-	checkGoroutines(t)
+	testkit.CheckGoroutines(t)
 	phoneA, recvEv := newTestNode(t, "Receiving phone")
 	phoneB, sendEv := newTestNode(t, "Sending phone")
 	opts := loopbackReceive(t)
@@ -116,7 +118,7 @@ func TestSendHostFiles(t *testing.T) {
 // transfer with the app's words, and a name with a slash is refused
 // before anything is sent.
 func TestSendHostFileFails(t *testing.T) {
-	checkGoroutines(t)
+	testkit.CheckGoroutines(t)
 	phoneA, recvEv := newTestNode(t, "Receiving phone")
 	phoneB, sendEv := newTestNode(t, "Sending phone")
 	rt, err := phoneA.Receive(loopbackReceive(t))

@@ -18,6 +18,8 @@ import (
 
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // The memory tests run a real 1 GiB transfer over loopback with one end
@@ -386,18 +388,7 @@ func skipMemory(t *testing.T) {
 
 // sparseFile makes a 1 GiB file that takes no disk space.
 func sparseFile(t *testing.T) string {
-	path := filepath.Join(t.TempDir(), "one-gib.bin")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(memSize); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return testkit.SparseFile(t, filepath.Join(t.TempDir(), "one-gib.bin"), memSize)
 }
 
 // eachProfile runs f as a subtest per mobile profile, with a fresh
@@ -406,10 +397,7 @@ func sparseFile(t *testing.T) string {
 func eachProfile(t *testing.T, f func(t *testing.T, profile, dst string, id *secure.Identity)) {
 	for _, profile := range []string{"ios", "android"} {
 		t.Run(profile, func(t *testing.T) {
-			id, err := secure.NewIdentity()
-			if err != nil {
-				t.Fatal(err)
-			}
+			id := testid.New(t)
 			f(t, profile, t.TempDir(), id)
 		})
 	}

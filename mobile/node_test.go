@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 const waitLong = 30 * time.Second
@@ -32,21 +33,6 @@ func newTestNodeWith(t *testing.T, name string, events Events) *Node {
 	}
 	t.Cleanup(func() { n.Close() })
 	return n
-}
-
-// checkGoroutines fails if goroutines started during the test outlive it.
-func checkGoroutines(t *testing.T) {
-	before := runtime.NumGoroutine()
-	t.Cleanup(func() {
-		deadline := time.Now().Add(5 * time.Second)
-		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond) // polling the count: nothing to wait on
-		}
-		if n := runtime.NumGoroutine(); n > before {
-			buf := make([]byte, 1<<16)
-			t.Errorf("%d goroutines leaked:\n%s", n-before, buf[:runtime.Stack(buf, true)])
-		}
-	})
 }
 
 // loopbackReceive returns receive options for a listener on loopback
@@ -77,7 +63,7 @@ func sendHi(t *testing.T, n *Node, port int, code string) *Transfer {
 // would: the receiver shows a code and accepts the offer from OnOffer,
 // the sender finds the receiver as a platform-reported peer.
 func TestSendReceive(t *testing.T) {
-	checkGoroutines(t)
+	testkit.CheckGoroutines(t)
 	phoneA, recvEv := newTestNode(t, "Receiving phone")
 	phoneB, sendEv := newTestNode(t, "Sending phone")
 
@@ -156,7 +142,7 @@ func TestSendReceive(t *testing.T) {
 
 // TestWrongCode: the sender is told the code was wrong, by kind.
 func TestWrongCode(t *testing.T) {
-	checkGoroutines(t)
+	testkit.CheckGoroutines(t)
 	phoneA, recvEv := newTestNode(t, "A")
 	phoneB, sendEv := newTestNode(t, "B")
 	opts := loopbackReceive(t)
@@ -181,7 +167,7 @@ func TestWrongCode(t *testing.T) {
 
 // TestDecline: a declined offer ends both sides with KindDeclined.
 func TestDecline(t *testing.T) {
-	checkGoroutines(t)
+	testkit.CheckGoroutines(t)
 	phoneA, recvEv := newTestNode(t, "A")
 	phoneB, sendEv := newTestNode(t, "B")
 	rt, err := phoneA.Receive(loopbackReceive(t))
@@ -204,7 +190,7 @@ func TestDecline(t *testing.T) {
 
 // TestBusy: the profile's transfer limit holds, and Close cancels.
 func TestBusyAndClose(t *testing.T) {
-	checkGoroutines(t)
+	testkit.CheckGoroutines(t)
 	n, ev := newTestNode(t, "A")
 	var ts []*Transfer
 	for i := 0; i < n.profile.maxTransfers; i++ {

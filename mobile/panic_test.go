@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 // TestZeroValuesDoNotPanic: gobind lets the app make zero-valued
@@ -44,7 +46,7 @@ func TestZeroValuesDoNotPanic(t *testing.T) {
 // TestGoroutinePanicReported: a panic on a goroutine the Node owns ends
 // up in OnFailed as KindInternal, with its stack, and not in a crash.
 func TestGoroutinePanicReported(t *testing.T) {
-	checkGoroutines(t)
+	testkit.CheckGoroutines(t)
 	n, ev := newTestNode(t, "A")
 	n.mu.Lock()
 	n.wg.Add(1)
@@ -61,7 +63,7 @@ func TestGoroutinePanicReported(t *testing.T) {
 // TestCallbackPanicContained: a panicking Events implementation takes
 // down neither the goroutine that calls it nor the calls behind it.
 func TestCallbackPanicContained(t *testing.T) {
-	checkGoroutines(t)
+	testkit.CheckGoroutines(t)
 	rec := newRecorder()
 	n := newTestNodeWith(t, "A", panicky{rec})
 	for _, name := range []string{"first", "second"} {

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 // peerKeys lists the keys in a peer list, comma-separated, in its order.
@@ -61,7 +63,7 @@ func (c *collect) wait(t *testing.T, what string) error {
 // and calls the Node's other methods; every call returns, and the lists
 // keep coming, the last one the list as it is.
 func TestPeersCallbackReentry(t *testing.T) {
-	checkGoroutines(t)
+	testkit.CheckGoroutines(t)
 	n, rec := newTestNode(t, "A")
 	fb := newFakeBrowse(t, false)
 	n.browseFn = fb.browse
@@ -104,7 +106,7 @@ func TestPeersCallbackReentry(t *testing.T) {
 // TestCloseFromPeersCallback: an app that closes the Node from OnPeers,
 // on the browse's news, gets Close back; the Node is closed.
 func TestCloseFromPeersCallback(t *testing.T) {
-	checkGoroutines(t)
+	testkit.CheckGoroutines(t)
 	n, rec := newTestNode(t, "A")
 	fb := newFakeBrowse(t, false)
 	n.browseFn = fb.browse
@@ -144,7 +146,7 @@ func TestOfferCallbackReentry(t *testing.T) {
 		{"close", func(n *Node, _ *Transfer) error { return n.Close() }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			checkGoroutines(t)
+			testkit.CheckGoroutines(t)
 			phoneA, recvEv := newTestNode(t, "A")
 			phoneB, sendEv := newTestNode(t, "B")
 			rt, err := phoneA.Receive(loopbackReceive(t))

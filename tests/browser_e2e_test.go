@@ -66,20 +66,6 @@ func command(name string, args ...string) *exec.Cmd {
 	return exec.Command(name, args...)
 }
 
-// shot saves a screenshot of the page as name.png into the folder that
-// $FERRY_SCREENSHOTS names (make screenshots sets it to
-// core/web/screenshots); without it, it does nothing.
-func shot(t *testing.T, b *browser.Browser, name string) {
-	t.Helper()
-	dir := os.Getenv("FERRY_SCREENSHOTS")
-	if dir == "" {
-		return
-	}
-	if err := b.Screenshot(filepath.Join(dir, name+".png")); err != nil {
-		t.Errorf("screenshot %s: %v", name, err)
-	}
-}
-
 func mustDo(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
@@ -105,7 +91,7 @@ func TestBrowserSendsTree(t *testing.T) {
 	mustDo(t, b.Upload("#folder", src))
 	_, err = b.WaitText(5*time.Second, "4 files")
 	mustDo(t, err)
-	shot(t, b, "phone-send-2-picked")
+	browser.Shot(t, b, "phone-send-2-picked")
 	mustDo(t, b.Click("#send"))
 	ev := waitEvent(t, recv, "connected")
 	if name, _ := ev["peer_name"].(string); name != "Browser on Android" {
@@ -113,7 +99,7 @@ func TestBrowserSendsTree(t *testing.T) {
 	}
 	_, err = b.WaitText(60*time.Second, "Every file was checked")
 	mustDo(t, err)
-	shot(t, b, "phone-send-4-done")
+	browser.Shot(t, b, "phone-send-4-done")
 	if c := recv.Exit(20 * time.Second); c != 0 {
 		t.Fatalf("receive exited %d; stderr:\n%s", c, recv.Stderr)
 	}
@@ -141,12 +127,12 @@ func TestBrowserReceives(t *testing.T) {
 	if !strings.Contains(text, "once it has arrived whole") {
 		t.Errorf("the receive view does not say how this browser saves files:\n%s", text)
 	}
-	shot(t, b, "phone-receive-1-opened")
+	browser.Shot(t, b, "phone-receive-1-opened")
 	mustDo(t, b.Click("#receive"))
-	shot(t, b, "phone-receive-2-receiving")
+	browser.Shot(t, b, "phone-receive-2-receiving")
 	_, err = b.WaitText(60*time.Second, "Every file was checked")
 	mustDo(t, err)
-	shot(t, b, "phone-receive-3-received")
+	browser.Shot(t, b, "phone-receive-3-received")
 	if c := send.Exit(20 * time.Second); c != 0 {
 		t.Fatalf("send exited %d; stderr:\n%s", c, send.Stderr)
 	}
@@ -200,7 +186,7 @@ func TestBrowserWrongCode(t *testing.T) {
 	mustDo(t, b.Click("#send"))
 	_, err = b.WaitText(30*time.Second, "did not accept the code")
 	mustDo(t, err)
-	shot(t, b, "phone-wrong-code")
+	browser.Shot(t, b, "phone-wrong-code")
 
 	// A new load, as a person scanning the code again makes.
 	mustDo(t, b.Open("about:blank"))

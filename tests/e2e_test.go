@@ -9,7 +9,6 @@ package tests
 import (
 	"context"
 	"encoding/json"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/ferry-project/ferry/tests/netns"
 	"github.com/ferry-project/ferry/tests/proc"
+	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 func TestMain(m *testing.M) {
@@ -30,60 +30,20 @@ func TestMain(m *testing.M) {
 // tree makes a small folder tree with awkward names and returns its root.
 func tree(t *testing.T) string {
 	root := filepath.Join(t.TempDir(), "photos 2026")
-	files := map[string]string{
+	testkit.WriteTree(t, root, 0o640, map[string]string{
 		"a.txt":                    "alpha\n",
 		"empty":                    "",
 		"sub dir/ünïcode – ok.txt": strings.Repeat("u", 70000),
 		"sub dir/deep/er/x.bin":    strings.Repeat("\x00\x01", 300000),
-	}
-	for name, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o640); err != nil {
-			t.Fatal(err)
-		}
-	}
-	os.MkdirAll(filepath.Join(root, "empty dir"), 0o755)
+		"empty dir/":               "",
+	})
 	return root
 }
 
 // sameTree fails unless dst holds exactly src's files, folders and bytes.
 func sameTree(t *testing.T, src, dst string) {
 	t.Helper()
-	walk := func(root string) map[string]string {
-		m := map[string]string{}
-		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				t.Fatal(err)
-			}
-			rel, _ := filepath.Rel(root, p)
-			if strings.HasPrefix(rel, ".ferry") {
-				if d.IsDir() {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if d.IsDir() {
-				m[rel] = "dir"
-				return nil
-			}
-			b, _ := os.ReadFile(p)
-			m[rel] = string(b)
-			return nil
-		})
-		return m
-	}
-	a, b := walk(src), walk(dst)
-	for k, v := range a {
-		if b[k] != v {
-			t.Errorf("%s differs or is missing", k)
-		}
-	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			t.Errorf("unexpected %s in destination", k)
-		}
-	}
+	testkit.SameTree(t, src, dst, testkit.Compare{})
 }
 
 func TestDiscoverAndSendTree(t *testing.T) {
@@ -175,10 +135,7 @@ func TestExitCodes(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer pair.Limit("10gbit")
-			big := filepath.Join(t.TempDir(), "big.bin")
-			f, _ := os.Create(big)
-			f.Truncate(400 << 20)
-			f.Close()
+			big := testkit.SparseFile(t, filepath.Join(t.TempDir(), "big.bin"), 400<<20)
 			port := map[string]string{"sender": "7003", "receiver": "7004"}[who]
 			recv := proc.Start(t, pair.Command(pair.A, proc.Ferry(t), "receive", "--dir", t.TempDir(), "--code", "444444",
 				"--yes", "--json", "--no-mdns", "--listen", addr+":"+port), true)
@@ -209,10 +166,7 @@ func sendOverLimitedLink(t *testing.T, rate string, mib int64, port string) (str
 		t.Fatal(err)
 	}
 	addr := pair.AddrA.String()
-	big := filepath.Join(t.TempDir(), "big.bin")
-	f, _ := os.Create(big)
-	f.Truncate(mib << 20)
-	f.Close()
+	big := testkit.SparseFile(t, filepath.Join(t.TempDir(), "big.bin"), mib<<20)
 	recv := proc.Start(t, pair.Command(pair.A, proc.Ferry(t), "receive", "--dir", t.TempDir(), "--code", "555555",
 		"--yes", "--json", "--no-mdns", "--diag", "--listen", addr+":"+port), true)
 	recv.Until("listening", 20*time.Second)

@@ -23,9 +23,10 @@ import (
 	"lukechampine.com/blake3"
 
 	"github.com/ferry-project/ferry/tests/proc"
+	"github.com/ferry-project/ferry/tests/testkit"
 )
 
-const partialFolder = ".ferry-partial"
+const partialFolder = testkit.PartialFolder
 
 // fullFaults reports whether FERRY_FAULTS_FULL=1 asks for the issue's full
 // sizes (512 MiB files). The default sizes keep `make test` cheap; the
@@ -158,17 +159,7 @@ func evInt(t *testing.T, ev map[string]any, field string) int64 {
 // top level, the partial folder left out).
 func finalNames(t *testing.T, dest string) []string {
 	t.Helper()
-	entries, err := os.ReadDir(dest)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range entries {
-		if e.Name() != partialFolder {
-			names = append(names, e.Name())
-		}
-	}
-	return names
+	return testkit.FinalNames(t, dest)
 }
 
 // partials returns the partial files in dest and their sizes.

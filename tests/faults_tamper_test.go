@@ -2,19 +2,16 @@ package tests
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
-	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/ferry-project/ferry/tests/proc"
+	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 // TestTamperedByteIsRefused puts a proxy between a real sender and a
@@ -40,13 +37,14 @@ func TestTamperedByteIsRefused(t *testing.T) {
 	}
 
 	recv, addr := receive()
-	px := startTamperProxy(t, addr, 8<<20)
-	sender := send(px.addr)
+	flip := &testkit.FlipRecord{At: 8 << 20}
+	sender := send(testkit.StartProxy(t, addr, flip).Addr)
 	so, ro := nextOutcome(t, sender, time.Minute), nextOutcome(t, recv, time.Minute)
-	if !px.flipped() {
+	record, offset, flipped := flip.Flipped()
+	if !flipped {
 		t.Fatal("the proxy never flipped a byte")
 	}
-	t.Logf("flipped a bit in record %d, %s into the stream", px.record, mib(px.offset))
+	t.Logf("flipped a bit in record %d, %s into the stream", record, mib(offset))
 	t.Logf("receiver: %s: %s", ro.kind(), ro.message())
 	t.Logf("sender: %s: %s", so.kind(), so.message())
 	if ro.ok() || so.ok() {
@@ -91,8 +89,8 @@ func TestTamperedByteIsRefused(t *testing.T) {
 		}
 		kept = int64(len(b))
 	}
-	if kept >= px.offset {
-		t.Errorf("the partial file holds %d bytes, past the tampered record at %d", kept, px.offset)
+	if kept >= offset {
+		t.Errorf("the partial file holds %d bytes, past the tampered record at %d", kept, offset)
 	}
 
 	recv, addr = receive()
@@ -110,88 +108,4 @@ func TestTamperedByteIsRefused(t *testing.T) {
 	t.Logf("resumed from %s without the proxy; the file's BLAKE3 matches", mib(kept))
 	sender.Exit(20 * time.Second)
 	recv.Exit(20 * time.Second)
-}
-
-// tamperProxy forwards one connection to a receiver and flips one bit in
-// the body of the first encrypted record (sender to receiver) that starts
-// at or after a given offset of the record stream. It reads the framing
-// as core/secure documents it: a 7-byte preamble, then frames of a 2-byte
-// big-endian length and a body, the first two of them handshake messages
-// 1 and 3.
-type tamperProxy struct {
-	addr   string
-	mu     sync.Mutex
-	record int   // index of the tampered record
-	offset int64 // where it started in the record stream
-	done   bool
-}
-
-func (p *tamperProxy) flipped() bool { p.mu.Lock(); defer p.mu.Unlock(); return p.done }
-
-func startTamperProxy(t *testing.T, target string, at int64) *tamperProxy {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &tamperProxy{addr: ln.Addr().String()}
-	var wg sync.WaitGroup
-	t.Cleanup(func() { ln.Close(); wg.Wait() })
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		in, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		defer in.Close()
-		out, err := net.Dial("tcp", target)
-		if err != nil {
-			t.Errorf("proxy dialing the receiver: %v", err)
-			return
-		}
-		defer out.Close()
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			io.Copy(in, out)
-			in.(*net.TCPConn).CloseWrite()
-		}()
-		p.forward(out, in, at)
-		out.(*net.TCPConn).CloseWrite()
-	}()
-	return p
-}
-
-func (p *tamperProxy) forward(dst io.Writer, src io.Reader, at int64) {
-	pre := make([]byte, 7)
-	if _, err := io.ReadFull(src, pre); err != nil {
-		return
-	}
-	if _, err := dst.Write(pre); err != nil {
-		return
-	}
-	var stream int64 // bytes of records (framing included) so far
-	for frame := 0; ; frame++ {
-		var hdr [2]byte
-		if _, err := io.ReadFull(src, hdr[:]); err != nil {
-			return
-		}
-		body := make([]byte, binary.BigEndian.Uint16(hdr[:]))
-		if _, err := io.ReadFull(src, body); err != nil {
-			return
-		}
-		if frame >= 2 { // past the handshake
-			p.mu.Lock()
-			if !p.done && stream >= at && len(body) > 16 {
-				body[len(body)/2] ^= 0x10
-				p.done, p.record, p.offset = true, frame-2, stream
-			}
-			p.mu.Unlock()
-			stream += int64(2 + len(body))
-		}
-		if _, err := dst.Write(append(hdr[:], body...)); err != nil {
-			return
-		}
-	}
 }

@@ -75,6 +75,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/tests/proc"
+	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 // deleteatFallback is the file that -overlay adds to ferry.exe and to the
@@ -313,18 +314,8 @@ func wineTree(t *testing.T) string {
 		"sub/deeper/still/x.bin":  strings.Repeat("\x00\x01", 300000),
 		long + "1/" + long + "2/" + long + "3/" + long + "4/end.txt": "past MAX_PATH\n",
 	}
-	for name, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.MkdirAll(filepath.Join(root, "empty folder", "nested empty"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	files["empty folder/nested empty/"] = ""
+	testkit.WriteTree(t, root, 0o644, files)
 	return root
 }
 

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/tests/proc"
+	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 func TestMain(m *testing.M) {
@@ -63,10 +64,11 @@ func sendRun(t *testing.T, args ...string) (string, string, int) {
 func writeTree(t *testing.T) string {
 	t.Helper()
 	src := t.TempDir()
-	os.MkdirAll(filepath.Join(src, "photos", "2026"), 0o755)
-	os.MkdirAll(filepath.Join(src, "empty"), 0o755)
-	os.WriteFile(filepath.Join(src, "photos", "2026", "beach.raw"), bytes.Repeat([]byte("sand"), 300000), 0o644)
-	os.WriteFile(filepath.Join(src, "readme.txt"), []byte("hello from ferry\n"), 0o644)
+	testkit.WriteTree(t, src, 0o644, map[string]string{
+		"photos/2026/beach.raw": strings.Repeat("sand", 300000),
+		"empty/":                "",
+		"readme.txt":            "hello from ferry\n",
+	})
 	return src
 }
 

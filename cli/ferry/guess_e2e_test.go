@@ -12,6 +12,7 @@ import (
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/tests/proc"
+	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // A `ferry receive --keep --yes` under guessing at full speed: past the
@@ -25,10 +26,7 @@ func TestE2ECodesStopped(t *testing.T) {
 	}
 	t.Parallel()
 	recv, addr := startReceiver(t, t.TempDir(), "111111", "--keep", "--yes")
-	id, err := secure.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := testid.New(t)
 	// guess sends wrong codes until one is checked (wrong or retired) and
 	// returns how many were held back first; a dial error means the
 	// receiver is gone.

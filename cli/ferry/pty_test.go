@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/tests/proc"
+	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 // openPTY and ptyOutput are tests/proc's, under the names these tests
@@ -21,16 +22,7 @@ func ptyOutput(m *os.File) *proc.Output { return proc.TerminalOutput(m) }
 
 func bigFile(t *testing.T, size int64) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "big.bin")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(size); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	return path
+	return testkit.SparseFile(t, filepath.Join(t.TempDir(), "big.bin"), size)
 }
 
 // TestPTYProgressBar: with stderr on a terminal, the sender draws the bar

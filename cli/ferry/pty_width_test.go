@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/tests/proc"
+	"github.com/ferry-project/ferry/tests/testkit"
 	"golang.org/x/sys/unix"
 )
 
@@ -28,9 +29,7 @@ func TestPTYBarFitsWidth(t *testing.T) {
 		t.Run(itoaCols(cols), func(t *testing.T) {
 			src := t.TempDir()
 			long := filepath.Join(src, "big-holiday-photos-from-the-summer-of-2026.iso")
-			f, _ := os.Create(long)
-			f.Truncate(96 << 20)
-			f.Close()
+			testkit.SparseFile(t, long, 96<<20)
 			os.WriteFile(filepath.Join(src, "notes.txt"), []byte("hello"), 0o644)
 
 			recv, addr := startReceiver(t, t.TempDir(), "606060", "--yes")

@@ -15,9 +15,9 @@ import (
 	"github.com/coder/websocket"
 	"github.com/skip2/go-qrcode"
 
-	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/tests/proc"
+	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 func TestWebUsageErrors(t *testing.T) {
@@ -136,7 +136,7 @@ func TestE2EReceiveWeb(t *testing.T) {
 	}
 	src := writeTree(t)
 	nc, frag := pageSocket(t, link)
-	id, _ := secure.NewIdentity()
+	id := testid.New(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	_, err := transfer.Send(ctx, transfer.SendConfig{Addrs: []string{"page"}, Code: frag.Get("code"), Identity: id, Name: "Browser on Test",
@@ -173,7 +173,7 @@ func TestE2ESendToBrowser(t *testing.T) {
 	}
 	nc, frag := pageSocket(t, link)
 	dest := t.TempDir()
-	id, _ := secure.NewIdentity()
+	id := testid.New(t)
 	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dest, NoListen: true, Code: frag.Get("code"), Identity: id,
 		Name: "Browser on Test", Policy: transfer.AcceptAll})
 	if err != nil {

@@ -3,9 +3,9 @@ package discovery
 import (
 	"context"
 	"net"
-	"runtime"
 	"testing"
-	"time"
+
+	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 // TestSameMachineOnLoopback: a receiver and a browser in one process, on
@@ -16,7 +16,7 @@ func TestSameMachineOnLoopback(t *testing.T) {
 	if _, err := net.InterfaceByName("lo"); err != nil {
 		t.Skipf("no interface named lo (darwin calls it lo0, windows has none): %v", err)
 	}
-	before := runtime.NumGoroutine()
+	running := testkit.Running()
 	const fp = "L7PB-ACKT-EST2-3456" // unique to this test, so no other advertiser matches
 	var skipped []string
 	onSkip := func(iface string, err error) { skipped = append(skipped, iface+": "+err.Error()) }
@@ -39,12 +39,7 @@ func TestSameMachineOnLoopback(t *testing.T) {
 	}
 	// Close and Find wait for their goroutines; give the runtime's own
 	// bookkeeping (timers, the network poller) a moment to settle.
-	deadline := time.Now().Add(guard)
-	for runtime.NumGoroutine() > before {
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<16)
-			t.Fatalf("%d goroutines before, %d after:\n%s", before, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
-		}
-		time.Sleep(10 * time.Millisecond)
+	if left := running.Leaked(guard); left != "" {
+		t.Fatalf("goroutines outlived Close and Find:\n%s", left)
 	}
 }

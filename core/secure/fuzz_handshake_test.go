@@ -6,10 +6,11 @@ import (
 	"encoding/binary"
 	"io"
 	"net"
-	"runtime"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 // The handshake targets play the other end of a real Client or Server
@@ -96,7 +97,7 @@ func FuzzInitiatorPaired(f *testing.F) {
 // fuzzEnd runs one end of the handshake against a peer that sends in and
 // then hangs up.
 func fuzzEnd(t *testing.T, in []byte, run func(context.Context, net.Conn, Config) (*Conn, error)) {
-	before := runtime.NumGoroutine()
+	running := testkit.Running()
 	mine, peer := net.Pipe()
 	var wg sync.WaitGroup
 	wg.Add(2)
@@ -125,8 +126,8 @@ func fuzzEnd(t *testing.T, in []byte, run func(context.Context, net.Conn, Config
 	}
 	mine.Close()
 	wg.Wait()
-	if stacks := leaked(before, 2*time.Second); stacks != "" {
-		t.Fatalf("goroutines left behind (%d before):\n%s", before, stacks)
+	if stacks := running.Leaked(2 * time.Second); stacks != "" {
+		t.Fatalf("goroutines left behind:\n%s", stacks)
 	}
 }
 

@@ -6,10 +6,11 @@ import (
 	"errors"
 	"io"
 	"net"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 type result struct {
@@ -260,7 +261,7 @@ func TestBadPreambles(t *testing.T) {
 
 func TestStalledPeerTimesOut(t *testing.T) {
 	a, b := ids(t)
-	before := runtime.NumGoroutine()
+	running := testkit.Running()
 	// A server that reads the preamble and then says nothing.
 	addr := rawServer(t, func(nc net.Conn) { io.Copy(io.Discard, nc) })
 	err := dialClient(t, addr, Config{Identity: a, Code: "1", Timeout: 200 * time.Millisecond})
@@ -293,20 +294,9 @@ func TestStalledPeerTimesOut(t *testing.T) {
 	if _, err := Client(ctx, nc2, Config{Identity: a, Code: "1"}); !errors.Is(err, cause) {
 		t.Fatalf("cancelled: got %v, want the cause", err)
 	}
-	checkGoroutines(t, before)
-}
-
-// checkGoroutines waits for goroutines started by a test to finish.
-func checkGoroutines(t *testing.T, before int) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.NumGoroutine() > before+2 { // the raw servers' Accept loops end at Cleanup
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<16)
-			t.Fatalf("goroutines leaked: %d before, %d after\n%s", before, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
-		}
-		runtime.Gosched()
-		time.Sleep(10 * time.Millisecond)
+	// The raw servers' goroutines end at Cleanup.
+	if left := running.Leaked(testkit.LeakLimit, "rawServer"); left != "" {
+		t.Fatalf("goroutines leaked:\n%s", left)
 	}
 }
 

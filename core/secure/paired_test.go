@@ -7,8 +7,9 @@ import (
 	"io"
 	"net"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 // pins returns a Paired func that trusts exactly keys, and fails the test
@@ -146,51 +147,6 @@ func TestModeConfigErrors(t *testing.T) {
 	}
 }
 
-// flipper relays one connection to addr, flipping bit of the initiator's
-// byte at offset at: a middlebox rewriting the preamble.
-func flipper(t *testing.T, addr string, at int, bit byte) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	t.Cleanup(func() { ln.Close(); wg.Wait() })
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		in, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		defer in.Close()
-		out, err := net.Dial("tcp", addr)
-		if err != nil {
-			return
-		}
-		defer out.Close()
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			io.Copy(in, out)
-			in.Close()
-		}()
-		buf := make([]byte, 4096)
-		off := 0
-		for {
-			n, err := in.Read(buf)
-			if at >= off && at < off+n {
-				buf[at-off] ^= bit
-			}
-			off += n
-			if _, werr := out.Write(buf[:n]); werr != nil || err != nil {
-				out.Close()
-				return
-			}
-		}
-	}()
-	return ln.Addr().String()
-}
-
 // A middlebox that turns paired mode into code mode, or code mode into
 // paired mode, makes the handshake fail: both preambles are the Noise
 // prologue. Neither attempt reaches the code's guess count.
@@ -206,7 +162,9 @@ func TestModeBitFlipped(t *testing.T) {
 			_, err := Server(context.Background(), nc, Config{Identity: b, Code: "123456", Paired: pins(a.Public()), Guess: noGuess(t)})
 			served <- err
 		})
-		nc, err := net.Dial("tcp", flipper(t, addr, len(magic)+1, offerPaired))
+		// A middlebox rewriting the preamble.
+		flip := &testkit.FlipByte{At: int64(len(magic) + 1), Bit: offerPaired}
+		nc, err := net.Dial("tcp", testkit.StartProxy(t, addr, flip).Addr)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 // waitLimit bounds waits for things that happen in milliseconds when the
@@ -315,5 +316,5 @@ func TestStopWithHandshakesPending(t *testing.T) {
 // running waits up to limit for no goroutine to run in fn and returns
 // the stacks of those that still do.
 func running(fn string, limit time.Duration) string {
-	return waitGone(limit, func(g string) bool { return strings.Contains(g, fn) })
+	return testkit.WaitGone(limit, func(g string) bool { return strings.Contains(g, fn) })
 }

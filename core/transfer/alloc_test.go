@@ -1,10 +1,11 @@
 package transfer
 
 import (
-	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 // TestNoAllocationPerChunk checks the design's "no allocation per record
@@ -31,15 +32,7 @@ func TestNoAllocationPerChunk(t *testing.T) {
 // allocations (count and bytes) the process made meanwhile.
 func transferMallocs(t *testing.T, size int64) (uint64, uint64) {
 	t.Helper()
-	src := filepath.Join(t.TempDir(), "zeros.bin")
-	f, err := os.Create(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(size); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	src := testkit.SparseFile(t, filepath.Join(t.TempDir(), "zeros.bin"), size)
 	p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll})
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)

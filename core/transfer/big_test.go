@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 // TestBigSparseFile streams 2 GiB (of zeros, from a sparse file) through
@@ -19,15 +21,7 @@ func TestBigSparseFile(t *testing.T) {
 	if raceEnabled {
 		size = 128 << 20
 	}
-	src := filepath.Join(t.TempDir(), "sparse.img")
-	f, err := os.Create(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(size); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	src := testkit.SparseFile(t, filepath.Join(t.TempDir(), "sparse.img"), size)
 	p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll, Diag: true})
 	p.send.Diag = true
 	ssum, serr, rsum, rerr := p.run(t.Context(), Item{Path: src})

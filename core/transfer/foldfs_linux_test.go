@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 // The file systems a receiver meets that fold names: each is a small
@@ -217,15 +219,7 @@ func kernelHas(fstype string) bool {
 // device to it, detached again at cleanup.
 func image(t *testing.T, size int64, mkfs ...string) (img, loop string) {
 	t.Helper()
-	img = filepath.Join(t.TempDir(), "fs.img")
-	f, err := os.Create(img)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(size); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	img = testkit.SparseFile(t, filepath.Join(t.TempDir(), "fs.img"), size)
 	run(t, mkfs[0], append(mkfs[1:], img)...)
 	loop = run(t, "losetup", "--find", "--show", img)
 	t.Cleanup(func() {

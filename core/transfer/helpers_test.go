@@ -1,65 +1,20 @@
 package transfer
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
-	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/tests/testkit"
 )
 
-// TestMain fails the run if any goroutine started by this package
-// outlives the tests.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if code == 0 {
-		if leaked := waitNoLeaks(5 * time.Second); leaked != "" {
-			fmt.Fprintf(os.Stderr, "leaked goroutines:\n%s\n", leaked)
-			code = 1
-		}
-	}
-	os.Exit(code)
-}
-
-// waitNoLeaks waits until no goroutine runs this package's code (other
-// than the caller) and returns the stacks of those that still do.
-func waitNoLeaks(limit time.Duration) string {
-	return waitGone(limit, func(g string) bool {
-		return strings.Contains(g, "core/transfer.") && !strings.Contains(g, "waitGone") && !strings.Contains(g, "testing.(*M)")
-	})
-}
-
-// waitGone waits until no goroutine's stack satisfies match and returns
-// the stacks of those that still do at limit. It polls because a
-// goroutine that has signalled its end (a WaitGroup's Done, a send) is
-// still on the stack until its deferred calls return, and nothing
-// signals that last step.
-func waitGone(limit time.Duration, match func(stack string) bool) string {
-	deadline := time.Now().Add(limit)
-	for {
-		buf := make([]byte, 1<<20)
-		buf = buf[:runtime.Stack(buf, true)]
-		var left []string
-		for g := range strings.SplitSeq(string(buf), "\n\n") {
-			if match(g) {
-				left = append(left, g)
-			}
-		}
-		if len(left) == 0 || time.Now().After(deadline) {
-			return strings.Join(left, "\n\n")
-		}
-		runtime.Gosched()
-		time.Sleep(10 * time.Millisecond) // polling a condition nothing signals
-	}
-}
+// TestMain fails the run if any goroutine started by the tests outlives
+// them.
+func TestMain(m *testing.M) { os.Exit(testkit.Main(m)) }
 
 var (
 	idOnce           sync.Once
@@ -172,15 +127,7 @@ func (p *pair) run(ctx context.Context, items ...Item) (Summary, error, Summary,
 	return ssum, serr, res.sum, res.err
 }
 
-func writeFile(t testing.TB, path string, data []byte) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+func writeFile(t testing.TB, path string, data []byte) { testkit.WriteFile(t, path, data) }
 
 // pattern returns n bytes that differ at every offset of a chunk.
 func pattern(n int, seed byte) []byte {
@@ -205,71 +152,14 @@ func sameTree(t *testing.T, src, dst string) {
 // exists for the next one, which leaves its time alone.
 func compareTree(t *testing.T, src, dst string, folderTimes bool) {
 	t.Helper()
-	seen := map[string]bool{}
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(filepath.Dir(src), p)
-		seen[rel] = true
-		other := filepath.Join(dst, rel)
-		si, _ := d.Info()
-		di, err := os.Lstat(other)
-		if err != nil {
-			t.Errorf("%s: missing at the receiver: %v", rel, err)
-			return nil
-		}
-		if si.IsDir() != di.IsDir() {
-			t.Errorf("%s: folder/file mismatch", rel)
-			return nil
-		}
-		if (folderTimes || !si.IsDir()) && !si.ModTime().Equal(di.ModTime()) {
-			t.Errorf("%s: time %v, want %v", rel, di.ModTime(), si.ModTime())
-		}
-		if si.IsDir() {
-			if di.Mode().Perm() != si.Mode().Perm()|0o700 {
-				t.Errorf("%s: folder mode %v, want %v", rel, di.Mode().Perm(), si.Mode().Perm()|0o700)
-			}
-			return nil
-		}
-		if di.Mode().Perm() != si.Mode().Perm() {
-			t.Errorf("%s: mode %v, want %v", rel, di.Mode().Perm(), si.Mode().Perm())
-		}
-		a, _ := os.ReadFile(p)
-		b, _ := os.ReadFile(other)
-		if !bytes.Equal(a, b) {
-			t.Errorf("%s: content differs (%d vs %d bytes)", rel, len(a), len(b))
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := filepath.Base(src)
-	filepath.WalkDir(filepath.Join(dst, base), func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		rel, _ := filepath.Rel(dst, p)
-		if !seen[rel] {
-			t.Errorf("%s: at the receiver but not sent", rel)
-		}
-		return nil
-	})
+	testkit.SameTree(t, src, filepath.Join(dst, filepath.Base(src)), testkit.Compare{Modes: true, FileTimes: true, FolderTimes: folderTimes})
 }
 
 // listDir returns the names in dir, partial folder excluded.
 func listDir(t *testing.T, dir string) []string {
 	t.Helper()
-	des, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
+	if testkit.PartialFolder != partialDir {
+		t.Fatalf("testkit.PartialFolder is %q, the receiver uses %q", testkit.PartialFolder, partialDir)
 	}
-	var names []string
-	for _, d := range des {
-		if d.Name() != partialDir {
-			names = append(names, d.Name())
-		}
-	}
-	return names
+	return testkit.FinalNames(t, dir)
 }

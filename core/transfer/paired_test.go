@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // pinSet is a receiver's pins, changeable while it serves.
@@ -105,10 +106,7 @@ func TestPairedRefusals(t *testing.T) {
 	t.Logf("pin removed: %v", err)
 	pins.set(sid.Public())
 
-	stale, err := secure.NewIdentity() // the key the sender pinned before the receiver made a new one
-	if err != nil {
-		t.Fatal(err)
-	}
+	stale := testid.New(t) // the key the sender pinned before the receiver made a new one
 	cfg := p.send
 	cfg.PeerKey = stale.Public()
 	err = send(cfg)
@@ -118,10 +116,7 @@ func TestPairedRefusals(t *testing.T) {
 	}
 	t.Logf("stale pin: %v", err)
 
-	impostor, err := secure.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	impostor := testid.New(t)
 	cfg = p.send
 	cfg.Identity = impostor
 	if err := send(cfg); !errors.Is(err, secure.ErrNotPaired) {

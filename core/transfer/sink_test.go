@@ -2,11 +2,10 @@ package transfer
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
+	"github.com/ferry-project/ferry/tests/testkit"
 	"io/fs"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -275,25 +274,6 @@ func TestSinkHashMismatch(t *testing.T) {
 	}
 }
 
-// flipConn flips one bit of the byte at offset at in what it writes: a
-// record tampered with on the wire.
-type flipConn struct {
-	net.Conn
-	at      int64
-	written int64
-}
-
-func (c *flipConn) Write(p []byte) (int, error) {
-	if k := c.at - c.written; k >= 0 && k < int64(len(p)) {
-		q := append([]byte(nil), p...)
-		q[k] ^= 0x40
-		p = q
-	}
-	n, err := c.Conn.Write(p)
-	c.written += int64(n)
-	return n, err
-}
-
 // TestSinkTamperedRecord: a bit flipped on the wire inside a file's
 // data fails the record's authentication: the file in progress is
 // discarded (Close(false)) and never committed, End gets the error.
@@ -304,14 +284,8 @@ func TestSinkTamperedRecord(t *testing.T) {
 	sink := newMemSink()
 	p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll, Sink: sink, Timeout: 5 * time.Second})
 	p.send.Timeout = 5 * time.Second
-	p.send.Dialer = func(ctx context.Context, addr string) (net.Conn, error) {
-		var d net.Dialer
-		c, err := d.DialContext(ctx, "tcp", addr)
-		if err != nil {
-			return nil, err
-		}
-		return &flipConn{Conn: c, at: 2 * maxChunk}, nil // well past the handshake and the offer
-	}
+	flip := &testkit.FlipByte{At: 2 * maxChunk, Bit: 0x40} // well past the handshake and the offer
+	p.send.Addrs = []string{testkit.StartProxy(t, p.send.Addrs[0], flip).Addr}
 	cfg := p.send
 	cfg.Items = []Item{{Path: src}}
 	_, serr := Send(t.Context(), cfg)

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // The wasm build under Node: the real ferry.wasm, driven through its
@@ -197,7 +198,7 @@ func TestWasmSendsUnderNode(t *testing.T) {
 	node := nodeOrSkip(t)
 	m, addr := wasmServer(t, Config{Name: "desk"})
 	dest := t.TempDir()
-	id := identity(t)
+	id := testid.New(t)
 	var mu sync.Mutex
 	var peers []string
 	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dest, Code: "424242", Listener: m, Identity: id,
@@ -289,7 +290,7 @@ func TestWasmReceivesUnderNode(t *testing.T) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		_, err = transfer.Send(ctx, transfer.SendConfig{Addrs: []string{"page"}, Code: "515151", Identity: identity(t), Name: "desk",
+		_, err = transfer.Send(ctx, transfer.SendConfig{Addrs: []string{"page"}, Code: "515151", Identity: testid.New(t), Name: "desk",
 			Items:  []transfer.Item{{Path: filepath.Join(src, "photos")}},
 			Dialer: func(context.Context, string) (net.Conn, error) { return nc, nil }, Timeout: 10 * time.Second})
 		sent <- err

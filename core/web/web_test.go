@@ -19,6 +19,8 @@ import (
 	"github.com/coder/websocket"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 const testToken = "0123456789abcdef0123456789abcdef"
@@ -209,55 +211,25 @@ func TestBuiltWithoutWasm(t *testing.T) {
 func tree(t *testing.T) (string, string) {
 	t.Helper()
 	parent := t.TempDir()
-	root := filepath.Join(parent, "tree")
 	big := make([]byte, 3<<20+123)
 	rand.Read(big)
-	files := map[string][]byte{"a.txt": []byte("hello\n"), "sub/big.bin": big, "sub/deeper/empty": nil}
-	for p, b := range files {
-		f := filepath.Join(root, filepath.FromSlash(p))
-		os.MkdirAll(filepath.Dir(f), 0o755)
-		if err := os.WriteFile(f, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testkit.WriteTree(t, filepath.Join(parent, "tree"), 0o644, map[string]string{"a.txt": "hello\n", "sub/big.bin": string(big), "sub/deeper/empty": ""})
 	return parent, "tree"
 }
 
+// sameTree fails unless every file under a is under b with the same bytes.
 func sameTree(t *testing.T, a, b string) {
 	t.Helper()
-	n := 0
-	filepath.WalkDir(a, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(a, p)
-		want, _ := os.ReadFile(p)
-		got, err := os.ReadFile(filepath.Join(b, rel))
-		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("%s differs: %v", rel, err)
-		}
-		n++
-		return nil
-	})
-	if n == 0 {
+	if testkit.SameTree(t, a, b, testkit.Compare{Subset: true}) == 0 {
 		t.Fatal("no files compared")
 	}
-}
-
-func identity(t *testing.T) *secure.Identity {
-	t.Helper()
-	id, err := secure.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return id
 }
 
 // receiver runs a Receiver on m until one transfer ends.
 func receiver(t *testing.T, m *Mux, code string) (string, <-chan error) {
 	t.Helper()
 	dir := t.TempDir()
-	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dir, Code: code, Listener: m, Identity: identity(t),
+	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dir, Code: code, Listener: m, Identity: testid.New(t),
 		Name: "desk", Policy: transfer.AcceptAll, Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -288,7 +260,7 @@ func wsDialer(addr, origin string) func(ctx context.Context, _ string) (net.Conn
 func send(t *testing.T, addr, code string, items []transfer.Item, dial func(context.Context, string) (net.Conn, error)) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	_, err := transfer.Send(ctx, transfer.SendConfig{Addrs: []string{addr}, Code: code, Identity: identity(t), Name: "sender",
+	_, err := transfer.Send(ctx, transfer.SendConfig{Addrs: []string{addr}, Code: code, Identity: testid.New(t), Name: "sender",
 		Items: items, Dialer: dial, Timeout: 10 * time.Second})
 	return err
 }

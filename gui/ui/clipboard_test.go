@@ -5,6 +5,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // Received texts and the clipboard, through the real engine on loopback
@@ -13,14 +14,8 @@ import (
 // a sender with the code is not (the result says to press Copy).
 func TestReceivedTextToClipboard(t *testing.T) {
 	b := newHarness(t, CoreEngine{}, askOff)
-	trusted, err := secure.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stranger, err := secure.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	trusted := testid.New(t)
+	stranger := testid.New(t)
 	b.pin("Laptop", trusted)
 	b.u.Start()
 	rv, set := b.u.recv, b.u.settings

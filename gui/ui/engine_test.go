@@ -9,13 +9,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
 
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // These tests run real transfers over loopback between the UI and a
@@ -34,10 +34,7 @@ type peerReceiver struct {
 
 func startPeerReceiver(t *testing.T, policy transfer.Policy, opts ...func(*transfer.ReceiverConfig)) *peerReceiver {
 	t.Helper()
-	id, err := secure.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := testid.New(t)
 	p := &peerReceiver{id: id, dir: t.TempDir(), events: make(chan transfer.Event, 1024), done: make(chan error, 1)}
 	cfg := transfer.ReceiverConfig{
 		Dir: p.dir, Listen: "127.0.0.1:0", Identity: id, Name: "Peer box", Policy: policy,
@@ -51,6 +48,7 @@ func startPeerReceiver(t *testing.T, policy transfer.Policy, opts ...func(*trans
 	for _, o := range opts {
 		o(&cfg)
 	}
+	var err error
 	p.r, err = transfer.NewReceiver(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -196,26 +194,9 @@ func sendTo(t *testing.T, h *harness, items ...transfer.Item) <-chan error {
 		code, port = h.u.recv.code, h.u.recv.r.Port()
 		return true
 	})
-	id, err := secure.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		_, err := transfer.Send(ctx, transfer.SendConfig{
-			Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: code, Identity: id, Name: "Laptop", Items: items,
-		})
-		done <- err
-	}()
-	t.Cleanup(func() {
-		cancel()
-		wg.Wait()
+	return goSend(t, transfer.SendConfig{
+		Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: code, Identity: testid.New(t), Name: "Laptop", Items: items,
 	})
-	return done
 }
 
 func TestReceiveAcceptThenDecline(t *testing.T) {
@@ -344,10 +325,7 @@ func TestReceiveShowsNewCodeAfterWrongGuesses(t *testing.T) {
 		code, port = v.code, v.r.Port()
 		return true
 	})
-	id, err := secure.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := testid.New(t)
 	wrong := "000000"
 	if code == wrong {
 		wrong = "111111"

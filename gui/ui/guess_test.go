@@ -9,6 +9,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // guess sends one wrong code to addr, again and again while the receiver
@@ -37,10 +38,7 @@ func TestReceiveStopsTakingCodes(t *testing.T) {
 	h.u.Start()
 	v := h.u.recv
 	_, addr, code := h.listening()
-	id, err := secure.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := testid.New(t)
 	for i := range 7 {
 		if err := guess(t, addr, id, i); !errors.Is(err, secure.ErrWrongCode) && !errors.Is(err, secure.ErrCodeRetired) {
 			t.Fatalf("guess %d: %v", i+1, err)
@@ -64,7 +62,7 @@ func TestReceiveStopsTakingCodes(t *testing.T) {
 			t.Errorf("stopped notice %q", v.codesText.Text)
 		}
 	})
-	_, err = transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addr}, Code: stopped, Identity: id, Items: []transfer.Item{{Text: "x"}}})
+	_, err := transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addr}, Code: stopped, Identity: id, Items: []transfer.Item{{Text: "x"}}})
 	if !errors.Is(err, secure.ErrCodesHeld) {
 		t.Fatalf("the shown code while stopped: %v, want ErrCodesHeld", err)
 	}
@@ -92,10 +90,7 @@ func TestTrustBoxAfterTypos(t *testing.T) {
 	h.u.Start()
 	v := h.u.recv
 	_, addr, _ := h.listening()
-	id, err := secure.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := testid.New(t)
 	for i := range 2 {
 		if err := guess(t, addr, id, i); !errors.Is(err, secure.ErrWrongCode) {
 			t.Fatalf("typo %d: %v", i+1, err)
@@ -120,10 +115,7 @@ func TestTrustBoxAfterTypos(t *testing.T) {
 // progress alike.
 func TestPairedSenderNamedByPin(t *testing.T) {
 	b := newHarness(t, CoreEngine{}) // asks before accepting
-	sender, err := secure.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	sender := testid.New(t)
 	b.pin("Work laptop", sender) // sendFrom's sender calls itself "Laptop"
 	b.u.Start()
 	rv := b.u.recv

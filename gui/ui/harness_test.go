@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +15,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
+	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // uiLoop stands in for Fyne's UI goroutine. The test driver runs fyne.Do
@@ -103,10 +106,7 @@ func newHarness(t *testing.T, engine Engine, opts ...harnessOpt) *harness {
 // touches them from one goroutine only.
 func newHarnessOn(t *testing.T, loop *uiLoop, engine Engine, opts ...harnessOpt) *harness {
 	t.Helper()
-	id, err := secure.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := testid.New(t)
 	h := &harness{t: t, loop: loop, id: id, dir: t.TempDir()}
 	h.store = trust.Open(filepath.Join(t.TempDir(), "config", "trusted.json"))
 	h.app = test.NewTempApp(t)
@@ -214,3 +214,23 @@ func writeFile(t *testing.T, dir, name string, n int) string {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// goSend runs transfer.Send with cfg on a goroutine the test owns,
+// cancelled and waited for at cleanup, and returns its error's channel.
+func goSend(t *testing.T, cfg transfer.SendConfig) <-chan error {
+	t.Helper()
+	done := make(chan error, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		_, err := transfer.Send(ctx, cfg)
+		done <- err
+	}()
+	t.Cleanup(func() {
+		cancel()
+		wg.Wait()
+	})
+	return done
+}

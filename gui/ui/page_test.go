@@ -17,6 +17,7 @@ import (
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // TestReceiveServesPage: the Receive view's QR code carries the page
@@ -122,10 +123,7 @@ func TestSendToPhone(t *testing.T) {
 		t.Errorf("the Send view does not say to scan and wait:\n%s", s)
 	}
 
-	id, err := secure.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := testid.New(t)
 	dest := t.TempDir()
 	sum, err := pageClient(t, link, dest, id)
 	if err != nil {

@@ -1,12 +1,10 @@
 package ui
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +13,7 @@ import (
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
+	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // These tests refuse real senders without a code over loopback, through
@@ -26,20 +25,7 @@ func sendWith(t *testing.T, h *harness, cfg transfer.SendConfig) <-chan error {
 	t.Helper()
 	_, addr, _ := h.listening()
 	cfg.Addrs = []string{addr}
-	done := make(chan error, 1)
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		_, err := transfer.Send(ctx, cfg)
-		done <- err
-	}()
-	t.Cleanup(func() {
-		cancel()
-		wg.Wait()
-	})
-	return done
+	return goSend(t, cfg)
 }
 
 // notice waits for the Receive view's refusal notice to say want, and
@@ -68,10 +54,7 @@ func (h *harness) notice(head, want, code string) {
 func TestRemovedPinRefusedOnReceiverWithNotice(t *testing.T) {
 	b := newHarness(t, CoreEngine{}, named("Desk B"), askOff)
 	b.u.Start()
-	laptop, err := secure.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	laptop := testid.New(t)
 	rv, set := b.u.recv, b.u.settings
 
 	// Paired the usual way: a send with the code, and B ticks Trust.
@@ -101,7 +84,7 @@ func TestRemovedPinRefusedOnReceiverWithNotice(t *testing.T) {
 
 	// The laptop still trusts B and sends without a code: both ends say so.
 	_, _, code := b.listening()
-	err = <-sendFrom(t, b, laptop, true, transfer.Item{Text: "refused"})
+	err := <-sendFrom(t, b, laptop, true, transfer.Item{Text: "refused"})
 	if !errors.Is(err, secure.ErrNotPaired) {
 		t.Fatalf("code-less send after the pin was removed: %v, want not paired", err)
 	}
@@ -133,10 +116,7 @@ func TestRemovedPinRefusedOnReceiverWithNotice(t *testing.T) {
 }
 
 func TestRefusedReasonsOnReceiver(t *testing.T) {
-	other, err := secure.NewIdentity() // the device a stale pin meant
-	if err != nil {
-		t.Fatal(err)
-	}
+	other := testid.New(t) // the device a stale pin meant
 	tests := []struct {
 		name    string
 		opts    []harnessOpt
@@ -180,12 +160,9 @@ func TestRefusedReasonsOnReceiver(t *testing.T) {
 				tt.setup(t, h)
 			}
 			h.u.Start()
-			sender, err := secure.NewIdentity()
-			if err != nil {
-				t.Fatal(err)
-			}
+			sender := testid.New(t)
 			_, _, code := h.listening()
-			err = <-sendWith(t, h, transfer.SendConfig{Identity: sender, Name: "Laptop", PeerKey: tt.peerKey(h), Items: []transfer.Item{{Text: "x"}}})
+			err := <-sendWith(t, h, transfer.SendConfig{Identity: sender, Name: "Laptop", PeerKey: tt.peerKey(h), Items: []transfer.Item{{Text: "x"}}})
 			if !errors.Is(err, tt.sendErr) {
 				t.Fatalf("code-less send: %v, want %v", err, tt.sendErr)
 			}
@@ -205,10 +182,7 @@ func TestRefusedReasonsOnReceiver(t *testing.T) {
 // demand: refusals dropped in a flood, and a long peer-chosen name.
 func TestRefusalTextLimits(t *testing.T) {
 	store := trust.Open(filepath.Join(t.TempDir(), "trusted.json"))
-	id, err := secure.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := testid.New(t)
 	long := strings.Repeat("é", 120) + " <b>\\n" // 247 bytes, under the store's 255
 	if err := store.NoteRecent(trust.Device{Name: long, Key: id.Public(), PairedAt: time.Now()}); err != nil {
 		t.Fatal(err)
@@ -225,7 +199,7 @@ func TestRefusalTextLimits(t *testing.T) {
 		t.Errorf("pin mismatch with one dropped: %q", got)
 	}
 	// A device never met is named by its fingerprint alone.
-	stranger, _ := secure.NewIdentity()
+	stranger := testid.New(t)
 	got = u.refusalText(transfer.Refused{Addr: "127.0.0.1:1", Reason: transfer.NotTrusted, PeerKey: stranger.Public(), PeerFingerprint: stranger.Fingerprint()})
 	if !strings.HasPrefix(got, stranger.Fingerprint()+" tried to send without a code, but this device does not trust it.") {
 		t.Errorf("stranger: %q", got)

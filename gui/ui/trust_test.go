@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
+	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // These tests pair devices through the UI and run the transfers that
@@ -112,20 +112,7 @@ func sendFrom(t *testing.T, h *harness, id *secure.Identity, paired bool, items 
 	if paired {
 		cfg.Code, cfg.PeerKey = "", h.id.Public()
 	}
-	done := make(chan error, 1)
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		_, err := transfer.Send(ctx, cfg)
-		done <- err
-	}()
-	t.Cleanup(func() {
-		cancel()
-		wg.Wait()
-	})
-	return done
+	return goSend(t, cfg)
 }
 
 func TestTrustAfterCodeThenSendWithoutCode(t *testing.T) {
@@ -369,14 +356,8 @@ func TestRemovedTrustNeedsCodeAgain(t *testing.T) {
 
 func TestKeyChangedDeviceIsMarkedAndNeedsCode(t *testing.T) {
 	peer := startPeerReceiver(t, transfer.AcceptAll) // calls itself "Peer box"
-	was, err := secure.NewIdentity()                 // its key when it was paired
-	if err != nil {
-		t.Fatal(err)
-	}
-	desk, err := secure.NewIdentity() // a trusted device
-	if err != nil {
-		t.Fatal(err)
-	}
+	was := testid.New(t)                             // its key when it was paired
+	desk := testid.New(t)                            // a trusted device
 	updates := make(chan []Device, 1)
 	a := newHarness(t, CoreEngine{}, noReceive, browsing(updates))
 	a.pin("Peer box", was)
@@ -429,10 +410,7 @@ func TestImpostorWithTrustedFingerprint(t *testing.T) {
 	impostor := startPeerReceiver(t, transfer.AcceptAll, func(c *transfer.ReceiverConfig) {
 		c.Paired = func([]byte) bool { return true } // welcomes anyone
 	})
-	desk, err := secure.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	desk := testid.New(t)
 	updates := make(chan []Device, 1)
 	a := newHarness(t, CoreEngine{}, noReceive, browsing(updates))
 	a.pin("Old desk", desk)
@@ -455,10 +433,7 @@ func TestImpostorWithTrustedFingerprint(t *testing.T) {
 
 func TestAutoAcceptFromTrustedDevices(t *testing.T) {
 	b := newHarness(t, CoreEngine{}) // asks before accepting
-	sender, err := secure.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	sender := testid.New(t)
 	b.pin("Laptop", sender)
 	b.u.Start()
 	rv, set := b.u.recv, b.u.settings
@@ -508,10 +483,7 @@ func TestAutoAcceptFromTrustedDevices(t *testing.T) {
 
 	// A sender that is not trusted is still asked.
 	b.loop.run(rv.listenAgain)
-	stranger, err := secure.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	stranger := testid.New(t)
 	done = sendFrom(t, b, stranger, false, transfer.Item{Text: "three"})
 	b.waitFor("the offer dialog", func() bool { return rv.offer != nil })
 	if s := b.screen(); contains(s, "trusted") || contains(rv.offerText, "trusted") {
@@ -533,8 +505,8 @@ func TestAutoAcceptFromTrustedDevices(t *testing.T) {
 
 func TestTrustedListShowsStoreErrors(t *testing.T) {
 	h := newHarness(t, nil, noReceive)
-	d1, _ := secure.NewIdentity()
-	d2, _ := secure.NewIdentity()
+	d1 := testid.New(t)
+	d2 := testid.New(t)
 	h.pin("Zed's phone", d1)
 	h.pin("Atelier", d2)
 	set := h.u.settings
@@ -573,10 +545,7 @@ func TestSendToBusyReceiver(t *testing.T) {
 	// Another sender is connected and waiting for an answer, so the
 	// receiver is busy: the UI's send is told so, not left hanging.
 	peer := startPeerReceiver(t, transfer.Ask)
-	other, err := secure.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	other := testid.New(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	otherDone := make(chan error, 1)
 	go func() {

@@ -18,6 +18,7 @@ import (
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
 	"github.com/ferry-project/ferry/gui/fmactions"
+	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // TestSendWithFerry runs the real app the way a file manager does and
@@ -69,10 +70,7 @@ func TestSendWithFerry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sender, err := secure.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	sender := testid.New(t)
 	if err := trust.Open(filepath.Join(configDir, "trusted.json")).Add(trust.Device{Name: "Laptop", Key: sender.Public()}); err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package xvfb
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -10,9 +9,10 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ferry-project/ferry/tests/xdisplay"
 )
 
 // views are the demo views captured, with the environment that selects
@@ -140,56 +140,12 @@ func repoRoot(t *testing.T) string {
 }
 
 // startXvfb starts a virtual X server on a free display and returns it.
-// -displayfd makes the server pick the number and write it once it is
-// ready to accept clients, so there is nothing to guess or wait for.
+// The pointer starts at the centre of the screen: the screen is big
+// enough that it is off the window, so no hover highlight makes a
+// capture depend on timing.
 func startXvfb(t *testing.T) string {
 	t.Helper()
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The pointer starts at the centre of the screen: make the screen big
-	// enough that it is off the window, so no hover highlight makes a
-	// capture depend on timing. -noreset: the probes (xwininfo) connect
-	// and leave while the app starts, and a server without it resets when
-	// its last client leaves, dropping a connection still in its setup:
-	// the app's ("Failed to open display"), once in a CI run.
-	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "2200x1400x24", "-nolisten", "tcp", "-noreset")
-	cmd.ExtraFiles = []*os.File{w}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting Xvfb: %v", err)
-	}
-	w.Close()
-	// SIGTERM, not SIGKILL: Xvfb then removes its lock file and socket
-	// before it exits, so the next view's server, which may take the same
-	// display number, never finds a dead server's leftovers there.
-	t.Cleanup(func() {
-		cmd.Process.Signal(syscall.SIGTERM)
-		stopped := make(chan struct{})
-		go func() { cmd.Wait(); close(stopped) }()
-		select {
-		case <-stopped:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			<-stopped
-		}
-	})
-	got := make(chan string, 1)
-	go func() {
-		line, _ := bufio.NewReader(r).ReadString('\n')
-		r.Close()
-		got <- strings.TrimSpace(line)
-	}()
-	select {
-	case n := <-got:
-		if n == "" {
-			t.Fatal("Xvfb exited without reporting a display")
-		}
-		return ":" + n
-	case <-time.After(30 * time.Second):
-		t.Fatal("Xvfb did not report a display within 30s")
-	}
-	return ""
+	return xdisplay.StartScreen(t, true, "2200x1400x24")
 }
 
 // capture runs ferry-gui with env on display until its window shows

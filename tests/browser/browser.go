@@ -454,3 +454,17 @@ func vmHWM(pid int) int64 {
 	}
 	return 0
 }
+
+// Shot saves a screenshot of the page as name.png into the folder that
+// $FERRY_SCREENSHOTS names (make screenshots sets it); without it, it
+// does nothing.
+func Shot(t testing.TB, b *Browser, name string) {
+	t.Helper()
+	dir := os.Getenv("FERRY_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	if err := b.Screenshot(filepath.Join(dir, name+".png")); err != nil {
+		t.Errorf("screenshot %s: %v", name, err)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/web"
+	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // These tests run the page (core/web's server, ferry.wasm, page.js,
@@ -23,18 +24,6 @@ import (
 // (make wasm, which every make target that tests runs first) and skip
 // without it. tests/browser_e2e_test.go does the same against the real
 // bin/ferry.
-
-// shots is where screenshots go: $FERRY_SCREENSHOTS, or nowhere.
-func shot(t *testing.T, b *Browser, name string) {
-	t.Helper()
-	dir := os.Getenv("FERRY_SCREENSHOTS")
-	if dir == "" {
-		return
-	}
-	if err := b.Screenshot(filepath.Join(dir, name+".png")); err != nil {
-		t.Errorf("screenshot %s: %v", name, err)
-	}
-}
 
 func pageServer(t *testing.T, toBrowser bool) (*web.Mux, *secure.Identity) {
 	t.Helper()
@@ -45,10 +34,7 @@ func pageServer(t *testing.T, toBrowser bool) (*web.Mux, *secure.Identity) {
 	if !srv.HasWasm {
 		t.Skip("skipping: core/web/page has no ferry.wasm (run make wasm)")
 	}
-	id, err := secure.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := testid.New(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +75,7 @@ func TestPageSends(t *testing.T) {
 	must(t, b.Open(web.Link(LANAddr, port, "246810", id.Fingerprint())))
 	_, err = b.WaitText(30*time.Second, "Pick files")
 	must(t, err)
-	shot(t, b, "phone-send-1-opened")
+	Shot(t, b, "phone-send-1-opened")
 	dir := t.TempDir()
 	small := filepath.Join(dir, "notes.txt")
 	large := filepath.Join(dir, "video.bin")
@@ -98,7 +84,7 @@ func TestPageSends(t *testing.T) {
 	must(t, b.Upload("#files", small, large))
 	_, err = b.WaitText(5*time.Second, "2 files")
 	must(t, err)
-	shot(t, b, "phone-send-2-picked")
+	Shot(t, b, "phone-send-2-picked")
 	must(t, b.Click("#send"))
 	select {
 	case <-offered:
@@ -107,11 +93,11 @@ func TestPageSends(t *testing.T) {
 	}
 	_, err = b.WaitText(10*time.Second, "to accept")
 	must(t, err)
-	shot(t, b, "phone-send-3-waiting")
+	Shot(t, b, "phone-send-3-waiting")
 	r.Accept()
 	_, err = b.WaitText(60*time.Second, "Every file was checked")
 	must(t, err)
-	shot(t, b, "phone-send-4-done")
+	Shot(t, b, "phone-send-4-done")
 	must(t, <-served)
 	for _, f := range []string{small, large} {
 		want, _ := os.ReadFile(f)
@@ -142,7 +128,7 @@ func TestPageWrongCode(t *testing.T) {
 	must(t, b.Click("#send"))
 	_, err = b.WaitText(30*time.Second, "did not accept the code")
 	must(t, err)
-	shot(t, b, "phone-wrong-code")
+	Shot(t, b, "phone-wrong-code")
 }
 
 // TestPageReceives: a sender in this process sends to the page (the
@@ -193,16 +179,16 @@ func pageReceives(t *testing.T, host, words string) {
 	}
 	phone := host == LANAddr // the screenshots are a phone's
 	if phone {
-		shot(t, b, "phone-receive-1-opened")
+		Shot(t, b, "phone-receive-1-opened")
 	}
 	must(t, b.Click("#receive"))
 	if phone {
-		shot(t, b, "phone-receive-2-receiving")
+		Shot(t, b, "phone-receive-2-receiving")
 	}
 	_, err = b.WaitText(60*time.Second, "Every file was checked")
 	must(t, err)
 	if phone {
-		shot(t, b, "phone-receive-3-received")
+		Shot(t, b, "phone-receive-3-received")
 	}
 	must(t, <-sent)
 	paths, err := b.WaitDownloads(len(files), 30*time.Second)
@@ -266,7 +252,7 @@ func TestPageResumes(t *testing.T) {
 	}
 	_, err = b.WaitText(30*time.Second, "The connection dropped")
 	must(t, err)
-	shot(t, b, "phone-send-dropped")
+	Shot(t, b, "phone-send-dropped")
 	if err := <-results; err == nil {
 		t.Fatal("the cut transfer succeeded on the receiver")
 	}

@@ -23,6 +23,13 @@ import (
 // naming the package to install (tests/install-deps.sh installs it).
 func Start(t testing.TB, need bool) string {
 	t.Helper()
+	return StartScreen(t, need, "1280x800x24")
+}
+
+// StartScreen is Start with a screen of the given geometry (Xvfb's
+// WIDTHxHEIGHTxDEPTH).
+func StartScreen(t testing.TB, need bool, screen string) string {
+	t.Helper()
 	if _, err := exec.LookPath("Xvfb"); err != nil {
 		if need {
 			t.Fatal("Xvfb is not installed: tests/install-deps.sh installs it (package xvfb)")
@@ -33,7 +40,7 @@ func Start(t testing.TB, need bool) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset")
+	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", screen, "-nolisten", "tcp", "-noreset")
 	cmd.ExtraFiles = []*os.File{w}
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting Xvfb: %v", err)
