@@ -185,28 +185,11 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 	if o.to == "" && o.peer == "" && !interactive && !o.toBrowser {
 		return usagef("pass --to HOST:PORT, or --peer NAME (see 'ferry peers')", "no receiver given and %s", noTerminal(o.json))
 	}
-	stdin, err := takeStdin(&o, e.stdinTerminal)
+	items, stdin, done, err := sendItems(ctx, e, &o)
 	if err != nil {
 		return err
 	}
-	if err := checkPaths(o.paths); err != nil {
-		return err
-	}
-	items := make([]transfer.Item, 0, len(o.paths)+2)
-	for _, path := range o.paths {
-		items = append(items, transfer.Item{Path: path})
-	}
-	if o.text != "" && !stdin.text {
-		items = append(items, transfer.Item{Text: o.text})
-	}
-	if o.clipboard {
-		it, done, err := clipboardItem(ctx)
-		if err != nil {
-			return err
-		}
-		defer done()
-		items = append(items, it)
-	}
+	defer done()
 	if o.toBrowser {
 		return sendToBrowser(ctx, e, p, o, items)
 	}
@@ -463,4 +446,34 @@ func (ss *sendSession) onEvent(ev transfer.Event) {
 			ss.p.infof("diag: sender: %s", e.Split.Format(stagesOf("sender"), e.Interval))
 		}
 	}
+}
+
+// sendItems gathers what a send offers, the same for one receiver or
+// several: the paths (checked), --text, and the clipboard (clipboard.go).
+// Standard input ("-", --text -) is only claimed here and read once the
+// receiver is known (stdin.go). done removes what the clipboard wrote to
+// disk; it is never nil.
+func sendItems(ctx context.Context, e *env, o *sendOpts) (items []transfer.Item, stdin stdinUse, done func(), err error) {
+	done = func() {}
+	if stdin, err = takeStdin(o, e.stdinTerminal); err != nil {
+		return nil, stdin, done, err
+	}
+	if err := checkPaths(o.paths); err != nil {
+		return nil, stdin, done, err
+	}
+	items = make([]transfer.Item, 0, len(o.paths)+2)
+	for _, path := range o.paths {
+		items = append(items, transfer.Item{Path: path})
+	}
+	if o.text != "" && !stdin.text {
+		items = append(items, transfer.Item{Text: o.text})
+	}
+	if o.clipboard {
+		it, cleanup, err := clipboardItem(ctx)
+		if err != nil {
+			return nil, stdin, done, err
+		}
+		items, done = append(items, it), cleanup
+	}
+	return items, stdin, done, nil
 }

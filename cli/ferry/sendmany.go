@@ -136,28 +136,11 @@ func cmdSendMany(ctx context.Context, e *env, p *printer, o sendOpts) error {
 	interactive := e.stdinTerminal && !o.json
 	// What to send, as cmdSend gathers it: paths, --text, standard input
 	// ("-", --text -), the clipboard.
-	stdin, err := takeStdin(&o, e.stdinTerminal)
+	items, stdin, done, err := sendItems(ctx, e, &o)
 	if err != nil {
 		return err
 	}
-	if err := checkPaths(o.paths); err != nil {
-		return err
-	}
-	items := make([]transfer.Item, 0, len(o.paths)+2)
-	for _, path := range o.paths {
-		items = append(items, transfer.Item{Path: path})
-	}
-	if o.text != "" && !stdin.text {
-		items = append(items, transfer.Item{Text: o.text})
-	}
-	if o.clipboard {
-		it, done, err := clipboardItem(ctx)
-		if err != nil {
-			return err
-		}
-		defer done()
-		items = append(items, it)
-	}
+	defer done()
 	id, name, err := thisDevice(o.name)
 	if err != nil {
 		return err

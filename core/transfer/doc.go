@@ -375,7 +375,19 @@
 // Abort codes: 1 internal, 2 cancelled, 3 declined, 4 refused path,
 // 5 no space, 6 protocol, 7 verify (hash mismatch), 8 source changed,
 // 9 timeout. The receiver of an abort returns an error wrapping the
-// matching sentinel, with the reason in its text.
+// matching sentinel, with the reason in its text. The code an end sends
+// follows from its error's kind (ErrorKindOf, below), so an error that
+// wraps two sentinels always travels as the same code.
+//
+// # Error kinds
+//
+// ErrorKindOf names what went wrong in one word from a fixed list
+// (ErrorKinds): an ordered list of rules over this package's and
+// core/secure's sentinels and the system's errors, most specific first,
+// and the kind carried by sentinels made with NewError (core/trust,
+// core/history, core/clipboard). Every front end words a kind and only a
+// kind: the CLI's exit codes and --json kinds, the app's sentences,
+// mobile's strings, the history and the browser page.
 //
 // # Stage timers
 //
