@@ -23,16 +23,16 @@ all: build
 
 build: ferry ferry-gui
 
-# The browser page's WebAssembly (core/web/wasm) and Go's loader for it,
-# embedded by core/web/page into ferry and ferry-gui. Build outputs, not
+# The browser page's WebAssembly (gui/wasm) and Go's loader for it,
+# embedded by gui/page into ferry and ferry-gui. Build outputs, not
 # committed: a plain `go build` without them makes binaries whose page
 # says they were built without it.
-WASM := core/web/page/ferry.wasm
+WASM := gui/page/ferry.wasm
 
 .PHONY: wasm bench-browser screenshots
 wasm:
-	GOOS=js GOARCH=wasm CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w' -o $(WASM) ./core/web/wasm
-	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" core/web/page/wasm_exec.js
+	GOOS=js GOARCH=wasm CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w' -o $(WASM) ./gui/wasm
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" gui/page/wasm_exec.js
 
 ferry: wasm
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/ferry ./cli/ferry
@@ -56,8 +56,8 @@ vet-targets:
 		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) vet -trimpath ./core/... ./cli/... ./mobile/...; \
 	done
 	@# A browser page runs the core as WebAssembly: what it needs must build there.
-	@echo "GOOS=js GOARCH=wasm $(GO) vet ./core/secure ./core/transfer ./core/diag ./core/web/wasm"
-	@GOOS=js GOARCH=wasm CGO_ENABLED=0 $(GO) vet -trimpath ./core/secure ./core/transfer ./core/diag ./core/web/wasm
+	@echo "GOOS=js GOARCH=wasm $(GO) vet ./core/secure ./core/transfer ./core/diag ./gui/wasm"
+	@GOOS=js GOARCH=wasm CGO_ENABLED=0 $(GO) vet -trimpath ./core/secure ./core/transfer ./core/diag ./gui/wasm
 
 lint: wasm vet-targets
 	@out=$$(gofmt -l core cli gui mobile tests benches); \
@@ -119,10 +119,10 @@ bench-quick: ferry
 bench-browser: ferry
 	$(GO) run ./benches/cmd/browserbench -results benches/results $(BENCHFLAGS)
 
-# The phone screenshots in core/web/screenshots, shown in the README,
+# The phone screenshots in gui/screenshots, shown in the README,
 # taken by the browser tests in a phone-sized headless Chromium.
 screenshots: wasm
-	FERRY_SCREENSHOTS=$(CURDIR)/core/web/screenshots $(GO) test -count=1 -run 'TestPage' ./tests/browser
+	FERRY_SCREENSHOTS=$(CURDIR)/gui/screenshots $(GO) test -count=1 -run 'TestPage' ./tests/browser
 
 # The README's first command: a receiver and a sender on this machine.
 demo: ferry

@@ -19,6 +19,7 @@ import (
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/web"
+	"github.com/ferry-project/ferry/gui/page"
 )
 
 // pageEvent (--json) says where the page is: one link per address, each
@@ -40,7 +41,7 @@ func servePage(addr, name string, toBrowser bool) (*web.Mux, error) {
 	if addr == "" {
 		addr = ":0"
 	}
-	srv, err := web.NewServer(web.Config{Name: name, ToBrowser: toBrowser})
+	srv, err := web.NewServer(web.Config{Name: name, ToBrowser: toBrowser, Files: page.Files})
 	if err != nil {
 		return nil, err
 	}

@@ -17,8 +17,6 @@ import (
 	"net/netip"
 	"strings"
 	"sync"
-
-	"github.com/ferry-project/ferry/core/web/page"
 )
 
 // Config is what a Server needs.
@@ -79,7 +77,7 @@ var types = map[string]string{
 func NewServer(cfg Config) (*Server, error) {
 	files := cfg.Files
 	if files == nil {
-		files = page.Files
+		return nil, errors.New("serving the browser page: no page files")
 	}
 	token := cfg.Token
 	if token == "" {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/web"
+	"github.com/ferry-project/ferry/gui/page"
 )
 
 // CoreEngine runs transfers with core/transfer. Its receivers also serve
@@ -41,7 +42,7 @@ func (CoreEngine) NewReceiver(cfg transfer.ReceiverConfig) (Receiver, error) {
 // Ferry senders for a receiver (which closes it when it closes), or alone
 // with toBrowser, for a page that receives (phone.go).
 func pageListener(addr, name string, toBrowser bool) (*web.Mux, error) {
-	srv, err := web.NewServer(web.Config{Name: name, ToBrowser: toBrowser})
+	srv, err := web.NewServer(web.Config{Name: name, ToBrowser: toBrowser, Files: page.Files})
 	if err != nil {
 		return nil, fmt.Errorf("preparing the browser page: %w", err)
 	}

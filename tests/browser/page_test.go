@@ -15,24 +15,25 @@ import (
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/web"
+	ferrypage "github.com/ferry-project/ferry/gui/page"
 	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // These tests run the page (core/web's server, ferry.wasm, page.js,
 // save.js) in Chromium against core/transfer in this process, opened as
-// a phone on the LAN opens it. They need ferry.wasm in core/web/page
+// a phone on the LAN opens it. They need ferry.wasm in gui/page
 // (make wasm, which every make target that tests runs first) and skip
 // without it. tests/browser_e2e_test.go does the same against the real
 // bin/ferry.
 
 func pageServer(t *testing.T, toBrowser bool) (*web.Mux, *secure.Identity) {
 	t.Helper()
-	srv, err := web.NewServer(web.Config{Name: "Ana's laptop", ToBrowser: toBrowser})
+	srv, err := web.NewServer(web.Config{Name: "Ana's laptop", ToBrowser: toBrowser, Files: ferrypage.Files})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !srv.HasWasm {
-		t.Skip("skipping: core/web/page has no ferry.wasm (run make wasm)")
+		t.Skip("skipping: gui/page has no ferry.wasm (run make wasm)")
 	}
 	id := testid.New(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

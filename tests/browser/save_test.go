@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// servePage serves core/web/page's files and testdata/save.html on
+// servePage serves gui/page's files and testdata/save.html on
 // 127.0.0.1 and returns the port as ":PORT".
 func servePage(t *testing.T) string {
 	t.Helper()
@@ -21,7 +21,7 @@ func servePage(t *testing.T) string {
 		t.Fatal(err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/", http.FileServer(http.Dir("../../core/web/page")))
+	mux.Handle("/", http.FileServer(http.Dir("../../gui/page")))
 	mux.HandleFunc("/save.html", func(w http.ResponseWriter, r *http.Request) {
 		http.ServeFile(w, r, "testdata/save.html")
 	})

@@ -10,7 +10,7 @@
 //
 // Each browser run gets a fresh Chromium, so that the renderer's peak
 // resident set (VmHWM, kept by the kernel) is that run's. The page is
-// driven through its ferry bridge (core/web/wasm's package doc), not its
+// driven through its ferry bridge (gui/wasm's package doc), not its
 // buttons: the files come from a file input the harness adds, so the
 // page reads them as it would a person's pick. The receive direction is
 // measured with each of the page's save methods that a headless browser
@@ -44,6 +44,7 @@ import (
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/web"
+	"github.com/ferry-project/ferry/gui/page"
 	"github.com/ferry-project/ferry/tests/browser"
 )
 
@@ -543,7 +544,7 @@ func processSender(work, src string) (string, func() error, error) {
 
 // pageMux serves the page on 127.0.0.1 in this process.
 func pageMux(toBrowser bool) (*web.Mux, *secure.Identity, error) {
-	srv, err := web.NewServer(web.Config{Name: "Bench desktop", ToBrowser: toBrowser})
+	srv, err := web.NewServer(web.Config{Name: "Bench desktop", ToBrowser: toBrowser, Files: page.Files})
 	if err != nil {
 		return nil, nil, err
 	}

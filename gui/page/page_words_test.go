@@ -1,4 +1,4 @@
-package web
+package page
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// The page's words for sizes, rates and durations (page/page.js), run
+// The page's words for sizes, rates and durations (page.js), run
 // under Node from the page's own file: whole bytes and the singular below
 // 1000 ("337.83491602234795 bytes/s" and "1 bytes" were shown once), no
 // "1000 kB", no "1 min 60 s".
@@ -16,7 +16,7 @@ func TestPageWords(t *testing.T) {
 	if err != nil {
 		t.Skip("node is not installed (tests/install-deps.sh installs nodejs): the page's words are not checked here")
 	}
-	page, err := filepath.Abs(filepath.Join("page", "page.js"))
+	page, err := filepath.Abs("page.js")
 	if err != nil {
 		t.Fatal(err)
 	}

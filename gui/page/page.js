@@ -1,6 +1,6 @@
 // Ferry's browser page: reads the code and fingerprint from the link's
-// fragment, loads ferry.wasm (core/web/wasm) and drives its bridge
-// (the global ferry object; its contract is core/web/wasm's package
+// fragment, loads ferry.wasm (gui/wasm) and drives its bridge
+// (the global ferry object; its contract is gui/wasm's package
 // doc). Plain JavaScript, no requests beyond this device.
 "use strict";
 

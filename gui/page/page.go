@@ -1,6 +1,6 @@
 // Package page holds the files of the browser page that a Ferry receiver
 // serves (see core/web): index.html, page.js, page.css, and, when the
-// build made them, ferry.wasm (core/web/wasm compiled with GOOS=js
+// build made them, ferry.wasm (gui/wasm compiled with GOOS=js
 // GOARCH=wasm) and wasm_exec.js (Go's own loader, copied from
 // $(go env GOROOT)/lib/wasm). Those two are build outputs, never
 // committed (.gitignore): `make wasm` writes them, and every make target
