@@ -34,7 +34,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/errkind"
 )
 
 // MaxRead is the most a read takes from the clipboard: 64 MiB, more than
@@ -48,12 +48,12 @@ const timeout = 10 * time.Second
 var (
 	// ErrNoTool: no clipboard program for this session is installed, or
 	// there is no session (no display) to reach.
-	ErrNoTool = transfer.NewError(transfer.KindClipboardTool, "no clipboard program available")
+	ErrNoTool = errkind.New(errkind.ClipboardTool, "no clipboard program available")
 	// ErrEmpty: the clipboard holds nothing of the kind asked for.
-	ErrEmpty = transfer.NewError(transfer.KindClipboardEmpty, "the clipboard is empty")
+	ErrEmpty = errkind.New(errkind.ClipboardEmpty, "the clipboard is empty")
 	// ErrNoImage: the clipboard holds no image, or this platform's tool
 	// cannot read one.
-	ErrNoImage = transfer.NewError(transfer.KindClipboardEmpty, "no image on the clipboard")
+	ErrNoImage = errkind.New(errkind.ClipboardEmpty, "no image on the clipboard")
 )
 
 // tool is one way to reach the clipboard: the argument lists of the

@@ -7,7 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/errkind"
 )
 
 // Bounds; see the package doc.
@@ -81,13 +81,10 @@ type Record struct {
 }
 
 // SetOffer fills in what was offered: the counts, the total size and the
-// top-level names, in the offer's order.
-func (r *Record) SetOffer(o transfer.Offer) {
-	r.Files, r.Folders, r.Texts, r.Bytes = o.Files, o.Dirs, o.Texts, o.TotalBytes
-	paths := make([]string, len(o.Entries))
-	for i, e := range o.Entries {
-		paths[i] = e.Path
-	}
+// top-level names of paths (the offer's entries' paths, in its order:
+// transfer.Offer's Paths).
+func (r *Record) SetOffer(files, folders, texts int, bytes int64, paths []string) {
+	r.Files, r.Folders, r.Texts, r.Bytes = files, folders, texts, bytes
 	r.Names, r.MoreNames = TopNames(paths)
 }
 
@@ -132,10 +129,10 @@ func (r *Record) SetEnd(err error, now time.Time) {
 	if err == nil {
 		return
 	}
-	switch k := transfer.ErrorKindOf(err); k {
-	case transfer.KindDeclined:
+	switch k := errkind.Of(err); k {
+	case errkind.Declined:
 		r.Outcome = Declined
-	case transfer.KindCancelled:
+	case errkind.Cancelled:
 		r.Outcome = Cancelled
 	default:
 		r.Outcome, r.ErrorKind = Failed, string(k)
@@ -144,9 +141,9 @@ func (r *Record) SetEnd(err error, now time.Time) {
 }
 
 // ErrorKind is the stable kind of a transfer's error: core/transfer's
-// ErrorKindOf, the word `ferry --json` error events use for it ("failure"
+// errkind.Of, the word `ferry --json` error events use for it ("failure"
 // when none fits).
-func ErrorKind(err error) string { return string(transfer.ErrorKindOf(err)) }
+func ErrorKind(err error) string { return string(errkind.Of(err)) }
 
 // clean bounds r to what the file keeps: valid UTF-8, capped strings and
 // lists, UTC milliseconds, no negative counts.

@@ -11,20 +11,19 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/internal/jsonfile"
 	"github.com/ferry-project/ferry/core/platform"
-
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // Errors a caller may branch on.
 var (
 	// ErrCorrupt: the history file cannot be read as written. A Store
 	// never returns it: it sets such a file aside (see Aside).
-	ErrCorrupt = transfer.NewError(transfer.KindHistoryFile, "history file is damaged")
+	ErrCorrupt = errkind.New(errkind.HistoryFile, "history file is damaged")
 	// ErrUnsupportedVersion: the history file was written by a newer
 	// ferry; it is left as it is.
-	ErrUnsupportedVersion = transfer.NewError(transfer.KindHistoryFile, "unsupported history file version")
+	ErrUnsupportedVersion = errkind.New(errkind.HistoryFile, "unsupported history file version")
 )
 
 // fileName is the history file's name in the config folder.

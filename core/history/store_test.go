@@ -257,7 +257,7 @@ func TestRecordHelpers(t *testing.T) {
 	for i := range 9 {
 		o.Entries = append(o.Entries, transfer.Entry{Path: fmt.Sprintf("f%d", i)})
 	}
-	r.SetOffer(o)
+	r.SetOffer(o.Files, o.Dirs, o.Texts, o.TotalBytes, o.Paths())
 	if r.Files != 11 || r.Folders != 2 || r.Texts != 1 || r.Bytes != 99 {
 		t.Errorf("counts: %+v", r)
 	}
