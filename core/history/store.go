@@ -83,8 +83,8 @@ func (s *Store) List() (recs []Record, aside *Aside, err error) {
 }
 
 // Add appends r (bounded: see the package doc; a zero At means now) and
-// drops the oldest records until the history fits MaxRecords and
-// MaxFileBytes. A damaged file is set aside first and r starts a new one;
+// drops the oldest records until the history fits maxRecords and
+// maxFileBytes. A damaged file is set aside first and r starts a new one;
 // aside says so. A file from a newer ferry is ErrUnsupportedVersion and is
 // not changed.
 func (s *Store) Add(r Record) (aside *Aside, err error) {
@@ -107,11 +107,11 @@ func (s *Store) Clear() (n int, aside *Aside, err error) {
 	return n, aside, err
 }
 
-// bound drops the oldest records until there are at most MaxRecords and
-// the file is at most MaxFileBytes.
+// bound drops the oldest records until there are at most maxRecords and
+// the file is at most maxFileBytes.
 func bound(recs []Record) []Record {
-	if len(recs) > MaxRecords {
-		recs = recs[len(recs)-MaxRecords:]
+	if len(recs) > maxRecords {
+		recs = recs[len(recs)-maxRecords:]
 	}
 	size := len(encode(nil))
 	sizes := make([]int, len(recs))
@@ -120,7 +120,7 @@ func bound(recs []Record) []Record {
 		size += sizes[i]
 	}
 	drop := 0
-	for size > MaxFileBytes && drop < len(recs)-1 {
+	for size > maxFileBytes && drop < len(recs)-1 {
 		size -= sizes[drop]
 		drop++
 	}
