@@ -85,7 +85,7 @@
 // wrapped as a net.Conn, under the same code, attempt limit and guess
 // budget as Serve, refused as busy while another session or Serve runs.
 // ReceiverConfig.Listener gives Serve such connections among its own
-// (ConnListener is a listener to hand them to), and
+// (core/web's Mux is one that merges them with TCP), and
 // ReceiverConfig.NoListen makes a receiver that binds nothing. A sender
 // on a connection it did not dial (a desktop sending to a page that
 // connected to it) returns that connection from SendConfig.Dialer: the

@@ -98,7 +98,7 @@ func listen(cfg ReceiverConfig) (net.Listener, error) {
 		return nil, errors.New("receiver given both a listener and NoListen")
 	case cfg.Listener != nil:
 		if _, ok := cfg.Listener.(deadliner); !ok {
-			return nil, errors.New("the receiver's listener has no SetDeadline, with which Serve ends its Accept (ConnListener has one)")
+			return nil, errors.New("the receiver's listener has no SetDeadline, with which Serve ends its Accept (core/web's Mux has one)")
 		}
 		return cfg.Listener, nil
 	case cfg.NoListen:

@@ -95,7 +95,7 @@ type ReceiverConfig struct {
 	// sessions over another transport (a browser's WebSocket wrapped as a
 	// net.Conn) merges them into one listener, and every limit of Serve
 	// (pending handshakes, busy refusals, the guess budget) applies to
-	// them all. ConnListener is one to hand such connections to. It must
+	// them all (core/web's Mux is one). It must
 	// have SetDeadline(time.Time) error, as *net.TCPListener has: Serve
 	// ends its Accept with it and leaves it open for the next Serve. The
 	// Receiver owns it: Close closes it. Connections whose RemoteAddr is
