@@ -69,6 +69,14 @@ lint: wasm vet-targets
 	@# binary or library may link it.
 	@if $(GO) list -deps ./cli/ferry ./gui/ferry-gui ./mobile | grep -q 'ferry-project/ferry/tests'; then \
 		echo "a release package imports test code:"; $(GO) list -deps ./cli/ferry ./gui/ferry-gui ./mobile | grep 'ferry-project/ferry/tests'; exit 1; fi
+	@# Arrows run down only: nothing under core/ imports benches/, tests/
+	@# or a front end (cli/, gui/, mobile/); the packaging tool
+	@# (cli/ferry-dist) links nothing of gui/ or mobile/: it reads
+	@# gui/fmactions/system/ as data.
+	@if $(GO) list -deps ./core/... | grep -E 'ferry-project/ferry/(benches|tests|cli|gui|mobile)(/|$$)'; then \
+		echo "a package under core/ imports the packages above"; exit 1; fi
+	@if $(GO) list -deps ./cli/ferry-dist | grep -E 'fyne.io/fyne|ferry-project/ferry/(gui|mobile|core/transfer)(/|$$)'; then \
+		echo "cli/ferry-dist imports the app (gui/, mobile/ or the engine)"; exit 1; fi
 	$(GO) vet ./...
 	@# The GUI's logic must build without cgo; only gui/ferry-gui needs it.
 	CGO_ENABLED=0 $(GO) vet ./gui/ui ./gui/xvfb

@@ -5,54 +5,54 @@ import (
 	"fmt"
 	"runtime/debug"
 
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/errkind"
 )
 
 // Failure kinds: the stable names an app branches on (to word a message,
 // offer a retry, ask for the code again). Failure.Message is for people
 // and may change between versions; the kind will not. They are core's
-// kinds (core/transfer's ErrorKindOf), so the app, the CLI's --json
+// kinds (core/errkind's Of), so the app, the CLI's --json
 // events and the history all say the same word for the same error.
 const (
-	KindWrongCode      = string(transfer.KindWrongCode)      // the code typed on the sender was not the receiver's
-	KindCodeRetired    = string(transfer.KindCodeRetired)    // too many wrong codes: the receiver shows a new one
-	KindCodesHeld      = string(transfer.KindCodesHeld)      // the receiver holds codes back after too many wrong ones: wait, or ask for a new code
-	KindCodesStopped   = string(transfer.KindCodesStopped)   // the receiver takes no more codes: someone may be guessing
-	KindNotPaired      = string(transfer.KindNotPaired)      // one end no longer trusts the other: pair again with a code
-	KindKeyChanged     = string(transfer.KindKeyChanged)     // the peer's key is not the one pinned for it
-	KindBusy           = string(transfer.KindBusy)           // the receiver is in another transfer: try again later
-	KindDeclined       = string(transfer.KindDeclined)       // the receiver said no
-	KindCancelled      = string(transfer.KindCancelled)      // this side or the peer cancelled
-	KindVerify         = string(transfer.KindVerify)         // a file's hash did not match: nothing was kept
-	KindDamaged        = string(transfer.KindDamaged)        // data was damaged or altered on the way: nothing damaged was kept
-	KindRefusedPath    = string(transfer.KindRefusedPath)    // the offer named a path the receiver will not write
-	KindNoSpace        = string(transfer.KindNoSpace)        // the receiver lacks room for the offer
-	KindTimeout        = string(transfer.KindTimeout)        // the peer went silent
-	KindSourceChanged  = string(transfer.KindSourceChanged)  // a file changed on the sender's disk mid-transfer
-	KindIncompatible   = string(transfer.KindIncompatible)   // "incompatible_version": the peer speaks another protocol version
-	KindConnectionLost = string(transfer.KindConnectionLost) // the network went away, or the stream was cut
-	KindProtocol       = string(transfer.KindProtocol)       // the peer broke the protocol
-	KindNotFerry       = string(transfer.KindNotFerry)       // whatever answered is not a Ferry receiver
-	KindUnreachable    = string(transfer.KindUnreachable)    // no address of the peer answered
-	KindPermission     = string(transfer.KindPermission)     // a file could not be read or written for want of permission
-	KindFileMissing    = string(transfer.KindFileMissing)    // a file was moved or deleted after it was chosen
-	KindBrowse         = string(transfer.KindBrowse)         // mDNS browsing failed (transfer ID 0)
-	KindInternal       = string(transfer.KindInternal)       // a bug in Ferry: a recovered panic, with its stack
-	KindOther          = string(transfer.KindFailure)        // "failure": anything else; read the message
+	KindWrongCode      = string(errkind.WrongCode)      // the code typed on the sender was not the receiver's
+	KindCodeRetired    = string(errkind.CodeRetired)    // too many wrong codes: the receiver shows a new one
+	KindCodesHeld      = string(errkind.CodesHeld)      // the receiver holds codes back after too many wrong ones: wait, or ask for a new code
+	KindCodesStopped   = string(errkind.CodesStopped)   // the receiver takes no more codes: someone may be guessing
+	KindNotPaired      = string(errkind.NotPaired)      // one end no longer trusts the other: pair again with a code
+	KindKeyChanged     = string(errkind.KeyChanged)     // the peer's key is not the one pinned for it
+	KindBusy           = string(errkind.Busy)           // the receiver is in another transfer: try again later
+	KindDeclined       = string(errkind.Declined)       // the receiver said no
+	KindCancelled      = string(errkind.Cancelled)      // this side or the peer cancelled
+	KindVerify         = string(errkind.Verify)         // a file's hash did not match: nothing was kept
+	KindDamaged        = string(errkind.Damaged)        // data was damaged or altered on the way: nothing damaged was kept
+	KindRefusedPath    = string(errkind.RefusedPath)    // the offer named a path the receiver will not write
+	KindNoSpace        = string(errkind.NoSpace)        // the receiver lacks room for the offer
+	KindTimeout        = string(errkind.Timeout)        // the peer went silent
+	KindSourceChanged  = string(errkind.SourceChanged)  // a file changed on the sender's disk mid-transfer
+	KindIncompatible   = string(errkind.Incompatible)   // "incompatible_version": the peer speaks another protocol version
+	KindConnectionLost = string(errkind.ConnectionLost) // the network went away, or the stream was cut
+	KindProtocol       = string(errkind.Protocol)       // the peer broke the protocol
+	KindNotFerry       = string(errkind.NotFerry)       // whatever answered is not a Ferry receiver
+	KindUnreachable    = string(errkind.Unreachable)    // no address of the peer answered
+	KindPermission     = string(errkind.Permission)     // a file could not be read or written for want of permission
+	KindFileMissing    = string(errkind.FileMissing)    // a file was moved or deleted after it was chosen
+	KindBrowse         = string(errkind.Browse)         // mDNS browsing failed (transfer ID 0)
+	KindInternal       = string(errkind.Internal)       // a bug in Ferry: a recovered panic, with its stack
+	KindOther          = string(errkind.Failure)        // "failure": anything else; read the message
 )
 
 // Errors of this package. Those with a kind of their own carry it
-// (transfer.NewError); the rest are KindOther.
+// (errkind.New); the rest are KindOther.
 var (
-	errUnreachable = transfer.NewError(transfer.KindUnreachable, "peer unreachable")
-	errPanic       = transfer.NewError(transfer.KindInternal, "internal error")
-	errBrowse      = transfer.NewError(transfer.KindBrowse, "browsing failed")
+	errUnreachable = errkind.New(errkind.Unreachable, "peer unreachable")
+	errPanic       = errkind.New(errkind.Internal, "internal error")
+	errBrowse      = errkind.New(errkind.Browse, "browsing failed")
 	errClosed      = errors.New("node closed")
 	errBusy        = errors.New("too many transfers at once")
 )
 
 // kindOf names err's kind: core's, which reads this package's errors too.
-func kindOf(err error) string { return string(transfer.ErrorKindOf(err)) }
+func kindOf(err error) string { return string(errkind.Of(err)) }
 
 // failureOf turns an error into what the app is told.
 func failureOf(err error) *Failure {

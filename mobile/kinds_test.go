@@ -5,15 +5,15 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // TestKindsAreCore: an app is told core's kind of every error (the
 // CLI's --json kind and the history's), its own errors included.
 func TestKindsAreCore(t *testing.T) {
-	for _, k := range transfer.ErrorKinds() {
-		err := fmt.Errorf("sending: %w", transfer.NewError(k, "example"))
+	for _, k := range errkind.All() {
+		err := fmt.Errorf("sending: %w", errkind.New(k, "example"))
 		if got := failureOf(err).Kind; got != string(k) {
 			t.Errorf("an error of kind %q reaches the app as %q", k, got)
 		}
@@ -46,7 +46,7 @@ func TestKindsAreCore(t *testing.T) {
 }
 
 func isKind(k string) bool {
-	for _, c := range transfer.ErrorKinds() {
+	for _, c := range errkind.All() {
 		if string(c) == k {
 			return true
 		}

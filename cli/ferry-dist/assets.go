@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/png"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,8 +16,6 @@ import (
 	"github.com/srwiley/rasterx"
 
 	"github.com/goreleaser/nfpm/v2/files"
-
-	"github.com/ferry-project/ferry/gui/fmactions"
 )
 
 // The icon is drawn once, as SVG (assets/ferry.svg); the PNG sizes that
@@ -50,10 +49,17 @@ func writeServiceUnit(stage string) (*files.Content, error) {
 // menus and docks, 256 for app grids and software centres.
 var pngSizes = []int{48, 128, 256}
 
-// writeAssets writes the desktop entry, the icons and the file managers'
-// entries into stage and
-// returns them as package contents at their freedesktop locations.
-func writeAssets(stage string) (files.Contents, error) {
+// fmSystem is where the file managers' system-wide entries are, under the
+// repository root: a tree copied as it is to /. It is data read from the
+// repository (as README.md is), not a package imported, so that the
+// packaging tool links nothing of the app; gui/fmactions embeds the same
+// files for the per-user install.
+const fmSystem = "gui/fmactions/system"
+
+// writeAssets writes the desktop entry and the icons into stage and
+// returns them, with the file managers' entries (under root), as package
+// contents at their freedesktop locations.
+func writeAssets(stage, root string) (files.Contents, error) {
 	svg, err := assets.ReadFile("assets/ferry.svg")
 	if err != nil {
 		return nil, err
@@ -70,14 +76,6 @@ func writeAssets(stage string) (files.Contents, error) {
 		{appID + ".desktop", "/usr/share/applications/" + appID + ".desktop", desktop},
 		{appID + ".svg", "/usr/share/icons/hicolor/scalable/apps/" + appID + ".svg", svg},
 	}
-	// "Send with Ferry" in the file managers that have a system-wide
-	// folder for it (Nemo, Dolphin); Nautilus and Caja read only per-user
-	// folders: ferry-gui --install-file-manager-actions writes those.
-	for _, f := range fmactions.Files {
-		if f.System != "" {
-			out = append(out, staged{f.Name, f.System + "/" + f.Name, []byte(f.Text)})
-		}
-	}
 	for _, size := range pngSizes {
 		var b bytes.Buffer
 		if err := renderIcon(&b, svg, size); err != nil {
@@ -93,6 +91,24 @@ func writeAssets(stage string) (files.Contents, error) {
 			return nil, err
 		}
 		contents = append(contents, &files.Content{Source: src, Destination: f.dst, FileInfo: &files.ContentFileInfo{Mode: 0o644}})
+	}
+	// "Send with Ferry" in the file managers that have a system-wide
+	// folder for it (Nemo, Dolphin); Nautilus and Caja read only per-user
+	// folders: ferry-gui --install-file-manager-actions writes those.
+	sys := filepath.Join(root, filepath.FromSlash(fmSystem))
+	err = filepath.WalkDir(sys, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(sys, p)
+		if err != nil {
+			return err
+		}
+		contents = append(contents, &files.Content{Source: p, Destination: "/" + filepath.ToSlash(rel), FileInfo: &files.ContentFileInfo{Mode: 0o644}})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("the file managers' entries (%s): %w", fmSystem, err)
 	}
 	return contents, nil
 }

@@ -59,7 +59,9 @@ func TestPackageVersion(t *testing.T) {
 }
 
 // testRelease lays out a release folder with two small stand-in binaries
-// (archives do not look inside them) and returns it.
+// (archives do not look inside them), and a repository root with stand-in
+// README.md and LICENSE and the real file managers' entries, and returns
+// it.
 func testRelease(t *testing.T) release {
 	t.Helper()
 	root, dir := t.TempDir(), t.TempDir()
@@ -67,6 +69,10 @@ func testRelease(t *testing.T) release {
 		if err := os.WriteFile(filepath.Join(root, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// The file managers' entries are the repository's own.
+	if err := os.CopyFS(filepath.Join(root, fmSystem), os.DirFS(filepath.Join("..", "..", fmSystem))); err != nil {
+		t.Fatal(err)
 	}
 	r := release{version: "v1.2.3", dir: dir, root: root, mtime: time.Unix(1700000000, 0).UTC()}
 	for _, tg := range []target{{"linux", "arm64"}, {"windows", "amd64"}} {

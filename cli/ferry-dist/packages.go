@@ -71,7 +71,7 @@ func (r release) pkg(spec pkgSpec, goarch, bin, format string) (string, error) {
 		{Source: filepath.Join(r.root, "LICENSE"), Destination: "/usr/share/licenses/" + spec.name + "/LICENSE", Type: files.TypeRPMLicense, Packager: "rpm"},
 	}
 	if spec.desktop {
-		assets, err := writeAssets(stage)
+		assets, err := writeAssets(stage, r.root)
 		if err != nil {
 			return "", err
 		}

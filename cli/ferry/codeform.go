@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/errkind"
 )
 
 // The form of a code, checked on both ends before anything touches the
@@ -47,7 +47,7 @@ func checkCodeForm(code string) error {
 // checkCodeForm; nil when it passes.
 func codeFlagError(code string) error {
 	if err := checkCodeForm(code); err != nil {
-		return &usageError{kind: string(transfer.KindBadCode), hint: codeHint,
+		return &usageError{kind: string(errkind.BadCode), hint: codeHint,
 			msg: fmt.Sprintf("bad --code \"%s\": %v", safeCap(code, 24), err)}
 	}
 	return nil

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/errkind"
 )
 
 // Exit codes. Scripts branch on them; they never change meaning.
@@ -45,7 +45,7 @@ func (e *hinted) Unwrap() error { return e.err }
 func withHint(err error, hint string) error { return &hinted{err: err, hint: hint} }
 
 // classify gives an error's exit code, its kind for the JSON error event,
-// and a hint for a person. The kind is core/transfer's (ErrorKindOf), but
+// and a hint for a person. The kind is core/errkind's (errkind.Of), but
 // for the CLI's own errors: a command line that cannot run, an interrupt.
 // This file only words kinds: exitCodeOf and kindHints.
 func classify(err error) (code int, kind, hint string) {
@@ -59,29 +59,29 @@ func classify(err error) (code int, kind, hint string) {
 	var u *usageError
 	switch {
 	case errors.As(err, &u):
-		return exitUsage, firstNonEmpty(u.kind, string(transfer.KindUsage)), firstNonEmpty(hint, u.hint)
+		return exitUsage, firstNonEmpty(u.kind, string(errkind.Usage)), firstNonEmpty(hint, u.hint)
 	case errors.Is(err, errInterrupted):
-		return exitDeclined, string(transfer.KindCancelled), hint
+		return exitDeclined, string(errkind.Cancelled), hint
 	}
-	k := transfer.ErrorKindOf(err)
+	k := errkind.Of(err)
 	return exitCodeOf(k), string(k), firstNonEmpty(hint, kindHints[k])
 }
 
 // exitCodeOf is the exit code of a kind.
-func exitCodeOf(k transfer.ErrorKind) int {
+func exitCodeOf(k errkind.Kind) int {
 	switch k {
 	case "":
 		return exitOK
-	case transfer.KindWrongCode, transfer.KindCodeRetired, transfer.KindCodesHeld,
-		transfer.KindNotPaired, transfer.KindKeyChanged:
+	case errkind.WrongCode, errkind.CodeRetired, errkind.CodesHeld,
+		errkind.NotPaired, errkind.KeyChanged:
 		return exitWrong
-	case transfer.KindCodesStopped:
+	case errkind.CodesStopped:
 		return exitStopped
-	case transfer.KindDeclined, transfer.KindCancelled:
+	case errkind.Declined, errkind.Cancelled:
 		return exitDeclined
-	case transfer.KindVerify:
+	case errkind.Verify:
 		return exitVerify
-	case transfer.KindUsage, transfer.KindBadCode, transfer.KindDirNotWritable:
+	case errkind.Usage, errkind.BadCode, errkind.DirNotWritable:
 		return exitUsage
 	}
 	return exitFailure
@@ -89,34 +89,34 @@ func exitCodeOf(k transfer.ErrorKind) int {
 
 // kindHints is what a person is told to do about each kind, unless the
 // error carries a hint of its own (withHint).
-var kindHints = map[transfer.ErrorKind]string{
-	transfer.KindWrongCode:      "check the code the receiver shows and try again",
-	transfer.KindCodeRetired:    "the receiver now shows a new code: use that one",
-	transfer.KindCodesHeld:      "the receiver is holding back codes after too many wrong ones: wait a minute and send again, or ask the person there for a new code",
-	transfer.KindCodesStopped:   codesStoppedHint,
-	transfer.KindNotPaired:      pairAgainHint,
-	transfer.KindKeyChanged:     "if the other device made a new key, run 'ferry trust remove NAME_OR_FINGERPRINT', then pair again: send once with the code and answer yes to trust",
-	transfer.KindBusy:           "the receiver is in another transfer: send again when it has finished",
-	transfer.KindTrustFile:      "fix the file or move it away: ferry never rewrites a trust file it cannot read",
-	transfer.KindHistoryFile:    "move the file away to start a new history, or pass --no-history",
-	transfer.KindVerify:         "the data was damaged or changed on the way: send again",
-	transfer.KindDamaged:        "the data was damaged or altered on the network, and nothing damaged was kept: send again; if it keeps happening, something on the way is changing it",
-	transfer.KindIncompatible:   "update ferry on both devices to the same version",
-	transfer.KindNoSpace:        "free some space on the receiver, or pick another folder with --dir",
-	transfer.KindTimeout:        "check that both devices are still on the network",
-	transfer.KindSourceChanged:  "wait until the file stops changing, then send again",
-	transfer.KindProtocol:       "update ferry on both devices; if both are up to date, this is a bug",
-	transfer.KindConnectionLost: "the other end stopped or the network dropped: send again to resume where it stopped",
-	transfer.KindNotFerry:       "check the port: it is not a ferry receiver",
-	transfer.KindUnreachable:    "check the address and port the receiver shows, and that it is still waiting",
-	transfer.KindAddressInUse:   "pick another port with --listen, or port 0 for any free one",
-	transfer.KindPermission:     "check the permissions of the files, or pick a folder this user can write with --dir",
-	transfer.KindFileMissing:    "a file or folder was moved or deleted after it was named: send again without it",
-	transfer.KindInternal:       "this is a bug in ferry: please report it with the message",
-	transfer.KindNoSuchDevice:   "'ferry trust list' shows the trusted devices, 'ferry peers' the ones on the network",
-	transfer.KindAmbiguous:      "give more of the fingerprint",
-	transfer.KindClipboardEmpty: "copy something first, or name a file to send",
-	transfer.KindBrowse:         "check the network interface (--iface), or give the receiver's address with --to",
+var kindHints = map[errkind.Kind]string{
+	errkind.WrongCode:      "check the code the receiver shows and try again",
+	errkind.CodeRetired:    "the receiver now shows a new code: use that one",
+	errkind.CodesHeld:      "the receiver is holding back codes after too many wrong ones: wait a minute and send again, or ask the person there for a new code",
+	errkind.CodesStopped:   codesStoppedHint,
+	errkind.NotPaired:      pairAgainHint,
+	errkind.KeyChanged:     "if the other device made a new key, run 'ferry trust remove NAME_OR_FINGERPRINT', then pair again: send once with the code and answer yes to trust",
+	errkind.Busy:           "the receiver is in another transfer: send again when it has finished",
+	errkind.TrustFile:      "fix the file or move it away: ferry never rewrites a trust file it cannot read",
+	errkind.HistoryFile:    "move the file away to start a new history, or pass --no-history",
+	errkind.Verify:         "the data was damaged or changed on the way: send again",
+	errkind.Damaged:        "the data was damaged or altered on the network, and nothing damaged was kept: send again; if it keeps happening, something on the way is changing it",
+	errkind.Incompatible:   "update ferry on both devices to the same version",
+	errkind.NoSpace:        "free some space on the receiver, or pick another folder with --dir",
+	errkind.Timeout:        "check that both devices are still on the network",
+	errkind.SourceChanged:  "wait until the file stops changing, then send again",
+	errkind.Protocol:       "update ferry on both devices; if both are up to date, this is a bug",
+	errkind.ConnectionLost: "the other end stopped or the network dropped: send again to resume where it stopped",
+	errkind.NotFerry:       "check the port: it is not a ferry receiver",
+	errkind.Unreachable:    "check the address and port the receiver shows, and that it is still waiting",
+	errkind.AddressInUse:   "pick another port with --listen, or port 0 for any free one",
+	errkind.Permission:     "check the permissions of the files, or pick a folder this user can write with --dir",
+	errkind.FileMissing:    "a file or folder was moved or deleted after it was named: send again without it",
+	errkind.Internal:       "this is a bug in ferry: please report it with the message",
+	errkind.NoSuchDevice:   "'ferry trust list' shows the trusted devices, 'ferry peers' the ones on the network",
+	errkind.Ambiguous:      "give more of the fingerprint",
+	errkind.ClipboardEmpty: "copy something first, or name a file to send",
+	errkind.Browse:         "check the network interface (--iface), or give the receiver's address with --to",
 }
 
 func firstNonEmpty(s ...string) string {

@@ -360,7 +360,7 @@ func (ss *sendSession) historyRecord(r history.Record, dest receiver, err error,
 		r.Peer.Name = ss.pin.Name // the name it was trusted under
 	}
 	if ss.offer != nil {
-		r.SetOffer(*ss.offer) // the manifest's names, as the receiver records them
+		r.SetOffer(ss.offer.Files, ss.offer.Dirs, ss.offer.Texts, ss.offer.TotalBytes, ss.offer.Paths()) // the manifest's names, as the receiver records them
 	}
 	endRecord(&r, err, now)
 	return r

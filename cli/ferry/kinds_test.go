@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
@@ -11,13 +12,13 @@ import (
 
 // documentedExit is the exit code cli/README.md gives each kind; a kind
 // it does not list exits 1.
-var documentedExit = map[transfer.ErrorKind]int{
-	transfer.KindWrongCode: exitWrong, transfer.KindCodeRetired: exitWrong, transfer.KindCodesHeld: exitWrong,
-	transfer.KindNotPaired: exitWrong, transfer.KindKeyChanged: exitWrong,
-	transfer.KindCodesStopped: exitStopped,
-	transfer.KindDeclined:     exitDeclined, transfer.KindCancelled: exitDeclined,
-	transfer.KindVerify: exitVerify,
-	transfer.KindUsage:  exitUsage, transfer.KindBadCode: exitUsage, transfer.KindDirNotWritable: exitUsage,
+var documentedExit = map[errkind.Kind]int{
+	errkind.WrongCode: exitWrong, errkind.CodeRetired: exitWrong, errkind.CodesHeld: exitWrong,
+	errkind.NotPaired: exitWrong, errkind.KeyChanged: exitWrong,
+	errkind.CodesStopped: exitStopped,
+	errkind.Declined:     exitDeclined, errkind.Cancelled: exitDeclined,
+	errkind.Verify: exitVerify,
+	errkind.Usage:  exitUsage, errkind.BadCode: exitUsage, errkind.DirNotWritable: exitUsage,
 }
 
 // TestEveryKindWorded: for an error of every kind of core's taxonomy,
@@ -26,8 +27,8 @@ var documentedExit = map[transfer.ErrorKind]int{
 // records the same kind, so the CLI's, the GUI's and the app's
 // histories agree with the error events.
 func TestEveryKindWorded(t *testing.T) {
-	for _, k := range transfer.ErrorKinds() {
-		err := fmt.Errorf("sending to box: %w", transfer.NewError(k, "example"))
+	for _, k := range errkind.All() {
+		err := fmt.Errorf("sending to box: %w", errkind.New(k, "example"))
 		code, kind, _ := classify(err)
 		want, ok := documentedExit[k]
 		if !ok {

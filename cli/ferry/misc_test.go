@@ -17,7 +17,25 @@ import (
 )
 
 func TestClassify(t *testing.T) {
-	dial := &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
+	// The system's errors get their kinds from the engine, where they
+	// leave it: a real dial to a closed port, a real listen on a taken one.
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	_, inUse := transfer.Listen(taken.Addr().String())
+	id, err := secure.NewIdentity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed.Close()
+	_, dial := transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{closed.Addr().String()}, Code: "424242",
+		Identity: id, Items: []transfer.Item{{Text: "x"}}})
 	tests := []struct {
 		err  error
 		code int
@@ -34,7 +52,7 @@ func TestClassify(t *testing.T) {
 		{interrupt{role: "sender", sig: os.Interrupt}, exitDeclined, "cancelled"},
 		{fmt.Errorf("b.txt: %w", transfer.ErrVerify), exitVerify, "verify"},
 		{fmt.Errorf("connecting: %w", dial), exitFailure, "unreachable"},
-		{fmt.Errorf("listening: %w", &net.OpError{Op: "listen", Err: os.NewSyscallError("bind", syscall.EADDRINUSE)}), exitFailure, "address_in_use"},
+		{fmt.Errorf("receiving: %w", inUse), exitFailure, "address_in_use"},
 	}
 	for _, tt := range tests {
 		code, kind, _ := classify(tt.err)

@@ -488,7 +488,7 @@ func (rs *receiveSession) onEvent(ev transfer.Event) {
 		rs.startRecord(e)
 	case transfer.Offered:
 		if rs.rec != nil {
-			rs.rec.SetOffer(e.Offer)
+			rs.rec.SetOffer(e.Offer.Files, e.Offer.Dirs, e.Offer.Texts, e.Offer.TotalBytes, e.Offer.Paths())
 		}
 		rs.offered(e.Offer)
 	case transfer.Progress:

@@ -45,9 +45,9 @@ func servePage(addr, name string, toBrowser bool) (*web.Mux, error) {
 	if err != nil {
 		return nil, err
 	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := transfer.Listen(addr) // its error carries its kind
 	if err != nil {
-		return nil, fmt.Errorf("listening on %s: %w", addr, err)
+		return nil, err
 	}
 	return web.NewMux(ln, srv), nil
 }

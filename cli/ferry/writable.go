@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/errkind"
 )
 
 // partialFolder is core/transfer's hidden folder of partial files inside
@@ -61,6 +61,6 @@ func notWritable(dir, where string, err error, fromFlag bool) error {
 	default:
 		hint = "the download folder cannot be written: choose a folder with --dir"
 	}
-	return &usageError{kind: string(transfer.KindDirNotWritable), hint: hint,
+	return &usageError{kind: string(errkind.DirNotWritable), hint: hint,
 		msg: fmt.Sprintf("cannot save into %s: %v", where, why)}
 }

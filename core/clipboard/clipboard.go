@@ -18,7 +18,7 @@
 // type (wl-paste, xclip); xsel, pbpaste and Get-Clipboard read text only,
 // and ReadImage says so with ErrNoImage's wrapper.
 //
-// Reads are bounded by MaxRead: a clipboard is not a way to send a disk
+// Reads are bounded by maxRead: a clipboard is not a way to send a disk
 // image, and a bigger one fails with a message rather than filling memory.
 package clipboard
 
@@ -34,12 +34,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/errkind"
 )
 
-// MaxRead is the most a read takes from the clipboard: 64 MiB, more than
+// maxRead is the most a read takes from the clipboard: 64 MiB, more than
 // any screenshot.
-const MaxRead = 64 << 20
+const maxRead = 64 << 20
 
 // timeout bounds one clipboard program: an X11 clipboard owner that
 // never answers would otherwise hang the command.
@@ -48,12 +48,12 @@ const timeout = 10 * time.Second
 var (
 	// ErrNoTool: no clipboard program for this session is installed, or
 	// there is no session (no display) to reach.
-	ErrNoTool = transfer.NewError(transfer.KindClipboardTool, "no clipboard program available")
+	ErrNoTool = errkind.New(errkind.ClipboardTool, "no clipboard program available")
 	// ErrEmpty: the clipboard holds nothing of the kind asked for.
-	ErrEmpty = transfer.NewError(transfer.KindClipboardEmpty, "the clipboard is empty")
+	ErrEmpty = errkind.New(errkind.ClipboardEmpty, "the clipboard is empty")
 	// ErrNoImage: the clipboard holds no image, or this platform's tool
 	// cannot read one.
-	ErrNoImage = transfer.NewError(transfer.KindClipboardEmpty, "no image on the clipboard")
+	ErrNoImage = errkind.New(errkind.ClipboardEmpty, "no image on the clipboard")
 )
 
 // tool is one way to reach the clipboard: the argument lists of the
@@ -239,7 +239,7 @@ func hasLine(b []byte, line string) bool {
 	return false
 }
 
-// run runs argv with stdin and returns its output, at most MaxRead bytes.
+// run runs argv with stdin and returns its output, at most maxRead bytes.
 // A writer (stdin set) gets no pipe for its output: xclip and wl-copy
 // leave a child behind to serve the clipboard, and a pipe it inherited
 // would keep this call waiting until the clipboard changes hands.
@@ -264,7 +264,7 @@ func run(ctx context.Context, argv []string, stdin io.Reader) ([]byte, error) {
 		return nil, err
 	}
 	if out.over {
-		return nil, fmt.Errorf("the clipboard holds more than %d MiB", MaxRead>>20)
+		return nil, fmt.Errorf("the clipboard holds more than %d MiB", maxRead>>20)
 	}
 	return out.Bytes(), nil
 }
@@ -276,14 +276,14 @@ func firstLine(s string) string {
 	return s
 }
 
-// limited is a buffer that keeps at most MaxRead bytes and notes more.
+// limited is a buffer that keeps at most maxRead bytes and notes more.
 type limited struct {
 	bytes.Buffer
 	over bool
 }
 
 func (l *limited) Write(p []byte) (int, error) {
-	if room := MaxRead - l.Len(); len(p) > room {
+	if room := maxRead - l.Len(); len(p) > room {
 		l.over = true
 		l.Buffer.Write(p[:max(room, 0)])
 		return len(p), nil

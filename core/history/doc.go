@@ -32,13 +32,13 @@
 //     size, including what was skipped or resumed). Zero when the
 //     transfer failed before the offer.
 //   - names: the top-level names of what was offered (a folder's name,
-//     not its contents), in the offer's order, at most MaxNames, each at
+//     not its contents), in the offer's order, at most maxNames, each at
 //     most 1,024 bytes; more_names counts the top-level names left out.
 //     They are the peer's strings on a receiver: a front end escapes them
 //     before it prints them.
 //   - folder: where it went on a receiver (the destination folder), where
 //     it came from on a sender (the folder of the first path sent); ""
-//     for text alone. paths: the absolute paths, at most MaxNames (the
+//     for text alone. paths: the absolute paths, at most maxNames (the
 //     receiver's saved top-level entries, under their final names after a
 //     clash; the sender's source paths). A path longer than 4,096 bytes
 //     is left out rather than cut: a cut path names another file.
@@ -51,7 +51,7 @@
 //
 // # Bounds
 //
-// At most MaxRecords (500) records and MaxFileBytes (1 MiB) of file: a new
+// At most maxRecords (500) records and maxFileBytes (1 MiB) of file: a new
 // record drops the oldest until both hold. One record is at most about
 // 45 KiB (eight 4 KiB paths and eight 1 KiB names), so the byte cap keeps
 // at least the last 20 of even the largest records, and typically all 500

@@ -180,8 +180,8 @@ func (jr jsonRecord) record() (Record, error) {
 		return Record{}, errors.New("a negative count")
 	case *jr.DurationMS < 0 || *jr.DurationMS > maxDurationMS:
 		return Record{}, fmt.Errorf("\"duration_ms\" %d is out of range", *jr.DurationMS)
-	case len(r.Names) > MaxNames || len(r.Paths) > MaxNames:
-		return Record{}, fmt.Errorf("more than %d names or paths", MaxNames)
+	case len(r.Names) > maxNames || len(r.Paths) > maxNames:
+		return Record{}, fmt.Errorf("more than %d names or paths", maxNames)
 	case len(r.Peer.Name) > maxPeerBytes || len(r.Peer.Addr) > maxPeerBytes || len(r.ErrorKind) > maxPeerBytes:
 		return Record{}, errors.New("a peer name, address or error kind is too long")
 	case len(r.Peer.Fingerprint) > maxFPBytes:

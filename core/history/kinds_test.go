@@ -6,22 +6,22 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/errkind"
 )
 
 // TestSetEndKinds: a record's outcome and kind come from core's taxonomy
-// (ErrorKindOf) for an error of every kind, so a history reads as the
+// (errkind.Of) for an error of every kind, so a history reads as the
 // front end's error said.
 func TestSetEndKinds(t *testing.T) {
-	for _, k := range transfer.ErrorKinds() {
-		err := fmt.Errorf("sending: %w", transfer.NewError(k, "example"))
+	for _, k := range errkind.All() {
+		err := fmt.Errorf("sending: %w", errkind.New(k, "example"))
 		var r Record
 		r.SetEnd(err, time.Now())
 		want, kind := Failed, string(k)
 		switch k {
-		case transfer.KindDeclined:
+		case errkind.Declined:
 			want, kind = Declined, ""
-		case transfer.KindCancelled:
+		case errkind.Cancelled:
 			want, kind = Cancelled, ""
 		}
 		if r.Outcome != want || r.ErrorKind != kind || ErrorKind(err) != string(k) {
@@ -39,7 +39,7 @@ func TestSetEndKinds(t *testing.T) {
 // as the error a Store builds for it, not only as the bare sentinel.
 func TestFileErrorKinds(t *testing.T) {
 	for _, err := range []error{corrupt("/h/history.json", "line %d", 2), fmt.Errorf("%w: version 9", ErrUnsupportedVersion)} {
-		if k := transfer.ErrorKindOf(err); k != transfer.KindHistoryFile {
+		if k := errkind.Of(err); k != errkind.HistoryFile {
 			t.Errorf("%v: kind %q", err, k)
 		}
 	}

@@ -7,14 +7,14 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/errkind"
 )
 
 // Bounds; see the package doc.
 const (
-	MaxRecords   = 500     // records kept; the oldest are dropped
-	MaxFileBytes = 1 << 20 // bytes of file kept; the oldest records are dropped
-	MaxNames     = 8       // names and paths kept per record
+	maxRecords   = 500     // records kept; the oldest are dropped
+	maxFileBytes = 1 << 20 // bytes of file kept; the oldest records are dropped
+	maxNames     = 8       // names and paths kept per record
 
 	maxNameBytes  = 1024    // one top-level name
 	maxPathBytes  = 4096    // one path; longer ones are left out
@@ -67,11 +67,11 @@ type Record struct {
 
 	Files, Folders, Texts int
 	Bytes                 int64    // total size offered
-	Names                 []string // top-level names, at most MaxNames
+	Names                 []string // top-level names, at most maxNames
 	MoreNames             int      // top-level names beyond Names
 
 	Folder string   // receiver: the destination; sender: the first source's folder
-	Paths  []string // absolute paths, at most MaxNames
+	Paths  []string // absolute paths, at most maxNames
 
 	Outcome   Outcome
 	ErrorKind string // Failed: a stable kind (ErrorKind)
@@ -81,18 +81,15 @@ type Record struct {
 }
 
 // SetOffer fills in what was offered: the counts, the total size and the
-// top-level names, in the offer's order.
-func (r *Record) SetOffer(o transfer.Offer) {
-	r.Files, r.Folders, r.Texts, r.Bytes = o.Files, o.Dirs, o.Texts, o.TotalBytes
-	paths := make([]string, len(o.Entries))
-	for i, e := range o.Entries {
-		paths[i] = e.Path
-	}
+// top-level names of paths (the offer's entries' paths, in its order:
+// transfer.Offer's Paths).
+func (r *Record) SetOffer(files, folders, texts int, bytes int64, paths []string) {
+	r.Files, r.Folders, r.Texts, r.Bytes = files, folders, texts, bytes
 	r.Names, r.MoreNames = TopNames(paths)
 }
 
 // TopNames returns the distinct first components of slash-separated
-// relative paths, in order, at most MaxNames, and how many more there
+// relative paths, in order, at most maxNames, and how many more there
 // are.
 func TopNames(paths []string) (names []string, more int) {
 	seen := map[string]bool{}
@@ -102,7 +99,7 @@ func TopNames(paths []string) (names []string, more int) {
 			continue
 		}
 		seen[top] = true
-		if len(names) < MaxNames {
+		if len(names) < maxNames {
 			names = append(names, top)
 		} else {
 			more++
@@ -113,7 +110,7 @@ func TopNames(paths []string) (names []string, more int) {
 
 // SavedPaths returns the receiver's top-level paths under dir, from each
 // entry's final name (EntryDone.SavedAs, which differs from the offered
-// name after a clash): at most MaxNames.
+// name after a clash): at most maxNames.
 func SavedPaths(dir string, saved []string) []string {
 	tops, _ := TopNames(saved)
 	out := make([]string, 0, len(tops))
@@ -132,10 +129,10 @@ func (r *Record) SetEnd(err error, now time.Time) {
 	if err == nil {
 		return
 	}
-	switch k := transfer.ErrorKindOf(err); k {
-	case transfer.KindDeclined:
+	switch k := errkind.Of(err); k {
+	case errkind.Declined:
 		r.Outcome = Declined
-	case transfer.KindCancelled:
+	case errkind.Cancelled:
 		r.Outcome = Cancelled
 	default:
 		r.Outcome, r.ErrorKind = Failed, string(k)
@@ -144,9 +141,9 @@ func (r *Record) SetEnd(err error, now time.Time) {
 }
 
 // ErrorKind is the stable kind of a transfer's error: core/transfer's
-// ErrorKindOf, the word `ferry --json` error events use for it ("failure"
+// errkind.Of, the word `ferry --json` error events use for it ("failure"
 // when none fits).
-func ErrorKind(err error) string { return string(transfer.ErrorKindOf(err)) }
+func ErrorKind(err error) string { return string(errkind.Of(err)) }
 
 // clean bounds r to what the file keeps: valid UTF-8, capped strings and
 // lists, UTC milliseconds, no negative counts.
@@ -163,7 +160,7 @@ func clean(r Record) Record {
 	r.Bytes, r.MoreNames = max(r.Bytes, 0), max(r.MoreNames, 0)
 	var names []string
 	for _, n := range r.Names {
-		if len(names) == MaxNames {
+		if len(names) == maxNames {
 			r.MoreNames++
 			continue
 		}
@@ -175,7 +172,7 @@ func clean(r Record) Record {
 	}
 	var paths []string
 	for _, p := range r.Paths {
-		if len(paths) < MaxNames && len(p) <= maxPathBytes && utf8.ValidString(p) {
+		if len(paths) < maxNames && len(p) <= maxPathBytes && utf8.ValidString(p) {
 			paths = append(paths, p)
 		}
 	}

@@ -11,20 +11,19 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/internal/jsonfile"
 	"github.com/ferry-project/ferry/core/platform"
-
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // Errors a caller may branch on.
 var (
 	// ErrCorrupt: the history file cannot be read as written. A Store
 	// never returns it: it sets such a file aside (see Aside).
-	ErrCorrupt = transfer.NewError(transfer.KindHistoryFile, "history file is damaged")
+	ErrCorrupt = errkind.New(errkind.HistoryFile, "history file is damaged")
 	// ErrUnsupportedVersion: the history file was written by a newer
 	// ferry; it is left as it is.
-	ErrUnsupportedVersion = transfer.NewError(transfer.KindHistoryFile, "unsupported history file version")
+	ErrUnsupportedVersion = errkind.New(errkind.HistoryFile, "unsupported history file version")
 )
 
 // fileName is the history file's name in the config folder.
@@ -84,8 +83,8 @@ func (s *Store) List() (recs []Record, aside *Aside, err error) {
 }
 
 // Add appends r (bounded: see the package doc; a zero At means now) and
-// drops the oldest records until the history fits MaxRecords and
-// MaxFileBytes. A damaged file is set aside first and r starts a new one;
+// drops the oldest records until the history fits maxRecords and
+// maxFileBytes. A damaged file is set aside first and r starts a new one;
 // aside says so. A file from a newer ferry is ErrUnsupportedVersion and is
 // not changed.
 func (s *Store) Add(r Record) (aside *Aside, err error) {
@@ -108,11 +107,11 @@ func (s *Store) Clear() (n int, aside *Aside, err error) {
 	return n, aside, err
 }
 
-// bound drops the oldest records until there are at most MaxRecords and
-// the file is at most MaxFileBytes.
+// bound drops the oldest records until there are at most maxRecords and
+// the file is at most maxFileBytes.
 func bound(recs []Record) []Record {
-	if len(recs) > MaxRecords {
-		recs = recs[len(recs)-MaxRecords:]
+	if len(recs) > maxRecords {
+		recs = recs[len(recs)-maxRecords:]
 	}
 	size := len(encode(nil))
 	sizes := make([]int, len(recs))
@@ -121,7 +120,7 @@ func bound(recs []Record) []Record {
 		size += sizes[i]
 	}
 	drop := 0
-	for size > MaxFileBytes && drop < len(recs)-1 {
+	for size > maxFileBytes && drop < len(recs)-1 {
 		size -= sizes[drop]
 		drop++
 	}

@@ -88,18 +88,18 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
-// TestBoundedCount: at most MaxRecords; the oldest go first.
+// TestBoundedCount: at most maxRecords; the oldest go first.
 func TestBoundedCount(t *testing.T) {
 	s := newStore(t)
 	var recs []Record
-	for i := range MaxRecords {
+	for i := range maxRecords {
 		recs = append(recs, clean(sample(i)))
 	}
 	os.MkdirAll(filepath.Dir(s.Path()), 0o700)
 	if err := jsonfile.WriteAtomic(s.Path(), encode(recs)); err != nil {
 		t.Fatal(err)
 	}
-	for i := MaxRecords; i < MaxRecords+3; i++ {
+	for i := maxRecords; i < maxRecords+3; i++ {
 		if _, err := s.Add(sample(i)); err != nil {
 			t.Fatal(err)
 		}
@@ -108,22 +108,22 @@ func TestBoundedCount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != MaxRecords {
-		t.Fatalf("%d records, want %d", len(got), MaxRecords)
+	if len(got) != maxRecords {
+		t.Fatalf("%d records, want %d", len(got), maxRecords)
 	}
-	if got[0].Names[1] != fmt.Sprintf("note-%d.txt", MaxRecords+2) || got[len(got)-1].Names[1] != "note-3.txt" {
-		t.Errorf("newest %q, oldest %q: want note-%d.txt and note-3.txt", got[0].Names[1], got[len(got)-1].Names[1], MaxRecords+2)
+	if got[0].Names[1] != fmt.Sprintf("note-%d.txt", maxRecords+2) || got[len(got)-1].Names[1] != "note-3.txt" {
+		t.Errorf("newest %q, oldest %q: want note-%d.txt and note-3.txt", got[0].Names[1], got[len(got)-1].Names[1], maxRecords+2)
 	}
 }
 
 // TestBoundedBytes: the largest records (eight 4 KiB paths, eight 1 KiB
-// names) keep the file under MaxFileBytes, newest kept.
+// names) keep the file under maxFileBytes, newest kept.
 func TestBoundedBytes(t *testing.T) {
 	s := newStore(t)
 	big := func(i int) Record {
 		r := sample(i)
 		r.Paths, r.Names = nil, nil
-		for j := range MaxNames {
+		for j := range maxNames {
 			r.Paths = append(r.Paths, "/"+strings.Repeat("p", maxPathBytes-1))
 			r.Names = append(r.Names, fmt.Sprintf("%d-%d-", i, j)+strings.Repeat("n", 2000)) // clipped to 1 KiB
 		}
@@ -141,8 +141,8 @@ func TestBoundedBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	fi, err := os.Stat(s.Path())
-	if err != nil || fi.Size() > MaxFileBytes {
-		t.Fatalf("file is %d bytes, cap %d (%v)", fi.Size(), MaxFileBytes, err)
+	if err != nil || fi.Size() > maxFileBytes {
+		t.Fatalf("file is %d bytes, cap %d (%v)", fi.Size(), maxFileBytes, err)
 	}
 	got, _, _ := s.List()
 	if len(got) < 20 || len(got[0].Names[0]) != maxNameBytes || !strings.HasPrefix(got[0].Names[0], "40-0-") {
@@ -257,7 +257,7 @@ func TestRecordHelpers(t *testing.T) {
 	for i := range 9 {
 		o.Entries = append(o.Entries, transfer.Entry{Path: fmt.Sprintf("f%d", i)})
 	}
-	r.SetOffer(o)
+	r.SetOffer(o.Files, o.Dirs, o.Texts, o.TotalBytes, o.Paths())
 	if r.Files != 11 || r.Folders != 2 || r.Texts != 1 || r.Bytes != 99 {
 		t.Errorf("counts: %+v", r)
 	}

@@ -1,48 +1,48 @@
 package secure
 
-import "errors"
+import "github.com/ferry-project/ferry/core/errkind"
 
 // Errors a caller may branch on. Returned errors wrap them with context.
 var (
 	// ErrWrongCode: the two ends used different codes. Both ends see it.
-	ErrWrongCode = errors.New("wrong code")
+	ErrWrongCode = errkind.New(errkind.WrongCode, "wrong code")
 	// ErrCodeRetired: the responder retired the code after too many wrong
 	// attempts; the initiator should ask for the new one.
-	ErrCodeRetired = errors.New("code retired after too many wrong attempts")
+	ErrCodeRetired = errkind.New(errkind.CodeRetired, "code retired after too many wrong attempts")
 	// ErrCodesHeld: the responder did not check the code at all: after
 	// too many wrong codes it holds guesses back for a while, or takes
 	// none until its person asks for a new code. The initiator should wait
 	// and try again, or ask for the new code.
-	ErrCodesHeld = errors.New("the receiver is not taking codes after too many wrong ones")
+	ErrCodesHeld = errkind.New(errkind.CodesHeld, "the receiver is not taking codes after too many wrong ones")
 	// ErrBusy: the receiver is in another transfer; try again later.
-	ErrBusy = errors.New("receiver busy")
+	ErrBusy = errkind.New(errkind.Busy, "receiver busy")
 	// ErrNotPaired: a paired-mode handshake was refused because one end
 	// has no pin for the other (never paired, or trust removed), or does
 	// not accept paired mode at all. Pairing again with a code fixes it.
-	ErrNotPaired = errors.New("not paired")
+	ErrNotPaired = errkind.New(errkind.NotPaired, "not paired")
 	// ErrKeyChanged: the responder's static key is not the pinned one (an
 	// impostor, or the device regenerated its key).
-	ErrKeyChanged = errors.New("device key changed")
+	ErrKeyChanged = errkind.New(errkind.KeyChanged, "device key changed")
 	// ErrIncompatibleVersion: the peer speaks another protocol version.
-	ErrIncompatibleVersion = errors.New("incompatible protocol version")
+	ErrIncompatibleVersion = errkind.New(errkind.Incompatible, "incompatible protocol version")
 	// ErrNotFerry: the peer did not start with Ferry's preamble.
-	ErrNotFerry = errors.New("peer is not speaking the ferry protocol")
+	ErrNotFerry = errkind.New(errkind.NotFerry, "peer is not speaking the ferry protocol")
 	// ErrHandshakeTimeout: the peer stopped answering during the handshake.
-	ErrHandshakeTimeout = errors.New("handshake timed out")
+	ErrHandshakeTimeout = errkind.New(errkind.Timeout, "handshake timed out")
 	// ErrBadPSK: a pre-shared key of the wrong length. Refused rather than
 	// letting Noise silently run without one.
-	ErrBadPSK = errors.New("pre-shared key must be 32 bytes")
+	ErrBadPSK = errkind.New(errkind.Internal, "pre-shared key must be 32 bytes")
 	// ErrAuth: a record failed authentication (tampered, replayed,
 	// reordered or dropped). Deliberately says no more than that.
-	ErrAuth = errors.New("record failed authentication")
+	ErrAuth = errkind.New(errkind.Damaged, "record failed authentication")
 	// ErrMalformed: a record length that no honest peer sends.
-	ErrMalformed = errors.New("malformed record")
+	ErrMalformed = errkind.New(errkind.Protocol, "malformed record")
 	// ErrTruncated: the stream ended without its authenticated end.
-	ErrTruncated = errors.New("stream truncated")
+	ErrTruncated = errkind.New(errkind.ConnectionLost, "stream truncated")
 	// ErrTrailingData: bytes followed the authenticated end of stream.
-	ErrTrailingData = errors.New("data after end of stream")
+	ErrTrailingData = errkind.New(errkind.Protocol, "data after end of stream")
 	// ErrConnectionLost: the socket failed (reset, timeout, closed).
-	ErrConnectionLost = errors.New("connection lost")
+	ErrConnectionLost = errkind.New(errkind.ConnectionLost, "connection lost")
 	// ErrClosed: the Conn was used after Close or CloseWrite.
-	ErrClosed = errors.New("use of closed channel")
+	ErrClosed = errkind.New(errkind.Internal, "use of closed channel")
 )

@@ -11,12 +11,12 @@ import (
 // person names a device, in a list of trusted devices (core/trust) or of
 // devices heard on the network (core/discovery).
 
-// ParseFingerprint reads a fingerprint, or the start of one, as people
+// parseFingerprint reads a fingerprint, or the start of one, as people
 // and TXT records write it: in any case, with dashes and white space
 // anywhere, which it drops. It returns the characters upper-cased and
 // without separators, and false when any other character occurs or
 // nothing is left. It does not check the length: a prefix parses too.
-func ParseFingerprint(s string) (string, bool) {
+func parseFingerprint(s string) (string, bool) {
 	var b strings.Builder
 	for _, r := range s {
 		switch {
@@ -34,10 +34,10 @@ func ParseFingerprint(s string) (string, bool) {
 }
 
 // CanonicalFingerprint returns s in Fingerprint's form,
-// "K7QX-M2PA-9RTE-WD4C", when ParseFingerprint reads a whole fingerprint
+// "K7QX-M2PA-9RTE-WD4C", when parseFingerprint reads a whole fingerprint
 // from it, and "" otherwise.
 func CanonicalFingerprint(s string) string {
-	n, ok := ParseFingerprint(s)
+	n, ok := parseFingerprint(s)
 	if !ok || len(n) != fpLen {
 		return ""
 	}
@@ -51,7 +51,7 @@ const minPrefix = 4
 // DeviceMatches reports whether query names the device with this name
 // and fingerprint: the name, compared case-insensitively, or the
 // fingerprint in full or as a prefix of at least four characters, as
-// ParseFingerprint reads it (any case, dashes and spaces optional).
+// parseFingerprint reads it (any case, dashes and spaces optional).
 // White space around query does not count; an empty query names
 // nothing.
 func DeviceMatches(name, fingerprint, query string) bool {
@@ -62,10 +62,10 @@ func DeviceMatches(name, fingerprint, query string) bool {
 	if strings.EqualFold(name, q) {
 		return true
 	}
-	prefix, ok := ParseFingerprint(q)
+	prefix, ok := parseFingerprint(q)
 	if !ok || len(prefix) < minPrefix {
 		return false
 	}
-	own, ok := ParseFingerprint(fingerprint)
+	own, ok := parseFingerprint(fingerprint)
 	return ok && strings.HasPrefix(own, prefix)
 }

@@ -21,9 +21,9 @@ func TestParseFingerprint(t *testing.T) {
 		{"K7QX_", "", false}, // nor any other separator
 		{"К7QX", "", false},  // a Cyrillic K
 	} {
-		got, ok := ParseFingerprint(tt.in)
+		got, ok := parseFingerprint(tt.in)
 		if got != tt.want || ok != tt.ok {
-			t.Errorf("ParseFingerprint(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
+			t.Errorf("parseFingerprint(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
 		}
 	}
 }

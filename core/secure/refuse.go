@@ -2,6 +2,7 @@ package secure
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -22,6 +23,24 @@ const (
 	rejectKeyChanged  = 6 // initiator: the responder's key is not the pinned one
 	rejectCodesHeld   = 7 // responder: message 3 not checked, guesses are held back
 )
+
+// rejections are the errors a rejection read from the peer wraps
+// (fromResponder, fromInitiator): what IsRejection looks for.
+// TestEveryRejectionIsARejection fails when a reason's error is missing.
+var rejections = []error{ErrWrongCode, ErrCodeRetired, ErrCodesHeld, ErrBusy, ErrNotPaired}
+
+// IsRejection reports whether err wraps one of the errors a rejection
+// stands for (a wrong or retired code, codes held back, busy, not
+// paired): the peer refused the connection and closed it, so nothing
+// more can reach it.
+func IsRejection(err error) bool {
+	for _, r := range rejections {
+		if errors.Is(err, r) {
+			return true
+		}
+	}
+	return false
+}
 
 // busyTimeout bounds RefuseBusy's exchange: an honest initiator sends its
 // preamble as soon as it connects.

@@ -3,7 +3,12 @@ package secure
 import (
 	"context"
 	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"net"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -71,5 +76,60 @@ func TestGuess(t *testing.T) {
 		Guess: func(check func() bool) GuessAnswer { checked = check(); return Wrong }})
 	if !errors.Is(sv.err, ErrWrongCode) || checked {
 		t.Fatalf("checked wrong guess: server %v, check said %v", sv.err, checked)
+	}
+}
+
+// TestEveryRejectionIsARejection: every rejection reason this package
+// declares (each reject* constant in refuse.go, found in the source so
+// that a new one cannot be left out) means an error to the end that
+// reads it, and IsRejection reports that error, so the engine never
+// answers a peer that already refused and closed. An unknown reason is
+// malformed, not a rejection.
+func TestEveryRejectionIsARejection(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "refuse.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reasons []byte
+	for _, decl := range f.Decls {
+		g, ok := decl.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range g.Specs {
+			vs := spec.(*ast.ValueSpec)
+			for i, n := range vs.Names {
+				if !strings.HasPrefix(n.Name, "reject") {
+					continue
+				}
+				v, err := strconv.Atoi(vs.Values[i].(*ast.BasicLit).Value)
+				if err != nil {
+					t.Fatalf("%s: %v", n.Name, err)
+				}
+				reasons = append(reasons, byte(v))
+			}
+		}
+	}
+	if len(reasons) < 7 {
+		t.Fatalf("found only %d rejection reasons in refuse.go: %v", len(reasons), reasons)
+	}
+	for _, r := range reasons {
+		meant := 0
+		for _, meaning := range []func(byte) error{fromResponder, fromInitiator} {
+			err := meaning(r)
+			if errors.Is(err, ErrMalformed) {
+				continue
+			}
+			meant++
+			if !IsRejection(err) {
+				t.Errorf("reason %d: %v is not a rejection to IsRejection", r, err)
+			}
+		}
+		if meant == 0 {
+			t.Errorf("reason %d means nothing to either end", r)
+		}
+	}
+	if err := fromResponder(255); IsRejection(err) {
+		t.Errorf("an unknown reason is a rejection: %v", err)
 	}
 }

@@ -73,6 +73,15 @@ type Offer struct {
 	PeerFingerprint string
 }
 
+// Paths are the offer's entries' paths, in its order.
+func (o Offer) Paths() []string {
+	paths := make([]string, len(o.Entries))
+	for i, e := range o.Entries {
+		paths[i] = e.Path
+	}
+	return paths
+}
+
 // Outcome says what happened to one entry.
 type Outcome uint8
 

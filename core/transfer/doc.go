@@ -85,7 +85,7 @@
 // wrapped as a net.Conn, under the same code, attempt limit and guess
 // budget as Serve, refused as busy while another session or Serve runs.
 // ReceiverConfig.Listener gives Serve such connections among its own
-// (ConnListener is a listener to hand them to), and
+// (core/web's Mux is one that merges them with TCP), and
 // ReceiverConfig.NoListen makes a receiver that binds nothing. A sender
 // on a connection it did not dial (a desktop sending to a page that
 // connected to it) returns that connection from SendConfig.Dialer: the
@@ -376,18 +376,19 @@
 // 5 no space, 6 protocol, 7 verify (hash mismatch), 8 source changed,
 // 9 timeout. The receiver of an abort returns an error wrapping the
 // matching sentinel, with the reason in its text. The code an end sends
-// follows from its error's kind (ErrorKindOf, below), so an error that
+// follows from its error's kind (core/errkind, below), so an error that
 // wraps two sentinels always travels as the same code.
 //
 // # Error kinds
 //
-// ErrorKindOf names what went wrong in one word from a fixed list
-// (ErrorKinds): an ordered list of rules over this package's and
-// core/secure's sentinels and the system's errors, most specific first,
-// and the kind carried by sentinels made with NewError (core/trust,
-// core/history, core/clipboard). Every front end words a kind and only a
-// kind: the CLI's exit codes and --json kinds, the app's sentences,
-// mobile's strings, the history and the browser page.
+// core/errkind names what went wrong in one word from a fixed list; its
+// doc describes the taxonomy. This package's and core/secure's sentinels
+// carry their kinds. The engine adds the kinds of the operating system's
+// and the network's errors (a full disk, permission, a reset or refused
+// connection, a port in use, a file gone: kinds.go) where its errors
+// leave it: in what Send, NewReceiver, Serve and ServeConn return and in
+// the Failed event. So a front end reads any error's kind with
+// errkind.Of alone.
 //
 // # Stage timers
 //

@@ -10,12 +10,13 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
 // abortCode is the wire form of why a transfer ended early. It is read
-// from an error's kind (ErrorKindOf, kinds.go); the mapping lives here and
+// from an error's kind (errkind.Of, with the engine's rules: kindOf, kinds.go); the mapping lives here and
 // nowhere else.
 type abortCode uint8
 
@@ -36,17 +37,17 @@ const (
 // as codeInternal.
 var abortCodes = []struct {
 	code     abortCode
-	kind     ErrorKind
+	kind     errkind.Kind
 	sentinel error
 }{
-	{codeCancelled, KindCancelled, ErrCancelled},
-	{codeDeclined, KindDeclined, ErrDeclined},
-	{codeRefusedPath, KindRefusedPath, ErrRefusedPath},
-	{codeNoSpace, KindNoSpace, ErrNoSpace},
-	{codeProtocol, KindProtocol, ErrProtocol},
-	{codeVerify, KindVerify, ErrVerify},
-	{codeSourceChanged, KindSourceChanged, ErrSourceChanged},
-	{codeTimeout, KindTimeout, ErrTimeout},
+	{codeCancelled, errkind.Cancelled, ErrCancelled},
+	{codeDeclined, errkind.Declined, ErrDeclined},
+	{codeRefusedPath, errkind.RefusedPath, ErrRefusedPath},
+	{codeNoSpace, errkind.NoSpace, ErrNoSpace},
+	{codeProtocol, errkind.Protocol, ErrProtocol},
+	{codeVerify, errkind.Verify, ErrVerify},
+	{codeSourceChanged, errkind.SourceChanged, ErrSourceChanged},
+	{codeTimeout, errkind.Timeout, ErrTimeout},
 }
 
 // codeSentinels is the sentinel each known code wraps on receipt.
@@ -62,12 +63,12 @@ var codeSentinels = func() map[abortCode]error {
 // wraps: the peer hit an error of its own.
 var errPeerFailed = errors.New("the peer failed")
 
-// codeOf picks the wire code for a local error: its kind's (ErrorKindOf),
+// codeOf picks the wire code for a local error: its kind's (errkind.Of),
 // or, for a kind without a code, the first of abortCodes' sentinels it
 // wraps (another protocol version is a protocol violation on the wire),
 // so that an error wrapping two sentinels always gets the same code.
 func codeOf(err error) abortCode {
-	k := ErrorKindOf(err)
+	k := kindOf(err)
 	for _, a := range abortCodes {
 		if a.kind == k {
 			return a.code
@@ -206,16 +207,9 @@ func isPeerGone(err error) bool {
 	return errors.Is(err, secure.ErrConnectionLost) || errors.Is(err, secure.ErrTruncated) || errors.Is(err, ErrTimeout)
 }
 
-// refused reports the rejections core/secure reports: the receiver
+// refused reports a rejection (core/secure's IsRejection): the receiver
 // already closed, so no abort can reach it.
-func refused(err error) bool {
-	for _, s := range []error{secure.ErrWrongCode, secure.ErrCodeRetired, secure.ErrBusy, secure.ErrNotPaired} {
-		if errors.Is(err, s) {
-			return true
-		}
-	}
-	return false
-}
+func refused(err error) bool { return secure.IsRejection(err) }
 
 // cutUTF8 cuts s to at most n bytes on a rune boundary.
 func cutUTF8(s string, n int) string {

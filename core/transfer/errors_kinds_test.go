@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
@@ -17,8 +18,8 @@ func TestAbortCodeOfKind(t *testing.T) {
 			t.Errorf("codeOf(%v) = %d, want %d", err, c, a.code)
 		}
 		back := peerAbortError("peer", abortMsg{Code: a.code, Reason: "because"})
-		if !errors.Is(back, a.sentinel) || ErrorKindOf(back) != a.kind {
-			t.Errorf("abort code %d: %v, kind %q, want %v", a.code, back, ErrorKindOf(back), a.sentinel)
+		if !errors.Is(back, a.sentinel) || kindOf(back) != a.kind {
+			t.Errorf("abort code %d: %v, kind %q, want %v", a.code, back, kindOf(back), a.sentinel)
 		}
 	}
 	for _, err := range []error{errors.New("disk on fire"), secure.ErrWrongCode, secure.ErrAuth} {
@@ -56,7 +57,7 @@ func TestAbortCodeTwoSentinels(t *testing.T) {
 // protocol violation (there is no code for a version).
 func TestAbortCodeOtherVersion(t *testing.T) {
 	err := fmt.Errorf("peer speaks transfer protocol 9: %w: %w", secure.ErrIncompatibleVersion, ErrProtocol)
-	if k, c := ErrorKindOf(err), codeOf(err); k != KindIncompatible || c != codeProtocol {
+	if k, c := kindOf(err), codeOf(err); k != errkind.Incompatible || c != codeProtocol {
 		t.Errorf("kind %q, code %d", k, c)
 	}
 }

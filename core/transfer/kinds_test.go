@@ -6,21 +6,18 @@
 package transfer_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"net"
-	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/ferry-project/ferry/core/clipboard"
+	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
@@ -32,48 +29,48 @@ import (
 // finds them in the source, so a new one that is not here fails it.
 var sentinels = map[string]struct {
 	err  error
-	kind transfer.ErrorKind
+	kind errkind.Kind
 }{
-	"transfer.ErrDeclined":          {transfer.ErrDeclined, transfer.KindDeclined},
-	"transfer.ErrCancelled":         {transfer.ErrCancelled, transfer.KindCancelled},
-	"transfer.ErrVerify":            {transfer.ErrVerify, transfer.KindVerify},
-	"transfer.ErrRefusedPath":       {transfer.ErrRefusedPath, transfer.KindRefusedPath},
-	"transfer.ErrNoSpace":           {transfer.ErrNoSpace, transfer.KindNoSpace},
-	"transfer.ErrTimeout":           {transfer.ErrTimeout, transfer.KindTimeout},
-	"transfer.ErrSourceChanged":     {transfer.ErrSourceChanged, transfer.KindSourceChanged},
-	"transfer.ErrProtocol":          {transfer.ErrProtocol, transfer.KindProtocol},
-	"transfer.ErrCodesStopped":      {transfer.ErrCodesStopped, transfer.KindCodesStopped},
-	"secure.ErrWrongCode":           {secure.ErrWrongCode, transfer.KindWrongCode},
-	"secure.ErrCodeRetired":         {secure.ErrCodeRetired, transfer.KindCodeRetired},
-	"secure.ErrCodesHeld":           {secure.ErrCodesHeld, transfer.KindCodesHeld},
-	"secure.ErrBusy":                {secure.ErrBusy, transfer.KindBusy},
-	"secure.ErrNotPaired":           {secure.ErrNotPaired, transfer.KindNotPaired},
-	"secure.ErrKeyChanged":          {secure.ErrKeyChanged, transfer.KindKeyChanged},
-	"secure.ErrIncompatibleVersion": {secure.ErrIncompatibleVersion, transfer.KindIncompatible},
-	"secure.ErrNotFerry":            {secure.ErrNotFerry, transfer.KindNotFerry},
-	"secure.ErrHandshakeTimeout":    {secure.ErrHandshakeTimeout, transfer.KindTimeout},
-	"secure.ErrBadPSK":              {secure.ErrBadPSK, transfer.KindInternal},
-	"secure.ErrAuth":                {secure.ErrAuth, transfer.KindDamaged},
-	"secure.ErrMalformed":           {secure.ErrMalformed, transfer.KindProtocol},
-	"secure.ErrTruncated":           {secure.ErrTruncated, transfer.KindConnectionLost},
-	"secure.ErrTrailingData":        {secure.ErrTrailingData, transfer.KindProtocol},
-	"secure.ErrConnectionLost":      {secure.ErrConnectionLost, transfer.KindConnectionLost},
-	"secure.ErrClosed":              {secure.ErrClosed, transfer.KindInternal},
-	"trust.ErrNotFound":             {trust.ErrNotFound, transfer.KindNoSuchDevice},
-	"trust.ErrAmbiguous":            {trust.ErrAmbiguous, transfer.KindAmbiguous},
-	"trust.ErrCorrupt":              {trust.ErrCorrupt, transfer.KindTrustFile},
-	"trust.ErrUnsupportedVersion":   {trust.ErrUnsupportedVersion, transfer.KindTrustFile},
-	"history.ErrCorrupt":            {history.ErrCorrupt, transfer.KindHistoryFile},
-	"history.ErrUnsupportedVersion": {history.ErrUnsupportedVersion, transfer.KindHistoryFile},
-	"clipboard.ErrNoTool":           {clipboard.ErrNoTool, transfer.KindClipboardTool},
-	"clipboard.ErrEmpty":            {clipboard.ErrEmpty, transfer.KindClipboardEmpty},
-	"clipboard.ErrNoImage":          {clipboard.ErrNoImage, transfer.KindClipboardEmpty},
+	"transfer.ErrDeclined":          {transfer.ErrDeclined, errkind.Declined},
+	"transfer.ErrCancelled":         {transfer.ErrCancelled, errkind.Cancelled},
+	"transfer.ErrVerify":            {transfer.ErrVerify, errkind.Verify},
+	"transfer.ErrRefusedPath":       {transfer.ErrRefusedPath, errkind.RefusedPath},
+	"transfer.ErrNoSpace":           {transfer.ErrNoSpace, errkind.NoSpace},
+	"transfer.ErrTimeout":           {transfer.ErrTimeout, errkind.Timeout},
+	"transfer.ErrSourceChanged":     {transfer.ErrSourceChanged, errkind.SourceChanged},
+	"transfer.ErrProtocol":          {transfer.ErrProtocol, errkind.Protocol},
+	"transfer.ErrCodesStopped":      {transfer.ErrCodesStopped, errkind.CodesStopped},
+	"secure.ErrWrongCode":           {secure.ErrWrongCode, errkind.WrongCode},
+	"secure.ErrCodeRetired":         {secure.ErrCodeRetired, errkind.CodeRetired},
+	"secure.ErrCodesHeld":           {secure.ErrCodesHeld, errkind.CodesHeld},
+	"secure.ErrBusy":                {secure.ErrBusy, errkind.Busy},
+	"secure.ErrNotPaired":           {secure.ErrNotPaired, errkind.NotPaired},
+	"secure.ErrKeyChanged":          {secure.ErrKeyChanged, errkind.KeyChanged},
+	"secure.ErrIncompatibleVersion": {secure.ErrIncompatibleVersion, errkind.Incompatible},
+	"secure.ErrNotFerry":            {secure.ErrNotFerry, errkind.NotFerry},
+	"secure.ErrHandshakeTimeout":    {secure.ErrHandshakeTimeout, errkind.Timeout},
+	"secure.ErrBadPSK":              {secure.ErrBadPSK, errkind.Internal},
+	"secure.ErrAuth":                {secure.ErrAuth, errkind.Damaged},
+	"secure.ErrMalformed":           {secure.ErrMalformed, errkind.Protocol},
+	"secure.ErrTruncated":           {secure.ErrTruncated, errkind.ConnectionLost},
+	"secure.ErrTrailingData":        {secure.ErrTrailingData, errkind.Protocol},
+	"secure.ErrConnectionLost":      {secure.ErrConnectionLost, errkind.ConnectionLost},
+	"secure.ErrClosed":              {secure.ErrClosed, errkind.Internal},
+	"trust.ErrNotFound":             {trust.ErrNotFound, errkind.NoSuchDevice},
+	"trust.ErrAmbiguous":            {trust.ErrAmbiguous, errkind.Ambiguous},
+	"trust.ErrCorrupt":              {trust.ErrCorrupt, errkind.TrustFile},
+	"trust.ErrUnsupportedVersion":   {trust.ErrUnsupportedVersion, errkind.TrustFile},
+	"history.ErrCorrupt":            {history.ErrCorrupt, errkind.HistoryFile},
+	"history.ErrUnsupportedVersion": {history.ErrUnsupportedVersion, errkind.HistoryFile},
+	"clipboard.ErrNoTool":           {clipboard.ErrNoTool, errkind.ClipboardTool},
+	"clipboard.ErrEmpty":            {clipboard.ErrEmpty, errkind.ClipboardEmpty},
+	"clipboard.ErrNoImage":          {clipboard.ErrNoImage, errkind.ClipboardEmpty},
 }
 
 // TestEverySentinelHasAKind parses every package under core/ for
 // exported package-level variables named Err*, and fails for one that
-// the sentinels table above does not list (add it to ErrorKindOf's rules
-// in kinds.go, or make it with NewError, and to the table), or whose kind
+// the sentinels table above does not list (make it with errkind.New, and add
+// it to the table), or whose kind
 // is not the table's.
 func TestEverySentinelHasAKind(t *testing.T) {
 	found := map[string]bool{}
@@ -110,9 +107,9 @@ func TestEverySentinelHasAKind(t *testing.T) {
 		s, ok := sentinels[name]
 		switch {
 		case !ok:
-			t.Errorf("%s has no kind: give it one in core/transfer/kinds.go (a rule, or NewError) and list it in this test", name)
-		case transfer.ErrorKindOf(fmt.Errorf("doing it: %w", s.err)) != s.kind:
-			t.Errorf("%s: kind %q, want %q", name, transfer.ErrorKindOf(s.err), s.kind)
+			t.Errorf("%s has no kind: give it one in core/errkind (make it with errkind.New) and list it in this test", name)
+		case errkind.Of(fmt.Errorf("doing it: %w", s.err)) != s.kind:
+			t.Errorf("%s: kind %q, want %q", name, errkind.Of(s.err), s.kind)
 		}
 	}
 	for name := range sentinels {
@@ -141,81 +138,43 @@ func errVars(f *ast.File) []string {
 	return names
 }
 
-// TestErrorKindOf covers the errors that are not sentinels of core's:
-// the standard library's and the system's.
-func TestErrorKindOf(t *testing.T) {
-	dial := &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
-	for _, tt := range []struct {
-		err  error
-		want transfer.ErrorKind
-	}{
-		{nil, ""},
-		{errors.New("disk on fire"), transfer.KindFailure},
-		{context.Canceled, transfer.KindCancelled},
-		{context.DeadlineExceeded, transfer.KindTimeout},
-		{dial, transfer.KindUnreachable},
-		{&net.DNSError{Err: "no such host", Name: "box.invalid"}, transfer.KindUnreachable},
-		{&net.OpError{Op: "listen", Err: os.NewSyscallError("bind", syscall.EADDRINUSE)}, transfer.KindAddressInUse},
-		{&net.OpError{Op: "read", Err: os.NewSyscallError("read", syscall.ECONNRESET)}, transfer.KindConnectionLost},
-		{&net.OpError{Op: "write", Err: errors.New("broken")}, transfer.KindConnectionLost},
-		{os.NewSyscallError("write", syscall.ENOSPC), transfer.KindNoSpace},
-		{&fs.PathError{Op: "open", Path: "/x", Err: syscall.EACCES}, transfer.KindPermission},
-		{&fs.PathError{Op: "open", Path: "/x", Err: syscall.ENOENT}, transfer.KindFileMissing},
-		{transfer.NewError(transfer.KindUsage, "bad flags"), transfer.KindUsage},
-	} {
-		if got := transfer.ErrorKindOf(tt.err); got != tt.want {
-			t.Errorf("ErrorKindOf(%v) = %q, want %q", tt.err, got, tt.want)
-		}
-	}
-}
-
 // TestErrorKindOfTwoSentinels: an error that wraps two sentinels gets the
 // same kind every time, the more specific one's, however it wraps them.
 func TestErrorKindOfTwoSentinels(t *testing.T) {
 	for _, tt := range []struct {
 		a, b error
-		want transfer.ErrorKind
+		want errkind.Kind
 	}{
-		{transfer.ErrCancelled, transfer.ErrTimeout, transfer.KindCancelled},
-		{secure.ErrWrongCode, secure.ErrConnectionLost, transfer.KindWrongCode},
-		{transfer.ErrDeclined, transfer.ErrCancelled, transfer.KindDeclined},
-		{transfer.ErrNoSpace, transfer.ErrRefusedPath, transfer.KindNoSpace},
-		{transfer.ErrVerify, transfer.ErrProtocol, transfer.KindVerify},
-		{trust.ErrCorrupt, transfer.ErrCancelled, transfer.KindCancelled},
+		{transfer.ErrCancelled, transfer.ErrTimeout, errkind.Cancelled},
+		{secure.ErrWrongCode, secure.ErrConnectionLost, errkind.WrongCode},
+		{transfer.ErrDeclined, transfer.ErrCancelled, errkind.Declined},
+		{transfer.ErrNoSpace, transfer.ErrRefusedPath, errkind.NoSpace},
+		{transfer.ErrVerify, transfer.ErrProtocol, errkind.Verify},
+		{trust.ErrCorrupt, transfer.ErrCancelled, errkind.Cancelled},
 	} {
 		for _, err := range []error{
 			fmt.Errorf("%w: %w", tt.a, tt.b), fmt.Errorf("%w: %w", tt.b, tt.a),
 			errors.Join(tt.a, tt.b), errors.Join(tt.b, tt.a),
 		} {
 			for range 200 {
-				if got := transfer.ErrorKindOf(err); got != tt.want {
-					t.Fatalf("ErrorKindOf(%v) = %q, want %q", err, got, tt.want)
+				if got := errkind.Of(err); got != tt.want {
+					t.Fatalf("errkind.Of(%v) = %q, want %q", err, got, tt.want)
 				}
 			}
 		}
 	}
 }
 
-// TestErrorKindsListed: ErrorKinds names every kind once, KindFailure
-// last, and NewError's errors carry theirs.
-func TestErrorKindsListed(t *testing.T) {
-	kinds := transfer.ErrorKinds()
-	seen := map[transfer.ErrorKind]bool{}
-	for _, k := range kinds {
-		if k == "" || seen[k] || strings.ToLower(string(k)) != string(k) || strings.ContainsAny(string(k), " -") {
-			t.Errorf("kind %q: empty, repeated, or not lower_snake_case", k)
-		}
-		seen[k] = true
-		if got := transfer.ErrorKindOf(fmt.Errorf("x: %w", transfer.NewError(k, "example"))); got != k {
-			t.Errorf("NewError(%q) has kind %q", k, got)
-		}
+// TestEverySentinelKindListed: every sentinel's kind is one errkind.All
+// lists.
+func TestEverySentinelKindListed(t *testing.T) {
+	listed := map[errkind.Kind]bool{}
+	for _, k := range errkind.All() {
+		listed[k] = true
 	}
-	if kinds[len(kinds)-1] != transfer.KindFailure {
-		t.Errorf("ErrorKinds ends with %q, not failure", kinds[len(kinds)-1])
-	}
-	for _, s := range sentinels {
-		if !seen[s.kind] {
-			t.Errorf("kind %q is not in ErrorKinds", s.kind)
+	for name, s := range sentinels {
+		if !listed[s.kind] {
+			t.Errorf("%s: kind %q is not in errkind.All", name, s.kind)
 		}
 	}
 }

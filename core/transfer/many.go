@@ -11,8 +11,8 @@ import (
 
 // Defaults of ManyConfig.
 const (
-	DefaultGather = 10 * time.Second
-	DefaultWindow = 4 << 20
+	defaultGather = 10 * time.Second
+	defaultWindow = 4 << 20
 )
 
 // ManyConfig is one send of the same items to several receivers.
@@ -30,12 +30,12 @@ type ManyConfig struct {
 	OnEvent func(to int, ev Event)
 	// Gather is how long a receiver that accepted waits for the others
 	// to accept, decline or fail before its files start (default
-	// DefaultGather; negative: not at all). Files read together are read
+	// 10 s; negative: not at all). Files read together are read
 	// once; a receiver that accepts later is sent the files all the same,
 	// read again for it where the others are past them.
 	Gather time.Duration
 	// Window is how many bytes of recently read file chunks the sessions
-	// share (default DefaultWindow). A receiver that falls further behind
+	// share (default 4 MiB). A receiver that falls further behind
 	// the fastest reads the rest of the file on its own.
 	Window int
 }
@@ -71,11 +71,11 @@ func SendMany(ctx context.Context, cfg ManyConfig) ([]ManyResult, ManyStats) {
 	n := len(cfg.To)
 	window := cfg.Window
 	if window <= 0 {
-		window = DefaultWindow
+		window = defaultWindow
 	}
 	gather := cfg.Gather
 	if gather == 0 {
-		gather = DefaultGather
+		gather = defaultGather
 	}
 	hub := newFanout(window, maxChunk, n)
 	line := newStartLine(n, gather)

@@ -50,6 +50,11 @@ var errReceiverClosed = errors.New("receiver closed")
 // set it is used instead of a bound port, and with cfg.NoListen nothing
 // is bound at all (only ServeConn serves).
 func NewReceiver(cfg ReceiverConfig) (*Receiver, error) {
+	r, err := newReceiver(cfg)
+	return r, withKind(err)
+}
+
+func newReceiver(cfg ReceiverConfig) (*Receiver, error) {
 	if cfg.Sink == nil {
 		if err := checkDir(cfg.Dir); err != nil {
 			return nil, err
@@ -93,7 +98,7 @@ func listen(cfg ReceiverConfig) (net.Listener, error) {
 		return nil, errors.New("receiver given both a listener and NoListen")
 	case cfg.Listener != nil:
 		if _, ok := cfg.Listener.(deadliner); !ok {
-			return nil, errors.New("the receiver's listener has no SetDeadline, with which Serve ends its Accept (ConnListener has one)")
+			return nil, errors.New("the receiver's listener has no SetDeadline, with which Serve ends its Accept (core/web's Mux has one)")
 		}
 		return cfg.Listener, nil
 	case cfg.NoListen:
@@ -103,9 +108,9 @@ func listen(cfg ReceiverConfig) (net.Listener, error) {
 	if addr == "" {
 		addr = ":0"
 	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := Listen(addr)
 	if err != nil {
-		return nil, fmt.Errorf("listening on %s: %w", addr, err)
+		return nil, err
 	}
 	return ln, nil
 }
@@ -204,6 +209,7 @@ func (r *Receiver) Serve(ctx context.Context) (sum Summary, err error) {
 	ev := r.ev
 	defer func() {
 		if err != nil {
+			err = withKind(err)
 			ev.emit(Failed{Err: err})
 		}
 	}()
@@ -274,6 +280,7 @@ func (r *Receiver) ServeConn(ctx context.Context, nc net.Conn) (sum Summary, err
 	ev := r.ev
 	defer func() {
 		if err != nil {
+			err = withKind(err)
 			ev.emit(Failed{Err: err})
 		}
 	}()

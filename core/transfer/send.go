@@ -24,6 +24,7 @@ func Send(ctx context.Context, cfg SendConfig) (sum Summary, err error) {
 	ev := &emitter{f: cfg.OnEvent}
 	defer func() {
 		if err != nil {
+			err = withKind(err)
 			ev.emit(Failed{Err: err})
 		}
 	}()

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io/fs"
 	"net"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -219,55 +218,6 @@ func TestServeConnBusy(t *testing.T) {
 	cancel()
 }
 
-type pipeAddr struct{}
-
-func (pipeAddr) Network() string { return "pipe" }
-func (pipeAddr) String() string  { return "pipe" }
-
-// TestServeOwnListener: Serve accepts from ReceiverConfig.Listener, here
-// one fed with pipes.
-func TestServeOwnListener(t *testing.T) {
-	ln := NewConnListener(pipeAddr{})
-	_, rid := ids(t)
-	dest := t.TempDir()
-	r, err := NewReceiver(ReceiverConfig{Dir: dest, Identity: rid, Listener: ln, Policy: AcceptAll})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	if r.Port() != 0 {
-		t.Errorf("port %d", r.Port())
-	}
-	sid, _ := ids(t)
-	// Twice: the listener stays open from one Serve to the next.
-	for i := range 2 {
-		done := make(chan serveResult, 1)
-		go func() {
-			sum, err := r.Serve(t.Context())
-			done <- serveResult{sum, err}
-		}()
-		a, b := net.Pipe()
-		handed := make(chan error, 1)
-		go func() { handed <- ln.Hand(t.Context(), a) }()
-		_, serr := Send(t.Context(), SendConfig{Addrs: []string{"ws"}, Code: r.Code(), Identity: sid, Dialer: connDialer(b),
-			Items: []Item{{Text: "through my listener", Name: "n.txt"}}})
-		res := <-done
-		if serr != nil || res.err != nil || <-handed != nil {
-			t.Fatalf("transfer %d: send: %v; serve: %v", i, serr, res.err)
-		}
-	}
-	if _, err := NewReceiver(ReceiverConfig{Dir: dest, Identity: rid, Listener: struct{ net.Listener }{ln}}); err == nil {
-		t.Error("a listener without SetDeadline was taken")
-	}
-	r.Close()
-	if err := ln.Hand(t.Context(), nil); !errors.Is(err, net.ErrClosed) {
-		t.Errorf("Hand after Close: %v", err)
-	}
-	if _, err := os.Stat(filepath.Join(dest, partialDir)); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("partial folder left: %v", err)
-	}
-}
-
 // The two tests below are a browser page's two directions with nothing
 // but memory and a net.Pipe: no socket, no disk. make unit also runs
 // them compiled to WebAssembly under Node (GOOS=js GOARCH=wasm), the
@@ -305,24 +255,14 @@ func TestPageReceives(t *testing.T) {
 }
 
 // TestPageSends: the page sends files that are bare streams (as a
-// browser's File is) on its connection; the desktop takes it through
-// its own Serve, handed over by a ConnListener, into a Sink.
+// browser's File is) on its connection; the desktop serves it
+// (ServeConn: on a desktop core/web's Mux hands it to Serve, tested
+// there) into a Sink.
 func TestPageSends(t *testing.T) {
-	ln := NewConnListener(pipeAddr{})
 	sink := newMemSink()
-	_, rid := ids(t)
-	desk, err := NewReceiver(ReceiverConfig{Identity: rid, Listener: ln, Sink: sink, Policy: AcceptAll})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer desk.Close()
-	done := make(chan serveResult, 1)
-	go func() {
-		sum, err := desk.Serve(t.Context())
-		done <- serveResult{sum, err}
-	}()
+	desk, _ := newConnReceiver(t, ReceiverConfig{Sink: sink, Policy: AcceptAll})
 	a, b := net.Pipe()
-	go ln.Hand(t.Context(), a)
+	done := serveConn(t.Context(), desk, a)
 	sid, _ := ids(t)
 	sfs := &streamFS{FS: testFS()}
 	_, serr := Send(t.Context(), SendConfig{Addrs: []string{"desk"}, Code: desk.Code(), Identity: sid, Name: "Browser on Android",

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/diag"
+	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
@@ -24,18 +25,18 @@ import (
 // ErrIncompatibleVersion, ErrTruncated, ErrConnectionLost) where one
 // applies; errors.Is finds them.
 var (
-	ErrDeclined      = errors.New("the receiver declined the transfer")
-	ErrCancelled     = errors.New("transfer cancelled")
-	ErrVerify        = errors.New("verification failed: hash mismatch")
-	ErrRefusedPath   = errors.New("refused path")
-	ErrNoSpace       = errors.New("not enough free space")
-	ErrTimeout       = errors.New("the peer went silent")
-	ErrSourceChanged = errors.New("a file changed on the sender's disk during the transfer")
-	ErrProtocol      = errors.New("protocol violation")
+	ErrDeclined      = errkind.New(errkind.Declined, "the receiver declined the transfer")
+	ErrCancelled     = errkind.New(errkind.Cancelled, "transfer cancelled")
+	ErrVerify        = errkind.New(errkind.Verify, "verification failed: hash mismatch")
+	ErrRefusedPath   = errkind.New(errkind.RefusedPath, "refused path")
+	ErrNoSpace       = errkind.New(errkind.NoSpace, "not enough free space")
+	ErrTimeout       = errkind.New(errkind.Timeout, "the peer went silent")
+	ErrSourceChanged = errkind.New(errkind.SourceChanged, "a file changed on the sender's disk during the transfer")
+	ErrProtocol      = errkind.New(errkind.Protocol, "protocol violation")
 	// ErrCodesStopped is for a front end that ends its receiver on
 	// CodesStopped: the guess budget is spent and no code is checked
 	// until a person asks for a new one. Serve itself never returns it.
-	ErrCodesStopped = errors.New("stopped taking codes after too many wrong ones")
+	ErrCodesStopped = errkind.New(errkind.CodesStopped, "stopped taking codes after too many wrong ones")
 )
 
 // Policy decides offers without asking the front end.
@@ -94,7 +95,7 @@ type ReceiverConfig struct {
 	// sessions over another transport (a browser's WebSocket wrapped as a
 	// net.Conn) merges them into one listener, and every limit of Serve
 	// (pending handshakes, busy refusals, the guess budget) applies to
-	// them all. ConnListener is one to hand such connections to. It must
+	// them all (core/web's Mux is one). It must
 	// have SetDeadline(time.Time) error, as *net.TCPListener has: Serve
 	// ends its Accept with it and leaves it open for the next Serve. The
 	// Receiver owns it: Close closes it. Connections whose RemoteAddr is

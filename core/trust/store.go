@@ -11,26 +11,25 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/internal/jsonfile"
 	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/secure"
-
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // Errors a caller may branch on. Returned errors wrap them with the file
 // or the name that was asked for.
 var (
 	// ErrNotFound: no device matches the name or fingerprint.
-	ErrNotFound = transfer.NewError(transfer.KindNoSuchDevice, "no such device")
+	ErrNotFound = errkind.New(errkind.NoSuchDevice, "no such device")
 	// ErrAmbiguous: more than one device matches; the message lists them,
 	// so the person can give more of the fingerprint.
-	ErrAmbiguous = transfer.NewError(transfer.KindAmbiguous, "more than one device matches")
+	ErrAmbiguous = errkind.New(errkind.Ambiguous, "more than one device matches")
 	// ErrCorrupt: the trust file cannot be read as written; the message
 	// names the file and the line or entry that is wrong.
-	ErrCorrupt = transfer.NewError(transfer.KindTrustFile, "trust file is corrupt")
+	ErrCorrupt = errkind.New(errkind.TrustFile, "trust file is corrupt")
 	// ErrUnsupportedVersion: the trust file was written by a newer ferry.
-	ErrUnsupportedVersion = transfer.NewError(transfer.KindTrustFile, "unsupported trust file version")
+	ErrUnsupportedVersion = errkind.New(errkind.TrustFile, "unsupported trust file version")
 )
 
 // Device is a device known by its static key.

@@ -1,6 +1,8 @@
 package web
 
 import (
+	"errors"
+	"fmt"
 	"net"
 	"net/url"
 	"strconv"
@@ -15,4 +17,44 @@ func Link(host string, port int, code, fingerprint string) string {
 	v.Set("code", code)
 	v.Set("fp", fingerprint)
 	return "http://" + net.JoinHostPort(host, strconv.Itoa(port)) + "/#" + v.Encode()
+}
+
+// legacyScheme is the link the app's Receive view showed before it had a
+// page, ferry://HOST:PORT?code=CODE&fp=FINGERPRINT; ParseLink still reads
+// it.
+const legacyScheme = "ferry"
+
+// Target is what a receiver's link names: the same link pasted into a
+// Ferry app's Send view has everything it needs to send there.
+type Target struct {
+	Addr        string // host:port
+	Code        string
+	Fingerprint string
+}
+
+// ParseLink reads a receiver's page link (Link's
+// http://HOST:PORT/#code=...) or a legacy ferry:// link.
+func ParseLink(s string) (Target, error) {
+	u, err := url.Parse(s)
+	if err != nil {
+		return Target{}, fmt.Errorf("parsing link: %w", err)
+	}
+	var q url.Values
+	switch u.Scheme {
+	case "http":
+		if q, err = url.ParseQuery(u.Fragment); err != nil {
+			return Target{}, fmt.Errorf("parsing link: %w", err)
+		}
+		if q.Get("code") == "" {
+			return Target{}, errors.New("parsing link: no code after # (a Ferry link is http://HOST:PORT/#code=...)")
+		}
+	case legacyScheme:
+		q = u.Query()
+	default:
+		return Target{}, fmt.Errorf("parsing link: scheme %q is neither http nor %s", u.Scheme, legacyScheme)
+	}
+	if u.Port() == "" || u.Hostname() == "" {
+		return Target{}, errors.New("parsing link: no host:port")
+	}
+	return Target{Addr: u.Host, Code: q.Get("code"), Fingerprint: q.Get("fp")}, nil
 }

@@ -27,8 +27,10 @@
 package fmactions
 
 import (
+	"embed"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 )
@@ -48,33 +50,31 @@ const Script = `#!/bin/sh
 exec ferry-gui -- "$@"
 `
 
+// The system-wide entries are files under system/, at the path each is
+// installed at: the packages (cli/ferry-dist) copy that tree as it is
+// (reading it from the repository, as they read README.md, so that the
+// packaging tool imports nothing of the app), and Install writes the same
+// texts per user.
+//
+//go:embed system
+var system embed.FS
+
 // NemoAction is Nemo's action file.
-const NemoAction = `[Nemo Action]
-Name=` + Label + `
-Comment=Send the selected files and folders to a device on the network
-Exec=ferry-gui -- %F
-Icon-Name=` + appID + `
-Selection=notnone
-Extensions=any;
-Quote=double
-`
+var NemoAction = systemFile("/usr/share/nemo/actions", "ferry-send.nemo_action")
 
 // DolphinServiceMenu is Dolphin's service menu: a desktop entry of type
 // Service whose one action is the menu entry. X-KDE-ServiceTypes is for
 // Plasma 5; Plasma 6 reads the folder it is in.
-const DolphinServiceMenu = `[Desktop Entry]
-Type=Service
-Name=` + Label + `
-MimeType=application/octet-stream;inode/directory;
-Actions=send;
-X-KDE-ServiceTypes=KonqPopupMenu/Plugin
-X-KDE-Priority=TopLevel
+var DolphinServiceMenu = systemFile("/usr/share/kio/servicemenus", "ferry-send.desktop")
 
-[Desktop Action send]
-Name=` + Label + `
-Icon=` + appID + `
-Exec=ferry-gui -- %F
-`
+// systemFile is the text of system/DIR/NAME.
+func systemFile(dir, name string) string {
+	b, err := system.ReadFile(path.Join("system", dir, name))
+	if err != nil {
+		panic(err) // embedded: only a build that lost the file gets here
+	}
+	return string(b)
+}
 
 // File is one file manager's entry: its file name, its text, and where
 // it goes (a system-wide path, empty when there is none, and the folder

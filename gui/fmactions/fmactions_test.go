@@ -1,8 +1,10 @@
 package fmactions
 
 import (
+	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -92,5 +94,37 @@ func TestServiceMenuValidates(t *testing.T) {
 	out, _ := exec.Command("desktop-file-validate", path).CombinedOutput()
 	if bad := ServiceMenuProblems(string(out)); len(bad) > 0 {
 		t.Errorf("desktop-file-validate: %q", bad)
+	}
+}
+
+// TestSystemFiles: system/ holds exactly the system-wide entries of
+// Files (the packages copy the whole tree, so a stray file would ship),
+// each naming the menu entry, the icon and ferry-gui's command line.
+func TestSystemFiles(t *testing.T) {
+	want := map[string]bool{}
+	for _, f := range Files {
+		if f.System == "" {
+			continue
+		}
+		want[path.Join("system", f.System, f.Name)] = true
+		for _, s := range []string{"Name=" + Label, appID, "Exec=ferry-gui -- %F"} {
+			if !strings.Contains(f.Text, s) {
+				t.Errorf("%s: no %q in\n%s", f.Name, s, f.Text)
+			}
+		}
+	}
+	found := 0
+	err := fs.WalkDir(system, "system", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		found++
+		if !want[p] {
+			t.Errorf("%s is in system/ but no entry of Files", p)
+		}
+		return nil
+	})
+	if err != nil || found != len(want) || found == 0 {
+		t.Errorf("system/ holds %d files, Files %d system-wide entries (%v)", found, len(want), err)
 	}
 }

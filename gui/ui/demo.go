@@ -12,6 +12,7 @@ import (
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
+	"github.com/ferry-project/ferry/core/web"
 )
 
 // Demo fills the window with sample content and no network, for
@@ -102,7 +103,7 @@ func (u *UI) Demo(view string) error {
 		u.send.startPhoneSend() // serves the page on loopback (the capture's FERRY_LISTEN); the demo engine waits
 		// The link as it would read on a LAN, with a fixed port and code
 		// so that the picture is the same every run.
-		u.send.phone.show(FormatLink("192.168.1.23", 41002, "482913", u.fingerprint()))
+		u.send.phone.show(web.Link("192.168.1.23", 41002, "482913", u.fingerprint()))
 	case "receive", "offer", "codes-stopped":
 		u.ShowReceive()
 	case "settings", "trusted":

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"net"
 
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/web"
@@ -46,9 +45,9 @@ func pageListener(addr, name string, toBrowser bool) (*web.Mux, error) {
 	if err != nil {
 		return nil, fmt.Errorf("preparing the browser page: %w", err)
 	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := transfer.Listen(addr) // its error carries its kind
 	if err != nil {
-		return nil, fmt.Errorf("listening on %s: %w", addr, err)
+		return nil, err
 	}
 	return web.NewMux(ln, srv), nil
 }

@@ -360,7 +360,7 @@ func (u *UI) sendRecord(l *transferLog, paths []string, d Device, addr string, e
 	}
 	r.Names, r.MoreNames = history.TopNames(names)
 	if l.offer != nil {
-		r.SetOffer(*l.offer)
+		r.SetOffer(l.offer.Files, l.offer.Dirs, l.offer.Texts, l.offer.TotalBytes, l.offer.Paths())
 	}
 	r.Peer = u.historyPeer(l, history.Peer{Name: d.Name, Fingerprint: d.Fingerprint, Addr: addr})
 	r.SetEnd(err, time.Now())
@@ -371,7 +371,7 @@ func (u *UI) sendRecord(l *transferLog, paths []string, d Device, addr string, e
 func (u *UI) receiveRecord(l *transferLog, dir string, err error) history.Record {
 	r := history.Record{At: l.start, Direction: history.Received, Folder: dir, Paths: history.SavedPaths(dir, l.saved)}
 	if l.offer != nil {
-		r.SetOffer(*l.offer)
+		r.SetOffer(l.offer.Files, l.offer.Dirs, l.offer.Texts, l.offer.TotalBytes, l.offer.Paths())
 	}
 	r.Peer = u.historyPeer(l, history.Peer{})
 	r.SetEnd(err, time.Now())

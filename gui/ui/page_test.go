@@ -17,6 +17,7 @@ import (
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/web"
 	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
@@ -33,7 +34,7 @@ func TestReceiveServesPage(t *testing.T) {
 	if !strings.HasPrefix(link, "http://") || !strings.Contains(link, "/#code="+v.code) {
 		t.Fatalf("the QR code holds %q, want http://HOST:PORT/#code=%s&fp=...", link, v.code)
 	}
-	l, err := ParseLink(link)
+	l, err := web.ParseLink(link)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestReceiveServesPage(t *testing.T) {
 // browser; tests/browser runs the real page.
 func pageClient(t *testing.T, link, dir string, id *secure.Identity) (transfer.Summary, error) {
 	t.Helper()
-	l, err := ParseLink(link)
+	l, err := web.ParseLink(link)
 	if err != nil {
 		return transfer.Summary{}, err
 	}
@@ -167,7 +168,7 @@ func TestSendToPhoneCancel(t *testing.T) {
 	h.waitFor("the phone's QR code", func() bool { link = v.phone.url; return link != "" })
 	h.tap(v.prog.cancel)
 	h.waitFor("the send to end", func() bool { return h.u.send.cancel == nil })
-	l, _ := ParseLink(link)
+	l, _ := web.ParseLink(link)
 	port := l.Addr[strings.LastIndex(l.Addr, ":")+1:]
 	if resp, err := http.Get("http://127.0.0.1:" + port + "/"); err == nil {
 		resp.Body.Close()

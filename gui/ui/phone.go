@@ -103,7 +103,7 @@ func (v *sendView) startPhoneSend() {
 	if hosts := v.u.cfg.Hosts(); len(hosts) > 0 {
 		host = hosts[0]
 	}
-	v.phone.show(FormatLink(host, mux.Addr().(*net.TCPAddr).Port, code, v.u.fingerprint()))
+	v.phone.show(web.Link(host, mux.Addr().(*net.TCPAddr).Port, code, v.u.fingerprint()))
 	v.prog.current.SetText("Waiting for the phone to open the page…")
 	// Cancelling while no phone has come closes the port, which ends
 	// the wait in Accept.

@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/web"
 )
 
 var (
@@ -317,7 +318,7 @@ func (v *receiveView) setCode(code string, port int, hosts []string) {
 	if len(hosts) > 0 {
 		host = hosts[0]
 	}
-	v.link = FormatLink(host, port, code, v.u.fingerprint())
+	v.link = web.Link(host, port, code, v.u.fingerprint())
 	if img, err := qrImage(v.link); err == nil {
 		v.qr.Image = img
 		v.qr.Refresh()

@@ -17,6 +17,7 @@ import (
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
+	"github.com/ferry-project/ferry/core/web"
 )
 
 // errSenderCancelled is the reason the receiver is told when the person
@@ -417,7 +418,7 @@ func (v *sendView) addAddress() {
 	}
 	name := s
 	fp := ""
-	if l, err := ParseLink(s); err == nil {
+	if l, err := web.ParseLink(s); err == nil {
 		s, name, fp = l.Addr, l.Addr, l.Fingerprint
 		if l.Code != "" {
 			v.code.SetText(l.Code)
@@ -439,7 +440,7 @@ func (v *sendView) addAddress() {
 }
 
 // OpenLink fills the Send view from a receiver's link (what its QR code
-// holds, see FormatLink): the address becomes the chosen device and the code is typed
+// holds, see web.Link): the address becomes the chosen device and the code is typed
 // in.
 func (u *UI) OpenLink(link string) {
 	u.tabs.Select(u.sendTab)

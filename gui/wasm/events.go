@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/diag"
+	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
@@ -81,27 +82,27 @@ func doneObject(s transfer.Summary, end string, withDiag bool) map[string]any {
 	return m
 }
 
-// errorObject gives err's kind (core/transfer's ErrorKindOf, the CLI's
+// errorObject gives err's kind (core/errkind's Of, the CLI's
 // --json kind) with a hint in the page's words.
 func errorObject(err error) map[string]any {
-	kind := transfer.ErrorKindOf(err)
+	kind := errkind.Of(err)
 	return map[string]any{"type": "error", "kind": string(kind), "message": err.Error(), "hint": pageHints[kind]}
 }
 
 // pageHints is what the page tells a person to do about each kind.
-var pageHints = map[transfer.ErrorKind]string{
-	transfer.KindWrongCode:      "the code in the link is not the one the other device shows: scan its QR code again",
-	transfer.KindCodeRetired:    "the other device now shows a new code: scan its new QR code",
-	transfer.KindCodesHeld:      "the other device is holding back codes after too many wrong ones: wait a minute and try again",
-	transfer.KindBusy:           "the other device is in another transfer: try again when it has finished",
-	transfer.KindVerify:         "the data was damaged or changed on the way: send again",
-	transfer.KindDamaged:        "the data was damaged or altered on the way: send again",
-	transfer.KindIncompatible:   "this page and the other device speak different versions: reload the page from the link",
-	transfer.KindNoSpace:        "the other device has not enough free space",
-	transfer.KindTimeout:        "check that both devices are still on the same network",
-	transfer.KindSourceChanged:  "a file changed while it was being sent: pick it again and send again",
-	transfer.KindConnectionLost: "the connection dropped: pick the same files and send again to resume where it stopped",
-	transfer.KindNotFerry:       "this page did not reach a ferry device: open the link again",
-	transfer.KindUnreachable:    "check that this device is on the same network as the other one, and that it is still waiting",
-	transfer.KindProtocol:       "reload the page from the link; if it happens again, update ferry on the other device",
+var pageHints = map[errkind.Kind]string{
+	errkind.WrongCode:      "the code in the link is not the one the other device shows: scan its QR code again",
+	errkind.CodeRetired:    "the other device now shows a new code: scan its new QR code",
+	errkind.CodesHeld:      "the other device is holding back codes after too many wrong ones: wait a minute and try again",
+	errkind.Busy:           "the other device is in another transfer: try again when it has finished",
+	errkind.Verify:         "the data was damaged or changed on the way: send again",
+	errkind.Damaged:        "the data was damaged or altered on the way: send again",
+	errkind.Incompatible:   "this page and the other device speak different versions: reload the page from the link",
+	errkind.NoSpace:        "the other device has not enough free space",
+	errkind.Timeout:        "check that both devices are still on the same network",
+	errkind.SourceChanged:  "a file changed while it was being sent: pick it again and send again",
+	errkind.ConnectionLost: "the connection dropped: pick the same files and send again to resume where it stopped",
+	errkind.NotFerry:       "this page did not reach a ferry device: open the link again",
+	errkind.Unreachable:    "check that this device is on the same network as the other one, and that it is still waiting",
+	errkind.Protocol:       "reload the page from the link; if it happens again, update ferry on the other device",
 }

@@ -9,13 +9,14 @@ import (
 	"sync"
 	"syscall/js"
 
+	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
 var (
-	errBusy = transfer.NewError(transfer.KindBusy, "another transfer is running on this page")
-	errDial = transfer.NewError(transfer.KindUnreachable, "cannot reach the other device")
+	errBusy = errkind.New(errkind.Busy, "another transfer is running on this page")
+	errDial = errkind.New(errkind.Unreachable, "cannot reach the other device")
 )
 
 // bridge is the global ferry object's state: this page's key, and the
