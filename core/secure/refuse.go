@@ -21,6 +21,7 @@ const (
 	rejectPairedOff   = 5 // responder: accepts no paired-mode handshake
 	rejectKeyChanged  = 6 // initiator: the responder's key is not the pinned one
 	rejectCodesHeld   = 7 // responder: message 3 not checked, guesses are held back
+	rejectNoCodes     = 8 // responder: takes paired mode only, for message 2
 )
 
 // busyTimeout bounds RefuseBusy's exchange: an honest initiator sends its
@@ -42,6 +43,8 @@ func fromResponder(reason byte) error {
 		return fmt.Errorf("%w: the other device does not trust this one: pair again with a code", ErrNotPaired)
 	case rejectPairedOff:
 		return fmt.Errorf("%w: the other device accepts no paired transfers: send with its code", ErrNotPaired)
+	case rejectNoCodes:
+		return fmt.Errorf("%w: the other device takes trusted devices only and checks no code (none was tried): send from a device it trusts", ErrNoCodes)
 	}
 	return fmt.Errorf("reading rejection: %w: unknown reason %d", ErrMalformed, reason)
 }

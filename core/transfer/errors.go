@@ -209,7 +209,7 @@ func isPeerGone(err error) bool {
 // refused reports the rejections core/secure reports: the receiver
 // already closed, so no abort can reach it.
 func refused(err error) bool {
-	for _, s := range []error{secure.ErrWrongCode, secure.ErrCodeRetired, secure.ErrBusy, secure.ErrNotPaired} {
+	for _, s := range []error{secure.ErrWrongCode, secure.ErrCodeRetired, secure.ErrBusy, secure.ErrNotPaired, secure.ErrNoCodes} {
 		if errors.Is(err, s) {
 			return true
 		}

@@ -89,7 +89,7 @@ var kindRules = []kindRule{
 	{KindCodeRetired, is(secure.ErrCodeRetired)},
 	{KindCodesHeld, is(secure.ErrCodesHeld)},
 	{KindCodesStopped, is(ErrCodesStopped)},
-	{KindNotPaired, is(secure.ErrNotPaired)},
+	{KindNotPaired, is(secure.ErrNotPaired, secure.ErrNoCodes)},
 	{KindKeyChanged, is(secure.ErrKeyChanged)},
 	{KindBusy, is(secure.ErrBusy)},
 	{KindDeclined, is(ErrDeclined)},

@@ -48,6 +48,7 @@ var sentinels = map[string]struct {
 	"secure.ErrCodesHeld":           {secure.ErrCodesHeld, transfer.KindCodesHeld},
 	"secure.ErrBusy":                {secure.ErrBusy, transfer.KindBusy},
 	"secure.ErrNotPaired":           {secure.ErrNotPaired, transfer.KindNotPaired},
+	"secure.ErrNoCodes":             {secure.ErrNoCodes, transfer.KindNotPaired},
 	"secure.ErrKeyChanged":          {secure.ErrKeyChanged, transfer.KindKeyChanged},
 	"secure.ErrIncompatibleVersion": {secure.ErrIncompatibleVersion, transfer.KindIncompatible},
 	"secure.ErrNotFerry":            {secure.ErrNotFerry, transfer.KindNotFerry},
