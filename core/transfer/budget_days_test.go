@@ -20,14 +20,15 @@ func paced(ctx context.Context, p *pair, n int) error {
 	return err
 }
 
-// Pacing beats no budget: 11 wrong codes a day, each well after the
-// back-off of the one before, for 30 simulated days, against one
-// receiver that stays up (real CPace + Noise handshakes over loopback;
-// only the budget's clock is simulated). Before the budget counted from
-// a person's act, wrong codes expired after 24 hours and this checked
-// 330 guesses; now it checks guessStop in all, stops on day 2, and says
-// so once; a paired device still gets through, and a person's new code
-// starts the count over.
+// Pacing beats no budget: 11 wrong codes a day (one short of the stop,
+// each 20 s after the one before, past the longest back-off), then a
+// wait for the next day, for 30 simulated days, against one receiver
+// that stays up (real CPace + Noise handshakes over loopback; only the
+// budget's clock is simulated). Before the budget counted from a
+// person's act, wrong codes expired after 24 hours and this checked 330
+// guesses (the same test against the fork point); now it checks
+// guessStop in all, stops on day 2, and says so once; a paired device
+// still gets through, and a person's new code starts the count over.
 func TestPacedGuessingOverDays(t *testing.T) {
 	ctx := t.Context()
 	clock := newFakeClock()
@@ -40,8 +41,9 @@ func TestPacedGuessingOverDays(t *testing.T) {
 	var held, n int
 	stopDay := -1
 	for day := range days {
+		dayStart := clock.Now()
 		for range perDay {
-			clock.add(24 * time.Hour / perDay) // past any back-off: 2 h 10 min
+			clock.add(20 * time.Second) // past the longest back-off (16 s)
 			err := paced(ctx, p, n)
 			n++
 			switch {
@@ -55,6 +57,7 @@ func TestPacedGuessingOverDays(t *testing.T) {
 		if stopDay < 0 && p.r.budget.Stopped() {
 			stopDay = day + 1
 		}
+		clock.add(24*time.Hour - clock.Now().Sub(dayStart)) // and wait for the next day
 	}
 	wrong, right := log.snapshot()
 	t.Logf("%d wrong codes sent over %d simulated days (%d a day): %d checked, %d held back unchecked; stopped on day %d",
