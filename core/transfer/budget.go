@@ -165,8 +165,8 @@ func (b *Budget) Wrong() int {
 }
 
 // Reset is a person acting: the count starts over. Receiver.NewCode
-// calls it; a front end calls it itself only where a person acted
-// without a Receiver (the app opened by hand before it receives).
+// calls it, and NewBudget with ByPerson; a front end calls it itself
+// only for an act of a person that reaches no Receiver.
 func (b *Budget) Reset() {
 	b.mu.Lock()
 	b.rec = GuessRecord{}
