@@ -47,13 +47,16 @@ type Events interface {
 	// OnCodeChanged (receiving): too many wrong codes retired the old one,
 	// or Transfer.NewCode picked a new one; show the new code.
 	OnCodeChanged(transferID int64, code string)
-	// OnCodesHeld (receiving): wrongCodes wrong codes were tried in the
-	// last 24 hours, more than a person mistypes, so the receiver checks
+	// OnCodesHeld (receiving): wrongCodes wrong codes were tried since
+	// the person last acted (Config.StartedByPerson, Transfer.NewCode),
+	// more than a person mistypes, so the receiver checks
 	// no code before untilUnixMillis; a sender who tries sooner, with any
 	// code, fails with KindCodesHeld. Tell the person, who may wait.
 	OnCodesHeld(transferID int64, untilUnixMillis int64, wrongCodes int)
 	// OnCodesStopped (receiving): the receiver stopped taking codes after
-	// wrongCodes wrong ones: someone nearby may be guessing. No code works
+	// wrongCodes wrong ones (or a receive starts with the count already
+	// spent, kept from before a restart): someone nearby may be guessing.
+	// No code works
 	// until the person asks for a new one (Transfer.NewCode); say so, and
 	// offer that.
 	OnCodesStopped(transferID int64, wrongCodes int)

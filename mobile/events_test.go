@@ -15,6 +15,7 @@ type call struct {
 	offer  *Offer
 	sum    *Summary
 	fail   *Failure
+	until  time.Time // OnCodesHeld's
 }
 
 // recorder is an Events that keeps every call and lets a test wait for
@@ -144,7 +145,7 @@ func (r *recorder) OnCodeChanged(id int64, code string) {
 	r.add(call{method: "code", id: id, arg: code})
 }
 func (r *recorder) OnCodesHeld(id int64, until int64, wrong int) {
-	r.add(call{method: "held", id: id, arg: fmt.Sprint(wrong)})
+	r.add(call{method: "held", id: id, arg: fmt.Sprint(wrong), until: time.UnixMilli(until)})
 }
 func (r *recorder) OnCodesStopped(id int64, wrong int) {
 	r.add(call{method: "stopped", id: id, arg: fmt.Sprint(wrong)})

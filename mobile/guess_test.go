@@ -77,3 +77,97 @@ func TestCodesHeldAndStopped(t *testing.T) {
 		t.Error("NewCode after the transfer ended: no error")
 	}
 }
+
+// One budget for the Node, across receives and a restart of the app:
+// three rounds of 8 immediate wrong codes, each on a new Receive (as an
+// app makes one per transfer) and followed by an honest transfer with
+// the shown code, the third on a new Node over the same DataDir (the
+// system restarting the app, not the person: StartedByPerson false).
+// Before, every Receive came with a budget of its own: 6 checked per
+// round, 18 in all. Now the three rounds share one: 6, then about one
+// a round (the back-off), and never more than 12.
+func TestOneBudgetAcrossReceives(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits out the budget's back-off (about 2 s): skipped in short mode")
+	}
+	t.Parallel()
+	dataDir := t.TempDir()
+	open := func() (*Node, *recorder) {
+		rec := newRecorder()
+		cfg := NewConfig()
+		cfg.Name, cfg.DataDir = "A", dataDir
+		n, err := NewNode(cfg, rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { n.Close() })
+		return n, rec
+	}
+	phoneA, recvEv := open()
+	phoneB, sendEv := newTestNode(t, "B")
+	checked, held := 0, 0
+	for round := range 3 {
+		if round == 2 {
+			phoneA.Close()
+			phoneA, recvEv = open()
+		}
+		opts := loopbackReceive(t)
+		opts.AutoAccept = true
+		rt, err := phoneA.Receive(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		send := func(code string) string {
+			st := sendHi(t, phoneB, rt.Port(), code)
+			if end := sendEv.terminal(t, st.ID(), waitLong); end.method == "failed" {
+				return end.fail.Kind
+			}
+			return ""
+		}
+		for i := range 8 {
+			right, _ := strconv.Atoi(rt.Code())
+			switch kind := send(fmt.Sprintf("%06d", (right+1+i)%1_000_000)); kind {
+			case KindCodesHeld:
+				held++
+			case KindWrongCode, KindCodeRetired:
+				checked++
+			default:
+				t.Fatalf("round %d, guess %d: %q", round+1, i+1, kind)
+			}
+		}
+		// The honest sender is told to wait, and waits out the hold the
+		// receiver announced, as a person would.
+		for try := 0; ; try++ {
+			kind := send(rt.Code())
+			if kind == "" {
+				break
+			}
+			if kind != KindCodesHeld || try == 5 {
+				t.Fatalf("round %d: the honest sender: %q", round+1, kind)
+			}
+			recvEv.wait(t, waitLong, func(c call) bool { return c.method == "held" && c.id == rt.ID() })
+			<-time.After(time.Until(recvEv.lastHold(rt.ID())))
+		}
+		if end := recvEv.terminal(t, rt.ID(), waitLong); end.method != "finished" {
+			t.Fatalf("round %d: receiver ended %s(%s)", round+1, end.method, end.arg)
+		}
+	}
+	t.Logf("3 rounds of 8 immediate wrong codes, each followed by an honest transfer (the 3rd after a restart): %d checked, %d held; one budget allows %d, a budget per Receive checked 18",
+		checked, held, 12)
+	if checked > 12 || checked < 6 {
+		t.Fatalf("%d wrong codes checked across three receives and a restart, want at most one budget's 12", checked)
+	}
+}
+
+// lastHold is the latest until of the OnCodesHeld calls delivered for id.
+func (r *recorder) lastHold(id int64) time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var until time.Time
+	for _, c := range r.calls {
+		if c.method == "held" && c.id == id && c.until.After(until) {
+			until = c.until
+		}
+	}
+	return until
+}

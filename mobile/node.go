@@ -4,13 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/ferry-project/ferry/core/discovery"
+	"github.com/ferry-project/ferry/core/guessfile"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // Config sets up a Node. Create it with NewConfig (Kotlin: Config(),
@@ -26,6 +29,14 @@ type Config struct {
 	// transfer fails with KindTimeout; 0 means core/transfer's default
 	// (30 s).
 	TimeoutSeconds int
+	// StartedByPerson says the person opened the app just now (not the
+	// system restarting it in the background, nor a restart the app made
+	// itself): the count of wrong codes, kept in DataDir across
+	// restarts, then starts over, as Transfer.NewCode does. Leave it
+	// false when unsure: the count carries on, and a receiver that
+	// stopped taking codes says so (OnCodesStopped) until the person
+	// asks for a new code.
+	StartedByPerson bool
 
 	// profile, set only by this package's tests, replaces the build's
 	// memory profile (buildProfile).
@@ -51,6 +62,10 @@ type Node struct {
 	out    *outbox // every call into the app goes through it
 
 	browseFn browseFunc // discovery.Browse; tests put a fake in its place
+	// budget is the device's guess budget, shared by every Receive and
+	// kept in DataDir (core/guessfile), so that a new receiver per
+	// transfer is no new allowance for a guesser.
+	budget *transfer.Budget
 
 	mu        sync.Mutex
 	closed    bool
@@ -96,6 +111,8 @@ func NewNode(cfg *Config, events Events) (_ *Node, err error) {
 		cancel:    cancel,
 		transfers: map[int64]*Transfer{},
 		browseFn:  discovery.Browse,
+		budget: transfer.NewBudget(transfer.BudgetConfig{Store: guessfile.Open(filepath.Join(cfg.DataDir, "guesses.json")),
+			ByPerson: cfg.StartedByPerson}),
 	}
 	n.peers = newPeerTable(func() { n.out.peersChanged() })
 	n.out = newOutbox(events, n.peers.snapshot)

@@ -93,6 +93,7 @@ func (n *Node) Receive(opts *ReceiveOptions) (_ *Transfer, err error) {
 		Overwrite: opts.Overwrite,
 		SaveText:  opts.SaveText,
 		Timeout:   time.Duration(n.cfg.TimeoutSeconds) * time.Second,
+		Budget:    n.budget, // one for the Node: a new receiver is no new allowance
 		OnEvent: func(e transfer.Event) {
 			if c, isCode := e.(transfer.CodeChanged); isCode && c.Reason != transfer.CodeUsed {
 				t.setCode(c.Code)

@@ -1,5 +1,12 @@
 package main
 
+import (
+	"fmt"
+
+	"github.com/ferry-project/ferry/core/guessfile"
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
 // ferry receive --daemon: a receiver for a headless machine, run by a
 // service manager (the systemd user unit ferry-receive.service that the
 // packages ship, cli/ferry-dist/assets). It is receive with these fixed:
@@ -7,19 +14,20 @@ package main
 //   - it keeps receiving (--keep) until SIGTERM or SIGINT, which end it
 //     cleanly with exit 0, a transfer in flight cancelled and its sender
 //     told;
-//   - it accepts offers from trusted devices only (--accept-trusted), and
-//     declines every other offer, whatever the terminal: nobody is there
-//     to ask. A sender without a code is a trusted device or is refused
-//     by the handshake, as always; a stranger who knows the code gets as
-//     far as the offer, which is declined;
+//   - it takes trusted devices only, and accepts their offers
+//     (--accept-trusted): a sender with a code is refused in the
+//     handshake before any guess is checked (ReceiverConfig.PairedOnly:
+//     nobody reads a code from a log), and a sender without one is a
+//     trusted device or is refused by the handshake, as always. Any
+//     other offer would be declined: nobody is there to ask;
 //   - it prints plain lines, no progress bar and no code to type, to
 //     stderr, which the journal keeps;
 //   - a failed transfer is a warning, and it goes on waiting;
-//   - wrong codes never stop it: when the guess budget stops taking
-//     codes it says so and goes on serving trusted devices, which need
-//     none.
+//   - it checks no code, so it neither spends the device's guess budget
+//     nor starts it over (a start by a service manager is no person
+//     acting): it does not open the budget's file at all.
 //
-// --yes is refused with it: it would accept strangers who know the code.
+// --yes and --code are refused with it: it takes no code.
 
 // daemonNoAsk is why a daemon declines offers from devices it does not
 // trust, in its log and in what the sender is told.
@@ -37,6 +45,40 @@ func (o *receiveOpts) applyDaemon() error {
 	if o.json {
 		return usagef("leave out --json: the daemon logs plain lines", "--daemon with --json")
 	}
+	if o.code != "" {
+		return usagef("pair the sender with 'ferry receive' and trust it, then run the daemon", "--daemon takes trusted devices only and checks no code: leave out --code")
+	}
 	o.keep, o.acceptTrusted = true, true
+	return nil
+}
+
+// guesses sets the receiver's guess budget (core/transfer's Budget, kept
+// by core/guessfile beside the trust file) and, for the daemon, takes
+// paired senders only. A receive started by hand is a person acting: the
+// count starts over, as a new code would. The daemon checks no code and
+// leaves the budget alone.
+func (rs *receiveSession) guesses(cfg *transfer.ReceiverConfig) error {
+	if rs.o.daemon {
+		if rs.store == nil {
+			// The trust file is unreadable now: keep the store, which
+			// reads the file at each sender, so that fixing it takes
+			// effect without a restart.
+			store, err := openTrust()
+			if err != nil {
+				return withHint(fmt.Errorf("the daemon takes trusted devices only: %w", err), "set HOME or XDG_CONFIG_HOME so that ferry finds its config folder")
+			}
+			rs.store = store
+			cfg.Paired = rs.pinned
+		}
+		cfg.PairedOnly = true
+		return nil
+	}
+	bcfg := transfer.BudgetConfig{ByPerson: true, Warn: func(err error) { rs.p.warnf("%v", err) }}
+	if path, err := guessfile.DefaultPath(); err != nil {
+		rs.p.warnf("the wrong-code count is kept in memory only: %v", err)
+	} else {
+		bcfg.Store = guessfile.Open(path)
+	}
+	cfg.Budget = transfer.NewBudget(bcfg)
 	return nil
 }

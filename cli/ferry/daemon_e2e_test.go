@@ -42,11 +42,12 @@ var listeningRE = regexp.MustCompile(`listening on (127\.0\.0\.1:\d+)`)
 
 // TestE2EDaemon runs `ferry receive --daemon` as a service manager would
 // (no terminal) and sends to it: a trusted device's file arrives without
-// a question; a stranger with the code is declined and a stranger
-// without one refused; a trusted sender killed halfway is a warning; the
-// daemon serves the next sender after each, logs plain lines without a
-// code, and SIGTERM ends it with exit 0, cancelling the transfer in
-// flight.
+// a question; a stranger with a code (even the one the daemon picked,
+// which it never shows) is refused in the handshake before any guess is
+// checked, and a stranger without one refused; a trusted sender killed
+// halfway is a warning; the daemon serves the next sender after each,
+// logs plain lines without a code, never writes the guess budget's file,
+// and SIGTERM ends it with exit 0, cancelling the transfer in flight.
 func TestE2EDaemon(t *testing.T) {
 	deskHome, laptopHome, strangerHome := t.TempDir(), t.TempDir(), t.TempDir()
 	pairHomes(t, deskHome, "desk", laptopHome, "laptop")
@@ -65,7 +66,7 @@ func TestE2EDaemon(t *testing.T) {
 
 	dir := t.TempDir()
 	d := proc.Start(t, asHome(t, deskHome, "receive", "--daemon", "--no-mdns", "--listen", "127.0.0.1:0",
-		"--name", "desk", "--dir", dir, "--code", "271828"), false)
+		"--name", "desk", "--dir", dir), false)
 	d.Stderr.WaitFor(t, "accepting trusted devices only, until stopped", 20*time.Second)
 	m := listeningRE.FindStringSubmatch(d.Stderr.String())
 	if m == nil {
@@ -85,18 +86,27 @@ func TestE2EDaemon(t *testing.T) {
 	}
 	d.Stderr.WaitFor(t, "accepted: laptop (", 10*time.Second)
 
-	// 2. A stranger who knows the code: declined, nothing saved.
+	// 2. A stranger with a code, twice: refused before any guess, nothing
+	// saved, and no wrong code counted anywhere.
 	other := filepath.Join(src, "other.txt")
 	os.WriteFile(other, []byte("from a stranger\n"), 0o644)
-	_, stderr, c := proc.Run(t, asHome(t, strangerHome, "send", "--to", addr, "--code", "271828", "--name", "stranger", other))
-	if c != exitDeclined {
-		t.Errorf("stranger with the code: exit %d, want %d (declined)\n%s", c, exitDeclined, stderr)
+	for _, code := range []string{"271828", "314159"} {
+		_, stderr, c := proc.Run(t, asHome(t, strangerHome, "send", "--to", addr, "--code", code, "--name", "stranger", other))
+		if c != exitWrong || !strings.Contains(stderr, "codes off: paired devices only: the other device takes trusted devices only and checks no code (none was tried)") {
+			t.Errorf("stranger with a code: exit %d, want %d (not paired, codes off)\n%s", c, exitWrong, stderr)
+		}
 	}
-	d.Stderr.WaitFor(t, "accepts trusted devices only", 10*time.Second)
+	d.Stderr.WaitFor(t, "it sent with a code, and this receiver takes trusted devices only (no code was checked)", 10*time.Second)
 	d.Stderr.WaitFor(t, "ferry: hint: to take files from that device, pair it once with 'ferry receive' and trust it", 10*time.Second)
+	if strings.Contains(d.Stderr.String(), "wrong code") {
+		t.Errorf("the daemon counted a wrong code:\n%s", d.Stderr)
+	}
+	if _, err := os.Stat(filepath.Join(deskHome, ".config", "ferry", "guesses.json")); !os.IsNotExist(err) {
+		t.Errorf("the daemon touched the guess budget's file: %v", err)
+	}
 
 	// 3. A stranger without a code: refused by the handshake.
-	_, stderr, c = proc.Run(t, asHome(t, strangerHome, "send", "--to", addr, "--paired", "desk", "--name", "stranger", other))
+	_, stderr, c := proc.Run(t, asHome(t, strangerHome, "send", "--to", addr, "--paired", "desk", "--name", "stranger", other))
 	if c != exitWrong {
 		t.Errorf("stranger without a code: exit %d, want %d (not paired)\n%s", c, exitWrong, stderr)
 	}
@@ -143,7 +153,7 @@ func TestE2EDaemon(t *testing.T) {
 	d.Stderr.WaitFor(t, "ferry: stopped: cancelled by the receiver (terminated)", 5*time.Second)
 	log := d.Stderr.String()
 	t.Logf("the daemon's log:\n%s", log)
-	if strings.Contains(log, "271828") || strings.Contains(log, "\r") || strings.Contains(log, "\x1b") {
+	if regexp.MustCompile(`code \d{6}`).MatchString(log) || strings.Contains(log, "\r") || strings.Contains(log, "\x1b") {
 		t.Error("the daemon's log shows the code or terminal control characters")
 	}
 	for _, line := range strings.Split(strings.TrimSpace(log), "\n") {
@@ -161,7 +171,7 @@ func TestDaemonFlags(t *testing.T) {
 	if err != nil || !o.keep || !o.acceptTrusted {
 		t.Errorf("--daemon: keep=%v accept-trusted=%v err=%v; want both set", o.keep, o.acceptTrusted, err)
 	}
-	for _, bad := range [][]string{{"--daemon", "--yes"}, {"--daemon", "--json"}} {
+	for _, bad := range [][]string{{"--daemon", "--yes"}, {"--daemon", "--json"}, {"--daemon", "--code", "271828"}} {
 		if _, err := parseReceive(bad); err == nil {
 			t.Errorf("%v: no usage error", bad)
 		}

@@ -113,7 +113,7 @@ type codeChangedEvent struct {
 type codesHeldEvent struct {
 	Event string `json:"event"` // "codes_held"
 	Until string `json:"until"` // RFC 3339
-	Wrong int    `json:"wrong"` // wrong codes checked in the last 24 hours
+	Wrong int    `json:"wrong"` // wrong codes checked since a person last acted
 }
 
 // codesStoppedEvent: the receiver stopped taking codes; an error event

@@ -135,6 +135,9 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 		// outright (the engine's nil Paired); they can still use the code.
 		cfg.Paired = rs.pinned
 	}
+	if err := rs.guesses(&cfg); err != nil {
+		return err
+	}
 	if o.web {
 		// The page shares the receiver's port: the receiver accepts
 		// browsers' WebSockets with its TCP senders (core/web).
@@ -411,7 +414,7 @@ func (rs *receiveSession) codesStopped() bool {
 // sender, unless a transfer has started (it may finish; the receiver
 // exits after it).
 func (rs *receiveSession) stopCodes(e transfer.CodesStopped, connected bool) {
-	rs.p.warnf("stopped taking codes: %d wrong codes were tried here in the last 24 hours, more than a person mistypes", e.Wrong)
+	rs.p.warnf("stopped taking codes: %d wrong codes were tried here since it started, more than a person mistypes", e.Wrong)
 	if rs.o.daemon {
 		// Trusted devices need no code: a daemon goes on serving them.
 		rs.p.infof("trusted devices can still send")
@@ -522,7 +525,7 @@ func (rs *receiveSession) onEvent(ev transfer.Event) {
 			rs.showLink(e.Code, false)
 		}
 	case transfer.CodesHeld:
-		rs.p.warnf("%d wrong codes in the last 24 hours: no code is checked before %s (a sender who tries sooner is told to wait)",
+		rs.p.warnf("%d wrong codes since it started: no code is checked before %s (a sender who tries sooner is told to wait)",
 			e.Wrong, e.Until.Local().Format("15:04:05"))
 	case transfer.CodesStopped:
 		rs.stopCodes(e, rs.peer != "")

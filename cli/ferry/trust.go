@@ -337,6 +337,9 @@ func refusalText(e transfer.Refused, store *trust.Store) (reason, msg, hint stri
 			}
 		}
 		reason, msg, hint = "not_trusted", fmt.Sprintf("refused %s: it sent without a code, and this device does not trust it", who), pairAgainHint
+	case e.Reason == transfer.CodesOff:
+		reason, msg = "codes_off", fmt.Sprintf("refused a sender at %s: it sent with a code, and this receiver takes trusted devices only (no code was checked)", host)
+		hint = "to take files from that device, pair it once with 'ferry receive' and trust it"
 	case e.Reason == transfer.PinMismatch:
 		reason, msg = "pin_mismatch", fmt.Sprintf("refused a sender at %s: it sent without a code, expecting another key for this device (this device made a new key since they paired, or the sender meant another device)", host)
 		hint = pairAgainHint

@@ -263,6 +263,8 @@ func TestRefusalText(t *testing.T) {
 			"refused a sender at fe80::1%eth1: it sent without a code, expecting another key for this device (this device made a new key since they paired, or the sender meant another device)", pairAgainHint},
 		{"trust off", transfer.Refused{Addr: "10.1.2.3:40000", Reason: transfer.PairedOff}, nil, "trust_off",
 			"refused a sender at 10.1.2.3: it sent without a code, and trusted devices are off on this device", "send with the code"},
+		{"code to the daemon", transfer.Refused{Addr: "10.1.2.3:40000", Reason: transfer.CodesOff}, store, "codes_off",
+			"refused a sender at 10.1.2.3: it sent with a code, and this receiver takes trusted devices only (no code was checked)", "to take files from that device, pair it once"},
 		{"after a flood", transfer.Refused{Addr: "10.1.2.3:40000", Reason: transfer.PinMismatch, Dropped: 7}, store, "pin_mismatch",
 			"(and 7 refusals before it not shown: too many at once)", pairAgainHint},
 	}

@@ -50,8 +50,8 @@ const receiveUsage = `Usage: ferry receive [flags]
 Waits for one transfer, shows the code to type on the sending device, asks
 before accepting, and saves what arrives. Text snippets are printed to
 stdout. A trusted device that this device trusts too sends without the
-code. After 12 wrong codes in 24 hours (someone may be guessing) it stops
-taking codes and exits 6: run it again for a new code.
+code. After 12 wrong codes (someone may be guessing) it stops taking
+codes and exits 6: run it again for a new code.
 
 Flags:
     --dir DIR        save into DIR (default: your download folder, created
@@ -71,10 +71,11 @@ Flags:
                      asking (on a terminal, ferry asks); not when wrong codes
                      came first: then only a person who was told can
     --accept-trusted accept offers from trusted devices without asking
-    --daemon         run unattended until stopped (SIGTERM): accept trusted
-                     devices only, decline every other offer, log plain
-                     lines, go on after failures (--keep --accept-trusted;
-                     the ferry-receive.service user unit runs this)
+    --daemon         run unattended until stopped (SIGTERM): trusted devices
+                     only (a sender with a code is refused, its code
+                     unchecked), log plain lines, go on after failures
+                     (--keep --accept-trusted; the ferry-receive.service
+                     user unit runs this)
     --web            also serve the browser page on the same port and print
                      its link (the code travels in the link's #fragment,
                      never over the network): a phone or computer without

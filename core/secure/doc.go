@@ -57,10 +57,12 @@
 //	5 no paired mode  responder, for message 2         ErrNotPaired
 //	6 key changed     initiator, for message 3         ErrNotPaired (at the responder)
 //	7 codes held      responder, after message 3       ErrCodesHeld
+//	8 no codes        responder, for message 2         ErrNoCodes
 //
 // Reasons 1 to 6 and the offer bits were added before version 1
-// shipped; reason 7 (the guess budget of core/transfer) comes with
-// version 2. An unknown offer bit or reason is refused as ErrNotFerry or
+// shipped; reasons 7 (the guess budget of core/transfer) and 8 (a
+// receiver that takes paired senders only, where nobody reads a code)
+// come with version 2. An unknown offer bit or reason is refused as ErrNotFerry or
 // ErrMalformed, never ignored. ProtocolVersion is 2 since the transfer
 // messages changed too (core/transfer's package doc says how): version 1
 // receivers answered a "have" with their own file's hash.

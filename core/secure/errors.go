@@ -20,6 +20,11 @@ var (
 	// has no pin for the other (never paired, or trust removed), or does
 	// not accept paired mode at all. Pairing again with a code fixes it.
 	ErrNotPaired = errkind.New(errkind.NotPaired, "not paired")
+	// ErrNoCodes: the responder takes paired-mode handshakes only (a
+	// receiver that runs unattended, where nobody reads a code) and
+	// refused a code-mode one before any guess was checked. Pairing with
+	// it where a person runs it fixes it.
+	ErrNoCodes = errkind.New(errkind.NotPaired, "codes off: paired devices only")
 	// ErrKeyChanged: the responder's static key is not the pinned one (an
 	// impostor, or the device regenerated its key).
 	ErrKeyChanged = errkind.New(errkind.KeyChanged, "device key changed")

@@ -25,7 +25,9 @@ type Config struct {
 	Identity *Identity
 	// Code is the short code both ends share (code mode). The initiator
 	// sets exactly one of Code and PeerKey; the responder sets Code, and
-	// Paired to accept paired mode too.
+	// Paired to accept paired mode too. A responder with Paired and no
+	// Code takes paired mode only: it refuses a code-mode initiator with
+	// ErrNoCodes before any guess (rejection 8).
 	Code string
 	// PeerKey (initiator only) is the pinned 32-byte static public key of
 	// the responder. Setting it selects paired mode: no code, no CPace;
@@ -241,7 +243,10 @@ func respond(nc net.Conn, cfg *Config) (*Conn, error) {
 		return respondPaired(nc, cfg, ciph, prologue)
 	}
 	if cfg.Code == "" {
-		return nil, errors.New("the sender used a code, and this end has none configured")
+		// Paired mode only: refused in place of message 2, before CPace,
+		// so no guess is ever checked.
+		reject(nc, rejectNoCodes)
+		return nil, fmt.Errorf("%w: a sender used a code, and this device checks none", ErrNoCodes)
 	}
 	hs, err := noise.NewHandshakeState(noise.Config{
 		CipherSuite:           suite(ciph),

@@ -22,12 +22,13 @@ const (
 	rejectPairedOff   = 5 // responder: accepts no paired-mode handshake
 	rejectKeyChanged  = 6 // initiator: the responder's key is not the pinned one
 	rejectCodesHeld   = 7 // responder: message 3 not checked, guesses are held back
+	rejectNoCodes     = 8 // responder: takes paired mode only, for message 2
 )
 
 // rejections are the errors a rejection read from the peer wraps
 // (fromResponder, fromInitiator): what IsRejection looks for.
 // TestEveryRejectionIsARejection fails when a reason's error is missing.
-var rejections = []error{ErrWrongCode, ErrCodeRetired, ErrCodesHeld, ErrBusy, ErrNotPaired}
+var rejections = []error{ErrWrongCode, ErrCodeRetired, ErrCodesHeld, ErrBusy, ErrNotPaired, ErrNoCodes}
 
 // IsRejection reports whether err wraps one of the errors a rejection
 // stands for (a wrong or retired code, codes held back, busy, not
@@ -61,6 +62,8 @@ func fromResponder(reason byte) error {
 		return fmt.Errorf("%w: the other device does not trust this one: pair again with a code", ErrNotPaired)
 	case rejectPairedOff:
 		return fmt.Errorf("%w: the other device accepts no paired transfers: send with its code", ErrNotPaired)
+	case rejectNoCodes:
+		return fmt.Errorf("%w: the other device takes trusted devices only and checks no code (none was tried): send from a device it trusts", ErrNoCodes)
 	}
 	return fmt.Errorf("reading rejection: %w: unknown reason %d", ErrMalformed, reason)
 }

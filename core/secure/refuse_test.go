@@ -133,3 +133,26 @@ func TestEveryRejectionIsARejection(t *testing.T) {
 		t.Errorf("an unknown reason is a rejection: %v", err)
 	}
 }
+
+// A responder that takes paired mode only (Paired set, no Code) refuses
+// a code-mode initiator in place of message 2, before CPace: the
+// initiator's handshake fails with ErrNoCodes, the responder's too, and
+// no guess is ever checked (Guess is not called). A paired initiator
+// still gets through.
+func TestNoCodesRefusedBeforeGuess(t *testing.T) {
+	a, b := ids(t)
+	guessed := false
+	pinned := func(key []byte) bool { return string(key) == string(a.Public()) }
+	cl, sv := pipe(t, Config{Identity: a, Code: "123456"}, Config{Identity: b, Paired: pinned,
+		Guess: func(check func() bool) GuessAnswer { guessed = true; return Wrong }})
+	if !errors.Is(cl.err, ErrNoCodes) || !errors.Is(sv.err, ErrNoCodes) || guessed {
+		t.Fatalf("a code at a paired-only responder: client %v, server %v, guessed %v", cl.err, sv.err, guessed)
+	}
+	if errors.Is(cl.err, ErrConnectionLost) || errors.Is(cl.err, ErrNotPaired) {
+		t.Fatalf("client: %v, want ErrNoCodes alone", cl.err)
+	}
+	cl, sv = pipe(t, Config{Identity: a, PeerKey: b.Public()}, Config{Identity: b, Paired: pinned})
+	if cl.err != nil || sv.err != nil {
+		t.Fatalf("paired at a paired-only responder: client %v, server %v", cl.err, sv.err)
+	}
+}

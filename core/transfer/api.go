@@ -198,23 +198,30 @@ func (c CodeChangeReason) String() string {
 // CodesHeld (receiver): after too many wrong codes the receiver checks
 // none before Until; a sender that tries sooner, with any code, is told
 // secure.ErrCodesHeld and may try again later. Wrong counts the wrong
-// codes checked in the last 24 hours. Emitted after each wrong code that
-// is past the free ones, so at most as often as the guess budget allows.
+// codes checked since a person last acted (started the receiver by hand
+// or asked for a new code). Emitted after each wrong code that is past
+// the free ones, so at most as often as the guess budget allows.
 type CodesHeld struct {
 	Until time.Time
 	Wrong int
 }
 
 // CodesStopped (receiver): the guess budget is spent. No code is checked
-// until a person asks for a new one (Receiver.NewCode); every sender with
-// a code is told secure.ErrCodesHeld. Paired senders are still served.
-// Wrong counts the wrong codes behind it. A front end says what happened
-// and how to go on (ErrCodesStopped is the error to end with).
+// until a person asks for a new one (Receiver.NewCode) or starts the
+// receiver by hand (BudgetConfig.ByPerson); every sender with a code is
+// told secure.ErrCodesHeld. Paired senders are still served. Wrong
+// counts the wrong codes behind it, since a person last acted. Emitted
+// by the wrong code that spends the budget, and, for a budget that a
+// Receiver was given spent (kept from before a restart, or a damaged
+// record), once as that Receiver first serves. A front end says what
+// happened and how to go on (ErrCodesStopped is the error to end with).
 type CodesStopped struct{ Wrong int }
 
 // Refused (receiver): a sender asked for a transfer without a code and
-// the paired-mode handshake refused it; Serve goes on waiting. The sender
-// was told too (secure.ErrNotPaired or secure.ErrKeyChanged). Nothing
+// the paired-mode handshake refused it, or asked with a code a receiver
+// that takes paired senders only (CodesOff); Serve goes on waiting. The
+// sender was told too (secure.ErrNotPaired, secure.ErrKeyChanged or
+// secure.ErrNoCodes). Nothing
 // else is a refusal: wrong codes are counted (see CodeChanged), and a
 // connection that fails for any other reason (a port scan, another
 // version, a stall) is closed unreported. A refusal costs a sender a few
@@ -228,11 +235,11 @@ type Refused struct {
 	// handshake ended before the sender revealed its key).
 	PeerFingerprint string
 	PeerKey         []byte
-	Err             error // wraps secure.ErrNotPaired
+	Err             error // wraps secure.ErrNotPaired (CodesOff: secure.ErrNoCodes)
 	Dropped         int
 }
 
-// RefusedReason says why a paired-mode handshake was refused.
+// RefusedReason says why a sender was refused.
 type RefusedReason uint8
 
 const (
@@ -246,6 +253,10 @@ const (
 	// PairedOff: this receiver accepts no paired senders
 	// (ReceiverConfig.Paired is nil).
 	PairedOff
+	// CodesOff: the sender used a code, and this receiver takes paired
+	// senders only (ReceiverConfig.PairedOnly); no guess was checked.
+	// PeerKey is empty: the handshake ended before the sender's key.
+	CodesOff
 )
 
 func (r RefusedReason) String() string {
@@ -256,6 +267,8 @@ func (r RefusedReason) String() string {
 		return "pin mismatch"
 	case PairedOff:
 		return "paired mode off"
+	case CodesOff:
+		return "codes off"
 	}
 	return "unknown"
 }

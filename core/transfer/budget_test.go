@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -35,51 +36,152 @@ func maxChecked(d time.Duration) int {
 	return n
 }
 
+// fakeClock is a budget's clock that a test moves.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func newFakeClock() *fakeClock { return &fakeClock{now: time.Unix(1_800_000_000, 0)} }
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) add(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// memStore is a GuessStore in memory, counting its writes. The file
+// store (core/guessfile) has tests of its own with real files.
+type memStore struct {
+	mu     sync.Mutex
+	rec    GuessRecord
+	err    error // returned by Load
+	saves  int
+	failOn bool // Save fails
+}
+
+func (m *memStore) Load() (GuessRecord, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.rec, m.err
+}
+
+func (m *memStore) Save(r GuessRecord) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.failOn {
+		return errors.New("disk on fire")
+	}
+	m.rec, m.err = r, nil
+	m.saves++
+	return nil
+}
+
 // The budget's schedule, on a clock of its own: six at once, then 0.5 s,
-// 1 s, 2 s ... after the last wrong code, a stop at twelve that only a
-// reset lifts, and wrong codes that stop counting after 24 hours.
+// 1 s, 2 s ... after the last wrong code, and a stop at twelve that only
+// a reset lifts, however long the clock runs. Wrong codes never expire:
+// typos spread over days add up to the stop too.
 func TestGuessBudgetSchedule(t *testing.T) {
-	var b guessBudget
-	now := time.Unix(1_700_000_000, 0)
-	for i := range guessFree {
-		if !b.allow(now) {
-			t.Fatalf("free guess %d held back", i+1)
+	clock := newFakeClock()
+	b := NewBudget(BudgetConfig{Now: clock.Now})
+	wrong := func() bool { return false }
+	guess := func(n int, want bool) {
+		t.Helper()
+		g, err := b.guess(wrong)
+		if err != nil || g.checked != want {
+			t.Fatalf("wrong code %d at %v: checked %v (%v), want %v", n, clock.Now(), g.checked, err, want)
 		}
-		b.wrongAt(now)
+	}
+	for i := range guessFree {
+		guess(i+1, true)
 	}
 	for n := guessFree; n < guessStop; n++ {
 		wait := guessWait << (n - guessFree)
-		if b.allow(now.Add(wait - time.Millisecond)) {
-			t.Fatalf("wrong code %d: allowed %v after the last, want %v", n+1, wait-time.Millisecond, wait)
-		}
-		now = now.Add(wait)
-		if !b.allow(now) {
-			t.Fatalf("wrong code %d: held back %v after the last", n+1, wait)
-		}
-		b.wrongAt(now)
+		clock.add(wait - time.Millisecond)
+		guess(n+1, false)
+		clock.add(time.Millisecond)
+		guess(n+1, true)
 	}
-	if !b.stopped || b.allow(now.Add(48*time.Hour)) {
-		t.Fatal("twelve wrong codes did not stop the budget for good")
+	clock.add(365 * 24 * time.Hour)
+	if guess(guessStop+1, false); !b.Stopped() || b.Wrong() != guessStop {
+		t.Fatalf("after a year: stopped %v, %d wrong; want stopped at %d", b.Stopped(), b.Wrong(), guessStop)
 	}
-	b.reset()
-	if !b.allow(now) {
-		t.Fatal("a reset budget holds guesses back")
+	b.Reset()
+	guess(1, true)
+	// A right code is checked and not counted.
+	if g, _ := b.guess(func() bool { return true }); !g.checked || !g.right || b.Wrong() != 1 {
+		t.Fatalf("a right code: %+v, %d wrong after it", g, b.Wrong())
 	}
-	// Typos spread over days never add up to a hold.
+	// Typos spread over days add up: the budget stops at twelve.
+	b.Reset()
 	for day := range 30 {
-		at := now.Add(time.Duration(day) * 25 * time.Hour)
-		for range guessFree - 1 {
-			if !b.allow(at) {
-				t.Fatalf("day %d: a typo held back", day)
-			}
-			b.wrongAt(at)
+		clock.add(25 * time.Hour)
+		if g, _ := b.guess(wrong); g.checked != (day < guessStop) {
+			t.Fatalf("day %d: a typo checked %v", day, g.checked)
 		}
+	}
+	if !b.Stopped() || b.Wrong() != guessStop {
+		t.Fatalf("thirty days of a typo each: stopped %v, %d wrong", b.Stopped(), b.Wrong())
 	}
 	if got := maxChecked(time.Hour); got != guessStop {
 		t.Fatalf("maxChecked(1h) = %d, want %d", got, guessStop)
 	}
 	if got := maxChecked(0); got != guessFree {
 		t.Fatalf("maxChecked(0) = %d, want %d", got, guessFree)
+	}
+}
+
+// A store's record is the budget: a count kept from before a restart
+// goes on; a budget opened by a person starts over; a record the store
+// cannot read starts the budget stopped and is written back stopped; a
+// wrong code is saved before it is checked, and a right one taken back.
+func TestBudgetStore(t *testing.T) {
+	clock := newFakeClock()
+	m := &memStore{rec: GuessRecord{Wrong: 5, Last: clock.Now()}}
+	b := NewBudget(BudgetConfig{Store: m, Now: clock.Now})
+	if b.Wrong() != 5 || b.Stopped() {
+		t.Fatalf("kept count: %d wrong, stopped %v", b.Wrong(), b.Stopped())
+	}
+	var during GuessRecord
+	b.guess(func() bool { during, _ = m.Load(); return false })
+	if during.Wrong != 6 || m.rec.Wrong != 6 {
+		t.Fatalf("while checked the store held %+v, after %+v: want the wrong code saved before it is checked", during, m.rec)
+	}
+	clock.add(time.Second)
+	b.guess(func() bool { during, _ = m.Load(); return true })
+	if during.Wrong != 7 || m.rec.Wrong != 6 {
+		t.Fatalf("a right code: %+v while checked, %+v after; want 7 then 6", during, m.rec)
+	}
+	if NewBudget(BudgetConfig{Store: m, ByPerson: true}).Wrong() != 0 || m.rec != (GuessRecord{}) {
+		t.Fatalf("a person's start left %+v", m.rec)
+	}
+	// A count at the stop, however it was written, is stopped.
+	m.rec = GuessRecord{Wrong: 40, Last: clock.Now()}
+	if !NewBudget(BudgetConfig{Store: m}).Stopped() {
+		t.Fatal("a kept count past the stop is not stopped")
+	}
+
+	var warned []error
+	warn := func(err error) { warned = append(warned, err) }
+	m.err = errors.New("damaged")
+	b = NewBudget(BudgetConfig{Store: m, Warn: warn})
+	if !b.Stopped() || !m.rec.Stopped || m.err != nil || len(warned) != 1 || !errors.Is(warned[0], m.err) && !strings.Contains(warned[0].Error(), "damaged") {
+		t.Fatalf("a damaged record: stopped %v, saved %+v, warned %v", b.Stopped(), m.rec, warned)
+	}
+	m.err, warned = errors.New("damaged"), nil
+	if b = NewBudget(BudgetConfig{Store: m, Warn: warn, ByPerson: true}); b.Stopped() || len(warned) != 1 {
+		t.Fatalf("a damaged record opened by a person: stopped %v, warned %v", b.Stopped(), warned)
+	}
+	// A write that fails is told, and the count goes on in memory.
+	m.failOn, warned = true, nil
+	if g, err := b.guess(func() bool { return false }); !g.checked || err == nil || b.Wrong() != 1 {
+		t.Fatalf("a failed write: %+v, %v, %d wrong", g, err, b.Wrong())
 	}
 }
 

@@ -266,13 +266,18 @@
 //     most three guesses are ever checked against one code, however
 //     many handshakes run at once, and a guess that arrives for a code
 //     retired meanwhile is refused unchecked (secure.ErrCodeRetired).
-//     Every wrong code also counts against a guess budget for the whole
-//     receiver (budget.go): 6 checked at once, then one after each of
-//     0.5 s, 1 s ... 16 s, then none after 12 in 24 hours until
-//     Receiver.NewCode; a guess that comes sooner is refused unchecked
-//     (secure.ErrCodesHeld). CodesHeld and CodesStopped tell the front
-//     end. A successful transfer does not reset the budget, or an
-//     attacker would get a new one with every honest transfer.
+//     Every wrong code also counts against the device's guess budget
+//     (budget.go: a Budget that every Receiver of the device shares,
+//     kept across restarts by a GuessStore): 6 checked at once, then
+//     one after each of 0.5 s, 1 s ... 16 s, then none after 12 until a
+//     person acts (Receiver.NewCode, or a start by hand:
+//     BudgetConfig.ByPerson); wrong codes never expire. A guess that
+//     comes sooner is refused unchecked (secure.ErrCodesHeld).
+//     CodesHeld and CodesStopped tell the front end. A successful
+//     transfer does not reset the budget, or an attacker would get a
+//     new one with every honest transfer. A PairedOnly receiver checks
+//     no code at all: core/secure refuses a code-mode sender before
+//     CPace (secure.ErrNoCodes, Refused with reason CodesOff).
 //   - Codes are used once. A code the receiver picked is replaced when
 //     the transfer it authenticated ends (CodeChanged, CodeUsed); one
 //     fixed in ReceiverConfig.Code stays, as the person chose it.

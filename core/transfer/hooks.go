@@ -24,10 +24,9 @@ type hooks struct {
 	admitted func(pending int)
 	// now replaces time.Now for the limit on Refused events.
 	now func() time.Time
-	// guessNow replaces time.Now for the guess budget; checked is told
-	// of every guess checked, under the lock that counts it.
-	guessNow func() time.Time
-	checked  func(at time.Time, right bool)
+	// checked is told of every guess checked, under the lock that
+	// counts it (the budget's clock is BudgetConfig.Now).
+	checked func(at time.Time, right bool)
 }
 
 func (h *hooks) reader(r io.Reader) io.Reader {

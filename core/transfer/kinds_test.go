@@ -45,6 +45,7 @@ var sentinels = map[string]struct {
 	"secure.ErrCodesHeld":           {secure.ErrCodesHeld, errkind.CodesHeld},
 	"secure.ErrBusy":                {secure.ErrBusy, errkind.Busy},
 	"secure.ErrNotPaired":           {secure.ErrNotPaired, errkind.NotPaired},
+	"secure.ErrNoCodes":             {secure.ErrNoCodes, errkind.NotPaired},
 	"secure.ErrKeyChanged":          {secure.ErrKeyChanged, errkind.KeyChanged},
 	"secure.ErrIncompatibleVersion": {secure.ErrIncompatibleVersion, errkind.Incompatible},
 	"secure.ErrNotFerry":            {secure.ErrNotFerry, errkind.NotFerry},

@@ -9,7 +9,6 @@ import (
 	"net"
 	"os"
 	"sync"
-	"time"
 
 	"github.com/ferry-project/ferry/core/diag"
 	"github.com/ferry-project/ferry/core/secure"
@@ -32,11 +31,14 @@ type Receiver struct {
 	gen     int // how many codes were retired
 	wrong   int // wrong guesses checked against code
 	serving bool
-	// budget bounds the wrong codes checked by the whole receiver (see
-	// budget.go); wrongSince counts those checked since the last
-	// transfer made with a code, for Connected.WrongCodes.
-	budget     guessBudget
-	wrongSince int
+	// budget bounds the wrong codes checked by the whole device (see
+	// budget.go), across Receivers; wrongSince counts those this
+	// Receiver checked since the last transfer made with a code, for
+	// Connected.WrongCodes; toldStopped is set once CodesStopped was
+	// emitted for a budget given spent.
+	budget      *Budget
+	wrongSince  int
+	toldStopped bool
 
 	refusals refusalLimit // Refused events, across Serve calls
 }
@@ -63,6 +65,9 @@ func newReceiver(cfg ReceiverConfig) (*Receiver, error) {
 	if cfg.Identity == nil {
 		return nil, errors.New("receiver needs an identity")
 	}
+	if cfg.PairedOnly && cfg.Paired == nil {
+		return nil, errors.New("a receiver that takes paired senders only needs Paired")
+	}
 	code := cfg.Code
 	if code == "" {
 		code = newCode("")
@@ -75,8 +80,13 @@ func newReceiver(cfg ReceiverConfig) (*Receiver, error) {
 		cfg.maxAttempts = 3
 	}
 	cfg.Timeout = orDefault(cfg.Timeout, defaultTimeout)
+	budget := cfg.Budget
+	if budget == nil {
+		budget = NewBudget(BudgetConfig{})
+	}
 	life, kill := context.WithCancelCause(context.Background())
-	return &Receiver{cfg: cfg, ln: ln, ev: &emitter{f: cfg.OnEvent}, code: code, decide: make(chan bool, 1), life: life, kill: kill}, nil
+	return &Receiver{cfg: cfg, ln: ln, ev: &emitter{f: cfg.OnEvent}, code: code, decide: make(chan bool, 1),
+		life: life, kill: kill, budget: budget}, nil
 }
 
 func checkDir(dir string) error {
@@ -151,14 +161,16 @@ func (r *Receiver) Port() int {
 
 // NewCode is a person asking for a new code: it retires the current one,
 // starts the guess budget over (after CodesStopped, codes are checked
-// again), emits CodeChanged with reason CodeRenewed, and returns the new
-// code. Call it from a person's action, never from the OnEvent handler
-// (events are delivered one at a time, so it would wait on itself).
+// again, by every Receiver that shares the budget), emits CodeChanged
+// with reason CodeRenewed, and returns the new code. Call it from a
+// person's action, never from the OnEvent handler (events are delivered
+// one at a time, so it would wait on itself).
 func (r *Receiver) NewCode() string {
 	r.mu.Lock()
 	next := newCode(r.code)
 	r.code, r.wrong, r.gen = next, 0, r.gen+1
-	r.budget.reset()
+	r.budget.Reset()
+	r.toldStopped = false
 	r.mu.Unlock()
 	r.ev.emit(CodeChanged{Code: next, Reason: CodeRenewed})
 	return next
@@ -220,6 +232,7 @@ func (r *Receiver) Serve(ctx context.Context) (sum Summary, err error) {
 		return Summary{}, errors.New("receiver is already serving")
 	}
 	defer r.unclaim()
+	r.tellStopped(ev)
 
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -290,6 +303,7 @@ func (r *Receiver) ServeConn(ctx context.Context, nc net.Conn) (sum Summary, err
 		return Summary{}, errors.New("receiver is already serving")
 	}
 	defer r.unclaim()
+	r.tellStopped(ev)
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	stopLife := context.AfterFunc(r.life, func() { cancel(context.Cause(r.life)) })
@@ -312,8 +326,13 @@ func (r *Receiver) handshake(ctx context.Context, ev *emitter, nc net.Conn) (won
 	timers := &diag.Timers{}
 	try, guess := r.attempt(ev)
 	pins := pinCheck{paired: r.cfg.Paired}
-	sc, err := secure.Server(ctx, nc, secure.Config{Identity: r.cfg.Identity, Code: try.code, Timers: timers,
-		Guess: guess, Paired: pins.hook()})
+	sc := secure.Config{Identity: r.cfg.Identity, Code: try.code, Timers: timers, Guess: guess, Paired: pins.hook()}
+	if r.cfg.PairedOnly {
+		// No code: core/secure refuses a code-mode sender before
+		// CPace, so no guess reaches the budget.
+		sc.Code, sc.Guess = "", nil
+	}
+	conn, err := secure.Server(ctx, nc, sc)
 	if err != nil {
 		// A wrong code was counted by guess (and one held back by the
 		// budget was not checked); a paired sender refused is
@@ -322,7 +341,7 @@ func (r *Receiver) handshake(ctx context.Context, ev *emitter, nc net.Conn) (won
 		r.reportRefusal(ev, nc.RemoteAddr().String(), &pins, err)
 		return won{}, err
 	}
-	return won{sc, timers, try.wrongCodes}, nil
+	return won{conn, timers, try.wrongCodes}, nil
 }
 
 // usedCode ends a transfer that a code authenticated: the count of wrong
@@ -355,55 +374,63 @@ type guessTry struct {
 }
 
 // attempt returns the code a new handshake uses and the Guess hook that
-// checks its message 3. The hook holds r.mu across the check, so that
-// concurrent handshakes never check more than maxAttempts guesses against
-// one code, nor more than the guess budget allows: a guess for a code
-// retired meanwhile is refused unchecked (Retired), and so is one that
-// the budget holds back (Held). Events are emitted after r.mu is released.
+// checks its message 3. The hook holds r.mu across the check, and the
+// budget holds its own lock, so that concurrent handshakes never check
+// more than maxAttempts guesses against one code, nor more than the
+// guess budget allows, even across Receivers that share it: a guess for
+// a code retired meanwhile is refused unchecked (Retired), and so is one
+// that the budget holds back (Held). Events are emitted after r.mu is
+// released.
 func (r *Receiver) attempt(ev *emitter) (*guessTry, func(check func() bool) secure.GuessAnswer) {
 	r.mu.Lock()
 	t := &guessTry{code: r.code, gen: r.gen}
 	r.mu.Unlock()
 	return t, func(check func() bool) secure.GuessAnswer {
-		now := r.now()
 		r.mu.Lock()
 		if t.gen != r.gen {
 			r.mu.Unlock()
 			return secure.Retired
 		}
-		if !r.budget.allow(now) {
-			r.mu.Unlock()
-			return secure.Held
+		g, saveErr := r.budget.guess(check)
+		if g.checked {
+			if h := r.cfg.hooks; h != nil && h.checked != nil {
+				h.checked(g.at, g.right)
+			}
 		}
-		right := check()
-		if h := r.cfg.hooks; h != nil && h.checked != nil {
-			h.checked(now, right)
-		}
-		if right {
-			t.wrongCodes = r.wrongSince
-			r.mu.Unlock()
-			return secure.Wrong
-		}
-		r.wrongSince++
-		r.budget.wrongAt(now)
-		r.wrong++
-		answer := secure.Wrong
 		var evs []Event
+		answer := secure.Wrong
 		switch {
-		case r.budget.stopped:
-			// The code stays until NewCode: showing a new one that
-			// nobody may use would only mislead.
-			evs = append(evs, CodesStopped{Wrong: len(r.budget.wrong)})
-		case r.wrong >= r.cfg.maxAttempts:
-			next := newCode(r.code)
-			r.code, r.wrong, r.gen = next, 0, r.gen+1
-			answer = secure.Retired
-			evs = append(evs, CodeChanged{Code: next})
+		case !g.checked:
+			answer = secure.Held
+		case g.right:
+			t.wrongCodes = r.wrongSince
+		default:
+			r.wrongSince++
+			r.wrong++
+			switch {
+			case g.spent:
+				// The code stays until NewCode: showing a new one that
+				// nobody may use would only mislead.
+			case r.wrong >= r.cfg.maxAttempts:
+				next := newCode(r.code)
+				r.code, r.wrong, r.gen = next, 0, r.gen+1
+				answer = secure.Retired
+				evs = append(evs, CodeChanged{Code: next})
+			}
+			if !g.spent && g.next.After(g.at) {
+				evs = append(evs, CodesHeld{Until: g.next, Wrong: g.wrong})
+			}
 		}
-		if next := r.budget.next(); !r.budget.stopped && next.After(now) {
-			evs = append(evs, CodesHeld{Until: next, Wrong: len(r.budget.wrong)})
+		if g.spent && !r.toldStopped {
+			// This wrong code spent the budget, or another Receiver's
+			// did: said once per Receiver.
+			r.toldStopped = true
+			evs = append(evs, CodesStopped{Wrong: g.wrong})
 		}
 		r.mu.Unlock()
+		if saveErr != nil {
+			r.budget.say(saveErr)
+		}
 		for _, e := range evs {
 			ev.emit(e)
 		}
@@ -411,9 +438,19 @@ func (r *Receiver) attempt(ev *emitter) (*guessTry, func(check func() bool) secu
 	}
 }
 
-func (r *Receiver) now() time.Time {
-	if r.cfg.hooks != nil && r.cfg.hooks.guessNow != nil {
-		return r.cfg.hooks.guessNow()
+// tellStopped emits CodesStopped, once per Receiver, when the budget it
+// was given is spent before any guess of its own spent it: kept from
+// before a restart, spent by another Receiver, or a damaged record. A
+// paired-only receiver checks no code and says nothing.
+func (r *Receiver) tellStopped(ev *emitter) {
+	if r.cfg.PairedOnly || !r.budget.Stopped() {
+		return
 	}
-	return time.Now()
+	r.mu.Lock()
+	told := r.toldStopped
+	r.toldStopped = true
+	r.mu.Unlock()
+	if !told {
+		ev.emit(CodesStopped{Wrong: r.budget.Wrong()})
+	}
 }

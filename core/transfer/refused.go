@@ -8,8 +8,9 @@ import (
 	"github.com/ferry-project/ferry/core/secure"
 )
 
-// Refused events: a paired-mode handshake that core/secure refused, and
-// only that, is reported to the front end, within a limit.
+// Refused events: a paired-mode handshake that core/secure refused, or a
+// code-mode one that a paired-only receiver refused, and only that, is
+// reported to the front end, within a limit.
 
 // A refusal costs a sender one connection and a few bytes (a preamble
 // with the paired bit, or a forged "key changed" rejection), so anyone on
@@ -71,14 +72,16 @@ func (c *pinCheck) hook() func([]byte) bool {
 }
 
 // reportRefusal emits Refused for a handshake that core/secure ended
-// with ErrNotPaired, within the limit; any other failure is not a
-// refusal and is not reported.
+// with ErrNotPaired or ErrNoCodes, within the limit; any other failure is
+// not a refusal and is not reported.
 func (r *Receiver) reportRefusal(ev *emitter, addr string, pins *pinCheck, err error) {
-	if !errors.Is(err, secure.ErrNotPaired) {
+	if !errors.Is(err, secure.ErrNotPaired) && !errors.Is(err, secure.ErrNoCodes) {
 		return
 	}
 	e := Refused{Addr: addr, Err: err}
 	switch {
+	case errors.Is(err, secure.ErrNoCodes):
+		e.Reason = CodesOff
 	case pins.paired == nil:
 		e.Reason = PairedOff
 	case pins.refused != nil:

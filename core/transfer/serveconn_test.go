@@ -123,12 +123,13 @@ func TestServeConnGuessBudget(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0) // a clock that stands still: no back-off ever passes
 	var mu sync.Mutex
 	checked := 0
-	h := &hooks{guessNow: func() time.Time { return now }, checked: func(time.Time, bool) {
+	h := &hooks{checked: func(time.Time, bool) {
 		mu.Lock()
 		checked++
 		mu.Unlock()
 	}}
-	r, rev := newConnReceiver(t, ReceiverConfig{Policy: AcceptAll, hooks: h})
+	b := NewBudget(BudgetConfig{Now: func() time.Time { return now }})
+	r, rev := newConnReceiver(t, ReceiverConfig{Policy: AcceptAll, hooks: h, Budget: b})
 	sid, _ := ids(t)
 	try := func(code string) (error, error) {
 		a, b := net.Pipe()

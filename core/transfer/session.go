@@ -132,6 +132,18 @@ type ReceiverConfig struct {
 	// emitted, as with AcceptAll). Front ends offer it as a setting, off
 	// by default. DeclineAll still declines.
 	AutoAcceptPaired bool
+	// PairedOnly makes a receiver that takes paired senders only: a
+	// sender with a code is refused before any guess is checked
+	// (secure.ErrNoCodes, reported as Refused with reason CodesOff). For
+	// a receiver nobody watches (ferry receive --daemon), whose code
+	// nobody reads. It needs Paired; Code is then unused.
+	PairedOnly bool
+	// Budget is the device's guess budget (budget.go), shared by every
+	// Receiver the front end makes for as long as the device receives,
+	// and kept across restarts by its store. Nil gives this Receiver a
+	// budget of its own, in memory, that starts full: only for a
+	// receiver that lives as long as the device receives.
+	Budget *Budget
 
 	hooks *hooks // tests only
 }

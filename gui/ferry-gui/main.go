@@ -42,9 +42,11 @@ import (
 	"fyne.io/fyne/v2/dialog"
 
 	"github.com/ferry-project/ferry/core/discovery"
+	"github.com/ferry-project/ferry/core/guessfile"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
 	"github.com/ferry-project/ferry/gui/fmactions"
 	"github.com/ferry-project/ferry/gui/ui"
@@ -107,6 +109,16 @@ func main() {
 		hist = history.Open(histPath)
 	}
 
+	// The guess budget, one for the app's life and kept beside the trust
+	// file: a start at login (--hidden) is no person acting, so it
+	// carries on the count; opened by hand, it starts over.
+	bcfg := transfer.BudgetConfig{ByPerson: !args.Hidden, Warn: func(err error) { log.Printf("ferry-gui: %v", err) }}
+	if gpath, err := guessfile.DefaultPath(); configDir != "" {
+		bcfg.Store = guessfile.Open(filepath.Join(configDir, "guesses.json"))
+	} else if err == nil {
+		bcfg.Store = guessfile.Open(gpath)
+	}
+
 	ifaces := splitList(os.Getenv("FERRY_IFACE"))
 	cfg := ui.Config{
 		App:      a,
@@ -115,6 +127,7 @@ func main() {
 		Identity: id,
 		Trust:    store,
 		History:  hist,
+		Budget:   transfer.NewBudget(bcfg),
 		Listen:   os.Getenv("FERRY_LISTEN"),
 		Hosts:    func() []string { return ui.LocalHosts(ifaces) },
 		// Tests of the real app read the Send list here.

@@ -90,7 +90,10 @@
 //     of its own; when the receiver stops taking codes it greys the code
 //     out, says someone may be guessing, and offers New code, whose click
 //     takes codes again with a new one. A receiver lives for one transfer
-//     here, so each transfer (and Receive more) starts a fresh code.
+//     here, so each transfer (and Receive more) starts a fresh code, but
+//     every receiver shares the app's one guess budget (Config.Budget,
+//     kept beside the trust file): a new receiver, or the tray's
+//     restart, is no new allowance for a guesser.
 //   - The Trust box after a transfer by code says when wrong codes came
 //     before the right one ("N wrong codes were tried on this device
 //     before this sender's code was right"), and then reads "Trust NAME

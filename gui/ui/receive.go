@@ -218,6 +218,7 @@ func (v *receiveView) serveOne(ctx context.Context, gen int) (restart bool, err 
 	}
 	cfg.Listen = v.u.cfg.Listen
 	cfg.Identity = v.u.cfg.Identity
+	cfg.Budget = v.u.cfg.Budget // one for the app: a new receiver is no new allowance
 	var r Receiver
 	pinnedAs := "" // a paired sender's label, from Connected, for its Offered
 	tlog := &transferLog{}
@@ -347,7 +348,7 @@ func (v *receiveView) handle(gen int, r Receiver, ev transfer.Event) {
 		return
 	case transfer.CodesStopped:
 		v.codesHead.SetText("Stopped taking codes")
-		v.codesText.SetText(fmt.Sprintf("%s were tried in the last 24 hours: someone on the network may be guessing the code. No code works until you ask for a new one; trusted devices can still send.",
+		v.codesText.SetText(fmt.Sprintf("%s were tried since you last asked for a code: someone on the network may be guessing the code. No code works until you ask for a new one; trusted devices can still send.",
 			plural(e.Wrong, "wrong code", "wrong codes")))
 		v.codeText.Color = theme.Color(theme.ColorNameDisabled)
 		v.codeText.Refresh()

@@ -12,6 +12,7 @@ import (
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
 )
 
@@ -28,6 +29,13 @@ type Config struct {
 	// History is the transfer history (history.Open(history.DefaultPath())
 	// in the app, the file `ferry history` reads); nil turns it off.
 	History *history.Store
+	// Budget is the device's guess budget, shared by every receiver the
+	// app makes (one per transfer, and again when the tray restarts
+	// receiving) and kept beside the trust file (core/guessfile), so that
+	// neither hands a guesser a fresh allowance; nil keeps one in memory
+	// for the app's life. The app opens it with ByPerson unless it was
+	// started at login (--hidden).
+	Budget *transfer.Budget
 
 	// Do runs f on the UI goroutine (fyne.Do in the application).
 	Do func(f func())
@@ -114,6 +122,9 @@ func New(cfg Config) *UI {
 	}
 	if cfg.Engine == nil {
 		cfg.Engine = CoreEngine{}
+	}
+	if cfg.Budget == nil {
+		cfg.Budget = transfer.NewBudget(transfer.BudgetConfig{})
 	}
 	if cfg.Hosts == nil {
 		cfg.Hosts = func() []string { return LocalHosts(nil) }

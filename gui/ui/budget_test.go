@@ -1,0 +1,90 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/tests/testkit/testid"
+)
+
+// stepClock is a guess budget's clock that the test moves.
+type stepClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *stepClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+func (c *stepClock) add(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// The app makes a new receiver for every transfer, and again when the
+// tray listens again or settings restart it; they all spend the app's
+// one budget (Config.Budget). Three rounds of 8 wrong codes a minute
+// apart (past every back-off, on the budget's clock), each round on a
+// new receiver and followed by an honest sender, through the real
+// engine: 12 checked in all (a receiver per transfer with its own budget
+// checked 24), the second round's honest sender is told to wait, and the
+// third receiver, started after a restart, shows "Stopped taking codes"
+// before anyone guesses.
+func TestOneBudgetAcrossReceivers(t *testing.T) {
+	clock := &stepClock{now: time.Unix(1_800_000_000, 0)}
+	budget := transfer.NewBudget(transfer.BudgetConfig{Now: clock.Now})
+	h := newHarness(t, CoreEngine{}, askOff, func(c *Config) { c.Budget = budget })
+	h.u.Start()
+	v := h.u.recv
+	id := testid.New(t)
+	checked, held, honest := 0, 0, 0
+	var prev Receiver
+	for round := range 3 {
+		var r Receiver
+		var addr string
+		h.waitFor("a new receiver", func() bool {
+			if v.r == nil || v.r == prev || !v.ready.Visible() {
+				return false
+			}
+			r, addr = v.r, fmt.Sprintf("127.0.0.1:%d", v.r.Port())
+			return true
+		})
+		prev = r
+		if round == 2 {
+			h.waitFor("codes stopped, said at once", func() bool { return v.codesHead.Text == "Stopped taking codes" && v.newCode.Visible() })
+		}
+		for i := range 8 {
+			clock.add(time.Minute)
+			_, err := transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addr}, Code: fmt.Sprintf("%06d", 500000+10*round+i),
+				Identity: id, Name: "Guesser", Items: []transfer.Item{{Text: "x"}}})
+			switch {
+			case errors.Is(err, secure.ErrCodesHeld):
+				held++
+			case errors.Is(err, secure.ErrWrongCode), errors.Is(err, secure.ErrCodeRetired):
+				checked++
+			default:
+				t.Fatalf("round %d, guess %d: %v", round+1, i+1, err)
+			}
+		}
+		clock.add(time.Minute)
+		switch err := <-sendTo(t, h, transfer.Item{Text: "honest"}); {
+		case err == nil:
+			honest++
+			h.waitFor("the result", func() bool { return v.prog.state == stateVerified })
+			h.loop.run(v.listenAgain) // as the tray does after a transfer
+		case errors.Is(err, secure.ErrCodesHeld):
+			h.loop.run(v.settingsChanged) // a waiting receiver restarts
+		default:
+			t.Fatalf("round %d: the honest sender: %v", round+1, err)
+		}
+	}
+	t.Logf("3 rounds of 8 wrong codes on 3 receivers of the app, each followed by an honest sender: %d checked, %d held, %d honest transfers (a budget per receiver checked 24)",
+		checked, held, honest)
+	if checked != 12 || honest != 1 {
+		t.Fatalf("%d wrong codes checked, %d honest transfers; want one budget's 12, and 1", checked, honest)
+	}
+}
