@@ -27,6 +27,8 @@ func FuzzPeerFromEntry(f *testing.F) {
 	f.Add("", "", "", uint16(0), uint32(0), []byte{}, false)
 	f.Add(`a\.b\\c\000`, "\x1b[31m.", "name=\u202e\nv=-1\nfp=x", uint16(65535), uint32(1<<32-1),
 		[]byte{16, 0xff, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xfb, 4, 224, 0, 0, 251}, true)
+	// An A record with empty data: zeroconf hands over a nil address.
+	f.Add(`no\ address\ \(N0AD\)`, "noaddr.local.", "v=2\nname=no address", uint16(4711), uint32(120), []byte{0}, false)
 	f.Fuzz(func(t *testing.T, instance, host, txt string, port uint16, ttl uint32, addrs []byte, zoned bool) {
 		e := zeroconf.NewServiceEntry(instance, Service, "local.")
 		e.HostName = host
