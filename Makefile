@@ -37,7 +37,10 @@ wasm:
 ferry: wasm
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/ferry ./cli/ferry
 
+# Fyne's cgo build needs X11 and OpenGL headers: installed first as root,
+# otherwise the one apt-get command that installs them, before compiling.
 ferry-gui: wasm
+	@./tests/install-deps.sh gui
 	CGO_ENABLED=1 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/ferry-gui ./gui/ferry-gui
 
 deps:
@@ -65,6 +68,8 @@ lint: wasm vet-targets
 	@# go.mod and go.sum say exactly what the code imports (prints the diff
 	@# and fails otherwise; fix with go mod tidy).
 	$(GO) mod tidy -diff
+	@# The packages the design requires stay in the binaries' graphs.
+	GO=$(GO) ./tests/required-deps.sh
 	@# The shared test kit (tests/testkit) is for tests only: no release
 	@# binary or library may link it.
 	@if $(GO) list -deps ./cli/ferry ./gui/ferry-gui ./mobile | grep -q 'ferry-project/ferry/tests'; then \

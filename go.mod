@@ -8,9 +8,15 @@ require (
 	github.com/flynn/noise v1.1.0
 )
 
-require github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+require (
+	github.com/cenkalti/backoff v2.2.1+incompatible // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+)
 
-require github.com/coder/websocket v1.8.15
+require (
+	github.com/coder/websocket v1.8.15
+	github.com/grandcat/zeroconf v1.0.0
+)
 
 require (
 	dario.cat/mergo v1.0.2 // indirect

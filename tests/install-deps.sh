@@ -2,12 +2,21 @@
 # Installs the Debian packages Ferry's tests need, when they are missing.
 # As root it installs them; otherwise it prints the exact command to run
 # and fails, so a missing package is never a mysterious build error.
+# With "gui" it does the same for the app's build alone (make ferry-gui),
+# and on a system without dpkg it leaves that to the compiler.
 set -euo pipefail
 
+# Fyne's cgo build
+gui_pkgs=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev
+	libxinerama-dev libxi-dev libxxf86vm-dev)
+what="ferry tests need"
+if [ "${1:-}" = gui ]; then
+	command -v dpkg-query >/dev/null || exit 0
+	what="building ferry-gui needs"
+fi
+
 pkgs=(
-	# Fyne's cgo build
-	gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev
-	libxinerama-dev libxi-dev libxxf86vm-dev
+	"${gui_pkgs[@]}"
 	# rendering the real window in tests
 	xvfb xauth imagemagick
 	# network namespaces, veth pairs and tc for end-to-end tests
@@ -43,6 +52,7 @@ pkgs=(
 	xdotool
 )
 
+[ "${1:-}" = gui ] && pkgs=("${gui_pkgs[@]}")
 missing=()
 for p in "${pkgs[@]}"; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
@@ -52,7 +62,7 @@ done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
-	echo "ferry tests need these Debian packages: ${missing[*]}" >&2
+	echo "$what these Debian packages: ${missing[*]}" >&2
 	echo "install them with: sudo apt-get install -y ${missing[*]}" >&2
 	exit 1
 fi

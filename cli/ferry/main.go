@@ -89,6 +89,7 @@ import (
 const softMemoryLimit = 24 << 20
 
 func main() {
+	silenceStdLogger()
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(softMemoryLimit)
 	}

@@ -42,6 +42,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"runtime"
 	"strings"
@@ -49,6 +50,12 @@ import (
 )
 
 const prefix = "ferry: "
+
+// silenceStdLogger keeps the standard logger off stderr. Nothing of
+// Ferry's writes to it; grandcat/zeroconf does, unasked, in its own format
+// ("2026/01/02 03:04:05 [zeroconf] no suitable IPv6 interface: ..."),
+// what discovery already reports in Ferry's words (mdnsSkips).
+func silenceStdLogger() { log.SetOutput(io.Discard) }
 
 // printer is the one writer of stdout and stderr. Its methods are safe to
 // call from the transfer's event goroutine and the command's goroutine at

@@ -94,6 +94,7 @@ var nothingFoundHints = []string{
 	"macos 15 and later: allow the app that runs ferry (a terminal other than Terminal, or the desktop app) in System Settings > Privacy & Security > Local Network",
 	"guest or hotel Wi-Fi often keeps devices apart (client isolation): use a network you control, or a phone's hotspot",
 	"several network adapters (VPN, Hyper-V, WSL, Docker): both devices must be on the same one; --iface NAME picks it",
+	"windows with several adapters: mDNS leaves by one, the adapter with the lowest route metric for 224.0.0.0/4, usually the one with the default route ('route print' shows both); a device behind another is not found, but ferry send --to HOST:PORT and the QR code always work",
 }
 
 // fallbackLine is the command a sender can type when discovery finds

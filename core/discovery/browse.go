@@ -4,12 +4,10 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"net"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/miekg/dns"
+	"github.com/grandcat/zeroconf"
 
 	"github.com/ferry-project/ferry/core/secure"
 )
@@ -18,121 +16,129 @@ import (
 type BrowseConfig struct {
 	Ifaces []string
 	// OnChange is called with the full current list whenever it changes
-	// (added, updated, expired, said goodbye), sorted by Name then
-	// Fingerprint. It is called from Browse's goroutine, one call at a
-	// time, and should return quickly: mDNS answers wait while it runs.
-	// The slice is the callee's to keep.
+	// (a receiver heard for the first time, heard saying something new,
+	// or missed for two rounds), sorted by Name then Fingerprint. It is
+	// called from Browse's goroutine, one call at a time, and should
+	// return quickly: the round's answers wait while it runs. The slice
+	// is the callee's to keep.
 	OnChange func(peers []Peer)
 	// OnSkip, if set, is told once per interface and address family that
 	// cannot carry mDNS; the browse goes on with the others. It is
-	// called from Browse or its readers, never after Browse returns.
+	// called from Browse's goroutine, never after Browse returns.
 	OnSkip SkipFunc
 
-	// maxTTL and refresh, set only by this package's tests, replace
-	// defaultMaxTTL and defaultRefresh.
-	maxTTL, refresh time.Duration
+	// round, set only by this package's tests, replaces roundLength.
+	round time.Duration
 }
 
-// A browse's clocks: the longest lifetime granted to an entry, and the
-// time between queries after the first two. Tests shorten them through
-// BrowseConfig's unexported fields.
-const (
-	defaultMaxTTL  = 120 * time.Second
-	defaultRefresh = 30 * time.Second
-)
+// roundLength is how long one zeroconf Resolver browses before the next
+// takes over (package doc, "Liveness").
+const roundLength = 3 * time.Second
 
-// secondQuery is when the second query goes out, in case the first was
-// lost (RFC 6762 section 5.2 starts with one second, then backs off).
-const secondQuery = time.Second
+// settleWindow is how long into a round its answers are taken to be in:
+// zeroconf queries when the round starts, and receivers answer within
+// milliseconds. Then the table is swept: a receiver heard neither in this
+// round nor in the one before is dropped. So one that vanished without
+// a goodbye right after it answered leaves the list two rounds and a
+// settle window later: 7 s.
+const settleWindow = time.Second
+
+// leaveAfter is how long after a receiver's last round it is dropped, the
+// Expires a browse sets.
+const leaveAfter = 2*roundLength + settleWindow
 
 // Browse watches the network for Ferry receivers until ctx is done, then
-// returns nil. It returns an error only if it cannot listen on any
-// interface; interfaces that fail are reported through cfg.OnSkip and
-// skipped.
+// returns nil. It returns an error only if its first round cannot listen
+// on any interface; interfaces that fail are reported through
+// cfg.OnSkip and skipped.
 //
-// It asks at once on every link, again after a second, then every
-// defaultRefresh, so the answers keep live entries from expiring.
+// It browses in rounds of roundLength, each with a new zeroconf
+// Resolver, and rechecks the interfaces before each, so an interface
+// that comes up, or gets its IPv6 link-local address, joins at the next
+// round.
 func Browse(ctx context.Context, cfg BrowseConfig) error {
-	ifaces, err := interfaces(cfg.Ifaces)
-	if err != nil {
-		return fmt.Errorf("browsing: %w", err)
-	}
-	links, err := openLinks(ifaces, len(cfg.Ifaces) > 0, newReporter(cfg.OnSkip))
-	if err != nil {
-		return fmt.Errorf("browsing: %w", err)
-	}
-	maxTTL, refresh := cmp.Or(cfg.maxTTL, defaultMaxTTL), cmp.Or(cfg.refresh, defaultRefresh)
-
-	ctx, cancel := context.WithCancel(ctx)
-	packets := make(chan packet)
-	var readers sync.WaitGroup
-	readLinks(links, &readers, func(p packet) {
-		select {
-		case packets <- p:
-		case <-ctx.Done():
-		}
-	})
-	defer func() {
-		cancel() // unblocks a reader waiting to hand over a packet
-		closeLinks(links)
-		readers.Wait()
-	}()
-
-	query := new(dns.Msg)
-	query.SetQuestion(serviceFQDN, dns.TypePTR)
-	query.Id, query.RecursionDesired = 0, false
-	qbytes, err := query.Pack()
-	if err != nil {
-		return fmt.Errorf("browsing: packing the query: %w", err)
-	}
-	ask := time.NewTimer(0)
-	defer ask.Stop()
-	asked := 0
-
+	every := cmp.Or(cfg.round, roundLength)
+	settle := min(settleWindow, every/2)
+	rep := newReporter(cfg.OnSkip)
+	joined := map[joinKey]error{}
 	t := newTable()
 	changed := func(c bool) {
 		if c && cfg.OnChange != nil {
 			cfg.OnChange(t.list())
 		}
 	}
-	expiry := time.NewTimer(0)
-	defer expiry.Stop()
-	armExpiry := func() {
-		expiry.Stop()
-		if next, ok := t.next(); ok {
-			expiry.Reset(time.Until(next))
+	for first := true; ; first = false {
+		start := time.Now()
+		sel, err := choose(cfg.Ifaces, joined, rep)
+		if err == nil {
+			expires := start.Add(2*every + settle)
+			err = browseRound(ctx, sel, every, settle, func(e *zeroconf.ServiceEntry) {
+				if p, ok := peerFromEntry(e, sel.zones); ok {
+					p.Expires = expires
+					changed(t.put(p))
+				}
+			}, func() { changed(t.sweep()) })
 		}
+		if err != nil {
+			if first {
+				return fmt.Errorf("browsing: %w", err)
+			}
+			// An interface that went away may come back: this round
+			// hears nothing, and the table ages as it would.
+			rest := time.NewTimer(time.Until(start.Add(every)))
+			select {
+			case <-ctx.Done():
+			case <-rest.C:
+				changed(t.sweep())
+			}
+			rest.Stop()
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		t.advance()
 	}
+}
 
+// browseRound runs one zeroconf Resolver on sel for d, or until ctx is
+// done, hands found every entry it resolves, and calls settled once,
+// settle into the round.
+//
+// It reads the Resolver's entries until zeroconf closes the channel, also
+// after ctx is done and found is no longer called: zeroconf's loop sends
+// each entry without watching the context, so a reader that left early
+// would leave that goroutine, and the Resolver's sockets, blocked for
+// good (guard_test.go shows it).
+func browseRound(ctx context.Context, sel selection, d, settle time.Duration, found func(*zeroconf.ServiceEntry), settled func()) error {
+	r, err := zeroconf.NewResolver(zeroconf.SelectIfaces(sel.ifaces), zeroconf.SelectIPTraffic(sel.ipType()))
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", ifaceNames(sel.ifaces), err)
+	}
+	rctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	entries := make(chan *zeroconf.ServiceEntry)
+	// Browse fails only when its query cannot be packed, and then
+	// cancels the loop it started, which closes entries: read on.
+	berr := r.Browse(rctx, Service, "local.", entries)
+	settling := time.NewTimer(settle)
+	defer settling.Stop()
 	for {
 		select {
-		case <-ctx.Done():
-			return nil
-		case <-ask.C:
-			for _, l := range links {
-				l.send(qbytes)
+		case e, ok := <-entries:
+			if !ok {
+				if berr != nil {
+					return fmt.Errorf("browsing: %w", berr)
+				}
+				return nil
 			}
-			if asked++; asked == 1 {
-				ask.Reset(secondQuery)
-			} else {
-				ask.Reset(refresh)
+			if rctx.Err() == nil {
+				found(e)
 			}
-		case p := <-packets:
-			for _, inst := range goodbyes(p.data) {
-				changed(t.remove(inst))
+		case <-settling.C:
+			if rctx.Err() == nil {
+				settled()
 			}
-			var zones []string
-			if p.link.ifi.Flags&net.FlagLoopback == 0 {
-				zones = []string{p.link.ifi.Name}
-			}
-			now := time.Now()
-			for _, e := range entries(p.data) {
-				changed(t.putVia(e.Instance, p.link.ifi.Name, peerFromEntry(e, now, maxTTL, zones), now))
-			}
-		case <-expiry.C:
-			changed(t.expire(time.Now()))
 		}
-		armExpiry()
 	}
 }
 

@@ -1,8 +1,10 @@
 // Package discovery finds Ferry receivers on the local network with
-// multicast DNS service discovery (RFC 6762, RFC 6763). It speaks mDNS
-// itself, on sockets it opens one per interface and address family, with
-// github.com/miekg/dns for the packets; why not through
-// github.com/grandcat/zeroconf is below.
+// multicast DNS service discovery (RFC 6762, RFC 6763), on
+// github.com/grandcat/zeroconf v1.0.0: a zeroconf Server advertises, a
+// zeroconf Resolver browses. What is Ferry's is kept here around it: the
+// TXT rules and instance naming, the list of receivers and how long an
+// entry lives, the choice of interfaces, and guards where zeroconf gets
+// something wrong that Ferry must not.
 //
 // # What is advertised
 //
@@ -11,7 +13,7 @@
 // browse. Its instance name is the device name followed by the first
 // group of its key fingerprint, "Zoë's laptop (K7QX)": cleaned of control
 // characters, cut to one DNS label (63 bytes), and unique per key, because
-// Ferry's responder does no name conflict resolution. The TXT record
+// zeroconf's responder does no name conflict resolution. The TXT record
 // carries the truth:
 //
 //	v=2                      protocol version (ProtocolVersion)
@@ -25,7 +27,18 @@
 // browse through a platform's own DNS-SD service instead (mobile:
 // NsdManager, Bonjour) take them from here: TXTStrings and InstanceName
 // say what to advertise, NewPeer reads what was found, all on raw
-// strings.
+// strings. zeroconf takes and gives names and TXT strings in the escaped
+// presentation form of miekg/dns, its packet library; Advertise escapes
+// and Browse unescapes.
+//
+// Advertise calls zeroconf.RegisterProxy rather than Register, to give the
+// host name as one clean label of at most 63 bytes and the addresses of
+// the interfaces chosen, loopback ones included on a loopback interface
+// someone named (tests, two instances on one machine). zeroconf announces
+// twice at start, answers queries on every interface with all of those
+// addresses, and sends a goodbye (TTL 0) on Close. Its records carry TTL
+// 3200 s (120 s for addresses): other DNS-SD browsers keep a receiver
+// that was killed until then; Ferry's own browse does not (Liveness).
 //
 // # What a browse reports
 //
@@ -36,118 +49,118 @@
 // instance name). So a device with an unsupported version is still listed,
 // with its Version, and a front end can say "incompatible version" instead
 // of hiding it. Names come back as valid UTF-8 with no control or format
-// characters, safe to print to a terminal.
+// characters, safe to print to a terminal. An entry with no address that
+// can be dialled, or port 0, is not listed. All of this is fuzzed
+// (FuzzPeerFromEntry, FuzzParseTXT).
 //
-// A peer's entry lives for the TTL its records carry, capped at 120 s,
-// and is renewed each time the peer answers; the browse re-asks every 30
-// s, so a live peer never lapses, and a vanished one lingers at most 120 s.
-// A goodbye (the records again with TTL 0, sent by Advertiser.Close)
-// removes it at once. OnChange does not fire for a renewal that changes
-// nothing but Expires. A receiver heard on several interfaces (two
-// machines that share Wi-Fi and Ethernet) is listed once, with the
-// addresses every interface heard, each dropping out when its own
-// answers lapse.
+// A receiver is listed once, keyed by its instance name, with every
+// address heard for it in the last two rounds: a receiver that shares two
+// networks with the browser is one device with both addresses. zeroconf
+// does not say which interface an answer came in on, so an IPv6
+// link-local address is offered for dialling once per interface the
+// browse runs IPv6 on (Peer.DialAddrs), and all but the right one fail.
 //
-// # One socket per interface: why Ferry does not use zeroconf's
+// # Liveness
 //
-// grandcat/zeroconf v1.0.0 (read from its source) opens one socket per
-// address family, bound to the mDNS port on every interface at once, joins
-// the group on each chosen interface, and picks the interface of every
-// packet it sends with a control message (IP_PKTINFO, IPV6_PKTINFO)
-// through golang.org/x/net. x/net builds that message only where it
-// knows the kernel takes it: for IPv4 on Linux, Darwin and Solaris, for
-// IPv6 on the Unix systems, on Windows never. Elsewhere the message is
-// silently dropped and the packet leaves by the system's default
-// multicast interface. So on a Windows machine with several adapters
-// (Wi-Fi beside Hyper-V, WSL, Docker or a VPN, which often outrank
-// Wi-Fi), and for IPv4 on FreeBSD, announcements, answers and queries all
-// went out one adapter, often the wrong one, and nothing reported it.
-// Running one zeroconf Server or Resolver per interface would not help:
-// each still sends through a socket with no outgoing interface set, by
-// the same control message. Its Resolver also failed outright when IPv6
-// could be joined on no interface, even with IPv4 working.
+// zeroconf's Resolver tells its reader about an entry once per browse
+// (client.go keeps sentEntries) and never that it went: a goodbye deletes
+// the entry silently, and a receiver that was killed sends none. So
+// Browse runs in rounds of 3 s (roundLength), each a new Resolver: a
+// receiver answers every round, and one heard neither in the current
+// round nor in the one before is dropped, checked 1 s into each round
+// (settleWindow), when the round's answers are in. A receiver that stops
+// or is killed right after answering leaves the list 7 s later
+// (leaveAfter), and a single lost answer does not make one flicker.
+// Peer.Expires says when an entry goes unless heard again.
 //
-// Ferry therefore opens its own socket for every interface and family
-// (a link, links.go): bound to the mDNS port with SO_REUSEADDR (Go does
-// that when given the group address, so avahi and Bonjour keep working
-// beside it), joined to the group on that interface alone, and with that
-// interface set once on the socket as its outgoing one
-// (IP_MULTICAST_IF, IPV6_MULTICAST_IF), an option every system has.
-// Packets carry no control message, sent or received, on any system; a
-// datagram's link is the interface it arrived on, because Windows, macOS
-// and the BSDs deliver a multicast datagram only to sockets that joined
-// its group on that interface, and Linux does the same once
-// IP_MULTICAST_ALL is off on the socket (links_linux.go). So the tests,
-// which run on Linux in network namespaces with several links, run the
-// code Windows and FreeBSD run. Windows itself cannot be shown here:
-// under Wine 8.0 Go cannot open any UDP socket (net's SIO_UDP_NETRESET
-// ioctl is unimplemented there, WSAEOPNOTSUPP), so every interface is
-// reported and Advertise and Browse fail with those reasons, which is
-// the path a real failure takes too.
+// The cost, measured between two network namespaces over a minute:
+// every round zeroconf's Resolver sends its PTR query twice at once (in
+// Browse and at the start of its periodic query) per interface and
+// family, and once more after 2 to 6 s while nothing answered: 40
+// queries a minute per interface and family with a receiver present, 44
+// without. Every zeroconf Server answers each query on both families, so
+// each receiver sends 4 answers per round and family: 80 a minute per
+// interface and family, about 250 bytes each. RFC 6762 asks otherwise:
+// a querier's repeated queries at least 1 s apart and then at doubling
+// intervals up to an hour (section 5.2), relying on record lifetimes and
+// goodbyes to notice a departure, and a responder to multicast a record
+// at most once a second per interface (section 6). Ferry trades that for
+// a list that is live within seconds, and only while someone looks at
+// one: ferry peers for its --timeout, ferry send while it picks a
+// receiver, the app and the phone while their device list is open.
 //
-// A family is used on an interface that has an address of it: IPv4 an
-// IPv4 address, IPv6 a link-local one (Linux's lo has neither IPv6
-// multicast nor a link-local address). Each link answers with its own
-// interface's addresses only, so a browser is told addresses it can
-// reach, and an IPv6 link-local address gets the zone of the interface
-// its answer came in on.
+// # What Ferry guards zeroconf against
+//
+// Read from zeroconf v1.0.0's source, and each shown by a test that runs
+// zeroconf bare first (guard_test.go):
+//
+//   - A reader that stops reading strands it: the Resolver's loop sends
+//     each entry on the channel without watching the context, so leaving
+//     early would leave that goroutine and its sockets for good. A round
+//     reads until zeroconf closes the channel.
+//   - Its Resolver fails outright, leaking the IPv4 socket it opened, when
+//     IPv6 joins on no interface although IPv4 works (an interface with an
+//     MTU under 1280 has no IPv6). Ferry checks each interface and family
+//     itself first (see below) and asks zeroconf only for the families
+//     that work.
+//   - It passes on an entry with an address record whose data is empty,
+//     which miekg/dns reads as a nil address; such an entry is not listed.
+//   - A name it cannot pack fails every packet silently and then
+//     Shutdown, which returns before closing anything: every name Ferry
+//     hands it packs (hostLabel, InstanceName, TXTStrings).
+//   - miekg/dns refuses a whole packet over one record it cannot read,
+//     and python-zeroconf (Debian's, Home Assistant's) puts an NSEC with
+//     an empty bitmap block in every answer; nsec.go registers NSEC with
+//     miekg/dns as an opaque record, the one place Ferry touches it.
+//
+// Nothing in zeroconf runs Ferry's code, so a panic in its goroutines
+// could not be recovered from here. Reading v1.0.0 found none a packet
+// can reach: its type assertions follow checks of the record type, and
+// miekg/dns unpacks a record of a known type only into that type or
+// fails the packet, which zeroconf then drops. zeroconf's start-up announcer is
+// not stopped by Shutdown: it ends by itself within 3.5 s of Advertise,
+// its last sends failing on closed sockets.
 //
 // # Interfaces that cannot carry mDNS
 //
-// An interface without multicast (Linux's "multicast off", Windows's
-// IP_ADAPTER_NO_MULTICAST, both a missing net.FlagMulticast; most VPN
-// tunnels), or where opening, joining or choosing the interface fails, is
-// reported once per family through OnSkip and skipped; so is a link's
-// first failed send (a firewall's "operation not permitted", an
-// unreachable network), though the link stays open since such failures
-// often pass. Advertise and Browse fail only when no link opens at all,
-// with every interface's reason. A front end shows the reports: the CLI
-// as information, or as a warning for an interface named with --iface.
+// zeroconf joins the group on every interface it is given, in both
+// families, and ignores failures, send errors included. So Ferry decides
+// which interfaces and families to give it: a family is used on an
+// interface that has an address of it (IPv4 an IPv4 address, IPv6 a
+// link-local one) and where the group can be joined, tried once on a
+// socket of Ferry's own. An address still in duplicate address detection
+// (tentative, in a freshly started network) counts: it works a moment
+// later, and nothing is sent from it before. An interface without
+// multicast (Linux's "multicast off", Windows's IP_ADAPTER_NO_MULTICAST,
+// both a missing net.FlagMulticast; most VPN tunnels), or where a family
+// cannot join, is reported once per family through OnSkip and left out;
+// Advertise and Browse fail only when nothing is left, with every reason.
+// A front end shows the reports: the CLI as information, or as a warning
+// for an interface named with --iface. A browse checks again every round,
+// so an interface that comes up joins the next one.
 //
-// # What Ferry's mDNS does
+// # Windows and FreeBSD
 //
-//   - The responder answers PTR queries for _ferry._tcp.local. and for
-//     service enumeration, SRV, TXT and ANY for its instance, A, AAAA and
-//     ANY for its host, with the rest of the set as additional records.
-//     It answers by unicast a question with the QU bit and a query from a
-//     port other than 5353 (a legacy resolver, which gets its question
-//     and id back), by multicast on the query's link otherwise. It does
-//     no probing, conflict resolution, known-answer suppression or random
-//     answer delay: the instance name is unique per key, and queries are
-//     rare (one browse asks three times in its first 30 s).
-//   - It announces the full set on every link twice, a second apart
-//     (RFC 6762 section 8.3), and on Close sends it once more with TTL 0,
-//     a goodbye. A lost goodbye leaves the entry to expire.
-//   - Every record has a TTL of 120 s, RFC 6762's figure for address
-//     records, so a receiver that vanished without a goodbye lapses within
-//     two minutes everywhere; browsers re-ask well before.
-//   - A browse queries on every link at once, again after a second, then
-//     every 30 s. It reads a receiver from a response only when the
-//     packet holds its SRV, TXT and at least one address of its host, as
-//     responders send them together, so a partial answer never replaces a
-//     complete one. Responses and queries are peer input; nothing that
-//     does not parse reaches a caller, and nothing panics (fuzzed).
-//   - A record miekg/dns cannot read costs only that record, not the
-//     packet (unpack.go): python-zeroconf, behind many devices, puts an
-//     NSEC that miekg/dns rejects in every answer, and zeroconf's
-//     Resolver, which dropped the whole packet, never saw such devices.
-//   - Names and TXT strings pass through miekg/dns's presentation format:
-//     on the way out a backslash escapes and a dot splits labels; on the
-//     way in, bytes outside printable ASCII come back as \DDD. Advertise
-//     escapes, and Browse unescapes before it reads anything; the rules
-//     above work on raw strings.
-//   - Loopback addresses are announced only on a loopback interface,
-//     which someone named on purpose (tests, two instances on one
-//     machine). Multicast loopback is on, so such instances hear each
-//     other.
+// zeroconf picks the interface a multicast packet leaves by with a
+// control message (IP_PKTINFO, IPV6_PKTINFO) that golang.org/x/net
+// applies only on Linux, Darwin and Solaris. On Windows and FreeBSD the
+// message is dropped and every packet leaves by the system's default
+// multicast route: on Windows, the adapter with the lowest metric for
+// 224.0.0.0/4, usually the one with the default route (route print shows
+// both). On a machine with several adapters (Wi-Fi beside Hyper-V, WSL,
+// Docker or a VPN, which often outrank Wi-Fi) a receiver behind another
+// adapter may not be found, nor this one from there. A direct address
+// (--to HOST:PORT) and the QR code always work; the README says so under
+// "When no device is found", and so does ferry peers when it finds none.
 //
 // # Interfaces
 //
-// Ifaces names the interfaces to use; none means every interface that is
-// up, leaving out loopback interfaces without multicast (Linux's lo; name
-// it to use it). An unknown name is an error that lists the interfaces
-// that exist. Tests never use the machine's real interfaces: they run in
-// network namespaces (see tests/netns and star_test.go), or on lo.
+// Ifaces names the interfaces to use (zeroconf's interface option); none
+// means every interface that is up, leaving out loopback interfaces
+// without multicast (Linux's lo; name it to use it). An unknown name is
+// an error that lists the interfaces that exist. Tests never use the
+// machine's real interfaces: they run in network namespaces (see
+// tests/netns and star_test.go), or on lo.
 package discovery
 
 // Service is the DNS-SD service type Ferry receivers advertise.

@@ -6,39 +6,47 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/grandcat/zeroconf"
 
 	"github.com/ferry-project/ferry/core/secure"
 )
 
-// FuzzPeerFromEntry feeds a whole resolved entry, every field of which a
-// peer on the LAN chooses, to peerFromEntry (and so to NewPeer, which the
-// mobile front end uses for entries the phone's own browser resolved).
-// What comes out must be safe to print, its addresses usable and ordered,
-// its lifetime capped, and the peer findable by the name it is shown
-// under.
+// FuzzPeerFromEntry feeds a whole entry as zeroconf's Resolver hands it
+// over, every field of which a peer on the LAN chooses, to peerFromEntry
+// (and so to unescaping and NewPeer, which the mobile front end uses for
+// entries the phone's own browser resolved), and the result to a
+// browse's table. What comes out must be safe to print, its addresses
+// usable and ordered, and the peer findable by the name it is shown
+// under; what is not listed must have had nothing to dial.
 func FuzzPeerFromEntry(f *testing.F) {
 	f.Add(`Zo\195\171\ (K7QX)`, "box.local.", "v=1\nname=Zoë\nfp=K7QX-M2PA-9RTE-WD4C", uint16(4711), uint32(3200),
 		[]byte{4, 10, 0, 0, 2, 16, 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 4, 0, 0, 0, 0}, true)
 	f.Add("", "", "", uint16(0), uint32(0), []byte{}, false)
 	f.Add(`a\.b\\c\000`, "\x1b[31m.", "name=\u202e\nv=-1\nfp=x", uint16(65535), uint32(1<<32-1),
 		[]byte{16, 0xff, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xfb, 4, 224, 0, 0, 251}, true)
-	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	const maxTTL = 120 * time.Second
+	// An A record with empty data: zeroconf hands over a nil address.
+	f.Add(`no\ address\ \(N0AD\)`, "noaddr.local.", "v=2\nname=no address", uint16(4711), uint32(120), []byte{0}, false)
 	f.Fuzz(func(t *testing.T, instance, host, txt string, port uint16, ttl uint32, addrs []byte, zoned bool) {
-		e := &entry{Instance: instance}
+		e := zeroconf.NewServiceEntry(instance, Service, "local.")
 		e.HostName = host
 		e.Text = strings.Split(txt, "\n")
 		e.Port = int(port)
 		e.TTL = ttl
 		// addrs is a run of (length, address) pairs; a length of 4 is an
-		// IPv4 address, anything else takes 16 bytes as IPv6.
+		// IPv4 address, 0 a nil one (an A record with empty data), anything
+		// else takes 16 bytes as IPv6.
 		for len(addrs) > 0 {
 			n := 16
-			if addrs[0] == 4 {
+			switch addrs[0] {
+			case 4:
 				n = 4
+			case 0:
+				e.AddrIPv4 = append(e.AddrIPv4, nil)
+				addrs = addrs[1:]
+				continue
 			}
 			addrs = addrs[1:]
 			if len(addrs) < n {
@@ -56,7 +64,20 @@ func FuzzPeerFromEntry(f *testing.F) {
 		if zoned {
 			zones = []string{"eth0", "wlan0"}
 		}
-		p := peerFromEntry(e, now, maxTTL, zones)
+		p, ok := peerFromEntry(e, zones)
+		if !ok {
+			if ttl != 0 && port != 0 && slices.ContainsFunc(slices.Concat(e.AddrIPv4, e.AddrIPv6), func(ip net.IP) bool {
+				return (len(ip) == 4 || len(ip) == 16) && !ip.IsUnspecified() && !ip.IsMulticast()
+			}) {
+				t.Fatalf("entry with a usable address not listed: %+v", e)
+			}
+			return
+		}
+		tb := newTable()
+		tb.put(p)
+		if l := tb.list(); len(l) != 1 || !samePeer(l[0], p) {
+			t.Fatalf("table lists %+v for %+v", l, p)
+		}
 
 		for field, s := range map[string]string{"instance": p.Instance, "name": p.Name, "host": p.Host} {
 			if !utf8.ValidString(s) {
@@ -71,8 +92,8 @@ func FuzzPeerFromEntry(f *testing.F) {
 		if len(p.Host) > 255 {
 			t.Fatalf("host of %d bytes", len(p.Host))
 		}
-		if p.Expires.Before(now) || p.Expires.After(now.Add(maxTTL)) {
-			t.Fatalf("expires %v, outside [now, now+%v]", p.Expires.Sub(now), maxTTL)
+		if len(p.Addrs) == 0 {
+			t.Fatal("listed with no address")
 		}
 		seenV6 := false
 		for i, ip := range p.Addrs {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/grandcat/zeroconf"
 )
 
 // Peer is one advertised Ferry receiver as a browse last saw it.
@@ -17,17 +19,19 @@ type Peer struct {
 	Version     int    // protocol version (TXT "v")
 	Host        string // advertised host name
 	Port        int
-	Addrs       []net.IP  // every advertised address, IPv4 first
-	Expires     time.Time // when the entry lapses unless refreshed (TTL)
+	Addrs       []net.IP  // every address heard in the last two rounds, IPv4 first
+	Expires     time.Time // when the entry is dropped unless heard again
 
-	// zones are the interfaces the answers came in on: an IPv6
-	// link-local address is only usable with one.
+	// zones are the interfaces an IPv6 link-local address may be reached
+	// through: every browsed interface with IPv6 (selection.zones).
 	zones []string
 }
 
 // DialAddrs returns host:port for every address, IPv4 first. An IPv6
-// link-local address carries the interface its answer came in on as its
-// zone.
+// link-local address comes once per interface the browse ran IPv6 on,
+// with that interface as its zone: zeroconf does not say which one the
+// answer came in on, so a dialler tries each (with several, all but one
+// fail fast or time out).
 func (p Peer) DialAddrs() []string {
 	port := strconv.Itoa(p.Port)
 	var out []string
@@ -99,48 +103,42 @@ func NewPeer(instance, host string, txt []string) Peer {
 	return p
 }
 
-// entry is one receiver as one mDNS response described it. Names and TXT
-// strings are in miekg/dns's presentation form, escapes and all.
-type entry struct {
-	Instance string // instance label, without the service and domain
-	HostName string
-	Port     int
-	Text     []string
-	AddrIPv4 []net.IP
-	AddrIPv6 []net.IP
-	TTL      uint32 // the shortest of its PTR, SRV and TXT records'
-}
-
-// peerFromEntry turns a response's entry into a Peer, seen at now. The
-// entry is peer input: nothing in it is trusted beyond its syntax. The
-// lifetime is the entry's TTL, capped at maxTTL. zones are the interfaces
-// an IPv6 link-local address in it is reachable through: the one the
-// response came in on.
-func peerFromEntry(e *entry, now time.Time, maxTTL time.Duration, zones []string) Peer {
+// peerFromEntry turns what zeroconf's Resolver resolved into a Peer.
+// The entry is peer input: nothing in it is trusted beyond its syntax.
+// zeroconf hands names and TXT strings over in miekg/dns's presentation
+// form, escapes and all, which is undone before NewPeer reads them.
+// zones are the interfaces an IPv6 link-local address in it may be
+// reached through (selection.zones).
+//
+// ok is false for an entry that lists nothing to dial: zeroconf passes
+// on an entry as soon as it has one address record, but an A record with
+// empty data comes out of miekg/dns as a nil address, so an entry may
+// hold only nil, unspecified or multicast addresses (guard_test.go shows
+// it). It is false too for TTL 0, a goodbye, which zeroconf drops itself
+// but which would otherwise list a peer that just left.
+func peerFromEntry(e *zeroconf.ServiceEntry, zones []string) (Peer, bool) {
+	if e == nil || e.TTL == 0 {
+		return Peer{}, false
+	}
 	p := NewPeer(unescapePresentation(e.Instance), unescapePresentation(e.HostName), unescapeTXT(e.Text))
 	p.Port = e.Port
 	p.zones = zones
 	for _, ip := range slices.Concat(e.AddrIPv4, e.AddrIPv6) {
-		if ip == nil || ip.IsUnspecified() || ip.IsMulticast() {
+		if len(ip) != net.IPv4len && len(ip) != net.IPv6len || ip.IsUnspecified() || ip.IsMulticast() {
 			continue
 		}
 		if v4 := ip.To4(); v4 != nil {
 			ip = v4
 		}
 		if !slices.ContainsFunc(p.Addrs, ip.Equal) {
-			p.Addrs = append(p.Addrs, ip)
+			p.Addrs = append(p.Addrs, slices.Clone(ip))
 		}
 	}
 	// IPv4 first, order otherwise as advertised.
 	slices.SortStableFunc(p.Addrs, func(a, b net.IP) int {
 		return boolInt(a.To4() == nil) - boolInt(b.To4() == nil)
 	})
-	ttl := time.Duration(e.TTL) * time.Second
-	if ttl > maxTTL {
-		ttl = maxTTL
-	}
-	p.Expires = now.Add(ttl)
-	return p
+	return p, len(p.Addrs) > 0 && p.Port > 0
 }
 
 func boolInt(b bool) int {

@@ -6,7 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/grandcat/zeroconf"
 )
 
 func TestDialAddrs(t *testing.T) {
@@ -64,33 +65,45 @@ func fields(p Peer) string {
 	return fmt.Sprintf("{Instance:%q Name:%q Fingerprint:%q Version:%d Host:%q}", p.Instance, p.Name, p.Fingerprint, p.Version, p.Host)
 }
 
-// TestPeerFromEntry: what a response held is unescaped, then read by
-// NewPeer's rules; addresses are filtered and the TTL capped.
+// TestPeerFromEntry: what zeroconf resolved is unescaped, then read by
+// NewPeer's rules; addresses are filtered, and an entry with nothing to
+// dial, or a goodbye, is not a peer.
 func TestPeerFromEntry(t *testing.T) {
-	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	e := &entry{Instance: `Zo\195\171\ (K7QX)`}
+	e := zeroconf.NewServiceEntry(`Zo\195\171\ (K7QX)`, Service, "local.")
 	e.HostName = "box.local."
 	e.Port = 4711
 	e.TTL = 3200
 	e.Text = escapeTXT(TXTStrings("Zoë", "K7QX-M2PA-9RTE-WD4C"))
-	e.AddrIPv6 = []net.IP{net.ParseIP("fe80::1"), net.ParseIP("ff02::fb")}
-	e.AddrIPv4 = []net.IP{net.ParseIP("10.0.0.2"), net.IPv4zero, net.ParseIP("10.0.0.2").To4()}
-	p := peerFromEntry(e, now, 120*time.Second, []string{"eth0"})
+	e.AddrIPv6 = []net.IP{net.ParseIP("fe80::1"), net.ParseIP("ff02::fb"), nil}
+	e.AddrIPv4 = []net.IP{net.ParseIP("10.0.0.2"), net.IPv4zero, net.ParseIP("10.0.0.2").To4(), {1, 2, 3}}
+	p, ok := peerFromEntry(e, []string{"eth0"})
 	want := Peer{
 		Instance: "Zoë (K7QX)", Name: "Zoë", Fingerprint: "K7QX-M2PA-9RTE-WD4C", Version: ProtocolVersion,
 		Host: "box.local", Port: 4711,
-		Addrs:   []net.IP{net.ParseIP("10.0.0.2").To4(), net.ParseIP("fe80::1")},
-		Expires: now.Add(120 * time.Second),
+		Addrs: []net.IP{net.ParseIP("10.0.0.2").To4(), net.ParseIP("fe80::1")},
 	}
-	if !samePeer(p, want) || !p.Expires.Equal(want.Expires) {
-		t.Errorf("peerFromEntry = %+v, want %+v", p, want)
+	if !ok || !samePeer(p, want) || !slices.Equal(p.zones, []string{"eth0"}) {
+		t.Errorf("peerFromEntry = %+v %v, want %+v", p, ok, want)
 	}
 
-	// Short TTLs are kept; a peer without a name is shown by its instance.
-	e.TTL = 5
-	e.Text = []string{"v=2"}
-	p = peerFromEntry(e, now, 120*time.Second, nil)
-	if !p.Expires.Equal(now.Add(5*time.Second)) || p.Name != "Zoë (K7QX)" || p.Version != 2 {
-		t.Errorf("peerFromEntry = %+v", p)
+	for _, tt := range []struct {
+		what string
+		edit func(e *zeroconf.ServiceEntry)
+	}{
+		{"only unusable addresses", func(e *zeroconf.ServiceEntry) {
+			e.AddrIPv4, e.AddrIPv6 = []net.IP{nil, net.IPv4zero, net.IPv4(224, 0, 0, 251)}, []net.IP{net.IPv6unspecified}
+		}},
+		{"no addresses", func(e *zeroconf.ServiceEntry) { e.AddrIPv4, e.AddrIPv6 = nil, nil }},
+		{"a goodbye", func(e *zeroconf.ServiceEntry) { e.TTL = 0 }},
+		{"port 0", func(e *zeroconf.ServiceEntry) { e.Port = 0 }},
+	} {
+		c := *e
+		tt.edit(&c)
+		if p, ok := peerFromEntry(&c, nil); ok {
+			t.Errorf("%s: listed as %+v", tt.what, p)
+		}
+	}
+	if _, ok := peerFromEntry(nil, nil); ok {
+		t.Error("a nil entry is a peer")
 	}
 }

@@ -2,114 +2,112 @@ package discovery
 
 import (
 	"cmp"
-	"maps"
 	"net"
 	"slices"
-	"time"
+	"strings"
 )
 
-// table is a browse's current view: peers by their raw instance name (as
-// miekg/dns spells it, escapes and all, which is also how goodbyes name
-// them). It is owned by one goroutine and does no locking. Every method
-// that changes the view reports whether the listing changed.
+// table is a browse's current view, kept across its rounds (see the
+// package doc, "Liveness"): one entry per receiver, keyed by its instance
+// name (ASCII case folded, as DNS compares names). It is owned by one
+// goroutine and does no locking. Every method that changes the view
+// reports whether the listing changed.
 //
-// A receiver that shares several networks with the browser answers on
-// each with that network's addresses only, so the table keeps what each
-// interface heard (views) and lists the union: otherwise the entry would
-// flip between address sets with every answer, and a dial would try only
-// the last set heard.
+// A receiver is listed while it was heard in the current round or the
+// one before (as of the round's sweep); so is each of its addresses. A receiver that shares
+// several networks with the browser may be heard with different
+// addresses in different rounds (zeroconf passes on the first complete
+// answer of a round and drops the rest), so the table lists the union of
+// what the last two rounds heard, and an address drops out two rounds
+// after its network stops carrying it.
 type table struct {
-	peers map[string]Peer
-	views map[string]map[string]Peer // instance -> interface it was heard on -> what it said
+	round int
+	peers map[string]*tracked
 }
 
-func newTable() *table {
-	return &table{peers: map[string]Peer{}, views: map[string]map[string]Peer{}}
+type tracked struct {
+	p     Peer // as last heard, with Addrs the union below
+	heard int  // the last round it was heard in
+	addrs []heardAddr
 }
 
-// put adds or refreshes a peer heard on no interface in particular. A
-// refresh that changes nothing but Expires is not a change.
-func (t *table) put(key string, p Peer) bool { return t.putVia(key, "", p, time.Time{}) }
+type heardAddr struct {
+	ip    net.IP
+	round int
+}
 
-// putVia adds or refreshes what interface via heard of a peer at now, and
-// lists the peer as the union of what every interface heard and has not
-// let lapse: the newest answer's name, version, host and port, every
-// address (each interface's in the order of the interfaces' names, IPv4
-// first), every zone, and the latest expiry.
-func (t *table) putVia(key, via string, p Peer, now time.Time) bool {
-	views := t.views[key]
-	if views == nil {
-		views = map[string]Peer{}
-		t.views[key] = views
+func newTable() *table { return &table{peers: map[string]*tracked{}} }
+
+func peerKey(p Peer) string { return strings.ToLower(p.Instance) }
+
+// put records that p was heard in the current round. A peer heard again
+// with nothing new (Expires aside) is not a change.
+func (t *table) put(p Peer) bool {
+	key := peerKey(p)
+	tr, existed := t.peers[key]
+	if !existed {
+		tr = &tracked{}
+		t.peers[key] = tr
 	}
-	views[via] = p
-	merged := p
-	merged.Addrs, merged.zones = nil, nil
-	for _, v := range slices.Sorted(maps.Keys(views)) {
-		vp := views[v]
-		if v != via && !vp.Expires.After(now) {
-			delete(views, v)
-			continue
-		}
-		for _, ip := range vp.Addrs {
-			if !slices.ContainsFunc(merged.Addrs, ip.Equal) {
-				merged.Addrs = append(merged.Addrs, ip)
-			}
-		}
-		for _, z := range vp.zones {
-			if !slices.Contains(merged.zones, z) {
-				merged.zones = append(merged.zones, z)
-			}
-		}
-		if vp.Expires.After(merged.Expires) {
-			merged.Expires = vp.Expires
+	old := tr.p
+	tr.heard = t.round
+	for _, ip := range p.Addrs {
+		if i := slices.IndexFunc(tr.addrs, func(h heardAddr) bool { return h.ip.Equal(ip) }); i >= 0 {
+			tr.addrs[i].round = t.round
+		} else {
+			tr.addrs = append(tr.addrs, heardAddr{ip, t.round})
 		}
 	}
-	slices.SortStableFunc(merged.Addrs, func(a, b net.IP) int {
+	tr.p = p
+	tr.p.Addrs = tr.union()
+	return !existed || !samePeer(old, tr.p)
+}
+
+// union is every address still listed, IPv4 first, otherwise in the order
+// first heard.
+func (tr *tracked) union() []net.IP {
+	out := make([]net.IP, len(tr.addrs))
+	for i, h := range tr.addrs {
+		out[i] = h.ip
+	}
+	slices.SortStableFunc(out, func(a, b net.IP) int {
 		return boolInt(a.To4() == nil) - boolInt(b.To4() == nil)
 	})
-	old, ok := t.peers[key]
-	t.peers[key] = merged
-	return !ok || !samePeer(old, merged)
+	return out
 }
 
-// remove drops a peer, after a goodbye.
-func (t *table) remove(key string) bool {
-	_, ok := t.peers[key]
-	delete(t.peers, key)
-	delete(t.views, key)
-	return ok
-}
-
-// expire drops every peer whose lifetime ended at or before now.
-func (t *table) expire(now time.Time) bool {
+// sweep drops every peer heard neither in the current round nor in the
+// one before, and every address likewise. Browse sweeps once a round's
+// answers are in (settleWindow), not at its end, so a peer that vanished
+// goes a round sooner.
+func (t *table) sweep() bool {
 	changed := false
-	for k, p := range t.peers {
-		if !p.Expires.After(now) {
-			delete(t.peers, k)
-			delete(t.views, k)
+	for key, tr := range t.peers {
+		if tr.heard < t.round-1 {
+			delete(t.peers, key)
+			changed = true
+			continue
+		}
+		n := len(tr.addrs)
+		tr.addrs = slices.DeleteFunc(tr.addrs, func(h heardAddr) bool { return h.round < t.round-1 })
+		if len(tr.addrs) != n {
+			tr.p.Addrs = tr.union()
 			changed = true
 		}
 	}
 	return changed
 }
 
-// next returns the earliest expiry, or false if the table is empty.
-func (t *table) next() (time.Time, bool) {
-	var first time.Time
-	for _, p := range t.peers {
-		if first.IsZero() || p.Expires.Before(first) {
-			first = p.Expires
-		}
-	}
-	return first, !first.IsZero()
-}
+// advance starts the next round.
+func (t *table) advance() { t.round++ }
 
 // list returns the peers sorted by Name, then Fingerprint, then Instance,
 // so the order is total and a listing does not jump around.
 func (t *table) list() []Peer {
 	out := make([]Peer, 0, len(t.peers))
-	for _, p := range t.peers {
+	for _, tr := range t.peers {
+		p := tr.p
+		p.Addrs = slices.Clone(p.Addrs)
 		out = append(out, p)
 	}
 	slices.SortFunc(out, func(a, b Peer) int {

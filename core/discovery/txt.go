@@ -11,11 +11,11 @@ import (
 // This file holds Ferry's naming and TXT rules, once: what a receiver
 // advertises (TXTStrings, InstanceName) and what a browser makes of what
 // it hears (parseTXT, NewPeer). They work on raw strings, as the bytes
-// stand on the wire. miekg/dns, which packs and unpacks Ferry's mDNS,
-// wants names and TXT strings in its escaped presentation form instead,
-// so Advertise and Browse escape and
-// unescape on top of these (escapeTXT, unescapeTXT), and front ends that
-// use a platform's own DNS-SD service (mobile) call the raw forms.
+// stand on the wire. zeroconf takes and gives names and TXT strings in
+// the escaped presentation form of miekg/dns, which packs and unpacks
+// its packets, so Advertise and Browse escape and unescape on top of
+// these (escapeTXT, unescapeTXT), and front ends that use a platform's
+// own DNS-SD service (mobile) call the raw forms.
 
 // TXT keys. Keys are case-insensitive (RFC 6763 section 6.4).
 const (
@@ -50,7 +50,7 @@ type txtInfo struct {
 // The fingerprint may come in any case and dashing; one that is not a
 // fingerprint at all gives an empty "fp=", which browsers read as none.
 // Each string fits a TXT string (255 bytes). Hand them to a platform's
-// DNS-SD service as they are; miekg/dns needs them escaped (escapeTXT).
+// DNS-SD service as they are; zeroconf needs them escaped (escapeTXT).
 func TXTStrings(name, fingerprint string) []string {
 	return []string{
 		keyVersion + "=" + strconv.Itoa(ProtocolVersion),
@@ -61,7 +61,7 @@ func TXTStrings(name, fingerprint string) []string {
 
 // InstanceName is the DNS-SD instance name Ferry advertises: the cleaned
 // device name with the first group of the fingerprint, "Zoë's laptop
-// (K7QX)", so two devices with the same name do not collide (Ferry's
+// (K7QX)", so two devices with the same name do not collide (zeroconf's
 // responder does no conflict resolution) and stay apart in other browsers.
 // It is raw and at most one DNS label (63 bytes) long, the name cut on a
 // rune boundary to make room for the group. A fingerprint may come in any
@@ -76,7 +76,7 @@ func InstanceName(name, fingerprint string) string {
 }
 
 // parseTXT reads a peer's TXT strings, raw (see unescapeTXT for what
-// miekg/dns unpacks). It never fails: junk strings are skipped, the
+// zeroconf hands over). It never fails: junk strings are skipped, the
 // first occurrence of a key wins (RFC 6763 section 6.4), an unusable
 // value leaves its field zero. The name comes back as valid UTF-8
 // without control characters, so it is safe to print.
@@ -132,7 +132,7 @@ func cleanName(s string, max int) string {
 }
 
 // escapeTXT puts raw TXT strings in the escaped presentation form that
-// miekg/dns packs. On the wire they are the raw bytes
+// zeroconf hands to miekg/dns to pack. On the wire they are the raw bytes
 // again.
 func escapeTXT(kv []string) []string {
 	out := make([]string, len(kv))
@@ -142,7 +142,7 @@ func escapeTXT(kv []string) []string {
 	return out
 }
 
-// unescapeTXT turns TXT strings as miekg/dns unpacks them, in the
+// unescapeTXT turns TXT strings as zeroconf hands them over, in the
 // escaped presentation form of miekg/dns, back into the raw bytes that
 // were on the wire.
 func unescapeTXT(txt []string) []string {

@@ -132,6 +132,9 @@ func TestTXTWire(t *testing.T) {
 	}
 }
 
+// serviceFQDN is the browse name as mDNS spells it.
+const serviceFQDN = Service + ".local."
+
 func TestInstanceName(t *testing.T) {
 	const fp = "K7QX-M2PA-9RTE-WD4C"
 	tests := []struct{ name, fp, want string }{
@@ -163,7 +166,7 @@ func TestInstanceName(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		inst, _ := cutSuffixFold(back, "."+serviceFQDN)
+		inst, _ := strings.CutSuffix(back, "."+serviceFQDN)
 		if raw := unescapePresentation(inst); raw != got {
 			t.Errorf("instance %q came back as %q", got, raw)
 		}
