@@ -11,11 +11,14 @@ require (
 require (
 	github.com/cenkalti/backoff v2.2.1+incompatible // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
+	github.com/rivo/uniseg v0.4.7 // indirect
 )
 
 require (
 	github.com/coder/websocket v1.8.15
 	github.com/grandcat/zeroconf v1.0.0
+	github.com/schollz/progressbar/v3 v3.19.1
 )
 
 require (

@@ -1,31 +1,77 @@
 package main
 
 import (
-	"fmt"
+	"bytes"
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
+	"github.com/schollz/progressbar/v3"
 	"golang.org/x/text/width"
 )
 
-// The progress bar's one line, fitted to the terminal:
+// The progress line, fitted to the terminal:
 //
-//	ferry: big.iso   45% [█████████           ] 412 MiB/1.0 GiB 110 MiB/s eta 5s
+//	ferry: big.iso   45% [█████████           ]  412 MiB/1.0 GiB 110 MiB/s eta 5s
 //	ferry: 12 files (1.2 GiB) 100% [████████████████████████]
+//
+// Everything from the percentage on is drawn by a
+// github.com/schollz/progressbar/v3 bar: the percentage, the bar, and, as
+// the bar's description at the line's end, Ferry's own figures (bytes
+// moved, rate, time left). Ferry puts "ferry: " and the label in front,
+// and chooses at every redraw how wide the bar is and what the
+// description holds, so that the line fits the terminal as it is then.
+// Several receivers get one bar each (manyRows in sendmany.go).
 //
 // The line never reaches the terminal's last column: a line that fills
 // it wraps, and each redraw would then leave a line behind. When the
 // whole line does not fit, parts give way in this order: the label is cut
 // (in the middle, keeping the start and the extension) down to midLabel,
 // the bar narrows down to minBar, the label is cut down to minLabel, then
-// the rate goes, the byte counts, the bar, the ETA, and last the label;
-// the percentage stays.
-// The last state, labelled with the transfer's summary, narrows the bar
-// before it cuts the summary.
-// Widths are counted in terminal cells: East Asian wide characters take
-// two, combining marks none.
+// the rate goes, the byte counts, the bar narrows to nothing ("[]"), the
+// ETA goes, and last the label; the percentage stays, and below that the
+// line is cut. The last state, labelled with the transfer's summary,
+// narrows the bar before it cuts the summary. Widths are counted in
+// terminal cells: East Asian wide characters take two, combining marks
+// none.
+//
+// Where progressbar (v3.19.1) falls short, Ferry works beside it:
+//
+//   - Width. OptionFullWidth sizes the bar from the writer's terminal (80
+//     columns when the writer is not an *os.File, as here) and never
+//     shortens the description; without it progressbar only narrows the
+//     bar, and only when it writes to the terminal itself. So Ferry sets
+//     the bar's width with OptionSetWidth before each render and cuts the
+//     label itself.
+//   - Figures. progressbar's own count and rate (OptionShowCount,
+//     OptionShowBytes) come as one group, "(412 MiB/1.0 GiB, 110 MiB/s)",
+//     that cannot be left out once shown (no option turns OptionShowCount
+//     off), too wide for a 60-column line with a name and a time left;
+//     and its rate is its own average over the wall clock, which would
+//     not agree with the time left. So the bytes (binary units, as
+//     OptionUseIECUnits would give), the rate and the time left, measured
+//     over the last seconds (progress.go), are Ferry's, in the
+//     description, and its prediction is off (OptionSetPredictTime(false)):
+//     its averaging once showed "57654h".
+//   - Throttle. OptionThrottle keeps a render from following the last by
+//     less than barThrottle; a throttled call renders nothing and the
+//     line keeps the last rendering, which may have been fitted to
+//     another label. fitLine fits the line again around it, the label
+//     giving way first. A redraw that must show the state as it is (the
+//     last one, the first at a new terminal width) turns the throttle off
+//     for that call.
+//   - Output. A bar writes to its own buffer, never to the terminal:
+//     progressbar writes "\r", spaces and "\r" before each render to blank
+//     its line, and, with OptionOnCompletion, whatever that prints.
+//     lastRendering takes the last non-blank line from the buffer, and
+//     Ferry writes it, so that bars stack as rows and messages go between
+//     redraws.
+//   - Goroutines. A bar of unknown length (-1) starts a spinner goroutine
+//     that writes on its own; Ferry never makes one (a transfer's size is
+//     known before its first byte), so a bar is only touched under the
+//     printer's lock, which is also what makes changing its options
+//     between renders (OptionSetWidth, OptionSetDescription,
+//     OptionThrottle applied to the live bar) safe.
 
 const (
 	maxLabel = 32 // cells of the label when there is room
@@ -33,7 +79,19 @@ const (
 	minLabel = 10 // and to this after
 	maxBar   = 24 // cells inside the brackets
 	minBar   = 6
+
+	// barThrottle is the least time between two renders of a bar
+	// (OptionThrottle): progress events come every 250 ms per receiver,
+	// the stall ticker every tickEvery.
+	barThrottle = 100 * time.Millisecond
+
+	// pctCells is the width of progressbar's percentage ("%4d%%"), which
+	// also keeps a space between the label and the digits.
+	pctCells = 5
 )
+
+// barTheme is the bar's look: "[█████     ]".
+var barTheme = progressbar.Theme{Saucer: "█", SaucerPadding: " ", BarStart: "[", BarEnd: "]"}
 
 // barState is what one redraw shows.
 type barState struct {
@@ -46,16 +104,38 @@ type barState struct {
 	final   bool    // the transfer is over: no rate, no ETA
 }
 
-// renderBar renders s in at most cols-1 cells (at least a bare
-// percentage, cut if even that does not fit).
-func renderBar(s barState, cols int) string {
-	pct := 0
-	if s.total > 0 {
-		pct = int(100 * s.done / s.total)
-	} else if s.final {
-		pct = 100
-	}
-	pctText := fmt.Sprintf("%3d%%", pct)
+// barLine is one progressbar bar and what it rendered last.
+type barLine struct {
+	pb       *progressbar.ProgressBar
+	out      bytes.Buffer // what pb writes; emptied after each render
+	total    int64
+	throttle time.Duration
+	drawn    string // pb's last rendering, from the percentage on
+	cols     int    // the terminal's width when it was rendered
+}
+
+// newBarLine returns a bar for a transfer of total bytes (more than 0):
+// it renders at most once per throttle, except when forced.
+func newBarLine(total int64, throttle time.Duration) *barLine {
+	b := &barLine{total: total, throttle: throttle}
+	b.pb = progressbar.NewOptions64(total,
+		progressbar.OptionSetWriter(&b.out),
+		progressbar.OptionSetTheme(barTheme),
+		progressbar.OptionSetWidth(maxBar),
+		progressbar.OptionShowDescriptionAtLineEnd(),
+		progressbar.OptionSetPredictTime(false),
+		progressbar.OptionSetElapsedTime(false),
+		progressbar.OptionSetRenderBlankState(false),
+		progressbar.OptionThrottle(throttle),
+	)
+	return b
+}
+
+// render draws s with the bar and returns the line: head ("ferry: ", or
+// "ferry: [2] " for a row), the label, and the bar's rendering, in at
+// most cols-1 cells.
+func (b *barLine) render(head string, s barState, cols int) string {
+	avail := cols - 1
 	bytesText := humanBytes(s.done) + "/" + humanBytes(s.total)
 	rateText := ""
 	if !s.final && !s.stalled && s.rate > 0 {
@@ -66,11 +146,10 @@ func renderBar(s barState, cols int) string {
 		eta = ""
 	}
 
-	avail := cols - 1
 	label := s.label
 	labelW := min(cellWidth(label), maxLabel)
 	barW := maxBar
-	showBar, showBytes, showRate, showETA, showLabel := true, true, rateText != "", eta != "", label != ""
+	showBytes, showRate, showETA, showLabel := true, rateText != "", eta != "", label != ""
 	if s.final {
 		// The last state names the whole transfer ("3 files and 1 folder
 		// (1.2 GiB)"), which says the bytes too: it is kept whole as long
@@ -78,23 +157,22 @@ func renderBar(s barState, cols int) string {
 		labelW, showBytes = cellWidth(label), false
 	}
 	labelFirst := !s.final
-
+	desc := func() string {
+		var parts []string
+		for _, p := range []struct {
+			on   bool
+			text string
+		}{{showBytes, bytesText}, {showRate, rateText}, {showETA, eta}} {
+			if p.on {
+				parts = append(parts, p.text)
+			}
+		}
+		return strings.Join(parts, " ")
+	}
 	need := func() int {
-		n := utf8.RuneCountInString(prefix) + len(pctText)
+		n := cellWidth(head) + renderedCells(barW, desc())
 		if showLabel {
-			n += labelW + 1
-		}
-		if showBar {
-			n += barW + 3 // " [" and "]"
-		}
-		if showBytes {
-			n += 1 + len(bytesText)
-		}
-		if showRate {
-			n += 1 + len(rateText)
-		}
-		if showETA {
-			n += 1 + len(eta)
+			n += labelW
 		}
 		return n
 	}
@@ -103,7 +181,7 @@ func renderBar(s barState, cols int) string {
 		switch {
 		case labelFirst && showLabel && labelW > midLabel:
 			labelW = max(midLabel, labelW-over)
-		case showBar && barW > minBar:
+		case barW > minBar:
 			barW = max(minBar, barW-over)
 		case showLabel && labelW > minLabel:
 			labelW = max(minLabel, labelW-over)
@@ -111,17 +189,17 @@ func renderBar(s barState, cols int) string {
 			showRate = false
 		case showBytes:
 			showBytes = false
-		case showBar:
-			showBar = false
+		case barW > 0:
+			barW = max(0, barW-over)
 		case showETA:
 			showETA = false
 		case showLabel:
 			showLabel = false
-		default:
-			return cutCells(prefix+pctText, max(avail, 0))
+		}
+		if !showLabel && !showETA && !showRate && !showBytes && barW == 0 {
+			break // fitLine cuts what is left
 		}
 	}
-
 	// A part that went may have freed more than was needed: give it
 	// back, to the label first, then to the bar.
 	if spare := avail - need(); spare > 0 {
@@ -134,36 +212,74 @@ func renderBar(s barState, cols int) string {
 			labelW += grow
 			spare -= grow
 		}
-		if showBar {
-			barW += max(0, min(spare, maxBar-barW))
-		}
+		barW += max(0, min(spare, maxBar-barW))
+	}
+	if !showLabel {
+		labelW = 0
 	}
 
-	var b strings.Builder
-	b.WriteString(prefix)
-	if showLabel {
-		l := cutMiddle(label, labelW)
-		b.WriteString(l)
-		b.WriteString(strings.Repeat(" ", labelW-cellWidth(l)+1))
+	b.draw(s.done, barW, desc(), s.final || cols != b.cols)
+	b.cols = cols
+	return fitLine(head, label, labelW, b.drawn, avail)
+}
+
+// draw has progressbar render the bar at done, barW cells wide, with
+// desc after it; a forced draw is not throttled.
+func (b *barLine) draw(done int64, barW int, desc string, force bool) {
+	if force {
+		progressbar.OptionThrottle(0)(b.pb)
+		defer progressbar.OptionThrottle(b.throttle)(b.pb)
 	}
-	b.WriteString(pctText)
-	if showBar {
-		fill := barW * pct / 100
-		b.WriteString(" [")
-		b.WriteString(strings.Repeat("█", fill))
-		b.WriteString(strings.Repeat(" ", barW-fill))
-		b.WriteString("]")
+	progressbar.OptionSetWidth(barW)(b.pb)
+	progressbar.OptionSetDescription(desc)(b.pb)
+	// Set64 renders when the percentage moved, Describe otherwise (a
+	// render within the throttle of the last is skipped). Neither fails
+	// on a byte count within the bar's length, and a buffer takes every
+	// write.
+	b.pb.Set64(min(max(done, 0), b.total))
+	b.pb.Describe(desc)
+	if r, ok := lastRendering(b.out.Bytes()); ok {
+		b.drawn = r
 	}
-	for _, part := range []struct {
-		on   bool
-		text string
-	}{{showBytes, bytesText}, {showRate, rateText}, {showETA, eta}} {
-		if part.on {
-			b.WriteString(" ")
-			b.WriteString(part.text)
+	b.out.Reset()
+}
+
+// renderedCells is the width of progressbar's rendering of a bar barW
+// cells wide with desc after it: "%4d%% [bar]  desc" (the description
+// comes after the count and rate, which are off, hence two spaces),
+// trailing spaces left out.
+func renderedCells(barW int, desc string) int {
+	n := pctCells + 1 + barW + 2
+	if desc != "" {
+		n += 2 + cellWidth(desc)
+	}
+	return n
+}
+
+// lastRendering is the last rendering in what progressbar wrote: the last
+// line that is not blank, after the "\r" that starts each render and
+// before any newline (OptionOnCompletion's, say), trailing spaces left out.
+func lastRendering(out []byte) (string, bool) {
+	lines := strings.FieldsFunc(string(out), func(r rune) bool { return r == '\r' || r == '\n' })
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimRight(lines[i], " "); strings.TrimSpace(l) != "" {
+			return l, true
 		}
 	}
-	return b.String()
+	return "", false
+}
+
+// fitLine puts head and the label (cut to at most labelW cells) before
+// the bar's rendering in at most avail cells. The rendering may be an
+// older one than the widths were chosen for (a throttled render): the
+// label then gives way first, and below that the line is cut.
+func fitLine(head, label string, labelW int, drawn string, avail int) string {
+	room := min(labelW, avail-cellWidth(head)-cellWidth(drawn))
+	if room <= 0 || label == "" {
+		return cutCells(head+drawn, max(avail, 0))
+	}
+	l := cutMiddle(label, room)
+	return head + l + strings.Repeat(" ", room-cellWidth(l)) + drawn
 }
 
 // maxETA is the longest time left that is shown as a time; beyond it a

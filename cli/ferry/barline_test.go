@@ -4,16 +4,25 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/schollz/progressbar/v3"
 )
+
+// renderOnce renders st on a new bar (never throttled) at cols.
+func renderOnce(st barState, cols int) string {
+	return newBarLine(max(st.total, 1), 0).render(prefix, st, cols)
+}
 
 // TestRenderBarFits: whatever the width, the line stays off the last
 // column (where it would wrap and leave a line at each redraw), and the
-// label gives way before anything else.
+// label gives way before anything else. One bar is redrawn at every width
+// from 1 to 200 columns and back, as a window being resized.
 func TestRenderBarFits(t *testing.T) {
 	labels := []string{
 		"",
@@ -30,13 +39,18 @@ func TestRenderBarFits(t *testing.T) {
 	for _, label := range labels {
 		for _, st := range states {
 			st.label = label
-			for cols := 1; cols <= 200; cols++ {
-				line := renderBar(st, cols)
+			b := newBarLine(st.total, 0)
+			for i := 1; i <= 400; i++ {
+				cols := min(i, 401-i)
+				line := b.render(prefix, st, cols)
 				if w := cellWidth(line); w > max(cols-1, 0) {
 					t.Fatalf("%d columns, label %q: %d cells: %q", cols, label, w, line)
 				}
 				if cols >= 20 && !regexp.MustCompile(`^ferry: .*\d+%`).MatchString(line) {
 					t.Errorf("%d columns: lost the percentage: %q", cols, line)
+				}
+				if cols >= 20 {
+					checkProgressbar(t, line)
 				}
 			}
 		}
@@ -45,14 +59,14 @@ func TestRenderBarFits(t *testing.T) {
 
 func TestRenderBarGivesWayInOrder(t *testing.T) {
 	st := barState{label: "big-holiday-photos-from-the-summer-of-2026.iso", done: 412 * mib, total: 3 << 30, rate: 110 * mib, eta: "eta 21s"}
-	wide := renderBar(st, 120)
-	want := "ferry: big-holiday-pho…mmer-of-2026.iso  13% [███                     ] 412 MiB/3.0 GiB 110 MiB/s eta 21s"
+	wide := renderOnce(st, 120)
+	want := "ferry: big-holiday-pho…mmer-of-2026.iso  13% [███                     ]  412 MiB/3.0 GiB 110 MiB/s eta 21s"
 	if wide != want {
 		t.Errorf("120 columns:\n got %q\nwant %q", wide, want)
 	}
 	// At 60 columns the label is cut to its least, the bar narrowed, the
 	// rate left out; the bytes and the time left stay.
-	narrow := renderBar(st, 60)
+	narrow := renderOnce(st, 60)
 	for _, part := range []string{"…", "13%", "[", "412 MiB/3.0 GiB", "eta 21s"} {
 		if !strings.Contains(narrow, part) {
 			t.Errorf("60 columns lacks %q: %q", part, narrow)
@@ -66,6 +80,130 @@ func TestRenderBarGivesWayInOrder(t *testing.T) {
 	}
 }
 
+// progressbarLine finds a bar's rendering at the end of a drawn line
+// ("…  45% [████      ]  412 MiB/1.0 GiB eta 5s"): its percentage, its
+// bar and its description.
+var progressbarLine = regexp.MustCompile(`(\d{1,3})% \[([█ ]*)\](?:  (.+))?$`)
+
+// checkProgressbar fails unless line ends with what a progressbar bar
+// renders (its own code, configured here apart from barline.go) for the
+// percentage, bar width and description the line shows.
+func checkProgressbar(t *testing.T, line string) {
+	t.Helper()
+	if err := notProgressbar(line); err != nil {
+		t.Error(err)
+	}
+}
+
+func notProgressbar(line string) error {
+	m := progressbarLine.FindStringSubmatch(line)
+	if m == nil {
+		return fmt.Errorf("no progressbar rendering in %q", line)
+	}
+	pct, _ := strconv.Atoi(m[1])
+	// A count that progressbar's float division turns into pct exactly
+	// (29 of 100 would be 28.999…%).
+	const length = 1_000_000
+	n := int64(pct) * length / 100
+	if pct < 100 {
+		n++
+	}
+	var out bytes.Buffer
+	pb := progressbar.NewOptions64(length,
+		progressbar.OptionSetWriter(&out),
+		progressbar.OptionSetWidth(utf8.RuneCountInString(m[2])),
+		progressbar.OptionSetDescription(m[3]),
+		progressbar.OptionShowDescriptionAtLineEnd(),
+		progressbar.OptionSetPredictTime(false),
+		progressbar.OptionSetTheme(progressbar.Theme{Saucer: "█", SaucerPadding: " ", BarStart: "[", BarEnd: "]"}))
+	pb.Set64(n)
+	pb.Describe(m[3])
+	want := strings.TrimRight(strings.TrimPrefix(pb.String(), "\r"), " ")
+	if !strings.HasSuffix(line, want) {
+		return fmt.Errorf("not progressbar's rendering:\n line %q\n want it to end with %q", line, want)
+	}
+	return nil
+}
+
+// TestNotProgressbar: the check above tells a progressbar rendering from
+// the bars Ferry drew by hand before (lines from the captures in
+// benches/results/2026-12-04-bars-before.txt).
+func TestNotProgressbar(t *testing.T) {
+	for _, line := range []string{
+		"ferry: big-hol…2026.iso  21% [█     ] 8.7 MiB/40 MiB eta 6s",
+		"ferry: [1] livin…TXST)  21% [█     ] 8.7 MiB/40 MiB eta 11s",
+		"ferry: big-holiday-pho…mmer-of-2026.iso  23% [█████                   ] 9.2 MiB/40 MiB 5.1 MiB/s eta 6s",
+		"ferry: big.iso  45% [█████     ]  412 MiB/1.0 GiB", // a hand-drawn bar with progressbar's spacing, but its fill is one cell short
+	} {
+		if notProgressbar(line) == nil {
+			t.Errorf("taken for progressbar's: %q", line)
+		}
+	}
+	for _, line := range []string{
+		"ferry: big.iso  45% [████      ]  412 MiB/1.0 GiB",
+		"ferry: 2 files (40 MiB) 100% [████████████████████████]",
+	} {
+		if err := notProgressbar(line); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// TestBarLineThrottled: within the throttle progressbar renders nothing
+// and the line keeps its last rendering, fitted again around the label
+// (which gives way, never the line's end); a new width or the last state
+// renders at once.
+func TestBarLineThrottled(t *testing.T) {
+	b := newBarLine(3<<30, time.Hour)
+	st := barState{label: "a.txt", done: 412 * mib, total: 3 << 30, rate: 110 * mib, eta: "eta 21s"}
+	first := b.render(prefix, st, 80)
+	if !strings.HasPrefix(first, "ferry: a.txt  13% [") || !strings.HasSuffix(first, "  412 MiB/3.0 GiB 110 MiB/s eta 21s") {
+		t.Fatalf("first render %q", first)
+	}
+	st.label, st.done, st.eta = "big-holiday-photos-from-the-summer-of-2026.iso", 2<<30, "eta 9s"
+	second := b.render(prefix, st, 80)
+	if w := cellWidth(second); w > 79 {
+		t.Errorf("%d cells on 80 columns: %q", w, second)
+	}
+	if !strings.Contains(second, "…") || !strings.HasSuffix(second, "  412 MiB/3.0 GiB 110 MiB/s eta 21s") {
+		t.Errorf("throttled: want the last rendering after a cut label, got %q", second)
+	}
+	narrow := b.render(prefix, st, 60)
+	if w := cellWidth(narrow); w > 59 || !strings.Contains(narrow, " 66% [") || !strings.HasSuffix(narrow, "eta 9s") {
+		t.Errorf("a new width renders at once: %q", narrow)
+	}
+	st.final, st.label, st.done = true, "2 files (3.0 GiB)", st.total
+	if last := b.render(prefix, st, 60); !strings.HasPrefix(last, "ferry: 2 files (3.0 GiB) 100% [") || !strings.HasSuffix(last, "█]") {
+		t.Errorf("the last state renders at once: %q", last)
+	}
+}
+
+// TestLastRenderingGuard: what progressbar writes to a bar's buffer
+// holds the blanking before each render and, when a completion callback
+// prints one (DefaultBytes does), a newline after the last; the line
+// taken is the last rendering all the same.
+func TestLastRenderingGuard(t *testing.T) {
+	var out bytes.Buffer
+	pb := progressbar.NewOptions64(10,
+		progressbar.OptionSetWriter(&out),
+		progressbar.OptionSetWidth(4),
+		progressbar.OptionSetTheme(barTheme),
+		progressbar.OptionSetPredictTime(false),
+		progressbar.OptionOnCompletion(func() { out.WriteString("\n") }))
+	pb.Set64(5)
+	pb.Set64(10)
+	got, ok := lastRendering(out.Bytes())
+	if !ok || got != " 100% [████]" {
+		t.Errorf("last rendering of %q: %q, %v", out.String(), got, ok)
+	}
+	if !strings.HasSuffix(out.String(), "\n") || !strings.Contains(out.String(), "\r ") {
+		t.Errorf("progressbar no longer writes what the guard is for: %q", out.String())
+	}
+	if _, ok := lastRendering([]byte("\r    \r")); ok {
+		t.Error("a blanking alone is not a rendering")
+	}
+}
+
 // barTest is a bar on a buffer, with a fake clock, a fixed width and no
 // ticker: the test ticks.
 func barTest(cols int) (*progress, *bytes.Buffer, *fakeClock) {
@@ -73,7 +211,7 @@ func barTest(cols int) (*progress, *bytes.Buffer, *fakeClock) {
 	clock := &fakeClock{t: time.Unix(1e9, 0)}
 	pr := newProgress(&printer{stderr: &stderr}, progressBar, clock.now)
 	pr.cols = func() int { return cols }
-	pr.tickEvery = 0
+	pr.tickEvery, pr.throttle = 0, 0
 	return pr, &stderr, clock
 }
 

@@ -32,31 +32,34 @@ const (
 )
 
 // progress shows Progress events to a person: on a terminal as one
-// redrawn line (barline.go renders it), elsewhere as a plain line every
-// plainEvery. update is called from the engine's event goroutine; the
-// bar's own ticker redraws between events. The bar's state is guarded by
-// the printer's lock, which every writer of stderr holds.
+// redrawn line, a progressbar bar (barline.go), elsewhere as a plain line
+// every plainEvery. update is called from the engine's event goroutine;
+// the bar's own ticker redraws between events. The bar's state is
+// guarded by the printer's lock, which every writer of stderr holds.
 type progress struct {
 	p         *printer
 	mode      progressMode
 	now       func() time.Time // injected so tests need no sleeps
 	cols      func() int       // the terminal's width, asked at every redraw
 	tickEvery time.Duration    // 0: no ticker (tests call tick themselves)
+	throttle  time.Duration    // the bar's least time between renders
 
 	lastPrint time.Time // plain mode
 
 	// Bar mode, under p's lock.
 	drawing   bool
+	bar       *barLine
 	ev        transfer.Progress // the last event
 	summary   string            // what the transfer moves, for its last state
 	win       rateWindow
-	lastWidth int // cells of the line on screen, for Clear
+	shown     string // the line on screen
+	lastWidth int    // its cells, for Clear; 0 once cleared
 	stopTick  chan struct{}
 	tickDone  chan struct{}
 }
 
 func newProgress(p *printer, mode progressMode, now func() time.Time) *progress {
-	return &progress{p: p, mode: mode, now: now, cols: terminalCols(p.stderr), tickEvery: tickEvery}
+	return &progress{p: p, mode: mode, now: now, cols: terminalCols(p.stderr), tickEvery: tickEvery, throttle: barThrottle}
 }
 
 // terminalCols returns a function that reports the width of the terminal
@@ -98,6 +101,9 @@ func (pr *progress) update(ev transfer.Progress) {
 				pr.drawing = true
 				pr.p.line = pr
 				pr.startTicker()
+			}
+			if pr.bar == nil || pr.bar.total != ev.Total {
+				pr.bar = newBarLine(ev.Total, pr.throttle)
 			}
 			pr.ev = ev
 			t := pr.now()
@@ -162,12 +168,13 @@ func (pr *progress) finish(ok bool) {
 			io.WriteString(pr.p.stderr, "\n")
 		}
 		pr.p.line = nil
-		pr.drawing, pr.lastWidth, pr.summary = false, 0, ""
+		pr.drawing, pr.bar, pr.shown, pr.lastWidth, pr.summary = false, nil, "", 0, ""
 		pr.ev, pr.win = transfer.Progress{}, rateWindow{}
 	})
 }
 
-// draw writes the bar over the line it is on; the printer's lock is held.
+// draw writes the bar over the line it is on when it changed (a render
+// within the bar's throttle changes nothing); the printer's lock is held.
 func (pr *progress) draw(t time.Time, final bool) {
 	st := barState{done: pr.ev.Done, total: pr.ev.Total, final: final}
 	switch {
@@ -193,13 +200,16 @@ func (pr *progress) draw(t time.Time, final bool) {
 		}
 	}
 	cols := pr.cols()
-	line := renderBar(st, cols)
+	line := pr.bar.render(prefix, st, cols)
+	if line == pr.shown && pr.lastWidth > 0 && !final {
+		return
+	}
 	w := cellWidth(line)
 	// Blank what is left of a longer line drawn before, without
 	// reaching the last column.
 	pad := min(pr.lastWidth, cols-1) - w
 	io.WriteString(pr.p.stderr, "\r"+line+strings.Repeat(" ", max(pad, 0)))
-	pr.lastWidth = w
+	pr.shown, pr.lastWidth = line, w
 }
 
 // Clear blanks the bar's line, so that a message can take it; the next

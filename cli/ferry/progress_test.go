@@ -123,3 +123,28 @@ func TestHumanDuration(t *testing.T) {
 		}
 	}
 }
+
+// TestBarRedrawsThrottled: events that come faster than the bar's
+// throttle are not all drawn: progressbar renders at most once per
+// barThrottle, and an event that renders nothing writes nothing. (The
+// clock bounds the count of redraws here, not a speed.)
+func TestBarRedrawsThrottled(t *testing.T) {
+	var stderr bytes.Buffer
+	pr := newProgress(&printer{stderr: &stderr}, progressBar, time.Now)
+	pr.cols = func() int { return 100 }
+	pr.tickEvery = 0
+	const n = 2000
+	start := time.Now()
+	for i := 1; i <= n; i++ {
+		pr.update(transfer.Progress{Done: int64(i) * mib, Total: 4 * n * mib, Current: "big.iso"})
+	}
+	elapsed := time.Since(start)
+	draws := strings.Count(stderr.String(), "\r")
+	if limit := int(elapsed/barThrottle) + 1; draws < 1 || draws > limit {
+		t.Errorf("%d events in %v drew %d times; the throttle allows 1 to %d", n, elapsed, draws, limit)
+	}
+	pr.finish(true)
+	if !strings.Contains(lastDraw(stderr.String()), "100% [") {
+		t.Errorf("the last state was not drawn at once: %q", lastDraw(stderr.String()))
+	}
+}

@@ -22,7 +22,7 @@ var cursorMoves = regexp.MustCompile(`\x1b\[\d*A|\x1b\[J`)
 // names, on a terminal 60 columns wide. Every row of every redraw fits in
 // 59 cells (a row that filled the last column would wrap and leave a
 // line behind at each redraw), and a moving row is the progress line
-// with the receiver's number. The messages printed once (connecting,
+// with the receiver's number, drawn by that receiver's progressbar bar. The messages printed once (connecting,
 // the results) are not rows and may wrap.
 func TestPTYManyRowsFitWidth(t *testing.T) {
 	src := t.TempDir()
@@ -60,6 +60,7 @@ func TestPTYManyRowsFitWidth(t *testing.T) {
 		}
 		if row.MatchString(line) {
 			moving++
+			checkProgressbar(t, line) // each receiver's row is its own progressbar's
 		}
 	}
 	if moving < 2 {

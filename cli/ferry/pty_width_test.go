@@ -22,8 +22,8 @@ var barDraw = regexp.MustCompile(`ferry: [^\r\n]*\d+% [^\r\n]*`)
 // TestPTYBarFitsWidth: on a terminal 60 columns wide, every drawing of
 // the progress line fits in 59 cells (a line that fills the last column
 // wraps, and each redraw then leaves a line behind), the long file name
-// is what gives way, and the last drawing names the transfer, not its
-// last file.
+// is what gives way, every drawing is a progressbar bar's rendering, and
+// the last drawing names the transfer, not its last file.
 func TestPTYBarFitsWidth(t *testing.T) {
 	for _, cols := range []uint16{60, 120} {
 		t.Run(itoaCols(cols), func(t *testing.T) {
@@ -56,6 +56,7 @@ func TestPTYBarFitsWidth(t *testing.T) {
 				if w := cellWidth(strings.TrimRight(d, " ")); w > int(cols)-1 {
 					t.Errorf("%d cells on a %d-column terminal: %q", w, cols, d)
 				}
+				checkProgressbar(t, strings.TrimRight(d, " "))
 			}
 			if !strings.Contains(got, "big-") || !strings.Contains(got, "6.iso") {
 				t.Errorf("the file name was not shown, or cut when it fit:\n%q", draws)

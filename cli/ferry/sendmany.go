@@ -394,17 +394,22 @@ func tag(ev any, i int, value string) json.RawMessage {
 //
 // On a terminal each row is fitted to the terminal's width at every
 // redraw and never reaches its last column (a row that wraps would leave
-// a line behind at each redraw). A receiver that is moving bytes gets the
-// single-receiver progress line (barline.go) labelled with its name: the
-// rate and ETA over the same window, "stalled" when it stopped; a ticker
-// redraws every tickEvery so that a stall shows even when no receiver
-// reports anything.
+// a line behind at each redraw). A receiver that is moving bytes gets its
+// own progressbar bar (barline.go), the single-receiver progress line
+// labelled with its name: the rate and ETA over the same window,
+// "stalled" when it stopped. Each bar renders into its own buffer and
+// the rows are composed here, the cursor moved up over them at each
+// redraw. The rows are rewritten when one of them changed (each bar
+// renders at most once per its throttle) or a receiver's state did; a
+// ticker redraws every tickEvery so that a stall shows even when no
+// receiver reports anything.
 type manyRows struct {
 	p         *printer
 	mode      progressMode
 	now       func() time.Time
 	cols      func() int // the terminal's width, asked at every redraw
 	tickEvery time.Duration
+	throttle  time.Duration // each bar's least time between renders
 	dests     []manyDest
 	live      []int // session index -> dests index
 
@@ -413,21 +418,23 @@ type manyRows struct {
 	moving    []bool              // per dest: the row is a progress line
 	ev        []transfer.Progress // per dest: the last progress
 	win       []rateWindow
+	bars      []*barLine // per dest: its bar, from its first progress
 	labels    []string
 	lastPrint []time.Time
 	// For the history, per dest: who answered, and the offer once accepted.
 	connected []*transfer.Connected
 	offers    []*transfer.Offer
-	drawn     int // rows on screen
-	lastDraw  time.Time
+	drawn     int    // rows on screen
+	shown     string // what they show
 	stopTick  chan struct{}
 	tickDone  chan struct{}
 }
 
 func newManyRows(p *printer, mode progressMode, now func() time.Time, dests []manyDest) *manyRows {
 	n := len(dests)
-	r := &manyRows{p: p, mode: mode, now: now, cols: terminalCols(p.stderr), tickEvery: tickEvery, dests: dests,
+	r := &manyRows{p: p, mode: mode, now: now, cols: terminalCols(p.stderr), tickEvery: tickEvery, throttle: barThrottle, dests: dests,
 		state: make([]string, n), moving: make([]bool, n), ev: make([]transfer.Progress, n), win: make([]rateWindow, n),
+		bars:   make([]*barLine, n),
 		labels: make([]string, n), lastPrint: make([]time.Time, n),
 		connected: make([]*transfer.Connected, n), offers: make([]*transfer.Offer, n)}
 	for i, d := range dests {
@@ -470,6 +477,9 @@ func (r *manyRows) onEvent(k int, ev transfer.Event) {
 	case transfer.Progress:
 		r.moving[i] = e.Total > 0
 		r.ev[i] = e
+		if e.Total > 0 && (r.bars[i] == nil || r.bars[i].total != e.Total) {
+			r.bars[i] = newBarLine(e.Total, r.throttle)
+		}
 		r.win[i].add(r.now(), e.Done)
 		if r.mode == progressPlain {
 			if t := r.now(); r.lastPrint[i].IsZero() || t.Sub(r.lastPrint[i]) >= plainEvery {
@@ -521,34 +531,31 @@ func (r *manyRows) row(i, cols int, t time.Time) string {
 	default:
 		st.eta = etaText(0, false)
 	}
-	// The bar's line with the row's number after the prefix: rendered
-	// that much narrower.
-	line := renderBar(st, cols-cellWidth(head))
-	return cutCells(prefix+head+strings.TrimPrefix(line, prefix), max(cols-1, 0))
+	// The bar's line with the row's number after the prefix.
+	return r.bars[i].render(prefix+head, st, cols)
 }
 
-// draw redraws the rows, at most every 100 ms unless forced (a change of
-// state, not of bytes).
+// draw redraws the rows when one of them changed, or always when forced
+// (a change of state, not of bytes).
 func (r *manyRows) draw(force bool) {
 	r.p.locked(func() {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		t := r.now()
-		if !force && t.Sub(r.lastDraw) < 100*time.Millisecond {
-			return
-		}
-		r.lastDraw = t
 		if r.stopTick == nil && r.tickEvery > 0 {
 			r.startTicker()
 		}
-		r.p.clearLine()
 		cols := r.cols()
 		var b strings.Builder
 		for i := range r.dests {
 			b.WriteString(r.row(i, cols, t) + "\n")
 		}
+		if !force && r.drawn > 0 && b.String() == r.shown {
+			return
+		}
+		r.p.clearLine()
 		r.p.stderr.Write([]byte(b.String()))
-		r.drawn = len(r.dests)
+		r.drawn, r.shown = len(r.dests), b.String()
 		r.p.line = r
 	})
 }

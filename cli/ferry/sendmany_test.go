@@ -134,7 +134,7 @@ func TestManyRowsRedraw(t *testing.T) {
 	dests := []manyDest{{t: target{value: "10.0.0.1:1"}, dest: receiver{label: "10.0.0.1:1"}},
 		{t: target{value: "10.0.0.2:1"}, dest: receiver{label: "10.0.0.2:1"}}}
 	r := newManyRows(p, progressBar, now, dests)
-	r.live, r.tickEvery = []int{0, 1}, 0
+	r.live, r.tickEvery, r.throttle = []int{0, 1}, 0, 0
 	r.onEvent(0, transfer.Progress{Done: 50, Total: 100})
 	first := out.String()
 	if strings.Count(first, "\n") != 2 || !strings.Contains(first, "ferry: [1] 10.0.0.1:1  50% [") || !strings.Contains(first, "[2] 10.0.0.2:1: connecting") {
@@ -173,7 +173,7 @@ func TestManyRowsFitWidth(t *testing.T) {
 	dests := []manyDest{{t: target{value: "10.0.0.1:1"}, dest: receiver{label: long}},
 		{t: target{value: "10.0.0.2:1"}, dest: receiver{label: long}}}
 	r := newManyRows(p, progressBar, now, dests)
-	r.live, r.tickEvery = []int{0, 1}, 0
+	r.live, r.tickEvery, r.throttle = []int{0, 1}, 0, 0
 	cols := 60
 	r.cols = func() int { return cols }
 	rows := func() []string {
@@ -194,6 +194,9 @@ func TestManyRowsFitWidth(t *testing.T) {
 			if w := cellWidth(row); w > cols-1 {
 				t.Errorf("%s: %d cells on a %d-column terminal: %q", what, w, cols, row)
 			}
+			if strings.Contains(row, "% [") {
+				checkProgressbar(t, row) // each moving row is its own progressbar's
+			}
 		}
 		for i, w := range want {
 			if !strings.Contains(got[i], w) {
@@ -207,7 +210,7 @@ func TestManyRowsFitWidth(t *testing.T) {
 		clock = clock.Add(time.Second)
 		r.onEvent(0, transfer.Progress{Done: s << 20, Total: 100 << 20})
 	}
-	check("moving", "3% [      ] eta 1m37s")
+	check("moving", "3% [      ]  eta 1m37s")
 	cols = 100
 	r.draw(true)
 	check("wider", "1.0 MiB/s eta 1m37s")
