@@ -110,7 +110,7 @@ type ReceiverConfig struct {
 	// ends its Accept with it and leaves it open for the next Serve. The
 	// Receiver owns it: Close closes it. Connections whose RemoteAddr is
 	// not a *net.TCPAddr are grouped by the host part of its String (see
-	// sourceOf).
+	// core/internal/netsrc).
 	Listener net.Listener
 	// NoListen makes a Receiver that binds nothing and serves only the
 	// connections handed to ServeConn (Serve then fails at once): a
