@@ -67,6 +67,7 @@ func sendAccepted(ctx context.Context, cfg SendConfig, ev *emitter) (Summary, er
 		inner := &emitter{f: func(e Event) {
 			if _, ok := e.(Connected); ok {
 				proven.Store(true)
+				markProven(nc)
 			}
 			ev.emit(e)
 		}}
@@ -84,5 +85,18 @@ func sendAccepted(ctx context.Context, cfg SendConfig, ev *emitter) (Summary, er
 		if wrong >= MaxListenerGuesses {
 			return Summary{}, fmt.Errorf("%w: %d connections could test the code and did not prove it", ErrCodesStopped, wrong)
 		}
+	}
+}
+
+// provenConn is a connection whose listener wants to know when its peer
+// has proven the code (or its pinned key): core/web's page server never
+// closes such a WebSocket to make room for another.
+type provenConn interface{ Proven() }
+
+// markProven tells nc's listener, if it asks, that nc's peer proved
+// itself in the handshake.
+func markProven(nc net.Conn) {
+	if p, ok := nc.(provenConn); ok {
+		p.Proven()
 	}
 }

@@ -33,14 +33,23 @@ type Source struct {
 // net.Addr whose String is an IP address and a port (a WebSocket wrapped
 // as a net.Conn reports the peer's host:port).
 func Of(a net.Addr) Source {
-	var ip netip.Addr
 	if ta, ok := a.(*net.TCPAddr); ok {
-		ip = ta.AddrPort().Addr()
-	} else if ap, err := netip.ParseAddrPort(a.String()); err == nil {
-		ip = ap.Addr()
-	} else {
-		return Source{Host: a.String()}
+		return ofIP(ta.AddrPort().Addr())
 	}
+	return OfHostPort(a.String())
+}
+
+// OfHostPort is Of for an address as a string, host:port (an
+// http.Request's RemoteAddr).
+func OfHostPort(s string) Source {
+	ap, err := netip.ParseAddrPort(s)
+	if err != nil {
+		return Source{Host: s}
+	}
+	return ofIP(ap.Addr())
+}
+
+func ofIP(ip netip.Addr) Source {
 	ip = ip.Unmap()
 	if !ip.Is6() {
 		return Source{Host: ip.String()}
