@@ -5,46 +5,12 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// inNetns runs the calling test again, alone, in a network namespace of
-// its own (unshare -n) where lo is up and carries addrs (CIDR, each with
-// nodad so that it is usable at once), and reports its result; it
-// returns true in that second run, which then does the test's work. So a
-// test may bind any address without touching the machine's interfaces.
-// Needs root and unshare; skips otherwise, saying why.
-func inNetns(t *testing.T, addrs ...string) bool {
-	t.Helper()
-	if os.Getenv("FERRY_TEST_NETNS") == t.Name() {
-		return true
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("needs root for a network namespace (unshare -n); CI runs as root")
-	}
-	for _, tool := range []string{"unshare", "ip"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("needs %s for a network namespace (tests/install-deps.sh installs it): %v", tool, err)
-		}
-	}
-	setup := []string{"ip link set lo up"}
-	for _, a := range addrs {
-		setup = append(setup, "ip addr add "+a+" dev lo nodad")
-	}
-	cmd := exec.Command("unshare", "-n", "sh", "-c", strings.Join(setup, " && ")+` && exec "$0" "$@"`,
-		os.Args[0], "-test.run=^"+t.Name()+"$", "-test.v", "-test.count=1")
-	cmd.Env = append(os.Environ(), "FERRY_TEST_NETNS="+t.Name())
-	out, err := cmd.CombinedOutput()
-	t.Logf("in a network namespace:\n%s", out)
-	if err != nil {
-		t.Fatalf("the test in its network namespace: %v", err)
-	}
-	return false
-}
+	"github.com/ferry-project/ferry/tests/netns"
+)
 
 // fromIP dials from a given source address (with its zone for a
 // link-local one).
@@ -63,7 +29,7 @@ func fromIP(ip string) func(ctx context.Context, addr string) (net.Conn, error) 
 // first, being the oldest), and an honest sender from the same /64 still
 // gets in. A /64 as a whole is capped at maxPendingPerNet.
 func TestIPv6SourcesByAddress(t *testing.T) {
-	if !inNetns(t, "2001:db8:5:6::1/64", "2001:db8:5:6::a/64", "2001:db8:5:6::b/64",
+	if !netns.Rerun(t, "2001:db8:5:6::1/64", "2001:db8:5:6::a/64", "2001:db8:5:6::b/64",
 		"2001:db8:5:6::c/64", "2001:db8:5:6::d/64", "2001:db8:5:6::e/64", "fe80::1/64", "fe80::a/64", "fe80::b/64") {
 		return
 	}
