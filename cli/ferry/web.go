@@ -7,10 +7,8 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
-	"math/big"
 	"net"
 	"strings"
 
@@ -137,25 +135,12 @@ func qrLines(s string) ([]string, error) {
 	return lines, nil
 }
 
-// linkCode is the code of a --to-browser link: twelve digits (about 40
-// bits), since nobody types it.
-func linkCode() string {
-	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000_000_000))
-	if err != nil {
-		panic("crypto/rand failed: " + err.Error())
-	}
-	return fmt.Sprintf("%012d", n.Int64())
-}
-
-// maxPageWrongCodes is how many pages with a wrong code ferry send
-// --to-browser lets try before it stops: an honest page has the code
-// from the link, so a wrong one is someone else's.
-const maxPageWrongCodes = 3
-
 // sendToBrowser is ferry send --to-browser: it serves the page, prints
-// its link, and sends to the first page that connects with the code (the
-// desktop is the handshake's initiator on the WebSocket it accepted; the
-// page runs the receiver's side).
+// its link, and sends to the first page that connects and proves the
+// code (the desktop is the handshake's initiator on the WebSocket it
+// accepted; the page runs the receiver's side). Core counts the guesses
+// (transfer.SendConfig.Listener): after transfer.MaxListenerGuesses
+// connections that could test the code without proving it, it stops.
 func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []transfer.Item) error {
 	id, name, err := thisDevice(o.name)
 	if err != nil {
@@ -175,59 +160,57 @@ func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []
 	if o.listen != "" {
 		host, _, _ = net.SplitHostPort(o.listen)
 	}
-	code := linkCode()
+	code := web.LinkCode()
 	links := pageLinks(shownAddrs(host, o.ifaces), muxPort(m), code, id.Fingerprint())
 	p.infof("this device: %s", peerLabel(name, id.Fingerprint()))
 	showPage(p, m.Server(), links, o.qr)
 	p.infof("waiting for the page: open the link on the other device (or scan the QR code) and press Receive")
 
-	for wrong := 0; ; {
-		nc, err := m.Accept()
-		if err != nil {
-			if ctx.Err() != nil {
-				return interrupted(ctx, cancelled(ctx))
+	ss := &sendSession{p: p, o: o, pr: newProgress(p, o.progressFor(e.stderrTerminal), e.now), peer: "the page"}
+	sum, err := transfer.Send(ctx, transfer.SendConfig{
+		Listener: m, Code: code, Identity: id, Name: name, Items: items, Diag: o.diag,
+		OnEvent: func(ev transfer.Event) {
+			if u, ok := ev.(transfer.Unproven); ok {
+				pageUnproven(p, u)
+				return
 			}
-			return fmt.Errorf("waiting for the page: %w", err)
-		}
-		ss := &sendSession{p: p, o: o, pr: newProgress(p, o.progressFor(e.stderrTerminal), e.now), peer: "the page"}
-		connected := false
-		sum, err := transfer.Send(ctx, transfer.SendConfig{
-			Addrs: []string{nc.RemoteAddr().String()}, Code: code, Identity: id, Name: name, Items: items, Diag: o.diag,
-			OnEvent: func(ev transfer.Event) {
-				if _, ok := ev.(transfer.Connected); ok {
-					connected = true
-				}
-				ss.onEvent(ev)
-			},
-			Dialer: func(context.Context, string) (net.Conn, error) { return nc, nil },
-		})
-		ss.pr.finish(err == nil)
-		if err == nil {
-			p.event(newDoneEvent(sum, "sender", o.diag))
-			p.infof("sent %s to %s%s, every file confirmed", describeSummary(sum), ss.peer, rateSuffix(sum))
-			if o.diag {
-				p.infof("diag: sender, whole transfer: %s", endLine("sender", sum.Local, sum.Wall, sum.LocalCPU))
-				p.infof("diag: page, whole transfer: %s", endLine("receiver", sum.Remote, sum.RemoteWall, sum.RemoteCPU))
-				p.infof("diag: %s", sum.Verdict)
-			}
-			return nil
-		}
-		if ctx.Err() != nil || connected {
+			ss.onEvent(ev)
+		},
+	})
+	ss.pr.finish(err == nil)
+	if err != nil {
+		if ctx.Err() != nil {
 			return interrupted(ctx, err)
 		}
-		if errors.Is(err, secure.ErrWrongCode) {
-			wrong++
-			p.warnf("a page connected with a wrong code (%d of %d allowed): it did not come from this link", wrong, maxPageWrongCodes)
-			if wrong >= maxPageWrongCodes {
-				return withHint(fmt.Errorf("stopped waiting for the page: %w", transfer.ErrCodesStopped),
-					"someone on the network may be guessing the code: run 'ferry send --to-browser' again for a new link")
-			}
-			continue
+		if errors.Is(err, transfer.ErrCodesStopped) {
+			return withHint(fmt.Errorf("stopped waiting for the page: %w", err),
+				"someone on the network may be guessing the code: run 'ferry send --to-browser' again for a new link")
 		}
-		// A connection that failed before its handshake ended (a page
-		// closed, a stale tab): wait for the next.
-		p.infof("a page connection ended before it was secured: %v", err)
+		return err
 	}
+	p.event(newDoneEvent(sum, "sender", o.diag))
+	p.infof("sent %s to %s%s, every file confirmed", describeSummary(sum), ss.peer, rateSuffix(sum))
+	if o.diag {
+		p.infof("diag: sender, whole transfer: %s", endLine("sender", sum.Local, sum.Wall, sum.LocalCPU))
+		p.infof("diag: page, whole transfer: %s", endLine("receiver", sum.Remote, sum.RemoteWall, sum.RemoteCPU))
+		p.infof("diag: %s", sum.Verdict)
+	}
+	return nil
+}
+
+// pageUnproven says why a page connection ended before it proved the
+// code: one that could test the code counts against the link (core's
+// SendConfig.Listener), one that ended sooner does not.
+func pageUnproven(p *printer, u transfer.Unproven) {
+	if !u.Guessed {
+		p.infof("a page connection ended before it was secured: %v", u.Err)
+		return
+	}
+	if errors.Is(u.Err, secure.ErrWrongCode) {
+		p.warnf("a page connected with a wrong code (%d of %d allowed): it did not come from this link", u.Wrong, u.Allowed)
+		return
+	}
+	p.warnf("a page connection ended without proving the code (%d of %d allowed): it may be someone guessing it", u.Wrong, u.Allowed)
 }
 
 func cancelled(ctx context.Context) error {

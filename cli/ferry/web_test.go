@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/http"
 	"net/url"
@@ -15,6 +16,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/skip2/go-qrcode"
 
+	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/tests/proc"
 	"github.com/ferry-project/ferry/tests/testkit/testid"
@@ -190,5 +192,43 @@ func TestE2ESendToBrowser(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(filepath.Join(dest, "readme.txt")); string(got) != "hello from ferry\n" {
 		t.Fatalf("page received %q", got)
+	}
+}
+
+// ferry send --to-browser stops after three pages that ran the page's
+// side of the handshake up to message 3, tested their guess against it
+// themselves and hung up without a word: before, each was "ended before
+// it was secured" and the sender waited for the next, without limit.
+func TestSendToBrowserStopsSilentGuessers(t *testing.T) {
+	src := writeTree(t)
+	s := proc.Start(t, ferryCmd(t, "send", "--to-browser", "--listen", "127.0.0.1:0", "--json", filepath.Join(src, "readme.txt")), true)
+	ev := s.Until("page", 20*time.Second)
+	links, _ := ev["links"].([]any)
+	if len(links) == 0 {
+		t.Fatalf("page event: %v", ev)
+	}
+	for i := range transfer.MaxListenerGuesses {
+		nc, _ := pageSocket(t, links[0].(string))
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		tested := false
+		secure.Server(ctx, nc, secure.Config{Identity: testid.New(t), Code: fmt.Sprintf("%012d", i),
+			Guess: func(check func() bool) secure.GuessAnswer {
+				check() // the offline test of one guess
+				tested = true
+				nc.Close()
+				return secure.Wrong
+			}})
+		cancel()
+		nc.Close()
+		if !tested {
+			t.Fatalf("guesser %d never got message 3", i+1)
+		}
+	}
+	if code := s.Exit(20 * time.Second); code == 0 {
+		t.Fatalf("send --to-browser succeeded after %d silent guessers", transfer.MaxListenerGuesses)
+	}
+	if e := s.StderrText(); !strings.Contains(e, "ended without proving the code (3 of 3 allowed)") ||
+		!strings.Contains(e, "stopped waiting for the page") {
+		t.Fatalf("send --to-browser's stderr:\n%s", e)
 	}
 }

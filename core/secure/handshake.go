@@ -58,6 +58,15 @@ type Config struct {
 	// or Held (the guess was not checked: the caller's guess budget holds
 	// guesses back). Check is quick: one Diffie-Hellman and one AEAD open.
 	Guess func(check func() bool) GuessAnswer
+	// Exposing (initiator, code mode), when set, is called just before
+	// message 3 is sent. From then on the responder can test one guess
+	// of the code against message 3 by itself, offline, whether or not
+	// it answers: an initiator that cannot count on the responder to
+	// report a wrong code (a desktop sending to whatever page connected,
+	// core/transfer's SendConfig.Listener) counts the guess here, and
+	// only the responder's first record (which opens only under the
+	// same code) proves that the guess was right.
+	Exposing func()
 
 	// tune holds the benchmarks' knobs (core/internal/streamtune), taken from
 	// the context of Client or Server; core/secure's own tests set it.
@@ -225,6 +234,9 @@ func initiate(nc net.Conn, cfg *Config) (*Conn, error) {
 	}
 	if err := setPSK(hs, derivePSK(key)); err != nil {
 		return nil, err
+	}
+	if cfg.Exposing != nil {
+		cfg.Exposing()
 	}
 	send, recv, err := sendMessage(nc, hs, "message 3", nil)
 	if err != nil {

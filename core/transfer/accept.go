@@ -4,11 +4,11 @@ import (
 	"container/list"
 	"context"
 	"net"
-	"net/netip"
 	"sync"
 	"time"
 
 	"github.com/ferry-project/ferry/core/diag"
+	"github.com/ferry-project/ferry/core/internal/netsrc"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
@@ -20,8 +20,13 @@ import (
 // that source (or of all) is closed: a connection that stalls ages, while
 // an honest handshake finishes in milliseconds, so any number of stalled
 // connections cannot lock an honest sender out.
+//
+// A source is an IPv4 address or a full IPv6 address (with its zone when
+// link-local); one IPv6 host can take a whole /64, so a /64 has a larger
+// cap of its own above its addresses' (core/internal/netsrc).
 const (
 	maxPendingPerSource = 8
+	maxPendingPerNet    = 32
 	maxPending          = 64
 )
 
@@ -37,9 +42,10 @@ type acceptor struct {
 	wg     sync.WaitGroup
 
 	mu       sync.Mutex
-	pending  list.List // of *pendingConn, oldest first
-	bySource map[string]int
-	claimed  bool // a session has started, or Serve is ending: refuse as busy
+	pending  list.List      // of *pendingConn, oldest first
+	bySource map[string]int // by netsrc.Source.Host
+	byNet    map[string]int // by netsrc.Source.Net (IPv6 /64s)
+	claimed  bool           // a session has started, or Serve is ending: refuse as busy
 }
 
 type deadliner interface{ SetDeadline(time.Time) error }
@@ -52,14 +58,14 @@ type won struct {
 
 type pendingConn struct {
 	nc     net.Conn
-	source string
+	source netsrc.Source
 	el     *list.Element // nil once no longer pending
 }
 
 // start launches the accept loop; ctx's end stops it.
 func (r *Receiver) start(ctx context.Context, ev *emitter) *acceptor {
 	a := &acceptor{r: r, ev: ev, ctx: ctx, won: make(chan won, 1), failed: make(chan error, 1),
-		bySource: make(map[string]int)}
+		bySource: make(map[string]int), byNet: make(map[string]int)}
 	if dl, ok := r.ln.(deadliner); ok {
 		dl.SetDeadline(time.Time{})
 	}
@@ -106,21 +112,21 @@ func (a *acceptor) loop() {
 // its source, or of all, when a limit is reached, and starts its
 // handshake, or its busy refusal if a session has started.
 func (a *acceptor) admit(nc net.Conn) {
-	p := &pendingConn{nc: nc, source: sourceOf(nc)}
+	p := &pendingConn{nc: nc, source: netsrc.Of(nc.RemoteAddr())}
 	a.mu.Lock()
-	if a.bySource[p.source] >= maxPendingPerSource {
-		for e := a.pending.Front(); e != nil; e = e.Next() {
-			if q := e.Value.(*pendingConn); q.source == p.source {
-				a.evict(q)
-				break
-			}
-		}
+	if a.bySource[p.source.Host] >= maxPendingPerSource {
+		a.evictOldest(func(q *pendingConn) bool { return q.source.Host == p.source.Host })
+	} else if p.source.Net != "" && a.byNet[p.source.Net] >= maxPendingPerNet {
+		a.evictOldest(func(q *pendingConn) bool { return q.source.Net == p.source.Net })
 	}
 	if a.pending.Len() >= maxPending {
 		a.evict(a.pending.Front().Value.(*pendingConn))
 	}
 	p.el = a.pending.PushBack(p)
-	a.bySource[p.source]++
+	a.bySource[p.source.Host]++
+	if p.source.Net != "" {
+		a.byNet[p.source.Net]++
+	}
 	busy := a.claimed
 	n := a.pending.Len()
 	a.mu.Unlock()
@@ -182,28 +188,23 @@ func (a *acceptor) releaseLocked(p *pendingConn) {
 	}
 	a.pending.Remove(p.el)
 	p.el = nil
-	if a.bySource[p.source]--; a.bySource[p.source] == 0 {
-		delete(a.bySource, p.source)
+	if a.bySource[p.source.Host]--; a.bySource[p.source.Host] == 0 {
+		delete(a.bySource, p.source.Host)
+	}
+	if p.source.Net != "" {
+		if a.byNet[p.source.Net]--; a.byNet[p.source.Net] == 0 {
+			delete(a.byNet, p.source.Net)
+		}
 	}
 }
 
-// sourceOf groups connections by where they come from: the IPv4 address,
-// or the IPv6 /64, since one IPv6 host can use a whole /64. A connection
-// that is not TCP (a WebSocket from ReceiverConfig.Listener) is grouped
-// the same way when its address's String is an IP and a port, else by
-// that String.
-func sourceOf(nc net.Conn) string {
-	var ip netip.Addr
-	if ta, ok := nc.RemoteAddr().(*net.TCPAddr); ok {
-		ip = ta.AddrPort().Addr()
-	} else if ap, err := netip.ParseAddrPort(nc.RemoteAddr().String()); err == nil {
-		ip = ap.Addr()
-	} else {
-		return nc.RemoteAddr().String()
+// evictOldest evicts the oldest pending connection that match says is in
+// the full bucket. a.mu is held.
+func (a *acceptor) evictOldest(match func(*pendingConn) bool) {
+	for e := a.pending.Front(); e != nil; e = e.Next() {
+		if q := e.Value.(*pendingConn); match(q) {
+			a.evict(q)
+			return
+		}
 	}
-	ip = ip.Unmap()
-	if ip.Is6() {
-		return netip.PrefixFrom(ip, 64).Masked().String()
-	}
-	return ip.String()
 }

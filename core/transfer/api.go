@@ -273,6 +273,20 @@ func (r RefusedReason) String() string {
 	return "unknown"
 }
 
+// Unproven (sender on SendConfig.Listener): a connection ended before
+// its peer proved the code, and Send waits for the next. Guessed says
+// whether it got message 3, and with it one offline test of the code:
+// such a connection counts as a wrong guess whatever it said (see
+// SendConfig.Listener), and Wrong counts them so far; at Allowed, Send
+// stops with ErrCodesStopped. One that ended sooner (a page closed
+// mid-handshake) tested nothing and is not counted.
+type Unproven struct {
+	Addr           string // the peer's address
+	Err            error  // why the connection ended
+	Guessed        bool
+	Wrong, Allowed int
+}
+
 // Diagnostics is sent every few seconds when diagnostics are on: this end's
 // stage split over the last interval.
 type Diagnostics struct {
@@ -297,6 +311,7 @@ func (CodeChanged) isEvent()  {}
 func (CodesHeld) isEvent()    {}
 func (CodesStopped) isEvent() {}
 func (Refused) isEvent()      {}
+func (Unproven) isEvent()     {}
 func (Diagnostics) isEvent()  {}
 func (Finished) isEvent()     {}
 func (Failed) isEvent()       {}

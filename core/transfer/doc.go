@@ -89,7 +89,15 @@
 // ReceiverConfig.NoListen makes a receiver that binds nothing. A sender
 // on a connection it did not dial (a desktop sending to a page that
 // connected to it) returns that connection from SendConfig.Dialer: the
-// sender is always the handshake's initiator.
+// sender is always the handshake's initiator. A sender that serves a
+// page anyone on the network can load sets SendConfig.Listener instead:
+// then the peer cannot be trusted to report a wrong code, so every
+// connection that got message 3 and did not answer with a record under
+// the code counts as a wrong guess, and Send stops after
+// MaxListenerGuesses (Unproven events, ErrCodesStopped). Receivers and
+// senders tell a connection that asks (a page's WebSocket: Proven) when
+// its peer proved itself, so that a page server under a flood never
+// closes it.
 //
 // # Several receivers
 //

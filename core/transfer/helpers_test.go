@@ -93,7 +93,9 @@ func newPair(t *testing.T, ctx context.Context, rcfg ReceiverConfig) *pair {
 		rcfg.Dir = t.TempDir()
 	}
 	rcfg.Identity = rid
-	rcfg.Listen = "127.0.0.1:0"
+	if rcfg.Listen == "" {
+		rcfg.Listen = "127.0.0.1:0"
+	}
 	if rcfg.OnEvent == nil {
 		rcfg.OnEvent = p.rev.on
 	}

@@ -341,6 +341,7 @@ func (r *Receiver) handshake(ctx context.Context, ev *emitter, nc net.Conn) (won
 		r.reportRefusal(ev, nc.RemoteAddr().String(), &pins, err)
 		return won{}, err
 	}
+	markProven(nc)
 	return won{conn, timers, try.wrongCodes}, nil
 }
 

@@ -28,6 +28,15 @@ func Send(ctx context.Context, cfg SendConfig) (sum Summary, err error) {
 			ev.emit(Failed{Err: err})
 		}
 	}()
+	if cfg.Listener != nil {
+		return sendAccepted(ctx, cfg, ev)
+	}
+	return send(ctx, cfg, ev)
+}
+
+// send is one attempt of Send: one connection, one handshake, one
+// transfer. It emits every event but the last Failed.
+func send(ctx context.Context, cfg SendConfig, ev *emitter) (Summary, error) {
 	entries, srcs, err := buildManifest(cfg.Items)
 	if err != nil {
 		return Summary{}, err
@@ -49,7 +58,8 @@ func Send(ctx context.Context, cfg SendConfig) (sum Summary, err error) {
 		return Summary{}, fmt.Errorf("connecting to the receiver: %w", err)
 	}
 	timers := &diag.Timers{}
-	sc, err := secure.Client(ctx, nc, secure.Config{Identity: cfg.Identity, Code: cfg.Code, PeerKey: cfg.PeerKey, Timers: timers})
+	sc, err := secure.Client(ctx, nc, secure.Config{Identity: cfg.Identity, Code: cfg.Code, PeerKey: cfg.PeerKey, Timers: timers,
+		Exposing: cfg.exposing})
 	if err != nil {
 		nc.Close()
 		if ctx.Err() != nil {

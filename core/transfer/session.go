@@ -35,7 +35,9 @@ var (
 	ErrProtocol      = errkind.New(errkind.Protocol, "protocol violation")
 	// ErrCodesStopped is for a front end that ends its receiver on
 	// CodesStopped: the guess budget is spent and no code is checked
-	// until a person asks for a new one. Serve itself never returns it.
+	// until a person asks for a new one. Serve itself never returns it;
+	// Send on a Listener does, after MaxListenerGuesses connections
+	// that could test the code and did not prove it.
 	ErrCodesStopped = errkind.New(errkind.CodesStopped, "stopped taking codes after too many wrong ones")
 )
 
@@ -78,9 +80,18 @@ type SendConfig struct {
 	// end dialed; Addrs then only names the peer in errors. Send closes
 	// the connection when it returns.
 	Dialer func(ctx context.Context, addr string) (net.Conn, error)
+	// Listener, when set, is where the receiver connects from, in place
+	// of Addrs and Dialer: a desktop sending to a browser page serves
+	// the page (core/web's Mux in ToBrowser mode) and sends on the
+	// WebSocket the page opens. Anyone on the network can load that
+	// page, so Send checks that the peer proves the code before it
+	// trusts it, and counts guesses itself (see sendAccepted): needs
+	// Code, not PeerKey. Send does not close the Listener.
+	Listener net.Listener
 
-	hooks *hooks // tests only
-	gate  *gate  // SendMany's start line; nil for Send
+	hooks    *hooks // tests only
+	exposing func() // secure.Config.Exposing, for sendAccepted
+	gate     *gate  // SendMany's start line; nil for Send
 }
 
 // ReceiverConfig is everything a Receiver needs.
@@ -100,7 +111,7 @@ type ReceiverConfig struct {
 	// ends its Accept with it and leaves it open for the next Serve. The
 	// Receiver owns it: Close closes it. Connections whose RemoteAddr is
 	// not a *net.TCPAddr are grouped by the host part of its String (see
-	// sourceOf).
+	// core/internal/netsrc).
 	Listener net.Listener
 	// NoListen makes a Receiver that binds nothing and serves only the
 	// connections handed to ServeConn (Serve then fails at once): a

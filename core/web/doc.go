@@ -44,12 +44,19 @@
 // At most 64 connections wait for their first byte (10 s each) or for
 // the receiver to take them (30 s); beyond that the oldest is closed, so
 // stalled connections cannot lock an honest one out. At most 32 HTTP
-// connections at once (the oldest idle one is closed beyond), 8 KiB of
-// headers read within 10 s, 60 s to write a response, 30 s idle; at
-// most 16 open WebSockets (more get 503). A WebSocket's messages are
-// read as a stream (never a whole message in memory), and the
-// receiver's record limits apply to what they carry. Only GET and HEAD
-// of the five known names and /ws are answered.
+// connections at once, 8 KiB of headers read within 10 s, 60 s to write
+// a response, 30 s idle; at most 16 open WebSockets, 4 per IPv4 or IPv6
+// address and 8 per IPv6 /64 (core/internal/netsrc). Past a bound, only
+// a connection that does nothing for anyone makes room, the oldest
+// first: an HTTP connection still waiting for its request or idle
+// between two, a WebSocket whose peer has not proven the code (or its
+// key) yet, in the newcomer's bucket. A page being served (ferry.wasm on
+// its way to a phone) and a WebSocket that proved the code (core/transfer
+// tells it, through its Proven method) are never closed for another;
+// when only those are left, the newcomer is refused (a WebSocket with
+// 503). A WebSocket's messages are read as a stream (never a whole
+// message in memory), and the receiver's record limits apply to what
+// they carry. Only GET and HEAD of the known names and /ws are answered.
 //
 // # What is served
 //

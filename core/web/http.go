@@ -10,12 +10,24 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/ferry-project/ferry/core/internal/netsrc"
 )
 
 // Bounds on the HTTP side of a shared port.
+//
+// When a bound is reached, only a connection that is not doing anything
+// for anyone is closed to make room, the oldest first: an HTTP
+// connection still waiting for its request (a stalled one) or idle
+// between two, and a WebSocket whose peer has not proven the code (or
+// its key) yet. A page being served (ferry.wasm on its way to a phone)
+// and a WebSocket that proved the code are never closed for another;
+// when only such connections are left, the newcomer is refused.
 const (
-	maxHTTPConns   = 32               // page downloads at once; the oldest idle one is closed beyond
-	maxWebSockets  = 16               // open WebSockets; more are refused (503)
+	maxHTTPConns   = 32               // HTTP connections at once
+	maxWebSockets  = 16               // open WebSockets in all
+	maxWSPerHost   = 4                // per IPv4 or IPv6 address
+	maxWSPerNet    = 8                // per IPv6 /64 (core/internal/netsrc)
 	maxHeaderBytes = 8 << 10          // a page request is a few hundred bytes
 	headerTimeout  = 10 * time.Second // request line and headers
 	writeTimeout   = 60 * time.Second // ferry.wasm (~2 MiB gzipped) over a slow Wi-Fi
@@ -33,14 +45,24 @@ type httpServer struct {
 	done     chan struct{}
 
 	mu    sync.Mutex
-	conns list.List // of net.Conn, not hijacked, oldest first
-	byC   map[net.Conn]*list.Element
-	ws    map[net.Conn]struct{}
+	conns list.List // of *httpConn, not hijacked, oldest first
+	byC   map[net.Conn]*httpConn
+	ws    list.List // of *wsConn, oldest first
 }
+
+// httpConn is one HTTP connection the server has; serving is set while a
+// handler runs for it.
+type httpConn struct {
+	c       net.Conn
+	el      *list.Element
+	serving bool
+}
+
+type connKey struct{}
 
 func newHTTPServer(srv *Server, handover func(net.Conn) bool, closed <-chan struct{}) *httpServer {
 	h := &httpServer{srv: srv, handover: handover, closed: closed, done: make(chan struct{}),
-		ln: newChanListener(), byC: map[net.Conn]*list.Element{}, ws: map[net.Conn]struct{}{}}
+		ln: newChanListener(), byC: map[net.Conn]*httpConn{}}
 	h.hs = &http.Server{
 		Handler:           http.HandlerFunc(h.serveHTTP),
 		ReadHeaderTimeout: headerTimeout,
@@ -48,7 +70,10 @@ func newHTTPServer(srv *Server, handover func(net.Conn) bool, closed <-chan stru
 		IdleTimeout:       idleTimeout,
 		MaxHeaderBytes:    maxHeaderBytes,
 		ConnState:         h.connState,
-		ErrorLog:          nil,
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+			return context.WithValue(ctx, connKey{}, c)
+		},
+		ErrorLog: nil,
 	}
 	go func() {
 		defer close(h.done)
@@ -57,54 +82,141 @@ func newHTTPServer(srv *Server, handover func(net.Conn) bool, closed <-chan stru
 	return h
 }
 
-// serve hands one sniffed connection to the HTTP server, closing the
-// oldest connection not in a request when the limit is reached.
+// serve hands one sniffed connection to the HTTP server. At the limit it
+// closes the oldest connection that is waiting for a request or idle, or
+// when every one is being served, refuses c.
 func (h *httpServer) serve(c net.Conn) {
 	h.mu.Lock()
 	if h.conns.Len() >= maxHTTPConns {
-		h.conns.Front().Value.(net.Conn).Close()
+		var victim *httpConn
+		for e := h.conns.Front(); e != nil; e = e.Next() {
+			if hc := e.Value.(*httpConn); !hc.serving {
+				victim = hc
+				break
+			}
+		}
+		if victim == nil {
+			h.mu.Unlock()
+			c.Close()
+			return
+		}
+		h.dropLocked(victim)
+		victim.c.Close()
 	}
+	hc := &httpConn{c: c}
+	hc.el = h.conns.PushBack(hc)
+	h.byC[c] = hc
 	h.mu.Unlock()
 	if !h.ln.put(c, h.closed) {
+		h.mu.Lock()
+		h.dropLocked(hc)
+		h.mu.Unlock()
 		c.Close()
 	}
 }
 
+// dropLocked forgets an HTTP connection (closed, evicted or hijacked).
+func (h *httpServer) dropLocked(hc *httpConn) {
+	if hc.el != nil {
+		h.conns.Remove(hc.el)
+		hc.el = nil
+		delete(h.byC, hc.c)
+	}
+}
+
 func (h *httpServer) connState(c net.Conn, st http.ConnState) {
+	if st != http.StateHijacked && st != http.StateClosed {
+		return
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	switch st {
-	case http.StateNew:
-		h.byC[c] = h.conns.PushBack(c)
-	case http.StateActive:
-		// In a request: not a candidate for closing; back of the list.
-		if el := h.byC[c]; el != nil {
-			h.conns.MoveToBack(el)
-		}
-	case http.StateHijacked, http.StateClosed:
-		if el := h.byC[c]; el != nil {
-			h.conns.Remove(el)
-			delete(h.byC, c)
-		}
+	if hc := h.byC[c]; hc != nil {
+		h.dropLocked(hc)
+	}
+}
+
+// setServing marks the request's connection as served (or not) while
+// its handler runs.
+func (h *httpServer) setServing(r *http.Request, on bool) {
+	c, _ := r.Context().Value(connKey{}).(net.Conn)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if hc := h.byC[c]; hc != nil {
+		hc.serving = on
 	}
 }
 
 func (h *httpServer) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	h.setServing(r, true)
+	defer h.setServing(r, false)
 	h.srv.serveHTTP(w, r, h.upgrade)
+}
+
+// admitWS makes room for a WebSocket from src: past its address's cap,
+// its /64's or the total, the oldest WebSocket in that bucket whose peer
+// has not proven itself is closed; false when there is none to close
+// (the newcomer is refused).
+func (h *httpServer) admitWS(nc *wsConn) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var host, nets int
+	for e := h.ws.Front(); e != nil; e = e.Next() {
+		o := e.Value.(*wsConn)
+		if o.src.Host == nc.src.Host {
+			host++
+		}
+		if nc.src.Net != "" && o.src.Net == nc.src.Net {
+			nets++
+		}
+	}
+	var in func(*wsConn) bool
+	switch {
+	case host >= maxWSPerHost:
+		in = func(o *wsConn) bool { return o.src.Host == nc.src.Host }
+	case nc.src.Net != "" && nets >= maxWSPerNet:
+		in = func(o *wsConn) bool { return o.src.Net == nc.src.Net }
+	case h.ws.Len() >= maxWebSockets:
+		in = func(*wsConn) bool { return true }
+	}
+	if in != nil {
+		var victim *wsConn
+		for e := h.ws.Front(); e != nil; e = e.Next() {
+			if o := e.Value.(*wsConn); !o.proven && in(o) {
+				victim = o
+				break
+			}
+		}
+		if victim == nil {
+			return false
+		}
+		h.ws.Remove(victim.el)
+		victim.el = nil
+		victim.evict()
+	}
+	nc.el = h.ws.PushBack(nc)
+	return true
+}
+
+func (h *httpServer) removeWS(nc *wsConn) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if nc.el != nil {
+		h.ws.Remove(nc.el)
+		nc.el = nil
+	}
 }
 
 // upgrade accepts a WebSocket whose Origin and token Server checked, and
 // hands it to the Mux's Accept as a net.Conn of binary messages. The
 // handler returns when the connection is closed (by the transfer, or
-// when the Mux closes).
+// when the Mux closes, or to make room for another; see admitWS).
 func (h *httpServer) upgrade(w http.ResponseWriter, r *http.Request) {
-	h.mu.Lock()
-	full := len(h.ws) >= maxWebSockets
-	h.mu.Unlock()
-	if full {
+	nc := &wsConn{h: h, src: netsrc.OfHostPort(r.RemoteAddr)}
+	if !h.admitWS(nc) {
 		http.Error(w, "ferry: too many connections, try again in a moment", http.StatusServiceUnavailable)
 		return
 	}
+	defer h.removeWS(nc)
 	c, err := websocket.Accept(clearDeadlines{w}, r, &websocket.AcceptOptions{
 		// Server.checkUpgrade compared Origin with Host already, more
 		// strictly than the library (which lets a request without
@@ -116,15 +228,15 @@ func (h *httpServer) upgrade(w http.ResponseWriter, r *http.Request) {
 		return // Accept answered the request
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	nc := &wsConn{Conn: websocket.NetConn(ctx, c, websocket.MessageBinary), cancel: cancel}
-	h.mu.Lock()
-	h.ws[nc] = struct{}{}
-	h.mu.Unlock()
-	defer func() {
-		h.mu.Lock()
-		delete(h.ws, nc)
-		h.mu.Unlock()
-	}()
+	nc.mu.Lock()
+	nc.Conn, nc.ws, nc.cancel = websocket.NetConn(ctx, c, websocket.MessageBinary), c, cancel
+	evicted := nc.closed
+	nc.mu.Unlock()
+	if evicted {
+		c.CloseNow()
+		cancel()
+		return
+	}
 	if !h.handover(nc) {
 		return
 	}
@@ -140,27 +252,69 @@ func (h *httpServer) close() {
 	h.hs.Close()
 	h.ln.Close()
 	h.mu.Lock()
-	for c := range h.ws {
-		c.Close()
+	var open []*wsConn
+	for e := h.ws.Front(); e != nil; e = e.Next() {
+		open = append(open, e.Value.(*wsConn))
 	}
 	h.mu.Unlock()
+	for _, c := range open {
+		c.Close()
+	}
 	<-h.done
 }
 
 // wsConn is a WebSocket as a net.Conn; closing it ends its handler.
+// Proven (called by core/transfer once the peer proved the code or its
+// key) keeps it from being closed to make room for another.
 type wsConn struct {
-	net.Conn
+	net.Conn // set once the upgrade succeeded
+	h        *httpServer
+	src      netsrc.Source
+	el       *list.Element // in h.ws; h.mu
+	proven   bool          // h.mu
+
+	mu     sync.Mutex
+	ws     *websocket.Conn
 	cancel context.CancelFunc
-	once   sync.Once
+	closed bool
 }
 
+// Proven marks the WebSocket's peer as having proven the code (or its
+// pinned key) in the handshake.
+func (c *wsConn) Proven() {
+	c.h.mu.Lock()
+	c.proven = true
+	c.h.mu.Unlock()
+}
+
+// Close closes the WebSocket with its closing handshake.
 func (c *wsConn) Close() error {
-	var err error
-	c.once.Do(func() {
-		err = c.Conn.Close()
-		c.cancel()
-	})
+	c.mu.Lock()
+	if c.closed || c.Conn == nil {
+		c.closed = true
+		c.mu.Unlock()
+		return nil
+	}
+	c.closed = true
+	c.mu.Unlock()
+	err := c.Conn.Close()
+	c.cancel()
 	return err
+}
+
+// evict closes the WebSocket at once, without waiting on its peer (h.mu
+// is held): its reads and writes fail and its handler returns.
+func (c *wsConn) evict() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return
+	}
+	c.closed = true
+	if c.ws != nil { // else evicted during its upgrade: upgrade closes it
+		c.ws.CloseNow()
+		c.cancel()
+	}
 }
 
 // clearDeadlines clears the deadlines the HTTP server set on a

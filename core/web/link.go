@@ -1,8 +1,10 @@
 package web
 
 import (
+	"crypto/rand"
 	"errors"
 	"fmt"
+	"math/big"
 	"net"
 	"net/url"
 	"strconv"
@@ -57,4 +59,17 @@ func ParseLink(s string) (Target, error) {
 		return Target{}, errors.New("parsing link: no host:port")
 	}
 	return Target{Addr: u.Host, Code: q.Get("code"), Fingerprint: q.Get("fp")}, nil
+}
+
+// LinkCode picks the code for a link that this device shows and a page
+// reads from the link (ferry send --to-browser, the app's "Send to a
+// phone"): twelve digits (about 40 bits), since nobody types it. It is
+// the code a guesser would have to find in the few tries the sender
+// allows (core/transfer's MaxListenerGuesses).
+func LinkCode() string {
+	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000_000_000))
+	if err != nil {
+		panic("crypto/rand failed: " + err.Error()) // never fails on supported platforms
+	}
+	return fmt.Sprintf("%012d", n.Int64())
 }

@@ -117,8 +117,8 @@ func TestSendToPhone(t *testing.T) {
 		link = v.phone.url
 		return link != "" && v.phone.root.Visible() && v.phone.qr.Image != nil
 	})
-	if !strings.HasPrefix(link, "http://") || !strings.Contains(link, "#code=") {
-		t.Fatalf("the phone's link is %q", link)
+	if !strings.HasPrefix(link, "http://") || !regexp.MustCompile(`#code=[0-9]{12}&`).MatchString(link) {
+		t.Fatalf("the phone's link is %q, want a twelve-digit code in its fragment", link)
 	}
 	if s := h.screen(); !contains(s, "Scan this with the phone") || !contains(s, "Waiting for the phone to open the page") {
 		t.Errorf("the Send view does not say to scan and wait:\n%s", s)

@@ -2,9 +2,7 @@ package ui
 
 import (
 	"context"
-	"crypto/rand"
 	"fmt"
-	"math/big"
 	"net"
 	"time"
 
@@ -20,9 +18,10 @@ import (
 // "Send to a phone": the Send view serves the browser page (core/web) in
 // its receiving mode on a port of its own, shows a QR code and link with a
 // fresh code, and waits for a phone's browser to open it. The page is the
-// receiver of an ordinary transfer: the desktop runs transfer.Send with a
-// Dialer that hands over the page's WebSocket (what `ferry send
-// --to-browser` does), so progress, cancel, errors and the result are the
+// receiver of an ordinary transfer: the desktop runs transfer.Send on the
+// page's listener (SendConfig.Listener, what `ferry send --to-browser`
+// does: core counts every page that could test the twelve-digit code
+// without proving it, and stops after three), so progress, cancel, errors and the result are the
 // Send view's own, and so is its history record (named by the page's
 // device name once it connected). Only the page may connect to that port (core/web's
 // ToBrowser refuses Ferry's TCP connections); it closes when the send
@@ -63,26 +62,17 @@ func (p *phonePanel) show(link string) {
 
 func (p *phonePanel) hide() { p.root.Hide() }
 
-// phoneCode picks a 6-digit code, as a receiver does.
-func phoneCode() (string, error) {
-	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
-	if err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("%06d", n.Int64()), nil
-}
-
 // startPhoneSend sends the chosen files to a phone's browser.
 func (v *sendView) startPhoneSend() {
 	if len(v.sel.items) == 0 || v.cancel != nil {
 		return
 	}
 	name := v.u.settings.deviceName()
-	code, err := phoneCode()
-	var mux *web.Mux
-	if err == nil {
-		mux, err = pageListener(v.u.cfg.Listen, name, true)
-	}
+	// Twelve digits, as ferry send --to-browser: the desktop counts
+	// every page that could test the code without proving it (core's
+	// SendConfig.Listener), and a guesser gets three tries.
+	code := web.LinkCode()
+	mux, err := pageListener(v.u.cfg.Listen, name, true)
 	v.retry = v.startPhoneSend
 	bytes, files, _ := v.sel.totals()
 	ctx, cancel := context.WithCancelCause(v.u.ctx)
@@ -115,17 +105,19 @@ func (v *sendView) startPhoneSend() {
 	}
 	tlog := &transferLog{start: time.Now()} // its history record, as any send's
 	cfg := transfer.SendConfig{
-		Addrs:    []string{"the phone"},
+		Listener: mux,
 		Code:     code,
 		Identity: v.u.cfg.Identity,
 		Name:     name,
 		Items:    items,
-		Dialer:   func(context.Context, string) (net.Conn, error) { return mux.Accept() },
 		OnEvent: func(ev transfer.Event) {
 			tlog.note(ev)
 			v.u.do(func() {
 				if _, ok := ev.(transfer.Connected); ok {
 					v.phone.hide()
+				}
+				if u, ok := ev.(transfer.Unproven); ok && u.Guessed {
+					v.prog.current.SetText(fmt.Sprintf("A page connected without the code (%d of %d tries allowed). Waiting for the phone…", u.Wrong, u.Allowed))
 				}
 				v.prog.handle(ev)
 			})
