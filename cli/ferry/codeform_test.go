@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"github.com/ferry-project/ferry/core/app/event"
 	"net"
 	"os"
 	"path/filepath"
@@ -55,7 +56,7 @@ func TestBadCodeNotDialled(t *testing.T) {
 		if code := run(context.Background(), args, e); code != exitUsage {
 			t.Fatalf("%s: exit %d, want %d; stderr:\n%s", args[0], code, exitUsage, stderr)
 		}
-		var ev errorEvent
+		var ev event.Error
 		if err := json.Unmarshal(stdout.Bytes(), &ev); err != nil {
 			t.Fatalf("%s: stdout is not one event: %v\n%s", args[0], err, stdout)
 		}

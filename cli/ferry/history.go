@@ -17,6 +17,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -176,7 +178,7 @@ func cmdHistory(e *env, p *printer, args []string) error {
 	}
 	if p.json {
 		for _, r := range recs {
-			p.event(newHistoryEvent(r))
+			p.event(app.HistoryEvent(r))
 		}
 		return nil
 	}
@@ -201,7 +203,7 @@ func historyClear(p *printer, store *history.Store) error {
 	if err != nil {
 		return historyError(err)
 	}
-	p.event(historyClearedEvent{Event: "history_cleared", Count: n})
+	p.event(event.HistoryCleared{Count: n})
 	p.infof("cleared the history: %s removed", plural(n, "transfer", "transfers"))
 	return nil
 }
@@ -211,52 +213,6 @@ func historyError(err error) error {
 		return withHint(err, "a newer ferry wrote it: use that one, or move the file away to start a new history")
 	}
 	return err
-}
-
-// historyEvent is one record with --json: one object per line, newest
-// first, with the event field every --json line has.
-type historyEvent struct {
-	Event           string   `json:"event"` // "history"
-	At              string   `json:"at"`    // RFC 3339, UTC
-	Direction       string   `json:"direction"`
-	PeerName        string   `json:"peer_name"`
-	PeerFingerprint string   `json:"peer_fingerprint"`
-	Auth            string   `json:"auth"` // "trusted", "code", or "" (failed before the handshake)
-	PeerAddr        string   `json:"peer_addr"`
-	Files           int      `json:"files"`
-	Folders         int      `json:"folders"`
-	Texts           int      `json:"texts"`
-	Bytes           int64    `json:"bytes"`
-	Names           []string `json:"names"`
-	MoreNames       int      `json:"more_names"`
-	Folder          string   `json:"folder"`
-	Paths           []string `json:"paths"`
-	Outcome         string   `json:"outcome"`              // verified, failed, declined, cancelled
-	ErrorKind       string   `json:"error_kind,omitempty"` // failed: the error event's kind
-	Error           string   `json:"error,omitempty"`
-	DurationMS      int64    `json:"duration_ms"`
-}
-
-type historyClearedEvent struct {
-	Event string `json:"event"` // "history_cleared"
-	Count int    `json:"count"`
-}
-
-func newHistoryEvent(r history.Record) historyEvent {
-	names, paths := r.Names, r.Paths
-	if names == nil {
-		names = []string{}
-	}
-	if paths == nil {
-		paths = []string{}
-	}
-	return historyEvent{
-		Event: "history", At: r.At.UTC().Format(time.RFC3339Nano), Direction: string(r.Direction),
-		PeerName: r.Peer.Name, PeerFingerprint: r.Peer.Fingerprint, Auth: string(r.Peer.Auth), PeerAddr: r.Peer.Addr,
-		Files: r.Files, Folders: r.Folders, Texts: r.Texts, Bytes: r.Bytes, Names: names, MoreNames: r.MoreNames,
-		Folder: r.Folder, Paths: paths, Outcome: string(r.Outcome), ErrorKind: r.ErrorKind, Error: r.Error,
-		DurationMS: r.Duration.Milliseconds(),
-	}
 }
 
 // The table's width: it fits an 80-column terminal. WHEN, PEER and

@@ -69,6 +69,7 @@ package main
 
 import (
 	"context"
+	"github.com/ferry-project/ferry/core/app/event"
 	"io"
 	"os"
 	"os/signal"
@@ -164,7 +165,7 @@ func report(p *printer, err error) int {
 	code, kind, hint := classify(err)
 	if err != nil {
 		p.fail(err.Error(), hint)
-		p.event(errorEvent{Event: "error", Kind: kind, ExitCode: code, Message: err.Error(), Hint: hint})
+		p.event(event.Error{Kind: kind, ExitCode: code, Message: err.Error(), Hint: hint})
 	}
 	return code
 }

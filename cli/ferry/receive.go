@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/ferry-project/ferry/core/app/event"
 	"net"
 	"os"
 	"path/filepath"
@@ -159,8 +160,8 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 		host, _, _ = net.SplitHostPort(o.listen)
 	}
 	addrs := shownAddrs(host, o.ifaces)
-	p.event(listeningEvent{
-		Event: "listening", Code: r.Code(), Port: r.Port(), Addresses: addrs,
+	p.event(event.Listening{
+		Code: r.Code(), Port: r.Port(), Addresses: addrs,
 		Name: name, Fingerprint: id.Fingerprint(), Dir: dir,
 	})
 	switch {
@@ -229,7 +230,7 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 			if o.daemon {
 				p.stderrHint(hint)
 			}
-			p.event(errorEvent{Event: "error", Kind: kind, ExitCode: code, Message: err.Error(), Hint: hint})
+			p.event(event.Error{Kind: kind, ExitCode: code, Message: err.Error(), Hint: hint})
 		}
 		if rs.codesStopped() {
 			return codesStoppedError()
@@ -252,7 +253,7 @@ func (rs *receiveSession) showLink(code string, first bool) {
 		showPage(rs.p, rs.page.Server(), links, rs.o.qr)
 		return
 	}
-	rs.p.event(pageEvent{Event: "page", Links: links, PageSHA256: rs.page.Server().PageHash,
+	rs.p.event(event.Page{Links: links, PageSHA256: rs.page.Server().PageHash,
 		WasmSHA256: rs.page.Server().WasmHash, HasWasm: rs.page.Server().HasWasm})
 	rs.p.noticef("link %s", links[0])
 }
@@ -387,10 +388,10 @@ func (rs *receiveSession) serveTransfer(parent context.Context) error {
 	if err != nil {
 		return interrupted(ctx, err)
 	}
-	rs.p.event(newDoneEvent(sum, "receiver", rs.o.diag))
+	rs.p.event(event.NewDone(sum, "receiver", rs.o.diag))
 	rs.p.infof("received %s%s%s", describeSummary(sum), savedInto(sum, rs.dir), rateSuffix(sum))
 	if rs.o.diag {
-		rs.p.infof("diag: receiver, whole transfer: %s", endLine("receiver", sum.Local, sum.Wall, sum.LocalCPU))
+		rs.p.infof("diag: receiver, whole transfer: %s", event.EndLine("receiver", sum.Local, sum.Wall, sum.LocalCPU))
 	}
 	rs.textsToClipboard(parent)
 	if !rs.paired {
@@ -455,15 +456,15 @@ func (rs *receiveSession) refused(e transfer.Refused) {
 	reason, msg, hint := refusalText(e, rs.store)
 	rs.p.warnf("%s", msg)
 	rs.p.stderrHint(hint)
-	rs.p.event(refusedEvent{Event: "refused", Kind: "not_paired", Reason: reason, PeerFingerprint: e.PeerFingerprint,
+	rs.p.event(event.Refused{Kind: "not_paired", Reason: reason, PeerFingerprint: e.PeerFingerprint,
 		Addr: e.Addr, Message: msg, Hint: hint, Dropped: e.Dropped})
 }
 
 func (rs *receiveSession) onEvent(ev transfer.Event) {
-	j := jsonEvent(ev, "receiver")
+	j := event.FromTransfer(ev, "receiver")
 	if c, ok := ev.(transfer.Connected); ok && c.Paired && rs.store != nil {
 		if d, ok, err := rs.store.Trusted(c.PeerKey); err == nil && ok {
-			ce := j.(connectedEvent)
+			ce := j.(event.Connected)
 			ce.PinnedName = d.Name
 			j = ce
 		}
@@ -530,7 +531,7 @@ func (rs *receiveSession) onEvent(ev transfer.Event) {
 		rs.refused(e)
 	case transfer.Diagnostics:
 		if rs.o.diag {
-			rs.p.infof("diag: receiver: %s", e.Split.Format(stagesOf("receiver"), e.Interval))
+			rs.p.infof("diag: receiver: %s", e.Split.Format(event.Stages("receiver"), e.Interval))
 		}
 	}
 }
@@ -562,7 +563,7 @@ func (rs *receiveSession) offered(o transfer.Offer) {
 	ctx := rs.ctx
 	if rs.paired && rs.o.acceptTrusted {
 		// The engine has accepted already (AutoAcceptPaired).
-		rs.p.event(acceptedEvent{Event: "accepted", By: "trusted", TotalBytes: o.TotalBytes})
+		rs.p.event(event.Accepted{By: "trusted", TotalBytes: o.TotalBytes})
 		rs.p.infof("accepted: %s is a trusted device (--accept-trusted)", rs.peer)
 		return
 	}
@@ -570,7 +571,7 @@ func (rs *receiveSession) offered(o transfer.Offer) {
 		if ctx.Err() != nil {
 			return
 		}
-		rs.p.event(acceptedEvent{Event: "accepted", By: by, TotalBytes: o.TotalBytes})
+		rs.p.event(event.Accepted{By: by, TotalBytes: o.TotalBytes})
 		rs.r.Accept()
 	}
 	decline := func(why string) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/ferry-project/ferry/core/app/event"
 	"strings"
 	"testing"
 )
@@ -15,9 +16,9 @@ func TestDebugRuntime(t *testing.T) {
 	for _, on := range []bool{false, true} {
 		var out bytes.Buffer
 		p := &printer{stdout: &out, stderr: &bytes.Buffer{}, json: true, debugRuntime: on}
-		p.event(doneEvent{Event: "done"})
-		p.event(errorEvent{Event: "error", Kind: "failure"})
-		p.event(codeChangedEvent{Event: "code_changed", Code: "1"})
+		p.event(event.Done{})
+		p.event(event.Error{Kind: "failure"})
+		p.event(event.CodeChanged{Code: "1"})
 		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 		for i, l := range lines {
 			var m map[string]any

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/ferry-project/ferry/core/app/event"
 	"io/fs"
 	"net"
 	"os"
@@ -266,11 +267,11 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 		}
 		return interrupted(ctx, err)
 	}
-	p.event(newDoneEvent(sum, "sender", o.diag))
+	p.event(event.NewDone(sum, "sender", o.diag))
 	p.infof("sent %s to %s%s, %s", describeSummary(sum), ss.peer, rateSuffix(sum), confirmedWhat(sum))
 	if o.diag {
-		p.infof("diag: sender, whole transfer: %s", endLine("sender", sum.Local, sum.Wall, sum.LocalCPU))
-		p.infof("diag: receiver, whole transfer: %s", endLine("receiver", sum.Remote, sum.RemoteWall, sum.RemoteCPU))
+		p.infof("diag: sender, whole transfer: %s", event.EndLine("sender", sum.Local, sum.Wall, sum.LocalCPU))
+		p.infof("diag: receiver, whole transfer: %s", event.EndLine("receiver", sum.Remote, sum.RemoteWall, sum.RemoteCPU))
 		p.infof("diag: %s", sum.Verdict)
 	}
 	if !ss.paired {
@@ -405,7 +406,7 @@ type sendSession struct {
 }
 
 func (ss *sendSession) onEvent(ev transfer.Event) {
-	if j := jsonEvent(ev, "sender"); j != nil {
+	if j := event.FromTransfer(ev, "sender"); j != nil {
 		ss.p.event(j)
 	}
 	switch e := ev.(type) {
@@ -443,7 +444,7 @@ func (ss *sendSession) onEvent(ev transfer.Event) {
 		}
 	case transfer.Diagnostics:
 		if ss.o.diag {
-			ss.p.infof("diag: sender: %s", e.Split.Format(stagesOf("sender"), e.Interval))
+			ss.p.infof("diag: sender: %s", e.Split.Format(event.Stages("sender"), e.Interval))
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/ferry-project/ferry/core/app/event"
 	"net"
 	"strings"
 	"text/tabwriter"
@@ -29,34 +30,16 @@ func openTrust() (*trust.Store, error) {
 	return trust.Open(path), nil
 }
 
-type trustedEvent struct {
-	Event       string `json:"event"` // "trusted", "recent" or "untrusted"
-	Name        string `json:"name"`
-	Fingerprint string `json:"fingerprint"`
-	Key         string `json:"key"`       // base64 of the 32-byte static key
-	PairedAt    string `json:"paired_at"` // RFC 3339
-}
-
-func newTrustedEvent(event string, d trust.Device) trustedEvent {
-	return trustedEvent{event, d.Name, d.Fingerprint(), base64.StdEncoding.EncodeToString(d.Key),
-		d.PairedAt.UTC().Format(time.RFC3339)}
-}
-
-// refusedEvent is a receiver refusing a sender that came without a code
-// (the handshake's paired mode), which does not end the receiver: it
-// goes on waiting for a sender with the code.
-type refusedEvent struct {
-	Event string `json:"event"` // "refused"
-	Kind  string `json:"kind"`  // "not_paired"
-	// Reason: "not_trusted" (no pin here for the sender), "pin_mismatch"
-	// (the sender's pin for this device is not this device's key) or
-	// "trust_off" (the trust file cannot be used).
-	Reason          string `json:"reason"`
-	PeerFingerprint string `json:"peer_fingerprint"` // "" unless not_trusted
-	Addr            string `json:"addr"`             // the sender's host:port
-	Message         string `json:"message"`
-	Hint            string `json:"hint"`
-	Dropped         int    `json:"dropped"` // refusals before this one not reported (too many at once)
+func newTrustedEvent(kind string, d trust.Device) event.Event {
+	dev := event.Device{Name: d.Name, Fingerprint: d.Fingerprint(), Key: base64.StdEncoding.EncodeToString(d.Key),
+		PairedAt: d.PairedAt.UTC().Format(time.RFC3339)}
+	switch kind {
+	case "recent":
+		return event.Recent{Device: dev}
+	case "untrusted":
+		return event.Untrusted{Device: dev}
+	}
+	return event.Trusted{Device: dev}
 }
 
 const pairAgainHint = "pair again: send once with the code, then answer yes to trust (or pass --trust)"
@@ -133,9 +116,9 @@ func cmdTrust(p *printer, args []string) error {
 }
 
 func trustList(p *printer, store *trust.Store, recent bool) error {
-	list, event := store.Devices, "trusted"
+	list, kind := store.Devices, "trusted"
 	if recent {
-		list, event = store.Recent, "recent"
+		list, kind = store.Recent, "recent"
 	}
 	devs, err := list()
 	if err != nil {
@@ -143,7 +126,7 @@ func trustList(p *printer, store *trust.Store, recent bool) error {
 	}
 	if p.json {
 		for _, d := range devs {
-			p.event(newTrustedEvent(event, d))
+			p.event(newTrustedEvent(kind, d))
 		}
 		return nil
 	}

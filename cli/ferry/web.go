@@ -10,6 +10,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"github.com/ferry-project/ferry/core/app/event"
 	"math/big"
 	"net"
 	"strings"
@@ -21,19 +22,6 @@ import (
 	"github.com/ferry-project/ferry/core/web"
 	"github.com/ferry-project/ferry/gui/page"
 )
-
-// pageEvent (--json) says where the page is: one link per address, each
-// with the code in its fragment, and the hashes a person can check the
-// page against (.github/SECURITY.md).
-type pageEvent struct {
-	Event      string   `json:"event"` // "page"
-	Links      []string `json:"links"`
-	PageSHA256 string   `json:"page_sha256"`
-	WasmSHA256 string   `json:"wasm_sha256"`
-	// HasWasm is false in a binary built without ferry.wasm (a plain go
-	// build): its page only says so.
-	HasWasm bool `json:"has_wasm"`
-}
 
 // servePage listens on addr (host:port, default every interface and any
 // free port) and shares the port between Ferry and the page.
@@ -75,7 +63,7 @@ func pageLinks(addrs []string, port int, code, fp string) []string {
 // showPage prints the links (the first is the one to scan), the QR code
 // of the first with --qr, and the page's hashes.
 func showPage(p *printer, srv *web.Server, links []string, qr bool) {
-	p.event(pageEvent{Event: "page", Links: links, PageSHA256: srv.PageHash, WasmSHA256: srv.WasmHash, HasWasm: srv.HasWasm})
+	p.event(event.Page{Links: links, PageSHA256: srv.PageHash, WasmSHA256: srv.WasmHash, HasWasm: srv.HasWasm})
 	if !srv.HasWasm {
 		p.warnf("this ferry was built without the browser page (ferry.wasm): the link opens a page that says so")
 		p.stderrHint("build ferry with 'make ferry' to include it")
@@ -203,11 +191,11 @@ func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []
 		})
 		ss.pr.finish(err == nil)
 		if err == nil {
-			p.event(newDoneEvent(sum, "sender", o.diag))
+			p.event(event.NewDone(sum, "sender", o.diag))
 			p.infof("sent %s to %s%s, every file confirmed", describeSummary(sum), ss.peer, rateSuffix(sum))
 			if o.diag {
-				p.infof("diag: sender, whole transfer: %s", endLine("sender", sum.Local, sum.Wall, sum.LocalCPU))
-				p.infof("diag: page, whole transfer: %s", endLine("receiver", sum.Remote, sum.RemoteWall, sum.RemoteCPU))
+				p.infof("diag: sender, whole transfer: %s", event.EndLine("sender", sum.Local, sum.Wall, sum.LocalCPU))
+				p.infof("diag: page, whole transfer: %s", event.EndLine("receiver", sum.Remote, sum.RemoteWall, sum.RemoteCPU))
 				p.infof("diag: %s", sum.Verdict)
 			}
 			return nil
