@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/trust"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -304,49 +305,21 @@ func pad(s string, width int) string {
 	return s + " "
 }
 
-// historyRecord completes the sender's record: the receiver as the
-// handshake proved it (or, when it never answered, as it was found), what
-// the accepted offer held, and the outcome.
-func (ss *sendSession) historyRecord(r history.Record, dest receiver, err error, now time.Time) history.Record {
+// historyRecord completes a sender's record for send to several (one
+// receiver's send is core/app's): the receiver as the handshake proved
+// it (or, when it never answered, as it was found), what the accepted
+// offer held, and the outcome.
+func historyRecord(r history.Record, dest receiver, pin *trust.Device, c *transfer.Connected, offer *transfer.Offer, err error, now time.Time) history.Record {
 	r.Peer = history.Peer{Name: dest.name, Fingerprint: dest.fingerprint, Addr: dest.addr}
-	if c := ss.connected; c != nil {
+	if c != nil {
 		r.Peer.Name, r.Peer.Fingerprint, r.Peer.Auth = c.PeerName, c.PeerFingerprint, authOf(c.Paired)
 	}
-	if ss.pin != nil && (ss.connected == nil || ss.connected.Paired) {
-		r.Peer.Name = ss.pin.Name // the name it was trusted under
+	if pin != nil && (c == nil || c.Paired) {
+		r.Peer.Name = pin.Name // the name it was trusted under
 	}
-	if ss.offer != nil {
-		r.SetOffer(ss.offer.Files, ss.offer.Dirs, ss.offer.Texts, ss.offer.TotalBytes, ss.offer.Paths()) // the manifest's names, as the receiver records them
+	if offer != nil {
+		r.SetOffer(offer.Files, offer.Dirs, offer.Texts, offer.TotalBytes, offer.Paths()) // the manifest's names, as the receiver records them
 	}
 	endRecord(&r, err, now)
 	return r
-}
-
-// startRecord begins the receiver's record when a sender connects: a
-// paired sender is named by the name its key was pinned under.
-func (rs *receiveSession) startRecord(c transfer.Connected) {
-	rs.saved = nil
-	if rs.hist == nil {
-		return
-	}
-	r := history.Record{At: rs.now(), Direction: history.Received, Folder: rs.dir,
-		Peer: history.Peer{Name: c.PeerName, Fingerprint: c.PeerFingerprint, Auth: authOf(c.Paired), Addr: c.Addr}}
-	if c.Paired && rs.store != nil {
-		if d, ok, err := rs.store.Trusted(c.PeerKey); err == nil && ok {
-			r.Peer.Name = d.Name
-		}
-	}
-	rs.rec = &r
-}
-
-// recordTransfer adds the receiver's record, if a sender connected,
-// with the outcome serve returned and where the entries were saved.
-func (rs *receiveSession) recordTransfer(err error) {
-	if rs.rec == nil {
-		return
-	}
-	r := *rs.rec
-	r.Paths = history.SavedPaths(rs.dir, rs.saved)
-	endRecord(&r, err, rs.ended)
-	rs.hist.add(r)
 }

@@ -211,8 +211,7 @@ func recordMany(ctx context.Context, hist *historyLog, rec history.Record, dests
 		return
 	}
 	for i, d := range dests {
-		ss := &sendSession{pin: d.pin, connected: rows.connected[i], offer: rows.offers[i]}
-		hist.add(ss.historyRecord(rec, d.dest, interrupted(ctx, results[i].Err), now))
+		hist.add(historyRecord(rec, d.dest, d.pin, rows.connected[i], rows.offers[i], interrupted(ctx, results[i].Err), now))
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
 	"net"
 	"strings"
@@ -210,74 +211,61 @@ func trustRemove(p *printer, store *trust.Store, query string) error {
 }
 
 // afterCode is what send and receive do after a transfer that a code
-// authenticated: remember the peer for "ferry trust add", then trust it
-// if --trust says so or the person answers yes. Nothing here fails the
-// transfer, which has already succeeded: problems are warnings.
+// authenticated: core/app decides (AfterCode) whether the peer's key is
+// pinned now, asked about, or not; this says so and asks.
 type afterCode struct {
-	p       *printer
-	q       *prompter
-	store   *trust.Store // nil when the trust file cannot be used
-	flag    bool         // --trust
-	ask     bool         // stdin is a terminal and --json is off
-	selfArg string       // how the other device names this one in 'ferry trust add'
-	selfKey []byte       // this device's key: a transfer to itself (make demo) trusts nothing
+	p    *printer
+	q    *prompter
+	n    *app.Node
+	flag bool // --trust
+	ask  bool // stdin is a terminal and --json is off
 }
 
-// wrong is how many wrong codes the receiver checked before this
-// transfer's code proved right (0 on the sender, which cannot know): not
-// zero, the peer may be a guesser who got lucky, so its key is pinned
-// only by a person who was told so, never by --trust alone.
-func (a afterCode) run(ctx context.Context, peer trust.Device, wrong int) {
-	if a.store == nil || len(peer.Key) != 32 || bytes.Equal(peer.Key, a.selfKey) {
-		return
-	}
-	if peer.Name == "" {
-		peer.Name = peer.Fingerprint()
-	}
+func (a afterCode) run(ctx context.Context, res app.Result) {
+	step, err := a.n.AfterCode(res, a.flag, a.ask)
+	peer := step.Peer
 	label := peerLabel(peer.Name, peer.Fingerprint())
-	if err := a.store.NoteRecent(peer); err != nil {
+	if err != nil {
 		a.p.warnf("cannot remember %s for 'ferry trust add': %v", label, err)
 		return
 	}
-	if _, ok, err := a.store.Trusted(peer.Key); err != nil || ok {
+	wrong := plural(step.WrongCodes, "wrong code was", "wrong codes were")
+	yes := false
+	switch step.Do {
+	case app.PinNothing:
 		return
-	}
-	yes := a.flag
-	question := fmt.Sprintf("trust %s so later transfers need no code?", label)
-	if wrong > 0 {
-		yes = false
-		question = fmt.Sprintf("%s tried here before this code was right: if they were not all yours, someone may have guessed it. trust %s anyway, so later transfers need no code?",
-			plural(wrong, "wrong code was", "wrong codes were"), label)
-		if a.flag && !a.ask {
-			a.p.warnf("not trusting %s: %s tried here before its code was right", label, plural(wrong, "wrong code was", "wrong codes were"))
+	case app.PinNow:
+		yes = true
+	case app.PinRefused:
+		a.p.warnf("not trusting %s: %s tried here before its code was right", label, wrong)
+	case app.PinAsk:
+		question := fmt.Sprintf("trust %s so later transfers need no code?", label)
+		if step.WrongCodes > 0 {
+			question = fmt.Sprintf("%s tried here before this code was right: if they were not all yours, someone may have guessed it. trust %s anyway, so later transfers need no code?",
+				wrong, label)
 		}
-	}
-	if !yes && a.ask {
 		ok, err := a.q.confirm(ctx, question)
 		if err != nil {
 			return
 		}
 		yes = ok
 	}
+	self := a.n.Name()
 	if !yes {
-		a.p.infof("to send without a code next time, run 'ferry trust add %s' here and 'ferry trust add %s' there", peer.Fingerprint(), a.selfArg)
+		a.p.infof("to send without a code next time, run 'ferry trust add %s' here and 'ferry trust add %s' there", peer.Fingerprint(), self)
 		return
 	}
-	peer.PairedAt = time.Now()
-	if err := a.store.Add(peer); err != nil {
+	peer, others, err := a.n.Pin(peer)
+	if err != nil {
 		a.p.warnf("cannot trust %s: %v", label, err)
 		return
 	}
 	a.p.event(newTrustedEvent("trusted", peer))
 	a.p.infof("trusted %s: transfers need no code once %s trusts this device too (answer yes there, or run 'ferry trust add %s' on it)",
-		label, safe(peer.Name), a.selfArg)
-	if devs, err := a.store.Devices(); err == nil {
-		for _, d := range devs {
-			if strings.EqualFold(d.Name, peer.Name) && string(d.Key) != string(peer.Key) {
-				a.p.infof("%s is trusted too: if it was the same device before it made a new key, run 'ferry trust remove %s'",
-					peerLabel(d.Name, d.Fingerprint()), d.Fingerprint())
-			}
-		}
+		label, safe(peer.Name), self)
+	for _, d := range others {
+		a.p.infof("%s is trusted too: if it was the same device before it made a new key, run 'ferry trust remove %s'",
+			peerLabel(d.Name, d.Fingerprint()), d.Fingerprint())
 	}
 }
 

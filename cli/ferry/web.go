@@ -185,7 +185,9 @@ func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []
 				if _, ok := ev.(transfer.Connected); ok {
 					connected = true
 				}
-				ss.onEvent(ev)
+				if ev := event.FromTransfer(ev, event.Sender); ev != nil {
+					ss.onEvent(nil, ev)
+				}
 			},
 			Dialer: func(context.Context, string) (net.Conn, error) { return nc, nil },
 		})

@@ -55,7 +55,7 @@ func (t *Transfer) onEngine(ev transfer.Event) {
 		t.mu.Lock()
 		t.offer = &e.Offer
 		if t.rec != nil {
-			t.rec.SetOffer(e.Offer)
+			t.rec.SetOffer(e.Offer.Files, e.Offer.Dirs, e.Offer.Texts, e.Offer.TotalBytes, e.Offer.Paths())
 		}
 		t.mu.Unlock()
 	case transfer.EntryDone:

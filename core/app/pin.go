@@ -73,25 +73,25 @@ func (n *Node) AfterCode(res Result, want, canAsk bool) (PinStep, error) {
 	return step, nil
 }
 
-// Pin trusts d's key from now on, and returns the other trusted devices
-// of the same name: if one was the same device before it made a new key,
-// a person may want to remove it.
-func (n *Node) Pin(d trust.Device) (sameName []trust.Device, err error) {
+// Pin trusts d's key from now on; it returns d as pinned, and the other
+// trusted devices of the same name: if one was the same device before it
+// made a new key, a person may want to remove it.
+func (n *Node) Pin(d trust.Device) (pinned trust.Device, sameName []trust.Device, err error) {
 	if n.trust == nil {
-		return nil, fmt.Errorf("cannot trust %s: trusted devices are off", d.Name)
+		return d, nil, fmt.Errorf("trusted devices are off")
 	}
 	d.PairedAt = n.now()
 	if err := n.trust.Add(d); err != nil {
-		return nil, err
+		return d, nil, err
 	}
 	devs, err := n.trust.Devices()
 	if err != nil {
-		return nil, nil
+		return d, nil, nil
 	}
 	for _, o := range devs {
 		if strings.EqualFold(o.Name, d.Name) && !bytes.Equal(o.Key, d.Key) {
 			sameName = append(sameName, o)
 		}
 	}
-	return sameName, nil
+	return d, sameName, nil
 }

@@ -79,6 +79,10 @@ func (t *Transfer) Cancel(cause error) {
 	t.cancel(cause)
 }
 
+// Context is done when the transfer has ended (or was cancelled): a
+// question about it is asked under it.
+func (t *Transfer) Context() context.Context { return t.ctx }
+
 // Done is closed when the transfer has ended and its last event is out.
 func (t *Transfer) Done() <-chan struct{} { return t.done }
 
