@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/ferry-project/ferry/core/app"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/clipboard"
 	"github.com/ferry-project/ferry/core/transfer"
 )

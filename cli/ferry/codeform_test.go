@@ -3,13 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"github.com/ferry-project/ferry/core/app/event"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 func TestCheckCodeForm(t *testing.T) {

@@ -3,10 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/ferry-project/ferry/core/secure"
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/history"
+	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/gui/page"
 )
 

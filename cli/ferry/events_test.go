@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/ferry-project/ferry/core/app/event"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/diag"
 	"github.com/ferry-project/ferry/core/transfer"
 )

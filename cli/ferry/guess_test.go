@@ -3,12 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"github.com/ferry-project/ferry/core/app"
-	"github.com/ferry-project/ferry/core/app/event"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
 )

@@ -17,17 +17,17 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/ferry-project/ferry/core/app"
-	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/trust"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/trust"
 )
 
 // historyOff reads FERRY_NO_HISTORY: any value but "" and "0" turns

@@ -4,13 +4,13 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/ferry-project/ferry/core/app/event"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/tests/proc"
 )
 

@@ -3,12 +3,12 @@
 package main
 
 import (
-	"github.com/ferry-project/ferry/core/app/event"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/tests/proc"
 )
 

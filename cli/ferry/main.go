@@ -69,13 +69,14 @@ package main
 
 import (
 	"context"
-	"github.com/ferry-project/ferry/core/app/event"
 	"io"
 	"os"
 	"os/signal"
 	"runtime/debug"
 	"syscall"
 	"time"
+
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 // softMemoryLimit is the Go runtime's memory limit for the command,

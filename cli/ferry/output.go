@@ -41,12 +41,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/ferry-project/ferry/core/app/event"
 	"io"
 	"os"
 	"runtime"
 	"strings"
 	"sync"
+
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 const prefix = "ferry: "

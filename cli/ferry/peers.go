@@ -4,12 +4,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/ferry-project/ferry/core/app/event"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/discovery"
 	"github.com/ferry-project/ferry/core/trust"
 )

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/ferry-project/ferry/core/app"
-	"github.com/ferry-project/ferry/core/app/event"
 	"net"
 	"os"
 	"path/filepath"
@@ -14,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/transfer"
 )

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/ferry-project/ferry/core/app/event"
 	"strings"
 	"testing"
+
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 // TestDebugRuntime: with FERRY_DEBUG_RUNTIME=1 the done and error events

@@ -10,17 +10,16 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"github.com/ferry-project/ferry/core/app/event"
 	"math/big"
 	"net"
 	"strings"
 
-	"github.com/skip2/go-qrcode"
-
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/web"
 	"github.com/ferry-project/ferry/gui/page"
+	"github.com/skip2/go-qrcode"
 )
 
 // servePage listens on addr (host:port, default every interface and any
