@@ -230,3 +230,13 @@ func TestOneBudgetAcrossTransfers(t *testing.T) {
 		t.Errorf("%d wrong codes checked: more than one budget (12)", checked)
 	}
 }
+
+func itemsOf(paths ...string) []transfer.Item {
+	var items []transfer.Item
+	for _, p := range paths {
+		items = append(items, transfer.Item{Path: p})
+	}
+	return items
+}
+
+func textItem(text string) []transfer.Item { return []transfer.Item{{Text: text}} }

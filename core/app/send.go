@@ -54,20 +54,31 @@ func (n *Node) Send(ctx context.Context, cfg SendConfig) *Transfer {
 	go func() {
 		sum, err := transfer.Send(t.ctx, tc)
 		ended := n.now()
-		res := Result{Summary: sum, Err: err, Cancelled: context.Cause(ctx) != nil}
-		t.mu.Lock()
-		if c := t.conn; c != nil {
-			res.Peer.Name, res.Peer.Key, res.Addr, res.Paired = c.PeerName, c.PeerKey, c.Addr, c.Paired
-		}
-		offer := t.offer
-		t.mu.Unlock()
-		if cfg.Pin != nil && (t.conn == nil || res.Paired) {
-			res.PinnedName = cfg.Pin.Name
-		}
-		n.record(sendRecord(rec, cfg, res, offer), res, ended)
+		res := t.sentResult(ctx, sum, err, cfg.Pin)
+		n.record(sendRecord(rec, cfg, res, t.acceptedOffer()), res, ended)
 		t.finish(res, cfg.Diag)
 	}()
 	return t
+}
+
+// sentResult is a sent transfer's result: the engine's outcome and who
+// the handshake proved the receiver to be, named by its pin when paired.
+func (t *Transfer) sentResult(ctx context.Context, sum transfer.Summary, err error, pin *trust.Device) Result {
+	res := Result{Summary: sum, Err: err, Cancelled: context.Cause(ctx) != nil}
+	c := t.connected()
+	if c != nil {
+		res.Peer.Name, res.Peer.Key, res.Addr, res.Paired = c.PeerName, c.PeerKey, c.Addr, c.Paired
+	}
+	if pin != nil && (c == nil || c.Paired) {
+		res.PinnedName = pin.Name
+	}
+	return res
+}
+
+func (t *Transfer) acceptedOffer() *transfer.Offer {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.offer
 }
 
 // onSent notes what the record needs and emits the event.

@@ -66,6 +66,9 @@ type Result struct {
 	// transfer.MaxTextBytes in all; TextsCut says some were left out.
 	Texts    []string
 	TextsCut bool
+	// ReadAgain (SendMany) is how many bytes were read from disk for
+	// this receiver alone (see transfer.ManyResult).
+	ReadAgain int64
 }
 
 // ID is the transfer's number, unique in its Node, from 1.
