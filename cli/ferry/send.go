@@ -223,21 +223,44 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 	if pin != nil {
 		dest.label = peerLabel(pin.Name, pin.Fingerprint())
 	}
+	code, pin, err := codeOrPin(ctx, p, q, o, store, dest, pin, interactive)
+	if err != nil {
+		return err
+	}
+	res, err := sendOne(ctx, n, sendSession{p: p, o: o, pr: newProgress(p, o.progressFor(e.stderrTerminal), e.now), peer: dest.label, pin: pin},
+		items, dest, code)
+	if err != nil {
+		return err
+	}
+	afterCode{p: p, q: q, n: n, flag: o.trust, ask: interactive}.run(ctx, res)
+	return nil
+}
+
+// codeOrPin settles how the receiver is authenticated: --code, the pin
+// found before (--paired), a trusted device discovery found, or the code
+// a person types.
+func codeOrPin(ctx context.Context, p *printer, q *prompter, o sendOpts, store *trust.Store, dest receiver, pin *trust.Device, interactive bool) (string, *trust.Device, error) {
 	code := o.code
+	var err error
 	if code == "" && pin == nil && dest.fingerprint != "" {
 		if pin, err = classifyReceiver(p, store, dest, interactive); err != nil {
-			return err
+			return "", nil, err
 		}
 	}
 	if code == "" && pin == nil {
 		if !interactive {
-			return usagef("pass the code the receiver shows with --code CODE", "no code given and %s", noTerminal(o.json))
+			return "", nil, usagef("pass the code the receiver shows with --code CODE", "no code given and %s", noTerminal(o.json))
 		}
 		if code, err = askCode(ctx, q, dest.label); err != nil {
-			return interrupted(ctx, err)
+			return "", nil, interrupted(ctx, err)
 		}
 	}
-	ss := &sendSession{p: p, o: o, pr: newProgress(p, o.progressFor(e.stderrTerminal), e.now), peer: dest.label, pin: pin}
+	return code, pin, nil
+}
+
+// sendOne sends items to dest and says how it went.
+func sendOne(ctx context.Context, n *app.Node, ss sendSession, items []transfer.Item, dest receiver, code string) (app.Result, error) {
+	p, o, pin := ss.p, ss.o, ss.pin
 	p.infof("connecting to %s", dest.addr)
 	res := n.Send(ctx, app.SendConfig{
 		Items: items, Addrs: dest.addrs, Code: code, Pin: pin, PeerName: dest.name, PeerFingerprint: dest.fingerprint,
@@ -254,7 +277,7 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 		case pin != nil && errors.Is(err, secure.ErrNotPaired):
 			err = fmt.Errorf("sending to %s without a code: %w", dest.label, err)
 		}
-		return interrupted(ctx, err)
+		return res, interrupted(ctx, err)
 	}
 	p.infof("sent %s to %s%s, %s", describeSummary(sum), ss.peer, rateSuffix(sum), confirmedWhat(sum))
 	if o.diag {
@@ -262,8 +285,7 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 		p.infof("diag: receiver, whole transfer: %s", event.EndLine("receiver", sum.Remote, sum.RemoteWall, sum.RemoteCPU))
 		p.infof("diag: %s", sum.Verdict)
 	}
-	afterCode{p: p, q: q, n: n, flag: o.trust, ask: interactive}.run(ctx, res)
-	return nil
+	return res, nil
 }
 
 // pinFor finds, before anything touches the network, the pin that makes

@@ -14,49 +14,19 @@ import (
 	"net"
 	"strings"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/web"
-	"github.com/ferry-project/ferry/gui/page"
 	"github.com/skip2/go-qrcode"
 )
-
-// servePage listens on addr (host:port, default every interface and any
-// free port) and shares the port between Ferry and the page.
-func servePage(addr, name string, toBrowser bool) (*web.Mux, error) {
-	if addr == "" {
-		addr = ":0"
-	}
-	srv, err := web.NewServer(web.Config{Name: name, ToBrowser: toBrowser, Files: page.Files})
-	if err != nil {
-		return nil, err
-	}
-	ln, err := transfer.Listen(addr) // its error carries its kind
-	if err != nil {
-		return nil, err
-	}
-	return web.NewMux(ln, srv), nil
-}
 
 func muxPort(m *web.Mux) int {
 	if a, ok := m.Addr().(*net.TCPAddr); ok {
 		return a.Port
 	}
 	return 0
-}
-
-// pageLinks are the links to print: one per shown address, or localhost
-// when there is none.
-func pageLinks(addrs []string, port int, code, fp string) []string {
-	if len(addrs) == 0 {
-		addrs = []string{"localhost"}
-	}
-	links := make([]string, len(addrs))
-	for i, a := range addrs {
-		links[i] = web.Link(a, port, code, fp)
-	}
-	return links
 }
 
 // showPage prints the links (the first is the one to scan), the QR code
@@ -144,11 +114,13 @@ const maxPageWrongCodes = 3
 // desktop is the handshake's initiator on the WebSocket it accepted; the
 // page runs the receiver's side).
 func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []transfer.Item) error {
-	id, name, err := thisDevice(o.name)
+	n, err := newNode(e, p, o.name, true, nil) // a send to a page is not recorded
 	if err != nil {
 		return err
 	}
-	m, err := servePage(o.listen, name, true)
+	defer n.Close()
+	id, name := n.Identity(), n.Name()
+	m, err := n.ServePage(o.listen, true)
 	if err != nil {
 		return err
 	}
@@ -163,7 +135,7 @@ func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []
 		host, _, _ = net.SplitHostPort(o.listen)
 	}
 	code := linkCode()
-	links := pageLinks(shownAddrs(host, o.ifaces), muxPort(m), code, id.Fingerprint())
+	links := app.PageLinks(shownAddrs(host, o.ifaces), muxPort(m), code, id.Fingerprint())
 	p.infof("this device: %s", peerLabel(name, id.Fingerprint()))
 	showPage(p, m.Server(), links, o.qr)
 	p.infof("waiting for the page: open the link on the other device (or scan the QR code) and press Receive")
