@@ -9,8 +9,8 @@ import (
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
-// PairAgainHint is how a refused sender pairs again.
-const PairAgainHint = "pair again: send once with the code, then answer yes to trust (or pass --trust)"
+// pairAgainHint is how a refused sender pairs again.
+const pairAgainHint = "pair again: send once with the code, then answer yes to trust (or pass --trust)"
 
 const trustFileHint = "send with the code; 'ferry trust list' shows what is wrong with the trust file"
 
@@ -39,10 +39,10 @@ func (n *Node) refused(e transfer.Refused) event.Refused {
 				}
 			}
 		}
-		ev.Reason, ev.Hint = "not_trusted", PairAgainHint
+		ev.Reason, ev.Hint = "not_trusted", pairAgainHint
 		ev.Message = fmt.Sprintf("refused %s: it sent without a code, and this device does not trust it", who)
 	case e.Reason == transfer.PinMismatch:
-		ev.Reason, ev.Hint = "pin_mismatch", PairAgainHint
+		ev.Reason, ev.Hint = "pin_mismatch", pairAgainHint
 		ev.Message = fmt.Sprintf("refused a sender at %s: it sent without a code, expecting another key for this device (this device made a new key since they paired, or the sender meant another device)", host)
 	default: // PairedOff: the trust file was unusable from the start
 		ev.Reason, ev.Hint = "trust_off", trustFileHint
