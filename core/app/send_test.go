@@ -5,7 +5,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ferry-project/ferry/core/discovery"
 	"github.com/ferry-project/ferry/core/history"
+	"github.com/ferry-project/ferry/core/trust"
+	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 func namedNode(t *testing.T, name string) *Node {
@@ -86,5 +89,32 @@ func TestSendMany(t *testing.T) {
 	recs, _, _ := s.History().List()
 	if len(recs) != 2 {
 		t.Fatalf("%d records, want 2", len(recs))
+	}
+}
+
+// AfterCode then Pin make a peer trusted; TrustOf then says so of it as
+// discovery finds it, and flags its name advertised with another key.
+func TestPinThenTrustOf(t *testing.T) {
+	n := namedNode(t, "desk")
+	peer := testid.New(t)
+	res := Result{Peer: trust.Device{Name: "laptop", Key: peer.Public()}}
+	step, err := n.AfterCode(res, false, true)
+	if err != nil || step.Do != PinAsk {
+		t.Fatalf("after a code, a person to ask: %+v %v", step, err)
+	}
+	if step, _ := n.AfterCode(Result{Peer: res.Peer, WrongCodes: 2}, true, false); step.Do != PinRefused {
+		t.Errorf("wrong codes, nobody to ask, --trust: %v, want PinRefused", step.Do)
+	}
+	if _, _, err := n.Pin(step.Peer); err != nil {
+		t.Fatal(err)
+	}
+	if st, _, _ := n.TrustOf(discovery.Peer{Name: "laptop", Fingerprint: peer.Fingerprint()}); st != trust.Trusted {
+		t.Errorf("the pinned device: %v", st)
+	}
+	if st, _, _ := n.TrustOf(discovery.Peer{Name: "laptop", Fingerprint: testid.New(t).Fingerprint()}); st != trust.Mismatch {
+		t.Errorf("its name with another key: %v", st)
+	}
+	if step, _ := n.AfterCode(res, true, true); step.Do != PinNothing {
+		t.Errorf("already trusted: %v", step.Do)
 	}
 }
