@@ -4,13 +4,11 @@ package main
 // do with the trust store (core/trust) around a transfer.
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
 	"flag"
 	"fmt"
-	"net"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -18,7 +16,6 @@ import (
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
 )
 
@@ -285,41 +282,6 @@ func trustStore(p *printer) *trust.Store {
 	return store
 }
 
-// refusalText says why the receiver refused a sender without a code:
-// the refused event's reason, its message and its hint.
-func refusalText(e transfer.Refused, store *trust.Store) (reason, msg, hint string) {
-	host := e.Addr
-	if h, _, err := net.SplitHostPort(e.Addr); err == nil {
-		host = h
-	}
-	switch {
-	case e.Reason == transfer.NotTrusted && store != nil:
-		if _, _, err := store.Trusted(e.PeerKey); err != nil {
-			reason, msg = "trust_off", fmt.Sprintf("refused %s: it sent without a code, and the trust file cannot be read: %v", e.PeerFingerprint, err)
-			hint = "send with the code; 'ferry trust list' shows what is wrong with the trust file"
-			break
-		}
-		who := e.PeerFingerprint
-		if rec, err := store.Recent(); err == nil {
-			for _, d := range rec {
-				if bytes.Equal(d.Key, e.PeerKey) {
-					who = peerLabel(d.Name, who)
-				}
-			}
-		}
-		reason, msg, hint = "not_trusted", fmt.Sprintf("refused %s: it sent without a code, and this device does not trust it", who), pairAgainHint
-	case e.Reason == transfer.PinMismatch:
-		reason, msg = "pin_mismatch", fmt.Sprintf("refused a sender at %s: it sent without a code, expecting another key for this device (this device made a new key since they paired, or the sender meant another device)", host)
-		hint = pairAgainHint
-	default: // PairedOff: the trust file was unusable from the start
-		reason, msg = "trust_off", fmt.Sprintf("refused a sender at %s: it sent without a code, and trusted devices are off on this device", host)
-		hint = "send with the code; 'ferry trust list' shows what is wrong with the trust file"
-	}
-	if e.Dropped > 0 {
-		msg += fmt.Sprintf(" (and %d refusals before it not shown: too many at once)", e.Dropped)
-	}
-	return reason, msg, hint
-}
 
 // keyChanged is a discovered device that advertises a trusted device's
 // name with another key: never sent to without a code.
