@@ -282,7 +282,6 @@ func trustStore(p *printer) *trust.Store {
 	return store
 }
 
-
 // keyChanged is a discovered device that advertises a trusted device's
 // name with another key: never sent to without a code.
 func keyChanged(name, advertised string, pinned trust.Device) error {

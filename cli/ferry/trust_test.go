@@ -236,4 +236,3 @@ func TestClassifyTrustErrors(t *testing.T) {
 		t.Error("keyChanged does not wrap ErrKeyChanged")
 	}
 }
-
