@@ -240,3 +240,36 @@ func itemsOf(paths ...string) []transfer.Item {
 }
 
 func textItem(text string) []transfer.Item { return []transfer.Item{{Text: text}} }
+
+// A Handler that answers an offer at once, inside the call, is told the
+// Accepted that follows after it returns (no deadlock, same order).
+func TestAcceptInsideHandler(t *testing.T) {
+	n := newNode(t)
+	var mu sync.Mutex
+	var got []string
+	rc := listen(t, n, newRecorder(), ReceiveConfig{})
+	rc.cfg.OnEvent = nil // replaced below, before any transfer
+	rc.em = newEmitter(func(tr *Transfer, ev event.Event) {
+		mu.Lock()
+		got = append(got, ev.Type())
+		mu.Unlock()
+		if _, ok := ev.(event.Offer); ok {
+			tr.Accept()
+		}
+	})
+	tr, err := rc.Receive(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sendText(t, testid.New(t), rc, rc.Code(), "hi"); err != nil {
+		t.Fatal(err)
+	}
+	if res := tr.Wait(); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) < 3 || got[1] != "offer" || got[2] != "accepted" || got[len(got)-1] != "done" {
+		t.Errorf("events %v", got)
+	}
+}

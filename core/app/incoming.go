@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"errors"
-	"sync"
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/history"
@@ -13,13 +12,9 @@ import (
 // errTransferOver cancels a transfer's context once it has ended.
 var errTransferOver = errors.New("transfer over")
 
-func (n *Node) newTransfer(parent context.Context, end string, on Handler, emitMu *sync.Mutex) *Transfer {
+func (n *Node) newTransfer(parent context.Context, end string, em *emitter) *Transfer {
 	ctx, cancel := context.WithCancelCause(parent)
-	if emitMu == nil {
-		emitMu = new(sync.Mutex)
-	}
-	return &Transfer{id: n.nextID.Add(1), end: end, on: on, ctx: ctx, cancel: cancel,
-		done: make(chan struct{}), emitMu: emitMu}
+	return &Transfer{id: n.nextID.Add(1), end: end, em: em, ctx: ctx, cancel: cancel, done: make(chan struct{})}
 }
 
 func (t *Transfer) connected() *event.Connected {

@@ -64,7 +64,7 @@ type Receiver struct {
 	r    *transfer.Receiver
 	mux  *web.Mux // the page, when served
 	adv  *discovery.Advertiser
-	emit sync.Mutex // one event at a time, across its transfers
+	em   *emitter // one event at a time, in order, across its transfers
 
 	mu      sync.Mutex
 	cur     *Transfer // waiting or running; the last one between
@@ -92,7 +92,7 @@ func (n *Node) Listen(cfg ReceiveConfig) (*Receiver, error) {
 	case n.recv != nil:
 		return nil, errors.New("this device is already receiving")
 	}
-	rc := &Receiver{n: n, cfg: cfg}
+	rc := &Receiver{n: n, cfg: cfg, em: newEmitter(cfg.OnEvent)}
 	tc := transfer.ReceiverConfig{
 		Dir: cfg.Dir, Code: cfg.Code, Listen: cfg.Listen, Identity: n.id, Name: n.cfg.Name,
 		Policy: transfer.Ask, Overwrite: cfg.Overwrite, SaveText: cfg.SaveText, OnEvent: rc.onEngine,
@@ -244,7 +244,7 @@ func (rc *Receiver) Receive(ctx context.Context) (*Transfer, error) {
 	case rc.stopped && !rc.cfg.KeepPaired:
 		return nil, codesStoppedError()
 	}
-	t := rc.n.newTransfer(ctx, event.Receiver, rc.cfg.OnEvent, &rc.emit)
+	t := rc.n.newTransfer(ctx, event.Receiver, rc.em)
 	t.recv = rc
 	rc.cur, rc.busy = t, true
 	go rc.serve(ctx, t)
@@ -335,10 +335,8 @@ func (rc *Receiver) isCurrent(t *Transfer) bool {
 // emitTo hands a receiver's event to the handler with t, which may have
 // ended or be nil.
 func (rc *Receiver) emitTo(t *Transfer, ev event.Event) {
-	if ev == nil || rc.cfg.OnEvent == nil {
-		return
+	if t != nil && t.over() {
+		t = nil // a receiver's event, between transfers
 	}
-	rc.emit.Lock()
-	defer rc.emit.Unlock()
-	rc.cfg.OnEvent(t, ev)
+	rc.em.emit(t, ev)
 }

@@ -42,7 +42,7 @@ type SendConfig struct {
 // Error; the history records it whatever happens (a failed dial too).
 // ctx cancels it.
 func (n *Node) Send(ctx context.Context, cfg SendConfig) *Transfer {
-	t := n.newTransfer(ctx, event.Sender, cfg.OnEvent, nil)
+	t := n.newTransfer(ctx, event.Sender, newEmitter(cfg.OnEvent))
 	rec := sourceRecord(n.now(), cfg.Paths, cfg.Text)
 	tc := transfer.SendConfig{
 		Addrs: cfg.Addrs, Code: cfg.Code, Identity: n.id, Name: n.cfg.Name, Items: cfg.Items,

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"net"
-	"sync"
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/transfer"
@@ -74,10 +73,10 @@ func (n *Node) SendMany(ctx context.Context, cfg ManyConfig) *Many {
 	outer := ctx
 	ctx, cancel := context.WithCancelCause(ctx)
 	m := &Many{done: make(chan struct{}), cancel: cancel}
-	emitMu := new(sync.Mutex) // the engine's calls are never concurrent; neither are ours
+	em := newEmitter(cfg.OnEvent) // one event at a time across the receivers, as the engine's
 	mc := transfer.ManyConfig{Items: cfg.Items}
 	for _, to := range cfg.To {
-		t := n.newTransfer(ctx, event.Sender, cfg.OnEvent, emitMu)
+		t := n.newTransfer(ctx, event.Sender, em)
 		m.Transfers = append(m.Transfers, t)
 		sc := transfer.SendConfig{Addrs: to.Addrs, Code: to.Code, Identity: n.id, Name: n.cfg.Name,
 			Diag: cfg.Diag, Timeout: n.cfg.Timeout, Dialer: to.Dialer}

@@ -14,7 +14,9 @@ import (
 // goroutine of the Node's: it must not block for long (the CLI prints,
 // an app hands them to its UI thread). t is the transfer the event
 // belongs to; a receiver's events between transfers (a code changed
-// while none waits) come with the Receiver's last transfer, or nil.
+// while none waits) come with nil. A Handler may call the transfer's
+// methods (Accept, Decline, Cancel): the events they cause follow once
+// it returns.
 type Handler func(t *Transfer, ev event.Event)
 
 // Transfer is one transfer, sent or received: its events go to the
@@ -23,11 +25,10 @@ type Handler func(t *Transfer, ev event.Event)
 type Transfer struct {
 	id     int64
 	end    string // event.Sender or event.Receiver
-	on     Handler
 	ctx    context.Context // cancelled when the transfer ends, or by Cancel
 	cancel context.CancelCauseFunc
 	done   chan struct{}
-	emitMu *sync.Mutex // shared with the Receiver: one event at a time
+	em     *emitter // shared with the Receiver, or the SendMany
 
 	// receiving only
 	recv *Receiver
@@ -97,20 +98,14 @@ func (t *Transfer) Wait() Result {
 	return t.res
 }
 
-// emit hands ev to the handler, unless the transfer has ended (its last
-// event is out) or ev is nil.
-func (t *Transfer) emit(ev event.Event) {
-	if ev == nil || t.on == nil {
-		return
-	}
-	t.emitMu.Lock()
-	defer t.emitMu.Unlock()
+// emit hands ev to the handler, in order; nothing after the last event.
+func (t *Transfer) emit(ev event.Event) { t.em.emit(t, ev) }
+
+// over says whether the transfer's last event is out.
+func (t *Transfer) over() bool {
 	t.mu.Lock()
-	ended := t.ended
-	t.mu.Unlock()
-	if !ended {
-		t.on(t, ev)
-	}
+	defer t.mu.Unlock()
+	return t.ended
 }
 
 // finish emits the last event (Done or Error) and releases Wait.
@@ -122,6 +117,7 @@ func (t *Transfer) finish(res Result, diag bool) {
 		last = event.Error{Kind: errorKind(res.Err), Message: res.Err.Error(), Err: res.Err}
 	}
 	t.emit(last)
+	t.em.flush()
 	t.mu.Lock()
 	t.ended, t.res = true, res
 	t.mu.Unlock()
