@@ -59,12 +59,12 @@ type ReceiveConfig struct {
 // transfer that succeeds does not reset it, and only NewCode (a person
 // asking for a new code) starts it over.
 type Receiver struct {
-	n    *Node
-	cfg  ReceiveConfig
-	r    *transfer.Receiver
-	mux  *web.Mux // the page, when served
-	adv  *discovery.Advertiser
-	em   *emitter // one event at a time, in order, across its transfers
+	n   *Node
+	cfg ReceiveConfig
+	r   *transfer.Receiver
+	mux *web.Mux // the page, when served
+	adv *discovery.Advertiser
+	em  *emitter // one event at a time, in order, across its transfers
 
 	mu      sync.Mutex
 	cur     *Transfer // waiting or running; the last one between

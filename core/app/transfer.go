@@ -24,7 +24,7 @@ type Handler func(t *Transfer, ev event.Event)
 // event.Error; Wait returns its Result.
 type Transfer struct {
 	id     int64
-	end    string // event.Sender or event.Receiver
+	end    string          // event.Sender or event.Receiver
 	ctx    context.Context // cancelled when the transfer ends, or by Cancel
 	cancel context.CancelCauseFunc
 	done   chan struct{}
