@@ -14,7 +14,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
@@ -218,8 +217,8 @@ func codesStoppedError() error {
 }
 
 // receiveDir returns the destination folder: --dir, which must exist, or
-// the download folder (core/platform's DownloadDir, the GUI's default
-// too), created when missing.
+// the download folder (core/app's DefaultDir, every front end's
+// default), created when missing.
 func receiveDir(flagDir string) (string, error) {
 	if flagDir != "" {
 		fi, err := os.Stat(flagDir)
@@ -237,12 +236,9 @@ func receiveDir(flagDir string) (string, error) {
 		}
 		return flagDir, nil
 	}
-	dir, err := platform.DownloadDir()
+	dir, err := app.DefaultDir()
 	if err != nil {
 		return "", withHint(err, "choose a folder with --dir")
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", withHint(fmt.Errorf("creating the download folder: %w", err), "choose another folder with --dir")
 	}
 	return dir, nil
 }
