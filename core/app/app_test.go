@@ -273,3 +273,31 @@ func TestAcceptInsideHandler(t *testing.T) {
 		t.Errorf("events %v", got)
 	}
 }
+
+// Closing the receiver while a transfer waits ends it with one Error, and
+// the Node may listen again (the port is free; nothing is left running:
+// TestMain checks for goroutines).
+func TestCloseWhileWaiting(t *testing.T) {
+	n := newNode(t)
+	rec := newRecorder()
+	rc := listen(t, n, rec, ReceiveConfig{})
+	tr, err := rc.Receive(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := n.Listen(ReceiveConfig{Dir: t.TempDir()}); err == nil {
+		t.Error("a second Listen while receiving did not fail")
+	}
+	rc.Close()
+	if res := tr.Wait(); res.Err == nil {
+		t.Error("the waiting transfer ended without an error")
+	}
+	if got := rec.types(tr); len(got) != 1 || got[0] != "error" {
+		t.Errorf("events %v, want one error", got)
+	}
+	rc2, err := n.Listen(ReceiveConfig{Dir: t.TempDir(), Listen: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatalf("listening again: %v", err)
+	}
+	rc2.Close()
+}
