@@ -203,7 +203,9 @@ func (rc *Receiver) CodesStopped() bool {
 }
 
 // Close stops receiving: the port, the page and the advertisement close,
-// and a transfer in progress fails (the sender is told why).
+// and a transfer in progress fails (the sender is told why). It returns
+// once that transfer's last event is delivered, so never call it from a
+// Handler (cancel the transfer there instead).
 func (rc *Receiver) Close() error {
 	rc.mu.Lock()
 	if rc.closed {
