@@ -3,9 +3,9 @@ package app
 import (
 	"errors"
 	"fmt"
-	"net"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/web"
 )
 
@@ -24,9 +24,9 @@ func (n *Node) servePage(addr string, toBrowser bool) (*web.Mux, error) {
 	if err != nil {
 		return nil, fmt.Errorf("preparing the browser page: %w", err)
 	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := transfer.Listen(addr) // its error carries its kind (address_in_use)
 	if err != nil {
-		return nil, fmt.Errorf("listening on %s: %w", addr, err)
+		return nil, err
 	}
 	return web.NewMux(ln, srv), nil
 }

@@ -136,7 +136,7 @@ func sendRecord(r history.Record, cfg SendConfig, res Result, offer *transfer.Of
 		r.Peer.Name = res.PinnedName
 	}
 	if offer != nil {
-		r.SetOffer(*offer)
+		r.SetOffer(offer.Files, offer.Dirs, offer.Texts, offer.TotalBytes, offer.Paths())
 	}
 	return r
 }

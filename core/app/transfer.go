@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
@@ -127,4 +128,4 @@ func (t *Transfer) finish(res Result, diag bool) {
 
 // errorKind is the stable kind of err, as event.Error and the history
 // carry it.
-func errorKind(err error) string { return history.ErrorKind(err) }
+func errorKind(err error) string { return string(errkind.Of(err)) }
