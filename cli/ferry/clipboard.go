@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/clipboard"
 	"github.com/ferry-project/ferry/core/transfer"
 )
@@ -72,42 +73,24 @@ func clipboardToolHint(err error) string {
 	return "install a clipboard program (wl-clipboard, xclip or xsel)"
 }
 
-// keepText keeps a received text for the clipboard, with --to-clipboard
-// only and at most MaxTextBytes in all (one text's limit): a sender may
-// offer many texts, and a receiver without the flag must not hold them
-// (the hostile-sender test's 64 half-MiB texts).
-func (rs *receiveSession) keepText(text string) {
-	if !rs.o.toClipboard {
-		return
-	}
-	n := len(text)
-	for _, t := range rs.texts {
-		n += len(t)
-	}
-	if n > transfer.MaxTextBytes {
-		rs.textsCut = true
-		return
-	}
-	rs.texts = append(rs.texts, text)
-}
-
 // textsToClipboard puts the texts received by the transfer that just
-// ended on the clipboard (see the rules above). Several texts go as one,
-// separated by blank lines.
-func (rs *receiveSession) textsToClipboard(ctx context.Context) {
-	if !rs.o.toClipboard || len(rs.texts) == 0 {
+// ended on the clipboard (--to-clipboard), as core/app decides: a
+// trusted device's unasked, another's if the person agrees. Several
+// texts go as one, separated by blank lines.
+func (rs *receiveSession) textsToClipboard(ctx context.Context, res app.Result) {
+	c, text := res.Clipboard(rs.canAsk)
+	if c == app.ClipNothing {
 		return
 	}
-	text := strings.Join(rs.texts, "\n\n")
-	if rs.textsCut {
-		rs.p.warnf("only the first %d texts go to the clipboard: the rest would pass %d KiB", len(rs.texts), transfer.MaxTextBytes>>10)
+	if res.TextsCut {
+		rs.p.warnf("only the first %d texts go to the clipboard: the rest would pass %d KiB", len(res.Texts), transfer.MaxTextBytes>>10)
 	}
-	if !rs.paired {
-		if !rs.after.ask {
-			rs.p.warnf("the text was not put on the clipboard: %s is not a trusted device, and there is no terminal to ask", rs.peer)
-			rs.p.stderrHint("only texts from trusted devices go to the clipboard without asking (see 'ferry trust')")
-			return
-		}
+	switch c {
+	case app.ClipNot:
+		rs.p.warnf("the text was not put on the clipboard: %s is not a trusted device, and there is no terminal to ask", rs.peer)
+		rs.p.stderrHint("only texts from trusted devices go to the clipboard without asking (see 'ferry trust')")
+		return
+	case app.ClipAsk:
 		ok, err := rs.q.confirm(ctx, fmt.Sprintf("put the text from %s on the clipboard?", rs.peer))
 		if err != nil || !ok {
 			rs.p.infof("the text was not put on the clipboard")

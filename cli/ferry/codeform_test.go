@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 func TestCheckCodeForm(t *testing.T) {
@@ -55,7 +57,7 @@ func TestBadCodeNotDialled(t *testing.T) {
 		if code := run(context.Background(), args, e); code != exitUsage {
 			t.Fatalf("%s: exit %d, want %d; stderr:\n%s", args[0], code, exitUsage, stderr)
 		}
-		var ev errorEvent
+		var ev event.Error
 		if err := json.Unmarshal(stdout.Bytes(), &ev); err != nil {
 			t.Fatalf("%s: stdout is not one event: %v\n%s", args[0], err, stdout)
 		}

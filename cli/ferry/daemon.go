@@ -1,12 +1,5 @@
 package main
 
-import (
-	"fmt"
-
-	"github.com/ferry-project/ferry/core/guessfile"
-	"github.com/ferry-project/ferry/core/transfer"
-)
-
 // ferry receive --daemon: a receiver for a headless machine, run by a
 // service manager (the systemd user unit ferry-receive.service that the
 // packages ship, cli/ferry-dist/assets). It is receive with these fixed:
@@ -49,36 +42,5 @@ func (o *receiveOpts) applyDaemon() error {
 		return usagef("pair the sender with 'ferry receive' and trust it, then run the daemon", "--daemon takes trusted devices only and checks no code: leave out --code")
 	}
 	o.keep, o.acceptTrusted = true, true
-	return nil
-}
-
-// guesses sets the receiver's guess budget (core/transfer's Budget, kept
-// by core/guessfile beside the trust file) and, for the daemon, takes
-// paired senders only. A receive started by hand is a person acting: the
-// count starts over, as a new code would. The daemon checks no code and
-// leaves the budget alone.
-func (rs *receiveSession) guesses(cfg *transfer.ReceiverConfig) error {
-	if rs.o.daemon {
-		if rs.store == nil {
-			// The trust file is unreadable now: keep the store, which
-			// reads the file at each sender, so that fixing it takes
-			// effect without a restart.
-			store, err := openTrust()
-			if err != nil {
-				return withHint(fmt.Errorf("the daemon takes trusted devices only: %w", err), "set HOME or XDG_CONFIG_HOME so that ferry finds its config folder")
-			}
-			rs.store = store
-			cfg.Paired = rs.pinned
-		}
-		cfg.PairedOnly = true
-		return nil
-	}
-	bcfg := transfer.BudgetConfig{ByPerson: true, Warn: func(err error) { rs.p.warnf("%v", err) }}
-	if path, err := guessfile.DefaultPath(); err != nil {
-		rs.p.warnf("the wrong-code count is kept in memory only: %v", err)
-	} else {
-		bcfg.Store = guessfile.Open(path)
-	}
-	cfg.Budget = transfer.NewBudget(bcfg)
 	return nil
 }

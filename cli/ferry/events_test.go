@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/diag"
 	"github.com/ferry-project/ferry/core/transfer"
 )
@@ -20,27 +21,27 @@ func TestJSONEvents(t *testing.T) {
 	sum := transfer.Summary{Entries: []transfer.EntryDone{{Entry: entry, Outcome: transfer.Received}}, Bytes: 5,
 		Duration: 2 * time.Second, Local: split, Wall: 2 * time.Second, Verdict: "slowest stage: sender disk read (busy 50% of the time)"}
 	tests := []struct {
-		ev    any
+		ev    event.Event
 		event string
 		field string // one more field that must be there
 	}{
-		{jsonEvent(transfer.Connected{PeerName: "laptop", Addr: "127.0.0.1:1"}, "sender"), "connected", "peer_name"},
-		{jsonEvent(transfer.Offered{Offer: offer}, "receiver"), "offer", "entries"},
-		{jsonEvent(transfer.Accepted{Offer: offer, Total: 5}, "sender"), "accepted", "total_bytes"},
-		{jsonEvent(transfer.Progress{Done: 1, Total: 5, ETA: time.Second}, "sender"), "progress", "eta"},
-		{jsonEvent(transfer.EntryDone{Entry: entry, Outcome: transfer.Received, SavedAs: "a/b (1).txt"}, "receiver"), "entry", "saved_as"},
-		{jsonEvent(transfer.TextReceived{Entry: transfer.Entry{Path: "text.txt", Kind: transfer.KindText}, Text: "hi"}, "receiver"), "text", "text"},
-		{jsonEvent(transfer.CodeChanged{Code: "654321"}, "receiver"), "code_changed", "code"},
-		{jsonEvent(transfer.Diagnostics{Interval: 5 * time.Second, Split: split}, "sender"), "diag", "stages"},
-		{listeningEvent{Event: "listening", Code: "123456", Port: 1}, "listening", "addresses"},
-		{acceptedEvent{Event: "accepted", By: "flag"}, "accepted", "by"},
-		{newDoneEvent(sum, "sender", true), "done", "verdict"},
-		{errorEvent{Event: "error", Kind: "usage", ExitCode: 2, Message: "x"}, "error", "exit_code"},
-		{peerEvent{Event: "peer", Name: "laptop"}, "peer", "fingerprint"},
-		{refusedEvent{Event: "refused", Kind: "not_paired", Reason: "pin_mismatch"}, "refused", "dropped"},
+		{event.FromTransfer(transfer.Connected{PeerName: "laptop", Addr: "127.0.0.1:1"}, "sender"), "connected", "peer_name"},
+		{event.FromTransfer(transfer.Offered{Offer: offer}, "receiver"), "offer", "entries"},
+		{event.FromTransfer(transfer.Accepted{Offer: offer, Total: 5}, "sender"), "accepted", "total_bytes"},
+		{event.FromTransfer(transfer.Progress{Done: 1, Total: 5, ETA: time.Second}, "sender"), "progress", "eta"},
+		{event.FromTransfer(transfer.EntryDone{Entry: entry, Outcome: transfer.Received, SavedAs: "a/b (1).txt"}, "receiver"), "entry", "saved_as"},
+		{event.FromTransfer(transfer.TextReceived{Entry: transfer.Entry{Path: "text.txt", Kind: transfer.KindText}, Text: "hi"}, "receiver"), "text", "text"},
+		{event.FromTransfer(transfer.CodeChanged{Code: "654321"}, "receiver"), "code_changed", "code"},
+		{event.FromTransfer(transfer.Diagnostics{Interval: 5 * time.Second, Split: split}, "sender"), "diag", "stages"},
+		{event.Listening{Code: "123456", Port: 1}, "listening", "addresses"},
+		{event.Accepted{By: "flag"}, "accepted", "by"},
+		{event.NewDone(sum, "sender", true), "done", "verdict"},
+		{event.Error{Kind: "usage", ExitCode: 2, Message: "x"}, "error", "exit_code"},
+		{event.Peer{Name: "laptop"}, "peer", "fingerprint"},
+		{event.Refused{Kind: "not_paired", Reason: "pin_mismatch"}, "refused", "dropped"},
 	}
 	for _, tt := range tests {
-		b, err := json.Marshal(tt.ev)
+		b, err := event.Marshal(tt.ev)
 		if err != nil {
 			t.Fatalf("%T: %v", tt.ev, err)
 		}
@@ -56,7 +57,7 @@ func TestJSONEvents(t *testing.T) {
 		}
 	}
 	for _, ev := range []transfer.Event{transfer.Finished{}, transfer.Failed{Err: errors.New("x")}, transfer.Refused{Reason: transfer.PinMismatch}} {
-		if j := jsonEvent(ev, "sender"); j != nil {
+		if j := event.FromTransfer(ev, "sender"); j != nil {
 			t.Errorf("%T should be reported by the command, got %v", ev, j)
 		}
 	}
@@ -65,7 +66,7 @@ func TestJSONEvents(t *testing.T) {
 func TestDoneEventDiag(t *testing.T) {
 	var split diag.Split
 	split[diag.DiskWrite] = diag.StageTotal{Time: time.Second}
-	d := newDoneEvent(transfer.Summary{Local: split, Wall: 4 * time.Second}, "receiver", true)
+	d := event.NewDone(transfer.Summary{Local: split, Wall: 4 * time.Second}, "receiver", true)
 	if d.Local == nil || d.Remote != nil || d.Verdict != "" {
 		t.Fatalf("receiver done event: %+v", d)
 	}
@@ -75,40 +76,40 @@ func TestDoneEventDiag(t *testing.T) {
 	if d.Local.CPU != nil {
 		t.Errorf("CPU figures from an end that measured none: %+v", d.Local.CPU)
 	}
-	d = newDoneEvent(transfer.Summary{Local: split, Wall: 4 * time.Second, LocalCPU: diag.CPU{Used: 3 * time.Second, Waited: time.Second, Cores: 2}}, "receiver", true)
-	if c := d.Local.CPU; c == nil || *c != (jsonCPU{Busy: 1, CoresUsed: 0.75, CoresWaiting: 0.25, Cores: 2}) {
+	d = event.NewDone(transfer.Summary{Local: split, Wall: 4 * time.Second, LocalCPU: diag.CPU{Used: 3 * time.Second, Waited: time.Second, Cores: 2}}, "receiver", true)
+	if c := d.Local.CPU; c == nil || *c != (event.CPU{Busy: 1, CoresUsed: 0.75, CoresWaiting: 0.25, Cores: 2}) {
 		t.Errorf("receiver's CPU: %+v", c)
 	}
 	if want := "; CPU busy 100% of the time: 0.8 of 2 cores in use, 0.2 more waiting for a core"; !strings.HasSuffix(d.Local.Line, want) {
 		t.Errorf("line %q does not end %q", d.Local.Line, want)
 	}
-	if d := newDoneEvent(transfer.Summary{}, "sender", false); d.Local != nil || d.Remote != nil {
+	if d := event.NewDone(transfer.Summary{}, "sender", false); d.Local != nil || d.Remote != nil {
 		t.Errorf("no --diag, yet splits: %+v", d)
 	}
 }
 
 // TestOfferEventListsAtMost checks the offer event's cap at the boundary:
-// every entry up to maxOfferEntries, the first maxOfferEntries beyond,
+// every entry up to event.MaxOfferEntries, the first event.MaxOfferEntries beyond,
 // and the totals saying so.
 func TestOfferEventListsAtMost(t *testing.T) {
-	for _, n := range []int{0, 1, maxOfferEntries - 1, maxOfferEntries, maxOfferEntries + 1, 100_000} {
+	for _, n := range []int{0, 1, event.MaxOfferEntries - 1, event.MaxOfferEntries, event.MaxOfferEntries + 1, 100_000} {
 		o := transfer.Offer{Entries: make([]transfer.Entry, n)}
 		for i := range o.Entries {
 			o.Entries[i] = transfer.Entry{Path: fmt.Sprintf("f%d", i), Kind: transfer.KindFile, Size: 1}
 		}
-		b, err := json.Marshal(newOfferEvent(o))
+		b, err := event.Marshal(event.NewOffer(o))
 		if err != nil {
 			t.Fatal(err)
 		}
 		var ev struct {
-			Entries       []jsonEntry `json:"entries"`
-			EntriesTotal  *int        `json:"entries_total"`
-			EntriesListed *int        `json:"entries_listed"`
+			Entries       []event.Entry `json:"entries"`
+			EntriesTotal  *int          `json:"entries_total"`
+			EntriesListed *int          `json:"entries_listed"`
 		}
 		if err := json.Unmarshal(b, &ev); err != nil {
 			t.Fatal(err)
 		}
-		want := min(n, maxOfferEntries)
+		want := min(n, event.MaxOfferEntries)
 		if ev.EntriesTotal == nil || *ev.EntriesTotal != n || ev.EntriesListed == nil || *ev.EntriesListed != want || len(ev.Entries) != want {
 			t.Errorf("%d entries: total %v, listed %v, %d in the list; want %d, %d, %d", n, ev.EntriesTotal, ev.EntriesListed, len(ev.Entries), n, want, want)
 			continue

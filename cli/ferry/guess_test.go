@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
 )
@@ -34,8 +36,8 @@ func TestTrustAfterWrongCodes(t *testing.T) {
 			var stderr bytes.Buffer
 			p := &printer{stderr: &stderr}
 			store := trustHome(t)
-			a := afterCode{p: p, q: &prompter{p: p, in: strings.NewReader(tc.answer)}, store: store, flag: tc.flag, ask: tc.ask, selfArg: "desk"}
-			a.run(context.Background(), peer, tc.wrong)
+			a := afterCode{p: p, q: &prompter{p: p, in: strings.NewReader(tc.answer)}, n: testNode(t), flag: tc.flag, ask: tc.ask}
+			a.run(context.Background(), app.Result{Peer: peer, WrongCodes: tc.wrong})
 			_, pinned, err := store.Trusted(key)
 			if err != nil {
 				t.Fatal(err)
@@ -67,19 +69,27 @@ func TestPairedLabel(t *testing.T) {
 	} {
 		var stdout, stderr bytes.Buffer
 		p := &printer{stdout: &stdout, stderr: &stderr}
-		// A context already over: the offer is listed, and left
-		// unanswered (there is no engine to answer).
-		over, cancel := context.WithCancel(context.Background())
-		cancel()
-		rs := &receiveSession{p: p, pr: newProgress(p, progressPlain, time.Now), ctx: over, store: store, noAsk: "test"}
-		rs.onEvent(transfer.Connected{PeerName: tc.claimed, PeerFingerprint: fp, PeerKey: key, Addr: "10.0.0.2:1", Paired: true})
+		// Offers are declined unasked (noAsk): the offer is listed, and
+		// core/app would answer it.
+		rs := &receiveSession{p: p, pr: newProgress(p, progressPlain, time.Now), noAsk: "test"}
+		rs.onEvent(nil, event.Connected{PeerName: tc.claimed, PeerFingerprint: fp, PeerKey: key, Addr: "10.0.0.2:1", Paired: true, PinnedName: "desk"})
 		if !strings.Contains(stderr.String(), tc.want) {
 			t.Errorf("claimed %q: stderr %q, want %q", tc.claimed, stderr.String(), tc.want)
 		}
-		rs.onEvent(transfer.Offered{Offer: transfer.Offer{PeerName: tc.claimed, PeerFingerprint: fp, Texts: 1}})
+		rs.onEvent(nil, event.NewOffer(transfer.Offer{PeerName: tc.claimed, PeerFingerprint: fp, Texts: 1}))
 		if !strings.Contains(stderr.String(), strings.TrimPrefix(strings.TrimSuffix(tc.want, " connected"), "paired device ")+" wants to send") {
 			t.Errorf("claimed %q: the offer is not labelled by the pin:\n%s", tc.claimed, stderr.String())
 		}
 		rs.wg.Wait()
 	}
+}
+
+// testNode is a Node in the test's home (trustHome), named "desk".
+func testNode(t *testing.T) *app.Node {
+	t.Helper()
+	n, err := app.New(app.Config{Name: "desk", NoHistory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

@@ -23,8 +23,11 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/trust"
 )
 
 // historyOff reads FERRY_NO_HISTORY: any value but "" and "0" turns
@@ -176,7 +179,7 @@ func cmdHistory(e *env, p *printer, args []string) error {
 	}
 	if p.json {
 		for _, r := range recs {
-			p.event(newHistoryEvent(r))
+			p.event(app.HistoryEvent(r))
 		}
 		return nil
 	}
@@ -201,7 +204,7 @@ func historyClear(p *printer, store *history.Store) error {
 	if err != nil {
 		return historyError(err)
 	}
-	p.event(historyClearedEvent{Event: "history_cleared", Count: n})
+	p.event(event.HistoryCleared{Count: n})
 	p.infof("cleared the history: %s removed", plural(n, "transfer", "transfers"))
 	return nil
 }
@@ -211,52 +214,6 @@ func historyError(err error) error {
 		return withHint(err, "a newer ferry wrote it: use that one, or move the file away to start a new history")
 	}
 	return err
-}
-
-// historyEvent is one record with --json: one object per line, newest
-// first, with the event field every --json line has.
-type historyEvent struct {
-	Event           string   `json:"event"` // "history"
-	At              string   `json:"at"`    // RFC 3339, UTC
-	Direction       string   `json:"direction"`
-	PeerName        string   `json:"peer_name"`
-	PeerFingerprint string   `json:"peer_fingerprint"`
-	Auth            string   `json:"auth"` // "trusted", "code", or "" (failed before the handshake)
-	PeerAddr        string   `json:"peer_addr"`
-	Files           int      `json:"files"`
-	Folders         int      `json:"folders"`
-	Texts           int      `json:"texts"`
-	Bytes           int64    `json:"bytes"`
-	Names           []string `json:"names"`
-	MoreNames       int      `json:"more_names"`
-	Folder          string   `json:"folder"`
-	Paths           []string `json:"paths"`
-	Outcome         string   `json:"outcome"`              // verified, failed, declined, cancelled
-	ErrorKind       string   `json:"error_kind,omitempty"` // failed: the error event's kind
-	Error           string   `json:"error,omitempty"`
-	DurationMS      int64    `json:"duration_ms"`
-}
-
-type historyClearedEvent struct {
-	Event string `json:"event"` // "history_cleared"
-	Count int    `json:"count"`
-}
-
-func newHistoryEvent(r history.Record) historyEvent {
-	names, paths := r.Names, r.Paths
-	if names == nil {
-		names = []string{}
-	}
-	if paths == nil {
-		paths = []string{}
-	}
-	return historyEvent{
-		Event: "history", At: r.At.UTC().Format(time.RFC3339Nano), Direction: string(r.Direction),
-		PeerName: r.Peer.Name, PeerFingerprint: r.Peer.Fingerprint, Auth: string(r.Peer.Auth), PeerAddr: r.Peer.Addr,
-		Files: r.Files, Folders: r.Folders, Texts: r.Texts, Bytes: r.Bytes, Names: names, MoreNames: r.MoreNames,
-		Folder: r.Folder, Paths: paths, Outcome: string(r.Outcome), ErrorKind: r.ErrorKind, Error: r.Error,
-		DurationMS: r.Duration.Milliseconds(),
-	}
 }
 
 // The table's width: it fits an 80-column terminal. WHEN, PEER and
@@ -348,49 +305,21 @@ func pad(s string, width int) string {
 	return s + " "
 }
 
-// historyRecord completes the sender's record: the receiver as the
-// handshake proved it (or, when it never answered, as it was found), what
-// the accepted offer held, and the outcome.
-func (ss *sendSession) historyRecord(r history.Record, dest receiver, err error, now time.Time) history.Record {
+// historyRecord completes a sender's record for send to several (one
+// receiver's send is core/app's): the receiver as the handshake proved
+// it (or, when it never answered, as it was found), what the accepted
+// offer held, and the outcome.
+func historyRecord(r history.Record, dest receiver, pin *trust.Device, c *transfer.Connected, offer *transfer.Offer, err error, now time.Time) history.Record {
 	r.Peer = history.Peer{Name: dest.name, Fingerprint: dest.fingerprint, Addr: dest.addr}
-	if c := ss.connected; c != nil {
+	if c != nil {
 		r.Peer.Name, r.Peer.Fingerprint, r.Peer.Auth = c.PeerName, c.PeerFingerprint, authOf(c.Paired)
 	}
-	if ss.pin != nil && (ss.connected == nil || ss.connected.Paired) {
-		r.Peer.Name = ss.pin.Name // the name it was trusted under
+	if pin != nil && (c == nil || c.Paired) {
+		r.Peer.Name = pin.Name // the name it was trusted under
 	}
-	if ss.offer != nil {
-		r.SetOffer(ss.offer.Files, ss.offer.Dirs, ss.offer.Texts, ss.offer.TotalBytes, ss.offer.Paths()) // the manifest's names, as the receiver records them
+	if offer != nil {
+		r.SetOffer(offer.Files, offer.Dirs, offer.Texts, offer.TotalBytes, offer.Paths()) // the manifest's names, as the receiver records them
 	}
 	endRecord(&r, err, now)
 	return r
-}
-
-// startRecord begins the receiver's record when a sender connects: a
-// paired sender is named by the name its key was pinned under.
-func (rs *receiveSession) startRecord(c transfer.Connected) {
-	rs.saved = nil
-	if rs.hist == nil {
-		return
-	}
-	r := history.Record{At: rs.now(), Direction: history.Received, Folder: rs.dir,
-		Peer: history.Peer{Name: c.PeerName, Fingerprint: c.PeerFingerprint, Auth: authOf(c.Paired), Addr: c.Addr}}
-	if c.Paired && rs.store != nil {
-		if d, ok, err := rs.store.Trusted(c.PeerKey); err == nil && ok {
-			r.Peer.Name = d.Name
-		}
-	}
-	rs.rec = &r
-}
-
-// recordTransfer adds the receiver's record, if a sender connected,
-// with the outcome serve returned and where the entries were saved.
-func (rs *receiveSession) recordTransfer(err error) {
-	if rs.rec == nil {
-		return
-	}
-	r := *rs.rec
-	r.Paths = history.SavedPaths(rs.dir, rs.saved)
-	endRecord(&r, err, rs.ended)
-	rs.hist.add(r)
 }

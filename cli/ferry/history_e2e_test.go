@@ -10,23 +10,24 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/tests/proc"
 )
 
 // historyOf runs "ferry history --json" as the device whose home is home
 // and returns its events, newest first.
-func historyOf(t *testing.T, home string) []historyEvent {
+func historyOf(t *testing.T, home string) []event.History {
 	t.Helper()
 	out, stderr, code := proc.Run(t, asHome(t, home, "history", "--json", "--limit", "0"))
 	if code != exitOK {
 		t.Fatalf("ferry history: exit %d; stderr:\n%s", code, stderr)
 	}
-	var evs []historyEvent
+	var evs []event.History
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 		if l == "" {
 			continue
 		}
-		var ev historyEvent
+		var ev event.History
 		if err := json.Unmarshal([]byte(l), &ev); err != nil {
 			t.Fatalf("history line %q: %v", l, err)
 		}

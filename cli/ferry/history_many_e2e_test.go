@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/tests/proc"
 )
 
@@ -41,7 +42,7 @@ func TestE2EHistorySendToSeveral(t *testing.T) {
 	if len(recs) != 3 {
 		t.Fatalf("sender history has %d records, want one per receiver: %+v", len(recs), recs)
 	}
-	got := map[string]historyEvent{}
+	got := map[string]event.History{}
 	for _, r := range recs {
 		got[r.PeerAddr] = r
 	}

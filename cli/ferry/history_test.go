@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
@@ -140,8 +141,8 @@ func TestHistoryCommand(t *testing.T) {
 	if code != exitOK || len(lines) != 2 {
 		t.Fatalf("--json --limit 2: exit %d, %q", code, out)
 	}
-	var ev historyEvent
-	if err := json.Unmarshal([]byte(lines[0]), &ev); err != nil || ev.Event != "history" || ev.PeerName != "device-2" ||
+	var ev event.History
+	if err := json.Unmarshal([]byte(lines[0]), &ev); err != nil || !strings.HasPrefix(lines[0], `{"event":"history",`) || ev.PeerName != "device-2" ||
 		ev.Outcome != "verified" || ev.Folder != "/home/me/Downloads" || ev.DurationMS != 1000 || ev.At != "2026-12-03T10:02:00Z" {
 		t.Errorf("newest event: %+v (%v)", ev, err)
 	}

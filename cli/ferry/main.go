@@ -75,6 +75,8 @@ import (
 	"runtime/debug"
 	"syscall"
 	"time"
+
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 // softMemoryLimit is the Go runtime's memory limit for the command,
@@ -165,7 +167,7 @@ func report(p *printer, err error) int {
 	code, kind, hint := classify(err)
 	if err != nil {
 		p.fail(err.Error(), hint)
-		p.event(errorEvent{Event: "error", Kind: kind, ExitCode: code, Message: err.Error(), Hint: hint})
+		p.event(event.Error{Kind: kind, ExitCode: code, Message: err.Error(), Hint: hint})
 	}
 	return code
 }

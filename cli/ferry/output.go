@@ -47,6 +47,8 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 const prefix = "ferry: "
@@ -153,15 +155,15 @@ func (p *printer) event(ev any) {
 	}
 	if p.debugRuntime {
 		switch e := ev.(type) {
-		case doneEvent:
-			e.runtimeCounts = countRuntime()
+		case event.Done:
+			e.Runtime = countRuntime()
 			ev = e
-		case errorEvent:
-			e.runtimeCounts = countRuntime()
+		case event.Error:
+			e.Runtime = countRuntime()
 			ev = e
 		}
 	}
-	b, err := json.Marshal(ev)
+	b, err := marshalEvent(ev)
 	if err != nil {
 		// Every event is a plain struct of strings and numbers; failing to
 		// encode one is a bug in this package.
@@ -220,12 +222,22 @@ func (p *printer) listf(format string, args ...any) {
 // countRuntime counts the goroutines and the entries of /proc/self/fd
 // (less the one that reading the folder opens). Where /proc is missing
 // open_fds is left out.
-func countRuntime() runtimeCounts {
+func countRuntime() event.Runtime {
 	g := runtime.NumGoroutine()
-	c := runtimeCounts{Goroutines: &g}
+	c := event.Runtime{Goroutines: &g}
 	if ents, err := os.ReadDir("/proc/self/fd"); err == nil {
 		n := len(ents) - 1
 		c.OpenFDs = &n
 	}
 	return c
+}
+
+// marshalEvent is ev's JSON line: an event's one form (core/app/event),
+// or, for the few objects made here (send-many's tagged events), their
+// own.
+func marshalEvent(ev any) ([]byte, error) {
+	if e, ok := ev.(event.Event); ok {
+		return event.Marshal(e)
+	}
+	return json.Marshal(ev)
 }

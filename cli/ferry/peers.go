@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/discovery"
 	"github.com/ferry-project/ferry/core/trust"
 )
@@ -64,8 +65,8 @@ func cmdPeers(ctx context.Context, e *env, p *printer, args []string) error {
 	store := trustStore(p)
 	if o.json {
 		for _, pe := range peers {
-			p.event(peerEvent{
-				Event: "peer", Name: pe.Name, Fingerprint: pe.Fingerprint, Version: pe.Version,
+			p.event(event.Peer{
+				Name: pe.Name, Fingerprint: pe.Fingerprint, Version: pe.Version,
 				Host: pe.Host, Port: pe.Port, Addresses: nonNil(pe.DialAddrs()),
 				Trust: strings.ReplaceAll(trustStatus(store, pe), " ", "_"),
 			})

@@ -12,12 +12,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ferry-project/ferry/core/discovery"
-	"github.com/ferry-project/ferry/core/history"
-	"github.com/ferry-project/ferry/core/platform"
+	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/core/trust"
-	"github.com/ferry-project/ferry/core/web"
 )
 
 type receiveOpts struct {
@@ -90,7 +87,6 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 	if err := codeFlagError(o.code); o.code != "" && err != nil {
 		return err
 	}
-
 	dir, err := receiveDir(o.dir)
 	if err != nil {
 		return err
@@ -98,112 +94,32 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 	if err := checkWritable(dir, o.dir != ""); err != nil {
 		return err
 	}
-	id, name, err := thisDevice(o.name)
+	n, err := newNode(e, p, o.name, o.noHistory, o.ifaces)
 	if err != nil {
 		return err
 	}
-
-	rs := &receiveSession{
-		p: p, o: o, dir: dir, q: &prompter{p: p, in: e.stdin},
-		pr:    newProgress(p, o.progressFor(e.stderrTerminal && !o.daemon), e.now),
-		store: trustStore(p),
-		hist:  openHistory(e, p, o.noHistory),
-		now:   e.now,
-	}
+	defer n.Close()
+	rs := &receiveSession{p: p, o: o, q: &prompter{p: p, in: e.stdin}, n: n,
+		pr:     newProgress(p, o.progressFor(e.stderrTerminal && !o.daemon), e.now),
+		canAsk: e.stdinTerminal && !o.json}
+	rs.after = afterCode{p: p, q: rs.q, n: n, flag: o.trust, ask: rs.canAsk}
 	if !o.yes && (o.json || !e.stdinTerminal) {
 		rs.noAsk = noTerminal(o.json)
 	}
 	if o.daemon {
 		rs.noAsk = daemonNoAsk
 	}
-	rs.after = afterCode{p: p, q: rs.q, store: rs.store, flag: o.trust, ask: e.stdinTerminal && !o.json, selfArg: name, selfKey: id.Public()}
-
-	cfg := transfer.ReceiverConfig{
-		Dir:              dir,
-		Code:             o.code,
-		Listen:           o.listen,
-		Identity:         id,
-		Name:             name,
-		Policy:           transfer.Ask,
-		Overwrite:        o.overwrite,
-		OnEvent:          rs.onEvent,
-		Diag:             o.diag,
-		AutoAcceptPaired: o.acceptTrusted,
-	}
-	if rs.store != nil {
-		// Without a usable trust file, paired senders are refused
-		// outright (the engine's nil Paired); they can still use the code.
-		cfg.Paired = rs.pinned
-	}
-	if err := rs.guesses(&cfg); err != nil {
-		return err
-	}
-	if o.web {
-		// The page shares the receiver's port: the receiver accepts
-		// browsers' WebSockets with its TCP senders (core/web).
-		m, err := servePage(o.listen, name, false)
-		if err != nil {
-			return err
-		}
-		cfg.Listener, cfg.Listen, rs.page = m, "", m
-	}
-	r, err := transfer.NewReceiver(cfg)
-	if err != nil {
-		if rs.page != nil {
-			rs.page.Close()
-		}
-		return err
-	}
-	defer r.Close()
-	rs.r = r
-
-	host := ""
-	if o.listen != "" {
-		host, _, _ = net.SplitHostPort(o.listen)
-	}
-	addrs := shownAddrs(host, o.ifaces)
-	p.event(listeningEvent{
-		Event: "listening", Code: r.Code(), Port: r.Port(), Addresses: addrs,
-		Name: name, Fingerprint: id.Fingerprint(), Dir: dir,
+	rc, err := n.Listen(app.ReceiveConfig{
+		Dir: dir, Code: o.code, Listen: o.listen, Overwrite: o.overwrite,
+		AcceptAll: o.yes, AcceptTrusted: o.acceptTrusted, Unattended: rs.noAsk, KeepTexts: o.toClipboard,
+		Page: o.web, Advertise: !o.noMDNS, PairedOnly: o.daemon, Diag: o.diag, OnEvent: rs.onEvent,
 	})
-	switch {
-	case o.daemon: // nobody reads a code from a log
-	case o.code == "":
-		p.noticef("code %s", r.Code())
-	default:
-		p.infof("code %s", r.Code())
+	if err != nil {
+		return err
 	}
-	p.infof("this device: %s", peerLabel(name, id.Fingerprint()))
-	if len(addrs) > 0 {
-		p.infof("listening on %s", strings.Join(joinPort(addrs, r.Port()), ", "))
-	} else {
-		p.infof("listening on port %d", r.Port())
-	}
-	p.infof("%s", fallbackLine(addrs, r.Port()))
-	rs.addrs, rs.fp = addrs, id.Fingerprint()
-	rs.showLink(r.Code(), true)
-	p.infof("saving to %s", dir)
-
-	if !o.noMDNS {
-		adv, err := discovery.Advertise(discovery.AdvertiseConfig{
-			Name: name, Fingerprint: id.Fingerprint(), Port: r.Port(), Ifaces: o.ifaces,
-			OnSkip: mdnsSkips(p, o.ifaces),
-		})
-		if err != nil {
-			p.warnf("cannot advertise on the network, senders need --to: %v", err)
-		} else {
-			defer adv.Close()
-		}
-	}
-	if rs.noAsk != "" {
-		if o.daemon {
-			p.infof("accepting trusted devices only, until stopped")
-		} else if o.acceptTrusted {
-			p.infof("offers from devices that are not trusted will be declined (%s): re-run with --yes to accept without asking", rs.noAsk)
-		} else {
-			p.infof("offers will be declined (%s): re-run with --yes to accept without asking", rs.noAsk)
-		}
-	}
+	defer rc.Close()
+	rs.rc = rc
+	rs.announce()
 
 	ctx, stop := onSignals(ctx, e.signals, "receiver", e.now, func() { forceExit(e, p) })
 	defer stop()
@@ -214,50 +130,84 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 			p.infof("waiting for a sender: on the other device run 'ferry send PATH...' and type the code")
 		}
 		err := rs.serve(ctx)
-		if errors.Is(err, transfer.ErrCodesStopped) {
+		switch {
+		case errors.Is(err, transfer.ErrCodesStopped), !o.keep:
 			return err
-		}
-		if !o.keep {
-			return err
-		}
-		if errors.Is(context.Cause(ctx), errInterrupted) {
+		case errors.Is(context.Cause(ctx), errInterrupted):
 			if o.daemon {
 				p.infof("stopped: %v", context.Cause(ctx))
 			}
 			return nil
-		}
-		if err != nil {
+		case err != nil:
 			code, kind, hint := classify(err)
 			p.warnf("transfer failed: %v", err)
 			if o.daemon {
 				p.stderrHint(hint)
 			}
-			p.event(errorEvent{Event: "error", Kind: kind, ExitCode: code, Message: err.Error(), Hint: hint})
+			p.event(event.Error{Kind: kind, ExitCode: code, Message: err.Error(), Hint: hint})
 		}
-		if rs.codesStopped() {
+		if rc.CodesStopped() && !o.daemon {
 			return codesStoppedError()
 		}
 		if o.code == "" && !o.daemon {
-			p.noticef("code %s", r.Code())
-			rs.showLink(r.Code(), false)
+			p.noticef("code %s", rc.Code())
+			rs.showLink(false)
 		}
 	}
 }
 
-// showLink prints the page's link for code (--web), with the QR code
-// and the hashes the first time.
-func (rs *receiveSession) showLink(code string, first bool) {
-	if rs.page == nil {
+// announce says where the receiver listens, and how to send to it.
+func (rs *receiveSession) announce() {
+	p, o, rc := rs.p, rs.o, rs.rc
+	host := ""
+	if o.listen != "" {
+		host, _, _ = net.SplitHostPort(o.listen)
+	}
+	rs.addrs = shownAddrs(host, o.ifaces)
+	p.event(event.Listening{Code: rc.Code(), Port: rc.Port(), Addresses: rs.addrs,
+		Name: rs.n.Name(), Fingerprint: rs.n.Fingerprint(), Dir: rc.Dir()})
+	switch {
+	case o.daemon: // nobody reads a code from a log
+	case o.code == "":
+		p.noticef("code %s", rc.Code())
+	default:
+		p.infof("code %s", rc.Code())
+	}
+	p.infof("this device: %s", peerLabel(rs.n.Name(), rs.n.Fingerprint()))
+	if len(rs.addrs) > 0 {
+		p.infof("listening on %s", strings.Join(joinPort(rs.addrs, rc.Port()), ", "))
+	} else {
+		p.infof("listening on port %d", rc.Port())
+	}
+	p.infof("%s", fallbackLine(rs.addrs, rc.Port()))
+	rs.showLink(true)
+	p.infof("saving to %s", rc.Dir())
+	if rs.noAsk != "" {
+		switch {
+		case o.daemon:
+			p.infof("accepting trusted devices only, until stopped")
+		case o.acceptTrusted:
+			p.infof("offers from devices that are not trusted will be declined (%s): re-run with --yes to accept without asking", rs.noAsk)
+		default:
+			p.infof("offers will be declined (%s): re-run with --yes to accept without asking", rs.noAsk)
+		}
+	}
+}
+
+// showLink prints the page's link for the current code (--web), with
+// the QR code and the hashes the first time.
+func (rs *receiveSession) showLink(first bool) {
+	srv := rs.rc.Page()
+	if srv == nil {
 		return
 	}
-	links := pageLinks(rs.addrs, muxPort(rs.page), code, rs.fp)
+	ev := rs.rc.PageEvent(rs.addrs)
 	if first {
-		showPage(rs.p, rs.page.Server(), links, rs.o.qr)
+		showPage(rs.p, srv, ev.Links, rs.o.qr)
 		return
 	}
-	rs.p.event(pageEvent{Event: "page", Links: links, PageSHA256: rs.page.Server().PageHash,
-		WasmSHA256: rs.page.Server().WasmHash, HasWasm: rs.page.Server().HasWasm})
-	rs.p.noticef("link %s", links[0])
+	rs.p.event(ev)
+	rs.p.noticef("link %s", ev.Links[0])
 }
 
 const codesStoppedHint = "someone on the network may be guessing the code: run 'ferry receive' again for a new code when you are ready (trusted devices need no code)"
@@ -267,8 +217,8 @@ func codesStoppedError() error {
 }
 
 // receiveDir returns the destination folder: --dir, which must exist, or
-// the download folder (core/platform's DownloadDir, the GUI's default
-// too), created when missing.
+// the download folder (core/app's DefaultDir, every front end's
+// default), created when missing.
 func receiveDir(flagDir string) (string, error) {
 	if flagDir != "" {
 		fi, err := os.Stat(flagDir)
@@ -286,147 +236,68 @@ func receiveDir(flagDir string) (string, error) {
 		}
 		return flagDir, nil
 	}
-	dir, err := platform.DownloadDir()
+	dir, err := app.DefaultDir()
 	if err != nil {
 		return "", withHint(err, "choose a folder with --dir")
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", withHint(fmt.Errorf("creating the download folder: %w", err), "choose another folder with --dir")
 	}
 	return dir, nil
 }
 
-// receiveSession handles the engine's events for the receive command. Its
-// onEvent runs on the engine's goroutine; a question about an offer runs
-// on a goroutine of its own (the engine must not wait on a person), which
-// serve starts through the handler and waits for before it returns.
+// receiveSession presents the receiver's transfers (core/app decides
+// what happens to them). Its onEvent runs on the Node's goroutine; a
+// question about an offer runs on a goroutine of its own (the engine
+// must not wait on a person), which serve waits for before it returns.
 type receiveSession struct {
-	p     *printer
-	o     receiveOpts
-	q     *prompter
-	pr    *progress
-	r     *transfer.Receiver
-	dir   string
-	noAsk string       // why offers are declined without asking; "" asks (or --yes)
-	store *trust.Store // nil when the trust file cannot be used
-	after afterCode
-	// --web: the page sharing the port, and what its links name
-	page  *web.Mux
-	addrs []string
-	fp    string
+	p      *printer
+	o      receiveOpts
+	q      *prompter
+	pr     *progress
+	n      *app.Node
+	rc     *app.Receiver
+	noAsk  string // why offers are declined without asking; "" asks (or --yes)
+	canAsk bool   // a person can answer questions on the terminal
+	after  afterCode
+	addrs  []string // the addresses shown, which the page's links name
 
-	// stopped is set once the engine stopped taking codes
-	// (CodesStopped); stop ends the serve that waits, unless a transfer
-	// has started, which may finish first.
-	stopMu  sync.Mutex
-	stopped bool
-	stop    context.CancelCauseFunc
-
-	// Per transfer; written by serve before Serve and by the handler.
-	ctx      context.Context
-	wg       sync.WaitGroup
-	peer     string
-	peerName string
-	peerKey  []byte
-	paired   bool
-	wrong    int // wrong codes before this transfer's code proved right
-	mu       sync.Mutex
-	declined string   // set when this end declined, with why
-	texts    []string // received this transfer, for --to-clipboard only
-	textsCut bool     // texts past MaxTextBytes in all were not kept
-
-	// The history: the record of the transfer a sender started, if one
-	// did (see history.go), and when Serve returned.
-	hist  *historyLog // nil: not recorded
-	now   func() time.Time
-	rec   *history.Record
-	saved []string // the entries' final names, relative to dir
-	ended time.Time
+	// Per transfer, written by onEvent before the question starts.
+	wg     sync.WaitGroup
+	peer   string // the sender, labelled for a person
+	paired bool   // authenticated by its pinned key, not a code
 }
 
-// serve runs one transfer (serveTransfer) and records it in the history
-// when a sender connected.
-func (rs *receiveSession) serve(parent context.Context) error {
-	rs.rec = nil
-	err := rs.serveTransfer(parent)
-	rs.recordTransfer(err)
-	return err
-}
-
-func (rs *receiveSession) serveTransfer(parent context.Context) error {
-	ctx, cancel := context.WithCancelCause(parent)
-	rs.ctx, rs.peer, rs.declined = ctx, "", ""
-	rs.peerName, rs.peerKey, rs.paired, rs.wrong = "", nil, false, 0
-	rs.texts, rs.textsCut = nil, false
-	rs.stopMu.Lock()
-	rs.stop = cancel
-	rs.stopMu.Unlock()
-	sum, err := rs.r.Serve(ctx)
-	rs.ended = rs.now()
-	cancel(errors.New("transfer over"))
-	rs.stopMu.Lock()
-	rs.stop = nil
-	rs.stopMu.Unlock()
-	if err != nil && rs.peer == "" && rs.codesStopped() {
-		rs.pr.finish(false)
-		return codesStoppedError()
+// serve runs one transfer and says how it ended.
+func (rs *receiveSession) serve(ctx context.Context) error {
+	rs.peer, rs.paired = "", false
+	t, err := rs.rc.Receive(ctx)
+	if err != nil {
+		return err
 	}
+	res := t.Wait()
 	rs.wg.Wait()
-	rs.pr.finish(err == nil)
-
-	rs.mu.Lock()
-	declined := rs.declined
-	rs.mu.Unlock()
-	if declined != "" && (err == nil || errors.Is(err, transfer.ErrDeclined)) {
-		msg := fmt.Sprintf("declined the offer from %s: %s", rs.peer, declined)
-		if rs.o.daemon {
+	rs.pr.finish(res.Err == nil)
+	switch {
+	case res.Declined != "" && errors.Is(res.Err, transfer.ErrDeclined):
+		msg := fmt.Sprintf("declined the offer from %s: %s", rs.peer, res.Declined)
+		switch {
+		case rs.o.daemon:
 			return withHint(relabel(msg, transfer.ErrDeclined), "to take files from that device, pair it once with 'ferry receive' and trust it")
-		}
-		if rs.noAsk != "" {
+		case rs.noAsk != "":
 			return withHint(relabel(msg, transfer.ErrDeclined), "re-run with --yes to accept without asking")
 		}
 		return relabel(msg, transfer.ErrDeclined)
+	case errors.Is(res.Err, transfer.ErrCodesStopped) && len(res.Peer.Key) == 0:
+		return withHint(res.Err, codesStoppedHint)
+	case res.Err != nil:
+		return interrupted(ctx, res.Err)
 	}
-	if err != nil {
-		return interrupted(ctx, err)
-	}
-	rs.p.event(newDoneEvent(sum, "receiver", rs.o.diag))
-	rs.p.infof("received %s%s%s", describeSummary(sum), savedInto(sum, rs.dir), rateSuffix(sum))
+	sum := res.Summary
+	rs.p.infof("received %s%s%s", describeSummary(sum), savedInto(sum, rs.rc.Dir()), rateSuffix(sum))
 	if rs.o.diag {
-		rs.p.infof("diag: receiver, whole transfer: %s", endLine("receiver", sum.Local, sum.Wall, sum.LocalCPU))
+		rs.p.infof("diag: receiver, whole transfer: %s", event.EndLine("receiver", sum.Local, sum.Wall, sum.LocalCPU))
 	}
-	rs.textsToClipboard(parent)
-	if !rs.paired {
-		// The transfer's ctx is over; the question belongs to the command.
-		rs.after.run(parent, trust.Device{Name: rs.peerName, Key: rs.peerKey}, rs.wrong)
-	}
+	rs.textsToClipboard(ctx, res)
+	rs.after.run(ctx, res)
 	return nil
-}
-
-// codesStopped says whether the engine stopped taking codes.
-func (rs *receiveSession) codesStopped() bool {
-	rs.stopMu.Lock()
-	defer rs.stopMu.Unlock()
-	return rs.stopped
-}
-
-// stopCodes is the engine's CodesStopped: say so, and end the wait for a
-// sender, unless a transfer has started (it may finish; the receiver
-// exits after it).
-func (rs *receiveSession) stopCodes(e transfer.CodesStopped, connected bool) {
-	rs.p.warnf("stopped taking codes: %d wrong codes were tried here since it started, more than a person mistypes", e.Wrong)
-	if rs.o.daemon {
-		// Trusted devices need no code: a daemon goes on serving them.
-		rs.p.infof("trusted devices can still send")
-		return
-	}
-	rs.stopMu.Lock()
-	rs.stopped = true
-	stop := rs.stop
-	rs.stopMu.Unlock()
-	if stop != nil && !connected {
-		stop(transfer.ErrCodesStopped)
-	}
 }
 
 // pairedLabel names a paired sender by the name this device pinned its
@@ -440,111 +311,89 @@ func pairedLabel(pinned, claimed, fingerprint string) string {
 	return label
 }
 
-// pinned is the engine's Paired check, asked on a handshake goroutine
-// when a sender asks for a transfer without a code. The file is read
-// each time, so "ferry trust remove" in another terminal takes effect at
-// once. A file that cannot be read trusts nobody; the engine's Refused
-// event that follows is where the receiver says so.
-func (rs *receiveSession) pinned(key []byte) bool {
-	_, ok, err := rs.store.Trusted(key)
-	return err == nil && ok
-}
-
-// refused reports a sender that the handshake refused in paired mode:
-// one warning with its hint, and a "refused" event. It does not end the
-// receiver (anyone could otherwise stop it), which goes on waiting for a
-// sender with the code.
-func (rs *receiveSession) refused(e transfer.Refused) {
-	reason, msg, hint := refusalText(e, rs.store)
-	rs.p.warnf("%s", msg)
-	rs.p.stderrHint(hint)
-	rs.p.event(refusedEvent{Event: "refused", Kind: "not_paired", Reason: reason, PeerFingerprint: e.PeerFingerprint,
-		Addr: e.Addr, Message: msg, Hint: hint, Dropped: e.Dropped})
-}
-
-func (rs *receiveSession) onEvent(ev transfer.Event) {
-	j := jsonEvent(ev, "receiver")
-	if c, ok := ev.(transfer.Connected); ok && c.Paired && rs.store != nil {
-		if d, ok, err := rs.store.Trusted(c.PeerKey); err == nil && ok {
-			ce := j.(connectedEvent)
-			ce.PinnedName = d.Name
-			j = ce
-		}
-	}
-	if j != nil {
-		rs.p.event(j)
+func (rs *receiveSession) onEvent(t *app.Transfer, ev event.Event) {
+	if _, failed := ev.(event.Error); !failed { // the command reports failures
+		rs.p.event(ev)
 	}
 	switch e := ev.(type) {
-	case transfer.Connected:
+	case event.Connected:
+		rs.paired = e.Paired
 		rs.peer = peerLabel(e.PeerName, e.PeerFingerprint)
-		rs.peerName, rs.peerKey, rs.paired, rs.wrong = e.PeerName, e.PeerKey, e.Paired, e.WrongCodes
-		if e.Paired && rs.store != nil {
-			if d, ok, err := rs.store.Trusted(e.PeerKey); err == nil && ok {
-				rs.peer = pairedLabel(d.Name, e.PeerName, e.PeerFingerprint)
-			}
+		if e.Paired && e.PinnedName != "" {
+			rs.peer = pairedLabel(e.PinnedName, e.PeerName, e.PeerFingerprint)
 		}
 		if e.Paired {
 			rs.p.infof("paired device %s connected from %s (no code)", rs.peer, e.Addr)
 		} else {
 			rs.p.infof("%s connected from %s", rs.peer, e.Addr)
 		}
-		rs.startRecord(e)
-	case transfer.Offered:
-		if rs.rec != nil {
-			rs.rec.SetOffer(e.Offer.Files, e.Offer.Dirs, e.Offer.Texts, e.Offer.TotalBytes, e.Offer.Paths())
+	case event.Offer:
+		rs.offered(t, e.Full)
+	case event.Accepted:
+		if e.By == event.ByTrusted {
+			rs.p.infof("accepted: %s is a trusted device (--accept-trusted)", rs.peer)
 		}
-		rs.offered(e.Offer)
-	case transfer.Progress:
-		rs.pr.update(e)
-	case transfer.EntryDone:
-		if rs.rec != nil && e.SavedAs != "" {
-			rs.saved = append(rs.saved, e.SavedAs)
-		}
+	case event.Progress:
+		rs.pr.update(transferProgress(e))
+	case event.EntryDone:
 		switch {
-		case e.Outcome == transfer.Skipped:
-			rs.p.infof("skipped %s: an identical file is already there", safe(e.Entry.Path))
-		case e.Outcome == transfer.Resumed:
-			rs.p.infof("resumed %s from a partial file", safe(e.Entry.Path))
-		case e.SavedAs != "" && e.SavedAs != e.Entry.Path:
-			rs.p.infof("saved %s as %s: the name was taken", safe(e.Entry.Path), safe(e.SavedAs))
+		case e.Outcome == "skipped":
+			rs.p.infof("skipped %s: an identical file is already there", safe(e.Path))
+		case e.Outcome == "resumed":
+			rs.p.infof("resumed %s from a partial file", safe(e.Path))
+		case e.SavedAs != "" && e.SavedAs != e.Path:
+			rs.p.infof("saved %s as %s: the name was taken", safe(e.Path), safe(e.SavedAs))
 		}
-	case transfer.TextReceived:
-		rs.keepText(e.Text)
+	case event.Text:
 		if !rs.o.json {
-			t := e.Text
-			if !strings.HasSuffix(t, "\n") {
-				t += "\n"
+			text := e.Text
+			if !strings.HasSuffix(text, "\n") {
+				text += "\n"
 			}
-			rs.p.stdoutSnippet(t)
+			rs.p.stdoutSnippet(text)
 		}
-	case transfer.CodeChanged:
+	default:
+		rs.onReceiverEvent(ev)
+	}
+}
+
+// onReceiverEvent words the receiver's events that belong to no one
+// transfer: the code, the guess budget, refusals, diagnostics.
+func (rs *receiveSession) onReceiverEvent(ev event.Event) {
+	switch e := ev.(type) {
+	case event.CodeChanged:
 		// A code used by a transfer is replaced as the transfer ends;
 		// with --keep the loop shows the new one before it waits again.
-		if e.Reason == transfer.CodeRetired {
+		if e.Reason == "retired" {
 			rs.p.noticef("too many wrong codes: the new code is %s", e.Code)
-			rs.showLink(e.Code, false)
+			rs.showLink(false)
 		}
-	case transfer.CodesHeld:
-		rs.p.warnf("%d wrong codes since it started: no code is checked before %s (a sender who tries sooner is told to wait)",
-			e.Wrong, e.Until.Local().Format("15:04:05"))
-	case transfer.CodesStopped:
-		rs.stopCodes(e, rs.peer != "")
-	case transfer.Refused:
-		rs.refused(e)
-	case transfer.Diagnostics:
+	case event.CodesHeld:
+		until, _ := time.Parse(time.RFC3339Nano, e.Until)
+		rs.p.warnf("%d wrong codes since a person last acted here: no code is checked before %s (a sender who tries sooner is told to wait)",
+			e.Wrong, until.Local().Format("15:04:05"))
+	case event.CodesStopped:
+		rs.p.warnf("stopped taking codes: %d wrong codes were tried here since a person last acted (started it or asked for a new code), more than a person mistypes", e.Wrong)
+	case event.Refused:
+		rs.p.warnf("%s", e.Message)
+		rs.p.stderrHint(e.Hint)
+	case event.Diag:
 		if rs.o.diag {
-			rs.p.infof("diag: receiver: %s", e.Split.Format(stagesOf("receiver"), e.Interval))
+			rs.p.infof("diag: receiver: %s", e.Line)
 		}
 	}
+}
+
+// transferProgress is the progress line's input (progress.go).
+func transferProgress(e event.Progress) transfer.Progress {
+	return transfer.Progress{Done: e.Done, Total: e.Total, Rate: e.Rate, ETA: time.Duration(e.ETA * float64(time.Second)),
+		Current: e.Current, CurrentDone: e.CurrentDone, CurrentSize: e.CurrentSize, EntriesDone: e.EntriesDone, Entries: e.Entries}
 }
 
 // maxListed is how many entries of an offer are listed before "and N more".
 const maxListed = 8
 
-func (rs *receiveSession) offered(o transfer.Offer) {
-	if rs.peer == "" { // Connected comes first; it named a paired sender by its pin
-		rs.peer = peerLabel(o.PeerName, o.PeerFingerprint)
-	}
+func (rs *receiveSession) offered(t *app.Transfer, o transfer.Offer) {
 	rs.p.infof("%s wants to send %s:", rs.peer, describeOffer(o))
 	rs.pr.setSummary(describeOffer(o))
 	for i, en := range o.Entries {
@@ -559,50 +408,20 @@ func (rs *receiveSession) offered(o transfer.Offer) {
 			rs.p.infof("  %s  %s", safe(en.Path), humanBytes(en.Size))
 		}
 	}
-	// The engine keeps one answer for "the pending offer or the next one":
-	// an answer given after this transfer ended would decide the next
-	// transfer's offer (with --keep), so none is given then.
-	ctx := rs.ctx
-	if rs.paired && rs.o.acceptTrusted {
-		// The engine has accepted already (AutoAcceptPaired).
-		rs.p.event(acceptedEvent{Event: "accepted", By: "trusted", TotalBytes: o.TotalBytes})
-		rs.p.infof("accepted: %s is a trusted device (--accept-trusted)", rs.peer)
-		return
-	}
-	accept := func(by string) {
-		if ctx.Err() != nil {
-			return
-		}
-		rs.p.event(acceptedEvent{Event: "accepted", By: by, TotalBytes: o.TotalBytes})
-		rs.r.Accept()
-	}
-	decline := func(why string) {
-		if ctx.Err() != nil {
-			return
-		}
-		rs.mu.Lock()
-		rs.declined = why
-		rs.mu.Unlock()
-		rs.r.Decline()
+	if rs.o.yes || rs.noAsk != "" || (rs.o.acceptTrusted && rs.paired) {
+		return // core/app answers it
 	}
 	rs.wg.Add(1)
 	go func() {
 		defer rs.wg.Done()
+		ok, err := rs.q.confirm(t.Context(), fmt.Sprintf("accept %s from %s?", describeOffer(o), rs.peer))
 		switch {
-		case rs.o.yes:
-			accept("flag")
-		case rs.noAsk != "":
-			decline(rs.noAsk)
+		case err != nil:
+			t.Decline(err.Error())
+		case ok:
+			t.Accept()
 		default:
-			ok, err := rs.q.confirm(ctx, fmt.Sprintf("accept %s from %s?", describeOffer(o), rs.peer))
-			switch {
-			case err != nil:
-				decline(err.Error())
-			case ok:
-				accept("person")
-			default:
-				decline("you said no")
-			}
+			t.Decline("you said no")
 		}
 	}()
 }

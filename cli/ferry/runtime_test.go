@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 // TestDebugRuntime: with FERRY_DEBUG_RUNTIME=1 the done and error events
@@ -15,9 +17,9 @@ func TestDebugRuntime(t *testing.T) {
 	for _, on := range []bool{false, true} {
 		var out bytes.Buffer
 		p := &printer{stdout: &out, stderr: &bytes.Buffer{}, json: true, debugRuntime: on}
-		p.event(doneEvent{Event: "done"})
-		p.event(errorEvent{Event: "error", Kind: "failure"})
-		p.event(codeChangedEvent{Event: "code_changed", Code: "1"})
+		p.event(event.Done{})
+		p.event(event.Error{Kind: "failure"})
+		p.event(event.CodeChanged{Code: "1"})
 		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 		for i, l := range lines {
 			var m map[string]any

@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/discovery"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
@@ -99,18 +101,18 @@ func TestPeerStringsEscapedEverywhere(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		p := &printer{stdout: &stdout, stderr: &stderr}
 		clock := &fakeClock{t: time.Unix(1e9, 0)}
-		rs := &receiveSession{p: p, pr: newProgress(p, progressPlain, clock.now), ctx: context.Background()}
+		rs := &receiveSession{p: p, pr: newProgress(p, progressPlain, clock.now)}
 		// A paired sender with --accept-trusted: the listing is printed
 		// and no question is asked (that path needs a live receiver).
 		rs.o.acceptTrusted = true
-		rs.onEvent(transfer.Connected{PeerName: hostileName, PeerFingerprint: fp, Addr: "10.0.0.2:1", Paired: true})
-		rs.onEvent(transfer.Offered{Offer: transfer.Offer{PeerName: hostileName, PeerFingerprint: fp, Files: 9,
+		rs.onEvent(nil, event.FromTransfer(transfer.Connected{PeerName: hostileName, PeerFingerprint: fp, Addr: "10.0.0.2:1", Paired: true}, "receiver"))
+		rs.onEvent(nil, event.FromTransfer(transfer.Offered{Offer: transfer.Offer{PeerName: hostileName, PeerFingerprint: fp, Files: 9,
 			Dirs: 1, TotalBytes: 27, Entries: append([]transfer.Entry{{Path: path, Kind: transfer.KindDir}},
-				entry, entry, entry, entry, entry, entry, entry, entry, entry)}})
-		rs.onEvent(transfer.Progress{Done: 1, Total: 27, Current: path})
-		rs.onEvent(transfer.EntryDone{Entry: entry, Outcome: transfer.Skipped})
-		rs.onEvent(transfer.EntryDone{Entry: entry, Outcome: transfer.Resumed})
-		rs.onEvent(transfer.EntryDone{Entry: entry, Outcome: transfer.Received, SavedAs: path + " (1)"})
+				entry, entry, entry, entry, entry, entry, entry, entry, entry)}}, "receiver"))
+		rs.onEvent(nil, event.FromTransfer(transfer.Progress{Done: 1, Total: 27, Current: path}, "receiver"))
+		rs.onEvent(nil, event.FromTransfer(transfer.EntryDone{Entry: entry, Outcome: transfer.Skipped}, "receiver"))
+		rs.onEvent(nil, event.FromTransfer(transfer.EntryDone{Entry: entry, Outcome: transfer.Resumed}, "receiver"))
+		rs.onEvent(nil, event.FromTransfer(transfer.EntryDone{Entry: entry, Outcome: transfer.Received, SavedAs: path + " (1)"}, "receiver"))
 		store := trustHome(t)
 		if err := store.NoteRecent(trust.Device{Name: hostileName, Key: peerKey}); err != nil {
 			// The trust file refuses control characters in a name; a long
@@ -119,10 +121,8 @@ func TestPeerStringsEscapedEverywhere(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		rs.store = store
-		rs.onEvent(transfer.Refused{Addr: "10.0.0.2:1", Reason: transfer.NotTrusted, PeerFingerprint: fp, PeerKey: peerKey, Err: errors.New("x")})
-		rs.after = afterCode{p: p, q: &prompter{p: p, in: strings.NewReader("y\n")}, store: store, ask: true, selfArg: "desk"}
-		rs.after.run(context.Background(), trust.Device{Name: hostileName, Key: peerKey}, 0)
+		rs.after = afterCode{p: p, q: &prompter{p: p, in: strings.NewReader("y\n")}, n: testNode(t), ask: true}
+		rs.after.run(context.Background(), app.Result{Peer: trust.Device{Name: hostileName, Key: peerKey}})
 		p.warnf("transfer failed: %v", errors.New("the sender ended the transfer: "+hostileName[:70]+": cancelled"))
 		report(p, withHint(keyChanged(hostileName, fp, trust.Device{Name: "x", Key: peerKey}), "h"))
 		checkHostileOutput(t, "receiver stderr", stderr.String(), true)
@@ -135,10 +135,10 @@ func TestPeerStringsEscapedEverywhere(t *testing.T) {
 		var stderr bytes.Buffer
 		p := &printer{stderr: &stderr}
 		ss := &sendSession{p: p, pr: newProgress(p, progressPlain, time.Now)}
-		ss.onEvent(transfer.Connected{PeerName: hostileName, PeerFingerprint: fp, Addr: "10.0.0.1:1"})
-		ss.onEvent(transfer.Progress{Done: 1, Total: 3, Current: path})
-		ss.onEvent(transfer.EntryDone{Entry: entry, Outcome: transfer.Skipped})
-		ss.onEvent(transfer.EntryDone{Entry: entry, Outcome: transfer.Resumed})
+		ss.onEvent(nil, event.FromTransfer(transfer.Connected{PeerName: hostileName, PeerFingerprint: fp, Addr: "10.0.0.1:1"}, "sender"))
+		ss.onEvent(nil, event.FromTransfer(transfer.Progress{Done: 1, Total: 3, Current: path}, "sender"))
+		ss.onEvent(nil, event.FromTransfer(transfer.EntryDone{Entry: entry, Outcome: transfer.Skipped}, "sender"))
+		ss.onEvent(nil, event.FromTransfer(transfer.EntryDone{Entry: entry, Outcome: transfer.Resumed}, "sender"))
 		peers := []discovery.Peer{{Name: hostileName, Fingerprint: fp, Port: 1}}
 		q := &prompter{p: p, in: strings.NewReader("1\n")}
 		if _, err := pickPeer(context.Background(), p, q, peers, nil); err != nil {
@@ -188,7 +188,7 @@ func TestTextSnippetOnTerminal(t *testing.T) {
 		var stdout bytes.Buffer
 		p := &printer{stdout: &stdout, stdoutTerminal: term}
 		rs := &receiveSession{p: p}
-		rs.onEvent(transfer.TextReceived{Text: text})
+		rs.onEvent(nil, event.Text{Text: text})
 		want := text
 		if term {
 			want = "line one\n\tline two \\x1b[2J\\x0d\n"

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
@@ -193,11 +195,12 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 	if o.toBrowser {
 		return sendToBrowser(ctx, e, p, o, items)
 	}
-	id, name, err := thisDevice(o.name)
+	n, err := newNode(e, p, o.name, o.noHistory, nil)
 	if err != nil {
 		return err
 	}
-	store := trustStore(p)
+	defer n.Close()
+	store := n.Trust()
 	var pin *trust.Device
 	if o.code == "" {
 		if pin, err = pinFor(store, o, interactive); err != nil {
@@ -220,41 +223,51 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 	if pin != nil {
 		dest.label = peerLabel(pin.Name, pin.Fingerprint())
 	}
+	code, pin, err := codeOrPin(ctx, p, q, o, store, dest, pin, interactive)
+	if err != nil {
+		return err
+	}
+	res, err := sendOne(ctx, n, sendSession{p: p, o: o, pr: newProgress(p, o.progressFor(e.stderrTerminal), e.now), peer: dest.label, pin: pin},
+		items, dest, code)
+	if err != nil {
+		return err
+	}
+	afterCode{p: p, q: q, n: n, flag: o.trust, ask: interactive}.run(ctx, res)
+	return nil
+}
+
+// codeOrPin settles how the receiver is authenticated: --code, the pin
+// found before (--paired), a trusted device discovery found, or the code
+// a person types.
+func codeOrPin(ctx context.Context, p *printer, q *prompter, o sendOpts, store *trust.Store, dest receiver, pin *trust.Device, interactive bool) (string, *trust.Device, error) {
 	code := o.code
+	var err error
 	if code == "" && pin == nil && dest.fingerprint != "" {
 		if pin, err = classifyReceiver(p, store, dest, interactive); err != nil {
-			return err
+			return "", nil, err
 		}
 	}
 	if code == "" && pin == nil {
 		if !interactive {
-			return usagef("pass the code the receiver shows with --code CODE", "no code given and %s", noTerminal(o.json))
+			return "", nil, usagef("pass the code the receiver shows with --code CODE", "no code given and %s", noTerminal(o.json))
 		}
 		if code, err = askCode(ctx, q, dest.label); err != nil {
-			return interrupted(ctx, err)
+			return "", nil, interrupted(ctx, err)
 		}
 	}
-	var peerKey []byte
-	if pin != nil {
-		peerKey = pin.Key
-	}
+	return code, pin, nil
+}
 
-	ss := &sendSession{p: p, o: o, pr: newProgress(p, o.progressFor(e.stderrTerminal), e.now), peer: dest.label, pin: pin}
-	hist := openHistory(e, p, o.noHistory)
-	rec := sourceRecord(e.now(), o.paths, o.text != "")
+// sendOne sends items to dest and says how it went.
+func sendOne(ctx context.Context, n *app.Node, ss sendSession, items []transfer.Item, dest receiver, code string) (app.Result, error) {
+	p, o, pin := ss.p, ss.o, ss.pin
 	p.infof("connecting to %s", dest.addr)
-	sum, err := transfer.Send(ctx, transfer.SendConfig{
-		Addrs:    dest.addrs,
-		Code:     code,
-		PeerKey:  peerKey,
-		Identity: id,
-		Name:     name,
-		Items:    items,
-		OnEvent:  ss.onEvent,
-		Diag:     o.diag,
-	})
+	res := n.Send(ctx, app.SendConfig{
+		Items: items, Addrs: dest.addrs, Code: code, Pin: pin, PeerName: dest.name, PeerFingerprint: dest.fingerprint,
+		Paths: o.paths, Text: o.text != "", Diag: o.diag, OnEvent: ss.onEvent,
+	}).Wait()
+	sum, err := res.Summary, res.Err
 	ss.pr.finish(err == nil)
-	hist.add(ss.historyRecord(rec, dest, interrupted(ctx, err), e.now()))
 	if err != nil {
 		switch {
 		case pin != nil && errors.Is(err, secure.ErrKeyChanged):
@@ -264,20 +277,15 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 		case pin != nil && errors.Is(err, secure.ErrNotPaired):
 			err = fmt.Errorf("sending to %s without a code: %w", dest.label, err)
 		}
-		return interrupted(ctx, err)
+		return res, interrupted(ctx, err)
 	}
-	p.event(newDoneEvent(sum, "sender", o.diag))
 	p.infof("sent %s to %s%s, %s", describeSummary(sum), ss.peer, rateSuffix(sum), confirmedWhat(sum))
 	if o.diag {
-		p.infof("diag: sender, whole transfer: %s", endLine("sender", sum.Local, sum.Wall, sum.LocalCPU))
-		p.infof("diag: receiver, whole transfer: %s", endLine("receiver", sum.Remote, sum.RemoteWall, sum.RemoteCPU))
+		p.infof("diag: sender, whole transfer: %s", event.EndLine("sender", sum.Local, sum.Wall, sum.LocalCPU))
+		p.infof("diag: receiver, whole transfer: %s", event.EndLine("receiver", sum.Remote, sum.RemoteWall, sum.RemoteCPU))
 		p.infof("diag: %s", sum.Verdict)
 	}
-	if !ss.paired {
-		afterCode{p: p, q: q, store: store, flag: o.trust, ask: interactive, selfArg: name, selfKey: id.Public()}.run(ctx,
-			trust.Device{Name: ss.peerName, Key: ss.peerKey}, 0)
-	}
-	return nil
+	return res, nil
 }
 
 // pinFor finds, before anything touches the network, the pin that makes
@@ -394,25 +402,16 @@ type sendSession struct {
 	o    sendOpts
 	pr   *progress
 	peer string
-	// From Connected: who the handshake proved, and how.
-	peerName string
-	peerKey  []byte
-	paired   bool
-	pin      *trust.Device // the receiver's pin, in paired mode: its name labels it
-	// For the history: who answered, and the offer once accepted.
-	connected *transfer.Connected
-	offer     *transfer.Offer
+	pin  *trust.Device // the receiver's pin, in paired mode: its name labels it
 }
 
-func (ss *sendSession) onEvent(ev transfer.Event) {
-	if j := jsonEvent(ev, "sender"); j != nil {
-		ss.p.event(j)
+func (ss *sendSession) onEvent(_ *app.Transfer, ev event.Event) {
+	if _, failed := ev.(event.Error); !failed { // the command reports failures
+		ss.p.event(ev)
 	}
 	switch e := ev.(type) {
-	case transfer.Connected:
-		ss.connected = &e
+	case event.Connected:
 		ss.peer = peerLabel(e.PeerName, e.PeerFingerprint)
-		ss.peerName, ss.peerKey, ss.paired = e.PeerName, e.PeerKey, e.Paired
 		if e.Paired && ss.pin != nil {
 			ss.peer = pairedLabel(ss.pin.Name, e.PeerName, e.PeerFingerprint)
 		}
@@ -421,29 +420,29 @@ func (ss *sendSession) onEvent(ev transfer.Event) {
 		} else {
 			ss.p.infof("connected to %s, waiting for it to accept", ss.peer)
 		}
-	case transfer.Accepted:
-		ss.offer = &e.Offer
-		ss.pr.setSummary(describeOffer(e.Offer))
+	case event.Accepted:
+		o := e.Offer
+		ss.pr.setSummary(describeOffer(o))
 		switch {
-		case e.Total == 0 && e.Offer.TotalBytes > 0:
-			ss.p.infof("accepted: the receiver already has all of %s", describeOffer(e.Offer))
-		case e.Total < e.Offer.TotalBytes:
-			ss.p.infof("accepted: sending %s of %s, the rest is already there", humanBytes(e.Total), describeOffer(e.Offer))
+		case e.TotalBytes == 0 && o.TotalBytes > 0:
+			ss.p.infof("accepted: the receiver already has all of %s", describeOffer(o))
+		case e.TotalBytes < o.TotalBytes:
+			ss.p.infof("accepted: sending %s of %s, the rest is already there", humanBytes(e.TotalBytes), describeOffer(o))
 		default:
-			ss.p.infof("accepted: sending %s", describeOffer(e.Offer))
+			ss.p.infof("accepted: sending %s", describeOffer(o))
 		}
-	case transfer.Progress:
-		ss.pr.update(e)
-	case transfer.EntryDone:
+	case event.Progress:
+		ss.pr.update(transferProgress(e))
+	case event.EntryDone:
 		switch e.Outcome {
-		case transfer.Skipped:
-			ss.p.infof("skipped %s: the receiver already has it", safe(e.Entry.Path))
-		case transfer.Resumed:
-			ss.p.infof("resumed %s where an earlier transfer stopped", safe(e.Entry.Path))
+		case "skipped":
+			ss.p.infof("skipped %s: the receiver already has it", safe(e.Path))
+		case "resumed":
+			ss.p.infof("resumed %s where an earlier transfer stopped", safe(e.Path))
 		}
-	case transfer.Diagnostics:
+	case event.Diag:
 		if ss.o.diag {
-			ss.p.infof("diag: sender: %s", e.Split.Format(stagesOf("sender"), e.Interval))
+			ss.p.infof("diag: sender: %s", e.Line)
 		}
 	}
 }

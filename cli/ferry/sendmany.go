@@ -31,6 +31,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
@@ -210,8 +211,7 @@ func recordMany(ctx context.Context, hist *historyLog, rec history.Record, dests
 		return
 	}
 	for i, d := range dests {
-		ss := &sendSession{pin: d.pin, connected: rows.connected[i], offer: rows.offers[i]}
-		hist.add(ss.historyRecord(rec, d.dest, interrupted(ctx, results[i].Err), now))
+		hist.add(historyRecord(rec, d.dest, d.pin, rows.connected[i], rows.offers[i], interrupted(ctx, results[i].Err), now))
 	}
 }
 
@@ -307,7 +307,7 @@ func reportMany(ctx context.Context, p *printer, dests []manyDest, results []tra
 	for i, r := range results {
 		label := rows.label(i)
 		if r.Err == nil {
-			p.event(tag(manyDoneEvent{newDoneEvent(r.Summary, "sender", false), r.ReadAgain}, i, dests[i].t.value))
+			p.event(tag(manyDoneEvent{event.NewDone(r.Summary, "sender", false), r.ReadAgain}, i, dests[i].t.value))
 			again := ""
 			if r.ReadAgain > 0 {
 				again = fmt.Sprintf(" (%s read from disk again for it: it fell behind the others)", humanBytes(r.ReadAgain))
@@ -317,7 +317,7 @@ func reportMany(ctx context.Context, p *printer, dests []manyDest, results []tra
 		}
 		err := interrupted(ctx, r.Err)
 		code, kind, hint := classify(err)
-		p.event(tag(errorEvent{Event: "error", Kind: kind, ExitCode: code, Message: err.Error(), Hint: hint}, i, dests[i].t.value))
+		p.event(tag(event.Error{Kind: kind, ExitCode: code, Message: err.Error(), Hint: hint}, i, dests[i].t.value))
 		p.infof("[%d] not sent to %s: %v", i+1, label, err)
 		failed = append(failed, fmt.Sprintf("%s (%s)", label, kindWords(kind)))
 		if worst == nil || severity(code) > severity(exitOf(worst)) {
@@ -357,8 +357,16 @@ func kindWords(kind string) string { return strings.ReplaceAll(kind, "_", " ") }
 // the bytes read from disk again for it alone (0 when it shared every
 // read with the others).
 type manyDoneEvent struct {
-	doneEvent
-	ReadAgain int64 `json:"read_again_bytes"`
+	event.Done
+	ReadAgain int64
+}
+
+func (m manyDoneEvent) MarshalJSON() ([]byte, error) {
+	b, err := event.Marshal(m.Done)
+	if err != nil {
+		return nil, err
+	}
+	return fmt.Appendf(b[:len(b)-1], `,"read_again_bytes":%d}`, m.ReadAgain), nil
 }
 
 // manyFailed is the run's one error when some receivers did not get
@@ -375,7 +383,7 @@ func (e *manyFailed) Unwrap() error { return e.worst }
 // tag adds the receiver to a JSON event: "receiver_index" (from 1, in the
 // order of --to and --peer) and "receiver" (that flag's value as given).
 func tag(ev any, i int, value string) json.RawMessage {
-	b, err := json.Marshal(ev)
+	b, err := marshalEvent(ev)
 	if err != nil {
 		panic(fmt.Sprintf("encoding event %T: %v", ev, err))
 	}
@@ -456,7 +464,7 @@ func (r *manyRows) label(i int) string {
 // onEvent is SendMany's handler: never called concurrently.
 func (r *manyRows) onEvent(k int, ev transfer.Event) {
 	i := r.live[k]
-	if j := jsonEvent(ev, "sender"); j != nil {
+	if j := event.FromTransfer(ev, "sender"); j != nil {
 		r.p.event(tag(j, i, r.dests[i].t.value))
 	}
 	r.mu.Lock()

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
@@ -44,7 +45,7 @@ func TestParseSendMany(t *testing.T) {
 }
 
 func TestTagEvent(t *testing.T) {
-	b := tag(acceptedEvent{Event: "accepted", By: "peer", TotalBytes: 7}, 1, "10.0.0.2:4000")
+	b := tag(event.Accepted{By: "peer", TotalBytes: 7}, 1, "10.0.0.2:4000")
 	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatalf("%s: %v", b, err)

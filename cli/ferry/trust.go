@@ -4,19 +4,18 @@ package main
 // do with the trust store (core/trust) around a transfer.
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
 	"flag"
 	"fmt"
-	"net"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
 )
 
@@ -29,34 +28,16 @@ func openTrust() (*trust.Store, error) {
 	return trust.Open(path), nil
 }
 
-type trustedEvent struct {
-	Event       string `json:"event"` // "trusted", "recent" or "untrusted"
-	Name        string `json:"name"`
-	Fingerprint string `json:"fingerprint"`
-	Key         string `json:"key"`       // base64 of the 32-byte static key
-	PairedAt    string `json:"paired_at"` // RFC 3339
-}
-
-func newTrustedEvent(event string, d trust.Device) trustedEvent {
-	return trustedEvent{event, d.Name, d.Fingerprint(), base64.StdEncoding.EncodeToString(d.Key),
-		d.PairedAt.UTC().Format(time.RFC3339)}
-}
-
-// refusedEvent is a receiver refusing a sender that came without a code
-// (the handshake's paired mode), which does not end the receiver: it
-// goes on waiting for a sender with the code.
-type refusedEvent struct {
-	Event string `json:"event"` // "refused"
-	Kind  string `json:"kind"`  // "not_paired"
-	// Reason: "not_trusted" (no pin here for the sender), "pin_mismatch"
-	// (the sender's pin for this device is not this device's key) or
-	// "trust_off" (the trust file cannot be used).
-	Reason          string `json:"reason"`
-	PeerFingerprint string `json:"peer_fingerprint"` // "" unless not_trusted
-	Addr            string `json:"addr"`             // the sender's host:port
-	Message         string `json:"message"`
-	Hint            string `json:"hint"`
-	Dropped         int    `json:"dropped"` // refusals before this one not reported (too many at once)
+func newTrustedEvent(kind string, d trust.Device) event.Event {
+	dev := event.Device{Name: d.Name, Fingerprint: d.Fingerprint(), Key: base64.StdEncoding.EncodeToString(d.Key),
+		PairedAt: d.PairedAt.UTC().Format(time.RFC3339)}
+	switch kind {
+	case "recent":
+		return event.Recent{Device: dev}
+	case "untrusted":
+		return event.Untrusted{Device: dev}
+	}
+	return event.Trusted{Device: dev}
 }
 
 const pairAgainHint = "pair again: send once with the code, then answer yes to trust (or pass --trust)"
@@ -133,9 +114,9 @@ func cmdTrust(p *printer, args []string) error {
 }
 
 func trustList(p *printer, store *trust.Store, recent bool) error {
-	list, event := store.Devices, "trusted"
+	list, kind := store.Devices, "trusted"
 	if recent {
-		list, event = store.Recent, "recent"
+		list, kind = store.Recent, "recent"
 	}
 	devs, err := list()
 	if err != nil {
@@ -143,7 +124,7 @@ func trustList(p *printer, store *trust.Store, recent bool) error {
 	}
 	if p.json {
 		for _, d := range devs {
-			p.event(newTrustedEvent(event, d))
+			p.event(newTrustedEvent(kind, d))
 		}
 		return nil
 	}
@@ -227,74 +208,61 @@ func trustRemove(p *printer, store *trust.Store, query string) error {
 }
 
 // afterCode is what send and receive do after a transfer that a code
-// authenticated: remember the peer for "ferry trust add", then trust it
-// if --trust says so or the person answers yes. Nothing here fails the
-// transfer, which has already succeeded: problems are warnings.
+// authenticated: core/app decides (AfterCode) whether the peer's key is
+// pinned now, asked about, or not; this says so and asks.
 type afterCode struct {
-	p       *printer
-	q       *prompter
-	store   *trust.Store // nil when the trust file cannot be used
-	flag    bool         // --trust
-	ask     bool         // stdin is a terminal and --json is off
-	selfArg string       // how the other device names this one in 'ferry trust add'
-	selfKey []byte       // this device's key: a transfer to itself (make demo) trusts nothing
+	p    *printer
+	q    *prompter
+	n    *app.Node
+	flag bool // --trust
+	ask  bool // stdin is a terminal and --json is off
 }
 
-// wrong is how many wrong codes the receiver checked before this
-// transfer's code proved right (0 on the sender, which cannot know): not
-// zero, the peer may be a guesser who got lucky, so its key is pinned
-// only by a person who was told so, never by --trust alone.
-func (a afterCode) run(ctx context.Context, peer trust.Device, wrong int) {
-	if a.store == nil || len(peer.Key) != 32 || bytes.Equal(peer.Key, a.selfKey) {
-		return
-	}
-	if peer.Name == "" {
-		peer.Name = peer.Fingerprint()
-	}
+func (a afterCode) run(ctx context.Context, res app.Result) {
+	step, err := a.n.AfterCode(res, a.flag, a.ask)
+	peer := step.Peer
 	label := peerLabel(peer.Name, peer.Fingerprint())
-	if err := a.store.NoteRecent(peer); err != nil {
+	if err != nil {
 		a.p.warnf("cannot remember %s for 'ferry trust add': %v", label, err)
 		return
 	}
-	if _, ok, err := a.store.Trusted(peer.Key); err != nil || ok {
+	wrong := plural(step.WrongCodes, "wrong code was", "wrong codes were")
+	yes := false
+	switch step.Do {
+	case app.PinNothing:
 		return
-	}
-	yes := a.flag
-	question := fmt.Sprintf("trust %s so later transfers need no code?", label)
-	if wrong > 0 {
-		yes = false
-		question = fmt.Sprintf("%s tried here before this code was right: if they were not all yours, someone may have guessed it. trust %s anyway, so later transfers need no code?",
-			plural(wrong, "wrong code was", "wrong codes were"), label)
-		if a.flag && !a.ask {
-			a.p.warnf("not trusting %s: %s tried here before its code was right", label, plural(wrong, "wrong code was", "wrong codes were"))
+	case app.PinNow:
+		yes = true
+	case app.PinRefused:
+		a.p.warnf("not trusting %s: %s tried here before its code was right", label, wrong)
+	case app.PinAsk:
+		question := fmt.Sprintf("trust %s so later transfers need no code?", label)
+		if step.WrongCodes > 0 {
+			question = fmt.Sprintf("%s tried here before this code was right: if they were not all yours, someone may have guessed it. trust %s anyway, so later transfers need no code?",
+				wrong, label)
 		}
-	}
-	if !yes && a.ask {
 		ok, err := a.q.confirm(ctx, question)
 		if err != nil {
 			return
 		}
 		yes = ok
 	}
+	self := a.n.Name()
 	if !yes {
-		a.p.infof("to send without a code next time, run 'ferry trust add %s' here and 'ferry trust add %s' there", peer.Fingerprint(), a.selfArg)
+		a.p.infof("to send without a code next time, run 'ferry trust add %s' here and 'ferry trust add %s' there", peer.Fingerprint(), self)
 		return
 	}
-	peer.PairedAt = time.Now()
-	if err := a.store.Add(peer); err != nil {
+	peer, others, err := a.n.Pin(peer)
+	if err != nil {
 		a.p.warnf("cannot trust %s: %v", label, err)
 		return
 	}
 	a.p.event(newTrustedEvent("trusted", peer))
 	a.p.infof("trusted %s: transfers need no code once %s trusts this device too (answer yes there, or run 'ferry trust add %s' on it)",
-		label, safe(peer.Name), a.selfArg)
-	if devs, err := a.store.Devices(); err == nil {
-		for _, d := range devs {
-			if strings.EqualFold(d.Name, peer.Name) && string(d.Key) != string(peer.Key) {
-				a.p.infof("%s is trusted too: if it was the same device before it made a new key, run 'ferry trust remove %s'",
-					peerLabel(d.Name, d.Fingerprint()), d.Fingerprint())
-			}
-		}
+		label, safe(peer.Name), self)
+	for _, d := range others {
+		a.p.infof("%s is trusted too: if it was the same device before it made a new key, run 'ferry trust remove %s'",
+			peerLabel(d.Name, d.Fingerprint()), d.Fingerprint())
 	}
 }
 
@@ -312,45 +280,6 @@ func trustStore(p *printer) *trust.Store {
 		return nil
 	}
 	return store
-}
-
-// refusalText says why the receiver refused a sender without a code:
-// the refused event's reason, its message and its hint.
-func refusalText(e transfer.Refused, store *trust.Store) (reason, msg, hint string) {
-	host := e.Addr
-	if h, _, err := net.SplitHostPort(e.Addr); err == nil {
-		host = h
-	}
-	switch {
-	case e.Reason == transfer.NotTrusted && store != nil:
-		if _, _, err := store.Trusted(e.PeerKey); err != nil {
-			reason, msg = "trust_off", fmt.Sprintf("refused %s: it sent without a code, and the trust file cannot be read: %v", e.PeerFingerprint, err)
-			hint = "send with the code; 'ferry trust list' shows what is wrong with the trust file"
-			break
-		}
-		who := e.PeerFingerprint
-		if rec, err := store.Recent(); err == nil {
-			for _, d := range rec {
-				if bytes.Equal(d.Key, e.PeerKey) {
-					who = peerLabel(d.Name, who)
-				}
-			}
-		}
-		reason, msg, hint = "not_trusted", fmt.Sprintf("refused %s: it sent without a code, and this device does not trust it", who), pairAgainHint
-	case e.Reason == transfer.CodesOff:
-		reason, msg = "codes_off", fmt.Sprintf("refused a sender at %s: it sent with a code, and this receiver takes trusted devices only (no code was checked)", host)
-		hint = "to take files from that device, pair it once with 'ferry receive' and trust it"
-	case e.Reason == transfer.PinMismatch:
-		reason, msg = "pin_mismatch", fmt.Sprintf("refused a sender at %s: it sent without a code, expecting another key for this device (this device made a new key since they paired, or the sender meant another device)", host)
-		hint = pairAgainHint
-	default: // PairedOff: the trust file was unusable from the start
-		reason, msg = "trust_off", fmt.Sprintf("refused a sender at %s: it sent without a code, and trusted devices are off on this device", host)
-		hint = "send with the code; 'ferry trust list' shows what is wrong with the trust file"
-	}
-	if e.Dropped > 0 {
-		msg += fmt.Sprintf(" (and %d refusals before it not shown: too many at once)", e.Dropped)
-	}
-	return reason, msg, hint
 }
 
 // keyChanged is a discovered device that advertises a trusted device's

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
 )
 
@@ -235,51 +234,5 @@ func TestClassifyTrustErrors(t *testing.T) {
 	}
 	if !errors.Is(keyChanged("desk", "AAAA-AAAA-AAAA-AAAA", randomDevice(t, "desk")), secure.ErrKeyChanged) {
 		t.Error("keyChanged does not wrap ErrKeyChanged")
-	}
-}
-
-// TestRefusalText: what the receiver says about each sender refused for
-// coming without a code, and that each message follows the output rules.
-func TestRefusalText(t *testing.T) {
-	store := trustHome(t)
-	laptop, stranger := randomDevice(t, "laptop"), randomDevice(t, "x")
-	if err := store.NoteRecent(laptop); err != nil {
-		t.Fatal(err)
-	}
-	notTrusted := func(d trust.Device) transfer.Refused {
-		return transfer.Refused{Addr: "10.1.2.3:40000", Reason: transfer.NotTrusted, PeerFingerprint: d.Fingerprint(), PeerKey: d.Key}
-	}
-	tests := []struct {
-		name              string
-		e                 transfer.Refused
-		store             *trust.Store
-		reason, msg, hint string
-	}{
-		{"known by a code once", notTrusted(laptop), store, "not_trusted",
-			"refused laptop (" + laptop.Fingerprint() + "): it sent without a code, and this device does not trust it", pairAgainHint},
-		{"never seen", notTrusted(stranger), store, "not_trusted",
-			"refused " + stranger.Fingerprint() + ": it sent without a code, and this device does not trust it", pairAgainHint},
-		{"stale pin", transfer.Refused{Addr: "[fe80::1%eth1]:40000", Reason: transfer.PinMismatch}, store, "pin_mismatch",
-			"refused a sender at fe80::1%eth1: it sent without a code, expecting another key for this device (this device made a new key since they paired, or the sender meant another device)", pairAgainHint},
-		{"trust off", transfer.Refused{Addr: "10.1.2.3:40000", Reason: transfer.PairedOff}, nil, "trust_off",
-			"refused a sender at 10.1.2.3: it sent without a code, and trusted devices are off on this device", "send with the code"},
-		{"code to the daemon", transfer.Refused{Addr: "10.1.2.3:40000", Reason: transfer.CodesOff}, store, "codes_off",
-			"refused a sender at 10.1.2.3: it sent with a code, and this receiver takes trusted devices only (no code was checked)", "to take files from that device, pair it once"},
-		{"after a flood", transfer.Refused{Addr: "10.1.2.3:40000", Reason: transfer.PinMismatch, Dropped: 7}, store, "pin_mismatch",
-			"(and 7 refusals before it not shown: too many at once)", pairAgainHint},
-	}
-	for _, tt := range tests {
-		reason, msg, hint := refusalText(tt.e, tt.store)
-		if reason != tt.reason || !strings.Contains(msg, tt.msg) || !strings.HasPrefix(hint, tt.hint) {
-			t.Errorf("%s: %s %q %q", tt.name, reason, msg, hint)
-		}
-		checkStderr(t, "ferry: warning: "+msg+"\nferry: hint: "+hint+"\n", false)
-	}
-
-	// The trust file broke while the receiver ran: it says so.
-	os.WriteFile(store.Path(), []byte("{broken"), 0o600)
-	reason, msg, _ := refusalText(notTrusted(laptop), store)
-	if reason != "trust_off" || !strings.Contains(msg, "the trust file cannot be read: ") || !strings.Contains(msg, store.Path()) {
-		t.Errorf("broken file: %s %q", reason, msg)
 	}
 }

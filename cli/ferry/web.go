@@ -12,43 +12,13 @@ import (
 	"net"
 	"strings"
 
-	"github.com/skip2/go-qrcode"
-
+	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/web"
-	"github.com/ferry-project/ferry/gui/page"
+	"github.com/skip2/go-qrcode"
 )
-
-// pageEvent (--json) says where the page is: one link per address, each
-// with the code in its fragment, and the hashes a person can check the
-// page against (.github/SECURITY.md).
-type pageEvent struct {
-	Event      string   `json:"event"` // "page"
-	Links      []string `json:"links"`
-	PageSHA256 string   `json:"page_sha256"`
-	WasmSHA256 string   `json:"wasm_sha256"`
-	// HasWasm is false in a binary built without ferry.wasm (a plain go
-	// build): its page only says so.
-	HasWasm bool `json:"has_wasm"`
-}
-
-// servePage listens on addr (host:port, default every interface and any
-// free port) and shares the port between Ferry and the page.
-func servePage(addr, name string, toBrowser bool) (*web.Mux, error) {
-	if addr == "" {
-		addr = ":0"
-	}
-	srv, err := web.NewServer(web.Config{Name: name, ToBrowser: toBrowser, Files: page.Files})
-	if err != nil {
-		return nil, err
-	}
-	ln, err := transfer.Listen(addr) // its error carries its kind
-	if err != nil {
-		return nil, err
-	}
-	return web.NewMux(ln, srv), nil
-}
 
 func muxPort(m *web.Mux) int {
 	if a, ok := m.Addr().(*net.TCPAddr); ok {
@@ -57,23 +27,10 @@ func muxPort(m *web.Mux) int {
 	return 0
 }
 
-// pageLinks are the links to print: one per shown address, or localhost
-// when there is none.
-func pageLinks(addrs []string, port int, code, fp string) []string {
-	if len(addrs) == 0 {
-		addrs = []string{"localhost"}
-	}
-	links := make([]string, len(addrs))
-	for i, a := range addrs {
-		links[i] = web.Link(a, port, code, fp)
-	}
-	return links
-}
-
 // showPage prints the links (the first is the one to scan), the QR code
 // of the first with --qr, and the page's hashes.
 func showPage(p *printer, srv *web.Server, links []string, qr bool) {
-	p.event(pageEvent{Event: "page", Links: links, PageSHA256: srv.PageHash, WasmSHA256: srv.WasmHash, HasWasm: srv.HasWasm})
+	p.event(event.Page{Links: links, PageSHA256: srv.PageHash, WasmSHA256: srv.WasmHash, HasWasm: srv.HasWasm})
 	if !srv.HasWasm {
 		p.warnf("this ferry was built without the browser page (ferry.wasm): the link opens a page that says so")
 		p.stderrHint("build ferry with 'make ferry' to include it")
@@ -142,11 +99,13 @@ func qrLines(s string) ([]string, error) {
 // (transfer.SendConfig.Listener): after transfer.MaxListenerGuesses
 // connections that could test the code without proving it, it stops.
 func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []transfer.Item) error {
-	id, name, err := thisDevice(o.name)
+	n, err := newNode(e, p, o.name, true, nil) // a send to a page is not recorded
 	if err != nil {
 		return err
 	}
-	m, err := servePage(o.listen, name, true)
+	defer n.Close()
+	id, name := n.Identity(), n.Name()
+	m, err := n.ServePage(o.listen, true)
 	if err != nil {
 		return err
 	}
@@ -161,7 +120,7 @@ func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []
 		host, _, _ = net.SplitHostPort(o.listen)
 	}
 	code := web.LinkCode()
-	links := pageLinks(shownAddrs(host, o.ifaces), muxPort(m), code, id.Fingerprint())
+	links := app.PageLinks(shownAddrs(host, o.ifaces), muxPort(m), code, id.Fingerprint())
 	p.infof("this device: %s", peerLabel(name, id.Fingerprint()))
 	showPage(p, m.Server(), links, o.qr)
 	p.infof("waiting for the page: open the link on the other device (or scan the QR code) and press Receive")
@@ -174,7 +133,9 @@ func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []
 				pageUnproven(p, u)
 				return
 			}
-			ss.onEvent(ev)
+			if ev := event.FromTransfer(ev, event.Sender); ev != nil {
+				ss.onEvent(nil, ev)
+			}
 		},
 	})
 	ss.pr.finish(err == nil)
@@ -188,11 +149,11 @@ func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []
 		}
 		return err
 	}
-	p.event(newDoneEvent(sum, "sender", o.diag))
+	p.event(event.NewDone(sum, "sender", o.diag))
 	p.infof("sent %s to %s%s, every file confirmed", describeSummary(sum), ss.peer, rateSuffix(sum))
 	if o.diag {
-		p.infof("diag: sender, whole transfer: %s", endLine("sender", sum.Local, sum.Wall, sum.LocalCPU))
-		p.infof("diag: page, whole transfer: %s", endLine("receiver", sum.Remote, sum.RemoteWall, sum.RemoteCPU))
+		p.infof("diag: sender, whole transfer: %s", event.EndLine("sender", sum.Local, sum.Wall, sum.LocalCPU))
+		p.infof("diag: page, whole transfer: %s", event.EndLine("receiver", sum.Remote, sum.RemoteWall, sum.RemoteCPU))
 		p.infof("diag: %s", sum.Verdict)
 	}
 	return nil

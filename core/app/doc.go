@@ -1,0 +1,66 @@
+// Package app is a device running Ferry: the one layer every front end
+// (the CLI, the desktop app, the mobile binding) stands on. A front end
+// presents what it is told and passes on what a person chose; every
+// decision about a device's life is made here, once.
+//
+// # The Node
+//
+// New makes a Node from a Config: it loads (or creates) the device's key
+// and opens its trust store and history, all kept in one config folder.
+// A Node lives as long as the program: it holds the identity, the trust
+// store (Trust), the history (History), the receiver with the device's
+// one guess budget (Listen), and it starts transfers (Send, Receiver's
+// Receive). Problems that cost a convenience, never a transfer (a trust
+// file that cannot be read, a history that cannot be written, an
+// advertisement that failed) go to Config.OnWarning.
+//
+// # Receiving
+//
+// Listen binds a port, picks a code, advertises the device (core/discovery)
+// and serves the browser page on the same port (core/web; the page's
+// files come from the front end as Config.PageFiles), and returns a
+// Receiver at once. Its Code and Port can be shown before any sender
+// comes. Receiver.Receive waits for one transfer and returns its handle
+// at once; a front end that keeps receiving calls it again when the
+// transfer is Done. The port, the code (until a transfer used it or
+// wrong guesses retired it) and the guess budget are kept across those
+// transfers: an honest transfer never hands a guesser a fresh budget.
+// Only NewCode, a person asking for a new code, starts the budget over.
+// Once the budget is spent (event.CodesStopped) the wait for a sender
+// ends with an error wrapping transfer.ErrCodesStopped, unless
+// ReceiveConfig.PairedOnly took no code to begin with (a daemon).
+//
+// # Transfers and events
+//
+// Send and Receive return a *Transfer. Its events go to the Handler it
+// was started with, in order, one at a time, and end with exactly one
+// event.Done or event.Error; Wait then returns its Result. Each event is
+// a type of package event, which is also its one JSON form (event.Marshal):
+// the CLI's --json, the mobile binding and the page carry the same
+// objects. Transfer.ID names a transfer within its Node.
+//
+// An offer (event.Offer) is answered with Transfer.Accept or Decline,
+// unless the receiver answers it unasked: every offer with AcceptAll, a
+// trusted device's with AcceptTrusted, none with Unattended (nobody can
+// be asked: the offer is declined with that reason).
+//
+// # Decisions made here
+//
+//   - The history: a receiver records every transfer where a sender
+//     connected, a sender every attempt; the record is built from the
+//     events and written once, when the transfer ends (its outcome from
+//     Result; a transfer cancelled by this end is "cancelled"). Texts are
+//     recorded by name and size, never their content. Config.NoHistory
+//     turns recording off.
+//   - Pinning after a code: AfterCode says whether to pin the peer's key
+//     now, ask a person, or not; it never pins silently when wrong codes
+//     were tried before the right one (event.Connected.WrongCodes).
+//   - The clipboard: Result.Clipboard says whether the texts received go
+//     there: a trusted device's unasked, another's only if a person
+//     agrees. The clipboard itself is the front end's.
+//   - What a trusted device may do unasked: its offers are accepted with
+//     ReceiveConfig.AcceptTrusted; it needs no code while its key is
+//     pinned (the trust file is read at each handshake).
+//   - Defaults: the device name (DefaultName, the host name) and the
+//     download folder (DefaultDir).
+package app

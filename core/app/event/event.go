@@ -1,0 +1,303 @@
+package event
+
+import "github.com/ferry-project/ferry/core/transfer"
+
+// Event is one event of the schema. Type is its "event" field in JSON.
+type Event interface{ Type() string }
+
+// Listening (receiver, always first): where and how to reach it.
+type Listening struct {
+	Code        string   `json:"code"`
+	Port        int      `json:"port"`
+	Addresses   []string `json:"addresses"` // IPs, without the port
+	Name        string   `json:"name"`
+	Fingerprint string   `json:"fingerprint"`
+	Dir         string   `json:"dir"`
+}
+
+// Page (receive --web, send --to-browser): where the browser page is,
+// one link per address (the first is the one to scan), and the hashes a
+// person can check it against. HasWasm is false in a binary built
+// without ferry.wasm: its page only says so.
+type Page struct {
+	Links      []string `json:"links"`
+	PageSHA256 string   `json:"page_sha256"`
+	WasmSHA256 string   `json:"wasm_sha256"`
+	HasWasm    bool     `json:"has_wasm"`
+}
+
+// Connected (both ends): the handshake proved who the peer is.
+type Connected struct {
+	PeerName        string `json:"peer_name"` // the name the peer claims
+	PeerFingerprint string `json:"peer_fingerprint"`
+	Addr            string `json:"addr"`
+	Paired          bool   `json:"paired"` // authenticated by pinned keys, without a code
+	// PinnedName (receiver, paired) is the name this device pinned the
+	// sender's key under; PeerName is the name the sender claims.
+	PinnedName string `json:"pinned_name,omitempty"`
+	// WrongCodes (receiver, by code) is how many wrong codes were tried
+	// here since the last transfer by code before this sender's was right.
+	WrongCodes int `json:"wrong_codes"`
+	// PeerKey is the peer's 32-byte static key, proven in the handshake.
+	PeerKey []byte `json:"-"`
+}
+
+// Entry is one entry of an offer as Offer lists it.
+type Entry struct {
+	Path string `json:"path"`
+	Kind string `json:"kind"` // "file", "folder" or "text"
+	Size int64  `json:"size"`
+}
+
+// Offer (receiver): what a sender proposes.
+type Offer struct {
+	PeerName        string `json:"peer_name"`
+	PeerFingerprint string `json:"peer_fingerprint"`
+	Files           int    `json:"files"`
+	Folders         int    `json:"folders"`
+	Texts           int    `json:"texts"`
+	TotalBytes      int64  `json:"total_bytes"`
+	// Entries lists the first MaxOfferEntries entries of the offer, in
+	// its order; EntriesTotal says how many it holds, EntriesListed how
+	// many are listed (fewer only when it holds more).
+	Entries       []Entry `json:"entries"`
+	EntriesTotal  int     `json:"entries_total"`
+	EntriesListed int     `json:"entries_listed"`
+	// Full is the whole offer, every entry (Go only).
+	Full transfer.Offer `json:"-"`
+}
+
+// MaxOfferEntries is how many entries an Offer lists in JSON. An offer
+// may hold 100,000 (core/transfer's MaxEntries): all of them would make
+// one line of several MiB, built in memory at once, over a receiver's
+// 32 MiB budget. Every entry still gets its own Entry event.
+const MaxOfferEntries = 1000
+
+// Accepted (both ends): the offer was accepted. By says who: "peer" on
+// the sender (the receiver accepted); on the receiver "flag" (accept all,
+// --yes), "person" (answered the question) or "trusted" (a paired sender,
+// accepted unasked). TotalBytes: on the sender, the bytes that will
+// cross (skips and resumes taken off).
+type Accepted struct {
+	By         string `json:"by"`
+	TotalBytes int64  `json:"total_bytes"`
+	// Offer is what was accepted (Go only).
+	Offer transfer.Offer `json:"-"`
+}
+
+// Who accepted an offer (Accepted.By).
+const (
+	ByPeer    = "peer"
+	ByFlag    = "flag"
+	ByPerson  = "person"
+	ByTrusted = "trusted"
+)
+
+// Progress (both ends), at most a few times a second while bytes move.
+type Progress struct {
+	Done        int64   `json:"done"`
+	Total       int64   `json:"total"`
+	Rate        float64 `json:"rate"`
+	ETA         float64 `json:"eta"` // seconds; 0 when unknown
+	Current     string  `json:"current"`
+	CurrentDone int64   `json:"current_done"`
+	CurrentSize int64   `json:"current_size"`
+	EntriesDone int     `json:"entries_done"`
+	Entries     int     `json:"entries"`
+}
+
+// EntryDone (both ends): one entry is verified and in place, or skipped.
+type EntryDone struct {
+	Path    string `json:"path"`
+	Kind    string `json:"kind"`
+	Size    int64  `json:"size"`
+	Outcome string `json:"outcome"`            // "received", "skipped", "resumed", "created"
+	SavedAs string `json:"saved_as,omitempty"` // receiver, relative to the destination
+}
+
+// Text (receiver): a text snippet arrived.
+type Text struct {
+	Name string `json:"name"`
+	Text string `json:"text"`
+}
+
+// CodeChanged (receiver): the code a sender must type is now Code.
+// Reason: "retired" (too many wrong codes), "used" (the transfer that
+// used the old one ended) or "renewed" (a person asked).
+type CodeChanged struct {
+	Code   string `json:"code"`
+	Reason string `json:"reason"`
+}
+
+// CodesHeld (receiver): after too many wrong codes none is checked
+// before Until; a sender that tries sooner is told to wait.
+type CodesHeld struct {
+	Until string `json:"until"` // RFC 3339
+	Wrong int    `json:"wrong"` // wrong codes checked since a person last acted
+}
+
+// CodesStopped (receiver): the guess budget is spent; no code is checked
+// until a person asks for a new one. Paired senders still get through.
+type CodesStopped struct {
+	Wrong int `json:"wrong"`
+}
+
+// Refused (receiver): a sender came without a code and the handshake
+// refused it; the receiver goes on waiting.
+type Refused struct {
+	Kind string `json:"kind"` // "not_paired"
+	// Reason: "not_trusted" (no pin here for the sender), "pin_mismatch"
+	// (the sender's pin for this device is not this device's key) or
+	// "trust_off" (the trust file cannot be used).
+	Reason          string `json:"reason"`
+	PeerFingerprint string `json:"peer_fingerprint"` // "" unless not_trusted
+	Addr            string `json:"addr"`             // the sender's host:port
+	Message         string `json:"message"`
+	Hint            string `json:"hint"`
+	Dropped         int    `json:"dropped"` // refusals before this one not reported (too many at once)
+}
+
+// Device is a device of the trust store, as Trusted, Recent and
+// Untrusted carry it.
+type Device struct {
+	Name        string `json:"name"`
+	Fingerprint string `json:"fingerprint"`
+	Key         string `json:"key"`       // base64 of the 32-byte static key
+	PairedAt    string `json:"paired_at"` // RFC 3339
+}
+
+// Trusted: a device's key is pinned (after a transfer by code, or by
+// hand); also each device a trust listing shows.
+type Trusted struct{ Device }
+
+// Recent: a device a code last authenticated (PairedAt: when).
+type Recent struct{ Device }
+
+// Untrusted: a device's pin was removed.
+type Untrusted struct{ Device }
+
+// Stage is one stage of a Diag split.
+type Stage struct {
+	Stage   string  `json:"stage"`
+	Busy    float64 `json:"busy"` // share of the wall time, 0..1 (can exceed 1 across goroutines)
+	Seconds float64 `json:"seconds"`
+	Bytes   int64   `json:"bytes"`
+}
+
+// CPU is an end's process CPU over the wall time of its split.
+type CPU struct {
+	Busy         float64 `json:"busy"`          // share of wall it ran or waited for a core, 0..1
+	CoresUsed    float64 `json:"cores_used"`    // CPU seconds per second
+	CoresWaiting float64 `json:"cores_waiting"` // its threads' wait for a core, seconds per second
+	Cores        int     `json:"cores"`         // cores it may use
+}
+
+// Diag (both ends, with diagnostics on): an end's stage split, every few
+// seconds, and for the whole transfer in Done.
+type Diag struct {
+	End    string  `json:"end"`  // "sender" or "receiver"
+	Wall   float64 `json:"wall"` // seconds the split covers
+	Stages []Stage `json:"stages"`
+	CPU    *CPU    `json:"cpu,omitempty"` // whole transfer, when the end measured it
+	Line   string  `json:"line"`          // the same split as the human line
+}
+
+// Done (both ends, last on success).
+type Done struct {
+	Entries      int     `json:"entries"`
+	Bytes        int64   `json:"bytes"`
+	SkippedBytes int64   `json:"skipped_bytes"`
+	ResumedBytes int64   `json:"resumed_bytes"`
+	Duration     float64 `json:"duration"`
+	Local        *Diag   `json:"local,omitempty"`   // with diagnostics
+	Remote       *Diag   `json:"remote,omitempty"`  // sender with diagnostics
+	Verdict      string  `json:"verdict,omitempty"` // sender with diagnostics
+	Runtime
+}
+
+// Error (both ends, last on failure).
+type Error struct {
+	Kind     string `json:"kind"`      // a stable error kind: "wrong_code", "declined", "cancelled", ...
+	ExitCode int    `json:"exit_code"` // the CLI's exit code for it
+	Message  string `json:"message"`
+	Hint     string `json:"hint,omitempty"`
+	Runtime
+	// Err is the error itself (Go only), for errors.Is.
+	Err error `json:"-"`
+}
+
+// Runtime are the process's goroutines and open descriptors, on Done and
+// Error when the CLI runs with FERRY_DEBUG_RUNTIME=1: a debugging aid for
+// tests that look for leaks across many transfers. Absent otherwise.
+type Runtime struct {
+	Goroutines *int `json:"goroutines,omitempty"`
+	OpenFDs    *int `json:"open_fds,omitempty"`
+}
+
+// Peer (peers): a device that discovery found.
+type Peer struct {
+	Name        string   `json:"name"`
+	Fingerprint string   `json:"fingerprint"`
+	Version     int      `json:"version"`
+	Host        string   `json:"host"`
+	Port        int      `json:"port"`
+	Addresses   []string `json:"addresses"` // host:port to dial
+	Trust       string   `json:"trust"`     // "trusted", "key_changed" or ""
+}
+
+// History is one record of the transfer history, newest first.
+type History struct {
+	At              string   `json:"at"` // RFC 3339, UTC
+	Direction       string   `json:"direction"`
+	PeerName        string   `json:"peer_name"`
+	PeerFingerprint string   `json:"peer_fingerprint"`
+	Auth            string   `json:"auth"` // "trusted", "code", or "" (failed before the handshake)
+	PeerAddr        string   `json:"peer_addr"`
+	Files           int      `json:"files"`
+	Folders         int      `json:"folders"`
+	Texts           int      `json:"texts"`
+	Bytes           int64    `json:"bytes"`
+	Names           []string `json:"names"`
+	MoreNames       int      `json:"more_names"`
+	Folder          string   `json:"folder"`
+	Paths           []string `json:"paths"`
+	Outcome         string   `json:"outcome"`              // verified, failed, declined, cancelled
+	ErrorKind       string   `json:"error_kind,omitempty"` // failed: the Error event's kind
+	Error           string   `json:"error,omitempty"`
+	DurationMS      int64    `json:"duration_ms"`
+}
+
+// HistoryCleared: the history was emptied of Count records.
+type HistoryCleared struct {
+	Count int `json:"count"`
+}
+
+func (Listening) Type() string      { return "listening" }
+func (Page) Type() string           { return "page" }
+func (Connected) Type() string      { return "connected" }
+func (Offer) Type() string          { return "offer" }
+func (Accepted) Type() string       { return "accepted" }
+func (Progress) Type() string       { return "progress" }
+func (EntryDone) Type() string      { return "entry" }
+func (Text) Type() string           { return "text" }
+func (CodeChanged) Type() string    { return "code_changed" }
+func (CodesHeld) Type() string      { return "codes_held" }
+func (CodesStopped) Type() string   { return "codes_stopped" }
+func (Refused) Type() string        { return "refused" }
+func (Trusted) Type() string        { return "trusted" }
+func (Recent) Type() string         { return "recent" }
+func (Untrusted) Type() string      { return "untrusted" }
+func (Diag) Type() string           { return "diag" }
+func (Done) Type() string           { return "done" }
+func (Error) Type() string          { return "error" }
+func (Peer) Type() string           { return "peer" }
+func (History) Type() string        { return "history" }
+func (HistoryCleared) Type() string { return "history_cleared" }
+
+// All is one zero value of every event type, in the order cli/README.md
+// lists them: for tests and documentation that must cover each.
+func All() []Event {
+	return []Event{Listening{}, Page{}, Connected{}, Offer{}, Accepted{}, Progress{}, EntryDone{}, Text{},
+		CodeChanged{}, CodesHeld{}, CodesStopped{}, Refused{}, Trusted{}, Recent{}, Untrusted{}, Diag{},
+		Done{}, Error{}, History{}, HistoryCleared{}, Peer{}}
+}

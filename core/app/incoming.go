@@ -1,0 +1,165 @@
+package app
+
+import (
+	"context"
+	"errors"
+
+	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/history"
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
+// errTransferOver cancels a transfer's context once it has ended.
+var errTransferOver = errors.New("transfer over")
+
+func (n *Node) newTransfer(parent context.Context, end string, em *emitter) *Transfer {
+	ctx, cancel := context.WithCancelCause(parent)
+	return &Transfer{id: n.nextID.Add(1), end: end, em: em, ctx: ctx, cancel: cancel, done: make(chan struct{})}
+}
+
+func (t *Transfer) connected() *event.Connected {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.conn
+}
+
+// onEngine handles one engine event of a receiving transfer: it notes
+// what the record and the result need, emits the event, and answers an
+// offer that this device answers unasked.
+func (t *Transfer) onEngine(ev transfer.Event) {
+	rc := t.recv
+	out := event.FromTransfer(ev, event.Receiver)
+	switch e := ev.(type) {
+	case transfer.Connected:
+		c := out.(event.Connected)
+		if e.Paired && rc.n.trust != nil {
+			if d, ok, err := rc.n.trust.Trusted(e.PeerKey); err == nil && ok {
+				c.PinnedName = d.Name
+			}
+		}
+		out = c
+		r := history.Record{At: rc.n.now(), Direction: history.Received, Folder: rc.cfg.Dir,
+			Peer: history.Peer{Name: firstOf(c.PinnedName, c.PeerName), Fingerprint: c.PeerFingerprint, Auth: authOf(c.Paired), Addr: c.Addr}}
+		t.mu.Lock()
+		t.conn = &c
+		if rc.n.hist != nil {
+			t.rec = &r
+		}
+		t.mu.Unlock()
+	case transfer.Offered:
+		t.mu.Lock()
+		t.offer = &e.Offer
+		if t.rec != nil {
+			t.rec.SetOffer(e.Offer.Files, e.Offer.Dirs, e.Offer.Texts, e.Offer.TotalBytes, e.Offer.Paths())
+		}
+		t.mu.Unlock()
+	case transfer.EntryDone:
+		if e.SavedAs != "" {
+			t.mu.Lock()
+			t.saved = append(t.saved, e.SavedAs)
+			t.mu.Unlock()
+		}
+	case transfer.TextReceived:
+		if rc.cfg.KeepTexts {
+			t.keepText(e.Text)
+		}
+	}
+	t.emit(out)
+	if o, ok := ev.(transfer.Offered); ok {
+		t.answerUnasked(o.Offer)
+	}
+}
+
+// answerUnasked answers an offer that nobody is asked about: a trusted
+// sender's with AcceptTrusted (the engine has accepted already), every
+// one with AcceptAll, every other one when nobody can be asked.
+func (t *Transfer) answerUnasked(o transfer.Offer) {
+	rc := t.recv
+	c := t.connected()
+	switch {
+	case c != nil && c.Paired && rc.cfg.AcceptTrusted:
+		t.emit(event.Accepted{By: event.ByTrusted, TotalBytes: o.TotalBytes})
+	case rc.cfg.AcceptAll:
+		t.answer(true, event.ByFlag, "")
+	case rc.cfg.Unattended != "":
+		t.answer(false, "", rc.cfg.Unattended)
+	}
+}
+
+// Accept answers the offer (event.Offer) with yes, as a person did.
+// It does nothing once the transfer has ended, or on a sender.
+func (t *Transfer) Accept() { t.answer(true, event.ByPerson, "") }
+
+// Decline answers the offer with no; why is the reason the result and
+// the history give ("you said no"). It does nothing once the transfer
+// has ended, or on a sender.
+func (t *Transfer) Decline(why string) { t.answer(false, "", why) }
+
+func (t *Transfer) answer(yes bool, by, why string) {
+	if t.recv == nil || t.ctx.Err() != nil {
+		return
+	}
+	t.mu.Lock()
+	offer := t.offer
+	t.mu.Unlock()
+	if offer == nil {
+		return
+	}
+	if yes {
+		t.emit(event.Accepted{By: by, TotalBytes: offer.TotalBytes})
+		t.recv.r.Accept()
+		return
+	}
+	t.mu.Lock()
+	t.declined = why
+	t.mu.Unlock()
+	t.recv.r.Decline()
+}
+
+// keepText keeps a received text for the clipboard, at most
+// transfer.MaxTextBytes in all (one text's limit): a sender may offer
+// many texts, and a receiver must not hold them all.
+func (t *Transfer) keepText(text string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := len(text)
+	for _, s := range t.texts {
+		n += len(s)
+	}
+	if n > transfer.MaxTextBytes {
+		t.textsCut = true
+		return
+	}
+	t.texts = append(t.texts, text)
+}
+
+func authOf(paired bool) history.Auth {
+	if paired {
+		return history.ByTrust
+	}
+	return history.ByCode
+}
+
+func firstOf(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// peerText names the peer of a result for a person: its pinned name, or
+// the name it claims, with its fingerprint.
+func peerText(r Result) string {
+	name, fp := firstOf(r.PinnedName, r.Peer.Name), r.Peer.Fingerprint()
+	switch {
+	case len(r.Peer.Key) == 0 && name == "":
+		return "an unnamed device"
+	case len(r.Peer.Key) == 0:
+		return name
+	case name == "":
+		return fp
+	}
+	return name + " (" + fp + ")"
+}

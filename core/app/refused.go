@@ -1,0 +1,59 @@
+package app
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+
+	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
+// pairAgainHint is how a refused sender pairs again.
+const pairAgainHint = "pair again: send once with the code, then answer yes to trust (or pass --trust)"
+
+const trustFileHint = "send with the code; 'ferry trust list' shows what is wrong with the trust file"
+
+// refused words a sender that the handshake refused in paired mode, or
+// with a code at a paired-only receiver. It
+// does not end the receiver (anyone could otherwise stop it), which goes
+// on waiting for a sender with the code.
+func (n *Node) refused(e transfer.Refused) event.Refused {
+	ev := event.Refused{Kind: "not_paired", PeerFingerprint: e.PeerFingerprint, Addr: e.Addr, Dropped: e.Dropped}
+	host := e.Addr
+	if h, _, err := net.SplitHostPort(e.Addr); err == nil {
+		host = h
+	}
+	store := n.trust
+	switch {
+	case e.Reason == transfer.NotTrusted && store != nil:
+		if _, _, err := store.Trusted(e.PeerKey); err != nil {
+			ev.Reason, ev.Hint = "trust_off", trustFileHint
+			ev.Message = fmt.Sprintf("refused %s: it sent without a code, and the trust file cannot be read: %v", e.PeerFingerprint, err)
+			break
+		}
+		who := e.PeerFingerprint
+		if rec, err := store.Recent(); err == nil {
+			for _, d := range rec {
+				if bytes.Equal(d.Key, e.PeerKey) {
+					who = d.Name + " (" + who + ")" // names in the store hold no control characters
+				}
+			}
+		}
+		ev.Reason, ev.Hint = "not_trusted", pairAgainHint
+		ev.Message = fmt.Sprintf("refused %s: it sent without a code, and this device does not trust it", who)
+	case e.Reason == transfer.CodesOff:
+		ev.Reason, ev.Hint = "codes_off", "to take files from that device, pair it once with 'ferry receive' and trust it"
+		ev.Message = fmt.Sprintf("refused a sender at %s: it sent with a code, and this receiver takes trusted devices only (no code was checked)", host)
+	case e.Reason == transfer.PinMismatch:
+		ev.Reason, ev.Hint = "pin_mismatch", pairAgainHint
+		ev.Message = fmt.Sprintf("refused a sender at %s: it sent without a code, expecting another key for this device (this device made a new key since they paired, or the sender meant another device)", host)
+	default: // PairedOff: the trust file was unusable from the start
+		ev.Reason, ev.Hint = "trust_off", trustFileHint
+		ev.Message = fmt.Sprintf("refused a sender at %s: it sent without a code, and trusted devices are off on this device", host)
+	}
+	if e.Dropped > 0 {
+		ev.Message += fmt.Sprintf(" (and %d refusals before it not shown: too many at once)", e.Dropped)
+	}
+	return ev
+}

@@ -1,0 +1,142 @@
+package app
+
+import (
+	"context"
+	"net"
+	"path/filepath"
+	"time"
+
+	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/history"
+	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/trust"
+)
+
+// SendConfig says what to send where.
+type SendConfig struct {
+	Items []transfer.Item
+	// Addrs are the receiver's addresses, host:port, best first (one
+	// typed, or every address discovery found for it).
+	Addrs []string
+	// Code is the code the receiver shows; empty with Pin.
+	Code string
+	// Pin, when set, is the receiver's trusted device: paired mode, no
+	// code; the receiver must hold its key.
+	Pin *trust.Device
+	// PeerName and PeerFingerprint name the receiver as it was found
+	// (discovery), for the history when it never answers.
+	PeerName, PeerFingerprint string
+	// Paths are the source paths as the person gave them, and Text says
+	// a text is sent too: the history's names, folder and paths.
+	Paths []string
+	Text  bool
+	Diag  bool
+	// Dialer, when set, opens the connection (see transfer.SendConfig).
+	Dialer func(ctx context.Context, addr string) (net.Conn, error)
+	// OnEvent is told the transfer's events.
+	OnEvent Handler
+}
+
+// Send starts sending, on a goroutine of its own, and returns the
+// transfer at once. Its events go to cfg.OnEvent and end with Done or
+// Error; the history records it whatever happens (a failed dial too).
+// ctx cancels it.
+func (n *Node) Send(ctx context.Context, cfg SendConfig) *Transfer {
+	t := n.newTransfer(ctx, event.Sender, newEmitter(cfg.OnEvent))
+	rec := sourceRecord(n.now(), cfg.Paths, cfg.Text)
+	tc := transfer.SendConfig{
+		Addrs: cfg.Addrs, Code: cfg.Code, Identity: n.id, Name: n.cfg.Name, Items: cfg.Items,
+		Diag: cfg.Diag, Timeout: n.cfg.Timeout, Dialer: cfg.Dialer, OnEvent: t.onSent,
+	}
+	if cfg.Pin != nil {
+		tc.PeerKey = cfg.Pin.Key
+	}
+	go func() {
+		sum, err := transfer.Send(t.ctx, tc)
+		ended := n.now()
+		res := t.sentResult(ctx, sum, err, cfg.Pin)
+		n.record(sendRecord(rec, cfg, res, t.acceptedOffer()), res, ended)
+		t.finish(res, cfg.Diag)
+	}()
+	return t
+}
+
+// sentResult is a sent transfer's result: the engine's outcome and who
+// the handshake proved the receiver to be, named by its pin when paired.
+func (t *Transfer) sentResult(ctx context.Context, sum transfer.Summary, err error, pin *trust.Device) Result {
+	res := Result{Summary: sum, Err: err, Cancelled: context.Cause(ctx) != nil}
+	c := t.connected()
+	if c != nil {
+		res.Peer.Name, res.Peer.Key, res.Addr, res.Paired = c.PeerName, c.PeerKey, c.Addr, c.Paired
+	}
+	if pin != nil && (c == nil || c.Paired) {
+		res.PinnedName = pin.Name
+	}
+	return res
+}
+
+func (t *Transfer) acceptedOffer() *transfer.Offer {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.offer
+}
+
+// onSent notes what the record needs and emits the event.
+func (t *Transfer) onSent(ev transfer.Event) {
+	out := event.FromTransfer(ev, event.Sender)
+	switch e := ev.(type) {
+	case transfer.Connected:
+		c := out.(event.Connected)
+		t.mu.Lock()
+		t.conn = &c
+		t.mu.Unlock()
+	case transfer.Accepted:
+		t.mu.Lock()
+		t.offer = &e.Offer
+		t.mu.Unlock()
+	}
+	t.emit(out)
+}
+
+// sourceRecord starts a sender's record from what it was asked to send:
+// the top-level names, the paths and their folder.
+func sourceRecord(start time.Time, paths []string, text bool) history.Record {
+	r := history.Record{At: start, Direction: history.Sent}
+	var names []string
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			abs = p
+		}
+		r.Paths = append(r.Paths, abs)
+		names = append(names, filepath.Base(abs))
+	}
+	if len(r.Paths) > 0 {
+		r.Folder = filepath.Dir(r.Paths[0])
+	}
+	if text {
+		names = append(names, "text")
+	}
+	r.Names, r.MoreNames = history.TopNames(names)
+	return r
+}
+
+// sendRecord completes the sender's record: the receiver as the
+// handshake proved it (or, when it never answered, as it was found),
+// named by its pin in paired mode, and what the accepted offer held.
+func sendRecord(r history.Record, cfg SendConfig, res Result, offer *transfer.Offer) history.Record {
+	r.Peer = history.Peer{Name: cfg.PeerName, Fingerprint: cfg.PeerFingerprint}
+	if len(cfg.Addrs) > 0 {
+		r.Peer.Addr = cfg.Addrs[0]
+	}
+	if len(res.Peer.Key) > 0 {
+		r.Peer.Name, r.Peer.Fingerprint, r.Peer.Auth = res.Peer.Name, res.Peer.Fingerprint(), authOf(res.Paired)
+	}
+	if res.PinnedName != "" {
+		r.Peer.Name = res.PinnedName
+	}
+	if offer != nil {
+		r.SetOffer(offer.Files, offer.Dirs, offer.Texts, offer.TotalBytes, offer.Paths())
+	}
+	return r
+}

@@ -1,0 +1,131 @@
+package app
+
+import (
+	"context"
+	"sync"
+
+	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/errkind"
+	"github.com/ferry-project/ferry/core/history"
+	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/trust"
+)
+
+// Handler is told a transfer's events, in order, one at a time, on a
+// goroutine of the Node's: it must not block for long (the CLI prints,
+// an app hands them to its UI thread). t is the transfer the event
+// belongs to; a receiver's events between transfers (a code changed
+// while none waits) come with nil. A Handler may call the transfer's
+// methods (Accept, Decline, Cancel): the events they cause follow once
+// it returns.
+type Handler func(t *Transfer, ev event.Event)
+
+// Transfer is one transfer, sent or received: its events go to the
+// Handler it was started with and end with exactly one event.Done or
+// event.Error; Wait returns its Result.
+type Transfer struct {
+	id     int64
+	end    string          // event.Sender or event.Receiver
+	ctx    context.Context // cancelled when the transfer ends, or by Cancel
+	cancel context.CancelCauseFunc
+	done   chan struct{}
+	em     *emitter // shared with the Receiver, or the SendMany
+
+	// receiving only
+	recv *Receiver
+
+	mu       sync.Mutex
+	ended    bool
+	conn     *event.Connected
+	offer    *transfer.Offer
+	declined string // why this end declined; "" if it did not
+	texts    []string
+	textsCut bool
+	saved    []string
+	rec      *history.Record
+	res      Result
+}
+
+// Result is how a transfer ended.
+type Result struct {
+	// Err is nil when every entry was confirmed. A transfer that this end
+	// declined ends with an error wrapping transfer.ErrDeclined (Declined
+	// says why); one whose context was cancelled has Cancelled set.
+	Err       error
+	Summary   transfer.Summary
+	Cancelled bool
+	// Peer is the other device as the handshake proved it (zero when no
+	// peer connected); Paired says pinned keys, not a code, authenticated
+	// it; WrongCodes is Connected's count (receiver, by code).
+	Peer       trust.Device
+	PinnedName string // the name the peer's key is pinned under (paired)
+	Addr       string
+	Paired     bool
+	WrongCodes int
+	Declined   string
+	// Texts are the texts received, kept for the clipboard when the
+	// receiver asked for it (ReceiveConfig.KeepTexts), at most
+	// transfer.MaxTextBytes in all; TextsCut says some were left out.
+	Texts    []string
+	TextsCut bool
+	// ReadAgain (SendMany) is how many bytes were read from disk for
+	// this receiver alone (see transfer.ManyResult).
+	ReadAgain int64
+}
+
+// ID is the transfer's number, unique in its Node, from 1.
+func (t *Transfer) ID() int64 { return t.id }
+
+// Cancel ends the transfer; the peer is told why (cause, or "cancelled").
+func (t *Transfer) Cancel(cause error) {
+	if cause == nil {
+		cause = transfer.ErrCancelled
+	}
+	t.cancel(cause)
+}
+
+// Context is done when the transfer has ended (or was cancelled): a
+// question about it is asked under it.
+func (t *Transfer) Context() context.Context { return t.ctx }
+
+// Done is closed when the transfer has ended and its last event is out.
+func (t *Transfer) Done() <-chan struct{} { return t.done }
+
+// Wait waits for the end of the transfer and returns how it ended.
+func (t *Transfer) Wait() Result {
+	<-t.done
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.res
+}
+
+// emit hands ev to the handler, in order; nothing after the last event.
+func (t *Transfer) emit(ev event.Event) { t.em.emit(t, ev) }
+
+// over says whether the transfer's last event is out.
+func (t *Transfer) over() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.ended
+}
+
+// finish emits the last event (Done or Error) and releases Wait.
+func (t *Transfer) finish(res Result, diag bool) {
+	var last event.Event
+	if res.Err == nil {
+		last = event.NewDone(res.Summary, t.end, diag)
+	} else {
+		last = event.Error{Kind: errorKind(res.Err), Message: res.Err.Error(), Err: res.Err}
+	}
+	t.emit(last)
+	t.em.flush()
+	t.mu.Lock()
+	t.ended, t.res = true, res
+	t.mu.Unlock()
+	t.cancel(errTransferOver)
+	close(t.done)
+}
+
+// errorKind is the stable kind of err, as event.Error and the history
+// carry it.
+func errorKind(err error) string { return string(errkind.Of(err)) }
