@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+	"sync"
 	"syscall/js"
 	"time"
 )
@@ -187,17 +188,26 @@ func (b *blobFile) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// fill fetches the next slice of the File into buf.
+// fill fetches the next slice of the File into buf: with
+// FileReaderSync in a worker (core.js runs the wasm in one), which reads
+// it at once, or else with Blob.arrayBuffer and a wait for its promise.
 func (b *blobFile) fill() error {
 	if b.off >= b.n.size {
 		return io.EOF
 	}
 	end := min(b.off+readAhead, b.n.size)
 	var ab js.Value
-	if err := catch(func() { ab = b.n.file.Call("slice", b.off, end).Call("arrayBuffer") }); err != nil {
-		return fmt.Errorf("reading %s: %w", b.n.name, err)
+	err := catch(func() {
+		slice := b.n.file.Call("slice", b.off, end)
+		if r := syncReader(); r.Truthy() {
+			ab = r.Call("readAsArrayBuffer", slice)
+		} else {
+			ab = slice.Call("arrayBuffer")
+		}
+	})
+	if err == nil {
+		ab, err = await(ab)
 	}
-	ab, err := await(ab)
 	if err != nil {
 		// The browser fails a read of a File that changed since it was
 		// picked (NotReadableError).
@@ -215,6 +225,16 @@ func (b *blobFile) fill() error {
 	passed(n)
 	return nil
 }
+
+// syncReader is a FileReaderSync where there is one (a worker), else
+// undefined.
+var syncReader = sync.OnceValue(func() js.Value {
+	ctor := js.Global().Get("FileReaderSync")
+	if ctor.Type() != js.TypeFunction {
+		return js.Undefined()
+	}
+	return ctor.New()
+})
 
 var _ fs.StatFS = (*pickedFS)(nil)
 var _ fs.ReadDirFile = (*dirFile)(nil)

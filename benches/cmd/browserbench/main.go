@@ -55,7 +55,9 @@ var (
 	tmpDir  = flag.String("tmp", os.TempDir(), "folder for the file and the destinations")
 	results = flag.String("results", "", "folder to write the report into as DATE-browser.md (empty: stdout only)")
 	timeout = flag.Duration("timeout", 3*time.Minute, "longest one run may take; a run over it fails")
-	only    = flag.String("only", "native,send,stream,memory", "runs to make each round, from native,send,stream,memory")
+	only    = flag.String("only", "native,send,memory", "runs to make each round, from native,send,stream,memory (stream needs a secure context: -lan '')")
+	lan     = flag.String("lan", "10.77.0.1", "run everything in a network namespace of its own with this address on its lo, which the browser does not count as loopback; '': on the host's 127.0.0.1")
+	rates   = flag.String("rates", "0,400mbit", "paths to measure each round, comma-separated: 0 for the path as it is, or a tc tbf rate put on the namespace's lo (needs -lan)")
 	desktop = flag.String("desktop", "process", "the page's peer: process (bin/ferry receive --web, send --to-browser) or inprocess (core/transfer and core/web in this process, the same code without the CLI)")
 )
 
@@ -73,6 +75,15 @@ func progress(format string, a ...any) {
 
 func main() {
 	flag.Parse()
+	if *lan != "" && os.Getenv(inNetns) == "" {
+		os.Exit(reexec())
+	}
+	if *lan != "" {
+		if err := setupNetns(*lan); err != nil {
+			fmt.Fprintf(os.Stderr, "browserbench: %v\n", err)
+			os.Exit(2)
+		}
+	}
 	if err := benches.CheckThisBuild(); err != nil {
 		fmt.Fprintf(os.Stderr, "browserbench: %v\n", err)
 		os.Exit(2)
@@ -103,76 +114,91 @@ func main() {
 	size := int64(*mib) << 20
 
 	ver, _ := exec.Command(*ferry, "version").Output()
-	say("# browserbench %s: %d MiB on loopback, %d rounds\n\n", time.Now().UTC().Format("2006-01-02 15:04"), *mib, *rounds)
+	where := "on loopback (127.0.0.1)"
+	if *lan != "" {
+		where = fmt.Sprintf("on %s, an address of a network namespace's own lo that is not loopback to the browser (no secure context, as on a phone)", *lan)
+	}
+	say("# browserbench %s: %d MiB %s, %d rounds\n\n", time.Now().UTC().Format("2006-01-02 15:04"), *mib, where, *rounds)
 	say("bin/ferry: %s. Machine: %s.\n", strings.Join(strings.Fields(string(ver)), " "), machine())
 	if *desktop == "inprocess" {
 		say("The page's peer: core/transfer and core/web inside browserbench (-desktop inprocess), not bin/ferry's CLI.\n")
 	}
 	say("\n")
 
-	native := &benches.Series{Name: "bin/ferry → bin/ferry, MiB/s"}
-	send := &benches.Series{Name: "page → ferry receive --web, MiB/s"}
-	recvStream := &benches.Series{Name: "ferry send --to-browser → page (stream), MiB/s"}
-	recvMemory := &benches.Series{Name: "ferry send --to-browser → page (memory), MiB/s"}
-	var mems []string
-	var splits []string
-	var chromium string
 	runs := map[string]bool{}
 	for _, r := range strings.Split(*only, ",") {
 		runs[strings.TrimSpace(r)] = true
 	}
+	var paths []*path
+	for _, r := range strings.Split(*rates, ",") {
+		paths = append(paths, newPath(strings.TrimSpace(r)))
+	}
+	var chromium string
 	for r := 1; r <= *rounds; r++ {
-		if runs["native"] {
-			progress("round %d of %d: native", r, *rounds)
-			nd, nerr := nativeRun(work, src)
-			native.Add(rate(size, nd, nerr))
-		}
-		if runs["send"] {
-			progress("round %d of %d: page sends", r, *rounds)
-			d, m, split, v, err := pageSend(work, src)
-			send.Add(rate(size, d, err))
-			mems = append(mems, fmt.Sprintf("| %d | page sends | %s |", r, m))
-			if split != "" {
-				splits = append(splits, fmt.Sprintf("round %d, page sends: %s", r, split))
+		for _, pa := range paths {
+			if err := pa.shape(); err != nil {
+				fmt.Fprintf(os.Stderr, "browserbench: %v\n", err)
+				os.Exit(2)
 			}
-			chromium = v
-		}
-		for _, c := range []struct {
-			s      *benches.Series
-			method string
-		}{{recvStream, "stream"}, {recvMemory, "memory"}} {
-			if !runs[c.method] {
-				continue
+			if runs["native"] {
+				progress("round %d of %d, %s: native", r, *rounds, pa.name)
+				nd, nerr := nativeRun(work, src)
+				pa.native.Add(rate(size, nd, nerr))
+				// The A/A: the same native run again, in the same round.
+				nd, nerr = nativeRun(work, src)
+				pa.nativeB.Add(rate(size, nd, nerr))
 			}
-			progress("round %d of %d: page receives (%s)", r, *rounds, c.method)
-			d, m, split, v, err := pageReceive(work, src, c.method)
-			chromium = v
-			c.s.Add(rate(size, d, err))
-			mems = append(mems, fmt.Sprintf("| %d | page receives (%s) | %s |", r, c.method, m))
-			if split != "" {
-				splits = append(splits, fmt.Sprintf("round %d, page receives (%s): %s", r, c.method, split))
+			if runs["send"] {
+				progress("round %d of %d, %s: page sends", r, *rounds, pa.name)
+				d, m, split, v, err := pageSend(work, src)
+				pa.send.Add(rate(size, d, err))
+				pa.mems = append(pa.mems, fmt.Sprintf("| %d | page sends | %s |", r, m))
+				if split != "" {
+					pa.splits = append(pa.splits, fmt.Sprintf("round %d, page sends: %s", r, split))
+				}
+				chromium = v
+			}
+			for _, c := range []struct {
+				s      *benches.Series
+				method string
+			}{{pa.recvStream, "stream"}, {pa.recvMemory, "memory"}} {
+				if !runs[c.method] {
+					continue
+				}
+				progress("round %d of %d, %s: page receives (%s)", r, *rounds, pa.name, c.method)
+				d, m, split, v, err := pageReceive(work, src, c.method)
+				chromium = v
+				c.s.Add(rate(size, d, err))
+				pa.mems = append(pa.mems, fmt.Sprintf("| %d | page receives (%s) | %s |", r, c.method, m))
+				if split != "" {
+					pa.splits = append(pa.splits, fmt.Sprintf("round %d, page receives (%s): %s", r, c.method, split))
+				}
 			}
 		}
 	}
 	say("Chromium: %s, headless, phone viewport.\n\n", chromium)
-	say("%s\n", benches.Table("throughput", "%.1f", native, send, recvStream, recvMemory))
-	say("%s\n", benches.Table("ratio to bin/ferry → bin/ferry (same round)", "%.2f",
-		benches.Ratio("page sends", send, native),
-		benches.Ratio("page receives, stream", recvStream, native),
-		benches.Ratio("page receives, memory", recvMemory, native)))
-	say("%s\n", benches.Table("page load (fresh browser, loopback)", "%.0f", loads))
-	say("Peak memory of each browser run: the renderer's VmHWM (the page: JS, the wasm's linear memory), the browser process's VmHWM (where Chromium keeps Blob data), and the page's JS heap, sampled every 100 ms.\n\n")
-	say("| round | run | memory |\n|---|---|---|\n%s\n\n", strings.Join(mems, "\n"))
-	if len(splits) > 0 {
-		say("Where the time goes (the page's core/diag split, from its done event):\n\n")
-		for _, s := range splits {
-			say("- %s\n", s)
+	say("%s\n", benches.Table("page load (fresh browser, the path unshaped)", "%.0f", loads))
+	for _, pa := range paths {
+		say("## %s\n\n", pa.name)
+		say("%s\n", benches.Table("throughput", "%.1f", pa.native, pa.nativeB, pa.send, pa.recvStream, pa.recvMemory))
+		say("%s\n", benches.Table("ratio to bin/ferry → bin/ferry (same round)", "%.2f",
+			benches.Ratio("A/A: bin/ferry again", pa.nativeB, pa.native),
+			benches.Ratio("page sends", pa.send, pa.native),
+			benches.Ratio("page receives, stream", pa.recvStream, pa.native),
+			benches.Ratio("page receives, memory", pa.recvMemory, pa.native)))
+		say("Peak memory of each browser run: the renderer's VmHWM (the page and its worker: JS, the wasm's linear memory), the browser process's VmHWM (where Chromium keeps Blob data), and the page's own JS heap (the window's isolate, not the worker's), sampled every 100 ms.\n\n")
+		say("| round | run | memory |\n|---|---|---|\n%s\n\n", strings.Join(pa.mems, "\n"))
+		if len(pa.splits) > 0 {
+			say("Where the time goes (the page's core/diag split, from its done event):\n\n")
+			for _, s := range pa.splits {
+				say("- %s\n", s)
+			}
+			say("\n")
 		}
-		say("\n")
-	}
-	for _, s := range []*benches.Series{native, send, recvStream, recvMemory} {
-		for _, e := range s.Errors {
-			say("- %s failed: %s\n", s.Name, e)
+		for _, s := range []*benches.Series{pa.native, pa.nativeB, pa.send, pa.recvStream, pa.recvMemory} {
+			for _, e := range s.Errors {
+				say("- %s failed: %s\n", s.Name, e)
+			}
 		}
 	}
 	if *results != "" {
@@ -314,7 +340,7 @@ func nativeRun(work, src string) (time.Duration, error) {
 	dst, _ := os.MkdirTemp(work, "dst-")
 	defer os.RemoveAll(dst)
 	c := code()
-	recv, err := start(work, "receive", "--dir", dst, "--code", c, "--yes", "--json", "--no-mdns", "--listen", "127.0.0.1:0")
+	recv, err := start(work, "receive", "--dir", dst, "--code", c, "--yes", "--json", "--no-mdns", "--listen", host()+":0")
 	if err != nil {
 		return 0, err
 	}
@@ -323,7 +349,7 @@ func nativeRun(work, src string) (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
-	addr := fmt.Sprintf("127.0.0.1:%v", ev["port"])
+	addr := fmt.Sprintf("%s:%v", host(), ev["port"])
 	t0 := time.Now()
 	snd, err := start(work, "send", "--to", addr, "--code", c, "--json", src)
 	if err != nil {
@@ -355,7 +381,7 @@ func fragment(l string) (base, code, fp string, err error) {
 	if err != nil {
 		return "", "", "", err
 	}
-	return "http://127.0.0.1:" + u.Port() + "/", q.Get("code"), q.Get("fp"), nil
+	return "http://" + host() + ":" + u.Port() + "/", q.Get("code"), q.Get("fp"), nil
 }
 
 // memWatch samples the page's JS heap until stopped and then reads the
@@ -431,7 +457,7 @@ func pageSend(work, src string) (d time.Duration, mem, split, version string, er
 	if err != nil {
 		return
 	}
-	b, err := browser.New(context.Background())
+	b, err := browser.NewDirect(context.Background(), *lan)
 	if err != nil {
 		return
 	}
@@ -482,7 +508,7 @@ func pageReceive(work, src, method string) (d time.Duration, mem, split, version
 	if err != nil {
 		return
 	}
-	b, err := browser.New(context.Background())
+	b, err := browser.NewDirect(context.Background(), *lan)
 	if err != nil {
 		return
 	}
@@ -516,7 +542,7 @@ func pageReceive(work, src, method string) (d time.Duration, mem, split, version
 // processReceiver starts bin/ferry receive --web; finished waits for it
 // to exit.
 func processReceiver(work, dst, c string) (string, func() error, error) {
-	recv, err := start(work, "receive", "--web", "--dir", dst, "--code", c, "--yes", "--json", "--no-mdns", "--listen", "127.0.0.1:0")
+	recv, err := start(work, "receive", "--web", "--dir", dst, "--code", c, "--yes", "--json", "--no-mdns", "--listen", host()+":0")
 	if err != nil {
 		return "", nil, err
 	}
@@ -530,7 +556,7 @@ func processReceiver(work, dst, c string) (string, func() error, error) {
 
 // processSender starts bin/ferry send --to-browser.
 func processSender(work, src string) (string, func() error, error) {
-	snd, err := start(work, "send", "--to-browser", "--json", "--listen", "127.0.0.1:0", src)
+	snd, err := start(work, "send", "--to-browser", "--json", "--listen", host()+":0", src)
 	if err != nil {
 		return "", nil, err
 	}
@@ -555,7 +581,7 @@ func pageMux(toBrowser bool) (*web.Mux, *secure.Identity, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", host()+":0")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -577,7 +603,7 @@ func inprocessReceiver(dst, c string) (string, func() error, error) {
 	served := make(chan error, 1)
 	go func() { _, err := r.Serve(context.Background()); served <- err }()
 	port := mux.Addr().(*net.TCPAddr).Port
-	return web.Link("127.0.0.1", port, c, id.Fingerprint()), func() error {
+	return web.Link(host(), port, c, id.Fingerprint()), func() error {
 		defer r.Close()
 		select {
 		case err := <-served:
@@ -602,7 +628,7 @@ func inprocessSender(src, c string) (string, func() error, error) {
 		sent <- err
 	}()
 	port := mux.Addr().(*net.TCPAddr).Port
-	return web.Link("127.0.0.1", port, c, id.Fingerprint()), func() error {
+	return web.Link(host(), port, c, id.Fingerprint()), func() error {
 		defer mux.Close()
 		select {
 		case err := <-sent:
