@@ -246,7 +246,7 @@ func stagesOf(end string) []diag.Stage {
 // endLine is one end's whole-transfer split for a person, with its CPU
 // use when it measured it.
 func endLine(end string, sp diag.Split, wall time.Duration, cpu diag.CPU) string {
-	line := sp.Format(stagesOf(end), wall)
+	line := sp.Format(sp.With(stagesOf(end)), wall)
 	if c := cpu.Format(wall); c != "" {
 		line += "; CPU " + c
 	}

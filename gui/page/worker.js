@@ -100,15 +100,20 @@ function sinkProxy(id) {
   const proxy = {
     async start(e) { check(); return call('start', e, 0); },
     async folder(e) { check(); return call('folder', e, 0); },
-    async write(b) {
+    // write returns at once, no promise, while there is room: the wasm
+    // then goes on without a trip through the event loop.
+    write(b) {
       check();
       batch.push(b);
       batched += b.length;
       if (batched >= batchBytes) flush();
-      while (unanswered >= windowBytes && !failure) {
-        await new Promise(r => { room = r; });
-      }
-      check();
+      if (unanswered < windowBytes) return undefined;
+      return (async () => {
+        while (unanswered >= windowBytes && !failure) {
+          await new Promise(r => { room = r; });
+        }
+        check();
+      })();
     },
     async finish(ok) {
       if (ok) flush();

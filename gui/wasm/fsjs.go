@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall/js"
 	"time"
+
+	"github.com/ferry-project/ferry/core/diag"
 )
 
 // pickedFS is an io/fs.FS of the File objects a person picked: each
@@ -216,7 +218,9 @@ func (b *blobFile) fill() error {
 	if b.mem == nil {
 		b.mem = make([]byte, min(readAhead, b.n.size))
 	}
+	start := time.Now()
 	n := js.CopyBytesToGo(b.mem, js.Global().Get("Uint8Array").New(ab))
+	crossed(diag.DiskRead, start, n)
 	if n == 0 {
 		return io.ErrUnexpectedEOF
 	}

@@ -5,6 +5,9 @@ package main
 import (
 	"net"
 	"syscall/js"
+	"time"
+
+	"github.com/ferry-project/ferry/core/diag"
 
 	"github.com/ferry-project/ferry/core/transfer"
 )
@@ -48,8 +51,10 @@ type jsSinkFile struct{ o js.Value }
 
 // Write copies p into a new Uint8Array, which the sink keeps.
 func (f *jsSinkFile) Write(p []byte) (int, error) {
+	start := time.Now()
 	u8 := js.Global().Get("Uint8Array").New(len(p))
 	js.CopyBytesToJS(u8, p)
+	crossed(diag.DiskWrite, start, len(p))
 	passed(len(p))
 	if _, err := call(f.o, "write", u8); err != nil {
 		return 0, err

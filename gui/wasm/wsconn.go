@@ -12,11 +12,13 @@ import (
 	"sync"
 	"syscall/js"
 	"time"
+
+	"github.com/ferry-project/ferry/core/diag"
 )
 
 // highWater is how many bytes a Write lets the browser buffer before it
 // waits for them to drain.
-const highWater = 1 << 20
+const highWater = 8 << 20
 
 var errClosed = errors.New("websocket closed")
 
@@ -31,6 +33,8 @@ type wsConn struct {
 	mu       sync.Mutex
 	queue    [][]byte
 	cur      []byte
+	curBuf   []byte   // cur's whole message, back to spare once read
+	spare    [][]byte // read messages' buffers, for the next ones
 	signal   chan struct{} // one token: the queue or the state changed
 	closed   bool
 	closeErr error // io.EOF after a clean close
@@ -65,9 +69,13 @@ func dialWS(ctx context.Context, url string) (*wsConn, error) {
 			c.fail(errors.New("websocket: a text message where only binary ones are sent"))
 			return
 		}
+		start := time.Now()
 		u8 := js.Global().Get("Uint8Array").New(data)
-		b := make([]byte, u8.Get("length").Int())
+		b := c.buffer(u8.Get("length").Int())
 		js.CopyBytesToGo(b, u8)
+		// The copy runs while the transfer waits, nearly always in a
+		// socket read.
+		crossed(diag.SocketRead, start, len(b))
 		c.mu.Lock()
 		c.queue = append(c.queue, b)
 		c.mu.Unlock()
@@ -99,6 +107,24 @@ func dialWS(ctx context.Context, url string) (*wsConn, error) {
 		c.Close()
 		return nil, ctx.Err()
 	}
+}
+
+// maxSpare is how many read messages' buffers a connection keeps for
+// the next messages, so that receiving allocates (and Go's collector,
+// single-threaded in WebAssembly, scans) almost nothing per message.
+const maxSpare = 8
+
+// buffer is a slice of n bytes for a message: a spare one when it fits.
+func (c *wsConn) buffer(n int) []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := len(c.spare) - 1; i >= 0; i-- {
+		if b := c.spare[i]; cap(b) >= n {
+			c.spare = append(c.spare[:i], c.spare[i+1:]...)
+			return b[:n]
+		}
+	}
+	return make([]byte, n)
 }
 
 func reason(ev js.Value) string {
@@ -137,7 +163,11 @@ func (c *wsConn) Read(p []byte) (int, error) {
 	for {
 		c.mu.Lock()
 		if len(c.cur) == 0 && len(c.queue) > 0 {
+			if c.curBuf != nil && len(c.spare) < maxSpare {
+				c.spare = append(c.spare, c.curBuf)
+			}
 			c.cur, c.queue[0] = c.queue[0], nil
+			c.curBuf = c.cur
 			c.queue = c.queue[1:]
 		}
 		if len(c.cur) > 0 {
@@ -189,14 +219,17 @@ func (c *wsConn) Write(p []byte) (int, error) {
 		return 0, os.ErrDeadlineExceeded
 	default:
 	}
+	start := time.Now()
 	if c.bufLen < len(p) {
 		c.bufLen = max(len(p), 64<<10)
 		c.buf = js.Global().Get("Uint8Array").New(c.bufLen)
 	}
 	js.CopyBytesToJS(c.buf, p)
+	msg := c.buf.Call("subarray", 0, len(p))
+	crossed(diag.SocketWrite, start, len(p))
 	// send copies the bytes into the browser's buffer at once, so the
 	// same array serves the next Write.
-	if err := catch(func() { c.ws.Call("send", c.buf.Call("subarray", 0, len(p))) }); err != nil {
+	if err := catch(func() { c.ws.Call("send", msg) }); err != nil {
 		c.fail(err)
 		return 0, err
 	}
@@ -222,6 +255,9 @@ func (c *wsConn) Close() error {
 	})
 	return nil
 }
+
+// UseTimers is diag.TimedConn: the transfer's timers, for the crossing.
+func (c *wsConn) UseTimers(t *diag.Timers) { timers.Store(t) }
 
 type wsAddr string
 

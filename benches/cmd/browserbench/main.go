@@ -32,6 +32,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/url"
 	"os"
@@ -57,11 +58,18 @@ var (
 	timeout = flag.Duration("timeout", 3*time.Minute, "longest one run may take; a run over it fails")
 	only    = flag.String("only", "native,send,memory", "runs to make each round, from native,send,stream,memory (stream needs a secure context: -lan '')")
 	lan     = flag.String("lan", "10.77.0.1", "run everything in a network namespace of its own with this address on its lo, which the browser does not count as loopback; '': on the host's 127.0.0.1")
+	pages   = flag.String("pages", "", "other builds whose page to measure too, in the same rounds, as label=path,...: bin/ferry of an earlier commit, to measure one change against it")
+	slow    = flag.String("slow", "20mbit", "the rate (tc tbf on the namespace's lo, needs -lan) at which the page's load is timed, -loads times per build; '' skips it")
+	nloads  = flag.Int("loads", 3, "page loads timed at -slow per build")
 	rates   = flag.String("rates", "0,400mbit", "paths to measure each round, comma-separated: 0 for the path as it is, or a tc tbf rate put on the namespace's lo (needs -lan)")
 	desktop = flag.String("desktop", "process", "the page's peer: process (bin/ferry receive --web, send --to-browser) or inprocess (core/transfer and core/web in this process, the same code without the CLI)")
 )
 
 var out bytes.Buffer
+
+// bin is the ferry binary the next process starts from: *ferry, or the
+// build of -pages whose page is measured.
+var bin string
 
 func say(format string, a ...any) {
 	s := fmt.Sprintf(format, a...)
@@ -75,6 +83,7 @@ func progress(format string, a ...any) {
 
 func main() {
 	flag.Parse()
+	bin = *ferry
 	if *lan != "" && os.Getenv(inNetns) == "" {
 		os.Exit(reexec())
 	}
@@ -148,44 +157,82 @@ func main() {
 				nd, nerr = nativeRun(work, src)
 				pa.nativeB.Add(rate(size, nd, nerr))
 			}
-			if runs["send"] {
-				progress("round %d of %d, %s: page sends", r, *rounds, pa.name)
-				d, m, split, v, err := pageSend(work, src)
-				pa.send.Add(rate(size, d, err))
-				pa.mems = append(pa.mems, fmt.Sprintf("| %d | page sends | %s |", r, m))
-				if split != "" {
-					pa.splits = append(pa.splits, fmt.Sprintf("round %d, page sends: %s", r, split))
+			for _, v := range pa.pages {
+				bin = v.bin
+				if runs["send"] {
+					progress("round %d of %d, %s: page%s sends", r, *rounds, pa.name, v.label)
+					d, m, split, ver, err := pageSend(work, src)
+					v.send.Add(rate(size, d, err))
+					pa.mems = append(pa.mems, fmt.Sprintf("| %d | page%s sends | %s |", r, v.label, m))
+					if split != "" {
+						pa.splits = append(pa.splits, fmt.Sprintf("round %d, page%s sends: %s", r, v.label, split))
+					}
+					chromium = ver
 				}
-				chromium = v
-			}
-			for _, c := range []struct {
-				s      *benches.Series
-				method string
-			}{{pa.recvStream, "stream"}, {pa.recvMemory, "memory"}} {
-				if !runs[c.method] {
-					continue
+				for _, c := range []struct {
+					s      *benches.Series
+					method string
+				}{{v.recvStream, "stream"}, {v.recvMemory, "memory"}} {
+					if !runs[c.method] {
+						continue
+					}
+					progress("round %d of %d, %s: page%s receives (%s)", r, *rounds, pa.name, v.label, c.method)
+					d, m, split, ver, err := pageReceive(work, src, c.method)
+					chromium = ver
+					c.s.Add(rate(size, d, err))
+					pa.mems = append(pa.mems, fmt.Sprintf("| %d | page%s receives (%s) | %s |", r, v.label, c.method, m))
+					if split != "" {
+						pa.splits = append(pa.splits, fmt.Sprintf("round %d, page%s receives (%s): %s", r, v.label, c.method, split))
+					}
 				}
-				progress("round %d of %d, %s: page receives (%s)", r, *rounds, pa.name, c.method)
-				d, m, split, v, err := pageReceive(work, src, c.method)
-				chromium = v
-				c.s.Add(rate(size, d, err))
-				pa.mems = append(pa.mems, fmt.Sprintf("| %d | page receives (%s) | %s |", r, c.method, m))
-				if split != "" {
-					pa.splits = append(pa.splits, fmt.Sprintf("round %d, page receives (%s): %s", r, c.method, split))
-				}
+				bin = *ferry
 			}
 		}
 	}
+	var slowLoads []*benches.Series
+	if *slow != "" && *lan != "" {
+		slowPath := newPath(*slow)
+		if err := slowPath.shape(); err != nil {
+			fmt.Fprintf(os.Stderr, "browserbench: %v\n", err)
+			os.Exit(2)
+		}
+		for _, v := range slowPath.pages {
+			s := &benches.Series{Name: "page" + v.label + " load to bridge ready at " + *slow + ", ms"}
+			for i := 0; i < *nloads; i++ {
+				progress("page%s load at %s, %d of %d", v.label, *slow, i+1, *nloads)
+				s.Add(slowLoad(work, v.bin))
+			}
+			slowLoads = append(slowLoads, s)
+		}
+		newPath("0").shape()
+	}
 	say("Chromium: %s, headless, phone viewport.\n\n", chromium)
 	say("%s\n", benches.Table("page load (fresh browser, the path unshaped)", "%.0f", loads))
+	if len(slowLoads) > 0 {
+		say("%s\n", benches.Table("page load (fresh browser) over a "+*slow+" path (tc tbf), from navigation to ferry.ready", "%.0f", slowLoads...))
+		say("%s\n", wasmSizes())
+	}
 	for _, pa := range paths {
 		say("## %s\n\n", pa.name)
-		say("%s\n", benches.Table("throughput", "%.1f", pa.native, pa.nativeB, pa.send, pa.recvStream, pa.recvMemory))
-		say("%s\n", benches.Table("ratio to bin/ferry → bin/ferry (same round)", "%.2f",
-			benches.Ratio("A/A: bin/ferry again", pa.nativeB, pa.native),
-			benches.Ratio("page sends", pa.send, pa.native),
-			benches.Ratio("page receives, stream", pa.recvStream, pa.native),
-			benches.Ratio("page receives, memory", pa.recvMemory, pa.native)))
+		rows := []*benches.Series{pa.native, pa.nativeB}
+		ratios := []*benches.Series{benches.Ratio("A/A: bin/ferry again", pa.nativeB, pa.native)}
+		for _, v := range pa.pages {
+			for _, x := range []*benches.Series{v.send, v.recvStream, v.recvMemory} {
+				if len(x.Values) > 0 {
+					rows = append(rows, x)
+				}
+			}
+			for _, x := range []struct {
+				name string
+				s    *benches.Series
+			}{{"sends", v.send}, {"receives, stream", v.recvStream}, {"receives, memory", v.recvMemory}} {
+				if len(x.s.Values) > 0 {
+					ratios = append(ratios, benches.Ratio("page"+v.label+" "+x.name, x.s, pa.native))
+				}
+			}
+		}
+		say("%s\n", benches.Table("throughput", "%.1f", rows...))
+		say("%s\n", benches.Table("ratio to bin/ferry → bin/ferry (same round)", "%.2f", ratios...))
 		say("Peak memory of each browser run: the renderer's VmHWM (the page and its worker: JS, the wasm's linear memory), the browser process's VmHWM (where Chromium keeps Blob data), and the page's own JS heap (the window's isolate, not the worker's), sampled every 100 ms.\n\n")
 		say("| round | run | memory |\n|---|---|---|\n%s\n\n", strings.Join(pa.mems, "\n"))
 		if len(pa.splits) > 0 {
@@ -195,7 +242,7 @@ func main() {
 			}
 			say("\n")
 		}
-		for _, s := range []*benches.Series{pa.native, pa.nativeB, pa.send, pa.recvStream, pa.recvMemory} {
+		for _, s := range rows {
 			for _, e := range s.Errors {
 				say("- %s failed: %s\n", s.Name, e)
 			}
@@ -258,7 +305,7 @@ func start(work string, args ...string) (*ferryProc, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &ferryProc{cmd: exec.Command(*ferry, args...), events: make(chan map[string]any, 4096), done: make(chan error, 1)}
+	p := &ferryProc{cmd: exec.Command(bin, args...), events: make(chan map[string]any, 4096), done: make(chan error, 1)}
 	p.cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
 	p.cmd.Stderr = &p.stderr
 	stdout, err := p.cmd.StdoutPipe()
@@ -637,6 +684,49 @@ func inprocessSender(src, c string) (string, func() error, error) {
 			return errors.New("the sender did not finish")
 		}
 	}, nil
+}
+
+// slowLoad times a fresh browser's load of the page of bin's
+// `ferry receive --web` over the shaped path, to its bridge being ready.
+func slowLoad(work, b string) (float64, error) {
+	bin = b
+	defer func() { bin = *ferry }()
+	dst, _ := os.MkdirTemp(work, "dst-")
+	defer os.RemoveAll(dst)
+	recv, err := start(work, "receive", "--web", "--dir", dst, "--code", code(), "--yes", "--json", "--no-mdns", "--listen", host()+":0")
+	if err != nil {
+		return 0, err
+	}
+	defer recv.kill()
+	ev, err := recv.until("links", 20*time.Second)
+	if err != nil {
+		return 0, err
+	}
+	base, _, _, err := fragment(link(ev))
+	if err != nil {
+		return 0, err
+	}
+	br, err := browser.NewDirect(context.Background(), *lan)
+	if err != nil {
+		return 0, err
+	}
+	defer br.Close()
+	t0 := time.Now()
+	if err := openBridge(br, base); err != nil {
+		return 0, err
+	}
+	loads.Values = loads.Values[:len(loads.Values)-1] // not an unshaped load
+	return float64(time.Since(t0).Microseconds()) / 1000, nil
+}
+
+// wasmSizes is the size of ferry.wasm raw and as served gzipped.
+func wasmSizes() string {
+	srv, err := web.NewServer(web.Config{Name: "x", Files: page.Files})
+	if err != nil || !srv.HasWasm {
+		return "ferry.wasm: this browserbench was built without it (make wasm)\n"
+	}
+	raw, _ := fs.ReadFile(page.Files, "ferry.wasm")
+	return fmt.Sprintf("ferry.wasm (this browserbench's build): %.2f MiB raw, %.2f MiB gzipped as served.\n", mb(int64(len(raw))), mb(int64(srv.GzipSize())))
 }
 
 // loads are the page's load times: from navigating a fresh browser to

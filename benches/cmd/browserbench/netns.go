@@ -68,9 +68,27 @@ func host() string {
 // path is one way of shaping the namespace's lo and the results
 // measured through it.
 type path struct {
-	name, rate                                    string
-	native, nativeB, send, recvStream, recvMemory *benches.Series
-	mems, splits                                  []string
+	name, rate      string
+	native, nativeB *benches.Series
+	pages           []*pageRuns
+	mems, splits    []string
+}
+
+// pageRuns are the runs of one build's page.
+type pageRuns struct {
+	label, bin                   string // label "" is bin/ferry's own page
+	send, recvStream, recvMemory *benches.Series
+}
+
+// builds are bin/ferry and the -pages builds, as label and binary.
+func builds() [][2]string {
+	b := [][2]string{{"", *ferry}}
+	for _, kv := range strings.Split(*pages, ",") {
+		if l, p, ok := strings.Cut(strings.TrimSpace(kv), "="); ok {
+			b = append(b, [2]string{" (" + l + ")", p})
+		}
+	}
+	return b
 }
 
 func newPath(rate string) *path {
@@ -80,13 +98,19 @@ func newPath(rate string) *path {
 	} else {
 		rate = ""
 	}
-	return &path{name: name, rate: rate,
-		native:     &benches.Series{Name: "bin/ferry → bin/ferry, MiB/s"},
-		nativeB:    &benches.Series{Name: "bin/ferry → bin/ferry again (A/A), MiB/s"},
-		send:       &benches.Series{Name: "page → ferry receive --web, MiB/s"},
-		recvStream: &benches.Series{Name: "ferry send --to-browser → page (stream), MiB/s"},
-		recvMemory: &benches.Series{Name: "ferry send --to-browser → page (memory), MiB/s"},
+	p := &path{name: name, rate: rate,
+		native:  &benches.Series{Name: "bin/ferry → bin/ferry, MiB/s"},
+		nativeB: &benches.Series{Name: "bin/ferry → bin/ferry again (A/A), MiB/s"},
 	}
+	for _, b := range builds() {
+		l := b[0]
+		p.pages = append(p.pages, &pageRuns{label: l, bin: b[1],
+			send:       &benches.Series{Name: "page" + l + " → ferry receive --web, MiB/s"},
+			recvStream: &benches.Series{Name: "ferry send --to-browser → page" + l + " (stream), MiB/s"},
+			recvMemory: &benches.Series{Name: "ferry send --to-browser → page" + l + " (memory), MiB/s"},
+		})
+	}
+	return p
 }
 
 // shape puts the path's rate on lo (a token bucket: tc has tbf here,
