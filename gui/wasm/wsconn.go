@@ -33,8 +33,8 @@ type wsConn struct {
 	mu       sync.Mutex
 	queue    [][]byte
 	cur      []byte
-	curBuf   []byte   // cur's whole message, back to spare once read
-	spare    [][]byte // read messages' buffers, for the next ones
+	curBuf   []byte        // cur's whole message, back to spare once read
+	spare    [][]byte      // read messages' buffers, for the next ones
 	signal   chan struct{} // one token: the queue or the state changed
 	closed   bool
 	closeErr error // io.EOF after a clean close
