@@ -100,20 +100,15 @@ function sinkProxy(id) {
   const proxy = {
     async start(e) { check(); return call('start', e, 0); },
     async folder(e) { check(); return call('folder', e, 0); },
-    // write returns at once, no promise, while there is room: the wasm
-    // then goes on without a trip through the event loop.
-    write(b) {
+    async write(b) {
       check();
       batch.push(b);
       batched += b.length;
       if (batched >= batchBytes) flush();
-      if (unanswered < windowBytes) return undefined;
-      return (async () => {
-        while (unanswered >= windowBytes && !failure) {
-          await new Promise(r => { room = r; });
-        }
-        check();
-      })();
+      while (unanswered >= windowBytes && !failure) {
+        await new Promise(r => { room = r; });
+      }
+      check();
     },
     async finish(ok) {
       if (ok) flush();

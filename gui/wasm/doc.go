@@ -98,8 +98,8 @@
 // server side uses: that build's writes never wait, so a sender reading
 // a large file faster than the network drains would queue all of it in
 // the browser's memory. Write here waits while more than 1 MiB is
-// buffered (8 MiB: a worker's timer wakes it only every few
-// milliseconds, and 1 MiB drained faster than that). Reads cannot push back (the browser's WebSocket has no way
-// to pause), so a receiving page whose sink is slower than the network
-// holds the difference in memory.
+// buffered (8 MiB was measured and did not pay: benches/README.md).
+// Reads cannot push back (the browser's WebSocket has no way to pause), so a
+// receiving page whose sink is slower than the network holds the
+// difference in memory.
 package main

@@ -18,7 +18,7 @@ import (
 
 // highWater is how many bytes a Write lets the browser buffer before it
 // waits for them to drain.
-const highWater = 8 << 20
+const highWater = 1 << 20
 
 var errClosed = errors.New("websocket closed")
 
@@ -33,8 +33,6 @@ type wsConn struct {
 	mu       sync.Mutex
 	queue    [][]byte
 	cur      []byte
-	curBuf   []byte        // cur's whole message, back to spare once read
-	spare    [][]byte      // read messages' buffers, for the next ones
 	signal   chan struct{} // one token: the queue or the state changed
 	closed   bool
 	closeErr error // io.EOF after a clean close
@@ -71,7 +69,7 @@ func dialWS(ctx context.Context, url string) (*wsConn, error) {
 		}
 		start := time.Now()
 		u8 := js.Global().Get("Uint8Array").New(data)
-		b := c.buffer(u8.Get("length").Int())
+		b := make([]byte, u8.Get("length").Int())
 		js.CopyBytesToGo(b, u8)
 		// The copy runs while the transfer waits, nearly always in a
 		// socket read.
@@ -107,24 +105,6 @@ func dialWS(ctx context.Context, url string) (*wsConn, error) {
 		c.Close()
 		return nil, ctx.Err()
 	}
-}
-
-// maxSpare is how many read messages' buffers a connection keeps for
-// the next messages, so that receiving allocates (and Go's collector,
-// single-threaded in WebAssembly, scans) almost nothing per message.
-const maxSpare = 8
-
-// buffer is a slice of n bytes for a message: a spare one when it fits.
-func (c *wsConn) buffer(n int) []byte {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for i := len(c.spare) - 1; i >= 0; i-- {
-		if b := c.spare[i]; cap(b) >= n {
-			c.spare = append(c.spare[:i], c.spare[i+1:]...)
-			return b[:n]
-		}
-	}
-	return make([]byte, n)
 }
 
 func reason(ev js.Value) string {
@@ -163,11 +143,7 @@ func (c *wsConn) Read(p []byte) (int, error) {
 	for {
 		c.mu.Lock()
 		if len(c.cur) == 0 && len(c.queue) > 0 {
-			if c.curBuf != nil && len(c.spare) < maxSpare {
-				c.spare = append(c.spare, c.curBuf)
-			}
 			c.cur, c.queue[0] = c.queue[0], nil
-			c.curBuf = c.cur
 			c.queue = c.queue[1:]
 		}
 		if len(c.cur) > 0 {
