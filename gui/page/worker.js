@@ -20,8 +20,8 @@
 //   {type: "end", id, ok, value}             the operation's promise
 //   {type: "sink", id, n, method, arg}       a call of the page's sink
 //
-// A picked File is read here with FileReaderSync (gui/wasm), in large
-// slices and without a promise per read. The receiving sink is the
+// A picked File is read here (gui/wasm) in 4 MiB slices, the next one
+// asked for while this one is hashed and sealed. The receiving sink is the
 // page's: its writes are batched into messages of up to batchBytes, each
 // ArrayBuffer transferred, not copied, and the wasm does not wait for
 // each one: a write returns at once while fewer than windowBytes are

@@ -197,12 +197,14 @@ func main() {
 			os.Exit(2)
 		}
 		for _, v := range slowPath.pages {
-			s := &benches.Series{Name: "page" + v.label + " load to bridge ready at " + *slow + ", ms"}
-			for i := 0; i < *nloads; i++ {
+			slowLoads = append(slowLoads, &benches.Series{Name: "page" + v.label + " load to bridge ready at " + *slow + ", ms"})
+		}
+		// Interleaved, like the transfers: one load of each build a round.
+		for i := 0; i < *nloads; i++ {
+			for j, v := range slowPath.pages {
 				progress("page%s load at %s, %d of %d", v.label, *slow, i+1, *nloads)
-				s.Add(slowLoad(work, v.bin))
+				slowLoads[j].Add(slowLoad(work, v.bin))
 			}
-			slowLoads = append(slowLoads, s)
 		}
 		newPath("0").shape()
 	}
