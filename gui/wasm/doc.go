@@ -17,7 +17,8 @@
 // forwards every call to the worker by messages: File objects are
 // posted as they are (the worker reads them), a receive's sink stays in
 // the window and the worker's calls of it come back as messages, its
-// writes batched up to 1 MiB per message with up to 8 MiB unanswered.
+// writes batched up to 1 MiB per message (the wasm hands it 1 MiB
+// arrays) with up to 8 MiB unanswered.
 // core.js calls window.onFerryReady() once ready and
 // window.onFerryFailed(message) when the worker or the wasm could not
 // start. Every function takes one options object:
