@@ -44,6 +44,12 @@ const (
 	Decrypt
 	HashRecv
 	DiskWrite
+	// Crossing is the browser page's own (gui/wasm): moving bytes
+	// between JavaScript and Go's WebAssembly, which a native end never
+	// does. It is timed inside the call of another stage (a socket write
+	// copies the record out to JavaScript, then sends it) and taken out
+	// of that stage (Timers.Within), so the shares still add up.
+	Crossing
 	numStages
 )
 
@@ -56,6 +62,7 @@ var stageNames = [numStages]string{
 	Decrypt:     "decrypt",
 	HashRecv:    "hash",
 	DiskWrite:   "disk write",
+	Crossing:    "JS crossing",
 }
 
 // String returns the stage's human name ("socket write").
@@ -73,6 +80,24 @@ func SenderStages() []Stage { return []Stage{DiskRead, HashSend, Encrypt, Socket
 
 // ReceiverStages: see SenderStages.
 func ReceiverStages() []Stage { return []Stage{SocketRead, Decrypt, HashRecv, DiskWrite} }
+
+// With returns stages, and Crossing after them when s recorded any: an
+// end that is a browser page (the only one that crosses) shows it, and
+// a native end's lines stay as they were.
+func (s Split) With(stages []Stage) []Stage {
+	if s[Crossing].Calls == 0 {
+		return stages
+	}
+	return append(stages[:len(stages):len(stages)], Crossing)
+}
+
+// TimedConn is a connection that moves bytes across a boundary inside
+// its own calls (the browser page's WebSocket, between JavaScript and
+// Go). core/secure gives it its transfer's Timers, so that it can time
+// that part as the Crossing stage.
+type TimedConn interface {
+	UseTimers(*Timers)
+}
 
 // Timers accumulates time, bytes and calls per stage. The zero value is
 // ready to use; a nil *Timers ignores every sample, so callers need no
@@ -112,6 +137,17 @@ func (t *Timers) Add(s Stage, d time.Duration, n int) {
 	t.ns[s].Add(int64(d))
 	t.bytes[s].Add(int64(n))
 	t.calls[s].Add(1)
+}
+
+// Within records that a part of a call timed as stage outer did the work
+// of stage s: d and n count for s, and d is taken out of outer, whose
+// own sample (which covers the whole call) comes when the call returns.
+func (t *Timers) Within(outer, s Stage, d time.Duration, n int) {
+	if t == nil {
+		return
+	}
+	t.Add(s, d, n)
+	t.ns[outer].Add(-int64(d))
 }
 
 // Since is Add(s, time.Since(start), n), for the common pattern

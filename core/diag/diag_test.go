@@ -65,6 +65,14 @@ func TestVerdictNamesTheBusiestStage(t *testing.T) {
 			map[Stage]time.Duration{Encrypt: 55 * sec / 10, SocketWrite: 3 * sec},
 			map[Stage]time.Duration{SocketRead: 3 * sec, Decrypt: sec},
 			"sender encrypt"},
+		{"a browser page sending, its time in moving bytes between JavaScript and Go",
+			map[Stage]time.Duration{DiskRead: sec, Encrypt: sec, SocketWrite: sec, Crossing: 6 * sec},
+			map[Stage]time.Duration{SocketRead: 9 * sec},
+			"sender JS crossing"},
+		{"a browser page receiving, crossing the busiest of its stages that are busy in all",
+			map[Stage]time.Duration{Encrypt: sec, SocketWrite: 8 * sec},
+			map[Stage]time.Duration{SocketRead: sec, Decrypt: 2 * sec, HashRecv: sec, DiskWrite: 2 * sec, Crossing: 3 * sec},
+			"receiver JS crossing"},
 		{"slow disk reader on the sender",
 			map[Stage]time.Duration{DiskRead: 8 * sec, Encrypt: sec},
 			map[Stage]time.Duration{SocketRead: 9 * sec},
@@ -329,4 +337,36 @@ func TestCPUFigures(t *testing.T) {
 			t.Fatalf("since restart %+v, not less than since the start", c)
 		}
 	}
+}
+
+func TestCrossingWithin(t *testing.T) {
+	var tm Timers
+	// A socket write of 10 ms, 4 ms of it copying the record out of Go.
+	tm.Within(SocketWrite, Crossing, 4*time.Millisecond, 100)
+	tm.Add(SocketWrite, 10*time.Millisecond, 100)
+	s := tm.Snapshot()
+	if s[SocketWrite].Time != 6*time.Millisecond || s[Crossing].Time != 4*time.Millisecond || s[Crossing].Bytes != 100 {
+		t.Fatalf("socket write %v, crossing %v (%d bytes): want 6ms and 4ms (100)", s[SocketWrite].Time, s[Crossing].Time, s[Crossing].Bytes)
+	}
+	stages := s.With(SenderStages())
+	if len(stages) != 5 || stages[4] != Crossing {
+		t.Fatalf("stages of a split that crossed: %v", stages)
+	}
+	if f := s.Format(stages, 20*time.Millisecond); !strings.Contains(f, "socket write 30% · JS crossing 20%") {
+		t.Fatalf("line %q", f)
+	}
+	// A native end never crosses: its stages and lines stay as they were.
+	var native Split
+	native[Encrypt].Calls = 1
+	if got := native.With(SenderStages()); len(got) != 4 {
+		t.Fatalf("native stages %v", got)
+	}
+	// With does not write into the caller's slice.
+	base := SenderStages()
+	_ = s.With(base[:2])
+	if base[2] != Encrypt {
+		t.Fatalf("With changed its argument: %v", base)
+	}
+	var nilTimers *Timers
+	nilTimers.Within(SocketWrite, Crossing, time.Millisecond, 1) // no panic
 }

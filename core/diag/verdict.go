@@ -103,8 +103,8 @@ const (
 //  6. Otherwise no one thing limited the transfer: the verdict lists the
 //     busiest stages of both ends with their shares.
 func Verdict(sender, receiver End, sameMachine bool) string {
-	snd := newAccount("sender", sender, SenderStages())
-	rcv := newAccount("receiver", receiver, ReceiverStages())
+	snd := newAccount("sender", sender, sender.Split.With(SenderStages()))
+	rcv := newAccount("receiver", receiver, receiver.Split.With(ReceiverStages()))
 	if snd.busy == 0 && rcv.busy == 0 && snd.wait == 0 && rcv.wait == 0 {
 		return "no stage was timed"
 	}

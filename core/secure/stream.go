@@ -89,6 +89,9 @@ func (c *Conn) Close() error {
 
 func newConn(nc net.Conn, ciph Cipher, send, recv *recordCipher, peerPub []byte, cfg *Config) *Conn {
 	c := &Conn{nc: nc, cipher: ciph, peerPub: peerPub, timers: cfg.Timers}
+	if tc, ok := nc.(diag.TimedConn); ok && cfg.Timers != nil {
+		tc.UseTimers(cfg.Timers)
+	}
 	batch := cfg.tune.Batch
 	if batch <= 0 {
 		batch = defaultBatch

@@ -61,10 +61,15 @@
 // # What is served
 //
 // index.html (with the token, this device's name, the page's mode and
-// the Subresource Integrity hashes of page.js, page.css, wasm_exec.js and
-// ferry.wasm filled in), and those four files, each gzipped when the
-// request accepts it, with a strict Content-Security-Policy (nothing
-// but this origin; WebAssembly allowed), no caching and no referrer.
+// the Subresource Integrity hashes of page.js, page.css, save.js,
+// core.js, worker.js, wasm_exec.js and ferry.wasm filled in), and those
+// files and sw.js, each gzipped when the request accepts it (ferry.wasm
+// at gzip's best level, once, when the Server starts), with a strict
+// Content-Security-Policy (nothing but this origin; WebAssembly allowed;
+// workers from this origin or from a blob: URL, which is how core.js
+// starts the wasm's worker from the two scripts it fetched with their
+// hashes), no caching and no referrer. ferry.wasm goes out as
+// application/wasm, so that the worker compiles it while it streams.
 // Server.PageHash is the SHA-256 of index.html as served and, since the
 // index pins the others by hash, covers everything the page runs;
 // WasmHash is ferry.wasm's. A binary built without ferry.wasm serves a

@@ -68,7 +68,14 @@ var types = map[string]string{
 	"wasm_exec.js": "text/javascript; charset=utf-8",
 	"save.js":      "text/javascript; charset=utf-8",
 	"sw.js":        "text/javascript; charset=utf-8",
+	"core.js":      "text/javascript; charset=utf-8",
+	"worker.js":    "text/javascript; charset=utf-8",
 }
+
+// optional are the names a page may lack: the wasm's build outputs, and
+// files a test's own page leaves out.
+var optional = map[string]bool{"ferry.wasm": true, "wasm_exec.js": true, "save.js": true, "sw.js": true,
+	"core.js": true, "worker.js": true}
 
 // NewServer reads the page's files and fills in the index's
 // placeholders: the token, the device name, the mode, and the
@@ -88,7 +95,7 @@ func NewServer(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, token: token, assets: map[string]*asset{}}
 	for name, ctype := range types {
 		b, err := fs.ReadFile(files, name)
-		if errors.Is(err, fs.ErrNotExist) && (name == "ferry.wasm" || name == "wasm_exec.js" || name == "save.js" || name == "sw.js") {
+		if errors.Is(err, fs.ErrNotExist) && optional[name] {
 			continue
 		}
 		if err != nil {
@@ -108,14 +115,16 @@ func NewServer(cfg Config) (*Server, error) {
 			mode = "receive"
 		}
 		index = fill(b, map[string]string{
-			"{{TOKEN}}":    token,
-			"{{NAME}}":     html.EscapeString(cfg.Name),
-			"{{MODE}}":     mode,
-			"{{SRI_JS}}":   sri(s.assets["page.js"].body),
-			"{{SRI_SAVE}}": sriOf(s.assets["save.js"]),
-			"{{SRI_CSS}}":  sri(s.assets["page.css"].body),
-			"{{SRI_WASM}}": sri(s.assets["ferry.wasm"].body),
-			"{{SRI_EXEC}}": sri(s.assets["wasm_exec.js"].body),
+			"{{TOKEN}}":      token,
+			"{{NAME}}":       html.EscapeString(cfg.Name),
+			"{{MODE}}":       mode,
+			"{{SRI_JS}}":     sri(s.assets["page.js"].body),
+			"{{SRI_SAVE}}":   sriOf(s.assets["save.js"]),
+			"{{SRI_CSS}}":    sri(s.assets["page.css"].body),
+			"{{SRI_WASM}}":   sri(s.assets["ferry.wasm"].body),
+			"{{SRI_EXEC}}":   sri(s.assets["wasm_exec.js"].body),
+			"{{SRI_CORE}}":   sriOf(s.assets["core.js"]),
+			"{{SRI_WORKER}}": sriOf(s.assets["worker.js"]),
 		})
 		sum := sha256.Sum256(s.assets["ferry.wasm"].body)
 		s.WasmHash = hex.EncodeToString(sum[:])
@@ -204,7 +213,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request, up func(http.
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Cache-Control", "no-store")
 	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "+
-		"img-src 'self' data: blob:; connect-src 'self' ws://"+r.Host+"; worker-src 'self'; frame-src 'self'; frame-ancestors 'none'; "+
+		"img-src 'self' data: blob:; connect-src 'self' ws://"+r.Host+"; worker-src 'self' blob:; frame-src 'self'; frame-ancestors 'none'; "+
 		"base-uri 'none'; form-action 'none'")
 	h.Set("Vary", "Accept-Encoding")
 	body := a.body
@@ -221,7 +230,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request, up func(http.
 func (a *asset) gzipped() []byte {
 	a.once.Do(func() {
 		var buf bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&buf, gzip.DefaultCompression)
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
 		zw.Write(a.body)
 		zw.Close()
 		a.gz = buf.Bytes()

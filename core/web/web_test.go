@@ -5,6 +5,8 @@ import (
 	"compress/gzip"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"io"
 	"net"
@@ -30,7 +32,9 @@ const testToken = "0123456789abcdef0123456789abcdef"
 // serves the real one).
 func pageFiles() fstest.MapFS {
 	return fstest.MapFS{
-		"index.html":   {Data: []byte(`<meta name="ferry-token" content="{{TOKEN}}"><meta name="ferry-name" content="{{NAME}}"><meta name="ferry-mode" content="{{MODE}}"><meta name="ferry-wasm" content="{{SRI_WASM}}">`)},
+		"index.html":   {Data: []byte(`<meta name="ferry-token" content="{{TOKEN}}"><meta name="ferry-name" content="{{NAME}}"><meta name="ferry-mode" content="{{MODE}}"><meta name="ferry-wasm" content="{{SRI_WASM}}"><meta name="ferry-worker" content="{{SRI_WORKER}}"><script src="core.js" integrity="{{SRI_CORE}}"></script>`)},
+		"core.js":      {Data: []byte("// core")},
+		"worker.js":    {Data: []byte("// worker")},
 		"page.js":      {Data: []byte("// page")},
 		"page.css":     {Data: []byte("/* css */")},
 		"ferry.wasm":   {Data: bytes.Repeat([]byte("\x00asm filler "), 10000)},
@@ -146,8 +150,20 @@ func TestPageServed(t *testing.T) {
 			t.Errorf("page lacks %q: %s", want, body)
 		}
 	}
-	if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "connect-src 'self' ws://"+addr) {
+	if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "connect-src 'self' ws://"+addr) ||
+		!strings.Contains(csp, "worker-src 'self' blob:;") {
 		t.Errorf("CSP %q", csp)
+	}
+	// The index pins the worker's scripts: core.js starts the worker
+	// from a blob of the scripts it fetched with these hashes.
+	for _, name := range []string{"core.js", "worker.js"} {
+		sum := sha256.Sum256(pageFiles()[name].Data)
+		if want := "sha256-" + base64.StdEncoding.EncodeToString(sum[:]); !bytes.Contains(body, []byte(want)) {
+			t.Errorf("page lacks %s's hash %s: %s", name, want, body)
+		}
+		if r := get(t, addr, "/"+name, nil); r.StatusCode != 200 || r.Header.Get("Content-Type") != "text/javascript; charset=utf-8" {
+			t.Errorf("GET /%s: %d %q", name, r.StatusCode, r.Header.Get("Content-Type"))
+		}
 	}
 	if m.Server().PageHash == "" || m.Server().WasmHash == "" || !m.Server().HasWasm {
 		t.Errorf("hashes not set: %+v", m.Server())

@@ -252,15 +252,10 @@
 		if (!("webkitdirectory" in $("folder"))) $("folder-button").hidden = true;
 		$("cancel").onclick = () => ferry.cancel();
 
-		window.onFerryReady = ready;
-		const go = new Go();
-		const wasm = fetch("ferry.wasm", { integrity: meta("ferry-wasm") });
-		const inst = WebAssembly.instantiateStreaming
-			? WebAssembly.instantiateStreaming(wasm, go.importObject)
-			: wasm.then((r) => r.arrayBuffer()).then((b) => WebAssembly.instantiate(b, go.importObject));
-		inst.then((r) => go.run(r.instance)).catch((e) => {
-			result(false, "This browser could not start Ferry's page.", String(e));
-		});
+		// core.js runs ferry.wasm in a worker and calls these.
+		window.onFerryFailed = (msg) => result(false, "This browser could not start Ferry's page.", msg);
+		if (window.ferry && ferry.ready) ready();
+		else window.onFerryReady = ready;
 	}
 
 	init();

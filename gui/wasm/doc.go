@@ -11,7 +11,17 @@
 // # The JavaScript bridge
 //
 // Loaded with Go's wasm_exec.js, the program sets one global, ferry, and
-// keeps running. Every function takes one options object:
+// keeps running. The page runs it in a dedicated Web Worker
+// (gui/page/worker.js), off the thread that draws the page, and its
+// window gets the same ferry object from gui/page/core.js, which
+// forwards every call to the worker by messages: File objects are
+// posted as they are (the worker reads them), a receive's sink stays in
+// the window and the worker's calls of it come back as messages, its
+// writes batched up to 1 MiB per message (the wasm hands it 1 MiB
+// arrays) with up to 8 MiB unanswered.
+// core.js calls window.onFerryReady() once ready and
+// window.onFerryFailed(message) when the worker or the wasm could not
+// start. Every function takes one options object:
 //
 //		ferry.send({code, fp, name, files, onEvent, diag, url}) -> Promise
 //		ferry.receive({code, fp, name, sink, onEvent, diag, url}) -> Promise
@@ -51,7 +61,11 @@
 //	    page, the token read from <meta name="ferry-token">.
 //
 // Events are plain objects with a type and the field names of the
-// CLI's --json events (cli/README.md): "connected" {peer_name,
+// CLI's --json events (cli/README.md). In "diag" and "done", the page's
+// own split has one stage more than a native end's: "JS crossing", the
+// time spent copying bytes between JavaScript and Go (out of a read
+// File, into and out of the WebSocket, into the sink's arrays), taken
+// out of the stage whose call it was part of (core/diag.Crossing): "connected" {peer_name,
 // peer_fingerprint, fp_match, paired, wrong_codes}, "offer" {peer_name,
 // peer_fingerprint, files, folders, texts, total_bytes, entries},
 // "accepted" {total_bytes}, "progress" {done, total, rate, eta, current,
@@ -85,7 +99,8 @@
 // server side uses: that build's writes never wait, so a sender reading
 // a large file faster than the network drains would queue all of it in
 // the browser's memory. Write here waits while more than 1 MiB is
-// buffered. Reads cannot push back (the browser's WebSocket has no way
-// to pause), so a receiving page whose sink is slower than the network
-// holds the difference in memory.
+// buffered (8 MiB was measured and did not pay: benches/README.md).
+// Reads cannot push back (the browser's WebSocket has no way to pause), so a
+// receiving page whose sink is slower than the network holds the
+// difference in memory.
 package main

@@ -61,12 +61,12 @@ func stagesOf(end string) []diag.Stage {
 
 func diagObject(end string, sp diag.Split, wall time.Duration) map[string]any {
 	var stages []any
-	for _, st := range stagesOf(end) {
+	for _, st := range sp.With(stagesOf(end)) {
 		stages = append(stages, map[string]any{"stage": st.String(), "busy": sp.Share(st, wall),
 			"seconds": sp[st].Time.Seconds(), "bytes": sp[st].Bytes})
 	}
 	return map[string]any{"type": "diag", "end": end, "wall": wall.Seconds(), "stages": stages,
-		"line": sp.Format(stagesOf(end), wall)}
+		"line": sp.Format(sp.With(stagesOf(end)), wall)}
 }
 
 func doneObject(s transfer.Summary, end string, withDiag bool) map[string]any {

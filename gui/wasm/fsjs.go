@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall/js"
 	"time"
+
+	"github.com/ferry-project/ferry/core/diag"
 )
 
 // pickedFS is an io/fs.FS of the File objects a person picked: each
@@ -94,7 +96,7 @@ func (p *pickedFS) Open(name string) (fs.File, error) {
 	if n.dir {
 		return &dirFile{n: n}, nil
 	}
-	return &blobFile{n: n}, nil
+	return &blobFile{n: n, next: js.Undefined()}, nil
 }
 
 func (p *pickedFS) Stat(name string) (fs.FileInfo, error) {
@@ -167,14 +169,18 @@ const readAhead = 4 << 20
 // blobFile reads a File front to back, readAhead bytes per slice, and
 // serves the caller's reads from that buffer.
 type blobFile struct {
-	n   *node
-	off int64  // of the next byte to fetch from the File
-	buf []byte // fetched and not yet read
-	mem []byte // buf's backing array, allocated on first read
+	n    *node
+	off  int64    // of the next byte to fetch from the File
+	buf  []byte   // fetched and not yet read
+	mem  []byte   // buf's backing array, allocated on first read
+	next js.Value // the promise of the slice at off, or undefined
 }
 
 func (b *blobFile) Stat() (fs.FileInfo, error) { return info{b.n}, nil }
-func (b *blobFile) Close() error               { b.mem, b.buf = nil, nil; return nil }
+func (b *blobFile) Close() error {
+	b.mem, b.buf, b.next = nil, nil, js.Undefined()
+	return nil
+}
 
 func (b *blobFile) Read(p []byte) (int, error) {
 	if len(b.buf) == 0 {
@@ -187,17 +193,19 @@ func (b *blobFile) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// fill fetches the next slice of the File into buf.
+// fill fetches the next slice of the File into buf. The browser reads
+// a slice (Blob.arrayBuffer) on threads of its own, so fill asks for
+// the slice after it at once: it is read while the transfer hashes and
+// seals this one, and the wait for its promise is usually short.
 func (b *blobFile) fill() error {
 	if b.off >= b.n.size {
 		return io.EOF
 	}
-	end := min(b.off+readAhead, b.n.size)
-	var ab js.Value
-	if err := catch(func() { ab = b.n.file.Call("slice", b.off, end).Call("arrayBuffer") }); err != nil {
-		return fmt.Errorf("reading %s: %w", b.n.name, err)
+	if b.next.IsUndefined() {
+		b.ask(b.off)
 	}
-	ab, err := await(ab)
+	ab, err := await(b.next)
+	b.next = js.Undefined()
 	if err != nil {
 		// The browser fails a read of a File that changed since it was
 		// picked (NotReadableError).
@@ -206,14 +214,27 @@ func (b *blobFile) fill() error {
 	if b.mem == nil {
 		b.mem = make([]byte, min(readAhead, b.n.size))
 	}
+	start := time.Now()
 	n := js.CopyBytesToGo(b.mem, js.Global().Get("Uint8Array").New(ab))
+	crossed(diag.DiskRead, start, n)
 	if n == 0 {
 		return io.ErrUnexpectedEOF
 	}
 	b.buf = b.mem[:n]
 	b.off += int64(n)
 	passed(n)
+	if b.off < b.n.size {
+		b.ask(b.off)
+	}
 	return nil
+}
+
+// ask starts reading the slice at off; fill awaits it.
+func (b *blobFile) ask(off int64) {
+	end := min(off+readAhead, b.n.size)
+	if err := catch(func() { b.next = b.n.file.Call("slice", off, end).Call("arrayBuffer") }); err != nil {
+		b.next = js.Global().Get("Promise").Call("reject", js.Global().Get("Error").New(err.Error()))
+	}
 }
 
 var _ fs.StatFS = (*pickedFS)(nil)

@@ -8,6 +8,9 @@ import (
 	"runtime"
 	"sync/atomic"
 	"syscall/js"
+	"time"
+
+	"github.com/ferry-project/ferry/core/diag"
 )
 
 // await waits for a JavaScript promise (or returns a plain value as it
@@ -102,4 +105,15 @@ func passed(n int) {
 		jsPassed.Store(0)
 		runtime.GC()
 	}
+}
+
+// timers are the running transfer's, given to its WebSocket by
+// core/secure (diag.TimedConn); nil when none runs or before the
+// handshake. One operation runs at a time, so one pointer serves it.
+var timers atomic.Pointer[diag.Timers]
+
+// crossed records the part of a call of stage outer that moved n bytes
+// between JavaScript and Go, from start: the diag split's "JS crossing".
+func crossed(outer diag.Stage, start time.Time, n int) {
+	timers.Load().Within(outer, diag.Crossing, time.Since(start), n)
 }

@@ -73,6 +73,7 @@ func (b *bridge) start(opts js.Value, op func(context.Context, js.Value, func(ma
 	}
 	go func() {
 		defer func() {
+			timers.Store(nil)
 			b.mu.Lock()
 			b.cancel = nil
 			b.mu.Unlock()

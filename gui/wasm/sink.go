@@ -5,6 +5,9 @@ package main
 import (
 	"net"
 	"syscall/js"
+	"time"
+
+	"github.com/ferry-project/ferry/core/diag"
 
 	"github.com/ferry-project/ferry/core/transfer"
 )
@@ -44,20 +47,59 @@ func (s *jsSink) End(err error) {
 	call(s.o, "end", arg)
 }
 
-type jsSinkFile struct{ o js.Value }
+// sinkBatch is how many bytes jsSinkFile gathers in Go before it copies
+// them out to the sink in one array: one crossing per MiB, not one per
+// record.
+const sinkBatch = 1 << 20
 
-// Write copies p into a new Uint8Array, which the sink keeps.
+type jsSinkFile struct {
+	o   js.Value
+	buf []byte
+}
+
+// Write gathers p; every sinkBatch bytes go to the sink's write in a new
+// Uint8Array, which the sink keeps.
 func (f *jsSinkFile) Write(p []byte) (int, error) {
-	u8 := js.Global().Get("Uint8Array").New(len(p))
-	js.CopyBytesToJS(u8, p)
-	passed(len(p))
-	if _, err := call(f.o, "write", u8); err != nil {
-		return 0, err
+	n := len(p)
+	for len(p) > 0 {
+		if f.buf == nil {
+			f.buf = make([]byte, 0, sinkBatch)
+		}
+		k := copy(f.buf[len(f.buf):cap(f.buf)], p)
+		f.buf = f.buf[:len(f.buf)+k]
+		p = p[k:]
+		if len(f.buf) == cap(f.buf) {
+			if err := f.flush(); err != nil {
+				return 0, err
+			}
+		}
 	}
-	return len(p), nil
+	return n, nil
+}
+
+func (f *jsSinkFile) flush() error {
+	if len(f.buf) == 0 {
+		return nil
+	}
+	start := time.Now()
+	u8 := js.Global().Get("Uint8Array").New(len(f.buf))
+	js.CopyBytesToJS(u8, f.buf)
+	crossed(diag.DiskWrite, start, len(f.buf))
+	passed(len(f.buf))
+	f.buf = f.buf[:0]
+	_, err := call(f.o, "write", u8)
+	return err
 }
 
 func (f *jsSinkFile) Close(verified bool) error {
+	if verified {
+		if err := f.flush(); err != nil {
+			f.buf = nil
+			call(f.o, "finish", false)
+			return err
+		}
+	}
+	f.buf = nil
 	_, err := call(f.o, "finish", verified)
 	return err
 }

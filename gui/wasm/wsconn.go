@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall/js"
 	"time"
+
+	"github.com/ferry-project/ferry/core/diag"
 )
 
 // highWater is how many bytes a Write lets the browser buffer before it
@@ -65,9 +67,13 @@ func dialWS(ctx context.Context, url string) (*wsConn, error) {
 			c.fail(errors.New("websocket: a text message where only binary ones are sent"))
 			return
 		}
+		start := time.Now()
 		u8 := js.Global().Get("Uint8Array").New(data)
 		b := make([]byte, u8.Get("length").Int())
 		js.CopyBytesToGo(b, u8)
+		// The copy runs while the transfer waits, nearly always in a
+		// socket read.
+		crossed(diag.SocketRead, start, len(b))
 		c.mu.Lock()
 		c.queue = append(c.queue, b)
 		c.mu.Unlock()
@@ -189,14 +195,17 @@ func (c *wsConn) Write(p []byte) (int, error) {
 		return 0, os.ErrDeadlineExceeded
 	default:
 	}
+	start := time.Now()
 	if c.bufLen < len(p) {
 		c.bufLen = max(len(p), 64<<10)
 		c.buf = js.Global().Get("Uint8Array").New(c.bufLen)
 	}
 	js.CopyBytesToJS(c.buf, p)
+	msg := c.buf.Call("subarray", 0, len(p))
+	crossed(diag.SocketWrite, start, len(p))
 	// send copies the bytes into the browser's buffer at once, so the
 	// same array serves the next Write.
-	if err := catch(func() { c.ws.Call("send", c.buf.Call("subarray", 0, len(p))) }); err != nil {
+	if err := catch(func() { c.ws.Call("send", msg) }); err != nil {
 		c.fail(err)
 		return 0, err
 	}
@@ -222,6 +231,9 @@ func (c *wsConn) Close() error {
 	})
 	return nil
 }
+
+// UseTimers is diag.TimedConn: the transfer's timers, for the crossing.
+func (c *wsConn) UseTimers(t *diag.Timers) { timers.Store(t) }
 
 type wsAddr string
 

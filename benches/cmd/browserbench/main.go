@@ -32,6 +32,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/url"
 	"os"
@@ -55,11 +56,20 @@ var (
 	tmpDir  = flag.String("tmp", os.TempDir(), "folder for the file and the destinations")
 	results = flag.String("results", "", "folder to write the report into as DATE-browser.md (empty: stdout only)")
 	timeout = flag.Duration("timeout", 3*time.Minute, "longest one run may take; a run over it fails")
-	only    = flag.String("only", "native,send,stream,memory", "runs to make each round, from native,send,stream,memory")
+	only    = flag.String("only", "native,send,memory", "runs to make each round, from native,send,stream,memory (stream needs a secure context: -lan '')")
+	lan     = flag.String("lan", "10.77.0.1", "run everything in a network namespace of its own with this address on its lo, which the browser does not count as loopback; '': on the host's 127.0.0.1")
+	pages   = flag.String("pages", "", "other builds whose page to measure too, in the same rounds, as label=path,...: bin/ferry of an earlier commit, to measure one change against it")
+	slow    = flag.String("slow", "20mbit", "the rate (tc tbf on the namespace's lo, needs -lan) at which the page's load is timed, -loads times per build; '' skips it")
+	nloads  = flag.Int("loads", 3, "page loads timed at -slow per build")
+	rates   = flag.String("rates", "0,400mbit", "paths to measure each round, comma-separated: 0 for the path as it is, or a tc tbf rate put on the namespace's lo (needs -lan)")
 	desktop = flag.String("desktop", "process", "the page's peer: process (bin/ferry receive --web, send --to-browser) or inprocess (core/transfer and core/web in this process, the same code without the CLI)")
 )
 
 var out bytes.Buffer
+
+// bin is the ferry binary the next process starts from: *ferry, or the
+// build of -pages whose page is measured.
+var bin string
 
 func say(format string, a ...any) {
 	s := fmt.Sprintf(format, a...)
@@ -73,6 +83,16 @@ func progress(format string, a ...any) {
 
 func main() {
 	flag.Parse()
+	bin = *ferry
+	if *lan != "" && os.Getenv(inNetns) == "" {
+		os.Exit(reexec())
+	}
+	if *lan != "" {
+		if err := setupNetns(*lan); err != nil {
+			fmt.Fprintf(os.Stderr, "browserbench: %v\n", err)
+			os.Exit(2)
+		}
+	}
 	if err := benches.CheckThisBuild(); err != nil {
 		fmt.Fprintf(os.Stderr, "browserbench: %v\n", err)
 		os.Exit(2)
@@ -103,76 +123,131 @@ func main() {
 	size := int64(*mib) << 20
 
 	ver, _ := exec.Command(*ferry, "version").Output()
-	say("# browserbench %s: %d MiB on loopback, %d rounds\n\n", time.Now().UTC().Format("2006-01-02 15:04"), *mib, *rounds)
+	where := "on loopback (127.0.0.1)"
+	if *lan != "" {
+		where = fmt.Sprintf("on %s, an address of a network namespace's own lo that is not loopback to the browser (no secure context, as on a phone)", *lan)
+	}
+	say("# browserbench %s: %d MiB %s, %d rounds\n\n", time.Now().UTC().Format("2006-01-02 15:04"), *mib, where, *rounds)
 	say("bin/ferry: %s. Machine: %s.\n", strings.Join(strings.Fields(string(ver)), " "), machine())
 	if *desktop == "inprocess" {
 		say("The page's peer: core/transfer and core/web inside browserbench (-desktop inprocess), not bin/ferry's CLI.\n")
 	}
 	say("\n")
 
-	native := &benches.Series{Name: "bin/ferry → bin/ferry, MiB/s"}
-	send := &benches.Series{Name: "page → ferry receive --web, MiB/s"}
-	recvStream := &benches.Series{Name: "ferry send --to-browser → page (stream), MiB/s"}
-	recvMemory := &benches.Series{Name: "ferry send --to-browser → page (memory), MiB/s"}
-	var mems []string
-	var splits []string
-	var chromium string
 	runs := map[string]bool{}
 	for _, r := range strings.Split(*only, ",") {
 		runs[strings.TrimSpace(r)] = true
 	}
+	var paths []*path
+	for _, r := range strings.Split(*rates, ",") {
+		paths = append(paths, newPath(strings.TrimSpace(r)))
+	}
+	var chromium string
 	for r := 1; r <= *rounds; r++ {
-		if runs["native"] {
-			progress("round %d of %d: native", r, *rounds)
-			nd, nerr := nativeRun(work, src)
-			native.Add(rate(size, nd, nerr))
-		}
-		if runs["send"] {
-			progress("round %d of %d: page sends", r, *rounds)
-			d, m, split, v, err := pageSend(work, src)
-			send.Add(rate(size, d, err))
-			mems = append(mems, fmt.Sprintf("| %d | page sends | %s |", r, m))
-			if split != "" {
-				splits = append(splits, fmt.Sprintf("round %d, page sends: %s", r, split))
+		for _, pa := range paths {
+			if err := pa.shape(); err != nil {
+				fmt.Fprintf(os.Stderr, "browserbench: %v\n", err)
+				os.Exit(2)
 			}
-			chromium = v
-		}
-		for _, c := range []struct {
-			s      *benches.Series
-			method string
-		}{{recvStream, "stream"}, {recvMemory, "memory"}} {
-			if !runs[c.method] {
-				continue
+			if runs["native"] {
+				progress("round %d of %d, %s: native", r, *rounds, pa.name)
+				nd, nerr := nativeRun(work, src)
+				pa.native.Add(rate(size, nd, nerr))
+				// The A/A: the same native run again, in the same round.
+				nd, nerr = nativeRun(work, src)
+				pa.nativeB.Add(rate(size, nd, nerr))
 			}
-			progress("round %d of %d: page receives (%s)", r, *rounds, c.method)
-			d, m, split, v, err := pageReceive(work, src, c.method)
-			chromium = v
-			c.s.Add(rate(size, d, err))
-			mems = append(mems, fmt.Sprintf("| %d | page receives (%s) | %s |", r, c.method, m))
-			if split != "" {
-				splits = append(splits, fmt.Sprintf("round %d, page receives (%s): %s", r, c.method, split))
+			for _, v := range pa.pages {
+				bin = v.bin
+				if runs["send"] {
+					progress("round %d of %d, %s: page%s sends", r, *rounds, pa.name, v.label)
+					d, m, split, ver, err := pageSend(work, src)
+					v.send.Add(rate(size, d, err))
+					pa.mems = append(pa.mems, fmt.Sprintf("| %d | page%s sends | %s |", r, v.label, m))
+					if split != "" {
+						pa.splits = append(pa.splits, fmt.Sprintf("round %d, page%s sends: %s", r, v.label, split))
+					}
+					chromium = ver
+				}
+				for _, c := range []struct {
+					s      *benches.Series
+					method string
+				}{{v.recvStream, "stream"}, {v.recvMemory, "memory"}} {
+					if !runs[c.method] {
+						continue
+					}
+					progress("round %d of %d, %s: page%s receives (%s)", r, *rounds, pa.name, v.label, c.method)
+					d, m, split, ver, err := pageReceive(work, src, c.method)
+					chromium = ver
+					c.s.Add(rate(size, d, err))
+					pa.mems = append(pa.mems, fmt.Sprintf("| %d | page%s receives (%s) | %s |", r, v.label, c.method, m))
+					if split != "" {
+						pa.splits = append(pa.splits, fmt.Sprintf("round %d, page%s receives (%s): %s", r, v.label, c.method, split))
+					}
+				}
+				bin = *ferry
 			}
 		}
+	}
+	var slowLoads []*benches.Series
+	if *slow != "" && *lan != "" {
+		slowPath := newPath(*slow)
+		if err := slowPath.shape(); err != nil {
+			fmt.Fprintf(os.Stderr, "browserbench: %v\n", err)
+			os.Exit(2)
+		}
+		for _, v := range slowPath.pages {
+			slowLoads = append(slowLoads, &benches.Series{Name: "page" + v.label + " load to bridge ready at " + *slow + ", ms"})
+		}
+		// Interleaved, like the transfers: one load of each build a round.
+		for i := 0; i < *nloads; i++ {
+			for j, v := range slowPath.pages {
+				progress("page%s load at %s, %d of %d", v.label, *slow, i+1, *nloads)
+				slowLoads[j].Add(slowLoad(work, v.bin))
+			}
+		}
+		newPath("0").shape()
 	}
 	say("Chromium: %s, headless, phone viewport.\n\n", chromium)
-	say("%s\n", benches.Table("throughput", "%.1f", native, send, recvStream, recvMemory))
-	say("%s\n", benches.Table("ratio to bin/ferry → bin/ferry (same round)", "%.2f",
-		benches.Ratio("page sends", send, native),
-		benches.Ratio("page receives, stream", recvStream, native),
-		benches.Ratio("page receives, memory", recvMemory, native)))
-	say("%s\n", benches.Table("page load (fresh browser, loopback)", "%.0f", loads))
-	say("Peak memory of each browser run: the renderer's VmHWM (the page: JS, the wasm's linear memory), the browser process's VmHWM (where Chromium keeps Blob data), and the page's JS heap, sampled every 100 ms.\n\n")
-	say("| round | run | memory |\n|---|---|---|\n%s\n\n", strings.Join(mems, "\n"))
-	if len(splits) > 0 {
-		say("Where the time goes (the page's core/diag split, from its done event):\n\n")
-		for _, s := range splits {
-			say("- %s\n", s)
-		}
-		say("\n")
+	say("%s\n", benches.Table("page load (fresh browser, the path unshaped)", "%.0f", loads))
+	if len(slowLoads) > 0 {
+		say("%s\n", benches.Table("page load (fresh browser) over a "+*slow+" path (tc tbf), from navigation to ferry.ready", "%.0f", slowLoads...))
+		say("%s\n", wasmSizes())
 	}
-	for _, s := range []*benches.Series{native, send, recvStream, recvMemory} {
-		for _, e := range s.Errors {
-			say("- %s failed: %s\n", s.Name, e)
+	for _, pa := range paths {
+		say("## %s\n\n", pa.name)
+		rows := []*benches.Series{pa.native, pa.nativeB}
+		ratios := []*benches.Series{benches.Ratio("A/A: bin/ferry again", pa.nativeB, pa.native)}
+		for _, v := range pa.pages {
+			for _, x := range []*benches.Series{v.send, v.recvStream, v.recvMemory} {
+				if len(x.Values) > 0 {
+					rows = append(rows, x)
+				}
+			}
+			for _, x := range []struct {
+				name string
+				s    *benches.Series
+			}{{"sends", v.send}, {"receives, stream", v.recvStream}, {"receives, memory", v.recvMemory}} {
+				if len(x.s.Values) > 0 {
+					ratios = append(ratios, benches.Ratio("page"+v.label+" "+x.name, x.s, pa.native))
+				}
+			}
+		}
+		say("%s\n", benches.Table("throughput", "%.1f", rows...))
+		say("%s\n", benches.Table("ratio to bin/ferry → bin/ferry (same round)", "%.2f", ratios...))
+		say("Peak memory of each browser run: the renderer's VmHWM (the page and its worker: JS, the wasm's linear memory), the browser process's VmHWM (where Chromium keeps Blob data), and the page's own JS heap (the window's isolate, not the worker's), sampled every 100 ms.\n\n")
+		say("| round | run | memory |\n|---|---|---|\n%s\n\n", strings.Join(pa.mems, "\n"))
+		if len(pa.splits) > 0 {
+			say("Where the time goes (the page's core/diag split, from its done event):\n\n")
+			for _, s := range pa.splits {
+				say("- %s\n", s)
+			}
+			say("\n")
+		}
+		for _, s := range rows {
+			for _, e := range s.Errors {
+				say("- %s failed: %s\n", s.Name, e)
+			}
 		}
 	}
 	if *results != "" {
@@ -232,7 +307,7 @@ func start(work string, args ...string) (*ferryProc, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &ferryProc{cmd: exec.Command(*ferry, args...), events: make(chan map[string]any, 4096), done: make(chan error, 1)}
+	p := &ferryProc{cmd: exec.Command(bin, args...), events: make(chan map[string]any, 4096), done: make(chan error, 1)}
 	p.cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
 	p.cmd.Stderr = &p.stderr
 	stdout, err := p.cmd.StdoutPipe()
@@ -314,7 +389,7 @@ func nativeRun(work, src string) (time.Duration, error) {
 	dst, _ := os.MkdirTemp(work, "dst-")
 	defer os.RemoveAll(dst)
 	c := code()
-	recv, err := start(work, "receive", "--dir", dst, "--code", c, "--yes", "--json", "--no-mdns", "--listen", "127.0.0.1:0")
+	recv, err := start(work, "receive", "--dir", dst, "--code", c, "--yes", "--json", "--no-mdns", "--listen", host()+":0")
 	if err != nil {
 		return 0, err
 	}
@@ -323,7 +398,7 @@ func nativeRun(work, src string) (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
-	addr := fmt.Sprintf("127.0.0.1:%v", ev["port"])
+	addr := fmt.Sprintf("%s:%v", host(), ev["port"])
 	t0 := time.Now()
 	snd, err := start(work, "send", "--to", addr, "--code", c, "--json", src)
 	if err != nil {
@@ -355,7 +430,7 @@ func fragment(l string) (base, code, fp string, err error) {
 	if err != nil {
 		return "", "", "", err
 	}
-	return "http://127.0.0.1:" + u.Port() + "/", q.Get("code"), q.Get("fp"), nil
+	return "http://" + host() + ":" + u.Port() + "/", q.Get("code"), q.Get("fp"), nil
 }
 
 // memWatch samples the page's JS heap until stopped and then reads the
@@ -431,7 +506,7 @@ func pageSend(work, src string) (d time.Duration, mem, split, version string, er
 	if err != nil {
 		return
 	}
-	b, err := browser.New(context.Background())
+	b, err := browser.NewDirect(context.Background(), *lan)
 	if err != nil {
 		return
 	}
@@ -482,7 +557,7 @@ func pageReceive(work, src, method string) (d time.Duration, mem, split, version
 	if err != nil {
 		return
 	}
-	b, err := browser.New(context.Background())
+	b, err := browser.NewDirect(context.Background(), *lan)
 	if err != nil {
 		return
 	}
@@ -516,7 +591,7 @@ func pageReceive(work, src, method string) (d time.Duration, mem, split, version
 // processReceiver starts bin/ferry receive --web; finished waits for it
 // to exit.
 func processReceiver(work, dst, c string) (string, func() error, error) {
-	recv, err := start(work, "receive", "--web", "--dir", dst, "--code", c, "--yes", "--json", "--no-mdns", "--listen", "127.0.0.1:0")
+	recv, err := start(work, "receive", "--web", "--dir", dst, "--code", c, "--yes", "--json", "--no-mdns", "--listen", host()+":0")
 	if err != nil {
 		return "", nil, err
 	}
@@ -530,7 +605,7 @@ func processReceiver(work, dst, c string) (string, func() error, error) {
 
 // processSender starts bin/ferry send --to-browser.
 func processSender(work, src string) (string, func() error, error) {
-	snd, err := start(work, "send", "--to-browser", "--json", "--listen", "127.0.0.1:0", src)
+	snd, err := start(work, "send", "--to-browser", "--json", "--listen", host()+":0", src)
 	if err != nil {
 		return "", nil, err
 	}
@@ -555,7 +630,7 @@ func pageMux(toBrowser bool) (*web.Mux, *secure.Identity, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", host()+":0")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -577,7 +652,7 @@ func inprocessReceiver(dst, c string) (string, func() error, error) {
 	served := make(chan error, 1)
 	go func() { _, err := r.Serve(context.Background()); served <- err }()
 	port := mux.Addr().(*net.TCPAddr).Port
-	return web.Link("127.0.0.1", port, c, id.Fingerprint()), func() error {
+	return web.Link(host(), port, c, id.Fingerprint()), func() error {
 		defer r.Close()
 		select {
 		case err := <-served:
@@ -602,7 +677,7 @@ func inprocessSender(src, c string) (string, func() error, error) {
 		sent <- err
 	}()
 	port := mux.Addr().(*net.TCPAddr).Port
-	return web.Link("127.0.0.1", port, c, id.Fingerprint()), func() error {
+	return web.Link(host(), port, c, id.Fingerprint()), func() error {
 		defer mux.Close()
 		select {
 		case err := <-sent:
@@ -611,6 +686,49 @@ func inprocessSender(src, c string) (string, func() error, error) {
 			return errors.New("the sender did not finish")
 		}
 	}, nil
+}
+
+// slowLoad times a fresh browser's load of the page of bin's
+// `ferry receive --web` over the shaped path, to its bridge being ready.
+func slowLoad(work, b string) (float64, error) {
+	bin = b
+	defer func() { bin = *ferry }()
+	dst, _ := os.MkdirTemp(work, "dst-")
+	defer os.RemoveAll(dst)
+	recv, err := start(work, "receive", "--web", "--dir", dst, "--code", code(), "--yes", "--json", "--no-mdns", "--listen", host()+":0")
+	if err != nil {
+		return 0, err
+	}
+	defer recv.kill()
+	ev, err := recv.until("links", 20*time.Second)
+	if err != nil {
+		return 0, err
+	}
+	base, _, _, err := fragment(link(ev))
+	if err != nil {
+		return 0, err
+	}
+	br, err := browser.NewDirect(context.Background(), *lan)
+	if err != nil {
+		return 0, err
+	}
+	defer br.Close()
+	t0 := time.Now()
+	if err := openBridge(br, base); err != nil {
+		return 0, err
+	}
+	loads.Values = loads.Values[:len(loads.Values)-1] // not an unshaped load
+	return float64(time.Since(t0).Microseconds()) / 1000, nil
+}
+
+// wasmSizes is the size of ferry.wasm raw and as served gzipped.
+func wasmSizes() string {
+	srv, err := web.NewServer(web.Config{Name: "x", Files: page.Files})
+	if err != nil || !srv.HasWasm {
+		return "ferry.wasm: this browserbench was built without it (make wasm)\n"
+	}
+	raw, _ := fs.ReadFile(page.Files, "ferry.wasm")
+	return fmt.Sprintf("ferry.wasm (this browserbench's build): %.2f MiB raw, %.2f MiB gzipped as served.\n", mb(int64(len(raw))), mb(int64(srv.GzipSize())))
 }
 
 // loads are the page's load times: from navigating a fresh browser to

@@ -74,7 +74,7 @@ func Stages(end string) []diag.Stage {
 // EndLine is one end's whole-transfer split for a person, with its CPU
 // use when it measured it.
 func EndLine(end string, sp diag.Split, wall time.Duration, cpu diag.CPU) string {
-	line := sp.Format(Stages(end), wall)
+	line := sp.Format(sp.With(Stages(end)), wall)
 	if c := cpu.Format(wall); c != "" {
 		line += "; CPU " + c
 	}
@@ -83,7 +83,7 @@ func EndLine(end string, sp diag.Split, wall time.Duration, cpu diag.CPU) string
 
 // NewDiag is end's split sp over wall as a Diag event.
 func NewDiag(end string, sp diag.Split, wall time.Duration) Diag {
-	stages := Stages(end)
+	stages := sp.With(Stages(end))
 	ev := Diag{End: end, Wall: wall.Seconds(), Line: sp.Format(stages, wall)}
 	for _, st := range stages {
 		ev.Stages = append(ev.Stages, Stage{st.String(), sp.Share(st, wall), sp[st].Time.Seconds(), sp[st].Bytes})

@@ -1,0 +1,118 @@
+// core.js: the page's ferry object (gui/wasm's package doc has its
+// contract), backed by ferry.wasm running in a dedicated Web Worker
+// (worker.js), so that every byte a transfer moves, and Go's runtime,
+// stay off the thread that draws the page.
+//
+// The worker is made from a Blob of wasm_exec.js and worker.js, both
+// fetched with the integrity hashes in the page's <meta> tags, and it
+// fetches ferry.wasm with its own: the page's hash (index.html, which
+// carries all three) covers everything that runs, as before. Picked
+// File objects are posted to the worker (they are references, not the
+// bytes: the worker reads them itself); a receive's sink stays here,
+// and the worker's calls of it arrive as messages and are answered.
+//
+// window.onFerryReady() is called once the bridge is ready (as the
+// wasm did when it ran in the page); window.onFerryFailed(message) when
+// the worker or the wasm could not start.
+
+/* global window, document, location, Worker, Blob, URL, fetch */
+'use strict';
+
+(function () {
+const meta = n => (document.querySelector(`meta[name="${n}"]`) || {}).content || '';
+
+let worker = null;
+let nextID = 0;
+const ops = new Map(); // id -> {resolve, reject, onEvent, sink}
+
+const ferry = {
+  ready: false,
+  fingerprint: '',
+  send(opts) { return op('send', opts); },
+  receive(opts) { return op('receive', opts); },
+  cancel() { if (worker) worker.postMessage({type: 'cancel'}); },
+};
+window.ferry = ferry;
+
+function wsURL() {
+  return 'ws://' + location.host + '/ws?t=' + meta('ferry-token');
+}
+
+function op(type, o) {
+  o = o || {};
+  return new Promise((resolve, reject) => {
+    if (!worker || !ferry.ready) {
+      reject({type: 'error', kind: 'failure', message: 'the page has not started yet'});
+      return;
+    }
+    const id = ++nextID;
+    ops.set(id, {resolve, reject, onEvent: o.onEvent, sink: o.sink});
+    const opts = {code: o.code || '', fp: o.fp || '', name: o.name || '', diag: !!o.diag, url: o.url || wsURL()};
+    if (type === 'send') opts.files = Array.from(o.files || []);
+    worker.postMessage({type, id, opts});
+  });
+}
+
+async function sinkCall(m) {
+  const o = ops.get(m.id);
+  let error = null;
+  try {
+    const f = o && o.sink && o.sink[m.method];
+    if (typeof f === 'function') await f.call(o.sink, m.arg);
+  } catch (e) {
+    error = (e && e.message) || String(e);
+  }
+  worker.postMessage({type: 'sink-done', id: m.id, n: m.n, error});
+}
+
+function onMessage(e) {
+  const m = e.data;
+  switch (m.type) {
+  case 'ready':
+    ferry.fingerprint = m.fingerprint;
+    ferry.ready = true;
+    if (typeof window.onFerryReady === 'function') window.onFerryReady();
+    break;
+  case 'failed':
+    failed(m.message);
+    break;
+  case 'event': {
+    const o = ops.get(m.id);
+    if (o && typeof o.onEvent === 'function') {
+      try { o.onEvent(m.event); } catch (err) { console.error(err); }
+    }
+    break;
+  }
+  case 'sink':
+    sinkCall(m);
+    break;
+  case 'end': {
+    const o = ops.get(m.id);
+    ops.delete(m.id);
+    if (o) (m.ok ? o.resolve : o.reject)(m.value);
+    break;
+  }
+  }
+}
+
+function failed(message) {
+  if (typeof window.onFerryFailed === 'function') window.onFerryFailed(message);
+  else console.error('ferry: ' + message);
+}
+
+async function boot() {
+  const text = name => fetch(name, {integrity: meta(name === 'worker.js' ? 'ferry-worker' : 'ferry-exec')})
+    .then(r => { if (!r.ok) throw new Error(name + ': ' + r.status); return r.text(); });
+  const [exec, own] = await Promise.all([text('wasm_exec.js'), text('worker.js')]);
+  let url = URL.createObjectURL(new Blob([exec, '\n', own], {type: 'text/javascript'}));
+  worker = new Worker(url);
+  worker.onmessage = e => {
+    if (url && (e.data.type === 'ready' || e.data.type === 'failed')) { URL.revokeObjectURL(url); url = null; }
+    onMessage(e);
+  };
+  worker.onerror = e => failed(e.message || 'the worker failed');
+  worker.postMessage({type: 'init', wasm: new URL('ferry.wasm', location.href).href, integrity: meta('ferry-wasm')});
+}
+
+boot().catch(e => failed(String(e)));
+})();

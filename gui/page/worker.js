@@ -1,0 +1,172 @@
+// worker.js: the dedicated Web Worker that runs ferry.wasm (gui/wasm),
+// off the page's main thread. core.js starts it from a Blob made of Go's
+// wasm_exec.js followed by this file (both fetched with their
+// Subresource Integrity hashes, so the page's hash still covers what
+// runs) and talks to it by messages; this file turns those messages
+// into calls of the wasm's own ferry object, which Go sets on the
+// worker's global, and its events, results and sink calls back into
+// messages.
+//
+// Messages from the page:
+//   {type: "init", wasm, integrity}          fetch, compile (while it
+//                                            streams) and run ferry.wasm
+//   {type: "send", id, opts}                 opts.files: File objects
+//   {type: "receive", id, opts}              the sink stays on the page
+//   {type: "cancel"}
+//   {type: "sink-done", id, n, error}        the page's sink answered
+// Messages to the page:
+//   {type: "ready", fingerprint} | {type: "failed", message}
+//   {type: "event", id, event}
+//   {type: "end", id, ok, value}             the operation's promise
+//   {type: "sink", id, n, method, arg}       a call of the page's sink
+//
+// A picked File is read here (gui/wasm) in 4 MiB slices, the next one
+// asked for while this one is hashed and sealed. The receiving sink is the
+// page's: its writes are batched into messages of up to batchBytes, each
+// ArrayBuffer transferred, not copied, and the wasm does not wait for
+// each one: a write returns at once while fewer than windowBytes are
+// unanswered, and an error the page's sink raised ends the transfer at
+// the next call.
+
+/* global self, Go, WebAssembly, fetch */
+'use strict';
+
+(function () {
+const batchBytes = 1 << 20;
+const windowBytes = 8 << 20;
+
+const post = (m, transfer) => self.postMessage(m, transfer || []);
+
+let ferry = null;
+
+function start(m) {
+  const go = new Go();
+  self.onFerryReady = () => {
+    ferry = self.ferry;
+    post({type: 'ready', fingerprint: ferry.fingerprint});
+  };
+  const wasm = fetch(m.wasm, {integrity: m.integrity});
+  const inst = WebAssembly.instantiateStreaming
+    ? WebAssembly.instantiateStreaming(wasm, go.importObject)
+    : wasm.then(r => r.arrayBuffer()).then(b => WebAssembly.instantiate(b, go.importObject));
+  inst.then(r => go.run(r.instance)).catch(e => post({type: 'failed', message: String(e)}));
+}
+
+// sinks[id] is the proxy of operation id's sink: the answers it waits for.
+const sinks = new Map();
+
+function sinkProxy(id) {
+  let seq = 0;
+  const waiting = new Map(); // n -> {resolve, reject, bytes}
+  let unanswered = 0;        // bytes posted and not yet answered
+  let failure = null;        // the first error the page's sink raised
+  let room = null;           // resolves when unanswered drops below windowBytes
+  let batch = [];
+  let batched = 0;
+
+  function call(method, arg, bytes, transfer) {
+    const n = ++seq;
+    unanswered += bytes;
+    const p = new Promise((resolve, reject) => waiting.set(n, {resolve, reject, bytes}));
+    post({type: 'sink', id, n, method, arg}, transfer);
+    return p;
+  }
+
+  function flush() {
+    if (batched === 0) return null;
+    let b;
+    if (batch.length === 1) {
+      b = batch[0];
+    } else {
+      b = new Uint8Array(batched);
+      let at = 0;
+      for (const c of batch) { b.set(c, at); at += c.length; }
+    }
+    batch = [];
+    const n = batched;
+    batched = 0;
+    // Only a whole buffer can be transferred; the wasm's arrays are
+    // its own and exactly their length, so most batches are.
+    const whole = b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
+    const p = call('write', b, n, whole ? [b.buffer] : []);
+    p.catch(() => {}); // seen through failure
+    return p;
+  }
+
+  function check() {
+    if (failure) throw failure;
+  }
+
+  const proxy = {
+    async start(e) { check(); return call('start', e, 0); },
+    async folder(e) { check(); return call('folder', e, 0); },
+    async write(b) {
+      check();
+      batch.push(b);
+      batched += b.length;
+      if (batched >= batchBytes) flush();
+      while (unanswered >= windowBytes && !failure) {
+        await new Promise(r => { room = r; });
+      }
+      check();
+    },
+    async finish(ok) {
+      if (ok) flush();
+      else { batch = []; batched = 0; }
+      if (failure && ok) throw failure;
+      return call('finish', ok, 0);
+    },
+    async end(err) {
+      batch = [];
+      batched = 0;
+      return call('end', err, 0);
+    },
+  };
+
+  return {
+    proxy,
+    answer(m) {
+      const w = waiting.get(m.n);
+      if (!w) return;
+      waiting.delete(m.n);
+      unanswered -= w.bytes;
+      if (m.error != null) {
+        const e = new Error(m.error);
+        if (!failure) failure = e;
+        w.reject(e);
+      } else {
+        w.resolve();
+      }
+      if (room && (unanswered < windowBytes || failure)) { const r = room; room = null; r(); }
+    },
+  };
+}
+
+function run(m) {
+  if (!ferry) {
+    post({type: 'end', id: m.id, ok: false, value: {type: 'error', kind: 'failure', message: 'the page has not started yet'}});
+    return;
+  }
+  const opts = Object.assign({}, m.opts, {onEvent: event => post({type: 'event', id: m.id, event})});
+  if (m.type === 'receive') {
+    const s = sinkProxy(m.id);
+    sinks.set(m.id, s);
+    opts.sink = s.proxy;
+  }
+  const p = m.type === 'send' ? ferry.send(opts) : ferry.receive(opts);
+  p.then(
+    value => post({type: 'end', id: m.id, ok: true, value}),
+    value => post({type: 'end', id: m.id, ok: false, value}),
+  ).finally(() => sinks.delete(m.id));
+}
+
+self.onmessage = e => {
+  const m = e.data;
+  switch (m.type) {
+  case 'init': start(m); break;
+  case 'send': case 'receive': run(m); break;
+  case 'cancel': if (ferry) ferry.cancel(); break;
+  case 'sink-done': { const s = sinks.get(m.id); if (s) s.answer(m); break; }
+  }
+};
+})();
