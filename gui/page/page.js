@@ -124,7 +124,7 @@
 			badge.className = "badge bad";
 			badge.textContent = "Does not match the QR code";
 			explain.hidden = false;
-			explain.textContent = "This is not the device you scanned. It knew the code, so the transfer goes on, but if you did not expect this, press Cancel.";
+			explain.textContent = "This is not the device you scanned, though it knew the code. If you did not expect that, cancel, and send it nothing more.";
 		} else if (!link.fp) {
 			badge.className = "badge warn";
 			badge.textContent = "No fingerprint in the link to check";
@@ -264,7 +264,15 @@
 		say(s);
 	}
 
+	// pending: nothing moves yet (connecting, or waiting for the other
+	// end to accept): no bar, only what is to go, when known.
+	function pending(total) {
+		$("working").classList.add("pending");
+		$("amount").textContent = total > 0 ? `${bytes(total)} to ${mode === "send" ? "send" : "receive"}` : "";
+	}
+
 	function whole(done, total, rate, eta) {
+		$("working").classList.remove("pending");
 		const f = total > 0 ? Math.min(1, done / total) : 0;
 		const pct = Math.floor(f * 100);
 		$("bar").firstChild.style.width = (f * 100).toFixed(1) + "%";
@@ -275,7 +283,6 @@
 		// is not.
 		const q = Math.floor(pct / 25);
 		if (q > quarter && q < 4) { quarter = q; say(`${pct} percent, ${bytes(done)} of ${bytes(total)}`); }
-		if (total === 0) quarter = 0;
 		$("amount").textContent = `${bytes(done)} of ${bytes(total)}`;
 		const left = seconds(eta);
 		$("rate").textContent = (rate > 0 ? `${bytes(rate)}/s` : "") + (rate > 0 && left ? " · " : "") + (left ? `${left} left` : "");
@@ -299,7 +306,7 @@
 				if (more > 0) { $("list-more").hidden = false; $("list-more").textContent = `and ${count(more, "more entry", "more entries")}`; }
 			}
 			stage(`${count(e.files, "file", "files")}, ${bytes(e.total_bytes)} coming.`);
-			whole(0, e.total_bytes, 0, 0);
+			pending(e.total_bytes);
 			break;
 		case "accepted":
 			stage(mode === "send" ? `${Peer()} accepted. Sending…` : "Receiving…");
@@ -352,7 +359,8 @@
 		$("result").hidden = true;
 		cancelledHere = false;
 		current = "";
-		whole(0, 0, 0, 0);
+		quarter = 0;
+		pending(mode === "send" ? chosen.reduce((a, f) => a + f.size, 0) : 0);
 		listWaiting();
 		working(true);
 		stage("Connecting…");

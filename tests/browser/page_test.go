@@ -156,6 +156,39 @@ func TestPageWrongCode(t *testing.T) {
 	Shot(t, b, "wrong-code", false)
 }
 
+// TestPageOtherFingerprint: the device that answers knows the code but
+// is not the one whose fingerprint the link carries (another device
+// showing the same code). The page says so plainly, and the transfer
+// goes on, as gui/wasm's contract has it.
+func TestPageOtherFingerprint(t *testing.T) {
+	b := Start(t)
+	mux, id := pageServer(t, false)
+	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: t.TempDir(), Name: "Ana's laptop", Identity: id,
+		Listener: mux, Code: "246810", Policy: transfer.AcceptAll})
+	must(t, err)
+	t.Cleanup(func() { r.Close() })
+	served := make(chan error, 1)
+	go func() { _, err := r.Serve(context.Background()); served <- err }()
+
+	other := testid.New(t)
+	port := mux.Addr().(*net.TCPAddr).Port
+	must(t, b.Open(web.Link(LANAddr, port, "246810", other.Fingerprint())))
+	_, err = b.WaitText(30*time.Second, "Pick files")
+	must(t, err)
+	f := filepath.Join(t.TempDir(), "notes.txt")
+	must(t, os.WriteFile(f, []byte("a note from the phone\n"), 0o644))
+	must(t, b.Upload("#files", f))
+	must(t, b.Click("#send"))
+	_, err = b.WaitText(30*time.Second, "Every file was checked")
+	must(t, err)
+	text, _ := b.Text()
+	if !strings.Contains(text, "Does not match the QR code") || strings.Contains(text, "Matches the QR code") {
+		t.Errorf("the page does not say the fingerprint differs:\n%s", text)
+	}
+	Shot(t, b, "other-fingerprint", false)
+	must(t, <-served)
+}
+
 // TestPageReceives: a sender in this process sends to the page (the
 // desktop's "send to a phone"), which saves each file through the
 // browser's downloads: opened at the LAN address with the memory method,
