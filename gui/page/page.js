@@ -246,6 +246,7 @@
 
 	// ---- the transfer --------------------------------------------------
 
+	let received = false; // a receive went through
 	let current = ""; // the entry now moving
 	let quarter = 0;  // the last quarter of the whole said aloud
 
@@ -370,7 +371,7 @@
 			const d = await op({ code: link.code, fp: link.fp, name, onEvent });
 			finished(d);
 			if (mode === "send") { sent = true; $("send").textContent = "Send them again"; }
-			else { $("receive-view").hidden = true; $("receive").textContent = "Receive more"; }
+			else received = true;
 		} catch (e) {
 			for (const [path, r] of rows) {
 				if (!r.done && r.li.dataset.state !== "waiting") setRow(path, "stopped", r.frac > 0 && r.frac < 1 ? `Stopped at ${Math.floor(r.frac * 100)}%` : "Stopped", r.frac);
@@ -379,6 +380,9 @@
 			if (mode === "send" && chosen.length) $("send").textContent = "Send again";
 		} finally {
 			working(false);
+			// What the other device sent has arrived: a new send from it
+			// comes with a new link.
+			if (received) for (const id of ["setup", "name-section", "actions"]) $(id).hidden = true;
 			$("result").scrollIntoView({ block: "nearest" });
 		}
 	}
