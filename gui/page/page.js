@@ -137,11 +137,14 @@
 	// ---- results -------------------------------------------------------
 
 	// say tells a screen reader s: politely, or at once when urgent.
+	const saying = {};
 	function say(s, urgent) {
-		const to = $(urgent ? "alarm" : "announce");
-		// The same words again are a new announcement only as a change.
-		to.textContent = "";
-		setTimeout(() => { to.textContent = s; }, 50);
+		const id = urgent ? "alarm" : "announce";
+		// The same words again are a new announcement only as a change:
+		// empty, then fill; a newer word replaces one not yet said.
+		$(id).textContent = "";
+		clearTimeout(saying[id]);
+		saying[id] = setTimeout(() => { $(id).textContent = s; }, 50);
 	}
 
 	function result(how, title, hint, detail) {

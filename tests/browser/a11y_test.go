@@ -186,10 +186,20 @@ func TestPageAccessibility(t *testing.T) {
 			said += axString(n.Name)
 		}
 	}
-	var spoken string
-	must(t, b.Eval(`document.getElementById("announce").textContent`, &spoken))
-	if !strings.Contains(spoken, "Every file was checked") {
-		t.Errorf("the polite live region says %q (tree: %q), want the result", spoken, said)
+	// The region is emptied and then filled (a change is what is
+	// announced): wait for it to change to the result.
+	var spoken bool
+	must(t, b.Eval(`new Promise((done) => {
+		const el = document.getElementById("announce");
+		const said = () => el.textContent.includes("Every file was checked") && done(true);
+		if (said()) return;
+		new MutationObserver(said).observe(el, {childList: true, characterData: true, subtree: true});
+		setTimeout(() => done(false), 5000);
+	})`, &spoken))
+	if !spoken {
+		var now string
+		b.Eval(`document.getElementById("announce").textContent`, &now)
+		t.Errorf("the polite live region says %q (in the tree: %q), want the result", now, said)
 	}
 }
 
