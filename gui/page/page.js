@@ -325,7 +325,10 @@
 					const prev = rows.get(current);
 					if (prev && !prev.done) setRow(current, "checking", mode === "send" ? "Sent, being checked" : "Checking");
 					current = e.current;
-					stage(`${verb()} ${e.entries_done + 1 <= e.entries ? `${e.entries_done + 1} of ${e.entries}` : ""}`.trim() + "…");
+					// "Sending 2 of 3…": the place of the file in the list
+					// (its order is the offer's); past the list's end, its name.
+					const at = [...rows.keys()].indexOf(current);
+					stage(at >= 0 ? `${verb()} ${at + 1} of ${rows.size}…` : `${verb()} ${current.split("/").pop()}…`);
 				}
 				const r = rows.get(e.current);
 				if (r && !r.done) {
