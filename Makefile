@@ -132,10 +132,15 @@ bench-quick: ferry
 bench-browser: ferry
 	$(GO) run ./benches/cmd/browserbench -results benches/results $(BENCHFLAGS)
 
-# The phone screenshots in gui/screenshots, shown in the README,
-# taken by the browser tests in a phone-sized headless Chromium.
+# The browser page's screenshots in gui/screenshots (phone-*.png at
+# 390x844, desktop-*.png at 1280x800, each light and -dark), shown in
+# the README, taken by the browser tests in headless Chromium, then made
+# small with pngquant (exit 98 and 99: a file it left as it was).
 screenshots: wasm
 	FERRY_SCREENSHOTS=$(CURDIR)/gui/screenshots $(GO) test -count=1 -run 'TestPage' ./tests/browser
+	@if command -v pngquant >/dev/null; then \
+		pngquant --force --skip-if-larger --speed 1 --quality 70-95 --ext .png gui/screenshots/phone-*.png gui/screenshots/desktop-*.png || [ $$? -ge 98 ]; \
+	else echo "pngquant is not installed (tests/install-deps.sh): the screenshots stay large"; fi
 
 # The README's first command: a receiver and a sender on this machine.
 demo: ferry

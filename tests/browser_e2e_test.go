@@ -91,7 +91,6 @@ func TestBrowserSendsTree(t *testing.T) {
 	mustDo(t, b.Upload("#folder", src))
 	_, err = b.WaitText(5*time.Second, "4 files")
 	mustDo(t, err)
-	browser.Shot(t, b, "phone-send-2-picked")
 	mustDo(t, b.Click("#send"))
 	ev := waitEvent(t, recv, "connected")
 	if name, _ := ev["peer_name"].(string); name != "Browser on Android" {
@@ -99,7 +98,6 @@ func TestBrowserSendsTree(t *testing.T) {
 	}
 	_, err = b.WaitText(60*time.Second, "Every file was checked")
 	mustDo(t, err)
-	browser.Shot(t, b, "phone-send-4-done")
 	if c := recv.Exit(20 * time.Second); c != 0 {
 		t.Fatalf("receive exited %d; stderr:\n%s", c, recv.Stderr)
 	}
@@ -127,12 +125,9 @@ func TestBrowserReceives(t *testing.T) {
 	if !strings.Contains(text, "once it has arrived whole") {
 		t.Errorf("the receive view does not say how this browser saves files:\n%s", text)
 	}
-	browser.Shot(t, b, "phone-receive-1-opened")
 	mustDo(t, b.Click("#receive"))
-	browser.Shot(t, b, "phone-receive-2-receiving")
 	_, err = b.WaitText(60*time.Second, "Every file was checked")
 	mustDo(t, err)
-	browser.Shot(t, b, "phone-receive-3-received")
 	if c := send.Exit(20 * time.Second); c != 0 {
 		t.Fatalf("send exited %d; stderr:\n%s", c, send.Stderr)
 	}
@@ -186,7 +181,6 @@ func TestBrowserWrongCode(t *testing.T) {
 	mustDo(t, b.Click("#send"))
 	_, err = b.WaitText(30*time.Second, "did not accept the code")
 	mustDo(t, err)
-	browser.Shot(t, b, "phone-wrong-code")
 
 	// A new load, as a person scanning the code again makes.
 	mustDo(t, b.Open("about:blank"))

@@ -35,8 +35,9 @@ pkgs=(
 	desktop-file-utils
 	# reading back the .rpm packages that make dist writes
 	rpm
-	# the real browser that opens the page a receiver serves (tests/browser)
-	chromium
+	# the real browser that opens the page a receiver serves (tests/browser),
+	# and pngquant, which makes its screenshots small (make screenshots)
+	chromium pngquant
 	# the system tray under Xvfb (gui/xvfb/tray_test.go): a session bus,
 	# a StatusNotifierItem watcher and a small GTK tray that draws the
 	# items (xdotool, below, opens its menu); systemd-analyze verifies

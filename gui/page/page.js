@@ -1,11 +1,16 @@
 // Ferry's browser page: reads the code and fingerprint from the link's
-// fragment, loads ferry.wasm (gui/wasm) and drives its bridge
-// (the global ferry object; its contract is gui/wasm's package
-// doc). Plain JavaScript, no requests beyond this device.
+// fragment, loads Ferry's core (ferry.wasm, gui/wasm) and drives its
+// bridge, the global ferry object, whose contract is gui/wasm's package
+// doc. Plain JavaScript, no requests beyond this device.
+//
+// The sections: words (sizes, durations, the words for every failure),
+// the other device, the list of files, the transfer, sending, receiving,
+// start, and last the loading of the core, kept apart so that how the
+// core is loaded can change without touching the rest.
 "use strict";
 
 (function () {
-	// Under Node, for core/web's test of the page's wording: the words
+	// Under Node, for gui/page's test of the page's wording: the words
 	// alone, before anything touches a document.
 	if (typeof module === "object" && typeof document === "undefined") {
 		module.exports = { bytes, seconds, count };
@@ -52,6 +57,9 @@
 		return h + " h" + (rm ? " " + rm + " min" : "");
 	}
 
+	// Peer is the other device's name at the start of a sentence.
+	function Peer() { return peerName.charAt(0).toUpperCase() + peerName.slice(1); }
+
 	function defaultName() {
 		const ua = navigator.userAgent;
 		const os = /Android/.test(ua) ? "Android" : /iPhone/.test(ua) ? "iPhone" : /iPad/.test(ua) ? "iPad"
@@ -60,92 +68,283 @@
 		return os ? "Browser on " + os : "Browser";
 	}
 
-	function text(el, s) { el.textContent = s; return el; }
+	// errorWords: for each error kind of the bridge (gui/wasm's doc, the
+	// CLI's kinds), what happened and what to do, kindly. The first
+	// sentence is the result's title; the second its hint.
+	let cancelledHere = false;
+	const again = () => mode === "send" ? "Press Send to try again." : "Press Receive to try again.";
+	const errorWords = {
+		wrong_code: () => [`${Peer()} did not accept the code in this link.`,
+			"Scan the QR code it shows now and try again. It counts wrong codes and stops taking them after a few."],
+		code_retired: () => [`That code is no longer valid: ${peerName} now shows a new one.`, "Scan its new QR code."],
+		codes_held: () => [`${Peer()} is holding back codes after several wrong ones.`, "Wait a minute, then try again."],
+		codes_stopped: () => [`${Peer()} takes no more codes after too many wrong ones.`,
+			"Start receiving again on it, then scan its new QR code."],
+		busy: () => [`${Peer()} is busy with another transfer.`, "Try again when it has finished."],
+		declined: () => [`${Peer()} said no to these files.`, "Nothing was sent. Ask whoever is at it, then try again."],
+		cancelled: () => cancelledHere
+			? ["You cancelled the transfer.", "Files that arrived whole are kept. " + again()]
+			: [`${Peer()} cancelled the transfer.`, "Files that arrived whole are kept. " + again()],
+		connection_lost: () => ["The connection dropped.",
+			mode === "send" ? "Press Send again with the same files: it continues where it stopped." : again()],
+		timeout: () => [`${Peer()} stopped answering.`, "Check that both devices are on the same Wi-Fi and awake, then try again."],
+		unreachable: () => [`Cannot reach ${peerName}.`, "Check that this device is on the same Wi-Fi and that the other one is still waiting."],
+		not_ferry: () => ["What answered at this address is not a Ferry device.", "Scan the QR code again, or open the link the other device shows."],
+		verify: () => ["A file arrived damaged and was not kept.", "Nothing is wrong with the file itself. " + again()],
+		damaged: () => ["Data was damaged or changed on the way, so the transfer stopped.",
+			"Nothing damaged was kept. " + again() + " If it keeps happening, the network is unreliable or someone is tampering with it."],
+		source_changed: () => ["A file changed while it was being sent.", "Pick it again and press Send."],
+		no_space: () => mode === "send"
+			? [`${Peer()} does not have enough free space for these files.`, "Free some space there, or send fewer files."]
+			: ["This device does not have enough free space for these files.", "Free some space, then try again."],
+		refused_path: () => mode === "send"
+			? [`${Peer()} would not save one of these files under its name.`, "Rename the file, or send it inside a folder, and try again."]
+			: ["This browser could not save one of the files.", ""],
+		incompatible_version: () => [`This page and ${peerName} speak different versions of Ferry.`,
+			"Open the link again from the other device: it serves its own page."],
+		protocol: () => [`${Peer()} answered in a way Ferry does not expect, so the transfer stopped.`,
+			"Open the link again; if it happens again, update Ferry on the other device."],
+		failure: () => ["Something went wrong and the transfer stopped.", again()],
+	};
+
+	// ---- the other device ----------------------------------------------
 
 	function showPeer(fp, match) {
-		const p = $("peer");
-		p.textContent = "";
-		p.append((mode === "send" ? "Sending to " : "Receiving from ") );
-		const b = document.createElement("strong");
-		b.textContent = peerName;
-		p.append(b, document.createElement("br"), "Fingerprint ");
-		const f = document.createElement("span");
-		f.className = "fp";
-		f.textContent = fp || "(not in the link)";
-		p.append(f);
+		$("peer-role").textContent = mode === "send" ? "Sending to" : "Receiving from";
+		$("peer-name").textContent = peerName;
+		$("peer-avatar").textContent = (peerName.match(/[\p{L}\p{N}]/u) || ["?"])[0].toUpperCase();
+		$("peer-fp").textContent = fp || "not in the link";
+		const badge = $("fp-badge"), explain = $("fp-explain");
+		badge.hidden = false;
+		explain.hidden = true;
 		if (match === true) {
-			p.append(" ", text(Object.assign(document.createElement("span"), { className: "match" }),
-				"✓ matches the QR code"));
+			badge.className = "badge ok";
+			badge.textContent = "Matches the QR code";
 		} else if (match === false) {
-			p.append(" ", text(Object.assign(document.createElement("span"), { className: "mismatch" }),
-				"✗ does not match the QR code: this is not the device you scanned"));
+			badge.className = "badge bad";
+			badge.textContent = "Does not match the QR code";
+			explain.hidden = false;
+			explain.textContent = "This is not the device you scanned, though it knew the code. If you did not expect that, cancel, and send it nothing more.";
+		} else if (!link.fp) {
+			badge.className = "badge warn";
+			badge.textContent = "No fingerprint in the link to check";
+		} else {
+			badge.className = "badge pending";
+			badge.textContent = "Checked when it answers";
 		}
 	}
 
-	function result(ok, msg, hint) {
-		const r = $("result");
-		r.hidden = false;
-		r.className = ok ? "ok" : "bad";
-		r.textContent = msg;
-		if (hint) r.append(text(Object.assign(document.createElement("p"), { className: "hint note" }), hint));
+	// ---- results -------------------------------------------------------
+
+	// say tells a screen reader s: politely, or at once when urgent.
+	const saying = {};
+	function say(s, urgent) {
+		const id = urgent ? "alarm" : "announce";
+		// The same words again are a new announcement only as a change:
+		// empty, then fill; a newer word replaces one not yet said.
+		$(id).textContent = "";
+		clearTimeout(saying[id]);
+		saying[id] = setTimeout(() => { $(id).textContent = s; }, 50);
 	}
 
-	const errorWords = {
-		wrong_code: () => [`${peerName} did not accept the code in this link.`,
-			"Scan the QR code it shows now and try again. It counts wrong codes and stops taking them after a few."],
-		code_retired: () => [`That code is no longer valid: ${peerName} now shows a new one.`, "Scan its new QR code."],
-		codes_held: () => [`${peerName} is holding back codes after several wrong ones.`, "Wait a minute, then try again."],
-		busy: () => [`${peerName} is busy with another transfer.`, "Try again when it has finished."],
-		declined: () => [`${peerName} declined.`, ""],
-		cancelled: () => ["Cancelled.", ""],
-		connection_lost: () => ["The connection dropped.",
-			mode === "send" ? "Press Send again with the same files: it continues where it stopped." : "Press Receive to try again."],
-		timeout: () => [`${peerName} stopped answering.`, "Check that both devices are on the same Wi-Fi, then try again."],
-		unreachable: () => [`Cannot reach ${peerName}.`, "Check that this device is on the same Wi-Fi and that the other one is still waiting."],
-		verify: () => ["A file arrived damaged and was not kept.", "Try again."],
-		source_changed: () => ["A file changed while it was being sent.", "Pick it again and send again."],
-		no_space: () => [`${peerName} does not have enough free space for these files.`, ""],
-	};
+	function result(how, title, hint, detail) {
+		say(title + (hint ? " " + hint : ""), how === "bad");
+		const r = $("result");
+		r.className = "result " + how;
+		$("result-title").textContent = title;
+		$("result-hint").textContent = hint || "";
+		$("result-detail").textContent = detail || "";
+		$("result-detail").hidden = !detail;
+		r.hidden = false;
+	}
 
 	function failed(e) {
-		const w = (errorWords[e.kind] || (() => ["It did not work: " + e.message, e.hint || ""]))();
-		result(false, w[0], w[1]);
+		const known = errorWords[e.kind];
+		const w = (known || errorWords.failure)();
+		// The core's own message, for a kind without words of its own or
+		// one whose cause differs (a sink that refused a file says why).
+		const detail = !known || e.kind === "failure" || e.kind === "refused_path" ? e.message : "";
+		result(e.kind === "cancelled" ? "warn" : "bad", w[0], w[1], detail);
 	}
 
-	// ---- progress ------------------------------------------------------
+	// ---- the list of files ---------------------------------------------
 
-	function working(on, stage) {
+	// The list shows at most maxRows rows (a picked folder may hold
+	// thousands of files); the rest are counted below it.
+	const maxRows = 300;
+	let rows = new Map(); // entry path -> {li, size, state}
+
+	// extOf is what the file icon shows: a file's extension, short.
+	function extOf(path) {
+		const name = path.split("/").pop();
+		const dot = name.lastIndexOf(".");
+		return dot > 0 && name.length - dot <= 5 ? name.slice(dot + 1) : "";
+	}
+
+	function el(tag, cls, txt) {
+		const e = document.createElement(tag);
+		if (cls) e.className = cls;
+		if (txt !== undefined) e.textContent = txt;
+		return e;
+	}
+
+	// fillList shows items ({path, size}) as waiting rows; removable
+	// gives each a button that takes it off the list.
+	function fillList(items, title, removable) {
+		const ul = $("list");
+		ul.textContent = "";
+		rows = new Map();
+		for (const it of items.slice(0, maxRows)) {
+			const li = el("li");
+			li.dataset.state = "waiting";
+			const icon = el("span", "file-icon", extOf(it.path) || "·");
+			icon.setAttribute("aria-hidden", "true");
+			const name = el("span", "file-name", it.path);
+			name.title = it.path;
+			const m = el("span", "file-meta");
+			const state = el("span", "file-state", "");
+			m.append(el("span", "", bytes(it.size)), state);
+			const bar = el("span", "file-bar");
+			bar.append(el("span"));
+			bar.hidden = true;
+			li.append(icon, name, m, bar);
+			if (removable) {
+				const x = el("button", "remove", "×");
+				x.type = "button";
+				x.setAttribute("aria-label", "Remove " + it.path);
+				x.onclick = () => removePicked(it.path);
+				li.append(x);
+			} else {
+				const t = el("span", "tick");
+				t.setAttribute("aria-hidden", "true");
+				li.append(t);
+			}
+			ul.append(li);
+			rows.set(it.path, { li, size: it.size, state, bar, done: false });
+		}
+		const more = items.length - Math.min(items.length, maxRows);
+		$("list-more").hidden = more === 0;
+		$("list-more").textContent = more ? `and ${count(more, "more file", "more files")}` : "";
+		$("list-title").textContent = title;
+		$("list-section").hidden = items.length === 0;
+	}
+
+	function setRow(path, state, words, frac) {
+		const r = rows.get(path);
+		if (!r) return;
+		r.li.dataset.state = state;
+		r.state.textContent = words ? "· " + words : "";
+		if (frac !== undefined) r.frac = frac;
+		r.bar.hidden = !(state === "sending" || (state === "stopped" && r.frac > 0 && r.frac < 1));
+		r.bar.firstChild.style.width = Math.round(Math.min(1, r.frac || 0) * 100) + "%";
+		const t = r.li.querySelector(".tick");
+		if (t) t.textContent = state === "done" ? "✓" : "";
+	}
+
+	// listWaiting puts every row back to waiting, for a new transfer.
+	function listWaiting() {
+		for (const [path, r] of rows) { r.done = false; r.frac = 0; setRow(path, "waiting", "Waiting"); }
+		for (const b of $("list").querySelectorAll(".remove")) b.hidden = true;
+	}
+
+	// ---- the transfer --------------------------------------------------
+
+	let received = false; // a receive went through
+	let current = ""; // the entry now moving
+	let quarter = 0;  // the last quarter of the whole said aloud
+
+	function working(on) {
 		$("working").hidden = !on;
 		$("setup").hidden = on;
-		if (stage) $("stage").textContent = stage;
+		$("name-section").hidden = on;
+		$("actions").hidden = on;
+		$("clear").hidden = on || mode !== "send" || chosen.length === 0;
+		if (!on) for (const b of $("list").querySelectorAll(".remove")) b.hidden = false;
 	}
+
+	function stage(s) {
+		if ($("stage").textContent === s) return;
+		$("stage").textContent = s;
+		say(s);
+	}
+
+	// pending: nothing moves yet (connecting, or waiting for the other
+	// end to accept): no bar, only what is to go, when known.
+	function pending(total) {
+		$("working").classList.add("pending");
+		$("amount").textContent = total > 0 ? `${bytes(total)} to ${mode === "send" ? "send" : "receive"}` : "";
+	}
+
+	function whole(done, total, rate, eta) {
+		$("working").classList.remove("pending");
+		const f = total > 0 ? Math.min(1, done / total) : 0;
+		const pct = Math.floor(f * 100);
+		$("bar").firstChild.style.width = (f * 100).toFixed(1) + "%";
+		$("bar").setAttribute("aria-valuenow", String(pct));
+		$("bar").setAttribute("aria-valuetext", `${pct} percent, ${bytes(done)} of ${bytes(total)}`);
+		$("percent").textContent = pct + "%";
+		// A quarter more is worth a word to a screen reader; every percent
+		// is not.
+		const q = Math.floor(pct / 25);
+		if (q > quarter && q < 4) { quarter = q; say(`${pct} percent, ${bytes(done)} of ${bytes(total)}`); }
+		$("amount").textContent = `${bytes(done)} of ${bytes(total)}`;
+		const left = seconds(eta);
+		$("rate").textContent = (rate > 0 ? `${bytes(rate)}/s` : "") + (rate > 0 && left ? " · " : "") + (left ? `${left} left` : "");
+	}
+
+	const verb = () => mode === "send" ? "Sending" : "Receiving";
 
 	function onEvent(e) {
 		switch (e.type) {
 		case "connected":
 			if (e.peer_name) peerName = e.peer_name;
 			showPeer(e.peer_fingerprint, link.fp ? e.fp_match : undefined);
-			$("stage").textContent = mode === "send" ? `Waiting for ${peerName} to accept…` : "Connected.";
+			stage(mode === "send" ? `Waiting for ${peerName} to accept…` : "Connected. Waiting for the files…");
 			break;
 		case "offer":
-			$("stage").textContent = `${count(e.files, "file", "files")}, ${bytes(e.total_bytes)} coming.`;
+			if (mode === "receive") {
+				const list = (e.entries || []).filter((x) => x.kind !== "folder");
+				fillList(list, `${count(e.files, "file", "files")} · ${bytes(e.total_bytes)}`, false);
+				listWaiting();
+				const more = (e.entries_total || 0) - (e.entries_listed || 0);
+				if (more > 0) { $("list-more").hidden = false; $("list-more").textContent = `and ${count(more, "more entry", "more entries")}`; }
+			}
+			stage(`${count(e.files, "file", "files")}, ${bytes(e.total_bytes)} coming.`);
+			pending(e.total_bytes);
 			break;
 		case "accepted":
-			$("stage").textContent = mode === "send" ? `${peerName} accepted. Sending…` : "Receiving…";
+			stage(mode === "send" ? `${Peer()} accepted. Sending…` : "Receiving…");
+			whole(0, e.total_bytes, 0, 0);
 			break;
 		case "progress": {
-			$("bar").value = e.total > 0 ? e.done / e.total : 0;
-			const left = seconds(e.eta);
-			$("rate").textContent = `${bytes(e.done)} of ${bytes(e.total)}` + (e.rate > 0 ? ` · ${bytes(e.rate)}/s` : "") + (left ? ` · ${left} left` : "");
-			if (e.current) $("stage").textContent = (mode === "send" ? "Sending " : "Receiving ") + e.current;
+			whole(e.done, e.total, e.rate, e.eta);
+			if (e.current) {
+				if (current !== e.current) {
+					// The one before has gone out whole; the other end
+					// checks it and says so with an "entry" event.
+					const prev = rows.get(current);
+					if (prev && !prev.done) setRow(current, "checking", mode === "send" ? "Sent, being checked" : "Checking");
+					current = e.current;
+					// "Sending 2 of 3…": the place of the file in the list
+					// (its order is the offer's); past the list's end, its name.
+					const at = [...rows.keys()].indexOf(current);
+					stage(at >= 0 ? `${verb()} ${at + 1} of ${rows.size}…` : `${verb()} ${current.split("/").pop()}…`);
+				}
+				const r = rows.get(e.current);
+				if (r && !r.done) {
+					const f = e.current_size > 0 ? e.current_done / e.current_size : 0;
+					if (e.current_size > 0 && f >= 1) setRow(e.current, "checking", mode === "send" ? "Sent, being checked" : "Checking");
+					else setRow(e.current, "sending", `${verb()} ${Math.floor(f * 100)}%`, f);
+				}
+			}
 			break;
 		}
 		case "entry": {
 			if (e.kind === "folder") break;
-			const li = document.createElement("li");
-			const how = { received: "", resumed: " (continued where it stopped)", skipped: " (already there)" }[e.outcome] || "";
-			li.textContent = e.path + how;
-			$("done-list").append(li);
+			const r = rows.get(e.path);
+			if (r) r.done = true;
+			const how = { resumed: "Checked · continued where it stopped", skipped: "Already there" }[e.outcome] || "Checked";
+			setRow(e.path, "done", how);
 			break;
 		}
 		}
@@ -153,53 +352,117 @@
 
 	function finished(d) {
 		const took = seconds(d.duration);
-		let msg = `${mode === "send" ? "Sent" : "Received"} ${count(d.entries, "item", "items")} (${bytes(d.bytes)}) ${mode === "send" ? "to" : "from"} ${peerName}` +
-			(took ? ` in ${took}` : "");
-		if (d.duration > 0 && d.bytes > 0) msg += `, ${bytes(d.bytes / d.duration)}/s`;
-		msg += ". Every file was checked.";
-		const notes = [];
+		const title = `${mode === "send" ? "Sent" : "Received"} ${count(d.entries, "item", "items")} ${mode === "send" ? "to" : "from"} ${peerName}. Every file was checked.`;
+		let how = bytes(d.bytes) + (took ? ` in ${took}` : "");
+		if (d.duration > 0 && d.bytes > 0) how += `, ${bytes(d.bytes / d.duration)}/s`;
+		const notes = [how + "."];
 		if (d.resumed_bytes > 0) notes.push(`${bytes(d.resumed_bytes)} had already arrived before the connection dropped.`);
 		if (d.skipped_bytes > 0) notes.push(`${bytes(d.skipped_bytes)} ${d.skipped_bytes === 1 ? "was" : "were"} already there and not sent again.`);
-		result(true, msg, notes.join(" "));
+		if (mode === "receive") notes.push("The files are in this browser's downloads.");
+		result("ok", title, notes.join(" "));
 	}
 
 	async function run(op) {
 		$("result").hidden = true;
-		$("done-list").textContent = "";
-		$("bar").value = 0;
-		$("rate").textContent = "";
-		working(true, "Connecting…");
+		cancelledHere = false;
+		current = "";
+		quarter = 0;
+		pending(mode === "send" ? chosen.reduce((a, f) => a + f.size, 0) : 0);
+		listWaiting();
+		working(true);
+		stage("Connecting…");
 		const name = $("name").value.trim() || defaultName();
 		try { localStorage.setItem("ferry-name", name); } catch (e) { /* private mode */ }
 		try {
 			const d = await op({ code: link.code, fp: link.fp, name, onEvent });
 			finished(d);
+			if (mode === "send") { sent = true; $("send").textContent = "Send them again"; }
+			else received = true;
 		} catch (e) {
+			for (const [path, r] of rows) {
+				if (!r.done && r.li.dataset.state !== "waiting") setRow(path, "stopped", r.frac > 0 && r.frac < 1 ? `Stopped at ${Math.floor(r.frac * 100)}%` : "Stopped", r.frac);
+			}
 			failed(e && e.type === "error" ? e : { kind: "failure", message: String(e) });
+			if (mode === "send" && chosen.length) $("send").textContent = "Send again";
 		} finally {
 			working(false);
+			// What the other device sent has arrived: a new send from it
+			// comes with a new link.
+			if (received) for (const id of ["setup", "name-section", "actions"]) $(id).hidden = true;
+			$("result").scrollIntoView({ block: "nearest" });
 		}
 	}
 
 	// ---- sending -------------------------------------------------------
 
-	function picked() {
-		return [...$("files").files, ...$("folder").files];
+	// chosen is every file picked or dropped, in order; a file's path is
+	// its webkitRelativePath (a picked folder) or its name, as the core
+	// names it. Picking again adds; the same path again replaces.
+	let chosen = [];
+	let sent = false; // the files in the list went through
+	const pathOf = (f) => f.webkitRelativePath || f.name;
+
+	function addPicked(files) {
+		// After a send that worked, what is picked next is a new set.
+		if (sent) { chosen = []; sent = false; }
+		const byPath = new Map(chosen.map((f) => [pathOf(f), f]));
+		for (const f of files) byPath.set(pathOf(f), f);
+		chosen = [...byPath.values()];
+		showPicked();
 	}
 
-	function updatePicked() {
-		const fs = picked();
-		const total = fs.reduce((a, f) => a + f.size, 0);
-		$("picked").textContent = fs.length ? `${count(fs.length, "file", "files")}, ${bytes(total)}` : "Nothing picked yet.";
-		$("send").disabled = fs.length === 0;
+	function removePicked(path) {
+		chosen = chosen.filter((f) => pathOf(f) !== path);
+		showPicked();
+		($("list").querySelector(".remove") || $("files")).focus();
+	}
+
+	function showPicked() {
+		const total = chosen.reduce((a, f) => a + f.size, 0);
+		fillList(chosen.map((f) => ({ path: pathOf(f), size: f.size })),
+			chosen.length ? `${count(chosen.length, "file", "files")} · ${bytes(total)}` : "", true);
+		$("send").disabled = chosen.length === 0;
+		$("send").textContent = chosen.length ? `Send ${count(chosen.length, "file", "files")}` : "Send";
+		sent = false;
+		$("clear").hidden = chosen.length === 0;
+		$("result").hidden = true;
+	}
+
+	// Dropping files on the page (a desktop browser) adds them as picking
+	// does. A dropped folder cannot be sent as one (the browser gives no
+	// path for what is inside it here): the page says to pick it instead.
+	function dropping() {
+		let depth = 0;
+		const files = (e) => e.dataTransfer && [...e.dataTransfer.types].includes("Files");
+		const veil = (on) => { $("drop-veil").hidden = !on; document.body.classList.toggle("dragging", on); };
+		document.addEventListener("dragenter", (e) => {
+			if (!files(e) || $("send-view").hidden || !$("working").hidden) return;
+			e.preventDefault(); depth++; veil(true);
+		});
+		document.addEventListener("dragleave", () => { if (depth > 0 && --depth === 0) veil(false); });
+		document.addEventListener("dragover", (e) => {
+			if (!files(e)) return;
+			e.preventDefault();
+			e.dataTransfer.dropEffect = $("send-view").hidden || !$("working").hidden ? "none" : "copy";
+		});
+		document.addEventListener("drop", (e) => {
+			if (!files(e)) return;
+			e.preventDefault();
+			depth = 0; veil(false);
+			if ($("send-view").hidden || !$("working").hidden) return;
+			const items = [...(e.dataTransfer.items || [])];
+			const folders = items.filter((it) => it.webkitGetAsEntry && (it.webkitGetAsEntry() || {}).isDirectory).length;
+			const dropped = [...e.dataTransfer.files].filter((f, i) => !(items[i] && items[i].webkitGetAsEntry && (items[i].webkitGetAsEntry() || {}).isDirectory));
+			if (dropped.length) addPicked(dropped);
+			if (folders) result("warn", `${count(folders, "folder", "folders")} cannot be dropped here.`, "Use Pick a folder to send a folder with everything in it.");
+		});
 	}
 
 	// ---- receiving -----------------------------------------------------
 
 	// A sink that keeps each file in memory and hands it to the browser's
-	// downloads when it is verified: a first version, for files that fit
-	// in memory. window.ferrySink, when a script defines it, makes a
-	// streaming one instead.
+	// downloads when it is verified, for a page without save.js.
+	// window.ferrySink, which save.js defines, makes a better one.
 	function memorySink() {
 		let chunks = [];
 		let entry = null;
@@ -226,36 +489,59 @@
 
 	// ---- start -----------------------------------------------------------
 
+	// ready runs once the core's bridge is there.
 	function ready() {
-		$("setup").hidden = false;
+		$("loading").hidden = true;
 		$("own-fp").textContent = "This page's key for this visit: " + ferry.fingerprint;
 		if (!link.code) {
-			result(false, "This link has no code in it.", "Scan the QR code again, or type the whole link the other device shows.");
+			result("bad", "This link has no code in it.", "Scan the QR code again, or type the whole link the other device shows.");
 			return;
 		}
+		$("setup").hidden = false;
+		$("name-section").hidden = false;
+		$("actions").hidden = false;
 		if (mode === "send") {
 			$("send-view").hidden = false;
-			$("send").onclick = () => run((o) => ferry.send({ ...o, files: picked() }));
+			$("send").onclick = () => run((o) => ferry.send({ ...o, files: chosen }));
 		} else {
 			$("receive-view").hidden = false;
+			$("send").hidden = true;
+			$("receive").hidden = false;
 			$("receive").onclick = () => run((o) => ferry.receive({ ...o, sink: makeSink() }));
 		}
 	}
 
 	function init() {
+		document.title = mode === "send" ? `Ferry · send to ${peerName}` : `Ferry · receive from ${peerName}`;
+		$("title").textContent = mode === "send" ? `Ferry: send files to ${peerName}` : `Ferry: receive files from ${peerName}`;
 		showPeer(link.fp);
 		let name = "";
 		try { name = localStorage.getItem("ferry-name") || ""; } catch (e) { /* private mode */ }
 		$("name").value = name || defaultName();
-		$("files").onchange = updatePicked;
-		$("folder").onchange = updatePicked;
+		$("name-note").textContent = `${Peer()} sees this name.`;
+		$("files").onchange = () => { addPicked($("files").files); $("files").value = ""; };
+		$("folder").onchange = () => { addPicked($("folder").files); $("folder").value = ""; };
+		$("clear").onclick = () => { chosen = []; showPicked(); $("files").focus(); };
 		if (!("webkitdirectory" in $("folder"))) $("folder-button").hidden = true;
-		$("cancel").onclick = () => ferry.cancel();
+		$("cancel").onclick = () => { cancelledHere = true; stage("Cancelling…"); ferry.cancel(); };
+		dropping();
+		loadCore(ready, (err) => {
+			$("loading").hidden = true;
+			result("bad", "This browser could not start Ferry's page.",
+				"Try a recent Chrome, Firefox, Safari or Edge, or send with the Ferry app.", String(err));
+		});
+	}
 
-		// core.js runs ferry.wasm in a worker and calls these.
-		window.onFerryFailed = (msg) => result(false, "This browser could not start Ferry's page.", msg);
-		if (window.ferry && ferry.ready) ready();
-		else window.onFerryReady = ready;
+	// ---- loading the core ------------------------------------------------
+	//
+	// loadCore waits for the core and calls onReady once the bridge (the
+	// global ferry) is installed, or onFail(message). core.js (index.html)
+	// runs ferry.wasm in a Web Worker and calls onFerryReady or
+	// onFerryFailed; everything about where the core runs lives there.
+	function loadCore(onReady, onFail) {
+		window.onFerryFailed = onFail;
+		if (window.ferry && ferry.ready) onReady();
+		else window.onFerryReady = onReady;
 	}
 
 	init();

@@ -469,16 +469,61 @@ func vmHWM(pid int) int64 {
 	return 0
 }
 
-// Shot saves a screenshot of the page as name.png into the folder that
-// $FERRY_SCREENSHOTS names (make screenshots sets it); without it, it
-// does nothing.
-func Shot(t testing.TB, b *Browser, name string) {
+// Shot saves screenshots of the page as it is now into the folder that
+// $FERRY_SCREENSHOTS names (make screenshots sets it): phone-NAME.png
+// and phone-NAME-dark.png at the phone's size, in the light theme and
+// in the dark one (prefers-color-scheme, as the system would set it),
+// and with desktop also desktop-NAME.png and desktop-NAME-dark.png in a
+// 1280x800 desktop window. Without $FERRY_SCREENSHOTS it does nothing.
+func Shot(t testing.TB, b *Browser, name string, desktop bool) {
 	t.Helper()
 	dir := os.Getenv("FERRY_SCREENSHOTS")
 	if dir == "" {
 		return
 	}
-	if err := b.Screenshot(filepath.Join(dir, name+".png")); err != nil {
-		t.Errorf("screenshot %s: %v", name, err)
+	sizes := []string{"phone"}
+	if desktop {
+		sizes = append(sizes, "desktop")
 	}
+	for _, size := range sizes {
+		for _, theme := range []string{"light", "dark"} {
+			file := size + "-" + name
+			if theme == "dark" {
+				file += "-dark"
+			}
+			if err := b.shotAs(filepath.Join(dir, file+".png"), size == "desktop", theme); err != nil {
+				t.Errorf("screenshot %s: %v", file, err)
+			}
+		}
+	}
+}
+
+// shotAs takes one screenshot in a desktop window or as the phone, in
+// the light or dark theme, and puts the phone and the system's theme
+// back afterwards.
+func (b *Browser) shotAs(path string, desktop bool, theme string) error {
+	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	defer cancel()
+	media := func(v string) error {
+		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: v}}})
+		return err
+	}
+	defer media("")
+	defer chromedp.Do(ctx, chromedp.Emulate(Phone))
+	if desktop {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800)); err != nil {
+			return err
+		}
+	}
+	if err := media(theme); err != nil {
+		return err
+	}
+	// Two animation frames: the page has laid itself out and painted in
+	// the new size and theme.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](
+		`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, chromedp.EvalAwaitPromise)); err != nil {
+		return err
+	}
+	return b.Screenshot(path)
 }

@@ -52,19 +52,29 @@ func must(t *testing.T, err error) {
 	}
 }
 
-// TestPageSends: the page picks two files and sends them to a receiver
-// in this process, which asks, as the desktop app does, and accepts.
+// TestPageSends: the page picks three files and sends them to a
+// receiver in this process, which asks, as the desktop app does, and
+// accepts. Midway the receiver holds still (its event handler blocks,
+// and with it the receiving) so that the page can be seen sending: one
+// file checked, one moving with its bar, one waiting.
 func TestPageSends(t *testing.T) {
 	b := Start(t)
 	mux, id := pageServer(t, false)
 	dest := t.TempDir()
 	offered := make(chan struct{}, 1)
+	midway, resume := make(chan struct{}), make(chan struct{})
+	var once sync.Once
 	var r *transfer.Receiver
 	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dest, Name: "Ana's laptop", Identity: id,
 		Listener: mux, Code: "246810", Policy: transfer.Ask,
 		OnEvent: func(ev transfer.Event) {
-			if _, ok := ev.(transfer.Offered); ok {
+			switch e := ev.(type) {
+			case transfer.Offered:
 				offered <- struct{}{}
+			case transfer.Progress:
+				if e.Done >= 6<<20 {
+					once.Do(func() { close(midway); <-resume })
+				}
 			}
 		}})
 	must(t, err)
@@ -76,16 +86,18 @@ func TestPageSends(t *testing.T) {
 	must(t, b.Open(web.Link(LANAddr, port, "246810", id.Fingerprint())))
 	_, err = b.WaitText(30*time.Second, "Pick files")
 	must(t, err)
-	Shot(t, b, "phone-send-1-opened")
+	Shot(t, b, "send-1-opened", false)
 	dir := t.TempDir()
 	small := filepath.Join(dir, "notes.txt")
-	large := filepath.Join(dir, "video.bin")
+	large := filepath.Join(dir, "holiday-video.mp4")
+	photo := filepath.Join(dir, "beach.jpg")
 	must(t, os.WriteFile(small, []byte("from the phone\n"), 0o644))
-	must(t, os.WriteFile(large, bytes.Repeat([]byte("0123456789abcdef"), 3<<16+7), 0o644))
-	must(t, b.Upload("#files", small, large))
-	_, err = b.WaitText(5*time.Second, "2 files")
+	must(t, os.WriteFile(large, bytes.Repeat([]byte("0123456789abcdef"), 3<<20+7), 0o644)) // 48 MiB
+	must(t, os.WriteFile(photo, bytes.Repeat([]byte{0xff, 0xd8, 1, 2}, 600_000), 0o644))
+	must(t, b.Upload("#files", small, large, photo))
+	_, err = b.WaitText(5*time.Second, "3 files")
 	must(t, err)
-	Shot(t, b, "phone-send-2-picked")
+	Shot(t, b, "send-2-picked", true)
 	must(t, b.Click("#send"))
 	select {
 	case <-offered:
@@ -94,13 +106,25 @@ func TestPageSends(t *testing.T) {
 	}
 	_, err = b.WaitText(10*time.Second, "to accept")
 	must(t, err)
-	Shot(t, b, "phone-send-3-waiting")
+	Shot(t, b, "send-3-waiting", false)
 	r.Accept()
+	select {
+	case <-midway:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the send never reached 6 MiB")
+	}
+	_, err = b.WaitText(30*time.Second, "Sending 2 of 3")
+	if err != nil {
+		close(resume)
+		t.Fatal(err)
+	}
+	Shot(t, b, "send-4-sending", true)
+	close(resume)
 	_, err = b.WaitText(60*time.Second, "Every file was checked")
 	must(t, err)
-	Shot(t, b, "phone-send-4-done")
+	Shot(t, b, "send-5-done", true)
 	must(t, <-served)
-	for _, f := range []string{small, large} {
+	for _, f := range []string{small, large, photo} {
 		want, _ := os.ReadFile(f)
 		got, err := os.ReadFile(filepath.Join(dest, filepath.Base(f)))
 		if err != nil || !bytes.Equal(got, want) {
@@ -129,7 +153,40 @@ func TestPageWrongCode(t *testing.T) {
 	must(t, b.Click("#send"))
 	_, err = b.WaitText(30*time.Second, "did not accept the code")
 	must(t, err)
-	Shot(t, b, "phone-wrong-code")
+	Shot(t, b, "wrong-code", false)
+}
+
+// TestPageOtherFingerprint: the device that answers knows the code but
+// is not the one whose fingerprint the link carries (another device
+// showing the same code). The page says so plainly, and the transfer
+// goes on, as gui/wasm's contract has it.
+func TestPageOtherFingerprint(t *testing.T) {
+	b := Start(t)
+	mux, id := pageServer(t, false)
+	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: t.TempDir(), Name: "Ana's laptop", Identity: id,
+		Listener: mux, Code: "246810", Policy: transfer.AcceptAll})
+	must(t, err)
+	t.Cleanup(func() { r.Close() })
+	served := make(chan error, 1)
+	go func() { _, err := r.Serve(context.Background()); served <- err }()
+
+	other := testid.New(t)
+	port := mux.Addr().(*net.TCPAddr).Port
+	must(t, b.Open(web.Link(LANAddr, port, "246810", other.Fingerprint())))
+	_, err = b.WaitText(30*time.Second, "Pick files")
+	must(t, err)
+	f := filepath.Join(t.TempDir(), "notes.txt")
+	must(t, os.WriteFile(f, []byte("a note from the phone\n"), 0o644))
+	must(t, b.Upload("#files", f))
+	must(t, b.Click("#send"))
+	_, err = b.WaitText(30*time.Second, "Every file was checked")
+	must(t, err)
+	text, _ := b.Text()
+	if !strings.Contains(text, "Does not match the QR code") || strings.Contains(text, "Matches the QR code") {
+		t.Errorf("the page does not say the fingerprint differs:\n%s", text)
+	}
+	Shot(t, b, "other-fingerprint", false)
+	must(t, <-served)
 }
 
 // TestPageReceives: a sender in this process sends to the page (the
@@ -150,23 +207,37 @@ func pageReceives(t *testing.T, host, words string) {
 	b := Start(t)
 	mux, id := pageServer(t, true)
 	dir := t.TempDir()
-	files := map[string][]byte{
-		"photo.jpg": bytes.Repeat([]byte{0xff, 0xd8, 7, 9}, 1<<20+3), // 4 MiB and a bit: several slices
-		"list.txt":  []byte("milk\neggs\n"),
+	files := []struct {
+		name string
+		body []byte
+	}{
+		{"list.txt", []byte("milk\neggs\n")},
+		{"photo.jpg", bytes.Repeat([]byte{0xff, 0xd8, 7, 9}, 4<<20+3)}, // 16 MiB and a bit: several slices
+		{"recording.m4a", bytes.Repeat([]byte("m4a!"), 300_000)},
 	}
 	var items []transfer.Item
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		must(t, os.WriteFile(p, body, 0o644))
+	for _, f := range files {
+		p := filepath.Join(dir, f.name)
+		must(t, os.WriteFile(p, f.body, 0o644))
 		items = append(items, transfer.Item{Path: p})
 	}
+	// Midway the sender holds still (its event handler blocks, and with
+	// it the sending) so that the page can be seen receiving.
+	phone := host == LANAddr // the screenshots are a phone's
+	midway, resume := make(chan struct{}), make(chan struct{})
+	var once sync.Once
 	sent := make(chan error, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go func() {
 		_, err := transfer.Send(ctx, transfer.SendConfig{Addrs: []string{"page"}, Code: "246810", Identity: id,
 			Name: "Ana's laptop", Items: items,
-			Dialer: func(ctx context.Context, _ string) (net.Conn, error) { return mux.Accept() }})
+			Dialer: func(ctx context.Context, _ string) (net.Conn, error) { return mux.Accept() },
+			OnEvent: func(ev transfer.Event) {
+				if p, ok := ev.(transfer.Progress); ok && phone && p.Done >= 6<<20 {
+					once.Do(func() { close(midway); <-resume })
+				}
+			}})
 		sent <- err
 	}()
 
@@ -178,26 +249,41 @@ func pageReceives(t *testing.T, host, words string) {
 	if !bytes.Contains([]byte(text), []byte(words)) {
 		t.Errorf("the receive view does not say how this browser saves (%q):\n%s", words, text)
 	}
-	phone := host == LANAddr // the screenshots are a phone's
 	if phone {
-		Shot(t, b, "phone-receive-1-opened")
+		Shot(t, b, "receive-1-opened", false)
 	}
 	must(t, b.Click("#receive"))
 	if phone {
-		Shot(t, b, "phone-receive-2-receiving")
+		select {
+		case <-midway:
+		case <-time.After(60 * time.Second):
+			t.Fatal("the send never reached 6 MiB")
+		}
+		_, err = b.WaitText(30*time.Second, "Receiving 2 of 3")
+		if err != nil {
+			close(resume)
+			t.Fatal(err)
+		}
+		Shot(t, b, "receive-2-receiving", true)
+		close(resume)
 	}
 	_, err = b.WaitText(60*time.Second, "Every file was checked")
 	must(t, err)
 	if phone {
-		Shot(t, b, "phone-receive-3-received")
+		Shot(t, b, "receive-3-received", false)
 	}
 	must(t, <-sent)
 	paths, err := b.WaitDownloads(len(files), 30*time.Second)
 	must(t, err)
 	for _, p := range paths {
-		want, ok := files[filepath.Base(p)]
+		var want []byte
+		for _, f := range files {
+			if f.name == filepath.Base(p) {
+				want = f.body
+			}
+		}
 		got, _ := os.ReadFile(p)
-		if !ok || !bytes.Equal(got, want) {
+		if want == nil || !bytes.Equal(got, want) {
 			t.Errorf("download %s: %d bytes, want %d", p, len(got), len(want))
 		}
 	}
@@ -253,7 +339,7 @@ func TestPageResumes(t *testing.T) {
 	}
 	_, err = b.WaitText(30*time.Second, "The connection dropped")
 	must(t, err)
-	Shot(t, b, "phone-send-dropped")
+	Shot(t, b, "send-dropped", false)
 	if err := <-results; err == nil {
 		t.Fatal("the cut transfer succeeded on the receiver")
 	}
