@@ -1,7 +1,6 @@
 package app
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/discovery"
+	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/guessfile"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/platform"
@@ -82,8 +82,9 @@ type Node struct {
 	closed bool
 }
 
-// ErrClosed is the error of every command on a closed Node.
-var ErrClosed = errors.New("ferry is shut down")
+// ErrClosed is the error of every command on a closed Node: the front
+// end is shutting down, so its kind is errkind.Cancelled.
+var ErrClosed = errkind.New(errkind.Cancelled, "ferry is shut down")
 
 // New loads (or, the first time, creates) the device's key and opens its
 // trust store and history. A trust store or history that cannot be used

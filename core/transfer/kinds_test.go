@@ -16,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/clipboard"
 	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/history"
@@ -63,6 +64,7 @@ var sentinels = map[string]struct {
 	"trust.ErrUnsupportedVersion":   {trust.ErrUnsupportedVersion, errkind.TrustFile},
 	"history.ErrCorrupt":            {history.ErrCorrupt, errkind.HistoryFile},
 	"history.ErrUnsupportedVersion": {history.ErrUnsupportedVersion, errkind.HistoryFile},
+	"app.ErrClosed":                 {app.ErrClosed, errkind.Cancelled},
 	"clipboard.ErrNoTool":           {clipboard.ErrNoTool, errkind.ClipboardTool},
 	"clipboard.ErrEmpty":            {clipboard.ErrEmpty, errkind.ClipboardEmpty},
 	"clipboard.ErrNoImage":          {clipboard.ErrNoImage, errkind.ClipboardEmpty},
