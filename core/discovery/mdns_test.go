@@ -49,6 +49,8 @@ const (
 //	                       alone, then one round of Browse's, as JSON
 //	longhost IFACE ADDR    guard_test.go's: a zeroconf Server with a host
 //	                       label too long to pack, shut down
+//	nsec-bare              guard_test.go's: python's answer unpacked with
+//	                       miekg/dns's own NSEC type; prints the error
 func TestMain(m *testing.M) {
 	if args := strings.Fields(os.Getenv(helperEnv)); len(args) > 0 {
 		if err := helper(args); err != nil {
@@ -110,6 +112,8 @@ func helper(args []string) error {
 		return families(args[1])
 	case "longhost":
 		return longHost(args[1], args[2])
+	case "nsec-bare":
+		return nsecBare()
 	case "find":
 		ms, _ := strconv.Atoi(args[1])
 		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(ms)*time.Millisecond)
