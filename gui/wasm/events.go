@@ -12,14 +12,17 @@ import (
 
 // jsEvent is ev as the page is handed it: its one JSON form
 // (event.Marshal, the CLI's --json line), parsed into a plain
-// JavaScript object. nil gives null.
+// JavaScript object. nil gives null. An event that cannot be encoded
+// (a bug: a NaN, say) is logged and gives null: the page loses that
+// event, not the transfer (a panic here would stop the whole wasm).
 func jsEvent(ev event.Event) js.Value {
 	if ev == nil {
 		return js.Null()
 	}
 	b, err := event.Marshal(ev)
-	if err != nil { // an event of this program's own making: a bug
-		panic(err)
+	if err != nil {
+		js.Global().Get("console").Call("error", "ferry: "+err.Error())
+		return js.Null()
 	}
 	return js.Global().Get("JSON").Call("parse", string(b))
 }
