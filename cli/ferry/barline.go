@@ -136,91 +136,113 @@ func newBarLine(total int64, throttle time.Duration) *barLine {
 // most cols-1 cells.
 func (b *barLine) render(head string, s barState, cols int) string {
 	avail := cols - 1
-	bytesText := humanBytes(s.done) + "/" + humanBytes(s.total)
-	rateText := ""
-	if !s.final && !s.stalled && s.rate > 0 {
-		rateText = humanRate(s.rate)
+	l := newBarLayout(head, s)
+	l.giveWay(avail)
+	l.giveBack(avail)
+	if !l.showLabel {
+		l.labelW = 0
 	}
-	eta := s.eta
-	if s.final {
-		eta = ""
-	}
+	b.draw(s.done, l.barW, l.desc(), s.final || cols != b.cols)
+	b.cols = cols
+	return fitLine(head, s.label, l.labelW, b.drawn, avail)
+}
 
-	label := s.label
-	labelW := min(cellWidth(label), maxLabel)
-	barW := maxBar
-	showBytes, showRate, showETA, showLabel := true, rateText != "", eta != "", label != ""
+// barLayout is how one line is shared out: which parts show, and how
+// wide the label and the bar are.
+type barLayout struct {
+	head, label                             string
+	final                                   bool
+	bytesText, rateText, eta                string
+	labelW, barW                            int
+	showBytes, showRate, showETA, showLabel bool
+}
+
+func newBarLayout(head string, s barState) barLayout {
+	l := barLayout{head: head, label: s.label, final: s.final, eta: s.eta,
+		bytesText: humanBytes(s.done) + "/" + humanBytes(s.total),
+		labelW:    min(cellWidth(s.label), maxLabel), barW: maxBar, showBytes: true}
+	if !s.final && !s.stalled && s.rate > 0 {
+		l.rateText = humanRate(s.rate)
+	}
 	if s.final {
 		// The last state names the whole transfer ("3 files and 1 folder
 		// (1.2 GiB)"), which says the bytes too: it is kept whole as long
 		// as a bar of the least width fits beside it.
-		labelW, showBytes = cellWidth(label), false
+		l.eta, l.labelW, l.showBytes = "", cellWidth(s.label), false
 	}
-	labelFirst := !s.final
-	desc := func() string {
-		var parts []string
-		for _, p := range []struct {
-			on   bool
-			text string
-		}{{showBytes, bytesText}, {showRate, rateText}, {showETA, eta}} {
-			if p.on {
-				parts = append(parts, p.text)
-			}
-		}
-		return strings.Join(parts, " ")
-	}
-	need := func() int {
-		n := cellWidth(head) + renderedCells(barW, desc())
-		if showLabel {
-			n += labelW
-		}
-		return n
-	}
-	// Give way in order until the line fits.
-	for over := need() - avail; over > 0; over = need() - avail {
-		switch {
-		case labelFirst && showLabel && labelW > midLabel:
-			labelW = max(midLabel, labelW-over)
-		case barW > minBar:
-			barW = max(minBar, barW-over)
-		case showLabel && labelW > minLabel:
-			labelW = max(minLabel, labelW-over)
-		case showRate:
-			showRate = false
-		case showBytes:
-			showBytes = false
-		case barW > 0:
-			barW = max(0, barW-over)
-		case showETA:
-			showETA = false
-		case showLabel:
-			showLabel = false
-		}
-		if !showLabel && !showETA && !showRate && !showBytes && barW == 0 {
-			break // fitLine cuts what is left
-		}
-	}
-	// A part that went may have freed more than was needed: give it
-	// back, to the label first, then to the bar.
-	if spare := avail - need(); spare > 0 {
-		if showLabel {
-			grow := min(spare, min(cellWidth(label), maxLabel)-labelW)
-			if s.final {
-				grow = min(spare, cellWidth(label)-labelW)
-			}
-			grow = max(grow, 0)
-			labelW += grow
-			spare -= grow
-		}
-		barW += max(0, min(spare, maxBar-barW))
-	}
-	if !showLabel {
-		labelW = 0
-	}
+	l.showRate, l.showETA, l.showLabel = l.rateText != "", l.eta != "", s.label != ""
+	return l
+}
 
-	b.draw(s.done, barW, desc(), s.final || cols != b.cols)
-	b.cols = cols
-	return fitLine(head, label, labelW, b.drawn, avail)
+// desc is what progressbar shows after the bar: bytes, rate and ETA.
+func (l *barLayout) desc() string {
+	var parts []string
+	for _, p := range []struct {
+		on   bool
+		text string
+	}{{l.showBytes, l.bytesText}, {l.showRate, l.rateText}, {l.showETA, l.eta}} {
+		if p.on {
+			parts = append(parts, p.text)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// need is how many cells the line takes as laid out.
+func (l *barLayout) need() int {
+	n := cellWidth(l.head) + renderedCells(l.barW, l.desc())
+	if l.showLabel {
+		n += l.labelW
+	}
+	return n
+}
+
+// giveWay narrows or drops parts, in order, until the line fits avail
+// cells (or nothing is left to give: fitLine cuts the rest).
+func (l *barLayout) giveWay(avail int) {
+	labelFirst := !l.final
+	for over := l.need() - avail; over > 0; over = l.need() - avail {
+		switch {
+		case labelFirst && l.showLabel && l.labelW > midLabel:
+			l.labelW = max(midLabel, l.labelW-over)
+		case l.barW > minBar:
+			l.barW = max(minBar, l.barW-over)
+		case l.showLabel && l.labelW > minLabel:
+			l.labelW = max(minLabel, l.labelW-over)
+		case l.showRate:
+			l.showRate = false
+		case l.showBytes:
+			l.showBytes = false
+		case l.barW > 0:
+			l.barW = max(0, l.barW-over)
+		case l.showETA:
+			l.showETA = false
+		case l.showLabel:
+			l.showLabel = false
+		}
+		if !l.showLabel && !l.showETA && !l.showRate && !l.showBytes && l.barW == 0 {
+			return
+		}
+	}
+}
+
+// giveBack hands the cells a part that went freed beyond what was
+// needed to the label first, then to the bar.
+func (l *barLayout) giveBack(avail int) {
+	spare := avail - l.need()
+	if spare <= 0 {
+		return
+	}
+	if l.showLabel {
+		grow := min(spare, min(cellWidth(l.label), maxLabel)-l.labelW)
+		if l.final {
+			grow = min(spare, cellWidth(l.label)-l.labelW)
+		}
+		grow = max(grow, 0)
+		l.labelW += grow
+		spare -= grow
+	}
+	l.barW += max(0, min(spare, maxBar-l.barW))
 }
 
 // draw has progressbar render the bar at done, barW cells wide, with

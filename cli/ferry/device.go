@@ -2,11 +2,9 @@ package main
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/history"
-	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/gui/page"
 )
 
@@ -31,20 +29,4 @@ func nodeWarning(p *printer, err error) {
 	if errors.Is(err, history.ErrUnsupportedVersion) {
 		p.stderrHint("update ferry, or pass --no-history (FERRY_NO_HISTORY=1) to stop trying")
 	}
-}
-
-// thisDevice loads (or, the first time, creates) this device's key and
-// picks the name it shows the other end: --name, or else the host name.
-// For the commands not yet on core/app's Node (send to several, to a
-// browser).
-func thisDevice(flagName string) (*secure.Identity, string, error) {
-	id, err := secure.LoadOrCreateIdentity("")
-	if err != nil {
-		return nil, "", fmt.Errorf("loading this device's key: %w", err)
-	}
-	name := flagName
-	if name == "" {
-		name = app.DefaultName()
-	}
-	return id, name, nil
 }

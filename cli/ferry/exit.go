@@ -28,6 +28,13 @@ type usageError struct {
 
 func (e *usageError) Error() string { return e.msg }
 
+// Kind is the error event's kind (core/errkind reads it): so core/app's
+// history records a command line that could not run for a receiver as
+// the --json error event names it.
+func (e *usageError) Kind() errkind.Kind {
+	return errkind.Kind(firstNonEmpty(e.kind, string(errkind.Usage)))
+}
+
 func usagef(hint, format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...), hint: hint}
 }

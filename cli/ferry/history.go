@@ -1,23 +1,19 @@
 package main
 
-// The transfer history: the "ferry history" command, and the record that
-// send and receive add at the end of every transfer (core/history).
+// The transfer history: the "ferry history" command (core/history).
 //
 // Decisions: history is on by default, like a browser's downloads list;
 // --no-history on send or receive, or FERRY_NO_HISTORY=1 in the
 // environment (for a shell profile: every command), turns recording off,
-// and "ferry history clear" empties it. A receiver records only transfers
-// where a sender connected (a wrong code is no transfer); a sender records
-// every attempt that reached transfer.Send, a failed dial included, since
-// "why did that not arrive" is what the history answers. Text snippets are
-// recorded by name and size, never their content. A history that cannot be
+// and "ferry history clear" empties it. What a transfer records, and
+// when, is core/app's decision (its package doc): the Node that send and
+// receive run on records every transfer. A history that cannot be
 // written is a warning: the transfer itself is what the exit code says.
 
 import (
 	"errors"
 	"flag"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -26,8 +22,6 @@ import (
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/history"
-	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/core/trust"
 )
 
 // historyOff reads FERRY_NO_HISTORY: any value but "" and "0" turns
@@ -35,87 +29,6 @@ import (
 func historyOff(e *env) bool {
 	v := e.getenv("FERRY_NO_HISTORY")
 	return v != "" && v != "0"
-}
-
-// historyLog adds send's and receive's records; nil records nothing.
-type historyLog struct {
-	p     *printer
-	store *history.Store
-}
-
-// openHistory returns the log for a transfer command, or nil when
-// recording is off (--no-history, FERRY_NO_HISTORY) or the config folder
-// cannot be found (a warning).
-func openHistory(e *env, p *printer, flagOff bool) *historyLog {
-	if flagOff || historyOff(e) {
-		return nil
-	}
-	path, err := history.DefaultPath()
-	if err != nil {
-		p.warnf("the transfer history is off: %v", err)
-		return nil
-	}
-	return &historyLog{p: p, store: history.Open(path)}
-}
-
-// add records r; problems are warnings, after the transfer.
-func (h *historyLog) add(r history.Record) {
-	if h == nil {
-		return
-	}
-	aside, err := h.store.Add(r)
-	if aside != nil {
-		h.p.warnf("%s", aside)
-	}
-	if err != nil {
-		h.p.warnf("this transfer is not in the history: %v", err)
-		if errors.Is(err, history.ErrUnsupportedVersion) {
-			h.p.stderrHint("update ferry, or pass --no-history (FERRY_NO_HISTORY=1) to stop trying")
-		}
-	}
-}
-
-// endRecord sets r's outcome from the command's error: an interrupt is
-// a cancel, whatever the engine made of it, and a failure's kind is the
-// one the --json error event carries (classify).
-func endRecord(r *history.Record, err error, now time.Time) {
-	r.SetEnd(err, now)
-	switch {
-	case errors.Is(err, errInterrupted):
-		r.Outcome, r.ErrorKind = history.Cancelled, ""
-	case r.Outcome == history.Failed:
-		_, r.ErrorKind, _ = classify(err)
-	}
-}
-
-// sourceRecord starts a sender's record from what it was asked to send:
-// the top-level names, the paths and their folder.
-func sourceRecord(start time.Time, paths []string, text bool) history.Record {
-	r := history.Record{At: start, Direction: history.Sent}
-	var names []string
-	for _, p := range paths {
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			abs = p
-		}
-		r.Paths = append(r.Paths, abs)
-		names = append(names, filepath.Base(abs))
-	}
-	if len(r.Paths) > 0 {
-		r.Folder = filepath.Dir(r.Paths[0])
-	}
-	if text {
-		names = append(names, "text")
-	}
-	r.Names, r.MoreNames = history.TopNames(names)
-	return r
-}
-
-func authOf(paired bool) history.Auth {
-	if paired {
-		return history.ByTrust
-	}
-	return history.ByCode
 }
 
 type historyOpts struct {
@@ -303,23 +216,4 @@ func pad(s string, width int) string {
 		return s + strings.Repeat(" ", width-n)
 	}
 	return s + " "
-}
-
-// historyRecord completes a sender's record for send to several (one
-// receiver's send is core/app's): the receiver as the handshake proved
-// it (or, when it never answered, as it was found), what the accepted
-// offer held, and the outcome.
-func historyRecord(r history.Record, dest receiver, pin *trust.Device, c *transfer.Connected, offer *transfer.Offer, err error, now time.Time) history.Record {
-	r.Peer = history.Peer{Name: dest.name, Fingerprint: dest.fingerprint, Addr: dest.addr}
-	if c != nil {
-		r.Peer.Name, r.Peer.Fingerprint, r.Peer.Auth = c.PeerName, c.PeerFingerprint, authOf(c.Paired)
-	}
-	if pin != nil && (c == nil || c.Paired) {
-		r.Peer.Name = pin.Name // the name it was trusted under
-	}
-	if offer != nil {
-		r.SetOffer(offer.Files, offer.Dirs, offer.Texts, offer.TotalBytes, offer.Paths()) // the manifest's names, as the receiver records them
-	}
-	endRecord(&r, err, now)
-	return r
 }

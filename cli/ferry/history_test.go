@@ -18,6 +18,7 @@ import (
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/trust"
 )
 
 // historyHome points the config folder at a fresh one and returns the
@@ -88,8 +89,9 @@ func TestHistoryTable(t *testing.T) {
 }
 
 // TestHistoryKindsAgree: the record's kind of a failure (core/history's
-// ErrorKind, which the app uses) is the --json error event's kind
-// (classify), so the two front ends' histories read alike.
+// ErrorKind, which core/app records) is the --json error event's kind
+// (classify), so the history reads as the command said, the CLI's own
+// usage errors included.
 func TestHistoryKindsAgree(t *testing.T) {
 	for _, err := range []error{
 		secure.ErrWrongCode, secure.ErrCodeRetired, secure.ErrCodesHeld, transfer.ErrCodesStopped,
@@ -97,6 +99,8 @@ func TestHistoryKindsAgree(t *testing.T) {
 		secure.ErrIncompatibleVersion, transfer.ErrNoSpace, transfer.ErrTimeout, transfer.ErrSourceChanged,
 		transfer.ErrRefusedPath, secure.ErrTruncated, secure.ErrConnectionLost, secure.ErrNotFerry,
 		&net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}, errors.New("disk on fire"),
+		usagef("a hint", "no code for %s", "desk"), codeFlagError("a b"),
+		keyChanged("desk", "ab12", trust.Device{Name: "desk", Key: make([]byte, 32)}),
 	} {
 		wrapped := fmt.Errorf("sending: %w", err)
 		_, kind, _ := classify(wrapped)
@@ -104,15 +108,10 @@ func TestHistoryKindsAgree(t *testing.T) {
 			t.Errorf("%v: history kind %q, --json kind %q", err, got, kind)
 		}
 		var r history.Record
-		endRecord(&r, wrapped, time.Now())
+		r.SetEnd(wrapped, time.Now())
 		if r.Outcome != history.Failed || r.ErrorKind != kind {
-			t.Errorf("endRecord(%v): %s %q", err, r.Outcome, r.ErrorKind)
+			t.Errorf("SetEnd(%v): %s %q", err, r.Outcome, r.ErrorKind)
 		}
-	}
-	var r history.Record
-	endRecord(&r, interrupt{role: "sender", sig: os.Interrupt}, time.Now())
-	if r.Outcome != history.Cancelled || r.ErrorKind != "" {
-		t.Errorf("an interrupt: %s %q", r.Outcome, r.ErrorKind)
 	}
 }
 
@@ -177,7 +176,7 @@ func TestHistoryCommand(t *testing.T) {
 }
 
 // TestHistoryOff: --no-history and FERRY_NO_HISTORY (anything but "" and
-// "0") leave the log nil, which records nothing.
+// "0") give a Node without a history, which records nothing.
 func TestHistoryOff(t *testing.T) {
 	historyHome(t)
 	p := &printer{stdout: &strings.Builder{}, stderr: &strings.Builder{}}
@@ -186,16 +185,19 @@ func TestHistoryOff(t *testing.T) {
 		env  string
 		on   bool
 	}{{false, "", true}, {true, "", false}, {false, "1", false}, {false, "yes", false}, {false, "0", true}} {
-		e := &env{getenv: func(k string) string {
+		e := &env{now: time.Now, getenv: func(k string) string {
 			if k == "FERRY_NO_HISTORY" {
 				return tc.env
 			}
 			return ""
 		}}
-		if got := openHistory(e, p, tc.flag) != nil; got != tc.on {
+		n, err := newNode(e, p, "desk", tc.flag, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := n.History() != nil; got != tc.on {
 			t.Errorf("--no-history %v, FERRY_NO_HISTORY=%q: on %v", tc.flag, tc.env, got)
 		}
+		n.Close()
 	}
-	var h *historyLog
-	h.add(record(1, history.Verified, "")) // nil records nothing, without a panic
 }

@@ -3,7 +3,7 @@ package main
 // Sending to several receivers: "ferry send --to A --to B --peer C PATH".
 //
 // Each --to and --peer is a receiver, in the order given. Each gets its
-// own session (transfer.SendMany): its own code or trust, its own accept,
+// own session (core/app's SendMany): its own code or trust, its own accept,
 // its own progress row, its own result; one that declines, fails or is
 // slow never stops the others, and the files are read once for all.
 //
@@ -12,8 +12,10 @@ package main
 // left without one is asked for its code when it is found. --paired and
 // --trust are for one receiver and are refused here.
 //
-// Each receiver gets its own history record (history.go), with its own
-// peer and outcome, as a send to it alone would.
+// It runs on core/app's Node (SendMany): each receiver gets its own
+// transfer and history record, with its own peer and outcome, as a send
+// to it alone would; one that could not be found is recorded as a failed
+// send to the name or address given.
 //
 // Exit code: 0 only when every receiver confirmed every file. Otherwise
 // the worst of the receivers' codes, from worst to mildest: 5 (a file
@@ -28,11 +30,9 @@ import (
 	"net"
 	"strconv"
 	"strings"
-	"sync"
-	"time"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
 )
@@ -142,11 +142,12 @@ func cmdSendMany(ctx context.Context, e *env, p *printer, o sendOpts) error {
 		return err
 	}
 	defer done()
-	id, name, err := thisDevice(o.name)
+	n, err := newNode(e, p, o.name, o.noHistory, nil)
 	if err != nil {
 		return err
 	}
-	store := trustStore(p)
+	defer n.Close()
+	store := n.Trust()
 	dests, err := assignCodes(o, store, interactive)
 	if err != nil {
 		return err
@@ -167,52 +168,19 @@ func cmdSendMany(ctx context.Context, e *env, p *printer, o sendOpts) error {
 	}
 
 	rows := newManyRows(p, o.progressFor(e.stderrTerminal), e.now, dests)
-	cfg := transfer.ManyConfig{Items: items, OnEvent: rows.onEvent}
-	var live []int // index in dests of each session
+	cfg := app.ManyConfig{Items: items, Paths: o.paths, Text: o.text != "", Diag: o.diag,
+		OnEvent: func(t *app.Transfer, ev event.Event) { rows.onEvent(t.Index(), ev) },
+		OnEnded: func(t *app.Transfer, sum transfer.Summary, err error) { rows.ended(t.Index(), sum, err) }}
 	for i, d := range dests {
-		if d.err != nil {
-			continue
-		}
-		var key []byte
-		if d.pin != nil {
-			key = d.pin.Key
-		}
-		live = append(live, i)
-		cfg.To = append(cfg.To, transfer.SendConfig{
-			Addrs: d.dest.addrs, Code: d.code, PeerKey: key, Identity: id, Name: name,
-			Diag: o.diag,
-		})
-		p.infof("[%d] connecting to %s", i+1, d.dest.label)
-	}
-	rows.live = live
-	results := make([]transfer.ManyResult, len(dests))
-	for i, d := range dests {
-		results[i].Addr, results[i].Err = d.dest.addr, d.err
-	}
-	hist := openHistory(e, p, o.noHistory)
-	rec := sourceRecord(e.now(), o.paths, o.text != "")
-	if len(cfg.To) > 0 {
-		got, _ := transfer.SendMany(ctx, cfg)
-		for k, r := range got {
-			results[live[k]] = r
+		cfg.To = append(cfg.To, app.Target{Addrs: d.dest.addrs, Code: d.code, Pin: d.pin,
+			PeerName: d.dest.name, PeerFingerprint: d.dest.fingerprint, Err: d.err})
+		if d.err == nil {
+			p.infof("[%d] connecting to %s", i+1, d.dest.label)
 		}
 	}
+	results, _ := n.SendMany(ctx, cfg).Wait()
 	rows.finish()
-	recordMany(ctx, hist, rec, dests, results, rows, e.now())
 	return reportMany(ctx, p, dests, results, rows)
-}
-
-// recordMany adds one history record per receiver, with its own peer,
-// offer and outcome, as a send to that receiver alone would; a receiver
-// that was not found is recorded as a failed send to the address or name
-// given.
-func recordMany(ctx context.Context, hist *historyLog, rec history.Record, dests []manyDest, results []transfer.ManyResult, rows *manyRows, now time.Time) {
-	if hist == nil {
-		return
-	}
-	for i, d := range dests {
-		hist.add(historyRecord(rec, d.dest, d.pin, rows.connected[i], rows.offers[i], interrupted(ctx, results[i].Err), now))
-	}
 }
 
 // assignCodes gives --code values, in order, to the receivers that need
@@ -299,7 +267,7 @@ func resolveDest(ctx context.Context, p *printer, q *prompter, o sendOpts, store
 
 // reportMany prints what each receiver got and returns the run's error:
 // nil when every receiver confirmed everything.
-func reportMany(ctx context.Context, p *printer, dests []manyDest, results []transfer.ManyResult, rows *manyRows) error {
+func reportMany(ctx context.Context, p *printer, dests []manyDest, results []app.Result, rows *manyRows) error {
 	var (
 		failed []string
 		worst  error
@@ -395,236 +363,4 @@ func tag(ev any, i int, value string) json.RawMessage {
 		return head
 	}
 	return append(append(head[:len(head)-1:len(head)-1], ','), b[1:]...)
-}
-
-// manyRows shows each receiver's state: one row each, redrawn, on a
-// terminal; a plain line per receiver every plainEvery elsewhere.
-//
-// On a terminal each row is fitted to the terminal's width at every
-// redraw and never reaches its last column (a row that wraps would leave
-// a line behind at each redraw). A receiver that is moving bytes gets its
-// own progressbar bar (barline.go), the single-receiver progress line
-// labelled with its name: the rate and ETA over the same window,
-// "stalled" when it stopped. Each bar renders into its own buffer and
-// the rows are composed here, the cursor moved up over them at each
-// redraw. The rows are rewritten when one of them changed (each bar
-// renders at most once per its throttle) or a receiver's state did; a
-// ticker redraws every tickEvery so that a stall shows even when no
-// receiver reports anything.
-type manyRows struct {
-	p         *printer
-	mode      progressMode
-	now       func() time.Time
-	cols      func() int // the terminal's width, asked at every redraw
-	tickEvery time.Duration
-	throttle  time.Duration // each bar's least time between renders
-	dests     []manyDest
-	live      []int // session index -> dests index
-
-	mu        sync.Mutex
-	state     []string            // per dest: what a row shows when not moving bytes
-	moving    []bool              // per dest: the row is a progress line
-	ev        []transfer.Progress // per dest: the last progress
-	win       []rateWindow
-	bars      []*barLine // per dest: its bar, from its first progress
-	labels    []string
-	lastPrint []time.Time
-	// For the history, per dest: who answered, and the offer once accepted.
-	connected []*transfer.Connected
-	offers    []*transfer.Offer
-	drawn     int    // rows on screen
-	shown     string // what they show
-	stopTick  chan struct{}
-	tickDone  chan struct{}
-}
-
-func newManyRows(p *printer, mode progressMode, now func() time.Time, dests []manyDest) *manyRows {
-	n := len(dests)
-	r := &manyRows{p: p, mode: mode, now: now, cols: terminalCols(p.stderr), tickEvery: tickEvery, throttle: barThrottle, dests: dests,
-		state: make([]string, n), moving: make([]bool, n), ev: make([]transfer.Progress, n), win: make([]rateWindow, n),
-		bars:   make([]*barLine, n),
-		labels: make([]string, n), lastPrint: make([]time.Time, n),
-		connected: make([]*transfer.Connected, n), offers: make([]*transfer.Offer, n)}
-	for i, d := range dests {
-		r.labels[i] = safe(d.dest.label)
-		r.state[i] = "connecting"
-		if d.err != nil {
-			r.state[i] = "not found"
-		}
-	}
-	return r
-}
-
-func (r *manyRows) label(i int) string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.labels[i]
-}
-
-// onEvent is SendMany's handler: never called concurrently.
-func (r *manyRows) onEvent(k int, ev transfer.Event) {
-	i := r.live[k]
-	if j := event.FromTransfer(ev, "sender"); j != nil {
-		r.p.event(tag(j, i, r.dests[i].t.value))
-	}
-	r.mu.Lock()
-	var line string
-	r.moving[i] = false
-	switch e := ev.(type) {
-	case transfer.Connected:
-		r.connected[i] = &e
-		if r.dests[i].pin == nil {
-			r.labels[i] = peerLabel(e.PeerName, e.PeerFingerprint)
-		}
-		r.state[i] = "waiting for it to accept"
-		line = fmt.Sprintf("[%d] connected to %s, waiting for it to accept", i+1, r.labels[i])
-	case transfer.Accepted:
-		r.offers[i] = &e.Offer
-		r.state[i] = "accepted: " + describeOffer(e.Offer)
-		line = fmt.Sprintf("[%d] %s accepted: sending %s", i+1, r.labels[i], humanBytes(e.Total))
-	case transfer.Progress:
-		r.moving[i] = e.Total > 0
-		r.ev[i] = e
-		if e.Total > 0 && (r.bars[i] == nil || r.bars[i].total != e.Total) {
-			r.bars[i] = newBarLine(e.Total, r.throttle)
-		}
-		r.win[i].add(r.now(), e.Done)
-		if r.mode == progressPlain {
-			if t := r.now(); r.lastPrint[i].IsZero() || t.Sub(r.lastPrint[i]) >= plainEvery {
-				r.lastPrint[i] = t
-				line = fmt.Sprintf("[%d] %s: %s", i+1, r.labels[i], plainProgress(e))
-			}
-		}
-	case transfer.Finished:
-		r.state[i] = "done: " + describeSummary(e.Summary)
-	case transfer.Failed:
-		_, kind, _ := classify(e.Err)
-		r.state[i] = "failed: " + kindWords(kind)
-	}
-	r.mu.Unlock()
-	if r.mode == progressBar {
-		_, progress := ev.(transfer.Progress)
-		r.draw(!progress)
-		return
-	}
-	if line != "" && !(r.mode == progressOff) {
-		if _, progress := ev.(transfer.Progress); progress {
-			r.p.progressLine(line)
-		} else {
-			r.p.infof("%s", line)
-		}
-	}
-}
-
-// row renders receiver i's row in at most cols-1 cells; r.mu is held.
-func (r *manyRows) row(i, cols int, t time.Time) string {
-	head := fmt.Sprintf("[%d] ", i+1)
-	if !r.moving[i] {
-		row := prefix + head + r.labels[i] + ": " + r.state[i]
-		if cellWidth(row) > cols-1 {
-			row = cutCells(row, max(cols-2, 0)) + "…"
-		}
-		return cutCells(row, max(cols-1, 0))
-	}
-	e := r.ev[i]
-	st := barState{label: r.labels[i], done: e.Done, total: e.Total, stalled: r.win[i].stalled(t)}
-	rate, known := r.win[i].rate()
-	switch {
-	case e.Done >= e.Total:
-	case st.stalled:
-		st.eta = "stalled"
-	case known && rate > 0:
-		st.rate = rate
-		st.eta = etaText(float64(e.Total-e.Done)/rate, true)
-	default:
-		st.eta = etaText(0, false)
-	}
-	// The bar's line with the row's number after the prefix.
-	return r.bars[i].render(prefix+head, st, cols)
-}
-
-// draw redraws the rows when one of them changed, or always when forced
-// (a change of state, not of bytes).
-func (r *manyRows) draw(force bool) {
-	r.p.locked(func() {
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		t := r.now()
-		if r.stopTick == nil && r.tickEvery > 0 {
-			r.startTicker()
-		}
-		cols := r.cols()
-		var b strings.Builder
-		for i := range r.dests {
-			b.WriteString(r.row(i, cols, t) + "\n")
-		}
-		if !force && r.drawn > 0 && b.String() == r.shown {
-			return
-		}
-		r.p.clearLine()
-		r.p.stderr.Write([]byte(b.String()))
-		r.drawn, r.shown = len(r.dests), b.String()
-		r.p.line = r
-	})
-}
-
-// tick redraws with the time as it is now, so that a stall shows. A
-// moving row's window gets a sample of its unchanged count.
-func (r *manyRows) tick() {
-	r.mu.Lock()
-	t := r.now()
-	for i := range r.dests {
-		if r.moving[i] {
-			r.win[i].add(t, r.ev[i].Done)
-		}
-	}
-	r.mu.Unlock()
-	r.draw(true)
-}
-
-// startTicker starts the redraw ticker; r.mu is held. finish stops it.
-func (r *manyRows) startTicker() {
-	stop, done := make(chan struct{}), make(chan struct{})
-	r.stopTick, r.tickDone = stop, done
-	go func() {
-		defer close(done)
-		tk := time.NewTicker(r.tickEvery)
-		defer tk.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tk.C:
-				r.tick()
-			}
-		}
-	}()
-}
-
-// Clear removes the rows, for the printer before it writes a message;
-// the next draw puts them back under it. Called with the printer locked.
-func (r *manyRows) Clear() error {
-	if r.drawn > 0 {
-		fmt.Fprintf(r.p.stderr, "\x1b[%dA\r\x1b[J", r.drawn)
-		r.drawn = 0
-	}
-	return nil
-}
-
-// finish stops the ticker, draws the rows a last time and leaves them on
-// screen.
-func (r *manyRows) finish() {
-	r.mu.Lock()
-	stop, done := r.stopTick, r.tickDone
-	r.tickEvery = 0 // no ticker after this
-	r.mu.Unlock()
-	if stop != nil {
-		close(stop)
-		<-done
-	}
-	if r.mode != progressBar {
-		return
-	}
-	r.draw(true)
-	r.p.setLine(nil)
 }

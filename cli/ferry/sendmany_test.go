@@ -135,14 +135,14 @@ func TestManyRowsRedraw(t *testing.T) {
 	dests := []manyDest{{t: target{value: "10.0.0.1:1"}, dest: receiver{label: "10.0.0.1:1"}},
 		{t: target{value: "10.0.0.2:1"}, dest: receiver{label: "10.0.0.2:1"}}}
 	r := newManyRows(p, progressBar, now, dests)
-	r.live, r.tickEvery, r.throttle = []int{0, 1}, 0, 0
-	r.onEvent(0, transfer.Progress{Done: 50, Total: 100})
+	r.tickEvery, r.throttle = 0, 0
+	r.onEvent(0, event.Progress{Done: 50, Total: 100})
 	first := out.String()
 	if strings.Count(first, "\n") != 2 || !strings.Contains(first, "ferry: [1] 10.0.0.1:1  50% [") || !strings.Contains(first, "[2] 10.0.0.2:1: connecting") {
 		t.Fatalf("first draw:\n%q", first)
 	}
 	out.Reset()
-	r.onEvent(1, transfer.Failed{Err: transfer.ErrDeclined})
+	r.ended(1, transfer.Summary{}, transfer.ErrDeclined)
 	if s := out.String(); !strings.HasPrefix(s, "\x1b[2A\r\x1b[J") || !strings.Contains(s, "[2] 10.0.0.2:1: failed: declined") {
 		t.Fatalf("redraw:\n%q", s)
 	}
@@ -174,7 +174,7 @@ func TestManyRowsFitWidth(t *testing.T) {
 	dests := []manyDest{{t: target{value: "10.0.0.1:1"}, dest: receiver{label: long}},
 		{t: target{value: "10.0.0.2:1"}, dest: receiver{label: long}}}
 	r := newManyRows(p, progressBar, now, dests)
-	r.live, r.tickEvery, r.throttle = []int{0, 1}, 0, 0
+	r.tickEvery, r.throttle = 0, 0
 	cols := 60
 	r.cols = func() int { return cols }
 	rows := func() []string {
@@ -205,11 +205,11 @@ func TestManyRowsFitWidth(t *testing.T) {
 			}
 		}
 	}
-	r.onEvent(1, transfer.Connected{PeerName: long})
+	r.onEvent(1, event.Connected{PeerName: long})
 	check("connected", "[1] a-receiver", "[2] a-receiver")
 	for s := int64(1); s <= 3; s++ {
 		clock = clock.Add(time.Second)
-		r.onEvent(0, transfer.Progress{Done: s << 20, Total: 100 << 20})
+		r.onEvent(0, event.Progress{Done: s << 20, Total: 100 << 20})
 	}
 	check("moving", "3% [      ]  eta 1m37s")
 	cols = 100
@@ -217,12 +217,12 @@ func TestManyRowsFitWidth(t *testing.T) {
 	check("wider", "1.0 MiB/s eta 1m37s")
 	cols = 40 // narrowed again
 	clock = clock.Add(time.Second)
-	r.onEvent(0, transfer.Progress{Done: 4 << 20, Total: 100 << 20})
+	r.onEvent(0, event.Progress{Done: 4 << 20, Total: 100 << 20})
 	check("narrowed", "[1] ", "[2] ")
 	clock = clock.Add(3 * time.Second)
 	r.tick()
 	check("stalled", "stalled")
 	cols = 120
-	r.onEvent(1, transfer.Failed{Err: transfer.ErrDeclined})
+	r.ended(1, transfer.Summary{}, transfer.ErrDeclined)
 	check("wide", "", "failed: declined")
 }

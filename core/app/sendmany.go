@@ -18,6 +18,11 @@ type Target struct {
 	// history when it never answers.
 	PeerName, PeerFingerprint string
 	Dialer                    func(ctx context.Context, addr string) (net.Conn, error)
+	// Err, when set, is why this receiver cannot be sent to (it was not
+	// found, or there is no way to authenticate it): its transfer never
+	// dials, ends with Err beside the others, and is recorded as a failed
+	// send to the receiver as it was named (Addrs, PeerName).
+	Err error
 }
 
 // ManyConfig says what to send to several receivers at once.
@@ -28,9 +33,21 @@ type ManyConfig struct {
 	Paths []string
 	Text  bool
 	Diag  bool
-	// OnEvent is told every receiver's events, each with its Transfer.
+	// OnEvent is told every receiver's events, each with its Transfer
+	// (Transfer.Index says which receiver).
 	OnEvent Handler
+	// OnEnded, when set, is told as soon as a receiver's session has
+	// ended, on the goroutine that tells OnEvent and after that
+	// receiver's last event before its Done or Error, which come only
+	// when the last receiver has ended: a front end can show that this
+	// one is over while the others go on. err is nil when every entry was
+	// confirmed. Not told for a Target with Err.
+	OnEnded func(t *Transfer, sum transfer.Summary, err error)
 }
+
+// Index is the place of a SendMany's transfer in ManyConfig.To, from 0
+// (0 for any other transfer).
+func (t *Transfer) Index() int { return t.index }
 
 // Many is a send to several receivers: one Transfer each, in the order
 // of ManyConfig.To.
@@ -75,24 +92,49 @@ func (n *Node) SendMany(ctx context.Context, cfg ManyConfig) *Many {
 	m := &Many{done: make(chan struct{}), cancel: cancel}
 	em := newEmitter(cfg.OnEvent) // one event at a time across the receivers, as the engine's
 	mc := transfer.ManyConfig{Items: cfg.Items}
-	for _, to := range cfg.To {
+	var live []*Transfer // the transfer of each of mc.To
+	for i, to := range cfg.To {
 		t := n.newTransfer(ctx, event.Sender, em)
+		t.index = i
 		m.Transfers = append(m.Transfers, t)
+		if to.Err != nil {
+			continue
+		}
 		sc := transfer.SendConfig{Addrs: to.Addrs, Code: to.Code, Identity: n.id, Name: n.cfg.Name,
 			Diag: cfg.Diag, Timeout: n.cfg.Timeout, Dialer: to.Dialer}
 		if to.Pin != nil {
 			sc.PeerKey = to.Pin.Key
 		}
 		mc.To = append(mc.To, sc)
+		live = append(live, t)
 	}
-	mc.OnEvent = func(i int, ev transfer.Event) { m.Transfers[i].onSent(ev) }
+	mc.OnEvent = func(k int, ev transfer.Event) {
+		t := live[k]
+		switch e := ev.(type) {
+		case transfer.Finished:
+			tellEnded(em, cfg.OnEnded, t, e.Summary, nil)
+		case transfer.Failed:
+			tellEnded(em, cfg.OnEnded, t, transfer.Summary{}, e.Err)
+		default:
+			t.onSent(ev)
+		}
+	}
 	start := n.now()
 	go func() {
-		results, stats := transfer.SendMany(ctx, mc)
+		results := make([]transfer.ManyResult, len(cfg.To))
+		if len(mc.To) > 0 {
+			got, stats := transfer.SendMany(ctx, mc)
+			for k, r := range got {
+				results[live[k].index] = r
+			}
+			m.stats = stats
+		}
 		ended := n.now()
-		m.stats = stats
 		for i, r := range results {
 			t, to := m.Transfers[i], cfg.To[i]
+			if to.Err != nil {
+				r.Err = to.Err
+			}
 			res := t.sentResult(outer, r.Summary, r.Err, to.Pin)
 			res.ReadAgain = r.ReadAgain
 			sc := SendConfig{Addrs: to.Addrs, PeerName: to.PeerName, PeerFingerprint: to.PeerFingerprint}
@@ -103,4 +145,14 @@ func (n *Node) SendMany(ctx context.Context, cfg ManyConfig) *Many {
 		close(m.done)
 	}()
 	return m
+}
+
+// tellEnded tells on that t's session has ended, once the events before it
+// are out.
+func tellEnded(em *emitter, on func(*Transfer, transfer.Summary, error), t *Transfer, sum transfer.Summary, err error) {
+	if on == nil {
+		return
+	}
+	em.flush()
+	on(t, sum, err)
 }

@@ -33,6 +33,8 @@ type Transfer struct {
 
 	// receiving only
 	recv *Receiver
+	// SendMany only: the place of its receiver in ManyConfig.To
+	index int
 
 	mu       sync.Mutex
 	ended    bool

@@ -149,7 +149,7 @@ func last(lines []map[string]any) map[string]any { return lines[len(lines)-1] }
 
 func find(lines []map[string]any, typ string) map[string]any {
 	for _, l := range lines {
-		if l["type"] == typ {
+		if l["event"] == typ {
 			return l
 		}
 	}

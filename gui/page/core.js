@@ -42,7 +42,7 @@ function op(type, o) {
   o = o || {};
   return new Promise((resolve, reject) => {
     if (!worker || !ferry.ready) {
-      reject({type: 'error', kind: 'failure', message: 'the page has not started yet'});
+      reject({event: 'error', kind: 'failure', message: 'the page has not started yet'});
       return;
     }
     const id = ++nextID;

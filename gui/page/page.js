@@ -295,7 +295,7 @@
 	const verb = () => mode === "send" ? "Sending" : "Receiving";
 
 	function onEvent(e) {
-		switch (e.type) {
+		switch (e.event) {
 		case "connected":
 			if (e.peer_name) peerName = e.peer_name;
 			showPeer(e.peer_fingerprint, link.fp ? e.fp_match : undefined);
@@ -382,7 +382,7 @@
 			for (const [path, r] of rows) {
 				if (!r.done && r.li.dataset.state !== "waiting") setRow(path, "stopped", r.frac > 0 && r.frac < 1 ? `Stopped at ${Math.floor(r.frac * 100)}%` : "Stopped", r.frac);
 			}
-			failed(e && e.type === "error" ? e : { kind: "failure", message: String(e) });
+			failed(e && e.event === "error" ? e : { kind: "failure", message: String(e) });
 			if (mode === "send" && chosen.length) $("send").textContent = "Send again";
 		} finally {
 			working(false);

@@ -16,7 +16,8 @@
 //   {type: "sink-done", id, n, error}        the page's sink answered
 // Messages to the page:
 //   {type: "ready", fingerprint} | {type: "failed", message}
-//   {type: "event", id, event}
+//   {type: "event", id, event}              event: core/app/event's JSON
+//                                            form, {event: NAME, ...}
 //   {type: "end", id, ok, value}             the operation's promise
 //   {type: "sink", id, n, method, arg}       a call of the page's sink
 //
@@ -144,7 +145,7 @@ function sinkProxy(id) {
 
 function run(m) {
   if (!ferry) {
-    post({type: 'end', id: m.id, ok: false, value: {type: 'error', kind: 'failure', message: 'the page has not started yet'}});
+    post({type: 'end', id: m.id, ok: false, value: {event: 'error', kind: 'failure', message: 'the page has not started yet'}});
     return;
   }
   const opts = Object.assign({}, m.opts, {onEvent: event => post({type: 'event', id: m.id, event})});

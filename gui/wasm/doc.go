@@ -60,24 +60,30 @@
 //	  - url: the WebSocket to dial; default ws://HOST/ws?t=TOKEN of the
 //	    page, the token read from <meta name="ferry-token">.
 //
-// Events are plain objects with a type and the field names of the
-// CLI's --json events (cli/README.md). In "diag" and "done", the page's
-// own split has one stage more than a native end's: "JS crossing", the
-// time spent copying bytes between JavaScript and Go (out of a read
-// File, into and out of the WebSocket, into the sink's arrays), taken
-// out of the stage whose call it was part of (core/diag.Crossing): "connected" {peer_name,
-// peer_fingerprint, fp_match, paired, wrong_codes}, "offer" {peer_name,
-// peer_fingerprint, files, folders, texts, total_bytes, entries},
-// "accepted" {total_bytes}, "progress" {done, total, rate, eta, current,
-// current_done, current_size, entries_done, entries}, "entry" {path,
-// kind, size, outcome, saved_as}, "text" {name, text}, "diag" {end,
-// wall, stages, line}, and last either "done" {entries, bytes,
-// skipped_bytes, resumed_bytes, duration, local, remote, verdict} or
-// "error" {kind, message, hint}. The promise resolves with the done
-// event and rejects with the error event. Error kinds are the CLI's:
-// wrong_code, code_retired, codes_held, busy, declined, cancelled,
-// verify, timeout, connection_lost, refused_path, no_space,
-// source_changed, incompatible_version, not_ferry, unreachable, failure.
+// Events are core/app/event's, each in its one JSON form (event.Marshal,
+// the same objects as the CLI's --json lines, cli/README.md), handed
+// over as plain objects: "event" names the type, and the fields follow.
+// The page gets "connected" {peer_name, peer_fingerprint, addr, paired,
+// wrong_codes, and fp_match, its own, when fp was given}, "offer"
+// {peer_name, peer_fingerprint, files, folders, texts, total_bytes,
+// entries, entries_total, entries_listed}, "accepted" {by, total_bytes},
+// "progress" {done, total, rate, eta, current, current_done,
+// current_size, entries_done, entries}, "entry" {path, kind, size,
+// outcome, saved_as}, "text" {name, text}, "diag" {end, wall, stages,
+// line}, and last either "done" {entries, bytes, skipped_bytes,
+// resumed_bytes, duration, local, remote, verdict} or "error" {kind,
+// exit_code (always 0: the page has no process to exit), message,
+// hint}. The promise resolves with the done event and rejects with the
+// error event; a sink's end gets the error event too. In "diag" and
+// "done", the page's own split has one stage more than a native end's:
+// "JS crossing", the time spent copying bytes between JavaScript and Go
+// (out of a read File, into and out of the WebSocket, into the sink's
+// arrays), taken out of the stage whose call it was part of
+// (core/diag.Crossing). Error kinds are the CLI's (core/errkind), the
+// hint the page's own words: wrong_code, code_retired, codes_held, busy,
+// declined, cancelled, verify, timeout, connection_lost, refused_path,
+// no_space, source_changed, incompatible_version, not_ferry,
+// unreachable, failure.
 //
 // One operation runs at a time; send or receive while one runs rejects
 // with kind "busy". cancel ends the running one (the other end is told

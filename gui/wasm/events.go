@@ -3,90 +3,56 @@
 package main
 
 import (
-	"time"
+	"syscall/js"
 
-	"github.com/ferry-project/ferry/core/diag"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
-// maxOfferEntries is how many entries an "offer" event lists, as the
-// CLI's.
-const maxOfferEntries = 1000
-
-// eventObject is an engine event as the page sees it: the CLI's --json
-// field names, with "type" for "event". Finished and Failed give nil:
-// the operation's promise carries the result.
-func eventObject(ev transfer.Event, end, fp string) map[string]any {
-	switch e := ev.(type) {
-	case transfer.Connected:
-		m := map[string]any{"type": "connected", "peer_name": e.PeerName, "peer_fingerprint": e.PeerFingerprint,
-			"paired": e.Paired, "wrong_codes": e.WrongCodes}
-		if fp != "" {
-			m["fp_match"] = e.PeerFingerprint == fp
-		}
-		return m
-	case transfer.Offered:
-		o := e.Offer
-		var list []any
-		for _, x := range o.Entries[:min(len(o.Entries), maxOfferEntries)] {
-			list = append(list, map[string]any{"path": x.Path, "kind": x.Kind.String(), "size": x.Size})
-		}
-		return map[string]any{"type": "offer", "peer_name": o.PeerName, "peer_fingerprint": o.PeerFingerprint,
-			"files": o.Files, "folders": o.Dirs, "texts": o.Texts, "total_bytes": o.TotalBytes, "entries": list,
-			"entries_total": len(o.Entries), "entries_listed": len(list)}
-	case transfer.Accepted:
-		return map[string]any{"type": "accepted", "by": "peer", "total_bytes": e.Total}
-	case transfer.Progress:
-		return map[string]any{"type": "progress", "done": e.Done, "total": e.Total, "rate": e.Rate,
-			"eta": e.ETA.Seconds(), "current": e.Current, "current_done": e.CurrentDone,
-			"current_size": e.CurrentSize, "entries_done": e.EntriesDone, "entries": e.Entries}
-	case transfer.EntryDone:
-		return map[string]any{"type": "entry", "path": e.Entry.Path, "kind": e.Entry.Kind.String(),
-			"size": e.Entry.Size, "outcome": e.Outcome.String(), "saved_as": e.SavedAs}
-	case transfer.TextReceived:
-		return map[string]any{"type": "text", "name": e.Entry.Path, "text": e.Text}
-	case transfer.Diagnostics:
-		return diagObject(end, e.Split, e.Interval)
+// jsEvent is ev as the page is handed it: its one JSON form
+// (event.Marshal, the CLI's --json line), parsed into a plain
+// JavaScript object. nil gives null. An event that cannot be encoded
+// (a bug: a NaN, say) is logged and gives null: the page loses that
+// event, not the transfer (a panic here would stop the whole wasm).
+func jsEvent(ev event.Event) js.Value {
+	if ev == nil {
+		return js.Null()
 	}
-	return nil
+	b, err := event.Marshal(ev)
+	if err != nil {
+		js.Global().Get("console").Call("error", "ferry: "+err.Error())
+		return js.Null()
+	}
+	return js.Global().Get("JSON").Call("parse", string(b))
 }
 
-func stagesOf(end string) []diag.Stage {
-	if end == "sender" {
-		return diag.SenderStages()
+// pageEvent converts an engine event seen at end, as the CLI does
+// (event.FromTransfer). The page's "connected" carries one field more,
+// fp_match, when the link gave a fingerprint fp. Finished, Failed and
+// Refused give nil: the operation's promise carries the result.
+func pageEvent(ev transfer.Event, end, fp string) event.Event {
+	out := event.FromTransfer(ev, end)
+	if c, ok := out.(event.Connected); ok && fp != "" {
+		match := c.PeerFingerprint == fp
+		return connected{Connected: c, FPMatch: &match}
 	}
-	return diag.ReceiverStages()
+	return out
 }
 
-func diagObject(end string, sp diag.Split, wall time.Duration) map[string]any {
-	var stages []any
-	for _, st := range sp.With(stagesOf(end)) {
-		stages = append(stages, map[string]any{"stage": st.String(), "busy": sp.Share(st, wall),
-			"seconds": sp[st].Time.Seconds(), "bytes": sp[st].Bytes})
-	}
-	return map[string]any{"type": "diag", "end": end, "wall": wall.Seconds(), "stages": stages,
-		"line": sp.Format(sp.With(stagesOf(end)), wall)}
+// connected is the page's "connected" event: core/app/event's, and
+// whether the device that answered has the fingerprint the link gave.
+type connected struct {
+	event.Connected
+	FPMatch *bool `json:"fp_match,omitempty"`
 }
 
-func doneObject(s transfer.Summary, end string, withDiag bool) map[string]any {
-	m := map[string]any{"type": "done", "entries": len(s.Entries), "bytes": s.Bytes,
-		"skipped_bytes": s.SkippedBytes, "resumed_bytes": s.ResumedBytes, "duration": s.Duration.Seconds()}
-	if withDiag {
-		m["local"] = diagObject(end, s.Local, s.Wall)
-		if end == "sender" {
-			m["remote"] = diagObject("receiver", s.Remote, s.RemoteWall)
-			m["verdict"] = s.Verdict
-		}
-	}
-	return m
-}
-
-// errorObject gives err's kind (core/errkind's Of, the CLI's
-// --json kind) with a hint in the page's words.
-func errorObject(err error) map[string]any {
+// errorEvent gives err's kind (core/errkind's Of, the CLI's --json
+// kind) with a hint in the page's words. ExitCode stays 0: the page
+// has no process to exit.
+func errorEvent(err error) event.Error {
 	kind := errkind.Of(err)
-	return map[string]any{"type": "error", "kind": string(kind), "message": err.Error(), "hint": pageHints[kind]}
+	return event.Error{Kind: string(kind), Message: err.Error(), Hint: pageHints[kind], Err: err}
 }
 
 // pageHints is what the page tells a person to do about each kind.

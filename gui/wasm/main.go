@@ -9,6 +9,7 @@ import (
 	"sync"
 	"syscall/js"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
@@ -47,10 +48,15 @@ func main() {
 	select {}
 }
 
+// op is one operation of the bridge (send, receive): it tells emit its
+// events and returns its done event.
+type op func(ctx context.Context, opts js.Value, emit func(event.Event)) (event.Done, error)
+
 // start runs op on a goroutine of its own (it waits on promises) and
 // returns a promise of its outcome: the done event, or a rejection with
-// the error event.
-func (b *bridge) start(opts js.Value, op func(context.Context, js.Value, func(map[string]any)) (map[string]any, error)) any {
+// the error event. Each event goes to opts.onEvent as its JSON form
+// (jsEvent).
+func (b *bridge) start(opts js.Value, run op) any {
 	var resolve, reject js.Value
 	executor := js.FuncOf(func(this js.Value, args []js.Value) any {
 		resolve, reject = args[0], args[1]
@@ -68,7 +74,7 @@ func (b *bridge) start(opts js.Value, op func(context.Context, js.Value, func(ma
 	b.mu.Unlock()
 	if busy {
 		cancel(nil)
-		reject.Invoke(js.ValueOf(errorObject(errBusy)))
+		reject.Invoke(jsEvent(errorEvent(errBusy)))
 		return promise
 	}
 	go func() {
@@ -79,20 +85,21 @@ func (b *bridge) start(opts js.Value, op func(context.Context, js.Value, func(ma
 			b.mu.Unlock()
 			cancel(nil)
 		}()
-		emit := func(m map[string]any) {
-			if f := opts.Get("onEvent"); f.Type() == js.TypeFunction && m != nil {
-				catch(func() { f.Invoke(js.ValueOf(m)) })
+		tell := func(v js.Value) {
+			if f := opts.Get("onEvent"); f.Type() == js.TypeFunction && !v.IsNull() {
+				catch(func() { f.Invoke(v) })
 			}
 		}
-		done, err := op(ctx, opts, emit)
+		done, err := run(ctx, opts, func(ev event.Event) { tell(jsEvent(ev)) })
 		if err != nil {
-			e := errorObject(err)
-			emit(e)
-			reject.Invoke(js.ValueOf(e))
+			e := jsEvent(errorEvent(err))
+			tell(e)
+			reject.Invoke(e)
 			return
 		}
-		emit(done)
-		resolve.Invoke(js.ValueOf(done))
+		d := jsEvent(done)
+		tell(d)
+		resolve.Invoke(d)
 	}()
 	return promise
 }
@@ -144,14 +151,14 @@ func dialer(url string) func(ctx context.Context, _ string) (*wsConn, error) {
 	}
 }
 
-func (b *bridge) send(ctx context.Context, opts js.Value, emit func(map[string]any)) (map[string]any, error) {
+func (b *bridge) send(ctx context.Context, opts js.Value, emit func(event.Event)) (event.Done, error) {
 	url, err := wsURL(opts)
 	if err != nil {
-		return nil, err
+		return event.Done{}, err
 	}
 	fsys, tops, err := newPickedFS(opts.Get("files"))
 	if err != nil {
-		return nil, err
+		return event.Done{}, err
 	}
 	var items []transfer.Item
 	for _, t := range tops {
@@ -162,7 +169,7 @@ func (b *bridge) send(ctx context.Context, opts js.Value, emit func(map[string]a
 	sum, err := transfer.Send(ctx, transfer.SendConfig{
 		Addrs: []string{url}, Code: str(opts, "code"), Identity: b.id, Name: str(opts, "name"), Items: items,
 		Diag:    withDiag,
-		OnEvent: func(ev transfer.Event) { emit(eventObject(ev, "sender", fp)) },
+		OnEvent: func(ev transfer.Event) { emit(pageEvent(ev, event.Sender, fp)) },
 		Dialer: func(ctx context.Context, addr string) (netConn, error) {
 			c, err := dial(ctx, addr)
 			if err != nil {
@@ -172,37 +179,37 @@ func (b *bridge) send(ctx context.Context, opts js.Value, emit func(map[string]a
 		},
 	})
 	if err != nil {
-		return nil, err
+		return event.Done{}, err
 	}
-	return doneObject(sum, "sender", withDiag), nil
+	return event.NewDone(sum, event.Sender, withDiag), nil
 }
 
-func (b *bridge) receive(ctx context.Context, opts js.Value, emit func(map[string]any)) (map[string]any, error) {
+func (b *bridge) receive(ctx context.Context, opts js.Value, emit func(event.Event)) (event.Done, error) {
 	url, err := wsURL(opts)
 	if err != nil {
-		return nil, err
+		return event.Done{}, err
 	}
 	sinkObj := opts.Get("sink")
 	if sinkObj.Type() != js.TypeObject {
-		return nil, errors.New("receive needs a sink")
+		return event.Done{}, errors.New("receive needs a sink")
 	}
 	fp, withDiag := str(opts, "fp"), opts.Get("diag").Truthy()
 	r, err := transfer.NewReceiver(transfer.ReceiverConfig{
 		NoListen: true, Sink: &jsSink{o: sinkObj}, Code: str(opts, "code"), Identity: b.id, Name: str(opts, "name"),
 		Policy: transfer.AcceptAll, Diag: withDiag,
-		OnEvent: func(ev transfer.Event) { emit(eventObject(ev, "receiver", fp)) },
+		OnEvent: func(ev transfer.Event) { emit(pageEvent(ev, event.Receiver, fp)) },
 	})
 	if err != nil {
-		return nil, err
+		return event.Done{}, err
 	}
 	defer r.Close()
 	c, err := dialer(url)(ctx, url)
 	if err != nil {
-		return nil, err
+		return event.Done{}, err
 	}
 	sum, err := r.ServeConn(ctx, c)
 	if err != nil {
-		return nil, err
+		return event.Done{}, err
 	}
-	return doneObject(sum, "receiver", withDiag), nil
+	return event.NewDone(sum, event.Receiver, withDiag), nil
 }

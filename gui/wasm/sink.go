@@ -42,7 +42,7 @@ func (s *jsSink) File(e transfer.Entry) (transfer.SinkFile, error) {
 func (s *jsSink) End(err error) {
 	arg := js.Null()
 	if err != nil {
-		arg = js.ValueOf(errorObject(err))
+		arg = jsEvent(errorEvent(err))
 	}
 	call(s.o, "end", arg)
 }

@@ -95,7 +95,7 @@ globalThis.onFerryReady = async () => {
 			let cut = false;
 			const onEvent = (e) => {
 				print(e);
-				if (e.type === "progress" && e.done >= 1 << 20 && !cut) {
+				if (e.event === "progress" && e.done >= 1 << 20 && !cut) {
 					cut = true;
 					lastSocket.close(4000, "dropped");
 				}

@@ -1,0 +1,260 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
+// manyRows shows each receiver's state: one row each, redrawn, on a
+// terminal; a plain line per receiver every plainEvery elsewhere.
+//
+// On a terminal each row is fitted to the terminal's width at every
+// redraw and never reaches its last column (a row that wraps would leave
+// a line behind at each redraw). A receiver that is moving bytes gets its
+// own progressbar bar (barline.go), the single-receiver progress line
+// labelled with its name: the rate and ETA over the same window,
+// "stalled" when it stopped. Each bar renders into its own buffer and
+// the rows are composed here, the cursor moved up over them at each
+// redraw. The rows are rewritten when one of them changed (each bar
+// renders at most once per its throttle) or a receiver's state did; a
+// ticker redraws every tickEvery so that a stall shows even when no
+// receiver reports anything.
+type manyRows struct {
+	p         *printer
+	mode      progressMode
+	now       func() time.Time
+	cols      func() int // the terminal's width, asked at every redraw
+	tickEvery time.Duration
+	throttle  time.Duration // each bar's least time between renders
+	dests     []manyDest
+
+	mu        sync.Mutex
+	state     []string            // per dest: what a row shows when not moving bytes
+	moving    []bool              // per dest: the row is a progress line
+	ev        []transfer.Progress // per dest: the last progress
+	win       []rateWindow
+	bars      []*barLine // per dest: its bar, from its first progress
+	labels    []string
+	lastPrint []time.Time
+	drawn     int    // rows on screen
+	shown     string // what they show
+	stopTick  chan struct{}
+	tickDone  chan struct{}
+}
+
+func newManyRows(p *printer, mode progressMode, now func() time.Time, dests []manyDest) *manyRows {
+	n := len(dests)
+	r := &manyRows{p: p, mode: mode, now: now, cols: terminalCols(p.stderr), tickEvery: tickEvery, throttle: barThrottle, dests: dests,
+		state: make([]string, n), moving: make([]bool, n), ev: make([]transfer.Progress, n), win: make([]rateWindow, n),
+		bars:   make([]*barLine, n),
+		labels: make([]string, n), lastPrint: make([]time.Time, n)}
+	for i, d := range dests {
+		r.labels[i] = safe(d.dest.label)
+		r.state[i] = "connecting"
+		if d.err != nil {
+			r.state[i] = "not found"
+		}
+	}
+	return r
+}
+
+func (r *manyRows) label(i int) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.labels[i]
+}
+
+// onEvent is told receiver i's events (core/app's SendMany, never
+// concurrently). Its Done or Error is reportMany's to print, with what
+// only the end knows.
+func (r *manyRows) onEvent(i int, ev event.Event) {
+	switch ev.(type) {
+	case event.Done, event.Error:
+		return
+	}
+	r.p.event(tag(ev, i, r.dests[i].t.value))
+	r.mu.Lock()
+	var line string
+	r.moving[i] = false
+	switch e := ev.(type) {
+	case event.Connected:
+		if r.dests[i].pin == nil {
+			r.labels[i] = peerLabel(e.PeerName, e.PeerFingerprint)
+		}
+		r.state[i] = "waiting for it to accept"
+		line = fmt.Sprintf("[%d] connected to %s, waiting for it to accept", i+1, r.labels[i])
+	case event.Accepted:
+		r.state[i] = "accepted: " + describeOffer(e.Offer)
+		line = fmt.Sprintf("[%d] %s accepted: sending %s", i+1, r.labels[i], humanBytes(e.TotalBytes))
+	case event.Progress:
+		line = r.progressed(i, transferProgress(e))
+	}
+	r.mu.Unlock()
+	_, progress := ev.(event.Progress)
+	r.show(line, !progress, progress)
+}
+
+// progressed notes receiver i's progress e and returns its plain line,
+// when one is due; r.mu is held.
+func (r *manyRows) progressed(i int, e transfer.Progress) string {
+	r.moving[i] = e.Total > 0
+	r.ev[i] = e
+	if e.Total > 0 && (r.bars[i] == nil || r.bars[i].total != e.Total) {
+		r.bars[i] = newBarLine(e.Total, r.throttle)
+	}
+	r.win[i].add(r.now(), e.Done)
+	if r.mode == progressPlain {
+		if t := r.now(); r.lastPrint[i].IsZero() || t.Sub(r.lastPrint[i]) >= plainEvery {
+			r.lastPrint[i] = t
+			return fmt.Sprintf("[%d] %s: %s", i+1, r.labels[i], plainProgress(e))
+		}
+	}
+	return ""
+}
+
+// ended notes that receiver i's session is over, before the others'
+// (core/app's ManyConfig.OnEnded).
+func (r *manyRows) ended(i int, sum transfer.Summary, err error) {
+	r.mu.Lock()
+	r.moving[i] = false
+	if err == nil {
+		r.state[i] = "done: " + describeSummary(sum)
+	} else {
+		_, kind, _ := classify(err)
+		r.state[i] = "failed: " + kindWords(kind)
+	}
+	r.mu.Unlock()
+	r.show("", true, false)
+}
+
+// show redraws the rows on a terminal (forced on a change of state);
+// elsewhere it prints line, if any: a progress line or a message.
+func (r *manyRows) show(line string, force, progress bool) {
+	switch {
+	case r.mode == progressBar:
+		r.draw(force)
+	case line == "" || r.mode == progressOff:
+	case progress:
+		r.p.progressLine(line)
+	default:
+		r.p.infof("%s", line)
+	}
+}
+
+// row renders receiver i's row in at most cols-1 cells; r.mu is held.
+func (r *manyRows) row(i, cols int, t time.Time) string {
+	head := fmt.Sprintf("[%d] ", i+1)
+	if !r.moving[i] {
+		row := prefix + head + r.labels[i] + ": " + r.state[i]
+		if cellWidth(row) > cols-1 {
+			row = cutCells(row, max(cols-2, 0)) + "…"
+		}
+		return cutCells(row, max(cols-1, 0))
+	}
+	e := r.ev[i]
+	st := barState{label: r.labels[i], done: e.Done, total: e.Total, stalled: r.win[i].stalled(t)}
+	rate, known := r.win[i].rate()
+	switch {
+	case e.Done >= e.Total:
+	case st.stalled:
+		st.eta = "stalled"
+	case known && rate > 0:
+		st.rate = rate
+		st.eta = etaText(float64(e.Total-e.Done)/rate, true)
+	default:
+		st.eta = etaText(0, false)
+	}
+	// The bar's line with the row's number after the prefix.
+	return r.bars[i].render(prefix+head, st, cols)
+}
+
+// draw redraws the rows when one of them changed, or always when forced
+// (a change of state, not of bytes).
+func (r *manyRows) draw(force bool) {
+	r.p.locked(func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		t := r.now()
+		if r.stopTick == nil && r.tickEvery > 0 {
+			r.startTicker()
+		}
+		cols := r.cols()
+		var b strings.Builder
+		for i := range r.dests {
+			b.WriteString(r.row(i, cols, t) + "\n")
+		}
+		if !force && r.drawn > 0 && b.String() == r.shown {
+			return
+		}
+		r.p.clearLine()
+		r.p.stderr.Write([]byte(b.String()))
+		r.drawn, r.shown = len(r.dests), b.String()
+		r.p.line = r
+	})
+}
+
+// tick redraws with the time as it is now, so that a stall shows. A
+// moving row's window gets a sample of its unchanged count.
+func (r *manyRows) tick() {
+	r.mu.Lock()
+	t := r.now()
+	for i := range r.dests {
+		if r.moving[i] {
+			r.win[i].add(t, r.ev[i].Done)
+		}
+	}
+	r.mu.Unlock()
+	r.draw(true)
+}
+
+// startTicker starts the redraw ticker; r.mu is held. finish stops it.
+func (r *manyRows) startTicker() {
+	stop, done := make(chan struct{}), make(chan struct{})
+	r.stopTick, r.tickDone = stop, done
+	go func() {
+		defer close(done)
+		tk := time.NewTicker(r.tickEvery)
+		defer tk.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tk.C:
+				r.tick()
+			}
+		}
+	}()
+}
+
+// Clear removes the rows, for the printer before it writes a message;
+// the next draw puts them back under it. Called with the printer locked.
+func (r *manyRows) Clear() error {
+	if r.drawn > 0 {
+		fmt.Fprintf(r.p.stderr, "\x1b[%dA\r\x1b[J", r.drawn)
+		r.drawn = 0
+	}
+	return nil
+}
+
+// finish stops the ticker, draws the rows a last time and leaves them on
+// screen.
+func (r *manyRows) finish() {
+	r.mu.Lock()
+	stop, done := r.stopTick, r.tickDone
+	r.tickEvery = 0 // no ticker after this
+	r.mu.Unlock()
+	if stop != nil {
+		close(stop)
+		<-done
+	}
+	if r.mode != progressBar {
+		return
+	}
+	r.draw(true)
+	r.p.setLine(nil)
+}
