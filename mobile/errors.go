@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"runtime/debug"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/errkind"
 )
 
-// Failure kinds: the stable names an app branches on (to word a message,
+// Error kinds, the "kind" of an "error" event: the stable names an app branches on (to word a message,
 // offer a retry, ask for the code again). Failure.Message is for people
 // and may change between versions; the kind will not. They are core's
 // kinds (core/errkind's Of), so the app, the CLI's --json
@@ -54,9 +55,9 @@ var (
 // kindOf names err's kind: core's, which reads this package's errors too.
 func kindOf(err error) string { return string(errkind.Of(err)) }
 
-// failureOf turns an error into what the app is told.
-func failureOf(err error) *Failure {
-	return &Failure{Kind: kindOf(err), Message: err.Error()}
+// failureOf is err as the app is told it: an "error" event.
+func failureOf(err error) event.Error {
+	return event.Error{Kind: kindOf(err), Message: err.Error(), Err: err}
 }
 
 // maxStack bounds the stack carried in a panic's message: enough to find

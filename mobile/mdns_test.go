@@ -137,7 +137,7 @@ func mdnsChild(args string) int {
 		case "text":
 			_, text, _ := strings.Cut(c.arg, " ")
 			say("TEXT %s", text)
-		case "failed":
+		case "error":
 			say("FAILED %s", c.arg)
 		}
 	}
@@ -227,7 +227,7 @@ func mdnsSend(n *Node, rec *recorder, codeKey string) error {
 	if !ok {
 		return fmt.Errorf("transfer %d did not end within %v", tr.ID(), mdnsGuard)
 	}
-	if end.method == "failed" {
+	if end.method == "error" {
 		return errors.New(end.arg)
 	}
 	return nil

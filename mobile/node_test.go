@@ -113,24 +113,28 @@ func TestSendReceive(t *testing.T) {
 	}
 
 	end := sendEv.terminal(t, st.ID(), waitLong)
-	if end.method != "finished" {
+	if end.method != "done" {
 		t.Fatalf("sender: %s; events %v", end.arg, sendEv.list())
 	}
 	end = recvEv.terminal(t, rt.ID(), waitLong)
-	if end.method != "finished" {
+	if end.method != "done" {
 		t.Fatalf("receiver: %s; events %v", end.arg, recvEv.list())
 	}
 	if got, err := os.ReadFile(filepath.Join(dst, "hello.txt")); err != nil || string(got) != "hello, phone" {
 		t.Fatalf("received %q, %v", got, err)
 	}
 	recvEv.wait(t, time.Second, func(c call) bool { return c.method == "text" && strings.Contains(c.arg, "a snippet") })
-	js, err := end.sum.EntriesJSON(0, 10)
-	if err != nil || !strings.Contains(js, `"outcome":"received"`) {
-		t.Fatalf("summary entries %s, %v", js, err)
+	recvEv.wait(t, time.Second, func(c call) bool { return c.method == "entry" && c.arg == "hello.txt received hello.txt" })
+	js, err := rt.OfferEntriesJSON(0, 10)
+	if err != nil || !strings.Contains(js, `"path":"hello.txt","kind":"file","size":12`) || !strings.Contains(js, `"path":"note.txt","kind":"text"`) {
+		t.Fatalf("offer entries %s, %v", js, err)
+	}
+	if js, err := rt.OfferEntriesJSON(1, 1<<40); err != nil || strings.Contains(js, "hello.txt") || !strings.Contains(js, "note.txt") {
+		t.Fatalf("offer entries from 1: %s, %v", js, err)
 	}
 	for _, ev := range []*recorder{sendEv, recvEv} {
 		for _, id := range []int64{st.ID(), rt.ID()} {
-			if n := ev.count(id, "finished") + ev.count(id, "failed"); n > 1 {
+			if n := ev.count(id, "done") + ev.count(id, "error"); n > 1 {
 				t.Errorf("transfer %d ended %d times", id, n)
 			}
 		}
@@ -153,14 +157,14 @@ func TestWrongCode(t *testing.T) {
 	}
 	st := sendHi(t, phoneB, rt.Port(), "654321")
 	end := sendEv.terminal(t, st.ID(), waitLong)
-	if end.method != "failed" || end.fail.Kind != KindWrongCode {
+	if end.method != "error" || end.fail.Kind != KindWrongCode {
 		t.Fatalf("sender ended %s(%s)", end.method, end.arg)
 	}
 	if err := rt.Cancel(); err != nil {
 		t.Fatal(err)
 	}
 	end = recvEv.terminal(t, rt.ID(), waitLong)
-	if end.method != "failed" || end.fail.Kind != KindCancelled {
+	if end.method != "error" || end.fail.Kind != KindCancelled {
 		t.Fatalf("receiver ended %s(%s)", end.method, end.arg)
 	}
 }
@@ -180,10 +184,10 @@ func TestDecline(t *testing.T) {
 		}
 	}
 	st := sendHi(t, phoneB, rt.Port(), rt.Code())
-	if end := sendEv.terminal(t, st.ID(), waitLong); end.method != "failed" || end.fail.Kind != KindDeclined {
+	if end := sendEv.terminal(t, st.ID(), waitLong); end.method != "error" || end.fail.Kind != KindDeclined {
 		t.Fatalf("sender ended %s(%s)", end.method, end.arg)
 	}
-	if end := recvEv.terminal(t, rt.ID(), waitLong); end.method != "failed" || end.fail.Kind != KindDeclined {
+	if end := recvEv.terminal(t, rt.ID(), waitLong); end.method != "error" || end.fail.Kind != KindDeclined {
 		t.Fatalf("receiver ended %s(%s)", end.method, end.arg)
 	}
 }
@@ -208,7 +212,7 @@ func TestBusyAndClose(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tr := range ts {
-		if end := ev.terminal(t, tr.ID(), time.Second); end.method != "failed" || end.fail.Kind != KindCancelled {
+		if end := ev.terminal(t, tr.ID(), time.Second); end.method != "error" || end.fail.Kind != KindCancelled {
 			t.Fatalf("transfer %d ended %s(%s)", tr.ID(), end.method, end.arg)
 		}
 	}

@@ -164,10 +164,10 @@ func TestOfferCallbackReentry(t *testing.T) {
 			if err := got.wait(t, tc.name); err != nil {
 				t.Fatal(err)
 			}
-			if end := recvEv.terminal(t, rt.ID(), waitLong); end.method != "failed" || end.fail.Kind != KindCancelled {
+			if end := recvEv.terminal(t, rt.ID(), waitLong); end.method != "error" || end.fail.Kind != KindCancelled {
 				t.Fatalf("receiver ended %s(%s)", end.method, end.arg)
 			}
-			if end := sendEv.terminal(t, st.ID(), waitLong); end.method != "failed" || end.fail.Kind != KindCancelled {
+			if end := sendEv.terminal(t, st.ID(), waitLong); end.method != "error" || end.fail.Kind != KindCancelled {
 				t.Fatalf("sender ended %s(%s)", end.method, end.arg)
 			}
 		})

@@ -2,12 +2,11 @@ package mobile
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
@@ -15,7 +14,7 @@ import (
 // NewSendOptions (Kotlin: SendOptions(), Swift: MobileSendOptions()).
 type SendOptions struct {
 	// Peer is the Key of a receiver from the peer list (Node.Peers,
-	// OnPeers), found by mDNS or reported by the app with PeerFound.
+	// "peers" events), found by mDNS or reported by the app with PeerFound.
 	// Either Peer or Addr.
 	Peer string
 	// Addr is a receiver's "host:port", for when discovery cannot help
@@ -57,7 +56,7 @@ func (o *SendOptions) AddFile(f HostFile) (err error) {
 
 // Send starts sending. It returns at once; the transfer runs on its own,
 // telling the app through Events, until the receiver confirmed every
-// entry (OnFinished) or it fails or is cancelled (OnFailed).
+// entry ("done") or it fails or is cancelled ("error").
 func (n *Node) Send(opts *SendOptions) (_ *Transfer, err error) {
 	defer guard("sending", &err)
 	if opts == nil {
@@ -70,7 +69,7 @@ func (n *Node) Send(opts *SendOptions) (_ *Transfer, err error) {
 	if opts.Code == "" {
 		return nil, errors.New("sending: no code")
 	}
-	addrs := []string{opts.Addr}
+	sc := app.SendConfig{Items: items, Code: opts.Code, Addrs: []string{opts.Addr}}
 	switch {
 	case opts.Peer != "" && opts.Addr != "":
 		return nil, errors.New("sending: both a peer and an address")
@@ -80,33 +79,22 @@ func (n *Node) Send(opts *SendOptions) (_ *Transfer, err error) {
 			return nil, fmt.Errorf("sending: no peer %q in the list", opts.Peer)
 		}
 		// Every address it advertised: Send tries each in turn.
-		addrs = p.Addrs
+		sc.Addrs, sc.PeerName, sc.PeerFingerprint = p.Addrs, p.Name, p.Fingerprint
 	case opts.Addr == "":
 		return nil, errors.New("sending: no peer and no address")
 	}
-
-	ctx, cancel := context.WithCancelCause(n.ctx)
-	t := &Transfer{n: n, cancel: cancel, sending: true}
-	if err := n.begin(t); err != nil {
-		cancel(nil)
+	for _, it := range items {
+		if it.Path != "" && it.FS == nil {
+			sc.Paths = append(sc.Paths, it.Path) // the history's names
+		}
+		sc.Text = sc.Text || it.Path == "" && it.FS == nil
+	}
+	t, ctx, err := n.begin(true)
+	if err != nil {
 		return nil, fmt.Errorf("sending: %w", err)
 	}
-	id := t.id
-	cfg := transfer.SendConfig{
-		Addrs:    addrs,
-		Code:     opts.Code,
-		Identity: n.id,
-		Name:     n.cfg.Name,
-		Items:    items,
-		Timeout:  time.Duration(n.cfg.TimeoutSeconds) * time.Second,
-		OnEvent: func(e transfer.Event) {
-			n.emit(func(ev Events) { deliver(ev, id, e) })
-		},
-	}
-	n.run("sending", func() {
-		s, err := transfer.Send(ctx, cfg)
-		t.finish(s, cancelled(ctx, err))
-	}, func(err error) { t.finish(transfer.Summary{}, err) })
+	sc.OnEvent = t.onEvent
+	t.start(n.app.Send(ctx, sc), nil)
 	return t, nil
 }
 
