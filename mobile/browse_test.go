@@ -116,7 +116,7 @@ func testMDNSPeer(instance string) discovery.Peer {
 		Port: 4711, Addrs: []net.IP{net.ParseIP("10.0.0.2")}}
 }
 
-// hasPeers matches an OnPeers call listing exactly the keys given.
+// hasPeers matches a "peers" event listing exactly the keys given.
 func hasPeers(keys ...string) func(call) bool {
 	return func(c call) bool { return c.method == "peers" && peerKeys(c.arg) == strings.Join(keys, ",") }
 }

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 // call is one event as a recorder saw it.
@@ -196,4 +198,21 @@ func (r *recorder) OnEvent(js string) {
 		c = call{method: "bad", arg: err.Error(), js: js}
 	}
 	r.add(c)
+}
+
+// checkSchema fails t if an event did not parse or is not one of core's
+// (core/app/event's All) or this package's own ("peers", "warning").
+func (r *recorder) checkSchema(t testing.TB) {
+	t.Helper()
+	known := map[string]bool{"peers": true, "warning": true}
+	for _, ev := range event.All() {
+		known[ev.Type()] = true
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, c := range r.calls {
+		if !known[c.method] {
+			t.Errorf("event %q (%s): %s", c.method, c.arg, c.js)
+		}
+	}
 }

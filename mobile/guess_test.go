@@ -7,10 +7,10 @@ import (
 	"time"
 )
 
-// Guessed at full speed, a phone's receiver reports OnCodesHeld, then
-// OnCodesStopped; while stopped even the right code fails, with
+// Guessed at full speed, a phone's receiver reports codes_held, then
+// codes_stopped; while stopped even the right code fails, with
 // KindCodesHeld on the sender; NewCode brings a new code through
-// OnCodeChanged, which works at once. About half a minute: the guess
+// code_changed, which works at once. About half a minute: the guess
 // budget's back-off.
 func TestCodesHeldAndStopped(t *testing.T) {
 	if testing.Short() {
@@ -47,14 +47,14 @@ func TestCodesHeldAndStopped(t *testing.T) {
 			t.Fatalf("guess %d: %q", i+1, kind)
 		}
 		if i > 100_000 {
-			t.Fatal("no OnCodesStopped after 100,000 guesses")
+			t.Fatal("no codes_stopped after 100,000 guesses")
 		}
 	}
 	if held == 0 || recvEv.count(rt.ID(), "codes_held") == 0 {
-		t.Fatalf("%d guesses held back, %d OnCodesHeld: want some of each", held, recvEv.count(rt.ID(), "codes_held"))
+		t.Fatalf("%d guesses held back, %d codes_held: want some of each", held, recvEv.count(rt.ID(), "codes_held"))
 	}
 	if c := recvEv.wait(t, time.Second, func(c call) bool { return c.method == "codes_stopped" }); c.arg != "12" {
-		t.Errorf("OnCodesStopped(%s), want 12 wrong codes", c.arg)
+		t.Errorf("codes_stopped(%s), want 12 wrong codes", c.arg)
 	}
 	if kind := send(rt.Code()); kind != KindCodesHeld {
 		t.Fatalf("the shown code while stopped: %q, want %q", kind, KindCodesHeld)
@@ -65,7 +65,7 @@ func TestCodesHeldAndStopped(t *testing.T) {
 	}
 	c := recvEv.waitFrom(t, waitLong, from, func(c call) bool { return c.method == "code_changed" })
 	if c.arg == "" || rt.Code() != c.arg {
-		t.Fatalf("OnCodeChanged(%s), Code() %s", c.arg, rt.Code())
+		t.Fatalf("code_changed(%s), Code() %s", c.arg, rt.Code())
 	}
 	if kind := send(rt.Code()); kind != "" {
 		t.Fatalf("the new code: %q", kind)
@@ -159,7 +159,7 @@ func TestOneBudgetAcrossReceives(t *testing.T) {
 	}
 }
 
-// lastHold is the latest until of the OnCodesHeld calls delivered for id.
+// lastHold is the latest until of the codes_held calls delivered for id.
 func (r *recorder) lastHold(id int64) time.Time {
 	r.mu.Lock()
 	defer r.mu.Unlock()

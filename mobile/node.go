@@ -155,25 +155,30 @@ func (n *Node) Close() (err error) {
 	return err
 }
 
-// begin makes a transfer under the profile's limit, with its context
-// (cancelled by Transfer.Cancel and Close), and reserves the goroutine
-// that will wait for its end (see run): reserving it under the lock
-// that Close takes means Close never waits on a WaitGroup that is still
-// growing.
-func (n *Node) begin(sending bool) (*Transfer, context.Context, error) {
+// begin makes count transfers under the profile's limit, with their one
+// context (cancelled by Transfer.Cancel and Close), and reserves the
+// goroutines that will wait for their ends (see run): reserving them
+// under the lock that Close takes means Close never waits on a
+// WaitGroup that is still growing.
+func (n *Node) begin(sending bool, count int) ([]*Transfer, context.Context, error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.closed {
 		return nil, nil, errClosed
 	}
-	if len(n.transfers) >= n.profile.maxTransfers {
-		return nil, nil, fmt.Errorf("%w: %d running, at most %d on this device", errBusy, len(n.transfers), n.profile.maxTransfers)
+	if len(n.transfers)+count > n.profile.maxTransfers {
+		return nil, nil, fmt.Errorf("%w: %d running, %d more asked, at most %d on this device",
+			errBusy, len(n.transfers), count, n.profile.maxTransfers)
 	}
 	ctx, cancel := context.WithCancelCause(n.ctx)
-	t := &Transfer{id: n.nextID.Add(1), n: n, sending: sending, cancel: cancel}
-	n.transfers[t.id] = t
-	n.wg.Add(1)
-	return t, ctx, nil
+	stop := cancel // one for them all: core/transfer's SendMany cancels together
+	ts := make([]*Transfer, count)
+	for i := range ts {
+		ts[i] = &Transfer{id: n.nextID.Add(1), n: n, sending: sending, cancel: stop}
+		n.transfers[ts[i].id] = ts[i]
+		n.wg.Add(1)
+	}
+	return ts, ctx, nil
 }
 
 // abandon undoes begin for a transfer that never got to run.

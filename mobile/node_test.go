@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/tests/testkit"
 )
 
@@ -60,7 +61,7 @@ func sendHi(t *testing.T, n *Node, port int, code string) *Transfer {
 }
 
 // TestSendReceive drives both ends through the mobile API as two apps
-// would: the receiver shows a code and accepts the offer from OnOffer,
+// would: the receiver shows a code and accepts the offer from an "offer" event,
 // the sender finds the receiver as a platform-reported peer.
 func TestSendReceive(t *testing.T) {
 	testkit.CheckGoroutines(t)
@@ -142,6 +143,15 @@ func TestSendReceive(t *testing.T) {
 	if err := rt.Accept(); err == nil {
 		t.Error("accepting an ended transfer succeeded")
 	}
+	sendEv.checkSchema(t)
+	recvEv.checkSchema(t)
+	// core/app keeps the history, in DataDir, on both ends.
+	for _, n := range []*Node{phoneA, phoneB} {
+		recs, _, err := n.app.History().List()
+		if err != nil || len(recs) != 1 || recs[0].Outcome != history.Verified || recs[0].Files != 1 {
+			t.Errorf("%s's history: %+v, %v", n.Name(), recs, err)
+		}
+	}
 }
 
 // TestWrongCode: the sender is told the code was wrong, by kind.
@@ -218,5 +228,75 @@ func TestBusyAndClose(t *testing.T) {
 	}
 	if _, err := n.Receive(opts); err == nil {
 		t.Fatal("receive after close succeeded")
+	}
+}
+
+// TestSendMany: one batch to two receivers, each its own transfer with
+// its own number and end; the iOS profile's one transfer at a time
+// refuses a batch of two, and a receiver list that is not one is an
+// error.
+func TestSendMany(t *testing.T) {
+	testkit.CheckGoroutines(t)
+	phoneA1, recvEv1 := newTestNode(t, "A1")
+	phoneA2, recvEv2 := newTestNode(t, "A2")
+	sendEv := newRecorder()
+	cfg := NewConfig()
+	cfg.Name, cfg.DataDir = "B", t.TempDir()
+	android := androidProfile
+	cfg.profile = &android
+	phoneB, err := NewNode(cfg, sendEv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { phoneB.Close() })
+
+	var to []map[string]string
+	var rts []*Transfer
+	for _, n := range []*Node{phoneA1, phoneA2} {
+		opts := loopbackReceive(t)
+		opts.AutoAccept = true
+		rt, err := n.Receive(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rts = append(rts, rt)
+		to = append(to, map[string]string{"addr": "127.0.0.1:" + strconv.Itoa(rt.Port()), "code": rt.Code()})
+	}
+	js, _ := json.Marshal(to)
+	so := NewSendOptions()
+	so.ItemsJSON = `[{"text": "to you both"}]`
+	so.ToJSON = string(js)
+	b, err := phoneB.SendMany(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Count() != 2 || b.Transfer(2) != nil || b.Transfer(0).ID() == b.Transfer(1).ID() {
+		t.Fatalf("batch of %d, ids %d and %d", b.Count(), b.Transfer(0).ID(), b.Transfer(1).ID())
+	}
+	for i := range 2 {
+		if end := sendEv.terminal(t, b.Transfer(i).ID(), waitLong); end.method != "done" {
+			t.Fatalf("sender to %d ended %s(%s)", i, end.method, end.arg)
+		}
+		if n := sendEv.count(b.Transfer(i).ID(), "connected"); n != 1 {
+			t.Errorf("transfer %d: %d connected events, want 1", b.Transfer(i).ID(), n)
+		}
+	}
+	for i, ev := range []*recorder{recvEv1, recvEv2} {
+		ev.wait(t, waitLong, func(c call) bool { return c.method == "text" && c.id == rts[i].ID() && c.arg == "text.txt to you both" })
+		if end := ev.terminal(t, rts[i].ID(), waitLong); end.method != "done" {
+			t.Fatalf("receiver %d ended %s(%s)", i, end.method, end.arg)
+		}
+	}
+
+	sendEv.checkSchema(t)
+	ios, _ := newTestNode(t, "C")
+	if _, err := ios.SendMany(so); err == nil || !strings.Contains(err.Error(), "too many") {
+		t.Errorf("a batch of two on the iOS profile: %v", err)
+	}
+	for _, bad := range []string{"", "[]", `[{"addr": "127.0.0.1:1"}]`, `[{"adr": "127.0.0.1:1", "code": "1"}]`, `[{"peer": "nobody", "code": "1"}]`} {
+		so.ToJSON = bad
+		if _, err := phoneB.SendMany(so); err == nil {
+			t.Errorf("receivers %q: no error", bad)
+		}
 	}
 }

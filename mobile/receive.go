@@ -62,10 +62,11 @@ func (n *Node) Receive(opts *ReceiveOptions) (_ *Transfer, err error) {
 	if opts.Dir == "" {
 		return nil, errors.New("receiving: no destination folder")
 	}
-	t, ctx, err := n.begin(false)
+	ts, ctx, err := n.begin(false, 1)
 	if err != nil {
 		return nil, fmt.Errorf("receiving: %w", err)
 	}
+	t := ts[0]
 	rc, err := n.app.Listen(app.ReceiveConfig{
 		Dir: opts.Dir, Code: opts.Code, Listen: opts.Listen, Overwrite: opts.Overwrite, SaveText: opts.SaveText,
 		AcceptAll: opts.AutoAccept, Advertise: opts.Advertise, Ifaces: splitList(opts.Ifaces),

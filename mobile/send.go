@@ -35,6 +35,13 @@ type SendOptions struct {
 	// It may be empty when files were added with AddFile, which are sent
 	// after these.
 	ItemsJSON string
+	// ToJSON, for Node.SendMany, lists the receivers, a JSON array of
+	// objects, each a listed peer's key or an address, with its code:
+	//
+	//	[{"peer": "Laptop (K7QX)", "code": "123456"}, {"addr": "192.168.1.20:40123", "code": "654321"}]
+	//
+	// Peer, Addr and Code are then left empty.
+	ToJSON string
 
 	files []HostFile
 }
@@ -66,36 +73,55 @@ func (n *Node) Send(opts *SendOptions) (_ *Transfer, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("sending: %w", err)
 	}
-	if opts.Code == "" {
-		return nil, errors.New("sending: no code")
-	}
-	sc := app.SendConfig{Items: items, Code: opts.Code, Addrs: []string{opts.Addr}}
-	switch {
-	case opts.Peer != "" && opts.Addr != "":
-		return nil, errors.New("sending: both a peer and an address")
-	case opts.Peer != "":
-		p, ok := n.peers.get(opts.Peer)
-		if !ok {
-			return nil, fmt.Errorf("sending: no peer %q in the list", opts.Peer)
-		}
-		// Every address it advertised: Send tries each in turn.
-		sc.Addrs, sc.PeerName, sc.PeerFingerprint = p.Addrs, p.Name, p.Fingerprint
-	case opts.Addr == "":
-		return nil, errors.New("sending: no peer and no address")
-	}
-	for _, it := range items {
-		if it.Path != "" && it.FS == nil {
-			sc.Paths = append(sc.Paths, it.Path) // the history's names
-		}
-		sc.Text = sc.Text || it.Path == "" && it.FS == nil
-	}
-	t, ctx, err := n.begin(true)
+	to, err := n.target(opts.Peer, opts.Addr, opts.Code)
 	if err != nil {
 		return nil, fmt.Errorf("sending: %w", err)
 	}
-	sc.OnEvent = t.onEvent
+	ts, ctx, err := n.begin(true, 1)
+	if err != nil {
+		return nil, fmt.Errorf("sending: %w", err)
+	}
+	t := ts[0]
+	sc := app.SendConfig{Items: items, Addrs: to.Addrs, Code: to.Code, PeerName: to.PeerName,
+		PeerFingerprint: to.PeerFingerprint, OnEvent: t.onEvent}
+	sc.Paths, sc.Text = sources(items)
 	t.start(n.app.Send(ctx, sc), nil)
 	return t, nil
+}
+
+// target is a receiver to send to: a listed peer's key or a typed
+// address, with its code.
+func (n *Node) target(peerKey, addr, code string) (app.Target, error) {
+	if code == "" {
+		return app.Target{}, errors.New("no code")
+	}
+	to := app.Target{Code: code, Addrs: []string{addr}}
+	switch {
+	case peerKey != "" && addr != "":
+		return app.Target{}, errors.New("both a peer and an address")
+	case peerKey != "":
+		p, ok := n.peers.get(peerKey)
+		if !ok {
+			return app.Target{}, fmt.Errorf("no peer %q in the list", peerKey)
+		}
+		// Every address it advertised: Send tries each in turn.
+		to.Addrs, to.PeerName, to.PeerFingerprint = p.Addrs, p.Name, p.Fingerprint
+	case addr == "":
+		return app.Target{}, errors.New("no peer and no address")
+	}
+	return to, nil
+}
+
+// sources are what the history names a send by: the paths on disk, and
+// whether a text goes too.
+func sources(items []transfer.Item) (paths []string, text bool) {
+	for _, it := range items {
+		if it.Path != "" && it.FS == nil {
+			paths = append(paths, it.Path)
+		}
+		text = text || it.Path == "" && it.FS == nil
+	}
+	return paths, text
 }
 
 // sendItems is what opts sends: ItemsJSON's items, then the files the
