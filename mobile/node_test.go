@@ -300,3 +300,30 @@ func TestSendMany(t *testing.T) {
 		}
 	}
 }
+
+// TestWarning: a problem that costs a convenience, never a transfer
+// (here a trust file that cannot be read), reaches the app as a
+// "warning" event of transfer 0, and the Node works.
+func TestWarning(t *testing.T) {
+	testkit.CheckGoroutines(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "trusted.json"), []byte("not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rec := newRecorder()
+	cfg := NewConfig()
+	cfg.Name, cfg.DataDir = "A", dir
+	n, err := NewNode(cfg, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	c := rec.wait(t, waitLong, func(c call) bool { return c.method == "warning" })
+	if c.id != 0 || !strings.Contains(c.arg, "trusted devices are off") {
+		t.Errorf("warning %d %q", c.id, c.arg)
+	}
+	rec.checkSchema(t)
+	if _, err := n.Receive(loopbackReceive(t)); err != nil {
+		t.Errorf("receiving after the warning: %v", err)
+	}
+}
