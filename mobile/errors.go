@@ -9,11 +9,12 @@ import (
 	"github.com/ferry-project/ferry/core/errkind"
 )
 
-// Error kinds, the "kind" of an "error" event: the stable names an app branches on (to word a message,
-// offer a retry, ask for the code again). Failure.Message is for people
-// and may change between versions; the kind will not. They are core's
-// kinds (core/errkind's Of), so the app, the CLI's --json
-// events and the history all say the same word for the same error.
+// Error kinds, the "kind" of an "error" event: the stable names an app
+// branches on (to word a message, offer a retry, ask for the code
+// again). The event's "message" is for people and may change between
+// versions; the kind will not. They are core's kinds (core/errkind's
+// Of), so the app, the CLI's --json events and the history all say the
+// same word for the same error.
 const (
 	KindWrongCode      = string(errkind.WrongCode)      // the code typed on the sender was not the receiver's
 	KindCodeRetired    = string(errkind.CodeRetired)    // too many wrong codes: the receiver shows a new one
