@@ -36,6 +36,13 @@ func TestZeroValuesDoNotPanic(t *testing.T) {
 	if js, err := tr.OfferEntriesJSON(-5, 1<<40); err != nil || js != "[]" {
 		t.Errorf("zero transfer's offer entries %q, %v", js, err)
 	}
+	var b Batch
+	if b.Count() != 0 || b.Transfer(0) != nil || b.Cancel() == nil {
+		t.Error("zero batch answered")
+	}
+	if _, err := n.SendMany(&SendOptions{ItemsJSON: `[{"text": "x"}]`, ToJSON: `[{"addr": "127.0.0.1:1", "code": "1"}]`}); err == nil {
+		t.Error("zero node sent")
+	}
 }
 
 // TestGoroutinePanicReported: a panic on a goroutine the Node owns ends

@@ -52,14 +52,20 @@ func (t *Transfer) Sending() bool {
 // when sending.
 func (t *Transfer) Code() string {
 	defer quiet()
-	return t.receiver().Code()
+	if rc := t.receiver(); rc != nil {
+		return rc.Code()
+	}
+	return ""
 }
 
 // Port (receiving) is the TCP port the receiver listens on. 0 when
 // sending.
 func (t *Transfer) Port() int {
 	defer quiet()
-	return t.receiver().Port()
+	if rc := t.receiver(); rc != nil {
+		return rc.Port()
+	}
+	return 0
 }
 
 // Advertisement (receiving) is what to register with the platform's
