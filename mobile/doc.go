@@ -33,8 +33,9 @@
 // mobile/check-bind.sh proves that gobind skips nothing.
 //
 // Commands are methods: Node.Receive, Node.Send, Transfer.Accept,
-// Transfer.Decline, Transfer.Cancel, Transfer.NewCode, Node.Peers,
-// Node.PeerFound, Node.PeerLost, Node.StartBrowse. They return at once;
+// Transfer.Decline, Transfer.Cancel, Transfer.NewCode, Node.SendMany,
+// Node.Peers, Node.PeerFound, Node.PeerLost, Node.StartBrowse,
+// Node.HistoryJSON. They return at once;
 // what follows reaches the app through Events, on a Go thread, one call
 // at a time and in order, ending with exactly one "done" or "error"
 // event per transfer. Events calls are made from a queue with no lock

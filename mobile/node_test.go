@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/tests/testkit"
 )
 
@@ -146,10 +145,18 @@ func TestSendReceive(t *testing.T) {
 	sendEv.checkSchema(t)
 	recvEv.checkSchema(t)
 	// core/app keeps the history, in DataDir, on both ends.
-	for _, n := range []*Node{phoneA, phoneB} {
-		recs, _, err := n.app.History().List()
-		if err != nil || len(recs) != 1 || recs[0].Outcome != history.Verified || recs[0].Files != 1 {
-			t.Errorf("%s's history: %+v, %v", n.Name(), recs, err)
+	for dir, n := range map[string]*Node{"received": phoneA, "sent": phoneB} {
+		js, err := n.HistoryJSON(0, 10)
+		var recs []map[string]any
+		if err == nil {
+			err = json.Unmarshal([]byte(js), &recs)
+		}
+		if err != nil || len(recs) != 1 || recs[0]["event"] != "history" || recs[0]["direction"] != dir ||
+			recs[0]["outcome"] != "verified" || recs[0]["files"] != float64(1) {
+			t.Errorf("%s's history: %s, %v", n.Name(), js, err)
+		}
+		if js, err := n.HistoryJSON(1, 10); err != nil || js != "[]" {
+			t.Errorf("%s's history from 1: %s, %v", n.Name(), js, err)
 		}
 	}
 }

@@ -36,6 +36,9 @@ func TestZeroValuesDoNotPanic(t *testing.T) {
 	if js, err := tr.OfferEntriesJSON(-5, 1<<40); err != nil || js != "[]" {
 		t.Errorf("zero transfer's offer entries %q, %v", js, err)
 	}
+	if _, err := n.HistoryJSON(0, 1); err == nil {
+		t.Error("zero node read a history")
+	}
 	var b Batch
 	if b.Count() != 0 || b.Transfer(0) != nil || b.Cancel() == nil {
 		t.Error("zero batch answered")
