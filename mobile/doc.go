@@ -32,15 +32,15 @@
 // thousand files never crosses at once.
 // mobile/check-bind.sh proves that gobind skips nothing.
 //
-// Commands are methods: Node.Receive, Node.Send, Transfer.Accept,
-// Transfer.Decline, Transfer.Cancel, Transfer.NewCode, Node.SendMany,
-// Node.Peers, Node.PeerFound, Node.PeerLost, Node.StartBrowse,
-// Node.HistoryJSON. They return at once;
-// what follows reaches the app through Events, on a Go thread, one call
-// at a time and in order, ending with exactly one "done" or "error"
-// event per transfer. Events calls are made from a queue with no lock
-// held, so the app may answer from inside a callback with any command,
-// Close included.
+// Commands are methods: Node.Receive, Node.Send, Node.SendMany,
+// Transfer.Accept, Transfer.Decline, Transfer.Cancel, Transfer.NewCode,
+// Node.Peers, Node.PeerFound, Node.PeerLost, Node.StartBrowse. They
+// return at once; what follows reaches the app through Events, on a Go
+// thread, one call at a time and in order, ending with exactly one
+// "done" or "error" event per transfer. Events calls are made from a
+// queue with no lock held, so the app may answer from inside a callback
+// with any command, Close included. Node.HistoryJSON reads the transfer
+// history that core/app keeps in DataDir.
 //
 // # Files the app reads itself
 //
