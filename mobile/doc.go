@@ -42,6 +42,18 @@
 // with any command, Close included. Node.HistoryJSON reads the transfer
 // history that core/app keeps in DataDir.
 //
+// # Trusted devices, history, clipboard
+//
+// What follows a transfer is core/app's to decide, as in the CLI and the
+// desktop app; this package only carries it. Once a transfer has ended,
+// Transfer.PinAdvice says whether to offer the person to trust the peer
+// (never unasked, and with a warning when wrong codes were tried first)
+// and Transfer.Pin does it: from then on a send to that listed peer
+// needs no code, and ReceiveOptions.AcceptTrusted takes its offers
+// unasked. Transfer.ClipboardAdvice says whether the texts received go
+// to the clipboard unasked (a trusted device's) or after asking. Every
+// transfer is recorded in the history (Node.HistoryJSON).
+//
 // # Files the app reads itself
 //
 // A phone app often has no path for what a person picked: Android hands

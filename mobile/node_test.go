@@ -334,3 +334,91 @@ func TestWarning(t *testing.T) {
 		t.Errorf("receiving after the warning: %v", err)
 	}
 }
+
+// TestPairAfterCode: after a transfer made with a code core/app advises
+// asking each person whether to trust the other device; once both did
+// (Pin), a send to the listed peer needs no code, the receiver accepts
+// it unasked (AcceptTrusted), and its text may go to the clipboard
+// unasked, where an untrusted sender's needs the person's yes.
+func TestPairAfterCode(t *testing.T) {
+	testkit.CheckGoroutines(t)
+	phoneA, recvEv := newTestNode(t, "A")
+	phoneB, sendEv := newTestNode(t, "B")
+	receive := func() *Transfer {
+		opts := loopbackReceive(t)
+		opts.AutoAccept, opts.AcceptTrusted = false, true
+		rt, err := phoneA.Receive(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rt
+	}
+	rt := receive()
+	recvEv.onCall = func(c call) {
+		if c.method == "offer" && c.id == rt.ID() {
+			rt.Accept()
+		}
+	}
+	st := sendHi(t, phoneB, rt.Port(), rt.Code())
+	for _, x := range []struct {
+		ev *recorder
+		tr *Transfer
+	}{{sendEv, st}, {recvEv, rt}} {
+		if end := x.ev.terminal(t, x.tr.ID(), waitLong); end.method != "done" {
+			t.Fatalf("ended %s(%s)", end.method, end.arg)
+		}
+		if a := x.tr.PinAdvice(); a != "ask" {
+			t.Fatalf("pin advice after a code: %q, want ask", a)
+		}
+	}
+	if a, text := rt.ClipboardAdvice(), rt.ClipboardText(); a != "ask" || text != "hi" {
+		t.Errorf("clipboard from an untrusted sender: %q %q, want ask hi", a, text)
+	}
+	if err := rt.Pin(); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Pin(); err != nil {
+		t.Fatal(err)
+	}
+
+	rt = receive()
+	recvEv.onCall = nil // nobody answers: only AcceptTrusted can
+	p := NewPlatformPeer()
+	adv := rt.Advertisement()
+	p.InstanceName, p.Port, p.Addrs, p.TxtRecord = adv.InstanceName, adv.Port, "127.0.0.1", adv.TxtRecord
+	if err := phoneB.PeerFound(p); err != nil {
+		t.Fatal(err)
+	}
+	so := NewSendOptions()
+	so.Peer, so.ItemsJSON = p.InstanceName, `[{"text": "paired"}]`
+	st, err := phoneB.Send(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if end := sendEv.terminal(t, st.ID(), waitLong); end.method != "done" {
+		t.Fatalf("paired send ended %s(%s)", end.method, end.arg)
+	}
+	if end := recvEv.terminal(t, rt.ID(), waitLong); end.method != "done" {
+		t.Fatalf("paired receive ended %s(%s)", end.method, end.arg)
+	}
+	recvEv.wait(t, time.Second, func(c call) bool {
+		return c.id == rt.ID() && c.method == "accepted" && strings.Contains(c.js, `"by":"trusted"`)
+	})
+	if rt.PinAdvice() != "" || st.PinAdvice() != "" {
+		t.Errorf("pin advice after a paired transfer: %q %q", rt.PinAdvice(), st.PinAdvice())
+	}
+	if a, text := rt.ClipboardAdvice(), rt.ClipboardText(); a != "put" || text != "paired" {
+		t.Errorf("clipboard from a trusted sender: %q %q, want put paired", a, text)
+	}
+	if err := st.Pin(); err == nil {
+		t.Error("pinning after a paired transfer: no error")
+	}
+	// Without a code, an untrusted peer is refused before anything is sent.
+	other, _ := newTestNode(t, "C")
+	if err := other.PeerFound(p); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Send(so); err == nil || !strings.Contains(err.Error(), "not a trusted device") {
+		t.Errorf("a send without a code to an untrusted peer: %v", err)
+	}
+}

@@ -26,6 +26,9 @@ type ReceiveOptions struct {
 	// AutoAccept takes every offer without waiting for an answer (the
 	// "offer" event still comes, to say what comes).
 	AutoAccept bool
+	// AcceptTrusted takes a trusted device's offer (Transfer.Pin)
+	// without waiting for an answer; others wait as AutoAccept says.
+	AcceptTrusted bool
 	// Overwrite replaces existing files; otherwise a clash is saved as
 	// "name (1).ext".
 	Overwrite bool
@@ -69,8 +72,8 @@ func (n *Node) Receive(opts *ReceiveOptions) (_ *Transfer, err error) {
 	t := ts[0]
 	rc, err := n.app.Listen(app.ReceiveConfig{
 		Dir: opts.Dir, Code: opts.Code, Listen: opts.Listen, Overwrite: opts.Overwrite, SaveText: opts.SaveText,
-		AcceptAll: opts.AutoAccept, Advertise: opts.Advertise, Ifaces: splitList(opts.Ifaces),
-		KeepWaiting: true, OnEvent: t.onEvent,
+		AcceptAll: opts.AutoAccept, AcceptTrusted: opts.AcceptTrusted, Advertise: opts.Advertise,
+		Ifaces: splitList(opts.Ifaces), KeepWaiting: true, KeepTexts: true, OnEvent: t.onEvent,
 	})
 	if err != nil {
 		n.abandon(t)

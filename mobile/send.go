@@ -20,7 +20,8 @@ type SendOptions struct {
 	// Addr is a receiver's "host:port", for when discovery cannot help
 	// (a code and address typed by hand, a QR code).
 	Addr string
-	// Code is the code the receiver shows.
+	// Code is the code the receiver shows. It may be empty when Peer is
+	// a trusted device (Transfer.Pin): the two need no code.
 	Code string
 	// ItemsJSON is what to send, a JSON array of objects, each either a
 	// file or folder on disk, sent under its own base name (a folder
@@ -82,7 +83,7 @@ func (n *Node) Send(opts *SendOptions) (_ *Transfer, err error) {
 		return nil, fmt.Errorf("sending: %w", err)
 	}
 	t := ts[0]
-	sc := app.SendConfig{Items: items, Addrs: to.Addrs, Code: to.Code, PeerName: to.PeerName,
+	sc := app.SendConfig{Items: items, Addrs: to.Addrs, Code: to.Code, Pin: to.Pin, PeerName: to.PeerName,
 		PeerFingerprint: to.PeerFingerprint, OnEvent: t.onEvent}
 	sc.Paths, sc.Text = sources(items)
 	t.start(n.app.Send(ctx, sc), nil)
@@ -92,9 +93,6 @@ func (n *Node) Send(opts *SendOptions) (_ *Transfer, err error) {
 // target is a receiver to send to: a listed peer's key or a typed
 // address, with its code.
 func (n *Node) target(peerKey, addr, code string) (app.Target, error) {
-	if code == "" {
-		return app.Target{}, errors.New("no code")
-	}
 	to := app.Target{Code: code, Addrs: []string{addr}}
 	switch {
 	case peerKey != "" && addr != "":
@@ -106,8 +104,21 @@ func (n *Node) target(peerKey, addr, code string) (app.Target, error) {
 		}
 		// Every address it advertised: Send tries each in turn.
 		to.Addrs, to.PeerName, to.PeerFingerprint = p.Addrs, p.Name, p.Fingerprint
+		if code == "" {
+			pin, err := n.trusted(p)
+			switch {
+			case err != nil:
+				return app.Target{}, fmt.Errorf("no code, and the trusted devices cannot be read: %w", err)
+			case pin == nil:
+				return app.Target{}, fmt.Errorf("no code, and %s is not a trusted device", p.Name)
+			}
+			to.Pin = pin
+		}
 	case addr == "":
 		return app.Target{}, errors.New("no peer and no address")
+	}
+	if code == "" && to.Pin == nil {
+		return app.Target{}, errors.New("no code")
 	}
 	return to, nil
 }

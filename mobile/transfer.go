@@ -28,6 +28,11 @@ type Transfer struct {
 	offer *transfer.Offer // the whole offer, once one came
 	ended bool            // its last event came from core/app
 	last  event.Event     // that event, held until the slot is free
+
+	// core/app's decisions once it ended (settle)
+	pin      app.PinStep
+	clip     app.Clip
+	clipText string
 }
 
 // declinedByPerson is the reason Decline gives core/app (the history's,
@@ -191,6 +196,7 @@ func (t *Transfer) start(at *app.Transfer, rc *app.Receiver) {
 			rc.Close()
 		}
 		t.cancel(nil)
+		t.settle(at.Wait())
 		t.n.end(t)
 		t.mu.Lock()
 		last := t.last
