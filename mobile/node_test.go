@@ -353,13 +353,13 @@ func TestPairAfterCode(t *testing.T) {
 		}
 		return rt
 	}
-	rt := receive()
-	recvEv.onCall = func(c call) {
-		if c.method == "offer" && c.id == rt.ID() {
-			rt.Accept()
+	first := receive()
+	recvEv.onCall = func(c call) { // the second receive's offer nobody answers: only AcceptTrusted can
+		if c.method == "offer" && c.id == first.ID() {
+			first.Accept()
 		}
 	}
-	st := sendHi(t, phoneB, rt.Port(), rt.Code())
+	rt, st := first, sendHi(t, phoneB, first.Port(), first.Code())
 	for _, x := range []struct {
 		ev *recorder
 		tr *Transfer
@@ -382,7 +382,6 @@ func TestPairAfterCode(t *testing.T) {
 	}
 
 	rt = receive()
-	recvEv.onCall = nil // nobody answers: only AcceptTrusted can
 	p := NewPlatformPeer()
 	adv := rt.Advertisement()
 	p.InstanceName, p.Port, p.Addrs, p.TxtRecord = adv.InstanceName, adv.Port, "127.0.0.1", adv.TxtRecord
