@@ -3,6 +3,7 @@ package mobile
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -214,5 +215,15 @@ func (r *recorder) checkSchema(t testing.TB) {
 		if !known[c.method] {
 			t.Errorf("event %q (%s): %s", c.method, c.arg, c.js)
 		}
+	}
+}
+
+// TestEventsOneMethod: the interface the apps implement is one method,
+// so that a new event, a new "event" name in the JSON, changes no Kotlin
+// or Swift app; check-bind.sh proves gobind binds it.
+func TestEventsOneMethod(t *testing.T) {
+	it := reflect.TypeFor[Events]()
+	if it.NumMethod() != 1 || it.Method(0).Name != "OnEvent" {
+		t.Fatalf("Events has %d methods, want only OnEvent(eventJSON string)", it.NumMethod())
 	}
 }
