@@ -23,12 +23,12 @@ type browseRun struct {
 type browseFunc func(context.Context, discovery.BrowseConfig) error
 
 // StartBrowse looks for receivers with Ferry's own mDNS (core/discovery) until
-// StopBrowse or Close, reporting the list through OnPeers. ifaces names
+// StopBrowse or Close, reporting the list with "peers" events. ifaces names
 // the interfaces, comma-separated; empty means every multicast-capable
 // one. Where it works: desktops, and Android before 11; on newer Android
 // and on iOS use the platform's browser and PeerFound. Browsing while a
 // browse runs does nothing; a browse that cannot start, or that fails
-// later, ends with OnFailed(0, KindBrowse).
+// later, ends with an "error" event of transfer 0, KindBrowse.
 func (n *Node) StartBrowse(ifaces string) (err error) {
 	defer guard("browsing", &err)
 	n.mu.Lock()
@@ -69,10 +69,10 @@ func (n *Node) StartBrowse(ifaces string) (err error) {
 		defer n.browseEnded(run)
 		// A stopped run's error is the echo of its stopping.
 		if err := browse(ctx, cfg); err != nil && ctx.Err() == nil {
-			n.emit(func(ev Events) { ev.OnFailed(0, failureOf(fmt.Errorf("%w: %w", errBrowse, err))) })
+			n.tell(0, failureOf(fmt.Errorf("%w: %w", errBrowse, err)))
 		}
 	}, func(err error) {
-		n.emit(func(ev Events) { ev.OnFailed(0, failureOf(err)) })
+		n.tell(0, failureOf(err))
 	})
 	return nil
 }

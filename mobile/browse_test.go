@@ -116,7 +116,7 @@ func testMDNSPeer(instance string) discovery.Peer {
 		Port: 4711, Addrs: []net.IP{net.ParseIP("10.0.0.2")}}
 }
 
-// hasPeers matches an OnPeers call listing exactly the keys given.
+// hasPeers matches a "peers" event listing exactly the keys given.
 func hasPeers(keys ...string) func(call) bool {
 	return func(c call) bool { return c.method == "peers" && peerKeys(c.arg) == strings.Join(keys, ",") }
 }
@@ -173,7 +173,7 @@ func TestStopStartBrowse(t *testing.T) {
 	fb.none(t) // the new browse is still the one running
 	cur.report(t, testMDNSPeer("laptop"), testMDNSPeer("phone"))
 	rec.waitFrom(t, waitShort, from, hasPeers("laptop", "phone"))
-	if c := rec.count(0, "failed"); c != 0 {
+	if c := rec.count(0, "error"); c != 0 {
 		t.Errorf("%d browse failures reported: %v", c, rec.list())
 	}
 }
@@ -195,7 +195,7 @@ func TestBrowseFails(t *testing.T) {
 	rec.wait(t, waitShort, hasPeers("laptop"))
 	from := rec.mark()
 	r.end <- errors.New("interface went away")
-	c := rec.waitFrom(t, waitShort, from, func(c call) bool { return c.method == "failed" })
+	c := rec.waitFrom(t, waitShort, from, func(c call) bool { return c.method == "error" })
 	if c.id != 0 || c.fail.Kind != KindBrowse || !strings.Contains(c.fail.Message, "interface went away") {
 		t.Fatalf("failure %d %+v", c.id, c.fail)
 	}

@@ -1,9 +1,24 @@
 // Package mobile is Ferry for phones: the API that the Android and iOS
 // apps, thin Kotlin and Swift shells, bind with gomobile
 // (gomobile bind -target=android|ios github.com/ferry-project/ferry/mobile).
-// It drives the same core as the CLI and the desktop app
-// (core/transfer, core/discovery, core/secure); nothing here speaks the
-// protocol.
+// It is a binding of core/app, the application layer under the CLI
+// and the desktop app too: a Node here wraps one core/app Node, which
+// owns the device's identity, trusted devices, history and its one
+// guess budget, and makes every decision about them (what the history
+// records, when codes stop, who answers an offer). This package
+// converts types for gobind, finds peers through the phone's own
+// discovery, keeps the process inside a phone's memory and passes
+// core/app's events on as JSON; nothing here speaks the protocol.
+//
+// # Events
+//
+// The app implements Events, one method, told each event as JSON: the
+// object core/app/event defines once for every front end (the CLI's
+// --json lines, field for field; cli/README.md lists them) with the
+// transfer's number as "transfer". A new kind of event is a new "event"
+// name in that stream, never a new method, so it breaks no Kotlin or
+// Swift app. The peer list and warnings come in the same stream, as
+// "peers" and "warning" (see Events).
 //
 // # What crosses the boundary
 //
@@ -11,18 +26,33 @@
 // pointers to this package's structs, and the interfaces the app
 // implements: Events, and HostFile and HostReader for files it reads
 // itself. Go's int becomes long in Java and Int in Swift.
-// Lists cross as JSON strings (items to send, the peer list) or are read
-// a page at a time (the entries of an offer or a summary), so that a
-// folder of a hundred thousand files never crosses at once.
+// Lists cross as JSON strings (items to send, the peer list, events) or
+// are read a page at a time (the entries of an offer past the first
+// thousand, Transfer.OfferEntriesJSON), so that a folder of a hundred
+// thousand files never crosses at once.
 // mobile/check-bind.sh proves that gobind skips nothing.
 //
-// Commands are methods: Node.Receive, Node.Send, Transfer.Accept,
-// Transfer.Decline, Transfer.Cancel, Node.Peers, Node.PeerFound,
-// Node.PeerLost, Node.StartBrowse. They return at once; what follows
-// reaches the app through Events, on a Go thread, one call at a time and
-// in order, ending with exactly one OnFinished or OnFailed per transfer.
-// Events calls are made from a queue with no lock held, so the app may
-// answer from inside a callback with any command, Close included.
+// Commands are methods: Node.Receive, Node.Send, Node.SendMany,
+// Transfer.Accept, Transfer.Decline, Transfer.Cancel, Transfer.NewCode,
+// Node.Peers, Node.PeerFound, Node.PeerLost, Node.StartBrowse. They
+// return at once; what follows reaches the app through Events, on a Go
+// thread, one call at a time and in order, ending with exactly one
+// "done" or "error" event per transfer. Events calls are made from a
+// queue with no lock held, so the app may answer from inside a callback
+// with any command, Close included. Node.HistoryJSON reads the transfer
+// history that core/app keeps in DataDir.
+//
+// # Trusted devices, history, clipboard
+//
+// What follows a transfer is core/app's to decide, as in the CLI and the
+// desktop app; this package only carries it. Once a transfer has ended,
+// Transfer.PinAdvice says whether to offer the person to trust the peer
+// (never unasked, and with a warning when wrong codes were tried first)
+// and Transfer.Pin does it: from then on a send to that listed peer
+// needs no code, and ReceiveOptions.AcceptTrusted takes its offers
+// unasked. Transfer.ClipboardAdvice says whether the texts received go
+// to the clipboard unasked (a trusted device's) or after asking. Every
+// transfer is recorded in the history (Node.HistoryJSON).
 //
 // # Files the app reads itself
 //
@@ -56,12 +86,12 @@
 // A Go panic that crosses into Java or Objective-C kills the app. Every
 // exported function and method recovers and returns the panic as its
 // error (those without an error result return a zero value), and every
-// goroutine this package starts recovers and reports through OnFailed
-// with KindInternal, the stack in the message. (Goroutines inside core
-// are core's to keep safe.)
+// goroutine this package starts recovers and reports with an "error"
+// event of KindInternal, the stack in the message. (Goroutines inside
+// core are core's to keep safe.)
 //
-// A failed transfer's Failure has a Kind, one of the Kind constants, for
-// the app to branch on, and a Message for people. Errors returned by
+// A failed transfer's "error" event has a "kind", one of the Kind
+// constants, for the app to branch on, and a "message" for people. Errors returned by
 // commands are for people only: bad arguments, too many transfers,
 // a closed Node.
 //
@@ -79,7 +109,7 @@
 //   - A sender browses with the platform, and reports each resolved
 //     service with Node.PeerFound (name, addresses, port, TXT as JSON or
 //     wire bytes) and each lost one with Node.PeerLost. Node.Peers and
-//     OnPeers give the merged list; SendOptions.Peer takes a peer's key.
+//     the "peers" event give the merged list; SendOptions.Peer takes a peer's key.
 //   - Where Ferry's own mDNS works (desktops, Android before 11, tests),
 //     Node.StartBrowse and ReceiveOptions.Advertise use it instead.
 //   - A typed "host:port" (SendOptions.Addr) always works.
@@ -126,27 +156,21 @@
 // methods with an error result throw.
 //
 //	class FerryEvents(private val ui: Handler) : Events {
-//	    override fun onPeers(peersJSON: String) { ui.post { showPeers(JSONArray(peersJSON)) } }
-//	    override fun onOffer(transferID: Long, offer: Offer) {
-//	        ui.post { askUser(transferID, offer.peerName, offer.files, offer.totalBytes) }
-//	    }
-//	    override fun onProgress(transferID: Long, progress: Progress) {
-//	        ui.post { bar.progress = (100 * progress.done / maxOf(1L, progress.total)).toInt() }
-//	    }
-//	    override fun onFinished(transferID: Long, summary: Summary) { ui.post { done(summary.bytes) } }
-//	    override fun onFailed(transferID: Long, failure: Failure) {
-//	        ui.post { if (failure.kind == Mobile.KindWrongCode) askCodeAgain() else show(failure.message) }
-//	    }
-//	    override fun onConnected(transferID: Long, peerName: String, peerFingerprint: String, addr: String) {}
-//	    override fun onAccepted(transferID: Long, totalBytes: Long) {}
-//	    override fun onEntryDone(transferID: Long, path: String, outcome: String, savedAs: String) {}
-//	    override fun onText(transferID: Long, name: String, text: String) {}
-//	    override fun onCodeChanged(transferID: Long, code: String) { ui.post { showCode(code) } }
-//	    override fun onCodesHeld(transferID: Long, untilUnixMillis: Long, wrongCodes: Long) {
-//	        ui.post { showHeld(wrongCodes, untilUnixMillis) }
-//	    }
-//	    override fun onCodesStopped(transferID: Long, wrongCodes: Long) {
-//	        ui.post { showStopped(wrongCodes) } // its "New code" button calls t.newCode()
+//	    override fun onEvent(eventJSON: String) {
+//	        val e = JSONObject(eventJSON)
+//	        val id = e.getLong("transfer")
+//	        ui.post {
+//	            when (e.getString("event")) {
+//	                "peers" -> showPeers(e.getJSONArray("peers"))
+//	                "offer" -> askUser(id, e.getString("peer_name"), e.getLong("files"), e.getLong("total_bytes"))
+//	                "progress" -> bar.progress = (100 * e.getLong("done") / maxOf(1L, e.getLong("total"))).toInt()
+//	                "code_changed" -> showCode(e.getString("code"))
+//	                "codes_stopped" -> showStopped(e.getLong("wrong")) // its "New code" button calls t.newCode()
+//	                "done" -> done(id, e.getLong("bytes"))
+//	                "error" -> if (e.getString("kind") == Mobile.KindWrongCode) askCodeAgain() else show(e.getString("message"))
+//	                else -> {} // an event this app does not know yet
+//	            }
+//	        }
 //	    }
 //	}
 //
@@ -181,27 +205,20 @@
 // fills an NSError.
 //
 //	final class FerryEvents: NSObject, MobileEventsProtocol {
-//	    func onPeers(_ peersJSON: String?) { DispatchQueue.main.async { self.showPeers(peersJSON ?? "[]") } }
-//	    func onOffer(_ transferID: Int64, offer: MobileOffer?) {
-//	        guard let o = offer else { return }
-//	        DispatchQueue.main.async { self.askUser(transferID, o.peerName, o.files, o.totalBytes) }
-//	    }
-//	    func onProgress(_ transferID: Int64, progress: MobileProgress?) {
-//	        guard let p = progress else { return }
-//	        DispatchQueue.main.async { self.bar.progress = Float(p.done) / Float(max(1, p.total)) }
-//	    }
-//	    func onFinished(_ transferID: Int64, summary: MobileSummary?) {}
-//	    func onFailed(_ transferID: Int64, failure: MobileFailure?) {
-//	        if failure?.kind == MobileKindWrongCode { DispatchQueue.main.async { self.askCodeAgain() } }
-//	    }
-//	    func onConnected(_ transferID: Int64, peerName: String?, peerFingerprint: String?, addr: String?) {}
-//	    func onAccepted(_ transferID: Int64, totalBytes: Int64) {}
-//	    func onEntryDone(_ transferID: Int64, path: String?, outcome: String?, savedAs: String?) {}
-//	    func onText(_ transferID: Int64, name: String?, text: String?) {}
-//	    func onCodeChanged(_ transferID: Int64, code: String?) {}
-//	    func onCodesHeld(_ transferID: Int64, untilUnixMillis: Int64, wrongCodes: Int) {}
-//	    func onCodesStopped(_ transferID: Int64, wrongCodes: Int) {
-//	        DispatchQueue.main.async { self.showStopped(wrongCodes) } // "New code" calls try t.newCode()
+//	    func onEvent(_ eventJSON: String?) {
+//	        guard let data = eventJSON?.data(using: .utf8),
+//	              let e = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+//	              let name = e["event"] as? String, let id = e["transfer"] as? Int64 else { return }
+//	        DispatchQueue.main.async {
+//	            switch name {
+//	            case "peers": self.showPeers(e["peers"] as? [[String: Any]] ?? [])
+//	            case "offer": self.askUser(id, e["peer_name"] as? String ?? "", e["total_bytes"] as? Int64 ?? 0)
+//	            case "progress": self.bar.progress = Float(e["done"] as? Int64 ?? 0) / Float(max(1, e["total"] as? Int64 ?? 1))
+//	            case "codes_stopped": self.showStopped(e["wrong"] as? Int ?? 0) // "New code" calls try t.newCode()
+//	            case "error": if e["kind"] as? String == MobileKindWrongCode { self.askCodeAgain() }
+//	            default: break // an event this app does not know yet
+//	            }
+//	        }
 //	    }
 //	}
 //

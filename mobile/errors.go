@@ -5,14 +5,16 @@ import (
 	"fmt"
 	"runtime/debug"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/errkind"
 )
 
-// Failure kinds: the stable names an app branches on (to word a message,
-// offer a retry, ask for the code again). Failure.Message is for people
-// and may change between versions; the kind will not. They are core's
-// kinds (core/errkind's Of), so the app, the CLI's --json
-// events and the history all say the same word for the same error.
+// Error kinds, the "kind" of an "error" event: the stable names an app
+// branches on (to word a message, offer a retry, ask for the code
+// again). The event's "message" is for people and may change between
+// versions; the kind will not. They are core's kinds (core/errkind's
+// Of), so the app, the CLI's --json events and the history all say the
+// same word for the same error.
 const (
 	KindWrongCode      = string(errkind.WrongCode)      // the code typed on the sender was not the receiver's
 	KindCodeRetired    = string(errkind.CodeRetired)    // too many wrong codes: the receiver shows a new one
@@ -54,9 +56,9 @@ var (
 // kindOf names err's kind: core's, which reads this package's errors too.
 func kindOf(err error) string { return string(errkind.Of(err)) }
 
-// failureOf turns an error into what the app is told.
-func failureOf(err error) *Failure {
-	return &Failure{Kind: kindOf(err), Message: err.Error()}
+// failureOf is err as the app is told it: an "error" event.
+func failureOf(err error) event.Error {
+	return event.Error{Kind: kindOf(err), Message: err.Error(), Err: err}
 }
 
 // maxStack bounds the stack carried in a panic's message: enough to find

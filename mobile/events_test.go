@@ -1,24 +1,92 @@
 package mobile
 
 import (
+	"encoding/json"
 	"fmt"
+	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
-// call is one Events call as a recorder saw it.
+// call is one event as a recorder saw it.
 type call struct {
-	method string
-	id     int64
-	arg    string // a short rendering of the arguments
-	offer  *Offer
-	sum    *Summary
-	fail   *Failure
-	until  time.Time // OnCodesHeld's
+	method string // the "event" field
+	id     int64  // the "transfer" field
+	arg    string // a short rendering of the fields
+	fail   *failure
+	until  time.Time // codes_held's
+	js     string    // the whole JSON
 }
 
-// recorder is an Events that keeps every call and lets a test wait for
+// failure is an "error" event's kind and message.
+type failure struct{ Kind, Message string }
+
+// parseCall reads one event's JSON as an app would, failing on a form
+// the package doc does not promise: an object whose first field is
+// "event" and whose second is "transfer".
+func parseCall(js string) (call, error) {
+	var f struct {
+		Event    string          `json:"event"`
+		Transfer *int64          `json:"transfer"`
+		Peers    json.RawMessage `json:"peers"`
+		Code     string          `json:"code"`
+		Wrong    int             `json:"wrong"`
+		Until    string          `json:"until"`
+		Name     string          `json:"name"`
+		Text     string          `json:"text"`
+		Kind     string          `json:"kind"`
+		Message  string          `json:"message"`
+		Files    int             `json:"files"`
+		Total    int64           `json:"total_bytes"`
+		Entries  json.RawMessage `json:"entries"` // a number in done, a list in offer
+		Bytes    int64           `json:"bytes"`
+		Path     string          `json:"path"`
+		Outcome  string          `json:"outcome"`
+		SavedAs  string          `json:"saved_as"`
+	}
+	if err := json.Unmarshal([]byte(js), &f); err != nil {
+		return call{}, err
+	}
+	if f.Transfer == nil || !strings.HasPrefix(js, `{"event":"`+f.Event+`","transfer":`) {
+		return call{}, fmt.Errorf("not event and transfer first: %s", js)
+	}
+	c := call{method: f.Event, id: *f.Transfer, js: js}
+	switch f.Event {
+	case "peers":
+		c.arg = string(f.Peers)
+	case "code_changed":
+		c.arg = f.Code
+	case "codes_held":
+		c.arg = fmt.Sprint(f.Wrong)
+		u, err := time.Parse(time.RFC3339Nano, f.Until)
+		if err != nil {
+			return call{}, err
+		}
+		c.until = u
+	case "codes_stopped":
+		c.arg = fmt.Sprint(f.Wrong)
+	case "text":
+		c.arg = f.Name + " " + f.Text
+	case "offer":
+		c.arg = fmt.Sprint(f.Files, f.Total)
+	case "entry":
+		c.arg = f.Path + " " + f.Outcome + " " + f.SavedAs
+	case "done":
+		c.arg = fmt.Sprint(string(f.Entries), " ", f.Bytes)
+	case "error":
+		c.arg = f.Kind + ": " + f.Message
+		c.fail = &failure{f.Kind, f.Message}
+	case "warning":
+		c.arg = f.Message
+	}
+	return c, nil
+}
+
+// recorder is an Events that keeps every event and lets a test wait for
 // one. onCall, if set, runs inside the callback, as an app's handler
 // would (to accept an offer, say).
 type recorder struct {
@@ -87,14 +155,14 @@ func (r *recorder) find(d time.Duration, from int, match func(call) bool) (call,
 	}
 }
 
-// ended matches a transfer's OnFinished or OnFailed.
+// ended matches a transfer's last event, "done" or "error".
 func ended(id int64) func(call) bool {
 	return func(c call) bool {
-		return c.id == id && (c.method == "finished" || c.method == "failed")
+		return c.id == id && (c.method == "done" || c.method == "error")
 	}
 }
 
-// terminal waits for a transfer's OnFinished or OnFailed.
+// terminal waits for a transfer's last event.
 func (r *recorder) terminal(t testing.TB, id int64, d time.Duration) call {
 	t.Helper()
 	return r.wait(t, d, ended(id))
@@ -122,37 +190,40 @@ func (r *recorder) count(id int64, method string) int {
 	return n
 }
 
-func (r *recorder) OnPeers(js string) { r.add(call{method: "peers", arg: js}) }
-func (r *recorder) OnConnected(id int64, name, fp, addr string) {
-	r.add(call{method: "connected", id: id, arg: name + " " + fp + " " + addr})
+// OnEvent records one event; one that does not parse is recorded as
+// "bad" with its JSON, for the test that waits for something else to
+// fail with it in the list.
+func (r *recorder) OnEvent(js string) {
+	c, err := parseCall(js)
+	if err != nil {
+		c = call{method: "bad", arg: err.Error(), js: js}
+	}
+	r.add(c)
 }
-func (r *recorder) OnOffer(id int64, o *Offer) {
-	r.add(call{method: "offer", id: id, arg: fmt.Sprint(o.Files, o.TotalBytes), offer: o})
+
+// checkSchema fails t if an event did not parse or is not one of core's
+// (core/app/event's All) or this package's own ("peers", "warning").
+func (r *recorder) checkSchema(t testing.TB) {
+	t.Helper()
+	known := map[string]bool{"peers": true, "warning": true}
+	for _, ev := range event.All() {
+		known[ev.Type()] = true
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, c := range r.calls {
+		if !known[c.method] {
+			t.Errorf("event %q (%s): %s", c.method, c.arg, c.js)
+		}
+	}
 }
-func (r *recorder) OnAccepted(id int64, total int64) {
-	r.add(call{method: "accepted", id: id, arg: fmt.Sprint(total)})
-}
-func (r *recorder) OnProgress(id int64, p *Progress) {
-	r.add(call{method: "progress", id: id, arg: fmt.Sprint(p.Done, "/", p.Total)})
-}
-func (r *recorder) OnEntryDone(id int64, path, outcome, savedAs string) {
-	r.add(call{method: "entry", id: id, arg: path + " " + outcome + " " + savedAs})
-}
-func (r *recorder) OnText(id int64, name, text string) {
-	r.add(call{method: "text", id: id, arg: name + " " + text})
-}
-func (r *recorder) OnCodeChanged(id int64, code string) {
-	r.add(call{method: "code", id: id, arg: code})
-}
-func (r *recorder) OnCodesHeld(id int64, until int64, wrong int) {
-	r.add(call{method: "held", id: id, arg: fmt.Sprint(wrong), until: time.UnixMilli(until)})
-}
-func (r *recorder) OnCodesStopped(id int64, wrong int) {
-	r.add(call{method: "stopped", id: id, arg: fmt.Sprint(wrong)})
-}
-func (r *recorder) OnFinished(id int64, s *Summary) {
-	r.add(call{method: "finished", id: id, arg: fmt.Sprint(s.Entries, s.Bytes), sum: s})
-}
-func (r *recorder) OnFailed(id int64, f *Failure) {
-	r.add(call{method: "failed", id: id, arg: f.Kind + ": " + f.Message, fail: f})
+
+// TestEventsOneMethod: the interface the apps implement is one method,
+// so that a new event, a new "event" name in the JSON, changes no Kotlin
+// or Swift app; check-bind.sh proves gobind binds it.
+func TestEventsOneMethod(t *testing.T) {
+	it := reflect.TypeFor[Events]()
+	if it.NumMethod() != 1 || it.Method(0).Name != "OnEvent" {
+		t.Fatalf("Events has %d methods, want only OnEvent(eventJSON string)", it.NumMethod())
+	}
 }

@@ -7,10 +7,10 @@ import (
 	"time"
 )
 
-// Guessed at full speed, a phone's receiver reports OnCodesHeld, then
-// OnCodesStopped; while stopped even the right code fails, with
+// Guessed at full speed, a phone's receiver reports codes_held, then
+// codes_stopped; while stopped even the right code fails, with
 // KindCodesHeld on the sender; NewCode brings a new code through
-// OnCodeChanged, which works at once. About half a minute: the guess
+// code_changed, which works at once. About half a minute: the guess
 // budget's back-off.
 func TestCodesHeldAndStopped(t *testing.T) {
 	if testing.Short() {
@@ -31,13 +31,13 @@ func TestCodesHeldAndStopped(t *testing.T) {
 	send := func(code string) string {
 		st := sendHi(t, phoneB, rt.Port(), code)
 		end := sendEv.terminal(t, st.ID(), waitLong)
-		if end.method == "failed" {
+		if end.method == "error" {
 			return end.fail.Kind
 		}
 		return ""
 	}
 	held := 0
-	for i := 0; recvEv.count(rt.ID(), "stopped") == 0; i++ {
+	for i := 0; recvEv.count(rt.ID(), "codes_stopped") == 0; i++ {
 		wrong, _ := strconv.Atoi(right)
 		switch kind := send(fmt.Sprintf("%06d", (wrong+1+i)%1_000_000)); kind {
 		case KindCodesHeld:
@@ -47,14 +47,14 @@ func TestCodesHeldAndStopped(t *testing.T) {
 			t.Fatalf("guess %d: %q", i+1, kind)
 		}
 		if i > 100_000 {
-			t.Fatal("no OnCodesStopped after 100,000 guesses")
+			t.Fatal("no codes_stopped after 100,000 guesses")
 		}
 	}
-	if held == 0 || recvEv.count(rt.ID(), "held") == 0 {
-		t.Fatalf("%d guesses held back, %d OnCodesHeld: want some of each", held, recvEv.count(rt.ID(), "held"))
+	if held == 0 || recvEv.count(rt.ID(), "codes_held") == 0 {
+		t.Fatalf("%d guesses held back, %d codes_held: want some of each", held, recvEv.count(rt.ID(), "codes_held"))
 	}
-	if c := recvEv.wait(t, time.Second, func(c call) bool { return c.method == "stopped" }); c.arg != "12" {
-		t.Errorf("OnCodesStopped(%s), want 12 wrong codes", c.arg)
+	if c := recvEv.wait(t, time.Second, func(c call) bool { return c.method == "codes_stopped" }); c.arg != "12" {
+		t.Errorf("codes_stopped(%s), want 12 wrong codes", c.arg)
 	}
 	if kind := send(rt.Code()); kind != KindCodesHeld {
 		t.Fatalf("the shown code while stopped: %q, want %q", kind, KindCodesHeld)
@@ -63,14 +63,14 @@ func TestCodesHeldAndStopped(t *testing.T) {
 	if err := rt.NewCode(); err != nil {
 		t.Fatal(err)
 	}
-	c := recvEv.waitFrom(t, waitLong, from, func(c call) bool { return c.method == "code" })
+	c := recvEv.waitFrom(t, waitLong, from, func(c call) bool { return c.method == "code_changed" })
 	if c.arg == "" || rt.Code() != c.arg {
-		t.Fatalf("OnCodeChanged(%s), Code() %s", c.arg, rt.Code())
+		t.Fatalf("code_changed(%s), Code() %s", c.arg, rt.Code())
 	}
 	if kind := send(rt.Code()); kind != "" {
 		t.Fatalf("the new code: %q", kind)
 	}
-	if end := recvEv.terminal(t, rt.ID(), waitLong); end.method != "finished" {
+	if end := recvEv.terminal(t, rt.ID(), waitLong); end.method != "done" {
 		t.Fatalf("receiver ended %s(%s)", end.method, end.arg)
 	}
 	if err := rt.NewCode(); err == nil {
@@ -119,7 +119,7 @@ func TestOneBudgetAcrossReceives(t *testing.T) {
 		}
 		send := func(code string) string {
 			st := sendHi(t, phoneB, rt.Port(), code)
-			if end := sendEv.terminal(t, st.ID(), waitLong); end.method == "failed" {
+			if end := sendEv.terminal(t, st.ID(), waitLong); end.method == "error" {
 				return end.fail.Kind
 			}
 			return ""
@@ -145,10 +145,10 @@ func TestOneBudgetAcrossReceives(t *testing.T) {
 			if kind != KindCodesHeld || try == 5 {
 				t.Fatalf("round %d: the honest sender: %q", round+1, kind)
 			}
-			recvEv.wait(t, waitLong, func(c call) bool { return c.method == "held" && c.id == rt.ID() })
+			recvEv.wait(t, waitLong, func(c call) bool { return c.method == "codes_held" && c.id == rt.ID() })
 			<-time.After(time.Until(recvEv.lastHold(rt.ID())))
 		}
-		if end := recvEv.terminal(t, rt.ID(), waitLong); end.method != "finished" {
+		if end := recvEv.terminal(t, rt.ID(), waitLong); end.method != "done" {
 			t.Fatalf("round %d: receiver ended %s(%s)", round+1, end.method, end.arg)
 		}
 	}
@@ -159,13 +159,13 @@ func TestOneBudgetAcrossReceives(t *testing.T) {
 	}
 }
 
-// lastHold is the latest until of the OnCodesHeld calls delivered for id.
+// lastHold is the latest until of the codes_held calls delivered for id.
 func (r *recorder) lastHold(id int64) time.Time {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var until time.Time
 	for _, c := range r.calls {
-		if c.method == "held" && c.id == id && c.until.After(until) {
+		if c.method == "codes_held" && c.id == id && c.until.After(until) {
 			until = c.until
 		}
 	}

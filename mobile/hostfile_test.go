@@ -94,10 +94,10 @@ func TestSendHostFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if end := sendEv.terminal(t, st.ID(), waitLong); end.method != "finished" {
+	if end := sendEv.terminal(t, st.ID(), waitLong); end.method != "done" {
 		t.Fatalf("sender: %s", end.arg)
 	}
-	if end := recvEv.terminal(t, rt.ID(), waitLong); end.method != "finished" {
+	if end := recvEv.terminal(t, rt.ID(), waitLong); end.method != "done" {
 		t.Fatalf("receiver: %s", end.arg)
 	}
 	for _, f := range []*memHostFile{photo, empty} {
@@ -148,10 +148,10 @@ func TestSendHostFileFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	end := sendEv.terminal(t, st.ID(), waitLong)
-	if end.method != "failed" || !bytes.Contains([]byte(end.arg), []byte("the content provider went away")) {
+	if end.method != "error" || !bytes.Contains([]byte(end.arg), []byte("the content provider went away")) {
 		t.Fatalf("sender: %s %s", end.method, end.arg)
 	}
-	if end := recvEv.terminal(t, rt.ID(), waitLong); end.method != "failed" {
+	if end := recvEv.terminal(t, rt.ID(), waitLong); end.method != "error" {
 		t.Fatalf("receiver: %s", end.arg)
 	}
 }

@@ -108,14 +108,14 @@ func TestMDNSInNamespaces(t *testing.T) {
 //	advertise IFACE  Receive with Advertise on IFACE, AutoAccept; says
 //	                 "READY port fingerprint code", then "TEXT text" for
 //	                 what arrives
-//	browse IFACE     StartBrowse on IFACE; says "PEERS json" for each
-//	                 OnPeers; takes "stop" (StopBrowse), "start"
+//	browse IFACE     StartBrowse on IFACE; says "PEERS json" for
+//	                 each "peers" event; takes "stop" (StopBrowse), "start"
 //	                 (StartBrowse), "restart" (StopBrowse and StartBrowse
 //	                 back to back, then "RESTARTED json", the list
 //	                 between them), "send CODE KEY" (Send a text to the
 //	                 listed peer KEY, then "SENT ok" or "SENT error")
 //
-// Either says "FAILED kind: message" for an OnFailed, and Closes the Node
+// Either says "FAILED kind: message" for an an "error" event, and Closes the Node
 // and exits at the end of stdin.
 func mdnsChild(args string) int {
 	role, iface, _ := strings.Cut(args, " ")
@@ -137,7 +137,7 @@ func mdnsChild(args string) int {
 		case "text":
 			_, text, _ := strings.Cut(c.arg, " ")
 			say("TEXT %s", text)
-		case "failed":
+		case "error":
 			say("FAILED %s", c.arg)
 		}
 	}
@@ -227,7 +227,7 @@ func mdnsSend(n *Node, rec *recorder, codeKey string) error {
 	if !ok {
 		return fmt.Errorf("transfer %d did not end within %v", tr.ID(), mdnsGuard)
 	}
-	if end.method == "failed" {
+	if end.method == "error" {
 		return errors.New(end.arg)
 	}
 	return nil

@@ -164,27 +164,26 @@ func resetHWM() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
 // phoneApp is the app side of the child: it accepts offers and waits for
 // the end, as a Kotlin or Swift shell would, and does nothing else.
 type phoneApp struct {
-	node    *Node
-	tr      *Transfer
-	ready   chan struct{} // closed once tr is set
-	end     chan *Failure // nil Failure: finished
-	summary *Summary
+	node  *Node
+	tr    *Transfer
+	ready chan struct{} // closed once tr is set
+	end   chan *failure // nil failure: done
+	bytes int64         // the done event's
 }
 
-func (a *phoneApp) OnPeers(string)                            {}
-func (a *phoneApp) OnConnected(int64, string, string, string) {}
-func (a *phoneApp) OnAccepted(int64, int64)                   {}
-func (a *phoneApp) OnProgress(int64, *Progress)               {}
-func (a *phoneApp) OnEntryDone(int64, string, string, string) {}
-func (a *phoneApp) OnText(int64, string, string)              {}
-func (a *phoneApp) OnCodeChanged(int64, string)               {}
-func (a *phoneApp) OnCodesHeld(int64, int64, int)             {}
-func (a *phoneApp) OnCodesStopped(int64, int)                 {}
-func (a *phoneApp) OnOffer(int64, *Offer)                     { <-a.ready; a.tr.Accept() }
-func (a *phoneApp) OnFinished(_ int64, s *Summary)            { a.summary = s; a.end <- nil }
-func (a *phoneApp) OnFailed(id int64, f *Failure) {
-	if id != 0 {
-		a.end <- f
+func (a *phoneApp) OnEvent(js string) {
+	c, err := parseCall(js)
+	switch {
+	case err != nil:
+		a.end <- &failure{"bad_event", err.Error()}
+	case c.method == "offer":
+		<-a.ready
+		a.tr.Accept()
+	case c.method == "done":
+		fmt.Sscan(strings.Fields(c.arg)[1], &a.bytes)
+		a.end <- nil
+	case c.method == "error" && c.id != 0:
+		a.end <- c.fail
 	}
 }
 
@@ -219,7 +218,7 @@ func memChild(role string) int {
 		return fail("key folder: %v", err)
 	}
 	defer os.RemoveAll(data)
-	app := &phoneApp{ready: make(chan struct{}), end: make(chan *Failure, 1)}
+	app := &phoneApp{ready: make(chan struct{}), end: make(chan *failure, 1)}
 	cfg := NewConfig()
 	cfg.Name = "Phone (" + role + ")"
 	cfg.DataDir = data
@@ -281,7 +280,7 @@ func memChild(role string) int {
 		return fail("transfer did not end within %v", memTimeout)
 	}
 	res.Seconds = time.Since(start).Seconds()
-	res.Bytes = app.summary.Bytes
+	res.Bytes = app.bytes
 
 	m.next("quiet")
 	time.Sleep(quietFor) // the phase is a length of idle time: nothing to wait on

@@ -4,16 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/discovery"
-	"github.com/ferry-project/ferry/core/guessfile"
-	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // Config sets up a Node. Create it with NewConfig (Kotlin: Config(),
@@ -21,9 +19,10 @@ import (
 type Config struct {
 	// Name is this device's name as peers see it ("Zoë's phone").
 	Name string
-	// DataDir is an app-private folder where the device's long-term key
-	// is kept (Android: context.filesDir; iOS: Application Support). The
-	// key is what lets a trusted peer recognise this device later.
+	// DataDir is an app-private folder where the device's files are kept
+	// (Android: context.filesDir; iOS: Application Support): its
+	// long-term key, which lets a trusted peer recognise it later, its
+	// trusted devices, its transfer history and its count of wrong codes.
 	DataDir string
 	// TimeoutSeconds is how long a peer may stay silent before a
 	// transfer fails with KindTimeout; 0 means core/transfer's default
@@ -34,7 +33,7 @@ type Config struct {
 	// itself): the count of wrong codes, kept in DataDir across
 	// restarts, then starts over, as Transfer.NewCode does. Leave it
 	// false when unsure: the count carries on, and a receiver that
-	// stopped taking codes says so (OnCodesStopped) until the person
+	// stopped taking codes says so ("codes_stopped") until the person
 	// asks for a new code.
 	StartedByPerson bool
 
@@ -46,13 +45,14 @@ type Config struct {
 // NewConfig returns an empty Config.
 func NewConfig() *Config { return &Config{} }
 
-// Node is the app's handle on Ferry: its identity, its transfers and the
-// peers it knows of. Make one per process with NewNode and Close it when
-// the app no longer needs Ferry (or never: a Node at rest holds only its
-// key and its peer list, and runs no goroutine).
+// Node is the app's handle on Ferry: a core/app Node (the device's
+// identity, trusted devices, history and its one guess budget), its
+// transfers and the peers it knows of. Make one per process with NewNode
+// and Close it when the app no longer needs Ferry (or never: a Node at
+// rest holds only its files and its peer list, and runs no goroutine).
 type Node struct {
 	cfg     Config
-	id      *secure.Identity
+	app     *app.Node
 	profile profile
 
 	ctx    context.Context // cancelled by Close: every goroutine's parent
@@ -62,10 +62,6 @@ type Node struct {
 	out    *outbox // every call into the app goes through it
 
 	browseFn browseFunc // discovery.Browse; tests put a fake in its place
-	// budget is the device's guess budget, shared by every Receive and
-	// kept in DataDir (core/guessfile), so that a new receiver per
-	// transfer is no new allowance for a guesser.
-	budget *transfer.Budget
 
 	mu        sync.Mutex
 	closed    bool
@@ -81,16 +77,14 @@ type Node struct {
 // limit and GC percent; see the package doc).
 func NewNode(cfg *Config, events Events) (_ *Node, err error) {
 	defer guard("starting ferry", &err)
-	if cfg == nil {
+	switch {
+	case cfg == nil:
 		return nil, errors.New("starting ferry: no config")
-	}
-	if events == nil {
+	case events == nil:
 		return nil, errors.New("starting ferry: no events listener")
-	}
-	if strings.TrimSpace(cfg.Name) == "" {
+	case strings.TrimSpace(cfg.Name) == "":
 		return nil, errors.New("starting ferry: empty device name")
-	}
-	if cfg.DataDir == "" {
+	case cfg.DataDir == "":
 		return nil, errors.New("starting ferry: no data folder")
 	}
 	p := buildProfile
@@ -98,24 +92,18 @@ func NewNode(cfg *Config, events Events) (_ *Node, err error) {
 		p = *cfg.profile
 	}
 	applyProfile(p)
-	id, err := secure.LoadOrCreateIdentity(cfg.DataDir)
-	if err != nil {
-		return nil, fmt.Errorf("starting ferry: %w", err)
-	}
 	ctx, cancel := context.WithCancel(context.Background())
-	n := &Node{
-		cfg:       *cfg,
-		id:        id,
-		profile:   p,
-		ctx:       ctx,
-		cancel:    cancel,
-		transfers: map[int64]*Transfer{},
-		browseFn:  discovery.Browse,
-		budget: transfer.NewBudget(transfer.BudgetConfig{Store: guessfile.Open(filepath.Join(cfg.DataDir, "guesses.json")),
-			ByPerson: cfg.StartedByPerson}),
-	}
+	n := &Node{cfg: *cfg, profile: p, ctx: ctx, cancel: cancel, transfers: map[int64]*Transfer{}, browseFn: discovery.Browse}
 	n.peers = newPeerTable(func() { n.out.peersChanged() })
 	n.out = newOutbox(events, n.peers.snapshot)
+	n.app, err = app.New(app.Config{
+		Name: cfg.Name, ConfigDir: cfg.DataDir, StartedByPerson: cfg.StartedByPerson,
+		Timeout: time.Duration(cfg.TimeoutSeconds) * time.Second, OnWarning: n.warn,
+	})
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("starting ferry: %w", err)
+	}
 	return n, nil
 }
 
@@ -124,7 +112,7 @@ func NewNode(cfg *Config, events Events) (_ *Node, err error) {
 // two devices of the same name apart.
 func (n *Node) Fingerprint() string {
 	defer quiet()
-	return n.id.Fingerprint()
+	return n.app.Fingerprint()
 }
 
 // Name is this device's name as configured.
@@ -133,14 +121,14 @@ func (n *Node) Name() string {
 	return n.cfg.Name
 }
 
-// Close cancels every transfer (each still ends with OnFailed, kind
-// KindCancelled), stops browsing and waits until every goroutine the
-// Node started has returned and every Events call is made. A closed Node
-// refuses every command.
+// Close cancels every transfer (each still ends with an "error" event,
+// kind KindCancelled), stops browsing and waits until every goroutine
+// the Node started has returned and every Events call is made. A closed
+// Node refuses every command.
 //
 // Close may be called from inside an Events callback. It then waits for
 // everything but that callback: the calls still due (each transfer's
-// OnFailed) follow, on the same thread, once the callback returns.
+// last event) follow, on the same thread, once the callback returns.
 func (n *Node) Close() (err error) {
 	defer guard("closing ferry", &err)
 	n.mu.Lock()
@@ -159,34 +147,43 @@ func (n *Node) Close() (err error) {
 	}
 	n.cancel()
 	n.wg.Wait() // no goroutine posts to out from here on
+	err = n.app.Close()
 	n.out.close()
 	if n.profile.freeAfter {
 		debug.FreeOSMemory()
 	}
-	return nil
+	return err
 }
 
-// begin reserves a transfer slot under the profile's limit, and the
-// goroutine that will run the transfer (see run): reserving it under the
-// lock that Close takes means Close never waits on a WaitGroup that is
-// still growing.
-func (n *Node) begin(t *Transfer) error {
+// begin makes count transfers under the profile's limit, with their one
+// context (cancelled by Transfer.Cancel and Close), and reserves the
+// goroutines that will wait for their ends (see run): reserving them
+// under the lock that Close takes means Close never waits on a
+// WaitGroup that is still growing.
+func (n *Node) begin(sending bool, count int) ([]*Transfer, context.Context, error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.closed {
-		return errClosed
+		return nil, nil, errClosed
 	}
-	if len(n.transfers) >= n.profile.maxTransfers {
-		return fmt.Errorf("%w: %d running, at most %d on this device", errBusy, len(n.transfers), n.profile.maxTransfers)
+	if len(n.transfers)+count > n.profile.maxTransfers {
+		return nil, nil, fmt.Errorf("%w: %d running, %d more asked, at most %d on this device",
+			errBusy, len(n.transfers), count, n.profile.maxTransfers)
 	}
-	t.id = n.nextID.Add(1)
-	n.transfers[t.id] = t
-	n.wg.Add(1)
-	return nil
+	ctx, cancel := context.WithCancelCause(n.ctx)
+	stop := cancel // one for them all: core/transfer's SendMany cancels together
+	ts := make([]*Transfer, count)
+	for i := range ts {
+		ts[i] = &Transfer{id: n.nextID.Add(1), n: n, sending: sending, cancel: stop}
+		n.transfers[ts[i].id] = ts[i]
+		n.wg.Add(1)
+	}
+	return ts, ctx, nil
 }
 
 // abandon undoes begin for a transfer that never got to run.
 func (n *Node) abandon(t *Transfer) {
+	t.cancel(nil)
 	n.wg.Done()
 	n.end(t)
 }

@@ -17,14 +17,14 @@ const outboxRoom = 64
 // outbox makes every call into the app, one at a time, in the order they
 // were posted, on a goroutine of its own that holds no lock of this
 // package while the app runs. So an app may call any method, from inside
-// any callback: PeerFound from OnPeers, Accept or Cancel from OnOffer,
+// any callback: PeerFound on a "peers" event, Accept or Cancel on an "offer",
 // even Close (which then waits for everything but the callback it is
 // called from).
 //
 // The goroutine runs only while calls are queued: a Node at rest has
 // none. A change of the peer list queues a marker, at most one at a
 // time, and the marker delivers the list as it is when its turn comes,
-// skipping a version already delivered; so OnPeers never goes back to
+// skipping a version already delivered; so "peers" never goes back to
 // an older list, and a burst of changes costs one call.
 type outbox struct {
 	events Events
@@ -39,7 +39,7 @@ type outbox struct {
 	idle        chan struct{} // closed when the running goroutine returns
 	closed      bool          // the Node closed: nothing more is queued
 
-	peersSent uint64 // version last given to OnPeers; the running goroutine's alone
+	peersSent uint64 // version last given in a "peers" event; the running goroutine's alone
 }
 
 // outgoing is one queued call: a call to make, or (peers) the marker of
@@ -58,8 +58,17 @@ func newOutbox(events Events, peers func() (uint64, string)) *outbox {
 // browse), waiting for room while the queue is full. Once ctx, the
 // Node's, is done it waits no longer: Close is winding everything down,
 // maybe from inside a callback, and the few calls left (each transfer's
-// OnFailed) must still be made.
+// last event) must still be made.
+//
+// Posted from the outbox's own goroutine (the app answered an offer
+// from inside a callback, and core/app delivers the Accepted it causes
+// on the caller's goroutine), it does not wait: the goroutine that
+// makes room is the one waiting.
 func (o *outbox) post(ctx context.Context, call func(Events)) {
+	if o.onRunner() {
+		o.push(outgoing{call: call})
+		return
+	}
 	room := false
 	select {
 	case o.room <- struct{}{}:
@@ -67,6 +76,13 @@ func (o *outbox) post(ctx context.Context, call func(Events)) {
 	case <-ctx.Done():
 	}
 	o.push(outgoing{call: call, room: room})
+}
+
+// onRunner says whether the caller is the goroutine making the calls.
+func (o *outbox) onRunner() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.running && o.runner == goroutineID()
 }
 
 // peersChanged queues the peers marker unless one is already queued. It
@@ -148,7 +164,7 @@ func (o *outbox) deliver(c outgoing) {
 		return
 	}
 	o.peersSent = v
-	o.events.OnPeers(list)
+	o.events.OnEvent(peersEvent(list))
 }
 
 // close stops queueing and waits until every queued call has been made,

@@ -1,7 +1,6 @@
 package mobile
 
 import (
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -10,7 +9,7 @@ import (
 )
 
 // TestZeroValuesDoNotPanic: gobind lets the app make zero-valued
-// objects (new Transfer(), MobileOffer()); no method may panic on one.
+// objects (new Transfer(), MobileNode()); no method may panic on one.
 func TestZeroValuesDoNotPanic(t *testing.T) {
 	var n Node
 	if n.Fingerprint() != "" || n.Name() != "" || n.Peers() != "" {
@@ -19,7 +18,7 @@ func TestZeroValuesDoNotPanic(t *testing.T) {
 	if _, err := n.Receive(NewReceiveOptions()); err == nil {
 		t.Error("zero node received")
 	}
-	if _, err := n.Receive(&ReceiveOptions{Dir: t.TempDir()}); err == nil || !errors.Is(err, errPanic) {
+	if _, err := n.Receive(&ReceiveOptions{Dir: t.TempDir()}); err == nil {
 		t.Errorf("zero node: %v", err)
 	}
 	if err := n.PeerFound(&PlatformPeer{InstanceName: "x", Port: 1, Addrs: "127.0.0.1"}); err == nil {
@@ -34,17 +33,23 @@ func TestZeroValuesDoNotPanic(t *testing.T) {
 			t.Errorf("zero transfer: %s succeeded", name)
 		}
 	}
-	var o Offer
-	if o.EntryCount() != 0 {
-		t.Error("zero offer has entries")
+	if js, err := tr.OfferEntriesJSON(-5, 1<<40); err != nil || js != "[]" {
+		t.Errorf("zero transfer's offer entries %q, %v", js, err)
 	}
-	if js, err := o.EntriesJSON(-5, 1<<40); err != nil || js != "[]" {
-		t.Errorf("zero offer entries %q, %v", js, err)
+	if _, err := n.HistoryJSON(0, 1); err == nil {
+		t.Error("zero node read a history")
+	}
+	var b Batch
+	if b.Count() != 0 || b.Transfer(0) != nil || b.Cancel() == nil {
+		t.Error("zero batch answered")
+	}
+	if _, err := n.SendMany(&SendOptions{ItemsJSON: `[{"text": "x"}]`, ToJSON: `[{"addr": "127.0.0.1:1", "code": "1"}]`}); err == nil {
+		t.Error("zero node sent")
 	}
 }
 
 // TestGoroutinePanicReported: a panic on a goroutine the Node owns ends
-// up in OnFailed as KindInternal, with its stack, and not in a crash.
+// up in an "error" event as KindInternal, with its stack, and not in a crash.
 func TestGoroutinePanicReported(t *testing.T) {
 	testkit.CheckGoroutines(t)
 	n, ev := newTestNode(t, "A")
@@ -52,7 +57,7 @@ func TestGoroutinePanicReported(t *testing.T) {
 	n.wg.Add(1)
 	n.mu.Unlock()
 	n.run("testing", func() { panic("boom") }, func(err error) {
-		n.emit(func(e Events) { e.OnFailed(7, failureOf(err)) })
+		n.tell(7, failureOf(err))
 	})
 	c := ev.terminal(t, 7, 5*time.Second)
 	if c.fail.Kind != KindInternal || !strings.Contains(c.fail.Message, "boom") || !strings.Contains(c.fail.Message, "goroutine") {
@@ -76,10 +81,10 @@ func TestCallbackPanicContained(t *testing.T) {
 	rec.wait(t, 5*time.Second, func(c call) bool { return c.method == "peers" && strings.Contains(c.arg, "second") })
 }
 
-// panicky is an app whose OnPeers panics once it has recorded the call.
+// panicky is an app that panics once it has recorded each event.
 type panicky struct{ *recorder }
 
-func (p panicky) OnPeers(js string) {
-	p.recorder.OnPeers(js)
+func (p panicky) OnEvent(js string) {
+	p.recorder.OnEvent(js)
 	panic("app bug")
 }

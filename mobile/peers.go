@@ -93,7 +93,7 @@ func (t *peerTable) get(key string) (peer, bool) {
 // update changes the table under its lock and, if change reports a
 // change, tells onChange once the lock is released. Nothing reaches the
 // app from here: onChange only queues (see outbox.peersChanged), so the
-// app may change the table again from inside OnPeers.
+// app may change the table again from inside a "peers" event.
 func (t *peerTable) update(change func() bool) {
 	t.mu.Lock()
 	if !change() {

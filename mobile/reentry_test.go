@@ -59,7 +59,7 @@ func (c *collect) wait(t *testing.T, what string) error {
 	return errors.Join(c.errs...)
 }
 
-// TestPeersCallbackReentry: from inside OnPeers an app changes the list
+// TestPeersCallbackReentry: from inside a "peers" event an app changes the list
 // and calls the Node's other methods; every call returns, and the lists
 // keep coming, the last one the list as it is.
 func TestPeersCallbackReentry(t *testing.T) {
@@ -103,7 +103,7 @@ func TestPeersCallbackReentry(t *testing.T) {
 	}
 }
 
-// TestCloseFromPeersCallback: an app that closes the Node from OnPeers,
+// TestCloseFromPeersCallback: an app that closes the Node from a "peers" event,
 // on the browse's news, gets Close back; the Node is closed.
 func TestCloseFromPeersCallback(t *testing.T) {
 	testkit.CheckGoroutines(t)
@@ -133,10 +133,10 @@ func TestCloseFromPeersCallback(t *testing.T) {
 	}
 }
 
-// TestOfferCallbackReentry: from inside OnOffer an app cancels the
+// TestOfferCallbackReentry: from inside an "offer" event an app cancels the
 // transfer, or closes the Node; the call returns and the transfer ends
-// with OnFailed, KindCancelled, on both sides. (Accepting and declining
-// from OnOffer are TestSendReceive and TestDecline.)
+// with an "error" event, KindCancelled, on both sides. (Accepting and declining
+// from an "offer" event are TestSendReceive and TestDecline.)
 func TestOfferCallbackReentry(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -164,10 +164,10 @@ func TestOfferCallbackReentry(t *testing.T) {
 			if err := got.wait(t, tc.name); err != nil {
 				t.Fatal(err)
 			}
-			if end := recvEv.terminal(t, rt.ID(), waitLong); end.method != "failed" || end.fail.Kind != KindCancelled {
+			if end := recvEv.terminal(t, rt.ID(), waitLong); end.method != "error" || end.fail.Kind != KindCancelled {
 				t.Fatalf("receiver ended %s(%s)", end.method, end.arg)
 			}
-			if end := sendEv.terminal(t, st.ID(), waitLong); end.method != "failed" || end.fail.Kind != KindCancelled {
+			if end := sendEv.terminal(t, st.ID(), waitLong); end.method != "error" || end.fail.Kind != KindCancelled {
 				t.Fatalf("sender ended %s(%s)", end.method, end.arg)
 			}
 		})

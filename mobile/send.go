@@ -2,12 +2,11 @@ package mobile
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
@@ -15,13 +14,14 @@ import (
 // NewSendOptions (Kotlin: SendOptions(), Swift: MobileSendOptions()).
 type SendOptions struct {
 	// Peer is the Key of a receiver from the peer list (Node.Peers,
-	// OnPeers), found by mDNS or reported by the app with PeerFound.
+	// "peers" events), found by mDNS or reported by the app with PeerFound.
 	// Either Peer or Addr.
 	Peer string
 	// Addr is a receiver's "host:port", for when discovery cannot help
 	// (a code and address typed by hand, a QR code).
 	Addr string
-	// Code is the code the receiver shows.
+	// Code is the code the receiver shows. It may be empty when Peer is
+	// a trusted device (Transfer.Pin): the two need no code.
 	Code string
 	// ItemsJSON is what to send, a JSON array of objects, each either a
 	// file or folder on disk, sent under its own base name (a folder
@@ -36,6 +36,13 @@ type SendOptions struct {
 	// It may be empty when files were added with AddFile, which are sent
 	// after these.
 	ItemsJSON string
+	// ToJSON, for Node.SendMany, lists the receivers, a JSON array of
+	// objects, each a listed peer's key or an address, with its code:
+	//
+	//	[{"peer": "Laptop (K7QX)", "code": "123456"}, {"addr": "192.168.1.20:40123", "code": "654321"}]
+	//
+	// Peer, Addr and Code are then left empty.
+	ToJSON string
 
 	files []HostFile
 }
@@ -57,7 +64,7 @@ func (o *SendOptions) AddFile(f HostFile) (err error) {
 
 // Send starts sending. It returns at once; the transfer runs on its own,
 // telling the app through Events, until the receiver confirmed every
-// entry (OnFinished) or it fails or is cancelled (OnFailed).
+// entry ("done") or it fails or is cancelled ("error").
 func (n *Node) Send(opts *SendOptions) (_ *Transfer, err error) {
 	defer guard("sending", &err)
 	if opts == nil {
@@ -67,47 +74,65 @@ func (n *Node) Send(opts *SendOptions) (_ *Transfer, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("sending: %w", err)
 	}
-	if opts.Code == "" {
-		return nil, errors.New("sending: no code")
-	}
-	addrs := []string{opts.Addr}
-	switch {
-	case opts.Peer != "" && opts.Addr != "":
-		return nil, errors.New("sending: both a peer and an address")
-	case opts.Peer != "":
-		p, ok := n.peers.get(opts.Peer)
-		if !ok {
-			return nil, fmt.Errorf("sending: no peer %q in the list", opts.Peer)
-		}
-		// Every address it advertised: Send tries each in turn.
-		addrs = p.Addrs
-	case opts.Addr == "":
-		return nil, errors.New("sending: no peer and no address")
-	}
-
-	ctx, cancel := context.WithCancelCause(n.ctx)
-	t := &Transfer{n: n, cancel: cancel, sending: true}
-	if err := n.begin(t); err != nil {
-		cancel(nil)
+	to, err := n.target(opts.Peer, opts.Addr, opts.Code)
+	if err != nil {
 		return nil, fmt.Errorf("sending: %w", err)
 	}
-	id := t.id
-	cfg := transfer.SendConfig{
-		Addrs:    addrs,
-		Code:     opts.Code,
-		Identity: n.id,
-		Name:     n.cfg.Name,
-		Items:    items,
-		Timeout:  time.Duration(n.cfg.TimeoutSeconds) * time.Second,
-		OnEvent: func(e transfer.Event) {
-			n.emit(func(ev Events) { deliver(ev, id, e) })
-		},
+	ts, ctx, err := n.begin(true, 1)
+	if err != nil {
+		return nil, fmt.Errorf("sending: %w", err)
 	}
-	n.run("sending", func() {
-		s, err := transfer.Send(ctx, cfg)
-		t.finish(s, cancelled(ctx, err))
-	}, func(err error) { t.finish(transfer.Summary{}, err) })
+	t := ts[0]
+	sc := app.SendConfig{Items: items, Addrs: to.Addrs, Code: to.Code, Pin: to.Pin, PeerName: to.PeerName,
+		PeerFingerprint: to.PeerFingerprint, OnEvent: t.onEvent}
+	sc.Paths, sc.Text = sources(items)
+	t.start(n.app.Send(ctx, sc), nil)
 	return t, nil
+}
+
+// target is a receiver to send to: a listed peer's key or a typed
+// address, with its code.
+func (n *Node) target(peerKey, addr, code string) (app.Target, error) {
+	to := app.Target{Code: code, Addrs: []string{addr}}
+	switch {
+	case peerKey != "" && addr != "":
+		return app.Target{}, errors.New("both a peer and an address")
+	case peerKey != "":
+		p, ok := n.peers.get(peerKey)
+		if !ok {
+			return app.Target{}, fmt.Errorf("no peer %q in the list", peerKey)
+		}
+		// Every address it advertised: Send tries each in turn.
+		to.Addrs, to.PeerName, to.PeerFingerprint = p.Addrs, p.Name, p.Fingerprint
+		if code == "" {
+			pin, err := n.trusted(p)
+			switch {
+			case err != nil:
+				return app.Target{}, fmt.Errorf("no code, and the trusted devices cannot be read: %w", err)
+			case pin == nil:
+				return app.Target{}, fmt.Errorf("no code, and %s is not a trusted device", p.Name)
+			}
+			to.Pin = pin
+		}
+	case addr == "":
+		return app.Target{}, errors.New("no peer and no address")
+	}
+	if code == "" && to.Pin == nil {
+		return app.Target{}, errors.New("no code")
+	}
+	return to, nil
+}
+
+// sources are what the history names a send by: the paths on disk, and
+// whether a text goes too.
+func sources(items []transfer.Item) (paths []string, text bool) {
+	for _, it := range items {
+		if it.Path != "" && it.FS == nil {
+			paths = append(paths, it.Path)
+		}
+		text = text || it.Path == "" && it.FS == nil
+	}
+	return paths, text
 }
 
 // sendItems is what opts sends: ItemsJSON's items, then the files the

@@ -6,31 +6,41 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/ferry-project/ferry/core/discovery"
+	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
-// Transfer is one running transfer, sending or receiving. Its methods
-// are safe to call from any thread, at any time: after the transfer has
-// ended they do nothing and return nil (Cancel) or an error (Accept,
-// Decline).
+// Transfer is one running transfer, sending or receiving: a core/app
+// Transfer (and, receiving, the core/app Receiver that waits for it).
+// Its methods are safe to call from any thread, at any time: after the
+// transfer has ended they do nothing and return nil (Cancel) or an error
+// (Accept, Decline, NewCode).
 type Transfer struct {
 	id      int64
 	n       *Node
 	sending bool
+	cancel  context.CancelCauseFunc
 
-	cancel context.CancelCauseFunc
-
-	// receiving only
-	r     *transfer.Receiver
-	adv   *discovery.Advertiser // Ferry's own mDNS advertisement, if asked for
 	mu    sync.Mutex
-	code  string
-	ended bool
+	at    *app.Transfer
+	rc    *app.Receiver   // receiving only
+	offer *transfer.Offer // the whole offer, once one came
+	ended bool            // its last event came from core/app
+	last  event.Event     // that event, held until the slot is free
+
+	// core/app's decisions once it ended (settle)
+	pin      app.PinStep
+	clip     app.Clip
+	clipText string
 }
 
-// ID identifies the transfer in Events calls. IDs start at 1 and are
-// never reused within a Node.
+// declinedByPerson is the reason Decline gives core/app (the history's,
+// and the result's).
+const declinedByPerson = "the person said no"
+
+// ID is the transfer's number, the "transfer" field of its events. IDs
+// start at 1 and are never reused within a Node.
 func (t *Transfer) ID() int64 {
 	defer quiet()
 	return t.id
@@ -43,23 +53,24 @@ func (t *Transfer) Sending() bool {
 }
 
 // Code (receiving) is the code to show: the sender types it. It changes
-// after too many wrong attempts, and on NewCode (OnCodeChanged). Empty
+// after too many wrong attempts, and on NewCode ("code_changed"). Empty
 // when sending.
 func (t *Transfer) Code() string {
 	defer quiet()
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.code
+	if rc := t.receiver(); rc != nil {
+		return rc.Code()
+	}
+	return ""
 }
 
 // Port (receiving) is the TCP port the receiver listens on. 0 when
 // sending.
 func (t *Transfer) Port() int {
 	defer quiet()
-	if t.r == nil {
-		return 0
+	if rc := t.receiver(); rc != nil {
+		return rc.Port()
 	}
-	return t.r.Port()
+	return 0
 }
 
 // Advertisement (receiving) is what to register with the platform's
@@ -67,46 +78,67 @@ func (t *Transfer) Port() int {
 // this receiver. Nil when sending.
 func (t *Transfer) Advertisement() *Advertisement {
 	defer quiet()
-	if t.r == nil {
+	rc := t.receiver()
+	if rc == nil {
 		return nil
 	}
-	return newAdvertisement(t.n.cfg.Name, t.n.Fingerprint(), t.r.Port())
+	return newAdvertisement(t.n.cfg.Name, t.n.Fingerprint(), rc.Port())
 }
 
-// Accept (receiving) takes the offer reported by OnOffer.
+// Accept (receiving) takes the offer the "offer" event told of.
 func (t *Transfer) Accept() (err error) {
 	defer guard("accepting", &err)
-	if err := t.answerable(); err != nil {
+	at, err := t.answerable()
+	if err != nil {
 		return fmt.Errorf("accepting: %w", err)
 	}
-	t.r.Accept()
+	at.Accept()
 	return nil
 }
 
-// Decline (receiving) refuses the offer reported by OnOffer; the sender
-// learns it was declined (KindDeclined), and this transfer ends with
-// OnFailed, also KindDeclined.
+// Decline (receiving) refuses the offer; the sender learns it was
+// declined (KindDeclined), and this transfer ends with an "error" event,
+// also KindDeclined.
 func (t *Transfer) Decline() (err error) {
 	defer guard("declining", &err)
-	if err := t.answerable(); err != nil {
+	at, err := t.answerable()
+	if err != nil {
 		return fmt.Errorf("declining: %w", err)
 	}
-	t.r.Decline()
+	at.Decline(declinedByPerson)
 	return nil
+}
+
+// OfferEntriesJSON (receiving) returns the offer's entries [start,
+// start+count) as a JSON array of objects: {"path": "dir/a.txt", "kind":
+// "file"|"folder"|"text", "size": bytes, "mode": permission bits,
+// "mtime": unix seconds}. The "offer" event lists the first 1000
+// ("entries_total" says how many there are); a folder of a hundred
+// thousand files is read here a page at a time. A range past the end is
+// cut short; the result is "[]" when nothing is left or no offer came.
+func (t *Transfer) OfferEntriesJSON(start, count int) (_ string, err error) {
+	defer guard("listing offer entries", &err)
+	t.mu.Lock()
+	o := t.offer
+	t.mu.Unlock()
+	if o == nil {
+		return "[]", nil
+	}
+	return entriesJSON(o.Entries, start, count)
 }
 
 // NewCode (receiving) is the person asking for a new code, after
-// OnCodesStopped: the receiver takes codes again, and OnCodeChanged
+// "codes_stopped": the receiver takes codes again, and "code_changed"
 // brings the new code (Code returns it from then on). It returns at
 // once: the new code is picked on a goroutine the Node owns, so that
 // calling it from inside a callback never waits on the callbacks queued
 // behind.
 func (t *Transfer) NewCode() (err error) {
 	defer guard("picking a new code", &err)
-	if err := t.answerable(); err != nil {
+	if _, err := t.answerable(); err != nil {
 		return fmt.Errorf("picking a new code: %w", err)
 	}
-	n := t.n
+	n, rc := t.n, t.receiver()
 	n.mu.Lock()
 	if n.closed {
 		n.mu.Unlock()
@@ -114,65 +146,91 @@ func (t *Transfer) NewCode() (err error) {
 	}
 	n.wg.Add(1)
 	n.mu.Unlock()
-	n.run("picking a new code", func() { t.r.NewCode() }, func(err error) { t.finish(transfer.Summary{}, err) })
+	n.run("picking a new code", func() { rc.NewCode() }, func(err error) { t.stopWith(err) })
 	return nil
 }
 
 // Cancel stops the transfer; the peer learns it was cancelled, and this
-// transfer ends with OnFailed, KindCancelled. Cancelling an ended
-// transfer does nothing.
+// transfer ends with an "error" event, KindCancelled. Cancelling an
+// ended transfer does nothing.
 func (t *Transfer) Cancel() (err error) {
 	defer guard("cancelling", &err)
 	t.stop()
 	return nil
 }
 
-func (t *Transfer) answerable() error {
-	if t.r == nil {
-		return errors.New("only a receiving transfer answers an offer")
-	}
+func (t *Transfer) receiver() *app.Receiver {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.ended {
-		return errors.New("the transfer has ended")
+	return t.rc
+}
+
+func (t *Transfer) answerable() (*app.Transfer, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch {
+	case t.rc == nil:
+		return nil, errors.New("only a receiving transfer answers an offer")
+	case t.ended:
+		return nil, errors.New("the transfer has ended")
 	}
-	return nil
+	return t.at, nil
 }
 
 // stop cancels the transfer's context with ErrCancelled as the cause.
-func (t *Transfer) stop() {
-	t.cancel(transfer.ErrCancelled)
-}
+func (t *Transfer) stop() { t.stopWith(transfer.ErrCancelled) }
 
-// setCode records a new code (the receiver retired the old one).
-func (t *Transfer) setCode(code string) {
+func (t *Transfer) stopWith(cause error) { t.cancel(cause) }
+
+// start keeps core/app's transfer (and receiver) and waits, on the
+// goroutine begin reserved, for its end: then the receiver closes, the
+// transfer's slot is free, and only then is the last event passed on,
+// so that an app may start the next transfer as soon as it hears.
+func (t *Transfer) start(at *app.Transfer, rc *app.Receiver) {
 	t.mu.Lock()
-	t.code = code
+	t.at, t.rc = at, rc
 	t.mu.Unlock()
+	t.n.run("ending a transfer", func() {
+		<-at.Done()
+		if rc != nil {
+			rc.Close()
+		}
+		t.cancel(nil)
+		t.settle(at.Wait())
+		t.n.end(t)
+		t.mu.Lock()
+		last := t.last
+		t.mu.Unlock()
+		t.n.tell(t.id, last)
+	}, func(err error) { t.n.tell(t.id, failureOf(err)) })
 }
 
-// finish reports the end of the transfer to the app, exactly once, and
-// releases what it held.
-func (t *Transfer) finish(s transfer.Summary, err error) {
+// onEvent is core/app's Handler for the transfer: it passes each event
+// on as JSON, with the transfer's number.
+func (t *Transfer) onEvent(_ *app.Transfer, ev event.Event) {
+	defer quiet() // a panic here would be core/app's goroutine's
+	id := t.id
 	t.mu.Lock()
+	switch e := ev.(type) {
+	case event.CodeChanged:
+		if e.Reason == "used" {
+			// One receive is one transfer: the code that replaces a used
+			// one would never be typed, so it is not shown.
+			t.mu.Unlock()
+			return
+		}
+	case event.Offer:
+		t.offer = &e.Full
+	}
 	if t.ended {
+		id = 0 // a receiver's event after the transfer's end
+	}
+	switch ev.(type) {
+	case event.Done, event.Error:
+		t.ended, t.last = true, ev // start's goroutine passes it on
 		t.mu.Unlock()
 		return
 	}
-	t.ended = true
 	t.mu.Unlock()
-	t.cancel(nil)
-	if t.adv != nil {
-		t.adv.Close()
-	}
-	if t.r != nil {
-		_ = t.r.Close()
-	}
-	t.n.end(t)
-	if err != nil {
-		t.n.emit(func(ev Events) { ev.OnFailed(t.id, failureOf(err)) })
-		return
-	}
-	sum := summaryOf(s)
-	t.n.emit(func(ev Events) { ev.OnFinished(t.id, sum) })
+	t.n.tell(id, ev)
 }

@@ -3,12 +3,15 @@ package app
 import (
 	"errors"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/guessfile"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
@@ -300,4 +303,51 @@ func TestCloseWhileWaiting(t *testing.T) {
 		t.Fatalf("listening again: %v", err)
 	}
 	rc2.Close()
+}
+
+// A receiver that starts with the device's budget spent (kept from
+// before a restart): without KeepWaiting its wait ends with
+// ErrCodesStopped; with it the wait goes on, a sender with the shown
+// code is told codes are held, and after NewCode the same transfer
+// takes a sender.
+func TestKeepWaitingWhenStopped(t *testing.T) {
+	for _, keep := range []bool{false, true} {
+		t.Run(strconv.FormatBool(keep), func(t *testing.T) {
+			n := newNode(t)
+			spent := transfer.GuessRecord{Wrong: 12, Last: time.Now(), Stopped: true}
+			if err := guessfile.Open(filepath.Join(n.cfg.ConfigDir, "guesses.json")).Save(spent); err != nil {
+				t.Fatal(err)
+			}
+			rec := newRecorder()
+			rc := listen(t, n, rec, ReceiveConfig{AcceptAll: true, KeepWaiting: keep})
+			tr, err := rc.Receive(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !keep {
+				if res := tr.Wait(); !errors.Is(res.Err, transfer.ErrCodesStopped) {
+					t.Fatalf("without KeepWaiting: %v, want codes stopped", res.Err)
+				}
+				return
+			}
+			if err := sendText(t, testid.New(t), rc, rc.Code(), "early"); !errors.Is(err, secure.ErrCodesHeld) {
+				t.Fatalf("the shown code while stopped: %v, want codes held", err)
+			}
+			select {
+			case <-tr.Done():
+				t.Fatalf("the wait ended while stopped: %v", tr.Wait().Err)
+			default:
+			}
+			rc.NewCode()
+			if err := sendText(t, testid.New(t), rc, rc.Code(), "after"); err != nil {
+				t.Fatalf("after NewCode: %v", err)
+			}
+			if res := tr.Wait(); res.Err != nil {
+				t.Fatal(res.Err)
+			}
+			if got := rec.types(tr); !slices.Contains(got, "codes_stopped") || got[len(got)-1] != "done" {
+				t.Errorf("events %v, want codes_stopped and a last done", got)
+			}
+		})
+	}
 }

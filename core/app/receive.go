@@ -52,7 +52,17 @@ type ReceiveConfig struct {
 	// the budget is spent the wait for a sender ends with an error
 	// wrapping transfer.ErrCodesStopped.
 	PairedOnly bool
-	Diag       bool // diagnostics: Diag events, and splits in Done
+	// KeepWaiting keeps the wait for a sender going once the budget is
+	// spent (event.CodesStopped), for a front end whose person can ask
+	// for a new code while it waits (the mobile binding): a sender with
+	// a code is told that codes are held, a paired sender still gets
+	// through, and NewCode takes codes again. Without it the wait ends,
+	// as above.
+	KeepWaiting bool
+	// Ifaces, when set, are the interfaces this receiver advertises on,
+	// in place of Config.Ifaces.
+	Ifaces []string
+	Diag   bool // diagnostics: Diag events, and splits in Done
 	// OnEvent is told every event of the receiver's transfers.
 	OnEvent Handler
 }
@@ -136,8 +146,12 @@ func (n *Node) Listen(cfg ReceiveConfig) (*Receiver, error) {
 	}
 	rc.r = r
 	if cfg.Advertise {
+		ifaces := n.cfg.Ifaces
+		if cfg.Ifaces != nil {
+			ifaces = cfg.Ifaces
+		}
 		adv, err := discovery.Advertise(discovery.AdvertiseConfig{
-			Name: n.cfg.Name, Fingerprint: n.id.Fingerprint(), Port: r.Port(), Ifaces: n.cfg.Ifaces,
+			Name: n.cfg.Name, Fingerprint: n.id.Fingerprint(), Port: r.Port(), Ifaces: ifaces,
 			OnSkip: n.cfg.OnSkip,
 		})
 		if err != nil {
@@ -275,7 +289,7 @@ func (rc *Receiver) Receive(ctx context.Context) (*Transfer, error) {
 		return nil, errors.New("the receiver is closed")
 	case rc.busy:
 		return nil, errors.New("the receiver is already waiting for a sender")
-	case rc.stopped:
+	case rc.stopped && !rc.cfg.KeepWaiting:
 		return nil, codesStoppedError()
 	}
 	t := rc.n.newTransfer(ctx, event.Receiver, rc.em)
@@ -348,7 +362,7 @@ func (rc *Receiver) onEngine(ev transfer.Event) {
 		rc.stopped = true
 		rc.mu.Unlock()
 		rc.emitTo(t, event.FromTransfer(ev, event.Receiver))
-		if t != nil && t.connected() == nil {
+		if t != nil && t.connected() == nil && !rc.cfg.KeepWaiting {
 			t.cancel(transfer.ErrCodesStopped) // a transfer under way may finish
 		}
 		return

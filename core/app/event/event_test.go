@@ -58,3 +58,40 @@ func TestMarshalNested(t *testing.T) {
 		t.Errorf("offer over the listed limit: %d listed of %d (%v)", len(o.Entries), o.Total, err)
 	}
 }
+
+// MarshalFor is Marshal's object with "transfer" second, for every type.
+func TestMarshalFor(t *testing.T) {
+	for _, ev := range append(All(), Done{Local: &Diag{End: Sender}}, CodeChanged{"123456", "renewed"}) {
+		b, err := MarshalFor(ev, 42)
+		if err != nil {
+			t.Fatalf("%T: %v", ev, err)
+		}
+		if want := `{"event":"` + ev.Type() + `","transfer":42`; !strings.HasPrefix(string(b), want) {
+			t.Errorf("%T: %s does not start with %s", ev, b, want)
+		}
+		var got, plain map[string]any
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatalf("%T: %s: %v", ev, b, err)
+		}
+		p, _ := Marshal(ev)
+		if err := json.Unmarshal(p, &plain); err != nil {
+			t.Fatal(err)
+		}
+		if got["transfer"] != float64(42) {
+			t.Errorf("%T: transfer %v", ev, got["transfer"])
+		}
+		delete(got, "transfer")
+		if g, _ := json.Marshal(got); string(g) != string(mustJSON(t, plain)) {
+			t.Errorf("%T: %s, without transfer differs from %s", ev, b, p)
+		}
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

@@ -3,6 +3,7 @@ package event
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 )
 
 // Marshal returns ev's one JSON form: {"event":NAME, ...its fields}.
@@ -18,6 +19,26 @@ func Marshal(ev Event) ([]byte, error) {
 		return nil, fmt.Errorf("encoding event %s: %w", ev.Type(), err)
 	}
 	return named(ev.Type(), b), nil
+}
+
+// MarshalFor is ev's JSON form for a front end that runs several
+// transfers at once and must tell their events apart (the mobile
+// binding): Marshal's object with a "transfer" field, the transfer's
+// number, right after "event": {"event":NAME,"transfer":ID, ...}. ID 0
+// is no transfer (a receiver's event between transfers). The CLI's
+// --json lines are Marshal's and carry no such field.
+func MarshalFor(ev Event, transfer int64) ([]byte, error) {
+	b, err := Marshal(ev)
+	if err != nil {
+		return nil, err
+	}
+	name, _ := json.Marshal(ev.Type())
+	head := len(`{"event":`) + len(name) // Marshal puts it first
+	id := strconv.AppendInt([]byte(`,"transfer":`), transfer, 10)
+	out := make([]byte, 0, len(b)+len(id))
+	out = append(out, b[:head]...)
+	out = append(out, id...)
+	return append(out, b[head:]...), nil
 }
 
 // named puts the "event" field first in the object b.
