@@ -120,15 +120,15 @@ func (r *Receiver) slotsFull() (int, bool) {
 func (r *Receiver) concurrent() bool { return r.slots > 1 }
 
 // refuseBusy refuses nc before its handshake: running sessions are in
-// progress.
+// progress, which the sender is told (secure.BusyError).
 func (r *Receiver) refuseBusy(ctx context.Context, nc net.Conn, running int) {
-	secure.RefuseBusy(ctx, nc)
+	secure.RefuseBusyWith(ctx, nc, running)
 }
 
 // refuseBusyConn refuses a connection whose handshake completed when no
 // session could start.
 func (r *Receiver) refuseBusyConn(sc *secure.Conn, running int) {
-	sc.RefuseBusy()
+	sc.RefuseBusyWith(running)
 }
 
 // question is an offer waiting for the person's answer.

@@ -128,9 +128,12 @@ func TestServeManyQuestionsPerSession(t *testing.T) {
 	// All three are open at once: a fourth sender is busy.
 	extra := filepath.Join(src, "dora.bin")
 	writeFile(t, extra, []byte("late"))
-	if _, err := Send(ctx, m.sender("dora", Item{Path: extra})); !errors.Is(err, secure.ErrBusy) {
-		t.Fatalf("a fourth sender while three run: got %v, want ErrBusy", err)
+	_, err := Send(ctx, m.sender("dora", Item{Path: extra}))
+	var busy *secure.BusyError
+	if !errors.As(err, &busy) || busy.Running != 3 {
+		t.Fatalf("a fourth sender while three run: got %v, want busy with 3 transfers", err)
 	}
+	t.Logf("the fourth sender is told: %v", err)
 	byPeer := map[string]int{}
 	for _, ev := range offers {
 		o := ev.(Offered)
@@ -641,14 +644,16 @@ func TestMaxConcurrentBounds(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	m := newMany(t, ctx, ReceiverConfig{MaxConcurrent: 1})
+	m := newMany(t, ctx, ReceiverConfig{MaxConcurrent: 1, Code: "975310"}) // a fixed code stays
 	p := filepath.Join(t.TempDir(), "one.txt")
 	writeFile(t, p, []byte("one"))
 	done := make(chan error, 1)
 	go func() { _, err := Send(ctx, m.sender("one", Item{Path: p})); done <- err }()
 	m.waitEvents(ctx, 1, isOffered)
-	if _, err := Send(ctx, m.sender("two", Item{Path: p})); !errors.Is(err, secure.ErrBusy) {
-		t.Fatalf("a second sender with MaxConcurrent 1: got %v, want ErrBusy", err)
+	_, err := Send(ctx, m.sender("two", Item{Path: p}))
+	var busy *secure.BusyError
+	if !errors.As(err, &busy) || busy.Running != 1 {
+		t.Fatalf("a second sender with MaxConcurrent 1: got %v, want busy with 1 transfer", err)
 	}
 	m.r.Accept()
 	if err := <-done; err != nil {
