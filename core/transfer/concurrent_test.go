@@ -667,3 +667,53 @@ func TestMaxConcurrentBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A handshake that began under a code, whose guess arrives after a
+// transfer used that code up (CodeUsed), still completes with it: the
+// transfer that ended does not cut off a sender that typed the code
+// while it stood.
+func TestServeManyHandshakeOutlivesUsedCode(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	arrived, release := make(chan struct{}), make(chan struct{})
+	var guesses sync.Mutex
+	n := 0
+	h := &hooks{guessing: func() {
+		guesses.Lock()
+		n++
+		second := n == 2
+		guesses.Unlock()
+		if second { // the late sender's guess waits for the first transfer's end
+			close(arrived)
+			<-release
+		}
+	}}
+	m := newMany(t, ctx, ReceiverConfig{MaxConcurrent: 2, Policy: AcceptAll, hooks: h})
+	p := filepath.Join(t.TempDir(), "f.txt")
+	writeFile(t, p, []byte("hello"))
+	first := m.sender("first", Item{Path: p})
+	late := m.sender("late", Item{Path: p})
+	lateDone := make(chan error, 1)
+	// The first transfer holds part way while the late sender's
+	// handshake begins, and ends while its guess waits.
+	big := filepath.Join(t.TempDir(), "big.bin")
+	writeFile(t, big, pattern(2<<20, 5))
+	first.Items = []Item{{Path: big}}
+	hold := make(chan struct{})
+	g := &gatedConn{holdAfter: 1 << 20, hold: hold, held: make(chan struct{})}
+	first.Dialer = gatedDialer(g)
+	firstDone := make(chan error, 1)
+	go func() { _, err := Send(ctx, first); firstDone <- err }()
+	<-g.held
+	go func() { _, err := Send(ctx, late); lateDone <- err }()
+	<-arrived
+	close(hold)
+	if err := <-firstDone; err != nil {
+		t.Fatal(err)
+	}
+	m.waitEvents(ctx, 1, func(ev Event) bool { c, ok := ev.(CodeChanged); return ok && c.Reason == CodeUsed })
+	close(release)
+	if err := <-lateDone; err != nil {
+		t.Fatalf("a handshake begun under the used code: %v", err)
+	}
+}

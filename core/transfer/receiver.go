@@ -186,6 +186,7 @@ func (r *Receiver) NewCode() string {
 	r.mu.Lock()
 	next := newCode(r.code)
 	r.code, r.wrong, r.gen = next, 0, r.gen+1
+	r.usedGen = -1 // no handshake completes with a code before a person's new one
 	r.budget.Reset()
 	r.toldStopped = false
 	r.mu.Unlock()
@@ -463,6 +464,9 @@ func (r *Receiver) attempt(ev *emitter) (*guessTry, func(check func() bool) secu
 	t := &guessTry{code: r.code, gen: r.gen}
 	r.mu.Unlock()
 	return t, func(check func() bool) secure.GuessAnswer {
+		if h := r.cfg.hooks; h != nil && h.guessing != nil {
+			h.guessing()
+		}
 		r.mu.Lock()
 		if t.gen != r.gen {
 			if !r.concurrent() || t.gen != r.usedGen || r.usedWrong >= r.cfg.maxAttempts {
