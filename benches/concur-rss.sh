@@ -17,7 +17,7 @@ total=${1:-4096}
 rounds=${2:-3}
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT INT TERM
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT INT TERM
 bin="$work/concurbench"
 (cd "$root" && go build -o "$bin" ./benches/cmd/concurbench)
 for n in 1 2 4; do

@@ -225,7 +225,8 @@
 // held part way while two others finish). Memory is a session's per
 // session (its secure stream's buffers, one chunk buffer, one hash
 // state): a receiver taking four 1 GiB senders at once peaked at about
-// MEMFIG (benches/concur-rss.sh).
+// 10.2 MiB RSS, where one taking a 4 GiB sender peaked at 7.2 MiB
+// (benches/concur-rss.sh), inside the 48 MiB.
 //
 // # Decisions where the design brief was silent
 //
