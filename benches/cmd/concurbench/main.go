@@ -18,6 +18,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/ferry-project/ferry/benches"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 )
@@ -25,6 +26,10 @@ import (
 func main() {
 	if len(os.Args) < 2 {
 		fmt.Fprintln(os.Stderr, "usage: concurbench receive|send ...")
+		os.Exit(2)
+	}
+	if err := benches.CheckThisBuild(); err != nil {
+		fmt.Fprintln(os.Stderr, "concurbench:", err)
 		os.Exit(2)
 	}
 	var err error
