@@ -717,3 +717,49 @@ func TestServeManyHandshakeOutlivesUsedCode(t *testing.T) {
 		t.Fatalf("a handshake begun under the used code: %v", err)
 	}
 }
+
+// A paired sender and a sender with the code at once: each session
+// authenticates its own way, and the paired one uses up no code.
+func TestServeManyPairedBesideCode(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	sid, rid := ids(t)
+	pins := &pinSet{keys: [][]byte{sid.Public()}}
+	m := newMany(t, ctx, ReceiverConfig{MaxConcurrent: 2, Paired: pins.has})
+	code := m.r.Code()
+	src := t.TempDir()
+	a, b := filepath.Join(src, "paired.txt"), filepath.Join(src, "coded.txt")
+	writeFile(t, a, []byte("by pins"))
+	writeFile(t, b, []byte("by code"))
+	paired := m.sender("paired", Item{Path: a})
+	paired.Identity, paired.Code, paired.PeerKey = sid, "", rid.Public()
+	errs := make(chan []error, 1)
+	go func() { errs <- sendAll(ctx, paired, m.sender("coded", Item{Path: b})) }()
+	offers := m.waitEvents(ctx, 2, isOffered)
+	for _, ev := range offers {
+		m.r.AcceptSession(SessionOf(ev))
+	}
+	for i, err := range <-errs {
+		if err != nil {
+			t.Fatalf("sender %d: %v", i, err)
+		}
+	}
+	byName := map[string]Connected{}
+	for _, c := range eventsOf[Connected](m.rev) {
+		byName[c.PeerName] = c
+	}
+	if !byName["paired"].Paired || byName["coded"].Paired || byName["paired"].Session == byName["coded"].Session {
+		t.Fatalf("Connected: %+v", byName)
+	}
+	used := eventsOf[CodeChanged](m.rev)
+	if len(used) != 1 || used[0].Reason != CodeUsed || m.r.Code() == code {
+		t.Fatalf("code changes: %+v: want the code sender's transfer alone to use the code", used)
+	}
+	for _, f := range []string{a, b} {
+		want, _ := os.ReadFile(f)
+		have, err := os.ReadFile(filepath.Join(m.dir, filepath.Base(f)))
+		if err != nil || !bytes.Equal(have, want) {
+			t.Fatalf("%s: %v", f, err)
+		}
+	}
+}
