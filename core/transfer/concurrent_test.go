@@ -104,6 +104,19 @@ func (m *many) waitEvents(ctx context.Context, n int, match func(Event) bool) []
 	}
 }
 
+// idle waits until no session runs: a session gives its place back a
+// moment after its sender has its result.
+func (m *many) idle(ctx context.Context) {
+	m.t.Helper()
+	for m.r.running() != 0 {
+		select {
+		case <-ctx.Done():
+			m.t.Fatal("sessions never ended")
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
 func isOffered(ev Event) bool { _, ok := ev.(Offered); return ok }
 
 // Three senders at once, three questions open at once, each answered for
@@ -177,7 +190,17 @@ func TestServeManyQuestionsPerSession(t *testing.T) {
 	}
 
 	// Every session-scoped event is stamped, and a session's events are
-	// one peer's.
+	// one peer's. A session ends (Finished, Failed) after its sender has
+	// its result.
+	m.waitEvents(ctx, 3, func(ev Event) bool {
+		switch e := ev.(type) {
+		case Finished:
+			return e.Session != 0
+		case Failed:
+			return e.Session != 0
+		}
+		return false
+	})
 	peerOf := map[int]string{}
 	ended := map[int]Event{}
 	for _, ev := range m.rev.all() {
@@ -482,6 +505,7 @@ func TestServeManyResumeEach(t *testing.T) {
 	}
 
 	// Second run, both at once: each resumes its own.
+	m.idle(ctx)
 	for i, err := range sendAll(ctx, cfgs...) {
 		if err != nil {
 			t.Fatalf("resumed sender %d: %v", i, err)
@@ -548,6 +572,7 @@ func TestServeManyCodeServesSeveral(t *testing.T) {
 	if n := len(eventsOf[CodeChanged](m.rev)); n != 1 {
 		t.Fatalf("%d CodeChanged, want 1", n)
 	}
+	m.idle(ctx)
 	late := m.sender("late", Item{Path: a})
 	late.Code = code
 	if _, err := Send(ctx, late); !errors.Is(err, secure.ErrWrongCode) && !errors.Is(err, secure.ErrCodeRetired) {
@@ -660,6 +685,7 @@ func TestMaxConcurrentBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The next sender is served: ServeMany goes on.
+	m.idle(ctx)
 	go func() { _, err := Send(ctx, m.sender("three", Item{Path: p})); done <- err }()
 	m.waitEvents(ctx, 2, isOffered)
 	m.r.Accept()
@@ -751,6 +777,9 @@ func TestServeManyPairedBesideCode(t *testing.T) {
 	if !byName["paired"].Paired || byName["coded"].Paired || byName["paired"].Session == byName["coded"].Session {
 		t.Fatalf("Connected: %+v", byName)
 	}
+	// Both sessions end after their senders have their results.
+	m.waitEvents(ctx, 2, func(ev Event) bool { f, ok := ev.(Finished); return ok && f.Session != 0 })
+	m.waitEvents(ctx, 1, func(ev Event) bool { _, ok := ev.(CodeChanged); return ok })
 	used := eventsOf[CodeChanged](m.rev)
 	if len(used) != 1 || used[0].Reason != CodeUsed || m.r.Code() == code {
 		t.Fatalf("code changes: %+v: want the code sender's transfer alone to use the code", used)

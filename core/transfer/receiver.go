@@ -242,7 +242,9 @@ func (r *Receiver) Close() error {
 // device stale) is reported with Refused.
 // The first connection through the handshake becomes the transfer; while
 // it runs, every other connection is refused as busy (the sender gets
-// secure.ErrBusy). Serve returns only after every goroutine it started
+// secure.ErrBusy). Serve runs one session whatever MaxConcurrent says
+// (ServeMany runs several); with MaxConcurrent above 1 its session
+// takes one of the places ServeConn's sessions take too. Serve returns only after every goroutine it started
 // has ended; handshakes still pending then are closed.
 func (r *Receiver) Serve(ctx context.Context) (sum Summary, err error) {
 	ev := r.ev
@@ -339,7 +341,9 @@ func noFailed(err error) error {
 // closes nc. While a Serve or another ServeConn runs, nc is refused as
 // busy (the sender gets secure.ErrBusy); a front end that takes such
 // connections while Serve waits hands them to Serve instead, through
-// ReceiverConfig.Listener.
+// ReceiverConfig.Listener. With MaxConcurrent above 1, ServeConn may
+// run beside ServeMany, Serve and other ServeConns, its session taking
+// one of the MaxConcurrent places, and is busy only when all are taken.
 func (r *Receiver) ServeConn(ctx context.Context, nc net.Conn) (sum Summary, err error) {
 	ev := r.ev
 	defer r.failed(&err)
