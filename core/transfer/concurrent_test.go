@@ -667,6 +667,9 @@ func TestMaxConcurrentBounds(t *testing.T) {
 			t.Fatalf("MaxConcurrent %d accepted", n)
 		}
 	}
+	if _, err := NewReceiver(ReceiverConfig{Sink: &memSink{}, Identity: rid, NoListen: true, MaxConcurrent: 2}); err == nil {
+		t.Fatal("a Sink receiver with MaxConcurrent 2 accepted")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	m := newMany(t, ctx, ReceiverConfig{MaxConcurrent: 1, Code: "975310"}) // a fixed code stays

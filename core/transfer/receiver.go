@@ -84,6 +84,11 @@ func newReceiver(cfg ReceiverConfig) (*Receiver, error) {
 	if cfg.MaxConcurrent < 0 || cfg.MaxConcurrent > MaxConcurrentLimit {
 		return nil, fmt.Errorf("a receiver takes 1 to %d transfers at once, not %d", MaxConcurrentLimit, cfg.MaxConcurrent)
 	}
+	if cfg.Sink != nil && cfg.MaxConcurrent > 1 {
+		// A Sink is told of one transfer's entries, then its End: two
+		// transfers at once would interleave in it.
+		return nil, errors.New("a receiver into a Sink takes one transfer at a time")
+	}
 	code := cfg.Code
 	if code == "" {
 		code = newCode("")

@@ -154,7 +154,7 @@ type ReceiverConfig struct {
 	// sender refused as busy meanwhile (what Serve always does). Each
 	// session has its own handshake, offer, question (see
 	// Receiver.AcceptSession), progress and result; their events carry
-	// its id (SessionOf).
+	// its id (SessionOf). A receiver into a Sink takes one at a time.
 	MaxConcurrent int
 	// Budget is the device's guess budget (budget.go), shared by every
 	// Receiver the front end makes for as long as the device receives,
