@@ -47,6 +47,12 @@
 // place of message 2, and the initiator's handshake fails with ErrBusy. A
 // handshake that completed as the responder became busy is refused with
 // (*Conn).RefuseBusy instead, and the initiator's first Read says ErrBusy.
+// RefuseBusyWith (and (*Conn).RefuseBusyWith) also say how many transfers
+// the responder runs: one byte (1 to 255) after the busy reason, which
+// the initiator reads into a *BusyError (wrapping ErrBusy); an initiator
+// of before it stops at the reason and never reads the byte, and one
+// that finds no byte (the responder closed its direction after the
+// reason) reports plain ErrBusy.
 //
 // Rejection reasons (the byte after the zero length):
 //

@@ -129,7 +129,18 @@ func (r *reader) nextRecord() error {
 		if err := r.ensure(lenSize + 1); err != nil {
 			return err
 		}
-		return fromResponder(r.buf[r.next+lenSize])
+		err := fromResponder(r.buf[r.next+lenSize])
+		if r.buf[r.next+lenSize] == rejectBusy {
+			// A count may follow (RefuseBusyWith); the responder
+			// closed its direction after it, so this ends at once.
+			moreErr := r.ensure(lenSize + 2)
+			var more byte
+			if moreErr == nil {
+				more = r.buf[r.next+lenSize+1]
+			}
+			return busyCount(err, more, moreErr)
+		}
+		return err
 	}
 	if l < tagSize {
 		return fmt.Errorf("reading record: %w: length %d is shorter than its tag", ErrMalformed, l)

@@ -81,8 +81,11 @@ func fromInitiator(reason byte) error {
 // drain what the peer already sent, so that the kernel does not answer
 // unread data with a reset that could destroy the rejection before the
 // peer reads it.
-func reject(nc net.Conn, reason byte) {
-	nc.Write([]byte{0, 0, reason})
+func reject(nc net.Conn, reason byte) { rejectWith(nc, reason) }
+
+// rejectWith is reject with bytes that follow the reason (busy's count).
+func rejectWith(nc net.Conn, reason byte, more ...byte) {
+	nc.Write(append([]byte{0, 0, reason}, more...))
 	if tc, ok := nc.(interface{ CloseWrite() error }); ok {
 		tc.CloseWrite()
 	}
@@ -99,7 +102,15 @@ func readRejection(nc net.Conn, what string, meaning func(byte) error) error {
 	if meaning == nil {
 		return fmt.Errorf("reading %s: %w: zero length", what, ErrMalformed)
 	}
-	return meaning(b[0])
+	err := meaning(b[0])
+	if b[0] == rejectBusy && errors.Is(err, ErrBusy) {
+		// A count may follow; the responder closed its direction after
+		// it, so this read ends at once either way.
+		var n [1]byte
+		_, nerr := io.ReadFull(nc, n[:])
+		return busyCount(err, n[0], nerr)
+	}
+	return err
 }
 
 // RefuseBusy answers, as the responder, a connection that arrives while
@@ -109,12 +120,19 @@ func readRejection(nc net.Conn, what string, meaning func(byte) error) error {
 // ErrBusy instead of hanging. It spends at most a couple of seconds on a
 // peer that says nothing (less if ctx ends first) and no memory beyond a
 // few bytes; the caller still closes nc.
-func RefuseBusy(ctx context.Context, nc net.Conn) error {
+func RefuseBusy(ctx context.Context, nc net.Conn) error { return RefuseBusyWith(ctx, nc, 0) }
+
+// RefuseBusyWith is RefuseBusy that also tells the initiator how many
+// transfers this end runs (running, 1 to 255; 0 says nothing): the
+// initiator's error is then a *BusyError carrying it. The count is one
+// byte after the rejection's reason, which an initiator that does not
+// know it never reads.
+func RefuseBusyWith(ctx context.Context, nc net.Conn, running int) error {
 	err := bounded(ctx, nc, busyTimeout, func() error {
 		if _, _, _, err := answerPreamble(nc, Auto, hasAESHardware()); err != nil {
 			return err
 		}
-		reject(nc, rejectBusy)
+		rejectBusyWith(nc, running)
 		return nil
 	})
 	if err != nil {
@@ -126,8 +144,46 @@ func RefuseBusy(ctx context.Context, nc net.Conn) error {
 // RefuseBusy is RefuseBusy for a connection whose handshake completed
 // after this end became busy: the initiator's first Read returns ErrBusy.
 // It closes the Conn.
-func (c *Conn) RefuseBusy() {
+func (c *Conn) RefuseBusy() { c.RefuseBusyWith(0) }
+
+// RefuseBusyWith is RefuseBusy with the number of transfers this end
+// runs (see RefuseBusyWith).
+func (c *Conn) RefuseBusyWith(running int) {
 	c.nc.SetWriteDeadline(time.Now().Add(busyTimeout))
-	reject(c.nc, rejectBusy)
+	rejectBusyWith(c.nc, running)
 	c.Close()
+}
+
+// rejectBusyWith sends the busy rejection, followed by running when it
+// is 1 to 255.
+func rejectBusyWith(nc net.Conn, running int) {
+	if running < 1 || running > 255 {
+		reject(nc, rejectBusy)
+		return
+	}
+	rejectWith(nc, rejectBusy, byte(running))
+}
+
+// BusyError is the initiator's error when the responder refused it as
+// busy and said how many transfers it runs (RefuseBusyWith). It wraps
+// ErrBusy.
+type BusyError struct{ Running int }
+
+func (e *BusyError) Error() string {
+	if e.Running == 1 {
+		return fmt.Sprintf("%v: the other device is in another transfer; try again when it has finished", ErrBusy)
+	}
+	return fmt.Sprintf("%v: the other device is in %d transfers, as many as it takes at once; try again when one has finished", ErrBusy, e.Running)
+}
+
+func (e *BusyError) Unwrap() error { return ErrBusy }
+
+// busyCount turns a busy rejection into a *BusyError when the byte after
+// its reason (more, read by the caller: an error when there is none, as
+// from a responder that sends no count) says how many transfers run.
+func busyCount(err error, more byte, moreErr error) error {
+	if moreErr != nil || more == 0 || !errors.Is(err, ErrBusy) {
+		return err
+	}
+	return &BusyError{Running: int(more)}
 }

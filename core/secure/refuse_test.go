@@ -156,3 +156,40 @@ func TestNoCodesRefusedBeforeGuess(t *testing.T) {
 		t.Fatalf("paired at a paired-only responder: client %v, server %v", cl.err, sv.err)
 	}
 }
+
+// A busy refusal with a count reaches the initiator as a *BusyError, in
+// the handshake's place and after it; without one, as plain ErrBusy.
+func TestRefuseBusyWithCount(t *testing.T) {
+	a, b := ids(t)
+	check := func(what string, err error, running int) {
+		t.Helper()
+		if !errors.Is(err, ErrBusy) {
+			t.Fatalf("%s, running %d: got %v, want ErrBusy", what, running, err)
+		}
+		var be *BusyError
+		if got := errors.As(err, &be); got != (running > 0) || (got && be.Running != running) {
+			t.Fatalf("%s, running %d: got %v", what, running, err)
+		}
+		if running == 4 && !strings.Contains(err.Error(), "4 transfers") {
+			t.Fatalf("%s: the message does not say how many: %v", what, err)
+		}
+	}
+	for _, running := range []int{0, 1, 4} {
+		refused := make(chan error, 1)
+		addr := rawServer(t, func(nc net.Conn) { refused <- RefuseBusyWith(context.Background(), nc, running) })
+		check("before the handshake", dialClient(t, addr, Config{Identity: a, Code: "123456"}), running)
+		if err := <-refused; err != nil {
+			t.Fatalf("RefuseBusyWith: %v", err)
+		}
+
+		cl, sv := pipe(t, Config{Identity: a, Code: "123456"}, Config{Identity: b, Code: "123456"})
+		if cl.err != nil || sv.err != nil {
+			t.Fatalf("client %v, server %v", cl.err, sv.err)
+		}
+		sv.c.RefuseBusyWith(running)
+		cl.c.Write([]byte("offer"))
+		cl.c.Flush()
+		_, err := cl.c.Read(make([]byte, 8))
+		check("after the handshake", err, running)
+	}
+}

@@ -30,22 +30,59 @@ const (
 	maxPending          = 64
 )
 
-// acceptor is one Serve's accept loop and the handshakes it starts. Serve
-// owns it: start launches the loop, stop ends the loop and every
-// handshake and waits for them, so no goroutine outlives Serve.
+// acceptor is one Serve's (or ServeMany's) accept loop and the
+// handshakes it starts. Serve owns it: start launches the loop, stop ends
+// the loop and every handshake and waits for them, so no goroutine
+// outlives Serve. A connection through its handshake becomes a session
+// when slots has room for it, and is refused as busy otherwise.
 type acceptor struct {
 	r      *Receiver
 	ev     *emitter
 	ctx    context.Context
-	won    chan won   // the first connection through the handshake
+	won    chan won   // connections through the handshake that took a slot
 	failed chan error // the accept loop's own failure
+	slots  slots      // how many sessions may start
 	wg     sync.WaitGroup
 
 	mu       sync.Mutex
 	pending  list.List      // of *pendingConn, oldest first
 	bySource map[string]int // by netsrc.Source.Host
 	byNet    map[string]int // by netsrc.Source.Net (IPv6 /64s)
-	claimed  bool           // a session has started, or Serve is ending: refuse as busy
+	stopping bool           // Serve is ending: refuse as busy
+}
+
+// slots is what decides whether one more session may start. Its methods
+// are called with the acceptor's lock held.
+type slots interface {
+	// full reports that no session may start now: a connection is then
+	// refused as busy before its handshake, told how many run (n).
+	full() (n int, full bool)
+	// take starts a session, if one may start.
+	take() bool
+}
+
+// oneSession is Serve's: the first connection through the handshake is
+// its session, and every later one is busy. On a receiver with
+// MaxConcurrent above 1 the session also needs one of the receiver's
+// slots (ServeConn's sessions take them too).
+type oneSession struct {
+	r     *Receiver
+	taken bool
+}
+
+func (o *oneSession) full() (int, bool) {
+	if o.taken {
+		return o.r.running(), true
+	}
+	return o.r.slotsFull()
+}
+
+func (o *oneSession) take() bool {
+	if o.taken || !o.r.takeSlot() {
+		return false
+	}
+	o.taken = true
+	return true
 }
 
 type deadliner interface{ SetDeadline(time.Time) error }
@@ -54,6 +91,7 @@ type won struct {
 	sc         *secure.Conn
 	timers     *diag.Timers
 	wrongCodes int // wrong codes checked before this one proved right
+	gen        int // the generation of the code it proved (code mode)
 }
 
 type pendingConn struct {
@@ -62,9 +100,11 @@ type pendingConn struct {
 	el     *list.Element // nil once no longer pending
 }
 
-// start launches the accept loop; ctx's end stops it.
-func (r *Receiver) start(ctx context.Context, ev *emitter) *acceptor {
-	a := &acceptor{r: r, ev: ev, ctx: ctx, won: make(chan won, 1), failed: make(chan error, 1),
+// start launches the accept loop; ctx's end stops it. won is buffered
+// for every session that may start at once (n), so that a handshake
+// never waits for Serve to take its connection.
+func (r *Receiver) start(ctx context.Context, ev *emitter, sl slots, n int) *acceptor {
+	a := &acceptor{r: r, ev: ev, ctx: ctx, won: make(chan won, n), failed: make(chan error, 1), slots: sl,
 		bySource: make(map[string]int), byNet: make(map[string]int)}
 	if dl, ok := r.ln.(deadliner); ok {
 		dl.SetDeadline(time.Time{})
@@ -78,7 +118,7 @@ func (r *Receiver) start(ctx context.Context, ev *emitter) *acceptor {
 // connection by cancelling Serve's context, and waits for them.
 func (a *acceptor) stop(cancel context.CancelCauseFunc) {
 	a.mu.Lock()
-	a.claimed = true
+	a.stopping = true
 	a.mu.Unlock()
 	cancel(nil)
 	// Expiring the listener's deadline is what unblocks Accept; the
@@ -87,10 +127,14 @@ func (a *acceptor) stop(cancel context.CancelCauseFunc) {
 		dl.SetDeadline(time.Now())
 	}
 	a.wg.Wait()
-	select {
-	case w := <-a.won: // won while Serve was already ending
-		w.sc.Close()
-	default:
+	for {
+		select {
+		case w := <-a.won: // won while Serve was already ending
+			w.sc.Close()
+			a.r.releaseSlot()
+		default:
+			return
+		}
 	}
 }
 
@@ -127,7 +171,8 @@ func (a *acceptor) admit(nc net.Conn) {
 	if p.source.Net != "" {
 		a.byNet[p.source.Net]++
 	}
-	busy := a.claimed
+	running, busy := a.slots.full()
+	busy = busy || a.stopping
 	n := a.pending.Len()
 	a.mu.Unlock()
 	a.r.cfg.hooks.onAdmitted(n)
@@ -136,7 +181,7 @@ func (a *acceptor) admit(nc net.Conn) {
 	go func() {
 		defer a.wg.Done()
 		if busy {
-			secure.RefuseBusy(a.ctx, nc)
+			a.r.refuseBusy(a.ctx, nc, running)
 			a.release(p)
 			nc.Close()
 			return
@@ -156,16 +201,16 @@ func (a *acceptor) handshake(p *pendingConn) {
 	a.mu.Lock()
 	evicted := p.el == nil
 	a.releaseLocked(p)
-	first := !a.claimed && !evicted
-	a.claimed = a.claimed || first
+	took := !a.stopping && !evicted && a.slots.take()
+	running, _ := a.slots.full()
 	a.mu.Unlock()
 	switch {
 	case evicted:
 		sc.Close()
-	case first:
-		a.won <- w // buffered, and only one is ever sent
+	case took:
+		a.won <- w // buffered: at most as many as there are slots
 	default:
-		sc.RefuseBusy()
+		a.r.refuseBusyConn(sc, running)
 	}
 }
 

@@ -124,11 +124,20 @@ type Connected struct {
 	// sender may be a guesser who got lucky: a front end never pins its
 	// key without saying so in the question.
 	WrongCodes int
+	// Session (receiver) is the session the event belongs to (see
+	// SessionOf); 0 on a sender.
+	Session int
 }
 
 // Offered (receiver): an offer arrived and waits for Accept or Decline,
 // unless the policy answers it.
-type Offered struct{ Offer Offer }
+type Offered struct {
+	Offer Offer
+	// Session (receiver) is the session the offer came in: answer it
+	// with Receiver.AcceptSession or DeclineSession when several may be
+	// open at once (ReceiverConfig.MaxConcurrent).
+	Session int
+}
 
 // Accepted (sender): the receiver accepted; Total is the number of bytes
 // that will actually cross (skips and resumes already taken off).
@@ -148,6 +157,9 @@ type Progress struct {
 	CurrentSize int64
 	EntriesDone int
 	Entries     int
+	// Session (receiver) is the session the event belongs to (see
+	// SessionOf); 0 on a sender.
+	Session int
 }
 
 // EntryDone: one entry is verified and in place (or skipped).
@@ -155,6 +167,13 @@ type EntryDone struct {
 	Entry   Entry
 	Outcome Outcome
 	SavedAs string // receiver: path relative to the destination; may differ from Entry.Path after a clash
+	// Replaced (receiver, with ReceiverConfig.Overwrite) says that the
+	// file replaced one of the same name: one already there, or one
+	// that another session placed first (the last placed wins).
+	Replaced bool
+	// Session (receiver) is the session the event belongs to (see
+	// SessionOf); 0 on a sender.
+	Session int
 }
 
 // TextReceived (receiver): a text snippet arrived. It is not saved unless
@@ -162,6 +181,9 @@ type EntryDone struct {
 type TextReceived struct {
 	Entry Entry
 	Text  string
+	// Session (receiver) is the session the event belongs to (see
+	// SessionOf); 0 on a sender.
+	Session int
 }
 
 // CodeChanged (receiver): the code a sender must type is now Code.
@@ -292,14 +314,86 @@ type Unproven struct {
 type Diagnostics struct {
 	Interval time.Duration
 	Split    diag.Split
+	// Session (receiver) is the session the event belongs to (see
+	// SessionOf); 0 on a sender.
+	Session int
 }
 
 // Finished: the transfer is complete and every entry was confirmed.
-type Finished struct{ Summary Summary }
+type Finished struct {
+	Summary Summary
+	Session int // receiver: the session that finished (see SessionOf); 0 on a sender
+}
 
 // Failed: the transfer ended without completing. Err wraps one of the
 // package's sentinel errors where one applies.
-type Failed struct{ Err error }
+type Failed struct {
+	Err error
+	// Session (receiver) is the session that failed, 0 when the
+	// failure is the receiver's own (Serve's listener, a handshake
+	// that ServeConn ran); 0 on a sender.
+	Session int
+}
+
+// SessionOf returns the receiver's session an event belongs to: 1, 2, 3
+// ... in the order the sessions passed their handshakes on this
+// Receiver (every Serve, ServeMany and ServeConn counted), or 0 for an
+// event of the receiver as a whole (CodeChanged, CodesHeld,
+// CodesStopped, Refused, a Failed that ended no session) and for every
+// event of a sender. A front end that serves several senders at once
+// (Receiver.ServeMany) keeps one row, card or question per session id.
+func SessionOf(ev Event) int {
+	switch e := ev.(type) {
+	case Connected:
+		return e.Session
+	case Offered:
+		return e.Session
+	case Progress:
+		return e.Session
+	case EntryDone:
+		return e.Session
+	case TextReceived:
+		return e.Session
+	case Diagnostics:
+		return e.Session
+	case Finished:
+		return e.Session
+	case Failed:
+		return e.Session
+	}
+	return 0
+}
+
+// stamp sets a session-scoped event's Session to id.
+func stamp(ev Event, id int) Event {
+	switch e := ev.(type) {
+	case Connected:
+		e.Session = id
+		return e
+	case Offered:
+		e.Session = id
+		return e
+	case Progress:
+		e.Session = id
+		return e
+	case EntryDone:
+		e.Session = id
+		return e
+	case TextReceived:
+		e.Session = id
+		return e
+	case Diagnostics:
+		e.Session = id
+		return e
+	case Finished:
+		e.Session = id
+		return e
+	case Failed:
+		e.Session = id
+		return e
+	}
+	return ev
+}
 
 func (Connected) isEvent()    {}
 func (Offered) isEvent()      {}

@@ -41,15 +41,26 @@ func openDest(dir string, overwrite bool, peerFP string) (*dest, error) {
 	return &dest{root: r, overwrite: overwrite, peerFP: peerFP}, nil
 }
 
-// close removes the partial folder when the transfer left it empty (a
-// successful receive leaves nothing behind but what was sent); one that
-// holds partial files stays for their resume, and rmdir refuses a folder
-// that is not empty, so no check can race with it.
-func (d *dest) close() error {
+func (d *dest) close() error { return d.root.Close() }
+
+// removePartialDir removes the partial folder when the transfers left it
+// empty (a successful receive leaves nothing behind but what was sent);
+// one that holds partial files stays for their resume, and rmdir refuses
+// a folder that is not empty, so no check can race with it. Only the
+// last session with the folder open calls it (shared.close): another
+// session may be about to create a partial file in it.
+func (d *dest) removePartialDir() {
 	if fi, err := d.root.Lstat(partialDir); err == nil && fi.IsDir() {
 		d.root.Remove(partialDir) // fails, as it should, unless empty
 	}
-	return d.root.Close()
+}
+
+// sparePath names a partial file of no entry's: for a file whose own
+// partial file another session is writing. Nothing resumes it.
+func (d *dest) sparePath() string {
+	var nonce [12]byte
+	rand.Read(nonce[:])
+	return partialDir + "/spare-" + hex.EncodeToString(nonce[:]) + ".part"
 }
 
 // mapTops decides where each top-level folder of the offer goes. A folder
@@ -265,6 +276,15 @@ func (d *dest) exact(p string) bool {
 	return names[name]
 }
 
+// unlist forgets the listing of p's folder, so that exact lists it again.
+func (d *dest) unlist(p string) {
+	dir, _, ok := cutLast(p)
+	if !ok {
+		dir = "."
+	}
+	delete(d.listed, dir)
+}
+
 // list returns the names in dir, or nil when it cannot be read.
 func (d *dest) list(dir string) map[string]bool {
 	f, err := d.root.Open(dir)
@@ -366,17 +386,25 @@ func (d *dest) finish(f *os.File, p string, e Entry) error {
 }
 
 // place moves a verified partial file to its final name and returns the
-// name used. Without overwrite it never replaces anything: it hard-links
+// name used, and whether it replaced a file (with overwrite). Without overwrite it never replaces anything: it hard-links
 // (which fails rather than replace) and tries "name (1).ext", "name
 // (2).ext"... in the same folder; where links are not supported it falls
 // back to checking, then renaming. With overwrite it renames over an
 // existing file of exactly that name, but never over a folder, and never
-// over a file that has the name only under folding (see exact).
-func (d *dest) place(partial, final string) (string, error) {
+// over a file that has the name only under folding (see exact). The
+// name is claimed by the link or rename itself, atomically, so sessions
+// that place files at once never take one name twice: without overwrite
+// the later gets "name (1).ext", with it the last placed wins.
+func (d *dest) place(partial, final string) (saved string, replaced bool, err error) {
 	if d.overwrite {
-		if fi, err := d.root.Lstat(final); err != nil || (!fi.IsDir() && d.exact(final)) {
+		fi, lerr := d.root.Lstat(final)
+		if lerr == nil && !fi.IsDir() && !d.exact(final) {
+			// Listed before another session placed it, maybe.
+			d.unlist(final)
+		}
+		if lerr != nil || (!fi.IsDir() && d.exact(final)) {
 			if err := d.root.Rename(partial, final); err == nil {
-				return final, nil
+				return final, lerr == nil, nil
 			}
 		}
 	}
@@ -386,7 +414,7 @@ func (d *dest) place(partial, final string) (string, error) {
 		if n > 0 {
 			alt := clashName(name, n, false)
 			if err := checkName(alt); err != nil {
-				return "", fmt.Errorf("finding a free name for %q: %w", final, err)
+				return "", false, fmt.Errorf("finding a free name for %q: %w", final, err)
 			}
 			cand = alt
 			if nested {
@@ -396,9 +424,9 @@ func (d *dest) place(partial, final string) (string, error) {
 		err := d.root.Link(partial, cand)
 		if err == nil {
 			if err := d.root.Remove(partial); err != nil {
-				return "", fmt.Errorf("removing partial file: %w", err)
+				return "", false, fmt.Errorf("removing partial file: %w", err)
 			}
-			return cand, nil
+			return cand, false, nil
 		}
 		if errors.Is(err, fs.ErrExist) {
 			continue
@@ -406,12 +434,12 @@ func (d *dest) place(partial, final string) (string, error) {
 		if _, lerr := d.root.Lstat(cand); lerr == nil {
 			continue
 		} else if !errors.Is(lerr, fs.ErrNotExist) {
-			return "", fmt.Errorf("checking %q: %w", cand, lerr)
+			return "", false, fmt.Errorf("checking %q: %w", cand, lerr)
 		}
 		if err := d.root.Rename(partial, cand); err != nil {
-			return "", fmt.Errorf("moving into place: %w", diskError(err))
+			return "", false, fmt.Errorf("moving into place: %w", diskError(err))
 		}
-		return cand, nil
+		return cand, false, nil
 	}
-	return "", fmt.Errorf("no free name for %q", final)
+	return "", false, fmt.Errorf("no free name for %q", final)
 }

@@ -2,7 +2,9 @@
 // secure: the offer, the receiver's answer, the files, folders and text
 // snippets, their hashes, and the safe writes at the receiving end. It is
 // the API every front end (cli, gui, mobile) uses: Send on one side,
-// NewReceiver/Serve/Accept/Decline on the other, and a stream of Events.
+// NewReceiver/Serve/Accept/Decline on the other (ServeMany and
+// AcceptSession/DeclineSession for several senders at once), and a
+// stream of Events.
 //
 // # Promises
 //
@@ -33,8 +35,9 @@
 //     the last flush, so that three quarters are left for delays),
 //     including while a person decides and while a large file is hashed.
 //   - Memory is bounded whatever the sizes: one chunk buffer and one hash
-//     state per end, the secure stream's fixed buffers, and the manifest
-//     (at most MaxManifestBytes encoded, MaxEntries entries). Moving a
+//     state per end (per session, on a receiver that runs several), the
+//     secure stream's fixed buffers, and the manifest (at most
+//     MaxManifestBytes encoded, MaxEntries entries). Moving a
 //     chunk allocates nothing on either end: BLAKE3 runs on the caller's
 //     goroutine over fixed buffers (see hasher).
 //   - Events are delivered in order, never concurrently.
@@ -83,7 +86,8 @@
 // Receiver.ServeConn runs one session (handshake and transfer) on a
 // connection accepted or opened elsewhere, such as a browser's WebSocket
 // wrapped as a net.Conn, under the same code, attempt limit and guess
-// budget as Serve, refused as busy while another session or Serve runs.
+// budget as Serve, refused as busy while another session or Serve runs
+// (with MaxConcurrent above 1: while as many sessions run).
 // ReceiverConfig.Listener gives Serve such connections among its own
 // (core/web's Mux is one that merges them with TCP), and
 // ReceiverConfig.NoListen makes a receiver that binds nothing. A sender
@@ -149,6 +153,80 @@
 // buffers and one chunk) and the window is shared: a sender to four
 // receivers peaked at about 18 MiB RSS where one to one receiver peaked
 // at about 11 MiB (benches/multi-rss.sh), inside the 32 MiB budget.
+//
+// # Several senders
+//
+// A Receiver with ReceiverConfig.MaxConcurrent above 1 (at most
+// MaxConcurrentLimit, 4) takes that many senders at once through
+// ServeMany, which serves until its context ends or Close: one accept
+// loop, and a session per connection through the handshake, each on a
+// goroutine ServeMany owns and waits for. A session is what Serve runs
+// for its one transfer: its own handshake (its own code check or pinned
+// key), offer, question, progress and result, and its error ends only
+// it. ServeMany returns no session's outcome: each ends with its own
+// Finished or Failed event. Every event of a session carries the
+// session's id (Session on Connected, Offered, Progress, EntryDone,
+// TextReceived, Diagnostics, Finished and Failed; SessionOf reads it),
+// numbered from 1 in the order sessions passed their handshakes on the
+// Receiver; events of the receiver as a whole (CodeChanged, CodesHeld,
+// CodesStopped, Refused) carry none. Events of all sessions go to the
+// one handler, in order per session and never concurrently.
+//
+// A method of its own rather than Serve called concurrently: a Serve
+// returns one transfer's outcome, and its accept loop refuses the others
+// as busy; several Serves would need one accept loop between them, owned
+// by none. ServeMany owns its loop and its sessions as http.Server's
+// Serve does, and a front end reads every result from the events it
+// already handles. Serve and ServeConn are unchanged; on such a receiver
+// ServeConn's session takes one of the same places.
+//
+// Questions: several offers may wait at once. AcceptSession and
+// DeclineSession answer one session's (the Session of its Offered);
+// Accept and Decline answer the oldest open one, so a front end that
+// asks one question at a time still works.
+//
+// Busy: beyond MaxConcurrent, a connection is refused as busy, before
+// its handshake (or after it, when the last place was taken meanwhile),
+// and the sender is told how many transfers run: a secure.BusyError
+// (secure.RefuseBusyWith), which wraps secure.ErrBusy.
+//
+// Codes: one code serves every sender that types it while it stands.
+// Wrong codes count against it and the guess budget as ever, whichever
+// session's handshake they come in (the budget's lock and the
+// Receiver's make the count exact however many run). A code the
+// receiver picked is replaced (CodeUsed) when a session that used it
+// ends, and only while it is still the current one: the sessions still
+// running are not touched, and a handshake that began under it completes
+// with it (at most maxAttempts wrong guesses are checked against it in
+// all); whoever sees the new code may send again.
+//
+// Names: a name is claimed when a file is placed, by the link (or
+// rename) that places it, so two sessions offering photo.jpg into one
+// folder end as photo.jpg and "photo (1).jpg", whichever is placed
+// first; with Overwrite the last placed wins, and its EntryDone says
+// Replaced. Partial files are named per sender as for one transfer, so
+// those of different senders never mix and each resumes its own; a
+// session that needs a partial file another session is writing (the
+// same sender sending the same file twice at once) writes a spare one
+// instead, removed if it fails. The partial folder is removed, when
+// empty, by the last session out.
+//
+// Free space: an offer is checked against the free space less what the
+// transfers already accepted will still write (their bytes, less their
+// partial files, less what they wrote so far), and checked again the
+// same way when it is accepted, so that two offers accepted at once
+// cannot both count the same free bytes; the later is refused as "not
+// enough space" before any byte is sent.
+//
+// Sharing: sessions share nothing on their path but the disk and the
+// CPU. Each has its own connection, buffers, hash and file; no lock is
+// held across a read or a write, so a slow or stalled sender holds
+// nothing the others need (tested: one sender throttled to 1 MiB/s and
+// held part way while two others finish). Memory is a session's per
+// session (its secure stream's buffers, one chunk buffer, one hash
+// state): a receiver taking four 1 GiB senders at once peaked at about
+// 10.2 MiB RSS, where one taking a 4 GiB sender peaked at 7.2 MiB
+// (benches/concur-rss.sh), inside the issue's 48 MiB.
 //
 // # Decisions where the design brief was silent
 //
@@ -252,9 +330,12 @@
 //     all may be mid-handshake; beyond that the oldest is closed, so
 //     stalled connections, however many, cannot lock out a sender whose
 //     handshake takes milliseconds. While the transfer runs, every new
-//     connection is refused as busy (the sender gets secure.ErrBusy),
-//     never interleaved. Handshakes still pending when Serve returns are
-//     closed. A Receiver can Serve again afterwards.
+//     connection is refused as busy (the sender gets secure.ErrBusy,
+//     a secure.BusyError saying one transfer runs), never interleaved.
+//     Handshakes still pending when Serve returns are closed. A
+//     Receiver can Serve again afterwards. ServeMany, on a Receiver
+//     with MaxConcurrent above 1, runs several transfers at once and
+//     refuses as busy only beyond them (see Several senders).
 //   - Paired devices. A sender with SendConfig.PeerKey (the receiver's
 //     pinned key) sends without a code; the receiver serves it if
 //     ReceiverConfig.Paired says it pinned the sender's key, and keeps
@@ -288,7 +369,9 @@
 //     CPace (secure.ErrNoCodes, Refused with reason CodesOff).
 //   - Codes are used once. A code the receiver picked is replaced when
 //     the transfer it authenticated ends (CodeChanged, CodeUsed); one
-//     fixed in ReceiverConfig.Code stays, as the person chose it.
+//     fixed in ReceiverConfig.Code stays, as the person chose it. With
+//     several senders at once, one code serves all who typed it while
+//     it stood (see Several senders).
 //     Connected.WrongCodes counts the wrong codes since the last
 //     transfer by code, so that no front end pins a lucky guesser's key
 //     without saying so.

@@ -27,6 +27,9 @@ type hooks struct {
 	// checked is told of every guess checked, under the lock that
 	// counts it (the budget's clock is BudgetConfig.Now).
 	checked func(at time.Time, right bool)
+	// guessing is told when a handshake's message 3 arrived, before its
+	// guess is checked: a test holds a handshake there.
+	guessing func()
 }
 
 func (h *hooks) reader(r io.Reader) io.Reader {

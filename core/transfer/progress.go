@@ -15,12 +15,26 @@ const (
 // emitter delivers events to the front end's handler, one at a time: a
 // transfer's reading and writing goroutines both report, and a handler is
 // never called concurrently with itself.
+//
+// A receiver's session has an emitter of its own (forSession), which
+// stamps each event with the session's id and hands it to the
+// receiver's: so sessions that run at once never overlap either.
 type emitter struct {
 	mu sync.Mutex
 	f  func(Event)
+
+	up      *emitter // a session's: where its stamped events go
+	session int
 }
 
+// forSession is the emitter of the receiver's session id.
+func (e *emitter) forSession(id int) *emitter { return &emitter{up: e, session: id} }
+
 func (e *emitter) emit(ev Event) {
+	if e != nil && e.up != nil {
+		e.up.emit(stamp(ev, e.session))
+		return
+	}
 	if e == nil || e.f == nil {
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 )
 
@@ -22,8 +23,9 @@ const maxResumes = 64
 // bytes to disk; receive_stream.go reads and writes messages.
 type rsession struct {
 	link
-	cfg    *ReceiverConfig
-	decide <-chan bool
+	cfg *ReceiverConfig
+	rcv *Receiver // whose session this is: its questions, its shared folder state
+	id  int       // the session's id (SessionOf)
 	// wrongCodes is how many wrong codes the receiver checked before
 	// this connection's code proved right (code mode), for Connected.
 	wrongCodes int
@@ -43,6 +45,14 @@ type rsession struct {
 	meter   *meter
 	sum     Summary
 	start   time.Time
+	// left is what this accepted transfer will still write into Dir,
+	// counted by the other sessions' free-space checks (shared);
+	// reserved once it was counted.
+	left     atomic.Int64
+	reserved bool
+	// parts are the partial files this session claimed (shared): no
+	// other session writes them until it releases them.
+	parts map[string]bool
 }
 
 // rentry is what the receiver knows of one offered entry, from the offer
@@ -134,7 +144,14 @@ func (s *rsession) run(parent context.Context) (Summary, error) {
 	if s.peekDone != nil {
 		<-s.peekDone
 	}
+	if s.reserved {
+		s.rcv.shared.unreserve(&s.left)
+	}
+	for p := range s.parts {
+		s.rcv.shared.releasePart(p)
+	}
 	if s.dest != nil {
+		s.rcv.shared.close(func() { s.dest.removePartialDir() })
 		s.dest.close()
 	}
 	if s.sink != nil {
@@ -187,6 +204,13 @@ func (s *rsession) exchange(ctx context.Context) error {
 	if !yes {
 		return fmt.Errorf("offer declined: %w", ErrDeclined)
 	}
+	if s.cfg.Sink == nil {
+		// The person may take minutes: the other sessions accepted
+		// meanwhile count now.
+		if err := s.reserveSpace(); err != nil {
+			return err
+		}
+	}
 	// The split covers the transfer proper: time spent waiting for the
 	// person, blocked in a socket read, must not count against it.
 	s.start = time.Now()
@@ -205,6 +229,7 @@ func (s *rsession) openFolder(offered []Entry) error {
 	if s.dest, err = openDest(s.cfg.Dir, s.cfg.Overwrite, s.peerFP); err != nil {
 		return forPeer(err, reasonUnwritable)
 	}
+	s.rcv.shared.open()
 	tops, err := s.dest.mapTops(offered)
 	if err != nil {
 		return forPeer(fmt.Errorf("refusing the offer: %w", err), reasonUnwritable)
@@ -216,19 +241,54 @@ func (s *rsession) openFolder(offered []Entry) error {
 			e.partial = s.dest.regularSize(s.partPath(i))
 		}
 	}
-	return s.checkSpace()
+	_, err = s.checkSpace(s.rcv.shared.othersPending(&s.left))
+	return err
 }
 
 // partPath names entry i's partial file.
 func (s *rsession) partPath(i int) string { return s.dest.partialPath(s.entries[i].Entry) }
 
 // checkSpace refuses an offer that cannot fit: its bytes, less what
-// partial files already hold, against the space free on the destination.
-func (s *rsession) checkSpace() error {
+// partial files already hold, against the space free on the destination
+// less what the other accepted transfers will still write (others). It
+// returns what the offer needs.
+func (s *rsession) checkSpace(others int64) (int64, error) {
+	need := s.need()
 	free, ok := freeSpace(s.cfg.Dir)
 	if !ok {
-		return nil
+		return need, nil
 	}
+	if need > free-others {
+		if others > 0 {
+			return need, forPeer(fmt.Errorf("the offer needs %d bytes, the destination has %d free, of which other transfers in progress will still write %d: %w",
+				need, free, others, ErrNoSpace), reasonNoSpace)
+		}
+		return need, forPeer(fmt.Errorf("the offer needs %d bytes, the destination has %d free: %w", need, free, ErrNoSpace), reasonNoSpace)
+	}
+	return need, nil
+}
+
+// reserveSpace checks the accepted offer against the free space again,
+// now counting every other transfer accepted meanwhile, and counts what
+// it will write for the checks of the transfers after it.
+func (s *rsession) reserveSpace() error {
+	err := s.rcv.shared.reserve(&s.left, func(others int64) error {
+		if !s.rcv.concurrent() {
+			// One at a time, the offer was checked when it came.
+			s.left.Store(s.need())
+			return nil
+		}
+		need, err := s.checkSpace(others)
+		s.left.Store(need)
+		return err
+	})
+	s.reserved = err == nil
+	return err
+}
+
+// need is what the offer will write: its bytes, less what its partial
+// files already hold.
+func (s *rsession) need() int64 {
 	var need int64
 	for _, e := range s.entries {
 		if e.Kind == KindFile || (e.Kind == KindText && s.cfg.SaveText) {
@@ -240,10 +300,7 @@ func (s *rsession) checkSpace() error {
 			}
 		}
 	}
-	if need > free {
-		return forPeer(fmt.Errorf("the offer needs %d bytes, the destination has %d free: %w", need, free, ErrNoSpace), reasonNoSpace)
-	}
-	return nil
+	return need
 }
 
 func (s *rsession) decideOffer(ctx context.Context, offer Offer) (bool, error) {
@@ -260,16 +317,18 @@ func (s *rsession) decideOffer(ctx context.Context, offer Offer) (bool, error) {
 		s.declineReason = "declined by policy"
 		return false, nil
 	}
+	decide := s.rcv.ask(s.id)
+	defer s.rcv.answered(s.id)
 	for drained := false; !drained; { // an answer left from an earlier offer does not count
 		select {
-		case <-s.decide:
+		case <-decide:
 		default:
 			drained = true
 		}
 	}
 	s.ev.emit(Offered{Offer: offer})
 	select {
-	case yes := <-s.decide:
+	case yes := <-decide:
 		s.declineReason = "declined by the user"
 		return yes, nil
 	case p := <-s.peeked:
@@ -327,7 +386,7 @@ func (s *rsession) prepare(ctx context.Context) error {
 			total -= e.Size
 			continue
 		}
-		if k := min(e.partial, e.Size); k > 0 && resumes < maxResumes {
+		if k := min(e.partial, e.Size); k > 0 && resumes < maxResumes && s.claimPart(s.partPath(i)) {
 			h := newHasher()
 			if err := s.dest.hashPrefix(ctx, s.partPath(i), k, h, s.buf, s.timers); err == nil {
 				it := answerItem{Index: i, Action: actResume, Offset: k}
@@ -388,4 +447,29 @@ func (s *rsession) matchHaves(ctx context.Context, haves []int) error {
 	}
 	s.send(msgMatches, m.encode())
 	return nil
+}
+
+// claimPart claims partial file p for this session: false when another
+// session writes it (the same sender sending the same file twice at
+// once), which then neither resumes it nor writes it.
+func (s *rsession) claimPart(p string) bool {
+	if s.parts[p] {
+		return true
+	}
+	if !s.rcv.shared.claimPart(p) {
+		return false
+	}
+	if s.parts == nil {
+		s.parts = make(map[string]bool)
+	}
+	s.parts[p] = true
+	return true
+}
+
+// releasePart gives up this session's claim on p, once its entry ended.
+func (s *rsession) releasePart(p string) {
+	if s.parts[p] {
+		delete(s.parts, p)
+		s.rcv.shared.releasePart(p)
+	}
 }

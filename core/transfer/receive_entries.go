@@ -61,9 +61,13 @@ func (s *rsession) receive(ctx context.Context) error {
 	}
 }
 
-func (s *rsession) confirm(i int, o Outcome, savedAs string) {
+func (s *rsession) confirm(i int, o Outcome, savedAs string) { s.confirmReplaced(i, o, savedAs, false) }
+
+// confirmReplaced confirms entry i, which replaced a file of its name
+// (with Overwrite) if replaced.
+func (s *rsession) confirmReplaced(i int, o Outcome, savedAs string, replaced bool) {
 	s.meter.entry()
-	ed := EntryDone{Entry: s.entries[i].Entry, Outcome: o, SavedAs: savedAs}
+	ed := EntryDone{Entry: s.entries[i].Entry, Outcome: o, SavedAs: savedAs, Replaced: replaced, Session: s.id}
 	s.sum.Entries = append(s.sum.Entries, ed)
 	s.ev.emit(ed)
 	s.send(msgConfirm, confirmMsg{Index: i, Outcome: o, SavedAs: savedAs}.encode())
@@ -78,6 +82,9 @@ func (s *rsession) receiveEntry(ctx context.Context, i int, off int64) error {
 		return err
 	}
 	defer in.abandon()
+	if in.part != "" {
+		defer s.releasePart(in.part)
+	}
 	if err := s.takeBytes(ctx, in); err != nil {
 		return err
 	}
@@ -87,15 +94,17 @@ func (s *rsession) receiveEntry(ctx context.Context, i int, off int64) error {
 // incoming is one entry while its bytes come: where they go and what is
 // known of them so far.
 type incoming struct {
-	i    int
-	e    Entry
-	h    *hasher // over every byte of the file, kept ones included
-	left int64   // bytes still due
-	f    *os.File
-	part string    // f's name: the partial file, for a file into Dir
-	sf   SinkFile  // or the Sink's file
-	w    io.Writer // f or sf, through a test's hook; nil for a text into Dir
-	text []byte    // a text's bytes
+	i     int
+	e     Entry
+	h     *hasher // over every byte of the file, kept ones included
+	left  int64   // bytes still due
+	f     *os.File
+	part  string    // f's name: the partial file, for a file into Dir
+	spare bool      // part is not the entry's own name: nobody resumes it
+	root  *os.Root  // where a spare is removed
+	sf    SinkFile  // or the Sink's file
+	w     io.Writer // f or sf, through a test's hook; nil for a text into Dir
+	text  []byte    // a text's bytes
 }
 
 // abandon closes what the entry still holds open when the transfer ends
@@ -109,6 +118,9 @@ func (in *incoming) abandon() {
 	if in.f != nil {
 		in.f.Close()
 		in.f = nil
+		if in.spare {
+			in.root.Remove(in.part)
+		}
 	}
 }
 
@@ -146,6 +158,13 @@ func (s *rsession) startEntry(i int, off int64) (*incoming, Outcome, error) {
 		in.w = s.cfg.hooks.writer(in.sf)
 	} else if e.Kind != KindText {
 		in.part = s.partPath(i)
+		if !s.claimPart(in.part) {
+			// Another session writes this partial file: this one
+			// writes a spare, which it removes if it fails, since
+			// nothing could resume it.
+			in.part, in.spare, in.root = s.dest.sparePath(), true, s.dest.root
+			s.claimPart(in.part)
+		}
 		if in.f, err = s.dest.openPartial(in.part, off); err != nil {
 			return nil, 0, fmt.Errorf("receiving %q: %w", e.Path, err)
 		}
@@ -214,6 +233,7 @@ func (s *rsession) takeChunk(in *incoming, n int) error {
 		start = time.Now()
 		wrote, err := in.w.Write(chunk)
 		s.timers.Since(diag.DiskWrite, start, wrote)
+		s.left.Add(-int64(wrote))
 		if err == nil && wrote < n {
 			err = io.ErrShortWrite
 		}
@@ -267,11 +287,11 @@ func (s *rsession) keep(in *incoming, outcome Outcome) error {
 	if err != nil {
 		return fmt.Errorf("finishing %q: %w", e.Path, diskError(err))
 	}
-	saved, err := s.dest.place(in.part, s.entries[in.i].final)
+	saved, replaced, err := s.dest.place(in.part, s.entries[in.i].final)
 	if err != nil {
 		return fmt.Errorf("placing %q: %w", e.Path, err)
 	}
-	s.confirm(in.i, outcome, saved)
+	s.confirmReplaced(in.i, outcome, saved, replaced)
 	return nil
 }
 
@@ -282,6 +302,11 @@ func sinkError(err error) error { return forPeer(err, reasonUnwritable) }
 // saveText writes a received text through a partial file, like a file.
 func (s *rsession) saveText(i int, text []byte) (string, error) {
 	e, part := s.entries[i].Entry, s.partPath(i)
+	if !s.claimPart(part) {
+		part = s.dest.sparePath() // another session saves the same text
+		s.claimPart(part)
+	}
+	defer s.releasePart(part)
 	f, err := s.dest.openPartial(part, 0)
 	if err != nil {
 		return "", err
@@ -296,7 +321,8 @@ func (s *rsession) saveText(i int, text []byte) (string, error) {
 	if err := s.dest.finish(f, part, e); err != nil {
 		return "", fmt.Errorf("saving %q: %w", e.Path, diskError(err))
 	}
-	return s.dest.place(part, s.entries[i].final)
+	saved, _, err := s.dest.place(part, s.entries[i].final)
+	return saved, err
 }
 
 // finish gives the folders this transfer created their time, deepest

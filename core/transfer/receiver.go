@@ -14,7 +14,8 @@ import (
 	"github.com/ferry-project/ferry/core/secure"
 )
 
-// Receiver takes one transfer at a time. Its port is fixed from
+// Receiver takes one transfer at a time, or up to
+// ReceiverConfig.MaxConcurrent at once with ServeMany. Its port is fixed from
 // NewReceiver on, and so is its code until it changes (CodeChanged):
 // after three wrong guesses, after a transfer made with a code that
 // the receiver picked, or when a person asks (NewCode). A front end can
@@ -24,6 +25,8 @@ type Receiver struct {
 	ln      net.Listener
 	ev      *emitter  // shared by every Serve and NewCode, so events never overlap
 	decide  chan bool // Accept/Decline, buffered: a handler may call them
+	slots   int       // sessions that may run at once: MaxConcurrent, at least 1
+	shared  *shared   // what sessions writing into Dir share
 	life    context.Context
 	kill    context.CancelCauseFunc
 	mu      sync.Mutex
@@ -31,6 +34,16 @@ type Receiver struct {
 	gen     int // how many codes were retired
 	wrong   int // wrong guesses checked against code
 	serving bool
+	active  int // sessions running
+	lastID  int // the id of the last session started
+	// questions are the offers waiting for the person, oldest first.
+	questions []question
+	// usedGen is the generation of the code that the last transfer used
+	// up (CodeUsed), usedWrong the wrong guesses checked against it: on
+	// a receiver that runs several sessions, a handshake that began
+	// under that code still completes with it (see attempt).
+	usedGen   int
+	usedWrong int
 	// budget bounds the wrong codes checked by the whole device (see
 	// budget.go), across Receivers; wrongSince counts those this
 	// Receiver checked since the last transfer made with a code, for
@@ -68,6 +81,14 @@ func newReceiver(cfg ReceiverConfig) (*Receiver, error) {
 	if cfg.PairedOnly && cfg.Paired == nil {
 		return nil, errors.New("a receiver that takes paired senders only needs Paired")
 	}
+	if cfg.MaxConcurrent < 0 || cfg.MaxConcurrent > MaxConcurrentLimit {
+		return nil, fmt.Errorf("a receiver takes 1 to %d transfers at once, not %d", MaxConcurrentLimit, cfg.MaxConcurrent)
+	}
+	if cfg.Sink != nil && cfg.MaxConcurrent > 1 {
+		// A Sink is told of one transfer's entries, then its End: two
+		// transfers at once would interleave in it.
+		return nil, errors.New("a receiver into a Sink takes one transfer at a time")
+	}
 	code := cfg.Code
 	if code == "" {
 		code = newCode("")
@@ -86,6 +107,7 @@ func newReceiver(cfg ReceiverConfig) (*Receiver, error) {
 	}
 	life, kill := context.WithCancelCause(context.Background())
 	return &Receiver{cfg: cfg, ln: ln, ev: &emitter{f: cfg.OnEvent}, code: code, decide: make(chan bool, 1),
+		slots: max(cfg.MaxConcurrent, 1), shared: newShared(), usedGen: -1,
 		life: life, kill: kill, budget: budget}, nil
 }
 
@@ -169,6 +191,7 @@ func (r *Receiver) NewCode() string {
 	r.mu.Lock()
 	next := newCode(r.code)
 	r.code, r.wrong, r.gen = next, 0, r.gen+1
+	r.usedGen = -1 // no handshake completes with a code before a person's new one
 	r.budget.Reset()
 	r.toldStopped = false
 	r.mu.Unlock()
@@ -176,15 +199,24 @@ func (r *Receiver) NewCode() string {
 	return next
 }
 
-// Accept answers the pending offer (or the next one) with yes.
+// Accept answers the pending offer (or the next one) with yes. When
+// several are open (ServeMany), it answers the oldest: a front end that
+// shows several questions answers each with AcceptSession.
 func (r *Receiver) Accept() { r.answer(true) }
 
-// Decline answers the pending offer (or the next one) with no.
+// Decline answers the pending offer (or the next one) with no; the
+// oldest, when several are open (see Accept).
 func (r *Receiver) Decline() { r.answer(false) }
 
 func (r *Receiver) answer(yes bool) {
+	ans := r.decide
+	r.mu.Lock()
+	if len(r.questions) > 0 {
+		ans = r.questions[0].ans
+	}
+	r.mu.Unlock()
 	select {
-	case r.decide <- yes:
+	case ans <- yes:
 	default: // an answer is already waiting; the first one counts
 	}
 }
@@ -215,16 +247,13 @@ func (r *Receiver) Close() error {
 // device stale) is reported with Refused.
 // The first connection through the handshake becomes the transfer; while
 // it runs, every other connection is refused as busy (the sender gets
-// secure.ErrBusy). Serve returns only after every goroutine it started
+// secure.ErrBusy). Serve runs one session whatever MaxConcurrent says
+// (ServeMany runs several); with MaxConcurrent above 1 its session
+// takes one of the places ServeConn's sessions take too. Serve returns only after every goroutine it started
 // has ended; handshakes still pending then are closed.
 func (r *Receiver) Serve(ctx context.Context) (sum Summary, err error) {
 	ev := r.ev
-	defer func() {
-		if err != nil {
-			err = withKind(err)
-			ev.emit(Failed{Err: err})
-		}
-	}()
+	defer r.failed(&err)
 	if r.ln == nil {
 		return Summary{}, errors.New("receiver has no listener: it serves only ServeConn")
 	}
@@ -238,11 +267,12 @@ func (r *Receiver) Serve(ctx context.Context) (sum Summary, err error) {
 	defer cancel(nil)
 	stopLife := context.AfterFunc(r.life, func() { cancel(context.Cause(r.life)) })
 	defer stopLife()
-	a := r.start(ctx, ev)
+	a := r.start(ctx, ev, &oneSession{r: r}, 1)
 	defer a.stop(cancel)
 	select {
 	case w := <-a.won:
-		return r.session(ctx, ev, w)
+		defer r.releaseSlot()
+		return r.session(ctx, w)
 	case err := <-a.failed:
 		if r.life.Err() != nil { // Close closed the listener
 			return Summary{}, cancelError(r.life)
@@ -266,16 +296,44 @@ func (r *Receiver) claim() bool {
 
 func (r *Receiver) unclaim() { r.mu.Lock(); r.serving = false; r.mu.Unlock() }
 
-// session runs the transfer of a connection through the handshake.
-func (r *Receiver) session(ctx context.Context, ev *emitter, w won) (Summary, error) {
+// session runs the transfer of a connection through the handshake, under
+// an id of its own that stamps its events (SessionOf), and emits its
+// Failed event itself; the caller took a slot for it.
+func (r *Receiver) session(ctx context.Context, w won) (Summary, error) {
 	r.cfg.hooks.onSecured(w.sc)
+	r.mu.Lock()
+	r.lastID++
+	id := r.lastID
+	r.mu.Unlock()
+	ev := r.ev.forSession(id)
 	s := &rsession{link: newLink(w.sc, "the sender", ev, w.timers, r.cfg.Timeout),
-		cfg: &r.cfg, decide: r.decide, wrongCodes: w.wrongCodes}
+		cfg: &r.cfg, rcv: r, id: id, wrongCodes: w.wrongCodes}
 	sum, err := s.run(ctx)
 	if !s.paired {
-		r.usedCode(err == nil)
+		r.usedCode(w.gen, err == nil)
 	}
-	return sum, err
+	if err != nil {
+		err = withKind(err)
+		ev.emit(Failed{Err: err})
+		return Summary{}, sessionFailed{err}
+	}
+	return sum, nil
+}
+
+// sessionFailed is a session's error once its Failed event was emitted,
+// so that Serve does not emit another (noFailed unwraps it).
+type sessionFailed struct{ error }
+
+func (e sessionFailed) Unwrap() error { return e.error }
+
+// noFailed is what Serve and ServeConn return for a session's outcome:
+// the error itself, with its Failed event already emitted.
+func noFailed(err error) error {
+	var sf sessionFailed
+	if errors.As(err, &sf) {
+		return sf.error
+	}
+	return err
 }
 
 // ServeConn runs one session on nc, a connection accepted or opened
@@ -288,21 +346,31 @@ func (r *Receiver) session(ctx context.Context, ev *emitter, w won) (Summary, er
 // closes nc. While a Serve or another ServeConn runs, nc is refused as
 // busy (the sender gets secure.ErrBusy); a front end that takes such
 // connections while Serve waits hands them to Serve instead, through
-// ReceiverConfig.Listener.
+// ReceiverConfig.Listener. With MaxConcurrent above 1, ServeConn may
+// run beside ServeMany, Serve and other ServeConns, its session taking
+// one of the MaxConcurrent places, and is busy only when all are taken.
 func (r *Receiver) ServeConn(ctx context.Context, nc net.Conn) (sum Summary, err error) {
 	ev := r.ev
-	defer func() {
-		if err != nil {
-			err = withKind(err)
-			ev.emit(Failed{Err: err})
+	defer r.failed(&err)
+	if r.concurrent() {
+		// A session among ServeMany's (or Serve's), in one of the
+		// same slots.
+		if !r.takeSlot() {
+			r.refuseBusy(ctx, nc, r.running())
+			nc.Close()
+			return Summary{}, fmt.Errorf("receiver is busy with %d transfers", r.running())
 		}
-	}()
-	if !r.claim() {
-		secure.RefuseBusy(ctx, nc)
-		nc.Close()
-		return Summary{}, errors.New("receiver is already serving")
+		defer r.releaseSlot()
+	} else {
+		if !r.claim() {
+			r.refuseBusy(ctx, nc, 1)
+			nc.Close()
+			return Summary{}, errors.New("receiver is already serving")
+		}
+		defer r.unclaim()
+		r.takeSlot() // claimed: no other session runs
+		defer r.releaseSlot()
 	}
-	defer r.unclaim()
 	r.tellStopped(ev)
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -316,7 +384,21 @@ func (r *Receiver) ServeConn(ctx context.Context, nc net.Conn) (sum Summary, err
 		}
 		return Summary{}, fmt.Errorf("securing the connection from %s: %w", nc.RemoteAddr(), err)
 	}
-	return r.session(ctx, ev, w)
+	return r.session(ctx, w)
+}
+
+// failed words a Serve's or ServeConn's error and emits Failed for it,
+// unless a session did both already (sessionFailed).
+func (r *Receiver) failed(err *error) {
+	if *err == nil {
+		return
+	}
+	if sf, ok := (*err).(sessionFailed); ok {
+		*err = sf.error
+		return
+	}
+	*err = withKind(*err)
+	r.ev.emit(Failed{Err: *err})
 }
 
 // handshake runs the responder's handshake on nc with the current code,
@@ -342,24 +424,28 @@ func (r *Receiver) handshake(ctx context.Context, ev *emitter, nc net.Conn) (won
 		return won{}, err
 	}
 	markProven(nc)
-	return won{conn, timers, try.wrongCodes}, nil
+	return won{conn, timers, try.wrongCodes, try.gen}, nil
 }
 
 // usedCode ends a transfer that a code authenticated: the count of wrong
 // codes before it starts over if it completed, and a code the receiver
 // picked is replaced, so that whoever saw it cannot send again. A code
 // fixed in ReceiverConfig.Code is the person's choice and stays (until
-// wrong guesses retire it: the codes after it are picked).
-func (r *Receiver) usedCode(completed bool) {
+// wrong guesses retire it: the codes after it are picked). On a receiver
+// that runs several sessions, only the code the session used (gen) is
+// replaced, and only while it is current: sessions that used one code
+// end one after another, and each new code is for whoever sees it.
+func (r *Receiver) usedCode(gen int, completed bool) {
 	r.mu.Lock()
 	if completed {
 		r.wrongSince = 0
 	}
-	if r.cfg.Code != "" && r.code == r.cfg.Code {
+	if (r.cfg.Code != "" && r.code == r.cfg.Code) || (r.concurrent() && gen != r.gen) {
 		r.mu.Unlock()
 		return
 	}
 	next := newCode(r.code)
+	r.usedGen, r.usedWrong = r.gen, r.wrong
 	r.code, r.wrong, r.gen = next, 0, r.gen+1
 	r.mu.Unlock()
 	r.ev.emit(CodeChanged{Code: next, Reason: CodeUsed})
@@ -387,10 +473,16 @@ func (r *Receiver) attempt(ev *emitter) (*guessTry, func(check func() bool) secu
 	t := &guessTry{code: r.code, gen: r.gen}
 	r.mu.Unlock()
 	return t, func(check func() bool) secure.GuessAnswer {
+		if h := r.cfg.hooks; h != nil && h.guessing != nil {
+			h.guessing()
+		}
 		r.mu.Lock()
 		if t.gen != r.gen {
-			r.mu.Unlock()
-			return secure.Retired
+			if !r.concurrent() || t.gen != r.usedGen || r.usedWrong >= r.cfg.maxAttempts {
+				r.mu.Unlock()
+				return secure.Retired
+			}
+			return r.checkUsed(t, ev, check)
 		}
 		g, saveErr := r.budget.guess(check)
 		if g.checked {
@@ -454,4 +546,47 @@ func (r *Receiver) tellStopped(ev *emitter) {
 	if !told {
 		ev.emit(CodesStopped{Wrong: r.budget.Wrong()})
 	}
+}
+
+// checkUsed checks, for a receiver that runs several sessions, a guess
+// of a handshake that began under the code the last transfer used up:
+// that sender saw the code while it served, as the sessions running now
+// did, and the transfer that ended must not cut it off. The guess counts
+// as any other against the guess budget, and at most maxAttempts are
+// checked against that code, counted on from its wrong guesses before;
+// a wrong one retires nothing more (the code is retired already). r.mu
+// is held, and released here.
+func (r *Receiver) checkUsed(t *guessTry, ev *emitter, check func() bool) secure.GuessAnswer {
+	g, saveErr := r.budget.guess(check)
+	if g.checked {
+		if h := r.cfg.hooks; h != nil && h.checked != nil {
+			h.checked(g.at, g.right)
+		}
+	}
+	var evs []Event
+	answer := secure.Retired
+	switch {
+	case !g.checked:
+		answer = secure.Held
+	case g.right:
+		t.wrongCodes = r.wrongSince // a right guess's answer is not read
+	default:
+		r.wrongSince++
+		r.usedWrong++
+		if !g.spent && g.next.After(g.at) {
+			evs = append(evs, CodesHeld{Until: g.next, Wrong: g.wrong})
+		}
+	}
+	if g.spent && !r.toldStopped {
+		r.toldStopped = true
+		evs = append(evs, CodesStopped{Wrong: g.wrong})
+	}
+	r.mu.Unlock()
+	if saveErr != nil {
+		r.budget.say(saveErr)
+	}
+	for _, e := range evs {
+		ev.emit(e)
+	}
+	return answer
 }

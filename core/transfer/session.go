@@ -149,6 +149,13 @@ type ReceiverConfig struct {
 	// a receiver nobody watches (ferry receive --daemon), whose code
 	// nobody reads. It needs Paired; Code is then unused.
 	PairedOnly bool
+	// MaxConcurrent is how many transfers ServeMany runs at once, at
+	// most MaxConcurrentLimit; 0 or 1 serves one at a time, every other
+	// sender refused as busy meanwhile (what Serve always does). Each
+	// session has its own handshake, offer, question (see
+	// Receiver.AcceptSession), progress and result; their events carry
+	// its id (SessionOf). A receiver into a Sink takes one at a time.
+	MaxConcurrent int
 	// Budget is the device's guess budget (budget.go), shared by every
 	// Receiver the front end makes for as long as the device receives,
 	// and kept across restarts by its store. Nil gives this Receiver a
