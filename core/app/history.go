@@ -17,7 +17,7 @@ import (
 // their content. Problems are warnings: the transfer is what its result
 // says.
 func (n *Node) record(r history.Record, res Result, ended time.Time) {
-	if n.hist == nil {
+	if n.hist == nil || (n.cfg.KeepHistory != nil && !n.cfg.KeepHistory()) {
 		return
 	}
 	r.SetEnd(res.Err, ended)

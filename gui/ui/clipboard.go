@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/clipboard"
 	"github.com/ferry-project/ferry/core/transfer"
 )
@@ -161,19 +162,21 @@ func preview(text string, n int) string {
 }
 
 // showTexts adds the received texts to the result, and puts them on the
-// clipboard when the setting says so and the sender is trusted.
-func (v *receiveView) showTexts(err error) {
-	if len(v.texts) == 0 {
+// clipboard when the setting says so and the Node agrees (a trusted
+// sender's, Result.Clipboard).
+func (v *receiveView) showTexts(res app.Result) {
+	if len(res.Texts) == 0 {
 		return
 	}
-	auto := err == nil && v.u.settings.textsToClipboard() && v.prog.conn.Paired
+	clip, text := res.Clipboard(false)
+	auto := v.u.settings.textsToClipboard() && clip == app.ClipPut
 	if auto {
-		v.u.cfg.App.Clipboard().SetContent(strings.Join(v.texts, "\n\n"))
+		v.u.cfg.App.Clipboard().SetContent(text)
 	}
-	for _, t := range v.texts {
+	for _, t := range res.Texts {
 		v.prog.extra.Add(textCard(v.u.cfg.App, t, auto))
 	}
-	if err == nil && v.u.settings.textsToClipboard() && !v.prog.conn.Paired {
+	if res.Err == nil && v.u.settings.textsToClipboard() && clip != app.ClipPut {
 		v.prog.extra.Add(&widget.Label{
 			Text:       "Not put on the clipboard by itself: only texts from trusted devices are. Press Copy if you want it there.",
 			Wrapping:   fyne.TextWrapWord,

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/ferry-project/ferry/core/app"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -15,9 +16,9 @@ import (
 // withHistory gives a harness a history file of the test's, and records
 // what Show in folder was asked to open.
 func withHistory(t *testing.T, opened *folderLog) harnessOpt {
-	path := filepath.Join(t.TempDir(), "config", "history.json")
+	withN := withNode(t, app.Config{})
 	return func(c *Config) {
-		c.History = history.Open(path)
+		withN(c)
 		c.OpenFolder = opened.open
 	}
 }
@@ -111,9 +112,9 @@ func (h *harness) tapOverlayButton(text string) {
 func TestHistoryBothEnds(t *testing.T) {
 	loop := newUILoop(t)
 	var aOpened, bOpened folderLog
-	b := newHarnessOn(t, loop, CoreEngine{}, named("Desk B"), askOff, withHistory(t, &bOpened))
+	b := newHarnessOn(t, loop, named("Desk B"), askOff, withHistory(t, &bOpened))
 	b.u.Start()
-	a := newHarnessOn(t, loop, CoreEngine{}, noReceive, named("Laptop A"), withHistory(t, &aOpened))
+	a := newHarnessOn(t, loop, noReceive, named("Laptop A"), withHistory(t, &aOpened))
 	a.u.Start()
 	src := t.TempDir()
 	file := writeFile(t, src, "report.pdf", 120_000)
@@ -179,7 +180,7 @@ func TestHistoryBothEnds(t *testing.T) {
 	a.tap(av.clear)
 	a.tapOverlayButton("Yes")
 	a.waitFor("the history to be cleared", func() bool { return len(av.recs) == 0 && av.clear.Disabled() })
-	if recs, _, err := a.u.cfg.History.List(); err != nil || len(recs) != 0 {
+	if recs, _, err := a.u.hist.List(); err != nil || len(recs) != 0 {
 		t.Errorf("after Clear: %d records, %v", len(recs), err)
 	}
 

@@ -25,7 +25,7 @@ import (
 // link, and the real receiver behind it serves the page on that port:
 // what a phone that scans the code opens.
 func TestReceiveServesPage(t *testing.T) {
-	h := newHarness(t, CoreEngine{})
+	h := newHarness(t)
 	h.u.Start()
 	v := h.u.recv
 	h.waitFor("a code", func() bool { return len(v.code) >= 6 && v.qr.Image != nil })
@@ -104,7 +104,7 @@ func pageClient(t *testing.T, link, dir string, id *secure.Identity) (transfer.S
 // WebSocket and receives the files, checked, and the Send view shows the
 // result.
 func TestSendToPhone(t *testing.T) {
-	h := newHarness(t, CoreEngine{}, noReceive, withHistory(t, &folderLog{}))
+	h := newHarness(t, noReceive, withHistory(t, &folderLog{}))
 	src := t.TempDir()
 	a := writeFile(t, src, "holiday.jpg", 300_000)
 	b := writeFile(t, src, "notes.txt", 1_000)
@@ -159,7 +159,7 @@ func TestSendToPhone(t *testing.T) {
 
 // TestSendToPhoneCancel: cancelling while no phone came closes the port.
 func TestSendToPhoneCancel(t *testing.T) {
-	h := newHarness(t, CoreEngine{}, noReceive)
+	h := newHarness(t, noReceive)
 	h.drop(writeFile(t, t.TempDir(), "a.txt", 10))
 	v := h.u.send
 	h.waitFor("Send to a phone to be enabled", func() bool { return !v.phoneBtn.Disabled() })
