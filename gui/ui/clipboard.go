@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -85,36 +86,43 @@ func (v *sendView) addText(text string) {
 	v.selectionChanged()
 }
 
+// tempFolder is the UI's private temporary folder for clipboard images,
+// made when the first is saved; Close removes it.
+type tempFolder struct {
+	mu  sync.Mutex // guards dir
+	dir string
+}
+
 // saveClipboardImage writes png to a new file in the UI's temporary
 // folder, named after the time it was taken.
 func (u *UI) saveClipboardImage(png []byte) (string, error) {
-	u.tmpMu.Lock()
-	defer u.tmpMu.Unlock()
-	if u.tmpDir == "" {
+	u.tmp.mu.Lock()
+	defer u.tmp.mu.Unlock()
+	if u.tmp.dir == "" {
 		dir, err := os.MkdirTemp("", "ferry-clipboard-")
 		if err != nil {
 			return "", err
 		}
-		u.tmpDir = dir
+		u.tmp.dir = dir
 	}
 	name := "clipboard-" + time.Now().Format("20060102-150405") + ".png"
-	path := filepath.Join(u.tmpDir, name)
+	path := filepath.Join(u.tmp.dir, name)
 	for n := 1; ; n++ {
 		if _, err := os.Lstat(path); err != nil {
 			break
 		}
-		path = filepath.Join(u.tmpDir, strings.TrimSuffix(name, ".png")+"-"+itoa(n)+".png")
+		path = filepath.Join(u.tmp.dir, strings.TrimSuffix(name, ".png")+"-"+itoa(n)+".png")
 	}
 	return path, os.WriteFile(path, png, 0o600)
 }
 
 // removeTemp removes what saveClipboardImage wrote (Close calls it).
 func (u *UI) removeTemp() {
-	u.tmpMu.Lock()
-	defer u.tmpMu.Unlock()
-	if u.tmpDir != "" {
-		os.RemoveAll(u.tmpDir)
-		u.tmpDir = ""
+	u.tmp.mu.Lock()
+	defer u.tmp.mu.Unlock()
+	if u.tmp.dir != "" {
+		os.RemoveAll(u.tmp.dir)
+		u.tmp.dir = ""
 	}
 }
 

@@ -29,6 +29,33 @@ import (
 // under the system's temporary folder, and so is a trust store of sample
 // devices: the person's own is never read or written.
 func (u *UI) Demo(view string) error {
+	if err := u.demoSetup(view); err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	switch view {
+	case "send", "progress", "done", "failed", "done-trust", "devices-trusted", "send-phone":
+		return u.demoSendView(view)
+	case "send-many", "progress-many":
+		return u.demoMany(view)
+	case "receive", "offer", "codes-stopped":
+		u.ShowReceive()
+		u.demoReceive(view)
+	case "settings", "trusted":
+		u.ShowSettings()
+	case "history":
+		if err := u.demoHistory(); err != nil {
+			return fmt.Errorf("demo: %w", err)
+		}
+		u.ShowHistory()
+	default:
+		return fmt.Errorf("demo: unknown view %q (want send, progress, done, failed, receive, offer, codes-stopped, settings, trusted, devices-trusted, done-trust, send-many, progress-many, send-phone or history)", view)
+	}
+	return nil
+}
+
+// demoSetup puts the fixed stand-ins in place: no network, no history,
+// a sample name, folder, fingerprint and trust store.
+func (u *UI) demoSetup(view string) error {
 	// Nothing runs on the network and nothing is recorded: the views
 	// are told what a transfer would bring (demoSend, demoReceive).
 	u.cfg.NoReceive = true
@@ -49,19 +76,25 @@ func (u *UI) Demo(view string) error {
 	}
 	store, err := demoTrust(pins)
 	if err != nil {
-		return fmt.Errorf("demo: %w", err)
+		return err
 	}
 	u.trust = store
 	u.settings.load()
+	return nil
+}
+
+// demoSendView is the Send view with the sample selection: a device
+// chosen and a code typed, a send played from there, the device list
+// with a trusted device and an impostor, or Send to a phone waiting.
+func (u *UI) demoSendView(view string) error {
+	paths, err := demoFiles()
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	u.ShowSend()
+	u.send.addPaths(paths...)
 	switch view {
 	case "devices-trusted":
-		paths, err := demoFiles()
-		if err != nil {
-			return fmt.Errorf("demo: %w", err)
-		}
-		u.cfg.NoReceive = true
-		u.ShowSend()
-		u.send.addPaths(paths...)
 		// Pixel 8 is trusted and found under its key; a device that
 		// calls itself Pixel 8 with another key is not; the NAS was
 		// never paired.
@@ -73,14 +106,9 @@ func (u *UI) Demo(view string) error {
 		})
 		u.send.chosen = u.send.found[0].key()
 		u.send.devicesChanged()
-	case "send", "progress", "done", "failed", "done-trust":
-		paths, err := demoFiles()
-		if err != nil {
-			return fmt.Errorf("demo: %w", err)
-		}
-		u.cfg.NoReceive = true
-		u.ShowSend()
-		u.send.addPaths(paths...)
+	case "send-phone":
+		u.demoPhone()
+	default:
 		u.send.found = demoDevices
 		u.send.chosen = demoDevices[0].key()
 		u.send.devicesChanged()
@@ -88,42 +116,22 @@ func (u *UI) Demo(view string) error {
 		if view != "send" {
 			u.demoSend(view)
 		}
-	case "send-many", "progress-many":
-		return u.demoMany(view)
-	case "send-phone":
-		paths, err := demoFiles()
-		if err != nil {
-			return fmt.Errorf("demo: %w", err)
-		}
-		u.cfg.NoReceive = true
-		u.ShowSend()
-		u.send.addPaths(paths...)
-		// Waiting for a page, as startPhoneSend shows it, with the link
-		// as it would read on a LAN, a fixed port and code so that the
-		// picture is the same every run. Nothing is served.
-		bytes, files, _ := u.send.sel.totals()
-		u.send.prog.begin(u.send.prog.transferTitle(files, bytes), "To a phone's browser", func() {})
-		u.send.showProgress(true)
-		u.send.cancel = func(error) {}
-		u.send.phone.show(web.Link("192.168.1.23", 41002, "482913", u.fingerprint()))
-		u.send.prog.current.SetText("Waiting for the phone to open the page…")
-		u.send.updateReady()
-	case "receive", "offer", "codes-stopped":
-		u.ShowReceive()
-		u.demoReceive(view)
-	case "settings", "trusted":
-		u.cfg.NoReceive = true
-		u.ShowSettings()
-	case "history":
-		if err := u.demoHistory(); err != nil {
-			return fmt.Errorf("demo: %w", err)
-		}
-		u.cfg.NoReceive = true
-		u.ShowHistory()
-	default:
-		return fmt.Errorf("demo: unknown view %q (want send, progress, done, failed, receive, offer, codes-stopped, settings, trusted, devices-trusted, done-trust, send-many, progress-many, send-phone or history)", view)
 	}
 	return nil
+}
+
+// demoPhone is Send to a phone waiting for a page, as startPhoneSend
+// shows it, with the link as it would read on a LAN, a fixed port and
+// code so that the picture is the same every run. Nothing is served.
+func (u *UI) demoPhone() {
+	v := u.send
+	bytes, files, _ := v.sel.totals()
+	v.prog.begin(v.prog.transferTitle(files, bytes), "To a phone's browser", func() {})
+	v.showProgress(true)
+	v.cancel = func(error) {}
+	v.phone.show(web.Link("192.168.1.23", 41002, "482913", u.fingerprint()))
+	v.prog.current.SetText("Waiting for the phone to open the page…")
+	v.updateReady()
 }
 
 // demoPins are the sample trusted devices, with made-up keys that are the

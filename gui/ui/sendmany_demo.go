@@ -17,7 +17,6 @@ func (u *UI) demoMany(view string) error {
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	u.cfg.NoReceive = true
 	u.ShowSend()
 	u.send.addPaths(paths...)
 	u.send.found = demoDevices

@@ -90,8 +90,7 @@ type UI struct {
 
 	tray   trayState  // the system tray (tray.go)
 	notice string     // the last files-not-found message (openfiles.go)
-	tmpMu  sync.Mutex // guards tmpDir
-	tmpDir string     // clipboard images to send (clipboard.go)
+	tmp    tempFolder // clipboard images to send (clipboard.go)
 }
 
 // fingerprint is this device's key fingerprint as shown to people.
