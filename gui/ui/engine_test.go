@@ -237,13 +237,10 @@ func TestReceiveAcceptThenDecline(t *testing.T) {
 		}
 	}
 
-	// Receive more: a new receiver, and this time the person declines.
-	var first int
-	h.loop.run(func() {
-		first = v.gen
-		v.listenAgain()
-	})
-	h.waitFor("a new receiver", func() bool { return v.t != nil && v.gen != first && v.ready.Visible() })
+	// Receive more: the receiver waits again, and this time the person
+	// declines.
+	h.loop.run(v.listenAgain)
+	h.waitFor("the receiver to wait again", func() bool { return v.t != nil && !v.busy && v.ready.Visible() })
 	done = sendTo(t, h, transfer.Item{Path: src})
 	h.waitFor("the offer dialog", func() bool { return v.offer != nil })
 	h.tap(v.decline)

@@ -125,7 +125,7 @@ func (v *receiveView) connected(t *app.Transfer, e event.Connected) {
 	if e.Paired {
 		e.PeerName = pinnedLabel(e.PinnedName, e.PeerName)
 	}
-	v.busy = true
+	v.busy, v.texts = true, nil
 	// Whatever was refused before, a sender got through: the notice is
 	// history.
 	v.clearRefusals()

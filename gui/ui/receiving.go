@@ -37,6 +37,8 @@ type receiving struct {
 	// The offer was accepted without asking: its start and end are
 	// desktop notifications (tray.go).
 	autoAccepted bool
+	// wantReady: Receive more was pressed between two waits.
+	wantReady bool
 }
 
 func (r *receiving) init() {
@@ -47,8 +49,14 @@ func (v *receiveView) start() {
 	v.u.goroutine(func() { v.loop(v.u.ctx) })
 }
 
-// listenAgain wakes the receive loop after a result or an error.
+// listenAgain shows the code again after a result (the receiver is
+// waiting already), or wakes the receive loop after an error.
 func (v *receiveView) listenAgain() {
+	if v.t != nil && !v.busy && len(v.relisten) == 0 {
+		v.show(v.ready)
+		return
+	}
+	v.wantReady = true // the next wait shows the code (after new settings: its own)
 	select {
 	case v.again <- struct{}{}:
 	default:
@@ -80,7 +88,10 @@ func (v *receiveView) relistenWanted() bool {
 	}
 }
 
-// loop waits for one sender after another until ctx ends.
+// loop waits for one sender after another until ctx ends. After a
+// transfer it waits for the next at once, with the same receiver, while
+// the result stays on screen until the person presses Receive more (or
+// the next sender connects): the app receives whenever it is open.
 func (v *receiveView) loop(ctx context.Context) {
 	var rc *app.Receiver
 	stop := func() {
@@ -90,6 +101,7 @@ func (v *receiveView) loop(ctx context.Context) {
 		}
 	}
 	defer stop()
+	show := true // the code, in place of what the view shows
 	for lis := 0; ctx.Err() == nil; {
 		if v.relistenWanted() {
 			stop()
@@ -103,24 +115,28 @@ func (v *receiveView) loop(ctx context.Context) {
 		}
 		restart := false
 		if err == nil {
-			restart, err = v.receiveOne(ctx, rc)
+			restart, err = v.receiveOne(ctx, rc, show)
 		}
-		if ctx.Err() != nil {
+		switch {
+		case ctx.Err() != nil:
 			return
-		}
-		if restart {
+		case restart:
 			stop()
+			show = false // as it was: the code if it showed, a result if one did
+			continue
+		case err == nil:
+			show = false
 			continue
 		}
-		if err != nil {
-			stop()
-			v.u.do(func() {
-				v.failText.SetText(explain(err).Advice + "\n\n" + sentence(err.Error()))
-				v.show(v.failed)
-			})
-		}
+		stop()
+		v.u.do(func() {
+			v.t, v.busy = nil, false
+			v.failText.SetText(explain(err).Advice + "\n\n" + sentence(err.Error()))
+			v.show(v.failed)
+		})
 		select {
 		case <-v.again:
+			show = true
 		case <-ctx.Done():
 			return
 		}
@@ -157,18 +173,21 @@ func (v *receiveView) listen(lis int) (*app.Receiver, error) {
 }
 
 // receiveOne waits for one sender on rc and shows its transfer to the
-// end. restart is true when it ended only to start again with new
+// end; the code takes the view when show is set, or when it shows
+// already. restart is true when it ended only to start again with new
 // settings.
-func (v *receiveView) receiveOne(ctx context.Context, rc *app.Receiver) (restart bool, err error) {
+func (v *receiveView) receiveOne(ctx context.Context, rc *app.Receiver, show bool) (restart bool, err error) {
 	code, port, name := rc.Code(), rc.Port(), v.u.cfg.Node.Name()
 	// Shown before the wait begins: an event of the wait (CodesStopped,
 	// said at once) comes after it.
 	v.u.do(func() {
 		v.gen++
-		v.busy, v.texts = false, nil
+		v.busy = false
 		v.codes.Hide()
+		if show || v.ready.Visible() {
+			v.show(v.ready)
+		}
 		v.showReady(name, code, port, rc.Dir(), v.u.cfg.Hosts(), v.u.fingerprint())
-		v.show(v.ready)
 	})
 	t, err := rc.Receive(ctx)
 	if err != nil {
@@ -176,6 +195,10 @@ func (v *receiveView) receiveOne(ctx context.Context, rc *app.Receiver) (restart
 	}
 	v.u.do(func() {
 		v.t = t
+		if v.wantReady {
+			v.show(v.ready)
+			v.wantReady = false
+		}
 		v.u.refreshTray()
 		if len(v.relisten) > 0 && !v.busy { // the settings changed just now
 			t.Cancel(errRestart)

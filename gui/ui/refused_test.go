@@ -60,7 +60,7 @@ func TestRemovedPinRefusedOnReceiverWithNotice(t *testing.T) {
 	rv, set := b.u.recv, b.u.settings
 
 	// Paired the usual way: a send with the code, and B ticks Trust.
-	first, _, _ := b.listening()
+	b.listening()
 	if err := <-sendFrom(t, b, laptop, false, transfer.Item{Text: "hello"}); err != nil {
 		t.Fatalf("send with the code: %v", err)
 	}
@@ -68,7 +68,7 @@ func TestRemovedPinRefusedOnReceiverWithNotice(t *testing.T) {
 	b.loop.run(func() { test.Tap(rv.prog.trust) })
 	b.waitFor("B to trust the laptop", func() bool { return b.trusts(laptop.Public()) && !rv.prog.trust.Disabled() })
 	b.loop.run(rv.listenAgain)
-	b.waitFor("a new receiver", func() bool { return rv.t != nil && rv.gen != first && rv.ready.Visible() })
+	b.waitFor("a new receiver", func() bool { return rv.t != nil && !rv.busy && rv.ready.Visible() })
 
 	// A code-less send works, then B removes the laptop in Settings.
 	if err := <-sendFrom(t, b, laptop, true, transfer.Item{Text: "paired"}); err != nil {

@@ -283,7 +283,7 @@ func (v *receiveView) transferEnded(sum transfer.Summary, err error) {
 // resumeIfIdle listens again when the Receive view shows a result: the
 // window has gone to the tray, where nobody can press "Receive more".
 func (v *receiveView) resumeIfIdle() {
-	if v.t == nil && !v.busy {
+	if !v.busy {
 		v.listenAgain()
 	}
 }

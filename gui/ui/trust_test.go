@@ -126,7 +126,7 @@ func TestTrustAfterCodeThenSendWithoutCode(t *testing.T) {
 	a.drop(src)
 
 	// First transfer: the device is unknown, a code is needed.
-	first, addr, code := b.listening()
+	_, addr, code := b.listening()
 	updates <- []Device{b.asDevice("Desk B", addr)}
 	sv := a.u.send
 	a.waitFor("Desk B in the list", func() bool { return len(sv.devices) == 1 })
@@ -192,7 +192,7 @@ func TestTrustAfterCodeThenSendWithoutCode(t *testing.T) {
 	b.loop.run(rv.listenAgain)
 	var addr2 string
 	b.waitFor("a new receiver", func() bool {
-		if rv.t == nil || rv.gen == first || !rv.ready.Visible() {
+		if rv.t == nil || rv.busy || !rv.ready.Visible() {
 			return false
 		}
 		addr2 = "127.0.0.1:" + strconv.Itoa(rv.port)
