@@ -83,7 +83,7 @@ func TestOneBudgetAcrossReceivers(t *testing.T) {
 			t.Fatalf("round %d: the honest sender: %v", round+1, err)
 		}
 	}
-	t.Logf("3 rounds of 8 wrong codes on 3 receivers of the app, each followed by an honest sender: %d checked, %d held, %d honest transfers (a budget per receiver checked 24)",
+	t.Logf("3 rounds of 8 wrong codes against the app (one receiver kept, and a new one after a restart), each followed by an honest sender: %d checked, %d held, %d honest transfers (a budget per receiver checked 24)",
 		checked, held, honest)
 	if checked != 12 || honest != 1 {
 		t.Fatalf("%d wrong codes checked, %d honest transfers; want one budget's 12, and 1", checked, honest)

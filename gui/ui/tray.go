@@ -170,7 +170,7 @@ func (u *UI) trayMenu() *fyne.Menu {
 }
 
 // trayRecentLabels are the last transfers, newest first: from the
-// history (Config.History, so the CLI's and earlier runs' count too)
+// history (the Node's, so the CLI's and earlier runs' count too)
 // when it is kept and readable, else this run's.
 func (u *UI) trayRecentLabels() []string {
 	var out []string
