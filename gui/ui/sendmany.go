@@ -23,6 +23,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
 )
 
@@ -175,15 +176,13 @@ func (v *sendView) startSendMany() {
 		}
 		cfg.To = append(cfg.To, to)
 	}
-	// Each event's row is its transfer's place in the Many, known on the
-	// UI goroutine once SendMany returned, before any event is shown.
-	row := map[*app.Transfer]int{}
 	cfg.OnEvent = func(t *app.Transfer, ev event.Event) {
-		v.u.do(func() {
-			if i, ok := row[t]; ok {
-				v.many.panel.handle(i, ev)
-			}
-		})
+		i := t.Index() // its row: its place in cfg.To
+		v.u.do(func() { v.many.panel.handle(i, ev) })
+	}
+	cfg.OnEnded = func(t *app.Transfer, sum transfer.Summary, err error) {
+		i := t.Index()
+		v.u.do(func() { v.many.panel.ended(i, sum, err) })
 	}
 	bytes, files, _ := v.sel.totals()
 	v.many.panel.begin(plural(files, "file", "files")+", "+formatBytes(bytes)+" to "+plural(len(ts), "device", "devices"), names,
@@ -193,9 +192,6 @@ func (v *sendView) startSendMany() {
 	v.updateReady()
 	v.u.cfg.Node.SetName(v.u.settings.deviceName())
 	m := v.u.cfg.Node.SendMany(ctx, cfg)
-	for i, t := range m.Transfers {
-		row[t] = i
-	}
 	v.u.goroutine(func() {
 		res, _ := m.Wait()
 		cancel(nil)
@@ -269,7 +265,7 @@ func (p *manyPanel) begin(title string, names []string, onCancel func()) {
 	p.back.Hide()
 }
 
-// handle shows receiver i's event in its row; its end is finish's.
+// handle shows receiver i's event in its row.
 func (p *manyPanel) handle(i int, ev event.Event) {
 	if i >= len(p.row) || p.row[i].done {
 		return
@@ -296,6 +292,28 @@ func (p *manyPanel) handle(i int, ev event.Event) {
 	}
 }
 
+// ended shows that receiver i's transfer ended, while the others may go
+// on (ManyConfig.OnEnded): what it got, or why not.
+func (p *manyPanel) ended(i int, sum transfer.Summary, err error) {
+	if i >= len(p.row) || p.row[i].done {
+		return
+	}
+	p.row[i].show(sum, err)
+}
+
+// show puts a receiver's result in its row.
+func (r *manyRow) show(sum transfer.Summary, err error) {
+	if err != nil {
+		r.status.Importance = widget.DangerImportance
+		r.status.SetText(explain(err).Headline)
+		return
+	}
+	r.bar.Max = 1
+	r.bar.SetValue(1)
+	r.status.Importance = widget.SuccessImportance
+	r.status.SetText("Sent " + plural(countFiles(entryEvents(sum.Entries)), "file", "files") + ", every file confirmed")
+}
+
 // finish shows each device's result: what it got, or why not.
 func (p *manyPanel) finish(res []app.Result, onBack func()) {
 	ok := 0
@@ -303,19 +321,11 @@ func (p *manyPanel) finish(res []app.Result, onBack func()) {
 		if i >= len(p.row) {
 			break
 		}
-		row := p.row[i]
-		row.done = true
+		p.row[i].done = true
+		p.row[i].show(r.Summary, r.Err)
 		if r.Err == nil {
 			ok++
-			row.bar.Max = 1
-			row.bar.SetValue(1)
-			row.status.Importance = widget.SuccessImportance
-			row.status.SetText("Sent " + plural(countFiles(entryEvents(r.Summary.Entries)), "file", "files") + ", every file confirmed")
-			continue
 		}
-		pr := explain(r.Err)
-		row.status.Importance = widget.DangerImportance
-		row.status.SetText(pr.Headline)
 	}
 	p.title.SetText(fmt.Sprintf("Sent to %d of %d devices", ok, len(res)))
 	p.cancel.Hide()

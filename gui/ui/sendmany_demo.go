@@ -3,8 +3,6 @@ package ui
 import (
 	"fmt"
 
-	"fyne.io/fyne/v2/widget"
-
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/transfer"
 )
@@ -56,9 +54,7 @@ func (u *UI) demoSendMany() {
 		d := demoDevices[i%len(demoDevices)]
 		v.many.panel.handle(i, event.Connected{PeerName: d.Name, PeerFingerprint: d.Fingerprint, Addr: d.Addrs[0]})
 		if i == 1 {
-			r := v.many.panel.row[i]
-			r.status.Importance = widget.DangerImportance
-			r.status.SetText(explain(transfer.ErrDeclined).Headline)
+			v.many.panel.ended(i, transfer.Summary{}, transfer.ErrDeclined)
 			continue
 		}
 		v.many.panel.handle(i, event.Accepted{TotalBytes: total, Offer: transfer.Offer{Files: 27, Dirs: 1, TotalBytes: total}})
