@@ -211,6 +211,11 @@ func (v *receiveView) receiveOne(ctx context.Context, rc *app.Receiver, show boo
 	if ctx.Err() != nil {
 		return false, nil
 	}
+	if res.Err != nil && len(res.Peer.Key) == 0 {
+		// No sender got through: the receiver itself failed (its port,
+		// say). Waiting again at once would fail again at once.
+		return false, res.Err
+	}
 	pin := v.u.pinOfferFor(res)
 	v.u.do(func() { v.done(res, pin) })
 	return false, nil
