@@ -1,6 +1,10 @@
 package app
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -121,5 +125,36 @@ func TestWaitWhenStopped(t *testing.T) {
 	}
 	if !stopped {
 		t.Error("no CodesStopped event")
+	}
+}
+
+// A history that cannot be written costs the record, never the
+// transfer: the warning is a *HistoryError, worded as before.
+func TestHistoryErrorWarned(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "history.json"), 0o700); err != nil { // a folder where the file goes
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var warned []error
+	n, err := New(Config{Name: "laptop", ConfigDir: dir, OnWarning: func(err error) {
+		mu.Lock()
+		warned = append(warned, err)
+		mu.Unlock()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	res := n.Send(t.Context(), SendConfig{Addrs: []string{"127.0.0.1:1"}, Code: "123456", Items: []transfer.Item{{Text: "x"}}}).Wait()
+	if res.Err == nil {
+		t.Fatal("a send to a closed port succeeded")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var he *HistoryError
+	if len(warned) != 1 || !errors.As(warned[0], &he) || he.Err == nil ||
+		!strings.HasPrefix(warned[0].Error(), "this transfer is not in the history: ") {
+		t.Fatalf("warnings %v, want one *HistoryError", warned)
 	}
 }

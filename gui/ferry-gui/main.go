@@ -78,14 +78,11 @@ func main() {
 	w.Resize(fyne.NewSize(960, 680))
 
 	ifaces := splitList(os.Getenv("FERRY_IFACE"))
-	var keep atomic.Pointer[ui.UI] // "Record new transfers", once the UI is there
-	node, problem := newNode(configDir, demo, ifaces, !args.Hidden, func() bool {
-		u := keep.Load()
-		return u == nil || u.KeepHistory()
-	})
+	var shown atomic.Pointer[ui.UI] // once it is there: "Record new transfers", and warnings
+	node, problem := newNode(configDir, demo, ifaces, !args.Hidden, &shown)
 	defer node.Close()
 	u := ui.New(uiConfig(a, w, node, ifaces, demo == "" && os.Getenv("FERRY_NO_DISCOVERY") == ""))
-	keep.Store(u)
+	shown.Store(u)
 	if demo != "" {
 		if err := u.Demo(demo); err != nil {
 			log.Fatalf("ferry-gui: %v", err)
@@ -110,12 +107,19 @@ func main() {
 // loaded (this run then gets a fresh one, kept in a temporary folder
 // with its trusted devices and history, and the fingerprint will
 // change), or trusted devices that are off.
-func newNode(configDir, demo string, ifaces []string, byPerson bool, keep func() bool) (node *app.Node, problem error) {
+func newNode(configDir, demo string, ifaces []string, byPerson bool, shown *atomic.Pointer[ui.UI]) (node *app.Node, problem error) {
 	var mu sync.Mutex
 	cfg := app.Config{
-		ConfigDir: configDir, PageFiles: page.Files, Ifaces: ifaces, StartedByPerson: byPerson, KeepHistory: keep,
+		ConfigDir: configDir, PageFiles: page.Files, Ifaces: ifaces, StartedByPerson: byPerson,
+		KeepHistory: func() bool {
+			u := shown.Load()
+			return u == nil || u.KeepHistory()
+		},
 		OnWarning: func(err error) {
 			log.Printf("ferry-gui: %v", err)
+			if u := shown.Load(); u != nil {
+				u.Warn(err)
+			}
 			mu.Lock()
 			defer mu.Unlock()
 			if problem == nil && strings.HasPrefix(err.Error(), "trusted devices are off") {

@@ -114,11 +114,17 @@ func testNode(t *testing.T, cfg app.Config) *app.Node {
 		cfg.Name = "Test desk"
 	}
 	cfg.PageFiles = page.Files
-	// The Node asks the UI whether to record, as the app's does.
+	// The Node asks the UI whether to record, and tells it its
+	// warnings, as the app's does.
 	var n *app.Node
 	cfg.KeepHistory = func() bool {
 		u, ok := harnessUIs.Load(n)
 		return !ok || u.(*UI).KeepHistory()
+	}
+	cfg.OnWarning = func(err error) {
+		if u, ok := harnessUIs.Load(n); ok {
+			u.(*UI).Warn(err)
+		}
 	}
 	n, err := app.New(cfg)
 	if err != nil {

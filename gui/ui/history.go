@@ -19,6 +19,7 @@ package ui
 // is read again when the tab is shown and after each record.
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -33,6 +34,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/history"
 )
 
@@ -51,6 +53,10 @@ type historyView struct {
 	clear *widget.Button
 	// now is the clock rows are dated against (demo mode fixes it).
 	now func() time.Time
+	// warning is what the Node warned about the last transfer (Warn),
+	// said once more by the next load.
+	warning    string
+	warningImp widget.Importance
 }
 
 func newHistoryView(u *UI) *historyView {
@@ -234,6 +240,10 @@ func (v *historyView) load() {
 	} else {
 		v.clear.Enable()
 	}
+	if v.warning != "" {
+		v.say(v.warning, v.warningImp)
+		v.warning = ""
+	}
 	v.list.Refresh()
 }
 
@@ -285,6 +295,28 @@ func (u *UI) recorded() {
 	}
 	u.history.load()
 	u.refreshTray() // its recent transfers are the history's
+}
+
+// Warn is told the Node's warnings (its Config.OnWarning, from any
+// goroutine): a transfer the history did not take as it should is said
+// on the History tab, as the list is read again after it. The others
+// (an advertisement that failed, say) cost the person nothing to act on
+// here; the app logs them.
+func (u *UI) Warn(err error) {
+	var he *app.HistoryError
+	if !errors.As(err, &he) || u.ctx.Err() != nil {
+		return
+	}
+	text, imp := "This transfer isn't in the history: "+he.Err.Error(), widget.DangerImportance
+	if he.Aside != nil {
+		text, imp = "The history file was damaged, so a new one was started. The old one is kept as "+he.Aside.Path+".", widget.WarningImportance
+	}
+	u.do(func() {
+		// Said now, and again by the load that follows the transfer's
+		// end (recorded), which would otherwise say the usual.
+		u.history.warning, u.history.warningImp = text, imp
+		u.history.say(text, imp)
+	})
 }
 
 // demoHistory fills a fresh history under the temporary folder with

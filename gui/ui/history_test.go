@@ -1,8 +1,9 @@
 package ui
 
 import (
-	"github.com/ferry-project/ferry/core/app"
+	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/history"
 )
 
@@ -202,5 +204,24 @@ func TestHistoryBothEnds(t *testing.T) {
 			t.Errorf("with recording off: %d records, note %q", len(av.recs), av.note.Text)
 		}
 		return true
+	})
+}
+
+// TestHistoryNotWritten: a history file that cannot be written costs the
+// record, never the send, and the History tab says so (the Node's
+// warning, through UI.Warn).
+func TestHistoryNotWritten(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "config")
+	if err := os.MkdirAll(filepath.Join(dir, "history.json"), 0o700); err != nil { // a folder where the file goes
+		t.Fatal(err)
+	}
+	h := newHarness(t, noReceive, withNode(t, app.Config{ConfigDir: dir}))
+	h.drop(writeFile(t, t.TempDir(), "a.txt", 10))
+	h.fill("127.0.0.1:1", "123456") // nobody listens there
+	h.tap(h.u.send.sendBtn)
+	h.waitFor("the failed send", func() bool { return h.u.send.prog.state == stateFailed })
+	v := h.u.history
+	h.waitFor("the History tab to say it", func() bool {
+		return strings.HasPrefix(v.note.Text, "This transfer isn't in the history: ") && v.note.Importance == widget.DangerImportance
 	})
 }

@@ -2,8 +2,6 @@ package ui
 
 import (
 	"errors"
-	"github.com/ferry-project/ferry/core/app"
-	"github.com/ferry-project/ferry/core/app/event"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +10,8 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"

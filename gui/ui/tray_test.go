@@ -3,7 +3,6 @@ package ui
 import (
 	"bytes"
 	"errors"
-	"github.com/ferry-project/ferry/core/app"
 	"image/color"
 	"image/png"
 	"os"
@@ -15,6 +14,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/secure"
