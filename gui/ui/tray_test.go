@@ -34,10 +34,13 @@ type trayApp struct {
 	quits int
 }
 
+// SetSystemTrayMenu keeps the menu as it is now: the UI goes on
+// changing its Items on the UI goroutine (and hands it over again each
+// time), while the test reads it on its own.
 func (a *trayApp) SetSystemTrayMenu(m *fyne.Menu) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.menu = m
+	a.menu = &fyne.Menu{Label: m.Label, Items: append([]*fyne.MenuItem(nil), m.Items...)}
 }
 
 func (a *trayApp) SetSystemTrayIcon(fyne.Resource) {
