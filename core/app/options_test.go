@@ -68,11 +68,12 @@ func (c *stepClock) add(d time.Duration) {
 	c.mu.Unlock()
 }
 
-// With WaitWhenStopped (an app with a New code button), a spent budget
-// does not end the wait: CodesStopped is told, the transfer still waits,
-// Receive is allowed, and a trusted device still gets through without a
-// code. Without it, the wait ends (TestOneBudgetAcrossTransfers).
-func TestWaitWhenStopped(t *testing.T) {
+// With KeepWaiting (an app with a New code button), a budget spent by
+// live guessing does not end the wait: CodesStopped is told, the
+// transfer still waits, a trusted device still gets through without a
+// code, and Receive is allowed after it (TestKeepWaitingWhenStopped
+// starts spent and takes a code after NewCode).
+func TestKeepWaitingPaired(t *testing.T) {
 	clock := &stepClock{now: time.Unix(1_800_000_000, 0)}
 	n, err := New(Config{Name: "desk", ConfigDir: t.TempDir(), Now: clock.Now})
 	if err != nil {
@@ -80,7 +81,7 @@ func TestWaitWhenStopped(t *testing.T) {
 	}
 	defer n.Close()
 	rec := newRecorder()
-	rc := listen(t, n, rec, ReceiveConfig{AcceptAll: true, WaitWhenStopped: true})
+	rc := listen(t, n, rec, ReceiveConfig{AcceptAll: true, KeepWaiting: true})
 	tr, err := rc.Receive(t.Context())
 	if err != nil {
 		t.Fatal(err)

@@ -99,7 +99,7 @@
 //     of its own; when the receiver stops taking codes it greys the code
 //     out, says someone may be guessing, and offers New code, whose click
 //     takes codes again with a new one. Meanwhile the receiver keeps
-//     waiting for trusted devices (ReceiveConfig.WaitWhenStopped). One
+//     waiting for trusted devices (ReceiveConfig.KeepWaiting). One
 //     receiver serves every transfer until the settings change, and every
 //     receiver spends the device's one guess budget (the Node's, kept
 //     beside the trust file): no transfer, restart or tray is a new
