@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
@@ -219,4 +220,18 @@ func TestRefusalTextLimits(t *testing.T) {
 	if !strings.HasPrefix(got, stranger.Fingerprint()+" tried to send without a code, but this device does not trust it.") {
 		t.Errorf("stranger: %q", got)
 	}
+}
+
+// TestTrustOffAtStartSaid: a trust file that can't be read as the app
+// starts turns trusted devices off (the Node's decision); Settings says
+// so and how to fix it.
+func TestTrustOffAtStartSaid(t *testing.T) {
+	h := newHarness(t, noReceive, brokenAtStart(t))
+	h.check(func() bool {
+		h.u.settings.loadTrusted()
+		if n := h.u.settings.trustedNote; !strings.HasPrefix(n.Text, "Trusted devices are off: the list of trusted devices couldn't be read") || n.Importance != widget.DangerImportance {
+			t.Errorf("Settings says %q (%v)", n.Text, n.Importance)
+		}
+		return true
+	})
 }

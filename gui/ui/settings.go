@@ -128,7 +128,9 @@ func (v *settingsView) loadTrusted() {
 	v.note("", widget.LowImportance)
 	s := v.u.trust
 	if s == nil {
-		v.note("Trusted devices are off in this build.", widget.LowImportance)
+		// The Node turns them off when the file can't be used as it
+		// starts (it said why then); they stay off until a restart.
+		v.note("Trusted devices are off: the list of trusted devices couldn't be read when Ferry started. Fix or delete the file and start Ferry again; until then every transfer needs a code.", widget.DangerImportance)
 		return
 	}
 	devs, err := s.Devices()
