@@ -1,8 +1,6 @@
 package app
 
 import (
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
@@ -17,7 +15,7 @@ import (
 // their content. Problems are warnings: the transfer is what its result
 // says.
 func (n *Node) record(r history.Record, res Result, ended time.Time) {
-	if n.hist == nil {
+	if n.hist == nil || (n.cfg.KeepHistory != nil && !n.cfg.KeepHistory()) {
 		return
 	}
 	r.SetEnd(res.Err, ended)
@@ -26,12 +24,30 @@ func (n *Node) record(r history.Record, res Result, ended time.Time) {
 	}
 	aside, err := n.hist.Add(r)
 	if aside != nil {
-		n.warn(errors.New(aside.String()))
+		n.warn(&HistoryError{Aside: aside})
 	}
 	if err != nil {
-		n.warn(fmt.Errorf("this transfer is not in the history: %w", err))
+		n.warn(&HistoryError{Err: err})
 	}
 }
+
+// HistoryError is the warning (Config.OnWarning) of a transfer that the
+// history did not take as it should: Err says why it is not recorded, or
+// Aside names the damaged file that was put aside for a new one (the
+// transfer is in the new one). An app shows it beside its history.
+type HistoryError struct {
+	Err   error
+	Aside *history.Aside
+}
+
+func (e *HistoryError) Error() string {
+	if e.Aside != nil {
+		return e.Aside.String()
+	}
+	return "this transfer is not in the history: " + e.Err.Error()
+}
+
+func (e *HistoryError) Unwrap() error { return e.Err }
 
 // HistoryEvent is r's History event.
 func HistoryEvent(r history.Record) event.History {

@@ -30,6 +30,11 @@ type Config struct {
 	ConfigDir string
 	// NoHistory records no transfer.
 	NoHistory bool
+	// KeepHistory, when set, is asked as each transfer ends whether to
+	// record it (an app's "Record new transfers" box, which a person
+	// turns off and on while the Node lives). Nil records every one
+	// (unless NoHistory).
+	KeepHistory func() bool
 	// PageFiles are the browser page's files (gui/page.Files), served by
 	// a receiver with ReceiveConfig.Page. Nil serves no page: core does
 	// not import the page, a front end hands it over.
@@ -70,6 +75,7 @@ type Node struct {
 
 	nextID atomic.Int64
 	warnMu sync.Mutex
+	nameMu sync.Mutex // guards cfg.Name, which SetName changes
 
 	mu   sync.Mutex
 	recv *Receiver // the receiver, while one runs
@@ -169,7 +175,24 @@ func (n *Node) warn(err error) {
 }
 
 // Name is this device's name as peers see it.
-func (n *Node) Name() string { return n.cfg.Name }
+func (n *Node) Name() string {
+	n.nameMu.Lock()
+	defer n.nameMu.Unlock()
+	return n.cfg.Name
+}
+
+// SetName renames the device (a person changed it in an app's
+// settings): transfers started from now on, and the next receiver, use
+// name; "" is DefaultName. A receiver already listening keeps the name
+// it advertised until it is listened again.
+func (n *Node) SetName(name string) {
+	if name == "" {
+		name = DefaultName()
+	}
+	n.nameMu.Lock()
+	n.cfg.Name = name
+	n.nameMu.Unlock()
+}
 
 // Identity is this device's long-term key.
 func (n *Node) Identity() *secure.Identity { return n.id }

@@ -20,7 +20,7 @@ func (n *Node) servePage(addr string, toBrowser bool) (*web.Mux, error) {
 	if addr == "" {
 		addr = ":0"
 	}
-	srv, err := web.NewServer(web.Config{Name: n.cfg.Name, ToBrowser: toBrowser, Files: n.cfg.PageFiles})
+	srv, err := web.NewServer(web.Config{Name: n.Name(), ToBrowser: toBrowser, Files: n.cfg.PageFiles})
 	if err != nil {
 		return nil, fmt.Errorf("preparing the browser page: %w", err)
 	}

@@ -108,7 +108,7 @@ func (n *Node) Listen(cfg ReceiveConfig) (*Receiver, error) {
 	}
 	rc := &Receiver{n: n, cfg: cfg, em: newEmitter(cfg.OnEvent)}
 	tc := transfer.ReceiverConfig{
-		Dir: cfg.Dir, Code: cfg.Code, Listen: cfg.Listen, Identity: n.id, Name: n.cfg.Name,
+		Dir: cfg.Dir, Code: cfg.Code, Listen: cfg.Listen, Identity: n.id, Name: n.Name(),
 		Policy: transfer.Ask, Overwrite: cfg.Overwrite, SaveText: cfg.SaveText, OnEvent: rc.onEngine,
 		Diag: cfg.Diag, Timeout: n.cfg.Timeout, AutoAcceptPaired: cfg.AcceptTrusted,
 	}
@@ -151,7 +151,7 @@ func (n *Node) Listen(cfg ReceiveConfig) (*Receiver, error) {
 			ifaces = cfg.Ifaces
 		}
 		adv, err := discovery.Advertise(discovery.AdvertiseConfig{
-			Name: n.cfg.Name, Fingerprint: n.id.Fingerprint(), Port: r.Port(), Ifaces: ifaces,
+			Name: n.Name(), Fingerprint: n.id.Fingerprint(), Port: r.Port(), Ifaces: ifaces,
 			OnSkip: n.cfg.OnSkip,
 		})
 		if err != nil {

@@ -33,6 +33,17 @@ type SendConfig struct {
 	Diag  bool
 	// Dialer, when set, opens the connection (see transfer.SendConfig).
 	Dialer func(ctx context.Context, addr string) (net.Conn, error)
+	// Listener, when set, is where the receiver comes from instead of
+	// Addrs: a browser page that receives (ServePage with toBrowser),
+	// with the twelve-digit code of web.LinkCode. Every page connection
+	// that could test the code without proving it counts, and after
+	// transfer.MaxListenerGuesses the send fails (transfer.SendConfig's
+	// Listener). The caller closes it.
+	Listener net.Listener
+	// OnUnproven is told of each such page connection (Go only: it is
+	// no event of the schema), so that a person waiting for a phone
+	// learns that a page came without the code.
+	OnUnproven func(transfer.Unproven)
 	// OnEvent is told the transfer's events.
 	OnEvent Handler
 }
@@ -45,8 +56,16 @@ func (n *Node) Send(ctx context.Context, cfg SendConfig) *Transfer {
 	t := n.newTransfer(ctx, event.Sender, newEmitter(cfg.OnEvent))
 	rec := sourceRecord(n.now(), cfg.Paths, cfg.Text)
 	tc := transfer.SendConfig{
-		Addrs: cfg.Addrs, Code: cfg.Code, Identity: n.id, Name: n.cfg.Name, Items: cfg.Items,
-		Diag: cfg.Diag, Timeout: n.cfg.Timeout, Dialer: cfg.Dialer, OnEvent: t.onSent,
+		Addrs: cfg.Addrs, Code: cfg.Code, Identity: n.id, Name: n.Name(), Items: cfg.Items,
+		Diag: cfg.Diag, Timeout: n.cfg.Timeout, Dialer: cfg.Dialer, OnEvent: t.onSent, Listener: cfg.Listener,
+	}
+	if cfg.OnUnproven != nil {
+		tc.OnEvent = func(ev transfer.Event) {
+			if u, ok := ev.(transfer.Unproven); ok {
+				cfg.OnUnproven(u)
+			}
+			t.onSent(ev)
+		}
 	}
 	if cfg.Pin != nil {
 		tc.PeerKey = cfg.Pin.Key

@@ -100,7 +100,7 @@ func (n *Node) SendMany(ctx context.Context, cfg ManyConfig) *Many {
 		if to.Err != nil {
 			continue
 		}
-		sc := transfer.SendConfig{Addrs: to.Addrs, Code: to.Code, Identity: n.id, Name: n.cfg.Name,
+		sc := transfer.SendConfig{Addrs: to.Addrs, Code: to.Code, Identity: n.id, Name: n.Name(),
 			Diag: cfg.Diag, Timeout: n.cfg.Timeout, Dialer: to.Dialer}
 		if to.Pin != nil {
 			sc.PeerKey = to.Pin.Key

@@ -1,6 +1,6 @@
-// Command ferry-gui is Ferry's desktop app. It wires the window, the
-// transfer engine and mDNS discovery together; everything a person sees is
-// in package gui/ui.
+// Command ferry-gui is Ferry's desktop app. It makes this device (core/app's
+// Node: its key, trusted devices, history, guess budget, receiver and
+// discovery) and the window; everything a person sees is in package gui/ui.
 //
 // Environment, for tests and unusual networks:
 //
@@ -36,19 +36,18 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/app"
+	fyneapp "fyne.io/fyne/v2/app"
 	"fyne.io/fyne/v2/dialog"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/discovery"
-	"github.com/ferry-project/ferry/core/guessfile"
-	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/platform"
-	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/core/trust"
 	"github.com/ferry-project/ferry/gui/fmactions"
+	"github.com/ferry-project/ferry/gui/page"
 	"github.com/ferry-project/ferry/gui/ui"
 )
 
@@ -69,7 +68,7 @@ func main() {
 		instance = claim(configDir, args)
 	}
 
-	a := app.NewWithID("io.github.ferry-project.ferry")
+	a := fyneapp.NewWithID("io.github.ferry-project.ferry")
 	a.Settings().SetTheme(ui.Theme())
 	a.SetIcon(ui.AppIcon())
 	w := a.NewWindow("Ferry")
@@ -78,58 +77,86 @@ func main() {
 	// by itself after the first frame.
 	w.Resize(fyne.NewSize(960, 680))
 
-	id, idErr := secure.LoadOrCreateIdentity(configDir)
-	if idErr != nil {
-		// Still useful without a stored key: this run gets a fresh one,
-		// and the person is told why the fingerprint will change.
-		var err error
-		if id, err = secure.NewIdentity(); err != nil {
+	ifaces := splitList(os.Getenv("FERRY_IFACE"))
+	var shown atomic.Pointer[ui.UI] // once it is there: "Record new transfers", and warnings
+	node, problem := newNode(configDir, demo, ifaces, !args.Hidden, &shown)
+	defer node.Close()
+	u := ui.New(uiConfig(a, w, node, ifaces, demo == "" && os.Getenv("FERRY_NO_DISCOVERY") == ""))
+	shown.Store(u)
+	if demo != "" {
+		if err := u.Demo(demo); err != nil {
 			log.Fatalf("ferry-gui: %v", err)
 		}
 	}
-
-	// The trusted devices live beside the key, in the file the CLI's
-	// `ferry trust` uses, so pairing in either counts in both.
-	trustPath, trustErr := trust.DefaultPath()
-	if configDir != "" {
-		// DefaultPath's file name, in the folder given.
-		trustPath, trustErr = filepath.Join(configDir, "trusted.json"), nil
+	u.Start()
+	if problem != nil {
+		dialog.ShowError(problem, w)
 	}
-	var store *trust.Store
-	if trustErr == nil {
-		store = trust.Open(trustPath)
-	}
+	run(u, w, a, args, instance)
+}
 
-	// The history too: `ferry history` lists the app's transfers and the
-	// History view the CLI's.
-	var hist *history.Store
-	if histPath, err := history.DefaultPath(); configDir != "" {
-		hist = history.Open(filepath.Join(configDir, "history.json"))
-	} else if err == nil {
-		hist = history.Open(histPath)
+// newNode makes this device: its key, trusted devices and history live
+// in configDir (the user's config folder, shared with the ferry CLI, when
+// empty), so pairing in either counts in both, and `ferry history` lists
+// the app's transfers. The guess budget, one for the app's life, is kept
+// beside the trust file: a start at login (--hidden) is no person
+// acting, so it carries on the count; opened by hand, it starts over. A
+// demo keeps everything under the temporary folder and records nothing.
+//
+// problem is what the person is told at once: a key that cannot be
+// loaded (this run then gets a fresh one, kept in a temporary folder
+// with its trusted devices and history, and the fingerprint will
+// change), or trusted devices that are off.
+func newNode(configDir, demo string, ifaces []string, byPerson bool, shown *atomic.Pointer[ui.UI]) (node *app.Node, problem error) {
+	var mu sync.Mutex
+	cfg := app.Config{
+		ConfigDir: configDir, PageFiles: page.Files, Ifaces: ifaces, StartedByPerson: byPerson,
+		KeepHistory: func() bool {
+			u := shown.Load()
+			return u == nil || u.KeepHistory()
+		},
+		OnWarning: func(err error) {
+			log.Printf("ferry-gui: %v", err)
+			if u := shown.Load(); u != nil {
+				u.Warn(err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if problem == nil && strings.HasPrefix(err.Error(), "trusted devices are off") {
+				problem = err
+			}
+		},
 	}
-
-	// The guess budget, one for the app's life and kept beside the trust
-	// file: a start at login (--hidden) is no person acting, so it
-	// carries on the count; opened by hand, it starts over.
-	bcfg := transfer.BudgetConfig{ByPerson: !args.Hidden, Warn: func(err error) { log.Printf("ferry-gui: %v", err) }}
-	if gpath, err := guessfile.DefaultPath(); configDir != "" {
-		bcfg.Store = guessfile.Open(filepath.Join(configDir, "guesses.json"))
-	} else if err == nil {
-		bcfg.Store = guessfile.Open(gpath)
+	if demo != "" {
+		cfg.ConfigDir, cfg.NoHistory = filepath.Join(os.TempDir(), "ferry-demo", "node"), true
 	}
+	node, err := app.New(cfg)
+	if err != nil {
+		// Still useful without a stored key.
+		keyErr := err
+		if cfg.ConfigDir, err = os.MkdirTemp("", "ferry-gui-"); err == nil {
+			node, err = app.New(cfg)
+		}
+		if err != nil {
+			log.Fatalf("ferry-gui: %v (%v)", keyErr, err)
+		}
+		mu.Lock()
+		problem = keyErr
+		mu.Unlock()
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return node, problem
+}
 
-	ifaces := splitList(os.Getenv("FERRY_IFACE"))
+// uiConfig is the UI's configuration for the window w of a and node.
+func uiConfig(a fyne.App, w fyne.Window, node *app.Node, ifaces []string, discover bool) ui.Config {
 	cfg := ui.Config{
-		App:      a,
-		Window:   w,
-		Engine:   ui.CoreEngine{},
-		Identity: id,
-		Trust:    store,
-		History:  hist,
-		Budget:   transfer.NewBudget(bcfg),
-		Listen:   os.Getenv("FERRY_LISTEN"),
-		Hosts:    func() []string { return ui.LocalHosts(ifaces) },
+		App:    a,
+		Window: w,
+		Node:   node,
+		Listen: os.Getenv("FERRY_LISTEN"),
+		Hosts:  func() []string { return ui.LocalHosts(ifaces) },
 		// Tests of the real app read the Send list here.
 		StateFile: os.Getenv("FERRY_GUI_STATE"),
 	}
@@ -140,22 +167,16 @@ func main() {
 			Command: []string{exe, "--hidden"},
 		}
 	}
-	if demo == "" && os.Getenv("FERRY_NO_DISCOVERY") == "" {
-		cfg.Browse = browse(ifaces)
-		cfg.Advertise = advertise(ifaces)
+	if discover {
+		cfg.Browse = browse(node)
+		cfg.Advertise = true
 	}
-	u := ui.New(cfg)
-	if demo != "" {
-		if err := u.Demo(demo); err != nil {
-			log.Fatalf("ferry-gui: %v", err)
-		}
-	}
-	u.Start()
-	if idErr != nil {
-		dialog.ShowError(idErr, w)
-	} else if trustErr != nil {
-		dialog.ShowError(fmt.Errorf("trusted devices are off: %w", trustErr), w)
-	}
+	return cfg
+}
+
+// run opens the files or link it was given and runs the app until it
+// quits: with the window shown, or hidden in the tray (--hidden).
+func run(u *ui.UI, w fyne.Window, a fyne.App, args ui.Args, instance net.Listener) {
 	if instance != nil {
 		u.ServeInstance(instance)
 	}
@@ -227,33 +248,20 @@ func splitList(s string) []string {
 	return out
 }
 
-// browse adapts core/discovery to the UI's device list.
-func browse(ifaces []string) ui.BrowseFunc {
+// browse adapts the Node's discovery to the UI's device list.
+func browse(node *app.Node) ui.BrowseFunc {
 	return func(ctx context.Context, onChange func([]ui.Device)) error {
-		return discovery.Browse(ctx, discovery.BrowseConfig{
-			Ifaces: ifaces,
-			OnChange: func(peers []discovery.Peer) {
-				ds := make([]ui.Device, 0, len(peers))
-				for _, p := range peers {
-					ds = append(ds, ui.Device{
-						Name:         p.Name,
-						Fingerprint:  p.Fingerprint,
-						Addrs:        p.DialAddrs(),
-						Incompatible: p.Version != discovery.ProtocolVersion,
-					})
-				}
-				onChange(ds)
-			},
+		return node.Browse(ctx, func(peers []discovery.Peer) {
+			ds := make([]ui.Device, 0, len(peers))
+			for _, p := range peers {
+				ds = append(ds, ui.Device{
+					Name:         p.Name,
+					Fingerprint:  p.Fingerprint,
+					Addrs:        p.DialAddrs(),
+					Incompatible: p.Version != discovery.ProtocolVersion,
+				})
+			}
+			onChange(ds)
 		})
-	}
-}
-
-func advertise(ifaces []string) ui.AdvertiseFunc {
-	return func(name, fp string, port int) (func(), error) {
-		a, err := discovery.Advertise(discovery.AdvertiseConfig{Name: name, Fingerprint: fp, Port: port, Ifaces: ifaces})
-		if err != nil {
-			return nil, err
-		}
-		return a.Close, nil
 	}
 }

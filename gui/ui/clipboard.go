@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -14,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/clipboard"
 	"github.com/ferry-project/ferry/core/transfer"
 )
@@ -84,36 +86,43 @@ func (v *sendView) addText(text string) {
 	v.selectionChanged()
 }
 
+// tempFolder is the UI's private temporary folder for clipboard images,
+// made when the first is saved; Close removes it.
+type tempFolder struct {
+	mu  sync.Mutex // guards dir
+	dir string
+}
+
 // saveClipboardImage writes png to a new file in the UI's temporary
 // folder, named after the time it was taken.
 func (u *UI) saveClipboardImage(png []byte) (string, error) {
-	u.tmpMu.Lock()
-	defer u.tmpMu.Unlock()
-	if u.tmpDir == "" {
+	u.tmp.mu.Lock()
+	defer u.tmp.mu.Unlock()
+	if u.tmp.dir == "" {
 		dir, err := os.MkdirTemp("", "ferry-clipboard-")
 		if err != nil {
 			return "", err
 		}
-		u.tmpDir = dir
+		u.tmp.dir = dir
 	}
 	name := "clipboard-" + time.Now().Format("20060102-150405") + ".png"
-	path := filepath.Join(u.tmpDir, name)
+	path := filepath.Join(u.tmp.dir, name)
 	for n := 1; ; n++ {
 		if _, err := os.Lstat(path); err != nil {
 			break
 		}
-		path = filepath.Join(u.tmpDir, strings.TrimSuffix(name, ".png")+"-"+itoa(n)+".png")
+		path = filepath.Join(u.tmp.dir, strings.TrimSuffix(name, ".png")+"-"+itoa(n)+".png")
 	}
 	return path, os.WriteFile(path, png, 0o600)
 }
 
 // removeTemp removes what saveClipboardImage wrote (Close calls it).
 func (u *UI) removeTemp() {
-	u.tmpMu.Lock()
-	defer u.tmpMu.Unlock()
-	if u.tmpDir != "" {
-		os.RemoveAll(u.tmpDir)
-		u.tmpDir = ""
+	u.tmp.mu.Lock()
+	defer u.tmp.mu.Unlock()
+	if u.tmp.dir != "" {
+		os.RemoveAll(u.tmp.dir)
+		u.tmp.dir = ""
 	}
 }
 
@@ -161,19 +170,21 @@ func preview(text string, n int) string {
 }
 
 // showTexts adds the received texts to the result, and puts them on the
-// clipboard when the setting says so and the sender is trusted.
-func (v *receiveView) showTexts(err error) {
-	if len(v.texts) == 0 {
+// clipboard when the setting says so and the Node agrees (a trusted
+// sender's, Result.Clipboard).
+func (v *receiveView) showTexts(res app.Result) {
+	if len(res.Texts) == 0 {
 		return
 	}
-	auto := err == nil && v.u.settings.textsToClipboard() && v.prog.conn.Paired
+	clip, text := res.Clipboard(false)
+	auto := v.u.settings.textsToClipboard() && clip == app.ClipPut
 	if auto {
-		v.u.cfg.App.Clipboard().SetContent(strings.Join(v.texts, "\n\n"))
+		v.u.cfg.App.Clipboard().SetContent(text)
 	}
-	for _, t := range v.texts {
+	for _, t := range res.Texts {
 		v.prog.extra.Add(textCard(v.u.cfg.App, t, auto))
 	}
-	if err == nil && v.u.settings.textsToClipboard() && !v.prog.conn.Paired {
+	if res.Err == nil && v.u.settings.textsToClipboard() && clip != app.ClipPut {
 		v.prog.extra.Add(&widget.Label{
 			Text:       "Not put on the clipboard by itself: only texts from trusted devices are. Press Copy if you want it there.",
 			Wrapping:   fyne.TextWrapWord,

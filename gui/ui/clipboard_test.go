@@ -13,7 +13,7 @@ import (
 // a trusted device's text is copied as the transfer ends, and a text from
 // a sender with the code is not (the result says to press Copy).
 func TestReceivedTextToClipboard(t *testing.T) {
-	b := newHarness(t, CoreEngine{}, askOff)
+	b := newHarness(t, askOff)
 	trusted := testid.New(t)
 	stranger := testid.New(t)
 	b.pin("Laptop", trusted)

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"crypto/sha256"
 	"fmt"
 	"os"
@@ -9,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
@@ -28,9 +29,38 @@ import (
 // under the system's temporary folder, and so is a trust store of sample
 // devices: the person's own is never read or written.
 func (u *UI) Demo(view string) error {
-	u.cfg.Engine = demoEngine{view: view}
-	u.cfg.Browse, u.cfg.Advertise = nil, nil
-	u.cfg.History = nil // a demo transfer is not the person's (the history view has its own)
+	if err := u.demoSetup(view); err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	switch view {
+	case "send", "progress", "done", "failed", "done-trust", "devices-trusted", "send-phone":
+		return u.demoSendView(view)
+	case "send-many", "progress-many":
+		return u.demoMany(view)
+	case "receive", "offer", "codes-stopped":
+		u.ShowReceive()
+		u.demoReceive(view)
+	case "settings", "trusted":
+		u.ShowSettings()
+	case "history":
+		if err := u.demoHistory(); err != nil {
+			return fmt.Errorf("demo: %w", err)
+		}
+		u.ShowHistory()
+	default:
+		return fmt.Errorf("demo: unknown view %q (want send, progress, done, failed, receive, offer, codes-stopped, settings, trusted, devices-trusted, done-trust, send-many, progress-many, send-phone or history)", view)
+	}
+	return nil
+}
+
+// demoSetup puts the fixed stand-ins in place: no network, no history,
+// a sample name, folder, fingerprint and trust store.
+func (u *UI) demoSetup(view string) error {
+	// Nothing runs on the network and nothing is recorded: the views
+	// are told what a transfer would bring (demoSend, demoReceive).
+	u.cfg.NoReceive = true
+	u.cfg.Browse, u.cfg.Advertise = nil, false
+	u.hist = nil // a demo transfer is not the person's (the history view has its own)
 	u.cfg.Hosts = func() []string { return []string{"192.168.1.23"} }
 	// Fixed stand-ins for what differs per machine and per run, so that
 	// screenshots are the same every time.
@@ -46,19 +76,25 @@ func (u *UI) Demo(view string) error {
 	}
 	store, err := demoTrust(pins)
 	if err != nil {
+		return err
+	}
+	u.trust = store
+	u.settings.load()
+	return nil
+}
+
+// demoSendView is the Send view with the sample selection: a device
+// chosen and a code typed, a send played from there, the device list
+// with a trusted device and an impostor, or Send to a phone waiting.
+func (u *UI) demoSendView(view string) error {
+	paths, err := demoFiles()
+	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	u.cfg.Trust = store
-	u.settings.load()
+	u.ShowSend()
+	u.send.addPaths(paths...)
 	switch view {
 	case "devices-trusted":
-		paths, err := demoFiles()
-		if err != nil {
-			return fmt.Errorf("demo: %w", err)
-		}
-		u.cfg.NoReceive = true
-		u.ShowSend()
-		u.send.addPaths(paths...)
 		// Pixel 8 is trusted and found under its key; a device that
 		// calls itself Pixel 8 with another key is not; the NAS was
 		// never paired.
@@ -70,55 +106,32 @@ func (u *UI) Demo(view string) error {
 		})
 		u.send.chosen = u.send.found[0].key()
 		u.send.devicesChanged()
-	case "send", "progress", "done", "failed", "done-trust":
-		paths, err := demoFiles()
-		if err != nil {
-			return fmt.Errorf("demo: %w", err)
-		}
-		u.cfg.NoReceive = true
-		u.ShowSend()
-		u.send.addPaths(paths...)
+	case "send-phone":
+		u.demoPhone()
+	default:
 		u.send.found = demoDevices
 		u.send.chosen = demoDevices[0].key()
 		u.send.devicesChanged()
 		u.send.code.SetText("482913")
-		if view == "done-trust" {
-			// A first transfer to Maya's laptop, which a code
-			// authenticated.
-			u.cfg.Engine = demoEngine{view: view, key: demoPins[0].Key}
-		}
 		if view != "send" {
-			u.send.startSend()
+			u.demoSend(view)
 		}
-	case "send-many", "progress-many":
-		return u.demoMany(view)
-	case "send-phone":
-		paths, err := demoFiles()
-		if err != nil {
-			return fmt.Errorf("demo: %w", err)
-		}
-		u.cfg.NoReceive = true
-		u.ShowSend()
-		u.send.addPaths(paths...)
-		u.send.startPhoneSend() // serves the page on loopback (the capture's FERRY_LISTEN); the demo engine waits
-		// The link as it would read on a LAN, with a fixed port and code
-		// so that the picture is the same every run.
-		u.send.phone.show(web.Link("192.168.1.23", 41002, "482913", u.fingerprint()))
-	case "receive", "offer", "codes-stopped":
-		u.ShowReceive()
-	case "settings", "trusted":
-		u.cfg.NoReceive = true
-		u.ShowSettings()
-	case "history":
-		if err := u.demoHistory(); err != nil {
-			return fmt.Errorf("demo: %w", err)
-		}
-		u.cfg.NoReceive = true
-		u.ShowHistory()
-	default:
-		return fmt.Errorf("demo: unknown view %q (want send, progress, done, failed, receive, offer, codes-stopped, settings, trusted, devices-trusted, done-trust, send-many, progress-many, send-phone or history)", view)
 	}
 	return nil
+}
+
+// demoPhone is Send to a phone waiting for a page, as startPhoneSend
+// shows it, with the link as it would read on a LAN, a fixed port and
+// code so that the picture is the same every run. Nothing is served.
+func (u *UI) demoPhone() {
+	v := u.send
+	bytes, files, _ := v.sel.totals()
+	v.prog.begin(v.prog.transferTitle(files, bytes), "To a phone's browser", func() {})
+	v.showProgress(true)
+	v.cancel = func(error) {}
+	v.phone.show(web.Link("192.168.1.23", 41002, "482913", u.fingerprint()))
+	v.prog.current.SetText("Waiting for the phone to open the page…")
+	v.updateReady()
 }
 
 // demoPins are the sample trusted devices, with made-up keys that are the
@@ -191,80 +204,65 @@ func demoFiles() ([]string, error) {
 	return paths, nil
 }
 
-// demoEngine plays a transfer that stops at a telling moment. key is the
-// receiver's static key, when the result should offer to trust it.
-type demoEngine struct {
-	view string
-	key  []byte
-}
-
-func (e demoEngine) Send(ctx context.Context, cfg transfer.SendConfig) (transfer.Summary, error) {
-	emit := func(ev transfer.Event) {
-		if cfg.OnEvent != nil {
-			cfg.OnEvent(ev)
-		}
-	}
-	if e.view == "failed" {
-		return transfer.Summary{}, fmt.Errorf("connecting to %s: %w", strings.Join(cfg.Addrs, ", "), secure.ErrWrongCode)
-	}
-	if e.view == "send-phone" {
-		<-ctx.Done() // no page comes: the panel waits
-		return transfer.Summary{}, fmt.Errorf("%w: %w", transfer.ErrCancelled, context.Cause(ctx))
-	}
+// demoSend plays a send to Maya's laptop that stops at a telling
+// moment: under way ("progress"), verified ("done", and "done-trust"
+// with the box that trusts it, a code having authenticated it), or
+// failed with a wrong code ("failed"). No engine runs: the view is told
+// the events a real send would bring.
+func (u *UI) demoSend(view string) {
+	v := u.send
 	d := demoDevices[0]
-	c := transfer.Connected{PeerName: d.Name, PeerFingerprint: d.Fingerprint, Addr: d.Addrs[0]}
-	if e.key != nil {
-		c.PeerKey, c.PeerFingerprint = e.key, secure.Fingerprint(e.key)
+	bytes, files, _ := v.sel.totals()
+	v.prog.begin(v.prog.transferTitle(files, bytes), "To "+d.Name, func() {})
+	v.showProgress(true)
+	if view == "failed" {
+		v.sendDone(transfer.Summary{}, fmt.Errorf("connecting to %s: %w", strings.Join(d.Addrs, ", "), secure.ErrWrongCode), pinOffer{})
+		return
 	}
-	emit(c)
+	c := event.Connected{PeerName: d.Name, PeerFingerprint: d.Fingerprint, Addr: d.Addrs[0]}
+	var pin pinOffer
+	if view == "done-trust" {
+		key := demoPins[0].Key
+		c.PeerKey, c.PeerFingerprint = key, secure.Fingerprint(key)
+		pin.step = app.PinStep{Do: app.PinAsk, Peer: trust.Device{Name: d.Name, Key: key}}
+	}
 	const total = 1_927_000_000
-	emit(transfer.Accepted{Total: total, Offer: transfer.Offer{Files: 27, Dirs: 1, TotalBytes: total}})
-	if e.view == "done" || e.view == "done-trust" {
-		sum := transfer.Summary{Bytes: total, Duration: 39*time.Second + 400*time.Millisecond}
-		for _, n := range []string{"Interview – final cut.mov", "Quarterly report.pdf", "notes.md"} {
-			sum.Entries = append(sum.Entries, transfer.EntryDone{Entry: transfer.Entry{Path: n, Kind: transfer.KindFile}, Outcome: transfer.Received})
-		}
-		for i := 1; i <= 24; i++ {
-			n := fmt.Sprintf("Holiday photos/IMG_%04d.jpg", 4100+i)
-			sum.Entries = append(sum.Entries, transfer.EntryDone{Entry: transfer.Entry{Path: n, Kind: transfer.KindFile}, Outcome: transfer.Received})
-		}
-		return sum, nil
+	v.prog.handle(c)
+	v.prog.handle(event.Accepted{By: event.ByPeer, TotalBytes: total, Offer: transfer.Offer{Files: 27, Dirs: 1, TotalBytes: total}})
+	if view == "progress" {
+		v.cancel = func(error) {}
+		v.prog.handle(event.Progress{
+			Done: 1_195_000_000, Total: total, Rate: 48_700_000, ETA: 15,
+			Current: "Interview – final cut.mov", CurrentDone: 1_112_000_000, CurrentSize: 1_843_200_000,
+			EntriesDone: 26, Entries: 28,
+		})
+		v.updateReady()
+		return
 	}
-	emit(transfer.Progress{
-		Done: 1_195_000_000, Total: total, Rate: 48_700_000, ETA: 15 * time.Second,
-		Current: "Interview – final cut.mov", CurrentDone: 1_112_000_000, CurrentSize: 1_843_200_000,
-		EntriesDone: 26, Entries: 28,
-	})
-	<-ctx.Done()
-	return transfer.Summary{}, fmt.Errorf("%w: %w", transfer.ErrCancelled, context.Cause(ctx))
-}
-
-func (e demoEngine) NewReceiver(cfg transfer.ReceiverConfig) (Receiver, error) {
-	return &demoReceiver{view: e.view, cfg: cfg}, nil
-}
-
-type demoReceiver struct {
-	view string
-	cfg  transfer.ReceiverConfig
-}
-
-func (r *demoReceiver) Code() string { return "482913" }
-func (r *demoReceiver) Port() int    { return 41000 }
-func (r *demoReceiver) Accept()      {}
-func (r *demoReceiver) Decline()     {}
-func (r *demoReceiver) Close() error { return nil }
-func (r *demoReceiver) NewCode() string {
-	r.cfg.OnEvent(transfer.CodeChanged{Code: "730518", Reason: transfer.CodeRenewed})
-	return "730518"
-}
-
-func (r *demoReceiver) Serve(ctx context.Context) (transfer.Summary, error) {
-	if r.view == "codes-stopped" && r.cfg.OnEvent != nil {
-		r.cfg.OnEvent(transfer.CodesStopped{Wrong: 12})
+	sum := transfer.Summary{Bytes: total, Duration: 39*time.Second + 400*time.Millisecond}
+	names := []string{"Interview – final cut.mov", "Quarterly report.pdf", "notes.md"}
+	for i := 1; i <= 24; i++ {
+		names = append(names, fmt.Sprintf("Holiday photos/IMG_%04d.jpg", 4100+i))
 	}
-	if r.view == "offer" && r.cfg.OnEvent != nil {
+	for _, n := range names {
+		sum.Entries = append(sum.Entries, transfer.EntryDone{Entry: transfer.Entry{Path: n, Kind: transfer.KindFile}, Outcome: transfer.Received})
+	}
+	v.sendDone(sum, nil, pin)
+}
+
+// demoReceive shows the Receive view waiting with a fixed code, and for
+// "offer" a Pixel's offer, for "codes-stopped" the budget spent.
+func (u *UI) demoReceive(view string) {
+	v := u.recv
+	v.lis, v.port, v.askFirst = 1, 41000, true
+	v.showReady(u.settings.deviceName(), "482913", v.port, u.settings.downloadDir(), u.cfg.Hosts(), u.fingerprint())
+	v.show(v.ready)
+	switch view {
+	case "codes-stopped":
+		v.handle(v.lis, nil, event.CodesStopped{Wrong: 12})
+	case "offer":
 		d := demoDevices[1]
-		r.cfg.OnEvent(transfer.Connected{PeerName: d.Name, PeerFingerprint: d.Fingerprint, Addr: d.Addrs[0]})
+		v.handle(v.lis, nil, event.Connected{PeerName: d.Name, PeerFingerprint: d.Fingerprint, Addr: d.Addrs[0]})
 		o := transfer.Offer{PeerName: d.Name, PeerFingerprint: d.Fingerprint}
 		for i, n := range []string{"PXL_20250614_181204.jpg", "PXL_20250614_181233.jpg", "PXL_20250614_181301.mp4", "Boarding pass.pdf", "Voice memo 12.m4a"} {
 			size := int64(2_800_000 + i*1_450_000)
@@ -275,8 +273,6 @@ func (r *demoReceiver) Serve(ctx context.Context) (transfer.Summary, error) {
 			o.Files++
 			o.TotalBytes += size
 		}
-		r.cfg.OnEvent(transfer.Offered{Offer: o})
+		v.handle(v.lis, nil, event.NewOffer(o))
 	}
-	<-ctx.Done()
-	return transfer.Summary{}, context.Cause(ctx)
 }

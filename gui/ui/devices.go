@@ -42,10 +42,6 @@ func (d Device) key() string {
 // to it; nil means no discovery.
 type BrowseFunc func(ctx context.Context, onChange func([]Device)) error
 
-// AdvertiseFunc announces this device's receiver on the network and returns
-// a func that withdraws it. nil means the receiver is not advertised.
-type AdvertiseFunc func(name, fingerprint string, port int) (stop func(), err error)
-
 // mergeDevices puts the manual devices after the discovered ones, dropping
 // a manual entry that discovery has since found under the same address.
 func mergeDevices(found, manual []Device) []Device {

@@ -7,13 +7,17 @@
 // # What it owns
 //
 // The package turns what a person does (drop files, pick a device, type a
-// code, press Send, Accept or Cancel) into calls on core/transfer, and the
-// engine's events back into widgets. It holds no protocol logic: a code, a
-// manifest or a hash is the engine's business.
+// code, press Send, Accept or Cancel) into calls on the device's
+// core/app Node (Config.Node: Send, SendMany, Listen and Receive, Pin,
+// ServePage), and the Node's events (core/app/event, the one schema the
+// CLI and the phone binding show too) back into widgets. It holds no
+// protocol logic and makes none of a device's decisions: what the history
+// records, when to pin a key after a code, whether a text goes to the
+// clipboard and what a trusted device may do unasked are core/app's.
 //
 // # Threads
 //
-// Widgets are touched only on Fyne's UI goroutine. Events from the engine,
+// Widgets are touched only on Fyne's UI goroutine. Events from the Node,
 // discovery and folder walks arrive on other goroutines and reach the
 // widgets through Config.Do, which is fyne.Do in the application. Button
 // handlers already run on the UI goroutine and change widgets directly.
@@ -26,14 +30,17 @@
 //
 //   - The app receives whenever it is open, not only while the Receive view
 //     is showing, the way LocalSend does: an offer raises a dialog wherever
-//     the person is. After a transfer the result stays on screen; "Receive
-//     more" listens again under a fresh code.
+//     the person is. After a transfer the result stays on screen while the
+//     receiver already waits for the next sender (one receiver, the
+//     Node's, kept across transfers); "Receive more" shows the code again,
+//     a new one after a transfer by code, and the next sender replaces the
+//     result with its own transfer.
 //   - Sizes are shown in decimal units (kB, MB, GB), as file managers do.
 //   - "Choose files" picks one file per dialog (Fyne's dialog has no
 //     multiple selection); dropping adds any number at once.
 //   - The Receive view's QR code and link are the receiver's browser page,
 //     http://HOST:PORT/#code=...&fp=... (core/web, served on the
-//     receiver's own port by CoreEngine): a phone that scans it sends
+//     receiver's own port by the Node): a phone that scans it sends
 //     from its browser, no app needed. The same link (or a legacy
 //     ferry:// one) pasted into the address field fills in the address
 //     and the code.
@@ -42,23 +49,25 @@
 //
 // # History
 //
-// The History tab lists core/history's file (Config.History, the one
-// `ferry history` reads): every send and receive of the app adds a record
-// when it ends (a receiver only when a sender connected), named by the
-// pin for a paired peer. The choices (Show in folder, Clear, "Record new
+// The History tab lists core/history's file (the Node's, the one
+// `ferry history` reads): the Node records every send and receive of the
+// app when it ends (a receiver only when a sender connected), named by
+// the pin for a paired peer, unless "Record new transfers" is off
+// (UI.KeepHistory, which the Node asks). The choices (Show in folder, Clear, "Record new
 // transfers") are written at the top of history.go.
 //
 // # Trusted devices
 //
-// The pins are core/trust's store (Config.Trust: the file the CLI uses),
+// The pins are core/trust's store (the Node's: the file the CLI uses),
 // checked by core/secure's handshake; the UI decides when to offer trust
 // and shows what the store says.
 //
 //   - A transfer that a code authenticated ends, on both devices, with a
 //     box "Trust NAME: next time, no code needed", checked when the peer
 //     is already trusted. Ticking it pins the key the handshake proved
-//     (Connected.PeerKey); unticking removes the pin. Every peer a code
-//     authenticates is also noted as recent, for `ferry trust add`.
+//     (Connected.PeerKey); unticking removes the pin. Whether to offer it
+//     is the Node's AfterCode, which also notes every peer a code
+//     authenticates as recent, for `ferry trust add`.
 //   - The device list marks a device Trusted when its advertised
 //     fingerprint is a pinned key's. That only selects paired mode: the
 //     send carries the full pinned key, and the handshake refuses any
@@ -73,7 +82,7 @@
 //     of the handshake, so trusting or removing counts at once, without a
 //     restart. "Accept files from trusted devices without asking" is off
 //     by default; with "Ask before accepting" off it has nothing to decide.
-//   - A sender it refuses (core/transfer's Refused: not trusted here, a
+//   - A sender it refuses (event.Refused: not trusted here, a
 //     stale pin for this device, or trust off) is told so by its own
 //     send, and the Receive view says so too, in one notice that the next
 //     refusal replaces, with the fix (pair again with the code). It is
@@ -89,11 +98,12 @@
 //     how many were tried and until when codes are held back, in a notice
 //     of its own; when the receiver stops taking codes it greys the code
 //     out, says someone may be guessing, and offers New code, whose click
-//     takes codes again with a new one. A receiver lives for one transfer
-//     here, so each transfer (and Receive more) starts a fresh code, but
-//     every receiver shares the app's one guess budget (Config.Budget,
-//     kept beside the trust file): a new receiver, or the tray's
-//     restart, is no new allowance for a guesser.
+//     takes codes again with a new one. Meanwhile the receiver keeps
+//     waiting for trusted devices (ReceiveConfig.KeepWaiting). One
+//     receiver serves every transfer until the settings change, and every
+//     receiver spends the device's one guess budget (the Node's, kept
+//     beside the trust file): no transfer, restart or tray is a new
+//     allowance for a guesser.
 //   - The Trust box after a transfer by code says when wrong codes came
 //     before the right one ("N wrong codes were tried on this device
 //     before this sender's code was right"), and then reads "Trust NAME

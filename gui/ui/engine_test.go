@@ -89,7 +89,7 @@ func (h *harness) sendState() panelState {
 
 func TestSendVerifiedToRealReceiver(t *testing.T) {
 	peer := startPeerReceiver(t, transfer.AcceptAll)
-	h := newHarness(t, CoreEngine{}, noReceive)
+	h := newHarness(t, noReceive)
 	src := t.TempDir()
 	a := writeFile(t, src, "report.pdf", 300_000)
 	writeFile(t, src, "album/one.jpg", 70_000)
@@ -134,7 +134,7 @@ func TestSendVerifiedToRealReceiver(t *testing.T) {
 
 func TestSendWrongCode(t *testing.T) {
 	peer := startPeerReceiver(t, transfer.AcceptAll)
-	h := newHarness(t, CoreEngine{}, noReceive)
+	h := newHarness(t, noReceive)
 	h.drop(writeFile(t, t.TempDir(), "a.txt", 100))
 	wrong := "000000"
 	if peer.r.Code() == wrong {
@@ -158,7 +158,7 @@ func TestSendCancel(t *testing.T) {
 	// The receiver asks and nobody answers, so the send is certainly
 	// still running when Cancel is pressed.
 	peer := startPeerReceiver(t, transfer.Ask)
-	h := newHarness(t, CoreEngine{}, noReceive)
+	h := newHarness(t, noReceive)
 	h.drop(writeFile(t, t.TempDir(), "a.txt", 100))
 	h.fill(peer.addr(), peer.r.Code())
 	h.tap(h.u.send.sendBtn)
@@ -189,10 +189,10 @@ func sendTo(t *testing.T, h *harness, items ...transfer.Item) <-chan error {
 	var code string
 	var port int
 	h.waitFor("the receiver to listen", func() bool {
-		if h.u.recv.r == nil || !h.u.recv.ready.Visible() {
+		if h.u.recv.t == nil || !h.u.recv.ready.Visible() {
 			return false
 		}
-		code, port = h.u.recv.code, h.u.recv.r.Port()
+		code, port = h.u.recv.code, h.u.recv.port
 		return true
 	})
 	return goSend(t, transfer.SendConfig{
@@ -201,7 +201,7 @@ func sendTo(t *testing.T, h *harness, items ...transfer.Item) <-chan error {
 }
 
 func TestReceiveAcceptThenDecline(t *testing.T) {
-	h := newHarness(t, CoreEngine{})
+	h := newHarness(t)
 	h.u.Start()
 	v := h.u.recv
 	h.waitFor("a code", func() bool { return len(v.code) >= 6 && v.qr.Image != nil })
@@ -237,13 +237,10 @@ func TestReceiveAcceptThenDecline(t *testing.T) {
 		}
 	}
 
-	// Receive more: a new receiver, and this time the person declines.
-	var first Receiver
-	h.loop.run(func() {
-		first = v.r
-		v.listenAgain()
-	})
-	h.waitFor("a new receiver", func() bool { return v.r != nil && v.r != first && v.ready.Visible() })
+	// Receive more: the receiver waits again, and this time the person
+	// declines.
+	h.loop.run(v.listenAgain)
+	h.waitFor("the receiver to wait again", func() bool { return v.t != nil && !v.busy && v.ready.Visible() })
 	done = sendTo(t, h, transfer.Item{Path: src})
 	h.waitFor("the offer dialog", func() bool { return v.offer != nil })
 	h.tap(v.decline)
@@ -259,7 +256,7 @@ func TestReceiveAcceptThenDecline(t *testing.T) {
 }
 
 func TestReceiveCancelWhileAsking(t *testing.T) {
-	h := newHarness(t, CoreEngine{})
+	h := newHarness(t)
 	h.u.Start()
 	v := h.u.recv
 	done := sendTo(t, h, transfer.Item{Text: "hi"})
@@ -280,11 +277,11 @@ func TestReceiveCancelWhileAsking(t *testing.T) {
 }
 
 func TestSettingsRestartWaitingReceiver(t *testing.T) {
-	h := newHarness(t, CoreEngine{})
+	h := newHarness(t)
 	h.u.Start()
 	v := h.u.recv
-	var first Receiver
-	h.waitFor("a receiver", func() bool { first = v.r; return first != nil })
+	var first int
+	h.waitFor("a receiver", func() bool { first = v.gen; return v.t != nil })
 	newDir := filepath.Join(t.TempDir(), "Incoming")
 	h.loop.run(func() {
 		s := h.u.settings
@@ -293,7 +290,7 @@ func TestSettingsRestartWaitingReceiver(t *testing.T) {
 		s.ask.SetChecked(false)
 		s.save()
 	})
-	h.waitFor("a new receiver", func() bool { return v.r != nil && v.r != first })
+	h.waitFor("a new receiver", func() bool { return v.t != nil && v.gen != first })
 	h.loop.run(func() {
 		if !contains(v.name.Text, "Renamed desk") {
 			t.Errorf("name %q", v.name.Text)
@@ -314,16 +311,16 @@ func TestSettingsRestartWaitingReceiver(t *testing.T) {
 }
 
 func TestReceiveShowsNewCodeAfterWrongGuesses(t *testing.T) {
-	h := newHarness(t, CoreEngine{})
+	h := newHarness(t)
 	h.u.Start()
 	v := h.u.recv
 	var code string
 	var port int
 	h.waitFor("a receiver", func() bool {
-		if v.r == nil {
+		if v.t == nil {
 			return false
 		}
-		code, port = v.code, v.r.Port()
+		code, port = v.code, v.port
 		return true
 	})
 	id := testid.New(t)
@@ -362,7 +359,7 @@ func TestSendToDiscoveredDeviceTriesEachAddress(t *testing.T) {
 		<-ctx.Done()
 		return nil
 	}
-	h := newHarness(t, CoreEngine{}, noReceive, func(c *Config) { c.Browse = browse })
+	h := newHarness(t, noReceive, func(c *Config) { c.Browse = browse })
 	h.u.Start()
 	v := h.u.send
 	h.drop(writeFile(t, t.TempDir(), "a.bin", 4096))
@@ -388,7 +385,7 @@ func TestSendToDeviceWithoutAddressFails(t *testing.T) {
 		<-ctx.Done()
 		return nil
 	}
-	h := newHarness(t, CoreEngine{}, noReceive, func(c *Config) { c.Browse = browse })
+	h := newHarness(t, noReceive, func(c *Config) { c.Browse = browse })
 	h.u.Start()
 	v := h.u.send
 	h.drop(writeFile(t, t.TempDir(), "a.bin", 10))

@@ -34,7 +34,7 @@ func TestReceiveStopsTakingCodes(t *testing.T) {
 		t.Skip("half a minute of guessing: skipped in short mode")
 	}
 	t.Parallel()
-	h := newHarness(t, CoreEngine{}, askOff)
+	h := newHarness(t, askOff)
 	h.u.Start()
 	v := h.u.recv
 	_, addr, code := h.listening()
@@ -86,7 +86,7 @@ func TestReceiveStopsTakingCodes(t *testing.T) {
 // Two typos, then the right code: the transfer goes through at once, and
 // the Trust box says so before the person ticks it.
 func TestTrustBoxAfterTypos(t *testing.T) {
-	h := newHarness(t, CoreEngine{}, askOff)
+	h := newHarness(t, askOff)
 	h.u.Start()
 	v := h.u.recv
 	_, addr, _ := h.listening()
@@ -114,7 +114,7 @@ func TestTrustBoxAfterTypos(t *testing.T) {
 // name it claims shows only when it differs, in the offer and in the
 // progress alike.
 func TestPairedSenderNamedByPin(t *testing.T) {
-	b := newHarness(t, CoreEngine{}) // asks before accepting
+	b := newHarness(t) // asks before accepting
 	sender := testid.New(t)
 	b.pin("Work laptop", sender) // sendFrom's sender calls itself "Laptop"
 	b.u.Start()

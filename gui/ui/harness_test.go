@@ -14,10 +14,11 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
+	"github.com/ferry-project/ferry/gui/page"
 )
 
 // uiLoop stands in for Fyne's UI goroutine. The test driver runs fyne.Do
@@ -95,27 +96,66 @@ type harness struct {
 type harnessOpt func(*Config)
 
 // newHarness builds a UI in a test window. Discovery is off; the receiver
-// listens on loopback only; the trust store is a file of the test's.
-func newHarness(t *testing.T, engine Engine, opts ...harnessOpt) *harness {
+// listens on loopback only; the device (its key, trust store and, with
+// withHistory, history) lives in a folder of the test's.
+func newHarness(t *testing.T, opts ...harnessOpt) *harness {
 	t.Helper()
-	return newHarnessOn(t, newUILoop(t), engine, opts...)
+	return newHarnessOn(t, newUILoop(t), opts...)
+}
+
+// testNode is a device in a folder of the test's, dir when given: the
+// real core/app Node, recording nothing unless cfg says so.
+func testNode(t *testing.T, cfg app.Config) *app.Node {
+	t.Helper()
+	if cfg.ConfigDir == "" {
+		cfg.ConfigDir = filepath.Join(t.TempDir(), "config")
+	}
+	if cfg.Name == "" {
+		cfg.Name = "Test desk"
+	}
+	cfg.PageFiles = page.Files
+	// The Node asks the UI whether to record, and tells it its
+	// warnings, as the app's does.
+	var n *app.Node
+	cfg.KeepHistory = func() bool {
+		u, ok := harnessUIs.Load(n)
+		return !ok || u.(*UI).KeepHistory()
+	}
+	cfg.OnWarning = func(err error) {
+		if u, ok := harnessUIs.Load(n); ok {
+			u.(*UI).Warn(err)
+		}
+	}
+	n, err := app.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { n.Close() })
+	return n
+}
+
+// harnessUIs maps a test's Node to its UI, for KeepHistory.
+var harnessUIs sync.Map
+
+// withNode gives the harness a Node made with cfg.
+func withNode(t *testing.T, cfg app.Config) harnessOpt {
+	n := testNode(t, cfg)
+	return func(c *Config) { c.Node = n }
 }
 
 // newHarnessOn builds a harness whose widgets run on loop. Two devices in
 // one test share a loop: Fyne's caches are global, and the real app
 // touches them from one goroutine only.
-func newHarnessOn(t *testing.T, loop *uiLoop, engine Engine, opts ...harnessOpt) *harness {
+func newHarnessOn(t *testing.T, loop *uiLoop, opts ...harnessOpt) *harness {
 	t.Helper()
-	id := testid.New(t)
-	h := &harness{t: t, loop: loop, id: id, dir: t.TempDir()}
-	h.store = trust.Open(filepath.Join(t.TempDir(), "config", "trusted.json"))
+	h := &harness{t: t, loop: loop, dir: t.TempDir()}
 	h.app = test.NewTempApp(t)
 	h.app.Preferences().SetString(prefDir, h.dir)
 	h.app.Preferences().SetString(prefName, "Test desk")
 	h.loop.run(func() {
 		h.win = h.app.NewWindow("Ferry")
 		cfg := Config{
-			App: h.app, Window: h.win, Engine: engine, Identity: id, Trust: h.store,
+			App: h.app, Window: h.win,
 			Do:         h.loop.do,
 			Listen:     "127.0.0.1:0",
 			Hosts:      func() []string { return []string{"127.0.0.1"} },
@@ -124,7 +164,12 @@ func newHarnessOn(t *testing.T, loop *uiLoop, engine Engine, opts ...harnessOpt)
 		for _, o := range opts {
 			o(&cfg)
 		}
+		if cfg.Node == nil {
+			cfg.Node = testNode(t, app.Config{NoHistory: true})
+		}
+		h.id, h.store = cfg.Node.Identity(), cfg.Node.Trust()
 		h.u = New(cfg)
+		harnessUIs.Store(cfg.Node, h.u)
 		h.win.Resize(fyne.NewSize(960, 640))
 	})
 	t.Cleanup(func() {

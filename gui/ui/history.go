@@ -1,9 +1,9 @@
 package ui
 
 // The History tab: the recent transfers, sent and received, from
-// core/history's store (Config.History: the file `ferry history` reads, so
-// the CLI's transfers show here too), and the record every send and
-// receive of the app adds when it ends.
+// core/history's store (the Node's: the file `ferry history` reads, so
+// the CLI's transfers show here too). The Node records every send and
+// receive of the app as it ends (core/app), asking KeepHistory first.
 //
 // Decisions: a row says what (the first name and how many more, the
 // size), with whom and which way, when, where it went (received: the
@@ -19,6 +19,7 @@ package ui
 // is read again when the tab is shown and after each record.
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -33,8 +34,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/history"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // prefKeepHistory is the "Record new transfers" box: on by default.
@@ -52,6 +53,10 @@ type historyView struct {
 	clear *widget.Button
 	// now is the clock rows are dated against (demo mode fixes it).
 	now func() time.Time
+	// warning is what the Node warned about the last transfer (Warn),
+	// said once more by the next load.
+	warning    string
+	warningImp widget.Importance
 }
 
 func newHistoryView(u *UI) *historyView {
@@ -208,7 +213,7 @@ func (v *historyView) showFolder(dir string) {
 // load reads the history again and shows it.
 func (v *historyView) load() {
 	v.recs = nil
-	s := v.u.cfg.History
+	s := v.u.hist
 	if s == nil {
 		v.say("The history is off in this build.", widget.LowImportance)
 		v.clear.Disable()
@@ -234,6 +239,10 @@ func (v *historyView) load() {
 		v.clear.Disable()
 	} else {
 		v.clear.Enable()
+	}
+	if v.warning != "" {
+		v.say(v.warning, v.warningImp)
+		v.warning = ""
 	}
 	v.list.Refresh()
 }
@@ -261,7 +270,7 @@ func (v *historyView) askClear() {
 }
 
 func (v *historyView) clearNow() {
-	s := v.u.cfg.History
+	s := v.u.hist
 	if s == nil {
 		return
 	}
@@ -277,105 +286,37 @@ func (v *historyView) clearNow() {
 	})
 }
 
-// record adds r to the history, unless recording is off, and shows the
-// list again. It runs on the transfer's goroutine, not the UI's: the
-// write locks and syncs the file.
-func (u *UI) record(r history.Record) {
-	s := u.cfg.History
-	if s == nil || !u.history.keeping() {
+// recorded shows the list again after a transfer ended: the Node
+// recorded it (unless recording is off), as it ends, before its last
+// event.
+func (u *UI) recorded() {
+	if u.hist == nil || !u.history.keeping() {
 		return
 	}
-	aside, err := s.Add(r)
-	if u.ctx.Err() != nil {
-		return // closing: nobody sees the list
+	u.history.load()
+	u.refreshTray() // its recent transfers are the history's
+}
+
+// Warn is told the Node's warnings (its Config.OnWarning, from any
+// goroutine): a transfer the history did not take as it should is said
+// on the History tab, as the list is read again after it. The others
+// (an advertisement that failed, say) cost the person nothing to act on
+// here; the app logs them.
+func (u *UI) Warn(err error) {
+	var he *app.HistoryError
+	if !errors.As(err, &he) || u.ctx.Err() != nil {
+		return
+	}
+	text, imp := "This transfer isn't in the history: "+he.Err.Error(), widget.DangerImportance
+	if he.Aside != nil {
+		text, imp = "The history file was damaged, so a new one was started. The old one is kept as "+he.Aside.Path+".", widget.WarningImportance
 	}
 	u.do(func() {
-		u.history.load()
-		u.refreshTray() // its recent transfers are the history's
-		switch {
-		case err != nil:
-			u.history.say("This transfer isn't in the history: "+err.Error(), widget.DangerImportance)
-		case aside != nil:
-			u.history.say("The history file was damaged, so a new one was started. The old one is kept as "+aside.Path+".", widget.WarningImportance)
-		}
+		// Said now, and again by the load that follows the transfer's
+		// end (recorded), which would otherwise say the usual.
+		u.history.warning, u.history.warningImp = text, imp
+		u.history.say(text, imp)
 	})
-}
-
-// transferLog collects, from a transfer's events, what its record needs.
-// Its note runs on the engine's goroutine; the record is made after the
-// engine returned, so no lock is needed.
-type transferLog struct {
-	start time.Time
-	conn  *transfer.Connected
-	offer *transfer.Offer
-	saved []string // receiver: the entries' final names
-}
-
-func (l *transferLog) note(ev transfer.Event) {
-	switch e := ev.(type) {
-	case transfer.Connected:
-		l.conn = &e
-	case transfer.Accepted:
-		l.offer = &e.Offer
-	case transfer.Offered:
-		l.offer = &e.Offer
-	case transfer.EntryDone:
-		if e.SavedAs != "" {
-			l.saved = append(l.saved, e.SavedAs)
-		}
-	}
-}
-
-// peer is the record's peer: as the handshake proved it, named by its
-// pin when it was paired; fallback when it never answered.
-func (u *UI) historyPeer(l *transferLog, fallback history.Peer) history.Peer {
-	c := l.conn
-	if c == nil {
-		return fallback
-	}
-	p := history.Peer{Name: c.PeerName, Fingerprint: c.PeerFingerprint, Auth: history.ByCode, Addr: c.Addr}
-	if p.Addr == "" {
-		p.Addr = fallback.Addr
-	}
-	if c.Paired {
-		p.Auth = history.ByTrust
-		if u.cfg.Trust != nil {
-			if d, ok, err := u.cfg.Trust.Trusted(c.PeerKey); err == nil && ok {
-				p.Name = d.Name
-			}
-		}
-	}
-	return p
-}
-
-// sendRecord is the record of a send of paths to d.
-func (u *UI) sendRecord(l *transferLog, paths []string, d Device, addr string, err error) history.Record {
-	r := history.Record{At: l.start, Direction: history.Sent, Paths: paths}
-	if len(paths) > 0 {
-		r.Folder = filepath.Dir(paths[0])
-	}
-	names := make([]string, len(paths))
-	for i, p := range paths {
-		names[i] = filepath.Base(p)
-	}
-	r.Names, r.MoreNames = history.TopNames(names)
-	if l.offer != nil {
-		r.SetOffer(l.offer.Files, l.offer.Dirs, l.offer.Texts, l.offer.TotalBytes, l.offer.Paths())
-	}
-	r.Peer = u.historyPeer(l, history.Peer{Name: d.Name, Fingerprint: d.Fingerprint, Addr: addr})
-	r.SetEnd(err, time.Now())
-	return r
-}
-
-// receiveRecord is the record of a transfer into dir.
-func (u *UI) receiveRecord(l *transferLog, dir string, err error) history.Record {
-	r := history.Record{At: l.start, Direction: history.Received, Folder: dir, Paths: history.SavedPaths(dir, l.saved)}
-	if l.offer != nil {
-		r.SetOffer(l.offer.Files, l.offer.Dirs, l.offer.Texts, l.offer.TotalBytes, l.offer.Paths())
-	}
-	r.Peer = u.historyPeer(l, history.Peer{})
-	r.SetEnd(err, time.Now())
-	return r
 }
 
 // demoHistory fills a fresh history under the temporary folder with
@@ -411,6 +352,6 @@ func (u *UI) demoHistory() error {
 			return err
 		}
 	}
-	u.cfg.History = s
+	u.hist = s
 	return nil
 }

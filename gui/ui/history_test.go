@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -9,15 +11,16 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/history"
 )
 
 // withHistory gives a harness a history file of the test's, and records
 // what Show in folder was asked to open.
 func withHistory(t *testing.T, opened *folderLog) harnessOpt {
-	path := filepath.Join(t.TempDir(), "config", "history.json")
+	withN := withNode(t, app.Config{})
 	return func(c *Config) {
-		c.History = history.Open(path)
+		withN(c)
 		c.OpenFolder = opened.open
 	}
 }
@@ -111,9 +114,9 @@ func (h *harness) tapOverlayButton(text string) {
 func TestHistoryBothEnds(t *testing.T) {
 	loop := newUILoop(t)
 	var aOpened, bOpened folderLog
-	b := newHarnessOn(t, loop, CoreEngine{}, named("Desk B"), askOff, withHistory(t, &bOpened))
+	b := newHarnessOn(t, loop, named("Desk B"), askOff, withHistory(t, &bOpened))
 	b.u.Start()
-	a := newHarnessOn(t, loop, CoreEngine{}, noReceive, named("Laptop A"), withHistory(t, &aOpened))
+	a := newHarnessOn(t, loop, noReceive, named("Laptop A"), withHistory(t, &aOpened))
 	a.u.Start()
 	src := t.TempDir()
 	file := writeFile(t, src, "report.pdf", 120_000)
@@ -179,7 +182,7 @@ func TestHistoryBothEnds(t *testing.T) {
 	a.tap(av.clear)
 	a.tapOverlayButton("Yes")
 	a.waitFor("the history to be cleared", func() bool { return len(av.recs) == 0 && av.clear.Disabled() })
-	if recs, _, err := a.u.cfg.History.List(); err != nil || len(recs) != 0 {
+	if recs, _, err := a.u.hist.List(); err != nil || len(recs) != 0 {
 		t.Errorf("after Clear: %d records, %v", len(recs), err)
 	}
 
@@ -201,5 +204,24 @@ func TestHistoryBothEnds(t *testing.T) {
 			t.Errorf("with recording off: %d records, note %q", len(av.recs), av.note.Text)
 		}
 		return true
+	})
+}
+
+// TestHistoryNotWritten: a history file that cannot be written costs the
+// record, never the send, and the History tab says so (the Node's
+// warning, through UI.Warn).
+func TestHistoryNotWritten(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "config")
+	if err := os.MkdirAll(filepath.Join(dir, "history.json"), 0o700); err != nil { // a folder where the file goes
+		t.Fatal(err)
+	}
+	h := newHarness(t, noReceive, withNode(t, app.Config{ConfigDir: dir}))
+	h.drop(writeFile(t, t.TempDir(), "a.txt", 10))
+	h.fill("127.0.0.1:1", "123456") // nobody listens there
+	h.tap(h.u.send.sendBtn)
+	h.waitFor("the failed send", func() bool { return h.u.send.prog.state == stateFailed })
+	v := h.u.history
+	h.waitFor("the History tab to say it", func() bool {
+		return strings.HasPrefix(v.note.Text, "This transfer isn't in the history: ") && v.note.Importance == widget.DangerImportance
 	})
 }

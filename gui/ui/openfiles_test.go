@@ -71,7 +71,7 @@ func stateFile(path string) harnessOpt { return func(c *Config) { c.StateFile = 
 // kept, in order; the state file lists exactly what is selected.
 func TestOpenFilesKeepsTheRest(t *testing.T) {
 	sf := filepath.Join(t.TempDir(), "state.json")
-	h := newHarness(t, nil, noReceive, stateFile(sf))
+	h := newHarness(t, noReceive, stateFile(sf))
 	src := t.TempDir()
 	a := writeFile(t, src, "holiday photo.jpg", 1200)
 	b := writeFile(t, src, "notes.txt", 30)
@@ -120,7 +120,7 @@ func TestOpenFilesKeepsTheRest(t *testing.T) {
 
 // Nothing given exists: the message says so, and nothing is selected.
 func TestOpenFilesNoneExist(t *testing.T) {
-	h := newHarness(t, nil, noReceive)
+	h := newHarness(t, noReceive)
 	var err error
 	h.loop.run(func() { err = h.u.OpenFiles([]string{"/nonexistent/a", "/nonexistent/b"}) })
 	if err == nil || !strings.Contains(err.Error(), "Nothing is at these 2 paths") || !strings.Contains(err.Error(), "Nothing else was given") {
@@ -142,7 +142,7 @@ func TestInstanceHandoff(t *testing.T) {
 	if err := os.WriteFile(sock, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	h := newHarness(t, nil, noReceive)
+	h := newHarness(t, noReceive)
 	l, handed, err := Claim(sock, Args{})
 	if err != nil || handed {
 		t.Fatalf("first Claim: handed %v, %v", handed, err)
@@ -172,7 +172,7 @@ func TestInstanceHandoff(t *testing.T) {
 // Send clipboard adds the clipboard's text as a text entry, sent as a
 // snippet; with no text and no image it says the clipboard is empty.
 func TestSendClipboardText(t *testing.T) {
-	h := newHarness(t, nil, noReceive)
+	h := newHarness(t, noReceive)
 	v := h.u.send
 	h.loop.run(func() { h.app.Clipboard().SetContent("meeting at 10:30\nroom 4") })
 	var btn *widget.Button
@@ -207,7 +207,7 @@ func TestSendClipboardText(t *testing.T) {
 // for here (Fyne's test clipboard has no images); the real one is read
 // in core/clipboard's tests and under Xvfb.
 func TestSendClipboardImage(t *testing.T) {
-	h := newHarness(t, nil, noReceive)
+	h := newHarness(t, noReceive)
 	v := h.u.send
 	png := []byte("\x89PNG\r\n\x1a\nnot really an image")
 	old := clipboardImage
@@ -262,8 +262,8 @@ func findButton(o fyne.CanvasObject, text string) *widget.Button {
 // send is still running when the file arrives.
 func TestFilesDuringASendStaySelected(t *testing.T) {
 	loop := newUILoop(t)
-	b := newHarnessOn(t, loop, CoreEngine{}, named("Desk B")) // asks before accepting
-	a := newHarnessOn(t, loop, CoreEngine{}, noReceive, named("Laptop A"))
+	b := newHarnessOn(t, loop, named("Desk B")) // asks before accepting
+	a := newHarnessOn(t, loop, noReceive, named("Laptop A"))
 	b.u.Start()
 	_, addr, code := b.listening()
 	src := t.TempDir()

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -25,7 +27,7 @@ import (
 // link, and the real receiver behind it serves the page on that port:
 // what a phone that scans the code opens.
 func TestReceiveServesPage(t *testing.T) {
-	h := newHarness(t, CoreEngine{})
+	h := newHarness(t)
 	h.u.Start()
 	v := h.u.recv
 	h.waitFor("a code", func() bool { return len(v.code) >= 6 && v.qr.Image != nil })
@@ -104,7 +106,7 @@ func pageClient(t *testing.T, link, dir string, id *secure.Identity) (transfer.S
 // WebSocket and receives the files, checked, and the Send view shows the
 // result.
 func TestSendToPhone(t *testing.T) {
-	h := newHarness(t, CoreEngine{}, noReceive, withHistory(t, &folderLog{}))
+	h := newHarness(t, noReceive, withHistory(t, &folderLog{}))
 	src := t.TempDir()
 	a := writeFile(t, src, "holiday.jpg", 300_000)
 	b := writeFile(t, src, "notes.txt", 1_000)
@@ -159,7 +161,7 @@ func TestSendToPhone(t *testing.T) {
 
 // TestSendToPhoneCancel: cancelling while no phone came closes the port.
 func TestSendToPhoneCancel(t *testing.T) {
-	h := newHarness(t, CoreEngine{}, noReceive)
+	h := newHarness(t, noReceive)
 	h.drop(writeFile(t, t.TempDir(), "a.txt", 10))
 	v := h.u.send
 	h.waitFor("Send to a phone to be enabled", func() bool { return !v.phoneBtn.Disabled() })
@@ -174,4 +176,38 @@ func TestSendToPhoneCancel(t *testing.T) {
 		resp.Body.Close()
 		t.Errorf("the page's port still answers after cancel")
 	}
+}
+
+// TestSendToPhoneWrongPage: a page that comes with another code is a
+// guess the desktop counts (the Node's SendConfig.Listener, told through
+// OnUnproven): the Send view says so and goes on waiting, and the phone
+// with the right code still gets the file.
+func TestSendToPhoneWrongPage(t *testing.T) {
+	h := newHarness(t, noReceive)
+	h.drop(writeFile(t, t.TempDir(), "a.txt", 10))
+	v := h.u.send
+	h.waitFor("Send to a phone to be enabled", func() bool { return !v.phoneBtn.Disabled() })
+	h.tap(v.phoneBtn)
+	var link string
+	h.waitFor("the phone's QR code", func() bool { link = v.phone.url; return link != "" })
+	l, err := web.ParseLink(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, port, _ := net.SplitHostPort(l.Addr)
+	p, _ := strconv.Atoi(port)
+	wrong := "111111111111"
+	if l.Code == wrong {
+		wrong = "222222222222"
+	}
+	if _, err := pageClient(t, web.Link(host, p, wrong, l.Fingerprint), t.TempDir(), testid.New(t)); err == nil {
+		t.Fatal("a page with another code received the files")
+	}
+	h.waitFor("the guess said", func() bool {
+		return strings.HasPrefix(v.prog.current.Text, "A page connected without the code (1 of ") && v.prog.state == stateRunning
+	})
+	if _, err := pageClient(t, link, t.TempDir(), testid.New(t)); err != nil {
+		t.Fatalf("the phone with the code: %v", err)
+	}
+	h.waitFor("the send to finish", func() bool { return v.prog.state == stateVerified })
 }

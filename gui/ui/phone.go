@@ -4,13 +4,14 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/web"
 )
@@ -18,8 +19,8 @@ import (
 // "Send to a phone": the Send view serves the browser page (core/web) in
 // its receiving mode on a port of its own, shows a QR code and link with a
 // fresh code, and waits for a phone's browser to open it. The page is the
-// receiver of an ordinary transfer: the desktop runs transfer.Send on the
-// page's listener (SendConfig.Listener, what `ferry send --to-browser`
+// receiver of an ordinary transfer: the desktop sends through the Node on
+// the page's listener (SendConfig.Listener, what `ferry send --to-browser`
 // does: core counts every page that could test the twelve-digit code
 // without proving it, and stops after three), so progress, cancel, errors and the result are the
 // Send view's own, and so is its history record (named by the page's
@@ -67,24 +68,20 @@ func (v *sendView) startPhoneSend() {
 	if len(v.sel.items) == 0 || v.cancel != nil {
 		return
 	}
-	name := v.u.settings.deviceName()
+	v.u.cfg.Node.SetName(v.u.settings.deviceName())
 	// Twelve digits, as ferry send --to-browser: the desktop counts
-	// every page that could test the code without proving it (core's
-	// SendConfig.Listener), and a guesser gets three tries.
+	// every page that could test the code without proving it (the
+	// Node's SendConfig.Listener), and a guesser gets three tries.
 	code := web.LinkCode()
-	mux, err := pageListener(v.u.cfg.Listen, name, true)
+	mux, err := v.u.cfg.Node.ServePage(v.u.cfg.Listen, true)
 	v.retry = v.startPhoneSend
 	bytes, files, _ := v.sel.totals()
 	ctx, cancel := context.WithCancelCause(v.u.ctx)
-	v.prog.begin(v.prog.transferTitle(files, bytes), "To a phone's browser", func() {
-		v.prog.cancel.Disable()
-		v.prog.current.SetText("Cancelling…")
-		cancel(errSenderCancelled)
-	})
+	v.prog.begin(v.prog.transferTitle(files, bytes), "To a phone's browser", v.cancelling(cancel))
 	v.showProgress(true)
 	if err != nil {
 		cancel(nil)
-		v.sendDone(transfer.Summary{}, fmt.Errorf("serving the page for the phone: %w", err))
+		v.sendDone(transfer.Summary{}, fmt.Errorf("serving the page for the phone: %w", err), pinOffer{})
 		return
 	}
 	v.cancel = cancel
@@ -98,44 +95,37 @@ func (v *sendView) startPhoneSend() {
 	// Cancelling while no phone has come closes the port, which ends
 	// the wait in Accept.
 	stop := context.AfterFunc(ctx, func() { mux.Close() })
-	paths := v.sel.paths()
-	var items []transfer.Item
-	for _, p := range paths {
-		items = append(items, transfer.Item{Path: p})
+	cfg := v.sendConfig()
+	cfg.Listener, cfg.Code, cfg.PeerName = mux, code, "a phone's browser" // its history record, as any send's
+	cfg.OnEvent = func(_ *app.Transfer, ev event.Event) {
+		v.u.do(func() {
+			if _, ok := ev.(event.Connected); ok {
+				v.phone.hide()
+			}
+			v.prog.handle(ev)
+		})
 	}
-	tlog := &transferLog{start: time.Now()} // its history record, as any send's
-	cfg := transfer.SendConfig{
-		Listener: mux,
-		Code:     code,
-		Identity: v.u.cfg.Identity,
-		Name:     name,
-		Items:    items,
-		OnEvent: func(ev transfer.Event) {
-			tlog.note(ev)
-			v.u.do(func() {
-				if _, ok := ev.(transfer.Connected); ok {
-					v.phone.hide()
-				}
-				if u, ok := ev.(transfer.Unproven); ok && u.Guessed {
-					v.prog.current.SetText(fmt.Sprintf("A page connected without the code (%d of %d tries allowed). Waiting for the phone…", u.Wrong, u.Allowed))
-				}
-				v.prog.handle(ev)
-			})
-		},
+	cfg.OnUnproven = func(u transfer.Unproven) {
+		if !u.Guessed {
+			return
+		}
+		v.u.do(func() {
+			v.prog.current.SetText(fmt.Sprintf("A page connected without the code (%d of %d tries allowed). Waiting for the phone…", u.Wrong, u.Allowed))
+		})
 	}
 	v.updateReady()
+	t := v.u.cfg.Node.Send(ctx, cfg)
 	v.u.goroutine(func() {
-		sum, err := v.u.cfg.Engine.Send(ctx, cfg)
+		res := t.Wait()
 		stop()
 		mux.Close()
 		cancel(nil)
-		v.u.record(v.u.sendRecord(tlog, paths, Device{Name: "a phone's browser"}, "", err))
 		if v.u.ctx.Err() != nil {
 			return
 		}
 		v.u.do(func() {
 			v.phone.hide()
-			v.sendDone(sum, err)
+			v.sendDone(res.Summary, res.Err, pinOffer{})
 		})
 	})
 }

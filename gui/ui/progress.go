@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -10,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
@@ -26,15 +28,32 @@ const (
 // Receive views each own one. All methods run on the UI goroutine.
 type progressPanel struct {
 	root *fyne.Container
+	runningPanel
+	resultPanel
 
+	state   panelState
+	sending bool // wording: "sent" or "received"
+	entries []event.EntryDone
+
+	conn  event.Connected // the peer, once the handshake succeeded
+	trust *widget.Check   // the result's "Trust …" box, when offered
+}
+
+// runningPanel is a transfer under way: who, how far, and Cancel.
+type runningPanel struct {
+	running *fyne.Container
 	title   *widget.Label
 	peer    *widget.Label
 	bar     *widget.ProgressBar
 	current *widget.Label
 	stats   *widget.Label
 	cancel  *widget.Button
-	running *fyne.Container
+}
 
+// resultPanel is a transfer's end: verified, or what went wrong, and
+// what the person can do next.
+type resultPanel struct {
+	result   *fyne.Container
 	icon     *widget.Icon
 	headline *widget.Label
 	advice   *widget.Label
@@ -42,14 +61,6 @@ type progressPanel struct {
 	files    *widget.Label
 	extra    *fyne.Container // view-specific content, e.g. received texts
 	actions  *fyne.Container
-	result   *fyne.Container
-
-	state   panelState
-	sending bool // wording: "sent" or "received"
-	entries []transfer.EntryDone
-
-	conn  transfer.Connected // the peer, once the handshake succeeded
-	trust *widget.Check      // the result's "Trust …" box, when offered
 }
 
 func newProgressPanel(sending bool) *progressPanel {
@@ -91,7 +102,7 @@ func newProgressPanel(sending bool) *progressPanel {
 func (p *progressPanel) begin(title, peer string, onCancel func()) {
 	p.state = stateRunning
 	p.entries = nil
-	p.conn, p.trust = transfer.Connected{}, nil
+	p.conn, p.trust = event.Connected{}, nil
 	p.title.SetText(title)
 	p.peer.SetText(peer)
 	p.bar.Max = 1
@@ -105,13 +116,13 @@ func (p *progressPanel) begin(title, peer string, onCancel func()) {
 	p.running.Show()
 }
 
-// handle shows one engine event.
-func (p *progressPanel) handle(ev transfer.Event) {
+// handle shows one event of the transfer.
+func (p *progressPanel) handle(ev event.Event) {
 	if p.state != stateRunning {
 		return
 	}
 	switch e := ev.(type) {
-	case transfer.Connected:
+	case event.Connected:
 		p.conn = e
 		if e.PeerName != "" {
 			p.peer.SetText(connLine(e))
@@ -121,38 +132,42 @@ func (p *progressPanel) handle(ev transfer.Event) {
 		} else {
 			p.current.SetText("Connected")
 		}
-	case transfer.Accepted:
+	case event.Accepted:
 		if p.sending && e.Offer.Files+e.Offer.Texts > 0 {
 			p.title.SetText(p.transferTitle(e.Offer.Files+e.Offer.Texts, e.Offer.TotalBytes))
 		}
-		p.bar.Max = float64(max(e.Total, 1))
+		p.bar.Max = float64(max(e.TotalBytes, 1))
 		p.bar.SetValue(0)
 		p.current.SetText("Starting…")
-	case transfer.Offered:
-		p.title.SetText(p.transferTitle(e.Offer.Files+e.Offer.Texts, e.Offer.TotalBytes))
-		p.bar.Max = float64(max(e.Offer.TotalBytes, 1))
+	case event.Offer:
+		p.title.SetText(p.transferTitle(e.Files+e.Texts, e.TotalBytes))
+		p.bar.Max = float64(max(e.TotalBytes, 1))
 		p.bar.SetValue(0)
 		p.current.SetText("Waiting for you to accept…")
-	case transfer.Progress:
-		p.bar.Max = float64(max(e.Total, 1))
-		p.bar.SetValue(float64(e.Done))
-		if e.Current != "" {
-			p.current.SetText(fmt.Sprintf("%s  (%s of %s)", e.Current, formatBytes(e.CurrentDone), formatBytes(e.CurrentSize)))
-		}
-		parts := []string{formatBytes(e.Done) + " of " + formatBytes(e.Total)}
-		if r := formatRate(e.Rate); r != "" {
-			parts = append(parts, r)
-		}
-		if l := formatLeft(e.ETA); l != "" {
-			parts = append(parts, l)
-		}
-		if e.Entries > 1 {
-			parts = append(parts, fmt.Sprintf("item %d of %d", min(e.EntriesDone+1, e.Entries), e.Entries))
-		}
-		p.stats.SetText(strings.Join(parts, "  ·  "))
-	case transfer.EntryDone:
+	case event.Progress:
+		p.progress(e)
+	case event.EntryDone:
 		p.entries = append(p.entries, e)
 	}
+}
+
+func (p *progressPanel) progress(e event.Progress) {
+	p.bar.Max = float64(max(e.Total, 1))
+	p.bar.SetValue(float64(e.Done))
+	if e.Current != "" {
+		p.current.SetText(fmt.Sprintf("%s  (%s of %s)", e.Current, formatBytes(e.CurrentDone), formatBytes(e.CurrentSize)))
+	}
+	parts := []string{formatBytes(e.Done) + " of " + formatBytes(e.Total)}
+	if r := formatRate(e.Rate); r != "" {
+		parts = append(parts, r)
+	}
+	if l := formatLeft(time.Duration(e.ETA * float64(time.Second))); l != "" {
+		parts = append(parts, l)
+	}
+	if e.Entries > 1 {
+		parts = append(parts, fmt.Sprintf("item %d of %d", min(e.EntriesDone+1, e.Entries), e.Entries))
+	}
+	p.stats.SetText(strings.Join(parts, "  ·  "))
 }
 
 // finish shows the result: verified, or what went wrong.
@@ -161,7 +176,7 @@ func (p *progressPanel) finish(sum transfer.Summary, err error, actions ...fyne.
 	p.actions.Objects = actions
 	p.actions.Refresh()
 	if len(sum.Entries) > 0 {
-		p.entries = sum.Entries
+		p.entries = entryEvents(sum.Entries)
 	}
 	if err != nil {
 		p.state = stateFailed
@@ -254,10 +269,22 @@ func speedVerdict(v string) string {
 	return "What limited the speed: " + strings.TrimPrefix(v, "slowest stage: ")
 }
 
-func countFiles(es []transfer.EntryDone) int {
+// entryEvents are a summary's entries as their events.
+func entryEvents(es []transfer.EntryDone) []event.EntryDone {
+	out := make([]event.EntryDone, len(es))
+	for i, e := range es {
+		out[i] = event.EntryDone{Path: e.Entry.Path, Kind: e.Entry.Kind.String(), Size: e.Entry.Size, Outcome: e.Outcome.String(), SavedAs: e.SavedAs}
+	}
+	return out
+}
+
+// kindFolder is a folder entry's event.EntryDone.Kind.
+var kindFolder = transfer.KindDir.String()
+
+func countFiles(es []event.EntryDone) int {
 	n := 0
 	for _, e := range es {
-		if e.Entry.Kind != transfer.KindDir {
+		if e.Kind != kindFolder {
 			n++
 		}
 	}
@@ -266,17 +293,17 @@ func countFiles(es []transfer.EntryDone) int {
 
 // listNames lists the files of a transfer by the name they were saved
 // under, at most limit of them.
-func listNames(es []transfer.EntryDone, limit int) string {
+func listNames(es []event.EntryDone, limit int) string {
 	var names []string
 	for _, e := range es {
-		if e.Entry.Kind == transfer.KindDir {
+		if e.Kind == kindFolder {
 			continue
 		}
 		name := e.SavedAs
 		if name == "" {
-			name = e.Entry.Path
+			name = e.Path
 		}
-		if e.Outcome == transfer.Skipped {
+		if e.Outcome == transfer.Skipped.String() {
 			name += " (already there)"
 		}
 		names = append(names, name)

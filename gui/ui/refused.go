@@ -1,12 +1,11 @@
 package ui
 
 import (
-	"bytes"
 	"fmt"
 	"net"
 	"unicode/utf8"
 
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 // This file is the receiving end of a refused code-less sender: what the
@@ -23,29 +22,27 @@ const maxNoticeName = 48
 
 // refusalText says in plain words why the receiver refused a sender that
 // came without a code, and what fixes it. It reads the trust store to
-// name the sender, so it runs on the engine's goroutine, not the UI's.
-func (u *UI) refusalText(e transfer.Refused) string {
+// name the sender.
+func (u *UI) refusalText(e event.Refused) string {
 	host := e.Addr
 	if h, _, err := net.SplitHostPort(e.Addr); err == nil {
 		host = h
 	}
+	who := e.PeerFingerprint
+	if name := u.knownName(e.PeerFingerprint); name != "" {
+		who = capName(name) + " (" + e.PeerFingerprint + ")"
+	}
 	var s string
-	switch e.Reason {
-	case transfer.NotTrusted:
-		who := e.PeerFingerprint
-		if name := u.knownName(e.PeerKey); name != "" {
-			who = capName(name) + " (" + e.PeerFingerprint + ")"
-		}
-		if u.storeBroken(e.PeerKey) {
-			// The pin check refused it because the file can't be read,
-			// not because its pin was removed: pairing again won't help.
-			s = who + " tried to send without a code, but trusted transfers are off here: the list of trusted devices can't be read (Settings says why). Send with the code."
-			break
-		}
+	switch {
+	case e.Reason == "trust_off" && e.PeerFingerprint != "":
+		// The pin check refused it because the file can't be read,
+		// not because its pin was removed: pairing again won't help.
+		s = who + " tried to send without a code, but trusted transfers are off here: the list of trusted devices can't be read (Settings says why). Send with the code."
+	case e.Reason == "not_trusted":
 		s = who + " tried to send without a code, but this device does not trust it. To pair again: send once with the code and tick Trust."
-	case transfer.PinMismatch:
+	case e.Reason == "pin_mismatch":
 		s = "A device at " + host + " tried to send without a code, but it expected another key for this device (this device made a new key, or it meant another device). Pair again with the code."
-	default: // PairedOff
+	default: // trusted devices are off
 		s = "A device at " + host + " tried to send without a code, but trusted transfers are off here; send with the code."
 	}
 	if e.Dropped > 0 {
@@ -54,27 +51,17 @@ func (u *UI) refusalText(e transfer.Refused) string {
 	return s
 }
 
-// storeBroken reports whether the trust store can't be read, which
-// refuses every sender without a code.
-func (u *UI) storeBroken(key []byte) bool {
-	if u.cfg.Trust == nil {
-		return false
-	}
-	_, _, err := u.cfg.Trust.Trusted(key)
-	return err != nil
-}
-
-// knownName is the name a code-authenticated peer with key gave, from the
-// recent peers or the trusted devices; "" if this device never met it or
-// the store can't be read.
-func (u *UI) knownName(key []byte) string {
-	if u.cfg.Trust == nil || len(key) == 0 {
+// knownName is the name a code-authenticated peer with fingerprint fp
+// gave, from the recent peers or the trusted devices; "" if this device
+// never met it or the store can't be read.
+func (u *UI) knownName(fp string) string {
+	if u.trust == nil || fp == "" {
 		return ""
 	}
-	recent, _ := u.cfg.Trust.Recent()
-	devs, _ := u.cfg.Trust.Devices()
+	recent, _ := u.trust.Recent()
+	devs, _ := u.trust.Devices()
 	for _, d := range append(recent, devs...) {
-		if bytes.Equal(d.Key, key) {
+		if d.Fingerprint() == fp {
 			return d.Name
 		}
 	}

@@ -9,7 +9,10 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
+	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
@@ -38,7 +41,7 @@ func (h *harness) notice(head, want, code string) {
 		if rv.noticeText.Text != want {
 			h.t.Errorf("notice says\n%q\nwant\n%q", rv.noticeText.Text, want)
 		}
-		if !rv.ready.Visible() || rv.r == nil || rv.code != code {
+		if !rv.ready.Visible() || rv.t == nil || rv.code != code {
 			h.t.Errorf("the receiver stopped waiting: ready %v, code %q (was %q)", rv.ready.Visible(), rv.code, code)
 		}
 		if top := h.win.Canvas().Overlays().Top(); top != nil {
@@ -52,13 +55,13 @@ func (h *harness) notice(head, want, code string) {
 }
 
 func TestRemovedPinRefusedOnReceiverWithNotice(t *testing.T) {
-	b := newHarness(t, CoreEngine{}, named("Desk B"), askOff)
+	b := newHarness(t, named("Desk B"), askOff)
 	b.u.Start()
 	laptop := testid.New(t)
 	rv, set := b.u.recv, b.u.settings
 
 	// Paired the usual way: a send with the code, and B ticks Trust.
-	first, _, _ := b.listening()
+	b.listening()
 	if err := <-sendFrom(t, b, laptop, false, transfer.Item{Text: "hello"}); err != nil {
 		t.Fatalf("send with the code: %v", err)
 	}
@@ -66,7 +69,7 @@ func TestRemovedPinRefusedOnReceiverWithNotice(t *testing.T) {
 	b.loop.run(func() { test.Tap(rv.prog.trust) })
 	b.waitFor("B to trust the laptop", func() bool { return b.trusts(laptop.Public()) && !rv.prog.trust.Disabled() })
 	b.loop.run(rv.listenAgain)
-	b.waitFor("a new receiver", func() bool { return rv.r != nil && rv.r != first && rv.ready.Visible() })
+	b.waitFor("a new receiver", func() bool { return rv.t != nil && !rv.busy && rv.ready.Visible() })
 
 	// A code-less send works, then B removes the laptop in Settings.
 	if err := <-sendFrom(t, b, laptop, true, transfer.Item{Text: "paired"}); err != nil {
@@ -115,6 +118,19 @@ func TestRemovedPinRefusedOnReceiverWithNotice(t *testing.T) {
 	})
 }
 
+// brokenAtStart is a device whose trust file cannot be read when it
+// starts: the Node turns trusted devices off for its life.
+func brokenAtStart(t *testing.T) harnessOpt {
+	dir := filepath.Join(t.TempDir(), "config")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "trusted.json"), []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return withNode(t, app.Config{ConfigDir: dir, NoHistory: true})
+}
+
 func TestRefusedReasonsOnReceiver(t *testing.T) {
 	other := testid.New(t) // the device a stale pin meant
 	tests := []struct {
@@ -133,7 +149,7 @@ func TestRefusedReasonsOnReceiver(t *testing.T) {
 		},
 		{
 			name:    "pairing off",
-			opts:    []harnessOpt{func(c *Config) { c.Trust = nil }},
+			opts:    []harnessOpt{brokenAtStart(t)},
 			peerKey: func(h *harness) []byte { return h.id.Public() },
 			sendErr: secure.ErrNotPaired,
 			want:    "A device at 127.0.0.1 tried to send without a code, but trusted transfers are off here; send with the code.",
@@ -155,7 +171,7 @@ func TestRefusedReasonsOnReceiver(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newHarness(t, CoreEngine{}, append([]harnessOpt{askOff}, tt.opts...)...)
+			h := newHarness(t, append([]harnessOpt{askOff}, tt.opts...)...)
 			if tt.setup != nil {
 				tt.setup(t, h)
 			}
@@ -187,21 +203,35 @@ func TestRefusalTextLimits(t *testing.T) {
 	if err := store.NoteRecent(trust.Device{Name: long, Key: id.Public(), PairedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
-	u := &UI{cfg: Config{Trust: store}}
-	got := u.refusalText(transfer.Refused{Addr: "[fe80::1%eth0]:4000", Reason: transfer.NotTrusted, PeerKey: id.Public(), PeerFingerprint: id.Fingerprint(), Dropped: 3})
+	u := &UI{trust: store}
+	got := u.refusalText(event.Refused{Addr: "[fe80::1%eth0]:4000", Reason: "not_trusted", PeerFingerprint: id.Fingerprint(), Dropped: 3})
 	name := strings.Repeat("é", maxNoticeName-1) + "…"
 	want := name + " (" + id.Fingerprint() + ") tried to send without a code, but this device does not trust it. To pair again: send once with the code and tick Trust. (3 more attempts before it not shown: too many at once.)"
 	if got != want {
 		t.Errorf("got\n%q\nwant\n%q", got, want)
 	}
-	got = u.refusalText(transfer.Refused{Addr: "[fe80::1%eth0]:4000", Reason: transfer.PinMismatch, Dropped: 1})
+	got = u.refusalText(event.Refused{Addr: "[fe80::1%eth0]:4000", Reason: "pin_mismatch", Dropped: 1})
 	if !strings.HasPrefix(got, "A device at fe80::1%eth0 tried") || !strings.HasSuffix(got, "(1 more attempt before it not shown: too many at once.)") {
 		t.Errorf("pin mismatch with one dropped: %q", got)
 	}
 	// A device never met is named by its fingerprint alone.
 	stranger := testid.New(t)
-	got = u.refusalText(transfer.Refused{Addr: "127.0.0.1:1", Reason: transfer.NotTrusted, PeerKey: stranger.Public(), PeerFingerprint: stranger.Fingerprint()})
+	got = u.refusalText(event.Refused{Addr: "127.0.0.1:1", Reason: "not_trusted", PeerFingerprint: stranger.Fingerprint()})
 	if !strings.HasPrefix(got, stranger.Fingerprint()+" tried to send without a code, but this device does not trust it.") {
 		t.Errorf("stranger: %q", got)
 	}
+}
+
+// TestTrustOffAtStartSaid: a trust file that can't be read as the app
+// starts turns trusted devices off (the Node's decision); Settings says
+// so and how to fix it.
+func TestTrustOffAtStartSaid(t *testing.T) {
+	h := newHarness(t, noReceive, brokenAtStart(t))
+	h.check(func() bool {
+		h.u.settings.loadTrusted()
+		if n := h.u.settings.trustedNote; !strings.HasPrefix(n.Text, "Trusted devices are off: the list of trusted devices couldn't be read") || n.Importance != widget.DangerImportance {
+			t.Errorf("Settings says %q (%v)", n.Text, n.Importance)
+		}
+		return true
+	})
 }

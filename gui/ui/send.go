@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -14,6 +13,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
@@ -24,29 +25,18 @@ import (
 // presses Cancel here.
 var errSenderCancelled = errors.New("the sender cancelled")
 
-// sendView is the Send tab: what to send, where, the code, and the
-// progress of the transfer once it starts.
+// sendView is the Send tab: what to send (filesPanel), where
+// (devicePicker), the code, and the progress of the transfer once it
+// starts.
 type sendView struct {
 	u    *UI
 	root *fyne.Container
 
-	sel      selection
-	list     *widget.List
-	dropHint *fyne.Container
-	summary  *widget.Label
-	clear    *widget.Button
-
-	found     []Device // from discovery
-	manual    []Device // added by address
-	devices   []Device // found then manual, as listed
-	chosen    string   // key of the chosen device
-	devList   *widget.List
-	searching *fyne.Container
-	addr      *widget.Entry
-	addAddr   *widget.Button
-	code      *widget.Entry
-	sendBtn   *widget.Button
-	hint      *widget.Label
+	filesPanel
+	devicePicker
+	code    *widget.Entry
+	sendBtn *widget.Button
+	hint    *widget.Label
 
 	form   fyne.CanvasObject
 	prog   *progressPanel
@@ -67,10 +57,76 @@ type sendView struct {
 	many     manyState // sending to several devices (sendmany.go)
 }
 
+// filesPanel is what to send: the selection and its list.
+type filesPanel struct {
+	sel      selection
+	list     *widget.List
+	dropHint *fyne.Container
+	summary  *widget.Label
+	clear    *widget.Button
+}
+
+// devicePicker is where to send it: the devices found and added, and
+// the one chosen.
+type devicePicker struct {
+	found     []Device // from discovery
+	manual    []Device // added by address
+	devices   []Device // found then manual, as listed
+	chosen    string   // key of the chosen device
+	devList   *widget.List
+	searching *fyne.Container
+	addr      *widget.Entry
+	addAddr   *widget.Button
+}
+
 func newSendView(u *UI) *sendView {
 	v := &sendView{u: u, needCode: map[string]bool{}}
+	filesBox := v.newFilesBox()
+	v.newDeviceList()
+	v.code = widget.NewEntry()
+	v.code.SetPlaceHolder("Code shown on the receiving device")
+	v.code.OnChanged = func(string) { v.updateReady() }
+	v.code.OnSubmitted = func(string) {
+		if !v.sendBtn.Disabled() {
+			v.startSend()
+		}
+	}
+	v.sendBtn = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), v.startSend)
+	v.sendBtn.Importance = widget.HighImportance
+	v.hint = &widget.Label{Importance: widget.LowImportance, Alignment: fyne.TextAlignCenter, Truncation: fyne.TextTruncateEllipsis}
+	v.phoneBtn = widget.NewButtonWithIcon("Send to a phone", theme.MailSendIcon(), v.startPhoneSend)
 
-	// What to send.
+	v.initMany()
+	toFoot := container.NewVBox(
+		container.NewBorder(nil, nil, nil, v.addAddr, v.addr),
+		widget.NewSeparator(),
+		heading("Code"),
+		v.code,
+		v.many.codesBox,
+		v.sendBtn,
+		v.hint,
+		widget.NewSeparator(),
+		v.phoneBtn,
+	)
+	toBox := container.NewBorder(heading("Send to"), toFoot, nil, nil, container.NewStack(v.searching, v.devList))
+
+	split := container.NewHSplit(card(filesBox), card(toBox))
+	split.Offset = 0.56
+	v.form = split
+
+	v.prog = newProgressPanel(true)
+	v.phone = newPhonePanel()
+	progCard := centred(560, card(container.NewVBox(v.phone.root, v.prog.root)))
+	progCard.Hide()
+	v.root = container.NewStack(v.form, progCard, v.many.card)
+	v.selectionChanged()
+	v.devicesChanged()
+	return v
+}
+
+// newFilesBox builds what to send: the list, the hint shown while it is
+// empty, and the buttons that add to it.
+func (v *sendView) newFilesBox() fyne.CanvasObject {
 	v.list = widget.NewList(
 		func() int { return len(v.sel.items) },
 		v.newRow,
@@ -93,63 +149,13 @@ func newSendView(u *UI) *sendView {
 	v.clear.Importance = widget.LowImportance
 	filesHead := container.NewHBox(heading("Files"), layout.NewSpacer(), addFiles, addFolder, v.sendClipboardButton())
 	filesFoot := container.NewHBox(v.summary, layout.NewSpacer(), v.clear)
-	filesBox := container.NewBorder(filesHead, filesFoot, nil, nil, container.NewStack(v.dropHint, v.list))
+	return container.NewBorder(filesHead, filesFoot, nil, nil, container.NewStack(v.dropHint, v.list))
+}
 
-	// Where to send it.
-	v.devList = widget.NewList(
-		func() int { return len(v.devices) },
-		func() fyne.CanvasObject {
-			name := &widget.Label{TextStyle: fyne.TextStyle{Bold: true}, Truncation: fyne.TextTruncateEllipsis}
-			sub := &widget.Label{SizeName: theme.SizeNameCaptionText, Truncation: fyne.TextTruncateEllipsis}
-			// The badge shares the name's line, so the details below
-			// keep the row's full width.
-			badge := &widget.Label{TextStyle: fyne.TextStyle{Bold: true}}
-			// The box on the right adds the device to a send to several.
-			return container.NewBorder(nil, nil, widget.NewIcon(theme.ComputerIcon()), widget.NewCheck("", nil),
-				container.New(layout.NewCustomPaddedVBoxLayout(0), container.NewBorder(nil, nil, nil, badge, name), sub))
-		},
-		func(i widget.ListItemID, o fyne.CanvasObject) {
-			if i >= len(v.devices) {
-				return
-			}
-			d := v.devices[i]
-			box := o.(*fyne.Container)
-			texts := box.Objects[0].(*fyne.Container).Objects
-			icon := box.Objects[1].(*widget.Icon)
-			top := texts[0].(*fyne.Container).Objects
-			top[0].(*widget.Label).SetText(d.Name)
-			badge := top[1].(*widget.Label)
-			sub := strings.Join(d.Addrs, ", ")
-			if d.Fingerprint != "" {
-				sub = d.Fingerprint + "  ·  " + sub
-			}
-			var res fyne.Resource = theme.ComputerIcon()
-			if d.Manual {
-				res = theme.StorageIcon()
-			}
-			switch d.status {
-			case trust.Trusted:
-				sub = "No code needed  ·  " + sub
-				badge.Text, badge.Importance = "Trusted", widget.SuccessImportance
-				res = theme.NewSuccessThemedResource(res)
-			case trust.Mismatch:
-				// Same name as a trusted device, another key: a
-				// reinstall or an impostor. Never sent to without a code.
-				sub = "Code needed  ·  " + sub
-				badge.Text, badge.Importance = "Key changed, not trusted", widget.DangerImportance
-				res = theme.NewErrorThemedResource(theme.WarningIcon())
-			default:
-				badge.Text = ""
-			}
-			badge.Refresh()
-			if d.Incompatible {
-				sub = "Different Ferry version: update both devices  ·  " + sub
-			}
-			texts[1].(*widget.Label).SetText(sub)
-			icon.SetResource(res)
-			v.updatePick(d, box.Objects[2].(*widget.Check))
-		},
-	)
+// newDeviceList builds where to send it: the devices, what shows while
+// there are none, and the field that adds one by its address.
+func (v *sendView) newDeviceList() {
+	v.devList = widget.NewList(func() int { return len(v.devices) }, newDeviceRow, v.updateDeviceRow)
 	v.devList.OnSelected = func(i widget.ListItemID) {
 		if i < len(v.devices) {
 			v.chosen = v.devices[i].key()
@@ -163,14 +169,14 @@ func newSendView(u *UI) *sendView {
 		v.updateReady()
 	}
 	searchText := "Looking for devices on the network…"
-	if u.cfg.Browse == nil {
+	if v.u.cfg.Browse == nil {
 		searchText = "Discovery is off: add a device by its address"
 	}
 	searching := container.NewVBox(
 		container.NewCenter(widget.NewIcon(theme.SearchIcon())),
 		&widget.Label{Text: searchText, Alignment: fyne.TextAlignCenter, Importance: widget.LowImportance},
 	)
-	if u.cfg.Browse != nil {
+	if v.u.cfg.Browse != nil {
 		// What the README's "When no device is found" says, in short:
 		// the usual reasons mDNS does not get through, and the way round.
 		searching.Add(&widget.Label{Text: noDeviceHint, Alignment: fyne.TextAlignCenter, Importance: widget.LowImportance})
@@ -181,46 +187,62 @@ func newSendView(u *UI) *sendView {
 	v.addr.OnSubmitted = func(string) { v.addAddress() }
 	v.addr.OnChanged = func(string) { v.updateReady() }
 	v.addAddr = widget.NewButtonWithIcon("Add", theme.ContentAddIcon(), v.addAddress)
-	v.code = widget.NewEntry()
-	v.code.SetPlaceHolder("Code shown on the receiving device")
-	v.code.OnChanged = func(string) { v.updateReady() }
-	v.code.OnSubmitted = func(string) {
-		if !v.sendBtn.Disabled() {
-			v.startSend()
-		}
+}
+
+// newDeviceRow is a device list row: an icon, the name with its badge,
+// the details, and the box that adds it to a send to several.
+func newDeviceRow() fyne.CanvasObject {
+	name := &widget.Label{TextStyle: fyne.TextStyle{Bold: true}, Truncation: fyne.TextTruncateEllipsis}
+	sub := &widget.Label{SizeName: theme.SizeNameCaptionText, Truncation: fyne.TextTruncateEllipsis}
+	// The badge shares the name's line, so the details below keep the
+	// row's full width.
+	badge := &widget.Label{TextStyle: fyne.TextStyle{Bold: true}}
+	return container.NewBorder(nil, nil, widget.NewIcon(theme.ComputerIcon()), widget.NewCheck("", nil),
+		container.New(layout.NewCustomPaddedVBoxLayout(0), container.NewBorder(nil, nil, nil, badge, name), sub))
+}
+
+// updateDeviceRow shows device i in a row: its trust, where it is, and
+// whether it is a target.
+func (v *sendView) updateDeviceRow(i widget.ListItemID, o fyne.CanvasObject) {
+	if i >= len(v.devices) {
+		return
 	}
-	v.sendBtn = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), v.startSend)
-	v.sendBtn.Importance = widget.HighImportance
-	v.hint = &widget.Label{Importance: widget.LowImportance, Alignment: fyne.TextAlignCenter, Truncation: fyne.TextTruncateEllipsis}
-	v.phoneBtn = widget.NewButtonWithIcon("Send to a phone", theme.MailSendIcon(), v.startPhoneSend)
-
-	v.initMany()
-	toHead := heading("Send to")
-	toFoot := container.NewVBox(
-		container.NewBorder(nil, nil, nil, v.addAddr, v.addr),
-		widget.NewSeparator(),
-		heading("Code"),
-		v.code,
-		v.many.codesBox,
-		v.sendBtn,
-		v.hint,
-		widget.NewSeparator(),
-		v.phoneBtn,
-	)
-	toBox := container.NewBorder(toHead, toFoot, nil, nil, container.NewStack(v.searching, v.devList))
-
-	split := container.NewHSplit(card(filesBox), card(toBox))
-	split.Offset = 0.56
-	v.form = split
-
-	v.prog = newProgressPanel(true)
-	v.phone = newPhonePanel()
-	progCard := centred(560, card(container.NewVBox(v.phone.root, v.prog.root)))
-	progCard.Hide()
-	v.root = container.NewStack(v.form, progCard, v.many.card)
-	v.selectionChanged()
-	v.devicesChanged()
-	return v
+	d := v.devices[i]
+	box := o.(*fyne.Container)
+	texts := box.Objects[0].(*fyne.Container).Objects
+	icon := box.Objects[1].(*widget.Icon)
+	top := texts[0].(*fyne.Container).Objects
+	top[0].(*widget.Label).SetText(d.Name)
+	badge := top[1].(*widget.Label)
+	sub := strings.Join(d.Addrs, ", ")
+	if d.Fingerprint != "" {
+		sub = d.Fingerprint + "  ·  " + sub
+	}
+	var res fyne.Resource = theme.ComputerIcon()
+	if d.Manual {
+		res = theme.StorageIcon()
+	}
+	switch d.status {
+	case trust.Trusted:
+		sub = "No code needed  ·  " + sub
+		badge.Text, badge.Importance = "Trusted", widget.SuccessImportance
+		res = theme.NewSuccessThemedResource(res)
+	case trust.Mismatch:
+		// Same name as a trusted device, another key: a reinstall or
+		// an impostor. Never sent to without a code.
+		sub = "Code needed  ·  " + sub
+		badge.Text, badge.Importance = "Key changed, not trusted", widget.DangerImportance
+		res = theme.NewErrorThemedResource(theme.WarningIcon())
+	default:
+		badge.Text = ""
+	}
+	badge.Refresh()
+	if d.Incompatible {
+		sub = "Different Ferry version: update both devices  ·  " + sub
+	}
+	texts[1].(*widget.Label).SetText(sub)
+	icon.SetResource(res)
+	v.updatePick(d, box.Objects[2].(*widget.Check))
 }
 
 // noDeviceHint sits under "Looking for devices" while the list is empty.
@@ -465,11 +487,12 @@ func (v *sendView) codeText() string {
 // paired is the pinned key to send to d with, and no code: d is trusted
 // and no code was typed. A typed code wins, so that a person told to pair
 // again can.
-func (v *sendView) paired(d Device) []byte {
+func (v *sendView) paired(d Device) *trust.Device {
 	if d.status != trust.Trusted || len(d.pin.Key) == 0 || v.codeText() != "" || v.needCode[d.key()] {
 		return nil
 	}
-	return d.pin.Key
+	pin := d.pin
+	return &pin
 }
 
 // updateReady enables Send when there is something to send, somewhere to
@@ -520,8 +543,8 @@ func (v *sendView) updateReady() {
 	}
 }
 
-// startSend runs the transfer on a goroutine the UI owns and shows its
-// progress in place of the form.
+// startSend runs the transfer through the Node and shows its progress
+// in place of the form.
 func (v *sendView) startSend() {
 	if v.multi() {
 		v.startSendMany()
@@ -531,59 +554,66 @@ func (v *sendView) startSend() {
 	if !ok || len(v.sel.items) == 0 || v.cancel != nil {
 		return
 	}
-	items := v.sel.transferItems()
 	ctx, cancel := context.WithCancelCause(v.u.ctx)
 	v.cancel = cancel
 	v.retry = v.startSend
 	v.sentTo = d.key()
 	v.sent = append(v.sent[:0], v.sel.items...)
-	// Send tries every address of the device in turn (cfg.Addrs).
+	// Send tries every address of the device in turn (Addrs).
 	// Discovery may list one whose advertisement carried no usable
 	// address: Send then fails with an error that says so, and the
 	// history names it by its name.
-	addr := d.Name
-	if len(d.Addrs) > 0 {
-		addr = d.Addrs[0]
+	cfg := v.sendConfig()
+	cfg.Addrs, cfg.Code, cfg.Pin = d.Addrs, v.codeText(), v.paired(d)
+	cfg.PeerName, cfg.PeerFingerprint = d.Name, d.Fingerprint
+	if cfg.Pin != nil {
+		cfg.Code = ""
 	}
-	tlog := &transferLog{start: time.Now()}
-	paths := v.sel.paths()
-	cfg := transfer.SendConfig{
-		Addrs:    d.Addrs,
-		Code:     v.codeText(),
-		PeerKey:  v.paired(d),
-		Identity: v.u.cfg.Identity,
-		Name:     v.u.settings.deviceName(),
-		Items:    items,
-		OnEvent: func(ev transfer.Event) {
-			tlog.note(ev)
-			v.u.noteCodePeer(ev)
-			v.u.do(func() { v.prog.handle(ev) })
-		},
-	}
+	cfg.OnEvent = func(_ *app.Transfer, ev event.Event) { v.u.do(func() { v.prog.handle(ev) }) }
 	bytes, files, _ := v.sel.totals()
-	v.prog.begin(
-		v.prog.transferTitle(files, bytes),
-		"To "+d.Name,
-		func() {
-			v.prog.cancel.Disable()
-			v.prog.current.SetText("Cancelling…")
-			cancel(errSenderCancelled)
-		})
+	v.prog.begin(v.prog.transferTitle(files, bytes), "To "+d.Name, v.cancelling(cancel))
 	v.showProgress(true)
 	v.updateReady()
+	v.u.cfg.Node.SetName(v.u.settings.deviceName())
+	t := v.u.cfg.Node.Send(ctx, cfg)
 	v.u.goroutine(func() {
-		sum, err := v.u.cfg.Engine.Send(ctx, cfg)
+		res := t.Wait()
 		cancel(nil)
-		v.u.record(v.u.sendRecord(tlog, paths, d, addr, err))
+		pin := v.u.pinOfferFor(res)
 		if v.u.ctx.Err() != nil {
 			return
 		}
-		v.u.do(func() { v.sendDone(sum, err) })
+		v.u.do(func() { v.sendDone(res.Summary, res.Err, pin) })
 	})
 }
 
-func (v *sendView) sendDone(sum transfer.Summary, err error) {
+// sendConfig is what every send takes from the selection: the items,
+// and the paths and text the history names.
+func (v *sendView) sendConfig() app.SendConfig {
+	cfg := app.SendConfig{Items: v.sel.transferItems()}
+	for _, it := range v.sel.items {
+		if it.isText() {
+			cfg.Text = true
+		} else {
+			cfg.Paths = append(cfg.Paths, it.Path)
+		}
+	}
+	return cfg
+}
+
+// cancelling is a progress panel's Cancel for a send: it says so and
+// cancels it.
+func (v *sendView) cancelling(cancel context.CancelCauseFunc) func() {
+	return func() {
+		v.prog.cancel.Disable()
+		v.prog.current.SetText("Cancelling…")
+		cancel(errSenderCancelled)
+	}
+}
+
+func (v *sendView) sendDone(sum transfer.Summary, err error, pin pinOffer) {
 	v.cancel = nil
+	v.u.recorded()
 	v.u.noteTransfer(true, v.prog.conn, sum, err)
 	back := widget.NewButtonWithIcon("Back", theme.NavigateBackIcon(), func() { v.showProgress(false) })
 	if err == nil {
@@ -597,7 +627,7 @@ func (v *sendView) sendDone(sum transfer.Summary, err error) {
 		if !v.prog.conn.Paired {
 			delete(v.needCode, v.sentTo) // a code paired them again
 		}
-		v.u.offerTrust(v.prog)
+		v.u.offerTrust(v.prog, pin)
 	} else if errors.Is(err, secure.ErrWrongCode) || errors.Is(err, secure.ErrCodeRetired) ||
 		errors.Is(err, secure.ErrNotPaired) || errors.Is(err, secure.ErrKeyChanged) {
 		// Sending again with the same code can only fail again, and so

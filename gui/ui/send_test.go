@@ -7,11 +7,12 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
 	"github.com/ferry-project/ferry/core/web"
 )
 
 func TestDropListsFilesAndFolders(t *testing.T) {
-	h := newHarness(t, nil, noReceive)
+	h := newHarness(t, noReceive)
 	src := t.TempDir()
 	a := writeFile(t, src, "report.pdf", 2500)
 	writeFile(t, src, "photos/one.jpg", 1000)
@@ -39,7 +40,7 @@ func TestDropListsFilesAndFolders(t *testing.T) {
 }
 
 func TestRemoveItem(t *testing.T) {
-	h := newHarness(t, nil, noReceive)
+	h := newHarness(t, noReceive)
 	src := t.TempDir()
 	a := writeFile(t, src, "a.txt", 10)
 	b := writeFile(t, src, "b.txt", 20)
@@ -76,7 +77,7 @@ func TestRemoveItem(t *testing.T) {
 }
 
 func TestSendButtonNeedsFilesDeviceAndCode(t *testing.T) {
-	h := newHarness(t, nil, noReceive)
+	h := newHarness(t, noReceive)
 	v := h.u.send
 	a := writeFile(t, t.TempDir(), "a.txt", 10)
 	state := func() (bool, string) {
@@ -111,7 +112,7 @@ func TestSendButtonNeedsFilesDeviceAndCode(t *testing.T) {
 }
 
 func TestOpenLinkFillsAddressAndCode(t *testing.T) {
-	h := newHarness(t, nil, noReceive)
+	h := newHarness(t, noReceive)
 	v := h.u.send
 	h.loop.run(func() {
 		h.u.OpenLink(web.Link("10.0.0.7", 41000, "654321", "K7QX-M2PA-9RTE-WD4C"))
@@ -137,7 +138,7 @@ func TestDiscoveredDevicesUpdateLive(t *testing.T) {
 			}
 		}
 	}
-	h := newHarness(t, nil, noReceive, func(c *Config) { c.Browse = browse })
+	h := newHarness(t, noReceive, func(c *Config) { c.Browse = browse })
 	h.u.Start()
 	v := h.u.send
 	a := Device{Name: "Alpha", Fingerprint: "AAAA-AAAA-AAAA-AAAA", Addrs: []string{"127.0.0.1:1"}}

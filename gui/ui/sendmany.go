@@ -4,17 +4,16 @@ package ui
 // devices are sent to along with the chosen (selected) one. With more
 // than one, the single code field gives way to a field per device that
 // needs a code (trusted devices need none), and Send starts one session
-// per device (transfer.SendMany: its own code or pin, its own accept, its
-// own progress row and result; the files are read once for all). One
-// device declining or failing never stops the others. Each device gets
-// its own history record, with its own outcome, as a send to it alone.
+// per device (the Node's SendMany: its own code or pin, its own accept,
+// its own progress row and result; the files are read once for all). One
+// device declining or failing never stops the others. The Node gives
+// each device its own history record, with its own outcome, as a send to
+// it alone.
 
 import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -22,19 +21,11 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
 )
-
-// manySender is an Engine that can send to several devices with shared
-// reads; an Engine without it sends to each with Send, side by side.
-type manySender interface {
-	SendMany(ctx context.Context, cfg transfer.ManyConfig) ([]transfer.ManyResult, transfer.ManyStats)
-}
-
-func (CoreEngine) SendMany(ctx context.Context, cfg transfer.ManyConfig) ([]transfer.ManyResult, transfer.ManyStats) {
-	return transfer.SendMany(ctx, cfg)
-}
 
 // manyState is the Send view's part for several devices.
 type manyState struct {
@@ -99,9 +90,10 @@ func (v *sendView) multi() bool { return len(v.targets()) > 1 }
 
 // manyKey is the pinned key to send to d with, in a send to several: a
 // trusted device needs no code (unless it refused its pin before).
-func (v *sendView) manyKey(d Device) []byte {
+func (v *sendView) manyKey(d Device) *trust.Device {
 	if d.status == trust.Trusted && len(d.pin.Key) > 0 && !v.needCode[d.key()] {
-		return d.pin.Key
+		pin := d.pin
+		return &pin
 	}
 	return nil
 }
@@ -171,36 +163,26 @@ func (v *sendView) startSendMany() {
 	if len(ts) < 2 || len(v.sel.items) == 0 || v.cancel != nil {
 		return
 	}
-	paths := v.sel.paths()
-	var items []transfer.Item
-	for _, p := range paths {
-		items = append(items, transfer.Item{Path: p})
-	}
 	ctx, cancel := context.WithCancelCause(v.u.ctx)
 	v.cancel = cancel
-	cfg := transfer.ManyConfig{Items: items}
+	one := v.sendConfig()
+	cfg := app.ManyConfig{Items: one.Items, Paths: one.Paths, Text: one.Text}
 	names := make([]string, len(ts))
-	addrs := make([]string, len(ts))
-	tlogs := make([]*transferLog, len(ts)) // each device's history record
 	for i, d := range ts {
 		names[i] = d.Name
-		addr := d.Name
-		if len(d.Addrs) > 0 {
-			addr = d.Addrs[0]
+		to := app.Target{Addrs: d.Addrs, Code: v.manyCode(d), Pin: v.manyKey(d), PeerName: d.Name, PeerFingerprint: d.Fingerprint}
+		if to.Pin != nil {
+			to.Code = ""
 		}
-		addrs[i], tlogs[i] = addr, &transferLog{start: time.Now()}
-		sc := transfer.SendConfig{
-			Addrs: d.Addrs, Code: v.manyCode(d), PeerKey: v.manyKey(d),
-			Identity: v.u.cfg.Identity, Name: v.u.settings.deviceName(),
-		}
-		if sc.PeerKey != nil {
-			sc.Code = ""
-		}
-		cfg.To = append(cfg.To, sc)
+		cfg.To = append(cfg.To, to)
 	}
-	cfg.OnEvent = func(i int, ev transfer.Event) {
-		tlogs[i].note(ev) // never called concurrently (SendMany, sendEach)
+	cfg.OnEvent = func(t *app.Transfer, ev event.Event) {
+		i := t.Index() // its row: its place in cfg.To
 		v.u.do(func() { v.many.panel.handle(i, ev) })
+	}
+	cfg.OnEnded = func(t *app.Transfer, sum transfer.Summary, err error) {
+		i := t.Index()
+		v.u.do(func() { v.many.panel.ended(i, sum, err) })
 	}
 	bytes, files, _ := v.sel.totals()
 	v.many.panel.begin(plural(files, "file", "files")+", "+formatBytes(bytes)+" to "+plural(len(ts), "device", "devices"), names,
@@ -208,55 +190,28 @@ func (v *sendView) startSendMany() {
 	v.form.Hide()
 	v.many.card.Show()
 	v.updateReady()
-	engine := v.u.cfg.Engine
+	v.u.cfg.Node.SetName(v.u.settings.deviceName())
+	m := v.u.cfg.Node.SendMany(ctx, cfg)
 	v.u.goroutine(func() {
-		var res []transfer.ManyResult
-		if ms, ok := engine.(manySender); ok {
-			res, _ = ms.SendMany(ctx, cfg)
-		} else {
-			res = sendEach(ctx, engine, cfg)
-		}
+		res, _ := m.Wait()
 		cancel(nil)
-		for i, r := range res {
-			v.u.record(v.u.sendRecord(tlogs[i], paths, ts[i], addrs[i], r.Err))
-		}
 		if v.u.ctx.Err() != nil {
 			return
 		}
-		v.u.do(func() {
-			v.cancel = nil
-			v.many.panel.finish(res, func() {
-				v.many.card.Hide()
-				v.form.Show()
-				v.updateReady()
-			})
-			v.updateReady()
-		})
+		v.u.do(func() { v.manyDone(res) })
 	})
 }
 
-// sendEach is SendMany for an Engine without it: one Send per device,
-// side by side (each reads the files itself).
-func sendEach(ctx context.Context, e Engine, cfg transfer.ManyConfig) []transfer.ManyResult {
-	res := make([]transfer.ManyResult, len(cfg.To))
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for i, sc := range cfg.To {
-		sc.Items = cfg.Items
-		sc.OnEvent = func(ev transfer.Event) {
-			mu.Lock()
-			defer mu.Unlock()
-			cfg.OnEvent(i, ev)
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sum, err := e.Send(ctx, sc)
-			res[i] = transfer.ManyResult{Addr: firstOf(sc.Addrs), Summary: sum, Err: err}
-		}()
-	}
-	wg.Wait()
-	return res
+// manyDone shows every device's result.
+func (v *sendView) manyDone(res []app.Result) {
+	v.cancel = nil
+	v.u.recorded()
+	v.many.panel.finish(res, func() {
+		v.many.card.Hide()
+		v.form.Show()
+		v.updateReady()
+	})
+	v.updateReady()
 }
 
 // manyPanel shows a send to several devices: a row per device with its
@@ -311,20 +266,20 @@ func (p *manyPanel) begin(title string, names []string, onCancel func()) {
 }
 
 // handle shows receiver i's event in its row.
-func (p *manyPanel) handle(i int, ev transfer.Event) {
+func (p *manyPanel) handle(i int, ev event.Event) {
 	if i >= len(p.row) || p.row[i].done {
 		return
 	}
 	r := p.row[i]
 	switch e := ev.(type) {
-	case transfer.Connected:
+	case event.Connected:
 		if e.PeerName != "" {
 			r.name.SetText(e.PeerName)
 		}
 		r.status.SetText("Waiting for it to accept…")
-	case transfer.Accepted:
+	case event.Accepted:
 		r.status.SetText("Accepted")
-	case transfer.Progress:
+	case event.Progress:
 		if e.Total > 0 {
 			r.bar.Max = float64(e.Total)
 			r.bar.SetValue(float64(e.Done))
@@ -334,37 +289,43 @@ func (p *manyPanel) handle(i int, ev transfer.Event) {
 			s += "  ·  " + formatRate(e.Rate)
 		}
 		r.status.SetText(s)
-	case transfer.Finished:
-		r.bar.Max = 1
-		r.bar.SetValue(1)
-		r.status.Importance = widget.SuccessImportance
-		r.status.SetText("Sent " + plural(countFiles(e.Summary.Entries), "file", "files") + ", every file confirmed")
-	case transfer.Failed:
-		r.status.Importance = widget.DangerImportance
-		r.status.SetText(explain(e.Err).Headline)
 	}
 }
 
+// ended shows that receiver i's transfer ended, while the others may go
+// on (ManyConfig.OnEnded): what it got, or why not.
+func (p *manyPanel) ended(i int, sum transfer.Summary, err error) {
+	if i >= len(p.row) || p.row[i].done {
+		return
+	}
+	p.row[i].show(sum, err)
+}
+
+// show puts a receiver's result in its row.
+func (r *manyRow) show(sum transfer.Summary, err error) {
+	if err != nil {
+		r.status.Importance = widget.DangerImportance
+		r.status.SetText(explain(err).Headline)
+		return
+	}
+	r.bar.Max = 1
+	r.bar.SetValue(1)
+	r.status.Importance = widget.SuccessImportance
+	r.status.SetText("Sent " + plural(countFiles(entryEvents(sum.Entries)), "file", "files") + ", every file confirmed")
+}
+
 // finish shows each device's result: what it got, or why not.
-func (p *manyPanel) finish(res []transfer.ManyResult, onBack func()) {
+func (p *manyPanel) finish(res []app.Result, onBack func()) {
 	ok := 0
 	for i, r := range res {
 		if i >= len(p.row) {
 			break
 		}
-		row := p.row[i]
-		row.done = true
+		p.row[i].done = true
+		p.row[i].show(r.Summary, r.Err)
 		if r.Err == nil {
 			ok++
-			row.bar.Max = 1
-			row.bar.SetValue(1)
-			row.status.Importance = widget.SuccessImportance
-			row.status.SetText("Sent " + plural(countFiles(r.Summary.Entries), "file", "files") + ", every file confirmed")
-			continue
 		}
-		pr := explain(r.Err)
-		row.status.Importance = widget.DangerImportance
-		row.status.SetText(pr.Headline)
 	}
 	p.title.SetText(fmt.Sprintf("Sent to %d of %d devices", ok, len(res)))
 	p.cancel.Hide()
@@ -378,13 +339,4 @@ func shortName(s string) string {
 		return string(r[:19]) + "…"
 	}
 	return s
-}
-
-// firstOf is the address that names a receiver in a result: the first of
-// its addresses, as core/transfer's SendMany gives it, or "".
-func firstOf(addrs []string) string {
-	if len(addrs) == 0 {
-		return ""
-	}
-	return addrs[0]
 }

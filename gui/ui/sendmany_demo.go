@@ -1,9 +1,9 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
@@ -15,7 +15,6 @@ func (u *UI) demoMany(view string) error {
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	u.cfg.NoReceive = true
 	u.ShowSend()
 	u.send.addPaths(paths...)
 	u.send.found = demoDevices
@@ -30,29 +29,36 @@ func (u *UI) demoMany(view string) error {
 		}
 	}
 	if view == "progress-many" {
-		u.send.startSend()
+		u.demoSendMany()
 	}
 	return nil
 }
 
-// SendMany plays the demo's send to several devices and stops there.
-func (e demoEngine) SendMany(ctx context.Context, cfg transfer.ManyConfig) ([]transfer.ManyResult, transfer.ManyStats) {
+// demoSendMany plays the demo's send to several devices and stops
+// there: two under way at their own speeds, one that declined.
+func (u *UI) demoSendMany() {
+	v := u.send
+	ts := v.targets()
+	names := make([]string, len(ts))
+	for i, d := range ts {
+		names[i] = d.Name
+	}
+	bytes, files, _ := v.sel.totals()
+	v.many.panel.begin(plural(files, "file", "files")+", "+formatBytes(bytes)+" to "+plural(len(ts), "device", "devices"), names, func() {})
+	v.form.Hide()
+	v.many.card.Show()
+	v.cancel = func(error) {}
+	v.updateReady()
 	const total = 1_927_000_000
-	for i := range cfg.To {
+	for i := range ts {
 		d := demoDevices[i%len(demoDevices)]
-		cfg.OnEvent(i, transfer.Connected{PeerName: d.Name, PeerFingerprint: d.Fingerprint, Addr: d.Addrs[0]})
+		v.many.panel.handle(i, event.Connected{PeerName: d.Name, PeerFingerprint: d.Fingerprint, Addr: d.Addrs[0]})
 		if i == 1 {
-			cfg.OnEvent(i, transfer.Failed{Err: transfer.ErrDeclined})
+			v.many.panel.ended(i, transfer.Summary{}, transfer.ErrDeclined)
 			continue
 		}
-		cfg.OnEvent(i, transfer.Accepted{Total: total, Offer: transfer.Offer{Files: 27, Dirs: 1, TotalBytes: total}})
+		v.many.panel.handle(i, event.Accepted{TotalBytes: total, Offer: transfer.Offer{Files: 27, Dirs: 1, TotalBytes: total}})
 		done := []int64{1_104_000_000, 0, 655_000_000}[i%3]
-		cfg.OnEvent(i, transfer.Progress{Done: done, Total: total, Rate: []float64{48e6, 0, 29e6}[i%3]})
+		v.many.panel.handle(i, event.Progress{Done: done, Total: total, Rate: []float64{48e6, 0, 29e6}[i%3]})
 	}
-	<-ctx.Done()
-	res := make([]transfer.ManyResult, len(cfg.To))
-	for i := range res {
-		res[i].Err = context.Cause(ctx)
-	}
-	return res, transfer.ManyStats{}
 }

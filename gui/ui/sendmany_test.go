@@ -41,7 +41,7 @@ func TestSendToSeveralDevices(t *testing.T) {
 		startPeerReceiver(t, transfer.DeclineAll),
 		startPeerReceiver(t, transfer.AcceptAll),
 	}
-	h := newHarness(t, CoreEngine{}, noReceive, withHistory(t, &folderLog{}))
+	h := newHarness(t, noReceive, withHistory(t, &folderLog{}))
 	v := h.u.send
 	src := writeFile(t, t.TempDir(), "report.pdf", 700_000)
 	h.drop(src)

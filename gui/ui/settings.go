@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/trust"
 )
 
@@ -126,9 +126,11 @@ func (v *settingsView) loadTrusted() {
 	v.trusted.RemoveAll()
 	v.trustedRows = nil
 	v.note("", widget.LowImportance)
-	s := v.u.cfg.Trust
+	s := v.u.trust
 	if s == nil {
-		v.note("Trusted devices are off in this build.", widget.LowImportance)
+		// The Node turns them off when the file can't be used as it
+		// starts (it said why then); they stay off until a restart.
+		v.note("Trusted devices are off: the list of trusted devices couldn't be read when Ferry started. Fix or delete the file and start Ferry again; until then every transfer needs a code.", widget.DangerImportance)
 		return
 	}
 	devs, err := s.Devices()
@@ -165,7 +167,7 @@ func (v *settingsView) trustedRow(d trust.Device) fyne.CanvasObject {
 		remove.Disable()
 		v.u.goroutine(func() {
 			// By the full fingerprint: two devices may share a name.
-			_, err := v.u.cfg.Trust.Remove(d.Fingerprint())
+			_, err := v.u.trust.Remove(d.Fingerprint())
 			v.u.do(func() {
 				v.u.trustChanged()
 				if err != nil && !errors.Is(err, trust.ErrNotFound) {
@@ -235,29 +237,18 @@ func (v *settingsView) autoAcceptTrusted() bool {
 	return v.prefs().BoolWithFallback(prefAutoTrusted, false)
 }
 
-// receiverConfig is the part of a receiver's configuration that comes from
+// receiveConfig is the part of a receiver's configuration that comes from
 // settings. It creates the download folder if it is missing (a fresh
 // system may have no ~/Downloads).
-func (v *settingsView) receiverConfig() (transfer.ReceiverConfig, error) {
+func (v *settingsView) receiveConfig() (app.ReceiveConfig, error) {
 	dir := v.downloadDir()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return transfer.ReceiverConfig{}, fmt.Errorf("creating the download folder: %w", err)
+		return app.ReceiveConfig{}, fmt.Errorf("creating the download folder: %w", err)
 	}
-	policy := transfer.Ask
-	if !v.askFirst() {
-		policy = transfer.AcceptAll
-	}
-	cfg := transfer.ReceiverConfig{
-		Dir: dir, Name: v.deviceName(), Policy: policy,
-		// Read at each handshake, so a device trusted or removed while
-		// the receiver waits counts at once.
-		Paired:           v.u.pinned,
-		AutoAcceptPaired: v.autoAcceptTrusted(),
-	}
-	if v.u.cfg.Trust == nil {
-		// Pairing is off: a sender without a code is refused as such
-		// (Refused's PairedOff), not as an untrusted device.
-		cfg.Paired = nil
-	}
-	return cfg, nil
+	// Without asking, every offer is accepted; with it, a trusted
+	// device's when the box says so. Texts are kept for the result and
+	// the clipboard; once the codes stop, the receiver still waits for
+	// trusted devices, and the person can ask for a new code.
+	return app.ReceiveConfig{Dir: dir, AcceptAll: !v.askFirst(), AcceptTrusted: v.autoAcceptTrusted(),
+		KeepTexts: true, Page: true, KeepWaiting: true}, nil
 }

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/transfer"
 )
@@ -169,11 +170,11 @@ func (u *UI) trayMenu() *fyne.Menu {
 }
 
 // trayRecentLabels are the last transfers, newest first: from the
-// history (Config.History, so the CLI's and earlier runs' count too)
+// history (the Node's, so the CLI's and earlier runs' count too)
 // when it is kept and readable, else this run's.
 func (u *UI) trayRecentLabels() []string {
 	var out []string
-	if s := u.cfg.History; s != nil && u.history.keeping() {
+	if s := u.hist; s != nil && u.history.keeping() {
 		if recs, _, err := s.List(); err == nil {
 			now := time.Now()
 			for i, r := range recs {
@@ -204,7 +205,7 @@ func historyTrayLabel(r history.Record, now time.Time) string {
 }
 
 // noteTransfer adds a finished transfer to the tray's list.
-func (u *UI) noteTransfer(sent bool, conn transfer.Connected, sum transfer.Summary, err error) {
+func (u *UI) noteTransfer(sent bool, conn event.Connected, sum transfer.Summary, err error) {
 	peer := conn.PeerName
 	if peer == "" {
 		peer = "a device"
@@ -254,50 +255,10 @@ func (v *receiveView) trayStatus() string {
 		return "Receiving from " + v.prog.conn.PeerName
 	case v.busy:
 		return "Receiving"
-	case v.r != nil && v.code != "":
+	case v.t != nil && v.code != "":
 		return "Code " + v.code
 	}
 	return "Not receiving"
-}
-
-// offerNeedsPerson says whether an offer waits for the person: the
-// receiver asks, and the sender is not a trusted device whose offers the
-// settings accept.
-func (v *receiveView) offerNeedsPerson() bool {
-	return v.policy == transfer.Ask && !(v.autoPaired && v.prog.conn.Paired)
-}
-
-// offerArrived handles an offer: the dialog when it needs the person
-// (showing the window if it hides in the tray), or a notification when
-// the settings accepted it, as the files are already on their way to
-// the download folder.
-func (v *receiveView) offerArrived(r Receiver, o transfer.Offer) {
-	if v.offerNeedsPerson() {
-		if v.u.tray.hidden {
-			v.u.ShowWindow()
-		}
-		v.showOffer(r, o)
-		return
-	}
-	v.autoAccepted = true
-	who := o.PeerName
-	if who == "" {
-		who = "A device"
-	}
-	v.u.notify("Receiving from "+who,
-		fmt.Sprintf("%s (%s), into %s", offerWhat(o), formatBytes(o.TotalBytes), v.u.settings.downloadDir()))
-}
-
-// offerWhat is "3 files" or "2 files and 1 text".
-func offerWhat(o transfer.Offer) string {
-	var parts []string
-	if o.Files > 0 || o.Texts == 0 {
-		parts = append(parts, plural(o.Files, "file", "files"))
-	}
-	if o.Texts > 0 {
-		parts = append(parts, plural(o.Texts, "text", "texts"))
-	}
-	return strings.Join(parts, " and ")
 }
 
 // transferEnded is the tray's part of a finished receive: the tray's
@@ -322,7 +283,7 @@ func (v *receiveView) transferEnded(sum transfer.Summary, err error) {
 // resumeIfIdle listens again when the Receive view shows a result: the
 // window has gone to the tray, where nobody can press "Receive more".
 func (v *receiveView) resumeIfIdle() {
-	if v.r == nil && !v.busy {
+	if !v.busy {
 		v.listenAgain()
 	}
 }

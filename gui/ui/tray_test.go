@@ -14,6 +14,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/secure"
@@ -33,10 +34,13 @@ type trayApp struct {
 	quits int
 }
 
+// SetSystemTrayMenu keeps the menu as it is now: the UI goes on
+// changing its Items on the UI goroutine (and hands it over again each
+// time), while the test reads it on its own.
 func (a *trayApp) SetSystemTrayMenu(m *fyne.Menu) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.menu = m
+	a.menu = &fyne.Menu{Label: m.Label, Items: append([]*fyne.MenuItem(nil), m.Items...)}
 }
 
 func (a *trayApp) SetSystemTrayIcon(fyne.Resource) {
@@ -118,7 +122,7 @@ func (h *harness) setTray(on bool) {
 
 func TestCloseHidesInTrayWhenOnQuitsWhenOff(t *testing.T) {
 	ta := &trayApp{}
-	h := newHarness(t, CoreEngine{}, withTray(ta))
+	h := newHarness(t, withTray(ta))
 	h.u.Start()
 	h.listening()
 
@@ -170,7 +174,7 @@ func TestCloseHidesInTrayWhenOnQuitsWhenOff(t *testing.T) {
 // receiver listens again by itself under a new code, shown in the menu.
 func TestTrayMenuShowsCodeAndTransfers(t *testing.T) {
 	ta := &trayApp{}
-	h := newHarness(t, CoreEngine{}, withTray(ta))
+	h := newHarness(t, withTray(ta))
 	h.app.Preferences().SetBool(prefTray, true)
 	h.u.Start()
 	_, _, code := h.listening()
@@ -231,7 +235,7 @@ func TestTrayMenuShowsCodeAndTransfers(t *testing.T) {
 // and at the end, and the receiver then waits again by itself.
 func TestTrustedTransferNotifiesInTray(t *testing.T) {
 	ta := &trayApp{}
-	h := newHarness(t, CoreEngine{}, withTray(ta))
+	h := newHarness(t, withTray(ta))
 	h.app.Preferences().SetBool(prefTray, true)
 	h.app.Preferences().SetBool(prefAutoTrusted, true)
 	sender, err := secure.NewIdentity()
@@ -248,7 +252,7 @@ func TestTrustedTransferNotifiesInTray(t *testing.T) {
 		t.Fatalf("paired send: %v", err)
 	}
 	rv := h.u.recv
-	h.waitFor("the receiver to wait again", func() bool { return rv.r != nil && !rv.busy && rv.gen > 1 })
+	h.waitFor("the receiver to wait again", func() bool { return rv.t != nil && !rv.busy && rv.gen > 1 })
 	notes := ta.notifications()
 	if len(notes) != 2 || !strings.HasPrefix(notes[0], "Receiving from Laptop: 1 file (5.00 kB), into "+h.dir) ||
 		notes[1] != "Received from Laptop: photo.jpg, verified, in "+h.dir {
@@ -276,7 +280,7 @@ func TestStartAtLoginWritesAutostart(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", cfg)
 	item := platform.LoginItem{ID: "io.github.ferry-project.ferry", Name: "Ferry",
 		Command: []string{"/usr/bin/ferry-gui", "--hidden"}}
-	h := newHarness(t, CoreEngine{}, noReceive, func(c *Config) { c.Autostart = item })
+	h := newHarness(t, noReceive, func(c *Config) { c.Autostart = item })
 	path := filepath.Join(cfg, "autostart", "io.github.ferry-project.ferry.desktop")
 	s := h.u.settings
 	h.check(func() bool {
@@ -341,13 +345,14 @@ func TestAppIcon(t *testing.T) {
 // run included.
 func TestTrayListsHistory(t *testing.T) {
 	ta := &trayApp{}
-	store := history.Open(filepath.Join(t.TempDir(), "history.json"))
+	dir := filepath.Join(t.TempDir(), "config")
+	store := history.Open(filepath.Join(dir, "history.json"))
 	earlier := history.Record{At: time.Date(2025, 6, 14, 9, 30, 0, 0, time.Local), Direction: history.Sent,
 		Peer: history.Peer{Name: "Maya's phone"}, Files: 1, Bytes: 2000, Names: []string{"plan.pdf"}, Outcome: history.Verified}
 	if _, err := store.Add(earlier); err != nil {
 		t.Fatal(err)
 	}
-	h := newHarness(t, CoreEngine{}, withTray(ta), func(c *Config) { c.History = store })
+	h := newHarness(t, withTray(ta), withNode(t, app.Config{ConfigDir: dir}))
 	h.app.Preferences().SetBool(prefTray, true)
 	h.u.Start()
 	h.listening()

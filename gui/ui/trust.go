@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"bytes"
 	"errors"
 	"strings"
 	"time"
@@ -12,7 +11,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/trust"
 )
 
@@ -21,50 +21,54 @@ import (
 // every view. The pins themselves are core/trust's; the handshake that
 // checks them is core/secure's.
 
-// noteCodePeer remembers a peer that a code just authenticated, so that
-// `ferry trust add` can trust it later without its key being typed. It
-// runs on the engine's goroutine (the store writes and syncs a file,
-// which the UI goroutine should not wait for). A failure is not the
-// transfer's: the list of recent peers is a convenience, and a store that
-// can't be read or written says so in Settings and when Trust is ticked.
-func (u *UI) noteCodePeer(ev transfer.Event) {
-	c, ok := ev.(transfer.Connected)
-	if !ok || c.Paired || u.cfg.Trust == nil || len(c.PeerKey) == 0 {
-		return
-	}
-	d := trust.Device{Name: c.PeerName, Key: c.PeerKey, PairedAt: time.Now()}
-	if d.Name == "" {
-		d.Name = d.Fingerprint() // as offerTrust names it
-	}
-	_ = u.cfg.Trust.NoteRecent(d)
+// pinOffer is what the result of a transfer by code offers about
+// trusting its peer: the Node's decision (AfterCode, which also
+// remembers the peer for `ferry trust add`), made off the UI goroutine
+// since it writes the store.
+type pinOffer struct {
+	step    app.PinStep
+	err     error // the store could not be read or written
+	trusted bool  // the peer is trusted already: the box shows ticked
 }
 
-// pinnedLabel names a paired peer by the name its key is pinned under,
-// adding the name it claims only when that differs: one trusted device
-// cannot pose as another by its name. Without a pin (a store that can't
-// be read now) it is the claimed name.
-func (u *UI) pinnedLabel(key []byte, claimed string) string {
-	if u.cfg.Trust == nil {
-		return claimed
+// pinOfferFor asks the Node about res's peer. A person can always be
+// asked here: the result shows the box.
+func (u *UI) pinOfferFor(res app.Result) pinOffer {
+	if u.trust == nil || res.Err != nil || res.Paired || len(res.Peer.Key) == 0 {
+		return pinOffer{}
 	}
-	d, ok, err := u.cfg.Trust.Trusted(key)
-	if err != nil || !ok {
-		return claimed
+	step, err := u.cfg.Node.AfterCode(res, false, true)
+	if err != nil {
+		return pinOffer{step: step, err: err}
 	}
-	if claimed == "" || strings.EqualFold(claimed, d.Name) {
-		return d.Name
+	_, trusted, err := u.trust.Trusted(res.Peer.Key)
+	if step.Do == app.PinNothing && (trusted || err != nil) {
+		// Trusted already (or the store cannot say): the box shows it,
+		// so that unticking removes the pin.
+		step.Peer = trust.Device{Name: firstName(res.Peer.Name, res.Peer.Fingerprint()), Key: res.Peer.Key}
 	}
-	return d.Name + ", calling itself ‘" + claimed + "’"
+	return pinOffer{step: step, err: err, trusted: trusted}
 }
 
-// pinned reports whether key is a trusted device's: the receiver's
-// ReceiverConfig.Paired. An unreadable store trusts nobody.
-func (u *UI) pinned(key []byte) bool {
-	if u.cfg.Trust == nil {
-		return false
+func firstName(name, fp string) string {
+	if name == "" {
+		return fp
 	}
-	_, ok, err := u.cfg.Trust.Trusted(key)
-	return err == nil && ok
+	return name
+}
+
+// pinnedLabel names a paired peer by the name its key is pinned under
+// (event.Connected.PinnedName), adding the name it claims only when
+// that differs: one trusted device cannot pose as another by its name.
+// Without a pin (a store that can't be read now) it is the claimed name.
+func pinnedLabel(pinned, claimed string) string {
+	if pinned == "" {
+		return claimed
+	}
+	if claimed == "" || strings.EqualFold(claimed, pinned) {
+		return pinned
+	}
+	return pinned + ", calling itself ‘" + claimed + "’"
 }
 
 // classify sets each device's trust status from the store and returns
@@ -78,10 +82,10 @@ func (u *UI) classify(ds []Device) []Device {
 	for i := range out {
 		d := &out[i]
 		d.status, d.pin = trust.Unknown, trust.Device{}
-		if u.cfg.Trust == nil || (d.Manual && d.Fingerprint == "") {
+		if u.trust == nil || (d.Manual && d.Fingerprint == "") {
 			continue
 		}
-		st, pin, err := u.cfg.Trust.Classify(d.Name, d.Fingerprint)
+		st, pin, err := u.trust.Classify(d.Name, d.Fingerprint)
 		if err != nil {
 			// Nobody is trusted while the store can't be read; Settings
 			// shows why.
@@ -106,7 +110,7 @@ func (u *UI) trustChanged() {
 		if p.trust == nil {
 			continue
 		}
-		_, ok, err := u.cfg.Trust.Trusted(p.conn.PeerKey)
+		_, ok, err := u.trust.Trusted(p.conn.PeerKey)
 		if err == nil {
 			setQuietly(p.trust, ok)
 		}
@@ -118,76 +122,71 @@ func (u *UI) trustChanged() {
 // the next transfer between the two devices needs no code; unchecked
 // again, the pin is removed. A transfer that pins already authenticated
 // offers nothing (the device is trusted; Settings removes it).
-func (u *UI) offerTrust(p *progressPanel) {
+func (u *UI) offerTrust(p *progressPanel, pin pinOffer) {
 	p.trust = nil
-	c := p.conn
-	if u.cfg.Trust == nil || c.Paired || len(c.PeerKey) == 0 {
+	dev := pin.step.Peer
+	if len(dev.Key) == 0 {
 		return
 	}
-	// A device that gave no name is pinned under its fingerprint: the
-	// store needs a name, and that one is unique.
-	dev := trust.Device{Name: c.PeerName, Key: bytes.Clone(c.PeerKey)}
-	if dev.Name == "" {
-		dev.Name = dev.Fingerprint()
-	}
 	name := dev.Name
-	_, trusted, err := u.cfg.Trust.Trusted(dev.Key)
-	if err != nil {
-		p.extra.Add(&widget.Label{Text: "Can't offer to trust " + name + ": " + err.Error(), Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance})
+	if pin.err != nil {
+		p.extra.Add(&widget.Label{Text: "Can't offer to trust " + name + ": " + pin.err.Error(), Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance})
 		return
 	}
 	label := "Trust " + name + ": next time, no code needed"
 	var warn *widget.Label
-	if c.WrongCodes > 0 && !trusted {
+	if n := pin.step.WrongCodes; n > 0 && !pin.trusted {
 		// The code may have been guessed: say so where the person
 		// decides, and leave the box unticked.
-		warn = &widget.Label{Text: plural(c.WrongCodes, "wrong code was", "wrong codes were") +
+		warn = &widget.Label{Text: plural(n, "wrong code was", "wrong codes were") +
 			" tried on this device before this sender's code was right. If they were not all yours, someone may have guessed the code: trust " +
 			name + " only if you know this is the device you meant.", Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance}
 		label = "Trust " + name + " anyway: next time, no code needed"
 	}
 	check := widget.NewCheck(label, nil)
-	check.SetChecked(trusted)
-	note := &widget.Label{
-		Text:     "Pins its key, fingerprint " + dev.Fingerprint() + ". Remove it any time in Settings.",
-		SizeName: theme.SizeNameCaptionText, Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance,
-	}
-	check.OnChanged = func(on bool) {
-		check.Disable()
-		u.goroutine(func() {
-			err := u.setTrusted(dev, on)
-			u.do(func() {
-				check.Enable()
-				if err != nil {
-					setQuietly(check, !on) // without writing again
-					dialog.ShowError(err, u.cfg.Window)
-					return
-				}
-				u.trustChanged()
-			})
-		})
-	}
+	check.SetChecked(pin.trusted)
+	check.OnChanged = func(on bool) { u.trustTicked(check, dev, on) }
 	p.trust = check
 	box := container.NewVBox(widget.NewSeparator())
 	if warn != nil {
 		box.Add(warn)
 	}
 	box.Add(check)
-	box.Add(note)
+	box.Add(&widget.Label{
+		Text:     "Pins its key, fingerprint " + dev.Fingerprint() + ". Remove it any time in Settings.",
+		SizeName: theme.SizeNameCaptionText, Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance,
+	})
 	p.extra.Add(box)
+}
+
+// trustTicked pins or unpins dev as the box says, off the UI goroutine.
+func (u *UI) trustTicked(check *widget.Check, dev trust.Device, on bool) {
+	check.Disable()
+	u.goroutine(func() {
+		err := u.setTrusted(dev, on)
+		u.do(func() {
+			check.Enable()
+			if err != nil {
+				setQuietly(check, !on) // without writing again
+				dialog.ShowError(err, u.cfg.Window)
+				return
+			}
+			u.trustChanged()
+		})
+	})
 }
 
 // setTrusted pins d's key, or removes the pin. It writes the store: call
 // it off the UI goroutine.
 func (u *UI) setTrusted(d trust.Device, on bool) error {
 	if on {
-		d.PairedAt = time.Now()
-		return u.cfg.Trust.Add(d)
+		_, _, err := u.cfg.Node.Pin(d)
+		return err
 	}
 	// By the full fingerprint: a name may be shared by two devices. A
 	// pin already gone (removed in Settings, or by the CLI) is what was
 	// asked for.
-	_, err := u.cfg.Trust.Remove(d.Fingerprint())
+	_, err := u.trust.Remove(d.Fingerprint())
 	if errors.Is(err, trust.ErrNotFound) {
 		return nil
 	}
@@ -196,7 +195,7 @@ func (u *UI) setTrusted(d trust.Device, on bool) error {
 
 // connLine names the peer of a connection, with its fingerprint, and
 // says when the pins authenticated it.
-func connLine(c transfer.Connected) string {
+func connLine(c event.Connected) string {
 	s := peerLine(c.PeerName, c.PeerFingerprint)
 	if c.Paired {
 		s += "  ·  trusted device"

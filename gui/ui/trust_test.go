@@ -49,17 +49,17 @@ func browsing(updates <-chan []Device) harnessOpt {
 
 // listening waits until the harness's receiver waits for a sender, and
 // returns the receiver itself, its address and its code.
-func (h *harness) listening() (r Receiver, addr, code string) {
+func (h *harness) listening() (gen int, addr, code string) {
 	h.t.Helper()
 	h.waitFor("the receiver to listen", func() bool {
 		v := h.u.recv
-		if v.r == nil || !v.ready.Visible() {
+		if v.t == nil || !v.ready.Visible() {
 			return false
 		}
-		r, addr, code = v.r, "127.0.0.1:"+strconv.Itoa(v.r.Port()), v.code
+		gen, addr, code = v.gen, "127.0.0.1:"+strconv.Itoa(v.port), v.code
 		return true
 	})
-	return r, addr, code
+	return gen, addr, code
 }
 
 // asDevice is how discovery would list the harness's receiver.
@@ -117,16 +117,16 @@ func sendFrom(t *testing.T, h *harness, id *secure.Identity, paired bool, items 
 
 func TestTrustAfterCodeThenSendWithoutCode(t *testing.T) {
 	loop := newUILoop(t)
-	b := newHarnessOn(t, loop, CoreEngine{}, named("Desk B"), askOff)
+	b := newHarnessOn(t, loop, named("Desk B"), askOff)
 	b.u.Start()
 	updates := make(chan []Device, 1)
-	a := newHarnessOn(t, loop, CoreEngine{}, noReceive, named("Laptop A"), browsing(updates))
+	a := newHarnessOn(t, loop, noReceive, named("Laptop A"), browsing(updates))
 	a.u.Start()
 	src := writeFile(t, t.TempDir(), "first.bin", 50_000)
 	a.drop(src)
 
 	// First transfer: the device is unknown, a code is needed.
-	first, addr, code := b.listening()
+	_, addr, code := b.listening()
 	updates <- []Device{b.asDevice("Desk B", addr)}
 	sv := a.u.send
 	a.waitFor("Desk B in the list", func() bool { return len(sv.devices) == 1 })
@@ -192,10 +192,10 @@ func TestTrustAfterCodeThenSendWithoutCode(t *testing.T) {
 	b.loop.run(rv.listenAgain)
 	var addr2 string
 	b.waitFor("a new receiver", func() bool {
-		if rv.r == nil || rv.r == first || !rv.ready.Visible() {
+		if rv.t == nil || rv.busy || !rv.ready.Visible() {
 			return false
 		}
-		addr2 = "127.0.0.1:" + strconv.Itoa(rv.r.Port())
+		addr2 = "127.0.0.1:" + strconv.Itoa(rv.port)
 		return true
 	})
 	updates <- []Device{b.asDevice("Desk B", addr2)}
@@ -249,9 +249,9 @@ func TestTrustAfterCodeThenSendWithoutCode(t *testing.T) {
 
 func TestRemovedTrustNeedsCodeAgain(t *testing.T) {
 	loop := newUILoop(t)
-	b := newHarnessOn(t, loop, CoreEngine{}, named("Desk B"), askOff)
+	b := newHarnessOn(t, loop, named("Desk B"), askOff)
 	updates := make(chan []Device, 1)
-	a := newHarnessOn(t, loop, CoreEngine{}, noReceive, named("Laptop A"), browsing(updates))
+	a := newHarnessOn(t, loop, noReceive, named("Laptop A"), browsing(updates))
 	a.pin("Desk B", b.id)
 	b.pin("Laptop A", a.id)
 	b.u.Start()
@@ -359,7 +359,7 @@ func TestKeyChangedDeviceIsMarkedAndNeedsCode(t *testing.T) {
 	was := testid.New(t)                             // its key when it was paired
 	desk := testid.New(t)                            // a trusted device
 	updates := make(chan []Device, 1)
-	a := newHarness(t, CoreEngine{}, noReceive, browsing(updates))
+	a := newHarness(t, noReceive, browsing(updates))
 	a.pin("Peer box", was)
 	a.pin("Old desk", desk)
 	a.u.Start()
@@ -412,7 +412,7 @@ func TestImpostorWithTrustedFingerprint(t *testing.T) {
 	})
 	desk := testid.New(t)
 	updates := make(chan []Device, 1)
-	a := newHarness(t, CoreEngine{}, noReceive, browsing(updates))
+	a := newHarness(t, noReceive, browsing(updates))
 	a.pin("Old desk", desk)
 	a.u.Start()
 	updates <- []Device{{Name: "Old desk", Fingerprint: desk.Fingerprint(), Addrs: []string{impostor.addr()}}}
@@ -432,7 +432,7 @@ func TestImpostorWithTrustedFingerprint(t *testing.T) {
 }
 
 func TestAutoAcceptFromTrustedDevices(t *testing.T) {
-	b := newHarness(t, CoreEngine{}) // asks before accepting
+	b := newHarness(t) // asks before accepting
 	sender := testid.New(t)
 	b.pin("Laptop", sender)
 	b.u.Start()
@@ -504,7 +504,7 @@ func TestAutoAcceptFromTrustedDevices(t *testing.T) {
 }
 
 func TestTrustedListShowsStoreErrors(t *testing.T) {
-	h := newHarness(t, nil, noReceive)
+	h := newHarness(t, noReceive)
 	d1 := testid.New(t)
 	d2 := testid.New(t)
 	h.pin("Zed's phone", d1)
@@ -563,7 +563,7 @@ func TestSendToBusyReceiver(t *testing.T) {
 			break
 		}
 	}
-	h := newHarness(t, CoreEngine{}, noReceive)
+	h := newHarness(t, noReceive)
 	h.drop(writeFile(t, t.TempDir(), "a.txt", 100))
 	h.fill(peer.addr(), peer.r.Code())
 	p := h.sendAndWait()

@@ -9,33 +9,21 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/platform"
-	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
 )
 
 // Config is everything the UI needs from the command that hosts it.
 type Config struct {
-	App      fyne.App    // preferences and clipboard
-	Window   fyne.Window // the main window; the UI sets its content
-	Engine   Engine      // CoreEngine{} outside tests and demos
-	Identity *secure.Identity
-	// Trust is the trusted-devices store (trust.Open(trust.DefaultPath())
-	// in the app, the same file the CLI uses); nil turns pairing off:
-	// every transfer takes a code and nothing offers to trust a device.
-	Trust *trust.Store
-	// History is the transfer history (history.Open(history.DefaultPath())
-	// in the app, the file `ferry history` reads); nil turns it off.
-	History *history.Store
-	// Budget is the device's guess budget, shared by every receiver the
-	// app makes (one per transfer, and again when the tray restarts
-	// receiving) and kept beside the trust file (core/guessfile), so that
-	// neither hands a guesser a fresh allowance; nil keeps one in memory
-	// for the app's life. The app opens it with ByPerson unless it was
-	// started at login (--hidden).
-	Budget *transfer.Budget
+	App    fyne.App    // preferences and clipboard
+	Window fyne.Window // the main window; the UI sets its content
+	// Node is this device (core/app): its key, trusted devices, history
+	// and its one guess budget, which every receiver the UI starts
+	// spends (the app opens it with StartedByPerson unless it was
+	// started at login). Its KeepHistory should ask KeepHistory here.
+	Node *app.Node
 
 	// Do runs f on the UI goroutine (fyne.Do in the application).
 	Do func(f func())
@@ -43,9 +31,10 @@ type Config struct {
 	// Listen is the receiver's listen address (default ":0", every
 	// interface, a port the system picks).
 	Listen string
-	// Browse and Advertise connect discovery; nil turns it off.
+	// Browse connects discovery; nil turns it off. Advertise announces
+	// the receiver on the network (the Node's advertising).
 	Browse    BrowseFunc
-	Advertise AdvertiseFunc
+	Advertise bool
 	// Hosts lists this device's addresses for the QR code, best first
 	// (default LocalHosts(nil)).
 	Hosts func() []string
@@ -95,12 +84,13 @@ type UI struct {
 	settings *settingsView
 	history  *historyView
 
-	fpOverride string // demo mode
+	fpOverride string         // demo mode
+	trust      *trust.Store   // the Node's (a demo's own in demo mode); nil: pairing is off
+	hist       *history.Store // the Node's (a demo's own in demo mode); nil: no history
 
 	tray   trayState  // the system tray (tray.go)
 	notice string     // the last files-not-found message (openfiles.go)
-	tmpMu  sync.Mutex // guards tmpDir
-	tmpDir string     // clipboard images to send (clipboard.go)
+	tmp    tempFolder // clipboard images to send (clipboard.go)
 }
 
 // fingerprint is this device's key fingerprint as shown to people.
@@ -108,10 +98,7 @@ func (u *UI) fingerprint() string {
 	if u.fpOverride != "" {
 		return u.fpOverride
 	}
-	if u.cfg.Identity == nil {
-		return ""
-	}
-	return u.cfg.Identity.Fingerprint()
+	return u.cfg.Node.Fingerprint()
 }
 
 // New builds the interface into cfg.Window and installs the drop handler.
@@ -119,12 +106,6 @@ func (u *UI) fingerprint() string {
 func New(cfg Config) *UI {
 	if cfg.Do == nil {
 		cfg.Do = fyne.Do
-	}
-	if cfg.Engine == nil {
-		cfg.Engine = CoreEngine{}
-	}
-	if cfg.Budget == nil {
-		cfg.Budget = transfer.NewBudget(transfer.BudgetConfig{})
 	}
 	if cfg.Hosts == nil {
 		cfg.Hosts = func() []string { return LocalHosts(nil) }
@@ -138,7 +119,7 @@ func New(cfg Config) *UI {
 	if cfg.Quit == nil {
 		cfg.Quit = cfg.App.Quit
 	}
-	u := &UI{cfg: cfg, do: cfg.Do}
+	u := &UI{cfg: cfg, do: cfg.Do, trust: cfg.Node.Trust(), hist: cfg.Node.History()}
 	u.ctx, u.stop = context.WithCancel(context.Background())
 
 	u.settings = newSettingsView(u)
@@ -178,6 +159,11 @@ func (u *UI) Start() {
 		u.goroutine(func() { u.send.browse(u.ctx) })
 	}
 }
+
+// KeepHistory says whether new transfers are recorded ("Record new
+// transfers" on the History tab): the Node's Config.KeepHistory. Safe
+// from any goroutine (preferences are).
+func (u *UI) KeepHistory() bool { return u.history.keeping() }
 
 // Close cancels every transfer and background task and waits for them.
 func (u *UI) Close() {

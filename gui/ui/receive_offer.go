@@ -1,0 +1,134 @@
+package ui
+
+import (
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
+// declinedByPerson is why a declined offer was declined, in the result
+// and the history.
+const declinedByPerson = "you said no"
+
+// offerDialog asks the person whether to take what a sender offers.
+type offerDialog struct {
+	offer   *dialog.CustomDialog
+	accept  *widget.Button
+	decline *widget.Button
+	offers  int // offer dialogs shown, ever
+	// offerText is what the dialog says, headline then fingerprint line.
+	offerText string
+}
+
+// offerNeedsPerson says whether an offer waits for the person: the
+// receiver asks, and the sender is not a trusted device whose offers the
+// settings accept.
+func (v *receiveView) offerNeedsPerson() bool {
+	return v.askFirst && !(v.autoTrusted && v.prog.conn.Paired)
+}
+
+// offerArrived handles an offer: the dialog when it needs the person
+// (showing the window if it hides in the tray), or a notification when
+// the settings accepted it, as the files are already on their way to
+// the download folder.
+func (v *receiveView) offerArrived(t *app.Transfer, o event.Offer) {
+	if v.prog.conn.Paired {
+		o.PeerName = v.prog.conn.PeerName // named by its pin (connected)
+	}
+	if v.offerNeedsPerson() {
+		if v.u.tray.hidden {
+			v.u.ShowWindow()
+		}
+		v.showOffer(t, o)
+		return
+	}
+	v.autoAccepted = true
+	who := o.PeerName
+	if who == "" {
+		who = "A device"
+	}
+	v.u.notify("Receiving from "+who,
+		fmt.Sprintf("%s (%s), into %s", offerWhat(o), formatBytes(o.TotalBytes), v.u.settings.downloadDir()))
+}
+
+// showOffer asks whether to take what is coming.
+func (v *receiveView) showOffer(t *app.Transfer, o event.Offer) {
+	v.closeOffer()
+	who := o.PeerName
+	if who == "" {
+		who = "A device"
+	}
+	what := plural(o.Files, "file", "files")
+	if o.Folders > 0 {
+		what += " in " + plural(o.Folders, "folder", "folders")
+	}
+	switch {
+	case o.Texts > 0 && o.Files == 0:
+		what = plural(o.Texts, "text", "texts")
+	case o.Texts > 0:
+		what += " and " + plural(o.Texts, "text", "texts")
+	}
+	paired := v.prog.conn.Paired
+	if paired {
+		who += ", a trusted device,"
+	}
+	head := &widget.Label{Text: fmt.Sprintf("%s wants to send you %s (%s).", who, what, formatBytes(o.TotalBytes)), Wrapping: fyne.TextWrapWord, TextStyle: fyne.TextStyle{Bold: true}}
+	fpText := "Fingerprint " + o.PeerFingerprint
+	if paired {
+		fpText = "Trusted device: its key is the one you paired with  ·  " + fpText
+	}
+	fp := &widget.Label{Text: fpText, SizeName: theme.SizeNameCaptionText}
+	where := &widget.Label{Text: "They will be saved in " + v.u.settings.downloadDir(), Wrapping: fyne.TextWrapWord}
+	content := container.NewVBox(head, fp, offerList(o.Full), where)
+
+	d := dialog.NewCustomWithoutButtons("Incoming transfer", content, v.u.cfg.Window)
+	v.decline = widget.NewButtonWithIcon("Decline", theme.CancelIcon(), func() {
+		v.closeOffer()
+		if t != nil {
+			t.Decline(declinedByPerson)
+		}
+	})
+	v.accept = widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() {
+		v.closeOffer()
+		v.prog.current.SetText("Starting…")
+		if t != nil {
+			t.Accept()
+		}
+	})
+	v.accept.Importance = widget.HighImportance
+	d.SetButtons([]fyne.CanvasObject{v.decline, v.accept})
+	v.offer = d
+	v.offers++
+	v.offerText = head.Text + "\n" + fp.Text
+	d.Show()
+}
+
+// offerList lists the offer's files with their sizes, six rows high.
+func offerList(o transfer.Offer) fyne.CanvasObject {
+	var names []string
+	for _, e := range o.Entries {
+		if e.Kind == transfer.KindDir {
+			continue
+		}
+		names = append(names, e.Path+"  —  "+formatBytes(e.Size))
+	}
+	list := widget.NewList(func() int { return len(names) },
+		func() fyne.CanvasObject { return &widget.Label{Truncation: fyne.TextTruncateEllipsis} },
+		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(names[i]) })
+	return container.NewGridWrap(fyne.NewSize(440, min(float32(len(names)), 6)*40+4), list)
+}
+
+func (d *offerDialog) closeOffer() {
+	if d.offer != nil {
+		d.offer.Hide()
+		d.offer = nil
+	}
+}
