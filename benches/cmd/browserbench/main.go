@@ -87,52 +87,20 @@ func main() {
 	if *lan != "" && os.Getenv(inNetns) == "" {
 		os.Exit(reexec())
 	}
-	if *lan != "" {
-		if err := setupNetns(*lan); err != nil {
-			fmt.Fprintf(os.Stderr, "browserbench: %v\n", err)
-			os.Exit(2)
-		}
-	}
-	if err := benches.CheckThisBuild(); err != nil {
-		fmt.Fprintf(os.Stderr, "browserbench: %v\n", err)
-		os.Exit(2)
-	}
-	bi, err := buildinfo.ReadFile(*ferry)
-	if err == nil {
-		err = benches.CheckBuild(bi.Settings)
-	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "browserbench: %s: %v (build it with make ferry)\n", *ferry, err)
-		os.Exit(2)
-	}
-	if _, err := browser.ExecPath(); err != nil {
-		fmt.Fprintf(os.Stderr, "browserbench: %v\n", err)
-		os.Exit(2)
+	if err := prepare(); err != nil {
+		fatal(err)
 	}
 	work, err := os.MkdirTemp(*tmpDir, "browserbench-")
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "browserbench: %v\n", err)
-		os.Exit(2)
+		fatal(err)
 	}
 	defer os.RemoveAll(work)
 	src := filepath.Join(work, "payload.bin")
 	if err := makeFile(src, int64(*mib)<<20); err != nil {
-		fmt.Fprintf(os.Stderr, "browserbench: %v\n", err)
-		os.Exit(2)
+		fatal(err)
 	}
 	size := int64(*mib) << 20
-
-	ver, _ := exec.Command(*ferry, "version").Output()
-	where := "on loopback (127.0.0.1)"
-	if *lan != "" {
-		where = fmt.Sprintf("on %s, an address of a network namespace's own lo that is not loopback to the browser (no secure context, as on a phone)", *lan)
-	}
-	say("# browserbench %s: %d MiB %s, %d rounds\n\n", time.Now().UTC().Format("2006-01-02 15:04"), *mib, where, *rounds)
-	say("bin/ferry: %s. Machine: %s.\n", strings.Join(strings.Fields(string(ver)), " "), machine())
-	if *desktop == "inprocess" {
-		say("The page's peer: core/transfer and core/web inside browserbench (-desktop inprocess), not bin/ferry's CLI.\n")
-	}
-	say("\n")
+	sayHeader()
 
 	runs := map[string]bool{}
 	for _, r := range strings.Split(*only, ",") {
@@ -146,67 +114,14 @@ func main() {
 	for r := 1; r <= *rounds; r++ {
 		for _, pa := range paths {
 			if err := pa.shape(); err != nil {
-				fmt.Fprintf(os.Stderr, "browserbench: %v\n", err)
-				os.Exit(2)
+				fatal(err)
 			}
-			if runs["native"] {
-				progress("round %d of %d, %s: native", r, *rounds, pa.name)
-				nd, nerr := nativeRun(work, src)
-				pa.native.Add(rate(size, nd, nerr))
-				// The A/A: the same native run again, in the same round.
-				nd, nerr = nativeRun(work, src)
-				pa.nativeB.Add(rate(size, nd, nerr))
-			}
-			for _, v := range pa.pages {
-				bin = v.bin
-				if runs["send"] {
-					progress("round %d of %d, %s: page%s sends", r, *rounds, pa.name, v.label)
-					d, m, split, ver, err := pageSend(work, src)
-					v.send.Add(rate(size, d, err))
-					pa.mems = append(pa.mems, fmt.Sprintf("| %d | page%s sends | %s |", r, v.label, m))
-					if split != "" {
-						pa.splits = append(pa.splits, fmt.Sprintf("round %d, page%s sends: %s", r, v.label, split))
-					}
-					chromium = ver
-				}
-				for _, c := range []struct {
-					s      *benches.Series
-					method string
-				}{{v.recvStream, "stream"}, {v.recvMemory, "memory"}} {
-					if !runs[c.method] {
-						continue
-					}
-					progress("round %d of %d, %s: page%s receives (%s)", r, *rounds, pa.name, v.label, c.method)
-					d, m, split, ver, err := pageReceive(work, src, c.method)
-					chromium = ver
-					c.s.Add(rate(size, d, err))
-					pa.mems = append(pa.mems, fmt.Sprintf("| %d | page%s receives (%s) | %s |", r, v.label, c.method, m))
-					if split != "" {
-						pa.splits = append(pa.splits, fmt.Sprintf("round %d, page%s receives (%s): %s", r, v.label, c.method, split))
-					}
-				}
-				bin = *ferry
-			}
+			measureRound(pa, r, runs, work, src, size, &chromium)
 		}
 	}
-	var slowLoads []*benches.Series
-	if *slow != "" && *lan != "" {
-		slowPath := newPath(*slow)
-		if err := slowPath.shape(); err != nil {
-			fmt.Fprintf(os.Stderr, "browserbench: %v\n", err)
-			os.Exit(2)
-		}
-		for _, v := range slowPath.pages {
-			slowLoads = append(slowLoads, &benches.Series{Name: "page" + v.label + " load to bridge ready at " + *slow + ", ms"})
-		}
-		// Interleaved, like the transfers: one load of each build a round.
-		for i := 0; i < *nloads; i++ {
-			for j, v := range slowPath.pages {
-				progress("page%s load at %s, %d of %d", v.label, *slow, i+1, *nloads)
-				slowLoads[j].Add(slowLoad(work, v.bin))
-			}
-		}
-		newPath("0").shape()
+	slowLoads, err := measureSlowLoads(work)
+	if err != nil {
+		fatal(err)
 	}
 	say("Chromium: %s, headless, phone viewport.\n\n", chromium)
 	say("%s\n", benches.Table("page load (fresh browser, the path unshaped)", "%.0f", loads))
@@ -215,40 +130,7 @@ func main() {
 		say("%s\n", wasmSizes())
 	}
 	for _, pa := range paths {
-		say("## %s\n\n", pa.name)
-		rows := []*benches.Series{pa.native, pa.nativeB}
-		ratios := []*benches.Series{benches.Ratio("A/A: bin/ferry again", pa.nativeB, pa.native)}
-		for _, v := range pa.pages {
-			for _, x := range []*benches.Series{v.send, v.recvStream, v.recvMemory} {
-				if len(x.Values) > 0 {
-					rows = append(rows, x)
-				}
-			}
-			for _, x := range []struct {
-				name string
-				s    *benches.Series
-			}{{"sends", v.send}, {"receives, stream", v.recvStream}, {"receives, memory", v.recvMemory}} {
-				if len(x.s.Values) > 0 {
-					ratios = append(ratios, benches.Ratio("page"+v.label+" "+x.name, x.s, pa.native))
-				}
-			}
-		}
-		say("%s\n", benches.Table("throughput", "%.1f", rows...))
-		say("%s\n", benches.Table("ratio to bin/ferry → bin/ferry (same round)", "%.2f", ratios...))
-		say("Peak memory of each browser run: the renderer's VmHWM (the page and its worker: JS, the wasm's linear memory), the browser process's VmHWM (where Chromium keeps Blob data), and the page's own JS heap (the window's isolate, not the worker's), sampled every 100 ms.\n\n")
-		say("| round | run | memory |\n|---|---|---|\n%s\n\n", strings.Join(pa.mems, "\n"))
-		if len(pa.splits) > 0 {
-			say("Where the time goes (the page's core/diag split, from its done event):\n\n")
-			for _, s := range pa.splits {
-				say("- %s\n", s)
-			}
-			say("\n")
-		}
-		for _, s := range rows {
-			for _, e := range s.Errors {
-				say("- %s failed: %s\n", s.Name, e)
-			}
-		}
+		reportPath(pa)
 	}
 	if *results != "" {
 		name := filepath.Join(*results, time.Now().UTC().Format("2006-01-02-1504")+"-browser.md")
@@ -256,6 +138,160 @@ func main() {
 			progress("%v", err)
 		} else {
 			progress("wrote %s", name)
+		}
+	}
+}
+
+// fatal ends a run that cannot go on.
+func fatal(err error) {
+	fmt.Fprintf(os.Stderr, "browserbench: %v\n", err)
+	os.Exit(2)
+}
+
+// prepare makes the network namespace's address (with -lan) and checks
+// what every run needs: this program and bin/ferry built as they ship,
+// and a Chromium to drive.
+func prepare() error {
+	if *lan != "" {
+		if err := setupNetns(*lan); err != nil {
+			return err
+		}
+	}
+	if err := benches.CheckThisBuild(); err != nil {
+		return err
+	}
+	bi, err := buildinfo.ReadFile(*ferry)
+	if err == nil {
+		err = benches.CheckBuild(bi.Settings)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w (build it with make ferry)", *ferry, err)
+	}
+	_, err = browser.ExecPath()
+	return err
+}
+
+// sayHeader prints what the run measures and on what.
+func sayHeader() {
+	ver, _ := exec.Command(*ferry, "version").Output()
+	where := "on loopback (127.0.0.1)"
+	if *lan != "" {
+		where = fmt.Sprintf("on %s, an address of a network namespace's own lo that is not loopback to the browser (no secure context, as on a phone)", *lan)
+	}
+	say("# browserbench %s: %d MiB %s, %d rounds\n\n", time.Now().UTC().Format("2006-01-02 15:04"), *mib, where, *rounds)
+	say("bin/ferry: %s. Machine: %s.\n", strings.Join(strings.Fields(string(ver)), " "), machine())
+	if *desktop == "inprocess" {
+		say("The page's peer: core/transfer and core/web inside browserbench (-desktop inprocess), not bin/ferry's CLI.\n")
+	}
+	say("\n")
+}
+
+// measureRound makes round r's runs on pa, already shaped: the native
+// run and its A/A, then each build's page sending and receiving, as runs
+// asks. chromium is set to the version each browser run reports.
+func measureRound(pa *path, r int, runs map[string]bool, work, src string, size int64, chromium *string) {
+	if runs["native"] {
+		progress("round %d of %d, %s: native", r, *rounds, pa.name)
+		nd, nerr := nativeRun(work, src)
+		pa.native.Add(rate(size, nd, nerr))
+		// The A/A: the same native run again, in the same round.
+		nd, nerr = nativeRun(work, src)
+		pa.nativeB.Add(rate(size, nd, nerr))
+	}
+	for _, v := range pa.pages {
+		bin = v.bin
+		if runs["send"] {
+			progress("round %d of %d, %s: page%s sends", r, *rounds, pa.name, v.label)
+			d, m, split, ver, err := pageSend(work, src)
+			v.send.Add(rate(size, d, err))
+			pa.mems = append(pa.mems, fmt.Sprintf("| %d | page%s sends | %s |", r, v.label, m))
+			if split != "" {
+				pa.splits = append(pa.splits, fmt.Sprintf("round %d, page%s sends: %s", r, v.label, split))
+			}
+			*chromium = ver
+		}
+		for _, c := range []struct {
+			s      *benches.Series
+			method string
+		}{{v.recvStream, "stream"}, {v.recvMemory, "memory"}} {
+			if !runs[c.method] {
+				continue
+			}
+			progress("round %d of %d, %s: page%s receives (%s)", r, *rounds, pa.name, v.label, c.method)
+			d, m, split, ver, err := pageReceive(work, src, c.method)
+			*chromium = ver
+			c.s.Add(rate(size, d, err))
+			pa.mems = append(pa.mems, fmt.Sprintf("| %d | page%s receives (%s) | %s |", r, v.label, c.method, m))
+			if split != "" {
+				pa.splits = append(pa.splits, fmt.Sprintf("round %d, page%s receives (%s): %s", r, v.label, c.method, split))
+			}
+		}
+		bin = *ferry
+	}
+}
+
+// measureSlowLoads times each build's page load -loads times over lo
+// shaped to -slow, interleaved, then unshapes lo; none without -slow or
+// -lan.
+func measureSlowLoads(work string) ([]*benches.Series, error) {
+	if *slow == "" || *lan == "" {
+		return nil, nil
+	}
+	var slowLoads []*benches.Series
+	slowPath := newPath(*slow)
+	if err := slowPath.shape(); err != nil {
+		return nil, err
+	}
+	for _, v := range slowPath.pages {
+		slowLoads = append(slowLoads, &benches.Series{Name: "page" + v.label + " load to bridge ready at " + *slow + ", ms"})
+	}
+	// Interleaved, like the transfers: one load of each build a round.
+	for i := 0; i < *nloads; i++ {
+		for j, v := range slowPath.pages {
+			progress("page%s load at %s, %d of %d", v.label, *slow, i+1, *nloads)
+			slowLoads[j].Add(slowLoad(work, v.bin))
+		}
+	}
+	newPath("0").shape()
+	return slowLoads, nil
+}
+
+// reportPath prints pa's section: the throughputs, their ratios to the
+// native run, each browser run's peak memory, the page's stage split and
+// the failures.
+func reportPath(pa *path) {
+	say("## %s\n\n", pa.name)
+	rows := []*benches.Series{pa.native, pa.nativeB}
+	ratios := []*benches.Series{benches.Ratio("A/A: bin/ferry again", pa.nativeB, pa.native)}
+	for _, v := range pa.pages {
+		for _, x := range []*benches.Series{v.send, v.recvStream, v.recvMemory} {
+			if len(x.Values) > 0 {
+				rows = append(rows, x)
+			}
+		}
+		for _, x := range []struct {
+			name string
+			s    *benches.Series
+		}{{"sends", v.send}, {"receives, stream", v.recvStream}, {"receives, memory", v.recvMemory}} {
+			if len(x.s.Values) > 0 {
+				ratios = append(ratios, benches.Ratio("page"+v.label+" "+x.name, x.s, pa.native))
+			}
+		}
+	}
+	say("%s\n", benches.Table("throughput", "%.1f", rows...))
+	say("%s\n", benches.Table("ratio to bin/ferry → bin/ferry (same round)", "%.2f", ratios...))
+	say("Peak memory of each browser run: the renderer's VmHWM (the page and its worker: JS, the wasm's linear memory), the browser process's VmHWM (where Chromium keeps Blob data), and the page's own JS heap (the window's isolate, not the worker's), sampled every 100 ms.\n\n")
+	say("| round | run | memory |\n|---|---|---|\n%s\n\n", strings.Join(pa.mems, "\n"))
+	if len(pa.splits) > 0 {
+		say("Where the time goes (the page's core/diag split, from its done event):\n\n")
+		for _, s := range pa.splits {
+			say("- %s\n", s)
+		}
+		say("\n")
+	}
+	for _, s := range rows {
+		for _, e := range s.Errors {
+			say("- %s failed: %s\n", s.Name, e)
 		}
 	}
 }

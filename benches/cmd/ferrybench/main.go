@@ -78,6 +78,37 @@ func main() {
 	if len(os.Args) > 2 && os.Args[1] == "-child" {
 		os.Exit(runChild(os.Args[2], os.Args[3:]))
 	}
+	o, only := parseOptions(os.Args[1:])
+	if err := benches.CheckThisBuild(); err != nil {
+		fmt.Fprintf(os.Stderr, "ferrybench: %v\nbuild it as it ships: go run ./benches/cmd/ferrybench\n", err)
+		os.Exit(2)
+	}
+	o.only = parseFigures(only)
+	root, err := moduleRoot()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "ferrybench: %v\n", err)
+		os.Exit(2)
+	}
+	t, undo := prepareTools(&o, root)
+	defer undo()
+	handleSignals()
+	waited := waitForQuiet(o)
+
+	start := time.Now()
+	describeRun(o, root, only, waited, start)
+	runFigures(o, root, t)
+	rep.Seconds = time.Since(start).Seconds()
+	rep.LoadAfter = loadAvg()
+	say("Total %s. Load average after: %s.\n", time.Since(start).Round(time.Second), fmtLoad(rep.LoadAfter))
+	if err := saveResults(o, root, start); err != nil {
+		fmt.Fprintf(os.Stderr, "ferrybench: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// parseOptions reads the command line, filling what it leaves unset
+// from the mode's defaults; it returns -only as given.
+func parseOptions(args []string) (options, string) {
 	fs := flag.NewFlagSet("ferrybench", flag.ExitOnError)
 	only := fs.String("only", defaultFigures, "figures to run, comma-separated, from: "+strings.Join(figureOrder, ","))
 	o := options{}
@@ -97,7 +128,7 @@ func main() {
 	fs.StringVar(&o.results, "results", "", "folder for the results files (default benches/results in the module; - for none)")
 	fs.Float64Var(&o.waitLoad, "wait-load", 0, "before starting, wait in one-minute steps while the 1-minute load average is above this (0: do not wait)")
 	fs.DurationVar(&o.waitMax, "wait-max", 10*time.Minute, "longest -wait-load waits; the run then starts anyway and says so")
-	fs.Parse(os.Args[1:])
+	fs.Parse(args)
 	def := modes[o.quick]
 	for _, f := range []struct {
 		v *int
@@ -113,26 +144,30 @@ func main() {
 	if o.timeout == 0 {
 		o.timeout = def.timeout
 	}
+	return o, *only
+}
 
-	if err := benches.CheckThisBuild(); err != nil {
-		fmt.Fprintf(os.Stderr, "ferrybench: %v\nbuild it as it ships: go run ./benches/cmd/ferrybench\n", err)
-		os.Exit(2)
-	}
-	o.only = map[string]bool{}
-	for _, f := range strings.Split(*only, ",") {
+// parseFigures is the set of figures -only names; an unknown name ends
+// the run.
+func parseFigures(only string) map[string]bool {
+	set := map[string]bool{}
+	for _, f := range strings.Split(only, ",") {
 		f = strings.TrimSpace(f)
 		if !containsString(figureOrder, f) {
 			fmt.Fprintf(os.Stderr, "ferrybench: no figure %q (have %s)\n", f, strings.Join(figureOrder, ","))
 			os.Exit(2)
 		}
-		o.only[f] = true
+		set[f] = true
 	}
-	root, err := moduleRoot()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "ferrybench: %v\n", err)
-		os.Exit(2)
-	}
+	return set
+}
+
+// prepareTools finds or builds what the chosen figures run, recording
+// bin/ferry and croc in the report; a missing bin/ferry or a failed
+// build ends the run. The returned function removes what it built.
+func prepareTools(o *options, root string) (*tools, func()) {
 	t := &tools{}
+	undo := func() {}
 	if o.only["loopback"] || o.only["veth"] || o.only["small"] {
 		if o.ferry == "" {
 			o.ferry = filepath.Join(root, "bin", "ferry")
@@ -154,9 +189,11 @@ func main() {
 			fmt.Fprintf(os.Stderr, "ferrybench: %v\n", err)
 			os.Exit(2)
 		}
-		defer remove()
 		unregister := atExit(remove)
-		defer unregister()
+		undo = func() {
+			unregister()
+			remove()
+		}
 		o.streamBench = exe
 	}
 	if o.only["loopback"] || o.only["veth"] {
@@ -167,10 +204,12 @@ func main() {
 			progress("croc rows skipped: %v", t.crocErr)
 		}
 	}
-	handleSignals()
-	waited := waitForQuiet(o)
+	return t, undo
+}
 
-	start := time.Now()
+// describeRun fills the report's header and prints it: when, which
+// commit, the machine, the binary measured and how the figures count.
+func describeRun(o options, root, only, waited string, start time.Time) {
 	mode := "full"
 	if o.quick {
 		mode = "quick"
@@ -179,7 +218,7 @@ func main() {
 	rep.Commit, rep.Dirty = commit(root)
 	rep.Mode = mode
 	rep.Machine = describeMachine(o.tmp)
-	rep.Options = map[string]any{"figures": *only, "pairs": o.pairs, "stream_mib": o.streamMiB, "file_mib": o.fileMiB,
+	rep.Options = map[string]any{"figures": only, "pairs": o.pairs, "stream_mib": o.streamMiB, "file_mib": o.fileMiB,
 		"croc_compressed_mib": o.crocZMiB, "small_files": o.small, "benchtime": o.benchtime.String(),
 		"micro_rounds": o.microRounds, "timeout": o.timeout.String()}
 	m := rep.Machine
@@ -201,7 +240,11 @@ func main() {
 		say("No /usr/bin/time here: peak RSS is not measured.\n")
 	}
 	say("\nEvery speed is beside a baseline run in the same invocation, interleaved, %d rounds; median, min–max and every run; a failed or timed-out run is kept and counted, never dropped.\n\n", o.pairs)
+}
 
+// runFigures runs the chosen figures in figureOrder, each with its own
+// entry in the report, timed and with the load average at its start.
+func runFigures(o options, root string, t *tools) {
 	figures := map[string]func(){
 		"micro":    func() { microFigure(o, root) },
 		"records":  func() { recordsFigure(o) },
@@ -225,24 +268,24 @@ func main() {
 		say("\n(%s took %s; load average at its start %s)\n\n", name, time.Since(f).Round(time.Second), fmtLoad(current.Load))
 		current = nil
 	}
-	rep.Seconds = time.Since(start).Seconds()
-	rep.LoadAfter = loadAvg()
-	say("Total %s. Load average after: %s.\n", time.Since(start).Round(time.Second), fmtLoad(rep.LoadAfter))
+}
 
-	if o.results != "-" {
-		dir := o.results
-		if dir == "" {
-			dir = filepath.Join(root, "benches", "results")
-		}
-		name := start.Format("2006-01-02-1504") + "-" + rep.Commit
-		if o.quick {
-			name += "-quick"
-		}
-		if err := save(dir, name); err != nil {
-			fmt.Fprintf(os.Stderr, "ferrybench: %v\n", err)
-			os.Exit(1)
-		}
+// saveResults writes the report as JSON and Markdown into -results
+// (benches/results by default), named by the run's start and commit;
+// -results - writes nothing.
+func saveResults(o options, root string, start time.Time) error {
+	if o.results == "-" {
+		return nil
 	}
+	dir := o.results
+	if dir == "" {
+		dir = filepath.Join(root, "benches", "results")
+	}
+	name := start.Format("2006-01-02-1504") + "-" + rep.Commit
+	if o.quick {
+		name += "-quick"
+	}
+	return save(dir, name)
 }
 
 func containsString(list []string, s string) bool {

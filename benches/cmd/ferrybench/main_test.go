@@ -205,3 +205,46 @@ func TestStreamBench(t *testing.T) {
 		t.Fatalf("an unknown mode gave %v", err)
 	}
 }
+
+func TestParseOptions(t *testing.T) {
+	o, only := parseOptions([]string{"-quick", "-pairs", "7", "-only", "small"})
+	q := modes[true]
+	if only != "small" || !o.quick || o.pairs != 7 {
+		t.Errorf("given flags: got only %q, quick %v, pairs %d", only, o.quick, o.pairs)
+	}
+	if o.fileMiB != q.fileMiB || o.small != q.small || o.benchtime != q.benchtime || o.timeout != q.timeout {
+		t.Errorf("quick defaults not filled in: %+v", o)
+	}
+	o, only = parseOptions(nil)
+	f := modes[false]
+	if only != defaultFigures || o.quick || o.pairs != f.pairs || o.fileMiB != f.fileMiB || o.timeout != f.timeout {
+		t.Errorf("full defaults: got only %q, %+v", only, o)
+	}
+}
+
+func TestMicroRatios(t *testing.T) {
+	res := &microResults{series: map[string]*microSeries{}}
+	add := func(name string, mbps ...float64) {
+		s := res.get(name)
+		for _, v := range mbps {
+			s.mbps.Add(v, nil)
+		}
+	}
+	add("AEADSealAESGCM", 100, 200)
+	add("FerrySealAESGCM", 50, 100)
+	add("AEADOpenAESGCM", 100, 200)
+	add("FerryOpenAESGCM", 50) // a round missing: no ratio
+	add("Hash/hasher/chunk=1", 30)
+	add("Hash/blake3.Hasher/chunk=1", 10)
+	var got []string
+	for _, r := range microRatios(res) {
+		got = append(got, r.Name)
+		if r.Name == "Conn.Write / bare AEAD seal, AESGCM" && r.Median() != 0.5 {
+			t.Errorf("%s: median %v, want 0.5", r.Name, r.Median())
+		}
+	}
+	want := "Conn.Write / bare AEAD seal, AESGCM|core/transfer hasher / blake3.Hasher"
+	if strings.Join(got, "|") != want {
+		t.Errorf("ratios %q, want %q", strings.Join(got, "|"), want)
+	}
+}

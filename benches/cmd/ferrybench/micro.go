@@ -74,6 +74,30 @@ type microSeries struct {
 	mbps, nsOp, bytesOp, allocs *benches.Series
 }
 
+// microResults are every benchmark's rounds, in the order first seen.
+type microResults struct {
+	series map[string]*microSeries
+	order  []string
+}
+
+// get is name's series, made empty the first time it is seen.
+func (m *microResults) get(name string) *microSeries {
+	if s, ok := m.series[name]; ok {
+		return s
+	}
+	s := &microSeries{&benches.Series{Name: name}, &benches.Series{Name: name}, &benches.Series{Name: name}, &benches.Series{Name: name}}
+	m.series[name] = s
+	m.order = append(m.order, name)
+	return s
+}
+
+// microBinary is a package's test binary, built, and how to run it.
+type microBinary struct {
+	exe, dir, bench string
+}
+
+// microFigure builds the packages' test binaries, runs their benchmarks
+// in rounds, and reports each benchmark and its ratio to its baseline.
 func microFigure(o options, root string) {
 	say("## Microbenchmarks (go test -bench, -benchtime %v, %d rounds)\n\n", o.benchtime, o.microRounds)
 	dir, err := os.MkdirTemp(o.tmp, "ferrybench-micro-")
@@ -82,10 +106,27 @@ func microFigure(o options, root string) {
 		return
 	}
 	defer os.RemoveAll(dir)
-	type built struct {
-		exe, dir, bench string
+	bins := buildMicroBinaries(root, dir)
+	say("\n")
+	res, failures := runMicroRounds(o, bins)
+	reportMicro(res)
+	if ratios := microRatios(res); len(ratios) > 0 {
+		say("\nThroughput ratios, each run against its baseline's run in the same round:\n\n")
+		printTable("ratio", "%.3f", ratios...)
 	}
-	var bins []built
+	if len(failures) > 0 {
+		say("\nFailed benchmark runs:\n\n")
+		for _, f := range failures {
+			say("- %s\n", mdEscape(f))
+		}
+	}
+}
+
+// buildMicroBinaries builds each of microPackages' test binaries into
+// dir and lists them; a package that does not build, or builds in a way
+// that cannot be measured, is said and left out.
+func buildMicroBinaries(root, dir string) []microBinary {
+	var bins []microBinary
 	for _, mp := range microPackages {
 		exe := filepath.Join(dir, strings.ReplaceAll(strings.TrimPrefix(mp.pkg, "./"), "/", "_")+".test")
 		progress("micro: building %s's test binary", mp.pkg)
@@ -100,22 +141,17 @@ func microFigure(o options, root string) {
 			say("- %s: %v; left out\n", mp.pkg, err)
 			continue
 		}
-		bins = append(bins, built{exe, filepath.Join(root, mp.pkg), mp.bench})
+		bins = append(bins, microBinary{exe, filepath.Join(root, mp.pkg), mp.bench})
 		say("- `%s` (`-bench '%s'`): %s\n", mp.pkg, mp.bench, mp.about)
 	}
-	say("\n")
-	series := map[string]*microSeries{}
-	var order []string
-	get := func(name string) *microSeries {
-		if s, ok := series[name]; ok {
-			return s
-		}
-		s := &microSeries{&benches.Series{Name: name}, &benches.Series{Name: name}, &benches.Series{Name: name}, &benches.Series{Name: name}}
-		series[name] = s
-		order = append(order, name)
-		return s
-	}
-	var failures []string
+	return bins
+}
+
+// runMicroRounds runs every binary once a round, o.microRounds rounds,
+// and gathers each benchmark's results; a binary that fails is kept in
+// failures with the end of its output, its results so far counted.
+func runMicroRounds(o options, bins []microBinary) (res *microResults, failures []string) {
+	res = &microResults{series: map[string]*microSeries{}}
 	for round := range o.microRounds {
 		for _, b := range bins {
 			progress("micro: round %d of %d, %s", round+1, o.microRounds, filepath.Base(b.exe))
@@ -126,7 +162,7 @@ func microFigure(o options, root string) {
 			sc := bufio.NewScanner(strings.NewReader(string(outp)))
 			for sc.Scan() {
 				if l, ok := parseBenchLine(sc.Text()); ok {
-					s := get(l.name)
+					s := res.get(l.name)
 					s.mbps.Add(l.mbps, nil)
 					s.nsOp.Add(l.nsOp, nil)
 					s.bytesOp.Add(l.bytesOp, nil)
@@ -138,9 +174,15 @@ func microFigure(o options, root string) {
 			}
 		}
 	}
+	return res, failures
+}
+
+// reportMicro prints one row per benchmark and keeps its series in the
+// report.
+func reportMicro(res *microResults) {
 	say("| benchmark | MB/s, median (min–max) | ns/op, median | B/op, max | allocs/op, max | runs |\n|---|---|---|---|---|---|\n")
-	for _, name := range order {
-		s := series[name]
+	for _, name := range res.order {
+		s := res.series[name]
 		mb := "—"
 		if _, hi := s.mbps.Range(); hi > 0 {
 			mb = cell("%.0f", s.mbps)
@@ -151,10 +193,15 @@ func microFigure(o options, root string) {
 		current.Tables = append(current.Tables, &tableJSON{Head: name, Series: []*seriesJSON{
 			named(s.mbps, "MB/s"), named(s.nsOp, "ns/op"), named(s.bytesOp, "B/op"), named(s.allocs, "allocs/op")}})
 	}
-	// Ratios within a round: each benchmark against its baseline.
+}
+
+// microRatios are the throughput ratios within a round, each benchmark
+// against its baseline; a pair with a side missing, or with runs that do
+// not pair up, is left out.
+func microRatios(res *microResults) []*benches.Series {
 	var ratios []*benches.Series
 	pair := func(label, b, a string) {
-		sb, sa := series[b], series[a]
+		sb, sa := res.series[b], res.series[a]
 		if sb == nil || sa == nil || len(sb.mbps.Values) != len(sa.mbps.Values) {
 			return
 		}
@@ -164,27 +211,18 @@ func microFigure(o options, root string) {
 		pair("Conn.Write / bare AEAD seal, "+c, "FerrySeal"+c, "AEADSeal"+c)
 		pair("Conn.Read / bare AEAD open, "+c, "FerryOpen"+c, "AEADOpen"+c)
 	}
-	for _, name := range order {
+	for _, name := range res.order {
 		if strings.HasPrefix(name, "Hash/hasher/") {
 			pair("core/transfer hasher / blake3.Hasher", name, strings.Replace(name, "Hash/hasher/", "Hash/blake3.Hasher/", 1))
 		}
 	}
-	for _, name := range order {
+	for _, name := range res.order {
 		if strings.HasPrefix(name, "Stream/") && name != "Stream/default" {
 			pair(name+" / Stream/default", name, "Stream/default")
 		}
 	}
 	pair("A/A: AEADSealAESGCMAgain / AEADSealAESGCM", "AEADSealAESGCMAgain", "AEADSealAESGCM")
-	if len(ratios) > 0 {
-		say("\nThroughput ratios, each run against its baseline's run in the same round:\n\n")
-		printTable("ratio", "%.3f", ratios...)
-	}
-	if len(failures) > 0 {
-		say("\nFailed benchmark runs:\n\n")
-		for _, f := range failures {
-			say("- %s\n", mdEscape(f))
-		}
-	}
+	return ratios
 }
 
 func named(s *benches.Series, unit string) *seriesJSON {

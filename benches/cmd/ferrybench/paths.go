@@ -144,33 +144,67 @@ func pathFigure(o options, t *tools, key string) {
 	undoWork := atExit(func() { os.RemoveAll(work) })
 	defer undoWork()
 
-	size := int64(o.fileMiB) << 20
-	src := filepath.Join(work, "big.bin")
 	progress("%s: writing the %s source", key, mib(o.fileMiB))
-	if err := makeBigFile(src, size); err != nil {
+	src, err := writeSources(o, work)
+	if err != nil {
 		skip("cannot write the source file: %v", err)
 		return
 	}
-	sizeZ, srcZ := int64(o.crocZMiB)<<20, src
+	homes := filepath.Join(work, "homes")
+	rows := pathRows(t, p, homes, src)
+	if p.noCroc == "" && t.crocErr == nil && rep.Croc != nil && rep.Croc.Version == "" {
+		rep.Croc.Version = crocVersionOf(t.croc, p.recvNS)
+	}
+	rounds(o, work, rows)
+
+	say("Path: %s. Source: %s of pseudo-random bytes (incompressible), written and fsynced once; each run receives into a fresh folder, checked (size; bytes at the start, middle and end) and removed, then sync(2), outside the clock. The clock runs from starting the sender to the exit of the last process of the transfer (croc: sender and receiver; its relay is started before and stopped after). %d rounds in the order of the rows.\n\n",
+		p.about, mib(o.fileMiB), o.pairs)
 	if o.crocZMiB != o.fileMiB {
-		srcZ = filepath.Join(work, "compressed-row.bin")
-		if err := makeBigFile(srcZ, sizeZ); err != nil {
-			skip("cannot write the source file: %v", err)
-			return
+		say("The compressed croc row sends a %s file of the same bytes: see its size column.\n\n", mib(o.crocZMiB))
+	}
+	reportRows(rows, "plain", "ceiling", "croc", "plain2")
+	diagRun(o, t, p, key, homes, work, src)
+}
+
+// pathSources are the files a path figure sends: the large file, and
+// the one croc's compressed row sends (the same file unless
+// -croc-compressed-mib differs from -file-mib).
+type pathSources struct {
+	path, pathZ string
+	size, sizeZ int64
+}
+
+// writeSources writes the path figure's source files into work.
+func writeSources(o options, work string) (pathSources, error) {
+	s := pathSources{path: filepath.Join(work, "big.bin"), size: int64(o.fileMiB) << 20}
+	if err := makeBigFile(s.path, s.size); err != nil {
+		return s, err
+	}
+	s.sizeZ, s.pathZ = int64(o.crocZMiB)<<20, s.path
+	if o.crocZMiB != o.fileMiB {
+		s.pathZ = filepath.Join(work, "compressed-row.bin")
+		if err := makeBigFile(s.pathZ, s.sizeZ); err != nil {
+			return s, err
 		}
 	}
-	homes := filepath.Join(work, "homes")
+	return s, nil
+}
+
+// pathRows are the path figure's rows in the order each round runs
+// them; the croc rows say why they are skipped where croc cannot run.
+func pathRows(t *tools, p *netPath, homes string, src pathSources) []*row {
+	size, sizeZ := src.size, src.sizeZ
 	rows := []*row{
-		{key: "plain", name: "plain TCP copy (A), the ceiling", size: size, check: holdsCopy(src, size),
-			plan: func(dst string) plan { return plainPlan(p, src, dst) }},
-		{key: "ferry", name: "Ferry (bin/ferry send/receive)", size: size, check: holdsCopy(src, size),
-			plan: func(dst string) plan { return ferryPlan(t.ferry, p, homes, src, dst, false, nil) }},
-		{key: "croc", name: "croc " + crocVersion + " --no-compress, via relay", size: size, check: holdsCopy(src, size),
-			plan: func(dst string) plan { return crocPlan(t.croc, p, homes, false, src, dst) }},
-		{key: "crocz", name: "croc " + crocVersion + " compressed (default), via relay", size: sizeZ, check: holdsCopy(srcZ, sizeZ),
-			plan: func(dst string) plan { return crocPlan(t.croc, p, homes, true, srcZ, dst) }},
-		{key: "plain2", name: "plain TCP copy (A'), the A/A", size: size, check: holdsCopy(src, size),
-			plan: func(dst string) plan { return plainPlan(p, src, dst) }},
+		{key: "plain", name: "plain TCP copy (A), the ceiling", size: size, check: holdsCopy(src.path, size),
+			plan: func(dst string) plan { return plainPlan(p, src.path, dst) }},
+		{key: "ferry", name: "Ferry (bin/ferry send/receive)", size: size, check: holdsCopy(src.path, size),
+			plan: func(dst string) plan { return ferryPlan(t.ferry, p, homes, src.path, dst, false, nil) }},
+		{key: "croc", name: "croc " + crocVersion + " --no-compress, via relay", size: size, check: holdsCopy(src.path, size),
+			plan: func(dst string) plan { return crocPlan(t.croc, p, homes, false, src.path, dst) }},
+		{key: "crocz", name: "croc " + crocVersion + " compressed (default), via relay", size: sizeZ, check: holdsCopy(src.pathZ, sizeZ),
+			plan: func(dst string) plan { return crocPlan(t.croc, p, homes, true, src.pathZ, dst) }},
+		{key: "plain2", name: "plain TCP copy (A'), the A/A", size: size, check: holdsCopy(src.path, size),
+			plan: func(dst string) plan { return plainPlan(p, src.path, dst) }},
 	}
 	for _, r := range rows {
 		if !strings.HasPrefix(r.key, "croc") {
@@ -183,20 +217,13 @@ func pathFigure(o options, t *tools, key string) {
 			r.skip = p.noCroc
 		}
 	}
-	if p.noCroc == "" && t.crocErr == nil && rep.Croc != nil && rep.Croc.Version == "" {
-		rep.Croc.Version = crocVersionOf(t.croc, p.recvNS)
-	}
-	rounds(o, work, rows)
+	return rows
+}
 
-	say("Path: %s. Source: %s of pseudo-random bytes (incompressible), written and fsynced once; each run receives into a fresh folder, checked (size; bytes at the start, middle and end) and removed, then sync(2), outside the clock. The clock runs from starting the sender to the exit of the last process of the transfer (croc: sender and receiver; its relay is started before and stopped after). %d rounds in the order of the rows.\n\n",
-		p.about, mib(o.fileMiB), o.pairs)
-	if o.crocZMiB != o.fileMiB {
-		say("The compressed croc row sends a %s file of the same bytes: see its size column.\n\n", mib(o.crocZMiB))
-	}
-	reportRows(rows, "plain", "ceiling", "croc", "plain2")
-
-	// One more Ferry run with --diag, for its own account of where the
-	// time went. Not part of the figures above: the timers are on.
+// diagRun is one more Ferry run with --diag, for its own account of
+// where the time went, reported with its sender's verdict. It is not
+// part of the figure's rows: the timers are on.
+func diagRun(o options, t *tools, p *netPath, key, homes, work string, src pathSources) {
 	var verdict string
 	watch := func(line string) {
 		var ev struct {
@@ -208,15 +235,16 @@ func pathFigure(o options, t *tools, key string) {
 	}
 	progress("%s: one Ferry run with --diag", key)
 	dst, err := os.MkdirTemp(work, "dst-")
-	if err == nil {
-		rr := execute(ferryPlan(t.ferry, p, homes, src, dst, true, watch), size, o.timeout, work)
-		cleanup(dst)
-		if rr.Err != "" {
-			verdict = "the run failed: " + rr.Err
-		}
-		say("\nOne more Ferry run with --diag (not in the figures above), its sender's verdict: %s (%.1f MiB/s).\n", verdict, rr.MiBps)
-		current.Notes = append(current.Notes, "ferry --diag verdict: "+verdict)
+	if err != nil {
+		return
 	}
+	rr := execute(ferryPlan(t.ferry, p, homes, src.path, dst, true, watch), src.size, o.timeout, work)
+	cleanup(dst)
+	if rr.Err != "" {
+		verdict = "the run failed: " + rr.Err
+	}
+	say("\nOne more Ferry run with --diag (not in the figures above), its sender's verdict: %s (%.1f MiB/s).\n", verdict, rr.MiBps)
+	current.Notes = append(current.Notes, "ferry --diag verdict: "+verdict)
 }
 
 // sizeLabel is a byte count as people read it.
@@ -297,69 +325,18 @@ func reportRows(rows []*row, ceiling, ceilingLabel, croc, aa string) {
 	for _, r := range rows {
 		byKey[r.key] = r
 	}
-	ratio := func(name string, b, a *row) *benches.Series {
-		if b == nil || a == nil || b.mibps == nil || a.mibps == nil {
-			return &benches.Series{Name: name}
-		}
-		return benches.Ratio(name, b.mibps, a.mibps)
-	}
 	say("| row | size | MiB/s, median (min–max) | × ceiling | × croc | CPU s/GiB sender | CPU s/GiB receiver | CPU s/GiB relay | peak RSS MiB sender | peak RSS MiB receiver | peak RSS MiB relay | failed |\n")
 	say("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	var runRows []*benches.Series
 	for _, r := range rows {
-		j := &rowJSON{Key: r.key, Name: r.name, Bytes: r.size, Skipped: r.skip}
-		current.Rows = append(current.Rows, j)
-		if r.skip != "" || r.mibps == nil {
-			say("| %s | %s | skipped: %s |  |  |  |  |  |  |  |  |  |\n", r.name, sizeLabel(r.size), mdEscape(r.skip))
-			continue
+		if reportRow(r, byKey[ceiling], byKey[croc]) {
+			runRows = append(runRows, r.mibps)
 		}
-		runRows = append(runRows, r.mibps)
-		vsCeil := ratio(r.name+" / ceiling", r, byKey[ceiling])
-		vsCroc := ratio(r.name+" / croc", r, byKey[croc])
-		ceilCell, crocCell := cell("%.3f", vsCeil), cell("%.3f", vsCroc)
-		if r.key == ceiling {
-			ceilCell = "1 (is the ceiling)"
-		}
-		if r.key == croc {
-			crocCell = "1 (is croc)"
-		}
-		j.MiBps, j.VsCeiling, j.VsCroc = seriesOf(r.mibps), seriesOf(vsCeil), seriesOf(vsCroc)
-		j.CPUPerGiB, j.RSSMiB = map[string]*seriesJSON{}, map[string]*seriesJSON{}
-		j.Failed, j.Runs = r.mibps.Failed(), r.runs
-		var cpu, rss []string
-		for _, role := range roles {
-			c, m := cpuSeries(r, role), rssSeries(r, role)
-			cpu, rss = append(cpu, cell("%.2f", c)), append(rss, cell("%.1f", m))
-			if len(c.Values) > 0 {
-				j.CPUPerGiB[role] = seriesOf(c)
-			}
-			if len(m.Values) > 0 {
-				j.RSSMiB[role] = seriesOf(m)
-			}
-		}
-		say("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d of %d |\n",
-			r.name, sizeLabel(r.size), cell("%.1f", r.mibps), ceilCell, crocCell,
-			cpu[0], cpu[1], cpu[2], rss[0], rss[1], rss[2], r.mibps.Failed(), len(r.mibps.Values))
 	}
 	say("\nEvery run, MiB/s, in the order taken:\n\n")
 	printTable("run", "%.1f", runRows...)
 	say("\nRatios, each run against the run of the other row in the same round:\n\n")
-	var ratios []*benches.Series
-	for _, pr := range []struct{ name, b, a string }{
-		{"Ferry / " + ceilingLabel, "ferry", ceiling},
-		{"Ferry / croc --no-compress", "ferry", croc},
-		{"Ferry / croc compressed", "ferry", "crocz"},
-		{"croc --no-compress / " + ceilingLabel, croc, ceiling},
-		{"croc compressed / " + ceilingLabel, "crocz", ceiling},
-		{"A/A: " + ceilingLabel + " (A') / " + ceilingLabel + " (A)", aa, ceiling},
-	} {
-		b, a := byKey[pr.b], byKey[pr.a]
-		if b == nil || a == nil || b.skip != "" || a.skip != "" || b == a {
-			continue
-		}
-		ratios = append(ratios, ratio(pr.name, b, a))
-	}
-	printTable("ratio", "%.3f", ratios...)
+	printTable("ratio", "%.3f", rowRatios(byKey, ceiling, ceilingLabel, croc, aa)...)
 	var failures []string
 	for _, r := range rows {
 		for _, rr := range r.runs {
@@ -374,4 +351,74 @@ func reportRows(rows []*row, ceiling, ceilingLabel, croc, aa string) {
 			say("- %s\n", mdEscape(f))
 		}
 	}
+}
+
+// rowRatio is b's runs against a's, round by round; empty if either row
+// has no runs.
+func rowRatio(name string, b, a *row) *benches.Series {
+	if b == nil || a == nil || b.mibps == nil || a.mibps == nil {
+		return &benches.Series{Name: name}
+	}
+	return benches.Ratio(name, b.mibps, a.mibps)
+}
+
+// reportRow prints r's line of the table against the ceiling and croc
+// rows and keeps it in the report; measured is false for a row that was
+// skipped or has no runs.
+func reportRow(r, ceiling, croc *row) (measured bool) {
+	j := &rowJSON{Key: r.key, Name: r.name, Bytes: r.size, Skipped: r.skip}
+	current.Rows = append(current.Rows, j)
+	if r.skip != "" || r.mibps == nil {
+		say("| %s | %s | skipped: %s |  |  |  |  |  |  |  |  |  |\n", r.name, sizeLabel(r.size), mdEscape(r.skip))
+		return false
+	}
+	vsCeil := rowRatio(r.name+" / ceiling", r, ceiling)
+	vsCroc := rowRatio(r.name+" / croc", r, croc)
+	ceilCell, crocCell := cell("%.3f", vsCeil), cell("%.3f", vsCroc)
+	if ceiling != nil && r.key == ceiling.key {
+		ceilCell = "1 (is the ceiling)"
+	}
+	if croc != nil && r.key == croc.key {
+		crocCell = "1 (is croc)"
+	}
+	j.MiBps, j.VsCeiling, j.VsCroc = seriesOf(r.mibps), seriesOf(vsCeil), seriesOf(vsCroc)
+	j.CPUPerGiB, j.RSSMiB = map[string]*seriesJSON{}, map[string]*seriesJSON{}
+	j.Failed, j.Runs = r.mibps.Failed(), r.runs
+	var cpu, rss []string
+	for _, role := range roles {
+		c, m := cpuSeries(r, role), rssSeries(r, role)
+		cpu, rss = append(cpu, cell("%.2f", c)), append(rss, cell("%.1f", m))
+		if len(c.Values) > 0 {
+			j.CPUPerGiB[role] = seriesOf(c)
+		}
+		if len(m.Values) > 0 {
+			j.RSSMiB[role] = seriesOf(m)
+		}
+	}
+	say("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d of %d |\n",
+		r.name, sizeLabel(r.size), cell("%.1f", r.mibps), ceilCell, crocCell,
+		cpu[0], cpu[1], cpu[2], rss[0], rss[1], rss[2], r.mibps.Failed(), len(r.mibps.Values))
+	return true
+}
+
+// rowRatios are the figure's ratios between rows, each run against the
+// other row's run in the same round; a pair with a row missing or
+// skipped is left out.
+func rowRatios(byKey map[string]*row, ceiling, ceilingLabel, croc, aa string) []*benches.Series {
+	var ratios []*benches.Series
+	for _, pr := range []struct{ name, b, a string }{
+		{"Ferry / " + ceilingLabel, "ferry", ceiling},
+		{"Ferry / croc --no-compress", "ferry", croc},
+		{"Ferry / croc compressed", "ferry", "crocz"},
+		{"croc --no-compress / " + ceilingLabel, croc, ceiling},
+		{"croc compressed / " + ceilingLabel, "crocz", ceiling},
+		{"A/A: " + ceilingLabel + " (A') / " + ceilingLabel + " (A)", aa, ceiling},
+	} {
+		b, a := byKey[pr.b], byKey[pr.a]
+		if b == nil || a == nil || b.skip != "" || a.skip != "" || b == a {
+			continue
+		}
+		ratios = append(ratios, rowRatio(pr.name, b, a))
+	}
+	return ratios
 }

@@ -40,117 +40,172 @@ type runResult struct {
 // as failed.
 func execute(pl plan, size int64, timeout time.Duration, tmp string) (rr runResult) {
 	rr.Procs = map[string]procResult{}
-	var all []*proc
-	defer func() {
-		for _, p := range all {
-			select {
-			case <-p.done:
-			default:
-				p.kill()
-				<-p.done
-			}
-			rr.Procs[p.spec.role] = p.result()
-		}
-	}()
-	fail := func(err error) {
-		if rr.Err == "" {
-			rr.Err = err.Error()
-		}
-		for _, p := range all {
-			p.kill()
-		}
+	r := &run{rr: &rr, tmp: tmp, timeout: timeout, exits: make(chan *proc, 16)}
+	defer r.collect()
+	announced, ok := r.startReady(pl.before)
+	if !ok {
+		return
 	}
-	var announced []string
-	for _, s := range pl.before {
-		p, err := startProc(s, tmp)
-		if err != nil {
-			fail(err)
-			return
-		}
-		all = append(all, p)
-		if s.ready != nil {
-			v, err := p.awaitReady(30 * time.Second)
-			if err != nil {
-				fail(err)
-				return
-			}
-			announced = append(announced, v)
-		}
+	for _, p := range r.all {
+		r.watchExit(p)
 	}
-	var (
-		services []*proc
-		exits    = make(chan *proc, 16)
-		pending  int // workers that have not exited yet
-		end      time.Time
-	)
-	watchExit := func(p *proc) {
-		if p.spec.service {
-			services = append(services, p)
-			return
-		}
-		pending++
-		go func() { <-p.done; exits <- p }()
-	}
-	for _, p := range all {
-		watchExit(p)
-	}
-	exited := func(p *proc) {
-		pending--
-		if err := p.failed(); err != nil {
-			fail(err)
-		}
-		if p.exited.After(end) {
-			end = p.exited
-		}
-	}
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
-	timedOut := func() {
-		fail(fmt.Errorf("%w after %v", errTimedOut, timeout))
-		for pending > 0 { // all killed: drain them
-			exited(<-exits)
-		}
-	}
+	r.deadline = time.NewTimer(timeout)
+	defer r.deadline.Stop()
 	start := time.Now()
-	for _, s := range pl.after(announced) {
-		for gated := s.gate != nil; gated; {
-			select {
-			case <-s.gate:
-				gated = false
-			case p := <-exits:
-				exited(p)
-				if rr.Err != "" {
-					return
-				}
-			case <-deadline.C:
-				timedOut()
-				return
-			}
-		}
-		p, err := startProc(s, tmp)
-		if err != nil {
-			fail(err)
-			return
-		}
-		all = append(all, p)
-		watchExit(p)
+	if !r.startClocked(pl.after(announced)) {
+		return
 	}
-	for pending > 0 {
-		select {
-		case p := <-exits:
-			exited(p)
-		case <-deadline.C:
-			timedOut()
-		}
-	}
-	for _, p := range services {
+	r.awaitWorkers()
+	for _, p := range r.services {
 		p.stop()
 	}
-	rr.Seconds = end.Sub(start).Seconds()
+	rr.Seconds = r.end.Sub(start).Seconds()
 	if rr.Err == "" {
 		rr.MiBps = float64(size) / (1 << 20) / rr.Seconds
 	}
 	return rr
+}
+
+// A run is one execute in progress. Its goroutine owns every field; the
+// only other goroutines are one per worker, which send it on exits once.
+type run struct {
+	rr       *runResult
+	tmp      string
+	timeout  time.Duration
+	all      []*proc // every process started, in order
+	services []*proc // the ones stopped, not awaited, when the workers are done
+	exits    chan *proc
+	pending  int       // workers that have not exited yet
+	end      time.Time // the last worker's exit so far
+	deadline *time.Timer
+}
+
+// fail records err as the run's failure, unless one is recorded
+// already, and kills every process.
+func (r *run) fail(err error) {
+	if r.rr.Err == "" {
+		r.rr.Err = err.Error()
+	}
+	for _, p := range r.all {
+		p.kill()
+	}
+}
+
+// collect makes sure every process has exited, killing what has not, and
+// records each one's result under its role.
+func (r *run) collect() {
+	for _, p := range r.all {
+		select {
+		case <-p.done:
+		default:
+			p.kill()
+			<-p.done
+		}
+		r.rr.Procs[p.spec.role] = p.result()
+	}
+}
+
+// startReady starts the processes that come before the clock, awaiting
+// each one's announcement if it makes one; ok is false if the run failed.
+func (r *run) startReady(specs []procSpec) (announced []string, ok bool) {
+	for _, s := range specs {
+		p, err := startProc(s, r.tmp)
+		if err != nil {
+			r.fail(err)
+			return nil, false
+		}
+		r.all = append(r.all, p)
+		if s.ready != nil {
+			v, err := p.awaitReady(30 * time.Second)
+			if err != nil {
+				r.fail(err)
+				return nil, false
+			}
+			announced = append(announced, v)
+		}
+	}
+	return announced, true
+}
+
+// watchExit keeps p among the services, or counts it as a pending worker
+// whose exit will arrive on r.exits.
+func (r *run) watchExit(p *proc) {
+	if p.spec.service {
+		r.services = append(r.services, p)
+		return
+	}
+	r.pending++
+	go func() { <-p.done; r.exits <- p }()
+}
+
+// exited takes in a worker's exit: its failure fails the run, and the
+// clock stops at the last exit.
+func (r *run) exited(p *proc) {
+	r.pending--
+	if err := p.failed(); err != nil {
+		r.fail(err)
+	}
+	if p.exited.After(r.end) {
+		r.end = p.exited
+	}
+}
+
+// timedOut fails the run and drains the workers it killed.
+func (r *run) timedOut() {
+	r.fail(fmt.Errorf("%w after %v", errTimedOut, r.timeout))
+	for r.pending > 0 {
+		r.exited(<-r.exits)
+	}
+}
+
+// startClocked starts the processes that run with the clock, each after
+// its gate opens; ok is false if the run failed or timed out first.
+func (r *run) startClocked(specs []procSpec) (ok bool) {
+	for _, s := range specs {
+		if !r.awaitGate(s.gate) {
+			return false
+		}
+		p, err := startProc(s, r.tmp)
+		if err != nil {
+			r.fail(err)
+			return false
+		}
+		r.all = append(r.all, p)
+		r.watchExit(p)
+	}
+	return true
+}
+
+// awaitGate waits for gate (nil is open) while taking in the workers'
+// exits; ok is false if one failed or the run timed out first.
+func (r *run) awaitGate(gate <-chan struct{}) (ok bool) {
+	for gated := gate != nil; gated; {
+		select {
+		case <-gate:
+			gated = false
+		case p := <-r.exits:
+			r.exited(p)
+			if r.rr.Err != "" {
+				return false
+			}
+		case <-r.deadline.C:
+			r.timedOut()
+			return false
+		}
+	}
+	return true
+}
+
+// awaitWorkers waits for every worker to exit, or for the timeout.
+func (r *run) awaitWorkers() {
+	for r.pending > 0 {
+		select {
+		case p := <-r.exits:
+			r.exited(p)
+		case <-r.deadline.C:
+			r.timedOut()
+		}
+	}
 }
 
 // listening is the ready function of every receiver here: Ferry's first
