@@ -112,9 +112,6 @@ func newReceiver(cfg ReceiverConfig) (*Receiver, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.maxAttempts <= 0 {
-		cfg.maxAttempts = 3
-	}
 	cfg.Timeout = orDefault(cfg.Timeout, defaultTimeout)
 	budget := cfg.Budget
 	if budget == nil {
@@ -491,7 +488,7 @@ func (r *Receiver) attempt(ev *emitter) (*guessTry, func(check func() bool) secu
 		}
 		r.mu.Lock()
 		if t.gen != r.codes.gen {
-			if !r.concurrent() || t.gen != r.codes.usedGen || r.codes.usedWrong >= r.cfg.maxAttempts {
+			if !r.concurrent() || t.gen != r.codes.usedGen || r.codes.usedWrong >= r.cfg.hooks.maxAttempts() {
 				r.mu.Unlock()
 				return secure.Retired
 			}
@@ -517,7 +514,7 @@ func (r *Receiver) attempt(ev *emitter) (*guessTry, func(check func() bool) secu
 			case g.spent:
 				// The code stays until NewCode: showing a new one that
 				// nobody may use would only mislead.
-			case r.codes.wrong >= r.cfg.maxAttempts:
+			case r.codes.wrong >= r.cfg.hooks.maxAttempts():
 				next := r.codes.retire()
 				answer = secure.Retired
 				evs = append(evs, CodeChanged{Code: next})
