@@ -124,27 +124,15 @@ func parse(path string, b []byte) ([]Record, error) {
 // record checks one record and converts it. What it accepts, clean
 // leaves as it is, so a read and a write change nothing.
 func (jr jsonRecord) record() (Record, error) {
-	switch {
-	case jr.At == nil:
-		return Record{}, errors.New("no \"at\"")
-	case jr.Direction == nil:
-		return Record{}, errors.New("no \"direction\"")
-	case jr.Peer == nil:
-		return Record{}, errors.New("no \"peer\"")
-	case jr.Outcome == nil:
-		return Record{}, errors.New("no \"outcome\"")
-	case jr.DurationMS == nil:
-		return Record{}, errors.New("no \"duration_ms\"")
+	if err := jr.checkPresent(); err != nil {
+		return Record{}, err
 	}
-	at, err := time.Parse(time.RFC3339Nano, *jr.At)
+	at, err := parseAt(*jr.At)
 	if err != nil {
-		return Record{}, fmt.Errorf("\"at\" %q is not an RFC 3339 time", *jr.At)
-	}
-	if y := at.UTC().Year(); y < 1970 || y > 9999 {
-		return Record{}, fmt.Errorf("\"at\" %q is outside the years 1970 to 9999", *jr.At)
+		return Record{}, err
 	}
 	r := Record{
-		At:        at.UTC().Truncate(time.Millisecond),
+		At:        at,
 		Direction: Direction(*jr.Direction),
 		Peer:      Peer{Name: jr.Peer.Name, Fingerprint: jr.Peer.Fingerprint, Auth: Auth(jr.Peer.Auth), Addr: jr.Peer.Addr},
 		Files:     jr.Files, Folders: jr.Folders, Texts: jr.Texts, Bytes: jr.Bytes,
@@ -153,53 +141,11 @@ func (jr jsonRecord) record() (Record, error) {
 		Outcome: Outcome(*jr.Outcome), ErrorKind: jr.ErrorKind, Error: jr.Error,
 		Duration: time.Duration(*jr.DurationMS) * time.Millisecond,
 	}
-	switch r.Direction {
-	case Sent, Received:
-	default:
-		return Record{}, fmt.Errorf("\"direction\" is %q, want \"sent\" or \"received\"", r.Direction)
+	if err := checkKinds(r); err != nil {
+		return Record{}, err
 	}
-	switch r.Outcome {
-	case Verified, Declined, Cancelled:
-		if r.ErrorKind != "" {
-			return Record{}, fmt.Errorf("\"error_kind\" on a %s transfer", r.Outcome)
-		}
-	case Failed:
-		if r.ErrorKind == "" {
-			return Record{}, errors.New("a failed transfer without \"error_kind\"")
-		}
-	default:
-		return Record{}, fmt.Errorf("\"outcome\" is %q, want verified, failed, declined or cancelled", r.Outcome)
-	}
-	switch r.Peer.Auth {
-	case ByTrust, ByCode, Unknown:
-	default:
-		return Record{}, fmt.Errorf("\"auth\" is %q, want \"trusted\", \"code\" or \"\"", r.Peer.Auth)
-	}
-	switch {
-	case r.Files < 0 || r.Folders < 0 || r.Texts < 0 || r.Bytes < 0 || r.MoreNames < 0:
-		return Record{}, errors.New("a negative count")
-	case *jr.DurationMS < 0 || *jr.DurationMS > maxDurationMS:
-		return Record{}, fmt.Errorf("\"duration_ms\" %d is out of range", *jr.DurationMS)
-	case len(r.Names) > maxNames || len(r.Paths) > maxNames:
-		return Record{}, fmt.Errorf("more than %d names or paths", maxNames)
-	case len(r.Peer.Name) > maxPeerBytes || len(r.Peer.Addr) > maxPeerBytes || len(r.ErrorKind) > maxPeerBytes:
-		return Record{}, errors.New("a peer name, address or error kind is too long")
-	case len(r.Peer.Fingerprint) > maxFPBytes:
-		return Record{}, errors.New("the fingerprint is too long")
-	case len(r.Error) > maxErrorBytes:
-		return Record{}, errors.New("\"error\" is too long")
-	case len(r.Folder) > maxPathBytes:
-		return Record{}, errors.New("\"folder\" is too long")
-	}
-	for _, n := range r.Names {
-		if len(n) > maxNameBytes {
-			return Record{}, errors.New("a name is too long")
-		}
-	}
-	for _, p := range r.Paths {
-		if len(p) > maxPathBytes {
-			return Record{}, errors.New("a path is too long")
-		}
+	if err := checkSizes(r, *jr.DurationMS); err != nil {
+		return Record{}, err
 	}
 	if len(r.Names) == 0 {
 		r.Names = nil
@@ -208,6 +154,98 @@ func (jr jsonRecord) record() (Record, error) {
 		r.Paths = nil
 	}
 	return r, nil
+}
+
+// checkPresent says which required field, if any, the record lacks.
+func (jr jsonRecord) checkPresent() error {
+	switch {
+	case jr.At == nil:
+		return errors.New("no \"at\"")
+	case jr.Direction == nil:
+		return errors.New("no \"direction\"")
+	case jr.Peer == nil:
+		return errors.New("no \"peer\"")
+	case jr.Outcome == nil:
+		return errors.New("no \"outcome\"")
+	case jr.DurationMS == nil:
+		return errors.New("no \"duration_ms\"")
+	}
+	return nil
+}
+
+// parseAt reads "at": an RFC 3339 time in the years 1970 to 9999, kept
+// in UTC to the millisecond as encodeRecord writes it.
+func parseAt(s string) (time.Time, error) {
+	at, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("\"at\" %q is not an RFC 3339 time", s)
+	}
+	if y := at.UTC().Year(); y < 1970 || y > 9999 {
+		return time.Time{}, fmt.Errorf("\"at\" %q is outside the years 1970 to 9999", s)
+	}
+	return at.UTC().Truncate(time.Millisecond), nil
+}
+
+// checkKinds checks the fields that name one of a fixed set of values:
+// the direction, the outcome (and whether it carries an error kind) and
+// how the peer was authenticated.
+func checkKinds(r Record) error {
+	switch r.Direction {
+	case Sent, Received:
+	default:
+		return fmt.Errorf("\"direction\" is %q, want \"sent\" or \"received\"", r.Direction)
+	}
+	switch r.Outcome {
+	case Verified, Declined, Cancelled:
+		if r.ErrorKind != "" {
+			return fmt.Errorf("\"error_kind\" on a %s transfer", r.Outcome)
+		}
+	case Failed:
+		if r.ErrorKind == "" {
+			return errors.New("a failed transfer without \"error_kind\"")
+		}
+	default:
+		return fmt.Errorf("\"outcome\" is %q, want verified, failed, declined or cancelled", r.Outcome)
+	}
+	switch r.Peer.Auth {
+	case ByTrust, ByCode, Unknown:
+	default:
+		return fmt.Errorf("\"auth\" is %q, want \"trusted\", \"code\" or \"\"", r.Peer.Auth)
+	}
+	return nil
+}
+
+// checkSizes checks every count, length and the duration against the
+// limits in record.go. durationMS is the duration as written, before it
+// became a time.Duration.
+func checkSizes(r Record, durationMS int64) error {
+	switch {
+	case r.Files < 0 || r.Folders < 0 || r.Texts < 0 || r.Bytes < 0 || r.MoreNames < 0:
+		return errors.New("a negative count")
+	case durationMS < 0 || durationMS > maxDurationMS:
+		return fmt.Errorf("\"duration_ms\" %d is out of range", durationMS)
+	case len(r.Names) > maxNames || len(r.Paths) > maxNames:
+		return fmt.Errorf("more than %d names or paths", maxNames)
+	case len(r.Peer.Name) > maxPeerBytes || len(r.Peer.Addr) > maxPeerBytes || len(r.ErrorKind) > maxPeerBytes:
+		return errors.New("a peer name, address or error kind is too long")
+	case len(r.Peer.Fingerprint) > maxFPBytes:
+		return errors.New("the fingerprint is too long")
+	case len(r.Error) > maxErrorBytes:
+		return errors.New("\"error\" is too long")
+	case len(r.Folder) > maxPathBytes:
+		return errors.New("\"folder\" is too long")
+	}
+	for _, n := range r.Names {
+		if len(n) > maxNameBytes {
+			return errors.New("a name is too long")
+		}
+	}
+	for _, p := range r.Paths {
+		if len(p) > maxPathBytes {
+			return errors.New("a path is too long")
+		}
+	}
+	return nil
 }
 
 // encode renders records (oldest first) in the documented format, one

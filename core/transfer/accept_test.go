@@ -214,7 +214,7 @@ func TestBusyDuringTransfer(t *testing.T) {
 func TestConcurrentWrongCodes(t *testing.T) {
 	ctx := t.Context()
 	const max, n = 3, 40
-	p := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll, maxAttempts: max})
+	p := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll, hooks: &hooks{attempts: max}})
 	src := filepath.Join(t.TempDir(), "f.txt")
 	writeFile(t, src, []byte("secret"))
 	errs := make(chan error, n)

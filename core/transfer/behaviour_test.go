@@ -55,7 +55,7 @@ func TestWrongCode(t *testing.T) {
 	ctx := t.Context()
 	src := filepath.Join(t.TempDir(), "f.txt")
 	writeFile(t, src, []byte("secret"))
-	p := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll, maxAttempts: 2})
+	p := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll, hooks: &hooks{attempts: 2}})
 	good := p.send.Code
 	bad := p.send
 	bad.Items = []Item{{Path: src}}
@@ -80,7 +80,7 @@ func TestWrongCode(t *testing.T) {
 	}
 
 	// maxAttempts wrong guesses retire the code.
-	p2 := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll, maxAttempts: 2})
+	p2 := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll, hooks: &hooks{attempts: 2}})
 	retired := make(chan struct{})
 	p2.rev.hook = func(ev Event) {
 		if c, ok := ev.(CodeChanged); ok && c.Reason == CodeRetired {

@@ -496,10 +496,10 @@ func TestGarbageFloodRetiresNoFaster(t *testing.T) {
 	}
 	allowed := maxChecked(took)
 	t.Logf("%d garbage handshakes in %v, %d held back unchecked, %d checked, %d codes retired; the budget allows %d checks, so %d retirements",
-		answered, took.Round(time.Millisecond), held, len(wrong), retired, allowed, allowed/p.r.cfg.maxAttempts)
+		answered, took.Round(time.Millisecond), held, len(wrong), retired, allowed, allowed/p.r.cfg.hooks.maxAttempts())
 	checkSchedule(t, wrong)
-	if len(wrong) > allowed || retired > allowed/p.r.cfg.maxAttempts {
-		t.Fatalf("%d checked, %d codes retired in %v: the budget allows %d and %d", len(wrong), retired, took, allowed, allowed/p.r.cfg.maxAttempts)
+	if len(wrong) > allowed || retired > allowed/p.r.cfg.hooks.maxAttempts() {
+		t.Fatalf("%d checked, %d codes retired in %v: the budget allows %d and %d", len(wrong), retired, took, allowed, allowed/p.r.cfg.hooks.maxAttempts())
 	}
 	if answered < int64(10*allowed) || held == 0 {
 		t.Fatalf("%d garbage handshakes, %d held: the flood did not press", answered, held)

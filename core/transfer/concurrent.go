@@ -4,7 +4,8 @@ package transfer
 // (ReceiverConfig.MaxConcurrent, ServeMany): the slots sessions take, the
 // questions open to the person, and what sessions writing into one
 // folder share (shared): the partial files in use, the bytes accepted
-// transfers will still write, and the partial folder's life.
+// transfers will still write, and the partial folder's life; and what
+// each session holds of it (held).
 
 import (
 	"context"
@@ -271,5 +272,28 @@ func (sh *shared) close(last func()) {
 	sh.users--
 	if sh.users == 0 {
 		last()
+	}
+}
+
+// held is what one session holds of its Receiver's shared: what it will
+// still write, and the partial files it writes.
+type held struct {
+	// left is what this accepted transfer will still write into Dir,
+	// counted by the other sessions' free-space checks; reserved once
+	// it was counted.
+	left     atomic.Int64
+	reserved bool
+	// parts are the partial files this session claimed: no other
+	// session writes them until it releases them.
+	parts map[string]bool
+}
+
+// release gives back all that h holds of sh, when its session ends.
+func (h *held) release(sh *shared) {
+	if h.reserved {
+		sh.unreserve(&h.left)
+	}
+	for p := range h.parts {
+		sh.releasePart(p)
 	}
 }

@@ -7,9 +7,9 @@ import (
 	"github.com/ferry-project/ferry/core/secure"
 )
 
-// hooks let this package's tests slow one stage on purpose and look at
-// the secure connection. They are unexported fields of the configs, so no
-// front end can set them; core/internal/testhooks does the same for the
+// hooks let this package's tests slow one stage on purpose, look at
+// the secure connection, and retire codes sooner. They are unexported
+// fields of the configs, so no front end can set them; core/internal/testhooks does the same for the
 // cipher, which lives in core/secure.
 type hooks struct {
 	// diskRead wraps each source file as the sender reads its chunks, and
@@ -30,6 +30,20 @@ type hooks struct {
 	// guessing is told when a handshake's message 3 arrived, before its
 	// guess is checked: a test holds a handshake there.
 	guessing func()
+	// attempts, when above 0, replaces defaultMaxAttempts (maxAttempts).
+	attempts int
+}
+
+// defaultMaxAttempts is how many wrong codes retire the current one.
+const defaultMaxAttempts = 3
+
+// maxAttempts is how many wrong codes retire the current one:
+// defaultMaxAttempts but in the tests that set attempts.
+func (h *hooks) maxAttempts() int {
+	if h != nil && h.attempts > 0 {
+		return h.attempts
+	}
+	return defaultMaxAttempts
 }
 
 func (h *hooks) reader(r io.Reader) io.Reader {

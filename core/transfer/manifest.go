@@ -40,91 +40,116 @@ var errTooMany = fmt.Errorf("more than %d entries in one transfer", MaxEntries)
 // rest has no content to send. A top-level item that is a link is
 // followed, since the person named it.
 func buildManifest(items []Item) ([]Entry, []source, error) {
-	var (
-		entries []Entry
-		srcs    []source
-		tops    = make(map[string]bool)
-	)
-	add := func(e Entry, s source) error {
-		if len(entries) >= MaxEntries {
-			return errTooMany
-		}
-		entries = append(entries, e)
-		srcs = append(srcs, s)
-		return nil
-	}
+	m := manifest{tops: make(map[string]bool)}
 	for _, it := range items {
+		var err error
 		if it.Path == "" {
-			name := it.Name
-			if name == "" {
-				name = "text.txt"
-			}
-			if len(it.Text) > MaxTextBytes {
-				return nil, nil, fmt.Errorf("text %q is %d bytes, over the limit of %d", name, len(it.Text), MaxTextBytes)
-			}
-			base := name
-			for n := 1; tops[strings.ToLower(name)]; n++ {
-				name = clashName(base, n, false)
-			}
-			tops[strings.ToLower(name)] = true
-			if err := add(Entry{Path: name, Kind: KindText, Size: int64(len(it.Text)), Mode: 0o644, ModTime: time.Now()}, source{text: it.Text}); err != nil {
-				return nil, nil, err
-			}
-			continue
+			err = m.addText(it)
+		} else {
+			err = m.addItem(it)
 		}
-		root, err := openItem(it)
 		if err != nil {
 			return nil, nil, err
 		}
-		fi, err := fs.Stat(root.fsys, root.path)
-		if err != nil {
-			return nil, nil, fmt.Errorf("reading %s: %w", it.Path, err)
-		}
-		base := root.base
-		if tops[strings.ToLower(base)] {
-			return nil, nil, fmt.Errorf("two items are named %q: %w", base, ErrRefusedPath)
-		}
-		tops[strings.ToLower(base)] = true
-		switch {
-		case fi.Mode().IsRegular():
-			if err := add(fileEntry(base, fi), root.source(root.path)); err != nil {
-				return nil, nil, err
-			}
-		case fi.IsDir():
-			err := fs.WalkDir(root.fsys, root.path, func(p string, d fs.DirEntry, err error) error {
-				if err != nil {
-					return err
-				}
-				if !d.IsDir() && !d.Type().IsRegular() {
-					return nil
-				}
-				info, err := d.Info()
-				if err != nil {
-					return err
-				}
-				name := base
-				if p != root.path {
-					name = base + "/" + root.rel(p)
-				}
-				if d.IsDir() {
-					return add(Entry{Path: name, Kind: KindDir, Mode: info.Mode().Perm(), ModTime: info.ModTime()}, source{})
-				}
-				return add(fileEntry(name, info), root.source(p))
-			})
-			if err != nil {
-				if errors.Is(err, errTooMany) {
-					return nil, nil, err
-				}
-				return nil, nil, fmt.Errorf("reading folder %s: %w", it.Path, err)
-			}
-		default:
-			return nil, nil, fmt.Errorf("%s is neither a regular file nor a folder", it.Path)
-		}
 	}
-	if len(entries) == 0 {
+	if len(m.entries) == 0 {
 		return nil, nil, errors.New("nothing to send")
 	}
-	return entries, srcs, nil
+	return m.entries, m.srcs, nil
+}
+
+// manifest is a manifest being built: the entries so far, where each
+// one's bytes come from, and the top-level names taken.
+type manifest struct {
+	entries []Entry
+	srcs    []source
+	tops    map[string]bool // lower-cased: the receiver refuses names that differ only in case
+}
+
+// add appends one entry, or fails with errTooMany at MaxEntries.
+func (m *manifest) add(e Entry, s source) error {
+	if len(m.entries) >= MaxEntries {
+		return errTooMany
+	}
+	m.entries = append(m.entries, e)
+	m.srcs = append(m.srcs, s)
+	return nil
+}
+
+// addText adds a text item. Its name defaults to text.txt; a name
+// already taken at the top is numbered (clashName) rather than refused.
+func (m *manifest) addText(it Item) error {
+	name := it.Name
+	if name == "" {
+		name = "text.txt"
+	}
+	if len(it.Text) > MaxTextBytes {
+		return fmt.Errorf("text %q is %d bytes, over the limit of %d", name, len(it.Text), MaxTextBytes)
+	}
+	base := name
+	for n := 1; m.tops[strings.ToLower(name)]; n++ {
+		name = clashName(base, n, false)
+	}
+	m.tops[strings.ToLower(name)] = true
+	return m.add(Entry{Path: name, Kind: KindText, Size: int64(len(it.Text)), Mode: 0o644, ModTime: time.Now()}, source{text: it.Text})
+}
+
+// addItem adds a file or folder item, refusing a second item under the
+// same top-level name.
+func (m *manifest) addItem(it Item) error {
+	root, err := openItem(it)
+	if err != nil {
+		return err
+	}
+	fi, err := fs.Stat(root.fsys, root.path)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", it.Path, err)
+	}
+	if m.tops[strings.ToLower(root.base)] {
+		return fmt.Errorf("two items are named %q: %w", root.base, ErrRefusedPath)
+	}
+	m.tops[strings.ToLower(root.base)] = true
+	switch {
+	case fi.Mode().IsRegular():
+		return m.add(fileEntry(root.base, fi), root.source(root.path))
+	case fi.IsDir():
+		return m.addFolder(root, it.Path)
+	default:
+		return fmt.Errorf("%s is neither a regular file nor a folder", it.Path)
+	}
+}
+
+// addFolder adds a folder item and what it holds, leaving out links and
+// special files. shown is the item's path as the person gave it, for
+// errors.
+func (m *manifest) addFolder(root itemRoot, shown string) error {
+	err := fs.WalkDir(root.fsys, root.path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && !d.Type().IsRegular() {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		name := root.base
+		if p != root.path {
+			name = root.base + "/" + root.rel(p)
+		}
+		if d.IsDir() {
+			return m.add(Entry{Path: name, Kind: KindDir, Mode: info.Mode().Perm(), ModTime: info.ModTime()}, source{})
+		}
+		return m.add(fileEntry(name, info), root.source(p))
+	})
+	if err != nil {
+		if errors.Is(err, errTooMany) {
+			return err
+		}
+		return fmt.Errorf("reading folder %s: %w", shown, err)
+	}
+	return nil
 }
 
 func fileEntry(name string, fi fs.FileInfo) Entry {

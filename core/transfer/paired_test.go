@@ -87,7 +87,7 @@ func TestPairedTransfer(t *testing.T) {
 // count as wrong codes, and leave the receiver serving.
 func TestPairedRefusals(t *testing.T) {
 	ctx := t.Context()
-	p, pins := pairedPair(t, ReceiverConfig{Policy: AcceptAll, maxAttempts: 1})
+	p, pins := pairedPair(t, ReceiverConfig{Policy: AcceptAll, hooks: &hooks{attempts: 1}})
 	code := p.r.Code()
 	sid, rid := ids(t)
 	send := func(cfg SendConfig) error {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync/atomic"
 	"time"
 )
 
@@ -45,14 +44,7 @@ type rsession struct {
 	meter   *meter
 	sum     Summary
 	start   time.Time
-	// left is what this accepted transfer will still write into Dir,
-	// counted by the other sessions' free-space checks (shared);
-	// reserved once it was counted.
-	left     atomic.Int64
-	reserved bool
-	// parts are the partial files this session claimed (shared): no
-	// other session writes them until it releases them.
-	parts map[string]bool
+	held    held // its share of what the sessions writing into Dir share
 }
 
 // rentry is what the receiver knows of one offered entry, from the offer
@@ -144,12 +136,7 @@ func (s *rsession) run(parent context.Context) (Summary, error) {
 	if s.peekDone != nil {
 		<-s.peekDone
 	}
-	if s.reserved {
-		s.rcv.shared.unreserve(&s.left)
-	}
-	for p := range s.parts {
-		s.rcv.shared.releasePart(p)
-	}
+	s.held.release(s.rcv.shared)
 	if s.dest != nil {
 		s.rcv.shared.close(func() { s.dest.removePartialDir() })
 		s.dest.close()
@@ -241,7 +228,7 @@ func (s *rsession) openFolder(offered []Entry) error {
 			e.partial = s.dest.regularSize(s.partPath(i))
 		}
 	}
-	_, err = s.checkSpace(s.rcv.shared.othersPending(&s.left))
+	_, err = s.checkSpace(s.rcv.shared.othersPending(&s.held.left))
 	return err
 }
 
@@ -272,17 +259,17 @@ func (s *rsession) checkSpace(others int64) (int64, error) {
 // now counting every other transfer accepted meanwhile, and counts what
 // it will write for the checks of the transfers after it.
 func (s *rsession) reserveSpace() error {
-	err := s.rcv.shared.reserve(&s.left, func(others int64) error {
+	err := s.rcv.shared.reserve(&s.held.left, func(others int64) error {
 		if !s.rcv.concurrent() {
 			// One at a time, the offer was checked when it came.
-			s.left.Store(s.need())
+			s.held.left.Store(s.need())
 			return nil
 		}
 		need, err := s.checkSpace(others)
-		s.left.Store(need)
+		s.held.left.Store(need)
 		return err
 	})
-	s.reserved = err == nil
+	s.held.reserved = err == nil
 	return err
 }
 
@@ -453,23 +440,23 @@ func (s *rsession) matchHaves(ctx context.Context, haves []int) error {
 // session writes it (the same sender sending the same file twice at
 // once), which then neither resumes it nor writes it.
 func (s *rsession) claimPart(p string) bool {
-	if s.parts[p] {
+	if s.held.parts[p] {
 		return true
 	}
 	if !s.rcv.shared.claimPart(p) {
 		return false
 	}
-	if s.parts == nil {
-		s.parts = make(map[string]bool)
+	if s.held.parts == nil {
+		s.held.parts = make(map[string]bool)
 	}
-	s.parts[p] = true
+	s.held.parts[p] = true
 	return true
 }
 
 // releasePart gives up this session's claim on p, once its entry ended.
 func (s *rsession) releasePart(p string) {
-	if s.parts[p] {
-		delete(s.parts, p)
+	if s.held.parts[p] {
+		delete(s.held.parts, p)
 		s.rcv.shared.releasePart(p)
 	}
 }

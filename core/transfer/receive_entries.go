@@ -233,7 +233,7 @@ func (s *rsession) takeChunk(in *incoming, n int) error {
 		start = time.Now()
 		wrote, err := in.w.Write(chunk)
 		s.timers.Since(diag.DiskWrite, start, wrote)
-		s.left.Add(-int64(wrote))
+		s.held.left.Add(-int64(wrote))
 		if err == nil && wrote < n {
 			err = io.ErrShortWrite
 		}

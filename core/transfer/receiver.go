@@ -30,30 +30,45 @@ type Receiver struct {
 	life    context.Context
 	kill    context.CancelCauseFunc
 	mu      sync.Mutex
-	code    string
-	gen     int // how many codes were retired
-	wrong   int // wrong guesses checked against code
+	codes   codeState // under mu
 	serving bool
 	active  int // sessions running
 	lastID  int // the id of the last session started
 	// questions are the offers waiting for the person, oldest first.
 	questions []question
+	// budget bounds the wrong codes checked by the whole device (see
+	// budget.go), across Receivers.
+	budget *Budget
+
+	refusals refusalLimit // Refused events, across Serve calls
+}
+
+// codeState is a Receiver's code and the wrong guesses it counted: what
+// its handshakes check guesses against, and what Connected, CodeChanged
+// and CodesStopped report.
+type codeState struct {
+	current string
+	gen     int // how many codes were retired
+	wrong   int // wrong guesses checked against current
 	// usedGen is the generation of the code that the last transfer used
 	// up (CodeUsed), usedWrong the wrong guesses checked against it: on
 	// a receiver that runs several sessions, a handshake that began
 	// under that code still completes with it (see attempt).
 	usedGen   int
 	usedWrong int
-	// budget bounds the wrong codes checked by the whole device (see
-	// budget.go), across Receivers; wrongSince counts those this
-	// Receiver checked since the last transfer made with a code, for
-	// Connected.WrongCodes; toldStopped is set once CodesStopped was
-	// emitted for a budget given spent.
-	budget      *Budget
+	// wrongSince counts the wrong codes this Receiver checked since the
+	// last transfer made with a code, for Connected.WrongCodes;
+	// toldStopped is set once CodesStopped was emitted for a budget
+	// given spent.
 	wrongSince  int
 	toldStopped bool
+}
 
-	refusals refusalLimit // Refused events, across Serve calls
+// retire replaces the current code with a new one, whose wrong guesses
+// start from none, and returns it.
+func (c *codeState) retire() string {
+	c.current, c.wrong, c.gen = newCode(c.current), 0, c.gen+1
+	return c.current
 }
 
 var errReceiverClosed = errors.New("receiver closed")
@@ -97,17 +112,14 @@ func newReceiver(cfg ReceiverConfig) (*Receiver, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.maxAttempts <= 0 {
-		cfg.maxAttempts = 3
-	}
 	cfg.Timeout = orDefault(cfg.Timeout, defaultTimeout)
 	budget := cfg.Budget
 	if budget == nil {
 		budget = NewBudget(BudgetConfig{})
 	}
 	life, kill := context.WithCancelCause(context.Background())
-	return &Receiver{cfg: cfg, ln: ln, ev: &emitter{f: cfg.OnEvent}, code: code, decide: make(chan bool, 1),
-		slots: max(cfg.MaxConcurrent, 1), shared: newShared(), usedGen: -1,
+	return &Receiver{cfg: cfg, ln: ln, ev: &emitter{f: cfg.OnEvent}, decide: make(chan bool, 1),
+		codes: codeState{current: code, usedGen: -1}, slots: max(cfg.MaxConcurrent, 1), shared: newShared(),
 		life: life, kill: kill, budget: budget}, nil
 }
 
@@ -166,7 +178,7 @@ func newCode(old string) string {
 func (r *Receiver) Code() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.code
+	return r.codes.current
 }
 
 // Port returns the TCP port the receiver listens on (0 when it listens
@@ -189,11 +201,10 @@ func (r *Receiver) Port() int {
 // one at a time, so it would wait on itself).
 func (r *Receiver) NewCode() string {
 	r.mu.Lock()
-	next := newCode(r.code)
-	r.code, r.wrong, r.gen = next, 0, r.gen+1
-	r.usedGen = -1 // no handshake completes with a code before a person's new one
+	next := r.codes.retire()
+	r.codes.usedGen = -1 // no handshake completes with a code before a person's new one
 	r.budget.Reset()
-	r.toldStopped = false
+	r.codes.toldStopped = false
 	r.mu.Unlock()
 	r.ev.emit(CodeChanged{Code: next, Reason: CodeRenewed})
 	return next
@@ -438,15 +449,14 @@ func (r *Receiver) handshake(ctx context.Context, ev *emitter, nc net.Conn) (won
 func (r *Receiver) usedCode(gen int, completed bool) {
 	r.mu.Lock()
 	if completed {
-		r.wrongSince = 0
+		r.codes.wrongSince = 0
 	}
-	if (r.cfg.Code != "" && r.code == r.cfg.Code) || (r.concurrent() && gen != r.gen) {
+	if (r.cfg.Code != "" && r.codes.current == r.cfg.Code) || (r.concurrent() && gen != r.codes.gen) {
 		r.mu.Unlock()
 		return
 	}
-	next := newCode(r.code)
-	r.usedGen, r.usedWrong = r.gen, r.wrong
-	r.code, r.wrong, r.gen = next, 0, r.gen+1
+	r.codes.usedGen, r.codes.usedWrong = r.codes.gen, r.codes.wrong
+	next := r.codes.retire()
 	r.mu.Unlock()
 	r.ev.emit(CodeChanged{Code: next, Reason: CodeUsed})
 }
@@ -470,15 +480,15 @@ type guessTry struct {
 // released.
 func (r *Receiver) attempt(ev *emitter) (*guessTry, func(check func() bool) secure.GuessAnswer) {
 	r.mu.Lock()
-	t := &guessTry{code: r.code, gen: r.gen}
+	t := &guessTry{code: r.codes.current, gen: r.codes.gen}
 	r.mu.Unlock()
 	return t, func(check func() bool) secure.GuessAnswer {
 		if h := r.cfg.hooks; h != nil && h.guessing != nil {
 			h.guessing()
 		}
 		r.mu.Lock()
-		if t.gen != r.gen {
-			if !r.concurrent() || t.gen != r.usedGen || r.usedWrong >= r.cfg.maxAttempts {
+		if t.gen != r.codes.gen {
+			if !r.concurrent() || t.gen != r.codes.usedGen || r.codes.usedWrong >= r.cfg.hooks.maxAttempts() {
 				r.mu.Unlock()
 				return secure.Retired
 			}
@@ -496,17 +506,16 @@ func (r *Receiver) attempt(ev *emitter) (*guessTry, func(check func() bool) secu
 		case !g.checked:
 			answer = secure.Held
 		case g.right:
-			t.wrongCodes = r.wrongSince
+			t.wrongCodes = r.codes.wrongSince
 		default:
-			r.wrongSince++
-			r.wrong++
+			r.codes.wrongSince++
+			r.codes.wrong++
 			switch {
 			case g.spent:
 				// The code stays until NewCode: showing a new one that
 				// nobody may use would only mislead.
-			case r.wrong >= r.cfg.maxAttempts:
-				next := newCode(r.code)
-				r.code, r.wrong, r.gen = next, 0, r.gen+1
+			case r.codes.wrong >= r.cfg.hooks.maxAttempts():
+				next := r.codes.retire()
 				answer = secure.Retired
 				evs = append(evs, CodeChanged{Code: next})
 			}
@@ -514,10 +523,10 @@ func (r *Receiver) attempt(ev *emitter) (*guessTry, func(check func() bool) secu
 				evs = append(evs, CodesHeld{Until: g.next, Wrong: g.wrong})
 			}
 		}
-		if g.spent && !r.toldStopped {
+		if g.spent && !r.codes.toldStopped {
 			// This wrong code spent the budget, or another Receiver's
 			// did: said once per Receiver.
-			r.toldStopped = true
+			r.codes.toldStopped = true
 			evs = append(evs, CodesStopped{Wrong: g.wrong})
 		}
 		r.mu.Unlock()
@@ -540,8 +549,8 @@ func (r *Receiver) tellStopped(ev *emitter) {
 		return
 	}
 	r.mu.Lock()
-	told := r.toldStopped
-	r.toldStopped = true
+	told := r.codes.toldStopped
+	r.codes.toldStopped = true
 	r.mu.Unlock()
 	if !told {
 		ev.emit(CodesStopped{Wrong: r.budget.Wrong()})
@@ -569,16 +578,16 @@ func (r *Receiver) checkUsed(t *guessTry, ev *emitter, check func() bool) secure
 	case !g.checked:
 		answer = secure.Held
 	case g.right:
-		t.wrongCodes = r.wrongSince // a right guess's answer is not read
+		t.wrongCodes = r.codes.wrongSince // a right guess's answer is not read
 	default:
-		r.wrongSince++
-		r.usedWrong++
+		r.codes.wrongSince++
+		r.codes.usedWrong++
 		if !g.spent && g.next.After(g.at) {
 			evs = append(evs, CodesHeld{Until: g.next, Wrong: g.wrong})
 		}
 	}
-	if g.spent && !r.toldStopped {
-		r.toldStopped = true
+	if g.spent && !r.codes.toldStopped {
+		r.codes.toldStopped = true
 		evs = append(evs, CodesStopped{Wrong: g.wrong})
 	}
 	r.mu.Unlock()

@@ -129,10 +129,6 @@ type ReceiverConfig struct {
 	OnEvent   func(Event)      // may be nil
 	Diag      bool             //
 	Timeout   time.Duration    // default 30s
-	// maxAttempts is how many wrong codes retire the current one
-	// (default 3). No front end sets it: only this package's tests, to
-	// retire codes sooner.
-	maxAttempts int
 	// Paired says whether this device pinned a sender's static key: a
 	// sender in paired mode (no code) is accepted only if it returns
 	// true. Nil refuses every paired sender (secure.ErrNotPaired); code
