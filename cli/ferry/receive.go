@@ -134,6 +134,13 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 	if rs.many != nil {
 		return rs.serveMany(ctx)
 	}
+	return rs.serveEach(ctx)
+}
+
+// serveEach takes one sender after another: one transfer, or until
+// interrupted with --keep.
+func (rs *receiveSession) serveEach(ctx context.Context) error {
+	p, o, rc := rs.p, rs.o, rs.rc
 	for {
 		if o.daemon {
 			p.infof("waiting for a trusted device")
