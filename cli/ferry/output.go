@@ -174,6 +174,17 @@ func (p *printer) event(ev any) {
 	p.stdout.Write(append(b, '\n'))
 }
 
+// forTransfer is an event of one of several transfers at once (a
+// receiver of several senders): its JSON line carries the transfer's
+// number ("transfer", 0 for the receiver's own events).
+type forTransfer struct {
+	ev event.Event
+	id int64
+}
+
+// eventFor writes ev as transfer id's (see forTransfer).
+func (p *printer) eventFor(ev event.Event, id int64) { p.event(forTransfer{ev, id}) }
+
 // setLine installs (or, with nil, removes) the redrawn line.
 func (p *printer) setLine(l interface{ Clear() error }) {
 	p.mu.Lock()
@@ -236,6 +247,9 @@ func countRuntime() event.Runtime {
 // or, for the few objects made here (send-many's tagged events), their
 // own.
 func marshalEvent(ev any) ([]byte, error) {
+	if e, ok := ev.(forTransfer); ok {
+		return event.MarshalFor(e.ev, e.id)
+	}
 	if e, ok := ev.(event.Event); ok {
 		return event.Marshal(e)
 	}

@@ -139,3 +139,45 @@ func TestPTYAcceptAndCancel(t *testing.T) {
 		})
 	}
 }
+
+// TestPTYTwoQuestions: a receiver of two at once on a terminal asks
+// about two waiting offers one at a time, in the order they came, each
+// naming its sender: ann's first (declined), then bob's (accepted).
+func TestPTYTwoQuestions(t *testing.T) {
+	m, s := openPTY(t)
+	cmd := ferryCmd(t, "receive", "--no-mdns", "--listen", "127.0.0.1:0", "--code", "696969", "--dir", t.TempDir(), "--max-transfers", "2")
+	cmd.Stdin, cmd.Stderr = s, s
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	out := ptyOutput(m)
+	recv := proc.Start(t, cmd, false)
+	s.Close()
+	out.WaitFor(t, "listening on 127.0.0.1:", 20*time.Second)
+	text := out.String()
+	addr := strings.Fields(text[strings.Index(text, "listening on ")+len("listening on "):])[0]
+	send := func(name string) *proc.Proc {
+		return proc.Start(t, ferryCmd(t, "send", "--name", name, "--to", addr, "--code", "696969", "--json", writeTree(t)), true)
+	}
+	ann := send("ann")
+	out.WaitFor(t, "from ann (", 20*time.Second)
+	out.WaitFor(t, "? [y/N] ", 5*time.Second)
+	bob := send("bob")
+	out.WaitFor(t, "bob (", 20*time.Second)
+	if strings.Contains(out.String(), "from bob (") {
+		t.Fatalf("bob asked about while ann's question is open:\n%s", out)
+	}
+	m.Write([]byte("n\n"))
+	if c := ann.Exit(30 * time.Second); c != exitDeclined {
+		t.Errorf("ann's send exit %d, want %d", c, exitDeclined)
+	}
+	out.WaitFor(t, "from bob (", 20*time.Second)
+	m.Write([]byte("y\n"))
+	if c := bob.Exit(30 * time.Second); c != 0 {
+		t.Fatalf("bob's send exit %d; stderr:\n%s", c, bob.StderrText())
+	}
+	out.WaitFor(t, "so later transfers need no code? [y/N] ", 20*time.Second)
+	m.Write([]byte("n\n"))
+	if c := recv.Exit(20 * time.Second); c != exitDeclined {
+		t.Errorf("receive exit %d, want %d (ann's decline); terminal:\n%s", c, exitDeclined, out)
+	}
+	out.WaitFor(t, "1 of 2 transfers failed", 5*time.Second)
+}

@@ -25,6 +25,7 @@ type receiveOpts struct {
 	daemon                       bool // daemon.go
 	web, qr                      bool // --web: serve the browser page too (web.go)
 	toClipboard                  bool // received texts to the clipboard (clipboard.go)
+	maxTransfers                 int  // senders taken at once (receivemany.go)
 }
 
 // receiveFlags defines receive's flags on o: parseReceive parses with
@@ -45,6 +46,7 @@ func receiveFlags(o *receiveOpts) *flag.FlagSet {
 	fs.BoolVar(&o.web, "web", false, "")
 	fs.BoolVar(&o.qr, "qr", false, "")
 	fs.BoolVar(&o.toClipboard, "to-clipboard", false, "")
+	fs.IntVar(&o.maxTransfers, "max-transfers", 1, "")
 	o.transferFlags.register(fs)
 	return fs
 }
@@ -68,6 +70,9 @@ func parseReceive(args []string) (receiveOpts, error) {
 	}
 	if err := checkIfaces(o.ifaces); err != nil {
 		return o, err
+	}
+	if o.maxTransfers < 1 || o.maxTransfers > transfer.MaxConcurrentLimit {
+		return o, usagef(fmt.Sprintf("give a number from 1 to %d", transfer.MaxConcurrentLimit), "bad --max-transfers %d", o.maxTransfers)
 	}
 	if strings.TrimSpace(o.code) != o.code {
 		return o, usagef("give the code without spaces around it", "bad --code %q", o.code)
@@ -109,7 +114,10 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 	if o.daemon {
 		rs.noAsk = daemonNoAsk
 	}
-	rc, err := n.Listen(app.ReceiveConfig{
+	if o.maxTransfers > 1 {
+		rs.many = newManyReceive()
+	}
+	rc, err := n.Listen(app.ReceiveConfig{MaxConcurrent: o.maxTransfers,
 		Dir: dir, Code: o.code, Listen: o.listen, Overwrite: o.overwrite,
 		AcceptAll: o.yes, AcceptTrusted: o.acceptTrusted, Unattended: rs.noAsk, KeepTexts: o.toClipboard,
 		Page: o.web, Advertise: !o.noMDNS, PairedOnly: o.daemon, Diag: o.diag, OnEvent: rs.onEvent,
@@ -123,6 +131,16 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 
 	ctx, stop := onSignals(ctx, e.signals, "receiver", e.now, func() { forceExit(e, p) })
 	defer stop()
+	if rs.many != nil {
+		return rs.serveMany(ctx)
+	}
+	return rs.serveEach(ctx)
+}
+
+// serveEach takes one sender after another: one transfer, or until
+// interrupted with --keep.
+func (rs *receiveSession) serveEach(ctx context.Context) error {
+	p, o, rc := rs.p, rs.o, rs.rc
 	for {
 		if o.daemon {
 			p.infof("waiting for a trusted device")
@@ -259,6 +277,8 @@ type receiveSession struct {
 	after  afterCode
 	addrs  []string // the addresses shown, which the page's links name
 
+	many *manyReceive // with --max-transfers above 1
+
 	// Per transfer, written by onEvent before the question starts.
 	wg     sync.WaitGroup
 	peer   string // the sender, labelled for a person
@@ -275,9 +295,19 @@ func (rs *receiveSession) serve(ctx context.Context) error {
 	res := t.Wait()
 	rs.wg.Wait()
 	rs.pr.finish(res.Err == nil)
+	if err := rs.outcome(ctx, res, rs.peer); err != nil {
+		return err
+	}
+	rs.received(ctx, res, "")
+	return nil
+}
+
+// outcome is the error a transfer from peer ended with, worded for a
+// person; nil when it succeeded.
+func (rs *receiveSession) outcome(ctx context.Context, res app.Result, peer string) error {
 	switch {
 	case res.Declined != "" && errors.Is(res.Err, transfer.ErrDeclined):
-		msg := fmt.Sprintf("declined the offer from %s: %s", rs.peer, res.Declined)
+		msg := fmt.Sprintf("declined the offer from %s: %s", peer, res.Declined)
 		switch {
 		case rs.o.daemon:
 			return withHint(relabel(msg, transfer.ErrDeclined), "to take files from that device, pair it once with 'ferry receive' and trust it")
@@ -290,14 +320,19 @@ func (rs *receiveSession) serve(ctx context.Context) error {
 	case res.Err != nil:
 		return interrupted(ctx, res.Err)
 	}
+	return nil
+}
+
+// received says what a transfer that succeeded saved (from, when set,
+// names its sender) and asks what follows it.
+func (rs *receiveSession) received(ctx context.Context, res app.Result, from string) {
 	sum := res.Summary
-	rs.p.infof("received %s%s%s", describeSummary(sum), savedInto(sum, rs.rc.Dir()), rateSuffix(sum))
+	rs.p.infof("received %s%s%s%s", describeSummary(sum), from, savedInto(sum, rs.rc.Dir()), rateSuffix(sum))
 	if rs.o.diag {
 		rs.p.infof("diag: receiver, whole transfer: %s", event.EndLine("receiver", sum.Local, sum.Wall, sum.LocalCPU))
 	}
 	rs.textsToClipboard(ctx, res)
 	rs.after.run(ctx, res)
-	return nil
 }
 
 // pairedLabel names a paired sender by the name this device pinned its
@@ -312,6 +347,10 @@ func pairedLabel(pinned, claimed, fingerprint string) string {
 }
 
 func (rs *receiveSession) onEvent(t *app.Transfer, ev event.Event) {
+	if rs.many != nil {
+		rs.onManyEvent(t, ev)
+		return
+	}
 	if _, failed := ev.(event.Error); !failed { // the command reports failures
 		rs.p.event(ev)
 	}
@@ -328,7 +367,13 @@ func (rs *receiveSession) onEvent(t *app.Transfer, ev event.Event) {
 			rs.p.infof("%s connected from %s", rs.peer, e.Addr)
 		}
 	case event.Offer:
-		rs.offered(t, e.Full)
+		rs.offered(t, e.Full, rs.peer, rs.paired, func(ask func()) {
+			rs.wg.Add(1)
+			go func() {
+				defer rs.wg.Done()
+				ask()
+			}()
+		})
 	case event.Accepted:
 		if e.By == event.ByTrusted {
 			rs.p.infof("accepted: %s is a trusted device (--accept-trusted)", rs.peer)
@@ -336,25 +381,38 @@ func (rs *receiveSession) onEvent(t *app.Transfer, ev event.Event) {
 	case event.Progress:
 		rs.pr.update(transferProgress(e))
 	case event.EntryDone:
-		switch {
-		case e.Outcome == "skipped":
-			rs.p.infof("skipped %s: an identical file is already there", safe(e.Path))
-		case e.Outcome == "resumed":
-			rs.p.infof("resumed %s from a partial file", safe(e.Path))
-		case e.SavedAs != "" && e.SavedAs != e.Path:
-			rs.p.infof("saved %s as %s: the name was taken", safe(e.Path), safe(e.SavedAs))
-		}
+		rs.entryDone(e, "")
 	case event.Text:
-		if !rs.o.json {
-			text := e.Text
-			if !strings.HasSuffix(text, "\n") {
-				text += "\n"
-			}
-			rs.p.stdoutSnippet(text)
-		}
+		rs.text(e)
 	default:
 		rs.onReceiverEvent(ev)
 	}
+}
+
+// entryDone says what became of an entry that was not simply saved;
+// from names its sender when several send at once.
+func (rs *receiveSession) entryDone(e event.EntryDone, from string) {
+	switch {
+	case e.Outcome == "skipped":
+		rs.p.infof("skipped %s%s: an identical file is already there", safe(e.Path), from)
+	case e.Outcome == "resumed":
+		rs.p.infof("resumed %s%s from a partial file", safe(e.Path), from)
+	case e.SavedAs != "" && e.SavedAs != e.Path:
+		rs.p.infof("saved %s%s as %s: the name was taken", safe(e.Path), from, safe(e.SavedAs))
+	}
+}
+
+// text prints a received text on stdout (not with --json, whose event
+// carries it).
+func (rs *receiveSession) text(e event.Text) {
+	if rs.o.json {
+		return
+	}
+	text := e.Text
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	rs.p.stdoutSnippet(text)
 }
 
 // onReceiverEvent words the receiver's events that belong to no one
@@ -393,9 +451,13 @@ func transferProgress(e event.Progress) transfer.Progress {
 // maxListed is how many entries of an offer are listed before "and N more".
 const maxListed = 8
 
-func (rs *receiveSession) offered(t *app.Transfer, o transfer.Offer) {
-	rs.p.infof("%s wants to send %s:", rs.peer, describeOffer(o))
-	rs.pr.setSummary(describeOffer(o))
+// offered lists offer o from peer and, unless core/app answers it, has
+// ask run the question to the person.
+func (rs *receiveSession) offered(t *app.Transfer, o transfer.Offer, peer string, paired bool, ask func(func())) {
+	rs.p.infof("%s wants to send %s:", peer, describeOffer(o))
+	if rs.many == nil {
+		rs.pr.setSummary(describeOffer(o))
+	}
 	for i, en := range o.Entries {
 		if i == maxListed {
 			rs.p.infof("  and %d more", len(o.Entries)-maxListed)
@@ -408,13 +470,11 @@ func (rs *receiveSession) offered(t *app.Transfer, o transfer.Offer) {
 			rs.p.infof("  %s  %s", safe(en.Path), humanBytes(en.Size))
 		}
 	}
-	if rs.o.yes || rs.noAsk != "" || (rs.o.acceptTrusted && rs.paired) {
+	if rs.o.yes || rs.noAsk != "" || (rs.o.acceptTrusted && paired) {
 		return // core/app answers it
 	}
-	rs.wg.Add(1)
-	go func() {
-		defer rs.wg.Done()
-		ok, err := rs.q.confirm(t.Context(), fmt.Sprintf("accept %s from %s?", describeOffer(o), rs.peer))
+	ask(func() {
+		ok, err := rs.q.confirm(t.Context(), fmt.Sprintf("accept %s from %s?", describeOffer(o), peer))
 		switch {
 		case err != nil:
 			t.Decline(err.Error())
@@ -423,7 +483,7 @@ func (rs *receiveSession) offered(t *app.Transfer, o transfer.Offer) {
 		default:
 			t.Decline("you said no")
 		}
-	}()
+	})
 }
 
 // describeSummary renders what a finished transfer moved: "3 files and 1

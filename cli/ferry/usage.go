@@ -6,7 +6,7 @@ const topUsage = `Usage:
     ferry receive [--dir DIR] [--code CODE] [--listen ADDR] [--name NAME] [--yes]
                   [--overwrite] [--keep] [--no-mdns] [--iface NAME]... [--trust]
                   [--accept-trusted] [--to-clipboard] [--web [--qr]] [--no-history]
-                  [--json] [--diag] [--quiet]
+                  [--max-transfers N] [--json] [--diag] [--quiet]
     ferry send    [--to HOST:PORT [--paired NAME] | --peer NAME_OR_FINGERPRINT]
                   [--code CODE] [--text TEXT] [--clipboard] [--name NAME]
                   [--iface NAME]... [--trust] [--no-history] [--json] [--diag]
@@ -67,6 +67,12 @@ Flags:
     --keep           keep receiving after a transfer, until interrupted; a
                      random code is used once: a new one is shown after each
                      transfer
+    --max-transfers N
+                     take up to N senders at once, 1 to 4 (default 1): each
+                     sender's lines name it, its question is asked in turn,
+                     and its --json events carry its "transfer" number;
+                     beyond N a sender is told busy, with how many are in
+                     progress
     --trust          after a transfer with the code, trust the sender without
                      asking (on a terminal, ferry asks); not when wrong codes
                      came first: then only a person who was told can

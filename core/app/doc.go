@@ -44,6 +44,29 @@
 // trusted device's with AcceptTrusted, none with Unattended (nobody can
 // be asked: the offer is declined with that reason).
 //
+// # Several senders
+//
+// With ReceiveConfig.MaxConcurrent above 1 (at most 4) a Receiver takes
+// that many senders at once: ReceiveMany runs the engine's ServeMany
+// until its context ends or Close, and each engine session becomes a
+// *Transfer of its own, handed to the front end through the Handler it
+// already has: a Transfer first seen with its event.Connected is a new
+// sender. Its events carry it (event.MarshalFor adds its ID for a front
+// end that writes JSON), its Accept and Decline answer its own offer
+// whichever others are open (the engine's AcceptSession and
+// DeclineSession), and it has its own Result and history record. A
+// sender beyond the limit is refused as busy and told how many
+// transfers are in progress. The guess budget stays the Node's one.
+//
+// The Handler rather than a callback or a channel of new transfers:
+// every front end already routes events by their Transfer (SendMany's
+// transfers arrive the same way), the first event says who the sender
+// is, which is all a row or a card needs to appear, and a channel
+// would be a second stream to order against the events. Transfer.Cancel
+// on such a transfer declines it while its offer is open; once
+// accepted it runs to its end, since the engine ends its sessions only
+// all together (ReceiveMany's context).
+//
 // # Decisions made here
 //
 //   - The history: a receiver records every transfer where a sender

@@ -99,6 +99,10 @@ func (t *Transfer) answer(yes bool, by, why string) {
 	if t.recv == nil || t.ctx.Err() != nil {
 		return
 	}
+	if t.session != 0 {
+		t.answerSession(yes, by, why)
+		return
+	}
 	t.mu.Lock()
 	offer := t.offer
 	t.mu.Unlock()
@@ -114,6 +118,30 @@ func (t *Transfer) answer(yes bool, by, why string) {
 	t.declined = why
 	t.mu.Unlock()
 	t.recv.r.Decline()
+}
+
+// answerSession answers the offer of a ReceiveMany transfer, once:
+// its own session's question, whichever others are open.
+func (t *Transfer) answerSession(yes bool, by, why string) {
+	t.mu.Lock()
+	offer, done := t.offer, t.answered
+	if offer != nil {
+		t.answered = true
+		if !yes {
+			t.declined = why
+		}
+	}
+	t.mu.Unlock()
+	if offer == nil || done {
+		return
+	}
+	r := t.recv.r
+	if yes {
+		t.emit(event.Accepted{By: by, TotalBytes: offer.TotalBytes})
+		r.AcceptSession(t.session) // no question open: it has ended, or a policy answered
+		return
+	}
+	r.DeclineSession(t.session)
 }
 
 // keepText keeps a received text for the clipboard, at most

@@ -63,6 +63,13 @@ type ReceiveConfig struct {
 	// in place of Config.Ifaces.
 	Ifaces []string
 	Diag   bool // diagnostics: Diag events, and splits in Done
+	// MaxConcurrent is how many senders ReceiveMany serves at once, up
+	// to transfer.MaxConcurrentLimit (4); 0 and 1 are one at a time.
+	// Beyond it a sender is refused as busy and told how many transfers
+	// are in progress. Above 1, Receive is not available: ReceiveMany
+	// hands each sender's transfer to OnEvent (see "Several senders" in
+	// the package doc).
+	MaxConcurrent int
 	// OnEvent is told every event of the receiver's transfers.
 	OnEvent Handler
 }
@@ -82,9 +89,10 @@ type Receiver struct {
 
 	mu      sync.Mutex
 	cur     *Transfer // waiting or running; the last one between
-	busy    bool      // cur has not ended
+	busy    bool      // cur has not ended, or ReceiveMany runs
 	stopped bool      // no code is checked (CodesStopped) until NewCode
 	closed  bool
+	many    *many // while ReceiveMany runs
 }
 
 // Listen starts receiving: it binds the port, picks the code, starts
@@ -105,12 +113,15 @@ func (n *Node) Listen(cfg ReceiveConfig) (*Receiver, error) {
 		return nil, ErrClosed
 	case n.recv != nil:
 		return nil, errors.New("this device is already receiving")
+	case cfg.MaxConcurrent < 0 || cfg.MaxConcurrent > transfer.MaxConcurrentLimit:
+		return nil, fmt.Errorf("a receiver takes 1 to %d senders at once, not %d", transfer.MaxConcurrentLimit, cfg.MaxConcurrent)
 	}
 	rc := &Receiver{n: n, cfg: cfg, em: newEmitter(cfg.OnEvent)}
 	tc := transfer.ReceiverConfig{
 		Dir: cfg.Dir, Code: cfg.Code, Listen: cfg.Listen, Identity: n.id, Name: n.Name(),
 		Policy: transfer.Ask, Overwrite: cfg.Overwrite, SaveText: cfg.SaveText, OnEvent: rc.onEngine,
 		Diag: cfg.Diag, Timeout: n.cfg.Timeout, AutoAcceptPaired: cfg.AcceptTrusted,
+		MaxConcurrent: cfg.MaxConcurrent,
 	}
 	if cfg.PairedOnly {
 		// Paired senders are all it takes: even with a trust file that
@@ -259,7 +270,7 @@ func (rc *Receiver) Close() error {
 		return nil
 	}
 	rc.closed = true
-	t := rc.cur
+	t, m := rc.cur, rc.many
 	rc.mu.Unlock()
 	if rc.adv != nil {
 		rc.adv.Close()
@@ -267,6 +278,9 @@ func (rc *Receiver) Close() error {
 	err := rc.r.Close()
 	if t != nil {
 		<-t.done
+	}
+	if m != nil {
+		<-m.done
 	}
 	rc.n.mu.Lock()
 	if rc.n.recv == rc {
@@ -291,6 +305,8 @@ func (rc *Receiver) Receive(ctx context.Context) (*Transfer, error) {
 		return nil, errors.New("the receiver is already waiting for a sender")
 	case rc.stopped && !rc.cfg.KeepWaiting:
 		return nil, codesStoppedError()
+	case rc.cfg.MaxConcurrent > 1:
+		return nil, errors.New("a receiver of several senders at once serves them with ReceiveMany")
 	}
 	t := rc.n.newTransfer(ctx, event.Receiver, rc.em)
 	t.recv = rc
@@ -306,6 +322,17 @@ func codesStoppedError() error {
 // serve runs one transfer on t and ends it.
 func (rc *Receiver) serve(parent context.Context, t *Transfer) {
 	sum, err := rc.r.Serve(t.ctx)
+	rc.conclude(parent, t, sum, err, func() {
+		rc.mu.Lock()
+		rc.busy = false
+		rc.mu.Unlock()
+	})
+}
+
+// conclude ends t, whose engine transfer ended with sum and err: it
+// makes its Result, records it, calls free (the receiver may take
+// another transfer) and emits the last event.
+func (rc *Receiver) conclude(parent context.Context, t *Transfer, sum transfer.Summary, err error, free func()) {
 	ended := rc.n.now()
 	t.mu.Lock()
 	res := Result{Summary: sum, Err: err, Cancelled: context.Cause(parent) != nil, Declined: t.declined,
@@ -327,9 +354,7 @@ func (rc *Receiver) serve(parent context.Context, t *Transfer) {
 		r.Paths = history.SavedPaths(rc.cfg.Dir, saved)
 		rc.n.record(r, res, ended)
 	}
-	rc.mu.Lock()
-	rc.busy = false
-	rc.mu.Unlock()
+	free()
 	t.finish(res, rc.cfg.Diag)
 }
 
@@ -349,8 +374,12 @@ func (e *DeclinedError) Unwrap() error { return transfer.ErrDeclined }
 // it belongs to and makes the receiver's decisions on the way.
 func (rc *Receiver) onEngine(ev transfer.Event) {
 	rc.mu.Lock()
-	t := rc.cur
+	t, m := rc.cur, rc.many
 	rc.mu.Unlock()
+	if m != nil {
+		rc.onMany(m, ev)
+		return
+	}
 	switch e := ev.(type) {
 	case transfer.Finished, transfer.Failed:
 		return // serve reports the end, once

@@ -32,7 +32,8 @@ type Transfer struct {
 	em     *emitter // shared with the Receiver, or the SendMany
 
 	// receiving only
-	recv *Receiver
+	recv    *Receiver
+	session int // ReceiveMany's: the engine's session id
 	// SendMany only: the place of its receiver in ManyConfig.To
 	index int
 
@@ -41,6 +42,7 @@ type Transfer struct {
 	conn     *event.Connected
 	offer    *transfer.Offer
 	declined string // why this end declined; "" if it did not
+	answered bool   // ReceiveMany's: its offer was answered
 	texts    []string
 	textsCut bool
 	saved    []string
@@ -79,9 +81,16 @@ type Result struct {
 func (t *Transfer) ID() int64 { return t.id }
 
 // Cancel ends the transfer; the peer is told why (cause, or "cancelled").
+// A transfer of ReceiveMany is cut only while its offer waits for an
+// answer (it is declined with cause as the reason): the engine's
+// sessions are ended together, by ReceiveMany's context.
 func (t *Transfer) Cancel(cause error) {
 	if cause == nil {
 		cause = transfer.ErrCancelled
+	}
+	if t.session != 0 {
+		t.answer(false, "", cause.Error())
+		return
 	}
 	t.cancel(cause)
 }
