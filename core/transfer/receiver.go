@@ -494,12 +494,7 @@ func (r *Receiver) attempt(ev *emitter) (*guessTry, func(check func() bool) secu
 			}
 			return r.checkUsed(t, ev, check)
 		}
-		g, saveErr := r.budget.guess(check)
-		if g.checked {
-			if h := r.cfg.hooks; h != nil && h.checked != nil {
-				h.checked(g.at, g.right)
-			}
-		}
+		g, saveErr := r.checkGuess(check)
 		var evs []Event
 		answer := secure.Wrong
 		switch {
@@ -523,20 +518,38 @@ func (r *Receiver) attempt(ev *emitter) (*guessTry, func(check func() bool) secu
 				evs = append(evs, CodesHeld{Until: g.next, Wrong: g.wrong})
 			}
 		}
-		if g.spent && !r.codes.toldStopped {
-			// This wrong code spent the budget, or another Receiver's
-			// did: said once per Receiver.
-			r.codes.toldStopped = true
-			evs = append(evs, CodesStopped{Wrong: g.wrong})
-		}
-		r.mu.Unlock()
-		if saveErr != nil {
-			r.budget.say(saveErr)
-		}
-		for _, e := range evs {
-			ev.emit(e)
-		}
+		r.endGuess(g, saveErr, evs, ev)
 		return answer
+	}
+}
+
+// checkGuess has the budget check one guess, and tells a test's hook
+// when it was checked. r.mu is held.
+func (r *Receiver) checkGuess(check func() bool) (guessResult, error) {
+	g, saveErr := r.budget.guess(check)
+	if g.checked {
+		if h := r.cfg.hooks; h != nil && h.checked != nil {
+			h.checked(g.at, g.right)
+		}
+	}
+	return g, saveErr
+}
+
+// endGuess ends a checked guess: CodesStopped joins evs when this guess
+// spent the budget, or another Receiver's did (said once per Receiver);
+// then r.mu is released, a failure to save the count is reported, and
+// evs are emitted.
+func (r *Receiver) endGuess(g guessResult, saveErr error, evs []Event, ev *emitter) {
+	if g.spent && !r.codes.toldStopped {
+		r.codes.toldStopped = true
+		evs = append(evs, CodesStopped{Wrong: g.wrong})
+	}
+	r.mu.Unlock()
+	if saveErr != nil {
+		r.budget.say(saveErr)
+	}
+	for _, e := range evs {
+		ev.emit(e)
 	}
 }
 
@@ -566,12 +579,7 @@ func (r *Receiver) tellStopped(ev *emitter) {
 // a wrong one retires nothing more (the code is retired already). r.mu
 // is held, and released here.
 func (r *Receiver) checkUsed(t *guessTry, ev *emitter, check func() bool) secure.GuessAnswer {
-	g, saveErr := r.budget.guess(check)
-	if g.checked {
-		if h := r.cfg.hooks; h != nil && h.checked != nil {
-			h.checked(g.at, g.right)
-		}
-	}
+	g, saveErr := r.checkGuess(check)
 	var evs []Event
 	answer := secure.Retired
 	switch {
@@ -586,16 +594,6 @@ func (r *Receiver) checkUsed(t *guessTry, ev *emitter, check func() bool) secure
 			evs = append(evs, CodesHeld{Until: g.next, Wrong: g.wrong})
 		}
 	}
-	if g.spent && !r.codes.toldStopped {
-		r.codes.toldStopped = true
-		evs = append(evs, CodesStopped{Wrong: g.wrong})
-	}
-	r.mu.Unlock()
-	if saveErr != nil {
-		r.budget.say(saveErr)
-	}
-	for _, e := range evs {
-		ev.emit(e)
-	}
+	r.endGuess(g, saveErr, evs, ev)
 	return answer
 }
