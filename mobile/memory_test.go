@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/tests/testkit"
 	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
@@ -373,18 +372,6 @@ func report(t *testing.T, what string, res childResult) {
 	}
 }
 
-func skipMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("1 GiB transfer: skipped in -short mode")
-	}
-	if raceEnabled {
-		t.Skip("memory is not measured under the race detector")
-	}
-	if runtime.GOOS != "linux" {
-		t.Skip("needs /proc/self/status and clear_refs")
-	}
-}
-
 // sparseFile makes a 1 GiB file that takes no disk space.
 func sparseFile(t *testing.T) string {
 	return testkit.SparseFile(t, filepath.Join(t.TempDir(), "one-gib.bin"), memSize)
@@ -400,61 +387,4 @@ func eachProfile(t *testing.T, f func(t *testing.T, profile, dst string, id *sec
 			f(t, profile, t.TempDir(), id)
 		})
 	}
-}
-
-// TestMemoryPhoneReceives: the phone receives 1 GiB from a plain
-// transfer.Send in this process.
-func TestMemoryPhoneReceives(t *testing.T) {
-	skipMemory(t)
-	src := sparseFile(t)
-	eachProfile(t, func(t *testing.T, profile, dst string, id *secure.Identity) {
-		// A child that fails before it is ready never calls onReady:
-		// then there is no sender to wait for, and report says why.
-		var sent chan error
-		res := runChild(t, "receive", profile, dst, "", func(port int, code string) {
-			sent = make(chan error, 1)
-			go func() {
-				_, err := transfer.Send(context.Background(), transfer.SendConfig{
-					Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: code, Identity: id,
-					Name: "Laptop", Items: []transfer.Item{{Path: src}},
-				})
-				sent <- err
-			}()
-		})
-		if sent != nil {
-			if err := <-sent; err != nil {
-				t.Errorf("sender: %v", err)
-			}
-		}
-		report(t, "phone receiving 1 GiB", res)
-		if fi, err := os.Stat(filepath.Join(dst, filepath.Base(src))); err != nil || fi.Size() != memSize {
-			t.Errorf("received file: %v", err)
-		}
-	})
-}
-
-// TestMemoryPhoneSends: the phone sends 1 GiB to a plain
-// transfer.Receiver in this process, found as a platform-reported peer.
-func TestMemoryPhoneSends(t *testing.T) {
-	skipMemory(t)
-	src := sparseFile(t)
-	eachProfile(t, func(t *testing.T, profile, dst string, id *secure.Identity) {
-		r, err := transfer.NewReceiver(transfer.ReceiverConfig{
-			Dir: dst, Listen: "127.0.0.1:0", Identity: id, Name: "Laptop", Policy: transfer.AcceptAll,
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Close()
-		served := make(chan error, 1)
-		go func() {
-			_, err := r.Serve(context.Background())
-			served <- err
-		}()
-		res := runChild(t, "send", profile, src, strconv.Itoa(r.Port())+" "+r.Code(), nil)
-		if err := <-served; err != nil {
-			t.Errorf("receiver: %v", err)
-		}
-		report(t, "phone sending 1 GiB", res)
-	})
 }

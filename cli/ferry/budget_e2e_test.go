@@ -20,9 +20,6 @@ import (
 // 18 in all. core/app's TestOneBudgetAcrossTransfers is the same test
 // against the Node, as the app and mobile use it.
 func TestE2EOneBudgetAcrossTransfers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a few seconds of guessing with the budget's back-off")
-	}
 	t.Parallel()
 	r := proc.Start(t, ferryCmd(t, "receive", "--no-mdns", "--listen", "127.0.0.1:0", "--json", "--keep", "--yes", "--dir", t.TempDir()), true)
 	ev := r.Until("listening", 20*time.Second)

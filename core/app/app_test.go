@@ -189,9 +189,6 @@ func TestReceiveDeclined(t *testing.T) {
 // in all than one budget allows (12, after which none is checked). A
 // receiver with a fresh budget per transfer checked 6 a round, 18.
 func TestOneBudgetAcrossTransfers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a few seconds of guessing with the budget's back-off")
-	}
 	n := newNode(t)
 	rec := newRecorder()
 	rc := listen(t, n, rec, ReceiveConfig{AcceptAll: true})

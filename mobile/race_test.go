@@ -1,5 +1,0 @@
-//go:build race
-
-package mobile
-
-const raceEnabled = true
