@@ -13,6 +13,7 @@ import (
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
+	"github.com/ferry-project/ferry/tests/testkit"
 	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
@@ -54,27 +55,13 @@ func TestSetNameAndKeepHistory(t *testing.T) {
 	}
 }
 
-// stepClock is a budget's clock that the test moves, past every
-// back-off.
-type stepClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *stepClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *stepClock) add(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
-
 // With KeepWaiting (an app with a New code button), a budget spent by
 // live guessing does not end the wait: CodesStopped is told, the
 // transfer still waits, a trusted device still gets through without a
 // code, and Receive is allowed after it (TestKeepWaitingWhenStopped
 // starts spent and takes a code after NewCode).
 func TestKeepWaitingPaired(t *testing.T) {
-	clock := &stepClock{now: time.Unix(1_800_000_000, 0)}
+	clock := testkit.NewClock()
 	n, err := New(Config{Name: "desk", ConfigDir: t.TempDir(), Now: clock.Now})
 	if err != nil {
 		t.Fatal(err)
@@ -91,7 +78,7 @@ func TestKeepWaitingPaired(t *testing.T) {
 		if i == 40 {
 			t.Fatal("40 wrong codes and the codes have not stopped")
 		}
-		clock.add(time.Minute)
+		clock.Add(time.Minute)
 		if err := sendText(t, guesser, rc, "000001", "x"); err == nil {
 			t.Fatal("a wrong code got through")
 		}

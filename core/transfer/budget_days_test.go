@@ -9,6 +9,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 // paced guesses one wrong code a sender would type, with a real
@@ -32,7 +33,7 @@ func paced(ctx context.Context, p *pair, n int) error {
 // still gets through, and a person's new code starts the count over.
 func TestPacedGuessingOverDays(t *testing.T) {
 	ctx := t.Context()
-	clock := newFakeClock()
+	clock := testkit.NewClock()
 	log := &guessLog{}
 	sid, _ := ids(t)
 	pins := &pinSet{keys: [][]byte{sid.Public()}}
@@ -44,7 +45,7 @@ func TestPacedGuessingOverDays(t *testing.T) {
 	for day := range days {
 		dayStart := clock.Now()
 		for range perDay {
-			clock.add(20 * time.Second) // past the longest back-off (16 s)
+			clock.Add(20 * time.Second) // past the longest back-off (16 s)
 			err := paced(ctx, p, n)
 			n++
 			switch {
@@ -58,7 +59,7 @@ func TestPacedGuessingOverDays(t *testing.T) {
 		if stopDay < 0 && p.r.budget.Stopped() {
 			stopDay = day + 1
 		}
-		clock.add(24*time.Hour - clock.Now().Sub(dayStart)) // and wait for the next day
+		clock.Add(24*time.Hour - clock.Now().Sub(dayStart)) // and wait for the next day
 	}
 	wrong, right := log.snapshot()
 	t.Logf("%d wrong codes sent over %d simulated days (%d a day): %d checked, %d held back unchecked; stopped on day %d",
@@ -101,7 +102,7 @@ func TestPacedGuessingOverDays(t *testing.T) {
 // Receiver came with a budget of its own and this checked 24.
 func TestBudgetSharedAcrossReceivers(t *testing.T) {
 	ctx := t.Context()
-	clock := newFakeClock()
+	clock := testkit.NewClock()
 	budget := NewBudget(BudgetConfig{Now: clock.Now})
 	log := &guessLog{}
 	var honest, held int
@@ -109,14 +110,14 @@ func TestBudgetSharedAcrossReceivers(t *testing.T) {
 	for round := range 3 {
 		p := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll, Budget: budget, hooks: &hooks{checked: log.checked}})
 		for i := range 8 {
-			clock.add(time.Minute)
+			clock.Add(time.Minute)
 			if err := paced(ctx, p, i); errors.Is(err, secure.ErrCodesHeld) {
 				held++
 			} else if !errors.Is(err, secure.ErrWrongCode) && !errors.Is(err, secure.ErrCodeRetired) {
 				t.Fatalf("round %d, guess %d: %v", round+1, i+1, err)
 			}
 		}
-		clock.add(time.Minute)
+		clock.Add(time.Minute)
 		c := p.send
 		c.Code, c.Items = p.r.Code(), []Item{textItem("honest")}
 		switch _, err := Send(ctx, c); {

@@ -18,6 +18,7 @@ import (
 	"github.com/flynn/noise"
 
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 // maxChecked is the most wrong codes the budget lets through in the
@@ -34,26 +35,6 @@ func maxChecked(d time.Duration) int {
 		n++
 	}
 	return n
-}
-
-// fakeClock is a budget's clock that a test moves.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newFakeClock() *fakeClock { return &fakeClock{now: time.Unix(1_800_000_000, 0)} }
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) add(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
 }
 
 // memStore is a GuessStore in memory, counting its writes. The file
@@ -88,7 +69,7 @@ func (m *memStore) Save(r GuessRecord) error {
 // a reset lifts, however long the clock runs. Wrong codes never expire:
 // typos spread over days add up to the stop too.
 func TestGuessBudgetSchedule(t *testing.T) {
-	clock := newFakeClock()
+	clock := testkit.NewClock()
 	b := NewBudget(BudgetConfig{Now: clock.Now})
 	wrong := func() bool { return false }
 	guess := func(n int, want bool) {
@@ -103,12 +84,12 @@ func TestGuessBudgetSchedule(t *testing.T) {
 	}
 	for n := guessFree; n < guessStop; n++ {
 		wait := guessWait << (n - guessFree)
-		clock.add(wait - time.Millisecond)
+		clock.Add(wait - time.Millisecond)
 		guess(n+1, false)
-		clock.add(time.Millisecond)
+		clock.Add(time.Millisecond)
 		guess(n+1, true)
 	}
-	clock.add(365 * 24 * time.Hour)
+	clock.Add(365 * 24 * time.Hour)
 	if guess(guessStop+1, false); !b.Stopped() || b.Wrong() != guessStop {
 		t.Fatalf("after a year: stopped %v, %d wrong; want stopped at %d", b.Stopped(), b.Wrong(), guessStop)
 	}
@@ -121,7 +102,7 @@ func TestGuessBudgetSchedule(t *testing.T) {
 	// Typos spread over days add up: the budget stops at twelve.
 	b.Reset()
 	for day := range 30 {
-		clock.add(25 * time.Hour)
+		clock.Add(25 * time.Hour)
 		if g, _ := b.guess(wrong); g.checked != (day < guessStop) {
 			t.Fatalf("day %d: a typo checked %v", day, g.checked)
 		}
@@ -142,7 +123,7 @@ func TestGuessBudgetSchedule(t *testing.T) {
 // cannot read starts the budget stopped and is written back stopped; a
 // wrong code is saved before it is checked, and a right one taken back.
 func TestBudgetStore(t *testing.T) {
-	clock := newFakeClock()
+	clock := testkit.NewClock()
 	m := &memStore{rec: GuessRecord{Wrong: 5, Last: clock.Now()}}
 	b := NewBudget(BudgetConfig{Store: m, Now: clock.Now})
 	if b.Wrong() != 5 || b.Stopped() {
@@ -153,7 +134,7 @@ func TestBudgetStore(t *testing.T) {
 	if during.Wrong != 6 || m.rec.Wrong != 6 {
 		t.Fatalf("while checked the store held %+v, after %+v: want the wrong code saved before it is checked", during, m.rec)
 	}
-	clock.add(time.Second)
+	clock.Add(time.Second)
 	b.guess(func() bool { during, _ = m.Load(); return true })
 	if during.Wrong != 7 || m.rec.Wrong != 6 {
 		t.Fatalf("a right code: %+v while checked, %+v after; want 7 then 6", during, m.rec)

@@ -3,28 +3,15 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/tests/testkit"
 	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
-
-// stepClock is a guess budget's clock that the test moves.
-type stepClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *stepClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *stepClock) add(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
 
 // The app keeps one receiver (the Node's) across transfers and the
 // tray's listening again, and a new one when settings restart it; they
@@ -37,7 +24,7 @@ func (c *stepClock) add(d time.Duration) {
 // started after a restart, shows "Stopped taking codes" before anyone
 // guesses.
 func TestOneBudgetAcrossReceivers(t *testing.T) {
-	clock := &stepClock{now: time.Unix(1_800_000_000, 0)}
+	clock := testkit.NewClock()
 	h := newHarness(t, askOff, withNode(t, app.Config{NoHistory: true, Now: clock.Now}))
 	h.u.Start()
 	v := h.u.recv
@@ -59,7 +46,7 @@ func TestOneBudgetAcrossReceivers(t *testing.T) {
 			h.waitFor("codes stopped, said at once", func() bool { return v.codesHead.Text == "Stopped taking codes" && v.newCode.Visible() })
 		}
 		for i := range 8 {
-			clock.add(time.Minute)
+			clock.Add(time.Minute)
 			_, err := transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addr}, Code: fmt.Sprintf("%06d", 500000+10*round+i),
 				Identity: id, Name: "Guesser", Items: []transfer.Item{{Text: "x"}}})
 			switch {
@@ -71,7 +58,7 @@ func TestOneBudgetAcrossReceivers(t *testing.T) {
 				t.Fatalf("round %d, guess %d: %v", round+1, i+1, err)
 			}
 		}
-		clock.add(time.Minute)
+		clock.Add(time.Minute)
 		switch err := <-sendTo(t, h, transfer.Item{Text: "honest"}); {
 		case err == nil:
 			honest++
