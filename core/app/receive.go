@@ -298,14 +298,10 @@ func (rc *Receiver) Close() error {
 func (rc *Receiver) Receive(ctx context.Context) (*Transfer, error) {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
-	switch {
-	case rc.closed:
-		return nil, errors.New("the receiver is closed")
-	case rc.busy:
-		return nil, errors.New("the receiver is already waiting for a sender")
-	case rc.stopped && !rc.cfg.KeepWaiting:
-		return nil, codesStoppedError()
-	case rc.cfg.MaxConcurrent > 1:
+	if err := rc.canWait(); err != nil {
+		return nil, err
+	}
+	if rc.cfg.MaxConcurrent > 1 {
 		return nil, errors.New("a receiver of several senders at once serves them with ReceiveMany")
 	}
 	t := rc.n.newTransfer(ctx, event.Receiver, rc.em)
@@ -313,6 +309,20 @@ func (rc *Receiver) Receive(ctx context.Context) (*Transfer, error) {
 	rc.cur, rc.busy = t, true
 	go rc.serve(ctx, t)
 	return t, nil
+}
+
+// canWait says why the receiver cannot wait for senders now, if it
+// cannot: Receive and ReceiveMany ask it with rc.mu held.
+func (rc *Receiver) canWait() error {
+	switch {
+	case rc.closed:
+		return errors.New("the receiver is closed")
+	case rc.busy:
+		return errors.New("the receiver is already waiting for a sender")
+	case rc.stopped && !rc.cfg.KeepWaiting:
+		return codesStoppedError()
+	}
+	return nil
 }
 
 func codesStoppedError() error {

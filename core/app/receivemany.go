@@ -42,16 +42,9 @@ type many struct {
 // port failed.
 func (rc *Receiver) ReceiveMany(ctx context.Context) error {
 	rc.mu.Lock()
-	switch {
-	case rc.closed:
+	if err := rc.canWait(); err != nil {
 		rc.mu.Unlock()
-		return errors.New("the receiver is closed")
-	case rc.busy:
-		rc.mu.Unlock()
-		return errors.New("the receiver is already waiting for a sender")
-	case rc.stopped && !rc.cfg.KeepWaiting:
-		rc.mu.Unlock()
-		return codesStoppedError()
+		return err
 	}
 	mctx, cancel := context.WithCancelCause(ctx)
 	m := &many{ctx: mctx, cancel: cancel, sessions: make(map[int]*Transfer), done: make(chan struct{})}

@@ -386,9 +386,10 @@ func (d *dest) finish(f *os.File, p string, e Entry) error {
 }
 
 // place moves a verified partial file to its final name and returns the
-// name used, and whether it replaced a file (with overwrite). Without overwrite it never replaces anything: it hard-links
-// (which fails rather than replace) and tries "name (1).ext", "name
-// (2).ext"... in the same folder; where links are not supported it falls
+// name used, and whether it replaced a file (with overwrite). Without
+// overwrite it never replaces anything: it hard-links (which fails
+// rather than replace) and tries "name (1).ext", "name (2).ext"... in
+// the same folder; where links are not supported it falls
 // back to checking, then renaming. With overwrite it renames over an
 // existing file of exactly that name, but never over a folder, and never
 // over a file that has the name only under folding (see exact). The
