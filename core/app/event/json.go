@@ -23,10 +23,11 @@ func Marshal(ev Event) ([]byte, error) {
 
 // MarshalFor is ev's JSON form for a front end that runs several
 // transfers at once and must tell their events apart (the mobile
-// binding): Marshal's object with a "transfer" field, the transfer's
-// number, right after "event": {"event":NAME,"transfer":ID, ...}. ID 0
-// is no transfer (a receiver's event between transfers). The CLI's
-// --json lines are Marshal's and carry no such field.
+// binding, and ferry receive --max-transfers above 1): Marshal's object
+// with a "transfer" field, the transfer's number, right after "event":
+// {"event":NAME,"transfer":ID, ...}. ID 0 is no transfer (a receiver's
+// event between transfers). The CLI's --json lines with one transfer at
+// a time are Marshal's and carry no such field.
 func MarshalFor(ev Event, transfer int64) ([]byte, error) {
 	b, err := Marshal(ev)
 	if err != nil {
