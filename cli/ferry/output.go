@@ -110,8 +110,12 @@ func (p *printer) fail(msg, hint string) {
 }
 
 // stderrHint prints a hint that belongs to the warning just printed;
-// nothing drops it.
+// nothing drops it. An empty hint (a failure with none, such as a
+// decline) prints nothing, not an empty "hint:" line.
 func (p *printer) stderrHint(hint string) {
+	if hint == "" {
+		return
+	}
 	p.message(prefix + "hint: " + hint)
 }
 
