@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -178,6 +179,9 @@ func TestConcurDeclineKillResume(t *testing.T) {
 		t.Errorf("the person was asked about %v, want alice, bob (twice) and carol once each; terminal:\n%s", got, person.text())
 	}
 	checkFolder(t, r.dest, map[string]string{"alice.bin": aSum, "bob.bin": bSum})
+	if text := person.text(); !strings.Contains(text, "transfer from carol") || regexp.MustCompile(`hint: *\r?\n`).MatchString(text) {
+		t.Errorf("the receiver's terminal lacks carol's decline or has an empty hint line:\n%s", text)
+	}
 }
 
 // person answers a receiver's questions on its terminal: each "accept
@@ -410,7 +414,11 @@ func TestConcurWrongCodeFlood(t *testing.T) {
 	for i, s := range honest {
 		sendsOK(t, s, fmt.Sprint("honest sender ", i+1))
 	}
-	recv.Exit(time.Minute) // it may end on the spent budget, once the transfers have
+	// A handful of wrong codes was checked, far from the budget's end:
+	// the receiver ends as usual, once its transfers have.
+	if code := recv.Exit(time.Minute); code != 0 {
+		t.Errorf("the receiver exited %d after the flood; stderr:\n%s", code, recv.StderrText())
+	}
 	checkFolder(t, r.dest, want)
 }
 
