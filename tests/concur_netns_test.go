@@ -328,7 +328,9 @@ func TestConcurBusyBeyondLimit(t *testing.T) {
 	want := map[string]string{}
 	var running []*proc.Proc
 	for i := range 3 {
-		if err := r.star.Limit(i, "16mbit"); err != nil { // 4 MiB: ~2 s
+		// 4 MiB: ~4 s, long enough for two more senders to start on a
+		// loaded machine.
+		if err := r.star.Limit(i, "8mbit"); err != nil {
 			t.Fatal(err)
 		}
 		name := fmt.Sprintf("run%d.bin", i)
@@ -365,11 +367,13 @@ func TestConcurWrongCodeFlood(t *testing.T) {
 	want := map[string]string{}
 	var honest []*proc.Proc
 	for i := range 2 {
-		if err := r.star.Limit(i, "16mbit"); err != nil { // 8 MiB: ~4 s
+		// 6 MiB: ~6 s, far longer than the flood even on a loaded
+		// machine (checked below).
+		if err := r.star.Limit(i, "8mbit"); err != nil {
 			t.Fatal(err)
 		}
 		name := fmt.Sprintf("honest%d.bin", i)
-		p, sum := r.file(name, name, 8<<20, uint64(60+i))
+		p, sum := r.file(name, name, 6<<20, uint64(60+i))
 		want[name] = sum
 		honest = append(honest, r.send(i, t.TempDir(), r.code, name, p))
 	}
