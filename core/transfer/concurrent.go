@@ -297,3 +297,40 @@ func (h *held) release(sh *shared) {
 		sh.releasePart(p)
 	}
 }
+
+// openSession gives a session its id and keeps cancel, which ends it,
+// for CancelSession; closeSession forgets it when the session ends.
+func (r *Receiver) openSession(cancel context.CancelCauseFunc) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.lastID++
+	if r.cancels == nil {
+		r.cancels = make(map[int]context.CancelCauseFunc)
+	}
+	r.cancels[r.lastID] = cancel
+	return r.lastID
+}
+
+func (r *Receiver) closeSession(id int) {
+	r.mu.Lock()
+	delete(r.cancels, id)
+	r.mu.Unlock()
+}
+
+// CancelSession ends session id alone, as cancelling its context would
+// end a transfer served by Serve: the sender is told cause as the reason
+// ("cancelled" when nil), the session ends with its own Failed event
+// wrapping ErrCancelled (and cause), and the partial files it wrote stay
+// for a resume, as after a cut. The other sessions run on. A session
+// whose offer waits is cancelled too, not declined. It fails when no
+// session id runs: never started, or ended already.
+func (r *Receiver) CancelSession(id int, cause error) error {
+	r.mu.Lock()
+	cancel := r.cancels[id]
+	r.mu.Unlock()
+	if cancel == nil {
+		return fmt.Errorf("session %d is not running", id)
+	}
+	cancel(cause) // nil: context.Canceled, told as "cancelled"
+	return nil
+}

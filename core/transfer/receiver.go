@@ -34,6 +34,8 @@ type Receiver struct {
 	serving bool
 	active  int // sessions running
 	lastID  int // the id of the last session started
+	// cancels end the running sessions one by one, by id (CancelSession).
+	cancels map[int]context.CancelCauseFunc
 	// questions are the offers waiting for the person, oldest first.
 	questions []question
 	// budget bounds the wrong codes checked by the whole device (see
@@ -312,10 +314,10 @@ func (r *Receiver) unclaim() { r.mu.Lock(); r.serving = false; r.mu.Unlock() }
 // Failed event itself; the caller took a slot for it.
 func (r *Receiver) session(ctx context.Context, w won) (Summary, error) {
 	r.cfg.hooks.onSecured(w.sc)
-	r.mu.Lock()
-	r.lastID++
-	id := r.lastID
-	r.mu.Unlock()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	id := r.openSession(cancel)
+	defer r.closeSession(id)
 	ev := r.ev.forSession(id)
 	s := &rsession{link: newLink(w.sc, "the sender", ev, w.timers, r.cfg.Timeout),
 		cfg: &r.cfg, rcv: r, id: id, wrongCodes: w.wrongCodes}
