@@ -144,6 +144,21 @@ func (t *Transfer) answerSession(yes bool, by, why string) {
 	r.DeclineSession(t.session)
 }
 
+// declineWaiting declines the offer of a ReceiveMany transfer if it
+// waits for an answer, and reports whether it did.
+func (t *Transfer) declineWaiting(why string) bool {
+	t.mu.Lock()
+	waits := t.offer != nil && !t.answered
+	if waits {
+		t.answered, t.declined = true, why
+	}
+	t.mu.Unlock()
+	if waits {
+		t.recv.r.DeclineSession(t.session)
+	}
+	return waits
+}
+
 // keepText keeps a received text for the clipboard, at most
 // transfer.MaxTextBytes in all (one text's limit): a sender may offer
 // many texts, and a receiver must not hold them all.

@@ -125,7 +125,9 @@ func (rc *Receiver) onMany(m *many, ev transfer.Event) {
 	m.ending.Add(1)
 	go func() {
 		defer m.ending.Done()
-		rc.conclude(m.ctx, t, sum, err, func() {
+		// Under t's context: cancelled by ReceiveMany's, or by its own
+		// Cancel (Result.Cancelled).
+		rc.conclude(t.ctx, t, sum, err, func() {
 			rc.mu.Lock()
 			delete(m.sessions, id)
 			rc.mu.Unlock()

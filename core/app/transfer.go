@@ -81,18 +81,23 @@ type Result struct {
 func (t *Transfer) ID() int64 { return t.id }
 
 // Cancel ends the transfer; the peer is told why (cause, or "cancelled").
-// A transfer of ReceiveMany is cut only while its offer waits for an
-// answer (it is declined with cause as the reason): the engine's
-// sessions are ended together, by ReceiveMany's context.
+// A transfer of ReceiveMany ends alone, the others running on: while
+// its offer waits it is declined, with cause as the reason; otherwise
+// its engine session is cancelled (transfer.Receiver.CancelSession),
+// its partial files kept for a resume, and its Result has Cancelled set.
 func (t *Transfer) Cancel(cause error) {
 	if cause == nil {
 		cause = transfer.ErrCancelled
 	}
-	if t.session != 0 {
-		t.answer(false, "", cause.Error())
+	if t.session == 0 {
+		t.cancel(cause)
+		return
+	}
+	if t.recv == nil || t.ctx.Err() != nil || t.declineWaiting(cause.Error()) {
 		return
 	}
 	t.cancel(cause)
+	t.recv.r.CancelSession(t.session, cause) // fails only once it has ended
 }
 
 // Context is done when the transfer has ended (or was cancelled): a
