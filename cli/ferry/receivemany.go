@@ -24,7 +24,8 @@ type manyReceive struct {
 	ctx  context.Context         // the command's
 	stop context.CancelCauseFunc // ends ReceiveMany (without --keep, once idle)
 
-	wg sync.WaitGroup // one reporter per transfer
+	wg   sync.WaitGroup // one reporter per transfer
+	rows *inRows        // on a terminal: a row per transfer; nil elsewhere
 
 	mu     sync.Mutex
 	peers  map[int64]*sender
@@ -57,6 +58,8 @@ func (m *manyReceive) queue() (run func(func())) {
 	return func(f func()) {
 		defer close(mine)
 		<-prev
+		m.rows.pause() // a question must not be drawn over
+		defer m.rows.resume()
 		f()
 	}
 }
@@ -69,6 +72,10 @@ func (rs *receiveSession) serveMany(ctx context.Context) error {
 	mctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	m.ctx, m.stop = ctx, stop
+	if rs.pr.mode == progressBar {
+		m.rows = newInRows(rs.p, rs.pr.now)
+		defer m.rows.finish() // after wg.Wait: every row has settled
+	}
 	if rs.o.daemon {
 		rs.p.infof("waiting for trusted devices, up to %d at once", rs.o.maxTransfers)
 	} else {
@@ -148,6 +155,9 @@ func (rs *receiveSession) onManyEvent(t *app.Transfer, ev event.Event) {
 		if e.By == event.ByTrusted {
 			rs.p.infof("accepted: %s is a trusted device (--accept-trusted)", s.label)
 		}
+		rs.many.rows.accepted(t.ID(), s.label, e.TotalBytes)
+	case event.Progress:
+		rs.many.rows.progress(t.ID(), transferProgress(e))
 	case event.EntryDone:
 		rs.entryDone(e, " from "+s.label)
 	case event.Text:
@@ -186,6 +196,7 @@ func (rs *receiveSession) reportMany(t *app.Transfer, s *sender) {
 	m.mu.Lock()
 	label := s.label
 	m.mu.Unlock()
+	m.rows.ended(t.ID(), rowFinal(res))
 	ctx := m.ctx
 	m.queue()(func() {
 		err := rs.outcome(ctx, res, label)
@@ -224,3 +235,16 @@ func (e *receiveFailed) Error() string {
 	return fmt.Sprintf("%d of %d transfers failed, the first: %v", e.failed, e.total, e.first)
 }
 func (e *receiveFailed) Unwrap() error { return e.first }
+
+// rowFinal is the last state of a transfer's row (inRows): what it
+// received, checked, or why it failed.
+func rowFinal(res app.Result) string {
+	if res.Err == nil {
+		return "done, checked: " + describeSummary(res.Summary)
+	}
+	_, kind, _ := classify(res.Err)
+	if res.Cancelled {
+		return "failed: cancelled"
+	}
+	return "failed: " + kindWords(kind)
+}

@@ -1,0 +1,249 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
+// inRows shows, on a terminal, the transfers that a receiver of several
+// senders (--max-transfers above 1) runs at once: one row each, redrawn
+// under the messages, as manyRows shows a send's receivers. A row
+// appears when its sender's offer is accepted, names its sender and the
+// transfer's number (the "transfer" of the --json events), and is a
+// progressbar bar (barline.go) once bytes move; when the transfer ends
+// it settles: its last state is printed once, as a message ("done,
+// checked: ..." or "failed: ..."), and it leaves the rows.
+//
+// The rows are hidden while the person is talked to (pause, resume): a
+// question is written without a newline, and a redraw would wipe it.
+// Elsewhere (not a terminal, --quiet, --json) there are no rows: a nil
+// *inRows does nothing, and the output stays line-based.
+//
+// Its state is guarded by the printer's lock, which every writer of
+// stderr holds; the ticker redraws every tickEvery so that a stall shows.
+type inRows struct {
+	p         *printer
+	now       func() time.Time
+	cols      func() int
+	tickEvery time.Duration
+	throttle  time.Duration
+
+	rows     []*inRow
+	paused   int    // turns talking to the person
+	drawn    int    // rows on screen
+	shown    string // what they show
+	stopTick chan struct{}
+	tickDone chan struct{}
+}
+
+// inRow is one incoming transfer's row.
+type inRow struct {
+	id     int64
+	label  string // its sender, made safe
+	state  string // what it shows when no bytes move
+	moving bool
+	ev     transfer.Progress
+	win    rateWindow
+	bar    *barLine
+}
+
+func newInRows(p *printer, now func() time.Time) *inRows {
+	return &inRows{p: p, now: now, cols: terminalCols(p.stderr), tickEvery: tickEvery, throttle: barThrottle}
+}
+
+// row is transfer id's row, or nil; p's lock is held.
+func (r *inRows) row(id int64) *inRow {
+	for _, w := range r.rows {
+		if w.id == id {
+			return w
+		}
+	}
+	return nil
+}
+
+// accepted adds transfer id's row: its offer from label, of total bytes,
+// was accepted.
+func (r *inRows) accepted(id int64, label string, total int64) {
+	if r == nil {
+		return
+	}
+	r.p.locked(func() {
+		if r.row(id) == nil {
+			r.rows = append(r.rows, &inRow{id: id, label: label, state: "accepted, " + humanBytes(total) + " to come"})
+		}
+		r.draw(true)
+	})
+}
+
+// progress notes transfer id's progress e.
+func (r *inRows) progress(id int64, e transfer.Progress) {
+	if r == nil {
+		return
+	}
+	r.p.locked(func() {
+		w := r.row(id)
+		if w == nil || e.Total <= 0 {
+			return
+		}
+		if w.bar == nil || w.bar.total != e.Total {
+			w.bar = newBarLine(e.Total, r.throttle)
+		}
+		w.moving, w.ev = true, e
+		w.win.add(r.now(), e.Done)
+		r.draw(false)
+	})
+}
+
+// ended settles transfer id's row: its last state (final) is printed
+// once, and it leaves the rows. A transfer without a row (declined, or
+// cut before its offer was answered) prints nothing here.
+func (r *inRows) ended(id int64, final string) {
+	if r == nil {
+		return
+	}
+	var label string
+	r.p.locked(func() {
+		for i, w := range r.rows {
+			if w.id == id {
+				label = w.label
+				r.rows = append(r.rows[:i], r.rows[i+1:]...)
+				break
+			}
+		}
+	})
+	if label == "" {
+		return
+	}
+	r.p.infof("[%d] %s: %s", id, label, final)
+	r.p.locked(func() { r.draw(true) })
+}
+
+// pause hides the rows while the person is talked to; resume shows them
+// again. Turns may nest.
+func (r *inRows) pause() {
+	if r == nil {
+		return
+	}
+	r.p.locked(func() { r.paused++; r.Clear() })
+}
+
+func (r *inRows) resume() {
+	if r == nil {
+		return
+	}
+	r.p.locked(func() { r.paused--; r.draw(true) })
+}
+
+// render renders row w in at most cols-1 cells.
+func (r *inRows) render(w *inRow, cols int, t time.Time) string {
+	head := fmt.Sprintf("%s[%d] ", prefix, w.id)
+	if !w.moving {
+		row := head + w.label + ": " + w.state
+		if cellWidth(row) > cols-1 {
+			row = cutCells(row, max(cols-2, 0)) + "…"
+		}
+		return cutCells(row, max(cols-1, 0))
+	}
+	e := w.ev
+	st := barState{label: w.label, done: e.Done, total: e.Total, stalled: w.win.stalled(t)}
+	rate, known := w.win.rate()
+	switch {
+	case e.Done >= e.Total:
+	case st.stalled:
+		st.eta = "stalled"
+	case known && rate > 0:
+		st.rate = rate
+		st.eta = etaText(float64(e.Total-e.Done)/rate, true)
+	default:
+		st.eta = etaText(0, false)
+	}
+	return w.bar.render(head, st, cols)
+}
+
+// draw redraws the rows (p's lock is held), unless the person is being
+// talked to. A draw that is not forced is one of bytes moving.
+func (r *inRows) draw(force bool) {
+	if r.paused > 0 {
+		return
+	}
+	if r.stopTick == nil && r.tickEvery > 0 {
+		r.startTicker()
+	}
+	cols := r.cols()
+	t := r.now()
+	var b strings.Builder
+	for _, w := range r.rows {
+		b.WriteString(r.render(w, cols, t) + "\n")
+	}
+	if !force && r.drawn > 0 && b.String() == r.shown {
+		return
+	}
+	r.Clear()
+	r.p.stderr.Write([]byte(b.String()))
+	r.drawn, r.shown = len(r.rows), b.String()
+	r.p.line = r
+}
+
+// tick redraws with the time as it is now, so that a stall shows.
+func (r *inRows) tick() {
+	r.p.locked(func() {
+		t := r.now()
+		for _, w := range r.rows {
+			if w.moving {
+				w.win.add(t, w.ev.Done)
+			}
+		}
+		r.draw(true)
+	})
+}
+
+// startTicker starts the redraw ticker; p's lock is held. finish stops it.
+func (r *inRows) startTicker() {
+	stop, done := make(chan struct{}), make(chan struct{})
+	r.stopTick, r.tickDone = stop, done
+	go func() {
+		defer close(done)
+		tk := time.NewTicker(r.tickEvery)
+		defer tk.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tk.C:
+				r.tick()
+			}
+		}
+	}()
+}
+
+// Clear removes the rows, for the printer before it writes a message;
+// the next draw puts them back under it. Called with the printer locked.
+func (r *inRows) Clear() error {
+	if r.drawn > 0 {
+		fmt.Fprintf(r.p.stderr, "\x1b[%dA\r\x1b[J", r.drawn)
+		r.drawn = 0
+	}
+	return nil
+}
+
+// finish stops the ticker and removes the rows (every transfer has
+// settled by now).
+func (r *inRows) finish() {
+	if r == nil {
+		return
+	}
+	var stop, done chan struct{}
+	r.p.locked(func() {
+		stop, done = r.stopTick, r.tickDone
+		r.tickEvery = 0
+		r.Clear()
+		r.p.line = nil
+	})
+	if stop != nil {
+		close(stop)
+		<-done
+	}
+}

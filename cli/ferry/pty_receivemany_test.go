@@ -1,0 +1,96 @@
+//go:build linux
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ferry-project/ferry/tests/proc"
+	"golang.org/x/sys/unix"
+)
+
+// TestPTYReceiveManyRows: "ferry receive --max-transfers 2" on a terminal
+// 70 columns wide, two real senders at once. Its rows are redrawn in
+// place; one redraw holds a progress row for each sender at once, each
+// the transfer's number and its sender's name before that transfer's
+// own progressbar bar; every row fits in 69 cells; and each row settles
+// to its result line ("[N] ann: done, checked: ...").
+func TestPTYReceiveManyRows(t *testing.T) {
+	m, s := openPTY(t)
+	if err := unix.IoctlSetWinsize(int(s.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 24, Col: 70}); err != nil {
+		t.Fatal(err)
+	}
+	dest := t.TempDir()
+	cmd := ferryCmd(t, "receive", "--no-mdns", "--listen", "127.0.0.1:0", "--code", "717171", "--dir", dest,
+		"--max-transfers", "2", "--yes", "--keep")
+	cmd.Stderr = s
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 2}
+	out := ptyOutput(m)
+	recv := proc.Start(t, cmd, false)
+	s.Close()
+	out.WaitFor(t, "listening on 127.0.0.1:", 20*time.Second)
+	text := out.String()
+	addr := strings.Fields(text[strings.Index(text, "listening on ")+len("listening on "):])[0]
+
+	var senders []*proc.Proc
+	for _, name := range []string{"ann", "bob"} {
+		src := filepath.Join(t.TempDir(), name+".iso")
+		f, _ := os.Create(src)
+		f.Truncate(128 << 20)
+		f.Close()
+		senders = append(senders, proc.Start(t, ferryCmd(t, "send", "--name", name, "--to", addr, "--code", "717171", "--json", src), true))
+	}
+	for i, p := range senders {
+		if c := p.Exit(90 * time.Second); c != 0 {
+			t.Fatalf("sender %d exit %d; stderr:\n%s", i, c, p.StderrText())
+		}
+	}
+	for _, name := range []string{"ann", "bob"} {
+		out.WaitFor(t, "received 1 file (128 MiB) from "+name, 20*time.Second)
+	}
+	recv.Signal(syscall.SIGTERM)
+	if c := recv.Exit(20 * time.Second); c != 0 {
+		t.Errorf("receive exit %d; terminal:\n%q", c, out)
+	}
+	<-out.Closed
+	got := out.String()
+
+	rows := map[string]*regexp.Regexp{}
+	for _, name := range []string{"ann", "bob"} {
+		rows[name] = regexp.MustCompile(`(?m)^ferry: \[\d+\] ` + name + ` .*\d+% \[`)
+	}
+	both := false
+	// A redraw begins where the last one was wiped (cursor up, erase).
+	for _, frame := range regexp.MustCompile(`\x1b\[\d+A\r\x1b\[J`).Split(got, -1) {
+		frame = strings.ReplaceAll(frame, "\r", "\n")
+		if rows["ann"].MatchString(frame) && rows["bob"].MatchString(frame) {
+			both = true
+		}
+		for _, line := range strings.Split(frame, "\n") {
+			if !strings.HasPrefix(line, "ferry: [") || strings.Contains(line, ": done, checked") {
+				continue // a message, printed once: it may wrap
+			}
+			if w := cellWidth(line); w > 69 {
+				t.Errorf("%d cells on a 70-column terminal: %q", w, line)
+			}
+			if rows["ann"].MatchString(line) || rows["bob"].MatchString(line) {
+				checkProgressbar(t, line)
+			}
+		}
+	}
+	if !both {
+		t.Errorf("no redraw shows both senders' rows:\n%q", got)
+	}
+	for _, name := range []string{"ann", "bob"} {
+		settled := regexp.MustCompile(`(?m)^ferry: \[\d+\] ` + name + ` \(.*\): done, checked: 1 file \(128 MiB\)`)
+		if !settled.MatchString(strings.ReplaceAll(cursorMoves.ReplaceAllString(got, "\n"), "\r", "\n")) {
+			t.Errorf("%s's row did not settle to its result line:\n%q", name, got)
+		}
+	}
+}
