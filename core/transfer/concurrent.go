@@ -35,7 +35,8 @@ const MaxConcurrentLimit = 4
 // the senders told why); its error says why it stopped, wrapping
 // ErrCancelled when ctx ended. A session's outcome is its Finished or
 // Failed event, told apart from the others' by its Session id (see
-// SessionOf): ServeMany returns none of them.
+// SessionOf): ServeMany returns none of them. CancelSession ends one
+// session alone.
 //
 // Beyond MaxConcurrent sessions a connection is refused as busy (the
 // sender gets secure.ErrBusy). A code the receiver picked is replaced

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
+// The rows of incoming transfers: a row appears on acceptance, becomes
+// a bar, is hidden while a question is open (a redraw would wipe it) and
+// comes back after, and settles to one line when its transfer ends.
+func TestInRows(t *testing.T) {
+	var out bytes.Buffer
+	p := &printer{stdout: &bytes.Buffer{}, stderr: &out}
+	clock := time.Unix(0, 0)
+	r := newInRows(p, func() time.Time { clock = clock.Add(time.Second); return clock })
+	r.tickEvery, r.throttle = 0, 0
+	r.accepted(3, "ann", 100)
+	r.accepted(4, "bob", 200)
+	r.progress(3, transfer.Progress{Done: 50, Total: 100})
+	if s := out.String(); !strings.Contains(s, "ferry: [3] ann  50% [") || !strings.HasSuffix(s, "ferry: [4] bob: accepted, 200 B to come\n") {
+		t.Fatalf("rows:\n%q", s)
+	}
+	r.pause()
+	p.ask("accept? [y/N] ")
+	out.Reset()
+	r.progress(4, transfer.Progress{Done: 20, Total: 200})
+	if out.Len() != 0 {
+		t.Fatalf("drawn over an open question: %q", out.String())
+	}
+	r.resume()
+	if s := out.String(); strings.Count(s, "\n") != 2 || !strings.Contains(s, "[4] bob  10% [") {
+		t.Fatalf("after the question:\n%q", s)
+	}
+	out.Reset()
+	r.ended(3, "done, checked: 1 file")
+	s := out.String()
+	if !strings.HasPrefix(s, "\x1b[2A\r\x1b[Jferry: [3] ann: done, checked: 1 file\n") || strings.Count(s, "ann") != 1 {
+		t.Fatalf("settled:\n%q", s)
+	}
+	r.ended(9, "failed: declined") // never had a row
+	if strings.Contains(out.String(), "[9]") {
+		t.Fatalf("a row for a transfer never accepted:\n%q", out.String())
+	}
+	r.finish()
+	var none *inRows // not a terminal: no rows, nothing written
+	none.accepted(1, "x", 1)
+	none.ended(1, "done")
+}
