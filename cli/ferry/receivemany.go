@@ -242,9 +242,9 @@ func rowFinal(res app.Result) string {
 	if res.Err == nil {
 		return "done, checked: " + describeSummary(res.Summary)
 	}
-	_, kind, _ := classify(res.Err)
 	if res.Cancelled {
 		return "failed: cancelled"
 	}
+	_, kind, _ := classify(res.Err)
 	return "failed: " + kindWords(kind)
 }
