@@ -141,3 +141,27 @@ func partialFiles(t *testing.T, dir string) int {
 	}
 	return n
 }
+
+// Cancel while a ReceiveMany transfer's offer waits declines it, with
+// the cause as the reason, which its sender is told.
+func TestReceiveManyCancelWaiting(t *testing.T) {
+	rec := newRecorder()
+	rc := listen(t, namedNode(t, "desk"), rec, ReceiveConfig{MaxConcurrent: 2})
+	served := make(chan error, 1)
+	go func() { served <- rc.ReceiveMany(t.Context()) }()
+	send := namedNode(t, "ann").Send(t.Context(), SendConfig{Items: textItem("hi"), Addrs: []string{addrOf(rc)}, Code: rc.Code()})
+	tr := <-rec.offers
+	tr.Cancel(errors.New("not now"))
+	res := tr.Wait()
+	var d *DeclinedError
+	if !errors.As(res.Err, &d) || d.Reason != "not now" {
+		t.Errorf("result %v, want declined for %q", res.Err, "not now")
+	}
+	if err := send.Wait().Err; !errors.Is(err, transfer.ErrDeclined) {
+		t.Errorf("sender: %v, want declined", err)
+	}
+	rc.Close()
+	if err := <-served; err != nil {
+		t.Errorf("ReceiveMany after Close: %v", err)
+	}
+}
