@@ -16,7 +16,8 @@ import (
 )
 
 // TestPTYReceiveManyRows: "ferry receive --max-transfers 2" on a terminal
-// 70 columns wide, two real senders at once. Its rows are redrawn in
+// 70 columns wide, two real senders at once (the first frozen mid-stream
+// while the second runs). Its rows are redrawn in
 // place; one redraw holds a progress row for each sender at once, each
 // the transfer's number and its sender's name before that transfer's
 // own progressbar bar; every row fits in 69 cells; and each row settles
@@ -38,18 +39,26 @@ func TestPTYReceiveManyRows(t *testing.T) {
 	text := out.String()
 	addr := strings.Fields(text[strings.Index(text, "listening on ")+len("listening on "):])[0]
 
-	var senders []*proc.Proc
-	for _, name := range []string{"ann", "bob"} {
+	send := func(name string) *proc.Proc {
 		src := filepath.Join(t.TempDir(), name+".iso")
 		f, _ := os.Create(src)
 		f.Truncate(128 << 20)
 		f.Close()
-		senders = append(senders, proc.Start(t, ferryCmd(t, "send", "--name", name, "--to", addr, "--code", "717171", "--json", src), true))
+		return proc.Start(t, ferryCmd(t, "send", "--name", name, "--to", addr, "--code", "717171", "--json", src), true)
 	}
-	for i, p := range senders {
-		if c := p.Exit(90 * time.Second); c != 0 {
-			t.Fatalf("sender %d exit %d; stderr:\n%s", i, c, p.StderrText())
-		}
+	// ann is frozen mid-stream (SIGSTOP) once its row shows bytes, so
+	// that bob runs beside it whatever the machine's load; it goes on
+	// after bob is done.
+	ann := send("ann")
+	out.WaitFor(t, "/128 MiB", 30*time.Second)
+	ann.Signal(syscall.SIGSTOP)
+	bob := send("bob")
+	if c := bob.Exit(90 * time.Second); c != 0 {
+		t.Fatalf("bob's send exit %d; stderr:\n%s", c, bob.StderrText())
+	}
+	ann.Signal(syscall.SIGCONT)
+	if c := ann.Exit(90 * time.Second); c != 0 {
+		t.Fatalf("ann's send exit %d; stderr:\n%s", c, ann.StderrText())
 	}
 	for _, name := range []string{"ann", "bob"} {
 		out.WaitFor(t, "received 1 file (128 MiB) from "+name, 20*time.Second)
