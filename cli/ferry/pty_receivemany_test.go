@@ -39,20 +39,22 @@ func TestPTYReceiveManyRows(t *testing.T) {
 	text := out.String()
 	addr := strings.Fields(text[strings.Index(text, "listening on ")+len("listening on "):])[0]
 
-	send := func(name string) *proc.Proc {
+	sizes := map[string]string{"ann": "1.0 GiB", "bob": "128 MiB"}
+	send := func(name string, size int64) *proc.Proc {
 		src := filepath.Join(t.TempDir(), name+".iso")
 		f, _ := os.Create(src)
-		f.Truncate(128 << 20)
+		f.Truncate(size)
 		f.Close()
 		return proc.Start(t, ferryCmd(t, "send", "--name", name, "--to", addr, "--code", "717171", "--json", src), true)
 	}
 	// ann is frozen mid-stream (SIGSTOP) once its row shows bytes, so
 	// that bob runs beside it whatever the machine's load; it goes on
-	// after bob is done.
-	ann := send("ann")
-	out.WaitFor(t, "/128 MiB", 30*time.Second)
+	// after bob is done. ann's 1 GiB keeps it sending for a second or
+	// more after its first bytes show, so the stop lands mid-stream.
+	ann := send("ann", 1<<30)
+	out.WaitFor(t, "/1.0 GiB", 30*time.Second)
 	ann.Signal(syscall.SIGSTOP)
-	bob := send("bob")
+	bob := send("bob", 128<<20)
 	if c := bob.Exit(90 * time.Second); c != 0 {
 		t.Fatalf("bob's send exit %d; stderr:\n%s", c, bob.StderrText())
 	}
@@ -61,7 +63,7 @@ func TestPTYReceiveManyRows(t *testing.T) {
 		t.Fatalf("ann's send exit %d; stderr:\n%s", c, ann.StderrText())
 	}
 	for _, name := range []string{"ann", "bob"} {
-		out.WaitFor(t, "received 1 file (128 MiB) from "+name, 20*time.Second)
+		out.WaitFor(t, "received 1 file ("+sizes[name]+") from "+name, 20*time.Second)
 	}
 	recv.Signal(syscall.SIGTERM)
 	if c := recv.Exit(20 * time.Second); c != 0 {
@@ -97,7 +99,7 @@ func TestPTYReceiveManyRows(t *testing.T) {
 		t.Errorf("no redraw shows both senders' rows:\n%q", got)
 	}
 	for _, name := range []string{"ann", "bob"} {
-		settled := regexp.MustCompile(`(?m)^ferry: \[\d+\] ` + name + ` \(.*\): done, checked: 1 file \(128 MiB\)`)
+		settled := regexp.MustCompile(`(?m)^ferry: \[\d+\] ` + name + ` \(.*\): done, checked: 1 file \(` + sizes[name] + `\)`)
 		if !settled.MatchString(strings.ReplaceAll(cursorMoves.ReplaceAllString(got, "\n"), "\r", "\n")) {
 			t.Errorf("%s's row did not settle to its result line:\n%q", name, got)
 		}
