@@ -15,7 +15,12 @@
 // The app implements Events, one method, told each event as JSON: the
 // object core/app/event defines once for every front end (the CLI's
 // --json lines, field for field; cli/README.md lists them) with the
-// transfer's number as "transfer". A new kind of event is a new "event"
+// transfer's number as "transfer": core/app's Transfer.ID, one sequence
+// per Node, never reused. A receive of several senders at once (Android;
+// see Receive) is a receiver, not a transfer: its own events (codes,
+// refusals, its end) carry "transfer": 0, and each sender's events carry
+// that sender's transfer's number, which AcceptTransfer, DeclineTransfer
+// and CancelTransfer take. A new kind of event is a new "event"
 // name in that stream, never a new method, so it breaks no Kotlin or
 // Swift app. The peer list and warnings come in the same stream, as
 // "peers" and "warning" (see Events).
@@ -143,6 +148,12 @@
 // in flight, whatever the file size. When a transfer ends, freed memory
 // is returned to the OS (debug.FreeOSMemory) so that an idle app does not
 // sit on its peak.
+//
+// "Transfers at once" counts sending and receiving together; a receive
+// holds as many as it takes senders at once (ReceiveOptions.MaxTransfers,
+// the profile's limit by default) for as long as it runs. iOS stays at 1:
+// two receiving connections within an extension's 32 MiB have not been
+// measured.
 //
 // The tests measure it: a 1 GiB transfer over loopback, each direction,
 // each profile, with the phone end alone in a child process; peak RSS and

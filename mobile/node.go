@@ -7,7 +7,6 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/ferry-project/ferry/core/app"
@@ -58,14 +57,13 @@ type Node struct {
 	ctx    context.Context // cancelled by Close: every goroutine's parent
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // every goroutine the Node starts but out's
-	nextID atomic.Int64
-	out    *outbox // every call into the app goes through it
+	out    *outbox        // every call into the app goes through it
 
 	browseFn browseFunc // discovery.Browse; tests put a fake in its place
 
 	mu        sync.Mutex
 	closed    bool
-	transfers map[int64]*Transfer
+	transfers map[*Transfer]int // each running transfer or receive, and the slots it holds
 	peers     *peerTable
 	browsing  *browseRun // the running mDNS browse, if any
 	browseGen uint64     // the last browseRun's gen
@@ -93,7 +91,7 @@ func NewNode(cfg *Config, events Events) (_ *Node, err error) {
 	}
 	applyProfile(p)
 	ctx, cancel := context.WithCancel(context.Background())
-	n := &Node{cfg: *cfg, profile: p, ctx: ctx, cancel: cancel, transfers: map[int64]*Transfer{}, browseFn: discovery.Browse}
+	n := &Node{cfg: *cfg, profile: p, ctx: ctx, cancel: cancel, transfers: map[*Transfer]int{}, browseFn: discovery.Browse}
 	n.peers = newPeerTable(func() { n.out.peersChanged() })
 	n.out = newOutbox(events, n.peers.snapshot)
 	n.app, err = app.New(app.Config{
@@ -138,7 +136,7 @@ func (n *Node) Close() (err error) {
 	}
 	n.closed = true
 	ts := make([]*Transfer, 0, len(n.transfers))
-	for _, t := range n.transfers {
+	for t := range n.transfers {
 		ts = append(ts, t)
 	}
 	n.mu.Unlock()
@@ -166,19 +164,32 @@ func (n *Node) begin(sending bool, count int) ([]*Transfer, context.Context, err
 	if n.closed {
 		return nil, nil, errClosed
 	}
-	if len(n.transfers)+count > n.profile.maxTransfers {
-		return nil, nil, fmt.Errorf("%w: %d running, %d more asked, at most %d on this device",
-			errBusy, len(n.transfers), count, n.profile.maxTransfers)
+	if err := n.canTake(count); err != nil {
+		return nil, nil, err
 	}
 	ctx, cancel := context.WithCancelCause(n.ctx)
 	stop := cancel // one for them all: core/transfer's SendMany cancels together
 	ts := make([]*Transfer, count)
 	for i := range ts {
-		ts[i] = &Transfer{id: n.nextID.Add(1), n: n, sending: sending, cancel: stop}
-		n.transfers[ts[i].id] = ts[i]
+		ts[i] = &Transfer{n: n, sending: sending, cancel: stop}
+		n.transfers[ts[i]] = 1
 		n.wg.Add(1)
 	}
 	return ts, ctx, nil
+}
+
+// canTake reports, under n.mu, whether count more slots fit in the
+// profile's limit.
+func (n *Node) canTake(count int) error {
+	running := 0
+	for _, slots := range n.transfers {
+		running += slots
+	}
+	if running+count > n.profile.maxTransfers {
+		return fmt.Errorf("%w: %d running, %d more asked, at most %d on this device",
+			errBusy, running, count, n.profile.maxTransfers)
+	}
+	return nil
 }
 
 // abandon undoes begin for a transfer that never got to run.
@@ -192,7 +203,7 @@ func (n *Node) abandon(t *Transfer) {
 // transfer used back to the OS.
 func (n *Node) end(t *Transfer) {
 	n.mu.Lock()
-	delete(n.transfers, t.id)
+	delete(n.transfers, t)
 	n.mu.Unlock()
 	if n.profile.freeAfter {
 		debug.FreeOSMemory()

@@ -17,14 +17,16 @@ import (
 // transfer has ended they do nothing and return nil (Cancel) or an error
 // (Accept, Decline, NewCode).
 type Transfer struct {
-	id      int64
 	n       *Node
 	sending bool
 	cancel  context.CancelCauseFunc
 
 	mu    sync.Mutex
+	id    int64 // core/app's Transfer.ID, once start has it
 	at    *app.Transfer
 	rc    *app.Receiver   // receiving only
+	many  *sessions       // a receive of several senders only
+	ctx   context.Context // a receive of several only: its ReceiveMany's
 	offer *transfer.Offer // the whole offer, once one came
 	ended bool            // its last event came from core/app
 	last  event.Event     // that event, held until the slot is free
@@ -39,10 +41,16 @@ type Transfer struct {
 // and the result's).
 const declinedByPerson = "the person said no"
 
-// ID is the transfer's number, the "transfer" field of its events. IDs
-// start at 1 and are never reused within a Node.
+// ID is the transfer's number, the "transfer" field of its events:
+// core/app's (app.Transfer.ID), which starts at 1 and is never reused
+// within a Node. A receive of several senders at once
+// (ReceiveOptions.MaxTransfers above 1) is no transfer itself: its ID is
+// 0, as is the "transfer" field of the receiver's own events, and each
+// sender's transfer has an ID of its own (see Receive).
 func (t *Transfer) ID() int64 {
 	defer quiet()
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	return t.id
 }
 
@@ -88,7 +96,7 @@ func (t *Transfer) Advertisement() *Advertisement {
 // Accept (receiving) takes the offer the "offer" event told of.
 func (t *Transfer) Accept() (err error) {
 	defer guard("accepting", &err)
-	at, err := t.answerable()
+	at, err := t.offered()
 	if err != nil {
 		return fmt.Errorf("accepting: %w", err)
 	}
@@ -101,7 +109,7 @@ func (t *Transfer) Accept() (err error) {
 // also KindDeclined.
 func (t *Transfer) Decline() (err error) {
 	defer guard("declining", &err)
-	at, err := t.answerable()
+	at, err := t.offered()
 	if err != nil {
 		return fmt.Errorf("declining: %w", err)
 	}
@@ -177,6 +185,16 @@ func (t *Transfer) answerable() (*app.Transfer, error) {
 	return t.at, nil
 }
 
+// offered is answerable for Accept and Decline, which a receive of
+// several takes by transfer id.
+func (t *Transfer) offered() (*app.Transfer, error) {
+	at, err := t.answerable()
+	if err == nil && t.many != nil {
+		return nil, errors.New("a receive of several senders answers each by its id (AcceptTransfer, DeclineTransfer)")
+	}
+	return at, err
+}
+
 // stop cancels the transfer's context with ErrCancelled as the cause.
 func (t *Transfer) stop() { t.stopWith(transfer.ErrCancelled) }
 
@@ -188,7 +206,7 @@ func (t *Transfer) stopWith(cause error) { t.cancel(cause) }
 // so that an app may start the next transfer as soon as it hears.
 func (t *Transfer) start(at *app.Transfer, rc *app.Receiver) {
 	t.mu.Lock()
-	t.at, t.rc = at, rc
+	t.at, t.rc, t.id = at, rc, at.ID()
 	t.mu.Unlock()
 	t.n.run("ending a transfer", func() {
 		<-at.Done()
@@ -201,16 +219,19 @@ func (t *Transfer) start(at *app.Transfer, rc *app.Receiver) {
 		t.mu.Lock()
 		last := t.last
 		t.mu.Unlock()
-		t.n.tell(t.id, last)
-	}, func(err error) { t.n.tell(t.id, failureOf(err)) })
+		t.n.tell(at.ID(), last)
+	}, func(err error) { t.n.tell(at.ID(), failureOf(err)) })
 }
 
 // onEvent is core/app's Handler for the transfer: it passes each event
 // on as JSON, with the transfer's number.
-func (t *Transfer) onEvent(_ *app.Transfer, ev event.Event) {
+func (t *Transfer) onEvent(at *app.Transfer, ev event.Event) {
 	defer quiet() // a panic here would be core/app's goroutine's
-	id := t.id
 	t.mu.Lock()
+	id := t.id
+	if at != nil {
+		id = at.ID()
+	}
 	switch e := ev.(type) {
 	case event.CodeChanged:
 		if e.Reason == "used" {

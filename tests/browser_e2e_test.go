@@ -264,3 +264,103 @@ func TestBrowserOtherOriginRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserOneOfSeveral: the page is one of two senders at once into
+// `ferry receive --web --max-transfers 3`, beside a `ferry send` on the
+// same port (the page's mux serves both): both trees arrive identical,
+// and the receiver's --json events name two distinct transfers, each
+// from its "connected" to its "done". --keep holds the receiver open:
+// without it, ferry receive --max-transfers ends once no transfer is in
+// progress. The page sends 36 MiB and the CLI sender starts once the
+// page has connected: the CLI's "connected" must come before the page's
+// "done" (it does by seconds here: the page's wasm is the slow end).
+func TestBrowserOneOfSeveral(t *testing.T) {
+	b := browser.Start(t)
+	dest := t.TempDir()
+	recv := proc.Start(t, command(proc.Ferry(t), "receive", "--web", "--dir", dest, "--code", "246810",
+		"--yes", "--json", "--no-mdns", "--listen", "127.0.0.1:0", "--max-transfers", "3", "--keep"), true)
+	link, port := pageLink(t, recv)
+
+	mustDo(t, b.Open(link.String()))
+	_, err := b.WaitText(30*time.Second, "Pick files")
+	mustDo(t, err)
+	src := tree(t)
+	// The page's transfer is the long one: the CLI sender starts once it
+	// has connected, so that the two run at once.
+	pageBig := bytes.Repeat([]byte("ferry page sender "), 2<<20)
+	mustDo(t, os.WriteFile(filepath.Join(src, "page.bin"), pageBig, 0o644))
+	mustDo(t, b.Upload("#folder", src))
+	_, err = b.WaitText(5*time.Second, "5 files")
+	mustDo(t, err)
+
+	cliBig := bytes.Repeat([]byte("ferry cli sender "), 1<<20)
+	big := filepath.Join(t.TempDir(), "cli.bin")
+	mustDo(t, os.WriteFile(big, cliBig, 0o644))
+	var send *proc.Proc
+	mustDo(t, b.Click("#send"))
+	ids, overlapped := severalDone(t, recv, 2, func() {
+		send = proc.Start(t, command(proc.Ferry(t), "send", "--to", "127.0.0.1:"+port, "--code", "246810", "--json", big), true)
+	})
+	if !overlapped {
+		t.Fatalf("transfers %v ran one after the other: the CLI sender's connected after the page's was done", ids)
+	}
+	if c := send.Exit(60 * time.Second); c != 0 {
+		t.Fatalf("ferry send exited %d; stderr:\n%s", c, send.Stderr)
+	}
+	_, err = b.WaitText(60*time.Second, "Every file was checked")
+	mustDo(t, err)
+	got, err := os.ReadFile(filepath.Join(dest, "cli.bin"))
+	if err != nil || !bytes.Equal(got, cliBig) {
+		t.Fatalf("the CLI sender's file did not arrive whole: %v", err)
+	}
+	mustDo(t, os.Remove(filepath.Join(dest, "cli.bin")))
+	os.Remove(filepath.Join(src, "empty dir"))
+	sameTree(t, filepath.Dir(src), dest)
+}
+
+// severalDone reads p's events until count transfers are done, each
+// with an id of its own that its "connected" named first, and reports
+// the ids and whether one connected while another was in progress.
+// first runs when the first transfer has connected.
+func severalDone(t *testing.T, p *proc.Proc, count int, first func()) (ids []float64, overlapped bool) {
+	t.Helper()
+	state := map[float64]string{}
+	running := 0
+	deadline := time.After(90 * time.Second)
+	for len(ids) < count {
+		var ev map[string]any
+		select {
+		case e, ok := <-p.Events:
+			if !ok {
+				t.Fatalf("ferry exited (%d of %d transfers done: %v); stderr:\n%s", len(ids), count, state, p.StderrText())
+			}
+			ev = e
+		case <-deadline:
+			t.Fatalf("%d of %d transfers done within 90s: %v", len(ids), count, state)
+		}
+		id, _ := ev["transfer"].(float64)
+		switch ev["event"] {
+		case "connected":
+			if id == 0 || state[id] != "" {
+				t.Fatalf("connected without a transfer id of its own: %v (seen %v)", ev, state)
+			}
+			state[id] = "connected"
+			if len(state) == 1 {
+				first()
+			}
+			running++
+			overlapped = overlapped || running > 1
+		case "done", "error":
+			if state[id] != "connected" {
+				t.Fatalf("%v for a transfer not in progress (seen %v)", ev, state)
+			}
+			if ev["event"] == "error" {
+				t.Fatalf("transfer %v failed: %v", id, ev)
+			}
+			state[id] = "done"
+			running--
+			ids = append(ids, id)
+		}
+	}
+	return ids, overlapped
+}

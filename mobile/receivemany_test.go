@@ -1,0 +1,161 @@
+package mobile
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/ferry-project/ferry/tests/testkit"
+)
+
+// newProfileNode is newTestNode with the memory profile p in place of
+// the build's.
+func newProfileNode(t *testing.T, name string, p profile) (*Node, *recorder) {
+	t.Helper()
+	rec := newRecorder()
+	cfg := NewConfig()
+	cfg.Name, cfg.DataDir, cfg.profile = name, t.TempDir(), &p
+	n, err := NewNode(cfg, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { n.Close() })
+	return n, rec
+}
+
+// sendFile starts sending a file named name holding body from a node of
+// its own to a receiver on loopback at port, with code.
+func sendFile(t *testing.T, port int, code, name, body string) (*Transfer, *recorder) {
+	t.Helper()
+	n, rec := newTestNode(t, "sender "+name)
+	src := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(src, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	items, _ := json.Marshal([]map[string]string{{"path": src}})
+	so := NewSendOptions()
+	so.Addr = "127.0.0.1:" + strconv.Itoa(port)
+	so.Code, so.ItemsJSON = code, string(items)
+	st, err := n.Send(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, rec
+}
+
+// TestReceiveSeveral: on the Android profile one receive takes two
+// senders at once, each a transfer of its own whose id (core/app's) is
+// on every one of its events and answers its offer; a third sender,
+// while both wait for an answer, is told busy; both files arrive.
+func TestReceiveSeveral(t *testing.T) {
+	testkit.CheckGoroutines(t)
+	phone, ev := newProfileNode(t, "Android phone", androidProfile)
+	opts := loopbackReceive(t)
+	rt, err := phone.Receive(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rt.ID() != 0 {
+		t.Fatalf("a receive of several has ID %d, want 0", rt.ID())
+	}
+	a, aEv := sendFile(t, rt.Port(), rt.Code(), "a.txt", "from the first sender")
+	b, bEv := sendFile(t, rt.Port(), rt.Code(), "b.txt", "from the second sender")
+	offers := map[int64]bool{}
+	for len(offers) < 2 {
+		c := ev.wait(t, waitLong, func(c call) bool { return c.method == "offer" && !offers[c.id] })
+		offers[c.id] = true
+	}
+	// Both offers are open at once: a third sender is one too many.
+	c, cEv := sendFile(t, rt.Port(), rt.Code(), "c.txt", "one too many")
+	if end := cEv.terminal(t, c.ID(), waitLong); end.method != "error" || end.fail.Kind != KindBusy {
+		t.Fatalf("third sender ended %s(%s)", end.method, end.arg)
+	}
+	if err := rt.Accept(); err == nil {
+		t.Fatal("Accept without an id took an offer of a receive of several")
+	}
+	for id := range offers {
+		if id == 0 {
+			t.Fatalf("an offer without a transfer id: %v", ev.list())
+		}
+		if err := rt.AcceptTransfer(id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, s := range []struct {
+		tr  *Transfer
+		rec *recorder
+	}{{a, aEv}, {b, bEv}} {
+		if end := s.rec.terminal(t, s.tr.ID(), waitLong); end.method != "done" {
+			t.Fatalf("sender ended %s(%s)", end.method, end.arg)
+		}
+	}
+	for id := range offers {
+		if end := ev.terminal(t, id, waitLong); end.method != "done" {
+			t.Fatalf("transfer %d ended %s(%s)", id, end.method, end.arg)
+		}
+		checkOneTransfer(t, ev, id)
+	}
+	for name, want := range map[string]string{"a.txt": "from the first sender", "b.txt": "from the second sender"} {
+		if got, err := os.ReadFile(filepath.Join(opts.Dir, name)); err != nil || string(got) != want {
+			t.Fatalf("%s = %q, %v", name, got, err)
+		}
+	}
+	if err := rt.AcceptTransfer(1 << 40); err == nil {
+		t.Fatal("accepting an unknown transfer succeeded")
+	}
+	if err := rt.Cancel(); err != nil {
+		t.Fatal(err)
+	}
+	if end := ev.terminal(t, 0, waitLong); end.method != "error" || end.fail.Kind != KindCancelled {
+		t.Fatalf("receive ended %s(%s)", end.method, end.arg)
+	}
+}
+
+// checkOneTransfer checks that a sender's transfer id names one whole
+// story: it starts with "connected", has one "offer" and ends once.
+func checkOneTransfer(t *testing.T, ev *recorder, id int64) {
+	t.Helper()
+	var methods []string
+	ev.mu.Lock()
+	for _, c := range ev.calls {
+		if c.id == id {
+			methods = append(methods, c.method)
+		}
+	}
+	ev.mu.Unlock()
+	if len(methods) < 3 || methods[0] != "connected" || ev.count(id, "offer") != 1 || ev.count(id, "done") != 1 {
+		t.Fatalf("transfer %d's events: %v", id, methods)
+	}
+}
+
+// TestReceiveOneOnIOS: the iOS profile's receive takes one sender; a
+// second, while the first waits for an answer, is told busy; asking for
+// more than the device allows is an error.
+func TestReceiveOneOnIOS(t *testing.T) {
+	testkit.CheckGoroutines(t)
+	phone, ev := newProfileNode(t, "iPhone", iosProfile)
+	opts := loopbackReceive(t)
+	opts.MaxTransfers = 2
+	if _, err := phone.Receive(opts); err == nil {
+		t.Fatal("a receive of 2 at once on iOS started")
+	}
+	opts.MaxTransfers = 0
+	rt, err := phone.Receive(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sendFile(t, rt.Port(), rt.Code(), "a.txt", "first")
+	ev.wait(t, waitLong, func(c call) bool { return c.method == "offer" && c.id == rt.ID() })
+	b, bEv := sendFile(t, rt.Port(), rt.Code(), "b.txt", "second")
+	if end := bEv.terminal(t, b.ID(), waitLong); end.method != "error" || end.fail.Kind != KindBusy {
+		t.Fatalf("second sender ended %s(%s)", end.method, end.arg)
+	}
+	if err := rt.Cancel(); err != nil {
+		t.Fatal(err)
+	}
+	if end := ev.terminal(t, rt.ID(), waitLong); end.method != "error" || end.fail.Kind != KindCancelled {
+		t.Fatalf("receive ended %s(%s)", end.method, end.arg)
+	}
+}
