@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/ferry-project/ferry/tests/testkit"
@@ -156,6 +157,59 @@ func TestReceiveOneOnIOS(t *testing.T) {
 		t.Fatal(err)
 	}
 	if end := ev.terminal(t, rt.ID(), waitLong); end.method != "error" || end.fail.Kind != KindCancelled {
+		t.Fatalf("receive ended %s(%s)", end.method, end.arg)
+	}
+}
+
+// TestReceiveSeveralAnswers: in a receive of several, DeclineTransfer
+// and CancelTransfer end the one transfer they name, on both sides, and
+// the receive goes on to take the next sender. core/app ends a transfer
+// cancelled while its offer waits for an answer as declined
+// ("declined the offer ...: transfer cancelled"), so either kind is
+// CancelTransfer's here.
+func TestReceiveSeveralAnswers(t *testing.T) {
+	testkit.CheckGoroutines(t)
+	phone, ev := newProfileNode(t, "Android phone", androidProfile)
+	rt, err := phone.Receive(loopbackReceive(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, aEv := sendFile(t, rt.Port(), rt.Code(), "a.txt", "declined")
+	aID := ev.wait(t, waitLong, func(c call) bool { return c.method == "offer" }).id
+	b, bEv := sendFile(t, rt.Port(), rt.Code(), "b.txt", "cancelled")
+	bID := ev.wait(t, waitLong, func(c call) bool { return c.method == "offer" && c.id != aID }).id
+	if err := rt.DeclineTransfer(aID); err != nil {
+		t.Fatal(err)
+	}
+	if err := rt.CancelTransfer(bID); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []struct {
+		id, sid int64
+		rec     *recorder
+		kinds   string
+	}{{aID, a.ID(), aEv, KindDeclined}, {bID, b.ID(), bEv, KindDeclined + " " + KindCancelled}} {
+		if end := ev.terminal(t, s.id, waitLong); end.method != "error" || end.fail.Kind == "" || !strings.Contains(s.kinds, end.fail.Kind) {
+			t.Fatalf("transfer %d ended %s(%s), want %s", s.id, end.method, end.arg, s.kinds)
+		}
+		if end := s.rec.terminal(t, s.sid, waitLong); end.method != "error" || end.fail.Kind == "" || !strings.Contains(s.kinds, end.fail.Kind) {
+			t.Fatalf("its sender ended %s(%s), want %s", end.method, end.arg, s.kinds)
+		}
+	}
+	if err := rt.AcceptTransfer(aID); err == nil {
+		t.Fatal("accepting an ended transfer succeeded")
+	}
+	ev.onCall = func(c call) {
+		if c.method == "offer" {
+			rt.AcceptTransfer(c.id)
+		}
+	}
+	c, cEv := sendFile(t, rt.Port(), rt.Code(), "c.txt", "the next one")
+	if end := cEv.terminal(t, c.ID(), waitLong); end.method != "done" {
+		t.Fatalf("the next sender ended %s(%s)", end.method, end.arg)
+	}
+	rt.Cancel()
+	if end := ev.terminal(t, 0, waitLong); end.method != "error" || end.fail.Kind != KindCancelled {
 		t.Fatalf("receive ended %s(%s)", end.method, end.arg)
 	}
 }
