@@ -199,12 +199,11 @@ func TestReceiveSeveralAnswers(t *testing.T) {
 	if err := rt.AcceptTransfer(aID); err == nil {
 		t.Fatal("accepting an ended transfer succeeded")
 	}
-	ev.onCall = func(c call) {
-		if c.method == "offer" {
-			rt.AcceptTransfer(c.id)
-		}
-	}
 	c, cEv := sendFile(t, rt.Port(), rt.Code(), "c.txt", "the next one")
+	cID := ev.wait(t, waitLong, func(c call) bool { return c.method == "offer" && c.id != aID && c.id != bID }).id
+	if err := rt.AcceptTransfer(cID); err != nil {
+		t.Fatal(err)
+	}
 	if end := cEv.terminal(t, c.ID(), waitLong); end.method != "done" {
 		t.Fatalf("the next sender ended %s(%s)", end.method, end.arg)
 	}
