@@ -172,7 +172,10 @@ func preview(text string, n int) string {
 // showTexts adds the received texts to the result, and puts them on the
 // clipboard when the setting says so and the Node agrees (a trusted
 // sender's, Result.Clipboard).
-func (v *receiveView) showTexts(res app.Result) {
+func (v *receiveView) showTexts(res app.Result) { v.showTextsIn(v.prog, res) }
+
+// showTextsIn shows res's texts in the result of p.
+func (v *receiveView) showTextsIn(p *progressPanel, res app.Result) {
 	if len(res.Texts) == 0 {
 		return
 	}
@@ -182,10 +185,10 @@ func (v *receiveView) showTexts(res app.Result) {
 		v.u.cfg.App.Clipboard().SetContent(text)
 	}
 	for _, t := range res.Texts {
-		v.prog.extra.Add(textCard(v.u.cfg.App, t, auto))
+		p.extra.Add(textCard(v.u.cfg.App, t, auto))
 	}
 	if res.Err == nil && v.u.settings.textsToClipboard() && clip != app.ClipPut {
-		v.prog.extra.Add(&widget.Label{
+		p.extra.Add(&widget.Label{
 			Text:       "Not put on the clipboard by itself: only texts from trusted devices are. Press Copy if you want it there.",
 			Wrapping:   fyne.TextWrapWord,
 			SizeName:   theme.SizeNameCaptionText,

@@ -44,6 +44,7 @@ type receiveView struct {
 	progCard *fyne.Container
 
 	receiving
+	incoming // several senders at once (receivemany.go)
 }
 
 func newReceiveView(u *UI) *receiveView {
@@ -52,7 +53,9 @@ func newReceiveView(u *UI) *receiveView {
 	v.readyPanel = newReadyPanel(v.openFolder)
 	v.refusalNotice = newRefusalNotice(v.clearRefusals)
 	v.codesNotice = newCodesNotice(v.askNewCode)
-	v.ready = centred(640, card(container.NewVBox(v.readyTitle(), v.name, v.body, v.codes, v.notice, v.foot)))
+	readyCard := centred(640, card(container.NewVBox(v.readyTitle(), v.name, v.body, v.codes, v.notice, v.foot)))
+	v.initIncoming(readyCard)
+	v.ready = container.NewStack(readyCard)
 
 	failTitle := &widget.Label{Text: "Can't receive", TextStyle: fyne.TextStyle{Bold: true}, SizeName: theme.SizeNameSubHeadingText}
 	v.failText = &widget.Label{Wrapping: fyne.TextWrapWord}
@@ -85,6 +88,10 @@ func (v *receiveView) show(o fyne.CanvasObject) {
 // transfers).
 func (v *receiveView) handle(lis int, t *app.Transfer, ev event.Event) {
 	if lis != v.lis {
+		return
+	}
+	if v.many && t != nil {
+		v.cardEvent(t, ev)
 		return
 	}
 	switch e := ev.(type) {

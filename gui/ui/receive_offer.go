@@ -62,29 +62,8 @@ func (v *receiveView) offerArrived(t *app.Transfer, o event.Offer) {
 // showOffer asks whether to take what is coming.
 func (v *receiveView) showOffer(t *app.Transfer, o event.Offer) {
 	v.closeOffer()
-	who := o.PeerName
-	if who == "" {
-		who = "A device"
-	}
-	what := plural(o.Files, "file", "files")
-	if o.Folders > 0 {
-		what += " in " + plural(o.Folders, "folder", "folders")
-	}
-	switch {
-	case o.Texts > 0 && o.Files == 0:
-		what = plural(o.Texts, "text", "texts")
-	case o.Texts > 0:
-		what += " and " + plural(o.Texts, "text", "texts")
-	}
-	paired := v.prog.conn.Paired
-	if paired {
-		who += ", a trusted device,"
-	}
-	head := &widget.Label{Text: fmt.Sprintf("%s wants to send you %s (%s).", who, what, formatBytes(o.TotalBytes)), Wrapping: fyne.TextWrapWord, TextStyle: fyne.TextStyle{Bold: true}}
-	fpText := "Fingerprint " + o.PeerFingerprint
-	if paired {
-		fpText = "Trusted device: its key is the one you paired with  ·  " + fpText
-	}
+	headText, fpText := offerLines(o, v.prog.conn.Paired)
+	head := &widget.Label{Text: headText, Wrapping: fyne.TextWrapWord, TextStyle: fyne.TextStyle{Bold: true}}
 	fp := &widget.Label{Text: fpText, SizeName: theme.SizeNameCaptionText}
 	where := &widget.Label{Text: "They will be saved in " + v.u.settings.downloadDir(), Wrapping: fyne.TextWrapWord}
 	content := container.NewVBox(head, fp, offerList(o.Full), where)
@@ -109,6 +88,32 @@ func (v *receiveView) showOffer(t *app.Transfer, o event.Offer) {
 	v.offers++
 	v.offerText = head.Text + "\n" + fp.Text
 	d.Show()
+}
+
+// offerLines are what an offer question says: "desk wants to send you 3
+// files (2 MB)." and the sender's fingerprint, or that it is the trusted
+// device.
+func offerLines(o event.Offer, paired bool) (head, fp string) {
+	who := whoOf(o.PeerName)
+	what := plural(o.Files, "file", "files")
+	if o.Folders > 0 {
+		what += " in " + plural(o.Folders, "folder", "folders")
+	}
+	switch {
+	case o.Texts > 0 && o.Files == 0:
+		what = plural(o.Texts, "text", "texts")
+	case o.Texts > 0:
+		what += " and " + plural(o.Texts, "text", "texts")
+	}
+	if paired {
+		who += ", a trusted device,"
+	}
+	head = fmt.Sprintf("%s wants to send you %s (%s).", who, what, formatBytes(o.TotalBytes))
+	fp = "Fingerprint " + o.PeerFingerprint
+	if paired {
+		fp = "Trusted device: its key is the one you paired with  ·  " + fp
+	}
+	return head, fp
 }
 
 // offerList lists the offer's files with their sizes, six rows high.

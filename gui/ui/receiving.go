@@ -52,6 +52,10 @@ func (v *receiveView) start() {
 // listenAgain shows the code again after a result (the receiver is
 // waiting already), or wakes the receive loop after an error.
 func (v *receiveView) listenAgain() {
+	if v.many && v.stopMany != nil { // waiting still, under the cards
+		v.show(v.ready)
+		return
+	}
 	if v.t != nil && !v.busy && len(v.relisten) == 0 {
 		v.show(v.ready)
 		return
@@ -75,6 +79,9 @@ func (v *receiveView) settingsChanged() {
 	if v.t != nil && !v.busy {
 		v.t.Cancel(errRestart)
 	}
+	if v.stopMany != nil && len(v.running()) == 0 {
+		v.stopMany()
+	}
 }
 
 // relistenWanted says, once, whether the settings changed since the
@@ -93,7 +100,10 @@ func (v *receiveView) relistenWanted() bool {
 // the result stays on screen until the person presses Receive more (or
 // the next sender connects): the app receives whenever it is open.
 func (v *receiveView) loop(ctx context.Context) {
-	var rc *app.Receiver
+	var (
+		rc   *app.Receiver
+		many bool // rc takes several senders at once
+	)
 	stop := func() {
 		if rc != nil {
 			rc.Close()
@@ -109,12 +119,15 @@ func (v *receiveView) loop(ctx context.Context) {
 		var err error
 		if rc == nil {
 			lis++
-			if rc, err = v.listen(lis); err != nil {
+			if rc, many, err = v.listen(lis); err != nil {
 				err = fmt.Errorf("starting the receiver: %w", err)
 			}
 		}
 		restart := false
-		if err == nil {
+		switch {
+		case err == nil && many:
+			restart, err = v.receiveMany(ctx, rc)
+		case err == nil:
 			restart, err = v.receiveOne(ctx, rc, show)
 		}
 		switch {
@@ -143,11 +156,12 @@ func (v *receiveView) loop(ctx context.Context) {
 	}
 }
 
-// listen starts receiver lis with the settings as they are now.
-func (v *receiveView) listen(lis int) (*app.Receiver, error) {
+// listen starts receiver lis with the settings as they are now; many
+// says it takes several senders at once.
+func (v *receiveView) listen(lis int) (rc *app.Receiver, many bool, err error) {
 	cfg, err := v.u.settings.receiveConfig()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	cfg.Listen, cfg.Advertise = v.u.cfg.Listen, v.u.cfg.Advertise
 	cfg.OnEvent = func(t *app.Transfer, ev event.Event) {
@@ -158,18 +172,19 @@ func (v *receiveView) listen(lis int) (*app.Receiver, error) {
 		v.u.do(func() { v.handle(lis, t, ev) })
 	}
 	v.u.cfg.Node.SetName(v.u.settings.deviceName())
-	rc, err := v.u.cfg.Node.Listen(cfg)
+	rc, err = v.u.cfg.Node.Listen(cfg)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
+	many = cfg.MaxConcurrent > 1
 	name, port, dir := v.u.cfg.Node.Name(), rc.Port(), rc.Dir()
 	v.u.do(func() {
-		v.lis, v.r, v.port = lis, rc, port
+		v.lis, v.r, v.port, v.many = lis, rc, port, many
 		v.askFirst, v.autoTrusted = !cfg.AcceptAll, cfg.AcceptTrusted
 		v.name.SetText("This device appears to others as “" + name + "”.")
 		v.saveTo.SetText("Saving to " + dir)
 	})
-	return rc, nil
+	return rc, many, nil
 }
 
 // receiveOne waits for one sender on rc and shows its transfer to the

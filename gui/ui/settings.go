@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -14,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
 )
 
@@ -25,7 +27,19 @@ const (
 	prefAsk  = "askBeforeAccepting"
 	// Off by default: a person opts in to offers that nobody confirms.
 	prefAutoTrusted = "autoAcceptTrusted"
+	// How many senders the receiver takes at once (receivemany.go).
+	prefMaxSenders = "receiveFromUpTo"
 )
+
+// defaultMaxSenders is one sender at a time, as before the setting: one
+// result screen, and a second sender told the receiver is busy. Taking
+// several is a choice the person makes, as each open question is one
+// more thing to answer at once.
+const defaultMaxSenders = 1
+
+// maxSendersChoices are the setting's values, 1 to
+// transfer.MaxConcurrentLimit.
+var maxSendersChoices = []string{"1", "2", "3", "4"}
 
 // settingsView is the Settings tab. Values live in the app's Preferences
 // (which are safe to read from any goroutine) and apply when saved.
@@ -38,6 +52,7 @@ type settingsView struct {
 	ask         *widget.Check
 	autoTrusted *widget.Check
 	textClip    *widget.Check // clipboard.go
+	maxSenders  *widget.Select
 	saved       *widget.Label
 	fp          *widget.Label
 	background  *backgroundSettings // tray and login (tray.go)
@@ -81,6 +96,7 @@ func newSettingsView(u *UI) *settingsView {
 	})
 	v.autoTrusted = widget.NewCheck("Accept files from trusted devices without asking", nil)
 	v.textClip = newClipboardCheck()
+	v.maxSenders = widget.NewSelect(maxSendersChoices, nil)
 	v.saved = &widget.Label{Importance: widget.SuccessImportance}
 	v.fp = &widget.Label{Selectable: true, TextStyle: fyne.TextStyle{Monospace: true}}
 	v.background = newBackgroundSettings(u)
@@ -89,6 +105,8 @@ func newSettingsView(u *UI) *settingsView {
 			{Text: "Device name", Widget: v.name, HintText: "How this device appears to others"},
 			{Text: "Download folder", Widget: container.NewBorder(nil, nil, nil, browse, v.dir), HintText: "Where received files are saved"},
 			{Text: "Incoming", Widget: container.NewVBox(v.ask, v.autoTrusted, v.textClip), HintText: "Without asking, anyone who knows the code can send"},
+			{Text: "At once", Widget: container.NewHBox(widget.NewLabel("Receive from up to"), v.maxSenders, widget.NewLabel("devices at once")),
+				HintText: "Beyond it, a sender is told this device is busy"},
 			v.background.item(),
 			{Text: "Fingerprint", Widget: v.fp, HintText: "Compare it with what the other device shows"},
 		},
@@ -193,6 +211,7 @@ func (v *settingsView) load() {
 	v.ask.SetChecked(v.askFirst())
 	v.autoTrusted.SetChecked(v.autoAcceptTrusted())
 	v.textClip.SetChecked(v.textsToClipboard())
+	v.maxSenders.SetSelected(strconv.Itoa(v.maxConcurrent()))
 	v.ask.OnChanged(v.ask.Checked)
 	v.saved.SetText("")
 	v.saved.Hide() // no empty line under the form
@@ -210,6 +229,9 @@ func (v *settingsView) save() {
 	p.SetBool(prefAutoTrusted, v.autoTrusted.Checked)
 	v.background.save(v.u)
 	p.SetBool(prefTextsToClipboard, v.textClip.Checked)
+	if n, err := strconv.Atoi(v.maxSenders.Selected); err == nil {
+		p.SetInt(prefMaxSenders, n)
+	}
 	v.saved.SetText("Saved")
 	v.saved.Show()
 	v.u.recv.settingsChanged()
@@ -233,6 +255,16 @@ func (v *settingsView) askFirst() bool {
 	return v.prefs().BoolWithFallback(prefAsk, true)
 }
 
+// maxConcurrent is how many senders the receiver takes at once: the
+// setting, or the default when it is missing or out of range.
+func (v *settingsView) maxConcurrent() int {
+	n := v.prefs().IntWithFallback(prefMaxSenders, defaultMaxSenders)
+	if n < 1 || n > transfer.MaxConcurrentLimit {
+		return defaultMaxSenders
+	}
+	return n
+}
+
 func (v *settingsView) autoAcceptTrusted() bool {
 	return v.prefs().BoolWithFallback(prefAutoTrusted, false)
 }
@@ -250,5 +282,5 @@ func (v *settingsView) receiveConfig() (app.ReceiveConfig, error) {
 	// the clipboard; once the codes stop, the receiver still waits for
 	// trusted devices, and the person can ask for a new code.
 	return app.ReceiveConfig{Dir: dir, AcceptAll: !v.askFirst(), AcceptTrusted: v.autoAcceptTrusted(),
-		KeepTexts: true, Page: true, KeepWaiting: true}, nil
+		KeepTexts: true, Page: true, KeepWaiting: true, MaxConcurrent: v.maxConcurrent()}, nil
 }

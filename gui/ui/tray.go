@@ -250,6 +250,9 @@ func (u *UI) notify(title, body string) {
 
 // trayStatus is the receiver's line in the tray menu.
 func (v *receiveView) trayStatus() string {
+	if v.many {
+		return v.manyStatus()
+	}
 	switch {
 	case v.busy && v.prog.conn.PeerName != "":
 		return "Receiving from " + v.prog.conn.PeerName

@@ -1,0 +1,284 @@
+package ui
+
+// This file holds the Receive view of a receiver that takes several
+// senders at once (the setting "Receive from up to N devices at once",
+// app.Receiver.ReceiveMany): the code stays on screen, and each sender
+// that gets through is a card under it, with its own question, progress,
+// Cancel and result. A finished card stays until the person dismisses it.
+
+import (
+	"context"
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
+)
+
+// incoming is the Receive view's part for several senders at once. Its
+// fields are the UI goroutine's.
+type incoming struct {
+	many     bool               // the receiver listens for several senders at once
+	stopMany context.CancelFunc // ends ReceiveMany to listen again; nil unless it waits
+	cards    map[*app.Transfer]*incomingCard
+	order    []*incomingCard // as they came; finished ones until dismissed
+
+	readyBox  fyne.CanvasObject // the code's card, centred
+	cardBox   *fyne.Container   // the cards, one under the other
+	manyBox   *fyne.Container   // the code's card above the cards
+	manyPanel fyne.CanvasObject // manyBox, scrolled
+}
+
+// incomingCard is one sender of several: its question while it is open,
+// then its progress panel, which ends in its result.
+type incomingCard struct {
+	t       *app.Transfer
+	root    fyne.CanvasObject
+	prog    *progressPanel
+	ask     *fyne.Container
+	askText *widget.Label
+	askFP   *widget.Label
+	accept  *widget.Button
+	decline *widget.Button
+	dismiss *widget.Button // once it ended
+	ended   bool
+	auto    bool // the settings accepted its offer: its end is a notification
+}
+
+// initIncoming builds the layout that holds the code's card (ready, centred)
+// and the cards; the Receive view's ready panel is a stack that shows one
+// or the other.
+func (v *receiveView) initIncoming(ready fyne.CanvasObject) {
+	v.cards = make(map[*app.Transfer]*incomingCard)
+	v.readyBox = ready
+	v.cardBox = container.NewVBox()
+	v.manyBox = container.NewVBox()
+	v.manyPanel = container.NewVScroll(v.manyBox)
+}
+
+// layoutCards shows the code's card alone when there are no cards, and
+// above the cards, scrolled together, when there are.
+func (v *receiveView) layoutCards() {
+	if len(v.order) == 0 {
+		v.manyBox.Objects = nil
+		v.ready.Objects = []fyne.CanvasObject{v.readyBox}
+	} else {
+		v.manyBox.Objects = []fyne.CanvasObject{v.readyBox, centred(640, v.cardBox)}
+		v.ready.Objects = []fyne.CanvasObject{v.manyPanel}
+	}
+	v.manyBox.Refresh()
+	v.ready.Refresh()
+}
+
+// running counts the cards whose transfer has not ended.
+func (v *receiveView) running() []*incomingCard {
+	var out []*incomingCard
+	for _, c := range v.order {
+		if !c.ended {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// cardEvent shows an event of transfer t: its first, Connected, makes
+// its card.
+func (v *receiveView) cardEvent(t *app.Transfer, ev event.Event) {
+	c := v.cards[t]
+	if c == nil {
+		if e, ok := ev.(event.Connected); ok {
+			v.newCard(t, e)
+		}
+		return
+	}
+	switch e := ev.(type) {
+	case event.Offer:
+		v.cardOffer(c, e)
+	case event.Accepted, event.Progress:
+		c.ask.Hide()
+		c.prog.root.Show()
+	}
+	c.prog.handle(ev)
+}
+
+// newCard shows a sender that got through, named by its pin when it is
+// a trusted device, and waits for its end off the UI goroutine.
+func (v *receiveView) newCard(t *app.Transfer, e event.Connected) {
+	if e.Paired {
+		e.PeerName = pinnedLabel(e.PinnedName, e.PeerName)
+	}
+	c := &incomingCard{t: t, prog: newProgressPanel(false)}
+	c.prog.begin("Receiving", "From "+connLine(e), func() {
+		c.prog.cancel.Disable()
+		c.prog.current.SetText("Cancelling…")
+		t.Cancel(errReceiverCancelled)
+	})
+	c.prog.handle(e)
+	c.askText = &widget.Label{Wrapping: fyne.TextWrapWord, TextStyle: fyne.TextStyle{Bold: true}}
+	c.askFP = &widget.Label{SizeName: theme.SizeNameCaptionText, Truncation: fyne.TextTruncateEllipsis}
+	c.decline = widget.NewButtonWithIcon("Decline", theme.CancelIcon(), func() {
+		c.decline.Disable()
+		c.accept.Disable()
+		t.Decline(declinedByPerson)
+	})
+	c.accept = widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() {
+		c.ask.Hide()
+		c.prog.root.Show()
+		c.prog.current.SetText("Starting…")
+		t.Accept()
+	})
+	c.accept.Importance = widget.HighImportance
+	c.ask = container.NewVBox(
+		&widget.Label{Text: "Incoming transfer", SizeName: theme.SizeNameCaptionText, Importance: widget.LowImportance},
+		c.askText, c.askFP, container.NewHBox(layout.NewSpacer(), c.decline, c.accept))
+	c.ask.Hide()
+	c.root = card(container.NewVBox(c.ask, c.prog.root))
+	v.cards[t] = c
+	v.order = append(v.order, c)
+	v.cardBox.Add(c.root)
+	// A sender got through: the refusals before it are history.
+	v.clearRefusals()
+	v.layoutCards()
+	v.show(v.ready)
+	v.u.ShowReceive()
+	v.u.refreshTray()
+	v.u.goroutine(func() {
+		res := t.Wait()
+		pin := v.u.pinOfferFor(res)
+		v.u.do(func() { v.cardDone(c, res, pin) })
+	})
+}
+
+// cardOffer asks the person about an offer on its card, or says with a
+// notification that the settings accepted it.
+func (v *receiveView) cardOffer(c *incomingCard, o event.Offer) {
+	paired := c.prog.conn.Paired
+	if paired {
+		o.PeerName = c.prog.conn.PeerName // named by its pin (newCard)
+	}
+	if !v.askFirst || (v.autoTrusted && paired) {
+		c.auto = true
+		v.u.notify("Receiving from "+whoOf(o.PeerName),
+			fmt.Sprintf("%s (%s), into %s", offerWhat(o), formatBytes(o.TotalBytes), v.u.settings.downloadDir()))
+		return
+	}
+	if v.u.tray.hidden {
+		v.u.ShowWindow()
+	}
+	head, fp := offerLines(o, paired)
+	c.askText.SetText(head)
+	c.askFP.SetText(fp)
+	c.prog.root.Hide()
+	c.ask.Show()
+}
+
+// cardDone shows the end of a card's transfer in the app's words, with
+// the texts received and the box that trusts a sender a code
+// authenticated; the card stays until dismissed.
+func (v *receiveView) cardDone(c *incomingCard, res app.Result, pin pinOffer) {
+	c.ended = true
+	delete(v.cards, c.t)
+	c.ask.Hide()
+	c.prog.root.Show()
+	c.dismiss = widget.NewButtonWithIcon("Dismiss", theme.CancelIcon(), func() { v.dismissCard(c) })
+	if res.Err == nil {
+		open := widget.NewButtonWithIcon("Open folder", theme.FolderOpenIcon(), v.openFolder)
+		open.Importance = widget.HighImportance
+		c.prog.finish(res.Summary, nil, c.dismiss, open)
+	} else {
+		c.prog.finish(res.Summary, res.Err, c.dismiss)
+	}
+	v.showTextsIn(c.prog, res)
+	if res.Err == nil {
+		v.u.offerTrust(c.prog, pin)
+	}
+	v.u.recorded()
+	v.u.noteTransfer(false, c.prog.conn, res.Summary, res.Err)
+	if c.auto {
+		who := whoOf(c.prog.conn.PeerName)
+		if res.Err != nil {
+			v.u.notify("Transfer from "+who+" failed", explain(res.Err).Headline)
+		} else {
+			v.u.notify("Received from "+who, summaryWhat(res.Summary)+", verified, in "+v.u.settings.downloadDir())
+		}
+	}
+	v.layoutCards()
+	// New settings wait for the last transfer to end.
+	if len(v.running()) == 0 && len(v.relisten) > 0 && v.stopMany != nil {
+		v.stopMany()
+	}
+}
+
+// dismissCard takes a finished card away.
+func (v *receiveView) dismissCard(c *incomingCard) {
+	for i, x := range v.order {
+		if x == c {
+			v.order = append(v.order[:i], v.order[i+1:]...)
+			break
+		}
+	}
+	v.cardBox.Remove(c.root)
+	v.layoutCards()
+}
+
+// manyStatus is the tray's line while several senders may be received:
+// "Receiving from desk", "Receiving from 3 devices", or the code.
+func (v *receiveView) manyStatus() string {
+	run := v.running()
+	switch {
+	case len(run) == 1 && run[0].prog.conn.PeerName != "":
+		return "Receiving from " + run[0].prog.conn.PeerName
+	case len(run) == 1:
+		return "Receiving from a device"
+	case len(run) > 1:
+		return fmt.Sprintf("Receiving from %d devices", len(run))
+	case v.stopMany != nil && v.code != "":
+		return "Code " + v.code
+	}
+	return "Not receiving"
+}
+
+// receiveMany serves senders on rc, several at once, until ctx ends, the
+// settings change while no transfer runs (restart), or rc fails.
+func (v *receiveView) receiveMany(ctx context.Context, rc *app.Receiver) (restart bool, err error) {
+	mctx, stop := context.WithCancel(ctx)
+	defer stop()
+	code, port, name := rc.Code(), rc.Port(), v.u.cfg.Node.Name()
+	v.u.do(func() {
+		v.gen++
+		v.busy = false
+		v.codes.Hide()
+		v.stopMany = stop
+		v.show(v.ready)
+		v.showReady(name, code, port, rc.Dir(), v.u.cfg.Hosts(), v.u.fingerprint())
+		v.u.refreshTray()
+		if len(v.relisten) > 0 && len(v.running()) == 0 { // the settings changed just now
+			stop()
+		}
+	})
+	err = rc.ReceiveMany(mctx)
+	v.u.do(func() {
+		v.stopMany = nil
+		v.u.refreshTray()
+	})
+	switch {
+	case ctx.Err() != nil:
+		return false, nil
+	case mctx.Err() != nil:
+		return true, nil
+	}
+	return false, err
+}
+
+// whoOf is a sender's name, or "A device" for one without.
+func whoOf(name string) string {
+	if name == "" {
+		return "A device"
+	}
+	return name
+}

@@ -1,0 +1,141 @@
+package ui
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
+// TestReceiveFromThreeAtOnce: with "Receive from up to 3 devices at
+// once", three real Nodes send to the app's receiver over loopback at
+// the same time. Each gets a card with its own question, all three open
+// at once under the code; one is declined and its sender told so, the
+// other two are accepted one after the other and arrive verified. The
+// tray counts the senders as they come and go.
+func TestReceiveFromThreeAtOnce(t *testing.T) {
+	ta := &trayApp{}
+	h := newHarness(t, withTray(ta))
+	h.app.Preferences().SetBool(prefTray, true)
+	h.app.Preferences().SetInt(prefMaxSenders, 3)
+	h.u.Start()
+	v := h.u.recv
+	var (
+		code string
+		port int
+	)
+	h.waitFor("the receiver to wait for several", func() bool {
+		code, port = v.code, v.port
+		return v.many && v.stopMany != nil && len(code) >= 6
+	})
+
+	names := []string{"ann", "bob", "cy"}
+	sends := map[string]*app.Transfer{}
+	srcs := map[string]string{}
+	for i, name := range names {
+		srcs[name] = writeFile(t, filepath.Join(t.TempDir(), name), name+".bin", 50_000+i*1000)
+		n := testNode(t, app.Config{Name: name, NoHistory: true})
+		sends[name] = n.Send(t.Context(), app.SendConfig{
+			Items: []transfer.Item{{Path: srcs[name]}}, Paths: []string{srcs[name]},
+			Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: code,
+		})
+	}
+	cards := map[string]*incomingCard{}
+	h.waitFor("three open questions", func() bool {
+		for _, c := range v.order {
+			if c.ask.Visible() {
+				cards[c.prog.conn.PeerName] = c
+			}
+		}
+		return len(cards) == 3
+	})
+	s := h.screen()
+	for _, want := range []string{code, "ann wants to send you 1 file (" + formatBytes(50_000) + ").", "bob wants to send you 1 file", "cy wants to send you 1 file", "Fingerprint "} {
+		if !contains(s, want) {
+			t.Errorf("the screen with three questions does not show %q", want)
+		}
+	}
+	h.check(func() bool {
+		if !v.ready.Visible() || !v.readyBox.Visible() {
+			t.Error("the code is not shown above the cards")
+			return false
+		}
+		return true
+	})
+	h.waitFor("the tray to count three", func() bool { return trayFirst(ta) == "Receiving from 3 devices" })
+
+	h.tap(cards["bob"].decline)
+	if err := sends["bob"].Wait().Err; !errors.Is(err, transfer.ErrDeclined) {
+		t.Errorf("bob: %v, want declined", err)
+	}
+	h.waitFor("bob's card to say declined", func() bool { return cards["bob"].prog.state == stateFailed })
+	h.check(func() bool {
+		if got := cards["bob"].prog.headline.Text; got != "Declined" {
+			t.Errorf("bob's card says %q", got)
+			return false
+		}
+		return true
+	})
+	h.waitFor("the tray to count two", func() bool { return trayFirst(ta) == "Receiving from 2 devices" })
+
+	h.tap(cards["cy"].accept)
+	if err := sends["cy"].Wait().Err; err != nil {
+		t.Fatalf("cy: %v", err)
+	}
+	h.waitFor("cy's card verified", func() bool { return cards["cy"].prog.state == stateVerified })
+	h.waitFor("the tray to name ann", func() bool { return trayFirst(ta) == "Receiving from ann" })
+	h.check(func() bool {
+		if !cards["ann"].ask.Visible() {
+			t.Error("ann's question closed when cy's was answered")
+			return false
+		}
+		return true
+	})
+
+	h.tap(cards["ann"].accept)
+	if err := sends["ann"].Wait().Err; err != nil {
+		t.Fatalf("ann: %v", err)
+	}
+	h.waitFor("ann's card verified", func() bool { return cards["ann"].prog.state == stateVerified })
+	h.waitFor("the tray to show a code again", func() bool { return contains(trayFirst(ta), "Code ") })
+	for _, name := range []string{"ann", "cy"} {
+		want, _ := os.ReadFile(srcs[name])
+		got, err := os.ReadFile(filepath.Join(h.dir, name+".bin"))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s.bin: %d bytes, %v; want the %d sent", name, len(got), err, len(want))
+		}
+	}
+	if _, err := os.Stat(filepath.Join(h.dir, "bob.bin")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("bob's declined file: %v", err)
+	}
+	s = h.screen()
+	for _, want := range []string{"received and verified", "Declined", "Dismiss"} {
+		if !contains(s, want) {
+			t.Errorf("the finished cards do not show %q", want)
+		}
+	}
+
+	// Finished cards stay until dismissed.
+	h.tap(cards["bob"].dismiss)
+	h.check(func() bool {
+		if len(v.order) != 2 || v.order[0] == cards["bob"] || v.order[1] == cards["bob"] {
+			t.Errorf("after dismissing bob's card: %d cards", len(v.order))
+			return false
+		}
+		return true
+	})
+}
+
+// trayFirst is the tray menu's first line, the receiver's.
+func trayFirst(ta *trayApp) string {
+	l := ta.labels()
+	if len(l) == 0 {
+		return ""
+	}
+	return l[0]
+}
