@@ -13,7 +13,7 @@
 //	FERRY_GUI_DEMO=view   open a view filled with sample content and no network:
 //	                      send, progress, done, failed, receive, offer, settings,
 //	                      trusted, devices-trusted, done-trust, send-many,
-//	                      progress-many, send-phone or history
+//	                      progress-many, receive-many, send-phone or history
 //	FERRY_GUI_STATE=file  write what the Send view holds to file, as JSON,
 //	                      whenever it changes (for tests of the real app)
 //

@@ -23,7 +23,8 @@ import (
 // code), "offer" (an incoming offer), "settings", "trusted" (Settings with
 // two trusted devices), "devices-trusted" (a device list with a trusted
 // device and one whose key changed), "done-trust" (a verified send with
-// the box that trusts the receiver) or "send-phone" (Send to a phone,
+// the box that trusts the receiver), "receive-many" (three incoming
+// cards: asking, receiving, verified) or "send-phone" (Send to a phone,
 // waiting for a page: the QR code and the link).
 // Call it after New and before Start. Sample files are created, sparse,
 // under the system's temporary folder, and so is a trust store of sample
@@ -40,6 +41,9 @@ func (u *UI) Demo(view string) error {
 	case "receive", "offer", "codes-stopped":
 		u.ShowReceive()
 		u.demoReceive(view)
+	case "receive-many":
+		u.ShowReceive()
+		u.demoReceiveMany()
 	case "settings", "trusted":
 		u.ShowSettings()
 	case "history":
@@ -48,7 +52,7 @@ func (u *UI) Demo(view string) error {
 		}
 		u.ShowHistory()
 	default:
-		return fmt.Errorf("demo: unknown view %q (want send, progress, done, failed, receive, offer, codes-stopped, settings, trusted, devices-trusted, done-trust, send-many, progress-many, send-phone or history)", view)
+		return fmt.Errorf("demo: unknown view %q (want send, progress, done, failed, receive, offer, codes-stopped, receive-many, settings, trusted, devices-trusted, done-trust, send-many, progress-many, send-phone or history)", view)
 	}
 	return nil
 }

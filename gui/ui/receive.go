@@ -53,9 +53,8 @@ func newReceiveView(u *UI) *receiveView {
 	v.readyPanel = newReadyPanel(v.openFolder)
 	v.refusalNotice = newRefusalNotice(v.clearRefusals)
 	v.codesNotice = newCodesNotice(v.askNewCode)
-	readyCard := centred(640, card(container.NewVBox(v.readyTitle(), v.name, v.body, v.codes, v.notice, v.foot)))
-	v.initIncoming(readyCard)
-	v.ready = container.NewStack(readyCard)
+	v.initIncoming()
+	v.setReadyBox(centred(640, card(container.NewVBox(v.readyTitle(), v.name, v.body, v.compact, v.codes, v.notice, v.foot))))
 
 	failTitle := &widget.Label{Text: "Can't receive", TextStyle: fyne.TextStyle{Bold: true}, SizeName: theme.SizeNameSubHeadingText}
 	v.failText = &widget.Label{Wrapping: fyne.TextWrapWord}
@@ -97,6 +96,7 @@ func (v *receiveView) handle(lis int, t *app.Transfer, ev event.Event) {
 	switch e := ev.(type) {
 	case event.CodeChanged:
 		v.setCode(e.Code, v.port, v.u.cfg.Hosts(), v.u.fingerprint())
+		v.codeLine.SetText(e.Code)
 		v.u.refreshTray()
 		if e.Reason == "renewed" {
 			v.codes.Hide()

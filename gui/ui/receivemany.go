@@ -24,14 +24,18 @@ import (
 // fields are the UI goroutine's.
 type incoming struct {
 	many     bool               // the receiver listens for several senders at once
+	atOnce   int                // how many: its MaxConcurrent
 	stopMany context.CancelFunc // ends ReceiveMany to listen again; nil unless it waits
 	cards    map[*app.Transfer]*incomingCard
 	order    []*incomingCard // as they came; finished ones until dismissed
 
 	readyBox  fyne.CanvasObject // the code's card, centred
+	compact   *fyne.Container   // the code in one line, in place of the QR code while cards show
+	codeLine  *widget.Label
+	waitLine  *widget.Label
 	cardBox   *fyne.Container   // the cards, one under the other
-	manyBox   *fyne.Container   // the code's card above the cards
-	manyPanel fyne.CanvasObject // manyBox, scrolled
+	manyPanel fyne.CanvasObject // the cards, scrolled
+	manyView  fyne.CanvasObject // the code's card above manyPanel
 }
 
 // incomingCard is one sender of several: its question while it is open,
@@ -50,28 +54,48 @@ type incomingCard struct {
 	auto    bool // the settings accepted its offer: its end is a notification
 }
 
-// initIncoming builds the layout that holds the code's card (ready, centred)
-// and the cards; the Receive view's ready panel is a stack that shows one
-// or the other.
-func (v *receiveView) initIncoming(ready fyne.CanvasObject) {
+// initIncoming builds the code's one line, shown while cards are; the
+// cards go under the code's card once setReadyBox has it.
+func (v *receiveView) initIncoming() {
 	v.cards = make(map[*app.Transfer]*incomingCard)
-	v.readyBox = ready
+	v.codeLine = &widget.Label{TextStyle: fyne.TextStyle{Bold: true}, SizeName: theme.SizeNameSubHeadingText}
+	v.waitLine = &widget.Label{Truncation: fyne.TextTruncateEllipsis}
+	v.compact = container.NewBorder(nil, nil, container.NewHBox(&widget.Label{Text: "Code"}, v.codeLine), nil, v.waitLine)
+	v.compact.Hide()
 	v.cardBox = container.NewVBox()
-	v.manyBox = container.NewVBox()
-	v.manyPanel = container.NewVScroll(v.manyBox)
+	v.manyPanel = container.NewVScroll(centred(640, v.cardBox))
 }
 
-// layoutCards shows the code's card alone when there are no cards, and
-// above the cards, scrolled together, when there are.
+// setReadyBox takes the code's card: the Receive view's ready panel
+// shows it alone, or above the cards.
+func (v *receiveView) setReadyBox(ready fyne.CanvasObject) {
+	v.readyBox = ready
+	v.manyView = container.NewBorder(ready, nil, nil, nil, v.manyPanel)
+	v.ready = container.NewStack(ready)
+}
+
+// layoutCards shows the code's card alone when there are no cards; when
+// there are, the card shrinks to the code in one line, and the cards
+// scroll under it.
 func (v *receiveView) layoutCards() {
 	if len(v.order) == 0 {
-		v.manyBox.Objects = nil
+		v.compact.Hide()
+		v.body.Show()
+		v.name.Show()
 		v.ready.Objects = []fyne.CanvasObject{v.readyBox}
-	} else {
-		v.manyBox.Objects = []fyne.CanvasObject{v.readyBox, centred(640, v.cardBox)}
-		v.ready.Objects = []fyne.CanvasObject{v.manyPanel}
+		v.ready.Refresh()
+		return
 	}
-	v.manyBox.Refresh()
+	v.codeLine.SetText(v.code)
+	wait := fmt.Sprintf("Waiting for more: up to %d devices at once", v.atOnce)
+	if len(v.running()) >= v.atOnce {
+		wait = fmt.Sprintf("%d devices are sending: others are told to wait", v.atOnce)
+	}
+	v.waitLine.SetText(wait)
+	v.body.Hide()
+	v.name.Hide()
+	v.compact.Show()
+	v.ready.Objects = []fyne.CanvasObject{v.manyView}
 	v.ready.Refresh()
 }
 
@@ -92,7 +116,7 @@ func (v *receiveView) cardEvent(t *app.Transfer, ev event.Event) {
 	c := v.cards[t]
 	if c == nil {
 		if e, ok := ev.(event.Connected); ok {
-			v.newCard(t, e)
+			v.awaitCard(v.newCard(t, e))
 		}
 		return
 	}
@@ -107,8 +131,8 @@ func (v *receiveView) cardEvent(t *app.Transfer, ev event.Event) {
 }
 
 // newCard shows a sender that got through, named by its pin when it is
-// a trusted device, and waits for its end off the UI goroutine.
-func (v *receiveView) newCard(t *app.Transfer, e event.Connected) {
+// a trusted device.
+func (v *receiveView) newCard(t *app.Transfer, e event.Connected) *incomingCard {
 	if e.Paired {
 		e.PeerName = pinnedLabel(e.PinnedName, e.PeerName)
 	}
@@ -119,6 +143,11 @@ func (v *receiveView) newCard(t *app.Transfer, e event.Connected) {
 		t.Cancel(errReceiverCancelled)
 	})
 	c.prog.handle(e)
+	// Shorter than the one transfer's panel: the current file and the
+	// figures beside Cancel, no rule.
+	p := c.prog
+	p.running.Objects = []fyne.CanvasObject{p.title, p.peer, p.bar,
+		container.NewBorder(nil, nil, nil, container.NewVBox(p.cancel), container.NewVBox(p.current, p.stats))}
 	c.askText = &widget.Label{Wrapping: fyne.TextWrapWord, TextStyle: fyne.TextStyle{Bold: true}}
 	c.askFP = &widget.Label{SizeName: theme.SizeNameCaptionText, Truncation: fyne.TextTruncateEllipsis}
 	c.decline = widget.NewButtonWithIcon("Decline", theme.CancelIcon(), func() {
@@ -147,8 +176,14 @@ func (v *receiveView) newCard(t *app.Transfer, e event.Connected) {
 	v.show(v.ready)
 	v.u.ShowReceive()
 	v.u.refreshTray()
+	return c
+}
+
+// awaitCard shows the end of c's transfer when it comes, waiting for it
+// off the UI goroutine.
+func (v *receiveView) awaitCard(c *incomingCard) {
 	v.u.goroutine(func() {
-		res := t.Wait()
+		res := c.t.Wait()
 		pin := v.u.pinOfferFor(res)
 		v.u.do(func() { v.cardDone(c, res, pin) })
 	})

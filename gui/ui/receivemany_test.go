@@ -139,3 +139,28 @@ func trayFirst(ta *trayApp) string {
 	}
 	return l[0]
 }
+
+// TestReceiveManyDemo: the screenshot's view shows the code in one line
+// above three cards, one asking, one receiving, one verified.
+func TestReceiveManyDemo(t *testing.T) {
+	h := newHarness(t, noReceive)
+	h.loop.run(func() {
+		if err := h.u.Demo("receive-many"); err != nil {
+			t.Error(err)
+		}
+	})
+	s := h.screen()
+	for _, want := range []string{"482913", "Waiting for more: up to 3 devices at once", "Pixel 8 wants to send you 3 files",
+		"Receiving 1 file (" + formatBytes(1_843_200_000) + ")", "Cancel", "All 2 files received and verified", "Dismiss"} {
+		if !contains(s, want) {
+			t.Errorf("the demo does not show %q", want)
+		}
+	}
+	h.check(func() bool {
+		if len(h.u.recv.order) != 3 || h.u.recv.body.Visible() {
+			t.Errorf("%d cards, QR code shown %v; want 3 cards under the code's line", len(h.u.recv.order), h.u.recv.body.Visible())
+			return false
+		}
+		return true
+	})
+}

@@ -179,7 +179,8 @@ func (v *receiveView) listen(lis int) (rc *app.Receiver, many bool, err error) {
 	many = cfg.MaxConcurrent > 1
 	name, port, dir := v.u.cfg.Node.Name(), rc.Port(), rc.Dir()
 	v.u.do(func() {
-		v.lis, v.r, v.port, v.many = lis, rc, port, many
+		v.lis, v.r, v.port = lis, rc, port
+		v.many, v.atOnce = many, cfg.MaxConcurrent
 		v.askFirst, v.autoTrusted = !cfg.AcceptAll, cfg.AcceptTrusted
 		v.name.SetText("This device appears to others as “" + name + "”.")
 		v.saveTo.SetText("Saving to " + dir)

@@ -43,6 +43,10 @@ var views = []struct {
 	// a row per device, one of which declined.
 	{"send-many.png", []string{"FERRY_GUI_DEMO=send-many"}},
 	{"progress-many.png", []string{"FERRY_GUI_DEMO=progress-many"}},
+	// Receiving from three devices at once: a card each, asking,
+	// receiving and verified, under the code.
+	{"receive-many.png", []string{"FERRY_GUI_DEMO=receive-many"}},
+	{"receive-many-light.png", []string{"FERRY_GUI_DEMO=receive-many", "FYNE_THEME=light"}},
 	// Send to a phone: the QR code and link, waiting for a page.
 	{"send-phone.png", []string{"FERRY_GUI_DEMO=send-phone"}},
 	// The History tab: sent and received, verified, declined, failed.
