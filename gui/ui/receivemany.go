@@ -12,7 +12,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -50,6 +49,7 @@ type incomingCard struct {
 	accept  *widget.Button
 	decline *widget.Button
 	dismiss *widget.Button // once it ended
+	from    *widget.Label  // the sender, over the result
 	ended   bool
 	auto    bool // the settings accepted its offer: its end is a notification
 }
@@ -82,6 +82,7 @@ func (v *receiveView) layoutCards() {
 		v.compact.Hide()
 		v.body.Show()
 		v.name.Show()
+		v.foot.Show()
 		v.ready.Objects = []fyne.CanvasObject{v.readyBox}
 		v.ready.Refresh()
 		return
@@ -94,6 +95,7 @@ func (v *receiveView) layoutCards() {
 	v.waitLine.SetText(wait)
 	v.body.Hide()
 	v.name.Hide()
+	v.foot.Hide() // each verified card has its Open folder
 	v.compact.Show()
 	v.ready.Objects = []fyne.CanvasObject{v.manyView}
 	v.ready.Refresh()
@@ -148,6 +150,9 @@ func (v *receiveView) newCard(t *app.Transfer, e event.Connected) *incomingCard 
 	p := c.prog
 	p.running.Objects = []fyne.CanvasObject{p.title, p.peer, p.bar,
 		container.NewBorder(nil, nil, nil, container.NewVBox(p.cancel), container.NewVBox(p.current, p.stats))}
+	// The result names its sender: several show at once.
+	c.from = &widget.Label{SizeName: theme.SizeNameCaptionText, Truncation: fyne.TextTruncateEllipsis}
+	p.result.Objects = append([]fyne.CanvasObject{c.from}, p.result.Objects...)
 	c.askText = &widget.Label{Wrapping: fyne.TextWrapWord, TextStyle: fyne.TextStyle{Bold: true}}
 	c.askFP = &widget.Label{SizeName: theme.SizeNameCaptionText, Truncation: fyne.TextTruncateEllipsis}
 	c.decline = widget.NewButtonWithIcon("Decline", theme.CancelIcon(), func() {
@@ -162,9 +167,8 @@ func (v *receiveView) newCard(t *app.Transfer, e event.Connected) *incomingCard 
 		t.Accept()
 	})
 	c.accept.Importance = widget.HighImportance
-	c.ask = container.NewVBox(
-		&widget.Label{Text: "Incoming transfer", SizeName: theme.SizeNameCaptionText, Importance: widget.LowImportance},
-		c.askText, c.askFP, container.NewHBox(layout.NewSpacer(), c.decline, c.accept))
+	c.ask = container.NewVBox(c.askText,
+		container.NewBorder(nil, nil, nil, container.NewHBox(c.decline, c.accept), c.askFP))
 	c.ask.Hide()
 	c.root = card(container.NewVBox(c.ask, c.prog.root))
 	v.cards[t] = c
@@ -220,6 +224,7 @@ func (v *receiveView) cardDone(c *incomingCard, res app.Result, pin pinOffer) {
 	delete(v.cards, c.t)
 	c.ask.Hide()
 	c.prog.root.Show()
+	c.from.SetText("From " + c.prog.peer.Text)
 	c.dismiss = widget.NewButtonWithIcon("Dismiss", theme.CancelIcon(), func() { v.dismissCard(c) })
 	if res.Err == nil {
 		open := widget.NewButtonWithIcon("Open folder", theme.FolderOpenIcon(), v.openFolder)

@@ -164,3 +164,45 @@ func TestReceiveManyDemo(t *testing.T) {
 		return true
 	})
 }
+
+// TestSettingReceiveFromUpTo: the setting defaults to one sender at a
+// time, is kept in the preferences, and applies when saved: a waiting
+// receiver listens again for several senders, and back for one.
+func TestSettingReceiveFromUpTo(t *testing.T) {
+	h := newHarness(t)
+	h.u.Start()
+	v, sv := h.u.recv, h.u.settings
+	h.waitFor("one sender at a time", func() bool { return v.t != nil && !v.many && len(v.code) >= 6 })
+	h.check(func() bool {
+		if sv.maxSenders.Selected != "1" {
+			t.Errorf("the setting shows %q by default, want 1", sv.maxSenders.Selected)
+			return false
+		}
+		return true
+	})
+	h.loop.run(func() {
+		sv.maxSenders.SetSelected("3")
+		sv.save()
+	})
+	if got := h.app.Preferences().Int(prefMaxSenders); got != 3 {
+		t.Errorf("preference %d after saving 3", got)
+	}
+	h.waitFor("the receiver to wait for up to three", func() bool {
+		return v.many && v.atOnce == 3 && v.stopMany != nil && v.trayStatus() == "Code "+v.code
+	})
+	h.loop.run(func() {
+		sv.maxSenders.SetSelected("1")
+		sv.save()
+	})
+	h.waitFor("the receiver back to one at a time", func() bool { return !v.many && v.t != nil && v.stopMany == nil })
+
+	// A value out of range (an edited preferences file) is the default.
+	h.app.Preferences().SetInt(prefMaxSenders, 9)
+	h.check(func() bool {
+		if n := sv.maxConcurrent(); n != defaultMaxSenders {
+			t.Errorf("maxConcurrent with 9 stored: %d", n)
+			return false
+		}
+		return true
+	})
+}
