@@ -35,6 +35,14 @@
 //     Node's, kept across transfers); "Receive more" shows the code again,
 //     a new one after a transfer by code, and the next sender replaces the
 //     result with its own transfer.
+//   - "Receive from up to N devices at once" (Settings, 1 to 4) is 1 by
+//     default: one sender at a time, as before the setting, a second
+//     told the device is busy. Above 1 the receiver is the Node's
+//     ReceiveMany (receivemany.go): the code shrinks to one line and each
+//     sender that gets through is a card under it, with its own question
+//     (several open at once), progress, Cancel and result; a finished
+//     card stays until its Dismiss is pressed, so that a result is never
+//     missed while others run. New settings wait until no card runs.
 //   - Sizes are shown in decimal units (kB, MB, GB), as file managers do.
 //   - "Choose files" picks one file per dialog (Fyne's dialog has no
 //     multiple selection); dropping adds any number at once.
@@ -123,7 +131,7 @@
 //     so turning it off changes what closing does at once and the icon
 //     goes with the next start.
 //   - The tray menu: the receiver's state ("Code 482913", "Receiving from
-//     desk", "Not receiving"), the last five transfers, sent or received,
+//     desk", "Receiving from 3 devices", "Not receiving"), the last five transfers, sent or received,
 //     from the history (earlier runs' and the CLI's too: "✓ notes.txt ·
 //     35 B · from desk (trusted) · Today 14:02", ✗ for anything but
 //     verified), or this run's when no history is kept, Open Ferry (the

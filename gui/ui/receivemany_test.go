@@ -34,26 +34,7 @@ func TestReceiveFromThreeAtOnce(t *testing.T) {
 		return v.many && v.stopMany != nil && len(code) >= 6
 	})
 
-	names := []string{"ann", "bob", "cy"}
-	sends := map[string]*app.Transfer{}
-	srcs := map[string]string{}
-	for i, name := range names {
-		srcs[name] = writeFile(t, filepath.Join(t.TempDir(), name), name+".bin", 50_000+i*1000)
-		n := testNode(t, app.Config{Name: name, NoHistory: true})
-		sends[name] = n.Send(t.Context(), app.SendConfig{
-			Items: []transfer.Item{{Path: srcs[name]}}, Paths: []string{srcs[name]},
-			Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: code,
-		})
-	}
-	cards := map[string]*incomingCard{}
-	h.waitFor("three open questions", func() bool {
-		for _, c := range v.order {
-			if c.ask.Visible() {
-				cards[c.prog.conn.PeerName] = c
-			}
-		}
-		return len(cards) == 3
-	})
+	sends, srcs, cards := sendThree(t, h, code, port)
 	s := h.screen()
 	for _, want := range []string{code, "ann wants to send you 1 file (" + formatBytes(50_000) + ").", "bob wants to send you 1 file", "cy wants to send you 1 file", "Fingerprint "} {
 		if !contains(s, want) {
@@ -103,6 +84,49 @@ func TestReceiveFromThreeAtOnce(t *testing.T) {
 	}
 	h.waitFor("ann's card verified", func() bool { return cards["ann"].prog.state == stateVerified })
 	h.waitFor("the tray to show a code again", func() bool { return contains(trayFirst(ta), "Code ") })
+	checkArrived(t, h, srcs)
+	// Finished cards stay until dismissed.
+	h.tap(cards["bob"].dismiss)
+	h.check(func() bool {
+		if len(v.order) != 2 || v.order[0] == cards["bob"] || v.order[1] == cards["bob"] {
+			t.Errorf("after dismissing bob's card: %d cards", len(v.order))
+			return false
+		}
+		return true
+	})
+}
+
+// sendThree sends a file each from three real Nodes, ann, bob and cy,
+// to the app's receiver at once, and waits for their three questions.
+func sendThree(t *testing.T, h *harness, code string, port int) (sends map[string]*app.Transfer, srcs map[string]string, cards map[string]*incomingCard) {
+	v := h.u.recv
+	names := []string{"ann", "bob", "cy"}
+	sends, srcs = map[string]*app.Transfer{}, map[string]string{}
+	for i, name := range names {
+		srcs[name] = writeFile(t, filepath.Join(t.TempDir(), name), name+".bin", 50_000+i*1000)
+		n := testNode(t, app.Config{Name: name, NoHistory: true})
+		sends[name] = n.Send(t.Context(), app.SendConfig{
+			Items: []transfer.Item{{Path: srcs[name]}}, Paths: []string{srcs[name]},
+			Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: code,
+		})
+	}
+	cards = map[string]*incomingCard{}
+	h.waitFor("three open questions", func() bool {
+		for _, c := range v.order {
+			if c.ask.Visible() {
+				cards[c.prog.conn.PeerName] = c
+			}
+		}
+		return len(cards) == 3
+	})
+	return sends, srcs, cards
+}
+
+// checkArrived checks the files of the two accepted senders, ann and cy,
+// arrived whole, the declined one's not at all, and the finished cards
+// say so.
+func checkArrived(t *testing.T, h *harness, srcs map[string]string) {
+	t.Helper()
 	for _, name := range []string{"ann", "cy"} {
 		want, _ := os.ReadFile(srcs[name])
 		got, err := os.ReadFile(filepath.Join(h.dir, name+".bin"))
@@ -113,22 +137,13 @@ func TestReceiveFromThreeAtOnce(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(h.dir, "bob.bin")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("bob's declined file: %v", err)
 	}
-	s = h.screen()
+	s := h.screen()
 	for _, want := range []string{"received and verified", "Declined", "Dismiss"} {
 		if !contains(s, want) {
 			t.Errorf("the finished cards do not show %q", want)
 		}
 	}
 
-	// Finished cards stay until dismissed.
-	h.tap(cards["bob"].dismiss)
-	h.check(func() bool {
-		if len(v.order) != 2 || v.order[0] == cards["bob"] || v.order[1] == cards["bob"] {
-			t.Errorf("after dismissing bob's card: %d cards", len(v.order))
-			return false
-		}
-		return true
-	})
 }
 
 // trayFirst is the tray menu's first line, the receiver's.
