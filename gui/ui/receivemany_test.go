@@ -221,3 +221,67 @@ func TestSettingReceiveFromUpTo(t *testing.T) {
 		return true
 	})
 }
+
+// TestReceiveManyCancelOne: Cancel on one card ends that transfer alone,
+// mid-stream: its sender is told, its card says so, and another
+// sender's question, open meanwhile, is still answered and its file
+// arrives verified.
+func TestReceiveManyCancelOne(t *testing.T) {
+	h := newHarness(t)
+	h.app.Preferences().SetInt(prefMaxSenders, 2)
+	h.u.Start()
+	v := h.u.recv
+	var (
+		code string
+		port int
+	)
+	h.waitFor("the receiver to wait for several", func() bool {
+		code, port = v.code, v.port
+		return v.many && v.stopMany != nil && len(code) >= 6
+	})
+	// ann's file is large (sparse, 1 GiB): it is still moving when
+	// Cancel is pressed.
+	big := filepath.Join(t.TempDir(), "big.bin")
+	if f, err := os.Create(big); err != nil {
+		t.Fatal(err)
+	} else if err := errors.Join(f.Truncate(1<<30), f.Close()); err != nil {
+		t.Fatal(err)
+	}
+	small := writeFile(t, t.TempDir(), "small.bin", 20_000)
+	addr := []string{"127.0.0.1:" + strconv.Itoa(port)}
+	ann := testNode(t, app.Config{Name: "ann", NoHistory: true}).Send(t.Context(), app.SendConfig{
+		Items: []transfer.Item{{Path: big}}, Paths: []string{big}, Addrs: addr, Code: code})
+	bob := testNode(t, app.Config{Name: "bob", NoHistory: true}).Send(t.Context(), app.SendConfig{
+		Items: []transfer.Item{{Path: small}}, Paths: []string{small}, Addrs: addr, Code: code})
+	cards := map[string]*incomingCard{}
+	h.waitFor("two open questions", func() bool {
+		for _, c := range v.order {
+			if c.ask.Visible() {
+				cards[c.prog.conn.PeerName] = c
+			}
+		}
+		return len(cards) == 2
+	})
+	h.tap(cards["ann"].accept)
+	h.waitFor("ann's file moving", func() bool { return cards["ann"].prog.bar.Value > 0 })
+	h.tap(cards["ann"].prog.cancel)
+	if err := ann.Wait().Err; err == nil || !contains(err.Error(), errReceiverCancelled.Error()) {
+		t.Fatalf("ann's send: %v; want the receiver's %q", err, errReceiverCancelled)
+	}
+	h.waitFor("ann's card to say it stopped", func() bool { return cards["ann"].prog.state == stateFailed })
+	h.check(func() bool {
+		if got := cards["ann"].prog.headline.Text; got != "Cancelled" {
+			t.Errorf("ann's card says %q", got)
+		}
+		if !cards["bob"].ask.Visible() {
+			t.Error("bob's question closed with ann's Cancel")
+			return false
+		}
+		return true
+	})
+	h.tap(cards["bob"].accept)
+	if err := bob.Wait().Err; err != nil {
+		t.Fatalf("bob after ann was cancelled: %v", err)
+	}
+	h.waitFor("bob's card verified", func() bool { return cards["bob"].prog.state == stateVerified })
+}
