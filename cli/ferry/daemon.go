@@ -20,7 +20,9 @@ package main
 //     nor starts it over (a start by a service manager is no person
 //     acting): it does not open the budget's file at all.
 //
-// --yes and --code are refused with it: it takes no code.
+// --yes and --code are refused with it: it takes no code. With
+// --max-transfers N it takes up to N trusted devices at once, each
+// logged with its sender (TestE2EDaemonSeveral).
 
 // daemonNoAsk is why a daemon declines offers from devices it does not
 // trust, in its log and in what the sender is told.

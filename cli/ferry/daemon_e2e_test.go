@@ -177,3 +177,58 @@ func TestDaemonFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestE2EDaemonSeveral runs the daemon with --max-transfers 2: a second
+// trusted device's file arrives while the first device's transfer is
+// still in flight (frozen with SIGSTOP, so the two overlap however fast
+// the machine), then the first completes, each logged with its sender.
+func TestE2EDaemonSeveral(t *testing.T) {
+	deskHome, laptopHome, phoneHome := t.TempDir(), t.TempDir(), t.TempDir()
+	pairHomes(t, deskHome, "desk", laptopHome, "laptop")
+	pairHomes(t, deskHome, "desk", phoneHome, "phone")
+	dir := t.TempDir()
+	d := proc.Start(t, asHome(t, deskHome, "receive", "--daemon", "--max-transfers", "2", "--no-mdns",
+		"--listen", "127.0.0.1:0", "--name", "desk", "--dir", dir), false)
+	d.Stderr.WaitFor(t, "waiting for trusted devices, up to 2 at once", 20*time.Second)
+	m := listeningRE.FindStringSubmatch(d.Stderr.String())
+	if m == nil {
+		t.Fatalf("no address in the daemon's log:\n%s", d.Stderr)
+	}
+	addr, src := m[1], t.TempDir()
+	big := filepath.Join(src, "big.bin")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Truncate(256 << 20) // sparse: costs the sender no disk
+	f.Close()
+	note := filepath.Join(src, "note.txt")
+	os.WriteFile(note, []byte("while the laptop sends\n"), 0o644)
+
+	laptop := proc.Start(t, asHome(t, laptopHome, "send", "--to", addr, "--paired", "desk", "--name", "laptop", "--json", big), true)
+	laptop.Until("progress", 30*time.Second)
+	laptop.Signal(syscall.SIGSTOP)
+	if _, stderr, c := proc.Run(t, asHome(t, phoneHome, "send", "--to", addr, "--paired", "desk", "--name", "phone", note)); c != exitOK {
+		laptop.Signal(syscall.SIGCONT)
+		t.Fatalf("the phone's send beside the laptop's: exit %d\n%s", c, stderr)
+	}
+	laptop.Signal(syscall.SIGCONT)
+	if c := laptop.Exit(60 * time.Second); c != exitOK {
+		t.Fatalf("the laptop's send: exit %d\n%s", c, laptop.StderrText())
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "note.txt")); err != nil || string(b) != "while the laptop sends\n" {
+		t.Errorf("note.txt at the daemon: %q, %v", b, err)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "big.bin")); err != nil || fi.Size() != 256<<20 {
+		t.Errorf("big.bin at the daemon: %v, %v", fi, err)
+	}
+	d.Stderr.WaitFor(t, "accepted: phone (", 10*time.Second)
+	d.Stderr.WaitFor(t, "accepted: laptop (", 10*time.Second)
+	d.Signal(syscall.SIGTERM)
+	if c := d.Exit(20 * time.Second); c != exitOK {
+		t.Errorf("daemon after SIGTERM: exit %d\n%s", c, d.Stderr)
+	}
+	if log := d.Stderr.String(); strings.Contains(log, "\x1b") || regexp.MustCompile(`code \d{6}`).MatchString(log) {
+		t.Errorf("the daemon's log shows the code or terminal control characters:\n%s", log)
+	}
+}
