@@ -389,6 +389,13 @@
 // version 1, an answer's have carried the receiver's hash of its file,
 // and there were no hashes and matches messages.
 //
+// A connection refused before this stream begins (a wrong or retired
+// code, codes held back, not paired, codes off, or busy) gets one of
+// core/secure's rejections instead: a zero length and a reason byte, in
+// cleartext, and for busy one more byte, the number of transfers the
+// receiver runs (1 to 255; see core/secure's doc, "busy"). A sender of
+// before that byte reads the reason and stops there.
+//
 // After core/secure's handshake, each direction of the encrypted stream
 // is a sequence of messages:
 //
