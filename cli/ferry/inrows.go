@@ -202,21 +202,7 @@ func (r *inRows) tick() {
 
 // startTicker starts the redraw ticker; p's lock is held. finish stops it.
 func (r *inRows) startTicker() {
-	stop, done := make(chan struct{}), make(chan struct{})
-	r.stopTick, r.tickDone = stop, done
-	go func() {
-		defer close(done)
-		tk := time.NewTicker(r.tickEvery)
-		defer tk.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tk.C:
-				r.tick()
-			}
-		}
-	}()
+	r.stopTick, r.tickDone = everyTick(r.tickEvery, r.tick)
 }
 
 // Clear removes the rows, for the printer before it writes a message;

@@ -214,21 +214,7 @@ func (r *manyRows) tick() {
 
 // startTicker starts the redraw ticker; r.mu is held. finish stops it.
 func (r *manyRows) startTicker() {
-	stop, done := make(chan struct{}), make(chan struct{})
-	r.stopTick, r.tickDone = stop, done
-	go func() {
-		defer close(done)
-		tk := time.NewTicker(r.tickEvery)
-		defer tk.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tk.C:
-				r.tick()
-			}
-		}
-	}()
+	r.stopTick, r.tickDone = everyTick(r.tickEvery, r.tick)
 }
 
 // Clear removes the rows, for the printer before it writes a message;
@@ -257,4 +243,25 @@ func (r *manyRows) finish() {
 	}
 	r.draw(true)
 	r.p.setLine(nil)
+}
+
+// everyTick calls tick every period on a goroutine of its own until stop
+// is closed; done is closed once it has returned. The rows of several
+// receivers and of several senders redraw with it.
+func everyTick(period time.Duration, tick func()) (stop, done chan struct{}) {
+	stop, done = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		tk := time.NewTicker(period)
+		defer tk.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tk.C:
+				tick()
+			}
+		}
+	}()
+	return stop, done
 }
