@@ -208,10 +208,7 @@ func (r *inRows) startTicker() {
 // Clear removes the rows, for the printer before it writes a message;
 // the next draw puts them back under it. Called with the printer locked.
 func (r *inRows) Clear() error {
-	if r.drawn > 0 {
-		fmt.Fprintf(r.p.stderr, "\x1b[%dA\r\x1b[J", r.drawn)
-		r.drawn = 0
-	}
+	r.drawn = wipeRows(r.p.stderr, r.drawn)
 	return nil
 }
 

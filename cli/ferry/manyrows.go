@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"time"
@@ -220,10 +221,7 @@ func (r *manyRows) startTicker() {
 // Clear removes the rows, for the printer before it writes a message;
 // the next draw puts them back under it. Called with the printer locked.
 func (r *manyRows) Clear() error {
-	if r.drawn > 0 {
-		fmt.Fprintf(r.p.stderr, "\x1b[%dA\r\x1b[J", r.drawn)
-		r.drawn = 0
-	}
+	r.drawn = wipeRows(r.p.stderr, r.drawn)
 	return nil
 }
 
@@ -264,4 +262,13 @@ func everyTick(period time.Duration, tick func()) (stop, done chan struct{}) {
 		}
 	}()
 	return stop, done
+}
+
+// wipeRows moves the cursor up over the drawn rows and erases them down
+// to the end of the screen; it returns the rows now drawn, none.
+func wipeRows(w io.Writer, drawn int) int {
+	if drawn > 0 {
+		fmt.Fprintf(w, "\x1b[%dA\r\x1b[J", drawn)
+	}
+	return 0
 }
