@@ -38,6 +38,7 @@ func xclip(t *testing.T, display string, in string) string {
 		if err := cmd.Run(); err != nil {
 			t.Fatalf("xclip -i: %v", err)
 		}
+		clipboardHolds(t, display, "text/plain", func(out string) bool { return out == in })
 		return ""
 	}
 	out, err := cmd.Output()
@@ -45,6 +46,28 @@ func xclip(t *testing.T, display string, in string) string {
 		t.Fatalf("xclip -o: %v", err)
 	}
 	return string(out)
+}
+
+// clipboardHolds waits until the X clipboard, read as target, is what
+// ok wants: xclip -i returns once it has forked, and its child takes the
+// selection a moment later, so a transfer started at once could still
+// meet what was there before (as one CI run did: an image sent as the
+// text before it).
+func clipboardHolds(t *testing.T, display, target string, ok func(string) bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		cmd := exec.Command("xclip", "-selection", "clipboard", "-t", target, "-o")
+		cmd.Env = xdisplay.Env(display)
+		out, _ := cmd.Output()
+		if ok(string(out)) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the clipboard, read as %s, is still %q after 10 s", target, out)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // pair makes two homes trust each other's keys, as a transfer with a code
@@ -138,6 +161,7 @@ func TestE2EClipboardX11(t *testing.T) {
 	if err := put.Run(); err != nil {
 		t.Fatal(err)
 	}
+	clipboardHolds(t, display, "TARGETS", func(out string) bool { return strings.Contains(out, "image/png") })
 	dest := t.TempDir()
 	recv = proc.Start(t, onDisplay(t, display, deskHome, "receive", "--no-mdns", "--listen", "127.0.0.1:0", "--json",
 		"--yes", "--code", "161803", "--dir", dest), true)
