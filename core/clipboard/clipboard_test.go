@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ferry-project/ferry/tests/xdisplay"
 )
@@ -60,6 +61,7 @@ func TestImageX11(t *testing.T) {
 	if err := WriteText(ctx, "just text"); err != nil {
 		t.Fatal(err)
 	}
+	holds(t, "UTF8_STRING", func(out string) bool { return out == "just text" })
 	if _, err := ReadImage(ctx); !errors.Is(err, ErrNoImage) {
 		t.Fatalf("text on the clipboard: ReadImage error %v, want ErrNoImage", err)
 	}
@@ -79,6 +81,7 @@ func TestImageX11(t *testing.T) {
 	if err := exec.Command("xclip", "-selection", "clipboard", "-t", "image/png", "-i", file).Run(); err != nil {
 		t.Fatal(err)
 	}
+	holds(t, "TARGETS", func(out string) bool { return strings.Contains(out, "image/png") })
 	got, err := ReadImage(ctx)
 	if err != nil || !bytes.Equal(got, b.Bytes()) {
 		t.Fatalf("ReadImage = %d bytes, %v; want the %d bytes put there", len(got), err, b.Len())
@@ -115,5 +118,23 @@ func TestMissingToolNamesPackage(t *testing.T) {
 	err := WriteText(context.Background(), "x")
 	if !errors.Is(err, ErrNoTool) || !strings.Contains(err.Error(), "wl-clipboard") || !strings.Contains(err.Error(), "xclip") {
 		t.Fatalf("got %v, want ErrNoTool naming wl-clipboard and xclip", err)
+	}
+}
+
+// holds waits until the X clipboard, read as target, is what ok wants:
+// xclip returns once it has forked, and its child takes the selection a
+// moment later (a loaded CI machine once read what was there before).
+func holds(t *testing.T, target string, ok func(string) bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		out, _ := exec.Command("xclip", "-selection", "clipboard", "-t", target, "-o").Output()
+		if ok(string(out)) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the clipboard, read as %s, is %q after 10 s", target, out)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
