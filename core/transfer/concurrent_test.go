@@ -355,6 +355,9 @@ func TestServeManySameSenderTwice(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}
+	// The receiver removes the partial folder as its last session ends,
+	// a moment after the senders have their results.
+	m.idle(ctx)
 	if _, err := os.Stat(filepath.Join(m.dir, partialDir)); !os.IsNotExist(err) {
 		t.Fatalf("the partial folder stayed: %v", err)
 	}
