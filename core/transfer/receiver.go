@@ -419,7 +419,24 @@ func (r *Receiver) failed(err *error) {
 // and reports a paired sender's refusal. It does not close nc.
 func (r *Receiver) handshake(ctx context.Context, ev *emitter, nc net.Conn) (won, error) {
 	timers := &diag.Timers{}
-	try, guess := r.attempt(ev)
+	// CodesStopped waits until core/secure has sent this sender its
+	// rejection: a front end ends its receiver on it, and a receiver
+	// that ended first would close the connection before the sender
+	// reads why (its error would be a cut stream, not a wrong code).
+	var stopped []Event
+	defer func() {
+		for _, e := range stopped {
+			ev.emit(e)
+		}
+	}()
+	guessEv := &emitter{f: func(e Event) {
+		if _, ok := e.(CodesStopped); ok {
+			stopped = append(stopped, e)
+			return
+		}
+		ev.emit(e)
+	}}
+	try, guess := r.attempt(guessEv)
 	pins := pinCheck{paired: r.cfg.Paired}
 	sc := secure.Config{Identity: r.cfg.Identity, Code: try.code, Timers: timers, Guess: guess, Paired: pins.hook()}
 	if r.cfg.PairedOnly {
