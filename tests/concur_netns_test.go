@@ -232,6 +232,11 @@ func answerer(m *os.File, answers map[string]string) *person {
 // sender of answers by its answer, anything else (whether to trust a
 // sender after its transfer) no.
 func (p *person) answer(m *os.File, q string, answers map[string]string) {
+	// The CLI's progress rows are wiped (cursor up, erase) just before a
+	// question, on the question's own line.
+	if i := strings.LastIndex(q, "ferry: "); i > 0 {
+		q = q[i:]
+	}
 	if !strings.HasPrefix(q, "ferry: accept ") {
 		m.Write([]byte("n\n"))
 		return
