@@ -198,7 +198,21 @@ func newWine(t *testing.T) *wine {
 			if err := w.run("starting wineserver", w.server, "-p60"); err != nil {
 				return err
 			}
-			return w.run("making the Wine prefix", w.wine64, "wineboot", "--init")
+			err := w.run("making the Wine prefix", w.wine64, "wineboot", "--init")
+			if err == nil {
+				return nil
+			}
+			// A CI run once saw wineboot exit 1 within two seconds,
+			// printing nothing under WINEDEBUG=-all. This setup is
+			// Wine's, not Ferry's: say so, then make the prefix once
+			// more with a fresh wineserver and Wine's error channel on,
+			// so that a second failure says why.
+			t.Logf("Wine's first wineboot failed, trying once more with WINEDEBUG=err+all: %v", err)
+			w.raw(w.server, "-k").Run()
+			if err := w.run("starting wineserver again", w.server, "-p60"); err != nil {
+				return err
+			}
+			return w.run("making the Wine prefix (second try)", "env", "WINEDEBUG=err+all", w.wine64, "wineboot", "--init")
 		}},
 	}
 	errs := make(chan error, len(steps))
@@ -212,10 +226,16 @@ func newWine(t *testing.T) *wine {
 			errs <- err
 		}()
 	}
+	// Every step ends before a failure is reported: a build still
+	// writing into the temporary folder would fail its removal too.
+	var failed []error
 	for range steps {
 		if err := <-errs; err != nil {
-			t.Fatal(err)
+			failed = append(failed, err)
 		}
+	}
+	if err := errors.Join(failed...); err != nil {
+		t.Fatal(err)
 	}
 	sys32 := filepath.Join(w.prefix, "drive_c", "windows", "system32")
 	if err := copyFile(dll, filepath.Join(sys32, "bcryptprimitives.dll")); err != nil {
