@@ -5,8 +5,12 @@
 // loopback and interleaved in rounds (native, page→ferry, ferry→page,
 // repeated -rounds times). It prints the median, the range and every run
 // of each throughput and of both ratios, the page's peak memory, the
-// page's own stage split (core/diag, through the wasm's diag events) and
-// the Chromium version; with -results it writes the report there too.
+// page's own stage split (core/diag, through the wasm's diag events), the
+// page's first events in time (its start, and the rate of each quarter of
+// the bytes), the whole machine's CPU per MiB over each run with each
+// process's share (a page run can be bound by the machine's two cores
+// whatever its split says), and the Chromium version; with -results it
+// writes the report there too.
 //
 // Each browser run gets a fresh Chromium, so that the renderer's peak
 // resident set (VmHWM, kept by the kernel) is that run's. The page is
@@ -38,6 +42,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -62,6 +69,7 @@ var (
 	slow    = flag.String("slow", "20mbit", "the rate (tc tbf on the namespace's lo, needs -lan) at which the page's load is timed, -loads times per build; '' skips it")
 	nloads  = flag.Int("loads", 3, "page loads timed at -slow per build")
 	rates   = flag.String("rates", "0,400mbit", "paths to measure each round, comma-separated: 0 for the path as it is, or a tc tbf rate put on the namespace's lo (needs -lan)")
+	settle  = flag.Duration("settle", 0, "how long the page stays open between ready and the transfer's start (a person picking files); 0: at once")
 	desktop = flag.String("desktop", "process", "the page's peer: process (bin/ferry receive --web, send --to-browser) or inprocess (core/transfer and core/web in this process, the same code without the CLI)")
 )
 
@@ -192,8 +200,14 @@ func sayHeader() {
 func measureRound(pa *path, r int, runs map[string]bool, work, src string, size int64, chromium *string) {
 	if runs["native"] {
 		progress("round %d of %d, %s: native", r, *rounds, pa.name)
+		stopCPU := cpuMeter()
 		nd, nerr := nativeRun(work, src)
 		pa.native.Add(rate(size, nd, nerr))
+		if nerr == nil {
+			// Both ferry processes start and end inside: the machine's
+			// total is the figure, the breakdown is empty.
+			pa.splits = append(pa.splits, fmt.Sprintf("round %d, native: %s", r, stopCPU().String(nd, size)))
+		}
 		// The A/A: the same native run again, in the same round.
 		nd, nerr = nativeRun(work, src)
 		pa.nativeB.Add(rate(size, nd, nerr))
@@ -203,6 +217,7 @@ func measureRound(pa *path, r int, runs map[string]bool, work, src string, size 
 		if runs["send"] {
 			progress("round %d of %d, %s: page%s sends", r, *rounds, pa.name, v.label)
 			d, m, split, ver, err := pageSend(work, src)
+			split += "; " + runCPU.String(d, size)
 			v.send.Add(rate(size, d, err))
 			pa.mems = append(pa.mems, fmt.Sprintf("| %d | page%s sends | %s |", r, v.label, m))
 			if split != "" {
@@ -219,6 +234,7 @@ func measureRound(pa *path, r int, runs map[string]bool, work, src string, size 
 			}
 			progress("round %d of %d, %s: page%s receives (%s)", r, *rounds, pa.name, v.label, c.method)
 			d, m, split, ver, err := pageReceive(work, src, c.method)
+			split += "; " + runCPU.String(d, size)
 			*chromium = ver
 			c.s.Add(rate(size, d, err))
 			pa.mems = append(pa.mems, fmt.Sprintf("| %d | page%s receives (%s) | %s |", r, v.label, c.method, m))
@@ -559,16 +575,18 @@ func pageSend(work, src string) (d time.Duration, mem, split, version string, er
 		return
 	}
 	stopMem := memWatch(b)
+	stopCPU := cpuMeter()
 	t0 := time.Now()
 	var done map[string]any
-	err = b.EvalFor(*timeout, fmt.Sprintf(`ferry.send({code: %q, fp: %q, name: 'Bench page', diag: true,
-		files: document.getElementById('bench-files').files, onEvent: () => {}})`, code, fp), &done)
+	err = b.EvalFor(*timeout, fmt.Sprintf(`(() => { %s; return ferry.send({code: %q, fp: %q, name: 'Bench page', diag: true,
+		files: document.getElementById('bench-files').files, onEvent: ferryBenchEvent}) })()`, timelineJS, code, fp), &done)
 	d = time.Since(t0)
+	runCPU = stopCPU()
 	mem = stopMem()
 	if err != nil {
 		return
 	}
-	split = doneSplit(done)
+	split = doneSplit(done) + timeline(b, d)
 	err = finished()
 	if err == nil {
 		err = sameFile(src, filepath.Join(dst, filepath.Base(src)))
@@ -603,14 +621,17 @@ func pageReceive(work, src, method string) (d time.Duration, mem, split, version
 		return
 	}
 	stopMem := memWatch(b)
+	stopCPU := cpuMeter()
 	t0 := time.Now()
 	var done map[string]any
-	err = b.EvalFor(*timeout, fmt.Sprintf(`ferry.receive({code: %q, fp: %q, name: 'Bench page', diag: true,
-		sink: ferrySave.makeSink({method: %q}), onEvent: () => {}})`, code, fp, method), &done)
+	err = b.EvalFor(*timeout, fmt.Sprintf(`(() => { %s; return ferry.receive({code: %q, fp: %q, name: 'Bench page', diag: true,
+		sink: ferrySave.makeSink({method: %q}), onEvent: ferryBenchEvent}) })()`, timelineJS, code, fp, method), &done)
 	if err == nil {
 		var paths []string
 		paths, err = b.WaitDownloads(1, *timeout)
 		d = time.Since(t0)
+		runCPU = stopCPU()
+		split = timeline(b, d)
 		if err == nil {
 			err = sameFile(src, paths[0])
 		}
@@ -619,9 +640,52 @@ func pageReceive(work, src, method string) (d time.Duration, mem, split, version
 	if err != nil {
 		return
 	}
-	split = doneSplit(done)
+	split = doneSplit(done) + split
 	err = finished()
 	return
+}
+
+// timelineJS starts the page's record of when each kind of event first
+// arrived, in ms from the operation's start: how much of a run is the
+// start (the WebSocket, the handshake, the offer) before the bytes flow.
+// Progress also marks when a quarter, a half and three quarters of the
+// bytes had passed, for the rate of each quarter: whether the bytes flow
+// slower at first (the wasm's code not yet compiled by the optimizing
+// tier, its memory still growing).
+const timelineJS = `window.ferryBenchT0 = performance.now(); window.ferryBenchEvents = {};
+	window.ferryBenchEvent = e => {
+		const t = performance.now() - ferryBenchT0;
+		if (!(e.event in ferryBenchEvents)) ferryBenchEvents[e.event] = t;
+		if (e.event === 'progress' && e.total > 0) {
+			for (const q of [25, 50, 75]) {
+				const k = 'progress ' + q + '%';
+				if (e.done * 100 >= e.total * q && !(k in ferryBenchEvents)) ferryBenchEvents[k] = t;
+			}
+		}
+	}`
+
+// timeline formats the page's event record for the split line: the first
+// of each kind, and the whole run's wall time d.
+func timeline(b *browser.Browser, d time.Duration) string {
+	var ev map[string]float64
+	if err := b.Eval(`ferryBenchEvents`, &ev); err != nil || len(ev) == 0 {
+		return ""
+	}
+	type first struct {
+		name string
+		ms   float64
+	}
+	var fs []first
+	for k, v := range ev {
+		fs = append(fs, first{k, v})
+	}
+	sort.Slice(fs, func(i, j int) bool { return fs[i].ms < fs[j].ms })
+	parts := make([]string, 0, len(fs)+1)
+	for _, f := range fs {
+		parts = append(parts, fmt.Sprintf("%s %.0f ms", f.name, f.ms))
+	}
+	parts = append(parts, fmt.Sprintf("whole run %.0f ms", float64(d.Microseconds())/1000))
+	return "; first events: " + strings.Join(parts, ", ")
 }
 
 // processReceiver starts bin/ferry receive --web; finished waits for it
@@ -784,6 +848,7 @@ func openBridge(b *browser.Browser, base string) error {
 		b.Eval(`!!(window.ferry && window.ferry.ready)`, &ready)
 		if ready {
 			loads.Add(float64(time.Since(t0).Microseconds())/1000, nil)
+			time.Sleep(*settle)
 			return nil
 		}
 		if time.Now().After(deadline) {
@@ -817,4 +882,163 @@ func sameFile(a, b string) error {
 		}
 		off += int64(na)
 	}
+}
+
+// runCPU is the CPU use of the last page run, from its clock's start to
+// its end, while the browser and the desktop's ferry still ran.
+var runCPU cpuUse
+
+// cpuUse is the whole machine's CPU time over a run (/proc/stat: every
+// process, the browser's, ferry's and the kernel's), and each process's.
+type cpuUse struct {
+	busy, total uint64 // jiffies
+	procs       map[int]procTime
+}
+
+// cpuMeter starts counting; its func stops and returns the use since.
+func cpuMeter() func() cpuUse {
+	b0, t0 := procStat()
+	p0 := procTimes()
+	return func() cpuUse {
+		b1, t1 := procStat()
+		u := cpuUse{busy: b1 - b0, total: t1 - t0, procs: map[int]procTime{}}
+		for pid, t := range procTimes() {
+			if was, ok := p0[pid]; ok && t.jiffies >= was.jiffies {
+				u.procs[pid] = procTime{was.kind, t.jiffies - was.jiffies}
+			}
+		}
+		return u
+	}
+}
+
+// String says, for a run of size bytes that took d, how many cores were
+// busy on average, the CPU time the machine spent per MiB moved, and each
+// kind of process's share of it. A run that keeps every core busy is
+// bound by the machine's CPU, whatever its stages say.
+func (u cpuUse) String(d time.Duration, size int64) string {
+	if u.total == 0 || d <= 0 {
+		return "machine CPU: unknown"
+	}
+	cores := float64(runtime.NumCPU())
+	busy := float64(u.busy) / float64(u.total) * cores
+	mib := float64(size) / (1 << 20)
+	perMiB := busy * d.Seconds() * 1000 / mib
+	by := map[string]uint64{} // a jiffy is 10 ms
+	for _, t := range u.procs {
+		by[t.kind] += t.jiffies
+	}
+	kinds := make([]string, 0, len(by))
+	for k := range by {
+		if float64(by[k])*10/mib >= 0.5 {
+			kinds = append(kinds, k)
+		}
+	}
+	sort.Slice(kinds, func(i, j int) bool { return by[kinds[i]] > by[kinds[j]] })
+	parts := make([]string, len(kinds))
+	for i, k := range kinds {
+		parts[i] = fmt.Sprintf("%s %.1f", k, float64(by[k])*10/mib)
+	}
+	return fmt.Sprintf("machine CPU: %.1f of %.0f cores busy, %.1f ms of CPU per MiB (by process, ms per MiB: %s)",
+		busy, cores, perMiB, strings.Join(parts, ", "))
+}
+
+type procTime struct {
+	kind    string
+	jiffies uint64
+}
+
+// procTimes is each process's user and system jiffies, and its kind:
+// Chromium's processes by their --type (the browser when none), others
+// by their command's name.
+func procTimes() map[int]procTime {
+	out := map[int]procTime{}
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + d.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		i := strings.LastIndexByte(string(b), ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) < 13 {
+			continue
+		}
+		ut, _ := strconv.ParseUint(f[11], 10, 64)
+		st, _ := strconv.ParseUint(f[12], 10, 64)
+		kind := string(b[strings.IndexByte(string(b), '(')+1 : i])
+		if cmd, err := os.ReadFile("/proc/" + d.Name() + "/cmdline"); err == nil && strings.Contains(kind, "chrom") {
+			kind = "chromium browser"
+			for _, a := range strings.FieldsFunc(string(cmd), func(r rune) bool { return r == 0 || r == ' ' }) {
+				if t, ok := strings.CutPrefix(a, "--type="); ok {
+					kind = "chromium " + t
+				}
+				if u, ok := strings.CutPrefix(a, "--utility-sub-type="); ok {
+					kind += " " + u
+				}
+			}
+		}
+		out[pid] = procTime{kind, ut + st}
+		if kind == "chromium renderer" {
+			// The renderer's threads on their own (keyed past any pid):
+			// the page's main thread, the wasm's worker, IO, V8's helpers.
+			for tid, t := range threadTimes(pid) {
+				out[-tid] = procTime{"renderer thread " + t.kind, t.jiffies}
+			}
+		}
+	}
+	return out
+}
+
+// threadTimes is each thread of pid's jiffies, by the thread's name.
+func threadTimes(pid int) map[int]procTime {
+	out := map[int]procTime{}
+	dir := fmt.Sprintf("/proc/%d/task", pid)
+	tasks, _ := os.ReadDir(dir)
+	for _, d := range tasks {
+		tid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(dir + "/" + d.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		i := strings.LastIndexByte(string(b), ')')
+		f := strings.Fields(string(b[i+1:]))
+		if i < 0 || len(f) < 13 {
+			continue
+		}
+		ut, _ := strconv.ParseUint(f[11], 10, 64)
+		st, _ := strconv.ParseUint(f[12], 10, 64)
+		out[tid] = procTime{string(b[strings.IndexByte(string(b), '(')+1 : i]), ut + st}
+	}
+	return out
+}
+
+// procStat is the machine's busy and total jiffies since boot.
+func procStat() (busy, total uint64) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, 0
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line)
+	for i, v := range f[1:] {
+		n, _ := strconv.ParseUint(v, 10, 64)
+		if i >= 8 { // guest time is already counted in user
+			break
+		}
+		total += n
+		if i != 3 && i != 4 { // idle, iowait
+			busy += n
+		}
+	}
+	return busy, total
 }
