@@ -958,21 +958,10 @@ func procTimes() map[int]procTime {
 		if err != nil {
 			continue
 		}
-		b, err := os.ReadFile("/proc/" + d.Name() + "/stat")
-		if err != nil {
+		kind, jiffies, ok := statTimes("/proc/" + d.Name() + "/stat")
+		if !ok {
 			continue
 		}
-		i := strings.LastIndexByte(string(b), ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(b[i+1:]))
-		if len(f) < 13 {
-			continue
-		}
-		ut, _ := strconv.ParseUint(f[11], 10, 64)
-		st, _ := strconv.ParseUint(f[12], 10, 64)
-		kind := string(b[strings.IndexByte(string(b), '(')+1 : i])
 		if cmd, err := os.ReadFile("/proc/" + d.Name() + "/cmdline"); err == nil && strings.Contains(kind, "chrom") {
 			kind = "chromium browser"
 			for _, a := range strings.FieldsFunc(string(cmd), func(r rune) bool { return r == 0 || r == ' ' }) {
@@ -984,42 +973,40 @@ func procTimes() map[int]procTime {
 				}
 			}
 		}
-		out[pid] = procTime{kind, ut + st}
+		out[pid] = procTime{kind, jiffies}
 		if kind == "chromium renderer" {
 			// The renderer's threads on their own (keyed past any pid):
 			// the page's main thread, the wasm's worker, IO, V8's helpers.
-			for tid, t := range threadTimes(pid) {
-				out[-tid] = procTime{"renderer thread " + t.kind, t.jiffies}
+			tasks, _ := os.ReadDir("/proc/" + d.Name() + "/task")
+			for _, t := range tasks {
+				tid, err := strconv.Atoi(t.Name())
+				if name, j, ok := statTimes("/proc/" + d.Name() + "/task/" + t.Name() + "/stat"); err == nil && ok {
+					out[-tid] = procTime{"renderer thread " + name, j}
+				}
 			}
 		}
 	}
 	return out
 }
 
-// threadTimes is each thread of pid's jiffies, by the thread's name.
-func threadTimes(pid int) map[int]procTime {
-	out := map[int]procTime{}
-	dir := fmt.Sprintf("/proc/%d/task", pid)
-	tasks, _ := os.ReadDir(dir)
-	for _, d := range tasks {
-		tid, err := strconv.Atoi(d.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(dir + "/" + d.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		i := strings.LastIndexByte(string(b), ')')
-		f := strings.Fields(string(b[i+1:]))
-		if i < 0 || len(f) < 13 {
-			continue
-		}
-		ut, _ := strconv.ParseUint(f[11], 10, 64)
-		st, _ := strconv.ParseUint(f[12], 10, 64)
-		out[tid] = procTime{string(b[strings.IndexByte(string(b), '(')+1 : i]), ut + st}
+// statTimes reads a /proc stat file: the command's (or thread's) name
+// and its user and system jiffies.
+func statTimes(path string) (name string, jiffies uint64, ok bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", 0, false
 	}
-	return out
+	open, end := strings.IndexByte(string(b), '('), strings.LastIndexByte(string(b), ')')
+	if open < 0 || end < open {
+		return "", 0, false
+	}
+	f := strings.Fields(string(b[end+1:]))
+	if len(f) < 13 {
+		return "", 0, false
+	}
+	ut, _ := strconv.ParseUint(f[11], 10, 64)
+	st, _ := strconv.ParseUint(f[12], 10, 64)
+	return string(b[open+1 : end]), ut + st, true
 }
 
 // procStat is the machine's busy and total jiffies since boot.
