@@ -29,7 +29,7 @@ func TestDialFirst(t *testing.T) {
 		if runtime.GOOS == "linux" {
 			t.Fatalf("listening on 127.0.0.2: %v", err)
 		}
-		t.Skipf("no 127.0.0.2 on %s: %v", runtime.GOOS, err)
+		t.Skipf("platform: %s has no 127.0.0.2 unless configured (Linux routes all of 127.0.0.0/8 to lo, and fails above): %v", runtime.GOOS, err)
 	}
 	dead.Close()
 	deadPort := portOf(dead.Addr())

@@ -107,7 +107,7 @@ func Start(t testing.TB) *Browser {
 		if os.Geteuid() == 0 {
 			t.Fatalf("no Chromium, which make test installs: %v", err)
 		}
-		t.Skipf("skipping the browser test: %v", err)
+		t.Skipf("not root (as root, where make test installs Chromium, this fails): %v", err)
 	}
 	b, err := New(context.Background())
 	if err != nil {

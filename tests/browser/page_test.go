@@ -37,7 +37,7 @@ func pageServer(t *testing.T, toBrowser bool) (*web.Mux, *secure.Identity) {
 		if os.Geteuid() == 0 {
 			t.Fatal("gui/page has no ferry.wasm (make wasm builds it)")
 		}
-		t.Skip("skipping: gui/page has no ferry.wasm (run make wasm)")
+		t.Skip("not root (as root, where make test builds it, this fails): gui/page has no ferry.wasm (run make wasm)")
 	}
 	id := testid.New(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
