@@ -15,6 +15,7 @@ import (
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/trust"
 	"github.com/ferry-project/ferry/tests/proc"
+	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 // pairHomes makes the devices whose homes are a and b trust each other,
@@ -116,13 +117,7 @@ func TestE2EDaemon(t *testing.T) {
 	}
 
 	// 4. A trusted sender killed in the middle of a large file.
-	big := filepath.Join(src, "big.bin")
-	f, err := os.Create(big)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Truncate(1 << 30) // sparse: costs the sender no disk
-	f.Close()
+	big := testkit.SparseFile(t, filepath.Join(src, "big.bin"), 1<<30)
 	s := proc.Start(t, asHome(t, laptopHome, "send", "--to", addr, "--paired", "desk", "--name", "laptop", "--json", big), true)
 	s.Until("progress", 30*time.Second)
 	s.Cmd.Process.Signal(syscall.SIGKILL)
@@ -195,13 +190,7 @@ func TestE2EDaemonSeveral(t *testing.T) {
 		t.Fatalf("no address in the daemon's log:\n%s", d.Stderr)
 	}
 	addr, src := m[1], t.TempDir()
-	big := filepath.Join(src, "big.bin")
-	f, err := os.Create(big)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Truncate(256 << 20) // sparse: costs the sender no disk
-	f.Close()
+	big := testkit.SparseFile(t, filepath.Join(src, "big.bin"), 256<<20)
 	note := filepath.Join(src, "note.txt")
 	os.WriteFile(note, []byte("while the laptop sends\n"), 0o644)
 

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/tests/proc"
+	"github.com/ferry-project/ferry/tests/testkit"
 	"golang.org/x/sys/unix"
 )
 
@@ -26,10 +26,7 @@ var cursorMoves = regexp.MustCompile(`\x1b\[\d*A|\x1b\[J`)
 // the results) are not rows and may wrap.
 func TestPTYManyRowsFitWidth(t *testing.T) {
 	src := t.TempDir()
-	big := filepath.Join(src, "big-holiday-photos-from-the-summer-of-2026.iso")
-	f, _ := os.Create(big)
-	f.Truncate(96 << 20)
-	f.Close()
+	big := testkit.SparseFile(t, filepath.Join(src, "big-holiday-photos-from-the-summer-of-2026.iso"), 96<<20)
 	long := "the-living-room-computer-under-the-television"
 	r1, a1 := startReceiver(t, t.TempDir(), "616161", "--yes", "--name", long)
 	r2, a2 := startReceiver(t, t.TempDir(), "626262", "--yes", "--name", long+"-2")

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/tests/proc"
+	"github.com/ferry-project/ferry/tests/testkit"
 	"golang.org/x/sys/unix"
 )
 
@@ -41,10 +41,7 @@ func TestPTYReceiveManyRows(t *testing.T) {
 
 	sizes := map[string]string{"ann": "1.0 GiB", "bob": "128 MiB"}
 	send := func(name string, size int64) *proc.Proc {
-		src := filepath.Join(t.TempDir(), name+".iso")
-		f, _ := os.Create(src)
-		f.Truncate(size)
-		f.Close()
+		src := testkit.SparseFile(t, filepath.Join(t.TempDir(), name+".iso"), size)
 		return proc.Start(t, ferryCmd(t, "send", "--name", name, "--to", addr, "--code", "717171", "--json", src), true)
 	}
 	// ann is frozen mid-stream (SIGSTOP) once its row shows bytes, so
