@@ -419,24 +419,17 @@ func (r *Receiver) failed(err *error) {
 // and reports a paired sender's refusal. It does not close nc.
 func (r *Receiver) handshake(ctx context.Context, ev *emitter, nc net.Conn) (won, error) {
 	timers := &diag.Timers{}
-	// CodesStopped waits until core/secure has sent this sender its
-	// rejection: a front end ends its receiver on it, and a receiver
-	// that ended first would close the connection before the sender
-	// reads why (its error would be a cut stream, not a wrong code).
-	var stopped []Event
+	try, guess := r.attempt(ev)
+	// The guess that spends the budget leaves CodesStopped in try, said
+	// once core/secure has sent this sender its rejection: a front end
+	// ends its receiver on it, and a receiver that ended first would
+	// close the connection before the sender reads why (its error would
+	// be a cut stream, not a wrong code).
 	defer func() {
-		for _, e := range stopped {
-			ev.emit(e)
+		if try.stopped != nil {
+			ev.emit(*try.stopped)
 		}
 	}()
-	guessEv := &emitter{f: func(e Event) {
-		if _, ok := e.(CodesStopped); ok {
-			stopped = append(stopped, e)
-			return
-		}
-		ev.emit(e)
-	}}
-	try, guess := r.attempt(guessEv)
 	pins := pinCheck{paired: r.cfg.Paired}
 	sc := secure.Config{Identity: r.cfg.Identity, Code: try.code, Timers: timers, Guess: guess, Paired: pins.hook()}
 	if r.cfg.PairedOnly {
@@ -487,6 +480,7 @@ type guessTry struct {
 	code       string
 	gen        int
 	wrongCodes int
+	stopped    *CodesStopped // this guess spent the budget: said after the handshake
 }
 
 // attempt returns the code a new handshake uses and the Guess hook that
@@ -537,7 +531,7 @@ func (r *Receiver) attempt(ev *emitter) (*guessTry, func(check func() bool) secu
 				evs = append(evs, CodesHeld{Until: g.next, Wrong: g.wrong})
 			}
 		}
-		r.endGuess(g, saveErr, evs, ev)
+		r.endGuess(t, g, saveErr, evs, ev)
 		return answer
 	}
 }
@@ -554,14 +548,14 @@ func (r *Receiver) checkGuess(check func() bool) (guessResult, error) {
 	return g, saveErr
 }
 
-// endGuess ends a checked guess: CodesStopped joins evs when this guess
-// spent the budget, or another Receiver's did (said once per Receiver);
-// then r.mu is released, a failure to save the count is reported, and
-// evs are emitted.
-func (r *Receiver) endGuess(g guessResult, saveErr error, evs []Event, ev *emitter) {
+// endGuess ends a checked guess: when this guess spent the budget, or
+// another Receiver's did, t keeps CodesStopped for its handshake to say
+// (once per Receiver); then r.mu is released, a failure to save the
+// count is reported, and evs are emitted.
+func (r *Receiver) endGuess(t *guessTry, g guessResult, saveErr error, evs []Event, ev *emitter) {
 	if g.spent && !r.codes.toldStopped {
 		r.codes.toldStopped = true
-		evs = append(evs, CodesStopped{Wrong: g.wrong})
+		t.stopped = &CodesStopped{Wrong: g.wrong}
 	}
 	r.mu.Unlock()
 	if saveErr != nil {
@@ -613,6 +607,6 @@ func (r *Receiver) checkUsed(t *guessTry, ev *emitter, check func() bool) secure
 			evs = append(evs, CodesHeld{Until: g.next, Wrong: g.wrong})
 		}
 	}
-	r.endGuess(g, saveErr, evs, ev)
+	r.endGuess(t, g, saveErr, evs, ev)
 	return answer
 }
