@@ -216,8 +216,7 @@ func measureRound(pa *path, r int, runs map[string]bool, work, src string, size 
 		bin = v.bin
 		if runs["send"] {
 			progress("round %d of %d, %s: page%s sends", r, *rounds, pa.name, v.label)
-			d, m, split, ver, err := pageSend(work, src)
-			split += "; " + runCPU.String(d, size)
+			d, m, split, ver, err := pageSend(work, src, size)
 			v.send.Add(rate(size, d, err))
 			pa.mems = append(pa.mems, fmt.Sprintf("| %d | page%s sends | %s |", r, v.label, m))
 			if split != "" {
@@ -233,8 +232,7 @@ func measureRound(pa *path, r int, runs map[string]bool, work, src string, size 
 				continue
 			}
 			progress("round %d of %d, %s: page%s receives (%s)", r, *rounds, pa.name, v.label, c.method)
-			d, m, split, ver, err := pageReceive(work, src, c.method)
-			split += "; " + runCPU.String(d, size)
+			d, m, split, ver, err := pageReceive(work, src, size, c.method)
 			*chromium = ver
 			c.s.Add(rate(size, d, err))
 			pa.mems = append(pa.mems, fmt.Sprintf("| %d | page%s receives (%s) | %s |", r, v.label, c.method, m))
@@ -540,7 +538,7 @@ func doneSplit(done map[string]any) string {
 
 // pageSend: the page picks src through a file input and sends it to
 // `ferry receive --web`.
-func pageSend(work, src string) (d time.Duration, mem, split, version string, err error) {
+func pageSend(work, src string, size int64) (d time.Duration, mem, split, version string, err error) {
 	dst, _ := os.MkdirTemp(work, "dst-")
 	defer os.RemoveAll(dst)
 	c := code()
@@ -581,12 +579,12 @@ func pageSend(work, src string) (d time.Duration, mem, split, version string, er
 	err = b.EvalFor(*timeout, fmt.Sprintf(`(() => { %s; return ferry.send({code: %q, fp: %q, name: 'Bench page', diag: true,
 		files: document.getElementById('bench-files').files, onEvent: ferryBenchEvent}) })()`, timelineJS, code, fp), &done)
 	d = time.Since(t0)
-	runCPU = stopCPU()
+	cpu := stopCPU()
 	mem = stopMem()
 	if err != nil {
 		return
 	}
-	split = doneSplit(done) + timeline(b, d)
+	split = doneSplit(done) + timeline(b, d) + "; " + cpu.String(d, size)
 	err = finished()
 	if err == nil {
 		err = sameFile(src, filepath.Join(dst, filepath.Base(src)))
@@ -596,7 +594,7 @@ func pageSend(work, src string) (d time.Duration, mem, split, version string, er
 
 // pageReceive: `ferry send --to-browser` sends src to the page, which
 // saves it with method.
-func pageReceive(work, src, method string) (d time.Duration, mem, split, version string, err error) {
+func pageReceive(work, src string, size int64, method string) (d time.Duration, mem, split, version string, err error) {
 	var l string
 	var finished func() error
 	if *desktop == "inprocess" {
@@ -630,8 +628,7 @@ func pageReceive(work, src, method string) (d time.Duration, mem, split, version
 		var paths []string
 		paths, err = b.WaitDownloads(1, *timeout)
 		d = time.Since(t0)
-		runCPU = stopCPU()
-		split = timeline(b, d)
+		split = timeline(b, d) + "; " + stopCPU().String(d, size)
 		if err == nil {
 			err = sameFile(src, paths[0])
 		}
@@ -883,10 +880,6 @@ func sameFile(a, b string) error {
 		off += int64(na)
 	}
 }
-
-// runCPU is the CPU use of the last page run, from its clock's start to
-// its end, while the browser and the desktop's ferry still ran.
-var runCPU cpuUse
 
 // cpuUse is the whole machine's CPU time over a run (/proc/stat: every
 // process, the browser's, ferry's and the kernel's), and each process's.
