@@ -635,16 +635,14 @@ func (r *hostileRig) flood(t *testing.T) {
 	r.honest(t)
 }
 
-// wrongCodes makes 1,000 wrong guesses, one after another. Every code
-// must take exactly its limit of three (two answered "wrong code", the
-// third "retired"), then the receiver shows a new one; the honest sender,
-// given the new code, gets through.
 // wrongCodes guesses at full speed, one guess after another, until the
 // receiver stops taking codes: every code retires after exactly three
 // checked wrong guesses, the first code (retired long ago) does not work,
 // guesses that come too soon are answered "held" unchecked, and in all
 // the receiver checks its budget of twelve (counting those of the
-// concurrent guesses before), then says codes_stopped and exits 6.
+// concurrent guesses before), then says codes_stopped and exits 6. A
+// guess that reaches it as it ends finds the connection closed or
+// refused, never "busy" (core/transfer's TestEndingServeIsNotBusy).
 func (r *hostileRig) wrongCodes(t *testing.T) {
 	began := time.Now()
 	checked, held, perCode := 0, 0, 0

@@ -48,7 +48,7 @@ type acceptor struct {
 	pending  list.List      // of *pendingConn, oldest first
 	bySource map[string]int // by netsrc.Source.Host
 	byNet    map[string]int // by netsrc.Source.Net (IPv6 /64s)
-	stopping bool           // Serve is ending: refuse as busy
+	stopping bool           // Serve is ending: close new connections unanswered
 }
 
 // slots is what decides whether one more session may start. Its methods
@@ -172,7 +172,7 @@ func (a *acceptor) admit(nc net.Conn) {
 		a.byNet[p.source.Net]++
 	}
 	running, busy := a.slots.full()
-	busy = busy || a.stopping
+	closing := a.stopping
 	n := a.pending.Len()
 	a.mu.Unlock()
 	a.r.cfg.hooks.onAdmitted(n)
@@ -180,7 +180,17 @@ func (a *acceptor) admit(nc net.Conn) {
 	a.wg.Add(1)
 	go func() {
 		defer a.wg.Done()
-		if busy {
+		switch {
+		case closing:
+			// The receiver is going away (its codes stopped, its
+			// person quit, or its one session is over): the sender
+			// is not told "busy", which would send it back to try
+			// again, but sees the connection end as the receiver's
+			// would.
+			a.release(p)
+			nc.Close()
+			return
+		case busy:
 			a.r.refuseBusy(a.ctx, nc, running)
 			a.release(p)
 			nc.Close()

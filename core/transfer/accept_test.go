@@ -318,3 +318,33 @@ func TestStopWithHandshakesPending(t *testing.T) {
 func running(fn string, limit time.Duration) string {
 	return testkit.WaitGone(limit, func(g string) bool { return strings.Contains(g, fn) })
 }
+
+// A connection accepted while Serve is ending (its codes stopped, its
+// person quit) is closed unanswered: the sender is not told "busy",
+// which would send it back to try a receiver that is going away. The
+// acceptor is held in its stopping state here, since the real window
+// (between Serve deciding to end and its listener's deadline) is too
+// short for a test to land in.
+func TestEndingServeIsNotBusy(t *testing.T) {
+	sid, rid := ids(t)
+	r, err := NewReceiver(ReceiverConfig{Identity: rid, Listen: "127.0.0.1:0", Dir: t.TempDir(), Name: "receiver-box"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ctx, cancel := context.WithCancelCause(t.Context())
+	a := r.start(ctx, r.ev, &oneSession{r: r}, 1)
+	a.mu.Lock()
+	a.stopping = true
+	a.mu.Unlock()
+	cfg := SendConfig{Addrs: []string{fmt.Sprintf("127.0.0.1:%d", r.Port())}, Code: r.Code(), Identity: sid, Name: "sender-box"}
+	src := filepath.Join(t.TempDir(), "f.txt")
+	writeFile(t, src, []byte("late"))
+	cfg.Items = []Item{{Path: src}}
+	_, err = Send(ctx, cfg)
+	a.stop(cancel)
+	if errors.Is(err, secure.ErrBusy) || !errors.Is(err, secure.ErrConnectionLost) {
+		t.Fatalf("sender reaching a receiver that is ending: got %v, want the connection lost", err)
+	}
+	t.Logf("sender: %v", err)
+}
