@@ -45,6 +45,7 @@ type inRow struct {
 	label  string // its sender, made safe
 	state  string // what it shows when no bytes move
 	moving bool
+	ending bool // the person cancelled it: it shows state until it ends
 	ev     transfer.Progress
 	win    rateWindow
 	bar    *barLine
@@ -121,6 +122,32 @@ func (r *inRows) ended(id int64, final string) {
 	r.p.locked(func() { r.draw(true) })
 }
 
+// cancelling shows, until it ends, that transfer id is being cancelled.
+func (r *inRows) cancelling(id int64) {
+	if r == nil {
+		return
+	}
+	r.p.locked(func() {
+		if w := r.row(id); w != nil {
+			w.ending, w.state = true, "cancelling…"
+			r.draw(true)
+		}
+	})
+}
+
+// typed notes a line the person typed under the rows (its echo moved
+// the cursor down one line): the next redraw wipes it with them.
+func (r *inRows) typed() {
+	if r == nil {
+		return
+	}
+	r.p.locked(func() {
+		if r.drawn > 0 {
+			r.drawn++
+		}
+	})
+}
+
 // pause hides the rows while the person is talked to; resume shows them
 // again. Turns may nest.
 func (r *inRows) pause() {
@@ -140,7 +167,7 @@ func (r *inRows) resume() {
 // render renders row w in at most cols-1 cells.
 func (r *inRows) render(w *inRow, cols int, t time.Time) string {
 	head := fmt.Sprintf("%s[%d] ", prefix, w.id)
-	if !w.moving {
+	if !w.moving || w.ending {
 		row := head + w.label + ": " + w.state
 		if cellWidth(row) > cols-1 {
 			row = cutCells(row, max(cols-2, 0)) + "…"

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -101,4 +102,109 @@ func TestPTYReceiveManyRows(t *testing.T) {
 			t.Errorf("%s's row did not settle to its result line:\n%q", name, got)
 		}
 	}
+}
+
+// TestPTYCancelOneIncoming: on a terminal, the person cancels one of two
+// incoming transfers by typing its number and saying yes. ann's 1 GiB
+// is frozen mid-stream; typing its number asks "cancel [N] from ann?",
+// and a yes cuts it alone: its row settles to "cancelled", its partial
+// file stays for a resume, ann's sender is told the receiver cancelled,
+// and bob's transfer, running beside it, completes. A word that is not
+// a number, or the number of no transfer in progress, gets a line that
+// says so and cancels nothing.
+func TestPTYCancelOneIncoming(t *testing.T) {
+	m, s := openPTY(t)
+	if err := unix.IoctlSetWinsize(int(s.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 24, Col: 100}); err != nil {
+		t.Fatal(err)
+	}
+	dest := t.TempDir()
+	cmd := ferryCmd(t, "receive", "--no-mdns", "--listen", "127.0.0.1:0", "--code", "727272", "--dir", dest,
+		"--max-transfers", "2", "--yes", "--keep")
+	cmd.Stdin, cmd.Stderr = s, s
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	out := ptyOutput(m)
+	recv := proc.Start(t, cmd, false)
+	s.Close()
+	out.WaitFor(t, "listening on 127.0.0.1:", 20*time.Second)
+	text := out.String()
+	addr := strings.Fields(text[strings.Index(text, "listening on ")+len("listening on "):])[0]
+	send := func(name string, size int64) *proc.Proc {
+		src := testkit.SparseFile(t, filepath.Join(t.TempDir(), name+".iso"), size)
+		return proc.Start(t, ferryCmd(t, "send", "--name", name, "--to", addr, "--code", "727272", "--json", src), true)
+	}
+	type_ := func(s string) {
+		if _, err := m.WriteString(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	ann := send("ann", 1<<30)
+	out.WaitFor(t, "/1.0 GiB", 30*time.Second)
+	ann.Signal(syscall.SIGSTOP) // a failed test's cleanup kills it, stopped or not
+	out.WaitFor(t, "to cancel one transfer, type its number", 10*time.Second)
+	row := regexp.MustCompile(`\[(\d+)\] ann \(([0-9A-Z-]+)\)`).FindStringSubmatch(out.String())
+	if row == nil {
+		t.Fatalf("no row for ann:\n%q", out)
+	}
+	id, fp := row[1], row[2]
+
+	bob := send("bob", 128<<20)
+	type_("hello\n")
+	out.WaitFor(t, `"hello" is not a transfer's number`, 10*time.Second)
+	type_("99\n")
+	out.WaitFor(t, "no transfer [99] is in progress", 10*time.Second)
+	type_(id + "\n")
+	out.WaitFor(t, "cancel ["+id+"] from ann", 10*time.Second)
+	type_("y\n")
+	out.WaitFor(t, "["+id+"] ann ("+fp+"): cancelling…", 10*time.Second)
+	if c := bob.Exit(90 * time.Second); c != 0 {
+		t.Fatalf("bob's send exit %d; stderr:\n%s", c, bob.StderrText())
+	}
+	out.WaitFor(t, "received 1 file (128 MiB) from bob", 20*time.Second)
+	out.WaitFor(t, "so later transfers need no code? [y/N] ", 10*time.Second)
+	type_("n\n")
+	out.WaitFor(t, "cancelled the transfer from ann", 20*time.Second)
+	ann.Signal(syscall.SIGCONT)
+	if c := ann.Exit(30 * time.Second); c == 0 {
+		t.Fatal("ann's send succeeded after the receiver cancelled it")
+	}
+	if msg := ann.StderrText(); !strings.Contains(msg, "the receiver ended the transfer: cancelled") {
+		t.Errorf("ann's sender was not told the receiver cancelled:\n%s", msg)
+	}
+	recv.Signal(syscall.SIGTERM)
+	if c := recv.Exit(20 * time.Second); c != 0 {
+		t.Errorf("receive exit %d; terminal:\n%q", c, out)
+	}
+	<-out.Closed
+	// What the person typed under the one row is wiped with it.
+	if !strings.Contains(out.String(), "hello\r\n\x1b[2A\r\x1b[J") {
+		t.Errorf("the typed line was not wiped with the row under which it was typed:\n%q", out)
+	}
+	got := strings.ReplaceAll(cursorMoves.ReplaceAllString(out.String(), "\n"), "\r", "\n")
+	if !regexp.MustCompile(`(?m)^ferry: \[` + id + `\] ann \(.*\): cancelled$`).MatchString(got) {
+		t.Errorf("ann's row did not settle to cancelled:\n%q", got)
+	}
+	if strings.Contains(got, "failed") {
+		t.Errorf("a transfer the person cancelled is reported as a failure:\n%q", got)
+	}
+	if names := listNames(t, dest); len(names) != 2 || names[0] != ".ferry-partial" || names[1] != "bob.iso" {
+		t.Errorf("destination holds %v, want bob.iso and ann's partial file in .ferry-partial", names)
+	}
+	if parts := listNames(t, filepath.Join(dest, ".ferry-partial")); len(parts) != 1 {
+		t.Errorf("partial folder holds %v, want ann's one partial file", parts)
+	}
+}
+
+// listNames lists dir's names, sorted.
+func listNames(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	return names
 }

@@ -3,12 +3,15 @@ package main
 // This file holds ferry receive --max-transfers N above 1: a receiver
 // that takes up to N senders at once (core/app's ReceiveMany), each
 // sender's transfer told apart by its sender's name in the lines for a
-// person and by its number ("transfer") in the --json events.
+// person and by its number ("transfer") in the --json events. On a
+// terminal, the person cancels one transfer by typing its number.
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/ferry-project/ferry/core/app"
@@ -24,8 +27,9 @@ type manyReceive struct {
 	ctx  context.Context         // the command's
 	stop context.CancelCauseFunc // ends ReceiveMany (without --keep, once idle)
 
-	wg   sync.WaitGroup // one reporter per transfer
-	rows *inRows        // on a terminal: a row per transfer; nil elsewhere
+	wg       sync.WaitGroup // one reporter per transfer, and questions
+	rows     *inRows        // on a terminal: a row per transfer; nil elsewhere
+	commands bool           // the person may type a transfer's number to cancel it
 
 	mu     sync.Mutex
 	peers  map[int64]*sender
@@ -33,12 +37,17 @@ type manyReceive struct {
 	active int            // transfers not yet reported
 	total  int            // transfers seen
 	failed *receiveFailed // without --keep, the command's error
+	hinted bool           // the person was told how to cancel one
 }
 
-// sender is one incoming transfer's sender, as a person reads it.
+// sender is one incoming transfer's sender, as a person reads it, and
+// what the person did with the transfer.
 type sender struct {
-	label  string
-	paired bool
+	t         *app.Transfer
+	label     string
+	paired    bool
+	rowed     bool // it has a row: accepted and not yet ended
+	cancelled bool // the person cancelled it
 }
 
 func newManyReceive() *manyReceive {
@@ -75,6 +84,10 @@ func (rs *receiveSession) serveMany(ctx context.Context) error {
 	if rs.pr.mode == progressBar {
 		m.rows = newInRows(rs.p, rs.pr.now)
 		defer m.rows.finish() // after wg.Wait: every row has settled
+		if rs.canAsk {
+			m.commands = true
+			rs.q.between(rs.command)
+		}
 	}
 	if rs.o.daemon {
 		rs.p.infof("waiting for trusted devices, up to %d at once", rs.o.maxTransfers)
@@ -155,6 +168,14 @@ func (rs *receiveSession) onManyEvent(t *app.Transfer, ev event.Event) {
 		if e.By == event.ByTrusted {
 			rs.p.infof("accepted: %s is a trusted device (--accept-trusted)", s.label)
 		}
+		rs.many.mu.Lock()
+		s.rowed = true
+		hint := rs.many.commands && !rs.many.hinted
+		rs.many.hinted = true
+		rs.many.mu.Unlock()
+		if hint {
+			rs.p.infof("to cancel one transfer, type its number (the [N] on its row) and Enter")
+		}
 		rs.many.rows.accepted(t.ID(), s.label, e.TotalBytes)
 	case event.Progress:
 		rs.many.rows.progress(t.ID(), transferProgress(e))
@@ -175,7 +196,7 @@ func (m *manyReceive) sender(rs *receiveSession, t *app.Transfer) *sender {
 	if s := m.peers[t.ID()]; s != nil {
 		return s
 	}
-	s := &sender{label: "a sender"}
+	s := &sender{t: t, label: "a sender"}
 	m.peers[t.ID()] = s
 	m.active++
 	m.total++
@@ -194,14 +215,24 @@ func (rs *receiveSession) reportMany(t *app.Transfer, s *sender) {
 	m := rs.many
 	res := t.Wait()
 	m.mu.Lock()
-	label := s.label
+	label, byPerson := s.label, s.cancelled && res.Cancelled
+	s.rowed = false
 	m.mu.Unlock()
-	m.rows.ended(t.ID(), rowFinal(res))
+	final := rowFinal(res)
+	if byPerson {
+		final = "cancelled"
+	}
+	m.rows.ended(t.ID(), final)
 	ctx := m.ctx
 	m.queue()(func() {
 		err := rs.outcome(ctx, res, label)
-		if err == nil {
+		switch {
+		case err == nil:
 			rs.received(ctx, res, " from "+label)
+			return
+		case byPerson:
+			// Not a failure: the person asked for it.
+			rs.p.infof("cancelled the transfer from %s; what arrived is kept, and the same files sent again resume", label)
 			return
 		}
 		code, kind, hint := classify(err)
@@ -247,4 +278,51 @@ func rowFinal(res app.Result) string {
 	}
 	_, kind, _ := classify(res.Err)
 	return "failed: " + kindWords(kind)
+}
+
+// command is a line the person typed while no question was open: the
+// number of a transfer to cancel, after a yes to "cancel [N] from ...?".
+// It runs on the prompter's reader, so the question is asked in its
+// turn, on a goroutine of its own.
+func (rs *receiveSession) command(line string) {
+	m := rs.many
+	m.rows.typed()
+	if line == "" {
+		return
+	}
+	id, err := strconv.ParseInt(strings.Trim(line, "[]"), 10, 64)
+	m.mu.Lock()
+	s := m.peers[id]
+	live := err == nil && s != nil && s.rowed
+	var label string
+	if live {
+		label = s.label
+	}
+	m.mu.Unlock()
+	switch {
+	case err != nil:
+		rs.p.infof("%q is not a transfer's number: to cancel one, type its number (the [N] on its row) and Enter", safe(line))
+		return
+	case !live:
+		rs.p.infof("no transfer [%d] is in progress", id)
+		return
+	}
+	run := m.queue()
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		run(func() {
+			yes, err := rs.q.confirm(s.t.Context(), fmt.Sprintf("cancel [%d] from %s?", id, label))
+			if err != nil || !yes {
+				return
+			}
+			m.mu.Lock()
+			s.cancelled = true
+			m.mu.Unlock()
+			// Its sender may take a few seconds to hear it (the engine
+			// waits for it to read why): the row says so meanwhile.
+			m.rows.cancelling(id)
+			s.t.Cancel(nil)
+		})
+	}()
 }

@@ -72,7 +72,8 @@ Flags:
                      sender's lines name it, its question is asked in turn,
                      and its --json events carry its "transfer" number;
                      beyond N a sender is told busy, with how many are in
-                     progress
+                     progress; on a terminal, type a transfer's number and
+                     Enter to cancel that one
     --trust          after a transfer with the code, trust the sender without
                      asking (on a terminal, ferry asks); not when wrong codes
                      came first: then only a person who was told can

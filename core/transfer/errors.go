@@ -109,12 +109,14 @@ func cancelError(ctx context.Context) error {
 }
 
 // reasonOf is the text sent to the peer for a local error: for a
-// cancellation, the cause alone; for an error that names a local path,
-// the text with the path hidden (see hidePath).
+// cancellation, the cause alone ("cancelled" when the cause says no more
+// than ErrCancelled, which the peer's own error says already); for an
+// error that names a local path, the text with the path hidden (see
+// hidePath).
 func reasonOf(ctx context.Context, err error) string {
 	if errors.Is(err, ErrCancelled) && ctx.Err() != nil {
 		cause := context.Cause(ctx)
-		if cause == nil || errors.Is(cause, context.Canceled) {
+		if cause == nil || errors.Is(cause, context.Canceled) || cause == ErrCancelled {
 			return "cancelled"
 		}
 		return cause.Error()

@@ -1,6 +1,7 @@
 package transfer
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -59,5 +60,26 @@ func TestAbortCodeOtherVersion(t *testing.T) {
 	err := fmt.Errorf("peer speaks transfer protocol 9: %w: %w", secure.ErrIncompatibleVersion, ErrProtocol)
 	if k, c := kindOf(err), codeOf(err); k != errkind.Incompatible || c != codeProtocol {
 		t.Errorf("kind %q, code %d", k, c)
+	}
+}
+
+// The reason a cancelled end sends its peer is the cause it was
+// cancelled with, or "cancelled" when the cause adds nothing to the
+// ErrCancelled the peer's error wraps already ("cancelled: transfer
+// cancelled", not "transfer cancelled: transfer cancelled").
+func TestReasonOfCancel(t *testing.T) {
+	for _, tc := range []struct {
+		cause error
+		want  string
+	}{
+		{nil, "cancelled"},
+		{ErrCancelled, "cancelled"},
+		{errors.New("the receiver cancelled"), "the receiver cancelled"},
+	} {
+		ctx, cancel := context.WithCancelCause(t.Context())
+		cancel(tc.cause)
+		if got := reasonOf(ctx, cancelError(ctx)); got != tc.want {
+			t.Errorf("cancelled with %v: reason %q, want %q", tc.cause, got, tc.want)
+		}
 	}
 }
