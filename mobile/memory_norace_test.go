@@ -7,6 +7,7 @@ package mobile
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -15,6 +16,8 @@ import (
 
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 func skipMemory(t *testing.T) {
@@ -53,6 +56,45 @@ func TestMemoryPhoneReceives(t *testing.T) {
 		report(t, "phone receiving 1 GiB", res)
 		if fi, err := os.Stat(filepath.Join(dst, filepath.Base(src))); err != nil || fi.Size() != memSize {
 			t.Errorf("received file: %v", err)
+		}
+	})
+}
+
+// TestMemoryPhoneReceivesTwo: the phone receives 1 GiB from each of two
+// plain transfer.Sends in this process at once, with two senders at once
+// allowed (Android's profile takes two; iOS's takes one, and is measured
+// with two to see whether an extension's budget would hold them).
+func TestMemoryPhoneReceivesTwo(t *testing.T) {
+	skipMemory(t)
+	srcs := []string{sparseFile(t), testkit.SparseFile(t, filepath.Join(t.TempDir(), "two-gib-half.bin"), memSize)}
+	eachProfile(t, func(t *testing.T, profile, dst string, id *secure.Identity) {
+		ids := []*secure.Identity{id, testid.New(t)}
+		var sent chan error
+		res := runChild(t, "receive2", profile, dst, "", func(port int, code string) {
+			sent = make(chan error, len(srcs))
+			for i, src := range srcs {
+				go func() {
+					_, err := transfer.Send(context.Background(), transfer.SendConfig{
+						Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: code, Identity: ids[i],
+						Name: fmt.Sprintf("Laptop %d", i+1), Items: []transfer.Item{{Path: src}},
+					})
+					sent <- err
+				}()
+			}
+		})
+		for range cap(sent) {
+			if err := <-sent; err != nil {
+				t.Errorf("sender: %v", err)
+			}
+		}
+		report(t, "phone receiving 1 GiB from each of two senders at once", res)
+		if res.Bytes != 2*memSize {
+			t.Errorf("the done events count %d bytes, want %d", res.Bytes, 2*memSize)
+		}
+		for _, src := range srcs {
+			if fi, err := os.Stat(filepath.Join(dst, filepath.Base(src))); err != nil || fi.Size() != memSize {
+				t.Errorf("received file: %v", err)
+			}
 		}
 	})
 }
