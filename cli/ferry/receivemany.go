@@ -296,19 +296,21 @@ func (rs *receiveSession) command(line string) {
 	live := err == nil && s != nil && s.rowed
 	var label string
 	if live {
+		// Its reporter is still counted in wg (it clears rowed
+		// first), so wg is not at zero here.
 		label = s.label
+		m.wg.Add(1)
 	}
 	m.mu.Unlock()
 	switch {
 	case err != nil:
-		rs.p.infof("%q is not a transfer's number: to cancel one, type its number (the [N] on its row) and Enter", safe(line))
+		rs.p.infof("%q is not a transfer's number: to cancel one, type its number (the [N] on its row) and Enter", cutCells(line, 40))
 		return
 	case !live:
 		rs.p.infof("no transfer [%d] is in progress", id)
 		return
 	}
 	run := m.queue()
-	m.wg.Add(1)
 	go func() {
 		defer m.wg.Done()
 		run(func() {
