@@ -76,6 +76,25 @@ func TestReceiveSeveral(t *testing.T) {
 	if err := rt.Accept(); err == nil {
 		t.Fatal("Accept without an id took an offer of a receive of several")
 	}
+	// Each sender's offer is listed by its own id.
+	listed := map[string]bool{}
+	for id := range offers {
+		js, err := rt.OfferEntriesJSONOf(id, 0, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var entries []struct{ Path string }
+		if err := json.Unmarshal([]byte(js), &entries); err != nil || len(entries) != 1 {
+			t.Fatalf("offer entries of %d: %s (%v), want one", id, js, err)
+		}
+		listed[entries[0].Path] = true
+	}
+	if !listed["a.txt"] || !listed["b.txt"] {
+		t.Fatalf("the two offers list %v, want a.txt and b.txt", listed)
+	}
+	if js, err := rt.OfferEntriesJSONOf(1<<40, 0, 10); err != nil || js != "[]" {
+		t.Fatalf("entries of an unknown transfer: %s, %v", js, err)
+	}
 	for id := range offers {
 		if id == 0 {
 			t.Fatalf("an offer without a transfer id: %v", ev.list())
