@@ -13,7 +13,6 @@ import (
 
 	"github.com/ferry-project/ferry/tests/proc"
 	"github.com/ferry-project/ferry/tests/testkit"
-	"golang.org/x/sys/unix"
 )
 
 // TestPTYReceiveManyRows: "ferry receive --max-transfers 2" on a terminal
@@ -24,21 +23,9 @@ import (
 // own progressbar bar; every row fits in 69 cells; and each row settles
 // to its result line ("[N] ann: done, checked: ...").
 func TestPTYReceiveManyRows(t *testing.T) {
-	m, s := openPTY(t)
-	if err := unix.IoctlSetWinsize(int(s.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 24, Col: 70}); err != nil {
-		t.Fatal(err)
-	}
 	dest := t.TempDir()
-	cmd := ferryCmd(t, "receive", "--no-mdns", "--listen", "127.0.0.1:0", "--code", "717171", "--dir", dest,
-		"--max-transfers", "2", "--yes", "--keep")
-	cmd.Stderr = s
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 2}
-	out := ptyOutput(m)
-	recv := proc.Start(t, cmd, false)
-	s.Close()
-	out.WaitFor(t, "listening on 127.0.0.1:", 20*time.Second)
-	text := out.String()
-	addr := strings.Fields(text[strings.Index(text, "listening on ")+len("listening on "):])[0]
+	_, out, recv, addr := ptyReceiver(t, ferryCmd(t, "receive", "--no-mdns", "--listen", "127.0.0.1:0", "--code", "717171", "--dir", dest,
+		"--max-transfers", "2", "--yes", "--keep"), false, 70)
 
 	sizes := map[string]string{"ann": "1.0 GiB", "bob": "128 MiB"}
 	send := func(name string, size int64) *proc.Proc {
@@ -113,21 +100,9 @@ func TestPTYReceiveManyRows(t *testing.T) {
 // a number, or the number of no transfer in progress, gets a line that
 // says so and cancels nothing.
 func TestPTYCancelOneIncoming(t *testing.T) {
-	m, s := openPTY(t)
-	if err := unix.IoctlSetWinsize(int(s.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 24, Col: 100}); err != nil {
-		t.Fatal(err)
-	}
 	dest := t.TempDir()
-	cmd := ferryCmd(t, "receive", "--no-mdns", "--listen", "127.0.0.1:0", "--code", "727272", "--dir", dest,
-		"--max-transfers", "2", "--yes", "--keep")
-	cmd.Stdin, cmd.Stderr = s, s
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	out := ptyOutput(m)
-	recv := proc.Start(t, cmd, false)
-	s.Close()
-	out.WaitFor(t, "listening on 127.0.0.1:", 20*time.Second)
-	text := out.String()
-	addr := strings.Fields(text[strings.Index(text, "listening on ")+len("listening on "):])[0]
+	m, out, recv, addr := ptyReceiver(t, ferryCmd(t, "receive", "--no-mdns", "--listen", "127.0.0.1:0", "--code", "727272", "--dir", dest,
+		"--max-transfers", "2", "--yes", "--keep"), true, 100)
 	send := func(name string, size int64) *proc.Proc {
 		src := testkit.SparseFile(t, filepath.Join(t.TempDir(), name+".iso"), size)
 		return proc.Start(t, ferryCmd(t, "send", "--name", name, "--to", addr, "--code", "727272", "--json", src), true)
@@ -187,24 +162,10 @@ func TestPTYCancelOneIncoming(t *testing.T) {
 	if strings.Contains(got, "failed") {
 		t.Errorf("a transfer the person cancelled is reported as a failure:\n%q", got)
 	}
-	if names := listNames(t, dest); len(names) != 2 || names[0] != ".ferry-partial" || names[1] != "bob.iso" {
-		t.Errorf("destination holds %v, want bob.iso and ann's partial file in .ferry-partial", names)
+	if names := testkit.FinalNames(t, dest); len(names) != 1 || names[0] != "bob.iso" {
+		t.Errorf("destination holds %v, want only bob.iso", names)
 	}
-	if parts := listNames(t, filepath.Join(dest, ".ferry-partial")); len(parts) != 1 {
-		t.Errorf("partial folder holds %v, want ann's one partial file", parts)
+	if parts, err := os.ReadDir(filepath.Join(dest, testkit.PartialFolder)); err != nil || len(parts) != 1 {
+		t.Errorf("partial folder holds %v (%v), want ann's one partial file", parts, err)
 	}
-}
-
-// listNames lists dir's names, sorted.
-func listNames(t *testing.T, dir string) []string {
-	t.Helper()
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range ents {
-		names = append(names, e.Name())
-	}
-	return names
 }

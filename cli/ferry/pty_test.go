@@ -4,6 +4,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/ferry-project/ferry/tests/proc"
 	"github.com/ferry-project/ferry/tests/testkit"
+	"golang.org/x/sys/unix"
 )
 
 // openPTY and ptyOutput are tests/proc's, under the names these tests
@@ -19,6 +21,34 @@ import (
 func openPTY(t *testing.T) (master, slave *os.File) { return proc.OpenPTY(t) }
 
 func ptyOutput(m *os.File) *proc.Output { return proc.TerminalOutput(m) }
+
+// ptyReceiver starts cmd, a "ferry receive" listening on 127.0.0.1, as
+// a person's terminal would run it: its stderr, and with stdin its stdin
+// too, on a new terminal (cols wide, or the default for 0). It returns
+// the terminal's master end, what the terminal shows, the process, and
+// the address it listens on.
+func ptyReceiver(t *testing.T, cmd *exec.Cmd, stdin bool, cols uint16) (*os.File, *proc.Output, *proc.Proc, string) {
+	t.Helper()
+	m, s := openPTY(t)
+	if cols != 0 {
+		if err := unix.IoctlSetWinsize(int(s.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 24, Col: cols}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd.Stderr = s
+	ctty := 2
+	if stdin {
+		cmd.Stdin, ctty = s, 0
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: ctty}
+	out := ptyOutput(m)
+	recv := proc.Start(t, cmd, false)
+	s.Close()
+	out.WaitFor(t, "listening on 127.0.0.1:", 20*time.Second)
+	text := out.String()
+	addr := strings.Fields(text[strings.Index(text, "listening on ")+len("listening on "):])[0]
+	return m, out, recv, addr
+}
 
 func bigFile(t *testing.T, size int64) string {
 	t.Helper()
@@ -81,16 +111,7 @@ func TestPTYAcceptAndCancel(t *testing.T) {
 	// startAsking starts a receiver whose stdin is a terminal, and a
 	// sender, and returns once the receiver asks.
 	startAsking := func(t *testing.T, code string) (recv, send *proc.Proc, m *os.File, out *proc.Output) {
-		m, s := openPTY(t)
-		cmd := ferryCmd(t, "receive", "--no-mdns", "--listen", "127.0.0.1:0", "--code", code, "--dir", t.TempDir())
-		cmd.Stdin, cmd.Stderr = s, s
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-		out = ptyOutput(m)
-		recv = proc.Start(t, cmd, false)
-		s.Close()
-		out.WaitFor(t, "listening on 127.0.0.1:", 20*time.Second)
-		text := out.String()
-		addr := strings.Fields(text[strings.Index(text, "listening on ")+len("listening on "):])[0]
+		m, out, recv, addr := ptyReceiver(t, ferryCmd(t, "receive", "--no-mdns", "--listen", "127.0.0.1:0", "--code", code, "--dir", t.TempDir()), true, 0)
 		send = proc.Start(t, ferryCmd(t, "send", "--to", addr, "--code", code, "--json", writeTree(t)), true)
 		out.WaitFor(t, "accept 2 files and ", 20*time.Second)
 		out.WaitFor(t, "? [y/N] ", 5*time.Second)
@@ -144,16 +165,7 @@ func TestPTYAcceptAndCancel(t *testing.T) {
 // about two waiting offers one at a time, in the order they came, each
 // naming its sender: ann's first (declined), then bob's (accepted).
 func TestPTYTwoQuestions(t *testing.T) {
-	m, s := openPTY(t)
-	cmd := ferryCmd(t, "receive", "--no-mdns", "--listen", "127.0.0.1:0", "--code", "696969", "--dir", t.TempDir(), "--max-transfers", "2")
-	cmd.Stdin, cmd.Stderr = s, s
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	out := ptyOutput(m)
-	recv := proc.Start(t, cmd, false)
-	s.Close()
-	out.WaitFor(t, "listening on 127.0.0.1:", 20*time.Second)
-	text := out.String()
-	addr := strings.Fields(text[strings.Index(text, "listening on ")+len("listening on "):])[0]
+	m, out, recv, addr := ptyReceiver(t, ferryCmd(t, "receive", "--no-mdns", "--listen", "127.0.0.1:0", "--code", "696969", "--dir", t.TempDir(), "--max-transfers", "2"), true, 0)
 	send := func(name string) *proc.Proc {
 		return proc.Start(t, ferryCmd(t, "send", "--name", name, "--to", addr, "--code", "696969", "--json", writeTree(t)), true)
 	}

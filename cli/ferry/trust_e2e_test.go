@@ -50,16 +50,8 @@ func TestE2ETrustOnLoopback(t *testing.T) {
 
 	// 1. Pair: a transfer with the code, both ends on a terminal, each
 	// asked whether to trust the other after the transfer.
-	rm, rs := openPTY(t)
-	rcmd := asHome(t, deskHome, "receive", "--no-mdns", "--listen", "127.0.0.1:0", "--name", "desk", "--code", "314159", "--dir", t.TempDir())
-	rcmd.Stdin, rcmd.Stderr = rs, rs
-	rcmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	rout := ptyOutput(rm)
-	recv := proc.Start(t, rcmd, false)
-	rs.Close()
-	rout.WaitFor(t, "listening on 127.0.0.1:", 20*time.Second)
+	rm, rout, recv, addr := ptyReceiver(t, asHome(t, deskHome, "receive", "--no-mdns", "--listen", "127.0.0.1:0", "--name", "desk", "--code", "314159", "--dir", t.TempDir()), true, 0)
 	text := rout.String()
-	addr := strings.Fields(text[strings.Index(text, "listening on ")+len("listening on "):])[0]
 	deskFP := strings.Fields(text[strings.Index(text, "this device: desk (")+len("this device: desk ("):])[0]
 	deskFP = strings.TrimSuffix(deskFP, ")")
 
