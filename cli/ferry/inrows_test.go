@@ -50,3 +50,35 @@ func TestInRows(t *testing.T) {
 	none.accepted(1, "x", 1)
 	none.ended(1, "done")
 }
+
+// A line the person typed under the rows is wiped with them at the next
+// redraw, and nothing is counted when no rows are on screen; a transfer
+// being cancelled shows so until it ends, whatever progress comes.
+func TestInRowsTypedAndCancelling(t *testing.T) {
+	var out bytes.Buffer
+	p := &printer{stdout: &bytes.Buffer{}, stderr: &out}
+	r := newInRows(p, time.Now)
+	r.tickEvery, r.throttle = 0, 0
+	r.accepted(1, "ann", 100)
+	r.accepted(2, "bob", 100)
+	r.typed() // "1⏎" echoed under the two rows
+	out.Reset()
+	r.cancelling(1)
+	if s := out.String(); !strings.HasPrefix(s, "\x1b[3A\r\x1b[J") || !strings.Contains(s, "[1] ann: cancelling…\n") {
+		t.Fatalf("redraw after a typed line:\n%q", s)
+	}
+	out.Reset()
+	r.progress(1, transfer.Progress{Done: 60, Total: 100})
+	r.tick()
+	if s := out.String(); !strings.HasPrefix(s, "\x1b[2A\r\x1b[J") || !strings.Contains(s, "[1] ann: cancelling…\n") || strings.Contains(s, "60%") {
+		t.Fatalf("a cancelling row redrawn with progress:\n%q", s)
+	}
+	r.pause() // a question: the rows are off screen
+	r.typed() // its answer
+	out.Reset()
+	r.resume()
+	if s := out.String(); strings.Contains(s, "\x1b[") {
+		t.Fatalf("rows off screen, yet the answer's line was wiped:\n%q", s)
+	}
+	r.finish()
+}
