@@ -2,6 +2,7 @@ package transfer
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -221,5 +222,27 @@ func TestSendManySlowAccepterDoesNotHoldOthers(t *testing.T) {
 	if stats.DiskRead != total || under.bytesRead("f.bin")+under.bytesRead("g.bin") != total || res[1].ReadAgain != 0 {
 		t.Errorf("disk read %d (counted %d) for %d bytes of files, %d again for the late one: want each file once",
 			stats.DiskRead, under.bytesRead("f.bin")+under.bytesRead("g.bin"), total, res[1].ReadAgain)
+	}
+}
+
+// await takes a reply that arrived before its context ended, every time:
+// the receiver's hello and then its decline are read back to back, and
+// the hello must still be seen (its Connected event emitted) before the
+// decline ends the exchange.
+func TestAwaitTakesReplyBeforeEnd(t *testing.T) {
+	s := &sender{lastFlush: time.Now()}
+	s.timeout = time.Hour
+	for i := range 1000 {
+		ctx, cancel := context.WithCancelCause(t.Context())
+		reply := make(chan int, 1)
+		reply <- i
+		cancel(ErrDeclined)
+		got, err := await(ctx, s, reply)
+		if err != nil || got != i {
+			t.Fatalf("round %d: await returned %d, %v; want the reply that was there", i, got, err)
+		}
+		if _, err := await(ctx, s, reply); !errors.Is(err, ErrDeclined) {
+			t.Fatalf("round %d: the next await returned %v, want the cause", i, err)
+		}
 	}
 }

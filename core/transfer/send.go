@@ -219,6 +219,15 @@ func await[T any](ctx context.Context, s *sender, reply <-chan T) (T, error) {
 		case m := <-reply:
 			return m, nil
 		case <-ctx.Done():
+			// A reply read before the end is taken first: the
+			// receiver's hello and its decline, read back to back,
+			// leave the hello here and then cancel ctx, and select
+			// picks at random among cases ready at once.
+			select {
+			case m := <-reply:
+				return m, nil
+			default:
+			}
 			var none T
 			return none, context.Cause(ctx)
 		case <-timer.C:
