@@ -6,9 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
@@ -284,4 +286,110 @@ func TestReceiveManyCancelOne(t *testing.T) {
 		t.Fatalf("bob after ann was cancelled: %v", err)
 	}
 	h.waitFor("bob's card verified", func() bool { return cards["bob"].prog.state == stateVerified })
+}
+
+// TestSeveralWhileInTray: several senders at once while the window is in
+// the tray. Two trusted devices (auto-accept on) send together: each
+// card runs without the window, with its own notification at its start
+// and at its end. Then a stranger's question brings the window back,
+// with no notification for it.
+func TestSeveralWhileInTray(t *testing.T) {
+	ta := &trayApp{}
+	h := newHarness(t, withTray(ta))
+	h.app.Preferences().SetBool(prefTray, true)
+	h.app.Preferences().SetBool(prefAutoTrusted, true)
+	h.app.Preferences().SetInt(prefMaxSenders, 3)
+	ids := map[string]*secure.Identity{}
+	for _, name := range []string{"ann", "bob"} {
+		id, err := secure.NewIdentity()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[name] = id
+		h.pin(name, id)
+	}
+	h.u.Start()
+	v := h.u.recv
+	var (
+		code string
+		port int
+	)
+	h.waitFor("the receiver to wait for several", func() bool {
+		code, port = v.code, v.port
+		return v.many && v.stopMany != nil && len(code) >= 6
+	})
+	h.loop.run(h.u.WindowCloseRequested)
+	addr := "127.0.0.1:" + strconv.Itoa(port)
+
+	var sent []<-chan error
+	for name, id := range ids {
+		src := writeFile(t, t.TempDir(), name+".bin", 40_000)
+		sent = append(sent, goSend(t, transfer.SendConfig{Addrs: []string{addr}, Identity: id, PeerKey: h.id.Public(),
+			Name: name, Items: []transfer.Item{{Path: src}}}))
+	}
+	for _, done := range sent {
+		if err := <-done; err != nil {
+			t.Fatalf("trusted send: %v", err)
+		}
+	}
+	h.waitFor("two verified cards", func() bool {
+		n := 0
+		for _, c := range v.order {
+			if c.prog.state == stateVerified {
+				n++
+			}
+		}
+		return n == 2
+	})
+	h.waitFor("four notifications", func() bool { return len(ta.notifications()) == 4 })
+	notes := strings.Join(ta.notifications(), "\n")
+	for _, name := range []string{"ann", "bob"} {
+		for _, want := range []string{"Receiving from " + name + ": 1 file (" + formatBytes(40_000) + "), into " + h.dir,
+			"Received from " + name + ": " + name + ".bin, verified, in " + h.dir} {
+			if !strings.Contains(notes, want) {
+				t.Errorf("no notification %q in:\n%s", want, notes)
+			}
+		}
+	}
+	h.check(func() bool {
+		if !h.u.WindowHidden() {
+			t.Error("transfers from trusted devices brought the window out of the tray")
+			return false
+		}
+		return true
+	})
+
+	stranger, err := secure.NewIdentity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := writeFile(t, t.TempDir(), "report.pdf", 3000)
+	done := goSend(t, transfer.SendConfig{Addrs: []string{addr}, Code: code, Identity: stranger, Name: "cy",
+		Items: []transfer.Item{{Path: src}}})
+	var card *incomingCard
+	h.waitFor("cy's question", func() bool {
+		for _, c := range v.order {
+			if c.ask.Visible() {
+				card = c
+			}
+		}
+		return card != nil
+	})
+	h.check(func() bool {
+		if h.u.WindowHidden() {
+			t.Error("a question left the window in the tray")
+			return false
+		}
+		return true
+	})
+	if n := ta.notifications(); len(n) != 4 {
+		t.Errorf("notifications after a question: %q, want none for it", n)
+	}
+	h.tap(card.accept)
+	if err := <-done; err != nil {
+		t.Fatalf("cy's send: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(h.dir, "report.pdf")); err != nil {
+		t.Errorf("cy's file: %v", err)
+	}
 }
