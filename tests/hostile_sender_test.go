@@ -673,7 +673,7 @@ func (r *hostileRig) wrongCodes(t *testing.T) {
 				t.Fatalf("guess %d: %d wrong guesses against one code and it is still not retired", i+1, perCode)
 			}
 			continue
-		case err != nil && !errors.Is(err, secure.ErrConnectionLost) && !isRefused(err):
+		case err != nil && !errors.Is(err, secure.ErrConnectionLost) && !isGone(err):
 			t.Fatalf("guess %d: %v, want a wrong code, or the receiver gone", i+1, err)
 		case err == nil:
 			t.Fatalf("guess %d (%s) was right", i+1, guess)
@@ -696,9 +696,11 @@ func (r *hostileRig) wrongCodes(t *testing.T) {
 	r.checkDisk(t)
 }
 
-// isRefused reports a dial to a port nobody listens on any more.
-func isRefused(err error) bool {
-	return errors.Is(err, syscall.ECONNREFUSED)
+// isGone reports a dial to a receiver that has gone: nobody listens on
+// the port any more (refused), or the listener closed as the connection
+// was being set up (reset).
+func isGone(err error) bool {
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET)
 }
 
 func codeNum(s string) int {
