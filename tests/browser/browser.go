@@ -39,6 +39,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -81,6 +82,7 @@ type Browser struct {
 	mu        sync.Mutex
 	completed map[string]string // download GUID -> file path, once complete
 	names     map[string]string // download GUID -> suggested file name
+	progress  map[string]string // download GUID -> its last state, for a timeout's message
 	changed   chan struct{}
 	direct    string // a non-loopback address Chromium reaches itself (NewDirect)
 }
@@ -139,6 +141,7 @@ func NewDirect(parent context.Context, direct string) (*Browser, error) {
 		dir:       dir,
 		Downloads: filepath.Join(dir, "downloads"),
 		completed: map[string]string{},
+		progress:  map[string]string{},
 		names:     map[string]string{},
 		changed:   make(chan struct{}, 1),
 		direct:    direct,
@@ -208,6 +211,9 @@ func (b *Browser) onEvent(ev any) {
 		b.names[e.GUID] = e.SuggestedFilename
 		b.mu.Unlock()
 	case *browser.EventDownloadProgress:
+		b.mu.Lock()
+		b.progress[e.GUID] = fmt.Sprintf("%s, %.0f of %.0f bytes", e.State, e.ReceivedBytes, e.TotalBytes)
+		b.mu.Unlock()
 		if e.State != browser.DownloadProgressStateCompleted {
 			return
 		}
@@ -392,9 +398,26 @@ func (b *Browser) WaitDownloads(n int, timeout time.Duration) ([]string, error) 
 		select {
 		case <-b.changed:
 		case <-deadline.C:
-			return paths, fmt.Errorf("%d of %d downloads completed within %v", len(paths), n, timeout)
+			return paths, fmt.Errorf("%d of %d downloads completed within %v; %s", len(paths), n, timeout, b.downloadStates())
 		}
 	}
+}
+
+// downloadStates says what became of every download begun: its name and
+// its last state, for a test that waited in vain.
+func (b *Browser) downloadStates() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var states []string
+	for guid, name := range b.names {
+		state, ok := b.progress[guid]
+		if !ok {
+			state = "no progress yet"
+		}
+		states = append(states, fmt.Sprintf("%q: %s", name, state))
+	}
+	sort.Strings(states)
+	return fmt.Sprintf("%d begun: %s", len(states), strings.Join(states, "; "))
 }
 
 // JSHeap is the page's JS heap in use now, in bytes.
