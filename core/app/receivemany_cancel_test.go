@@ -13,6 +13,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 // heldConn is a real TCP connection that stops writing after 'after'
@@ -78,6 +79,7 @@ func TestReceiveManyCancelOne(t *testing.T) {
 		tr.Accept()
 	}
 	<-hc.held // bob is mid-stream
+	testkit.WaitPartialBytes(t, rc.Dir())
 	reason := errors.New("not this one")
 	asked["bob"].Cancel(reason)
 	res := asked["bob"].Wait()

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 // Three senders at once over real TCP; one, held mid-stream by its own
@@ -50,6 +52,7 @@ func TestCancelSessionLeavesOthers(t *testing.T) {
 	go func() { fastErrs <- sendAll(ctx, fast...) }()
 	m.waitEvents(ctx, 3, func(ev Event) bool { _, ok := ev.(Connected); return ok })
 
+	testkit.WaitPartialBytes(t, m.dir) // the held sender's bytes are on disk
 	reason := errors.New("the person cancelled this one")
 	if err := m.r.CancelSession(id, reason); err != nil {
 		t.Fatal(err)
