@@ -27,14 +27,7 @@ func TestReceiveFromThreeAtOnce(t *testing.T) {
 	h.app.Preferences().SetInt(prefMaxSenders, 3)
 	h.u.Start()
 	v := h.u.recv
-	var (
-		code string
-		port int
-	)
-	h.waitFor("the receiver to wait for several", func() bool {
-		code, port = v.code, v.port
-		return v.many && v.stopMany != nil && len(code) >= 6
-	})
+	code, port := h.listeningMany()
 
 	sends, srcs, cards := sendThree(t, h, code, port)
 	s := h.screen()
@@ -233,14 +226,7 @@ func TestReceiveManyCancelOne(t *testing.T) {
 	h.app.Preferences().SetInt(prefMaxSenders, 2)
 	h.u.Start()
 	v := h.u.recv
-	var (
-		code string
-		port int
-	)
-	h.waitFor("the receiver to wait for several", func() bool {
-		code, port = v.code, v.port
-		return v.many && v.stopMany != nil && len(code) >= 6
-	})
+	code, port := h.listeningMany()
 	// ann's file is large (sparse, 1 GiB): it is still moving when
 	// Cancel is pressed.
 	big := filepath.Join(t.TempDir(), "big.bin")
@@ -310,14 +296,7 @@ func TestSeveralWhileInTray(t *testing.T) {
 	}
 	h.u.Start()
 	v := h.u.recv
-	var (
-		code string
-		port int
-	)
-	h.waitFor("the receiver to wait for several", func() bool {
-		code, port = v.code, v.port
-		return v.many && v.stopMany != nil && len(code) >= 6
-	})
+	code, port := h.listeningMany()
 	h.loop.run(h.u.WindowCloseRequested)
 	addr := "127.0.0.1:" + strconv.Itoa(port)
 
@@ -392,4 +371,16 @@ func TestSeveralWhileInTray(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(h.dir, "report.pdf")); err != nil {
 		t.Errorf("cy's file: %v", err)
 	}
+}
+
+// listeningMany waits for the app's receiver of several senders to
+// listen and returns its code and port.
+func (h *harness) listeningMany() (code string, port int) {
+	h.t.Helper()
+	h.waitFor("the receiver to wait for several", func() bool {
+		v := h.u.recv
+		code, port = v.code, v.port
+		return v.many && v.stopMany != nil && len(code) >= 6
+	})
+	return code, port
 }
