@@ -44,9 +44,7 @@ var starCounter atomic.Uint32
 // off".
 func newStar(t *testing.T, n int, shared bool, multicastOff ...int) *star {
 	t.Helper()
-	if ok, why := netns.Available(); !ok {
-		t.Skip("network namespaces: " + why)
-	}
+	netns.SkipUnavailable(t)
 	id := fmt.Sprintf("%d-%d", os.Getpid()%100000, starCounter.Add(1)%1000)
 	s := &star{R: "fstarR" + id, run: &netns.Pair{}}
 	var made []string

@@ -43,6 +43,22 @@ var availability = sync.OnceValues(probe)
 // and if it cannot, why not, in words fit for t.Skip.
 func Available() (ok bool, why string) { return availability() }
 
+// SkipUnavailable skips t when namespaces cannot be made because this
+// process is not root, and fails it when they cannot be made as root:
+// CI is root, and there a missing ip tool or a refused namespace is a
+// broken machine, not a pass.
+func SkipUnavailable(t testing.TB) {
+	t.Helper()
+	ok, why := Available()
+	switch {
+	case ok:
+	case os.Geteuid() != 0:
+		t.Skip("not root: " + why)
+	default:
+		t.Fatal(why)
+	}
+}
+
 func probe() (bool, string) {
 	if os.Geteuid() != 0 {
 		return false, "needs root to create network namespaces (CI runs as root)"
@@ -60,13 +76,12 @@ func probe() (bool, string) {
 
 // NewPair creates two namespaces joined by a veth pair with AddrA and AddrB
 // on it, brings up loopback and the link with multicast on, and registers
-// their removal with t.Cleanup. It skips the test, with the reason, when
-// namespaces are not available here.
+// their removal with t.Cleanup. It skips the test when this process is
+// not root and fails it when namespaces cannot be made as root
+// (SkipUnavailable).
 func NewPair(t testing.TB) *Pair {
 	t.Helper()
-	if ok, why := Available(); !ok {
-		t.Skip(why)
-	}
+	SkipUnavailable(t)
 	p, err := Create()
 	if err != nil {
 		t.Fatal(err)

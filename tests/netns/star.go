@@ -27,13 +27,12 @@ type Star struct {
 
 // NewStar creates a star of n leaves whose names start with prefix (at
 // most 4 bytes, so that interface names fit in 15) and registers its
-// removal with t.Cleanup. It skips the test, with the reason, when
-// namespaces are not available here.
+// removal with t.Cleanup. It skips the test when this process is
+// not root and fails it when namespaces cannot be made as root
+// (SkipUnavailable).
 func NewStar(t testing.TB, prefix string, n int) *Star {
 	t.Helper()
-	if ok, why := Available(); !ok {
-		t.Skip(why)
-	}
+	SkipUnavailable(t)
 	if len(prefix) > 4 || n < 1 || n > 9 {
 		t.Fatalf("netns.NewStar: prefix %q (at most 4 bytes), %d leaves (1 to 9)", prefix, n)
 	}
