@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/trust"
 	"github.com/ferry-project/ferry/tests/proc"
 	"github.com/ferry-project/ferry/tests/xdisplay"
 )
@@ -82,10 +82,10 @@ func pair(t *testing.T, a, aName, b, bName string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := homeStore(a).Add(trust.Device{Name: bName, Key: idB.Public()}); err != nil {
+	if err := homeStore(a).Add(app.Device{Name: bName, Key: idB.Public()}); err != nil {
 		t.Fatal(err)
 	}
-	if err := homeStore(b).Add(trust.Device{Name: aName, Key: idA.Public()}); err != nil {
+	if err := homeStore(b).Add(app.Device{Name: aName, Key: idA.Public()}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/trust"
 	"github.com/ferry-project/ferry/tests/proc"
 	"github.com/ferry-project/ferry/tests/testkit"
 )
@@ -31,10 +31,10 @@ func pairHomes(t *testing.T, a, aName, b, bName string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := homeStore(a).Add(trust.Device{Name: bName, Key: idb.Public()}); err != nil {
+	if err := homeStore(a).Add(app.Device{Name: bName, Key: idb.Public()}); err != nil {
 		t.Fatal(err)
 	}
-	if err := homeStore(b).Add(trust.Device{Name: aName, Key: ida.Public()}); err != nil {
+	if err := homeStore(b).Add(app.Device{Name: aName, Key: ida.Public()}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -61,7 +61,7 @@ func TestE2EDaemon(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := homeStore(strangerHome).Add(trust.Device{Name: "desk", Key: deskID.Public()}); err != nil {
+	if err := homeStore(strangerHome).Add(app.Device{Name: "desk", Key: deskID.Public()}); err != nil {
 		t.Fatal(err)
 	}
 

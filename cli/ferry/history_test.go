@@ -14,11 +14,11 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/core/trust"
 )
 
 // historyHome points the config folder at a fresh one and returns the
@@ -100,7 +100,7 @@ func TestHistoryKindsAgree(t *testing.T) {
 		transfer.ErrRefusedPath, secure.ErrTruncated, secure.ErrConnectionLost, secure.ErrNotFerry,
 		&net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}, errors.New("disk on fire"),
 		usagef("a hint", "no code for %s", "desk"), codeFlagError("a b"),
-		keyChanged("desk", "ab12", trust.Device{Name: "desk", Key: make([]byte, 32)}),
+		keyChanged("desk", "ab12", app.Device{Name: "desk", Key: make([]byte, 32)}),
 	} {
 		wrapped := fmt.Errorf("sending: %w", err)
 		_, kind, _ := classify(wrapped)

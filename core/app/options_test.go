@@ -12,7 +12,6 @@ import (
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/core/trust"
 	"github.com/ferry-project/ferry/tests/testkit"
 	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
@@ -89,7 +88,7 @@ func TestKeepWaitingPaired(t *testing.T) {
 	default:
 	}
 	paired := testid.New(t)
-	if _, _, err := n.Pin(trust.Device{Name: "phone", Key: paired.Public()}); err != nil {
+	if _, _, err := n.Pin(Device{Name: "phone", Key: paired.Public()}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addrOf(rc)}, PeerKey: n.Identity().Public(),

@@ -5,9 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ferry-project/ferry/core/discovery"
 	"github.com/ferry-project/ferry/core/history"
-	"github.com/ferry-project/ferry/core/trust"
 	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
@@ -97,7 +95,7 @@ func TestSendMany(t *testing.T) {
 func TestPinThenTrustOf(t *testing.T) {
 	n := namedNode(t, "desk")
 	peer := testid.New(t)
-	res := Result{Peer: trust.Device{Name: "laptop", Key: peer.Public()}}
+	res := Result{Peer: Device{Name: "laptop", Key: peer.Public()}}
 	step, err := n.AfterCode(res, false, true)
 	if err != nil || step.Do != PinAsk {
 		t.Fatalf("after a code, a person to ask: %+v %v", step, err)
@@ -108,10 +106,10 @@ func TestPinThenTrustOf(t *testing.T) {
 	if _, _, err := n.Pin(step.Peer); err != nil {
 		t.Fatal(err)
 	}
-	if st, _, _ := n.TrustOf(discovery.Peer{Name: "laptop", Fingerprint: peer.Fingerprint()}); st != trust.Trusted {
+	if st, _, _ := n.TrustOf(Peer{Name: "laptop", Fingerprint: peer.Fingerprint()}); st != TrustTrusted {
 		t.Errorf("the pinned device: %v", st)
 	}
-	if st, _, _ := n.TrustOf(discovery.Peer{Name: "laptop", Fingerprint: testid.New(t).Fingerprint()}); st != trust.Mismatch {
+	if st, _, _ := n.TrustOf(Peer{Name: "laptop", Fingerprint: testid.New(t).Fingerprint()}); st != TrustKeyChanged {
 		t.Errorf("its name with another key: %v", st)
 	}
 	if step, _ := n.AfterCode(res, true, true); step.Do != PinNothing {

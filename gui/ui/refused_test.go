@@ -15,7 +15,6 @@ import (
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/core/trust"
 	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
@@ -197,10 +196,13 @@ func TestRefusedReasonsOnReceiver(t *testing.T) {
 // TestRefusalTextLimits covers what a loopback test can't provoke on
 // demand: refusals dropped in a flood, and a long peer-chosen name.
 func TestRefusalTextLimits(t *testing.T) {
-	store := trust.Open(filepath.Join(t.TempDir(), "trusted.json"))
+	store, err := app.OpenTrust(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
 	id := testid.New(t)
 	long := strings.Repeat("é", 120) + " <b>\\n" // 247 bytes, under the store's 255
-	if err := store.NoteRecent(trust.Device{Name: long, Key: id.Public(), PairedAt: time.Now()}); err != nil {
+	if err := store.NoteRecent(app.Device{Name: long, Key: id.Public(), PairedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	u := &UI{trust: store}

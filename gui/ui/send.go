@@ -17,7 +17,6 @@ import (
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/core/trust"
 	"github.com/ferry-project/ferry/core/web"
 )
 
@@ -223,11 +222,11 @@ func (v *sendView) updateDeviceRow(i widget.ListItemID, o fyne.CanvasObject) {
 		res = theme.StorageIcon()
 	}
 	switch d.status {
-	case trust.Trusted:
+	case app.TrustTrusted:
 		sub = "No code needed  ·  " + sub
 		badge.Text, badge.Importance = "Trusted", widget.SuccessImportance
 		res = theme.NewSuccessThemedResource(res)
-	case trust.Mismatch:
+	case app.TrustKeyChanged:
 		// Same name as a trusted device, another key: a reinstall or
 		// an impostor. Never sent to without a code.
 		sub = "Code needed  ·  " + sub
@@ -487,8 +486,8 @@ func (v *sendView) codeText() string {
 // paired is the pinned key to send to d with, and no code: d is trusted
 // and no code was typed. A typed code wins, so that a person told to pair
 // again can.
-func (v *sendView) paired(d Device) *trust.Device {
-	if d.status != trust.Trusted || len(d.pin.Key) == 0 || v.codeText() != "" || v.needCode[d.key()] {
+func (v *sendView) paired(d Device) *app.Device {
+	if d.status != app.TrustTrusted || len(d.pin.Key) == 0 || v.codeText() != "" || v.needCode[d.key()] {
 		return nil
 	}
 	pin := d.pin
@@ -505,7 +504,7 @@ func (v *sendView) updateReady() {
 	d, haveTarget := v.target()
 	_, _, counting := v.sel.totals()
 	pairedKey := v.paired(d)
-	if haveTarget && d.status == trust.Trusted && !v.needCode[d.key()] {
+	if haveTarget && d.status == app.TrustTrusted && !v.needCode[d.key()] {
 		v.code.SetPlaceHolder("Not needed: " + d.Name + " is trusted")
 	} else {
 		v.code.SetPlaceHolder("Code shown on the receiving device")
@@ -517,7 +516,7 @@ func (v *sendView) updateReady() {
 		v.hint.SetText("Press Add to use that address")
 	case !haveTarget:
 		v.hint.SetText("Choose a device, or add one by its address")
-	case d.status == trust.Mismatch && v.codeText() == "":
+	case d.status == app.TrustKeyChanged && v.codeText() == "":
 		v.hint.SetText("Its key changed: type the code it shows to pair again")
 	case v.needCode[d.key()] && v.codeText() == "":
 		v.hint.SetText("It refused the pairing: type the code it shows to pair again")
