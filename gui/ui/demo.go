@@ -10,9 +10,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/core/web"
 )
 
 // Demo fills the window with sample content and no network, for
@@ -132,7 +130,7 @@ func (u *UI) demoPhone() {
 	v.prog.begin(v.prog.transferTitle(files, bytes), "To a phone's browser", func() {})
 	v.showProgress(true)
 	v.cancel = func(error) {}
-	v.phone.show(web.Link("192.168.1.23", 41002, "482913", u.fingerprint()))
+	v.phone.show(app.PageLink("192.168.1.23", 41002, "482913", u.fingerprint()))
 	v.prog.current.SetText("Waiting for the phone to open the page…")
 	v.updateReady()
 }
@@ -222,14 +220,14 @@ func (u *UI) demoSend(view string) {
 	v.prog.begin(v.prog.transferTitle(files, bytes), "To "+d.Name, func() {})
 	v.showProgress(true)
 	if view == "failed" {
-		v.sendDone(transfer.Summary{}, fmt.Errorf("connecting to %s: %w", strings.Join(d.Addrs, ", "), secure.ErrWrongCode), pinOffer{})
+		v.sendDone(transfer.Summary{}, fmt.Errorf("connecting to %s: %w", strings.Join(d.Addrs, ", "), app.ErrWrongCode), pinOffer{})
 		return
 	}
 	c := event.Connected{PeerName: d.Name, PeerFingerprint: d.Fingerprint, Addr: d.Addrs[0]}
 	var pin pinOffer
 	if view == "done-trust" {
 		key := demoPins[0].Key
-		c.PeerKey, c.PeerFingerprint = key, secure.Fingerprint(key)
+		c.PeerKey, c.PeerFingerprint = key, app.Device{Key: key}.Fingerprint()
 		pin.step = app.PinStep{Do: app.PinAsk, Peer: app.Device{Name: d.Name, Key: key}}
 	}
 	const total = 1_927_000_000

@@ -13,9 +13,9 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/core/web"
 	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
@@ -206,7 +206,7 @@ func TestReceiveAcceptThenDecline(t *testing.T) {
 	v := h.u.recv
 	h.waitFor("a code", func() bool { return len(v.code) >= 6 && v.qr.Image != nil })
 	h.loop.run(func() {
-		l, err := web.ParseLink(v.link)
+		l, err := app.ParseLink(v.link)
 		if err != nil || l.Code != v.code || l.Fingerprint != h.id.Fingerprint() {
 			t.Errorf("QR link %q: %+v %v", v.link, l, err)
 		}

@@ -15,9 +15,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/core/web"
 )
 
 // errSenderCancelled is the reason the receiver is told when the person
@@ -439,7 +437,7 @@ func (v *sendView) addAddress() {
 	}
 	name := s
 	fp := ""
-	if l, err := web.ParseLink(s); err == nil {
+	if l, err := app.ParseLink(s); err == nil {
 		s, name, fp = l.Addr, l.Addr, l.Fingerprint
 		if l.Code != "" {
 			v.code.SetText(l.Code)
@@ -461,7 +459,7 @@ func (v *sendView) addAddress() {
 }
 
 // OpenLink fills the Send view from a receiver's link (what its QR code
-// holds, see web.Link): the address becomes the chosen device and the code is typed
+// holds, see app.PageLink): the address becomes the chosen device and the code is typed
 // in.
 func (u *UI) OpenLink(link string) {
 	u.tabs.Select(u.sendTab)
@@ -627,13 +625,13 @@ func (v *sendView) sendDone(sum transfer.Summary, err error, pin pinOffer) {
 			delete(v.needCode, v.sentTo) // a code paired them again
 		}
 		v.u.offerTrust(v.prog, pin)
-	} else if errors.Is(err, secure.ErrWrongCode) || errors.Is(err, secure.ErrCodeRetired) ||
-		errors.Is(err, secure.ErrNotPaired) || errors.Is(err, secure.ErrKeyChanged) {
+	} else if errors.Is(err, app.ErrWrongCode) || errors.Is(err, app.ErrCodeRetired) ||
+		errors.Is(err, app.ErrNotPaired) || errors.Is(err, app.ErrKeyChanged) {
 		// Sending again with the same code can only fail again, and so
 		// can sending again to a device that refused the pins: the fix
 		// is a code, which pairs the devices again.
 		label := "Enter the code again"
-		if errors.Is(err, secure.ErrNotPaired) || errors.Is(err, secure.ErrKeyChanged) {
+		if errors.Is(err, app.ErrNotPaired) || errors.Is(err, app.ErrKeyChanged) {
 			label = "Pair with a code"
 			v.needCode[v.sentTo] = true
 		}
