@@ -203,10 +203,6 @@ func (n *Node) PublicKey() []byte { return n.id.Public() }
 // Fingerprint is the short form of this device's key.
 func (n *Node) Fingerprint() string { return n.id.Fingerprint() }
 
-// History is the device's transfer history, for a front end's history
-// view; nil when recording is off.
-func (n *Node) History() *history.Store { return n.hist }
-
 // Close stops the receiver, if one runs (its transfer is cancelled).
 // Transfers started with Send end with their contexts.
 func (n *Node) Close() error {

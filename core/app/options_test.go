@@ -46,10 +46,10 @@ func TestSetNameAndKeepHistory(t *testing.T) {
 	if res := tr.Wait(); res.Err != nil || res.Peer.Name != "renamed laptop" {
 		t.Fatalf("received from %q: %v", res.Peer.Name, res.Err)
 	}
-	if recs, _, err := send.History().List(); err != nil || len(recs) != 0 {
+	if recs, _, err := send.hist.List(); err != nil || len(recs) != 0 {
 		t.Errorf("the sender recorded with KeepHistory false: %v %+v", err, recs)
 	}
-	if recs, _, err := recv.History().List(); err != nil || len(recs) != 1 || recs[0].Peer.Name != "renamed laptop" || recs[0].Outcome != history.Verified {
+	if recs, _, err := recv.hist.List(); err != nil || len(recs) != 1 || recs[0].Peer.Name != "renamed laptop" || recs[0].Outcome != history.Verified {
 		t.Errorf("the receiver's history: %v %+v", err, recs)
 	}
 }

@@ -51,7 +51,7 @@ func TestSend(t *testing.T) {
 		dir  history.Direction
 		peer string
 	}{{sendNode, history.Sent, "desk"}, {recvNode, history.Received, "phone"}} {
-		recs, _, err := c.n.History().List()
+		recs, _, err := c.n.hist.List()
 		if err != nil || len(recs) != 1 || recs[0].Direction != c.dir || recs[0].Peer.Name != c.peer ||
 			recs[0].Outcome != history.Verified || len(recs[0].Names) != 1 || recs[0].Names[0] != "a.txt" {
 			t.Errorf("%s history: %v %+v", c.n.Name(), err, recs)
@@ -84,7 +84,7 @@ func TestSendMany(t *testing.T) {
 			t.Errorf("receiver %d: events %v, want the last %s", i, got, want)
 		}
 	}
-	recs, _, _ := s.History().List()
+	recs, _, _ := s.hist.List()
 	if len(recs) != 2 {
 		t.Fatalf("%d records, want 2", len(recs))
 	}

@@ -17,7 +17,6 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/ferry-project/ferry/core/app"
-	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/tests/testkit/testid"
@@ -152,7 +151,7 @@ func TestSendToPhone(t *testing.T) {
 	hv := h.historyRows(1)
 	h.check(func() bool {
 		r := hv.recs[0]
-		if r.Direction != history.Sent || r.Outcome != history.Verified || r.Files != 2 || r.Folder != src || r.Peer.Name == "" {
+		if r.Direction != app.HistorySent || r.Outcome != app.HistoryVerified || r.Files != 2 || r.Folder != src || r.PeerName == "" {
 			t.Errorf("the send to the phone's record: %+v", r)
 		}
 		return true

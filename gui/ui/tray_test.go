@@ -15,7 +15,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/ferry-project/ferry/core/app"
-	"github.com/ferry-project/ferry/core/history"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
@@ -346,9 +346,12 @@ func TestAppIcon(t *testing.T) {
 func TestTrayListsHistory(t *testing.T) {
 	ta := &trayApp{}
 	dir := filepath.Join(t.TempDir(), "config")
-	store := history.Open(filepath.Join(dir, "history.json"))
-	earlier := history.Record{At: time.Date(2025, 6, 14, 9, 30, 0, 0, time.Local), Direction: history.Sent,
-		Peer: history.Peer{Name: "Maya's phone"}, Files: 1, Bytes: 2000, Names: []string{"plan.pdf"}, Outcome: history.Verified}
+	store, err := app.OpenHistory(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	earlier := event.History{At: time.Date(2025, 6, 14, 9, 30, 0, 0, time.Local).UTC().Format(time.RFC3339Nano), Direction: app.HistorySent,
+		PeerName: "Maya's phone", Files: 1, Bytes: 2000, Names: []string{"plan.pdf"}, Outcome: app.HistoryVerified}
 	if _, err := store.Add(earlier); err != nil {
 		t.Fatal(err)
 	}
