@@ -24,6 +24,18 @@ func asHome(t *testing.T, home string, args ...string) *exec.Cmd {
 	return exec.Command("env", append(pre, args...)...)
 }
 
+// homeKey is the key of the device whose home is home, made the first
+// time as ferry makes it.
+func homeKey(t *testing.T, home string) []byte {
+	t.Helper()
+	n, err := app.New(app.Config{ConfigDir: filepath.Join(home, ".config", "ferry"), NoHistory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	return n.PublicKey()
+}
+
 func homeStore(home string) *app.TrustStore {
 	s, err := app.OpenTrust(filepath.Join(home, ".config", "ferry"))
 	if err != nil {
