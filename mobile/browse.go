@@ -132,7 +132,7 @@ func (t *peerTable) endRun(gen uint64) {
 	})
 }
 
-// mdnsPeer converts what core/discovery's browse found.
+// mdnsPeer converts what core/app's browse found.
 func mdnsPeer(p app.Peer) peer {
 	return listed(p, p.DialAddrs(), sourceMDNS)
 }

@@ -234,7 +234,7 @@ func platformPeer(p *PlatformPeer) (peer, error) {
 	return listed(d, addrs, sourcePlatform), nil
 }
 
-// listed is the app's entry for a peer as core/discovery describes it,
+// listed is the app's entry for a peer as core/app describes it,
 // dialled at addrs.
 func listed(p app.Peer, addrs []string, source string) peer {
 	return peer{
