@@ -14,7 +14,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/trust"
 )
 
 // trustHome gives this test process a config folder of its own (the
@@ -224,8 +223,8 @@ func TestClassifyTrustErrors(t *testing.T) {
 		{fmt.Errorf("x: %w", secure.ErrNotPaired), exitWrong, "not_paired", "pair again: send once with the code"},
 		{fmt.Errorf("x: %w", secure.ErrKeyChanged), exitWrong, "key_changed", "ferry trust remove"},
 		{fmt.Errorf("x: %w", secure.ErrBusy), exitFailure, "busy", "another transfer"},
-		{fmt.Errorf("x: %w", trust.ErrCorrupt), exitFailure, "trust_file", "fix the file"},
-		{fmt.Errorf("x: %w", trust.ErrUnsupportedVersion), exitFailure, "trust_file", "fix the file"},
+		{fmt.Errorf("x: %w", app.ErrTrustCorrupt), exitFailure, "trust_file", "fix the file"},
+		{fmt.Errorf("x: %w", app.ErrTrustVersion), exitFailure, "trust_file", "fix the file"},
 	}
 	for _, tt := range tests {
 		code, kind, hint := classify(tt.err)
