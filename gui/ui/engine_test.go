@@ -333,7 +333,7 @@ func TestReceiveShowsNewCodeAfterWrongGuesses(t *testing.T) {
 			Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: wrong, Identity: id, Name: "Guesser",
 			Items: []transfer.Item{{Text: "x"}},
 		})
-		if !errors.Is(err, secure.ErrWrongCode) && !errors.Is(err, secure.ErrCodeRetired) {
+		if !errors.Is(err, app.ErrWrongCode) && !errors.Is(err, app.ErrCodeRetired) {
 			t.Fatalf("guess %d: %v, want a wrong-code error", i+1, err)
 		}
 	}
