@@ -193,7 +193,10 @@ func (n *Node) SetName(name string) {
 	n.nameMu.Unlock()
 }
 
-// Identity is this device's long-term key.
+// Identity is this device's long-term key. Only the CLI's send to a
+// browser uses it, to call the engine itself until it sends through
+// Send; a front end wants PublicKey or Fingerprint, which name no type
+// of the engine's.
 func (n *Node) Identity() *secure.Identity { return n.id }
 
 // PublicKey is this device's long-term public key (32 bytes), as a
