@@ -29,7 +29,7 @@ func WordsOf(k Kind) Words {
 // end that saves the files.
 var words = map[Kind]Words{
 	WrongCode: {"wrong code",
-		"the other device did not accept the code: check the code it shows and try again"},
+		"the other device did not accept the code, which didn't match the one it shows: check it and try again"},
 	CodeRetired: {"the code has changed",
 		"after too many wrong codes the other device picked a new one: use the code it shows now"},
 	CodesHeld: {"the other device isn't taking codes for now",
@@ -41,7 +41,7 @@ var words = map[Kind]Words{
 	KeyChanged: {"device key changed",
 		"the device that answered is not the one that was trusted: its key is different; it may have been reinstalled, or another device may be using its name; if it is the right one, remove it from the trusted devices and pair again with the code it shows"},
 	Busy: {"the other device is busy",
-		"it is in the middle of another transfer: try again when that one has finished"},
+		"try again when it has finished: it is in the middle of another transfer"},
 	Declined: {"declined",
 		"the other device said no to this transfer"},
 	Cancelled: {"cancelled",
