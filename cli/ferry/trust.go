@@ -40,8 +40,6 @@ func newTrustedEvent(kind string, d trust.Device) event.Event {
 	return event.Trusted{Device: dev}
 }
 
-const pairAgainHint = "pair again: send once with the code, then answer yes to trust (or pass --trust)"
-
 type trustOpts struct {
 	json, recent bool
 	operands     []string
