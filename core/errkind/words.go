@@ -39,7 +39,7 @@ var words = map[Kind]Words{
 	NotPaired: {"not paired any more",
 		"pair again: send once with the code, then answer yes to trust; one of the two devices no longer trusts the other (its trust was removed, or they never paired)"},
 	KeyChanged: {"device key changed",
-		"the device that answered is not the one that was trusted: its key is different; it may have been reinstalled, or another device may be using its name; if it is the right one, remove it from the trusted devices and pair again with the code it shows"},
+		"the device that answered is not the one that was trusted: its key is different (it was reinstalled, or another device is using its name); if it is the right one, remove it from the trusted devices and pair again with the code it shows"},
 	Busy: {"the other device is busy",
 		"try again when it has finished: it is in the middle of another transfer"},
 	Declined: {"declined",
