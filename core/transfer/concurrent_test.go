@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/guess"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
@@ -589,7 +590,7 @@ func TestServeManyCodeServesSeveral(t *testing.T) {
 func TestServeManyWrongCodesDuringTransfers(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	budget := NewBudget(BudgetConfig{})
+	budget := guess.NewBudget(guess.Config{})
 	m := newMany(t, ctx, ReceiverConfig{MaxConcurrent: 4, Policy: AcceptAll, Budget: budget, Code: "246810"})
 	src := t.TempDir()
 	var honest []SendConfig

@@ -356,11 +356,11 @@
 //     many handshakes run at once, and a guess that arrives for a code
 //     retired meanwhile is refused unchecked (secure.ErrCodeRetired).
 //     Every wrong code also counts against the device's guess budget
-//     (budget.go: a Budget that every Receiver of the device shares,
-//     kept across restarts by a GuessStore): 6 checked at once, then
+//     (core/guess: a Budget that every Receiver of the device shares,
+//     kept across restarts by a guess.Store): 6 checked at once, then
 //     one after each of 0.5 s, 1 s ... 16 s, then none after 12 until a
 //     person acts (Receiver.NewCode, or a start by hand:
-//     BudgetConfig.ByPerson); wrong codes never expire. A guess that
+//     guess.Config.ByPerson); wrong codes never expire. A guess that
 //     comes sooner is refused unchecked (secure.ErrCodesHeld).
 //     CodesHeld and CodesStopped tell the front end. A successful
 //     transfer does not reset the budget, or an attacker would get a
