@@ -18,6 +18,7 @@ import (
 	"github.com/ferry-project/ferry/core/diag"
 	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/guess"
+	"github.com/ferry-project/ferry/core/place"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
@@ -29,8 +30,8 @@ var (
 	ErrDeclined      = errkind.New(errkind.Declined, "the receiver declined the transfer")
 	ErrCancelled     = errkind.New(errkind.Cancelled, "transfer cancelled")
 	ErrVerify        = errkind.New(errkind.Verify, "verification failed: hash mismatch")
-	ErrRefusedPath   = errkind.New(errkind.RefusedPath, "refused path")
-	ErrNoSpace       = errkind.New(errkind.NoSpace, "not enough free space")
+	ErrRefusedPath   = place.ErrRefusedPath
+	ErrNoSpace       = place.ErrNoSpace
 	ErrTimeout       = errkind.New(errkind.Timeout, "the peer went silent")
 	ErrSourceChanged = errkind.New(errkind.SourceChanged, "a file changed on the sender's disk during the transfer")
 	ErrProtocol      = errkind.New(errkind.Protocol, "protocol violation")
