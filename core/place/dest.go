@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"iter"
 	"os"
 	"strconv"
 	"time"
@@ -75,9 +74,9 @@ func (d *Dest) SpareName() string {
 // a folder, the whole top-level folder gets the first free "name (n)". A
 // symlink where the offer needs a folder is refused: Ferry never writes
 // through a link. It returns the renamed tops only.
-func (d *Dest) MapTops(folders iter.Seq[string]) (map[string]string, error) {
+func (d *Dest) MapTops(folders []string) (map[string]string, error) {
 	conflict := make(map[string]bool)
-	for p := range folders {
+	for _, p := range folders {
 		top := TopLevel(p)
 		if conflict[top] {
 			continue

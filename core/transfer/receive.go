@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"iter"
 	"time"
 
 	"github.com/ferry-project/ferry/core/place"
@@ -242,14 +241,14 @@ func (s *rsession) partPath(i int) string {
 }
 
 // folders are the paths of the offer's folders, in its order.
-func folders(entries []Entry) iter.Seq[string] {
-	return func(yield func(string) bool) {
-		for _, e := range entries {
-			if e.Kind == KindDir && !yield(e.Path) {
-				return
-			}
+func folders(entries []Entry) []string {
+	var paths []string
+	for _, e := range entries {
+		if e.Kind == KindDir {
+			paths = append(paths, e.Path)
 		}
 	}
+	return paths
 }
 
 // checkSpace refuses an offer that cannot fit: its bytes, less what
