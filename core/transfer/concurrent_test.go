@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/guess"
+	"github.com/ferry-project/ferry/core/place"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
@@ -358,7 +360,7 @@ func TestServeManySameSenderTwice(t *testing.T) {
 	// The receiver removes the partial folder as its last session ends,
 	// a moment after the senders have their results.
 	m.idle(ctx)
-	if _, err := os.Stat(filepath.Join(m.dir, partialDir)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(m.dir, place.PartialDir)); !os.IsNotExist(err) {
 		t.Fatalf("the partial folder stayed: %v", err)
 	}
 }
@@ -502,7 +504,7 @@ func TestServeManyResumeEach(t *testing.T) {
 	}
 	// Both sessions end; their partial files stay.
 	m.waitEvents(ctx, 2, func(ev Event) bool { f, ok := ev.(Failed); return ok && f.Session != 0 })
-	parts, _ := os.ReadDir(filepath.Join(dir, partialDir))
+	parts, _ := os.ReadDir(filepath.Join(dir, place.PartialDir))
 	if len(parts) != 2 {
 		t.Fatalf("partial files after the cut: %d, want one per sender", len(parts))
 	}
@@ -589,7 +591,7 @@ func TestServeManyCodeServesSeveral(t *testing.T) {
 func TestServeManyWrongCodesDuringTransfers(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	budget := NewBudget(BudgetConfig{})
+	budget := guess.NewBudget(guess.Config{})
 	m := newMany(t, ctx, ReceiverConfig{MaxConcurrent: 4, Policy: AcceptAll, Budget: budget, Code: "246810"})
 	src := t.TempDir()
 	var honest []SendConfig

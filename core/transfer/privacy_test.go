@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"lukechampine.com/blake3"
+
+	"github.com/ferry-project/ferry/core/place"
 )
 
 // TestAbortReasonHidesLocalPaths: when a file fails on the sender's disk,
@@ -130,7 +132,7 @@ func TestNoSpaceAbortHidesDestination(t *testing.T) {
 	}
 	t.Logf("sender: %v", serr)
 	t.Logf("receiver: %v", rerr)
-	if !strings.Contains(rerr.Error(), filepath.Join(dir, partialDir)) {
+	if !strings.Contains(rerr.Error(), filepath.Join(dir, place.PartialDir)) {
 		t.Errorf("the receiver's own error does not name its partial file: %v", rerr)
 	}
 	if strings.Contains(serr.Error(), dir) {
@@ -227,7 +229,7 @@ func TestHaveHashStaysHome(t *testing.T) {
 // enough space"; how much the offer needs and how much is free is for
 // the receiver's person.
 func TestNoSpaceRefusalHidesFigures(t *testing.T) {
-	if _, ok := freeSpace(t.TempDir()); !ok {
+	if _, ok := place.FreeSpace(t.TempDir()); !ok {
 		t.Skip("free space cannot be known on windows or this system")
 	}
 	const huge = 1 << 60

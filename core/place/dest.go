@@ -1,7 +1,6 @@
-package transfer
+package place
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -13,17 +12,16 @@ import (
 	"time"
 
 	"lukechampine.com/blake3"
-
-	"github.com/ferry-project/ferry/core/diag"
 )
 
-// dest is the receiver's only way to touch the disk. Every call goes
+// Dest is the receiver's only way to touch the disk. Every call goes
 // through an os.Root opened on the destination, so no path, however it
 // was crafted, and no symlink, however it was planted, reaches outside it;
-// validateEntries and the symlink checks in mapTops come first so that a
-// hostile offer is refused with a clear error before os.Root has to stop
-// it.
-type dest struct {
+// CheckPath (the sessions check every offered path with it) and the
+// symlink checks in MapTops come first so that a hostile offer is
+// refused with a clear error before os.Root has to stop it. A Dest is
+// one session's: it is not safe for concurrent use.
+type Dest struct {
 	root      *os.Root
 	overwrite bool
 	peerFP    string
@@ -33,62 +31,65 @@ type dest struct {
 	listed    map[string]map[string]bool // folder -> its names on disk, see exact
 }
 
-func openDest(dir string, overwrite bool, peerFP string) (*dest, error) {
+// OpenDest opens the destination folder dir for one transfer from the
+// peer whose key's fingerprint is peerFP (which names its partial
+// files). With overwrite, Place replaces a file of the same name.
+func OpenDest(dir string, overwrite bool, peerFP string) (*Dest, error) {
 	r, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, fmt.Errorf("opening destination: %w", err)
 	}
-	return &dest{root: r, overwrite: overwrite, peerFP: peerFP}, nil
+	return &Dest{root: r, overwrite: overwrite, peerFP: peerFP}, nil
 }
 
-func (d *dest) close() error { return d.root.Close() }
+// Close closes the destination folder.
+func (d *Dest) Close() error { return d.root.Close() }
 
-// removePartialDir removes the partial folder when the transfers left it
+// RemovePartialDir removes the partial folder when the transfers left it
 // empty (a successful receive leaves nothing behind but what was sent);
 // one that holds partial files stays for their resume, and rmdir refuses
 // a folder that is not empty, so no check can race with it. Only the
-// last session with the folder open calls it (shared.close): another
-// session may be about to create a partial file in it.
-func (d *dest) removePartialDir() {
-	if fi, err := d.root.Lstat(partialDir); err == nil && fi.IsDir() {
-		d.root.Remove(partialDir) // fails, as it should, unless empty
+// last session with the folder open may call it: another session may be
+// about to create a partial file in it.
+func (d *Dest) RemovePartialDir() {
+	if fi, err := d.root.Lstat(PartialDir); err == nil && fi.IsDir() {
+		d.root.Remove(PartialDir) // fails, as it should, unless empty
 	}
 }
 
-// sparePath names a partial file of no entry's: for a file whose own
-// partial file another session is writing. Nothing resumes it.
-func (d *dest) sparePath() string {
+// SpareName names a partial file of no entry's: for a file whose own
+// partial file another session is writing. Nothing resumes it, so the
+// session removes it (RemovePartial) when it fails.
+func (d *Dest) SpareName() string {
 	var nonce [12]byte
 	rand.Read(nonce[:])
-	return partialDir + "/spare-" + hex.EncodeToString(nonce[:]) + ".part"
+	return PartialDir + "/spare-" + hex.EncodeToString(nonce[:]) + ".part"
 }
 
-// mapTops decides where each top-level folder of the offer goes. A folder
+// MapTops decides where each top-level folder of the offer goes, given
+// the paths of the offer's folders in its order. A folder
 // merges into an existing folder of the same name (so that an interrupted
 // folder transfer resumes, and files already there are skipped); when the
 // name, or a subfolder the offer needs, is taken by something that is not
 // a folder, the whole top-level folder gets the first free "name (n)". A
 // symlink where the offer needs a folder is refused: Ferry never writes
 // through a link. It returns the renamed tops only.
-func (d *dest) mapTops(entries []Entry) (map[string]string, error) {
+func (d *Dest) MapTops(folders []string) (map[string]string, error) {
 	conflict := make(map[string]bool)
-	for _, e := range entries {
-		if e.Kind != KindDir {
-			continue
-		}
-		top := topLevel(e.Path)
+	for _, p := range folders {
+		top := TopLevel(p)
 		if conflict[top] {
 			continue
 		}
-		fi, err := d.root.Lstat(e.Path)
+		fi, err := d.root.Lstat(p)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
 			// ENOTDIR: a file sits where a parent folder should be.
 			conflict[top] = true
 		case fi.Mode()&fs.ModeSymlink != 0:
-			return nil, fmt.Errorf("the destination has a symlink at %q: %w", e.Path, ErrRefusedPath)
-		case !fi.IsDir(), !d.exact(e.Path):
+			return nil, fmt.Errorf("the destination has a symlink at %q: %w", p, ErrRefusedPath)
+		case !fi.IsDir(), !d.exact(p):
 			// A folder that is the offered one only under case folding
 			// or normalization is someone else's: never merge into it.
 			conflict[top] = true
@@ -112,9 +113,9 @@ func (d *dest) mapTops(entries []Entry) (map[string]string, error) {
 
 // freeName returns the first of name, "name (1)", "name (2)"... that does
 // not exist (for a top-level folder).
-func (d *dest) freeName(name string, isDir bool) (string, error) {
+func (d *Dest) freeName(name string, isDir bool) (string, error) {
 	for n := 1; n < 10000; n++ {
-		cand := clashName(name, n, isDir)
+		cand := ClashName(name, n, isDir)
 		if err := checkName(cand); err != nil {
 			return "", fmt.Errorf("finding a free name for %q: %w", name, err)
 		}
@@ -125,28 +126,28 @@ func (d *dest) freeName(name string, isDir bool) (string, error) {
 	return "", fmt.Errorf("no free name for %q", name)
 }
 
-// finalPath applies the top-level mapping to an offered path.
-func finalPath(p string, tops map[string]string) string {
-	top := topLevel(p)
+// FinalPath applies MapTops' mapping to an offered path.
+func FinalPath(p string, tops map[string]string) string {
+	top := TopLevel(p)
 	if to, ok := tops[top]; ok {
 		return to + p[len(top):]
 	}
 	return p
 }
 
-// mkdir creates an offered folder with its final mode: the offered one,
+// Mkdir creates an offered folder with its final mode: the offered one,
 // masked as any new file here is (createMask), the owner's rwx always
 // kept so that this and later transfers can write into it. existed
 // reports that it was already there (and is a folder, not a link:
-// mapTops checked); such a folder is left exactly as it is. The mode is
+// MapTops checked); such a folder is left exactly as it is. The mode is
 // set at creation, not at the end, so that a folder left by an
 // interrupted transfer has it too.
-func (d *dest) mkdir(p string, e Entry) (existed bool, err error) {
+func (d *Dest) Mkdir(p string, mode fs.FileMode) (existed bool, err error) {
 	mask, err := d.createMask()
 	if err != nil {
 		return false, err
 	}
-	err = d.root.Mkdir(p, e.Mode.Perm()&^mask|0o700)
+	err = d.root.Mkdir(p, mode.Perm()&^mask|0o700)
 	if err == nil {
 		return false, nil
 	}
@@ -156,17 +157,17 @@ func (d *dest) mkdir(p string, e Entry) (existed bool, err error) {
 			return true, nil
 		}
 	}
-	return false, fmt.Errorf("creating folder %q: %w", p, diskError(err))
+	return false, fmt.Errorf("creating folder %q: %w", p, DiskError(err))
 }
 
-// setDirTime gives a folder this transfer created the offered time, once
+// SetDirTime gives a folder this transfer created the offered time, once
 // its files are in (writing inside a folder changes its time). A folder
 // that existed is never passed here: its time is the receiver's.
-func (d *dest) setDirTime(p string, e Entry) error {
-	if e.ModTime.IsZero() {
+func (d *Dest) SetDirTime(p string, modTime time.Time) error {
+	if modTime.IsZero() {
 		return nil
 	}
-	if err := d.root.Chtimes(p, e.ModTime, e.ModTime); err != nil && !attrNotKept(err) {
+	if err := d.root.Chtimes(p, modTime, modTime); err != nil && !attrNotKept(err) {
 		return fmt.Errorf("setting time of %q: %w", p, err)
 	}
 	return nil
@@ -179,7 +180,7 @@ func (d *dest) setDirTime(p string, e Entry) error {
 // it got. Reading the umask directly (umask(2)) means setting it, which
 // for a moment changes it for every goroutine of the process: a GUI
 // saving a file meanwhile would create it world-writable.
-func (d *dest) createMask() (fs.FileMode, error) {
+func (d *Dest) createMask() (fs.FileMode, error) {
 	if d.maskOK {
 		return d.mask, nil
 	}
@@ -188,10 +189,10 @@ func (d *dest) createMask() (fs.FileMode, error) {
 	}
 	var nonce [8]byte
 	rand.Read(nonce[:])
-	p := partialDir + "/mode-" + hex.EncodeToString(nonce[:])
+	p := PartialDir + "/mode-" + hex.EncodeToString(nonce[:])
 	f, err := d.root.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o777)
 	if err != nil {
-		return 0, fmt.Errorf("reading the file creation mask: %w", diskError(err))
+		return 0, fmt.Errorf("reading the file creation mask: %w", DiskError(err))
 	}
 	fi, err := f.Stat()
 	f.Close()
@@ -203,46 +204,47 @@ func (d *dest) createMask() (fs.FileMode, error) {
 	return d.mask, nil
 }
 
-// partialPath names the partial file of an entry. It depends on the
-// sender's key, the path, the size and the modification time, so only
-// the same file from the same device resumes it; the prefix hash check
-// then proves the bytes are the same.
-func (d *dest) partialPath(e Entry) string {
+// PartialName names the partial file of an offered file (its path, size
+// and modification time). It depends on the sender's key, the path, the
+// size and the modification time, so only the same file from the same
+// device resumes it; the prefix hash check then proves the bytes are the
+// same.
+func (d *Dest) PartialName(path string, size int64, modTime time.Time) string {
 	h := blake3.New(16, nil)
 	io.WriteString(h, d.peerFP)
 	h.Write([]byte{0})
-	io.WriteString(h, e.Path)
+	io.WriteString(h, path)
 	h.Write([]byte{0})
-	io.WriteString(h, strconv.FormatInt(e.Size, 10))
+	io.WriteString(h, strconv.FormatInt(size, 10))
 	h.Write([]byte{0})
-	if !e.ModTime.IsZero() {
-		io.WriteString(h, strconv.FormatInt(e.ModTime.UnixNano(), 10))
+	if !modTime.IsZero() {
+		io.WriteString(h, strconv.FormatInt(modTime.UnixNano(), 10))
 	}
-	return partialDir + "/" + hex.EncodeToString(h.Sum(nil)) + ".part"
+	return PartialDir + "/" + hex.EncodeToString(h.Sum(nil)) + ".part"
 }
 
-func (d *dest) ensurePartialDir() error {
+func (d *Dest) ensurePartialDir() error {
 	if d.partialOK {
 		return nil
 	}
-	if err := d.root.Mkdir(partialDir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("creating %s: %w", partialDir, diskError(err))
+	if err := d.root.Mkdir(PartialDir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("creating %s: %w", PartialDir, DiskError(err))
 	}
-	fi, err := d.root.Lstat(partialDir)
+	fi, err := d.root.Lstat(PartialDir)
 	if err != nil {
-		return fmt.Errorf("checking %s: %w", partialDir, err)
+		return fmt.Errorf("checking %s: %w", PartialDir, err)
 	}
 	if !fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0 {
-		return forPeer(fmt.Errorf("%s in the destination is not a folder: %w", partialDir, ErrRefusedPath), reasonUnwritable)
+		return &inTheWay{fmt.Errorf("%s in the destination is not a folder: %w", PartialDir, ErrRefusedPath)}
 	}
 	d.partialOK = true
 	return nil
 }
 
-// regularSize returns the size of a regular file at p, or -1 when there
+// RegularSize returns the size of a regular file at p, or -1 when there
 // is none (missing, a folder, a link, or a file whose name is p only
 // under the file system's case folding or normalization).
-func (d *dest) regularSize(p string) int64 {
+func (d *Dest) RegularSize(p string) int64 {
 	fi, err := d.root.Lstat(p)
 	if err != nil || !fi.Mode().IsRegular() || !d.exact(p) {
 		return -1
@@ -260,8 +262,8 @@ func (d *dest) regularSize(p string) int64 {
 // transfer, when first needed (a cost in proportion to what the
 // receiver's own folders hold, not to what a peer sends). A folder that
 // cannot be listed counts as a clash, which loses nothing.
-func (d *dest) exact(p string) bool {
-	dir, name, ok := cutLast(p)
+func (d *Dest) exact(p string) bool {
+	dir, name, ok := CutLast(p)
 	if !ok {
 		dir = "."
 	}
@@ -277,8 +279,8 @@ func (d *dest) exact(p string) bool {
 }
 
 // unlist forgets the listing of p's folder, so that exact lists it again.
-func (d *dest) unlist(p string) {
-	dir, _, ok := cutLast(p)
+func (d *Dest) unlist(p string) {
+	dir, _, ok := CutLast(p)
 	if !ok {
 		dir = "."
 	}
@@ -286,7 +288,7 @@ func (d *dest) unlist(p string) {
 }
 
 // list returns the names in dir, or nil when it cannot be read.
-func (d *dest) list(dir string) map[string]bool {
+func (d *Dest) list(dir string) map[string]bool {
 	f, err := d.root.Open(dir)
 	if err != nil {
 		return nil
@@ -307,38 +309,18 @@ func (d *dest) list(dir string) map[string]bool {
 	}
 }
 
-// hashPrefix feeds the first n bytes of p into h, reading through buf.
-// Only the hashing is timed (as HashRecv): the receiver has no disk read
-// stage, and this runs before the stream, not in it.
-func (d *dest) hashPrefix(ctx context.Context, p string, n int64, h *hasher, buf []byte, t *diag.Timers) error {
-	f, err := d.root.Open(p)
-	if err != nil {
-		return fmt.Errorf("opening %q: %w", p, err)
-	}
-	defer f.Close()
-	for n > 0 {
-		if err := ctx.Err(); err != nil {
-			return cancelError(ctx)
-		}
-		m := int(min(n, int64(len(buf))))
-		if _, err := io.ReadFull(f, buf[:m]); err != nil {
-			return fmt.Errorf("reading %q: %w", p, err)
-		}
-		start := time.Now()
-		h.Write(buf[:m])
-		t.Since(diag.HashRecv, start, m)
-		n -= int64(m)
-	}
-	return nil
-}
+// Open opens p under the destination for reading: a file the
+// receiver has, or a partial file, to hash what it holds.
+func (d *Dest) Open(p string) (*os.File, error) { return d.root.Open(p) }
 
-// openPartial opens an entry's partial file for writing at offset.
-func (d *dest) openPartial(p string, offset int64) (*os.File, error) {
+// OpenPartial opens an entry's partial file (PartialName, or SpareName)
+// for writing at offset, creating it (0600) if it is not there.
+func (d *Dest) OpenPartial(p string, offset int64) (*os.File, error) {
 	if err := d.ensurePartialDir(); err != nil {
 		return nil, err
 	}
 	if fi, err := d.root.Lstat(p); err == nil && !fi.Mode().IsRegular() {
-		return nil, forPeer(fmt.Errorf("partial file %q is not a regular file: %w", p, ErrRefusedPath), reasonUnwritable)
+		return nil, &inTheWay{fmt.Errorf("partial file %q is not a regular file: %w", p, ErrRefusedPath)}
 	}
 	flag := os.O_WRONLY | os.O_CREATE
 	if offset == 0 {
@@ -346,12 +328,12 @@ func (d *dest) openPartial(p string, offset int64) (*os.File, error) {
 	}
 	f, err := d.root.OpenFile(p, flag, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("opening partial file: %w", diskError(err))
+		return nil, fmt.Errorf("opening partial file: %w", DiskError(err))
 	}
 	if offset > 0 {
 		if err := f.Truncate(offset); err != nil {
 			f.Close()
-			return nil, fmt.Errorf("truncating partial file: %w", diskError(err))
+			return nil, fmt.Errorf("truncating partial file: %w", DiskError(err))
 		}
 		if _, err := f.Seek(offset, io.SeekStart); err != nil {
 			f.Close()
@@ -361,31 +343,36 @@ func (d *dest) openPartial(p string, offset int64) (*os.File, error) {
 	return f, nil
 }
 
-// finish closes a verified partial file with the offered mode, masked
-// as any new file here is (createMask), and the offered time. The partial
-// was created 0600 so that nobody reads it before it is verified.
-func (d *dest) finish(f *os.File, p string, e Entry) error {
+// RemovePartial removes partial file p: a spare whose transfer failed,
+// or one whose bytes did not verify.
+func (d *Dest) RemovePartial(p string) { d.root.Remove(p) }
+
+// Finish closes f, the verified partial file p, with the offered mode,
+// masked as any new file here is (createMask), and the offered time. The
+// partial was created 0600 so that nobody reads it before it is
+// verified.
+func (d *Dest) Finish(f *os.File, p string, mode fs.FileMode, modTime time.Time) error {
 	mask, err := d.createMask()
 	if err != nil {
 		f.Close()
 		return err
 	}
-	if err := f.Chmod(e.Mode.Perm() &^ mask); err != nil && !attrNotKept(err) {
+	if err := f.Chmod(mode.Perm() &^ mask); err != nil && !attrNotKept(err) {
 		f.Close()
 		return fmt.Errorf("setting mode: %w", err)
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("closing partial file: %w", diskError(err))
+		return fmt.Errorf("closing partial file: %w", DiskError(err))
 	}
-	if !e.ModTime.IsZero() {
-		if err := d.root.Chtimes(p, e.ModTime, e.ModTime); err != nil && !attrNotKept(err) {
+	if !modTime.IsZero() {
+		if err := d.root.Chtimes(p, modTime, modTime); err != nil && !attrNotKept(err) {
 			return fmt.Errorf("setting time: %w", err)
 		}
 	}
 	return nil
 }
 
-// place moves a verified partial file to its final name and returns the
+// Place moves a verified partial file to its final name and returns the
 // name used, and whether it replaced a file (with overwrite). Without
 // overwrite it never replaces anything: it hard-links (which fails
 // rather than replace) and tries "name (1).ext", "name (2).ext"... in
@@ -396,7 +383,7 @@ func (d *dest) finish(f *os.File, p string, e Entry) error {
 // name is claimed by the link or rename itself, atomically, so sessions
 // that place files at once never take one name twice: without overwrite
 // the later gets "name (1).ext", with it the last placed wins.
-func (d *dest) place(partial, final string) (saved string, replaced bool, err error) {
+func (d *Dest) Place(partial, final string) (saved string, replaced bool, err error) {
 	if d.overwrite {
 		fi, lerr := d.root.Lstat(final)
 		if lerr == nil && !fi.IsDir() && !d.exact(final) {
@@ -409,11 +396,11 @@ func (d *dest) place(partial, final string) (saved string, replaced bool, err er
 			}
 		}
 	}
-	dir, name, nested := cutLast(final)
+	dir, name, nested := CutLast(final)
 	for n := 0; n < 10000; n++ {
 		cand := final
 		if n > 0 {
-			alt := clashName(name, n, false)
+			alt := ClashName(name, n, false)
 			if err := checkName(alt); err != nil {
 				return "", false, fmt.Errorf("finding a free name for %q: %w", final, err)
 			}
@@ -438,7 +425,7 @@ func (d *dest) place(partial, final string) (saved string, replaced bool, err er
 			return "", false, fmt.Errorf("checking %q: %w", cand, lerr)
 		}
 		if err := d.root.Rename(partial, cand); err != nil {
-			return "", false, fmt.Errorf("moving into place: %w", diskError(err))
+			return "", false, fmt.Errorf("moving into place: %w", DiskError(err))
 		}
 		return cand, false, nil
 	}
