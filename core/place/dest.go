@@ -374,25 +374,32 @@ func (d *Dest) Finish(f *os.File, p string, mode fs.FileMode, modTime time.Time)
 
 // Place moves a verified partial file to its final name and returns the
 // name used, and whether it replaced a file (with overwrite). Without
-// overwrite it never replaces anything: it hard-links (which fails
-// rather than replace) and tries "name (1).ext", "name (2).ext"... in
-// the same folder; where links are not supported it falls
-// back to checking, then renaming. With overwrite it renames over an
-// existing file of exactly that name, but never over a folder, and never
-// over a file that has the name only under folding (see exact). The
-// name is claimed by the link or rename itself, atomically, so sessions
-// that place files at once never take one name twice: without overwrite
-// the later gets "name (1).ext", with it the last placed wins.
+// overwrite it never replaces anything: it claims the name (see claim)
+// and tries "name (1).ext", "name (2).ext"... in the same folder. With
+// overwrite it first claims the name too, and only when a file of exactly
+// that name is there renames over it, never over a folder, and never
+// over a file that has the name only under folding (see exact). So
+// whether a placement replaced a file is the answer of the step that
+// placed it: of sessions placing one name at once, the first placed
+// replaced nothing and each later one replaced the one before, and
+// without overwrite the later get "name (1).ext".
 func (d *Dest) Place(partial, final string) (saved string, replaced bool, err error) {
 	if d.overwrite {
+		ok, err := d.claim(partial, final)
+		if err != nil {
+			return "", false, err
+		}
+		if ok {
+			return final, false, nil
+		}
 		fi, lerr := d.root.Lstat(final)
 		if lerr == nil && !fi.IsDir() && !d.exact(final) {
 			// Listed before another session placed it, maybe.
 			d.unlist(final)
 		}
-		if lerr != nil || (!fi.IsDir() && d.exact(final)) {
+		if lerr == nil && !fi.IsDir() && d.exact(final) {
 			if err := d.root.Rename(partial, final); err == nil {
-				return final, lerr == nil, nil
+				return final, true, nil
 			}
 		}
 	}
@@ -409,25 +416,52 @@ func (d *Dest) Place(partial, final string) (saved string, replaced bool, err er
 				cand = dir + "/" + alt
 			}
 		}
-		err := d.root.Link(partial, cand)
-		if err == nil {
-			if err := d.root.Remove(partial); err != nil {
-				return "", false, fmt.Errorf("removing partial file: %w", err)
-			}
+		ok, err := d.claim(partial, cand)
+		if err != nil {
+			return "", false, err
+		}
+		if ok {
 			return cand, false, nil
 		}
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		if _, lerr := d.root.Lstat(cand); lerr == nil {
-			continue
-		} else if !errors.Is(lerr, fs.ErrNotExist) {
-			return "", false, fmt.Errorf("checking %q: %w", cand, lerr)
-		}
-		if err := d.root.Rename(partial, cand); err != nil {
-			return "", false, fmt.Errorf("moving into place: %w", DiskError(err))
-		}
-		return cand, false, nil
 	}
 	return "", false, fmt.Errorf("no free name for %q", final)
+}
+
+// claim moves partial to name unless something is there already, and
+// reports whether it did. The step that places the file is the one that
+// finds the name taken, so two sessions never claim one name: a hard
+// link, which fails rather than replace; where the file system has no
+// links (FAT, exFAT), a rename that cannot replace (renameNoReplace:
+// renameat2's RENAME_NOREPLACE on Linux, renamex_np's RENAME_EXCL on
+// darwin). Only where neither exists (some FUSE file systems, other
+// systems) is the name checked first and the file renamed after, and a
+// file placed between the two by another session would be replaced.
+func (d *Dest) claim(partial, name string) (bool, error) {
+	err := d.root.Link(partial, name)
+	if err == nil {
+		if err := d.root.Remove(partial); err != nil {
+			return false, fmt.Errorf("removing partial file: %w", err)
+		}
+		return true, nil
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return false, nil
+	}
+	switch err := renameNoReplace(d.root, partial, name); {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, fs.ErrExist):
+		return false, nil
+	case !errors.Is(err, errors.ErrUnsupported):
+		return false, fmt.Errorf("moving into place: %w", DiskError(err))
+	}
+	if _, lerr := d.root.Lstat(name); lerr == nil {
+		return false, nil
+	} else if !errors.Is(lerr, fs.ErrNotExist) {
+		return false, fmt.Errorf("checking %q: %w", name, lerr)
+	}
+	if err := d.root.Rename(partial, name); err != nil {
+		return false, fmt.Errorf("moving into place: %w", DiskError(err))
+	}
+	return true, nil
 }

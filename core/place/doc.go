@@ -31,9 +31,12 @@
 //   - Nothing is overwritten unless the Dest was opened to overwrite: a
 //     file whose name is taken is placed as "name (1).ext", "name
 //     (2).ext"..., claimed by a hard link (or, where links fail, a
-//     checked rename), so that sessions placing files at once never take
-//     one name twice. With overwrite, a file of exactly that name is
-//     replaced; a folder never is.
+//     rename that cannot replace: RENAME_NOREPLACE on Linux, RENAME_EXCL
+//     on darwin), so that sessions placing files at once never take one
+//     name twice. Only where the OS has neither (Windows without links,
+//     some FUSE file systems) is the name checked, then renamed into.
+//     With overwrite, a file of exactly that name is replaced; a folder
+//     never is.
 //   - A name the file system finds only under its folding or
 //     normalization ("Report.txt" for "report.txt", an 8.3 alias) is a
 //     clash, never the same file: each folder is listed, once per

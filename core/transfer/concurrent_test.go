@@ -266,6 +266,10 @@ func TestServeManyAcceptAnswersOldest(t *testing.T) {
 // Two senders offer photo.jpg into one folder at once: one file keeps the
 // name, the other is "photo (1).jpg", whichever is placed first. With
 // Overwrite, the last placed wins and its result says it replaced one.
+// (A CI run once saw neither say so: placing with overwrite looked for
+// the name, then renamed, and both sessions looked before either
+// renamed. place.Dest.Place now learns it from the step that places the
+// file, a link that fails where the name is taken.)
 func TestServeManySameNames(t *testing.T) {
 	for _, overwrite := range []bool{false, true} {
 		t.Run(fmt.Sprintf("overwrite=%v", overwrite), func(t *testing.T) {
