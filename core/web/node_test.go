@@ -49,7 +49,7 @@ func buildWasm(t *testing.T) (wasm, execJS string) {
 			return
 		}
 		wasmOnce.dir = dir
-		cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "ferry.wasm"), "../../gui/wasm")
+		cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "ferry.wasm"), "../../gui/page/wasm")
 		cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0")
 		wasmOnce.out, wasmOnce.err = cmd.CombinedOutput()
 		if wasmOnce.err != nil {
