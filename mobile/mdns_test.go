@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/discovery"
-	"github.com/ferry-project/ferry/tests/netns"
+	"github.com/ferry-project/ferry/core/testkit/netns"
 )
 
 // TestMDNSInNamespaces covers the zeroconf path that phones leave off and

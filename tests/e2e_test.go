@@ -16,9 +16,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/tests/netns"
+	"github.com/ferry-project/ferry/core/testkit"
+	"github.com/ferry-project/ferry/core/testkit/netns"
 	"github.com/ferry-project/ferry/tests/proc"
-	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 func TestMain(m *testing.M) {

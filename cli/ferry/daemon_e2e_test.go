@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/testkit"
 	"github.com/ferry-project/ferry/core/trust"
 	"github.com/ferry-project/ferry/tests/proc"
-	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 // pairHomes makes the devices whose homes are a and b trust each other,

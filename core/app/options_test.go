@@ -11,10 +11,10 @@ import (
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/history"
+	"github.com/ferry-project/ferry/core/testkit"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
-	"github.com/ferry-project/ferry/tests/testkit"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // An app renames its device while the Node lives (SetName): the next

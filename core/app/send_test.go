@@ -7,8 +7,8 @@ import (
 
 	"github.com/ferry-project/ferry/core/discovery"
 	"github.com/ferry-project/ferry/core/history"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/trust"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 func namedNode(t *testing.T, name string) *Node {

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/tests/netns"
+	"github.com/ferry-project/ferry/core/testkit/netns"
 )
 
 // star is a receiver's namespace R with several links, each a veth pair

@@ -18,7 +18,7 @@ import (
 	"github.com/flynn/noise"
 
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // maxChecked is the most wrong codes the budget lets through in the

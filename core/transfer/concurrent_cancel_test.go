@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // Three senders at once over real TCP; one, held mid-stream by its own

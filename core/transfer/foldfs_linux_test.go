@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // The file systems a receiver meets that fold names: each is a small

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/core/testkit"
 	"io/fs"
 	"os"
 	"path/filepath"

@@ -19,8 +19,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // The wasm build under Node: the real ferry.wasm, driven through its

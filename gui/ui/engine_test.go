@@ -14,9 +14,9 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/web"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // These tests run real transfers over loopback between the UI and a

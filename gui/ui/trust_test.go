@@ -14,9 +14,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // These tests pair devices through the UI and run the transfers that

@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/web"
 	ferrypage "github.com/ferry-project/ferry/gui/page"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // These tests run the page (core/web's server, ferry.wasm, page.js,

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/ferry-project/ferry/benches"
-	"github.com/ferry-project/ferry/tests/netns"
+	"github.com/ferry-project/ferry/core/testkit/netns"
 )
 
 // The path figures send one large file file to file with the real
