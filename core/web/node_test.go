@@ -38,7 +38,7 @@ var wasmOnce struct {
 	exec string
 }
 
-// buildWasm compiles gui/wasm once per test binary (about 20 s
+// buildWasm compiles gui/page/wasm once per test binary (about 20 s
 // cold, a second or two from the build cache).
 func buildWasm(t *testing.T) (wasm, execJS string) {
 	t.Helper()
