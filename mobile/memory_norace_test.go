@@ -15,9 +15,9 @@ import (
 	"testing"
 
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/testkit"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/tests/testkit"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 func skipMemory(t *testing.T) {

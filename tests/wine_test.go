@@ -74,8 +74,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/testkit"
 	"github.com/ferry-project/ferry/tests/proc"
-	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 // deleteatFallback is the file that -overlay adds to ferry.exe and to the

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/tests/proc"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // One guess budget for a `ferry receive --keep` process (issue 22 item

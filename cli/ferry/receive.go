@@ -216,10 +216,10 @@ func (rs *receiveSession) announce() {
 // showLink prints the page's link for the current code (--web), with
 // the QR code and the hashes the first time.
 func (rs *receiveSession) showLink(first bool) {
-	if !rs.rc.ServesPage() {
+	ev := rs.rc.PageEvent(rs.addrs)
+	if len(ev.Links) == 0 { // no page served
 		return
 	}
-	ev := rs.rc.PageEvent(rs.addrs)
 	if first {
 		showPage(rs.p, ev, rs.o.qr)
 		return

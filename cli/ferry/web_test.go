@@ -17,9 +17,9 @@ import (
 	"github.com/skip2/go-qrcode"
 
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/tests/proc"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 func TestWebUsageErrors(t *testing.T) {

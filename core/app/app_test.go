@@ -14,9 +14,9 @@ import (
 	"github.com/ferry-project/ferry/core/guess"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/testkit"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/tests/testkit"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 func TestMain(m *testing.M) { os.Exit(testkit.Main(m)) }

@@ -11,9 +11,9 @@ import (
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/history"
+	"github.com/ferry-project/ferry/core/testkit"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/tests/testkit"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // An app renames its device while the Node lives (SetName): the next

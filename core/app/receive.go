@@ -223,17 +223,14 @@ func (rc *Receiver) Port() int {
 // Dir is the folder it saves into.
 func (rc *Receiver) Dir() string { return rc.cfg.Dir }
 
-// ServesPage says whether the receiver serves the browser page
-// (ReceiveConfig.Page): PageEvent has its links and hashes.
-func (rc *Receiver) ServesPage() bool { return rc.mux != nil }
-
 // PageEvent is the Page event for the current code: one link per address
-// in addrs (IPs; "localhost" when empty). Zero without the page.
+// in addrs (IPs; "localhost" when empty). Zero (no links) without the
+// page.
 func (rc *Receiver) PageEvent(addrs []string) event.Page {
 	if rc.mux == nil {
 		return event.Page{}
 	}
-	return pageEvent(rc.mux.Server(), addrs, rc.Port(), rc.Code(), rc.n.Fingerprint())
+	return pageEvent(rc.mux, addrs, rc.Code(), rc.n.Fingerprint())
 }
 
 // NewCode is a person asking for a new code: it retires the current one

@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/ferry-project/ferry/core/history"
+	"github.com/ferry-project/ferry/core/testkit"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 // heldConn is a real TCP connection that stops writing after 'after'

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // What the receiver says about each sender refused for coming without a

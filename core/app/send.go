@@ -32,13 +32,13 @@ type SendConfig struct {
 	Diag  bool
 	// Dialer, when set, opens the connection (see transfer.SendConfig).
 	Dialer func(ctx context.Context, addr string) (net.Conn, error)
-	// Listener, when set, is where the receiver comes from instead of
-	// Addrs: a browser page that receives (ServePage with toBrowser),
-	// with the twelve-digit code of web.LinkCode. Every page connection
-	// that could test the code without proving it counts, and after
+	// Page, when set, is where the receiver comes from instead of Addrs,
+	// with the page's code in place of Code: a browser page that
+	// receives (ServePage). Every page connection that could test the
+	// code without proving it counts, and after
 	// transfer.MaxListenerGuesses the send fails (transfer.SendConfig's
-	// Listener). The caller closes it.
-	Listener net.Listener
+	// Listener). The send closes the page when it ends or ctx does.
+	Page *Page
 	// OnUnproven is told of each such page connection (Go only: it is
 	// no event of the schema), so that a person waiting for a phone
 	// learns that a page came without the code.
@@ -56,7 +56,12 @@ func (n *Node) Send(ctx context.Context, cfg SendConfig) *Transfer {
 	rec := sourceRecord(n.now(), cfg.Paths, cfg.Text)
 	tc := transfer.SendConfig{
 		Addrs: cfg.Addrs, Code: cfg.Code, Identity: n.id, Name: n.Name(), Items: cfg.Items,
-		Diag: cfg.Diag, Timeout: n.cfg.Timeout, Dialer: cfg.Dialer, OnEvent: t.onSent, Listener: cfg.Listener,
+		Diag: cfg.Diag, Timeout: n.cfg.Timeout, Dialer: cfg.Dialer, OnEvent: t.onSent,
+	}
+	stopPage := func() bool { return false }
+	if cfg.Page != nil {
+		tc.Listener, tc.Code = cfg.Page.mux, cfg.Page.code
+		stopPage = cfg.Page.closeWith(t.ctx)
 	}
 	if cfg.OnUnproven != nil {
 		tc.OnEvent = func(ev transfer.Event) {
@@ -72,6 +77,10 @@ func (n *Node) Send(ctx context.Context, cfg SendConfig) *Transfer {
 	go func() {
 		sum, err := transfer.Send(t.ctx, tc)
 		ended := n.now()
+		if cfg.Page != nil {
+			stopPage()
+			cfg.Page.Close()
+		}
 		res := t.sentResult(ctx, sum, err, cfg.Pin)
 		n.record(sendRecord(rec, cfg, res, t.acceptedOffer()), res, ended)
 		t.finish(res, cfg.Diag)

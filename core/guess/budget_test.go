@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // memStore is a Store in memory, counting its writes. The file

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // waitLimit bounds waits for things that happen in milliseconds when the

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // TestBigSparseFile streams 2 GiB (of zeros, from a sparse file) through

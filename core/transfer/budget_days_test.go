@@ -10,7 +10,7 @@ import (
 	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/guess"
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // paced guesses one wrong code a sender would type, with a real

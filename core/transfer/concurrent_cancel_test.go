@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/place"
-	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // Three senders at once over real TCP; one, held mid-stream by its own

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/ferry-project/ferry/core/place"
-	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // The file systems a receiver meets that fold names: each is a small

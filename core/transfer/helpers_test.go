@@ -10,7 +10,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/place"
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // TestMain fails the run if any goroutine started by the tests outlives

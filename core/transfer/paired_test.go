@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 )
 
 // pinSet is a receiver's pins, changeable while it serves.

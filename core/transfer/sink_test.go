@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/ferry-project/ferry/core/place"
-	"github.com/ferry-project/ferry/tests/testkit"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,6 +11,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ferry-project/ferry/core/place"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // memSink is a Sink that keeps everything in memory and records what it

@@ -19,8 +19,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // loopFrom dials from the loopback address 127.0.0.x: Linux routes all of

@@ -8,9 +8,9 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/testkit"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/tests/testkit"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // The app keeps one receiver (the Node's) across transfers and the

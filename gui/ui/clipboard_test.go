@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // Received texts and the clipboard, through the real engine on loopback

@@ -8,8 +8,8 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // guess sends one wrong code to addr, again and again while the receiver

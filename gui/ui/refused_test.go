@@ -13,8 +13,8 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // These tests refuse real senders without a code over loopback, through

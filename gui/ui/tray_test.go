@@ -18,7 +18,7 @@ import (
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 )
 
 // trayApp is the test app with a system tray and a notification log. It

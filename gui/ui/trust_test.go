@@ -15,8 +15,8 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // These tests pair devices through the UI and run the transfers that

@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/web"
 	ferrypage "github.com/ferry-project/ferry/gui/page"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // These tests run the page (core/web's server, ferry.wasm, page.js,
@@ -163,7 +163,7 @@ func TestPageWrongCode(t *testing.T) {
 // TestPageOtherFingerprint: the device that answers knows the code but
 // is not the one whose fingerprint the link carries (another device
 // showing the same code). The page says so plainly, and the transfer
-// goes on, as gui/wasm's contract has it.
+// goes on, as gui/page/wasm's contract has it.
 func TestPageOtherFingerprint(t *testing.T) {
 	b := Start(t)
 	mux, id := pageServer(t, false)
