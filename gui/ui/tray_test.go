@@ -17,8 +17,8 @@ import (
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/platform"
-	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/testkit/testid"
+	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // trayApp is the test app with a system tray and a notification log. It
