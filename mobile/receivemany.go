@@ -26,7 +26,7 @@ type sessions struct {
 // session is one sender's transfer in a receive of several.
 type session struct {
 	at    *app.Transfer
-	offer *transfer.Offer
+	offer *event.Offer
 }
 
 // maxFor is how many senders a receive takes at once: opts.MaxTransfers
@@ -109,7 +109,7 @@ func (t *Transfer) onManyEvent(at *app.Transfer, ev event.Event) {
 	}
 	switch e := ev.(type) {
 	case event.Offer:
-		s.offer = &e.Full
+		s.offer = &e
 	case event.Done, event.Error:
 		delete(m.byID, id)
 	}

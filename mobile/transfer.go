@@ -27,7 +27,7 @@ type Transfer struct {
 	rc    *app.Receiver   // receiving only
 	many  *sessions       // a receive of several senders only
 	ctx   context.Context // a receive of several only: its ReceiveMany's
-	offer *transfer.Offer // the whole offer, once one came
+	offer *event.Offer    // the whole offer, once one came
 	ended bool            // its last event came from core/app
 	last  event.Event     // that event, held until the slot is free
 
@@ -241,7 +241,7 @@ func (t *Transfer) onEvent(at *app.Transfer, ev event.Event) {
 			return
 		}
 	case event.Offer:
-		t.offer = &e.Full
+		t.offer = &e
 	}
 	if t.ended {
 		id = 0 // a receiver's event after the transfer's end

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 )
@@ -35,7 +36,7 @@ func TestClassify(t *testing.T) {
 	}
 	closed.Close()
 	_, dial := transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{closed.Addr().String()}, Code: "424242",
-		Identity: id, Items: []transfer.Item{{Text: "x"}}})
+		Identity: id, Items: []event.Item{{Text: "x"}}})
 	tests := []struct {
 		err  error
 		code int

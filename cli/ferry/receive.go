@@ -367,7 +367,7 @@ func (rs *receiveSession) onEvent(t *app.Transfer, ev event.Event) {
 			rs.p.infof("%s connected from %s", rs.peer, e.Addr)
 		}
 	case event.Offer:
-		rs.offered(t, e.Full, rs.peer, rs.paired, func(ask func()) {
+		rs.offered(t, e, rs.peer, rs.paired, func(ask func()) {
 			rs.wg.Add(1)
 			go func() {
 				defer rs.wg.Done()
@@ -379,7 +379,7 @@ func (rs *receiveSession) onEvent(t *app.Transfer, ev event.Event) {
 			rs.p.infof("accepted: %s is a trusted device (--accept-trusted)", rs.peer)
 		}
 	case event.Progress:
-		rs.pr.update(transferProgress(e))
+		rs.pr.update(e)
 	case event.EntryDone:
 		rs.entryDone(e, "")
 	case event.Text:
@@ -393,9 +393,9 @@ func (rs *receiveSession) onEvent(t *app.Transfer, ev event.Event) {
 // from names its sender when several send at once.
 func (rs *receiveSession) entryDone(e event.EntryDone, from string) {
 	switch {
-	case e.Outcome == "skipped":
+	case e.Outcome == event.Skipped:
 		rs.p.infof("skipped %s%s: an identical file is already there", safe(e.Path), from)
-	case e.Outcome == "resumed":
+	case e.Outcome == event.Resumed:
 		rs.p.infof("resumed %s%s from a partial file", safe(e.Path), from)
 	case e.SavedAs != "" && e.SavedAs != e.Path:
 		rs.p.infof("saved %s%s as %s: the name was taken", safe(e.Path), from, safe(e.SavedAs))
@@ -442,18 +442,12 @@ func (rs *receiveSession) onReceiverEvent(ev event.Event) {
 	}
 }
 
-// transferProgress is the progress line's input (progress.go).
-func transferProgress(e event.Progress) transfer.Progress {
-	return transfer.Progress{Done: e.Done, Total: e.Total, Rate: e.Rate, ETA: time.Duration(e.ETA * float64(time.Second)),
-		Current: e.Current, CurrentDone: e.CurrentDone, CurrentSize: e.CurrentSize, EntriesDone: e.EntriesDone, Entries: e.Entries}
-}
-
 // maxListed is how many entries of an offer are listed before "and N more".
 const maxListed = 8
 
 // offered lists offer o from peer and, unless core/app answers it, has
 // ask run the question to the person.
-func (rs *receiveSession) offered(t *app.Transfer, o transfer.Offer, peer string, paired bool, ask func(func())) {
+func (rs *receiveSession) offered(t *app.Transfer, o event.Offer, peer string, paired bool, ask func(func())) {
 	rs.p.infof("%s wants to send %s:", peer, describeOffer(o))
 	if rs.many == nil {
 		rs.pr.setSummary(describeOffer(o))
@@ -464,7 +458,7 @@ func (rs *receiveSession) offered(t *app.Transfer, o transfer.Offer, peer string
 			break
 		}
 		switch en.Kind {
-		case transfer.KindDir:
+		case event.KindDir:
 			rs.p.infof("  %s/", safe(en.Path))
 		default:
 			rs.p.infof("  %s  %s", safe(en.Path), humanBytes(en.Size))
@@ -488,15 +482,15 @@ func (rs *receiveSession) offered(t *app.Transfer, o transfer.Offer, peer string
 
 // describeSummary renders what a finished transfer moved: "3 files and 1
 // folder (1.2 GiB)".
-func describeSummary(s transfer.Summary) string {
-	var o transfer.Offer
+func describeSummary(s event.Summary) string {
+	var o event.Offer
 	for _, e := range s.Entries {
 		switch e.Entry.Kind {
-		case transfer.KindFile:
+		case event.KindFile:
 			o.Files++
-		case transfer.KindDir:
-			o.Dirs++
-		case transfer.KindText:
+		case event.KindDir:
+			o.Folders++
+		case event.KindText:
 			o.Texts++
 		}
 		o.TotalBytes += e.Entry.Size
@@ -505,7 +499,7 @@ func describeSummary(s transfer.Summary) string {
 }
 
 // rateSuffix renders " in 9.1s (110 MiB/s)" for a summary.
-func rateSuffix(s transfer.Summary) string {
+func rateSuffix(s event.Summary) string {
 	if s.Duration <= 0 || s.Bytes == 0 {
 		return ""
 	}

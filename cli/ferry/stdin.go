@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
@@ -97,7 +98,7 @@ func checkStdinName(name string) error {
 // readStdin reads what u says from in and adds it to items: the text
 // snippet, or the file spooled under name (default "stdin"). The returned
 // function removes the spool; it is never nil.
-func readStdin(ctx context.Context, p *printer, in io.Reader, u stdinUse, name string, items []transfer.Item) ([]transfer.Item, func(), error) {
+func readStdin(ctx context.Context, p *printer, in io.Reader, u stdinUse, name string, items []event.Item) ([]event.Item, func(), error) {
 	none := func() {}
 	switch {
 	case u.text:
@@ -105,7 +106,7 @@ func readStdin(ctx context.Context, p *printer, in io.Reader, u stdinUse, name s
 		if err != nil {
 			return nil, none, err
 		}
-		return append(items, transfer.Item{Text: text}), none, nil
+		return append(items, event.Item{Text: text}), none, nil
 	case u.file:
 		if name == "" {
 			name = stdinFileName
@@ -114,7 +115,7 @@ func readStdin(ctx context.Context, p *printer, in io.Reader, u stdinUse, name s
 		if err != nil {
 			return nil, none, err
 		}
-		return append(items, transfer.Item{Path: path}), cleanup, nil
+		return append(items, event.Item{Path: path}), cleanup, nil
 	}
 	return items, none, nil
 }

@@ -98,7 +98,7 @@ func qrLines(s string) ([]string, error) {
 // accepted; the page runs the receiver's side). Core counts the guesses
 // (transfer.SendConfig.Listener): after transfer.MaxListenerGuesses
 // connections that could test the code without proving it, it stops.
-func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []transfer.Item) error {
+func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []event.Item) error {
 	n, err := newNode(e, p, o.name, true, nil) // a send to a page is not recorded
 	if err != nil {
 		return err
@@ -128,12 +128,13 @@ func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []
 	ss := &sendSession{p: p, o: o, pr: newProgress(p, o.progressFor(e.stderrTerminal), e.now), peer: "the page"}
 	sum, err := transfer.Send(ctx, transfer.SendConfig{
 		Listener: m, Code: code, Identity: id, Name: name, Items: items, Diag: o.diag,
-		OnEvent: func(ev transfer.Event) {
-			if u, ok := ev.(transfer.Unproven); ok {
-				pageUnproven(p, u)
-				return
-			}
-			if ev := event.FromTransfer(ev, event.Sender); ev != nil {
+		OnEvent: func(ev event.Event) {
+			switch e := ev.(type) {
+			case event.Unproven:
+				p.event(e)
+				pageUnproven(p, e)
+			case event.Done, event.Error: // Send's result is the end, reported once below
+			default:
 				ss.onEvent(nil, ev)
 			}
 		},
@@ -162,7 +163,7 @@ func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []
 // pageUnproven says why a page connection ended before it proved the
 // code: one that could test the code counts against the link (core's
 // SendConfig.Listener), one that ended sooner does not.
-func pageUnproven(p *printer, u transfer.Unproven) {
+func pageUnproven(p *printer, u event.Unproven) {
 	if !u.Guessed {
 		p.infof("a page connection ended before it was secured: %v", u.Err)
 		return

@@ -16,6 +16,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/skip2/go-qrcode"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/tests/proc"
@@ -142,7 +143,7 @@ func TestE2EReceiveWeb(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	_, err := transfer.Send(ctx, transfer.SendConfig{Addrs: []string{"page"}, Code: frag.Get("code"), Identity: id, Name: "Browser on Test",
-		Items: []transfer.Item{{Path: filepath.Join(src, "photos")}}, Dialer: func(context.Context, string) (net.Conn, error) { return nc, nil }})
+		Items: []event.Item{{Path: filepath.Join(src, "photos")}}, Dialer: func(context.Context, string) (net.Conn, error) { return nc, nil }})
 	if err != nil {
 		t.Fatalf("send over the page's WebSocket: %v", err)
 	}

@@ -342,7 +342,7 @@ func (rc *Receiver) serve(parent context.Context, t *Transfer) {
 // conclude ends t, whose engine transfer ended with sum and err: it
 // makes its Result, records it, calls free (the receiver may take
 // another transfer) and emits the last event.
-func (rc *Receiver) conclude(parent context.Context, t *Transfer, sum transfer.Summary, err error, free func()) {
+func (rc *Receiver) conclude(parent context.Context, t *Transfer, sum event.Summary, err error, free func()) {
 	ended := rc.n.now()
 	t.mu.Lock()
 	res := Result{Summary: sum, Err: err, Cancelled: context.Cause(parent) != nil, Declined: t.declined,
@@ -382,7 +382,7 @@ func (e *DeclinedError) Unwrap() error { return transfer.ErrDeclined }
 
 // onEngine is the engine's OnEvent: it routes each event to the transfer
 // it belongs to and makes the receiver's decisions on the way.
-func (rc *Receiver) onEngine(ev transfer.Event) {
+func (rc *Receiver) onEngine(ev event.Event) {
 	rc.mu.Lock()
 	t, m := rc.cur, rc.many
 	rc.mu.Unlock()
@@ -391,23 +391,23 @@ func (rc *Receiver) onEngine(ev transfer.Event) {
 		return
 	}
 	switch e := ev.(type) {
-	case transfer.Finished, transfer.Failed:
+	case event.Done, event.Error:
 		return // serve reports the end, once
-	case transfer.Refused:
+	case event.Refused:
 		rc.emitTo(t, rc.n.refused(e))
 		return
-	case transfer.CodesStopped:
+	case event.CodesStopped:
 		rc.mu.Lock()
 		rc.stopped = true
 		rc.mu.Unlock()
-		rc.emitTo(t, event.FromTransfer(ev, event.Receiver))
+		rc.emitTo(t, ev)
 		if t != nil && t.connected() == nil && !rc.cfg.KeepWaiting {
 			t.cancel(transfer.ErrCodesStopped) // a transfer under way may finish
 		}
 		return
 	}
 	if t == nil || !rc.isCurrent(t) {
-		rc.emitTo(t, event.FromTransfer(ev, event.Receiver))
+		rc.emitTo(t, ev)
 		return
 	}
 	t.onEngine(ev)

@@ -27,7 +27,7 @@ type Target struct {
 
 // ManyConfig says what to send to several receivers at once.
 type ManyConfig struct {
-	Items []transfer.Item
+	Items []event.Item
 	To    []Target
 	// Paths and Text are the history's, as in SendConfig.
 	Paths []string
@@ -42,7 +42,7 @@ type ManyConfig struct {
 	// when the last receiver has ended: a front end can show that this
 	// one is over while the others go on. err is nil when every entry was
 	// confirmed. Not told for a Target with Err.
-	OnEnded func(t *Transfer, sum transfer.Summary, err error)
+	OnEnded func(t *Transfer, sum event.Summary, err error)
 }
 
 // Index is the place of a SendMany's transfer in ManyConfig.To, from 0
@@ -108,13 +108,13 @@ func (n *Node) SendMany(ctx context.Context, cfg ManyConfig) *Many {
 		mc.To = append(mc.To, sc)
 		live = append(live, t)
 	}
-	mc.OnEvent = func(k int, ev transfer.Event) {
+	mc.OnEvent = func(k int, ev event.Event) {
 		t := live[k]
 		switch e := ev.(type) {
-		case transfer.Finished:
+		case event.Done:
 			tellEnded(em, cfg.OnEnded, t, e.Summary, nil)
-		case transfer.Failed:
-			tellEnded(em, cfg.OnEnded, t, transfer.Summary{}, e.Err)
+		case event.Error:
+			tellEnded(em, cfg.OnEnded, t, event.Summary{}, e.Err)
 		default:
 			t.onSent(ev)
 		}
@@ -149,7 +149,7 @@ func (n *Node) SendMany(ctx context.Context, cfg ManyConfig) *Many {
 
 // tellEnded tells on that t's session has ended, once the events before it
 // are out.
-func tellEnded(em *emitter, on func(*Transfer, transfer.Summary, error), t *Transfer, sum transfer.Summary, err error) {
+func tellEnded(em *emitter, on func(*Transfer, event.Summary, error), t *Transfer, sum event.Summary, err error) {
 	if on == nil {
 		return
 	}

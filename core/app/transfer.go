@@ -40,7 +40,7 @@ type Transfer struct {
 	mu       sync.Mutex
 	ended    bool
 	conn     *event.Connected
-	offer    *transfer.Offer
+	offer    *event.Offer
 	declined string // why this end declined; "" if it did not
 	answered bool   // ReceiveMany's: its offer was answered
 	texts    []string
@@ -56,7 +56,7 @@ type Result struct {
 	// declined ends with an error wrapping transfer.ErrDeclined (Declined
 	// says why); one whose context was cancelled has Cancelled set.
 	Err       error
-	Summary   transfer.Summary
+	Summary   event.Summary
 	Cancelled bool
 	// Peer is the other device as the handshake proved it (zero when no
 	// peer connected); Paired says pinned keys, not a code, authenticated

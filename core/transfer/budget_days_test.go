@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/tests/testkit"
@@ -68,7 +69,7 @@ func TestPacedGuessingOverDays(t *testing.T) {
 		t.Fatalf("%d checked (%d right), %d held, stopped on day %d; want %d checked, stopped on day 2",
 			len(wrong), right, held, stopDay, guessStop)
 	}
-	if s := eventsOf[CodesStopped](p.rev); len(s) != 1 || s[0].Wrong != guessStop {
+	if s := eventsOf[event.CodesStopped](p.rev); len(s) != 1 || s[0].Wrong != guessStop {
 		t.Fatalf("CodesStopped %+v, want one with Wrong %d", s, guessStop)
 	}
 	// A paired device needs no code: served while codes are stopped.
@@ -140,8 +141,8 @@ func TestBudgetSharedAcrossReceivers(t *testing.T) {
 	if len(wrong) != guessStop || honest != 1 || held != 3*8-guessStop {
 		t.Fatalf("%d wrong codes checked, %d held, %d honest transfers; want %d, %d and 1", len(wrong), held, honest, guessStop, 3*8-guessStop)
 	}
-	if s := eventsOf[CodesStopped](last.rev); len(s) != 1 || s[0].Wrong != guessStop {
-		t.Fatalf("the third Receiver's CodesStopped: %+v, want one, told as it started serving", s)
+	if s := eventsOf[event.CodesStopped](last.rev); len(s) != 1 || s[0].Wrong != guessStop {
+		t.Fatalf("the third Receiver's event.CodesStopped: %+v, want one, told as it started serving", s)
 	}
 }
 
@@ -170,8 +171,8 @@ func TestPairedOnlyRefusesCodes(t *testing.T) {
 		t.Fatalf("paired at a paired-only receiver: send %v, receive %v", serr, rerr)
 	}
 	// Serve has returned, so every handshake it started has ended.
-	refused := eventsOf[Refused](p.rev)
-	if len(refused) != 2 || refused[0].Reason != CodesOff || !errors.Is(refused[0].Err, secure.ErrNoCodes) || refused[0].PeerKey != nil {
+	refused := eventsOf[event.Refused](p.rev)
+	if len(refused) != 2 || refused[0].Reason != event.CodesOff || !errors.Is(refused[0].Err, secure.ErrNoCodes) || refused[0].PeerKey != nil {
 		t.Fatalf("Refused %+v, want two with reason CodesOff", refused)
 	}
 	if _, err := NewReceiver(ReceiverConfig{Dir: t.TempDir(), Identity: p.r.cfg.Identity, PairedOnly: true, NoListen: true}); err == nil {

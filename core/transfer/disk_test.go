@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 // smallDisk mounts a tmpfs of the given size and returns its path. It
@@ -55,7 +57,7 @@ func TestDiskFillsUp(t *testing.T) {
 	writeFile(t, src, pattern(3<<20, 4))
 	p := newPair(t, t.Context(), ReceiverConfig{Dir: dest, Policy: Ask})
 	p.rev.hook = func(ev Event) {
-		if _, ok := ev.(Offered); ok {
+		if _, ok := ev.(event.Offer); ok {
 			// Someone else takes most of the disk while the person decides.
 			if err := os.WriteFile(filepath.Join(dest, "filler"), make([]byte, 2<<20), 0o644); err != nil {
 				panic(fmt.Sprintf("filling the disk: %v", err))

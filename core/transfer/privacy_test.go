@@ -15,6 +15,7 @@ import (
 	"testing/iotest"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"lukechampine.com/blake3"
 )
 
@@ -30,7 +31,7 @@ func TestAbortReasonHidesLocalPaths(t *testing.T) {
 	}{
 		{"changed while read", ErrSourceChanged, func(p *pair, abs string) {
 			p.sev.hook = func(ev Event) {
-				if _, ok := ev.(Progress); ok {
+				if _, ok := ev.(event.Progress); ok {
 					later := time.Now().Add(time.Hour)
 					os.Chtimes(abs, later, later)
 				}
@@ -247,8 +248,8 @@ func TestNoSpaceRefusalHidesFigures(t *testing.T) {
 	if !errors.Is(rerr, ErrNoSpace) || !strings.Contains(rerr.Error(), strconv.Itoa(huge)) || !strings.Contains(rerr.Error(), "free") {
 		t.Errorf("the receiver's own error does not give the figures: %v", rerr)
 	}
-	if n := len(eventsOf[Offered](p.rev)); n != 0 {
-		t.Errorf("the person was asked about an offer that cannot fit (%d Offered events)", n)
+	if n := len(eventsOf[event.Offer](p.rev)); n != 0 {
+		t.Errorf("the person was asked about an offer that cannot fit (%d event.Offer events)", n)
 	}
 }
 
@@ -279,7 +280,7 @@ func TestSymlinkRefusalHidesWhat(t *testing.T) {
 	if !strings.Contains(rerr.Error(), "symlink") || !strings.Contains(rerr.Error(), "Projects") {
 		t.Errorf("the receiver's own error does not say what and where: %v", rerr)
 	}
-	if n := len(eventsOf[Offered](p.rev)); n != 0 {
-		t.Errorf("the person was asked about an offer that cannot be written (%d Offered events)", n)
+	if n := len(eventsOf[event.Offer](p.rev)); n != 0 {
+		t.Errorf("the person was asked about an offer that cannot be written (%d event.Offer events)", n)
 	}
 }

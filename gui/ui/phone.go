@@ -12,7 +12,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/web"
 )
 
@@ -81,7 +80,7 @@ func (v *sendView) startPhoneSend() {
 	v.showProgress(true)
 	if err != nil {
 		cancel(nil)
-		v.sendDone(transfer.Summary{}, fmt.Errorf("serving the page for the phone: %w", err), pinOffer{})
+		v.sendDone(event.Summary{}, fmt.Errorf("serving the page for the phone: %w", err), pinOffer{})
 		return
 	}
 	v.cancel = cancel
@@ -99,18 +98,16 @@ func (v *sendView) startPhoneSend() {
 	cfg.Listener, cfg.Code, cfg.PeerName = mux, code, "a phone's browser" // its history record, as any send's
 	cfg.OnEvent = func(_ *app.Transfer, ev event.Event) {
 		v.u.do(func() {
-			if _, ok := ev.(event.Connected); ok {
+			switch e := ev.(type) {
+			case event.Connected:
 				v.phone.hide()
+			case event.Unproven:
+				if e.Guessed {
+					v.prog.current.SetText(fmt.Sprintf("A page connected without the code (%d of %d tries allowed). Waiting for the phone…", e.Wrong, e.Allowed))
+				}
+				return
 			}
 			v.prog.handle(ev)
-		})
-	}
-	cfg.OnUnproven = func(u transfer.Unproven) {
-		if !u.Guessed {
-			return
-		}
-		v.u.do(func() {
-			v.prog.current.SetText(fmt.Sprintf("A page connected without the code (%d of %d tries allowed). Waiting for the phone…", u.Wrong, u.Allowed))
 		})
 	}
 	v.updateReady()

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/secure"
@@ -194,7 +195,7 @@ func TestTrayMenuShowsCodeAndTransfers(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := writeFile(t, t.TempDir(), "report.pdf", 3000)
-	done := sendFrom(t, h, stranger, false, transfer.Item{Path: src})
+	done := sendFrom(t, h, stranger, false, event.Item{Path: src})
 	rv := h.u.recv
 	h.waitFor("the offer dialog", func() bool { return rv.offer != nil })
 	h.check(func() bool {
@@ -248,7 +249,7 @@ func TestTrustedTransferNotifiesInTray(t *testing.T) {
 	h.loop.run(h.u.WindowCloseRequested)
 
 	src := writeFile(t, t.TempDir(), "photo.jpg", 5000)
-	if err := <-sendFrom(t, h, sender, true, transfer.Item{Path: src}); err != nil {
+	if err := <-sendFrom(t, h, sender, true, event.Item{Path: src}); err != nil {
 		t.Fatalf("paired send: %v", err)
 	}
 	rv := h.u.recv
@@ -366,7 +367,7 @@ func TestTrayListsHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := writeFile(t, t.TempDir(), "report.pdf", 3000)
-	done := sendFrom(t, h, stranger, false, transfer.Item{Path: src})
+	done := sendFrom(t, h, stranger, false, event.Item{Path: src})
 	rv := h.u.recv
 	h.waitFor("the offer dialog", func() bool { return rv.offer != nil })
 	h.tap(rv.decline)
