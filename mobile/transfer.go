@@ -8,7 +8,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // Transfer is one running transfer, sending or receiving: a core/app
@@ -196,7 +195,7 @@ func (t *Transfer) offered() (*app.Transfer, error) {
 }
 
 // stop cancels the transfer's context with ErrCancelled as the cause.
-func (t *Transfer) stop() { t.stopWith(transfer.ErrCancelled) }
+func (t *Transfer) stop() { t.stopWith(app.ErrCancelled) }
 
 func (t *Transfer) stopWith(cause error) { t.cancel(cause) }
 

@@ -12,7 +12,6 @@ import (
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/clipboard"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // The clipboard, both ways (ferry send --clipboard, ferry receive
@@ -40,8 +39,8 @@ func clipboardItem(ctx context.Context) (it event.Item, done func(), err error) 
 	done = func() {}
 	text, terr := clipboard.ReadText(ctx)
 	if terr == nil {
-		if len(text) > transfer.MaxTextBytes {
-			return it, done, usagef("save it to a file and send the file", "the text on the clipboard is %d bytes, over the limit of %d for a text", len(text), transfer.MaxTextBytes)
+		if len(text) > app.MaxTextBytes {
+			return it, done, usagef("save it to a file and send the file", "the text on the clipboard is %d bytes, over the limit of %d for a text", len(text), app.MaxTextBytes)
 		}
 		return event.Item{Text: text, Name: "clipboard.txt"}, done, nil
 	}
@@ -84,7 +83,7 @@ func (rs *receiveSession) textsToClipboard(ctx context.Context, res app.Result) 
 		return
 	}
 	if res.TextsCut {
-		rs.p.warnf("only the first %d texts go to the clipboard: the rest would pass %d KiB", len(res.Texts), transfer.MaxTextBytes>>10)
+		rs.p.warnf("only the first %d texts go to the clipboard: the rest would pass %d KiB", len(res.Texts), app.MaxTextBytes>>10)
 	}
 	switch c {
 	case app.ClipNot:

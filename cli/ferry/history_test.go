@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/secure"
@@ -94,7 +95,7 @@ func TestHistoryTable(t *testing.T) {
 // usage errors included.
 func TestHistoryKindsAgree(t *testing.T) {
 	for _, err := range []error{
-		secure.ErrWrongCode, secure.ErrCodeRetired, secure.ErrCodesHeld, transfer.ErrCodesStopped,
+		secure.ErrWrongCode, secure.ErrCodeRetired, secure.ErrCodesHeld, app.ErrCodesStopped,
 		secure.ErrNotPaired, secure.ErrKeyChanged, secure.ErrBusy, transfer.ErrVerify,
 		secure.ErrIncompatibleVersion, transfer.ErrNoSpace, transfer.ErrTimeout, transfer.ErrSourceChanged,
 		transfer.ErrRefusedPath, secure.ErrTruncated, secure.ErrConnectionLost, secure.ErrNotFerry,

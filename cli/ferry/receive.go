@@ -14,7 +14,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 type receiveOpts struct {
@@ -71,8 +70,8 @@ func parseReceive(args []string) (receiveOpts, error) {
 	if err := checkIfaces(o.ifaces); err != nil {
 		return o, err
 	}
-	if o.maxTransfers < 1 || o.maxTransfers > transfer.MaxConcurrentLimit {
-		return o, usagef(fmt.Sprintf("give a number from 1 to %d", transfer.MaxConcurrentLimit), "bad --max-transfers %d", o.maxTransfers)
+	if o.maxTransfers < 1 || o.maxTransfers > app.MaxConcurrentLimit {
+		return o, usagef(fmt.Sprintf("give a number from 1 to %d", app.MaxConcurrentLimit), "bad --max-transfers %d", o.maxTransfers)
 	}
 	if strings.TrimSpace(o.code) != o.code {
 		return o, usagef("give the code without spaces around it", "bad --code %q", o.code)
@@ -149,7 +148,7 @@ func (rs *receiveSession) serveEach(ctx context.Context) error {
 		}
 		err := rs.serve(ctx)
 		switch {
-		case errors.Is(err, transfer.ErrCodesStopped), !o.keep:
+		case errors.Is(err, app.ErrCodesStopped), !o.keep:
 			return err
 		case errors.Is(context.Cause(ctx), errInterrupted):
 			if o.daemon {
@@ -231,7 +230,7 @@ func (rs *receiveSession) showLink(first bool) {
 const codesStoppedHint = "someone on the network may be guessing the code: run 'ferry receive' again for a new code when you are ready (trusted devices need no code)"
 
 func codesStoppedError() error {
-	return withHint(fmt.Errorf("stopped waiting for a sender: %w", transfer.ErrCodesStopped), codesStoppedHint)
+	return withHint(fmt.Errorf("stopped waiting for a sender: %w", app.ErrCodesStopped), codesStoppedHint)
 }
 
 // receiveDir returns the destination folder: --dir, which must exist, or
@@ -306,16 +305,16 @@ func (rs *receiveSession) serve(ctx context.Context) error {
 // person; nil when it succeeded.
 func (rs *receiveSession) outcome(ctx context.Context, res app.Result, peer string) error {
 	switch {
-	case res.Declined != "" && errors.Is(res.Err, transfer.ErrDeclined):
+	case res.Declined != "" && errors.Is(res.Err, app.ErrDeclined):
 		msg := fmt.Sprintf("declined the offer from %s: %s", peer, res.Declined)
 		switch {
 		case rs.o.daemon:
-			return withHint(relabel(msg, transfer.ErrDeclined), "to take files from that device, pair it once with 'ferry receive' and trust it")
+			return withHint(relabel(msg, app.ErrDeclined), "to take files from that device, pair it once with 'ferry receive' and trust it")
 		case rs.noAsk != "":
-			return withHint(relabel(msg, transfer.ErrDeclined), "re-run with --yes to accept without asking")
+			return withHint(relabel(msg, app.ErrDeclined), "re-run with --yes to accept without asking")
 		}
-		return relabel(msg, transfer.ErrDeclined)
-	case errors.Is(res.Err, transfer.ErrCodesStopped) && len(res.Peer.Key) == 0:
+		return relabel(msg, app.ErrDeclined)
+	case errors.Is(res.Err, app.ErrCodesStopped) && len(res.Peer.Key) == 0:
 		return withHint(res.Err, codesStoppedHint)
 	case res.Err != nil:
 		return interrupted(ctx, res.Err)

@@ -16,7 +16,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // manyReceive is what a receiver of several senders keeps: each
@@ -97,7 +96,7 @@ func (rs *receiveSession) serveMany(ctx context.Context) error {
 	err := rs.rc.ReceiveMany(mctx)
 	m.wg.Wait()
 	switch {
-	case errors.Is(err, transfer.ErrCodesStopped):
+	case errors.Is(err, app.ErrCodesStopped):
 		return codesStoppedError()
 	case err != nil:
 		return err

@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // Standard input as something to send, as croc, wormhole and age read it:
@@ -123,14 +123,14 @@ func readStdin(ctx context.Context, p *printer, in io.Reader, u stdinUse, name s
 // readStdinText reads a text snippet from in, at most MaxTextBytes.
 func readStdinText(ctx context.Context, in io.Reader) (string, error) {
 	b, err := readCtx(ctx, func() ([]byte, error) {
-		return io.ReadAll(io.LimitReader(in, transfer.MaxTextBytes+1))
+		return io.ReadAll(io.LimitReader(in, app.MaxTextBytes+1))
 	})
 	switch {
 	case err != nil:
 		return "", fmt.Errorf("reading the text from standard input: %w", err)
-	case len(b) > transfer.MaxTextBytes:
+	case len(b) > app.MaxTextBytes:
 		return "", usagef("send it as a file instead: ferry send ... - (reads standard input as a file)",
-			"the text on standard input is over the %s limit for a text", humanBytes(transfer.MaxTextBytes))
+			"the text on standard input is over the %s limit for a text", humanBytes(app.MaxTextBytes))
 	case len(b) == 0:
 		return "", usagef("pipe the text in, like: echo hello | ferry send --text - ...", "standard input was empty: no text to send")
 	}

@@ -96,7 +96,7 @@ func qrLines(s string) ([]string, error) {
 // its link, and sends to the first page that connects and proves the
 // code (the desktop is the handshake's initiator on the WebSocket it
 // accepted; the page runs the receiver's side). Core counts the guesses
-// (transfer.SendConfig.Listener): after transfer.MaxListenerGuesses
+// (transfer.SendConfig.Listener): after app.MaxListenerGuesses
 // connections that could test the code without proving it, it stops.
 func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []event.Item) error {
 	n, err := newNode(e, p, o.name, true, nil) // a send to a page is not recorded
@@ -144,7 +144,7 @@ func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []
 		if ctx.Err() != nil {
 			return interrupted(ctx, err)
 		}
-		if errors.Is(err, transfer.ErrCodesStopped) {
+		if errors.Is(err, app.ErrCodesStopped) {
 			return withHint(fmt.Errorf("stopped waiting for the page: %w", err),
 				"someone on the network may be guessing the code: run 'ferry send --to-browser' again for a new link")
 		}
@@ -179,5 +179,5 @@ func cancelled(ctx context.Context) error {
 	if c := context.Cause(ctx); c != nil {
 		return c
 	}
-	return transfer.ErrCancelled
+	return app.ErrCancelled
 }

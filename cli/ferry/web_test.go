@@ -16,6 +16,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/skip2/go-qrcode"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
@@ -208,7 +209,7 @@ func TestSendToBrowserStopsSilentGuessers(t *testing.T) {
 	if len(links) == 0 {
 		t.Fatalf("page event: %v", ev)
 	}
-	for i := range transfer.MaxListenerGuesses {
+	for i := range app.MaxListenerGuesses {
 		nc, _ := pageSocket(t, links[0].(string))
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		tested := false
@@ -226,7 +227,7 @@ func TestSendToBrowserStopsSilentGuessers(t *testing.T) {
 		}
 	}
 	if code := s.Exit(20 * time.Second); code == 0 {
-		t.Fatalf("send --to-browser succeeded after %d silent guessers", transfer.MaxListenerGuesses)
+		t.Fatalf("send --to-browser succeeded after %d silent guessers", app.MaxListenerGuesses)
 	}
 	if e := s.StderrText(); !strings.Contains(e, "ended without proving the code (3 of 3 allowed)") ||
 		!strings.Contains(e, "stopped waiting for the page") {

@@ -160,7 +160,7 @@ func (t *Transfer) declineWaiting(why string) bool {
 }
 
 // keepText keeps a received text for the clipboard, at most
-// transfer.MaxTextBytes in all (one text's limit): a sender may offer
+// MaxTextBytes in all (one text's limit): a sender may offer
 // many texts, and a receiver must not hold them all.
 func (t *Transfer) keepText(text string) {
 	t.mu.Lock()

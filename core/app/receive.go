@@ -50,7 +50,7 @@ type ReceiveConfig struct {
 	// any guess is checked (event.Refused, reason "codes_off"), and the
 	// device's guess budget is neither spent nor opened. Without it, once
 	// the budget is spent the wait for a sender ends with an error
-	// wrapping transfer.ErrCodesStopped.
+	// wrapping ErrCodesStopped.
 	PairedOnly bool
 	// KeepWaiting keeps the wait for a sender going once the budget is
 	// spent (event.CodesStopped), for a front end whose person can ask
@@ -64,7 +64,7 @@ type ReceiveConfig struct {
 	Ifaces []string
 	Diag   bool // diagnostics: Diag events, and splits in Done
 	// MaxConcurrent is how many senders ReceiveMany serves at once, up
-	// to transfer.MaxConcurrentLimit (4); 0 and 1 are one at a time.
+	// to MaxConcurrentLimit (4); 0 and 1 are one at a time.
 	// Beyond it a sender is refused as busy and told how many transfers
 	// are in progress. Above 1, Receive is not available: ReceiveMany
 	// hands each sender's transfer to OnEvent (see "Several senders" in
@@ -369,7 +369,7 @@ func (rc *Receiver) conclude(parent context.Context, t *Transfer, sum event.Summ
 }
 
 // DeclinedError is the error of a transfer this end declined: it wraps
-// transfer.ErrDeclined.
+// ErrDeclined.
 type DeclinedError struct {
 	Peer   string // the sender, as a person reads it
 	Reason string // why: a person said no, nobody could be asked, ...

@@ -37,7 +37,7 @@ type many struct {
 //
 // It returns once every transfer it started has ended and its last
 // event is out: nil when ctx ended or Close was called, an error
-// wrapping transfer.ErrCodesStopped when the budget is spent (without
+// wrapping ErrCodesStopped when the budget is spent (without
 // KeepWaiting, once the transfers in progress have ended), or why the
 // port failed.
 func (rc *Receiver) ReceiveMany(ctx context.Context) error {

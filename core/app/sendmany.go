@@ -55,7 +55,7 @@ type Many struct {
 	Transfers []*Transfer
 	cancel    context.CancelCauseFunc
 	done      chan struct{}
-	stats     transfer.ManyStats
+	stats     ManyStats
 }
 
 // Cancel cancels every receiver's transfer (core/transfer's SendMany
@@ -71,7 +71,7 @@ func (m *Many) Cancel(cause error) {
 // Wait waits until every receiver's transfer has ended and returns their
 // results, in the order of ManyConfig.To, and how often the files were
 // read.
-func (m *Many) Wait() ([]Result, transfer.ManyStats) {
+func (m *Many) Wait() ([]Result, ManyStats) {
 	<-m.done
 	res := make([]Result, len(m.Transfers))
 	for i, t := range m.Transfers {
@@ -127,7 +127,7 @@ func (n *Node) SendMany(ctx context.Context, cfg ManyConfig) *Many {
 			for k, r := range got {
 				results[live[k].index] = r
 			}
-			m.stats = stats
+			m.stats = ManyStats{DiskRead: stats.DiskRead}
 		}
 		ended := n.now()
 		for i, r := range results {

@@ -53,7 +53,7 @@ type Transfer struct {
 // Result is how a transfer ended.
 type Result struct {
 	// Err is nil when every entry was confirmed. A transfer that this end
-	// declined ends with an error wrapping transfer.ErrDeclined (Declined
+	// declined ends with an error wrapping ErrDeclined (Declined
 	// says why); one whose context was cancelled has Cancelled set.
 	Err       error
 	Summary   event.Summary
@@ -69,7 +69,7 @@ type Result struct {
 	Declined   string
 	// Texts are the texts received, kept for the clipboard when the
 	// receiver asked for it (ReceiveConfig.KeepTexts), at most
-	// transfer.MaxTextBytes in all; TextsCut says some were left out.
+	// MaxTextBytes in all; TextsCut says some were left out.
 	Texts    []string
 	TextsCut bool
 	// ReadAgain (SendMany) is how many bytes were read from disk for

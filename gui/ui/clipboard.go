@@ -18,7 +18,6 @@ import (
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/clipboard"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // The clipboard, both ways.
@@ -77,7 +76,7 @@ func (v *sendView) addClipboard() {
 
 // addText adds a text entry to the selection.
 func (v *sendView) addText(text string) {
-	if len(text) > transfer.MaxTextBytes {
+	if len(text) > app.MaxTextBytes {
 		dialog.ShowInformation("Text too long",
 			"The text on the clipboard is over 1 MiB: save it to a file and send the file.", v.u.cfg.Window)
 		return

@@ -13,6 +13,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
@@ -178,7 +179,7 @@ func TestSendCancel(t *testing.T) {
 	})
 	err := <-peer.done
 	peer.done <- err
-	if !errors.Is(err, transfer.ErrCancelled) {
+	if !errors.Is(err, app.ErrCancelled) {
 		t.Errorf("the receiver ended with %v, want ErrCancelled", err)
 	}
 }
@@ -245,7 +246,7 @@ func TestReceiveAcceptThenDecline(t *testing.T) {
 	done = sendTo(t, h, event.Item{Path: src})
 	h.waitFor("the offer dialog", func() bool { return v.offer != nil })
 	h.tap(v.decline)
-	if err := <-done; !errors.Is(err, transfer.ErrDeclined) {
+	if err := <-done; !errors.Is(err, app.ErrDeclined) {
 		t.Errorf("send after decline: %v, want ErrDeclined", err)
 	}
 	h.waitFor("the declined result", func() bool { return v.prog.state == stateFailed })
@@ -263,7 +264,7 @@ func TestReceiveCancelWhileAsking(t *testing.T) {
 	done := sendTo(t, h, event.Item{Text: "hi"})
 	h.waitFor("the offer dialog", func() bool { return v.offer != nil })
 	h.tap(v.prog.cancel)
-	if err := <-done; !errors.Is(err, transfer.ErrCancelled) {
+	if err := <-done; !errors.Is(err, app.ErrCancelled) {
 		t.Errorf("send: %v, want ErrCancelled", err)
 	}
 	h.waitFor("the result", func() bool { return v.prog.state == stateFailed })

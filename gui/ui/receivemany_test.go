@@ -47,7 +47,7 @@ func TestReceiveFromThreeAtOnce(t *testing.T) {
 	h.waitFor("the tray to count three", func() bool { return trayFirst(ta) == "Receiving from 3 devices" })
 
 	h.tap(cards["bob"].decline)
-	if err := sends["bob"].Wait().Err; !errors.Is(err, transfer.ErrDeclined) {
+	if err := sends["bob"].Wait().Err; !errors.Is(err, app.ErrDeclined) {
 		t.Errorf("bob: %v, want declined", err)
 	}
 	h.waitFor("bob's card to say declined", func() bool { return cards["bob"].prog.state == stateFailed })

@@ -3,8 +3,8 @@ package ui
 import (
 	"fmt"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // demoMany is Demo's "send-many" (three devices ticked, a code field for
@@ -54,7 +54,7 @@ func (u *UI) demoSendMany() {
 		d := demoDevices[i%len(demoDevices)]
 		v.many.panel.handle(i, event.Connected{PeerName: d.Name, PeerFingerprint: d.Fingerprint, Addr: d.Addrs[0]})
 		if i == 1 {
-			v.many.panel.ended(i, event.Summary{}, transfer.ErrDeclined)
+			v.many.panel.ended(i, event.Summary{}, app.ErrDeclined)
 			continue
 		}
 		v.many.panel.handle(i, event.Accepted{TotalBytes: total, Offer: event.Offer{Files: 27, Folders: 1, TotalBytes: total}})

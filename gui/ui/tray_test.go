@@ -19,7 +19,6 @@ import (
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // trayApp is the test app with a system tray and a notification log. It
@@ -371,7 +370,7 @@ func TestTrayListsHistory(t *testing.T) {
 	rv := h.u.recv
 	h.waitFor("the offer dialog", func() bool { return rv.offer != nil })
 	h.tap(rv.decline)
-	if err := <-done; !errors.Is(err, transfer.ErrDeclined) {
+	if err := <-done; !errors.Is(err, app.ErrDeclined) {
 		t.Fatalf("send: %v", err)
 	}
 	h.waitFor("the declined transfer in the tray", func() bool {

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
@@ -491,7 +492,7 @@ func TestAutoAcceptFromTrustedDevices(t *testing.T) {
 		t.Error("the offer from a stranger says trusted")
 	}
 	b.tap(rv.decline)
-	if err := <-done; !errors.Is(err, transfer.ErrDeclined) {
+	if err := <-done; !errors.Is(err, app.ErrDeclined) {
 		t.Errorf("send after decline: %v", err)
 	}
 
