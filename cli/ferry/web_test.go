@@ -201,6 +201,7 @@ func TestE2ESendToBrowser(t *testing.T) {
 // side of the handshake up to message 3, tested their guess against it
 // themselves and hung up without a word: before, each was "ended before
 // it was secured" and the sender waited for the next, without limit.
+// With --json each is an unproven event.
 func TestSendToBrowserStopsSilentGuessers(t *testing.T) {
 	src := writeTree(t)
 	s := proc.Start(t, ferryCmd(t, "send", "--to-browser", "--listen", "127.0.0.1:0", "--json", filepath.Join(src, "readme.txt")), true)
@@ -224,6 +225,12 @@ func TestSendToBrowserStopsSilentGuessers(t *testing.T) {
 		nc.Close()
 		if !tested {
 			t.Fatalf("guesser %d never got message 3", i+1)
+		}
+		// Each is an unproven event in --json, counted against the link.
+		u := s.Until("unproven", 10*time.Second)
+		if u["guessed"] != true || u["wrong"] != float64(i+1) || u["allowed"] != float64(app.MaxListenerGuesses) ||
+			u["message"] == "" || u["addr"] == "" {
+			t.Fatalf("guesser %d's unproven event: %v", i+1, u)
 		}
 	}
 	if code := s.Exit(20 * time.Second); code == 0 {
