@@ -180,9 +180,9 @@ func TestSendToPhoneCancel(t *testing.T) {
 }
 
 // TestSendToPhoneWrongPage: a page that comes with another code is a
-// guess the desktop counts (the Node's SendConfig.Listener, told through
-// OnUnproven): the Send view says so and goes on waiting, and the phone
-// with the right code still gets the file.
+// guess the desktop counts (the Node's SendConfig.Listener, told
+// through its unproven events): the Send view says so and goes on
+// waiting, and the phone with the right code still gets the file.
 func TestSendToPhoneWrongPage(t *testing.T) {
 	h := newHarness(t, noReceive)
 	h.drop(writeFile(t, t.TempDir(), "a.txt", 10))
