@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/ferry-project/ferry/core/discovery"
+	"github.com/ferry-project/ferry/core/app"
 )
 
 // Advertisement is what a receiver registers with the platform's
@@ -43,12 +43,12 @@ type Advertisement struct {
 // ServiceType is the DNS-SD service type Ferry receivers advertise and
 // senders browse for ("_ferry._tcp"; NsdManager.discoverServices wants
 // it as is, NWBrowser as .bonjour(type: "_ferry._tcp", domain: nil)).
-const ServiceType = discovery.Service
+const ServiceType = app.ServiceType
 
 // newAdvertisement describes a receiver named name, with the key
 // fingerprint fp, listening on port.
 func newAdvertisement(name, fp string, port int) *Advertisement {
-	strs := discovery.TXTStrings(name, fp)
+	instance, strs := app.Advertisement(name, fp)
 	m := make(map[string]string, len(strs))
 	for _, s := range strs {
 		k, v, _ := strings.Cut(s, "=")
@@ -57,7 +57,7 @@ func newAdvertisement(name, fp string, port int) *Advertisement {
 	js, _ := json.Marshal(m) // a map of strings always encodes
 	return &Advertisement{
 		ServiceType:  ServiceType,
-		InstanceName: discovery.InstanceName(name, fp),
+		InstanceName: instance,
 		Port:         port,
 		TxtJSON:      string(js),
 		TxtRecord:    txtRecord(strs),

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"maps"
 
-	"github.com/ferry-project/ferry/core/discovery"
+	"github.com/ferry-project/ferry/core/app"
 )
 
 // browseRun is one run of Ferry's own mDNS browse, from StartBrowse to
@@ -19,8 +19,8 @@ type browseRun struct {
 	done   chan struct{} // closed when the run's goroutine has let go of the table
 }
 
-// browseFunc is core/discovery's Browse, or what a test puts in its place.
-type browseFunc func(context.Context, discovery.BrowseConfig) error
+// browseFunc is core/app's Browse, or what a test puts in its place.
+type browseFunc func(context.Context, app.BrowseConfig) error
 
 // StartBrowse looks for receivers with Ferry's own mDNS (core/discovery) until
 // StopBrowse or Close, reporting the list with "peers" events. ifaces names
@@ -46,9 +46,9 @@ func (n *Node) StartBrowse(ifaces string) (err error) {
 	n.browsing = run
 	n.peers.startRun(run.gen)
 	n.wg.Add(1) // under n.mu, see begin
-	cfg := discovery.BrowseConfig{
+	cfg := app.BrowseConfig{
 		Ifaces: splitList(ifaces),
-		OnChange: func(ps []discovery.Peer) {
+		OnChange: func(ps []app.Peer) {
 			list := make(map[string]peer, len(ps))
 			for _, p := range ps {
 				pe := mdnsPeer(p)
@@ -132,7 +132,7 @@ func (t *peerTable) endRun(gen uint64) {
 	})
 }
 
-// mdnsPeer converts what core/discovery's browse found.
-func mdnsPeer(p discovery.Peer) peer {
+// mdnsPeer converts what core/app's browse found.
+func mdnsPeer(p app.Peer) peer {
 	return listed(p, p.DialAddrs(), sourceMDNS)
 }

@@ -9,14 +9,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/core/discovery"
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 // waitShort bounds a wait for something that happens at once.
 const waitShort = 10 * time.Second
 
-// fakeBrowse stands in for core/discovery's Browse: each run is handed to
+// fakeBrowse stands in for core/app's Browse: each run is handed to
 // the test, which makes it report peers and decides when it returns.
 type fakeBrowse struct {
 	runs chan *fakeRun
@@ -29,7 +29,7 @@ type fakeBrowse struct {
 }
 
 type fakeRun struct {
-	cfg discovery.BrowseConfig
+	cfg app.BrowseConfig
 	do  chan func()
 	end chan error
 }
@@ -51,7 +51,7 @@ func newFakeBrowse(t *testing.T, linger bool) *fakeBrowse {
 	return f
 }
 
-func (f *fakeBrowse) browse(ctx context.Context, cfg discovery.BrowseConfig) error {
+func (f *fakeBrowse) browse(ctx context.Context, cfg app.BrowseConfig) error {
 	r := &fakeRun{cfg: cfg, do: make(chan func()), end: make(chan error, 1)}
 	f.mu.Lock()
 	f.all = append(f.all, r)
@@ -96,7 +96,7 @@ func (f *fakeBrowse) none(t *testing.T) {
 }
 
 // report makes the run say, on its own goroutine, that it sees peers.
-func (r *fakeRun) report(t *testing.T, peers ...discovery.Peer) {
+func (r *fakeRun) report(t *testing.T, peers ...app.Peer) {
 	t.Helper()
 	done := make(chan struct{})
 	select {
@@ -111,8 +111,8 @@ func (r *fakeRun) report(t *testing.T, peers ...discovery.Peer) {
 	}
 }
 
-func testMDNSPeer(instance string) discovery.Peer {
-	return discovery.Peer{Instance: instance, Name: instance, Fingerprint: testFP, Version: discovery.ProtocolVersion,
+func testMDNSPeer(instance string) app.Peer {
+	return app.Peer{Instance: instance, Name: instance, Fingerprint: testFP, Version: app.ProtocolVersion,
 		Port: 4711, Addrs: []net.IP{net.ParseIP("10.0.0.2")}}
 }
 

@@ -121,7 +121,7 @@
 //
 // The TXT strings are v=2 (protocol version), name=device name and
 // fp=key fingerprint. Their rules, and the instance name's, are
-// core/discovery's alone (TXTStrings, InstanceName, NewPeer): what the
+// core/app's alone (Advertisement, NewPeer): what the
 // platform reports is read exactly as Ferry's own browse reads it, junk
 // skipped, names cleaned of control characters, the first of repeated
 // keys kept. This package only converts TXT from and to the forms the

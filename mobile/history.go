@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
 )
 
@@ -32,7 +31,7 @@ func (n *Node) HistoryJSON(start, count int) (_ string, err error) {
 	end := start + max(0, min(count, len(recs)-start))
 	page := make([]json.RawMessage, 0, end-start)
 	for _, r := range recs[start:end] {
-		b, err := event.Marshal(app.HistoryEvent(r))
+		b, err := event.Marshal(r)
 		if err != nil {
 			return "", fmt.Errorf("reading the history: %w", err)
 		}

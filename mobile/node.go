@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app"
-	"github.com/ferry-project/ferry/core/discovery"
 )
 
 // Config sets up a Node. Create it with NewConfig (Kotlin: Config(),
@@ -59,7 +58,7 @@ type Node struct {
 	wg     sync.WaitGroup // every goroutine the Node starts but out's
 	out    *outbox        // every call into the app goes through it
 
-	browseFn browseFunc // discovery.Browse; tests put a fake in its place
+	browseFn browseFunc // app.Browse; tests put a fake in its place
 
 	mu        sync.Mutex
 	closed    bool
@@ -91,7 +90,7 @@ func NewNode(cfg *Config, events Events) (_ *Node, err error) {
 	}
 	applyProfile(p)
 	ctx, cancel := context.WithCancel(context.Background())
-	n := &Node{cfg: *cfg, profile: p, ctx: ctx, cancel: cancel, transfers: map[*Transfer]int{}, browseFn: discovery.Browse}
+	n := &Node{cfg: *cfg, profile: p, ctx: ctx, cancel: cancel, transfers: map[*Transfer]int{}, browseFn: app.Browse}
 	n.peers = newPeerTable(func() { n.out.peersChanged() })
 	n.out = newOutbox(events, n.peers.snapshot)
 	n.app, err = app.New(app.Config{

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ferry-project/ferry/core/discovery"
+	"github.com/ferry-project/ferry/core/app"
 )
 
 // Sources of a peer, as PeersJSON reports them.
@@ -222,7 +222,7 @@ func platformPeer(p *PlatformPeer) (peer, error) {
 	if err != nil {
 		return peer{}, err
 	}
-	d := discovery.NewPeer(p.InstanceName, p.Host, txt)
+	d := app.NewPeer(p.InstanceName, p.Host, txt)
 	if d.Instance == "" {
 		return peer{}, errors.New("no instance name")
 	}
@@ -234,15 +234,15 @@ func platformPeer(p *PlatformPeer) (peer, error) {
 	return listed(d, addrs, sourcePlatform), nil
 }
 
-// listed is the app's entry for a peer as core/discovery describes it,
+// listed is the app's entry for a peer as core/app describes it,
 // dialled at addrs.
-func listed(p discovery.Peer, addrs []string, source string) peer {
+func listed(p app.Peer, addrs []string, source string) peer {
 	return peer{
 		Key:         p.Instance,
 		Name:        p.Name,
 		Fingerprint: p.Fingerprint,
 		Version:     p.Version,
-		Compatible:  p.Version == discovery.ProtocolVersion,
+		Compatible:  p.Compatible(),
 		Host:        p.Host,
 		Port:        p.Port,
 		Addrs:       addrs,

@@ -5,8 +5,6 @@ import (
 	"fmt"
 
 	"github.com/ferry-project/ferry/core/app"
-	"github.com/ferry-project/ferry/core/discovery"
-	"github.com/ferry-project/ferry/core/trust"
 )
 
 // The decisions after a transfer are core/app's (AfterCode, Result's
@@ -91,12 +89,12 @@ func (t *Transfer) ClipboardText() string {
 }
 
 // trusted is the trusted device a listed peer is, if it is one.
-func (n *Node) trusted(p peer) (*trust.Device, error) {
-	st, d, err := n.app.TrustOf(discovery.Peer{Name: p.Name, Fingerprint: p.Fingerprint})
+func (n *Node) trusted(p peer) (*app.Device, error) {
+	st, d, err := n.app.TrustOf(app.Peer{Name: p.Name, Fingerprint: p.Fingerprint})
 	if err != nil {
 		return nil, err
 	}
-	if st != trust.Trusted {
+	if st != app.TrustTrusted {
 		return nil, nil
 	}
 	return &d, nil

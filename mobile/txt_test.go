@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ferry-project/ferry/core/discovery"
+	"github.com/ferry-project/ferry/core/app"
 )
 
 const testFP = "K7QX-M2PA-9RTE-WD4C"
@@ -20,7 +20,7 @@ func TestAdvertisementRoundTrip(t *testing.T) {
 	if adv.ServiceType != "_ferry._tcp" || adv.Port != 4711 {
 		t.Fatalf("advertisement %+v", adv)
 	}
-	if adv.InstanceName != discovery.InstanceName("Zoë's phone", testFP) {
+	if adv.InstanceName != instanceName("Zoë's phone", testFP) {
 		t.Fatalf("instance %q", adv.InstanceName)
 	}
 	var m map[string]string
@@ -30,7 +30,7 @@ func TestAdvertisementRoundTrip(t *testing.T) {
 	if m["v"] != "2" || m["name"] != "Zoë's phone" || m["fp"] != testFP || len(m) != 3 {
 		t.Fatalf("txt json %v", m)
 	}
-	want := discovery.TXTStrings("Zoë's phone", testFP)
+	_, want := app.Advertisement("Zoë's phone", testFP)
 	if !bytes.Equal(adv.TxtRecord, txtRecord(want)) {
 		t.Fatalf("txt record %q", adv.TxtRecord)
 	}
@@ -141,7 +141,8 @@ func TestParseItems(t *testing.T) {
 // FuzzTXTRecord: a TXT record relayed from the platform is peer input.
 // What reads must encode back to the same bytes.
 func FuzzTXTRecord(f *testing.F) {
-	f.Add(txtRecord(discovery.TXTStrings("Zoë's phone", testFP)))
+	_, txt := app.Advertisement("Zoë's phone", testFP)
+	f.Add(txtRecord(txt))
 	f.Add([]byte{3, 'v', '=', '1', 0, 200})
 	f.Add([]byte("\x07name=\xff\xfe"))
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -176,4 +177,10 @@ func FuzzTXTJSON(f *testing.F) {
 			}
 		}
 	})
+}
+
+// instanceName is the instance name core/app advertises a device by.
+func instanceName(name, fp string) string {
+	instance, _ := app.Advertisement(name, fp)
+	return instance
 }

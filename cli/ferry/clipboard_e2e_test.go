@@ -11,8 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/trust"
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/tests/proc"
 	"github.com/ferry-project/ferry/tests/xdisplay"
 )
@@ -74,18 +73,12 @@ func clipboardHolds(t *testing.T, display, target string, ok func(string) bool) 
 // and two yeses would (TestE2ETrustOnLoopback covers that path).
 func pair(t *testing.T, a, aName, b, bName string) {
 	t.Helper()
-	idA, err := secure.LoadOrCreateIdentity(filepath.Join(a, ".config", "ferry"))
-	if err != nil {
+	idA := homeKey(t, a)
+	idB := homeKey(t, b)
+	if err := homeStore(a).Add(app.Device{Name: bName, Key: idB}); err != nil {
 		t.Fatal(err)
 	}
-	idB, err := secure.LoadOrCreateIdentity(filepath.Join(b, ".config", "ferry"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := homeStore(a).Add(trust.Device{Name: bName, Key: idB.Public()}); err != nil {
-		t.Fatal(err)
-	}
-	if err := homeStore(b).Add(trust.Device{Name: aName, Key: idA.Public()}); err != nil {
+	if err := homeStore(b).Add(app.Device{Name: aName, Key: idA}); err != nil {
 		t.Fatal(err)
 	}
 }

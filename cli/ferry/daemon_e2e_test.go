@@ -12,8 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/trust"
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/tests/proc"
 	"github.com/ferry-project/ferry/tests/testkit"
 )
@@ -23,18 +22,12 @@ import (
 // where ferry keeps it, and each store pins the other's key.
 func pairHomes(t *testing.T, a, aName, b, bName string) {
 	t.Helper()
-	ida, err := secure.LoadOrCreateIdentity(filepath.Join(a, ".config", "ferry"))
-	if err != nil {
+	ida := homeKey(t, a)
+	idb := homeKey(t, b)
+	if err := homeStore(a).Add(app.Device{Name: bName, Key: idb}); err != nil {
 		t.Fatal(err)
 	}
-	idb, err := secure.LoadOrCreateIdentity(filepath.Join(b, ".config", "ferry"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := homeStore(a).Add(trust.Device{Name: bName, Key: idb.Public()}); err != nil {
-		t.Fatal(err)
-	}
-	if err := homeStore(b).Add(trust.Device{Name: aName, Key: ida.Public()}); err != nil {
+	if err := homeStore(b).Add(app.Device{Name: aName, Key: ida}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -54,14 +47,9 @@ func TestE2EDaemon(t *testing.T) {
 	pairHomes(t, deskHome, "desk", laptopHome, "laptop")
 	// The stranger pinned desk's key (it saw it once), but desk never
 	// trusted the stranger.
-	if _, err := secure.LoadOrCreateIdentity(filepath.Join(strangerHome, ".config", "ferry")); err != nil {
-		t.Fatal(err)
-	}
-	deskID, err := secure.LoadOrCreateIdentity(filepath.Join(deskHome, ".config", "ferry"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := homeStore(strangerHome).Add(trust.Device{Name: "desk", Key: deskID.Public()}); err != nil {
+	homeKey(t, strangerHome)
+	deskID := homeKey(t, deskHome)
+	if err := homeStore(strangerHome).Add(app.Device{Name: "desk", Key: deskID}); err != nil {
 		t.Fatal(err)
 	}
 

@@ -4,7 +4,6 @@ import (
 	"errors"
 
 	"github.com/ferry-project/ferry/core/app"
-	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/gui/page"
 )
 
@@ -26,7 +25,7 @@ func nodeWarning(p *printer, err error) {
 		return
 	}
 	p.warnf("%v", err)
-	if errors.Is(err, history.ErrUnsupportedVersion) {
+	if errors.Is(err, app.ErrHistoryVersion) {
 		p.stderrHint("update ferry, or pass --no-history (FERRY_NO_HISTORY=1) to stop trying")
 	}
 }

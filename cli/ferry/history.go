@@ -13,7 +13,6 @@ package main
 import (
 	"errors"
 	"flag"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -21,7 +20,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/history"
 )
 
 // historyOff reads FERRY_NO_HISTORY: any value but "" and "0" turns
@@ -72,11 +70,10 @@ func cmdHistory(e *env, p *printer, args []string) error {
 		return usagef("--limit 0 shows every transfer", "bad --limit %d", o.limit)
 	}
 	p.json = o.json
-	path, err := history.DefaultPath()
+	store, err := app.OpenHistory("")
 	if err != nil {
-		return fmt.Errorf("finding the history file: %w", err)
+		return err
 	}
-	store := history.Open(path)
 	if clear {
 		return historyClear(p, store)
 	}
@@ -92,7 +89,7 @@ func cmdHistory(e *env, p *printer, args []string) error {
 	}
 	if p.json {
 		for _, r := range recs {
-			p.event(app.HistoryEvent(r))
+			p.event(r)
 		}
 		return nil
 	}
@@ -109,7 +106,7 @@ func cmdHistory(e *env, p *printer, args []string) error {
 	return nil
 }
 
-func historyClear(p *printer, store *history.Store) error {
+func historyClear(p *printer, store *app.HistoryStore) error {
 	n, aside, err := store.Clear()
 	if aside != nil {
 		p.warnf("%s", aside)
@@ -123,7 +120,7 @@ func historyClear(p *printer, store *history.Store) error {
 }
 
 func historyError(err error) error {
-	if errors.Is(err, history.ErrUnsupportedVersion) {
+	if errors.Is(err, app.ErrHistoryVersion) {
 		return withHint(err, "a newer ferry wrote it: use that one, or move the file away to start a new history")
 	}
 	return err
@@ -144,7 +141,7 @@ const (
 // historyTable renders records as a table of at most 80 columns, times
 // in now's location. Every string a peer chose, or that names a file,
 // goes through safeCap.
-func historyTable(recs []history.Record, now time.Time) string {
+func historyTable(recs []event.History, now time.Time) string {
 	results := make([]string, len(recs))
 	resW := len("RESULT")
 	for i, r := range recs {
@@ -168,7 +165,7 @@ func historyTable(recs []history.Record, now time.Time) string {
 		if r.Bytes > 0 || r.Files > 0 || r.Texts > 0 {
 			size = humanBytes(r.Bytes)
 		}
-		row(whenCell(r.At.In(now.Location()), now), peerCell(r), whatCell(r, whatW), size, results[i])
+		row(whenCell(r.Time().In(now.Location()), now), peerCell(r), whatCell(r, whatW), size, results[i])
 	}
 	return b.String()
 }
@@ -180,18 +177,18 @@ func whenCell(at, now time.Time) string {
 	return at.Format("2006-01-02")
 }
 
-func peerCell(r history.Record) string {
+func peerCell(r event.History) string {
 	dir := "from "
-	if r.Direction == history.Sent {
+	if r.Direction == app.HistorySent {
 		dir = "to "
 	}
-	who := firstNonEmpty(r.Peer.Name, r.Peer.Fingerprint, r.Peer.Addr, "?")
+	who := firstNonEmpty(r.PeerName, r.PeerFingerprint, r.PeerAddr, "?")
 	return dir + safeCap(who, peerWidth-len(dir))
 }
 
 // whatCell is "NAME +N": the first top-level name and how many more,
 // cut to width in the name.
-func whatCell(r history.Record, width int) string {
+func whatCell(r event.History, width int) string {
 	if len(r.Names) == 0 {
 		return "-"
 	}
@@ -203,11 +200,11 @@ func whatCell(r history.Record, width int) string {
 	return safeCap(r.Names[0], room) + suffix
 }
 
-func resultCell(r history.Record) string {
-	if r.Outcome == history.Failed {
+func resultCell(r event.History) string {
+	if r.Outcome == app.HistoryFailed {
 		return safeCap("failed: "+r.ErrorKind, resultMax)
 	}
-	return string(r.Outcome)
+	return r.Outcome
 }
 
 // pad right-pads s with spaces to width printed characters.

@@ -16,47 +16,45 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/core/trust"
 )
 
 // historyHome points the config folder at a fresh one and returns the
 // history store there.
-func historyHome(t *testing.T) *history.Store {
+func historyHome(t *testing.T) *app.HistoryStore {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-	path, err := history.DefaultPath()
+	store, err := app.OpenHistory("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return history.Open(path)
+	return store
 }
 
-func record(i int, outcome history.Outcome, kind string) history.Record {
-	return history.Record{
-		At:        time.Date(2026, 12, 3, 10, i, 0, 0, time.UTC),
-		Direction: []history.Direction{history.Sent, history.Received}[i%2],
-		Peer:      history.Peer{Name: fmt.Sprintf("device-%d", i), Fingerprint: "ABCD-EFGH-IJKL-MNOP", Auth: history.ByCode},
-		Files:     3, Bytes: 1 << 20, Names: []string{fmt.Sprintf("file-%d.txt", i), "b"},
-		Folder: "/home/me/Downloads", Outcome: outcome, ErrorKind: kind, Duration: time.Second,
+func record(i int, outcome, kind string) event.History {
+	return event.History{
+		At:        time.Date(2026, 12, 3, 10, i, 0, 0, time.UTC).Format(time.RFC3339Nano),
+		Direction: []string{app.HistorySent, app.HistoryReceived}[i%2],
+		PeerName:  fmt.Sprintf("device-%d", i), PeerFingerprint: "ABCD-EFGH-IJKL-MNOP", Auth: app.HistoryByCode,
+		Files: 3, Bytes: 1 << 20, Names: []string{fmt.Sprintf("file-%d.txt", i), "b"},
+		Folder: "/home/me/Downloads", Outcome: outcome, ErrorKind: kind, DurationMS: 1000,
 	}
 }
 
 // TestHistoryTable: every line fits 80 columns, whatever the names and
 // kinds, and a peer's hostile name is escaped and capped.
 func TestHistoryTable(t *testing.T) {
-	hostile := record(1, history.Verified, "")
-	hostile.Peer.Name = hostileName
+	hostile := record(1, app.HistoryVerified, "")
+	hostile.PeerName = hostileName
 	hostile.Names = []string{hostileName, "x"}
 	hostile.MoreNames = 40
-	recs := []history.Record{
-		record(0, history.Verified, ""), hostile,
-		record(2, history.Failed, "incompatible_version"),
-		record(3, history.Declined, ""), record(4, history.Cancelled, ""),
-		{At: time.Date(2026, 12, 3, 11, 0, 0, 0, time.UTC), Direction: history.Sent, Peer: history.Peer{Addr: "192.168.100.200:65535"}, Outcome: history.Failed, ErrorKind: "unreachable"},
+	recs := []event.History{
+		record(0, app.HistoryVerified, ""), hostile,
+		record(2, app.HistoryFailed, "incompatible_version"),
+		record(3, app.HistoryDeclined, ""), record(4, app.HistoryCancelled, ""),
+		{At: "2026-12-03T11:00:00Z", Direction: app.HistorySent, PeerAddr: "192.168.100.200:65535", Outcome: app.HistoryFailed, ErrorKind: "unreachable"},
 	}
 	now := time.Date(2026, 12, 24, 0, 0, 0, 0, time.UTC)
 	checkHostileOutput(t, "history table", historyTable(recs[1:2], now), false)
@@ -89,8 +87,8 @@ func TestHistoryTable(t *testing.T) {
 	}
 }
 
-// TestHistoryKindsAgree: the record's kind of a failure (core/history's
-// ErrorKind, which core/app records) is the --json error event's kind
+// TestHistoryKindsAgree: the record's kind of a failure (what core/app
+// records, HistoryOutcome) is the --json error event's kind
 // (classify), so the history reads as the command said, the CLI's own
 // usage errors included.
 func TestHistoryKindsAgree(t *testing.T) {
@@ -101,17 +99,12 @@ func TestHistoryKindsAgree(t *testing.T) {
 		transfer.ErrRefusedPath, secure.ErrTruncated, secure.ErrConnectionLost, secure.ErrNotFerry,
 		&net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}, errors.New("disk on fire"),
 		usagef("a hint", "no code for %s", "desk"), codeFlagError("a b"),
-		keyChanged("desk", "ab12", trust.Device{Name: "desk", Key: make([]byte, 32)}),
+		keyChanged("desk", "ab12", app.Device{Name: "desk", Key: make([]byte, 32)}),
 	} {
 		wrapped := fmt.Errorf("sending: %w", err)
 		_, kind, _ := classify(wrapped)
-		if got := history.ErrorKind(wrapped); got != kind {
-			t.Errorf("%v: history kind %q, --json kind %q", err, got, kind)
-		}
-		var r history.Record
-		r.SetEnd(wrapped, time.Now())
-		if r.Outcome != history.Failed || r.ErrorKind != kind {
-			t.Errorf("SetEnd(%v): %s %q", err, r.Outcome, r.ErrorKind)
+		if outcome, got := app.HistoryOutcome(wrapped); outcome != app.HistoryFailed || got != kind {
+			t.Errorf("%v: history records %s %q, --json kind %q", err, outcome, got, kind)
 		}
 	}
 }
@@ -132,7 +125,7 @@ func TestHistoryCommand(t *testing.T) {
 		t.Errorf("empty: %d %q %q", code, out, errOut)
 	}
 	for i := range 3 {
-		if _, err := store.Add(record(i, history.Verified, "")); err != nil {
+		if _, err := store.Add(record(i, app.HistoryVerified, "")); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/errkind"
-	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 )
@@ -23,8 +23,8 @@ var documentedExit = map[errkind.Kind]int{
 
 // TestEveryKindWorded: for an error of every kind of core's taxonomy,
 // the CLI's --json kind is that kind (it never tells errors apart
-// itself), the exit code is the documented one, and core/history
-// records the same kind, so the CLI's, the GUI's and the app's
+// itself), the exit code is the documented one, and core/app records
+// the same kind (HistoryOutcome), so the CLI's, the GUI's and the app's
 // histories agree with the error events.
 func TestEveryKindWorded(t *testing.T) {
 	for _, k := range errkind.All() {
@@ -37,7 +37,11 @@ func TestEveryKindWorded(t *testing.T) {
 		if kind != string(k) || code != want {
 			t.Errorf("an error of kind %q: exit %d, kind %q; want exit %d", k, code, kind, want)
 		}
-		if h := history.ErrorKind(err); h != kind {
+		outcome, h := app.HistoryOutcome(err)
+		if h == "" { // declined and cancelled are outcomes of their own
+			h = outcome
+		}
+		if h != kind {
 			t.Errorf("an error of kind %q: history says %q, --json %q", k, h, kind)
 		}
 	}

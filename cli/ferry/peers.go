@@ -9,9 +9,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/discovery"
-	"github.com/ferry-project/ferry/core/trust"
 )
 
 type peersOpts struct {
@@ -58,7 +57,7 @@ func cmdPeers(ctx context.Context, e *env, p *printer, args []string) error {
 	p.json = o.json
 	ctx, stop := onSignals(ctx, e.signals, "peers", e.now, func() { forceExit(e, p) })
 	defer stop()
-	peers, err := discovery.List(ctx, o.ifaces, time.Duration(o.timeout), mdnsSkips(p, o.ifaces))
+	peers, err := app.ListPeers(ctx, o.ifaces, time.Duration(o.timeout), mdnsSkips(p, o.ifaces))
 	if err != nil {
 		return interrupted(ctx, fmt.Errorf("looking for receivers: %w", err))
 	}
@@ -113,7 +112,7 @@ func fallbackLine(addrs []string, port int) string {
 // --iface is a warning: the person asked for it. One found by listing
 // every interface is only information: most machines have some (a VPN
 // tunnel without multicast, say), and the others still work.
-func mdnsSkips(p *printer, named []string) discovery.SkipFunc {
+func mdnsSkips(p *printer, named []string) func(iface string, err error) {
 	return func(iface string, err error) {
 		if len(named) > 0 {
 			p.warnf("mDNS cannot use %s: %v", safe(iface), err)
@@ -126,7 +125,7 @@ func mdnsSkips(p *printer, named []string) discovery.SkipFunc {
 // peersTable renders the table of receivers for stdout. A name is the
 // peer's choice (discovery cleans it too), so it goes through safe: a tab
 // in it would break the columns, an escape sequence the terminal.
-func peersTable(peers []discovery.Peer, store *trust.Store) string {
+func peersTable(peers []app.Peer, store *app.TrustStore) string {
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tFINGERPRINT\tADDRESSES\tTRUST")

@@ -8,8 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ferry-project/ferry/core/discovery"
-	"github.com/ferry-project/ferry/core/trust"
+	"github.com/ferry-project/ferry/core/app"
 )
 
 // How long discovery may take before the sender gives up or shows what it
@@ -31,7 +30,7 @@ type receiver struct {
 	name, fingerprint string
 }
 
-func fromPeer(pe discovery.Peer) receiver {
+func fromPeer(pe app.Peer) receiver {
 	addrs := pe.DialAddrs()
 	if len(addrs) == 0 {
 		addrs = []string{net.JoinHostPort(pe.Host, strconv.Itoa(pe.Port))}
@@ -47,7 +46,7 @@ func fromPeer(pe discovery.Peer) receiver {
 
 // findReceiver resolves --to, --peer, or, with neither, asks the person to
 // pick one of the receivers discovery finds.
-func findReceiver(ctx context.Context, p *printer, q *prompter, o sendOpts, store *trust.Store) (receiver, error) {
+func findReceiver(ctx context.Context, p *printer, q *prompter, o sendOpts, store *app.TrustStore) (receiver, error) {
 	switch {
 	case o.to != "":
 		return typed(o.to), nil
@@ -55,7 +54,7 @@ func findReceiver(ctx context.Context, p *printer, q *prompter, o sendOpts, stor
 		p.infof("looking for %s on the network", o.peer)
 		fctx, cancel := context.WithTimeout(ctx, findTimeout)
 		defer cancel()
-		pe, err := discovery.Find(fctx, o.ifaces, o.peer, mdnsSkips(p, o.ifaces))
+		pe, err := app.FindPeer(fctx, o.ifaces, o.peer, mdnsSkips(p, o.ifaces))
 		if err != nil {
 			if ctx.Err() != nil {
 				return receiver{}, context.Cause(ctx)
@@ -66,7 +65,7 @@ func findReceiver(ctx context.Context, p *printer, q *prompter, o sendOpts, stor
 		return fromPeer(pe), nil
 	}
 	p.infof("looking for receivers on the network")
-	peers, err := discovery.List(ctx, o.ifaces, listWait, mdnsSkips(p, o.ifaces))
+	peers, err := app.ListPeers(ctx, o.ifaces, listWait, mdnsSkips(p, o.ifaces))
 	if err != nil {
 		if ctx.Err() != nil {
 			return receiver{}, context.Cause(ctx)
@@ -82,7 +81,7 @@ func findReceiver(ctx context.Context, p *printer, q *prompter, o sendOpts, stor
 
 // pickPeer shows a numbered list and asks for a number. The list is part
 // of the question, so --quiet keeps it (output rule 5).
-func pickPeer(ctx context.Context, p *printer, q *prompter, peers []discovery.Peer, store *trust.Store) (receiver, error) {
+func pickPeer(ctx context.Context, p *printer, q *prompter, peers []app.Peer, store *app.TrustStore) (receiver, error) {
 	for i, pe := range peers {
 		mark := ""
 		if st := trustStatus(store, pe); st != "" {
@@ -113,12 +112,12 @@ func pickPeer(ctx context.Context, p *printer, q *prompter, peers []discovery.Pe
 // trustStatus is how a discovered peer relates to the pins, as shown in
 // lists: "trusted", "key changed" or "". A nil store (no usable trust
 // file) marks nothing.
-func trustStatus(store *trust.Store, pe discovery.Peer) string {
+func trustStatus(store *app.TrustStore, pe app.Peer) string {
 	if store == nil {
 		return ""
 	}
 	st, _, err := store.Classify(pe.Name, pe.Fingerprint)
-	if err != nil || st == trust.Unknown {
+	if err != nil || st == app.TrustUnknown {
 		return ""
 	}
 	return st.String()

@@ -214,13 +214,12 @@ func (rs *receiveSession) announce() {
 // showLink prints the page's link for the current code (--web), with
 // the QR code and the hashes the first time.
 func (rs *receiveSession) showLink(first bool) {
-	srv := rs.rc.Page()
-	if srv == nil {
+	if !rs.rc.ServesPage() {
 		return
 	}
 	ev := rs.rc.PageEvent(rs.addrs)
 	if first {
-		showPage(rs.p, srv, ev.Links, rs.o.qr)
+		showPage(rs.p, ev, rs.o.qr)
 		return
 	}
 	rs.p.event(ev)

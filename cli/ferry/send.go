@@ -13,8 +13,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/trust"
 )
 
 type sendOpts struct {
@@ -200,7 +198,7 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 	}
 	defer n.Close()
 	store := n.Trust()
-	var pin *trust.Device
+	var pin *app.Device
 	if o.code == "" {
 		if pin, err = pinFor(store, o, interactive); err != nil {
 			return err
@@ -238,7 +236,7 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 // codeOrPin settles how the receiver is authenticated: --code, the pin
 // found before (--paired), a trusted device discovery found, or the code
 // a person types.
-func codeOrPin(ctx context.Context, p *printer, q *prompter, o sendOpts, store *trust.Store, dest receiver, pin *trust.Device, interactive bool) (string, *trust.Device, error) {
+func codeOrPin(ctx context.Context, p *printer, q *prompter, o sendOpts, store *app.TrustStore, dest receiver, pin *app.Device, interactive bool) (string, *app.Device, error) {
 	code := o.code
 	var err error
 	if code == "" && pin == nil && dest.fingerprint != "" {
@@ -269,11 +267,11 @@ func sendOne(ctx context.Context, n *app.Node, ss sendSession, items []event.Ite
 	ss.pr.finish(err == nil)
 	if err != nil {
 		switch {
-		case pin != nil && errors.Is(err, secure.ErrKeyChanged):
+		case pin != nil && errors.Is(err, app.ErrKeyChanged):
 			err = withHint(fmt.Errorf("sending to %s without a code: %w", dest.label, err),
 				fmt.Sprintf("if %s made a new key, run 'ferry trust remove %s', then pair again: send once with the code and answer yes to trust",
 					pin.Name, pin.Fingerprint()))
-		case pin != nil && errors.Is(err, secure.ErrNotPaired):
+		case pin != nil && errors.Is(err, app.ErrNotPaired):
 			err = fmt.Errorf("sending to %s without a code: %w", dest.label, err)
 		}
 		return res, interrupted(ctx, err)
@@ -292,21 +290,17 @@ func sendOne(ctx context.Context, n *app.Node, ss sendSession, items []event.Ite
 // for --peer (discovery says who answers; classifyReceiver decides). A
 // sender that cannot ask for a code fails here when no trusted device
 // can match --peer, instead of after a discovery that could not help.
-func pinFor(store *trust.Store, o sendOpts, interactive bool) (*trust.Device, error) {
+func pinFor(store *app.TrustStore, o sendOpts, interactive bool) (*app.Device, error) {
 	if o.paired != "" {
 		if store == nil {
 			return nil, usagef("fix the trust file (see the warning), or send with the code", "cannot send to --paired %s: trusted devices are off", o.paired)
 		}
-		devs, err := store.Devices()
-		if err != nil {
-			return nil, err
-		}
-		d, err := trust.Lookup(devs, o.paired)
+		d, err := store.Find(o.paired)
 		switch {
-		case errors.Is(err, trust.ErrNotFound):
+		case errors.Is(err, app.ErrNoSuchDevice):
 			return nil, usagef("'ferry trust list' shows the trusted devices; to pair, send once with the code and --trust",
 				"no trusted device matches --paired %q", o.paired)
-		case errors.Is(err, trust.ErrAmbiguous):
+		case errors.Is(err, app.ErrAmbiguous):
 			return nil, usagef("give more of the fingerprint", "%v", err)
 		case err != nil:
 			return nil, err
@@ -314,11 +308,12 @@ func pinFor(store *trust.Store, o sendOpts, interactive bool) (*trust.Device, er
 		return &d, nil
 	}
 	if o.peer != "" && !interactive {
-		var devs []trust.Device
+		// A trust file that cannot be read trusts nobody here.
+		err := app.ErrNoSuchDevice
 		if store != nil {
-			devs, _ = store.Devices()
+			_, err = store.Find(o.peer)
 		}
-		if _, err := trust.Lookup(devs, o.peer); errors.Is(err, trust.ErrNotFound) {
+		if err != nil && !errors.Is(err, app.ErrAmbiguous) {
 			return nil, usagef(notTrustedHint, "no code given and %s, and %s is not a trusted device", noTerminal(o.json), o.peer)
 		}
 	}
@@ -331,7 +326,7 @@ const notTrustedHint = "pass the code the receiver shows with --code CODE; add -
 // one is sent to without a code; one that advertises a trusted name with
 // another key never is (an error without a terminal, a warning and the
 // code question with one); any other needs its code.
-func classifyReceiver(p *printer, store *trust.Store, dest receiver, interactive bool) (*trust.Device, error) {
+func classifyReceiver(p *printer, store *app.TrustStore, dest receiver, interactive bool) (*app.Device, error) {
 	if store == nil {
 		return nil, nil
 	}
@@ -341,10 +336,10 @@ func classifyReceiver(p *printer, store *trust.Store, dest receiver, interactive
 		return nil, nil
 	}
 	switch st {
-	case trust.Trusted:
+	case app.TrustTrusted:
 		p.infof("%s is a trusted device: sending without a code", dest.label)
 		return &d, nil
-	case trust.Mismatch:
+	case app.TrustKeyChanged:
 		kc := keyChanged(dest.name, dest.fingerprint, d)
 		if !interactive {
 			return nil, kc
@@ -401,7 +396,7 @@ type sendSession struct {
 	o    sendOpts
 	pr   *progress
 	peer string
-	pin  *trust.Device // the receiver's pin, in paired mode: its name labels it
+	pin  *app.Device // the receiver's pin, in paired mode: its name labels it
 }
 
 func (ss *sendSession) onEvent(_ *app.Transfer, ev event.Event) {

@@ -33,7 +33,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/trust"
 )
 
 // target is one --to or --peer, as given.
@@ -123,7 +122,7 @@ type manyDest struct {
 	t    target
 	dest receiver
 	code string
-	pin  *trust.Device
+	pin  *app.Device
 	err  error // not found, or no way to authenticate: its result
 }
 
@@ -185,17 +184,13 @@ func cmdSendMany(ctx context.Context, e *env, p *printer, o sendOpts) error {
 // assignCodes gives --code values, in order, to the receivers that need
 // one, and fails before any network use when a receiver is left without
 // one and nobody can be asked.
-func assignCodes(o sendOpts, store *trust.Store, interactive bool) ([]manyDest, error) {
-	var devs []trust.Device
-	if store != nil {
-		devs, _ = store.Devices()
-	}
+func assignCodes(o sendOpts, store *app.TrustStore, interactive bool) ([]manyDest, error) {
 	dests := make([]manyDest, len(o.targets))
 	codes := o.codes
 	for i, t := range o.targets {
 		dests[i].t = t
-		if t.peer {
-			if _, err := trust.Lookup(devs, t.value); err == nil {
+		if t.peer && store != nil {
+			if _, err := store.Find(t.value); err == nil {
 				continue // a trusted device: no code
 			}
 		}
@@ -218,7 +213,7 @@ func assignCodes(o sendOpts, store *trust.Store, interactive bool) ([]manyDest, 
 // resolveDest finds one receiver and settles how it is authenticated. A
 // receiver that cannot be found, or is a trusted name with another key,
 // gets that as its result, and the others go on.
-func resolveDest(ctx context.Context, p *printer, q *prompter, o sendOpts, store *trust.Store, d *manyDest, interactive bool) error {
+func resolveDest(ctx context.Context, p *printer, q *prompter, o sendOpts, store *app.TrustStore, d *manyDest, interactive bool) error {
 	one := o
 	one.to, one.peer = "", ""
 	if d.t.peer {
@@ -241,12 +236,12 @@ func resolveDest(ctx context.Context, p *printer, q *prompter, o sendOpts, store
 		switch {
 		case err != nil:
 			p.warnf("trusted devices are off: %v", err)
-		case st == trust.Trusted:
+		case st == app.TrustTrusted:
 			p.infof("%s is a trusted device: sending without a code", dest.label)
 			d.pin = &dev
 			d.dest.label = peerLabel(dev.Name, dev.Fingerprint())
 			return nil
-		case st == trust.Mismatch:
+		case st == app.TrustKeyChanged:
 			d.err = keyChanged(dest.name, dest.fingerprint, dev)
 			p.warnf("%s: %v", d.t.flag(), d.err)
 			return nil

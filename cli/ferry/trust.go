@@ -5,32 +5,21 @@ package main
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"flag"
 	"fmt"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/trust"
 )
 
 // openTrust opens this user's trust store, beside the static key.
-func openTrust() (*trust.Store, error) {
-	path, err := trust.DefaultPath()
-	if err != nil {
-		return nil, fmt.Errorf("finding the trust file: %w", err)
-	}
-	return trust.Open(path), nil
-}
+func openTrust() (*app.TrustStore, error) { return app.OpenTrust("") }
 
-func newTrustedEvent(kind string, d trust.Device) event.Event {
-	dev := event.Device{Name: d.Name, Fingerprint: d.Fingerprint(), Key: base64.StdEncoding.EncodeToString(d.Key),
-		PairedAt: d.PairedAt.UTC().Format(time.RFC3339)}
+func newTrustedEvent(kind string, d app.Device) event.Event {
+	dev := d.Event()
 	switch kind {
 	case "recent":
 		return event.Recent{Device: dev}
@@ -113,7 +102,7 @@ func cmdTrust(p *printer, args []string) error {
 	return trustRemove(p, store, o.operands[0])
 }
 
-func trustList(p *printer, store *trust.Store, recent bool) error {
+func trustList(p *printer, store *app.TrustStore, recent bool) error {
 	list, kind := store.Devices, "trusted"
 	if recent {
 		list, kind = store.Recent, "recent"
@@ -153,51 +142,34 @@ func trustList(p *printer, store *trust.Store, recent bool) error {
 
 // trustAdd trusts a device that a code authenticated recently: only
 // those are known by their key.
-func trustAdd(p *printer, store *trust.Store, query string) error {
-	recent, err := store.Recent()
-	if err != nil {
-		return err
-	}
-	d, err := trust.Lookup(recent, query)
-	if errors.Is(err, trust.ErrNotFound) {
-		if devs, derr := store.Devices(); derr == nil {
-			if t, terr := trust.Lookup(devs, query); terr == nil {
-				p.infof("%s is already trusted", peerLabel(t.Name, t.Fingerprint()))
-				p.event(newTrustedEvent("trusted", t))
-				return nil
-			}
-		}
+func trustAdd(p *printer, store *app.TrustStore, query string) error {
+	d, already, err := store.TrustRecent(query)
+	if errors.Is(err, app.ErrNoSuchDevice) {
 		return usagef("only a device that a code authenticated recently can be added ('ferry trust list --recent' shows them): send or receive once with the code",
 			"no recent device matches %q", query)
 	}
-	if errors.Is(err, trust.ErrAmbiguous) {
+	if errors.Is(err, app.ErrAmbiguous) {
 		return usagef("give more of the fingerprint", "%v", err)
 	}
 	if err != nil {
 		return err
 	}
-	if t, ok, err := store.Trusted(d.Key); err != nil {
-		return err
-	} else if ok {
-		p.infof("%s is already trusted", peerLabel(t.Name, t.Fingerprint()))
-		p.event(newTrustedEvent("trusted", t))
+	if already {
+		p.infof("%s is already trusted", peerLabel(d.Name, d.Fingerprint()))
+		p.event(newTrustedEvent("trusted", d))
 		return nil
-	}
-	d.PairedAt = time.Now()
-	if err := store.Add(d); err != nil {
-		return err
 	}
 	p.event(newTrustedEvent("trusted", d))
 	p.infof("trusted %s: transfers with it need no code once it trusts this device too", peerLabel(d.Name, d.Fingerprint()))
 	return nil
 }
 
-func trustRemove(p *printer, store *trust.Store, query string) error {
+func trustRemove(p *printer, store *app.TrustStore, query string) error {
 	d, err := store.Remove(query)
 	switch {
-	case errors.Is(err, trust.ErrNotFound):
+	case errors.Is(err, app.ErrNoSuchDevice):
 		return usagef("'ferry trust list' shows the trusted devices", "no trusted device matches %q", query)
-	case errors.Is(err, trust.ErrAmbiguous):
+	case errors.Is(err, app.ErrAmbiguous):
 		return usagef("give more of the fingerprint", "%v", err)
 	case err != nil:
 		return err
@@ -269,7 +241,7 @@ func (a afterCode) run(ctx context.Context, res app.Result) {
 // trustStore opens the store for send and receive, which work without
 // it (with a code): a broken trust file is a warning there, not a
 // failure, and is left as it is.
-func trustStore(p *printer) *trust.Store {
+func trustStore(p *printer) *app.TrustStore {
 	store, err := openTrust()
 	if err != nil {
 		p.warnf("trusted devices are off: %v", err)
@@ -284,9 +256,9 @@ func trustStore(p *printer) *trust.Store {
 
 // keyChanged is a discovered device that advertises a trusted device's
 // name with another key: never sent to without a code.
-func keyChanged(name, advertised string, pinned trust.Device) error {
+func keyChanged(name, advertised string, pinned app.Device) error {
 	msg := fmt.Sprintf("%s advertises key %s, not the pinned %s: another device may be using its name, or it made a new key",
 		safe(name), advertised, pinned.Fingerprint())
-	return withHint(relabel(msg, secure.ErrKeyChanged),
+	return withHint(relabel(msg, app.ErrKeyChanged),
 		fmt.Sprintf("send with its code to check; if it made a new key, run 'ferry trust remove %s' and pair again", pinned.Fingerprint()))
 }

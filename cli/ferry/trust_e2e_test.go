@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/core/trust"
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/tests/proc"
 )
 
@@ -24,8 +24,24 @@ func asHome(t *testing.T, home string, args ...string) *exec.Cmd {
 	return exec.Command("env", append(pre, args...)...)
 }
 
-func homeStore(home string) *trust.Store {
-	return trust.Open(filepath.Join(home, ".config", "ferry", "trusted.json"))
+// homeKey is the key of the device whose home is home, made the first
+// time as ferry makes it.
+func homeKey(t *testing.T, home string) []byte {
+	t.Helper()
+	n, err := app.New(app.Config{ConfigDir: filepath.Join(home, ".config", "ferry"), NoHistory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	return n.PublicKey()
+}
+
+func homeStore(home string) *app.TrustStore {
+	s, err := app.OpenTrust(filepath.Join(home, ".config", "ferry"))
+	if err != nil {
+		panic(err) // only the default folder can fail to be found
+	}
+	return s
 }
 
 // listenAt starts a loopback receiver as home and returns it, its
@@ -81,10 +97,10 @@ func TestE2ETrustOnLoopback(t *testing.T) {
 	rout.WaitFor(t, "trusted laptop (", 5*time.Second)
 	text = rout.String()
 	laptopFP := strings.TrimSuffix(strings.Fields(text[strings.Index(text, "trusted laptop (")+len("trusted laptop ("):])[0], "):")
-	if st, d, err := homeStore(laptopHome).Classify("desk", deskFP); err != nil || d.Name != "desk" || st != trust.Trusted {
+	if st, d, err := homeStore(laptopHome).Classify("desk", deskFP); err != nil || d.Name != "desk" || st != app.TrustTrusted {
 		t.Fatalf("laptop's pin for desk: %v %v %v", st, d, err)
 	}
-	if st, _, _ := homeStore(deskHome).Classify("laptop", laptopFP); st != trust.Trusted {
+	if st, _, _ := homeStore(deskHome).Classify("laptop", laptopFP); st != app.TrustTrusted {
 		t.Fatal("desk does not trust laptop")
 	}
 

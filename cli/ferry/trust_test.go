@@ -12,32 +12,32 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/trust"
 )
 
 // trustHome gives this test process a config folder of its own (the
 // trust file lives there, beside the key) and returns the trust store.
-func trustHome(t *testing.T) *trust.Store {
+func trustHome(t *testing.T) *app.TrustStore {
 	t.Helper()
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-	path, err := trust.DefaultPath()
+	store, err := app.OpenTrust("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := filepath.Join(home, ".config", "ferry", "trusted.json"); path != want {
-		t.Fatalf("trust file at %s, want %s", path, want)
+	if want := filepath.Join(home, ".config", "ferry", "trusted.json"); store.Path() != want {
+		t.Fatalf("trust file at %s, want %s", store.Path(), want)
 	}
-	return trust.Open(path)
+	return store
 }
 
-func randomDevice(t *testing.T, name string) trust.Device {
+func randomDevice(t *testing.T, name string) app.Device {
 	t.Helper()
 	k := make([]byte, 32)
 	rand.Read(k)
-	return trust.Device{Name: name, Key: k, PairedAt: time.Date(2026, 3, 4, 5, 6, 0, 0, time.UTC)}
+	return app.Device{Name: name, Key: k, PairedAt: time.Date(2026, 3, 4, 5, 6, 0, 0, time.UTC)}
 }
 
 func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
@@ -223,8 +223,8 @@ func TestClassifyTrustErrors(t *testing.T) {
 		{fmt.Errorf("x: %w", secure.ErrNotPaired), exitWrong, "not_paired", "pair again: send once with the code"},
 		{fmt.Errorf("x: %w", secure.ErrKeyChanged), exitWrong, "key_changed", "ferry trust remove"},
 		{fmt.Errorf("x: %w", secure.ErrBusy), exitFailure, "busy", "another transfer"},
-		{fmt.Errorf("x: %w", trust.ErrCorrupt), exitFailure, "trust_file", "fix the file"},
-		{fmt.Errorf("x: %w", trust.ErrUnsupportedVersion), exitFailure, "trust_file", "fix the file"},
+		{fmt.Errorf("x: %w", app.ErrTrustCorrupt), exitFailure, "trust_file", "fix the file"},
+		{fmt.Errorf("x: %w", app.ErrTrustVersion), exitFailure, "trust_file", "fix the file"},
 	}
 	for _, tt := range tests {
 		code, kind, hint := classify(tt.err)

@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"runtime/debug"
 
-	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/app"
 )
 
 // version is set at release time with -ldflags "-X main.version=v1.2.3";
@@ -51,5 +51,5 @@ func versionText() string {
 	if rev != "" {
 		v += " " + rev
 	}
-	return fmt.Sprintf("ferry %s\nprotocol %d\n%s %s/%s\n", v, secure.ProtocolVersion, goVersion, runtime.GOOS, runtime.GOARCH)
+	return fmt.Sprintf("ferry %s\nprotocol %d\n%s %s/%s\n", v, app.WireVersion, goVersion, runtime.GOOS, runtime.GOARCH)
 }

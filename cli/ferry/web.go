@@ -29,9 +29,10 @@ func muxPort(m *web.Mux) int {
 
 // showPage prints the links (the first is the one to scan), the QR code
 // of the first with --qr, and the page's hashes.
-func showPage(p *printer, srv *web.Server, links []string, qr bool) {
-	p.event(event.Page{Links: links, PageSHA256: srv.PageHash, WasmSHA256: srv.WasmHash, HasWasm: srv.HasWasm})
-	if !srv.HasWasm {
+func showPage(p *printer, ev event.Page, qr bool) {
+	links := ev.Links
+	p.event(ev)
+	if !ev.HasWasm {
 		p.warnf("this ferry was built without the browser page (ferry.wasm): the link opens a page that says so")
 		p.stderrHint("build ferry with 'make ferry' to include it")
 	}
@@ -53,9 +54,9 @@ func showPage(p *printer, srv *web.Server, links []string, qr bool) {
 			}
 		}
 	}
-	p.infof("page sha256 %s", srv.PageHash)
-	if srv.HasWasm {
-		p.infof("wasm sha256 %s", srv.WasmHash)
+	p.infof("page sha256 %s", ev.PageSHA256)
+	if ev.HasWasm {
+		p.infof("wasm sha256 %s", ev.WasmSHA256)
 	}
 }
 
@@ -122,7 +123,8 @@ func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []
 	code := web.LinkCode()
 	links := app.PageLinks(shownAddrs(host, o.ifaces), muxPort(m), code, id.Fingerprint())
 	p.infof("this device: %s", peerLabel(name, id.Fingerprint()))
-	showPage(p, m.Server(), links, o.qr)
+	srv := m.Server()
+	showPage(p, event.Page{Links: links, PageSHA256: srv.PageHash, WasmSHA256: srv.WasmHash, HasWasm: srv.HasWasm}, o.qr)
 	p.infof("waiting for the page: open the link on the other device (or scan the QR code) and press Receive")
 
 	ss := &sendSession{p: p, o: o, pr: newProgress(p, o.progressFor(e.stderrTerminal), e.now), peer: "the page"}

@@ -120,7 +120,7 @@ func TestReceiveAccepted(t *testing.T) {
 	if c, text := res.Clipboard(false); c != ClipNot || text != "hello" {
 		t.Errorf("clipboard of an untrusted sender, nobody to ask: %v %q", c, text)
 	}
-	recs, _, err := n.History().List()
+	recs, _, err := n.hist.List()
 	if err != nil || len(recs) != 1 || recs[0].Outcome != history.Verified || recs[0].Direction != history.Received || recs[0].Peer.Name != "phone" {
 		t.Fatalf("history: %v %+v", err, recs)
 	}
@@ -177,7 +177,7 @@ func TestReceiveDeclined(t *testing.T) {
 		if got[len(got)-1] != "error" {
 			t.Errorf("events %v do not end with error", got)
 		}
-		recs, _, _ := n.History().List()
+		recs, _, _ := n.hist.List()
 		if len(recs) != 1 || recs[0].Outcome != history.Declined {
 			t.Errorf("history: %+v", recs)
 		}

@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/ferry-project/ferry/core/discovery"
 	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/guessfile"
 	"github.com/ferry-project/ferry/core/history"
@@ -43,7 +42,7 @@ type Config struct {
 	// multicast-capable one.
 	Ifaces []string
 	// OnSkip is told of each interface that mDNS leaves out, and why.
-	OnSkip discovery.SkipFunc
+	OnSkip func(iface string, err error)
 	// Timeout is how long a peer may stay silent before a transfer fails;
 	// 0 is core/transfer's default (30 s).
 	Timeout time.Duration
@@ -194,19 +193,18 @@ func (n *Node) SetName(name string) {
 	n.nameMu.Unlock()
 }
 
-// Identity is this device's long-term key.
+// Identity is this device's long-term key. Only the CLI's send to a
+// browser uses it, to call the engine itself until it sends through
+// Send; a front end wants PublicKey or Fingerprint, which name no type
+// of the engine's.
 func (n *Node) Identity() *secure.Identity { return n.id }
+
+// PublicKey is this device's long-term public key (32 bytes), as a
+// peer pins it.
+func (n *Node) PublicKey() []byte { return n.id.Public() }
 
 // Fingerprint is the short form of this device's key.
 func (n *Node) Fingerprint() string { return n.id.Fingerprint() }
-
-// Trust is the device's trust store, for a front end's trust commands
-// and views; nil when it cannot be used (New warned why).
-func (n *Node) Trust() *trust.Store { return n.trust }
-
-// History is the device's transfer history, for a front end's history
-// view; nil when recording is off.
-func (n *Node) History() *history.Store { return n.hist }
 
 // Close stops the receiver, if one runs (its transfer is cancelled).
 // Transfers started with Send end with their contexts.

@@ -35,7 +35,7 @@ const (
 // PinStep is the decision AfterCode makes, with what it is about.
 type PinStep struct {
 	Do         Pin
-	Peer       trust.Device // the peer, named (its fingerprint when it gave no name)
+	Peer       Device // the peer, named (its fingerprint when it gave no name)
 	WrongCodes int
 }
 
@@ -46,7 +46,7 @@ type PinStep struct {
 // remembers the peer as recently authenticated by a code (for "trust
 // add"); an error doing that is returned with PinNothing.
 func (n *Node) AfterCode(res Result, want, canAsk bool) (PinStep, error) {
-	peer := trust.Device{Name: res.Peer.Name, Key: res.Peer.Key}
+	peer := Device{Name: res.Peer.Name, Key: res.Peer.Key}
 	if res.Err != nil || res.Paired || n.trust == nil || len(peer.Key) != 32 || bytes.Equal(peer.Key, n.id.Public()) {
 		return PinStep{}, nil
 	}
@@ -54,7 +54,7 @@ func (n *Node) AfterCode(res Result, want, canAsk bool) (PinStep, error) {
 		peer.Name = peer.Fingerprint()
 	}
 	step := PinStep{Peer: peer, WrongCodes: res.WrongCodes}
-	if err := n.trust.NoteRecent(peer); err != nil {
+	if err := n.trust.NoteRecent(trust.Device(peer)); err != nil {
 		return step, err
 	}
 	if _, ok, err := n.trust.Trusted(peer.Key); err != nil || ok {
@@ -76,12 +76,12 @@ func (n *Node) AfterCode(res Result, want, canAsk bool) (PinStep, error) {
 // Pin trusts d's key from now on; it returns d as pinned, and the other
 // trusted devices of the same name: if one was the same device before it
 // made a new key, a person may want to remove it.
-func (n *Node) Pin(d trust.Device) (pinned trust.Device, sameName []trust.Device, err error) {
+func (n *Node) Pin(d Device) (pinned Device, sameName []Device, err error) {
 	if n.trust == nil {
 		return d, nil, fmt.Errorf("trusted devices are off")
 	}
 	d.PairedAt = n.now()
-	if err := n.trust.Add(d); err != nil {
+	if err := n.trust.Add(trust.Device(d)); err != nil {
 		return d, nil, err
 	}
 	devs, err := n.trust.Devices()
@@ -90,7 +90,7 @@ func (n *Node) Pin(d trust.Device) (pinned trust.Device, sameName []trust.Device
 	}
 	for _, o := range devs {
 		if strings.EqualFold(o.Name, d.Name) && !bytes.Equal(o.Key, d.Key) {
-			sameName = append(sameName, o)
+			sameName = append(sameName, Device(o))
 		}
 	}
 	return d, sameName, nil

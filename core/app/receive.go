@@ -223,13 +223,9 @@ func (rc *Receiver) Port() int {
 // Dir is the folder it saves into.
 func (rc *Receiver) Dir() string { return rc.cfg.Dir }
 
-// Page is the page server, or nil when the page is not served.
-func (rc *Receiver) Page() *web.Server {
-	if rc.mux == nil {
-		return nil
-	}
-	return rc.mux.Server()
-}
+// ServesPage says whether the receiver serves the browser page
+// (ReceiveConfig.Page): PageEvent has its links and hashes.
+func (rc *Receiver) ServesPage() bool { return rc.mux != nil }
 
 // PageEvent is the Page event for the current code: one link per address
 // in addrs (IPs; "localhost" when empty). Zero without the page.

@@ -112,7 +112,7 @@ func TestReceiveManyCancelOne(t *testing.T) {
 	if parts := partialFiles(t, rc.Dir()); parts != 1 {
 		t.Errorf("%d partial files, want bob's kept for a resume", parts)
 	}
-	recs, _, err := rc.n.History().List()
+	recs, _, err := rc.n.hist.List()
 	if err != nil || len(recs) != 3 {
 		t.Fatalf("history: %v, %d records, want 3", err, len(recs))
 	}

@@ -16,7 +16,7 @@ func TestRefused(t *testing.T) {
 	n := namedNode(t, "desk")
 	laptop := trust.Device{Name: "laptop", Key: testid.New(t).Public()}
 	stranger := trust.Device{Name: "x", Key: testid.New(t).Public()}
-	if err := n.Trust().NoteRecent(laptop); err != nil {
+	if err := n.trust.NoteRecent(laptop); err != nil {
 		t.Fatal(err)
 	}
 	notTrusted := func(d trust.Device) event.Refused {

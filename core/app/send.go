@@ -9,7 +9,6 @@ import (
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/core/trust"
 )
 
 // SendConfig says what to send where.
@@ -22,7 +21,7 @@ type SendConfig struct {
 	Code string
 	// Pin, when set, is the receiver's trusted device: paired mode, no
 	// code; the receiver must hold its key.
-	Pin *trust.Device
+	Pin *Device
 	// PeerName and PeerFingerprint name the receiver as it was found
 	// (discovery), for the history when it never answers.
 	PeerName, PeerFingerprint string
@@ -70,7 +69,7 @@ func (n *Node) Send(ctx context.Context, cfg SendConfig) *Transfer {
 
 // sentResult is a sent transfer's result: the engine's outcome and who
 // the handshake proved the receiver to be, named by its pin when paired.
-func (t *Transfer) sentResult(ctx context.Context, sum event.Summary, err error, pin *trust.Device) Result {
+func (t *Transfer) sentResult(ctx context.Context, sum event.Summary, err error, pin *Device) Result {
 	res := Result{Summary: sum, Err: err, Cancelled: context.Cause(ctx) != nil}
 	c := t.connected()
 	if c != nil {

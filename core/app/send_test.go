@@ -5,9 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ferry-project/ferry/core/discovery"
 	"github.com/ferry-project/ferry/core/history"
-	"github.com/ferry-project/ferry/core/trust"
 	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
@@ -53,7 +51,7 @@ func TestSend(t *testing.T) {
 		dir  history.Direction
 		peer string
 	}{{sendNode, history.Sent, "desk"}, {recvNode, history.Received, "phone"}} {
-		recs, _, err := c.n.History().List()
+		recs, _, err := c.n.hist.List()
 		if err != nil || len(recs) != 1 || recs[0].Direction != c.dir || recs[0].Peer.Name != c.peer ||
 			recs[0].Outcome != history.Verified || len(recs[0].Names) != 1 || recs[0].Names[0] != "a.txt" {
 			t.Errorf("%s history: %v %+v", c.n.Name(), err, recs)
@@ -86,7 +84,7 @@ func TestSendMany(t *testing.T) {
 			t.Errorf("receiver %d: events %v, want the last %s", i, got, want)
 		}
 	}
-	recs, _, _ := s.History().List()
+	recs, _, _ := s.hist.List()
 	if len(recs) != 2 {
 		t.Fatalf("%d records, want 2", len(recs))
 	}
@@ -97,7 +95,7 @@ func TestSendMany(t *testing.T) {
 func TestPinThenTrustOf(t *testing.T) {
 	n := namedNode(t, "desk")
 	peer := testid.New(t)
-	res := Result{Peer: trust.Device{Name: "laptop", Key: peer.Public()}}
+	res := Result{Peer: Device{Name: "laptop", Key: peer.Public()}}
 	step, err := n.AfterCode(res, false, true)
 	if err != nil || step.Do != PinAsk {
 		t.Fatalf("after a code, a person to ask: %+v %v", step, err)
@@ -108,10 +106,10 @@ func TestPinThenTrustOf(t *testing.T) {
 	if _, _, err := n.Pin(step.Peer); err != nil {
 		t.Fatal(err)
 	}
-	if st, _, _ := n.TrustOf(discovery.Peer{Name: "laptop", Fingerprint: peer.Fingerprint()}); st != trust.Trusted {
+	if st, _, _ := n.TrustOf(Peer{Name: "laptop", Fingerprint: peer.Fingerprint()}); st != TrustTrusted {
 		t.Errorf("the pinned device: %v", st)
 	}
-	if st, _, _ := n.TrustOf(discovery.Peer{Name: "laptop", Fingerprint: testid.New(t).Fingerprint()}); st != trust.Mismatch {
+	if st, _, _ := n.TrustOf(Peer{Name: "laptop", Fingerprint: testid.New(t).Fingerprint()}); st != TrustKeyChanged {
 		t.Errorf("its name with another key: %v", st)
 	}
 	if step, _ := n.AfterCode(res, true, true); step.Do != PinNothing {

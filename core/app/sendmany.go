@@ -6,14 +6,13 @@ import (
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/core/trust"
 )
 
 // Target is one receiver of SendMany: where it is, and its code or pin.
 type Target struct {
 	Addrs []string
 	Code  string
-	Pin   *trust.Device
+	Pin   *Device
 	// PeerName and PeerFingerprint name it as it was found, for the
 	// history when it never answers.
 	PeerName, PeerFingerprint string

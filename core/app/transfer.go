@@ -8,7 +8,6 @@ import (
 	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/core/trust"
 )
 
 // Handler is told a transfer's events, in order, one at a time, on a
@@ -61,7 +60,7 @@ type Result struct {
 	// Peer is the other device as the handshake proved it (zero when no
 	// peer connected); Paired says pinned keys, not a code, authenticated
 	// it; WrongCodes is Connected's count (receiver, by code).
-	Peer       trust.Device
+	Peer       Device
 	PinnedName string // the name the peer's key is pinned under (paired)
 	Addr       string
 	Paired     bool

@@ -22,37 +22,8 @@ func loginItemPath(l LoginItem) (string, error) {
 	return filepath.Join(home, "Library", "LaunchAgents", l.ID+".plist"), nil
 }
 
-func loginItemEnabled(l LoginItem) (bool, error) {
-	p, err := loginItemPath(l)
-	if err != nil {
-		return false, err
-	}
-	return fileExists(p)
-}
-
-func enableLoginItem(l LoginItem) error {
-	p, err := loginItemPath(l)
-	if err != nil {
-		return err
-	}
-	return writeFileAtomic(p, []byte(launchAgent(l)))
-}
-
-func disableLoginItem(l LoginItem) error {
-	p, err := loginItemPath(l)
-	if err != nil {
-		return err
-	}
-	return removeFile(p)
-}
-
-func loginItemWhere(l LoginItem) string {
-	p, err := loginItemPath(l)
-	if err != nil {
-		return err.Error()
-	}
-	return p
-}
+// loginItemText is the agent file's text.
+func loginItemText(l LoginItem) string { return launchAgent(l) }
 
 // launchAgent is the agent's property list: its label, the program and
 // its arguments, started at load; Interactive, as it is an app a person

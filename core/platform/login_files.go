@@ -8,6 +8,42 @@ import (
 	"path/filepath"
 )
 
+// On unix a login item is one file (loginItemPath) whose text
+// loginItemText gives: a launchd agent on darwin, an XDG autostart entry
+// elsewhere.
+
+func loginItemEnabled(l LoginItem) (bool, error) {
+	p, err := loginItemPath(l)
+	if err != nil {
+		return false, err
+	}
+	return fileExists(p)
+}
+
+func enableLoginItem(l LoginItem) error {
+	p, err := loginItemPath(l)
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(p, []byte(loginItemText(l)))
+}
+
+func disableLoginItem(l LoginItem) error {
+	p, err := loginItemPath(l)
+	if err != nil {
+		return err
+	}
+	return removeFile(p)
+}
+
+func loginItemWhere(l LoginItem) string {
+	p, err := loginItemPath(l)
+	if err != nil {
+		return err.Error()
+	}
+	return p
+}
+
 // writeFileAtomic writes data to path through a temporary file in the
 // same folder, so a login that reads the entry never sees half of it.
 func writeFileAtomic(path string, data []byte) error {

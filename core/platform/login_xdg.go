@@ -21,37 +21,8 @@ func loginItemPath(l LoginItem) (string, error) {
 	return filepath.Join(base, "autostart", l.ID+".desktop"), nil
 }
 
-func loginItemEnabled(l LoginItem) (bool, error) {
-	p, err := loginItemPath(l)
-	if err != nil {
-		return false, err
-	}
-	return fileExists(p)
-}
-
-func enableLoginItem(l LoginItem) error {
-	p, err := loginItemPath(l)
-	if err != nil {
-		return err
-	}
-	return writeFileAtomic(p, []byte(desktopEntry(l)))
-}
-
-func disableLoginItem(l LoginItem) error {
-	p, err := loginItemPath(l)
-	if err != nil {
-		return err
-	}
-	return removeFile(p)
-}
-
-func loginItemWhere(l LoginItem) string {
-	p, err := loginItemPath(l)
-	if err != nil {
-		return err.Error()
-	}
-	return p
-}
+// loginItemText is the autostart file's text.
+func loginItemText(l LoginItem) string { return desktopEntry(l) }
 
 // desktopEntry is the autostart file: a desktop entry of type
 // Application whose Exec line runs the command.

@@ -10,9 +10,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/trust"
-	"github.com/ferry-project/ferry/core/web"
 )
 
 // Demo fills the window with sample content and no network, for
@@ -70,7 +67,7 @@ func (u *UI) demoSetup(view string) error {
 	u.settings.nameOverride = "Studio desktop"
 	u.settings.dirOverride = filepath.Join(os.TempDir(), "ferry-demo", "Received")
 	u.fpOverride = "FH8F-TB4L-E5MV-YYPQ"
-	var pins []trust.Device
+	var pins []app.Device
 	switch view {
 	case "trusted":
 		pins = demoPins
@@ -132,14 +129,14 @@ func (u *UI) demoPhone() {
 	v.prog.begin(v.prog.transferTitle(files, bytes), "To a phone's browser", func() {})
 	v.showProgress(true)
 	v.cancel = func(error) {}
-	v.phone.show(web.Link("192.168.1.23", 41002, "482913", u.fingerprint()))
+	v.phone.show(app.PageLink("192.168.1.23", 41002, "482913", u.fingerprint()))
 	v.prog.current.SetText("Waiting for the phone to open the page…")
 	v.updateReady()
 }
 
 // demoPins are the sample trusted devices, with made-up keys that are the
 // same every run (so are their fingerprints on screen).
-var demoPins = []trust.Device{
+var demoPins = []app.Device{
 	{Name: "Maya's MacBook Air", Key: demoKey("maya"), PairedAt: time.Date(2025, 6, 14, 12, 0, 0, 0, time.UTC)},
 	{Name: "Pixel 8", Key: demoKey("pixel"), PairedAt: time.Date(2025, 5, 2, 12, 0, 0, 0, time.UTC)},
 }
@@ -151,12 +148,15 @@ func demoKey(seed string) []byte {
 
 // demoTrust makes a fresh trust store under the temporary folder holding
 // pins.
-func demoTrust(pins []trust.Device) (*trust.Store, error) {
+func demoTrust(pins []app.Device) (*app.TrustStore, error) {
 	dir := filepath.Join(os.TempDir(), "ferry-demo", "config")
 	if err := os.RemoveAll(dir); err != nil {
 		return nil, err
 	}
-	s := trust.Open(filepath.Join(dir, "trusted.json"))
+	s, err := app.OpenTrust(dir)
+	if err != nil {
+		return nil, err
+	}
 	for _, d := range pins {
 		if err := s.Add(d); err != nil {
 			return nil, err
@@ -219,15 +219,15 @@ func (u *UI) demoSend(view string) {
 	v.prog.begin(v.prog.transferTitle(files, bytes), "To "+d.Name, func() {})
 	v.showProgress(true)
 	if view == "failed" {
-		v.sendDone(event.Summary{}, fmt.Errorf("connecting to %s: %w", strings.Join(d.Addrs, ", "), secure.ErrWrongCode), pinOffer{})
+		v.sendDone(event.Summary{}, fmt.Errorf("connecting to %s: %w", strings.Join(d.Addrs, ", "), app.ErrWrongCode), pinOffer{})
 		return
 	}
 	c := event.Connected{PeerName: d.Name, PeerFingerprint: d.Fingerprint, Addr: d.Addrs[0]}
 	var pin pinOffer
 	if view == "done-trust" {
 		key := demoPins[0].Key
-		c.PeerKey, c.PeerFingerprint = key, secure.Fingerprint(key)
-		pin.step = app.PinStep{Do: app.PinAsk, Peer: trust.Device{Name: d.Name, Key: key}}
+		c.PeerKey, c.PeerFingerprint = key, app.Device{Key: key}.Fingerprint()
+		pin.step = app.PinStep{Do: app.PinAsk, Peer: app.Device{Name: d.Name, Key: key}}
 	}
 	const total = 1_927_000_000
 	v.prog.handle(c)

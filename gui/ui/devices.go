@@ -3,7 +3,7 @@ package ui
 import (
 	"context"
 
-	"github.com/ferry-project/ferry/core/trust"
+	"github.com/ferry-project/ferry/core/app"
 )
 
 // Device is a receiver the person can send to: one found on the network,
@@ -19,10 +19,10 @@ type Device struct {
 
 	// How the device relates to the trust store, set by the UI (never by
 	// a BrowseFunc) each time the list or the store changes. pin is the
-	// pinned device when status is trust.Trusted: its full key is what a
+	// pinned device when status is app.TrustTrusted: its full key is what a
 	// code-less send checks, the advertised fingerprint only selects it.
-	status trust.Status
-	pin    trust.Device
+	status app.TrustStatus
+	pin    app.Device
 }
 
 // key identifies a device across discovery updates: the fingerprint when

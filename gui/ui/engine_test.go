@@ -17,7 +17,6 @@ import (
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/core/web"
 	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
@@ -208,7 +207,7 @@ func TestReceiveAcceptThenDecline(t *testing.T) {
 	v := h.u.recv
 	h.waitFor("a code", func() bool { return len(v.code) >= 6 && v.qr.Image != nil })
 	h.loop.run(func() {
-		l, err := web.ParseLink(v.link)
+		l, err := app.ParseLink(v.link)
 		if err != nil || l.Code != v.code || l.Fingerprint != h.id.Fingerprint() {
 			t.Errorf("QR link %q: %+v %v", v.link, l, err)
 		}
@@ -335,7 +334,7 @@ func TestReceiveShowsNewCodeAfterWrongGuesses(t *testing.T) {
 			Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: wrong, Identity: id, Name: "Guesser",
 			Items: []event.Item{{Text: "x"}},
 		})
-		if !errors.Is(err, secure.ErrWrongCode) && !errors.Is(err, secure.ErrCodeRetired) {
+		if !errors.Is(err, app.ErrWrongCode) && !errors.Is(err, app.ErrCodeRetired) {
 			t.Fatalf("guess %d: %v, want a wrong-code error", i+1, err)
 		}
 	}

@@ -15,9 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ferry-project/ferry/core/app"
-	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/core/trust"
 	"github.com/ferry-project/ferry/gui/page"
 )
 
@@ -88,10 +86,16 @@ type harness struct {
 	app   fyne.App
 	win   fyne.Window
 	u     *UI
-	id    *secure.Identity
-	dir   string       // download folder
-	store *trust.Store // trusted devices, in a folder of the test's
+	id    nodeKey
+	dir   string          // download folder
+	store *app.TrustStore // trusted devices, in a folder of the test's
 }
+
+// nodeKey is a harness device's key, as its Node tells it.
+type nodeKey struct{ n *app.Node }
+
+func (k nodeKey) Public() []byte      { return k.n.PublicKey() }
+func (k nodeKey) Fingerprint() string { return k.n.Fingerprint() }
 
 type harnessOpt func(*Config)
 
@@ -167,7 +171,7 @@ func newHarnessOn(t *testing.T, loop *uiLoop, opts ...harnessOpt) *harness {
 		if cfg.Node == nil {
 			cfg.Node = testNode(t, app.Config{NoHistory: true})
 		}
-		h.id, h.store = cfg.Node.Identity(), cfg.Node.Trust()
+		h.id, h.store = nodeKey{cfg.Node}, cfg.Node.Trust()
 		h.u = New(cfg)
 		harnessUIs.Store(cfg.Node, h.u)
 		h.win.Resize(fyne.NewSize(960, 640))

@@ -35,7 +35,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ferry-project/ferry/core/app"
-	"github.com/ferry-project/ferry/core/history"
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 // prefKeepHistory is the "Record new transfers" box: on by default.
@@ -47,7 +47,7 @@ type historyView struct {
 
 	list  *widget.List
 	rows  map[*fyne.Container]*historyRow // the list's row templates
-	recs  []history.Record
+	recs  []event.History
 	note  *widget.Label // why the list is empty, or what went wrong
 	keep  *widget.Check
 	clear *widget.Button
@@ -111,19 +111,19 @@ func (v *historyView) updateRow(i widget.ListItemID, o fyne.CanvasObject) {
 	}
 	rec, r := v.recs[i], v.rows[o.(*fyne.Container)]
 	icon := theme.DownloadIcon()
-	if rec.Direction == history.Sent {
+	if rec.Direction == app.HistorySent {
 		icon = theme.UploadIcon()
 	}
 	switch rec.Outcome {
-	case history.Verified:
+	case app.HistoryVerified:
 		r.icon.SetResource(theme.NewSuccessThemedResource(icon))
-	case history.Failed:
+	case app.HistoryFailed:
 		r.icon.SetResource(theme.NewErrorThemedResource(icon))
 	default:
 		r.icon.SetResource(theme.NewDisabledResource(icon))
 	}
 	r.title.SetText(historyWhat(rec))
-	r.sub.SetText(historyWho(rec) + "  ·  " + historyWhen(rec.At.Local(), v.now()) + "  ·  " + historyResult(rec))
+	r.sub.SetText(historyWho(rec) + "  ·  " + historyWhen(rec.Time().Local(), v.now()) + "  ·  " + historyResult(rec))
 	r.where.SetText(historyWhere(rec))
 	folder := rec.Folder
 	r.show.OnTapped = func() { v.showFolder(folder) }
@@ -135,7 +135,7 @@ func (v *historyView) updateRow(i widget.ListItemID, o fyne.CanvasObject) {
 }
 
 // historyWhat is "photos and 2 more  ·  1.20 MB".
-func historyWhat(r history.Record) string {
+func historyWhat(r event.History) string {
 	what := "Nothing offered"
 	if len(r.Names) > 0 {
 		what = r.Names[0]
@@ -149,23 +149,23 @@ func historyWhat(r history.Record) string {
 	return what
 }
 
-func historyWho(r history.Record) string {
-	who := r.Peer.Name
+func historyWho(r event.History) string {
+	who := r.PeerName
 	if who == "" {
-		who = r.Peer.Fingerprint
+		who = r.PeerFingerprint
 	}
 	if who == "" {
-		who = r.Peer.Addr
+		who = r.PeerAddr
 	}
 	if who == "" {
 		who = "an unknown device"
 	}
-	if r.Direction == history.Sent {
+	if r.Direction == app.HistorySent {
 		who = "To " + who
 	} else {
 		who = "From " + who
 	}
-	if r.Peer.Auth == history.ByTrust {
+	if r.Auth == app.HistoryByTrust {
 		who += " (trusted)"
 	}
 	return who
@@ -182,23 +182,23 @@ func historyWhen(at, now time.Time) string {
 	return at.Format("Jan 2, 2006")
 }
 
-func historyResult(r history.Record) string {
+func historyResult(r event.History) string {
 	switch r.Outcome {
-	case history.Verified:
+	case app.HistoryVerified:
 		return "Verified"
-	case history.Declined:
+	case app.HistoryDeclined:
 		return "Declined"
-	case history.Cancelled:
+	case app.HistoryCancelled:
 		return "Cancelled"
 	}
 	return "Failed: " + strings.ReplaceAll(r.ErrorKind, "_", " ")
 }
 
-func historyWhere(r history.Record) string {
+func historyWhere(r event.History) string {
 	switch {
 	case r.Folder == "":
 		return ""
-	case r.Direction == history.Sent:
+	case r.Direction == app.HistorySent:
 		return "From " + r.Folder
 	}
 	return "Saved in " + r.Folder
@@ -328,24 +328,28 @@ func (u *UI) demoHistory() error {
 	if err := os.MkdirAll(received, 0o755); err != nil {
 		return err
 	}
-	s := history.Open(filepath.Join(root, "config", "history.json"))
+	s, err := app.OpenHistory(filepath.Join(root, "config"))
+	if err != nil {
+		return err
+	}
 	if _, _, err := s.Clear(); err != nil {
 		return err
 	}
 	now := time.Date(2026, 12, 3, 16, 40, 0, 0, time.Local)
 	u.history.now = func() time.Time { return now }
 	maya, pixel, nas := demoDevices[0], demoDevices[1], demoDevices[2]
-	recs := []history.Record{
-		{At: now.AddDate(0, -1, -8), Direction: history.Received, Peer: history.Peer{Name: nas.Name, Fingerprint: nas.Fingerprint, Auth: history.ByCode},
-			Files: 1, Bytes: 734_003_200, Names: []string{"Backup 2026-10.tar"}, Folder: received, Outcome: history.Failed, ErrorKind: "connection_lost"},
-		{At: now.AddDate(0, 0, -2).Add(-3 * time.Hour), Direction: history.Received, Peer: history.Peer{Name: pixel.Name, Fingerprint: pixel.Fingerprint, Auth: history.ByTrust},
-			Files: 38, Folders: 1, Bytes: 121_634_816, Names: []string{"Camera"}, Folder: received, Outcome: history.Verified},
-		{At: now.AddDate(0, 0, -1), Direction: history.Sent, Peer: history.Peer{Name: maya.Name, Fingerprint: maya.Fingerprint, Auth: history.ByCode},
-			Files: 1, Bytes: 1_843_200_000, Names: []string{"Interview – final cut.mov"}, Folder: root, Outcome: history.Declined},
-		{At: now.Add(-2 * time.Hour), Direction: history.Received, Peer: history.Peer{Name: maya.Name, Fingerprint: maya.Fingerprint, Auth: history.ByCode},
-			Files: 2, Texts: 1, Bytes: 2_424_832, Names: []string{"Quarterly report.pdf", "notes.md", "text.txt"}, Folder: received, Outcome: history.Verified},
-		{At: now.Add(-12 * time.Minute), Direction: history.Sent, Peer: history.Peer{Name: pixel.Name, Fingerprint: pixel.Fingerprint, Auth: history.ByTrust},
-			Files: 24, Folders: 1, Bytes: 103_800_000, Names: []string{"Holiday photos"}, Folder: root, Outcome: history.Verified},
+	at := func(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+	recs := []event.History{
+		{At: at(now.AddDate(0, -1, -8)), Direction: app.HistoryReceived, PeerName: nas.Name, PeerFingerprint: nas.Fingerprint, Auth: app.HistoryByCode,
+			Files: 1, Bytes: 734_003_200, Names: []string{"Backup 2026-10.tar"}, Folder: received, Outcome: app.HistoryFailed, ErrorKind: "connection_lost"},
+		{At: at(now.AddDate(0, 0, -2).Add(-3 * time.Hour)), Direction: app.HistoryReceived, PeerName: pixel.Name, PeerFingerprint: pixel.Fingerprint, Auth: app.HistoryByTrust,
+			Files: 38, Folders: 1, Bytes: 121_634_816, Names: []string{"Camera"}, Folder: received, Outcome: app.HistoryVerified},
+		{At: at(now.AddDate(0, 0, -1)), Direction: app.HistorySent, PeerName: maya.Name, PeerFingerprint: maya.Fingerprint, Auth: app.HistoryByCode,
+			Files: 1, Bytes: 1_843_200_000, Names: []string{"Interview – final cut.mov"}, Folder: root, Outcome: app.HistoryDeclined},
+		{At: at(now.Add(-2 * time.Hour)), Direction: app.HistoryReceived, PeerName: maya.Name, PeerFingerprint: maya.Fingerprint, Auth: app.HistoryByCode,
+			Files: 2, Texts: 1, Bytes: 2_424_832, Names: []string{"Quarterly report.pdf", "notes.md", "text.txt"}, Folder: received, Outcome: app.HistoryVerified},
+		{At: at(now.Add(-12 * time.Minute)), Direction: app.HistorySent, PeerName: pixel.Name, PeerFingerprint: pixel.Fingerprint, Auth: app.HistoryByTrust,
+			Files: 24, Folders: 1, Bytes: 103_800_000, Names: []string{"Holiday photos"}, Folder: root, Outcome: app.HistoryVerified},
 	}
 	for _, r := range recs {
 		if _, err := s.Add(r); err != nil {

@@ -16,11 +16,10 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/core/web"
 	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
@@ -37,7 +36,7 @@ func TestReceiveServesPage(t *testing.T) {
 	if !strings.HasPrefix(link, "http://") || !strings.Contains(link, "/#code="+v.code) {
 		t.Fatalf("the QR code holds %q, want http://HOST:PORT/#code=%s&fp=...", link, v.code)
 	}
-	l, err := web.ParseLink(link)
+	l, err := app.ParseLink(link)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +67,7 @@ func TestReceiveServesPage(t *testing.T) {
 // browser; tests/browser runs the real page.
 func pageClient(t *testing.T, link, dir string, id *secure.Identity) (event.Summary, error) {
 	t.Helper()
-	l, err := web.ParseLink(link)
+	l, err := app.ParseLink(link)
 	if err != nil {
 		return event.Summary{}, err
 	}
@@ -153,7 +152,7 @@ func TestSendToPhone(t *testing.T) {
 	hv := h.historyRows(1)
 	h.check(func() bool {
 		r := hv.recs[0]
-		if r.Direction != history.Sent || r.Outcome != history.Verified || r.Files != 2 || r.Folder != src || r.Peer.Name == "" {
+		if r.Direction != app.HistorySent || r.Outcome != app.HistoryVerified || r.Files != 2 || r.Folder != src || r.PeerName == "" {
 			t.Errorf("the send to the phone's record: %+v", r)
 		}
 		return true
@@ -171,7 +170,7 @@ func TestSendToPhoneCancel(t *testing.T) {
 	h.waitFor("the phone's QR code", func() bool { link = v.phone.url; return link != "" })
 	h.tap(v.prog.cancel)
 	h.waitFor("the send to end", func() bool { return h.u.send.cancel == nil })
-	l, _ := web.ParseLink(link)
+	l, _ := app.ParseLink(link)
 	port := l.Addr[strings.LastIndex(l.Addr, ":")+1:]
 	if resp, err := http.Get("http://127.0.0.1:" + port + "/"); err == nil {
 		resp.Body.Close()
@@ -191,7 +190,7 @@ func TestSendToPhoneWrongPage(t *testing.T) {
 	h.tap(v.phoneBtn)
 	var link string
 	h.waitFor("the phone's QR code", func() bool { link = v.phone.url; return link != "" })
-	l, err := web.ParseLink(link)
+	l, err := app.ParseLink(link)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +200,7 @@ func TestSendToPhoneWrongPage(t *testing.T) {
 	if l.Code == wrong {
 		wrong = "222222222222"
 	}
-	if _, err := pageClient(t, web.Link(host, p, wrong, l.Fingerprint), t.TempDir(), testid.New(t)); err == nil {
+	if _, err := pageClient(t, app.PageLink(host, p, wrong, l.Fingerprint), t.TempDir(), testid.New(t)); err == nil {
 		t.Fatal("a page with another code received the files")
 	}
 	h.waitFor("the guess said", func() bool {

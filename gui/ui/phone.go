@@ -12,7 +12,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/web"
 )
 
 // "Send to a phone": the Send view serves the browser page (core/web) in
@@ -71,7 +70,7 @@ func (v *sendView) startPhoneSend() {
 	// Twelve digits, as ferry send --to-browser: the desktop counts
 	// every page that could test the code without proving it (the
 	// Node's SendConfig.Listener), and a guesser gets three tries.
-	code := web.LinkCode()
+	code := app.LinkCode()
 	mux, err := v.u.cfg.Node.ServePage(v.u.cfg.Listen, true)
 	v.retry = v.startPhoneSend
 	bytes, files, _ := v.sel.totals()
@@ -89,7 +88,7 @@ func (v *sendView) startPhoneSend() {
 	if hosts := v.u.cfg.Hosts(); len(hosts) > 0 {
 		host = hosts[0]
 	}
-	v.phone.show(web.Link(host, mux.Addr().(*net.TCPAddr).Port, code, v.u.fingerprint()))
+	v.phone.show(app.PageLink(host, mux.Addr().(*net.TCPAddr).Port, code, v.u.fingerprint()))
 	v.prog.current.SetText("Waiting for the phone to open the page…")
 	// Cancelling while no phone has come closes the port, which ends
 	// the wait in Accept.

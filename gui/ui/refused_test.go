@@ -13,9 +13,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/core/trust"
 	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
@@ -88,14 +86,14 @@ func TestRemovedPinRefusedOnReceiverWithNotice(t *testing.T) {
 	// The laptop still trusts B and sends without a code: both ends say so.
 	_, _, code := b.listening()
 	err := <-sendFrom(t, b, laptop, true, event.Item{Text: "refused"})
-	if !errors.Is(err, secure.ErrNotPaired) {
+	if !errors.Is(err, app.ErrNotPaired) {
 		t.Fatalf("code-less send after the pin was removed: %v, want not paired", err)
 	}
 	want := "Laptop (" + laptop.Fingerprint() + ") tried to send without a code, but this device does not trust it. To pair again: send once with the code and tick Trust."
 	b.notice("Refused a sender without a code", want, code)
 
 	// Again: the notice is replaced, not stacked.
-	if err := <-sendFrom(t, b, laptop, true, event.Item{Text: "refused again"}); !errors.Is(err, secure.ErrNotPaired) {
+	if err := <-sendFrom(t, b, laptop, true, event.Item{Text: "refused again"}); !errors.Is(err, app.ErrNotPaired) {
 		t.Fatalf("second code-less send: %v", err)
 	}
 	b.notice("Refused 2 senders without a code; the latest:", want, code)
@@ -144,14 +142,14 @@ func TestRefusedReasonsOnReceiver(t *testing.T) {
 		{
 			name:    "pin mismatch",
 			peerKey: func(*harness) []byte { return other.Public() },
-			sendErr: secure.ErrKeyChanged,
+			sendErr: app.ErrKeyChanged,
 			want:    "A device at 127.0.0.1 tried to send without a code, but it expected another key for this device (this device made a new key, or it meant another device). Pair again with the code.",
 		},
 		{
 			name:    "pairing off",
 			opts:    []harnessOpt{brokenAtStart(t)},
 			peerKey: func(h *harness) []byte { return h.id.Public() },
-			sendErr: secure.ErrNotPaired,
+			sendErr: app.ErrNotPaired,
 			want:    "A device at 127.0.0.1 tried to send without a code, but trusted transfers are off here; send with the code.",
 		},
 		{
@@ -165,7 +163,7 @@ func TestRefusedReasonsOnReceiver(t *testing.T) {
 				}
 			},
 			peerKey: func(h *harness) []byte { return h.id.Public() },
-			sendErr: secure.ErrNotPaired,
+			sendErr: app.ErrNotPaired,
 			want:    " tried to send without a code, but trusted transfers are off here: the list of trusted devices can't be read (Settings says why). Send with the code.",
 		},
 	}
@@ -197,10 +195,13 @@ func TestRefusedReasonsOnReceiver(t *testing.T) {
 // TestRefusalTextLimits covers what a loopback test can't provoke on
 // demand: refusals dropped in a flood, and a long peer-chosen name.
 func TestRefusalTextLimits(t *testing.T) {
-	store := trust.Open(filepath.Join(t.TempDir(), "trusted.json"))
+	store, err := app.OpenTrust(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
 	id := testid.New(t)
 	long := strings.Repeat("é", 120) + " <b>\\n" // 247 bytes, under the store's 255
-	if err := store.NoteRecent(trust.Device{Name: long, Key: id.Public(), PairedAt: time.Now()}); err != nil {
+	if err := store.NoteRecent(app.Device{Name: long, Key: id.Public(), PairedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	u := &UI{trust: store}

@@ -15,9 +15,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/trust"
-	"github.com/ferry-project/ferry/core/web"
 )
 
 // errSenderCancelled is the reason the receiver is told when the person
@@ -222,11 +219,11 @@ func (v *sendView) updateDeviceRow(i widget.ListItemID, o fyne.CanvasObject) {
 		res = theme.StorageIcon()
 	}
 	switch d.status {
-	case trust.Trusted:
+	case app.TrustTrusted:
 		sub = "No code needed  ·  " + sub
 		badge.Text, badge.Importance = "Trusted", widget.SuccessImportance
 		res = theme.NewSuccessThemedResource(res)
-	case trust.Mismatch:
+	case app.TrustKeyChanged:
 		// Same name as a trusted device, another key: a reinstall or
 		// an impostor. Never sent to without a code.
 		sub = "Code needed  ·  " + sub
@@ -439,7 +436,7 @@ func (v *sendView) addAddress() {
 	}
 	name := s
 	fp := ""
-	if l, err := web.ParseLink(s); err == nil {
+	if l, err := app.ParseLink(s); err == nil {
 		s, name, fp = l.Addr, l.Addr, l.Fingerprint
 		if l.Code != "" {
 			v.code.SetText(l.Code)
@@ -461,7 +458,7 @@ func (v *sendView) addAddress() {
 }
 
 // OpenLink fills the Send view from a receiver's link (what its QR code
-// holds, see web.Link): the address becomes the chosen device and the code is typed
+// holds, see app.PageLink): the address becomes the chosen device and the code is typed
 // in.
 func (u *UI) OpenLink(link string) {
 	u.tabs.Select(u.sendTab)
@@ -486,8 +483,8 @@ func (v *sendView) codeText() string {
 // paired is the pinned key to send to d with, and no code: d is trusted
 // and no code was typed. A typed code wins, so that a person told to pair
 // again can.
-func (v *sendView) paired(d Device) *trust.Device {
-	if d.status != trust.Trusted || len(d.pin.Key) == 0 || v.codeText() != "" || v.needCode[d.key()] {
+func (v *sendView) paired(d Device) *app.Device {
+	if d.status != app.TrustTrusted || len(d.pin.Key) == 0 || v.codeText() != "" || v.needCode[d.key()] {
 		return nil
 	}
 	pin := d.pin
@@ -504,7 +501,7 @@ func (v *sendView) updateReady() {
 	d, haveTarget := v.target()
 	_, _, counting := v.sel.totals()
 	pairedKey := v.paired(d)
-	if haveTarget && d.status == trust.Trusted && !v.needCode[d.key()] {
+	if haveTarget && d.status == app.TrustTrusted && !v.needCode[d.key()] {
 		v.code.SetPlaceHolder("Not needed: " + d.Name + " is trusted")
 	} else {
 		v.code.SetPlaceHolder("Code shown on the receiving device")
@@ -516,7 +513,7 @@ func (v *sendView) updateReady() {
 		v.hint.SetText("Press Add to use that address")
 	case !haveTarget:
 		v.hint.SetText("Choose a device, or add one by its address")
-	case d.status == trust.Mismatch && v.codeText() == "":
+	case d.status == app.TrustKeyChanged && v.codeText() == "":
 		v.hint.SetText("Its key changed: type the code it shows to pair again")
 	case v.needCode[d.key()] && v.codeText() == "":
 		v.hint.SetText("It refused the pairing: type the code it shows to pair again")
@@ -627,13 +624,13 @@ func (v *sendView) sendDone(sum event.Summary, err error, pin pinOffer) {
 			delete(v.needCode, v.sentTo) // a code paired them again
 		}
 		v.u.offerTrust(v.prog, pin)
-	} else if errors.Is(err, secure.ErrWrongCode) || errors.Is(err, secure.ErrCodeRetired) ||
-		errors.Is(err, secure.ErrNotPaired) || errors.Is(err, secure.ErrKeyChanged) {
+	} else if errors.Is(err, app.ErrWrongCode) || errors.Is(err, app.ErrCodeRetired) ||
+		errors.Is(err, app.ErrNotPaired) || errors.Is(err, app.ErrKeyChanged) {
 		// Sending again with the same code can only fail again, and so
 		// can sending again to a device that refused the pins: the fix
 		// is a code, which pairs the devices again.
 		label := "Enter the code again"
-		if errors.Is(err, secure.ErrNotPaired) || errors.Is(err, secure.ErrKeyChanged) {
+		if errors.Is(err, app.ErrNotPaired) || errors.Is(err, app.ErrKeyChanged) {
 			label = "Pair with a code"
 			v.needCode[v.sentTo] = true
 		}

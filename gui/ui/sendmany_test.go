@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ferry-project/ferry/core/app"
-	"github.com/ferry-project/ferry/core/history"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
@@ -127,18 +127,18 @@ func TestSendToSeveralDevices(t *testing.T) {
 	}
 	hv := h.historyRows(3)
 	h.check(func() bool {
-		got := map[string]history.Record{}
+		got := map[string]event.History{}
 		for _, r := range hv.recs {
-			got[r.Peer.Addr] = r
+			got[r.PeerAddr] = r
 		}
 		for i, p := range peers {
-			want := history.Verified
+			want := app.HistoryVerified
 			if i == 1 {
-				want = history.Declined
+				want = app.HistoryDeclined
 			}
 			r, ok := got[p.addr()]
-			if !ok || r.Direction != history.Sent || r.Outcome != want || (want == history.Verified) != (r.Files == 1) ||
-				len(r.Paths) != 1 || r.Paths[0] != src || r.Peer.Auth != history.ByCode {
+			if !ok || r.Direction != app.HistorySent || r.Outcome != want || (want == app.HistoryVerified) != (r.Files == 1) ||
+				len(r.Paths) != 1 || r.Paths[0] != src || r.Auth != app.HistoryByCode {
 				t.Errorf("receiver %d (%s): record %+v (found %v), want %s", i, p.addr(), r, ok, want)
 			}
 		}

@@ -15,7 +15,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ferry-project/ferry/core/app"
-	"github.com/ferry-project/ferry/core/trust"
 )
 
 // Preference keys. They are part of the app's on-disk state: renaming one
@@ -132,7 +131,7 @@ func newSettingsView(u *UI) *settingsView {
 
 // trustedRow is one trusted device in Settings with its Remove button.
 type trustedRow struct {
-	dev    trust.Device
+	dev    app.Device
 	remove *widget.Button
 }
 
@@ -175,7 +174,7 @@ func (v *settingsView) note(text string, imp widget.Importance) {
 	}
 }
 
-func (v *settingsView) trustedRow(d trust.Device) fyne.CanvasObject {
+func (v *settingsView) trustedRow(d app.Device) fyne.CanvasObject {
 	name := &widget.Label{Text: d.Name, TextStyle: fyne.TextStyle{Bold: true}, Truncation: fyne.TextTruncateEllipsis}
 	sub := &widget.Label{Text: d.Fingerprint() + "  ·  paired " + pairedDate(d.PairedAt), SizeName: theme.SizeNameCaptionText, Truncation: fyne.TextTruncateEllipsis}
 	remove := widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), nil)
@@ -187,7 +186,7 @@ func (v *settingsView) trustedRow(d trust.Device) fyne.CanvasObject {
 			_, err := v.u.trust.Remove(d.Fingerprint())
 			v.u.do(func() {
 				v.u.trustChanged()
-				if err != nil && !errors.Is(err, trust.ErrNotFound) {
+				if err != nil && !errors.Is(err, app.ErrNoSuchDevice) {
 					v.note("Couldn't remove "+d.Name+": "+err.Error(), widget.DangerImportance)
 					return
 				}

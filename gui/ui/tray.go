@@ -10,8 +10,8 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/history"
 )
 
 // prefTray keeps the app receiving in the system tray when its window is
@@ -193,14 +193,14 @@ func (u *UI) trayRecentLabels() []string {
 
 // historyTrayLabel is one history record in the tray menu:
 // "✓ notes.txt · 35 B · from desk (trusted) · Today 14:02".
-func historyTrayLabel(r history.Record, now time.Time) string {
+func historyTrayLabel(r event.History, now time.Time) string {
 	mark := "✓"
-	if r.Outcome != history.Verified {
+	if r.Outcome != app.HistoryVerified {
 		mark = "✗"
 	}
 	who := historyWho(r)
 	who = strings.ToLower(who[:1]) + who[1:]
-	return fmt.Sprintf("%s %s · %s · %s", mark, strings.ReplaceAll(historyWhat(r), "  ·  ", " · "), who, historyWhen(r.At, now))
+	return fmt.Sprintf("%s %s · %s · %s", mark, strings.ReplaceAll(historyWhat(r), "  ·  ", " · "), who, historyWhen(r.Time(), now))
 }
 
 // noteTransfer adds a finished transfer to the tray's list.

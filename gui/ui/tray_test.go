@@ -16,9 +16,8 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/platform"
-	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // trayApp is the test app with a system tray and a notification log. It
@@ -189,10 +188,7 @@ func TestTrayMenuShowsCodeAndTransfers(t *testing.T) {
 
 	// A stranger sends with the code: the window comes back with the
 	// offer, and nothing is notified.
-	stranger, err := secure.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	stranger := testid.New(t)
 	src := writeFile(t, t.TempDir(), "report.pdf", 3000)
 	done := sendFrom(t, h, stranger, false, event.Item{Path: src})
 	rv := h.u.recv
@@ -238,10 +234,7 @@ func TestTrustedTransferNotifiesInTray(t *testing.T) {
 	h := newHarness(t, withTray(ta))
 	h.app.Preferences().SetBool(prefTray, true)
 	h.app.Preferences().SetBool(prefAutoTrusted, true)
-	sender, err := secure.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	sender := testid.New(t)
 	h.pin("Laptop", sender)
 	h.u.Start()
 	h.listening()
@@ -346,9 +339,12 @@ func TestAppIcon(t *testing.T) {
 func TestTrayListsHistory(t *testing.T) {
 	ta := &trayApp{}
 	dir := filepath.Join(t.TempDir(), "config")
-	store := history.Open(filepath.Join(dir, "history.json"))
-	earlier := history.Record{At: time.Date(2025, 6, 14, 9, 30, 0, 0, time.Local), Direction: history.Sent,
-		Peer: history.Peer{Name: "Maya's phone"}, Files: 1, Bytes: 2000, Names: []string{"plan.pdf"}, Outcome: history.Verified}
+	store, err := app.OpenHistory(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	earlier := event.History{At: time.Date(2025, 6, 14, 9, 30, 0, 0, time.Local).UTC().Format(time.RFC3339Nano), Direction: app.HistorySent,
+		PeerName: "Maya's phone", Files: 1, Bytes: 2000, Names: []string{"plan.pdf"}, Outcome: app.HistoryVerified}
 	if _, err := store.Add(earlier); err != nil {
 		t.Fatal(err)
 	}
@@ -361,10 +357,7 @@ func TestTrayListsHistory(t *testing.T) {
 		t.Fatalf("tray menu %q; want the earlier transfer from the history", got)
 	}
 
-	stranger, err := secure.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	stranger := testid.New(t)
 	src := writeFile(t, t.TempDir(), "report.pdf", 3000)
 	done := sendFrom(t, h, stranger, false, event.Item{Path: src})
 	rv := h.u.recv

@@ -13,7 +13,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/trust"
 )
 
 // This file is the UI's side of trusted devices: when to offer trust,
@@ -45,7 +44,7 @@ func (u *UI) pinOfferFor(res app.Result) pinOffer {
 	if step.Do == app.PinNothing && (trusted || err != nil) {
 		// Trusted already (or the store cannot say): the box shows it,
 		// so that unticking removes the pin.
-		step.Peer = trust.Device{Name: firstName(res.Peer.Name, res.Peer.Fingerprint()), Key: res.Peer.Key}
+		step.Peer = app.Device{Name: firstName(res.Peer.Name, res.Peer.Fingerprint()), Key: res.Peer.Key}
 	}
 	return pinOffer{step: step, err: err, trusted: trusted}
 }
@@ -81,7 +80,7 @@ func (u *UI) classify(ds []Device) []Device {
 	copy(out, ds)
 	for i := range out {
 		d := &out[i]
-		d.status, d.pin = trust.Unknown, trust.Device{}
+		d.status, d.pin = app.TrustUnknown, app.Device{}
 		if u.trust == nil || (d.Manual && d.Fingerprint == "") {
 			continue
 		}
@@ -92,7 +91,7 @@ func (u *UI) classify(ds []Device) []Device {
 			continue
 		}
 		d.status = st
-		if st == trust.Trusted {
+		if st == app.TrustTrusted {
 			d.pin = pin
 		}
 	}
@@ -160,7 +159,7 @@ func (u *UI) offerTrust(p *progressPanel, pin pinOffer) {
 }
 
 // trustTicked pins or unpins dev as the box says, off the UI goroutine.
-func (u *UI) trustTicked(check *widget.Check, dev trust.Device, on bool) {
+func (u *UI) trustTicked(check *widget.Check, dev app.Device, on bool) {
 	check.Disable()
 	u.goroutine(func() {
 		err := u.setTrusted(dev, on)
@@ -178,7 +177,7 @@ func (u *UI) trustTicked(check *widget.Check, dev trust.Device, on bool) {
 
 // setTrusted pins d's key, or removes the pin. It writes the store: call
 // it off the UI goroutine.
-func (u *UI) setTrusted(d trust.Device, on bool) error {
+func (u *UI) setTrusted(d app.Device, on bool) error {
 	if on {
 		_, _, err := u.cfg.Node.Pin(d)
 		return err
@@ -187,7 +186,7 @@ func (u *UI) setTrusted(d trust.Device, on bool) error {
 	// pin already gone (removed in Settings, or by the CLI) is what was
 	// asked for.
 	_, err := u.trust.Remove(d.Fingerprint())
-	if errors.Is(err, trust.ErrNotFound) {
+	if errors.Is(err, app.ErrNoSuchDevice) {
 		return nil
 	}
 	return err

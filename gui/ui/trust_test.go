@@ -17,7 +17,6 @@ import (
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/core/trust"
 	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
@@ -79,9 +78,9 @@ func (h *harness) trusts(key []byte) bool {
 }
 
 // pin trusts other's key in h's store, as if the two had paired.
-func (h *harness) pin(name string, other *secure.Identity) {
+func (h *harness) pin(name string, other interface{ Public() []byte }) {
 	h.t.Helper()
-	if err := h.store.Add(trust.Device{Name: name, Key: other.Public()}); err != nil {
+	if err := h.store.Add(app.Device{Name: name, Key: other.Public()}); err != nil {
 		h.t.Fatal(err)
 	}
 }
@@ -134,7 +133,7 @@ func TestTrustAfterCodeThenSendWithoutCode(t *testing.T) {
 	a.waitFor("Desk B in the list", func() bool { return len(sv.devices) == 1 })
 	a.chooseDevice(0)
 	a.loop.run(func() {
-		if sv.devices[0].status != trust.Unknown {
+		if sv.devices[0].status != app.TrustUnknown {
 			t.Errorf("an unpaired device is %v", sv.devices[0].status)
 		}
 		if !sv.sendBtn.Disabled() || sv.hint.Text != "Type the code the receiving device shows" {
@@ -188,7 +187,7 @@ func TestTrustAfterCodeThenSendWithoutCode(t *testing.T) {
 	if len(devs) != 1 || devs[0].Name != "Desk B" || devs[0].PairedAt.IsZero() {
 		t.Errorf("A's trusted devices: %+v", devs)
 	}
-	a.waitFor("B marked trusted", func() bool { return sv.devices[0].status == trust.Trusted })
+	a.waitFor("B marked trusted", func() bool { return sv.devices[0].status == app.TrustTrusted })
 
 	// Second transfer: B listens again on a new port, A sends with no code.
 	b.loop.run(rv.listenAgain)
@@ -262,7 +261,7 @@ func TestRemovedTrustNeedsCodeAgain(t *testing.T) {
 	updates <- []Device{b.asDevice("Desk B", addr)}
 	a.drop(writeFile(t, t.TempDir(), "a.txt", 100))
 	sv := a.u.send
-	a.waitFor("Desk B, trusted", func() bool { return len(sv.devices) == 1 && sv.devices[0].status == trust.Trusted })
+	a.waitFor("Desk B, trusted", func() bool { return len(sv.devices) == 1 && sv.devices[0].status == app.TrustTrusted })
 	a.chooseDevice(0)
 
 	// B removes A in its Settings.
@@ -343,7 +342,7 @@ func TestRemovedTrustNeedsCodeAgain(t *testing.T) {
 		a.u.ShowSettings()
 		test.Tap(a.u.settings.trustedRows[0].remove)
 	})
-	a.waitFor("B to be removed", func() bool { return !a.trusts(b.id.Public()) && sv.devices[0].status == trust.Unknown })
+	a.waitFor("B to be removed", func() bool { return !a.trusts(b.id.Public()) && sv.devices[0].status == app.TrustUnknown })
 	a.loop.run(func() {
 		if p.trust.Checked {
 			t.Error("the result's box still says B is trusted")
@@ -372,7 +371,7 @@ func TestKeyChangedDeviceIsMarkedAndNeedsCode(t *testing.T) {
 	sv := a.u.send
 	a.waitFor("both devices", func() bool { return len(sv.devices) == 2 })
 	a.loop.run(func() {
-		if sv.devices[0].status != trust.Mismatch || sv.devices[1].status != trust.Trusted {
+		if sv.devices[0].status != app.TrustKeyChanged || sv.devices[1].status != app.TrustTrusted {
 			t.Errorf("statuses %v, %v; want mismatch, trusted", sv.devices[0].status, sv.devices[1].status)
 		}
 	})
@@ -419,7 +418,7 @@ func TestImpostorWithTrustedFingerprint(t *testing.T) {
 	a.u.Start()
 	updates <- []Device{{Name: "Old desk", Fingerprint: desk.Fingerprint(), Addrs: []string{impostor.addr()}}}
 	sv := a.u.send
-	a.waitFor("the device", func() bool { return len(sv.devices) == 1 && sv.devices[0].status == trust.Trusted })
+	a.waitFor("the device", func() bool { return len(sv.devices) == 1 && sv.devices[0].status == app.TrustTrusted })
 	a.drop(writeFile(t, t.TempDir(), "secret.txt", 100))
 	a.chooseDevice(0)
 	p := a.sendAndWait()

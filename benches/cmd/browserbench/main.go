@@ -552,19 +552,12 @@ func pageSend(work, src string, size int64) (d time.Duration, mem, split, versio
 	if err != nil {
 		return
 	}
-	base, code, fp, err := fragment(l)
-	if err != nil {
-		return
-	}
-	b, err := browser.NewDirect(context.Background(), *lan)
+	b, code, fp, err := openPage(l)
 	if err != nil {
 		return
 	}
 	defer b.Close()
 	version = b.Version()
-	if err = openBridge(b, base); err != nil {
-		return
-	}
 	if err = b.Eval(`(() => { const i = document.createElement('input'); i.type = 'file'; i.id = 'bench-files';
 		i.multiple = true; document.body.appendChild(i); return true })()`, nil); err != nil {
 		return
@@ -605,19 +598,12 @@ func pageReceive(work, src string, size int64, method string) (d time.Duration, 
 	if err != nil {
 		return
 	}
-	base, code, fp, err := fragment(l)
-	if err != nil {
-		return
-	}
-	b, err := browser.NewDirect(context.Background(), *lan)
+	b, code, fp, err := openPage(l)
 	if err != nil {
 		return
 	}
 	defer b.Close()
 	version = b.Version()
-	if err = openBridge(b, base); err != nil {
-		return
-	}
 	stopMem := memWatch(b)
 	stopCPU := cpuMeter()
 	t0 := time.Now()
@@ -832,6 +818,24 @@ func wasmSizes() string {
 // the wasm's bridge being ready (the page's files over loopback, gzipped,
 // the wasm compiled and started).
 var loads = &benches.Series{Name: "page load to bridge ready, ms"}
+
+// openPage opens the page that the link line l names in a new browser,
+// its bridge ready, and returns the browser with the code and
+// fingerprint the page needs; the caller closes the browser.
+func openPage(l string) (b *browser.Browser, code, fp string, err error) {
+	base, code, fp, err := fragment(l)
+	if err != nil {
+		return nil, "", "", err
+	}
+	if b, err = browser.NewDirect(context.Background(), *lan); err != nil {
+		return nil, "", "", err
+	}
+	if err = openBridge(b, base); err != nil {
+		b.Close()
+		return nil, "", "", err
+	}
+	return b, code, fp, nil
+}
 
 // openBridge opens the page and waits for its wasm to install the bridge.
 func openBridge(b *browser.Browser, base string) error {

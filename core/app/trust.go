@@ -1,0 +1,210 @@
+package app
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/trust"
+)
+
+// Errors of the trust store's look-ups, for a front end to branch on.
+var (
+	// ErrNoSuchDevice: no device matches the name or fingerprint.
+	ErrNoSuchDevice = trust.ErrNotFound
+	// ErrAmbiguous: more than one device matches; the message lists
+	// them, so a person can give more of the fingerprint.
+	ErrAmbiguous = trust.ErrAmbiguous
+)
+
+// Device is a device known by its key: a trusted device, or one a code
+// authenticated lately.
+type Device struct {
+	Name     string
+	Key      []byte    // its 32-byte static public key
+	PairedAt time.Time // when it was trusted (a recent device: when a code authenticated it)
+}
+
+// Fingerprint is the short form of the device's key, as discovery
+// advertises it and people type it.
+func (d Device) Fingerprint() string { return secure.Fingerprint(d.Key) }
+
+// Event is d in the schema's form, as the Trusted, Recent and Untrusted
+// events carry it.
+func (d Device) Event() event.Device {
+	return event.Device{Name: d.Name, Fingerprint: d.Fingerprint(), Key: base64.StdEncoding.EncodeToString(d.Key),
+		PairedAt: d.PairedAt.UTC().Format(time.RFC3339)}
+}
+
+func devicesOf(ds []trust.Device, err error) ([]Device, error) {
+	if ds == nil {
+		return nil, err
+	}
+	out := make([]Device, len(ds))
+	for i, d := range ds {
+		out[i] = Device(d)
+	}
+	return out, err
+}
+
+// TrustStatus is how a discovered receiver relates to the trusted
+// devices.
+type TrustStatus int
+
+const (
+	// TrustUnknown: neither its fingerprint nor its name is trusted.
+	TrustUnknown TrustStatus = iota
+	// TrustTrusted: its fingerprint is a trusted device's: send with its
+	// pin, no code.
+	TrustTrusted
+	// TrustKeyChanged: it advertises a trusted device's name with
+	// another key, an impostor or a device with a new key: never send to
+	// it without a code.
+	TrustKeyChanged
+)
+
+// TrustStore is the device's trusted devices (and those a code
+// authenticated lately). Every call reads the file, so several stores,
+// goroutines and processes may share it.
+type TrustStore struct {
+	s   *trust.Store
+	now func() time.Time
+}
+
+// OpenTrust opens the trust store in configDir ("" is the user's config
+// folder) without a Node, for a front end's trust commands: it neither
+// reads nor creates the device's key.
+func OpenTrust(configDir string) (*TrustStore, error) {
+	path := filepath.Join(configDir, "trusted.json")
+	if configDir == "" {
+		p, err := trust.DefaultPath()
+		if err != nil {
+			return nil, fmt.Errorf("finding the trust file: %w", err)
+		}
+		path = p
+	}
+	return &TrustStore{s: trust.Open(path), now: time.Now}, nil
+}
+
+// Path is the trust file's path.
+func (t *TrustStore) Path() string { return t.s.Path() }
+
+// Devices are the trusted devices.
+func (t *TrustStore) Devices() ([]Device, error) { return devicesOf(t.s.Devices()) }
+
+// Recent are the devices a code authenticated lately, newest first.
+func (t *TrustStore) Recent() ([]Device, error) { return devicesOf(t.s.Recent()) }
+
+// Trusted returns the trusted device with this key, if there is one.
+func (t *TrustStore) Trusted(key []byte) (Device, bool, error) {
+	d, ok, err := t.s.Trusted(key)
+	return Device(d), ok, err
+}
+
+// Find is the one trusted device that nameOrFingerprint names:
+// ErrNoSuchDevice or ErrAmbiguous (which lists them) otherwise.
+func (t *TrustStore) Find(nameOrFingerprint string) (Device, error) {
+	devs, err := t.s.Devices()
+	if err != nil {
+		return Device{}, err
+	}
+	d, err := trust.Lookup(devs, nameOrFingerprint)
+	return Device(d), err
+}
+
+// Remove stops trusting the one trusted device that nameOrFingerprint
+// names, and returns it: ErrNoSuchDevice or ErrAmbiguous otherwise.
+func (t *TrustStore) Remove(nameOrFingerprint string) (Device, error) {
+	d, err := t.s.Remove(nameOrFingerprint)
+	return Device(d), err
+}
+
+// Add trusts d's key from now on, as it is (its PairedAt included).
+func (t *TrustStore) Add(d Device) error { return t.s.Add(trust.Device(d)) }
+
+// Classify relates a discovered receiver's advertised name and
+// fingerprint to the trusted devices: trusted (with that device), a
+// trusted name with another key (with the trusted device), or neither.
+func (t *TrustStore) Classify(name, fingerprint string) (TrustStatus, Device, error) {
+	st, d, err := t.s.Classify(name, fingerprint)
+	switch st {
+	case trust.Trusted:
+		return TrustTrusted, Device(d), err
+	case trust.Mismatch:
+		return TrustKeyChanged, Device(d), err
+	}
+	return TrustUnknown, Device(d), err
+}
+
+// TrustRecent trusts the one device a code authenticated lately that
+// nameOrFingerprint names (only those are known by their key). already
+// says it was trusted before (then nothing changes), and d is that
+// device; a name that matches no recent device but a trusted one is
+// that one, already trusted. Errors: ErrNoSuchDevice when no recent
+// device matches, ErrAmbiguous when several do.
+func (t *TrustStore) TrustRecent(nameOrFingerprint string) (d Device, already bool, err error) {
+	recent, err := t.s.Recent()
+	if err != nil {
+		return Device{}, false, err
+	}
+	r, err := trust.Lookup(recent, nameOrFingerprint)
+	if errors.Is(err, trust.ErrNotFound) {
+		if devs, derr := t.s.Devices(); derr == nil {
+			if td, terr := trust.Lookup(devs, nameOrFingerprint); terr == nil {
+				return Device(td), true, nil
+			}
+		}
+		return Device{}, false, err
+	}
+	if err != nil {
+		return Device{}, false, err
+	}
+	if td, ok, err := t.s.Trusted(r.Key); err != nil {
+		return Device{}, false, err
+	} else if ok {
+		return Device(td), true, nil
+	}
+	r.PairedAt = t.now()
+	if err := t.s.Add(r); err != nil {
+		return Device{}, false, err
+	}
+	return Device(r), false, nil
+}
+
+// Trust is the device's trust store, for a front end's trust commands
+// and views; nil when it cannot be used (New warned why).
+func (n *Node) Trust() *TrustStore {
+	if n.trust == nil {
+		return nil
+	}
+	return &TrustStore{s: n.trust, now: n.now}
+}
+
+// TrustOf relates a discovered receiver to the trust store (see
+// TrustStore.Classify). With trusted devices off, TrustUnknown.
+func (n *Node) TrustOf(p Peer) (TrustStatus, Device, error) {
+	if n.trust == nil {
+		return TrustUnknown, Device{}, nil
+	}
+	return n.Trust().Classify(p.Name, p.Fingerprint)
+}
+
+// String is the status as lists show it: "trusted", "key changed" or
+// "unknown".
+func (st TrustStatus) String() string {
+	switch st {
+	case TrustTrusted:
+		return "trusted"
+	case TrustKeyChanged:
+		return "key changed"
+	}
+	return "unknown"
+}
+
+// NoteRecent remembers d as a device a code authenticated just now (its
+// PairedAt: when), which TrustRecent may then trust by name.
+func (t *TrustStore) NoteRecent(d Device) error { return t.s.NoteRecent(trust.Device(d)) }
