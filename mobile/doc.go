@@ -96,7 +96,9 @@
 // core are core's to keep safe.)
 //
 // A failed transfer's "error" event has a "kind", one of the Kind
-// constants, for the app to branch on, and a "message" for people. Errors returned by
+// constants, for the app to branch on, and for people core's words for
+// the kind, "title" and "hint" (the same in every front end; an app adds
+// its own buttons), and the error's own "message". Errors returned by
 // commands are for people only: bad arguments, too many transfers,
 // a closed Node.
 //

@@ -10,11 +10,12 @@ import (
 )
 
 // Error kinds, the "kind" of an "error" event: the stable names an app
-// branches on (to word a message, offer a retry, ask for the code
-// again). The event's "message" is for people and may change between
+// branches on (to offer a retry, ask for the code again). The event's
+// "title", "hint" and "message" are for people and may change between
 // versions; the kind will not. They are core's kinds (core/errkind's
 // Of), so the app, the CLI's --json events and the history all say the
-// same word for the same error.
+// same word for the same error; the words for each are core's too
+// (failureOf), not these comments, which only say what a kind is.
 const (
 	KindWrongCode      = string(errkind.WrongCode)      // the code typed on the sender was not the receiver's
 	KindCodeRetired    = string(errkind.CodeRetired)    // too many wrong codes: the receiver shows a new one
@@ -56,9 +57,23 @@ var (
 // kindOf names err's kind: core's, which reads this package's errors too.
 func kindOf(err error) string { return string(errkind.Of(err)) }
 
-// failureOf is err as the app is told it: an "error" event.
-func failureOf(err error) event.Error {
-	return event.Error{Kind: kindOf(err), Message: err.Error(), Err: err}
+// failureOf is err as the app is told it: an "error" event, with core's
+// words for its kind (errkind.WordsOf): "title", what happened, and
+// "hint", what to do, both lowercase clauses an app shows as sentences,
+// adding its own buttons after them. So an app words no kind itself:
+// it branches on the kind only where it offers something (ask for the
+// code again). "message" is the error's own text.
+func failureOf(err error) errorEvent {
+	k := errkind.Of(err)
+	w := errkind.WordsOf(k)
+	return errorEvent{Error: event.Error{Kind: string(k), Message: err.Error(), Hint: w.Hint, Err: err}, Title: w.Message}
+}
+
+// errorEvent is mobile's "error" event: core/app/event's, and its kind's
+// message as a title.
+type errorEvent struct {
+	event.Error
+	Title string `json:"title"`
 }
 
 // maxStack bounds the stack carried in a panic's message: enough to find

@@ -1,10 +1,12 @@
 package mobile
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"testing"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/secure"
 )
@@ -16,6 +18,14 @@ func TestKindsAreCore(t *testing.T) {
 		err := fmt.Errorf("sending: %w", errkind.New(k, "example"))
 		if got := failureOf(err).Kind; got != string(k) {
 			t.Errorf("an error of kind %q reaches the app as %q", k, got)
+		}
+		// With core's words for it, the same as every front end's: mobile
+		// keeps no table of words (the app adds its own buttons).
+		w := errkind.WordsOf(k)
+		b, jerr := event.MarshalFor(failureOf(err), 3)
+		var got struct{ Kind, Title, Hint, Message string }
+		if jerr != nil || json.Unmarshal(b, &got) != nil || got.Kind != string(k) || got.Title != w.Message || got.Hint != w.Hint || got.Message != err.Error() {
+			t.Errorf("an error of kind %q reaches the app as %s (%v), want core's words %+v", k, b, jerr, w)
 		}
 	}
 	for _, tt := range []struct {

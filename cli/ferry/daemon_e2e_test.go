@@ -86,7 +86,7 @@ func TestE2EDaemon(t *testing.T) {
 		}
 	}
 	d.Stderr.WaitFor(t, "it sent with a code, and this receiver takes trusted devices only (no code was checked)", 10*time.Second)
-	d.Stderr.WaitFor(t, "ferry: hint: to take files from that device, pair it once with 'ferry receive' and trust it", 10*time.Second)
+	d.Stderr.WaitFor(t, "ferry: hint: to take files from that device, pair it once: receive from it with a code, then answer yes to trust; --trust answers yes for you", 10*time.Second)
 	if strings.Contains(d.Stderr.String(), "wrong code") {
 		t.Errorf("the daemon counted a wrong code:\n%s", d.Stderr)
 	}

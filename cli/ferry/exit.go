@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/errkind"
 )
 
@@ -54,7 +55,7 @@ func withHint(err error, hint string) error { return &hinted{err: err, hint: hin
 // classify gives an error's exit code, its kind for the JSON error event,
 // and a hint for a person. The kind is core/errkind's (errkind.Of), but
 // for the CLI's own errors: a command line that cannot run, an interrupt.
-// This file only words kinds: exitCodeOf and kindHints.
+// This file only words kinds: exitCodeOf and kindHint.
 func classify(err error) (code int, kind, hint string) {
 	if err == nil {
 		return exitOK, "", ""
@@ -71,7 +72,7 @@ func classify(err error) (code int, kind, hint string) {
 		return exitDeclined, string(errkind.Cancelled), hint
 	}
 	k := errkind.Of(err)
-	return exitCodeOf(k), string(k), firstNonEmpty(hint, kindHints[k])
+	return exitCodeOf(k), string(k), firstNonEmpty(hint, kindHint(k))
 }
 
 // exitCodeOf is the exit code of a kind.
@@ -94,36 +95,59 @@ func exitCodeOf(k errkind.Kind) int {
 	return exitFailure
 }
 
-// kindHints is what a person is told to do about each kind, unless the
-// error carries a hint of its own (withHint).
-var kindHints = map[errkind.Kind]string{
-	errkind.WrongCode:      "check the code the receiver shows and try again",
-	errkind.CodeRetired:    "the receiver now shows a new code: use that one",
-	errkind.CodesHeld:      "the receiver is holding back codes after too many wrong ones: wait a minute and send again, or ask the person there for a new code",
-	errkind.CodesStopped:   codesStoppedHint,
-	errkind.NotPaired:      pairAgainHint,
-	errkind.KeyChanged:     "if the other device made a new key, run 'ferry trust remove NAME_OR_FINGERPRINT', then pair again: send once with the code and answer yes to trust",
-	errkind.Busy:           "the receiver is in another transfer: send again when it has finished",
-	errkind.TrustFile:      "fix the file or move it away: ferry never rewrites a trust file it cannot read",
-	errkind.HistoryFile:    "move the file away to start a new history, or pass --no-history",
-	errkind.Verify:         "the data was damaged or changed on the way: send again",
-	errkind.Damaged:        "the data was damaged or altered on the network, and nothing damaged was kept: send again; if it keeps happening, something on the way is changing it",
-	errkind.Incompatible:   "update ferry on both devices to the same version",
-	errkind.NoSpace:        "free some space on the receiver, or pick another folder with --dir",
-	errkind.Timeout:        "check that both devices are still on the network",
-	errkind.SourceChanged:  "wait until the file stops changing, then send again",
-	errkind.Protocol:       "update ferry on both devices; if both are up to date, this is a bug",
-	errkind.ConnectionLost: "the other end stopped or the network dropped: send again to resume where it stopped",
-	errkind.NotFerry:       "check the port: it is not a ferry receiver",
-	errkind.Unreachable:    "check the address and port the receiver shows, and that it is still waiting",
-	errkind.AddressInUse:   "pick another port with --listen, or port 0 for any free one",
-	errkind.Permission:     "check the permissions of the files, or pick a folder this user can write with --dir",
-	errkind.FileMissing:    "a file or folder was moved or deleted after it was named: send again without it",
-	errkind.Internal:       "this is a bug in ferry: please report it with the message",
+// kindHint is what a person is told to do about an error of kind k,
+// unless the error carries a hint of its own (withHint): core's words
+// for the kind (errkind.WordsOf), already in this CLI's form, and after
+// them the flag or command that does it here (affordances).
+func kindHint(k errkind.Kind) string {
+	a, ok := affordances[k]
+	switch {
+	case ok && a == "":
+		return ""
+	case a != "":
+		return errkind.WordsOf(k).Hint + "; " + a
+	}
+	return errkind.WordsOf(k).Hint
+}
+
+// affordances are the CLI's own part of a hint: the flag or the command
+// that does what core's words say, for the kinds whose fix has one. An
+// entry with no words gives no hint at all: the error line says it all
+// (a decline, a cancel), or the error brings its own (a command line
+// that cannot run), or it is no one kind (a failure).
+var affordances = map[errkind.Kind]string{
+	errkind.CodesStopped:   "'ferry receive' starts again with a new code",
+	errkind.NotPaired:      "--trust answers yes for you",
+	errkind.KeyChanged:     "'ferry trust remove NAME_OR_FINGERPRINT' removes it",
+	errkind.TrustFile:      "'ferry trust list' says what is wrong with it",
+	errkind.HistoryFile:    "--no-history runs without it",
+	errkind.NoSpace:        "--dir picks another folder",
+	errkind.Permission:     "--dir picks a folder this user can write",
+	errkind.DirNotWritable: "--dir picks another folder",
+	errkind.AddressInUse:   "--listen picks another port, port 0 any free one",
+	errkind.Unreachable:    "--to takes the address and port the receiver shows",
 	errkind.NoSuchDevice:   "'ferry trust list' shows the trusted devices, 'ferry peers' the ones on the network",
-	errkind.Ambiguous:      "give more of the fingerprint",
-	errkind.ClipboardEmpty: "copy something first, or name a file to send",
-	errkind.Browse:         "check the network interface (--iface), or give the receiver's address with --to",
+	errkind.ClipboardEmpty: "naming a file sends it instead",
+	errkind.Browse:         "--iface picks the network interface, --to takes the address",
+	errkind.Declined:       "",
+	errkind.Cancelled:      "",
+	errkind.Usage:          "",
+	errkind.Failure:        "",
+}
+
+// refusalHint is a refused sender's hint as the receiver's person reads
+// it: core's (event.Refused's), and after it the CLI's affordance for
+// its kind: the trust file's while that file is what refused it, else
+// not_paired's (--trust).
+func refusalHint(e event.Refused) string {
+	k := errkind.Kind(e.Kind)
+	if e.Reason == "trust_off" {
+		k = errkind.TrustFile
+	}
+	if a := affordances[k]; a != "" && e.Hint != "" {
+		return e.Hint + "; " + a
+	}
+	return e.Hint
 }
 
 func firstNonEmpty(s ...string) string {

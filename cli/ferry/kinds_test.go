@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/ferry-project/ferry/core/app"
@@ -67,6 +68,36 @@ func TestSettledKinds(t *testing.T) {
 		code, kind, _ := classify(fmt.Errorf("receiving: %w", tt.err))
 		if code != tt.code || kind != tt.kind {
 			t.Errorf("%v: exit %d, kind %q; want %d %q", tt.err, code, kind, tt.code, tt.kind)
+		}
+	}
+}
+
+// TestAffordancesKnownKinds: the CLI's own part of a hint is keyed by
+// kinds of core's taxonomy, and a hint is core's words with it after
+// them, in the CLI's form (lowercase, no period at the end).
+func TestAffordancesKnownKinds(t *testing.T) {
+	known := map[errkind.Kind]bool{}
+	for _, k := range errkind.All() {
+		known[k] = true
+	}
+	for k, a := range affordances {
+		if !known[k] {
+			t.Errorf("affordance for %q, which is not a kind", k)
+		}
+		if a != "" && (strings.HasSuffix(a, ".") || strings.ToLower(a[:1]) != a[:1]) {
+			t.Errorf("affordance for %q is not in the CLI's form: %q", k, a)
+		}
+	}
+	for _, k := range errkind.All() {
+		_, _, hint := classify(errkind.New(k, "example"))
+		if a, ok := affordances[k]; ok && a == "" {
+			if hint != "" && k != errkind.Usage {
+				t.Errorf("kind %q: hint %q, want none", k, hint)
+			}
+			continue
+		}
+		if !strings.HasPrefix(hint, errkind.WordsOf(k).Hint) || strings.HasSuffix(hint, ".") {
+			t.Errorf("kind %q: hint %q is not core's words (%q) in the CLI's form", k, hint, errkind.WordsOf(k).Hint)
 		}
 	}
 }

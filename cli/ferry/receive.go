@@ -14,6 +14,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/errkind"
 )
 
 type receiveOpts struct {
@@ -226,7 +227,9 @@ func (rs *receiveSession) showLink(first bool) {
 	rs.p.noticef("link %s", ev.Links[0])
 }
 
-const codesStoppedHint = "someone on the network may be guessing the code: run 'ferry receive' again for a new code when you are ready (trusted devices need no code)"
+// codesStoppedHint is the hint of a receiver that stopped taking codes:
+// core's words for the kind, with the command that starts again.
+var codesStoppedHint = kindHint(errkind.CodesStopped)
 
 func codesStoppedError() error {
 	return withHint(fmt.Errorf("stopped waiting for a sender: %w", app.ErrCodesStopped), codesStoppedHint)
@@ -432,7 +435,7 @@ func (rs *receiveSession) onReceiverEvent(ev event.Event) {
 		rs.p.warnf("stopped taking codes: %d wrong codes were tried here since a person last acted (started it or asked for a new code), more than a person mistypes", e.Wrong)
 	case event.Refused:
 		rs.p.warnf("%s", e.Message)
-		rs.p.stderrHint(e.Hint)
+		rs.p.stderrHint(refusalHint(e))
 	case event.Diag:
 		if rs.o.diag {
 			rs.p.infof("diag: receiver: %s", e.Line)

@@ -29,8 +29,6 @@ func newTrustedEvent(kind string, d app.Device) event.Event {
 	return event.Trusted{Device: dev}
 }
 
-const pairAgainHint = "pair again: send once with the code, then answer yes to trust (or pass --trust)"
-
 type trustOpts struct {
 	json, recent bool
 	operands     []string

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/guessfile"
+	"github.com/ferry-project/ferry/core/guess"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
@@ -311,8 +311,8 @@ func TestKeepWaitingWhenStopped(t *testing.T) {
 	for _, keep := range []bool{false, true} {
 		t.Run(strconv.FormatBool(keep), func(t *testing.T) {
 			n := newNode(t)
-			spent := transfer.GuessRecord{Wrong: 12, Last: time.Now(), Stopped: true}
-			if err := guessfile.Open(filepath.Join(n.cfg.ConfigDir, "guesses.json")).Save(spent); err != nil {
+			spent := guess.Record{Wrong: 12, Last: time.Now(), Stopped: true}
+			if err := guess.OpenFile(filepath.Join(n.cfg.ConfigDir, "guesses.json")).Save(spent); err != nil {
 				t.Fatal(err)
 			}
 			rec := newRecorder()

@@ -8,10 +8,19 @@ import (
 	"github.com/ferry-project/ferry/core/app/event"
 )
 
-// pairAgainHint is how a refused sender pairs again.
-const pairAgainHint = "pair again: send once with the code, then answer yes to trust (or pass --trust)"
-
-const trustFileHint = "send with the code; 'ferry trust list' shows what is wrong with the trust file"
+// The hints of a refusal, in core/errkind's form (lowercase, no period)
+// and like its words front-end neutral: a front end adds its own way of
+// doing it (the CLI its --trust, its 'ferry trust list').
+const (
+	// pairAgainHint is how a refused sender pairs again.
+	pairAgainHint = "pair again: send once with the code, then answer yes to trust"
+	// trustFileHint is what a sender does while the trust file is
+	// unusable here, and where the reason is shown.
+	trustFileHint = "send with the code; the list of trusted devices on this device says what is wrong with the trust file"
+	// pairFirstHint is how a device becomes one that a receiver taking
+	// trusted devices only takes files from.
+	pairFirstHint = "to take files from that device, pair it once: receive from it with a code, then answer yes to trust"
+)
 
 // refused words a sender that the handshake refused in paired mode, or
 // with a code at a paired-only receiver. It
@@ -42,7 +51,7 @@ func (n *Node) refused(e event.Refused) event.Refused {
 		ev.Reason, ev.Hint = event.NotTrusted, pairAgainHint
 		ev.Message = fmt.Sprintf("refused %s: it sent without a code, and this device does not trust it", who)
 	case e.Reason == event.CodesOff:
-		ev.Reason, ev.Hint = event.CodesOff, "to take files from that device, pair it once with 'ferry receive' and trust it"
+		ev.Reason, ev.Hint = "codes_off", pairFirstHint
 		ev.Message = fmt.Sprintf("refused a sender at %s: it sent with a code, and this receiver takes trusted devices only (no code was checked)", host)
 	case e.Reason == event.PinMismatch:
 		ev.Reason, ev.Hint = event.PinMismatch, pairAgainHint

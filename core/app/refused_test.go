@@ -36,9 +36,9 @@ func TestRefused(t *testing.T) {
 		{"stale pin", event.Refused{Addr: "[fe80::1%eth1]:40000", Reason: event.PinMismatch}, n, "pin_mismatch",
 			"refused a sender at fe80::1%eth1: it sent without a code, expecting another key for this device (this device made a new key since they paired, or the sender meant another device)", pairAgainHint},
 		{"trust off", event.Refused{Addr: "10.1.2.3:40000", Reason: event.TrustOff}, off, "trust_off",
-			"refused a sender at 10.1.2.3: it sent without a code, and trusted devices are off on this device", "send with the code"},
+			"refused a sender at 10.1.2.3: it sent without a code, and trusted devices are off on this device", "send with the code;"},
 		{"code to the daemon", event.Refused{Addr: "10.1.2.3:40000", Reason: event.CodesOff}, n, "codes_off",
-			"refused a sender at 10.1.2.3: it sent with a code, and this receiver takes trusted devices only (no code was checked)", "to take files from that device, pair it once"},
+			"refused a sender at 10.1.2.3: it sent with a code, and this receiver takes trusted devices only (no code was checked)", pairFirstHint},
 		{"after a flood", event.Refused{Addr: "10.1.2.3:40000", Reason: event.PinMismatch, Dropped: 7}, n, "pin_mismatch",
 			"(and 7 refusals before it not shown: too many at once)", pairAgainHint},
 	}
@@ -46,6 +46,10 @@ func TestRefused(t *testing.T) {
 		ev := tt.n.refused(tt.e)
 		if ev.Kind != "not_paired" || string(ev.Reason) != tt.reason || !strings.Contains(ev.Message, tt.msg) || !strings.HasPrefix(ev.Hint, tt.hint) {
 			t.Errorf("%s: %+v", tt.name, ev)
+		}
+		// Core's words are every front end's: the CLI adds its flags.
+		if strings.Contains(ev.Hint, "--") || strings.Contains(ev.Hint, "'ferry") {
+			t.Errorf("%s: the hint names a command line: %q", tt.name, ev.Hint)
 		}
 	}
 

@@ -8,10 +8,20 @@
 // A Kind is a stable string ("wrong_code", "busy", "no_space", ...). The
 // abort code on the wire, the CLI's exit code and --json kind, the GUI's
 // sentence, mobile's Failure.ErrorKind, the browser page's kind and
-// core/history's ErrorKind are all read from it. A front end words a kind
-// (a sentence, an exit code, a hint); it never maps errors itself. The
-// strings never change meaning: scripts branch on them and history files
-// keep them. All lists every kind, Failure last.
+// core/history's ErrorKind are all read from it. A front end never maps
+// errors itself: it reads the kind. The strings never change meaning:
+// scripts branch on them and history files keep them. All lists every
+// kind, Failure last.
+//
+// # Words
+//
+// Each kind's words, what happened and what to do, are written once,
+// here (WordsOf), for every front end: plain words that name no flag, no
+// button and no command. A front end shows them in its own form (the
+// CLI's hint line, the app's headline and advice, the page's result,
+// mobile's error event) and adds at most its own affordance after them,
+// from one small table keyed by kind: the CLI's --dir, the page's QR
+// code. An exit code is the CLI's, not a word, and stays there.
 //
 // # Where a kind comes from
 //

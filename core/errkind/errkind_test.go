@@ -81,3 +81,42 @@ func TestPrecedence(t *testing.T) {
 		}
 	}
 }
+
+// TestWords: every kind has its words, in the one form front ends build
+// on (lowercase at the start but for Ferry's name, no period at the
+// end), and they name no flag, button or command: those are a front
+// end's. WordsOf of a kind it does not know gives Failure's.
+func TestWords(t *testing.T) {
+	for _, k := range All() {
+		w, ok := words[k]
+		if !ok || w.Message == "" || w.Hint == "" {
+			t.Errorf("kind %q has no words: %+v", k, w)
+			continue
+		}
+		if k != Failure && w.Message == words[Failure].Message {
+			t.Errorf("kind %q is worded as a general failure", k)
+		}
+		for _, s := range []string{w.Message, w.Hint} {
+			if first := s[:1]; first != strings.ToLower(first) && !strings.HasPrefix(s, "Ferry ") {
+				t.Errorf("kind %q: %q starts with a capital", k, s)
+			}
+			if strings.HasSuffix(s, ".") || strings.TrimSpace(s) != s {
+				t.Errorf("kind %q: %q ends with a period or a space", k, s)
+			}
+			// "ferry " is the command; Ferry, the name, may be said.
+			for _, front := range []string{"--", "'ferry", "ferry ", "Press ", "press ", "click", "Click", "tick", "button", "scan", "Scan"} {
+				if strings.Contains(s, front) {
+					t.Errorf("kind %q: %q names a front end's affordance (%q)", k, s, front)
+				}
+			}
+		}
+	}
+	for k := range words {
+		if _, ok := rank[k]; !ok {
+			t.Errorf("words for %q, which is not a kind", k)
+		}
+	}
+	if WordsOf("from_the_future") != words[Failure] {
+		t.Error("an unknown kind has words of its own")
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/diag"
+	"github.com/ferry-project/ferry/core/place"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
@@ -215,7 +216,7 @@ func TestCancelFromSender(t *testing.T) {
 	if n := listDir(t, p.r.cfg.Dir); len(n) != 0 {
 		t.Errorf("final files after cancel: %v", n)
 	}
-	if parts, _ := os.ReadDir(filepath.Join(p.r.cfg.Dir, partialDir)); len(parts) != 1 {
+	if parts, _ := os.ReadDir(filepath.Join(p.r.cfg.Dir, place.PartialDir)); len(parts) != 1 {
 		t.Errorf("partial file not kept: %v", parts)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/place"
 	"github.com/ferry-project/ferry/tests/testkit"
 )
 
@@ -83,7 +84,7 @@ func TestCancelSessionLeavesOthers(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(m.dir, "held.bin")); !os.IsNotExist(err) {
 		t.Fatalf("the cancelled file was placed: %v", err)
 	}
-	parts, _ := os.ReadDir(filepath.Join(m.dir, partialDir))
+	parts, _ := os.ReadDir(filepath.Join(m.dir, place.PartialDir))
 	if len(parts) != 1 {
 		t.Fatalf("%d partial files after the cancel, want the cancelled one's", len(parts))
 	}

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/guess"
+	"github.com/ferry-project/ferry/core/place"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
@@ -265,6 +267,10 @@ func TestServeManyAcceptAnswersOldest(t *testing.T) {
 // Two senders offer photo.jpg into one folder at once: one file keeps the
 // name, the other is "photo (1).jpg", whichever is placed first. With
 // Overwrite, the last placed wins and its result says it replaced one.
+// (A CI run once saw neither say so: placing with overwrite looked for
+// the name, then renamed, and both sessions looked before either
+// renamed. place.Dest.Place now learns it from the step that places the
+// file, a link that fails where the name is taken.)
 func TestServeManySameNames(t *testing.T) {
 	for _, overwrite := range []bool{false, true} {
 		t.Run(fmt.Sprintf("overwrite=%v", overwrite), func(t *testing.T) {
@@ -359,7 +365,7 @@ func TestServeManySameSenderTwice(t *testing.T) {
 	// The receiver removes the partial folder as its last session ends,
 	// a moment after the senders have their results.
 	m.idle(ctx)
-	if _, err := os.Stat(filepath.Join(m.dir, partialDir)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(m.dir, place.PartialDir)); !os.IsNotExist(err) {
 		t.Fatalf("the partial folder stayed: %v", err)
 	}
 }
@@ -503,7 +509,7 @@ func TestServeManyResumeEach(t *testing.T) {
 	}
 	// Both sessions end; their partial files stay.
 	m.waitEvents(ctx, 2, func(ev Event) bool { f, ok := ev.(event.Error); return ok && f.Session != 0 })
-	parts, _ := os.ReadDir(filepath.Join(dir, partialDir))
+	parts, _ := os.ReadDir(filepath.Join(dir, place.PartialDir))
 	if len(parts) != 2 {
 		t.Fatalf("partial files after the cut: %d, want one per sender", len(parts))
 	}
@@ -590,7 +596,7 @@ func TestServeManyCodeServesSeveral(t *testing.T) {
 func TestServeManyWrongCodesDuringTransfers(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	budget := NewBudget(BudgetConfig{})
+	budget := guess.NewBudget(guess.Config{})
 	m := newMany(t, ctx, ReceiverConfig{MaxConcurrent: 4, Policy: AcceptAll, Budget: budget, Code: "246810"})
 	src := t.TempDir()
 	var honest []SendConfig

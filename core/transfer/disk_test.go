@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/place"
 )
 
 // smallDisk mounts a tmpfs of the given size and returns its path. It
@@ -79,7 +80,7 @@ func TestDiskFillsUp(t *testing.T) {
 	if names := listDir(t, dest); len(names) != 1 || names[0] != "filler" {
 		t.Errorf("destination holds %v", names)
 	}
-	parts, _ := os.ReadDir(filepath.Join(dest, partialDir))
+	parts, _ := os.ReadDir(filepath.Join(dest, place.PartialDir))
 	if len(parts) != 1 {
 		t.Fatalf("partial file not kept: %v", parts)
 	}

@@ -25,7 +25,7 @@
 //     to the sender's (see Skip); it never sends a hash of its own file,
 //     only of a partial file that the same sender wrote (see Resume).
 //   - The receiver writes only inside its destination, through os.Root,
-//     after checking every path (see checkPath), never through a symlink,
+//     after checking every path (core/place: CheckPath), never through a symlink,
 //     never overwriting unless configured to.
 //   - A cancelled context, on either end, reaches the other end as an
 //     Abort with a reason (a context.WithCancelCause cause is that
@@ -261,7 +261,7 @@
 //     so a resumed folder keeps the time its last write gave it. (A fixed
 //     0755/0644 rule was the alternative: it would drop a sender's
 //     executable bits and widen its private files.)
-//   - Names. checkPath's rules are the same on every OS, so that an
+//   - Names. place.CheckPath's rules are the same on every OS, so that an
 //     offer one receiver accepts, another (or the same one writing to a
 //     USB stick) never fails on after the bytes arrived: no control,
 //     format (bidi, zero-width) or default-ignorable code point, none of
@@ -269,10 +269,10 @@
 //     trailing dot or space, at most 255 bytes a name and 4096 a path.
 //     Only a Windows receiver also refuses names of the 8.3 short-name
 //     shape ("PROGRA~1"), which NTFS may resolve to an existing long
-//     name (paths_windows.go); the partial folder's own short names
+//     name (core/place/paths_windows.go); the partial folder's own short names
 //     ("FERRY-~1") are refused everywhere, since Linux's vfat resolves
 //     them too.
-//   - Case. Two entries that are one name under foldKey (canonical
+//   - Case. Two entries that are one name under place.Folding (canonical
 //     decomposition, simple uppercase, full Unicode case folding, NFC:
 //     "Report" and "report", NFC and NFD "é", "ſ" and "s", "ς" and "σ",
 //     "ı" and "I") are refused on every target, case-insensitive or not,
@@ -356,11 +356,11 @@
 //     many handshakes run at once, and a guess that arrives for a code
 //     retired meanwhile is refused unchecked (secure.ErrCodeRetired).
 //     Every wrong code also counts against the device's guess budget
-//     (budget.go: a Budget that every Receiver of the device shares,
-//     kept across restarts by a GuessStore): 6 checked at once, then
+//     (core/guess: a Budget that every Receiver of the device shares,
+//     kept across restarts by a guess.Store): 6 checked at once, then
 //     one after each of 0.5 s, 1 s ... 16 s, then none after 12 until a
 //     person acts (Receiver.NewCode, or a start by hand:
-//     BudgetConfig.ByPerson); wrong codes never expire. A guess that
+//     guess.Config.ByPerson); wrong codes never expire. A guess that
 //     comes sooner is refused unchecked (secure.ErrCodesHeld).
 //     CodesHeld and CodesStopped tell the front end. A successful
 //     transfer does not reset the budget, or an attacker would get a

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ferry-project/ferry/core/place"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/tests/testkit"
 )
@@ -160,8 +161,8 @@ func compareTree(t *testing.T, src, dst string, folderTimes bool) {
 // listDir returns the names in dir, partial folder excluded.
 func listDir(t *testing.T, dir string) []string {
 	t.Helper()
-	if testkit.PartialFolder != partialDir {
-		t.Fatalf("testkit.PartialFolder is %q, the receiver uses %q", testkit.PartialFolder, partialDir)
+	if testkit.PartialFolder != place.PartialDir {
+		t.Fatalf("testkit.PartialFolder is %q, the receiver uses %q", testkit.PartialFolder, place.PartialDir)
 	}
 	return testkit.FinalNames(t, dir)
 }

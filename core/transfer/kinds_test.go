@@ -20,6 +20,7 @@ import (
 	"github.com/ferry-project/ferry/core/clipboard"
 	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/history"
+	"github.com/ferry-project/ferry/core/place"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
@@ -37,6 +38,8 @@ var sentinels = map[string]struct {
 	"transfer.ErrVerify":            {transfer.ErrVerify, errkind.Verify},
 	"transfer.ErrRefusedPath":       {transfer.ErrRefusedPath, errkind.RefusedPath},
 	"transfer.ErrNoSpace":           {transfer.ErrNoSpace, errkind.NoSpace},
+	"place.ErrRefusedPath":          {place.ErrRefusedPath, errkind.RefusedPath},
+	"place.ErrNoSpace":              {place.ErrNoSpace, errkind.NoSpace},
 	"transfer.ErrTimeout":           {transfer.ErrTimeout, errkind.Timeout},
 	"transfer.ErrSourceChanged":     {transfer.ErrSourceChanged, errkind.SourceChanged},
 	"transfer.ErrProtocol":          {transfer.ErrProtocol, errkind.Protocol},

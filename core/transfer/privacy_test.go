@@ -17,6 +17,8 @@ import (
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"lukechampine.com/blake3"
+
+	"github.com/ferry-project/ferry/core/place"
 )
 
 // TestAbortReasonHidesLocalPaths: when a file fails on the sender's disk,
@@ -131,7 +133,7 @@ func TestNoSpaceAbortHidesDestination(t *testing.T) {
 	}
 	t.Logf("sender: %v", serr)
 	t.Logf("receiver: %v", rerr)
-	if !strings.Contains(rerr.Error(), filepath.Join(dir, partialDir)) {
+	if !strings.Contains(rerr.Error(), filepath.Join(dir, place.PartialDir)) {
 		t.Errorf("the receiver's own error does not name its partial file: %v", rerr)
 	}
 	if strings.Contains(serr.Error(), dir) {
@@ -228,7 +230,7 @@ func TestHaveHashStaysHome(t *testing.T) {
 // enough space"; how much the offer needs and how much is free is for
 // the receiver's person.
 func TestNoSpaceRefusalHidesFigures(t *testing.T) {
-	if _, ok := freeSpace(t.TempDir()); !ok {
+	if _, ok := place.FreeSpace(t.TempDir()); !ok {
 		t.Skip("free space cannot be known on windows or this system")
 	}
 	const huge = 1 << 60

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/diag"
+	"github.com/ferry-project/ferry/core/guess"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
@@ -41,8 +42,8 @@ type Receiver struct {
 	// questions are the offers waiting for the person, oldest first.
 	questions []question
 	// budget bounds the wrong codes checked by the whole device (see
-	// budget.go), across Receivers.
-	budget *Budget
+	// core/guess), across Receivers.
+	budget *guess.Budget
 
 	refusals refusalLimit // Refused events, across Serve calls
 }
@@ -119,7 +120,7 @@ func newReceiver(cfg ReceiverConfig) (*Receiver, error) {
 	cfg.Timeout = orDefault(cfg.Timeout, defaultTimeout)
 	budget := cfg.Budget
 	if budget == nil {
-		budget = NewBudget(BudgetConfig{})
+		budget = guess.NewBudget(guess.Config{})
 	}
 	life, kill := context.WithCancelCause(context.Background())
 	return &Receiver{cfg: cfg, ln: ln, ev: &emitter{f: cfg.OnEvent}, decide: make(chan bool, 1),
@@ -253,7 +254,7 @@ func (r *Receiver) Close() error {
 // listening. A wrong code counts against the current code; after
 // maxAttempts wrong codes a new one is picked and CodeChanged emitted.
 // Every wrong code also counts against the receiver's guess budget
-// (budget.go): past its free guesses, codes are held back for a while
+// (core/guess): past its free guesses, codes are held back for a while
 // (CodesHeld), then not checked at all (CodesStopped) until NewCode. A
 // code that the receiver picked is used up by the transfer it
 // authenticated: when that transfer ends, a new one is picked
@@ -513,15 +514,15 @@ func (r *Receiver) attempt(ev *emitter) (*guessTry, func(check func() bool) secu
 		var evs []Event
 		answer := secure.Wrong
 		switch {
-		case !g.checked:
+		case !g.Checked:
 			answer = secure.Held
-		case g.right:
+		case g.Right:
 			t.wrongCodes = r.codes.wrongSince
 		default:
 			r.codes.wrongSince++
 			r.codes.wrong++
 			switch {
-			case g.spent:
+			case g.Spent:
 				// The code stays until NewCode: showing a new one that
 				// nobody may use would only mislead.
 			case r.codes.wrong >= r.cfg.hooks.maxAttempts():
@@ -529,8 +530,8 @@ func (r *Receiver) attempt(ev *emitter) (*guessTry, func(check func() bool) secu
 				answer = secure.Retired
 				evs = append(evs, event.CodeChanged{Code: next, Reason: event.CodeRetired})
 			}
-			if !g.spent && g.next.After(g.at) {
-				evs = append(evs, event.CodesHeld{Until: g.next.UTC().Format(time.RFC3339Nano), Wrong: g.wrong})
+			if !g.Spent && g.Next.After(g.At) {
+				evs = append(evs, event.CodesHeld{Until: g.Next.UTC().Format(time.RFC3339Nano), Wrong: g.Wrong})
 			}
 		}
 		r.endGuess(t, g, saveErr, evs, ev)
@@ -540,11 +541,11 @@ func (r *Receiver) attempt(ev *emitter) (*guessTry, func(check func() bool) secu
 
 // checkGuess has the budget check one guess, and tells a test's hook
 // when it was checked. r.mu is held.
-func (r *Receiver) checkGuess(check func() bool) (guessResult, error) {
-	g, saveErr := r.budget.guess(check)
-	if g.checked {
+func (r *Receiver) checkGuess(check func() bool) (guess.Result, error) {
+	g, saveErr := r.budget.Guess(check)
+	if g.Checked {
 		if h := r.cfg.hooks; h != nil && h.checked != nil {
-			h.checked(g.at, g.right)
+			h.checked(g.At, g.Right)
 		}
 	}
 	return g, saveErr
@@ -554,14 +555,14 @@ func (r *Receiver) checkGuess(check func() bool) (guessResult, error) {
 // another Receiver's did, t keeps CodesStopped for its handshake to say
 // (once per Receiver); then r.mu is released, a failure to save the
 // count is reported, and evs are emitted.
-func (r *Receiver) endGuess(t *guessTry, g guessResult, saveErr error, evs []Event, ev *emitter) {
-	if g.spent && !r.codes.toldStopped {
+func (r *Receiver) endGuess(t *guessTry, g guess.Result, saveErr error, evs []Event, ev *emitter) {
+	if g.Spent && !r.codes.toldStopped {
 		r.codes.toldStopped = true
-		t.stopped = &event.CodesStopped{Wrong: g.wrong}
+		t.stopped = &event.CodesStopped{Wrong: g.Wrong}
 	}
 	r.mu.Unlock()
 	if saveErr != nil {
-		r.budget.say(saveErr)
+		r.budget.Warn(saveErr)
 	}
 	for _, e := range evs {
 		ev.emit(e)
@@ -598,15 +599,15 @@ func (r *Receiver) checkUsed(t *guessTry, ev *emitter, check func() bool) secure
 	var evs []Event
 	answer := secure.Retired
 	switch {
-	case !g.checked:
+	case !g.Checked:
 		answer = secure.Held
-	case g.right:
+	case g.Right:
 		t.wrongCodes = r.codes.wrongSince // a right guess's answer is not read
 	default:
 		r.codes.wrongSince++
 		r.codes.usedWrong++
-		if !g.spent && g.next.After(g.at) {
-			evs = append(evs, event.CodesHeld{Until: g.next.UTC().Format(time.RFC3339Nano), Wrong: g.wrong})
+		if !g.Spent && g.Next.After(g.At) {
+			evs = append(evs, event.CodesHeld{Until: g.Next.UTC().Format(time.RFC3339Nano), Wrong: g.Wrong})
 		}
 	}
 	r.endGuess(t, g, saveErr, evs, ev)

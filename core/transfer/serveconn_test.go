@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/guess"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
@@ -129,7 +130,7 @@ func TestServeConnGuessBudget(t *testing.T) {
 		checked++
 		mu.Unlock()
 	}}
-	b := NewBudget(BudgetConfig{Now: func() time.Time { return now }})
+	b := guess.NewBudget(guess.Config{Now: func() time.Time { return now }})
 	r, rev := newConnReceiver(t, ReceiverConfig{Policy: AcceptAll, hooks: h, Budget: b})
 	sid, _ := ids(t)
 	try := func(code string) (error, error) {
@@ -139,7 +140,7 @@ func TestServeConnGuessBudget(t *testing.T) {
 			Items: []Item{{Text: "x"}}, Dialer: connDialer(b), Timeout: 5 * time.Second})
 		return serr, (<-done).err
 	}
-	for i := range guessFree {
+	for i := range guess.Free {
 		serr, rerr := try("wrong!")
 		// Every maxAttempts-th wrong code retires the code: the error says so.
 		wrong := func(err error) bool {
@@ -151,15 +152,15 @@ func TestServeConnGuessBudget(t *testing.T) {
 	}
 	serr, rerr := try(r.Code())
 	if !errors.Is(serr, secure.ErrCodesHeld) || rerr == nil {
-		t.Fatalf("the right code after %d wrong ones: send %v, serve %v; want it held", guessFree, serr, rerr)
+		t.Fatalf("the right code after %d wrong ones: send %v, serve %v; want it held", guess.Free, serr, rerr)
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if checked != guessFree {
-		t.Errorf("%d guesses checked, want %d", checked, guessFree)
+	if checked != guess.Free {
+		t.Errorf("%d guesses checked, want %d", checked, guess.Free)
 	}
-	if n := len(eventsOf[event.CodeChanged](rev)); n != guessFree/3 {
-		t.Errorf("%d codes retired by %d wrong ones, want %d", n, guessFree, guessFree/3)
+	if n := len(eventsOf[event.CodeChanged](rev)); n != guess.Free/3 {
+		t.Errorf("%d codes retired by %d wrong ones, want %d", n, guess.Free, guess.Free/3)
 	}
 	if len(eventsOf[event.CodesHeld](rev)) == 0 {
 		t.Error("no CodesHeld")

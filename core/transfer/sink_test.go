@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/place"
 	"github.com/ferry-project/ferry/tests/testkit"
 	"io/fs"
 	"os"
@@ -185,7 +186,7 @@ func TestSinkTree(t *testing.T) {
 	if names := listDir(t, p.r.cfg.Dir); len(names) != 0 {
 		t.Errorf("the unused folder got %v", names)
 	}
-	if _, err := os.Stat(filepath.Join(p.r.cfg.Dir, partialDir)); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(p.r.cfg.Dir, place.PartialDir)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("partial folder created with a sink: %v", err)
 	}
 	if ssum.Bytes != rsum.Bytes || ssum.ResumedBytes != 0 || ssum.SkippedBytes != 0 {

@@ -68,44 +68,32 @@
 		return os ? "Browser on " + os : "Browser";
 	}
 
-	// errorWords: for each error kind of the bridge (gui/wasm's doc, the
-	// CLI's kinds), what happened and what to do, kindly. The first
-	// sentence is the result's title; the second its hint.
+	// An error's words are core's, the same in every front end: the error
+	// event brings them (title: what happened, hint: what to do; gui/wasm's
+	// doc). The page says them as sentences, names the other device where
+	// they say "the other device", and adds after them only what this page
+	// offers to do about the kind (affordances): a QR code to scan, its
+	// buttons. It words no kind itself.
 	let cancelledHere = false;
 	const again = () => mode === "send" ? "Press Send to try again." : "Press Receive to try again.";
-	const errorWords = {
-		wrong_code: () => [`${Peer()} did not accept the code in this link.`,
-			"Scan the QR code it shows now and try again. It counts wrong codes and stops taking them after a few."],
-		code_retired: () => [`That code is no longer valid: ${peerName} now shows a new one.`, "Scan its new QR code."],
-		codes_held: () => [`${Peer()} is holding back codes after several wrong ones.`, "Wait a minute, then try again."],
-		codes_stopped: () => [`${Peer()} takes no more codes after too many wrong ones.`,
-			"Start receiving again on it, then scan its new QR code."],
-		busy: () => [`${Peer()} is busy with another transfer.`, "Try again when it has finished."],
-		declined: () => [`${Peer()} said no to these files.`, "Nothing was sent. Ask whoever is at it, then try again."],
-		cancelled: () => cancelledHere
-			? ["You cancelled the transfer.", "Files that arrived whole are kept. " + again()]
-			: [`${Peer()} cancelled the transfer.`, "Files that arrived whole are kept. " + again()],
-		connection_lost: () => ["The connection dropped.",
-			mode === "send" ? "Press Send again with the same files: it continues where it stopped." : again()],
-		timeout: () => [`${Peer()} stopped answering.`, "Check that both devices are on the same Wi-Fi and awake, then try again."],
-		unreachable: () => [`Cannot reach ${peerName}.`, "Check that this device is on the same Wi-Fi and that the other one is still waiting."],
-		not_ferry: () => ["What answered at this address is not a Ferry device.", "Scan the QR code again, or open the link the other device shows."],
-		verify: () => ["A file arrived damaged and was not kept.", "Nothing is wrong with the file itself. " + again()],
-		damaged: () => ["Data was damaged or changed on the way, so the transfer stopped.",
-			"Nothing damaged was kept. " + again() + " If it keeps happening, the network is unreliable or someone is tampering with it."],
-		source_changed: () => ["A file changed while it was being sent.", "Pick it again and press Send."],
-		no_space: () => mode === "send"
-			? [`${Peer()} does not have enough free space for these files.`, "Free some space there, or send fewer files."]
-			: ["This device does not have enough free space for these files.", "Free some space, then try again."],
-		refused_path: () => mode === "send"
-			? [`${Peer()} would not save one of these files under its name.`, "Rename the file, or send it inside a folder, and try again."]
-			: ["This browser could not save one of the files.", ""],
-		incompatible_version: () => [`This page and ${peerName} speak different versions of Ferry.`,
-			"Open the link again from the other device: it serves its own page."],
-		protocol: () => [`${Peer()} answered in a way Ferry does not expect, so the transfer stopped.`,
-			"Open the link again; if it happens again, update Ferry on the other device."],
-		failure: () => ["Something went wrong and the transfer stopped.", again()],
+	const affordances = {
+		wrong_code: () => "Scan the QR code it shows now.",
+		code_retired: () => "Scan its new QR code.",
+		codes_stopped: () => "Scan its new QR code when it shows one.",
+		not_ferry: () => "Scan the QR code again, or open the link the other device shows.",
+		incompatible_version: () => "Open the link again from the other device: it serves its own page.",
+		protocol: () => "Open the link again from the other device.",
+		cancelled: () => (cancelledHere ? "You pressed Cancel. " : "") + again(),
+		connection_lost: () => mode === "send" ? "Press Send again with the same files." : again(),
+		source_changed: () => "Pick it again and press Send.",
+		busy: again, codes_held: again, timeout: again, verify: again, damaged: again, failure: again,
 	};
+
+	// sentence is core's clause s as a sentence, the other device named.
+	function sentence(s) {
+		s = String(s || "").replace(/\bthe other device\b/g, () => peerName);
+		return s ? s.charAt(0).toUpperCase() + s.slice(1) + "." : "";
+	}
 
 	// ---- the other device ----------------------------------------------
 
@@ -159,12 +147,15 @@
 	}
 
 	function failed(e) {
-		const known = errorWords[e.kind];
-		const w = (known || errorWords.failure)();
-		// The core's own message, for a kind without words of its own or
-		// one whose cause differs (a sink that refused a file says why).
-		const detail = !known || e.kind === "failure" || e.kind === "refused_path" ? e.message : "";
-		result(e.kind === "cancelled" ? "warn" : "bad", w[0], w[1], detail);
+		const more = affordances[e.kind];
+		const hint = [sentence(e.hint), more ? more() : ""].filter(Boolean).join(" ");
+		// Without core's words (the core itself failed), the error's own
+		// message is all there is to say; with them, the core's own
+		// message too for a kind that says little by itself, or one whose
+		// cause differs (a sink that refused a file says why).
+		const title = e.title ? sentence(e.title).slice(0, -1) : sentence(e.message);
+		const detail = e.title && (e.kind === "failure" || e.kind === "refused_path") ? e.message : "";
+		result(e.kind === "cancelled" ? "warn" : "bad", title, hint || again(), detail);
 	}
 
 	// ---- the list of files ---------------------------------------------

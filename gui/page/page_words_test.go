@@ -1,10 +1,15 @@
 package page
 
 import (
+	"bytes"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"testing"
+
+	"github.com/ferry-project/ferry/core/errkind"
 )
 
 // The page's words for sizes, rates and durations (page.js), run
@@ -54,5 +59,36 @@ process.stdout.write(JSON.stringify({sizes: q.sizes.map(w.bytes), durations: q.d
 				t.Errorf("%s(%v) = %q, want %q", c.what, in, c.got[i], c.want[i])
 			}
 		}
+	}
+}
+
+// TestPageAffordancesKnownKinds: the page's one table of its own, what it
+// offers to do about an error (page.js's affordances), is keyed by kinds
+// of core's taxonomy only; the words for a kind come from Go with the
+// error event (gui/wasm), so the page keeps no table of them.
+func TestPageAffordancesKnownKinds(t *testing.T) {
+	src, err := os.ReadFile("page.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := regexp.MustCompile(`(?s)const affordances = \{\n(.*?)\n\t\};`).FindSubmatch(src)
+	if block == nil {
+		t.Fatal("page.js has no affordances table")
+	}
+	known := map[string]bool{}
+	for _, k := range errkind.All() {
+		known[string(k)] = true
+	}
+	keys := regexp.MustCompile(`(?m)(?:^\s*|,\s*)([a-z_]+):`).FindAllSubmatch(block[1], -1)
+	if len(keys) == 0 {
+		t.Fatal("no kinds found in page.js's affordances")
+	}
+	for _, k := range keys {
+		if !known[string(k[1])] {
+			t.Errorf("page.js's affordances name %q, which is not a kind", k[1])
+		}
+	}
+	if bytes.Contains(src, []byte("errorWords")) {
+		t.Error("page.js words error kinds itself (errorWords)")
 	}
 }

@@ -9,35 +9,39 @@ import (
 	"github.com/ferry-project/ferry/core/secure"
 )
 
-// TestEveryKindWorded: the GUI has a sentence for every kind of core's
-// taxonomy, and an error gets the sentence of its kind (errkind.Of), so
-// the GUI never says of an error something another front end's kind
+// TestEveryKindWorded: the app shows core's words for every kind of the
+// taxonomy, as sentences, and an error gets its kind's (errkind.Of), so
+// the app never says of an error something another front end's kind
 // contradicts.
 func TestEveryKindWorded(t *testing.T) {
-	generic := words[errkind.Failure].headline
+	generic := explain(errkind.New(errkind.Failure, "x")).Headline
 	for _, k := range errkind.All() {
-		w, ok := words[k]
-		if !ok || w.headline == "" || !strings.HasSuffix(w.advice, ".") {
-			t.Errorf("kind %q has no headline and advice: %+v", k, w)
-			continue
+		w := errkind.WordsOf(k)
+		p := explain(fmt.Errorf("sending: %w", errkind.New(k, "example")))
+		if p.Headline == "" || p.Headline != sentence(w.Message) || !strings.HasPrefix(p.Advice, sentence(w.Hint)) || !strings.HasSuffix(p.Advice, ".") {
+			t.Errorf("kind %q explained as %+v, want core's words %+v", k, p, w)
 		}
-		if k != errkind.Failure && w.headline == generic {
+		if k != errkind.Failure && p.Headline == generic {
 			t.Errorf("kind %q is worded as a general failure", k)
-		}
-		err := fmt.Errorf("sending: %w", errkind.New(k, "example"))
-		if p := explain(err); p.Headline != w.headline {
-			t.Errorf("an error of kind %q explained as %q, want %q", k, p.Headline, w.headline)
-		}
-	}
-	for k := range words {
-		if !listed(k) {
-			t.Errorf("words for %q, which is not a kind", k)
 		}
 	}
 	// The record that failed authentication is damage on the way, not
 	// a file whose hash did not match.
-	if p := explain(fmt.Errorf("reading: %w", secure.ErrAuth)); p.Headline != words[errkind.Damaged].headline {
+	if p := explain(fmt.Errorf("reading: %w", secure.ErrAuth)); p.Headline != sentence(errkind.WordsOf(errkind.Damaged).Message) {
 		t.Errorf("ErrAuth explained as %q", p.Headline)
+	}
+}
+
+// TestAffordancesKnownKinds: the app's own table names only kinds of
+// core's taxonomy, each with a sentence.
+func TestAffordancesKnownKinds(t *testing.T) {
+	for k, a := range affordances {
+		if !listed(k) || k == errkind.Failure {
+			t.Errorf("affordance for %q, which is not a kind (or is the general failure)", k)
+		}
+		if a == "" || !strings.HasSuffix(a, ".") || sentence(a) != a {
+			t.Errorf("affordance for %q is not a sentence: %q", k, a)
+		}
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/errkind"
 )
 
 // errSenderCancelled is the reason the receiver is told when the person
@@ -624,13 +625,13 @@ func (v *sendView) sendDone(sum event.Summary, err error, pin pinOffer) {
 			delete(v.needCode, v.sentTo) // a code paired them again
 		}
 		v.u.offerTrust(v.prog, pin)
-	} else if errors.Is(err, app.ErrWrongCode) || errors.Is(err, app.ErrCodeRetired) ||
-		errors.Is(err, app.ErrNotPaired) || errors.Is(err, app.ErrKeyChanged) {
+	} else if k := errkind.Of(err); k == errkind.WrongCode || k == errkind.CodeRetired ||
+		k == errkind.NotPaired || k == errkind.KeyChanged {
 		// Sending again with the same code can only fail again, and so
 		// can sending again to a device that refused the pins: the fix
 		// is a code, which pairs the devices again.
 		label := "Enter the code again"
-		if errors.Is(err, app.ErrNotPaired) || errors.Is(err, app.ErrKeyChanged) {
+		if k == errkind.NotPaired || k == errkind.KeyChanged {
 			label = "Pair with a code"
 			v.needCode[v.sentTo] = true
 		}

@@ -73,17 +73,17 @@
 // line}, and last either "done" {entries, bytes, skipped_bytes,
 // resumed_bytes, duration, local, remote, verdict} or "error" {kind,
 // exit_code (always 0: the page has no process to exit), message,
-// hint}. The promise resolves with the done event and rejects with the
+// title, hint}. The promise resolves with the done event and rejects with the
 // error event; a sink's end gets the error event too. In "diag" and
 // "done", the page's own split has one stage more than a native end's:
 // "JS crossing", the time spent copying bytes between JavaScript and Go
 // (out of a read File, into and out of the WebSocket, into the sink's
 // arrays), taken out of the stage whose call it was part of
-// (core/diag.Crossing). Error kinds are the CLI's (core/errkind), the
-// hint the page's own words: wrong_code, code_retired, codes_held, busy,
-// declined, cancelled, verify, timeout, connection_lost, refused_path,
-// no_space, source_changed, incompatible_version, not_ferry,
-// unreachable, failure.
+// (core/diag.Crossing). Error kinds are the CLI's (core/errkind); title
+// and hint are core's words for the kind (errkind.WordsOf: what happened,
+// what to do, lowercase clauses to be shown as sentences), the same for
+// every front end, and message is the error's own text. The page adds
+// only its own affordances (a QR code to scan, its buttons).
 //
 // One operation runs at a time; send or receive while one runs rejects
 // with kind "busy". cancel ends the running one (the other end is told

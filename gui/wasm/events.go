@@ -50,28 +50,22 @@ type connected struct {
 	FPMatch *bool `json:"fp_match,omitempty"`
 }
 
-// errorEvent gives err's kind (core/errkind's Of, the CLI's --json
-// kind) with a hint in the page's words. ExitCode stays 0: the page
-// has no process to exit.
-func errorEvent(err error) event.Error {
+// errorEvent gives err as the page's "error" event: its kind (core/errkind's
+// Of, the CLI's --json kind) and core's words for that kind
+// (errkind.WordsOf), "title" what happened and "hint" what to do, which
+// the page shows with its own affordances after them; "message" is the
+// error's own text. The words travel with the event, so the page words
+// no kind itself and needs nothing from the network to say them.
+// ExitCode stays 0: the page has no process to exit.
+func errorEvent(err error) event.Event {
 	kind := errkind.Of(err)
-	return event.Error{Kind: string(kind), Message: err.Error(), Hint: pageHints[kind], Err: err}
+	w := errkind.WordsOf(kind)
+	return pageError{Error: event.Error{Kind: string(kind), Message: err.Error(), Hint: w.Hint, Err: err}, Title: w.Message}
 }
 
-// pageHints is what the page tells a person to do about each kind.
-var pageHints = map[errkind.Kind]string{
-	errkind.WrongCode:      "the code in the link is not the one the other device shows: scan its QR code again",
-	errkind.CodeRetired:    "the other device now shows a new code: scan its new QR code",
-	errkind.CodesHeld:      "the other device is holding back codes after too many wrong ones: wait a minute and try again",
-	errkind.Busy:           "the other device is in another transfer: try again when it has finished",
-	errkind.Verify:         "the data was damaged or changed on the way: send again",
-	errkind.Damaged:        "the data was damaged or altered on the way: send again",
-	errkind.Incompatible:   "this page and the other device speak different versions: reload the page from the link",
-	errkind.NoSpace:        "the other device has not enough free space",
-	errkind.Timeout:        "check that both devices are still on the same network",
-	errkind.SourceChanged:  "a file changed while it was being sent: pick it again and send again",
-	errkind.ConnectionLost: "the connection dropped: pick the same files and send again to resume where it stopped",
-	errkind.NotFerry:       "this page did not reach a ferry device: open the link again",
-	errkind.Unreachable:    "check that this device is on the same network as the other one, and that it is still waiting",
-	errkind.Protocol:       "reload the page from the link; if it happens again, update ferry on the other device",
+// pageError is the page's "error" event: core/app/event's, and its
+// kind's message as a title.
+type pageError struct {
+	event.Error
+	Title string `json:"title"`
 }
