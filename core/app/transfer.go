@@ -72,7 +72,9 @@ type Result struct {
 	Texts    []string
 	TextsCut bool
 	// ReadAgain (SendMany) is how many bytes were read from disk for
-	// this receiver alone (see transfer.ManyResult).
+	// this receiver alone: it fell behind the shared window, or accepted
+	// after the others were past a file. 0 means every byte it was sent
+	// came from a read shared with the others.
 	ReadAgain int64
 }
 
