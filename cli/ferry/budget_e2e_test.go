@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
@@ -28,7 +29,7 @@ func TestE2EOneBudgetAcrossTransfers(t *testing.T) {
 	guesser, honest := testid.New(t), testid.New(t)
 	send := func(id *secure.Identity, code string) error {
 		_, err := transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addr}, Code: code, Identity: id,
-			Items: []transfer.Item{{Text: "x"}}})
+			Items: []event.Item{{Text: "x"}}})
 		return err
 	}
 	checked := 0

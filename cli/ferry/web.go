@@ -15,8 +15,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/skip2/go-qrcode"
 )
 
@@ -90,9 +88,9 @@ func qrLines(s string) ([]string, error) {
 // and sends to the first page that connects and proves the code (the
 // desktop is the handshake's initiator on the WebSocket it accepted;
 // the page runs the receiver's side); this prints its link and the
-// transfer. Core counts the guesses: after transfer.MaxListenerGuesses
+// transfer. Core counts the guesses: after app.MaxListenerGuesses
 // connections that could test the code without proving it, it stops.
-func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []transfer.Item) error {
+func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []event.Item) error {
 	n, err := newNode(e, p, o.name, true, nil) // a send to a page is not recorded
 	if err != nil {
 		return err
@@ -116,8 +114,13 @@ func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []
 
 	ss := &sendSession{p: p, o: o, pr: newProgress(p, o.progressFor(e.stderrTerminal), e.now), peer: "the page"}
 	res := n.Send(ctx, app.SendConfig{
-		Items: items, Page: page, Diag: o.diag, OnEvent: ss.onEvent,
-		OnUnproven: func(u transfer.Unproven) { pageUnproven(p, u) },
+		Items: items, Page: page, Diag: o.diag,
+		OnEvent: func(t *app.Transfer, ev event.Event) {
+			ss.onEvent(t, ev)
+			if u, ok := ev.(event.Unproven); ok {
+				pageUnproven(p, u)
+			}
+		},
 	}).Wait()
 	sum, err := res.Summary, res.Err
 	ss.pr.finish(err == nil)
@@ -125,7 +128,7 @@ func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []
 		if ctx.Err() != nil {
 			return interrupted(ctx, err)
 		}
-		if errors.Is(err, transfer.ErrCodesStopped) {
+		if errors.Is(err, app.ErrCodesStopped) {
 			return withHint(fmt.Errorf("stopped waiting for the page: %w", err),
 				"someone on the network may be guessing the code: run 'ferry send --to-browser' again for a new link")
 		}
@@ -143,12 +146,12 @@ func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []
 // pageUnproven says why a page connection ended before it proved the
 // code: one that could test the code counts against the link (core's
 // SendConfig.Page), one that ended sooner does not.
-func pageUnproven(p *printer, u transfer.Unproven) {
+func pageUnproven(p *printer, u event.Unproven) {
 	if !u.Guessed {
 		p.infof("a page connection ended before it was secured: %v", u.Err)
 		return
 	}
-	if errors.Is(u.Err, secure.ErrWrongCode) {
+	if errors.Is(u.Err, app.ErrWrongCode) {
 		p.warnf("a page connected with a wrong code (%d of %d allowed): it did not come from this link", u.Wrong, u.Allowed)
 		return
 	}
@@ -159,5 +162,5 @@ func cancelled(ctx context.Context) error {
 	if c := context.Cause(ctx); c != nil {
 		return c
 	}
-	return transfer.ErrCancelled
+	return app.ErrCancelled
 }

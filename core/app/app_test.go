@@ -83,7 +83,7 @@ func listen(t *testing.T, n *Node, rec *recorder, cfg ReceiveConfig) *Receiver {
 func sendText(t *testing.T, id *secure.Identity, rc *Receiver, code, text string) error {
 	t.Helper()
 	_, err := transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addrOf(rc)}, Code: code, Identity: id,
-		Name: "phone", Items: []transfer.Item{{Text: text}}})
+		Name: "phone", Items: []event.Item{{Text: text}}})
 	return err
 }
 
@@ -231,15 +231,15 @@ func TestOneBudgetAcrossTransfers(t *testing.T) {
 	}
 }
 
-func itemsOf(paths ...string) []transfer.Item {
-	var items []transfer.Item
+func itemsOf(paths ...string) []event.Item {
+	var items []event.Item
 	for _, p := range paths {
-		items = append(items, transfer.Item{Path: p})
+		items = append(items, event.Item{Path: p})
 	}
 	return items
 }
 
-func textItem(text string) []transfer.Item { return []transfer.Item{{Text: text}} }
+func textItem(text string) []event.Item { return []event.Item{{Text: text}} }
 
 // A Handler that answers an offer at once, inside the call, is told the
 // Accepted that follows after it returns (no deadlock, same order).

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/guess"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
@@ -46,16 +47,16 @@ func (d *device) warn(err error) {
 
 // start is the receiver starting, by a person or not: a new Budget on
 // the file, and a Receiver over loopback serving until ctx ends.
-func (d *device) start(ctx context.Context, byPerson bool) (*transfer.Receiver, *guess.Budget, chan []transfer.Event) {
+func (d *device) start(ctx context.Context, byPerson bool) (*transfer.Receiver, *guess.Budget, chan []event.Event) {
 	b := guess.NewBudget(guess.Config{Store: guess.OpenFile(d.path), ByPerson: byPerson, Warn: d.warn})
 	var mu sync.Mutex
-	var evs []transfer.Event
+	var evs []event.Event
 	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: d.t.TempDir(), Identity: d.id, Listen: "127.0.0.1:0",
-		Policy: transfer.AcceptAll, Budget: b, OnEvent: func(e transfer.Event) { mu.Lock(); evs = append(evs, e); mu.Unlock() }})
+		Policy: transfer.AcceptAll, Budget: b, OnEvent: func(e event.Event) { mu.Lock(); evs = append(evs, e); mu.Unlock() }})
 	if err != nil {
 		d.t.Fatal(err)
 	}
-	done := make(chan []transfer.Event, 1)
+	done := make(chan []event.Event, 1)
 	go func() {
 		r.Serve(ctx)
 		r.Close()
@@ -80,7 +81,7 @@ func tryCode(t *testing.T, r *transfer.Receiver, n int) error {
 }
 
 // stopAll ends a receiver and returns its events.
-func stopAll(cancel context.CancelFunc, done chan []transfer.Event) []transfer.Event {
+func stopAll(cancel context.CancelFunc, done chan []event.Event) []event.Event {
 	cancel()
 	return <-done
 }
@@ -152,7 +153,7 @@ func TestCountSurvivesRestart(t *testing.T) {
 		t.Fatalf("a guess after the stop survived a restart: %v", err)
 	}
 	evs := stopAll(cancel, done)
-	if n := count[transfer.CodesStopped](evs); n != 1 {
+	if n := count[event.CodesStopped](evs); n != 1 {
 		t.Fatalf("the receiver restarted stopped said CodesStopped %d times, want once: %v", n, evs)
 	}
 
@@ -174,7 +175,7 @@ func TestCountSurvivesRestart(t *testing.T) {
 	}
 }
 
-func count[T transfer.Event](evs []transfer.Event) int {
+func count[T event.Event](evs []event.Event) int {
 	n := 0
 	for _, e := range evs {
 		if _, ok := e.(T); ok {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/guess"
 	"github.com/ferry-project/ferry/core/secure"
@@ -69,7 +70,7 @@ func TestPacedGuessingOverDays(t *testing.T) {
 		t.Fatalf("%d checked (%d right), %d held, stopped on day %d; want %d checked, stopped on day 2",
 			len(wrong), right, held, stopDay, guess.StopAt)
 	}
-	if s := eventsOf[CodesStopped](p.rev); len(s) != 1 || s[0].Wrong != guess.StopAt {
+	if s := eventsOf[event.CodesStopped](p.rev); len(s) != 1 || s[0].Wrong != guess.StopAt {
 		t.Fatalf("CodesStopped %+v, want one with Wrong %d", s, guess.StopAt)
 	}
 	// A paired device needs no code: served while codes are stopped.
@@ -141,8 +142,8 @@ func TestBudgetSharedAcrossReceivers(t *testing.T) {
 	if len(wrong) != guess.StopAt || honest != 1 || held != 3*8-guess.StopAt {
 		t.Fatalf("%d wrong codes checked, %d held, %d honest transfers; want %d, %d and 1", len(wrong), held, honest, guess.StopAt, 3*8-guess.StopAt)
 	}
-	if s := eventsOf[CodesStopped](last.rev); len(s) != 1 || s[0].Wrong != guess.StopAt {
-		t.Fatalf("the third Receiver's CodesStopped: %+v, want one, told as it started serving", s)
+	if s := eventsOf[event.CodesStopped](last.rev); len(s) != 1 || s[0].Wrong != guess.StopAt {
+		t.Fatalf("the third Receiver's event.CodesStopped: %+v, want one, told as it started serving", s)
 	}
 }
 
@@ -171,8 +172,8 @@ func TestPairedOnlyRefusesCodes(t *testing.T) {
 		t.Fatalf("paired at a paired-only receiver: send %v, receive %v", serr, rerr)
 	}
 	// Serve has returned, so every handshake it started has ended.
-	refused := eventsOf[Refused](p.rev)
-	if len(refused) != 2 || refused[0].Reason != CodesOff || !errors.Is(refused[0].Err, secure.ErrNoCodes) || refused[0].PeerKey != nil {
+	refused := eventsOf[event.Refused](p.rev)
+	if len(refused) != 2 || refused[0].Reason != event.CodesOff || !errors.Is(refused[0].Err, secure.ErrNoCodes) || refused[0].PeerKey != nil {
 		t.Fatalf("Refused %+v, want two with reason CodesOff", refused)
 	}
 	if _, err := NewReceiver(ReceiverConfig{Dir: t.TempDir(), Identity: p.r.cfg.Identity, PairedOnly: true, NoListen: true}); err == nil {

@@ -16,6 +16,7 @@ import (
 	"filippo.io/cpace"
 	"github.com/flynn/noise"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/guess"
 	"github.com/ferry-project/ferry/core/secure"
 )
@@ -66,11 +67,11 @@ func TestMistypeTwiceThenThrough(t *testing.T) {
 	if _, serr, _, rerr := p.run(ctx, textItem("third time")); serr != nil || rerr != nil {
 		t.Fatalf("right code after two typos: send %v, receive %v", serr, rerr)
 	}
-	if c := eventsOf[Connected](p.rev); len(c) != 1 || c[0].WrongCodes != 2 {
+	if c := eventsOf[event.Connected](p.rev); len(c) != 1 || c[0].WrongCodes != 2 {
 		t.Fatalf("Connected %+v, want one with WrongCodes 2", c)
 	}
-	changed := eventsOf[CodeChanged](p.rev)
-	if len(changed) != 1 || changed[0].Reason != CodeUsed || changed[0].Code == good || changed[0].Code != p.r.Code() {
+	changed := eventsOf[event.CodeChanged](p.rev)
+	if len(changed) != 1 || changed[0].Reason != event.CodeUsed || changed[0].Code == good || changed[0].Code != p.r.Code() {
 		t.Fatalf("CodeChanged %+v after the transfer (old %s, now %s), want one, reason used", changed, good, p.r.Code())
 	}
 	// The used code no longer works; the new one does, with no wrong
@@ -88,8 +89,8 @@ func TestMistypeTwiceThenThrough(t *testing.T) {
 	if _, serr, _, rerr := p.run(ctx, textItem("next")); serr != nil || rerr != nil {
 		t.Fatalf("the new code: send %v, receive %v", serr, rerr)
 	}
-	if c := eventsOf[Connected](p.rev); len(c) != 2 || c[1].WrongCodes != 1 {
-		t.Fatalf("second Connected %+v, want WrongCodes 1 (the used code)", c)
+	if c := eventsOf[event.Connected](p.rev); len(c) != 2 || c[1].WrongCodes != 1 {
+		t.Fatalf("second event.Connected %+v, want WrongCodes 1 (the used code)", c)
 	}
 }
 
@@ -101,7 +102,7 @@ func TestFixedCodeStays(t *testing.T) {
 	if _, serr, _, rerr := p.run(ctx, textItem("one")); serr != nil || rerr != nil {
 		t.Fatalf("send %v, receive %v", serr, rerr)
 	}
-	if c := eventsOf[CodeChanged](p.rev); len(c) != 0 || p.r.Code() != "424242" {
+	if c := eventsOf[event.CodeChanged](p.rev); len(c) != 0 || p.r.Code() != "424242" {
 		t.Fatalf("fixed code changed: %+v, now %s", c, p.r.Code())
 	}
 	// Retired by wrong guesses, the fixed code is gone; the code picked
@@ -121,8 +122,8 @@ func TestFixedCodeStays(t *testing.T) {
 	if _, serr, _, rerr := p.run(ctx, textItem("two")); serr != nil || rerr != nil {
 		t.Fatalf("send %v, receive %v", serr, rerr)
 	}
-	c := eventsOf[CodeChanged](p.rev)
-	if len(c) != 2 || c[0].Reason != CodeRetired || c[1].Reason != CodeUsed || p.r.Code() == p.send.Code {
+	c := eventsOf[event.CodeChanged](p.rev)
+	if len(c) != 2 || c[0].Reason != event.CodeRetired || c[1].Reason != event.CodeUsed || p.r.Code() == p.send.Code {
 		t.Fatalf("after a retired fixed code and a transfer: %+v, now %s", c, p.r.Code())
 	}
 }
@@ -214,7 +215,7 @@ func TestGuessingAtFullSpeed(t *testing.T) {
 	right := p.send.Code
 	var stopped atomic.Int32
 	p.rev.hook = func(ev Event) {
-		if _, ok := ev.(CodesStopped); ok {
+		if _, ok := ev.(event.CodesStopped); ok {
 			stopped.Add(1)
 		}
 	}
@@ -255,7 +256,7 @@ func TestGuessingAtFullSpeed(t *testing.T) {
 	if _, serr, _, rerr := p.run(ctx, textItem("after a new code")); serr != nil || rerr != nil {
 		t.Fatalf("a new code: send %v, receive %v", serr, rerr)
 	}
-	if c := eventsOf[Connected](p.rev); len(c) != 1 || c[0].WrongCodes != guess.StopAt {
+	if c := eventsOf[event.Connected](p.rev); len(c) != 1 || c[0].WrongCodes != guess.StopAt {
 		t.Fatalf("Connected %+v, want WrongCodes %d", c, guess.StopAt)
 	}
 }
@@ -351,8 +352,8 @@ func TestGarbageFloodRetiresNoFaster(t *testing.T) {
 	took := time.Since(began)
 	wrong, _ := log.snapshot()
 	retired := 0
-	for _, c := range eventsOf[CodeChanged](p.rev) {
-		if c.Reason == CodeRetired {
+	for _, c := range eventsOf[event.CodeChanged](p.rev) {
+		if c.Reason == event.CodeRetired {
 			retired++
 		}
 	}

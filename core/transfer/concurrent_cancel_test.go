@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/place"
 	"github.com/ferry-project/ferry/core/testkit"
 )
@@ -51,15 +52,15 @@ func TestCancelSessionLeavesOthers(t *testing.T) {
 	}
 	fastErrs := make(chan []error, 1)
 	go func() { fastErrs <- sendAll(ctx, fast...) }()
-	m.waitEvents(ctx, 3, func(ev Event) bool { _, ok := ev.(Connected); return ok })
+	m.waitEvents(ctx, 3, func(ev Event) bool { _, ok := ev.(event.Connected); return ok })
 
 	testkit.WaitPartialBytes(t, m.dir) // the held sender's bytes are on disk
 	reason := errors.New("the person cancelled this one")
 	if err := m.r.CancelSession(id, reason); err != nil {
 		t.Fatal(err)
 	}
-	failed := m.waitEvents(ctx, 1, func(ev Event) bool { f, ok := ev.(Failed); return ok && f.Session != 0 })
-	f := failed[0].(Failed)
+	failed := m.waitEvents(ctx, 1, func(ev Event) bool { f, ok := ev.(event.Error); return ok && f.Session != 0 })
+	f := failed[0].(event.Error)
 	if f.Session != id || !errors.Is(f.Err, ErrCancelled) || !errors.Is(f.Err, reason) {
 		t.Fatalf("Failed %+v, want session %d's, wrapping ErrCancelled and the reason", f, id)
 	}
@@ -87,7 +88,7 @@ func TestCancelSessionLeavesOthers(t *testing.T) {
 	if len(parts) != 1 {
 		t.Fatalf("%d partial files after the cancel, want the cancelled one's", len(parts))
 	}
-	for _, ev := range eventsOf[Failed](m.rev) {
+	for _, ev := range eventsOf[event.Error](m.rev) {
 		if ev.Session != 0 && ev.Session != id {
 			t.Fatalf("session %d failed too: %v", ev.Session, ev.Err)
 		}
@@ -102,6 +103,6 @@ func TestCancelSessionLeavesOthers(t *testing.T) {
 // and returns its session's id.
 func sessionNamed(t *testing.T, m *many, ctx context.Context, name string) int {
 	t.Helper()
-	ev := m.waitEvents(ctx, 1, func(ev Event) bool { c, ok := ev.(Connected); return ok && c.PeerName == name })
+	ev := m.waitEvents(ctx, 1, func(ev Event) bool { c, ok := ev.(event.Connected); return ok && c.PeerName == name })
 	return SessionOf(ev[0])
 }

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/place"
 )
 
@@ -57,7 +58,7 @@ func TestDiskFillsUp(t *testing.T) {
 	writeFile(t, src, pattern(3<<20, 4))
 	p := newPair(t, t.Context(), ReceiverConfig{Dir: dest, Policy: Ask})
 	p.rev.hook = func(ev Event) {
-		if _, ok := ev.(Offered); ok {
+		if _, ok := ev.(event.Offer); ok {
 			// Someone else takes most of the disk while the person decides.
 			if err := os.WriteFile(filepath.Join(dest, "filler"), make([]byte, 2<<20), 0o644); err != nil {
 				panic(fmt.Sprintf("filling the disk: %v", err))

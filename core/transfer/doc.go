@@ -70,7 +70,7 @@
 // the front end's (a browser page's downloads). A sink is given only
 // what passed validateEntries, only after the offer was accepted: Folder
 // for each folder in offer order, then, for each file and text (texts
-// always, whatever SaveText says, and also in TextReceived), File and
+// always, whatever SaveText says, and also in Text), File and
 // the bytes as they arrive, and Close(verified) when its end comes,
 // verified only when the BLAKE3 hash of every byte matched the sender's;
 // a sink commits a file only then, and discards it on Close(false),
@@ -164,9 +164,9 @@
 // for its one transfer: its own handshake (its own code check or pinned
 // key), offer, question, progress and result, and its error ends only
 // it. ServeMany returns no session's outcome: each ends with its own
-// Finished or Failed event. Every event of a session carries the
-// session's id (Session on Connected, Offered, Progress, EntryDone,
-// TextReceived, Diagnostics, Finished and Failed; SessionOf reads it),
+// Done or Error event. Every event of a session carries the
+// session's id (Session on Connected, Offer, Progress, EntryDone,
+// Text, Diag, Done and Error; SessionOf reads it),
 // numbered from 1 in the order sessions passed their handshakes on the
 // Receiver; events of the receiver as a whole (CodeChanged, CodesHeld,
 // CodesStopped, Refused) carry none. Events of all sessions go to the
@@ -181,7 +181,7 @@
 // ServeConn's session takes one of the same places.
 //
 // Questions: several offers may wait at once. AcceptSession and
-// DeclineSession answer one session's (the Session of its Offered);
+// DeclineSession answer one session's (the Session of its Offer);
 // Accept and Decline answer the oldest open one, so a front end that
 // asks one question at a time still works.
 //
@@ -312,7 +312,7 @@
 //     ends the transfer with ErrSourceChanged. Inside a folder, symlinks
 //     and special files are not sent; a top-level symlink is followed.
 //   - Texts are held in memory (at most MaxTextBytes), reported in a
-//     TextReceived event, and saved through a partial file like any file
+//     Text event, and saved through a partial file like any file
 //     only with SaveText. They are never skipped or resumed.
 //   - Free space. Before asking, the receiver refuses (ErrNoSpace) an
 //     offer whose bytes, less what its partial files already hold, exceed
@@ -321,7 +321,7 @@
 //     disk that fills up anyway fails with ErrNoSpace and keeps the
 //     partial file.
 //   - Declining is an Abort with the code "declined"; both ends return an
-//     error wrapping ErrDeclined and emit Failed with it.
+//     error wrapping ErrDeclined and emit Error with it.
 //   - Serve runs handshakes concurrently, each on a goroutine it owns and
 //     waits for, and returns after the transfer of the first connection
 //     that passes one; connections that fail it (a wrong code, a port
@@ -490,7 +490,7 @@
 // and the network's errors (a full disk, permission, a reset or refused
 // connection, a port in use, a file gone: kinds.go) where its errors
 // leave it: in what Send, NewReceiver, Serve and ServeConn return and in
-// the Failed event. So a front end reads any error's kind with
+// the Error event. So a front end reads any error's kind with
 // errkind.Of alone.
 //
 // # Stage timers
@@ -499,7 +499,7 @@
 // the receiver hashing and disk writes (diag.HashRecv, diag.DiskWrite);
 // core/secure times encryption, socket calls and decryption through the
 // same diag.Timers. Each timer wraps one call that does one thing. With
-// Diag set, a Diagnostics event reports the split every 5 s, and at the
+// Diag set, a Diag event reports the split every 5 s, and at the
 // end the receiver's split and its process's CPU use (diag.CPU) travel in
 // done, so that the sender's Summary names what limited the transfer on
 // either end: a stage, an end's CPU, the cores both ends share when the

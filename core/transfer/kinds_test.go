@@ -71,6 +71,20 @@ var sentinels = map[string]struct {
 	"clipboard.ErrNoTool":           {clipboard.ErrNoTool, errkind.ClipboardTool},
 	"clipboard.ErrEmpty":            {clipboard.ErrEmpty, errkind.ClipboardEmpty},
 	"clipboard.ErrNoImage":          {clipboard.ErrNoImage, errkind.ClipboardEmpty},
+
+	// core/app's names for the sentinels above, the same values.
+	"app.ErrDeclined":       {app.ErrDeclined, errkind.Declined},
+	"app.ErrCancelled":      {app.ErrCancelled, errkind.Cancelled},
+	"app.ErrCodesStopped":   {app.ErrCodesStopped, errkind.CodesStopped},
+	"app.ErrWrongCode":      {app.ErrWrongCode, errkind.WrongCode},
+	"app.ErrCodeRetired":    {app.ErrCodeRetired, errkind.CodeRetired},
+	"app.ErrNotPaired":      {app.ErrNotPaired, errkind.NotPaired},
+	"app.ErrKeyChanged":     {app.ErrKeyChanged, errkind.KeyChanged},
+	"app.ErrNoSuchDevice":   {app.ErrNoSuchDevice, errkind.NoSuchDevice},
+	"app.ErrAmbiguous":      {app.ErrAmbiguous, errkind.Ambiguous},
+	"app.ErrTrustCorrupt":   {app.ErrTrustCorrupt, errkind.TrustFile},
+	"app.ErrTrustVersion":   {app.ErrTrustVersion, errkind.TrustFile},
+	"app.ErrHistoryVersion": {app.ErrHistoryVersion, errkind.HistoryFile},
 }
 
 // TestEverySentinelHasAKind parses every package under core/ for

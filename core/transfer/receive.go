@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/place"
 )
 
@@ -149,7 +150,7 @@ func (s *rsession) run(parent context.Context) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	s.ev.emit(Finished{Summary: s.sum})
+	s.ev.emit(event.Done{Summary: s.sum})
 	return s.sum, nil
 }
 
@@ -164,7 +165,7 @@ func (s *rsession) exchange(ctx context.Context) error {
 	}
 	m.body = nil
 	addr := s.conn.NetConn().RemoteAddr().String()
-	s.ev.emit(Connected{PeerName: om.Name, PeerFingerprint: s.peerFP, PeerKey: s.peerKey, Paired: s.paired, Addr: addr,
+	s.ev.emit(event.Connected{PeerName: om.Name, PeerFingerprint: s.peerFP, PeerKey: s.peerKey, Paired: s.paired, Addr: addr,
 		WrongCodes: s.wrongCodes})
 	if err := validateEntries(om.Entries); err != nil {
 		return fmt.Errorf("refusing the offer: %w", err)
@@ -313,10 +314,10 @@ func (s *rsession) decideOffer(ctx context.Context, offer Offer) (bool, error) {
 	}
 	switch policy {
 	case AcceptAll:
-		s.ev.emit(Offered{Offer: offer})
+		s.ev.emit(offer)
 		return true, nil
 	case DeclineAll:
-		s.ev.emit(Offered{Offer: offer})
+		s.ev.emit(offer)
 		s.declineReason = "declined by policy"
 		return false, nil
 	}
@@ -329,7 +330,7 @@ func (s *rsession) decideOffer(ctx context.Context, offer Offer) (bool, error) {
 			drained = true
 		}
 	}
-	s.ev.emit(Offered{Offer: offer})
+	s.ev.emit(offer)
 	select {
 	case yes := <-decide:
 		s.declineReason = "declined by the user"
@@ -403,7 +404,7 @@ func (s *rsession) prepare(ctx context.Context) error {
 			}
 		}
 	}
-	s.meter = newMeter(s.ev, s.timers, s.cfg.Diag, total, len(s.entries))
+	s.meter = newMeter(s.ev, s.timers, diagEnd(s.cfg.Diag, event.Receiver), total, len(s.entries))
 	s.send(msgAnswer, ans.encode())
 	return s.matchHaves(ctx, ans.haves())
 }

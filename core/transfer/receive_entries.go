@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/diag"
 	"github.com/ferry-project/ferry/core/place"
 )
@@ -266,13 +267,13 @@ func (s *rsession) keep(in *incoming, outcome Outcome) error {
 			return sinkError(fmt.Errorf("saving %q: %w", e.Path, err))
 		}
 		if e.Kind == KindText {
-			s.ev.emit(TextReceived{Entry: e, Text: string(in.text)})
+			s.ev.emit(event.Text{Name: e.Path, Text: string(in.text)})
 		}
 		s.confirm(in.i, outcome, e.Path)
 		return nil
 	}
 	if e.Kind == KindText {
-		s.ev.emit(TextReceived{Entry: e, Text: string(in.text)})
+		s.ev.emit(event.Text{Name: e.Path, Text: string(in.text)})
 		saved := ""
 		if s.cfg.SaveText {
 			var err error

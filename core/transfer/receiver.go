@@ -9,7 +9,9 @@ import (
 	"net"
 	"os"
 	"sync"
+	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/diag"
 	"github.com/ferry-project/ferry/core/guess"
 	"github.com/ferry-project/ferry/core/secure"
@@ -209,7 +211,7 @@ func (r *Receiver) NewCode() string {
 	r.budget.Reset()
 	r.codes.toldStopped = false
 	r.mu.Unlock()
-	r.ev.emit(CodeChanged{Code: next, Reason: CodeRenewed})
+	r.ev.emit(event.CodeChanged{Code: next, Reason: event.CodeRenewed})
 	return next
 }
 
@@ -312,7 +314,7 @@ func (r *Receiver) unclaim() { r.mu.Lock(); r.serving = false; r.mu.Unlock() }
 
 // session runs the transfer of a connection through the handshake, under
 // an id of its own that stamps its events (SessionOf), and emits its
-// Failed event itself; the caller took a slot for it.
+// Error event itself; the caller took a slot for it.
 func (r *Receiver) session(ctx context.Context, w won) (Summary, error) {
 	r.cfg.hooks.onSecured(w.sc)
 	ctx, cancel := context.WithCancelCause(ctx)
@@ -328,20 +330,20 @@ func (r *Receiver) session(ctx context.Context, w won) (Summary, error) {
 	}
 	if err != nil {
 		err = withKind(err)
-		ev.emit(Failed{Err: err})
+		ev.emit(event.Error{Err: err})
 		return Summary{}, sessionFailed{err}
 	}
 	return sum, nil
 }
 
-// sessionFailed is a session's error once its Failed event was emitted,
+// sessionFailed is a session's error once its Error event was emitted,
 // so that Serve does not emit another (noFailed unwraps it).
 type sessionFailed struct{ error }
 
 func (e sessionFailed) Unwrap() error { return e.error }
 
 // noFailed is what Serve and ServeConn return for a session's outcome:
-// the error itself, with its Failed event already emitted.
+// the error itself, with its Error event already emitted.
 func noFailed(err error) error {
 	var sf sessionFailed
 	if errors.As(err, &sf) {
@@ -412,7 +414,7 @@ func (r *Receiver) failed(err *error) {
 		return
 	}
 	*err = withKind(*err)
-	r.ev.emit(Failed{Err: *err})
+	r.ev.emit(event.Error{Err: *err})
 }
 
 // handshake runs the responder's handshake on nc with the current code,
@@ -471,7 +473,7 @@ func (r *Receiver) usedCode(gen int, completed bool) {
 	r.codes.usedGen, r.codes.usedWrong = r.codes.gen, r.codes.wrong
 	next := r.codes.retire()
 	r.mu.Unlock()
-	r.ev.emit(CodeChanged{Code: next, Reason: CodeUsed})
+	r.ev.emit(event.CodeChanged{Code: next, Reason: event.CodeUsed})
 }
 
 // guessTry is one code-mode handshake's view of the code: which one it
@@ -481,7 +483,7 @@ type guessTry struct {
 	code       string
 	gen        int
 	wrongCodes int
-	stopped    *CodesStopped // this guess spent the budget: said after the handshake
+	stopped    *event.CodesStopped // this guess spent the budget: said after the handshake
 }
 
 // attempt returns the code a new handshake uses and the Guess hook that
@@ -526,10 +528,10 @@ func (r *Receiver) attempt(ev *emitter) (*guessTry, func(check func() bool) secu
 			case r.codes.wrong >= r.cfg.hooks.maxAttempts():
 				next := r.codes.retire()
 				answer = secure.Retired
-				evs = append(evs, CodeChanged{Code: next})
+				evs = append(evs, event.CodeChanged{Code: next, Reason: event.CodeRetired})
 			}
 			if !g.Spent && g.Next.After(g.At) {
-				evs = append(evs, CodesHeld{Until: g.Next, Wrong: g.Wrong})
+				evs = append(evs, event.CodesHeld{Until: g.Next.UTC().Format(time.RFC3339Nano), Wrong: g.Wrong})
 			}
 		}
 		r.endGuess(t, g, saveErr, evs, ev)
@@ -556,7 +558,7 @@ func (r *Receiver) checkGuess(check func() bool) (guess.Result, error) {
 func (r *Receiver) endGuess(t *guessTry, g guess.Result, saveErr error, evs []Event, ev *emitter) {
 	if g.Spent && !r.codes.toldStopped {
 		r.codes.toldStopped = true
-		t.stopped = &CodesStopped{Wrong: g.Wrong}
+		t.stopped = &event.CodesStopped{Wrong: g.Wrong}
 	}
 	r.mu.Unlock()
 	if saveErr != nil {
@@ -580,7 +582,7 @@ func (r *Receiver) tellStopped(ev *emitter) {
 	r.codes.toldStopped = true
 	r.mu.Unlock()
 	if !told {
-		ev.emit(CodesStopped{Wrong: r.budget.Wrong()})
+		ev.emit(event.CodesStopped{Wrong: r.budget.Wrong()})
 	}
 }
 
@@ -605,7 +607,7 @@ func (r *Receiver) checkUsed(t *guessTry, ev *emitter, check func() bool) secure
 		r.codes.wrongSince++
 		r.codes.usedWrong++
 		if !g.Spent && g.Next.After(g.At) {
-			evs = append(evs, CodesHeld{Until: g.Next, Wrong: g.Wrong})
+			evs = append(evs, event.CodesHeld{Until: g.Next.UTC().Format(time.RFC3339Nano), Wrong: g.Wrong})
 		}
 	}
 	r.endGuess(t, g, saveErr, evs, ev)

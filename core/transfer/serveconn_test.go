@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/guess"
 	"github.com/ferry-project/ferry/core/secure"
 )
@@ -108,8 +109,8 @@ func TestServeConnDesktopSendsToPage(t *testing.T) {
 		t.Fatalf("send: %v; serve: %v", serr, res.err)
 	}
 	sameTree(t, src, dest)
-	if conns := eventsOf[Connected](sev); len(conns) != 1 || conns[0].PeerName != "page" {
-		t.Errorf("desktop's Connected: %+v", conns)
+	if conns := eventsOf[event.Connected](sev); len(conns) != 1 || conns[0].PeerName != "page" {
+		t.Errorf("desktop's event.Connected: %+v", conns)
 	}
 	if !ssum.SameMachine {
 		t.Error("loopback not seen as one machine")
@@ -158,10 +159,10 @@ func TestServeConnGuessBudget(t *testing.T) {
 	if checked != guess.Free {
 		t.Errorf("%d guesses checked, want %d", checked, guess.Free)
 	}
-	if n := len(eventsOf[CodeChanged](rev)); n != guess.Free/3 {
+	if n := len(eventsOf[event.CodeChanged](rev)); n != guess.Free/3 {
 		t.Errorf("%d codes retired by %d wrong ones, want %d", n, guess.Free, guess.Free/3)
 	}
-	if len(eventsOf[CodesHeld](rev)) == 0 {
+	if len(eventsOf[event.CodesHeld](rev)) == 0 {
 		t.Error("no CodesHeld")
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/place"
 	"github.com/ferry-project/ferry/core/testkit"
 )
@@ -197,7 +198,7 @@ func TestSinkTree(t *testing.T) {
 			t.Errorf("%s confirmed as saved at %q", ed.Entry.Path, ed.SavedAs)
 		}
 	}
-	if texts := eventsOf[TextReceived](p.rev); len(texts) != 1 || texts[0].Text != "hello there" {
+	if texts := eventsOf[event.Text](p.rev); len(texts) != 1 || texts[0].Text != "hello there" {
 		t.Errorf("texts: %+v", texts)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/place"
 )
 
@@ -186,7 +187,7 @@ func TestHostileNamesAtTheReceiver(t *testing.T) {
 			if err := p.serveErr(t); !errors.Is(err, ErrRefusedPath) {
 				t.Fatalf("receiver: %v, want a refused path", err)
 			}
-			if len(eventsOf[Offered](p.rev)) != 0 {
+			if len(eventsOf[event.Offer](p.rev)) != 0 {
 				t.Error("the person was asked about a refused offer")
 			}
 			if left := listDir(t, dest); len(left) != 0 {

@@ -19,6 +19,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
 )
@@ -202,8 +203,8 @@ func TestWasmSendsUnderNode(t *testing.T) {
 	var mu sync.Mutex
 	var peers []string
 	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dest, Code: "424242", Listener: m, Identity: id,
-		Name: "desk", Policy: transfer.AcceptAll, Timeout: 10 * time.Second, OnEvent: func(ev transfer.Event) {
-			if c, ok := ev.(transfer.Connected); ok {
+		Name: "desk", Policy: transfer.AcceptAll, Timeout: 10 * time.Second, OnEvent: func(ev event.Event) {
+			if c, ok := ev.(event.Connected); ok {
 				mu.Lock()
 				peers = append(peers, c.PeerName)
 				mu.Unlock()

@@ -11,7 +11,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // "Send to a phone": the Send view serves the browser page (core/web) in
@@ -82,7 +81,7 @@ func (v *sendView) startPhoneSend() {
 	v.showProgress(true)
 	if err != nil {
 		cancel(nil)
-		v.sendDone(transfer.Summary{}, fmt.Errorf("serving the page for the phone: %w", err), pinOffer{})
+		v.sendDone(event.Summary{}, fmt.Errorf("serving the page for the phone: %w", err), pinOffer{})
 		return
 	}
 	v.cancel = cancel
@@ -95,18 +94,16 @@ func (v *sendView) startPhoneSend() {
 	cfg.Page, cfg.PeerName = page, "a phone's browser" // its history record, as any send's
 	cfg.OnEvent = func(_ *app.Transfer, ev event.Event) {
 		v.u.do(func() {
-			if _, ok := ev.(event.Connected); ok {
+			switch e := ev.(type) {
+			case event.Connected:
 				v.phone.hide()
+			case event.Unproven:
+				if e.Guessed {
+					v.prog.current.SetText(fmt.Sprintf("A page connected without the code (%d of %d tries allowed). Waiting for the phone…", e.Wrong, e.Allowed))
+				}
+				return
 			}
 			v.prog.handle(ev)
-		})
-	}
-	cfg.OnUnproven = func(u transfer.Unproven) {
-		if !u.Guessed {
-			return
-		}
-		v.u.do(func() {
-			v.prog.current.SetText(fmt.Sprintf("A page connected without the code (%d of %d tries allowed). Waiting for the phone…", u.Wrong, u.Allowed))
 		})
 	}
 	v.updateReady()
