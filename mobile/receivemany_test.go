@@ -61,9 +61,19 @@ func TestReceiveSeveral(t *testing.T) {
 	if rt.ID() != 0 {
 		t.Fatalf("a receive of several has ID %d, want 0", rt.ID())
 	}
-	a, aEv := sendFile(t, rt.Port(), rt.Code(), "a.txt", "from the first sender")
-	b, bEv := sendFile(t, rt.Port(), rt.Code(), "b.txt", "from the second sender")
+	// A code lets in one sender: the first one's handshake uses it up,
+	// the next is told at once (code_changed, reason used), and the
+	// second sender types that one.
+	first := rt.Code()
+	a, aEv := sendFile(t, rt.Port(), first, "a.txt", "from the first sender")
 	offers := map[int64]bool{}
+	o := ev.wait(t, waitLong, func(c call) bool { return c.method == "offer" })
+	offers[o.id] = true
+	used := ev.wait(t, waitLong, func(c call) bool { return c.method == "code_changed" })
+	if used.arg != rt.Code() || used.arg == first {
+		t.Fatalf("code_changed(%s) after the first sender's offer; Code() %s, first %s", used.arg, rt.Code(), first)
+	}
+	b, bEv := sendFile(t, rt.Port(), rt.Code(), "b.txt", "from the second sender")
 	for len(offers) < 2 {
 		c := ev.wait(t, waitLong, func(c call) bool { return c.method == "offer" && !offers[c.id] })
 		offers[c.id] = true

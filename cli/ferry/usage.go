@@ -56,7 +56,10 @@ codes and exits 6: run it again for a new code.
 Flags:
     --dir DIR        save into DIR (default: your download folder, created
                      if missing: Downloads, or $XDG_DOWNLOAD_DIR on Linux)
-    --code CODE      use CODE instead of a random six-digit code (for scripts)
+    --code CODE      use CODE instead of a random six-digit code, for scripts
+                     and classrooms: it stays fixed and lets in every sender
+                     who types it (a random code lets in one: the next is
+                     shown as soon as a sender proves it)
     --listen ADDR    listen on ADDR, host:port (default: every interface, any
                      free port)
     --name NAME      the name senders see (default: the hostname)
@@ -65,7 +68,7 @@ Flags:
     --overwrite      replace files that already exist instead of saving
                      "name (1).ext"
     --keep           keep receiving after a transfer, until interrupted; a
-                     random code is used once: a new one is shown after each
+                     random code is used once: a new one is shown for each
                      transfer
     --max-transfers N
                      take up to N senders at once, 1 to 4 (default 1): each

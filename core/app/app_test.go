@@ -113,7 +113,9 @@ func TestReceiveAccepted(t *testing.T) {
 		t.Fatalf("result: %+v", res)
 	}
 	got := rec.types(tr)
-	want := []string{"connected", "offer", "accepted", "text", "entry", "code_changed", "done"}
+	// The code the sender proved is used up as the handshake proves it,
+	// before connected.
+	want := []string{"code_changed", "connected", "offer", "accepted", "text", "entry", "done"}
 	if !sameWithout(got, want, "progress") {
 		t.Errorf("events %v, want %v (progress anywhere after accepted)", got, want)
 	}
@@ -269,7 +271,8 @@ func TestAcceptInsideHandler(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(got) < 3 || got[1] != "offer" || got[2] != "accepted" || got[len(got)-1] != "done" {
+	// code_changed first: the code was used up at the proof.
+	if len(got) < 4 || got[0] != "code_changed" || got[2] != "offer" || got[3] != "accepted" || got[len(got)-1] != "done" {
 		t.Errorf("events %v", got)
 	}
 }

@@ -86,6 +86,10 @@ const (
 	// Held: the guess was not checked, because the responder holds code
 	// guesses back after too many wrong ones (ErrCodesHeld).
 	Held
+	// Busy: the guess was not checked, because the code was used up by
+	// another initiator meanwhile and the responder is in its transfer
+	// (ErrBusy): this one may try again with the next code.
+	Busy
 )
 
 const (
@@ -319,6 +323,8 @@ func respond(nc net.Conn, cfg *Config) (*Conn, error) {
 			reason, sentinel = rejectCodeRetired, ErrCodeRetired
 		case Held:
 			reason, sentinel = rejectCodesHeld, ErrCodesHeld
+		case Busy:
+			reason, sentinel = rejectBusy, ErrBusy
 		}
 		reject(nc, reason)
 		return nil, fmt.Errorf("reading message 3: %w", sentinel)

@@ -91,7 +91,6 @@ type won struct {
 	sc         *secure.Conn
 	timers     *diag.Timers
 	wrongCodes int // wrong codes checked before this one proved right
-	gen        int // the generation of the code it proved (code mode)
 }
 
 type pendingConn struct {

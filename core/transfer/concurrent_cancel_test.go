@@ -24,7 +24,7 @@ import (
 func TestCancelSessionLeavesOthers(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	m := newMany(t, ctx, ReceiverConfig{MaxConcurrent: 3, Policy: AcceptAll})
+	m := newMany(t, ctx, ReceiverConfig{MaxConcurrent: 3, Policy: AcceptAll, Code: sharedCode})
 	src := t.TempDir()
 	hold := make(chan struct{})
 	defer func() {

@@ -55,7 +55,7 @@ func TestServeManySpaceCheckedOnAccept(t *testing.T) {
 	dest := smallDisk(t, "5m")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	m := newMany(t, ctx, ReceiverConfig{Dir: dest, MaxConcurrent: 2})
+	m := newMany(t, ctx, ReceiverConfig{Dir: dest, MaxConcurrent: 2, Code: sharedCode})
 	src := t.TempDir()
 	a, b := filepath.Join(src, "a.bin"), filepath.Join(src, "b.bin")
 	writeFile(t, a, pattern(3<<20, 1))

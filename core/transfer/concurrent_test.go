@@ -22,6 +22,12 @@ import (
 // Real TCP on loopback, real files, real handshakes: several senders,
 // each with a key of its own, to one Receiver serving with ServeMany.
 
+// sharedCode is the fixed code (ReceiverConfig.Code) of the tests whose
+// senders start at once with one code: a code the receiver picks lets
+// in one sender (TestServeManyCodeLetsInOne), a fixed one every sender
+// who types it.
+const sharedCode = "314159"
+
 // many is a receiver serving with ServeMany in the background.
 type many struct {
 	t      *testing.T
@@ -129,7 +135,7 @@ func isOffered(ev Event) bool { _, ok := ev.(event.Offer); return ok }
 func TestServeManyQuestionsPerSession(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	m := newMany(t, ctx, ReceiverConfig{MaxConcurrent: 3})
+	m := newMany(t, ctx, ReceiverConfig{MaxConcurrent: 3, Code: sharedCode})
 	src := t.TempDir()
 	var cfgs []SendConfig
 	for i, name := range []string{"anna", "ben", "cleo"} {
@@ -276,7 +282,7 @@ func TestServeManySameNames(t *testing.T) {
 		t.Run(fmt.Sprintf("overwrite=%v", overwrite), func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
-			m := newMany(t, ctx, ReceiverConfig{MaxConcurrent: 2, Overwrite: overwrite})
+			m := newMany(t, ctx, ReceiverConfig{MaxConcurrent: 2, Overwrite: overwrite, Code: sharedCode})
 			var cfgs []SendConfig
 			contents := map[string]bool{}
 			for i := range 2 {
@@ -341,7 +347,7 @@ func TestServeManySameNames(t *testing.T) {
 func TestServeManySameSenderTwice(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	m := newMany(t, ctx, ReceiverConfig{MaxConcurrent: 2})
+	m := newMany(t, ctx, ReceiverConfig{MaxConcurrent: 2, Code: sharedCode})
 	p := filepath.Join(t.TempDir(), "same.bin")
 	data := pattern(2<<20, 7)
 	writeFile(t, p, data)
@@ -426,7 +432,7 @@ func gatedDialer(c *gatedConn) func(ctx context.Context, addr string) (net.Conn,
 func TestServeManySlowSenderDoesNotSlowOthers(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	m := newMany(t, ctx, ReceiverConfig{MaxConcurrent: 3, Policy: AcceptAll})
+	m := newMany(t, ctx, ReceiverConfig{MaxConcurrent: 3, Policy: AcceptAll, Code: sharedCode})
 	src := t.TempDir()
 	hold := make(chan struct{})
 	slowConn := &gatedConn{rate: 1 << 20, holdAfter: 1 << 20, hold: hold, held: make(chan struct{})}
@@ -546,47 +552,55 @@ func TestServeManyResumeEach(t *testing.T) {
 	}
 }
 
-// One code serves several senders: two pass their handshakes with it and
-// run at once; when the first ends, its code is replaced (CodeUsed) and
-// the second goes on to the end. The used code lets nobody in after.
-func TestServeManyCodeServesSeveral(t *testing.T) {
+// A code the receiver picked lets in one sender: the first handshake
+// that proves it uses it up, and the next code is picked and announced
+// at once (CodeUsed), before the offer is even answered. A second
+// sender who types the same code while the first runs is refused as a
+// wrong code (counted, as any guess against a retired code), the first
+// transfer goes on to the end, and the new code lets the next sender in.
+func TestServeManyCodeLetsInOne(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	m := newMany(t, ctx, ReceiverConfig{MaxConcurrent: 2})
+	budget := guess.NewBudget(guess.Config{})
+	m := newMany(t, ctx, ReceiverConfig{MaxConcurrent: 2, Budget: budget})
 	code := m.r.Code()
 	src := t.TempDir()
 	a, b := filepath.Join(src, "a.bin"), filepath.Join(src, "b.bin")
 	writeFile(t, a, pattern(1<<20, 1))
 	writeFile(t, b, pattern(1<<20, 2))
-	errs := make(chan []error, 1)
-	go func() { errs <- sendAll(ctx, m.sender("a", Item{Path: a}), m.sender("b", Item{Path: b})) }()
-	offers := m.waitEvents(ctx, 2, isOffered)
-	first, second := SessionOf(offers[0]), SessionOf(offers[1])
-	m.r.AcceptSession(first)
-	m.waitEvents(ctx, 1, func(ev Event) bool { f, ok := ev.(event.Done); return ok && f.Session == first })
-	changed := m.waitEvents(ctx, 1, func(ev Event) bool { c, ok := ev.(event.CodeChanged); return ok && c.Reason == event.CodeUsed })
-	if next := changed[0].(event.CodeChanged).Code; next == code || m.r.Code() != next {
-		t.Fatalf("code after the first transfer: %q (was %q, Code() says %q)", next, code, m.r.Code())
+	firstDone := make(chan error, 1)
+	go func() { _, err := Send(ctx, m.sender("a", Item{Path: a})); firstDone <- err }()
+	offer := m.waitEvents(ctx, 1, isOffered)[0]
+	// The code changed at the proof: the first offer still waits.
+	changed := eventsOf[event.CodeChanged](m.rev)
+	if len(changed) != 1 || changed[0].Reason != event.CodeUsed || changed[0].Code == code || m.r.Code() != changed[0].Code {
+		t.Fatalf("code changes before the first offer is answered: %+v (first code %s, Code() %s)", changed, code, m.r.Code())
 	}
-	// The second session is cut by nothing: it is still asking.
-	if err := m.r.AcceptSession(second); err != nil {
-		t.Fatalf("the second session after the code changed: %v", err)
+	next := changed[0].Code
+	second := m.sender("b", Item{Path: b})
+	second.Code = code
+	if _, err := Send(ctx, second); !errors.Is(err, secure.ErrWrongCode) {
+		t.Fatalf("a second sender with the used code while the first runs: got %v, want a wrong code", err)
 	}
-	for i, err := range <-errs {
-		if err != nil {
-			t.Fatalf("sender %d: %v", i, err)
-		}
+	if got := budget.Wrong(); got != 1 {
+		t.Fatalf("the budget counted %d wrong codes after the used code was tried, want 1", got)
 	}
-	// Only the code the ended transfer used is replaced, once: the second
-	// transfer used the same code, already retired.
+	if err := m.r.AcceptSession(SessionOf(offer)); err != nil {
+		t.Fatalf("the first session after its code was used up: %v", err)
+	}
+	if err := <-firstDone; err != nil {
+		t.Fatalf("the first sender: %v", err)
+	}
 	if n := len(eventsOf[event.CodeChanged](m.rev)); n != 1 {
-		t.Fatalf("%d event.CodeChanged, want 1", n)
+		t.Fatalf("%d CodeChanged after the first transfer ended, want 1: the code changes at the proof, not the end", n)
 	}
-	m.idle(ctx)
-	late := m.sender("late", Item{Path: a})
-	late.Code = code
-	if _, err := Send(ctx, late); !errors.Is(err, secure.ErrWrongCode) && !errors.Is(err, secure.ErrCodeRetired) {
-		t.Fatalf("a sender with the used code: got %v, want a wrong code", err)
+	// The next sender types the next code.
+	second.Code = next
+	go func() { _, err := Send(ctx, second); firstDone <- err }()
+	offers := m.waitEvents(ctx, 2, isOffered)
+	m.r.AcceptSession(SessionOf(offers[1]))
+	if err := <-firstDone; err != nil {
+		t.Fatalf("the next sender with the next code: %v", err)
 	}
 }
 
@@ -707,53 +721,52 @@ func TestMaxConcurrentBounds(t *testing.T) {
 	}
 }
 
-// A handshake that began under a code, whose guess arrives after a
-// transfer used that code up (CodeUsed), still completes with it: the
-// transfer that ended does not cut off a sender that typed the code
-// while it stood.
-func TestServeManyHandshakeOutlivesUsedCode(t *testing.T) {
+// Two handshakes begin under one code; the first proves it while the
+// second's guess waits. The second is refused unchecked (told a wrong
+// code: that code lets nobody else in), and the first, proven already,
+// is not cut by its code being used up: it goes on to the end.
+func TestServeManyHandshakeAfterCodeUsed(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	arrived, release := make(chan struct{}), make(chan struct{})
+	firstGuess, lateGuess, release := make(chan struct{}), make(chan struct{}), make(chan struct{})
 	var guesses sync.Mutex
 	n := 0
 	h := &hooks{guessing: func() {
 		guesses.Lock()
 		n++
-		second := n == 2
+		k := n
 		guesses.Unlock()
-		if second { // the late sender's guess waits for the first transfer's end
-			close(arrived)
+		switch k {
+		case 1: // the first guess waits until the late handshake began
+			close(firstGuess)
+			<-lateGuess
+		case 2: // the late guess waits until the first proved the code
+			close(lateGuess)
 			<-release
 		}
 	}}
-	m := newMany(t, ctx, ReceiverConfig{MaxConcurrent: 2, Policy: AcceptAll, hooks: h})
+	budget := guess.NewBudget(guess.Config{})
+	m := newMany(t, ctx, ReceiverConfig{MaxConcurrent: 2, Policy: AcceptAll, hooks: h, Budget: budget})
 	p := filepath.Join(t.TempDir(), "f.txt")
 	writeFile(t, p, []byte("hello"))
-	first := m.sender("first", Item{Path: p})
-	late := m.sender("late", Item{Path: p})
-	lateDone := make(chan error, 1)
-	// The first transfer holds part way while the late sender's
-	// handshake begins, and ends while its guess waits.
-	big := filepath.Join(t.TempDir(), "big.bin")
-	writeFile(t, big, pattern(2<<20, 5))
-	first.Items = []Item{{Path: big}}
-	hold := make(chan struct{})
-	g := &gatedConn{holdAfter: 1 << 20, hold: hold, held: make(chan struct{})}
-	first.Dialer = gatedDialer(g)
-	firstDone := make(chan error, 1)
+	first, late := m.sender("first", Item{Path: p}), m.sender("late", Item{Path: p})
+	firstDone, lateDone := make(chan error, 1), make(chan error, 1)
 	go func() { _, err := Send(ctx, first); firstDone <- err }()
-	<-g.held
+	<-firstGuess
 	go func() { _, err := Send(ctx, late); lateDone <- err }()
-	<-arrived
-	close(hold)
-	if err := <-firstDone; err != nil {
-		t.Fatal(err)
-	}
 	m.waitEvents(ctx, 1, func(ev Event) bool { c, ok := ev.(event.CodeChanged); return ok && c.Reason == event.CodeUsed })
 	close(release)
-	if err := <-lateDone; err != nil {
-		t.Fatalf("a handshake begun under the used code: %v", err)
+	if err := <-lateDone; !errors.Is(err, secure.ErrWrongCode) {
+		t.Fatalf("a handshake begun under the code another used up: got %v, want a wrong code", err)
+	}
+	if got := budget.Wrong(); got != 0 {
+		t.Fatalf("the budget counted %d wrong codes: a guess against a used code is refused unchecked", got)
+	}
+	if err := <-firstDone; err != nil {
+		t.Fatalf("the proven sender, its code used up meanwhile: %v", err)
+	}
+	if c := eventsOf[event.CodeChanged](m.rev); len(c) != 1 {
+		t.Fatalf("code changes: %+v, want one (the first's proof)", c)
 	}
 }
 

@@ -190,15 +190,20 @@
 // and the sender is told how many transfers run: a secure.BusyError
 // (secure.RefuseBusyWith), which wraps secure.ErrBusy.
 //
-// Codes: one code serves every sender that types it while it stands.
-// Wrong codes count against it and the guess budget as ever, whichever
-// session's handshake they come in (the budget's lock and the
-// Receiver's make the count exact however many run). A code the
-// receiver picked is replaced (CodeUsed) when a session that used it
-// ends, and only while it is still the current one: the sessions still
-// running are not touched, and a handshake that began under it completes
-// with it (at most maxAttempts wrong guesses are checked against it in
-// all); whoever sees the new code may send again.
+// Codes: a code the receiver picked lets in one sender. The first
+// handshake that proves it uses it up, and the next is picked and
+// announced at once (CodeUsed), while that sender's transfer runs: the
+// next sender types the next code, and whoever overheard the old one
+// gets no offer in beside the real sender. A handshake that proved the
+// code is through and is cut by nothing; one that began under it but
+// guesses after another proved it is refused unchecked (as a wrong code,
+// or busy when every place is taken), and a sender who types it later is
+// checked against the new code, a wrong code counted as any other. A
+// code fixed in ReceiverConfig.Code serves every sender who types it
+// (scripts, classrooms). Wrong codes count against the code and the
+// guess budget as ever, whichever session's handshake they come in (the
+// budget's lock and the Receiver's make the count exact however many
+// run).
 //
 // Names: a name is claimed when a file is placed, by the link (or
 // rename) that places it, so two sessions offering photo.jpg into one
@@ -367,11 +372,11 @@
 //     new one with every honest transfer. A PairedOnly receiver checks
 //     no code at all: core/secure refuses a code-mode sender before
 //     CPace (secure.ErrNoCodes, Refused with reason CodesOff).
-//   - Codes are used once. A code the receiver picked is replaced when
-//     the transfer it authenticated ends (CodeChanged, CodeUsed); one
-//     fixed in ReceiverConfig.Code stays, as the person chose it. With
-//     several senders at once, one code serves all who typed it while
-//     it stood (see Several senders).
+//   - Codes are used once. A code the receiver picked is replaced as
+//     soon as a handshake proves it (CodeChanged, CodeUsed, emitted
+//     before that session's Connected), so it lets in one sender, with
+//     one sender at a time or several (see Several senders); one fixed
+//     in ReceiverConfig.Code stays, as the person chose it.
 //     Connected.WrongCodes counts the wrong codes since the last
 //     transfer by code, so that no front end pins a lucky guesser's key
 //     without saying so.

@@ -20,7 +20,7 @@ import (
 // Receiver takes one transfer at a time, or up to
 // ReceiverConfig.MaxConcurrent at once with ServeMany. Its port is fixed from
 // NewReceiver on, and so is its code until it changes (CodeChanged):
-// after three wrong guesses, after a transfer made with a code that
+// after three wrong guesses, as soon as a handshake proves a code that
 // the receiver picked, or when a person asks (NewCode). A front end can
 // show both, and advertise them, before Serve runs.
 type Receiver struct {
@@ -55,12 +55,10 @@ type codeState struct {
 	current string
 	gen     int // how many codes were retired
 	wrong   int // wrong guesses checked against current
-	// usedGen is the generation of the code that the last transfer used
-	// up (CodeUsed), usedWrong the wrong guesses checked against it: on
-	// a receiver that runs several sessions, a handshake that began
-	// under that code still completes with it (see attempt).
-	usedGen   int
-	usedWrong int
+	// usedGen is the generation of the last code that a handshake used
+	// up by proving it (useCode), -1 before any: a guess against it from
+	// a handshake that began under it is not checked (see usedAnswer).
+	usedGen int
 	// wrongSince counts the wrong codes this Receiver checked since the
 	// last transfer made with a code, for Connected.WrongCodes;
 	// toldStopped is set once CodesStopped was emitted for a budget
@@ -207,7 +205,6 @@ func (r *Receiver) Port() int {
 func (r *Receiver) NewCode() string {
 	r.mu.Lock()
 	next := r.codes.retire()
-	r.codes.usedGen = -1 // no handshake completes with a code before a person's new one
 	r.budget.Reset()
 	r.codes.toldStopped = false
 	r.mu.Unlock()
@@ -256,9 +253,9 @@ func (r *Receiver) Close() error {
 // Every wrong code also counts against the receiver's guess budget
 // (core/guess): past its free guesses, codes are held back for a while
 // (CodesHeld), then not checked at all (CodesStopped) until NewCode. A
-// code that the receiver picked is used up by the transfer it
-// authenticated: when that transfer ends, a new one is picked
-// (CodeChanged, reason CodeUsed). A
+// code that the receiver picked is used up by the first handshake that
+// proves it: a new one is picked at once (CodeChanged, reason CodeUsed),
+// so that one code lets in one sender. A
 // sender refused in paired mode (no pin for it here, or its pin for this
 // device stale) is reported with Refused.
 // The first connection through the handshake becomes the transfer; while
@@ -325,8 +322,8 @@ func (r *Receiver) session(ctx context.Context, w won) (Summary, error) {
 	s := &rsession{link: newLink(w.sc, "the sender", ev, w.timers, r.cfg.Timeout),
 		cfg: &r.cfg, rcv: r, id: id, wrongCodes: w.wrongCodes}
 	sum, err := s.run(ctx)
-	if !s.paired {
-		r.usedCode(w.gen, err == nil)
+	if !s.paired && err == nil {
+		r.codeCompleted()
 	}
 	if err != nil {
 		err = withKind(err)
@@ -450,30 +447,45 @@ func (r *Receiver) handshake(ctx context.Context, ev *emitter, nc net.Conn) (won
 		return won{}, err
 	}
 	markProven(nc)
-	return won{conn, timers, try.wrongCodes, try.gen}, nil
+	return won{conn, timers, try.wrongCodes}, nil
 }
 
-// usedCode ends a transfer that a code authenticated: the count of wrong
-// codes before it starts over if it completed, and a code the receiver
-// picked is replaced, so that whoever saw it cannot send again. A code
-// fixed in ReceiverConfig.Code is the person's choice and stays (until
-// wrong guesses retire it: the codes after it are picked). On a receiver
-// that runs several sessions, only the code the session used (gen) is
-// replaced, and only while it is current: sessions that used one code
-// end one after another, and each new code is for whoever sees it.
-func (r *Receiver) usedCode(gen int, completed bool) {
+// codeCompleted ends a transfer that a code authenticated and that
+// completed: the wrong codes that Connected.WrongCodes counts start over.
+// The code itself was used up as the handshake proved it (useCode).
+func (r *Receiver) codeCompleted() {
 	r.mu.Lock()
-	if completed {
-		r.codes.wrongSince = 0
-	}
-	if (r.cfg.Code != "" && r.codes.current == r.cfg.Code) || (r.concurrent() && gen != r.codes.gen) {
-		r.mu.Unlock()
-		return
-	}
-	r.codes.usedGen, r.codes.usedWrong = r.codes.gen, r.codes.wrong
-	next := r.codes.retire()
+	r.codes.wrongSince = 0
 	r.mu.Unlock()
-	r.ev.emit(event.CodeChanged{Code: next, Reason: event.CodeUsed})
+}
+
+// useCode is a handshake proving the current code: a code the receiver
+// picked is used up at once and replaced, returned with true, so that
+// whoever else saw it cannot send, beside this sender or after it. A
+// code fixed in ReceiverConfig.Code is the person's choice (scripts,
+// classrooms) and stays, until wrong guesses retire it: the codes after
+// it are picked. Retiring it here, not when the transfer ends, is what
+// lets a receiver of several senders take one sender per code. r.mu is
+// held.
+func (r *Receiver) useCode() (string, bool) {
+	if r.cfg.Code != "" && r.codes.current == r.cfg.Code {
+		return "", false
+	}
+	r.codes.usedGen = r.codes.gen
+	return r.codes.retire(), true
+}
+
+// usedAnswer is the answer to a guess, unchecked, from a handshake that
+// began under a code that another handshake used up since: Busy while
+// the receiver has no place for another session (as a sender told busy
+// before its handshake would be), otherwise Wrong: that code lets
+// nobody else in. Like any guess against a retired code, it is not
+// counted. r.mu is held.
+func (r *Receiver) usedAnswer() secure.GuessAnswer {
+	if r.active >= r.slots {
+		return secure.Busy
+	}
+	return secure.Wrong
 }
 
 // guessTry is one code-mode handshake's view of the code: which one it
@@ -490,10 +502,13 @@ type guessTry struct {
 // checks its message 3. The hook holds r.mu across the check, and the
 // budget holds its own lock, so that concurrent handshakes never check
 // more than maxAttempts guesses against one code, nor more than the
-// guess budget allows, even across Receivers that share it: a guess for
-// a code retired meanwhile is refused unchecked (Retired), and so is one
-// that the budget holds back (Held). Events are emitted after r.mu is
-// released.
+// guess budget allows, even across Receivers that share it, and never
+// let two senders in with one picked code: a guess for a code retired
+// meanwhile (by wrong guesses, a person, or another handshake that
+// proved it first) is refused unchecked (Retired), and so is one that
+// the budget holds back (Held). A handshake whose guess was right is
+// through: the code it proved being used up cuts nothing. Events are
+// emitted after r.mu is released.
 func (r *Receiver) attempt(ev *emitter) (*guessTry, func(check func() bool) secure.GuessAnswer) {
 	r.mu.Lock()
 	t := &guessTry{code: r.codes.current, gen: r.codes.gen}
@@ -504,11 +519,12 @@ func (r *Receiver) attempt(ev *emitter) (*guessTry, func(check func() bool) secu
 		}
 		r.mu.Lock()
 		if t.gen != r.codes.gen {
-			if !r.concurrent() || t.gen != r.codes.usedGen || r.codes.usedWrong >= r.cfg.hooks.maxAttempts() {
-				r.mu.Unlock()
-				return secure.Retired
+			answer := secure.Retired
+			if t.gen == r.codes.usedGen {
+				answer = r.usedAnswer()
 			}
-			return r.checkUsed(t, ev, check)
+			r.mu.Unlock()
+			return answer
 		}
 		g, saveErr := r.checkGuess(check)
 		var evs []Event
@@ -518,6 +534,9 @@ func (r *Receiver) attempt(ev *emitter) (*guessTry, func(check func() bool) secu
 			answer = secure.Held
 		case g.Right:
 			t.wrongCodes = r.codes.wrongSince
+			if next, used := r.useCode(); used {
+				evs = append(evs, event.CodeChanged{Code: next, Reason: event.CodeUsed})
+			}
 		default:
 			r.codes.wrongSince++
 			r.codes.wrong++
@@ -584,32 +603,4 @@ func (r *Receiver) tellStopped(ev *emitter) {
 	if !told {
 		ev.emit(event.CodesStopped{Wrong: r.budget.Wrong()})
 	}
-}
-
-// checkUsed checks, for a receiver that runs several sessions, a guess
-// of a handshake that began under the code the last transfer used up:
-// that sender saw the code while it served, as the sessions running now
-// did, and the transfer that ended must not cut it off. The guess counts
-// as any other against the guess budget, and at most maxAttempts are
-// checked against that code, counted on from its wrong guesses before;
-// a wrong one retires nothing more (the code is retired already). r.mu
-// is held, and released here.
-func (r *Receiver) checkUsed(t *guessTry, ev *emitter, check func() bool) secure.GuessAnswer {
-	g, saveErr := r.checkGuess(check)
-	var evs []Event
-	answer := secure.Retired
-	switch {
-	case !g.Checked:
-		answer = secure.Held
-	case g.Right:
-		t.wrongCodes = r.codes.wrongSince // a right guess's answer is not read
-	default:
-		r.codes.wrongSince++
-		r.codes.usedWrong++
-		if !g.Spent && g.Next.After(g.At) {
-			evs = append(evs, event.CodesHeld{Until: g.Next.UTC().Format(time.RFC3339Nano), Wrong: g.Wrong})
-		}
-	}
-	r.endGuess(t, g, saveErr, evs, ev)
-	return answer
 }

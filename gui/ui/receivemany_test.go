@@ -30,7 +30,7 @@ func TestReceiveFromThreeAtOnce(t *testing.T) {
 	v := h.u.recv
 	code, port := h.listeningMany()
 
-	sends, srcs, cards := sendThree(t, h, code, port)
+	sends, srcs, cards, code := sendThree(t, h, code, port)
 	s := h.screen()
 	for _, want := range []string{code, "ann wants to send you 1 file (" + formatBytes(50_000) + ").", "bob wants to send you 1 file", "cy wants to send you 1 file", "Fingerprint "} {
 		if !contains(s, want) {
@@ -93,8 +93,9 @@ func TestReceiveFromThreeAtOnce(t *testing.T) {
 }
 
 // sendThree sends a file each from three real Nodes, ann, bob and cy,
-// to the app's receiver at once, and waits for their three questions.
-func sendThree(t *testing.T, h *harness, code string, port int) (sends map[string]*app.Transfer, srcs map[string]string, cards map[string]*incomingCard) {
+// to the app's receiver at once, each with the code the app shows then,
+// and waits for their three questions; next is the code shown after.
+func sendThree(t *testing.T, h *harness, code string, port int) (sends map[string]*app.Transfer, srcs map[string]string, cards map[string]*incomingCard, next string) {
 	v := h.u.recv
 	names := []string{"ann", "bob", "cy"}
 	sends, srcs = map[string]*app.Transfer{}, map[string]string{}
@@ -105,6 +106,9 @@ func sendThree(t *testing.T, h *harness, code string, port int) (sends map[strin
 			Items: []event.Item{{Path: srcs[name]}}, Paths: []string{srcs[name]},
 			Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: code,
 		})
+		// A code lets in one sender: the app shows the next as soon as
+		// this one's handshake proves it, and the next sender types it.
+		code = h.nextCode(code)
 	}
 	cards = map[string]*incomingCard{}
 	h.waitFor("three open questions", func() bool {
@@ -115,7 +119,7 @@ func sendThree(t *testing.T, h *harness, code string, port int) (sends map[strin
 		}
 		return len(cards) == 3
 	})
-	return sends, srcs, cards
+	return sends, srcs, cards, code
 }
 
 // checkArrived checks the files of the two accepted senders, ann and cy,
@@ -241,7 +245,7 @@ func TestReceiveManyCancelOne(t *testing.T) {
 	ann := testNode(t, app.Config{Name: "ann", NoHistory: true}).Send(t.Context(), app.SendConfig{
 		Items: []event.Item{{Path: big}}, Paths: []string{big}, Addrs: addr, Code: code})
 	bob := testNode(t, app.Config{Name: "bob", NoHistory: true}).Send(t.Context(), app.SendConfig{
-		Items: []event.Item{{Path: small}}, Paths: []string{small}, Addrs: addr, Code: code})
+		Items: []event.Item{{Path: small}}, Paths: []string{small}, Addrs: addr, Code: h.nextCode(code)})
 	cards := map[string]*incomingCard{}
 	h.waitFor("two open questions", func() bool {
 		for _, c := range v.order {
@@ -384,4 +388,15 @@ func (h *harness) listeningMany() (code string, port int) {
 		return v.many && v.stopMany != nil && len(code) >= 6
 	})
 	return code, port
+}
+
+// nextCode waits for the app to show a code other than old, as it does
+// once a sender's handshake used old up, and returns it.
+func (h *harness) nextCode(old string) (code string) {
+	h.t.Helper()
+	h.waitFor("the next code", func() bool {
+		code = h.u.recv.code
+		return code != old && len(code) >= 6
+	})
+	return code
 }

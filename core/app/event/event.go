@@ -145,8 +145,10 @@ type CodeChangeReason string
 const (
 	// CodeRetired: too many wrong attempts retired the old code.
 	CodeRetired CodeChangeReason = "retired"
-	// CodeUsed: a transfer made with the old code ended, and the old code
-	// was one the receiver picked: whoever saw it cannot send again.
+	// CodeUsed: a handshake proved the old code, which the receiver
+	// picked: it is used up at once, while that sender's transfer runs,
+	// so that whoever else saw it cannot send, beside that sender or
+	// after it (a code fixed with --code never changes so).
 	CodeUsed CodeChangeReason = "used"
 	// CodeRenewed: a person asked for a new code.
 	CodeRenewed CodeChangeReason = "renewed"
