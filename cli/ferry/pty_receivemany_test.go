@@ -172,3 +172,45 @@ func TestPTYCancelOneIncoming(t *testing.T) {
 		t.Errorf("partial folder holds %v (%v), want ann's one partial file", parts, err)
 	}
 }
+
+// TestE2ESameNameFlagged: two senders in progress under one name, each a
+// device of its own: the receiver's --json says so in a same_name event
+// of the second's transfer, with both fingerprints, and the second's
+// offer names the first's (same_name_as), which its question shows. The
+// first is frozen mid-stream (SIGSTOP) so that it is in progress
+// whatever the machine's load.
+func TestE2ESameNameFlagged(t *testing.T) {
+	dest := t.TempDir()
+	recv, addr := startReceiver(t, dest, "626262", "--max-transfers", "2", "--yes", "--keep")
+	send := func(src string) *proc.Proc {
+		return proc.Start(t, ferryCmd(t, "send", "--name", "ann", "--to", addr, "--code", "626262", "--json", src), true)
+	}
+	first := send(testkit.SparseFile(t, filepath.Join(t.TempDir(), "big.iso"), 1<<30))
+	recv.Until("progress", 30*time.Second)
+	first.Signal(syscall.SIGSTOP)
+	small := filepath.Join(t.TempDir(), "small.txt")
+	if err := os.WriteFile(small, []byte("from the other ann"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	second := send(small)
+	same := recv.Until("same_name", 30*time.Second)
+	offer := recv.Until("offer", 30*time.Second)
+	first.Signal(syscall.SIGCONT)
+	for i, p := range []*proc.Proc{first, second} {
+		if c := p.Exit(90 * time.Second); c != 0 {
+			t.Errorf("sender %d exit %d; stderr:\n%s", i, c, p.StderrText())
+		}
+	}
+	recv.Signal(syscall.SIGTERM)
+	recv.Exit(20 * time.Second)
+	fp, other := same["peer_fingerprint"], same["other_fingerprint"]
+	if same["peer_name"] != "ann" || fp == "" || other == "" || fp == other || same["transfer"] != offer["transfer"] {
+		t.Fatalf("same_name %v; the second's offer %v", same, offer)
+	}
+	if names, _ := offer["same_name_as"].([]any); offer["peer_fingerprint"] != fp || len(names) != 1 || names[0] != other {
+		t.Fatalf("the second's offer %v, want same_name_as [%v]", offer, other)
+	}
+	if !strings.Contains(recv.StderrText(), "two devices under one name") {
+		t.Errorf("no warning line for a person; stderr:\n%s", recv.StderrText())
+	}
+}

@@ -469,7 +469,7 @@ func (rs *receiveSession) offered(t *app.Transfer, o event.Offer, peer string, p
 		return // core/app answers it
 	}
 	ask(func() {
-		ok, err := rs.q.confirm(t.Context(), fmt.Sprintf("accept %s from %s?", describeOffer(o), peer))
+		ok, err := rs.q.confirm(t.Context(), fmt.Sprintf("accept %s from %s?%s", describeOffer(o), peer, sameNameAs(o)))
 		switch {
 		case err != nil:
 			t.Decline(err.Error())
@@ -479,6 +479,17 @@ func (rs *receiveSession) offered(t *app.Transfer, o event.Offer, peer string, p
 			t.Decline("you said no")
 		}
 	})
+}
+
+// sameNameAs is what a question adds for an offer whose sender claims
+// the name of others in progress with other keys: their fingerprints
+// beside its own, so the person tells the devices apart.
+func sameNameAs(o event.Offer) string {
+	if len(o.SameNameAs) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (careful: %s is also sending as \"%s\", so one may be posing as the other; this one is %s)",
+		strings.Join(o.SameNameAs, ", "), safe(o.PeerName), o.PeerFingerprint)
 }
 
 // describeSummary renders what a finished transfer moved: "3 files and 1

@@ -154,6 +154,9 @@ func (rs *receiveSession) onManyEvent(t *app.Transfer, ev event.Event) {
 		} else {
 			rs.p.infof("%s connected from %s", label, e.Addr)
 		}
+	case event.SameName:
+		rs.p.warnf("%s has the name of a sender in progress, %s: two devices under one name, one may be posing as the other",
+			peerLabel(e.PeerName, e.PeerFingerprint), peerLabel(e.PeerName, e.OtherFingerprint))
 	case event.Offer:
 		rs.offered(t, e, s.label, s.paired, func(ask func()) {
 			run := rs.many.queue() // here, in the order the offers came

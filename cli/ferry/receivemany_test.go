@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 func TestParseMaxTransfers(t *testing.T) {
@@ -87,5 +89,20 @@ func TestE2EReceiveFromTwo(t *testing.T) {
 	slices.Sort(got)
 	if !slices.Equal(got, contents) {
 		t.Error("the two files do not hold the two senders' contents")
+	}
+}
+
+// The question for an offer whose sender claims the name of another in
+// progress names both fingerprints; any other question is as before.
+func TestSameNameQuestion(t *testing.T) {
+	o := event.Offer{PeerName: "ann", PeerFingerprint: "AAAA-1111", SameNameAs: []string{"BBBB-2222"}}
+	q := sameNameAs(o)
+	for _, want := range []string{"AAAA-1111", "BBBB-2222", `"ann"`, "posing"} {
+		if !strings.Contains(q, want) {
+			t.Errorf("question addition %q lacks %q", q, want)
+		}
+	}
+	if q := sameNameAs(event.Offer{PeerName: "ann", PeerFingerprint: "AAAA-1111"}); q != "" {
+		t.Errorf("question addition without a clash: %q", q)
 	}
 }

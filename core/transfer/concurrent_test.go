@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 	"testing"
@@ -815,6 +816,58 @@ func TestServeManyPairedBesideCode(t *testing.T) {
 		have, err := os.ReadFile(filepath.Join(m.dir, filepath.Base(f)))
 		if err != nil || !bytes.Equal(have, want) {
 			t.Fatalf("%s: %v", f, err)
+		}
+	}
+}
+
+// Two senders in progress under one name, with two keys: the second's
+// session says so (SameName, with both fingerprints, after its
+// Connected and before its Offer), and its Offer names the first's
+// fingerprint for the question. The first's offer, and a third sender
+// under another name, are not flagged.
+func TestServeManySameNameFlagged(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	m := newMany(t, ctx, ReceiverConfig{MaxConcurrent: 3})
+	p := filepath.Join(t.TempDir(), "f.txt")
+	writeFile(t, p, []byte("hello"))
+	errs := make(chan error, 3)
+	send := func(name string, offers int) event.Offer {
+		cfg := m.sender(name, Item{Path: p}) // the code shown now
+		go func() { _, err := Send(ctx, cfg); errs <- err }()
+		return m.waitEvents(ctx, offers, isOffered)[offers-1].(event.Offer)
+	}
+	first := send("Ann's phone", 1)
+	second := send("Ann's phone", 2)
+	other := send("Bob's phone", 3)
+	same := eventsOf[event.SameName](m.rev)
+	if len(same) != 1 {
+		t.Fatalf("SameName events: %+v, want one", same)
+	}
+	s := same[0]
+	if s.PeerName != "Ann's phone" || s.PeerFingerprint != second.PeerFingerprint || s.OtherFingerprint != first.PeerFingerprint ||
+		s.PeerFingerprint == s.OtherFingerprint || s.Session != second.Session || s.OtherSession != first.Session {
+		t.Fatalf("SameName %+v; first offer %s in %d, second %s in %d", s, first.PeerFingerprint, first.Session, second.PeerFingerprint, second.Session)
+	}
+	if !slices.Equal(second.SameNameAs, []string{first.PeerFingerprint}) || first.SameNameAs != nil || other.SameNameAs != nil {
+		t.Fatalf("offers' SameNameAs: first %v, second %v, other %v", first.SameNameAs, second.SameNameAs, other.SameNameAs)
+	}
+	// In the second session's order: Connected, SameName, Offer.
+	var order []string
+	for _, ev := range m.rev.all() {
+		if SessionOf(ev) == second.Session {
+			order = append(order, ev.Type())
+		}
+	}
+	if len(order) < 3 || order[0] != "connected" || order[1] != "same_name" || order[2] != "offer" {
+		t.Fatalf("the second session's events: %v", order)
+	}
+	for _, o := range []event.Offer{first, second, other} {
+		m.r.AcceptSession(o.Session)
+	}
+	for range 3 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
 		}
 	}
 }

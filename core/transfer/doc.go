@@ -203,7 +203,10 @@
 // (scripts, classrooms). Wrong codes count against the code and the
 // guess budget as ever, whichever session's handshake they come in (the
 // budget's lock and the Receiver's make the count exact however many
-// run).
+// run). Names: a sender that claims the name of a sender in progress
+// here, with another key, is flagged in its own session (SameName, after
+// its Connected; its Offer's SameNameAs names the others' fingerprints),
+// since two offers from "Ann's phone" would both pass for Ann's.
 //
 // Names: a name is claimed when a file is placed, by the link (or
 // rename) that places it, so two sessions offering photo.jpg into one

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
@@ -167,11 +168,19 @@ func (s *rsession) exchange(ctx context.Context) error {
 	addr := s.conn.NetConn().RemoteAddr().String()
 	s.ev.emit(event.Connected{PeerName: om.Name, PeerFingerprint: s.peerFP, PeerKey: s.peerKey, Paired: s.paired, Addr: addr,
 		WrongCodes: s.wrongCodes})
+	same := s.rcv.claimName(s.id, om.Name, s.peerFP)
+	defer s.rcv.dropName(s.id)
+	for _, o := range same {
+		s.ev.emit(event.SameName{PeerName: om.Name, PeerFingerprint: s.peerFP, OtherFingerprint: o.fp, OtherSession: o.id})
+	}
 	if err := validateEntries(om.Entries); err != nil {
 		return fmt.Errorf("refusing the offer: %w", err)
 	}
 	offer := summarize(om.Entries)
 	offer.PeerName, offer.PeerFingerprint = om.Name, s.peerFP
+	for _, o := range same {
+		offer.SameNameAs = append(offer.SameNameAs, o.fp)
+	}
 	s.entries = make([]rentry, len(om.Entries))
 	for i, e := range om.Entries {
 		s.entries[i] = rentry{Entry: e, final: e.Path, partial: -1}
@@ -209,6 +218,44 @@ func (s *rsession) exchange(ctx context.Context) error {
 		return err
 	}
 	return s.receive(ctx)
+}
+
+// claimed is a session in progress whose sender claims a name, with
+// the fingerprint of its key.
+type claimed struct {
+	id       int
+	name, fp string
+}
+
+// claimName records that session id's sender claims name with key
+// fingerprint fp, for as long as the session runs (until dropName), and
+// returns the sessions in progress whose senders claim the same name
+// with another key, oldest first. Two devices under one name is what a
+// sender posing as another looks like: a receiver of several senders
+// flags it (SameName), since a person answering two offers from "Ann's
+// phone" would take both for Ann's.
+func (r *Receiver) claimName(id int, name, fp string) []claimed {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var same []claimed
+	for _, c := range r.names {
+		if c.name == name && c.fp != fp {
+			same = append(same, c)
+		}
+	}
+	slices.SortFunc(same, func(a, b claimed) int { return a.id - b.id })
+	if r.names == nil {
+		r.names = make(map[int]claimed)
+	}
+	r.names[id] = claimed{id, name, fp}
+	return same
+}
+
+// dropName ends session id's claim to its sender's name.
+func (r *Receiver) dropName(id int) {
+	r.mu.Lock()
+	delete(r.names, id)
+	r.mu.Unlock()
 }
 
 // openFolder readies the destination folder for the offer: where each

@@ -39,6 +39,9 @@ type Receiver struct {
 	lastID  int // the id of the last session started
 	// cancels end the running sessions one by one, by id (CancelSession).
 	cancels map[int]context.CancelCauseFunc
+	// names are the names and fingerprints the senders in progress
+	// claim, by session id (claimName).
+	names map[int]claimed
 	// questions are the offers waiting for the person, oldest first.
 	questions []question
 	// budget bounds the wrong codes checked by the whole device (see

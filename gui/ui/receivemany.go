@@ -9,6 +9,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -210,10 +211,21 @@ func (v *receiveView) cardOffer(c *incomingCard, o event.Offer) {
 		v.u.ShowWindow()
 	}
 	head, fp := offerLines(o, paired)
-	c.askText.SetText(head)
+	c.askText.SetText(head + sameNameLine(o))
 	c.askFP.SetText(fp)
 	c.prog.root.Hide()
 	c.ask.Show()
+}
+
+// sameNameLine is what an offer card adds when its sender claims the
+// name of another sender in progress with another key: both
+// fingerprints, so the person tells the two devices apart.
+func sameNameLine(o event.Offer) string {
+	if len(o.SameNameAs) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("\nCareful: another device is also sending as %s (fingerprint %s). One may be posing as the other: this one's fingerprint is %s.",
+		whoOf(o.PeerName), strings.Join(o.SameNameAs, ", "), o.PeerFingerprint)
 }
 
 // cardDone shows the end of a card's transfer in the app's words, with

@@ -400,3 +400,19 @@ func (h *harness) nextCode(old string) (code string) {
 	})
 	return code
 }
+
+// An offer card whose sender claims the name of another sender in
+// progress names both fingerprints; any other card is as before.
+func TestSameNameOfferCard(t *testing.T) {
+	o := event.Offer{PeerName: "ann", PeerFingerprint: "AAAA-1111", SameNameAs: []string{"BBBB-2222"}}
+	line := sameNameLine(o)
+	for _, want := range []string{"AAAA-1111", "BBBB-2222", "ann", "posing"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("offer card's line %q lacks %q", line, want)
+		}
+	}
+	o.SameNameAs = nil
+	if line := sameNameLine(o); line != "" {
+		t.Errorf("offer card without a clash adds %q", line)
+	}
+}

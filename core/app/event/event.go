@@ -61,6 +61,11 @@ type Offer struct {
 	Entries       []Entry `json:"entries"`
 	EntriesTotal  int     `json:"entries_total"`
 	EntriesListed int     `json:"entries_listed"`
+	// SameNameAs (receiver of several senders) are the fingerprints of
+	// the other senders in progress here under PeerName, each with
+	// another key (see SameName): a question about this offer names
+	// them beside PeerFingerprint. Absent when there is none.
+	SameNameAs []string `json:"same_name_as,omitempty"`
 	// Session (receiver) is the session the offer came in (Go only, see
 	// SessionOf): answer it with that session's Accept or Decline.
 	Session int `json:"-"`
@@ -229,6 +234,23 @@ type Unproven struct {
 	Err error `json:"-"`
 }
 
+// SameName (receiver): a sender claims the name that another sender in
+// progress on this receiver already claims, with another key: two
+// devices under one name, one of which may be posing as the other (it
+// heard the code, or chose the name). The receiver's engine emits it on
+// a receiver of several senders, in the newcomer's session, after that
+// session's Connected and before its Offer, once for each such sender
+// in progress; the Offer names the same fingerprints (SameNameAs).
+type SameName struct {
+	PeerName         string `json:"peer_name"`         // the name both claim
+	PeerFingerprint  string `json:"peer_fingerprint"`  // this session's sender
+	OtherFingerprint string `json:"other_fingerprint"` // the sender in progress under that name
+	// OtherSession is the session of the sender in progress (Go only,
+	// see SessionOf); Session is this sender's.
+	OtherSession int `json:"-"`
+	Session      int `json:"-"`
+}
+
 // Device is a device of the trust store, as Trusted, Recent and
 // Untrusted carry it.
 type Device struct {
@@ -372,6 +394,7 @@ func (CodesHeld) Type() string      { return "codes_held" }
 func (CodesStopped) Type() string   { return "codes_stopped" }
 func (Refused) Type() string        { return "refused" }
 func (Unproven) Type() string       { return "unproven" }
+func (SameName) Type() string       { return "same_name" }
 func (Trusted) Type() string        { return "trusted" }
 func (Recent) Type() string         { return "recent" }
 func (Untrusted) Type() string      { return "untrusted" }
@@ -386,7 +409,7 @@ func (HistoryCleared) Type() string { return "history_cleared" }
 // lists them: for tests and documentation that must cover each.
 func All() []Event {
 	return []Event{Listening{}, Page{}, Connected{}, Offer{}, Accepted{}, Progress{}, EntryDone{}, Text{},
-		CodeChanged{}, CodesHeld{}, CodesStopped{}, Refused{}, Unproven{}, Trusted{}, Recent{}, Untrusted{}, Diag{},
+		CodeChanged{}, CodesHeld{}, CodesStopped{}, Refused{}, Unproven{}, SameName{}, Trusted{}, Recent{}, Untrusted{}, Diag{},
 		Done{}, Error{}, History{}, HistoryCleared{}, Peer{}}
 }
 
@@ -401,6 +424,8 @@ func SessionOf(ev Event) int {
 	case Connected:
 		return e.Session
 	case Offer:
+		return e.Session
+	case SameName:
 		return e.Session
 	case Progress:
 		return e.Session
@@ -426,6 +451,9 @@ func InSession(ev Event, id int) Event {
 		e.Session = id
 		return e
 	case Offer:
+		e.Session = id
+		return e
+	case SameName:
 		e.Session = id
 		return e
 	case Progress:
