@@ -67,12 +67,14 @@ type codeState struct {
 	// given spent.
 	wrongSince  int
 	toldStopped bool
+	// toldDigits is the length of the code CodeLonger last told of.
+	toldDigits int
 }
 
-// retire replaces the current code with a new one, whose wrong guesses
-// start from none, and returns it.
-func (c *codeState) retire() string {
-	c.current, c.wrong, c.gen = newCode(c.current), 0, c.gen+1
+// retire replaces the current code with a new one of digits digits,
+// whose wrong guesses start from none, and returns it.
+func (c *codeState) retire(digits int) string {
+	c.current, c.wrong, c.gen = newCode(c.current, digits), 0, c.gen+1
 	return c.current
 }
 
@@ -109,19 +111,19 @@ func newReceiver(cfg ReceiverConfig) (*Receiver, error) {
 		// transfers at once would interleave in it.
 		return nil, errors.New("a receiver into a Sink takes one transfer at a time")
 	}
+	budget := cfg.Budget
+	if budget == nil {
+		budget = guess.NewBudget(guess.Config{})
+	}
 	code := cfg.Code
 	if code == "" {
-		code = newCode("")
+		code = newCode("", budget.Digits())
 	}
 	ln, err := listen(cfg)
 	if err != nil {
 		return nil, err
 	}
 	cfg.Timeout = orDefault(cfg.Timeout, defaultTimeout)
-	budget := cfg.Budget
-	if budget == nil {
-		budget = guess.NewBudget(guess.Config{})
-	}
 	life, kill := context.WithCancelCause(context.Background())
 	return &Receiver{cfg: cfg, ln: ln, ev: &emitter{f: cfg.OnEvent}, decide: make(chan bool, 1),
 		codes: codeState{current: code, usedGen: -1}, slots: max(cfg.MaxConcurrent, 1), shared: newShared(),
@@ -164,16 +166,19 @@ func listen(cfg ReceiverConfig) (net.Listener, error) {
 	return ln, nil
 }
 
-// newCode picks a 6-digit code (about 20 bits) other than old.
-func newCode(old string) string {
+// newCode picks a code of digits digits other than old: 6 (about 20
+// bits) on a device where few wrong codes were tried, 8 or 10 once more
+// were (core/guess's Digits).
+func newCode(old string, digits int) string {
+	limit := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(digits)), nil)
 	for {
-		n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
+		n, err := rand.Int(rand.Reader, limit)
 		if err != nil {
 			// crypto/rand's Reader never fails since Go 1.24: it crashes
 			// the program instead.
 			panic("transfer: crypto/rand failed: " + err.Error())
 		}
-		if c := fmt.Sprintf("%06d", n.Int64()); c != old {
+		if c := fmt.Sprintf("%0*d", digits, n.Int64()); c != old {
 			return c
 		}
 	}
@@ -206,12 +211,14 @@ func (r *Receiver) Port() int {
 // one at a time, so it would wait on itself).
 func (r *Receiver) NewCode() string {
 	r.mu.Lock()
-	next := r.codes.retire()
-	r.codes.usedGen = -1 // no handshake completes with a code before a person's new one
 	r.budget.Reset()
+	next := r.codes.retire(r.budget.Digits())
+	r.codes.usedGen = -1 // no handshake completes with a code before a person's new one
 	r.codes.toldStopped = false
+	longer := r.longer()
 	r.mu.Unlock()
 	r.ev.emit(event.CodeChanged{Code: next, Reason: event.CodeRenewed})
+	r.tellLonger(longer)
 	return next
 }
 
@@ -471,9 +478,11 @@ func (r *Receiver) usedCode(gen int, completed bool) {
 		return
 	}
 	r.codes.usedGen, r.codes.usedWrong = r.codes.gen, r.codes.wrong
-	next := r.codes.retire()
+	next := r.codes.retire(r.budget.Digits())
+	longer := r.longer()
 	r.mu.Unlock()
 	r.ev.emit(event.CodeChanged{Code: next, Reason: event.CodeUsed})
+	r.tellLonger(longer)
 }
 
 // guessTry is one code-mode handshake's view of the code: which one it
@@ -526,9 +535,12 @@ func (r *Receiver) attempt(ev *emitter) (*guessTry, func(check func() bool) secu
 				// The code stays until NewCode: showing a new one that
 				// nobody may use would only mislead.
 			case r.codes.wrong >= r.cfg.hooks.maxAttempts():
-				next := r.codes.retire()
+				next := r.codes.retire(g.Digits)
 				answer = secure.Retired
 				evs = append(evs, event.CodeChanged{Code: next, Reason: event.CodeRetired})
+				if l := r.longer(); l != nil {
+					evs = append(evs, *l)
+				}
 			}
 			if !g.Spent && g.Next.After(g.At) {
 				evs = append(evs, event.CodesHeld{Until: g.Next.UTC().Format(time.RFC3339Nano), Wrong: g.Wrong})
@@ -569,11 +581,37 @@ func (r *Receiver) endGuess(t *guessTry, g guess.Result, saveErr error, evs []Ev
 	}
 }
 
+// longer returns the CodeLonger event that the current code calls for,
+// when it is one the receiver picked, longer than core/guess's
+// BaseDigits, and of another length than the last one told (once per
+// length, per Receiver); nil otherwise. r.mu is held.
+func (r *Receiver) longer() *event.CodeLonger {
+	c := r.codes.current
+	if (r.cfg.Code != "" && c == r.cfg.Code) || r.cfg.PairedOnly || len(c) <= guess.BaseDigits || len(c) == r.codes.toldDigits {
+		return nil
+	}
+	r.codes.toldDigits = len(c)
+	return &event.CodeLonger{Digits: len(c), Wrong: guess.StopAt * ((len(c) - guess.BaseDigits) / 2), Days: int(guess.FallBack / (24 * time.Hour))}
+}
+
+// tellLonger emits l, if there is one, with r.mu released.
+func (r *Receiver) tellLonger(l *event.CodeLonger) {
+	if l != nil {
+		r.ev.emit(*l)
+	}
+}
+
 // tellStopped emits CodesStopped, once per Receiver, when the budget it
 // was given is spent before any guess of its own spent it: kept from
 // before a restart, spent by another Receiver, or a damaged record. A
 // paired-only receiver checks no code and says nothing.
 func (r *Receiver) tellStopped(ev *emitter) {
+	r.mu.Lock()
+	longer := r.longer()
+	r.mu.Unlock()
+	if longer != nil {
+		ev.emit(*longer)
+	}
 	if r.cfg.PairedOnly || !r.budget.Stopped() {
 		return
 	}

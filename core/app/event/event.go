@@ -167,6 +167,17 @@ type CodesStopped struct {
 	Wrong int `json:"wrong"`
 }
 
+// CodeLonger (receiver): the code a sender must type is Digits digits
+// long, not 6, because Wrong wrong codes were tried on this device (two
+// digits more for each 12, up to 10); the codes shorten again after Days
+// days without a wrong code. Said when the receiver starts with such a
+// code and whenever a code of another length follows.
+type CodeLonger struct {
+	Digits int `json:"digits"`
+	Wrong  int `json:"wrong"`
+	Days   int `json:"days"`
+}
+
 // Refused (receiver): a sender came without a code and the handshake
 // refused it, or came with one to a receiver that takes trusted devices
 // only; the receiver goes on waiting. The engine sets Reason and the Go
@@ -368,6 +379,7 @@ func (Text) Type() string           { return "text" }
 func (CodeChanged) Type() string    { return "code_changed" }
 func (CodesHeld) Type() string      { return "codes_held" }
 func (CodesStopped) Type() string   { return "codes_stopped" }
+func (CodeLonger) Type() string     { return "code_longer" }
 func (Refused) Type() string        { return "refused" }
 func (Unproven) Type() string       { return "unproven" }
 func (Trusted) Type() string        { return "trusted" }
@@ -384,7 +396,7 @@ func (HistoryCleared) Type() string { return "history_cleared" }
 // lists them: for tests and documentation that must cover each.
 func All() []Event {
 	return []Event{Listening{}, Page{}, Connected{}, Offer{}, Accepted{}, Progress{}, EntryDone{}, Text{},
-		CodeChanged{}, CodesHeld{}, CodesStopped{}, Refused{}, Unproven{}, Trusted{}, Recent{}, Untrusted{}, Diag{},
+		CodeChanged{}, CodesHeld{}, CodesStopped{}, CodeLonger{}, Refused{}, Unproven{}, Trusted{}, Recent{}, Untrusted{}, Diag{},
 		Done{}, Error{}, History{}, HistoryCleared{}, Peer{}}
 }
 
