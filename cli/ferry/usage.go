@@ -41,7 +41,7 @@ QR code with --qr) that opens a page running ferry's own code.
 
 With --json, stdout carries one JSON object per line, each with an "event"
 field (listening, page, connected, offer, accepted, progress, entry, text,
-code_changed, codes_held, codes_stopped, refused, trusted, diag, done,
+code_changed, code_longer, codes_held, codes_stopped, refused, trusted, diag, done,
 error), and nothing else.
 `
 

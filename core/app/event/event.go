@@ -158,7 +158,7 @@ func (c CodeChangeReason) String() string { return string(c) }
 // before Until; a sender that tries sooner is told to wait.
 type CodesHeld struct {
 	Until string `json:"until"` // RFC 3339
-	Wrong int    `json:"wrong"` // wrong codes checked since a person last acted
+	Wrong int    `json:"wrong"` // wrong codes checked on this device (core/guess's count)
 }
 
 // CodesStopped (receiver): the guess budget is spent; no code is checked
