@@ -42,7 +42,8 @@
 // transfer is Done. The port, the code (until a transfer used it or
 // wrong guesses retired it) and the guess budget are kept across those
 // transfers: an honest transfer never hands a guesser a fresh budget.
-// Only NewCode, a person asking for a new code, starts the budget over.
+// NewCode, a person asking for a new code, lifts a stop (and resets
+// nothing: core/guess).
 // Once the budget is spent (event.CodesStopped) the wait for a sender
 // ends with an error wrapping ErrCodesStopped, unless
 // ReceiveConfig.PairedOnly took no code to begin with (a daemon).

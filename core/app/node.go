@@ -54,9 +54,9 @@ type Config struct {
 	Now func() time.Time
 	// StartedByPerson says a person started this process just now (a
 	// command typed, an app opened by hand), not a service manager or a
-	// start at login: the count of wrong codes, kept beside the trust
-	// file (guesses.json) across restarts, then starts over, as a new
-	// code does. Left false, the count carries on.
+	// start at login: a stop of the guess budget (kept beside the trust
+	// file, guesses.json, across restarts and processes) is then lifted,
+	// as a new code lifts it; the count goes on either way (core/guess).
 	StartedByPerson bool
 }
 

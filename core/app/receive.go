@@ -77,8 +77,8 @@ type ReceiveConfig struct {
 // Receiver is a Node's receiving side: a port, a code, an advertisement
 // and the page, kept from Listen to Close across the transfers it takes
 // one at a time (Receive). Its guess budget is the device's: a
-// transfer that succeeds does not reset it, and only NewCode (a person
-// asking for a new code) starts it over.
+// transfer that succeeds does not reset it, and NewCode (a person
+// asking for a new code) lifts a stop and resets nothing.
 type Receiver struct {
 	n   *Node
 	cfg ReceiveConfig

@@ -56,13 +56,17 @@ const (
 //   - event.CodesHeld (receiver): after too many wrong codes the
 //     receiver checks none before Until; a sender that tries sooner,
 //     with any code, is told secure.ErrCodesHeld and may try again
-//     later. Wrong counts the wrong codes checked since a person last
-//     acted (started the receiver by hand or asked for a new code).
+//     later. Wrong counts the wrong codes checked on the device
+//     (core/guess's count, which no start resets).
 //     Emitted after each wrong code that is past the free ones, so at
 //     most as often as the guess budget allows.
+//   - event.CodeLonger (receiver): the code is longer than 6 digits
+//     because 12 or 24 wrong codes were tried on the device
+//     (core/guess's Digits). Emitted as a Receiver first serves with
+//     such a code, and whenever a code of another length follows.
 //   - event.CodesStopped (receiver): the guess budget is spent. No code
 //     is checked until a person asks for a new one (Receiver.NewCode) or
-//     starts the receiver by hand (BudgetConfig.ByPerson); every sender
+//     starts the receiver by hand (guess.Config.ByPerson); every sender
 //     with a code is told secure.ErrCodesHeld. Paired senders are still
 //     served. Emitted by the wrong code that spends the budget, and, for
 //     a budget that a Receiver was given spent (kept from before a

@@ -357,11 +357,13 @@
 //     retired meanwhile is refused unchecked (secure.ErrCodeRetired).
 //     Every wrong code also counts against the device's guess budget
 //     (core/guess: a Budget that every Receiver of the device shares,
-//     kept across restarts by a guess.Store): 6 checked at once, then
-//     one after each of 0.5 s, 1 s ... 16 s, then none after 12 until a
-//     person acts (Receiver.NewCode, or a start by hand:
-//     guess.Config.ByPerson); wrong codes never expire. A guess that
-//     comes sooner is refused unchecked (secure.ErrCodesHeld).
+//     kept across restarts and processes by a guess.Store): in each
+//     block of 12, 6 checked at once, then one after each of a doubling
+//     wait, then none until a person acts (Receiver.NewCode, or a start
+//     by hand: guess.Config.ByPerson), which lifts the stop and resets
+//     nothing; the codes a receiver picks grow two digits with each
+//     block (6, 8, 10: guess.Digits, told by event.CodeLonger). A guess
+//     that comes sooner is refused unchecked (secure.ErrCodesHeld).
 //     CodesHeld and CodesStopped tell the front end. A successful
 //     transfer does not reset the budget, or an attacker would get a
 //     new one with every honest transfer. A PairedOnly receiver checks
