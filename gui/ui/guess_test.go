@@ -69,6 +69,14 @@ func TestReceiveStopsTakingCodes(t *testing.T) {
 	}
 	h.tap(v.newCode)
 	h.waitFor("a new code", func() bool { return v.code != stopped && v.code != code && !v.codes.Visible() })
+	// The new code is 8 digits (the count went on from 12), and the view
+	// says why beside it.
+	h.waitFor("why the code is longer", func() bool { return v.why.Visible() })
+	h.loop.run(func() {
+		if len(v.code) != 8 || !contains(v.why.Text, "8 digits, not 6: 12 wrong codes were tried on this device") {
+			t.Errorf("the new code %q, beside it %q", v.code, v.why.Text)
+		}
+	})
 	if err := <-sendTo(t, h, event.Item{Text: "after a new code"}); err != nil {
 		t.Fatalf("send with the new code: %v", err)
 	}

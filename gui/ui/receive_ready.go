@@ -187,7 +187,7 @@ func (c *codesNotice) codesHeld(e event.CodesHeld) {
 
 func (c *codesNotice) codesStopped(e event.CodesStopped) {
 	c.codesHead.SetText("Stopped taking codes")
-	c.codesText.SetText(fmt.Sprintf("%s were tried since you last asked for a code: someone on the network may be guessing the code. No code works until you ask for a new one; trusted devices can still send.",
+	c.codesText.SetText(fmt.Sprintf("%s were tried on this device: someone on the network may be guessing the code. No code works until you ask for a new one (it will be longer); trusted devices can still send.",
 		plural(e.Wrong, "wrong code", "wrong codes")))
 	c.newCode.Show()
 	c.newCode.Enable()
