@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app"
-	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/errkind"
 )
 
 // trustHome gives this test process a config folder of its own (the
@@ -220,9 +220,9 @@ func TestClassifyTrustErrors(t *testing.T) {
 		kind string
 		hint string
 	}{
-		{fmt.Errorf("x: %w", secure.ErrNotPaired), exitWrong, "not_paired", "pair again: send once with the code"},
-		{fmt.Errorf("x: %w", secure.ErrKeyChanged), exitWrong, "key_changed", "ferry trust remove"},
-		{fmt.Errorf("x: %w", secure.ErrBusy), exitFailure, "busy", "another transfer"},
+		{fmt.Errorf("x: %w", app.ErrNotPaired), exitWrong, "not_paired", "pair again: send once with the code"},
+		{fmt.Errorf("x: %w", app.ErrKeyChanged), exitWrong, "key_changed", "ferry trust remove"},
+		{fmt.Errorf("x: %w", errkind.New(errkind.Busy, "receiver busy")), exitFailure, "busy", "another transfer"},
 		{fmt.Errorf("x: %w", app.ErrTrustCorrupt), exitFailure, "trust_file", "fix the file"},
 		{fmt.Errorf("x: %w", app.ErrTrustVersion), exitFailure, "trust_file", "fix the file"},
 	}
@@ -232,7 +232,7 @@ func TestClassifyTrustErrors(t *testing.T) {
 			t.Errorf("%v: %d %s %q, want %d %s %q", tt.err, code, kind, hint, tt.code, tt.kind, tt.hint)
 		}
 	}
-	if !errors.Is(keyChanged("desk", "AAAA-AAAA-AAAA-AAAA", randomDevice(t, "desk")), secure.ErrKeyChanged) {
+	if !errors.Is(keyChanged("desk", "AAAA-AAAA-AAAA-AAAA", randomDevice(t, "desk")), app.ErrKeyChanged) {
 		t.Error("keyChanged does not wrap ErrKeyChanged")
 	}
 }
