@@ -83,6 +83,11 @@ lint: wasm vet-targets
 		echo "a package under core/, or its tests, imports the packages above"; exit 1; fi
 	@if $(GO) list -deps ./cli/ferry-dist | grep -E 'fyne.io/fyne|ferry-project/ferry/(gui|mobile|core/transfer)(/|$$)'; then \
 		echo "cli/ferry-dist imports the app (gui/, mobile/ or the engine)"; exit 1; fi
+	@# The layers' arrows on every Go file's own imports, tests included:
+	@# a front end reaches core only through core/app (a test of a hostile
+	@# peer, in a *hostile*_test.go file, may use the engine); its rules
+	@# are written at the top of tests/layers.sh.
+	./tests/layers.sh
 	$(GO) vet ./...
 	@# The GUI's logic must build without cgo; only gui/ferry-gui needs it.
 	CGO_ENABLED=0 $(GO) vet ./gui/ui ./gui/xvfb
