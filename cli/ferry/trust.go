@@ -255,8 +255,8 @@ func trustStore(p *printer) *app.TrustStore {
 // keyChanged is a discovered device that advertises a trusted device's
 // name with another key: never sent to without a code.
 func keyChanged(name, advertised string, pinned app.Device) error {
-	msg := fmt.Sprintf("%s advertises key %s, not the pinned %s: another device may be using its name, or it made a new key",
-		safe(name), advertised, pinned.Fingerprint())
+	msg := fmt.Sprintf("%s advertises key %s, not the pinned %s: %s", safe(name), advertised, pinned.Fingerprint(),
+		app.TrustKeyChanged.Label())
 	return withHint(relabel(msg, app.ErrKeyChanged),
-		fmt.Sprintf("send with its code to check; if it made a new key, run 'ferry trust remove %s' and pair again", pinned.Fingerprint()))
+		fmt.Sprintf("%s; 'ferry trust remove %s' removes the old key", app.KeyChangedAdvice, pinned.Fingerprint()))
 }

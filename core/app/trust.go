@@ -205,6 +205,55 @@ func (st TrustStatus) String() string {
 	return "unknown"
 }
 
+// Mark is how a list marks a discovered receiver that advertises the
+// fingerprint advertised and that Classify (or TrustOf) put in st with
+// the device d: "" when unknown, "trusted", and for TrustKeyChanged the
+// whole KeyChangedWarning, so that no list shows the trusted name alone.
+// Label and KeyChangedKeys are its two halves, for a front end that
+// shows them apart (a badge and a line under it).
+func (st TrustStatus) Mark(d Device, advertised string) string {
+	if st == TrustKeyChanged {
+		return KeyChangedWarning(d, advertised)
+	}
+	return st.Label()
+}
+
+// Label is the status in a few words: "trusted", "NOT the trusted
+// device" for a trusted name with another key, "" when unknown.
+func (st TrustStatus) Label() string {
+	switch st {
+	case TrustTrusted:
+		return "trusted"
+	case TrustKeyChanged:
+		return "NOT the trusted device"
+	}
+	return ""
+}
+
+// KeyChangedWarning says that a receiver advertising the trusted device
+// d's name with the fingerprint advertised is not d, and shows both
+// fingerprints: what every front end says before anything that would
+// lead a person to send it a code or pair with it. A clause, as
+// errkind's words are: "NOT the trusted device: its key is N0AD-…, the
+// trusted one's K7QX-…".
+func KeyChangedWarning(d Device, advertised string) string {
+	return TrustKeyChanged.Label() + ": " + KeyChangedKeys(d, advertised)
+}
+
+// KeyChangedKeys names both keys of such a receiver: "its key is
+// N0AD-…, the trusted one's K7QX-…".
+func KeyChangedKeys(d Device, advertised string) string {
+	if advertised == "" {
+		advertised = "not given"
+	}
+	return fmt.Sprintf("its key is %s, the trusted one's %s", advertised, d.Fingerprint())
+}
+
+// KeyChangedAdvice is what to do about such a receiver: send only with
+// the code it shows, and pair again only when it is the trusted device
+// with a new key (errkind's KeyChanged says the same after a refusal).
+const KeyChangedAdvice = "another device may be using its name: send only with the code it shows, and pair again only if you know it is yours with a new key"
+
 // NoteRecent remembers d as a device a code authenticated just now (its
 // PairedAt: when), which TrustRecent may then trust by name.
 func (t *TrustStore) NoteRecent(d Device) error { return t.s.NoteRecent(trust.Device(d)) }

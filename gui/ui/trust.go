@@ -80,7 +80,7 @@ func (u *UI) classify(ds []Device) []Device {
 	copy(out, ds)
 	for i := range out {
 		d := &out[i]
-		d.status, d.pin = app.TrustUnknown, app.Device{}
+		d.status, d.pin, d.named = app.TrustUnknown, app.Device{}, app.Device{}
 		if u.trust == nil || (d.Manual && d.Fingerprint == "") {
 			continue
 		}
@@ -91,8 +91,11 @@ func (u *UI) classify(ds []Device) []Device {
 			continue
 		}
 		d.status = st
-		if st == app.TrustTrusted {
+		switch st {
+		case app.TrustTrusted:
 			d.pin = pin
+		case app.TrustKeyChanged:
+			d.named = pin
 		}
 	}
 	return out

@@ -375,7 +375,11 @@ func TestKeyChangedDeviceIsMarkedAndNeedsCode(t *testing.T) {
 		}
 	})
 	s := a.screen()
-	for _, want := range []string{"Key changed, not trusted", "Code needed", "Trusted", "No code needed"} {
+	// Not shown as the trusted device: the row says it is not, with
+	// both fingerprints.
+	keys := "its key is " + peer.id.Fingerprint() + ", the trusted one's " + was.Fingerprint()
+	notIt := "NOT the trusted device: " + keys
+	for _, want := range []string{"NOT the trusted device", "I" + keys[1:], "Code needed", "Trusted", "No code needed"} {
 		if !contains(s, want) {
 			t.Errorf("device list does not show %q", want)
 		}
@@ -386,7 +390,7 @@ func TestKeyChangedDeviceIsMarkedAndNeedsCode(t *testing.T) {
 	a.chooseDevice(0)
 	a.loop.run(func() {
 		d, _ := sv.target()
-		if sv.paired(d) != nil || !sv.sendBtn.Disabled() || sv.hint.Text != "Its key changed: type the code it shows to pair again" {
+		if sv.paired(d) != nil || !sv.sendBtn.Disabled() || sv.hint.Text != notIt+". Another device may be using its name: send only with the code it shows, and pair again only if you know it is yours with a new key." {
 			t.Errorf("key changed, no code: disabled=%v hint %q", sv.sendBtn.Disabled(), sv.hint.Text)
 		}
 		test.Type(sv.code, peer.r.Code())
