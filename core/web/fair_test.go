@@ -175,7 +175,12 @@ func TestPageServerFairUnderFlood(t *testing.T) {
 // and its handler keeps running.
 func unreadDownload(t *testing.T, addr string, x int) net.Conn {
 	t.Helper()
-	d := loopFrom(x)
+	return unreadDownloadBy(t, loopFrom(x), addr)
+}
+
+// unreadDownloadBy is unreadDownload from d's local address.
+func unreadDownloadBy(t *testing.T, d *net.Dialer, addr string) net.Conn {
+	t.Helper()
 	d.Control = func(_, _ string, rc syscall.RawConn) error {
 		var serr error
 		rc.Control(func(fd uintptr) { serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
@@ -275,12 +280,16 @@ func TestPageServerFairToPhones(t *testing.T) {
 
 // servingFrom counts the HTTP connections from host whose handler runs.
 func servingFrom(m *Mux, host string) int {
+	return countHTTP(m, func(hc *httpConn) bool { return hc.serving && hc.src.Host == host })
+}
+
+func countHTTP(m *Mux, in func(*httpConn) bool) int {
 	h := m.http
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	n := 0
 	for e := h.conns.Front(); e != nil; e = e.Next() {
-		if hc := e.Value.(*httpConn); hc.serving && hc.src.Host == host {
+		if in(e.Value.(*httpConn)) {
 			n++
 		}
 	}
