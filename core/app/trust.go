@@ -131,13 +131,33 @@ func (t *TrustStore) Add(d Device) error { return t.s.Add(trust.Device(d)) }
 // trusted name with another key (with the trusted device), or neither.
 func (t *TrustStore) Classify(name, fingerprint string) (TrustStatus, Device, error) {
 	st, d, err := t.s.Classify(name, fingerprint)
+	return statusOf(st), Device(d), err
+}
+
+// Classifier reads the trusted devices once and returns Classify
+// against that reading, for a front end that classifies a whole list at
+// a time: Classify reads the file at every call, and a list of 256
+// receivers, which an mDNS flood brings ten times a second, took 19 ms
+// so, against 0.25 ms with one reading (BenchmarkClassifyList).
+func (t *TrustStore) Classifier() (func(name, fingerprint string) (TrustStatus, Device), error) {
+	devs, err := t.s.Devices()
+	if err != nil {
+		return nil, err
+	}
+	return func(name, fingerprint string) (TrustStatus, Device) {
+		st, d := trust.ClassifyIn(devs, name, fingerprint)
+		return statusOf(st), Device(d)
+	}, nil
+}
+
+func statusOf(st trust.Status) TrustStatus {
 	switch st {
 	case trust.Trusted:
-		return TrustTrusted, Device(d), err
+		return TrustTrusted
 	case trust.Mismatch:
-		return TrustKeyChanged, Device(d), err
+		return TrustKeyChanged
 	}
-	return TrustUnknown, Device(d), err
+	return TrustUnknown
 }
 
 // TrustRecent trusts the one device a code authenticated lately that
