@@ -211,6 +211,12 @@ func (a afterCode) run(ctx context.Context, res app.Result) {
 			question = fmt.Sprintf("%s tried here before this code was right: if they were not all yours, someone may have guessed it. trust %s anyway, so later transfers need no code?",
 				wrong, label)
 		}
+		if len(step.Named.Key) > 0 {
+			// A trusted device has its name: say it is not that one
+			// before asking.
+			question = fmt.Sprintf("%s is %s; %s. %s", label, app.KeyChangedWarning(step.Named, peer.Fingerprint()),
+				app.KeyChangedAdvice, question)
+		}
 		ok, err := a.q.confirm(ctx, question)
 		if err != nil {
 			return

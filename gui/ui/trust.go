@@ -148,11 +148,22 @@ func (u *UI) offerTrust(p *progressPanel, pin pinOffer) {
 			name + " only if you know this is the device you meant.", Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance}
 		label = "Trust " + name + " anyway: next time, no code needed"
 	}
+	var notIt *widget.Label
+	if named := pin.step.Named; len(named.Key) > 0 && !pin.trusted {
+		// A trusted device has its name: say it is not that one where
+		// the person decides.
+		notIt = &widget.Label{Text: name + " is " + app.KeyChangedWarning(named, dev.Fingerprint()) + ". " +
+			sentence(app.KeyChangedAdvice) + ".", Wrapping: fyne.TextWrapWord, Importance: widget.DangerImportance}
+		label = "Trust " + name + " anyway: next time, no code needed"
+	}
 	check := widget.NewCheck(label, nil)
 	check.SetChecked(pin.trusted)
 	check.OnChanged = func(on bool) { u.trustTicked(check, dev, on) }
 	p.trust = check
 	box := container.NewVBox(widget.NewSeparator())
+	if notIt != nil {
+		box.Add(notIt)
+	}
 	if warn != nil {
 		box.Add(warn)
 	}

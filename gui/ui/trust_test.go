@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -401,11 +403,33 @@ func TestKeyChangedDeviceIsMarkedAndNeedsCode(t *testing.T) {
 			t.Errorf("send with a code: %v paired=%v %s (%s)", p.state, p.conn.Paired, p.headline.Text, p.detail.Text)
 			return false
 		}
-		if p.trust == nil || p.trust.Checked || p.trust.Text != "Trust Peer box: next time, no code needed" {
+		// Trusting it is offered only under the warning that it is not
+		// the trusted Peer box.
+		if p.trust == nil || p.trust.Checked || p.trust.Text != "Trust Peer box anyway: next time, no code needed" {
 			t.Errorf("trust box %v", p.trust)
 		}
 		return true
 	})
+	a.loop.run(func() {
+		if !hasLabel(p.extra, "Peer box is "+notIt+". Another device may be using its name") {
+			t.Errorf("the trust offer does not say it is not the trusted Peer box")
+		}
+	})
+}
+
+// hasLabel says whether a label under o starts with text.
+func hasLabel(o fyne.CanvasObject, text string) bool {
+	switch w := o.(type) {
+	case *widget.Label:
+		return strings.HasPrefix(w.Text, text)
+	case *fyne.Container:
+		for _, c := range w.Objects {
+			if hasLabel(c, text) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func TestImpostorWithTrustedFingerprint(t *testing.T) {
