@@ -19,8 +19,8 @@ type BrowseConfig struct {
 	// (a receiver heard for the first time, heard saying something new,
 	// or missed for two rounds), sorted by Name then Fingerprint. It is
 	// called from Browse's goroutine, one call at a time, at most every
-	// listEvery (100 ms: a change within that of the last call waits for
-	// the interval's end and goes with the others), and should return
+	// listEvery (100 ms) and at a round's end (a change within 100 ms of
+	// the last call waits and goes with the others), and should return
 	// quickly: the round's answers wait while it runs. The slice is the
 	// callee's to keep. The list holds at most maxPeers (256) receivers.
 	OnChange func(peers []Peer)
@@ -83,10 +83,11 @@ func Browse(ctx context.Context, cfg BrowseConfig) error {
 	rep := newReporter(cfg.OnSkip)
 	joined := map[joinKey]error{}
 	t := newTable()
-	// The listing goes to OnChange at most every listEvery: a change
-	// after a quiet spell goes at once, the next ones together once the
-	// interval is over (flush, on browseRound's tick), so a flood of new
-	// names costs one listing per interval instead of one per name.
+	// The listing goes to OnChange at most every listEvery, and once
+	// more at the end of a round: a change after a quiet spell goes at
+	// once, the next ones together once the interval is over (on
+	// browseRound's tick), so a flood of new names costs one listing per
+	// interval instead of one per name.
 	var dirty bool
 	var listed time.Time
 	flush := func() {
@@ -122,7 +123,7 @@ func Browse(ctx context.Context, cfg BrowseConfig) error {
 				changed(t.sweep())
 			}, func() {
 				defer cfg.work.time(time.Now(), 0)
-				flush()
+				changed(false)
 			})
 		}
 		if err != nil {
