@@ -78,8 +78,8 @@ func TestReceiveManyCancelOne(t *testing.T) {
 		asked[tr.connected().PeerName] = tr
 		tr.Accept()
 	}
-	<-hc.held // bob is mid-stream
-	testkit.WaitPartialBytes(t, rc.Dir())
+	<-hc.held                                                             // bob is mid-stream
+	testkit.WaitPartialPrefix(t, rc.Dir(), bytes.Repeat([]byte{2}, 4096)) // bob's bytes are on disk
 	reason := errors.New("not this one")
 	asked["bob"].Cancel(reason)
 	res := asked["bob"].Wait()
