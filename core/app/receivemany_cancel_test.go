@@ -78,8 +78,9 @@ func TestReceiveManyCancelOne(t *testing.T) {
 		asked[tr.connected().PeerName] = tr
 		tr.Accept()
 	}
-	<-hc.held                                                             // bob is mid-stream
-	testkit.WaitPartialPrefix(t, rc.Dir(), bytes.Repeat([]byte{2}, 4096)) // bob's bytes are on disk
+	<-hc.held // bob is mid-stream
+	// bob's own bytes (his file is all 2s) are on disk
+	testkit.WaitPartialPrefix(t, rc.Dir(), bytes.Repeat([]byte{2}, 4096))
 	reason := errors.New("not this one")
 	asked["bob"].Cancel(reason)
 	res := asked["bob"].Wait()
