@@ -23,7 +23,7 @@ all: build
 
 build: ferry ferry-gui
 
-# The browser page's WebAssembly (gui/wasm) and Go's loader for it,
+# The browser page's WebAssembly (gui/page/wasm) and Go's loader for it,
 # embedded by gui/page into ferry and ferry-gui. Build outputs, not
 # committed: a plain `go build` without them makes binaries whose page
 # says they were built without it.
@@ -31,7 +31,7 @@ WASM := gui/page/ferry.wasm
 
 .PHONY: wasm bench-browser screenshots
 wasm:
-	GOOS=js GOARCH=wasm CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w' -o $(WASM) ./gui/wasm
+	GOOS=js GOARCH=wasm CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w' -o $(WASM) ./gui/page/wasm
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" gui/page/wasm_exec.js
 
 ferry: wasm
@@ -59,8 +59,8 @@ vet-targets:
 		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) vet -trimpath ./core/... ./cli/... ./mobile/...; \
 	done
 	@# A browser page runs the core as WebAssembly: what it needs must build there.
-	@echo "GOOS=js GOARCH=wasm $(GO) vet ./core/secure ./core/transfer ./core/diag ./gui/wasm"
-	@GOOS=js GOARCH=wasm CGO_ENABLED=0 $(GO) vet -trimpath ./core/secure ./core/transfer ./core/diag ./gui/wasm
+	@echo "GOOS=js GOARCH=wasm $(GO) vet ./core/secure ./core/transfer ./core/guess ./core/place ./core/diag ./gui/page/wasm"
+	@GOOS=js GOARCH=wasm CGO_ENABLED=0 $(GO) vet -trimpath ./core/secure ./core/transfer ./core/guess ./core/place ./core/diag ./gui/page/wasm
 
 lint: wasm vet-targets
 	@out=$$(gofmt -l core cli gui mobile tests benches); \
@@ -70,16 +70,17 @@ lint: wasm vet-targets
 	$(GO) mod tidy -diff
 	@# The packages the design requires stay in the binaries' graphs.
 	GO=$(GO) ./tests/required-deps.sh
-	@# The shared test kit (tests/testkit) is for tests only: no release
-	@# binary or library may link it.
-	@if $(GO) list -deps ./cli/ferry ./gui/ferry-gui ./mobile | grep -q 'ferry-project/ferry/tests'; then \
-		echo "a release package imports test code:"; $(GO) list -deps ./cli/ferry ./gui/ferry-gui ./mobile | grep 'ferry-project/ferry/tests'; exit 1; fi
+	@# The shared test kit (core/testkit and its subpackages) and tests/
+	@# are for tests only: no release binary or library may link them.
+	@if $(GO) list -deps ./cli/ferry ./gui/ferry-gui ./mobile | grep -E 'ferry-project/ferry/(tests|core/testkit)(/|$$)'; then \
+		echo "a release package imports the test code above"; exit 1; fi
 	@# Arrows run down only: nothing under core/ imports benches/, tests/
-	@# or a front end (cli/, gui/, mobile/); the packaging tool
-	@# (cli/ferry-dist) links nothing of gui/ or mobile/: it reads
-	@# gui/fmactions/system/ as data.
-	@if $(GO) list -deps ./core/... | grep -E 'ferry-project/ferry/(benches|tests|cli|gui|mobile)(/|$$)'; then \
-		echo "a package under core/ imports the packages above"; exit 1; fi
+	@# or a front end (cli/, gui/, mobile/), in code or in its tests
+	@# (-test: what core's tests share lives in core/testkit); the
+	@# packaging tool (cli/ferry-dist) links nothing of gui/ or mobile/:
+	@# it reads gui/fmactions/system/ as data.
+	@if $(GO) list -test -deps ./core/... | grep -E 'ferry-project/ferry/(benches|tests|cli|gui|mobile)(/|$$)'; then \
+		echo "a package under core/, or its tests, imports the packages above"; exit 1; fi
 	@if $(GO) list -deps ./cli/ferry-dist | grep -E 'fyne.io/fyne|ferry-project/ferry/(gui|mobile|core/transfer)(/|$$)'; then \
 		echo "cli/ferry-dist imports the app (gui/, mobile/ or the engine)"; exit 1; fi
 	$(GO) vet ./...

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app"
-	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // waitShort bounds a wait for something that happens at once.

@@ -5,7 +5,6 @@ import (
 	"io/fs"
 
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // Events is implemented by the app: one method, told every event as one
@@ -80,7 +79,7 @@ type entryJSON struct {
 	MTime int64       `json:"mtime"`
 }
 
-func entryOf(e transfer.Entry) entryJSON {
+func entryOf(e event.Entry) entryJSON {
 	var mtime int64
 	if !e.ModTime.IsZero() {
 		mtime = e.ModTime.Unix()
@@ -89,7 +88,7 @@ func entryOf(e transfer.Entry) entryJSON {
 }
 
 // entriesJSON encodes the page [start, start+count) of list.
-func entriesJSON(list []transfer.Entry, start, count int) (string, error) {
+func entriesJSON(list []event.Entry, start, count int) (string, error) {
 	start = max(0, min(start, len(list)))
 	end := start + max(0, min(count, len(list)-start))
 	page := make([]entryJSON, 0, end-start)

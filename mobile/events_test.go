@@ -2,6 +2,7 @@ package mobile
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -226,4 +227,20 @@ func TestEventsOneMethod(t *testing.T) {
 	if it.NumMethod() != 1 || it.Method(0).Name != "OnEvent" {
 		t.Fatalf("Events has %d methods, want only OnEvent(eventJSON string)", it.NumMethod())
 	}
+}
+
+// TestUnprovenEvent: core's unproven event (a page connection that ended
+// before it proved the code) reaches the app as JSON like every other,
+// with its transfer's number second.
+func TestUnprovenEvent(t *testing.T) {
+	n, rec := newTestNode(t, "A")
+	tr := &Transfer{n: n, sending: true, id: 7}
+	tr.onEvent(nil, event.Unproven{Addr: "192.168.1.20:51234", Guessed: true, Wrong: 1, Allowed: 3,
+		Message: "wrong code", Err: errors.New("wrong code")})
+	c := rec.wait(t, 5*time.Second, func(c call) bool { return c.method == "unproven" })
+	const want = `{"event":"unproven","transfer":7,"addr":"192.168.1.20:51234","guessed":true,"wrong":1,"allowed":3,"message":"wrong code"}`
+	if c.js != want {
+		t.Errorf("unproven event:\n got %s\nwant %s", c.js, want)
+	}
+	rec.checkSchema(t)
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 // HostFile is a file that the app reads for Ferry, where Ferry has no
@@ -62,16 +62,16 @@ const hostPath = "file"
 // resume.
 type hostFS struct{ f HostFile }
 
-// hostItem is the transfer.Item that sends f under its Name.
-func hostItem(f HostFile) (transfer.Item, error) {
+// hostItem is the event.Item that sends f under its Name.
+func hostItem(f HostFile) (event.Item, error) {
 	name := f.Name()
 	if name == "" || strings.ContainsAny(name, `/\`) {
-		return transfer.Item{}, fmt.Errorf("a file added with AddFile is named %q: it needs one name, with no slash", name)
+		return event.Item{}, fmt.Errorf("a file added with AddFile is named %q: it needs one name, with no slash", name)
 	}
 	if f.Size() < 0 {
-		return transfer.Item{}, fmt.Errorf("%s: the app gave a negative size", name)
+		return event.Item{}, fmt.Errorf("%s: the app gave a negative size", name)
 	}
-	return transfer.Item{FS: hostFS{f}, Path: hostPath, Name: name}, nil
+	return event.Item{FS: hostFS{f}, Path: hostPath, Name: name}, nil
 }
 
 func (h hostFS) Open(name string) (fs.File, error) {

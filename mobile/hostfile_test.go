@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // memHostFile is a HostFile held in memory, as an app's content-URI

@@ -14,13 +14,13 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app"
-	"github.com/ferry-project/ferry/tests/netns"
+	"github.com/ferry-project/ferry/core/testkit/netns"
 )
 
 // TestMDNSInNamespaces covers the zeroconf path that phones leave off and
 // desktops use: ReceiveOptions.Advertise on one Node and StartBrowse and
 // StopBrowse on another. Real mDNS runs over a veth pair between two
-// network namespaces (tests/netns), each Node in a copy of this test
+// network namespaces (core/testkit/netns), each Node in a copy of this test
 // binary started by ip netns exec, so nothing reaches the machine's own
 // interfaces. Without root it skips, saying why.
 //

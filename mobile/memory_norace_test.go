@@ -14,10 +14,11 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/testkit"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/tests/testkit"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 func skipMemory(t *testing.T) {
@@ -43,7 +44,7 @@ func TestMemoryPhoneReceives(t *testing.T) {
 			go func() {
 				_, err := transfer.Send(context.Background(), transfer.SendConfig{
 					Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: code, Identity: id,
-					Name: "Laptop", Items: []transfer.Item{{Path: src}},
+					Name: "Laptop", Items: []event.Item{{Path: src}},
 				})
 				sent <- err
 			}()
@@ -76,7 +77,7 @@ func TestMemoryPhoneReceivesTwo(t *testing.T) {
 				go func() {
 					_, err := transfer.Send(context.Background(), transfer.SendConfig{
 						Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: code, Identity: ids[i],
-						Name: fmt.Sprintf("Laptop %d", i+1), Items: []transfer.Item{{Path: src}},
+						Name: fmt.Sprintf("Laptop %d", i+1), Items: []event.Item{{Path: src}},
 					})
 					sent <- err
 				}()

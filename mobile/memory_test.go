@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/tests/testkit"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
+	"github.com/ferry-project/ferry/core/testkit"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 )
 
 // The memory tests run a real 1 GiB transfer over loopback with one end

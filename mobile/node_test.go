@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 const waitLong = 30 * time.Second

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // TestZeroValuesDoNotPanic: gobind lets the app make zero-valued

@@ -12,7 +12,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // sessions is what a receive of several keeps of each sender's transfer
@@ -26,7 +25,7 @@ type sessions struct {
 // session is one sender's transfer in a receive of several.
 type session struct {
 	at    *app.Transfer
-	offer *transfer.Offer
+	offer *event.Offer
 }
 
 // maxFor is how many senders a receive takes at once: opts.MaxTransfers
@@ -84,7 +83,7 @@ func (n *Node) receiveMany(opts *ReceiveOptions, max int) (*Transfer, error) {
 		t.cancel(nil)
 		n.end(t)
 		if err == nil {
-			err = transfer.ErrCancelled
+			err = app.ErrCancelled
 		}
 		n.tell(0, failureOf(err))
 	}, func(err error) { n.tell(0, failureOf(err)) })
@@ -109,7 +108,7 @@ func (t *Transfer) onManyEvent(at *app.Transfer, ev event.Event) {
 	}
 	switch e := ev.(type) {
 	case event.Offer:
-		s.offer = &e.Full
+		s.offer = &e
 	case event.Done, event.Error:
 		delete(m.byID, id)
 	}
@@ -162,7 +161,7 @@ func (t *Transfer) DeclineTransfer(id int64) (err error) {
 func (t *Transfer) CancelTransfer(id int64) (err error) {
 	defer guard("cancelling", &err)
 	if s, err := t.session(id); err == nil {
-		s.at.Cancel(transfer.ErrCancelled)
+		s.at.Cancel(app.ErrCancelled)
 	}
 	return nil
 }

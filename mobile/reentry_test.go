@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // peerKeys lists the keys in a peer list, comma-separated, in its order.

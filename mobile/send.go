@@ -7,7 +7,7 @@ import (
 	"fmt"
 
 	"github.com/ferry-project/ferry/core/app"
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 // SendOptions says what to send and to whom. Create it with
@@ -125,7 +125,7 @@ func (n *Node) target(peerKey, addr, code string) (app.Target, error) {
 
 // sources are what the history names a send by: the paths on disk, and
 // whether a text goes too.
-func sources(items []transfer.Item) (paths []string, text bool) {
+func sources(items []event.Item) (paths []string, text bool) {
 	for _, it := range items {
 		if it.Path != "" && it.FS == nil {
 			paths = append(paths, it.Path)
@@ -137,8 +137,8 @@ func sources(items []transfer.Item) (paths []string, text bool) {
 
 // sendItems is what opts sends: ItemsJSON's items, then the files the
 // app added.
-func sendItems(opts *SendOptions) ([]transfer.Item, error) {
-	var items []transfer.Item
+func sendItems(opts *SendOptions) ([]event.Item, error) {
+	var items []event.Item
 	if opts.ItemsJSON != "" || len(opts.files) == 0 {
 		var err error
 		if items, err = parseItems(opts.ItemsJSON); err != nil {
@@ -164,7 +164,7 @@ type itemJSON struct {
 
 // parseItems reads SendOptions.ItemsJSON. Unknown fields are errors: a
 // misspelt "path" must not turn a file into nothing.
-func parseItems(s string) ([]transfer.Item, error) {
+func parseItems(s string) ([]event.Item, error) {
 	var list []itemJSON
 	dec := json.NewDecoder(bytes.NewReader([]byte(s)))
 	dec.DisallowUnknownFields()
@@ -177,7 +177,7 @@ func parseItems(s string) ([]transfer.Item, error) {
 	if len(list) == 0 {
 		return nil, errors.New("reading items: nothing to send")
 	}
-	items := make([]transfer.Item, 0, len(list))
+	items := make([]event.Item, 0, len(list))
 	for i, it := range list {
 		switch {
 		case it.Path != "" && it.Text != nil:
@@ -186,9 +186,9 @@ func parseItems(s string) ([]transfer.Item, error) {
 			if it.Name != "" {
 				return nil, fmt.Errorf("reading items: item %d: a file is sent under its own name", i)
 			}
-			items = append(items, transfer.Item{Path: it.Path})
+			items = append(items, event.Item{Path: it.Path})
 		case it.Text != nil:
-			items = append(items, transfer.Item{Text: *it.Text, Name: it.Name})
+			items = append(items, event.Item{Text: *it.Text, Name: it.Name})
 		default:
 			return nil, fmt.Errorf("reading items: item %d has neither a path nor a text", i)
 		}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // Transfer is one running transfer, sending or receiving: a core/app
@@ -27,7 +26,7 @@ type Transfer struct {
 	rc    *app.Receiver   // receiving only
 	many  *sessions       // a receive of several senders only
 	ctx   context.Context // a receive of several only: its ReceiveMany's
-	offer *transfer.Offer // the whole offer, once one came
+	offer *event.Offer    // the whole offer, once one came
 	ended bool            // its last event came from core/app
 	last  event.Event     // that event, held until the slot is free
 
@@ -196,7 +195,7 @@ func (t *Transfer) offered() (*app.Transfer, error) {
 }
 
 // stop cancels the transfer's context with ErrCancelled as the cause.
-func (t *Transfer) stop() { t.stopWith(transfer.ErrCancelled) }
+func (t *Transfer) stop() { t.stopWith(app.ErrCancelled) }
 
 func (t *Transfer) stopWith(cause error) { t.cancel(cause) }
 
@@ -241,7 +240,7 @@ func (t *Transfer) onEvent(at *app.Transfer, ev event.Event) {
 			return
 		}
 	case event.Offer:
-		t.offer = &e.Full
+		t.offer = &e
 	}
 	if t.ended {
 		id = 0 // a receiver's event after the transfer's end

@@ -1,6 +1,6 @@
 // Package tests holds Ferry's end-to-end tests: the real bin/ferry, built
 // once per run by tests/proc, in two network namespaces joined by a veth pair that each
-// test creates and removes (tests/netns). Discovery is real mDNS on that
+// test creates and removes (core/testkit/netns). Discovery is real mDNS on that
 // veth; nothing leaves through the machine's own interfaces. The tests
 // need root for the namespaces and skip with the reason elsewhere; CI
 // runs them as root.
@@ -16,9 +16,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/tests/netns"
+	"github.com/ferry-project/ferry/core/testkit"
+	"github.com/ferry-project/ferry/core/testkit/netns"
 	"github.com/ferry-project/ferry/tests/proc"
-	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 func TestMain(m *testing.M) {

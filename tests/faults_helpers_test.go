@@ -22,8 +22,8 @@ import (
 
 	"lukechampine.com/blake3"
 
+	"github.com/ferry-project/ferry/core/testkit"
 	"github.com/ferry-project/ferry/tests/proc"
-	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 const partialFolder = testkit.PartialFolder

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/tests/netns"
+	"github.com/ferry-project/ferry/core/testkit/netns"
 	"github.com/ferry-project/ferry/tests/proc"
 )
 

@@ -74,8 +74,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/testkit"
 	"github.com/ferry-project/ferry/tests/proc"
-	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 // deleteatFallback is the file that -overlay adds to ferry.exe and to the
@@ -104,7 +104,8 @@ type wine struct {
 	exe    string // ferry.exe
 	tests  string // core/platform's Windows test binary
 	cli    string // cli/ferry's Windows test binary
-	names  string // core/transfer's Windows test binary (the name rules)
+	names  string // core/transfer's Windows test binary (the rules between names)
+	place  string // core/place's Windows test binary (the name rules)
 }
 
 // findWine returns Debian's wine64 loader and wineserver, which the
@@ -154,6 +155,7 @@ func newWine(t *testing.T) *wine {
 	w.tests = filepath.Join(dir, "platform.test.exe")
 	w.cli = filepath.Join(dir, "cli.test.exe")
 	w.names = filepath.Join(dir, "transfer.test.exe")
+	w.place = filepath.Join(dir, "place.test.exe")
 	dll := filepath.Join(dir, "bcryptprimitives.dll")
 	src, err := filepath.Abs(filepath.Join("wine", "bcryptprimitives.c"))
 	if err != nil {
@@ -173,7 +175,7 @@ func newWine(t *testing.T) *wine {
 		what string
 		do   func() error
 	}{
-		{"built ferry.exe and the test binaries of core/platform and cli/ferry for windows/amd64", func() error {
+		{"built ferry.exe and the test binaries of core/platform, core/transfer, core/place and cli/ferry for windows/amd64", func() error {
 			if err := w.build(dir, "cli/ferry", "main", "build", "-o", w.exe, "./cli/ferry"); err != nil {
 				return err
 			}
@@ -181,6 +183,9 @@ func newWine(t *testing.T) *wine {
 				return err
 			}
 			if err := w.build(dir, "core/transfer", "transfer", "test", "-c", "-o", w.names, "./core/transfer"); err != nil {
+				return err
+			}
+			if err := w.build(dir, "core/place", "place", "test", "-c", "-o", w.place, "./core/place"); err != nil {
 				return err
 			}
 			return w.build(dir, "core/platform", "platform", "test", "-c", "-o", w.tests, "./core/platform")
@@ -578,19 +583,27 @@ func TestWindowsCLIUnderWine(t *testing.T) {
 		}
 	})
 	t.Run("name rules under windows", func(t *testing.T) {
-		// The name tests' table has a Windows column (paths_windows.go
-		// refuses more); it runs here as a Windows binary. From the
-		// package folder, so that FuzzNames finds its corpus.
-		tests := []string{"TestCheckPath", "TestDuplicatesUnderFolding", "FuzzNames"}
-		cmd := w.raw(w.wine64, w.names, "-test.v", "-test.count=1", "-test.run", "^("+strings.Join(tests, "|")+")$")
-		cmd.Dir = filepath.Join("..", "core", "transfer")
-		out, stderr, code := proc.Run(t, cmd)
-		if code != 0 {
-			t.Fatalf("core/transfer's name tests under Wine exited %d:\n%s%s", code, out, stderr)
-		}
-		for _, name := range tests {
-			if !strings.Contains(out, "--- PASS: "+name+" ") {
-				t.Errorf("%s did not pass on windows:\n%s", name, out)
+		// The name tests' table has a Windows column (core/place's
+		// paths_windows.go refuses more); it runs here as a Windows
+		// binary. From each package's folder, so that FuzzNames finds
+		// its corpus.
+		for _, pkg := range []struct {
+			name, bin string
+			tests     []string
+		}{
+			{"place", w.place, []string{"TestCheckPath", "FuzzNames"}},
+			{"transfer", w.names, []string{"TestDuplicatesUnderFolding"}},
+		} {
+			cmd := w.raw(w.wine64, pkg.bin, "-test.v", "-test.count=1", "-test.run", "^("+strings.Join(pkg.tests, "|")+")$")
+			cmd.Dir = filepath.Join("..", "core", pkg.name)
+			out, stderr, code := proc.Run(t, cmd)
+			if code != 0 {
+				t.Fatalf("core/%s's name tests under Wine exited %d:\n%s%s", pkg.name, code, out, stderr)
+			}
+			for _, name := range pkg.tests {
+				if !strings.Contains(out, "--- PASS: "+name+" ") {
+					t.Errorf("%s did not pass on windows:\n%s", name, out)
+				}
 			}
 		}
 	})

@@ -10,7 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/schollz/progressbar/v3"
 )
 
@@ -227,7 +227,7 @@ func lastDraw(out string) string {
 // figure.
 func TestBarStallAndETA(t *testing.T) {
 	pr, out, clock := barTest(120)
-	ev := transfer.Progress{Total: 1000 * mib, Current: "big.iso"}
+	ev := event.Progress{Total: 1000 * mib, Current: "big.iso"}
 	if pr.update(ev); !strings.Contains(lastDraw(out.String()), "eta --") {
 		t.Errorf("rate not known yet, but: %q", lastDraw(out.String()))
 	}
@@ -258,7 +258,7 @@ func TestBarStallAndETA(t *testing.T) {
 		t.Errorf("after the stall: %q", got)
 	}
 	// A crawl: a byte a second with a TiB left is no time to show.
-	ev = transfer.Progress{Total: 1 << 40, Done: 0, Current: "huge"}
+	ev = event.Progress{Total: 1 << 40, Done: 0, Current: "huge"}
 	pr.finish(false)
 	for i := 0; i < 8; i++ {
 		clock.advance(500 * time.Millisecond)
@@ -279,7 +279,7 @@ func TestBarStallAndETA(t *testing.T) {
 func TestBarFinalSummary(t *testing.T) {
 	pr, out, clock := barTest(80)
 	pr.setSummary("12 files (1.2 GiB)")
-	pr.update(transfer.Progress{Done: 600 * mib, Total: 1229 * mib, Current: "photos/last.jpg"})
+	pr.update(event.Progress{Done: 600 * mib, Total: 1229 * mib, Current: "photos/last.jpg"})
 	clock.advance(time.Second)
 	pr.finish(true)
 	got := lastDraw(out.String())
@@ -289,7 +289,7 @@ func TestBarFinalSummary(t *testing.T) {
 
 	pr, out, _ = barTest(80)
 	pr.setSummary("1 file (100 MiB)")
-	pr.update(transfer.Progress{Done: 40 * mib, Total: 100 * mib, Current: "big.iso"})
+	pr.update(event.Progress{Done: 40 * mib, Total: 100 * mib, Current: "big.iso"})
 	pr.finish(false)
 	if got := lastDraw(out.String()); !strings.Contains(got, "big.iso") || !strings.Contains(got, "40%") {
 		t.Errorf("failed bar %q", got)
@@ -300,10 +300,10 @@ func TestBarFinalSummary(t *testing.T) {
 // its line whole, and the bar comes back under it.
 func TestBarClearedForMessages(t *testing.T) {
 	pr, out, _ := barTest(80)
-	pr.update(transfer.Progress{Done: 10 * mib, Total: 100 * mib, Current: "big.iso"})
+	pr.update(event.Progress{Done: 10 * mib, Total: 100 * mib, Current: "big.iso"})
 	drawn := cellWidth(lastDraw(out.String()))
 	pr.p.infof("a message")
-	pr.update(transfer.Progress{Done: 20 * mib, Total: 100 * mib, Current: "big.iso"})
+	pr.update(event.Progress{Done: 20 * mib, Total: 100 * mib, Current: "big.iso"})
 	want := fmt.Sprintf("\r%s\rferry: a message\n\r", strings.Repeat(" ", drawn))
 	if !strings.Contains(out.String(), want) {
 		t.Errorf("message not written over a cleared line: %q", out.String())

@@ -6,10 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/tests/proc"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // One guess budget for a `ferry receive --keep` process (issue 22 item
@@ -28,7 +29,7 @@ func TestE2EOneBudgetAcrossTransfers(t *testing.T) {
 	guesser, honest := testid.New(t), testid.New(t)
 	send := func(id *secure.Identity, code string) error {
 		_, err := transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addr}, Code: code, Identity: id,
-			Items: []transfer.Item{{Text: "x"}}})
+			Items: []event.Item{{Text: "x"}}})
 		return err
 	}
 	checked := 0

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/clipboard"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // The clipboard, both ways (ferry send --clipboard, ferry receive
@@ -35,14 +35,14 @@ import (
 
 // clipboardItem reads the clipboard into an item to send. done removes
 // what it wrote to disk.
-func clipboardItem(ctx context.Context) (it transfer.Item, done func(), err error) {
+func clipboardItem(ctx context.Context) (it event.Item, done func(), err error) {
 	done = func() {}
 	text, terr := clipboard.ReadText(ctx)
 	if terr == nil {
-		if len(text) > transfer.MaxTextBytes {
-			return it, done, usagef("save it to a file and send the file", "the text on the clipboard is %d bytes, over the limit of %d for a text", len(text), transfer.MaxTextBytes)
+		if len(text) > app.MaxTextBytes {
+			return it, done, usagef("save it to a file and send the file", "the text on the clipboard is %d bytes, over the limit of %d for a text", len(text), app.MaxTextBytes)
 		}
-		return transfer.Item{Text: text, Name: "clipboard.txt"}, done, nil
+		return event.Item{Text: text, Name: "clipboard.txt"}, done, nil
 	}
 	if errors.Is(terr, clipboard.ErrNoTool) {
 		return it, done, withHint(fmt.Errorf("reading the clipboard: %w", terr), clipboardToolHint(terr))
@@ -61,7 +61,7 @@ func clipboardItem(ctx context.Context) (it transfer.Item, done func(), err erro
 		done()
 		return it, func() {}, fmt.Errorf("saving the clipboard's image: %w", err)
 	}
-	return transfer.Item{Path: path}, done, nil
+	return event.Item{Path: path}, done, nil
 }
 
 // clipboardToolHint is what to install, from core/clipboard's message.
@@ -83,7 +83,7 @@ func (rs *receiveSession) textsToClipboard(ctx context.Context, res app.Result) 
 		return
 	}
 	if res.TextsCut {
-		rs.p.warnf("only the first %d texts go to the clipboard: the rest would pass %d KiB", len(res.Texts), transfer.MaxTextBytes>>10)
+		rs.p.warnf("only the first %d texts go to the clipboard: the rest would pass %d KiB", len(res.Texts), app.MaxTextBytes>>10)
 	}
 	switch c {
 	case app.ClipNot:

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/testkit/xdisplay"
 	"github.com/ferry-project/ferry/tests/proc"
-	"github.com/ferry-project/ferry/tests/xdisplay"
 )
 
 // onDisplay runs cmd as home on the X display, with the real clipboard

@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/testkit"
 	"github.com/ferry-project/ferry/tests/proc"
-	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 func TestMain(m *testing.M) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -10,29 +9,29 @@ import (
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/diag"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 func TestJSONEvents(t *testing.T) {
 	var split diag.Split
 	split[diag.DiskRead] = diag.StageTotal{Time: time.Second, Bytes: 10, Calls: 1}
-	entry := transfer.Entry{Path: "a/b.txt", Kind: transfer.KindFile, Size: 5}
-	offer := transfer.Offer{Entries: []transfer.Entry{entry}, Files: 1, TotalBytes: 5, PeerName: "laptop"}
-	sum := transfer.Summary{Entries: []transfer.EntryDone{{Entry: entry, Outcome: transfer.Received}}, Bytes: 5,
+	entry := event.Entry{Path: "a/b.txt", Kind: event.KindFile, Size: 5}
+	offer := event.Offer{Entries: []event.Entry{entry}, Files: 1, TotalBytes: 5, PeerName: "laptop"}
+	sum := event.Summary{Entries: []event.EntryDone{{Entry: entry, Outcome: event.Received}}, Bytes: 5,
 		Duration: 2 * time.Second, Local: split, Wall: 2 * time.Second, Verdict: "slowest stage: sender disk read (busy 50% of the time)"}
 	tests := []struct {
 		ev    event.Event
 		event string
 		field string // one more field that must be there
 	}{
-		{event.FromTransfer(transfer.Connected{PeerName: "laptop", Addr: "127.0.0.1:1"}, "sender"), "connected", "peer_name"},
-		{event.FromTransfer(transfer.Offered{Offer: offer}, "receiver"), "offer", "entries"},
-		{event.FromTransfer(transfer.Accepted{Offer: offer, Total: 5}, "sender"), "accepted", "total_bytes"},
-		{event.FromTransfer(transfer.Progress{Done: 1, Total: 5, ETA: time.Second}, "sender"), "progress", "eta"},
-		{event.FromTransfer(transfer.EntryDone{Entry: entry, Outcome: transfer.Received, SavedAs: "a/b (1).txt"}, "receiver"), "entry", "saved_as"},
-		{event.FromTransfer(transfer.TextReceived{Entry: transfer.Entry{Path: "text.txt", Kind: transfer.KindText}, Text: "hi"}, "receiver"), "text", "text"},
-		{event.FromTransfer(transfer.CodeChanged{Code: "654321"}, "receiver"), "code_changed", "code"},
-		{event.FromTransfer(transfer.Diagnostics{Interval: 5 * time.Second, Split: split}, "sender"), "diag", "stages"},
+		{event.Connected{PeerName: "laptop", Addr: "127.0.0.1:1"}, "connected", "peer_name"},
+		{offer, "offer", "entries"},
+		{event.Accepted{By: event.ByPeer, Offer: offer, TotalBytes: 5}, "accepted", "total_bytes"},
+		{event.Progress{Done: 1, Total: 5, ETA: 1}, "progress", "eta"},
+		{event.EntryDone{Entry: entry, Outcome: event.Received, SavedAs: "a/b (1).txt"}, "entry", "saved_as"},
+		{event.Text{Name: "text.txt", Text: "hi"}, "text", "text"},
+		{event.CodeChanged{Code: "654321", Reason: event.CodeRetired}, "code_changed", "code"},
+		{event.NewDiag(event.Sender, split, 5*time.Second), "diag", "stages"},
+		{event.Unproven{Addr: "10.0.0.2:1", Guessed: true, Wrong: 1, Allowed: 3, Message: "wrong code"}, "unproven", "allowed"},
 		{event.Listening{Code: "123456", Port: 1}, "listening", "addresses"},
 		{event.Accepted{By: "flag"}, "accepted", "by"},
 		{event.NewDone(sum, "sender", true), "done", "verdict"},
@@ -56,17 +55,12 @@ func TestJSONEvents(t *testing.T) {
 			t.Errorf("%s: no %q field", b, tt.field)
 		}
 	}
-	for _, ev := range []transfer.Event{transfer.Finished{}, transfer.Failed{Err: errors.New("x")}, transfer.Refused{Reason: transfer.PinMismatch}} {
-		if j := event.FromTransfer(ev, "sender"); j != nil {
-			t.Errorf("%T should be reported by the command, got %v", ev, j)
-		}
-	}
 }
 
 func TestDoneEventDiag(t *testing.T) {
 	var split diag.Split
 	split[diag.DiskWrite] = diag.StageTotal{Time: time.Second}
-	d := event.NewDone(transfer.Summary{Local: split, Wall: 4 * time.Second}, "receiver", true)
+	d := event.NewDone(event.Summary{Local: split, Wall: 4 * time.Second}, "receiver", true)
 	if d.Local == nil || d.Remote != nil || d.Verdict != "" {
 		t.Fatalf("receiver done event: %+v", d)
 	}
@@ -76,14 +70,14 @@ func TestDoneEventDiag(t *testing.T) {
 	if d.Local.CPU != nil {
 		t.Errorf("CPU figures from an end that measured none: %+v", d.Local.CPU)
 	}
-	d = event.NewDone(transfer.Summary{Local: split, Wall: 4 * time.Second, LocalCPU: diag.CPU{Used: 3 * time.Second, Waited: time.Second, Cores: 2}}, "receiver", true)
+	d = event.NewDone(event.Summary{Local: split, Wall: 4 * time.Second, LocalCPU: diag.CPU{Used: 3 * time.Second, Waited: time.Second, Cores: 2}}, "receiver", true)
 	if c := d.Local.CPU; c == nil || *c != (event.CPU{Busy: 1, CoresUsed: 0.75, CoresWaiting: 0.25, Cores: 2}) {
 		t.Errorf("receiver's CPU: %+v", c)
 	}
 	if want := "; CPU busy 100% of the time: 0.8 of 2 cores in use, 0.2 more waiting for a core"; !strings.HasSuffix(d.Local.Line, want) {
 		t.Errorf("line %q does not end %q", d.Local.Line, want)
 	}
-	if d := event.NewDone(transfer.Summary{}, "sender", false); d.Local != nil || d.Remote != nil {
+	if d := event.NewDone(event.Summary{}, "sender", false); d.Local != nil || d.Remote != nil {
 		t.Errorf("no --diag, yet splits: %+v", d)
 	}
 }
@@ -93,11 +87,11 @@ func TestDoneEventDiag(t *testing.T) {
 // and the totals saying so.
 func TestOfferEventListsAtMost(t *testing.T) {
 	for _, n := range []int{0, 1, event.MaxOfferEntries - 1, event.MaxOfferEntries, event.MaxOfferEntries + 1, 100_000} {
-		o := transfer.Offer{Entries: make([]transfer.Entry, n)}
+		o := event.Offer{Entries: make([]event.Entry, n)}
 		for i := range o.Entries {
-			o.Entries[i] = transfer.Entry{Path: fmt.Sprintf("f%d", i), Kind: transfer.KindFile, Size: 1}
+			o.Entries[i] = event.Entry{Path: fmt.Sprintf("f%d", i), Kind: event.KindFile, Size: 1}
 		}
-		b, err := event.Marshal(event.NewOffer(o))
+		b, err := event.Marshal(o)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 // humanBytes renders a byte count in binary units: "512 B", "3.1 MiB",
@@ -62,13 +62,13 @@ func plural(n int, one, many string) string {
 
 // describeOffer renders what an offer holds: "3 files, 1 folder and 1
 // text (1.2 GiB)".
-func describeOffer(o transfer.Offer) string {
+func describeOffer(o event.Offer) string {
 	var parts []string
 	if o.Files > 0 {
 		parts = append(parts, plural(o.Files, "file", "files"))
 	}
-	if o.Dirs > 0 {
-		parts = append(parts, plural(o.Dirs, "folder", "folders"))
+	if o.Folders > 0 {
+		parts = append(parts, plural(o.Folders, "folder", "folders"))
 	}
 	if o.Texts > 0 {
 		parts = append(parts, plural(o.Texts, "text", "texts"))

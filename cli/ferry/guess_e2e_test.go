@@ -9,10 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/tests/proc"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // A `ferry receive --keep --yes` under guessing at full speed: past the
@@ -35,7 +36,7 @@ func TestE2ECodesStopped(t *testing.T) {
 		for {
 			n++
 			_, err := transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addr}, Code: fmt.Sprintf("%06d", 222222+n), Identity: id,
-				Items: []transfer.Item{{Text: "x"}}})
+				Items: []event.Item{{Text: "x"}}})
 			if !errors.Is(err, secure.ErrCodesHeld) {
 				return err
 			}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // After a transfer whose code came after wrong codes, the key is pinned
@@ -75,7 +74,7 @@ func TestPairedLabel(t *testing.T) {
 		if !strings.Contains(stderr.String(), tc.want) {
 			t.Errorf("claimed %q: stderr %q, want %q", tc.claimed, stderr.String(), tc.want)
 		}
-		rs.onEvent(nil, event.NewOffer(transfer.Offer{PeerName: tc.claimed, PeerFingerprint: fp, Texts: 1}))
+		rs.onEvent(nil, event.Offer{PeerName: tc.claimed, PeerFingerprint: fp, Texts: 1})
 		if !strings.Contains(stderr.String(), strings.TrimPrefix(strings.TrimSuffix(tc.want, " connected"), "paired device ")+" wants to send") {
 			t.Errorf("claimed %q: the offer is not labelled by the pin:\n%s", tc.claimed, stderr.String())
 		}

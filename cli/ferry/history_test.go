@@ -93,7 +93,7 @@ func TestHistoryTable(t *testing.T) {
 // usage errors included.
 func TestHistoryKindsAgree(t *testing.T) {
 	for _, err := range []error{
-		secure.ErrWrongCode, secure.ErrCodeRetired, secure.ErrCodesHeld, transfer.ErrCodesStopped,
+		secure.ErrWrongCode, secure.ErrCodeRetired, secure.ErrCodesHeld, app.ErrCodesStopped,
 		secure.ErrNotPaired, secure.ErrKeyChanged, secure.ErrBusy, transfer.ErrVerify,
 		secure.ErrIncompatibleVersion, transfer.ErrNoSpace, transfer.ErrTimeout, transfer.ErrSourceChanged,
 		transfer.ErrRefusedPath, secure.ErrTruncated, secure.ErrConnectionLost, secure.ErrNotFerry,

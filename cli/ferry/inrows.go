@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 // inRows shows, on a terminal, the transfers that a receiver of several
@@ -46,7 +46,7 @@ type inRow struct {
 	state  string // what it shows when no bytes move
 	moving bool
 	ending bool // the person cancelled it: it shows state until it ends
-	ev     transfer.Progress
+	ev     event.Progress
 	win    rateWindow
 	bar    *barLine
 }
@@ -80,7 +80,7 @@ func (r *inRows) accepted(id int64, label string, total int64) {
 }
 
 // progress notes transfer id's progress e.
-func (r *inRows) progress(id int64, e transfer.Progress) {
+func (r *inRows) progress(id int64, e event.Progress) {
 	if r == nil {
 		return
 	}

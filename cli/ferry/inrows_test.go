@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 // The rows of incoming transfers: a row appears on acceptance, becomes
@@ -20,14 +20,14 @@ func TestInRows(t *testing.T) {
 	r.tickEvery, r.throttle = 0, 0
 	r.accepted(3, "ann", 100)
 	r.accepted(4, "bob", 200)
-	r.progress(3, transfer.Progress{Done: 50, Total: 100})
+	r.progress(3, event.Progress{Done: 50, Total: 100})
 	if s := out.String(); !strings.Contains(s, "ferry: [3] ann  50% [") || !strings.HasSuffix(s, "ferry: [4] bob: accepted, 200 B to come\n") {
 		t.Fatalf("rows:\n%q", s)
 	}
 	r.pause()
 	p.ask("accept? [y/N] ")
 	out.Reset()
-	r.progress(4, transfer.Progress{Done: 20, Total: 200})
+	r.progress(4, event.Progress{Done: 20, Total: 200})
 	if out.Len() != 0 {
 		t.Fatalf("drawn over an open question: %q", out.String())
 	}
@@ -68,7 +68,7 @@ func TestInRowsTypedAndCancelling(t *testing.T) {
 		t.Fatalf("redraw after a typed line:\n%q", s)
 	}
 	out.Reset()
-	r.progress(1, transfer.Progress{Done: 60, Total: 100})
+	r.progress(1, event.Progress{Done: 60, Total: 100})
 	r.tick()
 	if s := out.String(); !strings.HasPrefix(s, "\x1b[2A\r\x1b[J") || !strings.Contains(s, "[1] ann: cancelling…\n") || strings.Contains(s, "60%") {
 		t.Fatalf("a cancelling row redrawn with progress:\n%q", s)

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // manyRows shows each receiver's state: one row each, redrawn, on a
@@ -35,9 +34,9 @@ type manyRows struct {
 	dests     []manyDest
 
 	mu        sync.Mutex
-	state     []string            // per dest: what a row shows when not moving bytes
-	moving    []bool              // per dest: the row is a progress line
-	ev        []transfer.Progress // per dest: the last progress
+	state     []string         // per dest: what a row shows when not moving bytes
+	moving    []bool           // per dest: the row is a progress line
+	ev        []event.Progress // per dest: the last progress
 	win       []rateWindow
 	bars      []*barLine // per dest: its bar, from its first progress
 	labels    []string
@@ -51,7 +50,7 @@ type manyRows struct {
 func newManyRows(p *printer, mode progressMode, now func() time.Time, dests []manyDest) *manyRows {
 	n := len(dests)
 	r := &manyRows{p: p, mode: mode, now: now, cols: terminalCols(p.stderr), tickEvery: tickEvery, throttle: barThrottle, dests: dests,
-		state: make([]string, n), moving: make([]bool, n), ev: make([]transfer.Progress, n), win: make([]rateWindow, n),
+		state: make([]string, n), moving: make([]bool, n), ev: make([]event.Progress, n), win: make([]rateWindow, n),
 		bars:   make([]*barLine, n),
 		labels: make([]string, n), lastPrint: make([]time.Time, n)}
 	for i, d := range dests {
@@ -93,7 +92,7 @@ func (r *manyRows) onEvent(i int, ev event.Event) {
 		r.state[i] = "accepted: " + describeOffer(e.Offer)
 		line = fmt.Sprintf("[%d] %s accepted: sending %s", i+1, r.labels[i], humanBytes(e.TotalBytes))
 	case event.Progress:
-		line = r.progressed(i, transferProgress(e))
+		line = r.progressed(i, e)
 	}
 	r.mu.Unlock()
 	_, progress := ev.(event.Progress)
@@ -102,7 +101,7 @@ func (r *manyRows) onEvent(i int, ev event.Event) {
 
 // progressed notes receiver i's progress e and returns its plain line,
 // when one is due; r.mu is held.
-func (r *manyRows) progressed(i int, e transfer.Progress) string {
+func (r *manyRows) progressed(i int, e event.Progress) string {
 	r.moving[i] = e.Total > 0
 	r.ev[i] = e
 	if e.Total > 0 && (r.bars[i] == nil || r.bars[i].total != e.Total) {
@@ -120,7 +119,7 @@ func (r *manyRows) progressed(i int, e transfer.Progress) string {
 
 // ended notes that receiver i's session is over, before the others'
 // (core/app's ManyConfig.OnEnded).
-func (r *manyRows) ended(i int, sum transfer.Summary, err error) {
+func (r *manyRows) ended(i int, sum event.Summary, err error) {
 	r.mu.Lock()
 	r.moving[i] = false
 	if err == nil {

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 )
@@ -35,7 +37,7 @@ func TestClassify(t *testing.T) {
 	}
 	closed.Close()
 	_, dial := transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{closed.Addr().String()}, Code: "424242",
-		Identity: id, Items: []transfer.Item{{Text: "x"}}})
+		Identity: id, Items: []event.Item{{Text: "x"}}})
 	tests := []struct {
 		err  error
 		code int
@@ -46,9 +48,9 @@ func TestClassify(t *testing.T) {
 		{usagef("h", "bad"), exitUsage, "usage"},
 		{fmt.Errorf("handshake: %w", secure.ErrWrongCode), exitWrong, "wrong_code"},
 		{fmt.Errorf("handshake: %w", secure.ErrCodeRetired), exitWrong, "code_retired"},
-		{fmt.Errorf("offer: %w", transfer.ErrDeclined), exitDeclined, "declined"},
-		{relabel("declined the offer from x: you said no", transfer.ErrDeclined), exitDeclined, "declined"},
-		{fmt.Errorf("peer: %w", transfer.ErrCancelled), exitDeclined, "cancelled"},
+		{fmt.Errorf("offer: %w", app.ErrDeclined), exitDeclined, "declined"},
+		{relabel("declined the offer from x: you said no", app.ErrDeclined), exitDeclined, "declined"},
+		{fmt.Errorf("peer: %w", app.ErrCancelled), exitDeclined, "cancelled"},
 		{interrupt{role: "sender", sig: os.Interrupt}, exitDeclined, "cancelled"},
 		{fmt.Errorf("b.txt: %w", transfer.ErrVerify), exitVerify, "verify"},
 		{fmt.Errorf("connecting: %w", dial), exitFailure, "unreachable"},

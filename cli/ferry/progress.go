@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/app/event"
 	"golang.org/x/term"
 )
 
@@ -49,8 +49,8 @@ type progress struct {
 	// Bar mode, under p's lock.
 	drawing   bool
 	bar       *barLine
-	ev        transfer.Progress // the last event
-	summary   string            // what the transfer moves, for its last state
+	ev        event.Progress // the last event
+	summary   string         // what the transfer moves, for its last state
 	win       rateWindow
 	shown     string // the line on screen
 	lastWidth int    // its cells, for Clear; 0 once cleared
@@ -83,7 +83,7 @@ func (pr *progress) setSummary(s string) {
 	pr.p.locked(func() { pr.summary = s })
 }
 
-func (pr *progress) update(ev transfer.Progress) {
+func (pr *progress) update(ev event.Progress) {
 	switch pr.mode {
 	case progressPlain:
 		t := pr.now()
@@ -169,7 +169,7 @@ func (pr *progress) finish(ok bool) {
 		}
 		pr.p.line = nil
 		pr.drawing, pr.bar, pr.shown, pr.lastWidth, pr.summary = false, nil, "", 0, ""
-		pr.ev, pr.win = transfer.Progress{}, rateWindow{}
+		pr.ev, pr.win = event.Progress{}, rateWindow{}
 	})
 }
 
@@ -223,7 +223,7 @@ func (pr *progress) Clear() error {
 
 // plainProgress renders one plain line (without the "ferry: " prefix):
 // "412 MiB / 1.0 GiB (40%) 110 MiB/s eta 5s  current: big.iso".
-func plainProgress(ev transfer.Progress) string {
+func plainProgress(ev event.Progress) string {
 	pct := 0
 	switch {
 	case ev.Total > 0:
@@ -235,8 +235,8 @@ func plainProgress(ev transfer.Progress) string {
 	if ev.Rate > 0 { // 0 while the rate is not known yet
 		s += " " + humanRate(ev.Rate)
 	}
-	if ev.ETA >= time.Second && ev.ETA <= maxETA {
-		s += " eta " + humanDuration(ev.ETA)
+	if eta := time.Duration(ev.ETA * float64(time.Second)); eta >= time.Second && eta <= maxETA {
+		s += " eta " + humanDuration(eta)
 	}
 	if ev.Current != "" {
 		s += "  current: " + safe(ev.Current)

@@ -7,13 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 const mib = 1 << 20
 
 func TestPlainProgressLine(t *testing.T) {
-	got := plainProgress(transfer.Progress{Done: 412 * mib, Total: 1024 * mib, Rate: 110 * mib, ETA: 5 * time.Second, Current: "big.iso"})
+	got := plainProgress(event.Progress{Done: 412 * mib, Total: 1024 * mib, Rate: 110 * mib, ETA: 5, Current: "big.iso"})
 	want := "412 MiB / 1.0 GiB (40%) 110 MiB/s eta 5s  current: big.iso"
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
@@ -42,7 +42,7 @@ func TestPlainProgressEveryTwoSeconds(t *testing.T) {
 	var stderr bytes.Buffer
 	clock := &fakeClock{t: time.Unix(1e9, 0)}
 	pr := newProgress(&printer{stderr: &stderr}, progressPlain, clock.now)
-	ev := transfer.Progress{Total: 100 * mib, Current: "big.iso"}
+	ev := event.Progress{Total: 100 * mib, Current: "big.iso"}
 	// Events every 250ms for 5s: lines at 0s, 2s and 4s.
 	for i := 0; i <= 20; i++ {
 		ev.Done = int64(i) * 5 * mib
@@ -68,7 +68,7 @@ func TestPlainProgressEveryTwoSeconds(t *testing.T) {
 func TestProgressOff(t *testing.T) {
 	var stderr bytes.Buffer
 	pr := newProgress(&printer{stderr: &stderr, quiet: true}, progressOff, time.Now)
-	pr.update(transfer.Progress{Done: 1, Total: 2})
+	pr.update(event.Progress{Done: 1, Total: 2})
 	pr.finish(false)
 	if stderr.Len() != 0 {
 		t.Errorf("quiet progress wrote %q", stderr.String())
@@ -79,9 +79,9 @@ func TestBarProgress(t *testing.T) {
 	var stderr bytes.Buffer
 	p := &printer{stderr: &stderr}
 	pr := newProgress(p, progressBar, time.Now)
-	pr.update(transfer.Progress{Done: 10 * mib, Total: 100 * mib, Current: "dir/big.iso"})
+	pr.update(event.Progress{Done: 10 * mib, Total: 100 * mib, Current: "dir/big.iso"})
 	p.infof("a line between redraws")
-	pr.update(transfer.Progress{Done: 100 * mib, Total: 100 * mib, Current: "dir/big.iso"})
+	pr.update(event.Progress{Done: 100 * mib, Total: 100 * mib, Current: "dir/big.iso"})
 	pr.finish(true)
 	out := stderr.String()
 	for _, want := range []string{"\r", "big.iso", "100%", "MiB", "ferry: a line between redraws\n"} {
@@ -136,7 +136,7 @@ func TestBarRedrawsThrottled(t *testing.T) {
 	const n = 2000
 	start := time.Now()
 	for i := 1; i <= n; i++ {
-		pr.update(transfer.Progress{Done: int64(i) * mib, Total: 4 * n * mib, Current: "big.iso"})
+		pr.update(event.Progress{Done: int64(i) * mib, Total: 4 * n * mib, Current: "big.iso"})
 	}
 	elapsed := time.Since(start)
 	draws := strings.Count(stderr.String(), "\r")

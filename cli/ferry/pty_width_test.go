@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/testkit"
 	"github.com/ferry-project/ferry/tests/proc"
-	"github.com/ferry-project/ferry/tests/testkit"
 	"golang.org/x/sys/unix"
 )
 

@@ -15,7 +15,6 @@ import (
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/errkind"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 type receiveOpts struct {
@@ -72,8 +71,8 @@ func parseReceive(args []string) (receiveOpts, error) {
 	if err := checkIfaces(o.ifaces); err != nil {
 		return o, err
 	}
-	if o.maxTransfers < 1 || o.maxTransfers > transfer.MaxConcurrentLimit {
-		return o, usagef(fmt.Sprintf("give a number from 1 to %d", transfer.MaxConcurrentLimit), "bad --max-transfers %d", o.maxTransfers)
+	if o.maxTransfers < 1 || o.maxTransfers > app.MaxConcurrentLimit {
+		return o, usagef(fmt.Sprintf("give a number from 1 to %d", app.MaxConcurrentLimit), "bad --max-transfers %d", o.maxTransfers)
 	}
 	if strings.TrimSpace(o.code) != o.code {
 		return o, usagef("give the code without spaces around it", "bad --code %q", o.code)
@@ -150,7 +149,7 @@ func (rs *receiveSession) serveEach(ctx context.Context) error {
 		}
 		err := rs.serve(ctx)
 		switch {
-		case errors.Is(err, transfer.ErrCodesStopped), !o.keep:
+		case errors.Is(err, app.ErrCodesStopped), !o.keep:
 			return err
 		case errors.Is(context.Cause(ctx), errInterrupted):
 			if o.daemon {
@@ -216,10 +215,10 @@ func (rs *receiveSession) announce() {
 // showLink prints the page's link for the current code (--web), with
 // the QR code and the hashes the first time.
 func (rs *receiveSession) showLink(first bool) {
-	if !rs.rc.ServesPage() {
+	ev := rs.rc.PageEvent(rs.addrs)
+	if len(ev.Links) == 0 { // no page served
 		return
 	}
-	ev := rs.rc.PageEvent(rs.addrs)
 	if first {
 		showPage(rs.p, ev, rs.o.qr)
 		return
@@ -233,7 +232,7 @@ func (rs *receiveSession) showLink(first bool) {
 var codesStoppedHint = kindHint(errkind.CodesStopped)
 
 func codesStoppedError() error {
-	return withHint(fmt.Errorf("stopped waiting for a sender: %w", transfer.ErrCodesStopped), codesStoppedHint)
+	return withHint(fmt.Errorf("stopped waiting for a sender: %w", app.ErrCodesStopped), codesStoppedHint)
 }
 
 // receiveDir returns the destination folder: --dir, which must exist, or
@@ -308,16 +307,16 @@ func (rs *receiveSession) serve(ctx context.Context) error {
 // person; nil when it succeeded.
 func (rs *receiveSession) outcome(ctx context.Context, res app.Result, peer string) error {
 	switch {
-	case res.Declined != "" && errors.Is(res.Err, transfer.ErrDeclined):
+	case res.Declined != "" && errors.Is(res.Err, app.ErrDeclined):
 		msg := fmt.Sprintf("declined the offer from %s: %s", peer, res.Declined)
 		switch {
 		case rs.o.daemon:
-			return withHint(relabel(msg, transfer.ErrDeclined), "to take files from that device, pair it once with 'ferry receive' and trust it")
+			return withHint(relabel(msg, app.ErrDeclined), "to take files from that device, pair it once with 'ferry receive' and trust it")
 		case rs.noAsk != "":
-			return withHint(relabel(msg, transfer.ErrDeclined), "re-run with --yes to accept without asking")
+			return withHint(relabel(msg, app.ErrDeclined), "re-run with --yes to accept without asking")
 		}
-		return relabel(msg, transfer.ErrDeclined)
-	case errors.Is(res.Err, transfer.ErrCodesStopped) && len(res.Peer.Key) == 0:
+		return relabel(msg, app.ErrDeclined)
+	case errors.Is(res.Err, app.ErrCodesStopped) && len(res.Peer.Key) == 0:
 		return withHint(res.Err, codesStoppedHint)
 	case res.Err != nil:
 		return interrupted(ctx, res.Err)
@@ -369,7 +368,7 @@ func (rs *receiveSession) onEvent(t *app.Transfer, ev event.Event) {
 			rs.p.infof("%s connected from %s", rs.peer, e.Addr)
 		}
 	case event.Offer:
-		rs.offered(t, e.Full, rs.peer, rs.paired, func(ask func()) {
+		rs.offered(t, e, rs.peer, rs.paired, func(ask func()) {
 			rs.wg.Add(1)
 			go func() {
 				defer rs.wg.Done()
@@ -381,7 +380,7 @@ func (rs *receiveSession) onEvent(t *app.Transfer, ev event.Event) {
 			rs.p.infof("accepted: %s is a trusted device (--accept-trusted)", rs.peer)
 		}
 	case event.Progress:
-		rs.pr.update(transferProgress(e))
+		rs.pr.update(e)
 	case event.EntryDone:
 		rs.entryDone(e, "")
 	case event.Text:
@@ -395,9 +394,9 @@ func (rs *receiveSession) onEvent(t *app.Transfer, ev event.Event) {
 // from names its sender when several send at once.
 func (rs *receiveSession) entryDone(e event.EntryDone, from string) {
 	switch {
-	case e.Outcome == "skipped":
+	case e.Outcome == event.Skipped:
 		rs.p.infof("skipped %s%s: an identical file is already there", safe(e.Path), from)
-	case e.Outcome == "resumed":
+	case e.Outcome == event.Resumed:
 		rs.p.infof("resumed %s%s from a partial file", safe(e.Path), from)
 	case e.SavedAs != "" && e.SavedAs != e.Path:
 		rs.p.infof("saved %s%s as %s: the name was taken", safe(e.Path), from, safe(e.SavedAs))
@@ -444,18 +443,12 @@ func (rs *receiveSession) onReceiverEvent(ev event.Event) {
 	}
 }
 
-// transferProgress is the progress line's input (progress.go).
-func transferProgress(e event.Progress) transfer.Progress {
-	return transfer.Progress{Done: e.Done, Total: e.Total, Rate: e.Rate, ETA: time.Duration(e.ETA * float64(time.Second)),
-		Current: e.Current, CurrentDone: e.CurrentDone, CurrentSize: e.CurrentSize, EntriesDone: e.EntriesDone, Entries: e.Entries}
-}
-
 // maxListed is how many entries of an offer are listed before "and N more".
 const maxListed = 8
 
 // offered lists offer o from peer and, unless core/app answers it, has
 // ask run the question to the person.
-func (rs *receiveSession) offered(t *app.Transfer, o transfer.Offer, peer string, paired bool, ask func(func())) {
+func (rs *receiveSession) offered(t *app.Transfer, o event.Offer, peer string, paired bool, ask func(func())) {
 	rs.p.infof("%s wants to send %s:", peer, describeOffer(o))
 	if rs.many == nil {
 		rs.pr.setSummary(describeOffer(o))
@@ -466,7 +459,7 @@ func (rs *receiveSession) offered(t *app.Transfer, o transfer.Offer, peer string
 			break
 		}
 		switch en.Kind {
-		case transfer.KindDir:
+		case event.KindDir:
 			rs.p.infof("  %s/", safe(en.Path))
 		default:
 			rs.p.infof("  %s  %s", safe(en.Path), humanBytes(en.Size))
@@ -490,15 +483,15 @@ func (rs *receiveSession) offered(t *app.Transfer, o transfer.Offer, peer string
 
 // describeSummary renders what a finished transfer moved: "3 files and 1
 // folder (1.2 GiB)".
-func describeSummary(s transfer.Summary) string {
-	var o transfer.Offer
+func describeSummary(s event.Summary) string {
+	var o event.Offer
 	for _, e := range s.Entries {
 		switch e.Entry.Kind {
-		case transfer.KindFile:
+		case event.KindFile:
 			o.Files++
-		case transfer.KindDir:
-			o.Dirs++
-		case transfer.KindText:
+		case event.KindDir:
+			o.Folders++
+		case event.KindText:
 			o.Texts++
 		}
 		o.TotalBytes += e.Entry.Size
@@ -507,7 +500,7 @@ func describeSummary(s transfer.Summary) string {
 }
 
 // rateSuffix renders " in 9.1s (110 MiB/s)" for a summary.
-func rateSuffix(s transfer.Summary) string {
+func rateSuffix(s event.Summary) string {
 	if s.Duration <= 0 || s.Bytes == 0 {
 		return ""
 	}

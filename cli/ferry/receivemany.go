@@ -16,7 +16,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // manyReceive is what a receiver of several senders keeps: each
@@ -97,7 +96,7 @@ func (rs *receiveSession) serveMany(ctx context.Context) error {
 	err := rs.rc.ReceiveMany(mctx)
 	m.wg.Wait()
 	switch {
-	case errors.Is(err, transfer.ErrCodesStopped):
+	case errors.Is(err, app.ErrCodesStopped):
 		return codesStoppedError()
 	case err != nil:
 		return err
@@ -156,7 +155,7 @@ func (rs *receiveSession) onManyEvent(t *app.Transfer, ev event.Event) {
 			rs.p.infof("%s connected from %s", label, e.Addr)
 		}
 	case event.Offer:
-		rs.offered(t, e.Full, s.label, s.paired, func(ask func()) {
+		rs.offered(t, e, s.label, s.paired, func(ask func()) {
 			run := rs.many.queue() // here, in the order the offers came
 			rs.many.wg.Add(1)
 			go func() {
@@ -178,7 +177,7 @@ func (rs *receiveSession) onManyEvent(t *app.Transfer, ev event.Event) {
 		}
 		rs.many.rows.accepted(t.ID(), s.label, e.TotalBytes)
 	case event.Progress:
-		rs.many.rows.progress(t.ID(), transferProgress(e))
+		rs.many.rows.progress(t.ID(), e)
 	case event.EntryDone:
 		rs.entryDone(e, " from "+s.label)
 	case event.Text:

@@ -11,7 +11,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 func TestSafe(t *testing.T) {
@@ -91,7 +90,7 @@ func checkHostileOutput(t *testing.T, what, out string, stderr bool) {
 // a key-changed warning and an error quoting a peer's abort reason.
 func TestPeerStringsEscapedEverywhere(t *testing.T) {
 	path := "dir/" + hostileName + "/file"
-	entry := transfer.Entry{Path: path, Kind: transfer.KindFile, Size: 3}
+	entry := event.Entry{Path: path, Kind: event.KindFile, Size: 3}
 	peerKey := bytes.Repeat([]byte{7}, 32)
 	fp := app.Device{Key: peerKey}.Fingerprint()
 
@@ -103,14 +102,14 @@ func TestPeerStringsEscapedEverywhere(t *testing.T) {
 		// A paired sender with --accept-trusted: the listing is printed
 		// and no question is asked (that path needs a live receiver).
 		rs.o.acceptTrusted = true
-		rs.onEvent(nil, event.FromTransfer(transfer.Connected{PeerName: hostileName, PeerFingerprint: fp, Addr: "10.0.0.2:1", Paired: true}, "receiver"))
-		rs.onEvent(nil, event.FromTransfer(transfer.Offered{Offer: transfer.Offer{PeerName: hostileName, PeerFingerprint: fp, Files: 9,
-			Dirs: 1, TotalBytes: 27, Entries: append([]transfer.Entry{{Path: path, Kind: transfer.KindDir}},
-				entry, entry, entry, entry, entry, entry, entry, entry, entry)}}, "receiver"))
-		rs.onEvent(nil, event.FromTransfer(transfer.Progress{Done: 1, Total: 27, Current: path}, "receiver"))
-		rs.onEvent(nil, event.FromTransfer(transfer.EntryDone{Entry: entry, Outcome: transfer.Skipped}, "receiver"))
-		rs.onEvent(nil, event.FromTransfer(transfer.EntryDone{Entry: entry, Outcome: transfer.Resumed}, "receiver"))
-		rs.onEvent(nil, event.FromTransfer(transfer.EntryDone{Entry: entry, Outcome: transfer.Received, SavedAs: path + " (1)"}, "receiver"))
+		rs.onEvent(nil, event.Connected{PeerName: hostileName, PeerFingerprint: fp, Addr: "10.0.0.2:1", Paired: true})
+		rs.onEvent(nil, event.Offer{PeerName: hostileName, PeerFingerprint: fp, Files: 9,
+			Folders: 1, TotalBytes: 27, Entries: append([]event.Entry{{Path: path, Kind: event.KindDir}},
+				entry, entry, entry, entry, entry, entry, entry, entry, entry)})
+		rs.onEvent(nil, event.Progress{Done: 1, Total: 27, Current: path})
+		rs.onEvent(nil, event.EntryDone{Entry: entry, Outcome: event.Skipped})
+		rs.onEvent(nil, event.EntryDone{Entry: entry, Outcome: event.Resumed})
+		rs.onEvent(nil, event.EntryDone{Entry: entry, Outcome: event.Received, SavedAs: path + " (1)"})
 		store := trustHome(t)
 		if err := store.NoteRecent(app.Device{Name: hostileName, Key: peerKey}); err != nil {
 			// The trust file refuses control characters in a name; a long
@@ -133,10 +132,10 @@ func TestPeerStringsEscapedEverywhere(t *testing.T) {
 		var stderr bytes.Buffer
 		p := &printer{stderr: &stderr}
 		ss := &sendSession{p: p, pr: newProgress(p, progressPlain, time.Now)}
-		ss.onEvent(nil, event.FromTransfer(transfer.Connected{PeerName: hostileName, PeerFingerprint: fp, Addr: "10.0.0.1:1"}, "sender"))
-		ss.onEvent(nil, event.FromTransfer(transfer.Progress{Done: 1, Total: 3, Current: path}, "sender"))
-		ss.onEvent(nil, event.FromTransfer(transfer.EntryDone{Entry: entry, Outcome: transfer.Skipped}, "sender"))
-		ss.onEvent(nil, event.FromTransfer(transfer.EntryDone{Entry: entry, Outcome: transfer.Resumed}, "sender"))
+		ss.onEvent(nil, event.Connected{PeerName: hostileName, PeerFingerprint: fp, Addr: "10.0.0.1:1"})
+		ss.onEvent(nil, event.Progress{Done: 1, Total: 3, Current: path})
+		ss.onEvent(nil, event.EntryDone{Entry: entry, Outcome: event.Skipped})
+		ss.onEvent(nil, event.EntryDone{Entry: entry, Outcome: event.Resumed})
 		peers := []app.Peer{{Name: hostileName, Fingerprint: fp, Port: 1}}
 		q := &prompter{p: p, in: strings.NewReader("1\n")}
 		if _, err := pickPeer(context.Background(), p, q, peers, nil); err != nil {
@@ -164,8 +163,8 @@ func TestPeerStringsEscapedEverywhere(t *testing.T) {
 		var stderr bytes.Buffer
 		p := &printer{stderr: &stderr}
 		pr := newProgress(p, progressBar, time.Now)
-		pr.update(transfer.Progress{Done: 1, Total: 3, Current: "dir/mallory" + hostileName})
-		pr.update(transfer.Progress{Done: 2, Total: 3, Current: "dir/mallory2" + hostileName})
+		pr.update(event.Progress{Done: 1, Total: 3, Current: "dir/mallory" + hostileName})
+		pr.update(event.Progress{Done: 2, Total: 3, Current: "dir/mallory2" + hostileName})
 		pr.finish(false)
 		// The bar redraws with \r and its own escapes; what it shows of
 		// the file name must carry none from the peer.

@@ -13,7 +13,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 type sendOpts struct {
@@ -257,7 +256,7 @@ func codeOrPin(ctx context.Context, p *printer, q *prompter, o sendOpts, store *
 }
 
 // sendOne sends items to dest and says how it went.
-func sendOne(ctx context.Context, n *app.Node, ss sendSession, items []transfer.Item, dest receiver, code string) (app.Result, error) {
+func sendOne(ctx context.Context, n *app.Node, ss sendSession, items []event.Item, dest receiver, code string) (app.Result, error) {
 	p, o, pin := ss.p, ss.o, ss.pin
 	p.infof("connecting to %s", dest.addr)
 	res := n.Send(ctx, app.SendConfig{
@@ -427,12 +426,12 @@ func (ss *sendSession) onEvent(_ *app.Transfer, ev event.Event) {
 			ss.p.infof("accepted: sending %s", describeOffer(o))
 		}
 	case event.Progress:
-		ss.pr.update(transferProgress(e))
+		ss.pr.update(e)
 	case event.EntryDone:
 		switch e.Outcome {
-		case "skipped":
+		case event.Skipped:
 			ss.p.infof("skipped %s: the receiver already has it", safe(e.Path))
-		case "resumed":
+		case event.Resumed:
 			ss.p.infof("resumed %s where an earlier transfer stopped", safe(e.Path))
 		}
 	case event.Diag:
@@ -447,7 +446,7 @@ func (ss *sendSession) onEvent(_ *app.Transfer, ev event.Event) {
 // Standard input ("-", --text -) is only claimed here and read once the
 // receiver is known (stdin.go). done removes what the clipboard wrote to
 // disk; it is never nil.
-func sendItems(ctx context.Context, e *env, o *sendOpts) (items []transfer.Item, stdin stdinUse, done func(), err error) {
+func sendItems(ctx context.Context, e *env, o *sendOpts) (items []event.Item, stdin stdinUse, done func(), err error) {
 	done = func() {}
 	if stdin, err = takeStdin(o, e.stdinTerminal); err != nil {
 		return nil, stdin, done, err
@@ -455,12 +454,12 @@ func sendItems(ctx context.Context, e *env, o *sendOpts) (items []transfer.Item,
 	if err := checkPaths(o.paths); err != nil {
 		return nil, stdin, done, err
 	}
-	items = make([]transfer.Item, 0, len(o.paths)+2)
+	items = make([]event.Item, 0, len(o.paths)+2)
 	for _, path := range o.paths {
-		items = append(items, transfer.Item{Path: path})
+		items = append(items, event.Item{Path: path})
 	}
 	if o.text != "" && !stdin.text {
-		items = append(items, transfer.Item{Text: o.text})
+		items = append(items, event.Item{Text: o.text})
 	}
 	if o.clipboard {
 		it, cleanup, err := clipboardItem(ctx)

@@ -33,7 +33,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // target is one --to or --peer, as given.
@@ -169,7 +168,7 @@ func cmdSendMany(ctx context.Context, e *env, p *printer, o sendOpts) error {
 	rows := newManyRows(p, o.progressFor(e.stderrTerminal), e.now, dests)
 	cfg := app.ManyConfig{Items: items, Paths: o.paths, Text: o.text != "", Diag: o.diag,
 		OnEvent: func(t *app.Transfer, ev event.Event) { rows.onEvent(t.Index(), ev) },
-		OnEnded: func(t *app.Transfer, sum transfer.Summary, err error) { rows.ended(t.Index(), sum, err) }}
+		OnEnded: func(t *app.Transfer, sum event.Summary, err error) { rows.ended(t.Index(), sum, err) }}
 	for i, d := range dests {
 		cfg.To = append(cfg.To, app.Target{Addrs: d.dest.addrs, Code: d.code, Pin: d.pin,
 			PeerName: d.dest.name, PeerFingerprint: d.dest.fingerprint, Err: d.err})

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 func TestParseSendMany(t *testing.T) {
@@ -142,7 +142,7 @@ func TestManyRowsRedraw(t *testing.T) {
 		t.Fatalf("first draw:\n%q", first)
 	}
 	out.Reset()
-	r.ended(1, transfer.Summary{}, transfer.ErrDeclined)
+	r.ended(1, event.Summary{}, app.ErrDeclined)
 	if s := out.String(); !strings.HasPrefix(s, "\x1b[2A\r\x1b[J") || !strings.Contains(s, "[2] 10.0.0.2:1: failed: declined") {
 		t.Fatalf("redraw:\n%q", s)
 	}
@@ -223,6 +223,6 @@ func TestManyRowsFitWidth(t *testing.T) {
 	r.tick()
 	check("stalled", "stalled")
 	cols = 120
-	r.ended(1, transfer.Summary{}, transfer.ErrDeclined)
+	r.ended(1, event.Summary{}, app.ErrDeclined)
 	check("wide", "", "failed: declined")
 }

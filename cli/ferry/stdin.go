@@ -9,7 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 // Standard input as something to send, as croc, wormhole and age read it:
@@ -97,7 +98,7 @@ func checkStdinName(name string) error {
 // readStdin reads what u says from in and adds it to items: the text
 // snippet, or the file spooled under name (default "stdin"). The returned
 // function removes the spool; it is never nil.
-func readStdin(ctx context.Context, p *printer, in io.Reader, u stdinUse, name string, items []transfer.Item) ([]transfer.Item, func(), error) {
+func readStdin(ctx context.Context, p *printer, in io.Reader, u stdinUse, name string, items []event.Item) ([]event.Item, func(), error) {
 	none := func() {}
 	switch {
 	case u.text:
@@ -105,7 +106,7 @@ func readStdin(ctx context.Context, p *printer, in io.Reader, u stdinUse, name s
 		if err != nil {
 			return nil, none, err
 		}
-		return append(items, transfer.Item{Text: text}), none, nil
+		return append(items, event.Item{Text: text}), none, nil
 	case u.file:
 		if name == "" {
 			name = stdinFileName
@@ -114,7 +115,7 @@ func readStdin(ctx context.Context, p *printer, in io.Reader, u stdinUse, name s
 		if err != nil {
 			return nil, none, err
 		}
-		return append(items, transfer.Item{Path: path}), cleanup, nil
+		return append(items, event.Item{Path: path}), cleanup, nil
 	}
 	return items, none, nil
 }
@@ -122,14 +123,14 @@ func readStdin(ctx context.Context, p *printer, in io.Reader, u stdinUse, name s
 // readStdinText reads a text snippet from in, at most MaxTextBytes.
 func readStdinText(ctx context.Context, in io.Reader) (string, error) {
 	b, err := readCtx(ctx, func() ([]byte, error) {
-		return io.ReadAll(io.LimitReader(in, transfer.MaxTextBytes+1))
+		return io.ReadAll(io.LimitReader(in, app.MaxTextBytes+1))
 	})
 	switch {
 	case err != nil:
 		return "", fmt.Errorf("reading the text from standard input: %w", err)
-	case len(b) > transfer.MaxTextBytes:
+	case len(b) > app.MaxTextBytes:
 		return "", usagef("send it as a file instead: ferry send ... - (reads standard input as a file)",
-			"the text on standard input is over the %s limit for a text", humanBytes(transfer.MaxTextBytes))
+			"the text on standard input is over the %s limit for a text", humanBytes(app.MaxTextBytes))
 	case len(b) == 0:
 		return "", usagef("pipe the text in, like: echo hello | ferry send --text - ...", "standard input was empty: no text to send")
 	}

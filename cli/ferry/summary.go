@@ -1,12 +1,12 @@
 package main
 
-import "github.com/ferry-project/ferry/core/transfer"
+import "github.com/ferry-project/ferry/core/app/event"
 
 // onlyTexts says whether a transfer moved text snippets and nothing else:
 // nothing was saved, and no file was confirmed.
-func onlyTexts(s transfer.Summary) bool {
+func onlyTexts(s event.Summary) bool {
 	for _, e := range s.Entries {
-		if e.Entry.Kind != transfer.KindText {
+		if e.Entry.Kind != event.KindText {
 			return false
 		}
 	}
@@ -15,7 +15,7 @@ func onlyTexts(s transfer.Summary) bool {
 
 // confirmedWhat ends the sender's last line: "every file confirmed", or
 // for snippets alone, which are not files, "confirmed".
-func confirmedWhat(s transfer.Summary) string {
+func confirmedWhat(s event.Summary) string {
 	if onlyTexts(s) {
 		return "confirmed"
 	}
@@ -24,7 +24,7 @@ func confirmedWhat(s transfer.Summary) string {
 
 // savedInto is " into DIR" for the receiver's last line, unless only
 // snippets came: they were printed, not saved.
-func savedInto(s transfer.Summary, dir string) string {
+func savedInto(s event.Summary, dir string) string {
 	if onlyTexts(s) {
 		return ""
 	}

@@ -1,9 +1,10 @@
 package main
 
-// The browser page (core/web): ferry receive --web serves it on the
-// receiver's port so that a phone or computer without ferry can send
-// with the link or QR code; ferry send --to-browser serves it so that
-// one can receive.
+// The browser page, as core/app serves it: ferry receive --web serves
+// it on the receiver's port so that a phone or computer without ferry
+// can send with the link or QR code; ferry send --to-browser serves it
+// so that one can receive. This file only prints the page's links and
+// words what happens.
 
 import (
 	"context"
@@ -14,18 +15,8 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/core/web"
 	"github.com/skip2/go-qrcode"
 )
-
-func muxPort(m *web.Mux) int {
-	if a, ok := m.Addr().(*net.TCPAddr); ok {
-		return a.Port
-	}
-	return 0
-}
 
 // showPage prints the links (the first is the one to scan), the QR code
 // of the first with --qr, and the page's hashes.
@@ -93,65 +84,56 @@ func qrLines(s string) ([]string, error) {
 	return lines, nil
 }
 
-// sendToBrowser is ferry send --to-browser: it serves the page, prints
-// its link, and sends to the first page that connects and proves the
-// code (the desktop is the handshake's initiator on the WebSocket it
-// accepted; the page runs the receiver's side). Core counts the guesses
-// (transfer.SendConfig.Listener): after transfer.MaxListenerGuesses
+// sendToBrowser is ferry send --to-browser: core/app serves the page
+// and sends to the first page that connects and proves the code (the
+// desktop is the handshake's initiator on the WebSocket it accepted;
+// the page runs the receiver's side); this prints its link and the
+// transfer. Core counts the guesses: after app.MaxListenerGuesses
 // connections that could test the code without proving it, it stops.
-func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []transfer.Item) error {
+func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []event.Item) error {
 	n, err := newNode(e, p, o.name, true, nil) // a send to a page is not recorded
 	if err != nil {
 		return err
 	}
 	defer n.Close()
-	id, name := n.Identity(), n.Name()
-	m, err := n.ServePage(o.listen, true)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	ctx, stop := onSignals(ctx, e.signals, "sender", e.now, func() { forceExit(e, p) })
-	defer stop()
-	stopClose := context.AfterFunc(ctx, func() { m.Close() })
-	defer stopClose()
-
 	host := ""
 	if o.listen != "" {
 		host, _, _ = net.SplitHostPort(o.listen)
 	}
-	code := web.LinkCode()
-	links := app.PageLinks(shownAddrs(host, o.ifaces), muxPort(m), code, id.Fingerprint())
-	p.infof("this device: %s", peerLabel(name, id.Fingerprint()))
-	srv := m.Server()
-	showPage(p, event.Page{Links: links, PageSHA256: srv.PageHash, WasmSHA256: srv.WasmHash, HasWasm: srv.HasWasm}, o.qr)
+	page, err := n.ServePage(o.listen, shownAddrs(host, o.ifaces))
+	if err != nil {
+		return err
+	}
+	defer page.Close()
+	ctx, stop := onSignals(ctx, e.signals, "sender", e.now, func() { forceExit(e, p) })
+	defer stop()
+
+	p.infof("this device: %s", peerLabel(n.Name(), n.Fingerprint()))
+	showPage(p, page.Event(), o.qr)
 	p.infof("waiting for the page: open the link on the other device (or scan the QR code) and press Receive")
 
 	ss := &sendSession{p: p, o: o, pr: newProgress(p, o.progressFor(e.stderrTerminal), e.now), peer: "the page"}
-	sum, err := transfer.Send(ctx, transfer.SendConfig{
-		Listener: m, Code: code, Identity: id, Name: name, Items: items, Diag: o.diag,
-		OnEvent: func(ev transfer.Event) {
-			if u, ok := ev.(transfer.Unproven); ok {
+	res := n.Send(ctx, app.SendConfig{
+		Items: items, Page: page, Diag: o.diag,
+		OnEvent: func(t *app.Transfer, ev event.Event) {
+			ss.onEvent(t, ev)
+			if u, ok := ev.(event.Unproven); ok {
 				pageUnproven(p, u)
-				return
-			}
-			if ev := event.FromTransfer(ev, event.Sender); ev != nil {
-				ss.onEvent(nil, ev)
 			}
 		},
-	})
+	}).Wait()
+	sum, err := res.Summary, res.Err
 	ss.pr.finish(err == nil)
 	if err != nil {
 		if ctx.Err() != nil {
 			return interrupted(ctx, err)
 		}
-		if errors.Is(err, transfer.ErrCodesStopped) {
+		if errors.Is(err, app.ErrCodesStopped) {
 			return withHint(fmt.Errorf("stopped waiting for the page: %w", err),
 				"someone on the network may be guessing the code: run 'ferry send --to-browser' again for a new link")
 		}
 		return err
 	}
-	p.event(event.NewDone(sum, "sender", o.diag))
 	p.infof("sent %s to %s%s, every file confirmed", describeSummary(sum), ss.peer, rateSuffix(sum))
 	if o.diag {
 		p.infof("diag: sender, whole transfer: %s", event.EndLine("sender", sum.Local, sum.Wall, sum.LocalCPU))
@@ -163,13 +145,13 @@ func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []
 
 // pageUnproven says why a page connection ended before it proved the
 // code: one that could test the code counts against the link (core's
-// SendConfig.Listener), one that ended sooner does not.
-func pageUnproven(p *printer, u transfer.Unproven) {
+// SendConfig.Page), one that ended sooner does not.
+func pageUnproven(p *printer, u event.Unproven) {
 	if !u.Guessed {
 		p.infof("a page connection ended before it was secured: %v", u.Err)
 		return
 	}
-	if errors.Is(u.Err, secure.ErrWrongCode) {
+	if errors.Is(u.Err, app.ErrWrongCode) {
 		p.warnf("a page connected with a wrong code (%d of %d allowed): it did not come from this link", u.Wrong, u.Allowed)
 		return
 	}
@@ -180,5 +162,5 @@ func cancelled(ctx context.Context) error {
 	if c := context.Cause(ctx); c != nil {
 		return c
 	}
-	return transfer.ErrCancelled
+	return app.ErrCancelled
 }

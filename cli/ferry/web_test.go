@@ -16,10 +16,12 @@ import (
 	"github.com/coder/websocket"
 	"github.com/skip2/go-qrcode"
 
+	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/tests/proc"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 func TestWebUsageErrors(t *testing.T) {
@@ -142,7 +144,7 @@ func TestE2EReceiveWeb(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	_, err := transfer.Send(ctx, transfer.SendConfig{Addrs: []string{"page"}, Code: frag.Get("code"), Identity: id, Name: "Browser on Test",
-		Items: []transfer.Item{{Path: filepath.Join(src, "photos")}}, Dialer: func(context.Context, string) (net.Conn, error) { return nc, nil }})
+		Items: []event.Item{{Path: filepath.Join(src, "photos")}}, Dialer: func(context.Context, string) (net.Conn, error) { return nc, nil }})
 	if err != nil {
 		t.Fatalf("send over the page's WebSocket: %v", err)
 	}
@@ -199,6 +201,7 @@ func TestE2ESendToBrowser(t *testing.T) {
 // side of the handshake up to message 3, tested their guess against it
 // themselves and hung up without a word: before, each was "ended before
 // it was secured" and the sender waited for the next, without limit.
+// With --json each is an unproven event.
 func TestSendToBrowserStopsSilentGuessers(t *testing.T) {
 	src := writeTree(t)
 	s := proc.Start(t, ferryCmd(t, "send", "--to-browser", "--listen", "127.0.0.1:0", "--json", filepath.Join(src, "readme.txt")), true)
@@ -207,7 +210,7 @@ func TestSendToBrowserStopsSilentGuessers(t *testing.T) {
 	if len(links) == 0 {
 		t.Fatalf("page event: %v", ev)
 	}
-	for i := range transfer.MaxListenerGuesses {
+	for i := range app.MaxListenerGuesses {
 		nc, _ := pageSocket(t, links[0].(string))
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		tested := false
@@ -223,9 +226,15 @@ func TestSendToBrowserStopsSilentGuessers(t *testing.T) {
 		if !tested {
 			t.Fatalf("guesser %d never got message 3", i+1)
 		}
+		// Each is an unproven event in --json, counted against the link.
+		u := s.Until("unproven", 10*time.Second)
+		if u["guessed"] != true || u["wrong"] != float64(i+1) || u["allowed"] != float64(app.MaxListenerGuesses) ||
+			u["message"] == "" || u["addr"] == "" {
+			t.Fatalf("guesser %d's unproven event: %v", i+1, u)
+		}
 	}
 	if code := s.Exit(20 * time.Second); code == 0 {
-		t.Fatalf("send --to-browser succeeded after %d silent guessers", transfer.MaxListenerGuesses)
+		t.Fatalf("send --to-browser succeeded after %d silent guessers", app.MaxListenerGuesses)
 	}
 	if e := s.StderrText(); !strings.Contains(e, "ended without proving the code (3 of 3 allowed)") ||
 		!strings.Contains(e, "stopped waiting for the page") {

@@ -11,12 +11,12 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/guessfile"
+	"github.com/ferry-project/ferry/core/guess"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/testkit"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/tests/testkit"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 func TestMain(m *testing.M) { os.Exit(testkit.Main(m)) }
@@ -83,7 +83,7 @@ func listen(t *testing.T, n *Node, rec *recorder, cfg ReceiveConfig) *Receiver {
 func sendText(t *testing.T, id *secure.Identity, rc *Receiver, code, text string) error {
 	t.Helper()
 	_, err := transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addrOf(rc)}, Code: code, Identity: id,
-		Name: "phone", Items: []transfer.Item{{Text: text}}})
+		Name: "phone", Items: []event.Item{{Text: text}}})
 	return err
 }
 
@@ -231,15 +231,15 @@ func TestOneBudgetAcrossTransfers(t *testing.T) {
 	}
 }
 
-func itemsOf(paths ...string) []transfer.Item {
-	var items []transfer.Item
+func itemsOf(paths ...string) []event.Item {
+	var items []event.Item
 	for _, p := range paths {
-		items = append(items, transfer.Item{Path: p})
+		items = append(items, event.Item{Path: p})
 	}
 	return items
 }
 
-func textItem(text string) []transfer.Item { return []transfer.Item{{Text: text}} }
+func textItem(text string) []event.Item { return []event.Item{{Text: text}} }
 
 // A Handler that answers an offer at once, inside the call, is told the
 // Accepted that follows after it returns (no deadlock, same order).
@@ -311,8 +311,8 @@ func TestKeepWaitingWhenStopped(t *testing.T) {
 	for _, keep := range []bool{false, true} {
 		t.Run(strconv.FormatBool(keep), func(t *testing.T) {
 			n := newNode(t)
-			spent := transfer.GuessRecord{Wrong: 12, Last: time.Now(), Stopped: true}
-			if err := guessfile.Open(filepath.Join(n.cfg.ConfigDir, "guesses.json")).Save(spent); err != nil {
+			spent := guess.Record{Wrong: 12, Last: time.Now(), Stopped: true}
+			if err := guess.OpenFile(filepath.Join(n.cfg.ConfigDir, "guesses.json")).Save(spent); err != nil {
 				t.Fatal(err)
 			}
 			rec := newRecorder()

@@ -44,7 +44,7 @@
 // transfers: an honest transfer never hands a guesser a fresh budget.
 // Only NewCode, a person asking for a new code, starts the budget over.
 // Once the budget is spent (event.CodesStopped) the wait for a sender
-// ends with an error wrapping transfer.ErrCodesStopped, unless
+// ends with an error wrapping ErrCodesStopped, unless
 // ReceiveConfig.PairedOnly took no code to begin with (a daemon).
 //
 // # Transfers and events

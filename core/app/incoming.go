@@ -26,12 +26,12 @@ func (t *Transfer) connected() *event.Connected {
 // onEngine handles one engine event of a receiving transfer: it notes
 // what the record and the result need, emits the event, and answers an
 // offer that this device answers unasked.
-func (t *Transfer) onEngine(ev transfer.Event) {
+func (t *Transfer) onEngine(ev event.Event) {
 	rc := t.recv
-	out := event.FromTransfer(ev, event.Receiver)
+	out := ev
 	switch e := ev.(type) {
-	case transfer.Connected:
-		c := out.(event.Connected)
+	case event.Connected:
+		c := e
 		if e.Paired && rc.n.trust != nil {
 			if d, ok, err := rc.n.trust.Trusted(e.PeerKey); err == nil && ok {
 				c.PinnedName = d.Name
@@ -46,34 +46,34 @@ func (t *Transfer) onEngine(ev transfer.Event) {
 			t.rec = &r
 		}
 		t.mu.Unlock()
-	case transfer.Offered:
+	case event.Offer:
 		t.mu.Lock()
-		t.offer = &e.Offer
+		t.offer = &e
 		if t.rec != nil {
-			t.rec.SetOffer(e.Offer.Files, e.Offer.Dirs, e.Offer.Texts, e.Offer.TotalBytes, e.Offer.Paths())
+			t.rec.SetOffer(e.Files, e.Folders, e.Texts, e.TotalBytes, e.Paths())
 		}
 		t.mu.Unlock()
-	case transfer.EntryDone:
+	case event.EntryDone:
 		if e.SavedAs != "" {
 			t.mu.Lock()
 			t.saved = append(t.saved, e.SavedAs)
 			t.mu.Unlock()
 		}
-	case transfer.TextReceived:
+	case event.Text:
 		if rc.cfg.KeepTexts {
 			t.keepText(e.Text)
 		}
 	}
 	t.emit(out)
-	if o, ok := ev.(transfer.Offered); ok {
-		t.answerUnasked(o.Offer)
+	if o, ok := ev.(event.Offer); ok {
+		t.answerUnasked(o)
 	}
 }
 
 // answerUnasked answers an offer that nobody is asked about: a trusted
 // sender's with AcceptTrusted (the engine has accepted already), every
 // one with AcceptAll, every other one when nobody can be asked.
-func (t *Transfer) answerUnasked(o transfer.Offer) {
+func (t *Transfer) answerUnasked(o event.Offer) {
 	rc := t.recv
 	c := t.connected()
 	switch {
@@ -160,7 +160,7 @@ func (t *Transfer) declineWaiting(why string) bool {
 }
 
 // keepText keeps a received text for the clipboard, at most
-// transfer.MaxTextBytes in all (one text's limit): a sender may offer
+// MaxTextBytes in all (one text's limit): a sender may offer
 // many texts, and a receiver must not hold them all.
 func (t *Transfer) keepText(text string) {
 	t.mu.Lock()

@@ -10,11 +10,10 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/errkind"
-	"github.com/ferry-project/ferry/core/guessfile"
+	"github.com/ferry-project/ferry/core/guess"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
 )
 
@@ -79,11 +78,11 @@ type Node struct {
 	mu   sync.Mutex
 	recv *Receiver // the receiver, while one runs
 	// budget is the device's one guess budget (core/transfer's Budget,
-	// kept by core/guessfile), made by the first receiver that takes
+	// kept by core/guess), made by the first receiver that takes
 	// codes and handed to every one after it, so that stopping and
 	// starting to receive keeps the count. A paired-only receiver never
 	// opens it.
-	budget *transfer.Budget
+	budget *guess.Budget
 	closed bool
 }
 
@@ -149,17 +148,17 @@ func (n *Node) openHistory() *history.Store {
 
 // guessBudget is the device's guess budget, opened the first time a
 // receiver needs it. Called with n.mu held.
-func (n *Node) guessBudget() *transfer.Budget {
+func (n *Node) guessBudget() *guess.Budget {
 	if n.budget != nil {
 		return n.budget
 	}
-	bc := transfer.BudgetConfig{ByPerson: n.cfg.StartedByPerson, Warn: n.warn, Now: n.cfg.Now}
-	if path, err := n.path("guesses.json", guessfile.DefaultPath); err != nil {
+	bc := guess.Config{ByPerson: n.cfg.StartedByPerson, Warn: n.warn, Now: n.cfg.Now}
+	if path, err := n.path("guesses.json", guess.DefaultPath); err != nil {
 		n.warn(fmt.Errorf("the wrong-code count is kept in memory only: %w", err))
 	} else {
-		bc.Store = guessfile.Open(path)
+		bc.Store = guess.OpenFile(path)
 	}
-	n.budget = transfer.NewBudget(bc)
+	n.budget = guess.NewBudget(bc)
 	return n.budget
 }
 

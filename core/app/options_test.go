@@ -11,9 +11,9 @@ import (
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/history"
+	"github.com/ferry-project/ferry/core/testkit"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/tests/testkit"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // An app renames its device while the Node lives (SetName): the next
@@ -39,7 +39,7 @@ func TestSetNameAndKeepHistory(t *testing.T) {
 	if send.Name() != "renamed laptop" {
 		t.Fatalf("Name after SetName: %q", send.Name())
 	}
-	sent := send.Send(t.Context(), SendConfig{Addrs: []string{addrOf(rc)}, Code: rc.Code(), Items: []transfer.Item{{Text: "hi"}}, Text: true}).Wait()
+	sent := send.Send(t.Context(), SendConfig{Addrs: []string{addrOf(rc)}, Code: rc.Code(), Items: []event.Item{{Text: "hi"}}, Text: true}).Wait()
 	if sent.Err != nil {
 		t.Fatalf("send: %v", sent.Err)
 	}
@@ -92,7 +92,7 @@ func TestKeepWaitingPaired(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addrOf(rc)}, PeerKey: n.Identity().Public(),
-		Identity: paired, Name: "phone", Items: []transfer.Item{{Text: "paired"}}})
+		Identity: paired, Name: "phone", Items: []event.Item{{Text: "paired"}}})
 	if err != nil {
 		t.Fatalf("a trusted device once the codes stopped: %v", err)
 	}
@@ -133,7 +133,7 @@ func TestHistoryErrorWarned(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer n.Close()
-	res := n.Send(t.Context(), SendConfig{Addrs: []string{"127.0.0.1:1"}, Code: "123456", Items: []transfer.Item{{Text: "x"}}}).Wait()
+	res := n.Send(t.Context(), SendConfig{Addrs: []string{"127.0.0.1:1"}, Code: "123456", Items: []event.Item{{Text: "x"}}}).Wait()
 	if res.Err == nil {
 		t.Fatal("a send to a closed port succeeded")
 	}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -10,9 +11,9 @@ import (
 )
 
 // servePage binds addr (host:port; "" is every interface, any free port)
-// and serves the browser page there: beside Ferry senders for a
-// receiver (which closes it when it closes), or alone with toBrowser,
-// for a page that receives.
+// and serves the browser page there (core/web): beside Ferry senders
+// for a receiver (which closes it when it closes), or alone with
+// toBrowser, for a page that receives.
 func (n *Node) servePage(addr string, toBrowser bool) (*web.Mux, error) {
 	if n.cfg.PageFiles == nil {
 		return nil, errors.New("this ferry has no browser page")
@@ -31,27 +32,53 @@ func (n *Node) servePage(addr string, toBrowser bool) (*web.Mux, error) {
 	return web.NewMux(ln, srv), nil
 }
 
-// ServePage serves the page alone on addr, for a browser that receives
-// (send --to-browser, the app's "Send to a phone"). The caller closes
-// the Mux.
-func (n *Node) ServePage(addr string, toBrowser bool) (*web.Mux, error) {
-	return n.servePage(addr, toBrowser)
+// Page is the browser page served alone on a port of its own for a
+// browser that receives (send --to-browser, the app's "Send to a
+// phone"), with the code its links carry. A send to it (SendConfig.Page)
+// goes to the first page that opens a link and proves the code.
+type Page struct {
+	mux   *web.Mux
+	code  string
+	event event.Page
 }
 
-// PageLinks are the page's links for code: one per address (IPs;
-// "localhost" when there is none), the first the one to scan.
-func PageLinks(addrs []string, port int, code, fp string) []string {
-	if len(addrs) == 0 {
-		addrs = []string{"localhost"}
+// ServePage serves the page alone on listen (host:port; "" is every
+// interface, any free port), where only browsers may connect, with a
+// fresh code of twelve digits (about 40 bits: nobody types it, since
+// the link carries it, and a guesser gets the few tries of
+// transfer.MaxListenerGuesses). hosts are the addresses its links name,
+// best first ("localhost" when there is none). The caller closes it; a
+// send to it closes it too when the send ends.
+func (n *Node) ServePage(listen string, hosts []string) (*Page, error) {
+	m, err := n.servePage(listen, true)
+	if err != nil {
+		return nil, err
 	}
-	links := make([]string, len(addrs))
-	for i, a := range addrs {
-		links[i] = web.Link(a, port, code, fp)
-	}
-	return links
+	code := web.LinkCode()
+	return &Page{mux: m, code: code, event: pageEvent(m, hosts, code, n.Fingerprint())}, nil
 }
 
-func pageEvent(srv *web.Server, addrs []string, port int, code, fp string) event.Page {
-	return event.Page{Links: PageLinks(addrs, port, code, fp), PageSHA256: srv.PageHash,
+// Event is what a front end shows of the page: its links (the first the
+// one to scan, as a QR code) and the hashes of what it serves.
+func (p *Page) Event() event.Page { return p.event }
+
+// Port is the page's TCP port.
+func (p *Page) Port() int { return p.mux.Port() }
+
+// Close stops serving the page and ends a send's wait for it; it may be
+// called more than once.
+func (p *Page) Close() error { return p.mux.Close() }
+
+// closeWith closes the page when ctx ends, which ends a send's wait for
+// a page in Accept; stop undoes it.
+func (p *Page) closeWith(ctx context.Context) (stop func() bool) {
+	return context.AfterFunc(ctx, func() { p.mux.Close() })
+}
+
+// pageEvent is the Page event of the page m serves, with one link per
+// address in hosts for code.
+func pageEvent(m *web.Mux, hosts []string, code, fp string) event.Page {
+	srv := m.Server()
+	return event.Page{Links: web.Links(hosts, m.Port(), code, fp), PageSHA256: srv.PageHash,
 		WasmSHA256: srv.WasmHash, HasWasm: srv.HasWasm}
 }

@@ -50,7 +50,7 @@ type ReceiveConfig struct {
 	// any guess is checked (event.Refused, reason "codes_off"), and the
 	// device's guess budget is neither spent nor opened. Without it, once
 	// the budget is spent the wait for a sender ends with an error
-	// wrapping transfer.ErrCodesStopped.
+	// wrapping ErrCodesStopped.
 	PairedOnly bool
 	// KeepWaiting keeps the wait for a sender going once the budget is
 	// spent (event.CodesStopped), for a front end whose person can ask
@@ -64,7 +64,7 @@ type ReceiveConfig struct {
 	Ifaces []string
 	Diag   bool // diagnostics: Diag events, and splits in Done
 	// MaxConcurrent is how many senders ReceiveMany serves at once, up
-	// to transfer.MaxConcurrentLimit (4); 0 and 1 are one at a time.
+	// to MaxConcurrentLimit (4); 0 and 1 are one at a time.
 	// Beyond it a sender is refused as busy and told how many transfers
 	// are in progress. Above 1, Receive is not available: ReceiveMany
 	// hands each sender's transfer to OnEvent (see "Several senders" in
@@ -223,17 +223,14 @@ func (rc *Receiver) Port() int {
 // Dir is the folder it saves into.
 func (rc *Receiver) Dir() string { return rc.cfg.Dir }
 
-// ServesPage says whether the receiver serves the browser page
-// (ReceiveConfig.Page): PageEvent has its links and hashes.
-func (rc *Receiver) ServesPage() bool { return rc.mux != nil }
-
 // PageEvent is the Page event for the current code: one link per address
-// in addrs (IPs; "localhost" when empty). Zero without the page.
+// in addrs (IPs; "localhost" when empty). Zero (no links) without the
+// page.
 func (rc *Receiver) PageEvent(addrs []string) event.Page {
 	if rc.mux == nil {
 		return event.Page{}
 	}
-	return pageEvent(rc.mux.Server(), addrs, rc.Port(), rc.Code(), rc.n.Fingerprint())
+	return pageEvent(rc.mux, addrs, rc.Code(), rc.n.Fingerprint())
 }
 
 // NewCode is a person asking for a new code: it retires the current one
@@ -338,7 +335,7 @@ func (rc *Receiver) serve(parent context.Context, t *Transfer) {
 // conclude ends t, whose engine transfer ended with sum and err: it
 // makes its Result, records it, calls free (the receiver may take
 // another transfer) and emits the last event.
-func (rc *Receiver) conclude(parent context.Context, t *Transfer, sum transfer.Summary, err error, free func()) {
+func (rc *Receiver) conclude(parent context.Context, t *Transfer, sum event.Summary, err error, free func()) {
 	ended := rc.n.now()
 	t.mu.Lock()
 	res := Result{Summary: sum, Err: err, Cancelled: context.Cause(parent) != nil, Declined: t.declined,
@@ -365,7 +362,7 @@ func (rc *Receiver) conclude(parent context.Context, t *Transfer, sum transfer.S
 }
 
 // DeclinedError is the error of a transfer this end declined: it wraps
-// transfer.ErrDeclined.
+// ErrDeclined.
 type DeclinedError struct {
 	Peer   string // the sender, as a person reads it
 	Reason string // why: a person said no, nobody could be asked, ...
@@ -378,7 +375,7 @@ func (e *DeclinedError) Unwrap() error { return transfer.ErrDeclined }
 
 // onEngine is the engine's OnEvent: it routes each event to the transfer
 // it belongs to and makes the receiver's decisions on the way.
-func (rc *Receiver) onEngine(ev transfer.Event) {
+func (rc *Receiver) onEngine(ev event.Event) {
 	rc.mu.Lock()
 	t, m := rc.cur, rc.many
 	rc.mu.Unlock()
@@ -387,23 +384,23 @@ func (rc *Receiver) onEngine(ev transfer.Event) {
 		return
 	}
 	switch e := ev.(type) {
-	case transfer.Finished, transfer.Failed:
+	case event.Done, event.Error:
 		return // serve reports the end, once
-	case transfer.Refused:
+	case event.Refused:
 		rc.emitTo(t, rc.n.refused(e))
 		return
-	case transfer.CodesStopped:
+	case event.CodesStopped:
 		rc.mu.Lock()
 		rc.stopped = true
 		rc.mu.Unlock()
-		rc.emitTo(t, event.FromTransfer(ev, event.Receiver))
+		rc.emitTo(t, ev)
 		if t != nil && t.connected() == nil && !rc.cfg.KeepWaiting {
 			t.cancel(transfer.ErrCodesStopped) // a transfer under way may finish
 		}
 		return
 	}
 	if t == nil || !rc.isCurrent(t) {
-		rc.emitTo(t, event.FromTransfer(ev, event.Receiver))
+		rc.emitTo(t, ev)
 		return
 	}
 	t.onEngine(ev)

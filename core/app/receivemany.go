@@ -37,7 +37,7 @@ type many struct {
 //
 // It returns once every transfer it started has ended and its last
 // event is out: nil when ctx ended or Close was called, an error
-// wrapping transfer.ErrCodesStopped when the budget is spent (without
+// wrapping ErrCodesStopped when the budget is spent (without
 // KeepWaiting, once the transfers in progress have ended), or why the
 // port failed.
 func (rc *Receiver) ReceiveMany(ctx context.Context) error {
@@ -78,24 +78,24 @@ func (rc *Receiver) isClosed() bool {
 // onMany routes an engine event of ReceiveMany to the transfer of its
 // session, which its first event creates, or to the handler as the
 // receiver's own.
-func (rc *Receiver) onMany(m *many, ev transfer.Event) {
-	id := transfer.SessionOf(ev)
+func (rc *Receiver) onMany(m *many, ev event.Event) {
+	id := event.SessionOf(ev)
 	if id == 0 {
 		switch e := ev.(type) {
-		case transfer.Failed, transfer.Finished:
+		case event.Error, event.Done:
 			return // ReceiveMany returns why it stopped
-		case transfer.Refused:
+		case event.Refused:
 			rc.em.emit(nil, rc.n.refused(e))
 			return
-		case transfer.CodesStopped:
+		case event.CodesStopped:
 			rc.mu.Lock()
 			rc.stopped = true
 			rc.mu.Unlock()
-			rc.em.emit(nil, event.FromTransfer(ev, event.Receiver))
+			rc.em.emit(nil, ev)
 			rc.stopIfIdle(m)
 			return
 		}
-		rc.em.emit(nil, event.FromTransfer(ev, event.Receiver))
+		rc.em.emit(nil, ev)
 		return
 	}
 	rc.mu.Lock()
@@ -107,13 +107,13 @@ func (rc *Receiver) onMany(m *many, ev transfer.Event) {
 	}
 	rc.mu.Unlock()
 	var (
-		sum transfer.Summary
+		sum event.Summary
 		err error
 	)
 	switch e := ev.(type) {
-	case transfer.Finished:
+	case event.Done:
 		sum = e.Summary
-	case transfer.Failed:
+	case event.Error:
 		err = e.Err
 	default:
 		t.onEngine(ev)

@@ -6,7 +6,6 @@ import (
 	"net"
 
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // The hints of a refusal, in core/errkind's form (lowercase, no period)
@@ -27,17 +26,17 @@ const (
 // with a code at a paired-only receiver. It
 // does not end the receiver (anyone could otherwise stop it), which goes
 // on waiting for a sender with the code.
-func (n *Node) refused(e transfer.Refused) event.Refused {
-	ev := event.Refused{Kind: "not_paired", PeerFingerprint: e.PeerFingerprint, Addr: e.Addr, Dropped: e.Dropped}
+func (n *Node) refused(e event.Refused) event.Refused {
+	ev := event.Refused{Kind: "not_paired", PeerFingerprint: e.PeerFingerprint, Addr: e.Addr, Dropped: e.Dropped, PeerKey: e.PeerKey, Err: e.Err}
 	host := e.Addr
 	if h, _, err := net.SplitHostPort(e.Addr); err == nil {
 		host = h
 	}
 	store := n.trust
 	switch {
-	case e.Reason == transfer.NotTrusted && store != nil:
+	case e.Reason == event.NotTrusted && store != nil:
 		if _, _, err := store.Trusted(e.PeerKey); err != nil {
-			ev.Reason, ev.Hint = "trust_off", trustFileHint
+			ev.Reason, ev.Hint = event.TrustOff, trustFileHint
 			ev.Message = fmt.Sprintf("refused %s: it sent without a code, and the trust file cannot be read: %v", e.PeerFingerprint, err)
 			break
 		}
@@ -49,16 +48,16 @@ func (n *Node) refused(e transfer.Refused) event.Refused {
 				}
 			}
 		}
-		ev.Reason, ev.Hint = "not_trusted", pairAgainHint
+		ev.Reason, ev.Hint = event.NotTrusted, pairAgainHint
 		ev.Message = fmt.Sprintf("refused %s: it sent without a code, and this device does not trust it", who)
-	case e.Reason == transfer.CodesOff:
+	case e.Reason == event.CodesOff:
 		ev.Reason, ev.Hint = "codes_off", pairFirstHint
 		ev.Message = fmt.Sprintf("refused a sender at %s: it sent with a code, and this receiver takes trusted devices only (no code was checked)", host)
-	case e.Reason == transfer.PinMismatch:
-		ev.Reason, ev.Hint = "pin_mismatch", pairAgainHint
+	case e.Reason == event.PinMismatch:
+		ev.Reason, ev.Hint = event.PinMismatch, pairAgainHint
 		ev.Message = fmt.Sprintf("refused a sender at %s: it sent without a code, expecting another key for this device (this device made a new key since they paired, or the sender meant another device)", host)
 	default: // PairedOff: the trust file was unusable from the start
-		ev.Reason, ev.Hint = "trust_off", trustFileHint
+		ev.Reason, ev.Hint = event.TrustOff, trustFileHint
 		ev.Message = fmt.Sprintf("refused a sender at %s: it sent without a code, and trusted devices are off on this device", host)
 	}
 	if e.Dropped > 0 {

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/trust"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // What the receiver says about each sender refused for coming without a
@@ -19,13 +19,13 @@ func TestRefused(t *testing.T) {
 	if err := n.trust.NoteRecent(laptop); err != nil {
 		t.Fatal(err)
 	}
-	notTrusted := func(d trust.Device) transfer.Refused {
-		return transfer.Refused{Addr: "10.1.2.3:40000", Reason: transfer.NotTrusted, PeerFingerprint: d.Fingerprint(), PeerKey: d.Key}
+	notTrusted := func(d trust.Device) event.Refused {
+		return event.Refused{Addr: "10.1.2.3:40000", Reason: event.NotTrusted, PeerFingerprint: d.Fingerprint(), PeerKey: d.Key}
 	}
 	off := &Node{} // trusted devices off
 	tests := []struct {
 		name              string
-		e                 transfer.Refused
+		e                 event.Refused
 		n                 *Node
 		reason, msg, hint string
 	}{
@@ -33,18 +33,18 @@ func TestRefused(t *testing.T) {
 			"refused laptop (" + laptop.Fingerprint() + "): it sent without a code, and this device does not trust it", pairAgainHint},
 		{"never seen", notTrusted(stranger), n, "not_trusted",
 			"refused " + stranger.Fingerprint() + ": it sent without a code, and this device does not trust it", pairAgainHint},
-		{"stale pin", transfer.Refused{Addr: "[fe80::1%eth1]:40000", Reason: transfer.PinMismatch}, n, "pin_mismatch",
+		{"stale pin", event.Refused{Addr: "[fe80::1%eth1]:40000", Reason: event.PinMismatch}, n, "pin_mismatch",
 			"refused a sender at fe80::1%eth1: it sent without a code, expecting another key for this device (this device made a new key since they paired, or the sender meant another device)", pairAgainHint},
-		{"trust off", transfer.Refused{Addr: "10.1.2.3:40000", Reason: transfer.PairedOff}, off, "trust_off",
+		{"trust off", event.Refused{Addr: "10.1.2.3:40000", Reason: event.TrustOff}, off, "trust_off",
 			"refused a sender at 10.1.2.3: it sent without a code, and trusted devices are off on this device", "send with the code;"},
-		{"code to the daemon", transfer.Refused{Addr: "10.1.2.3:40000", Reason: transfer.CodesOff}, n, "codes_off",
+		{"code to the daemon", event.Refused{Addr: "10.1.2.3:40000", Reason: event.CodesOff}, n, "codes_off",
 			"refused a sender at 10.1.2.3: it sent with a code, and this receiver takes trusted devices only (no code was checked)", pairFirstHint},
-		{"after a flood", transfer.Refused{Addr: "10.1.2.3:40000", Reason: transfer.PinMismatch, Dropped: 7}, n, "pin_mismatch",
+		{"after a flood", event.Refused{Addr: "10.1.2.3:40000", Reason: event.PinMismatch, Dropped: 7}, n, "pin_mismatch",
 			"(and 7 refusals before it not shown: too many at once)", pairAgainHint},
 	}
 	for _, tt := range tests {
 		ev := tt.n.refused(tt.e)
-		if ev.Kind != "not_paired" || ev.Reason != tt.reason || !strings.Contains(ev.Message, tt.msg) || !strings.HasPrefix(ev.Hint, tt.hint) {
+		if ev.Kind != "not_paired" || string(ev.Reason) != tt.reason || !strings.Contains(ev.Message, tt.msg) || !strings.HasPrefix(ev.Hint, tt.hint) {
 			t.Errorf("%s: %+v", tt.name, ev)
 		}
 		// Core's words are every front end's: the CLI adds its flags.

@@ -13,7 +13,7 @@ import (
 
 // SendConfig says what to send where.
 type SendConfig struct {
-	Items []transfer.Item
+	Items []event.Item
 	// Addrs are the receiver's addresses, host:port, best first (one
 	// typed, or every address discovery found for it).
 	Addrs []string
@@ -32,17 +32,14 @@ type SendConfig struct {
 	Diag  bool
 	// Dialer, when set, opens the connection (see transfer.SendConfig).
 	Dialer func(ctx context.Context, addr string) (net.Conn, error)
-	// Listener, when set, is where the receiver comes from instead of
-	// Addrs: a browser page that receives (ServePage with toBrowser),
-	// with the twelve-digit code of web.LinkCode. Every page connection
-	// that could test the code without proving it counts, and after
-	// transfer.MaxListenerGuesses the send fails (transfer.SendConfig's
-	// Listener). The caller closes it.
-	Listener net.Listener
-	// OnUnproven is told of each such page connection (Go only: it is
-	// no event of the schema), so that a person waiting for a phone
-	// learns that a page came without the code.
-	OnUnproven func(transfer.Unproven)
+	// Page, when set, is where the receiver comes from instead of Addrs,
+	// with the page's code in place of Code: a browser page that
+	// receives (ServePage). Every page connection that could test the
+	// code without proving it counts, and after
+	// MaxListenerGuesses the send fails; each is an Unproven event, so
+	// that a person waiting for a phone learns that a page came without
+	// the code. The send closes the page when it ends or ctx does.
+	Page *Page
 	// OnEvent is told the transfer's events.
 	OnEvent Handler
 }
@@ -56,15 +53,12 @@ func (n *Node) Send(ctx context.Context, cfg SendConfig) *Transfer {
 	rec := sourceRecord(n.now(), cfg.Paths, cfg.Text)
 	tc := transfer.SendConfig{
 		Addrs: cfg.Addrs, Code: cfg.Code, Identity: n.id, Name: n.Name(), Items: cfg.Items,
-		Diag: cfg.Diag, Timeout: n.cfg.Timeout, Dialer: cfg.Dialer, OnEvent: t.onSent, Listener: cfg.Listener,
+		Diag: cfg.Diag, Timeout: n.cfg.Timeout, Dialer: cfg.Dialer, OnEvent: t.onSent,
 	}
-	if cfg.OnUnproven != nil {
-		tc.OnEvent = func(ev transfer.Event) {
-			if u, ok := ev.(transfer.Unproven); ok {
-				cfg.OnUnproven(u)
-			}
-			t.onSent(ev)
-		}
+	stopPage := func() bool { return false }
+	if cfg.Page != nil {
+		tc.Listener, tc.Code = cfg.Page.mux, cfg.Page.code
+		stopPage = cfg.Page.closeWith(t.ctx)
 	}
 	if cfg.Pin != nil {
 		tc.PeerKey = cfg.Pin.Key
@@ -72,6 +66,10 @@ func (n *Node) Send(ctx context.Context, cfg SendConfig) *Transfer {
 	go func() {
 		sum, err := transfer.Send(t.ctx, tc)
 		ended := n.now()
+		if cfg.Page != nil {
+			stopPage()
+			cfg.Page.Close()
+		}
 		res := t.sentResult(ctx, sum, err, cfg.Pin)
 		n.record(sendRecord(rec, cfg, res, t.acceptedOffer()), res, ended)
 		t.finish(res, cfg.Diag)
@@ -81,7 +79,7 @@ func (n *Node) Send(ctx context.Context, cfg SendConfig) *Transfer {
 
 // sentResult is a sent transfer's result: the engine's outcome and who
 // the handshake proved the receiver to be, named by its pin when paired.
-func (t *Transfer) sentResult(ctx context.Context, sum transfer.Summary, err error, pin *Device) Result {
+func (t *Transfer) sentResult(ctx context.Context, sum event.Summary, err error, pin *Device) Result {
 	res := Result{Summary: sum, Err: err, Cancelled: context.Cause(ctx) != nil}
 	c := t.connected()
 	if c != nil {
@@ -93,27 +91,27 @@ func (t *Transfer) sentResult(ctx context.Context, sum transfer.Summary, err err
 	return res
 }
 
-func (t *Transfer) acceptedOffer() *transfer.Offer {
+func (t *Transfer) acceptedOffer() *event.Offer {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.offer
 }
 
 // onSent notes what the record needs and emits the event.
-func (t *Transfer) onSent(ev transfer.Event) {
-	out := event.FromTransfer(ev, event.Sender)
+func (t *Transfer) onSent(ev event.Event) {
 	switch e := ev.(type) {
-	case transfer.Connected:
-		c := out.(event.Connected)
+	case event.Connected:
 		t.mu.Lock()
-		t.conn = &c
+		t.conn = &e
 		t.mu.Unlock()
-	case transfer.Accepted:
+	case event.Accepted:
 		t.mu.Lock()
 		t.offer = &e.Offer
 		t.mu.Unlock()
+	case event.Done, event.Error:
+		return // the result is reported once, by the Transfer's end
 	}
-	t.emit(out)
+	t.emit(ev)
 }
 
 // sourceRecord starts a sender's record from what it was asked to send:
@@ -142,7 +140,7 @@ func sourceRecord(start time.Time, paths []string, text bool) history.Record {
 // sendRecord completes the sender's record: the receiver as the
 // handshake proved it (or, when it never answered, as it was found),
 // named by its pin in paired mode, and what the accepted offer held.
-func sendRecord(r history.Record, cfg SendConfig, res Result, offer *transfer.Offer) history.Record {
+func sendRecord(r history.Record, cfg SendConfig, res Result, offer *event.Offer) history.Record {
 	r.Peer = history.Peer{Name: cfg.PeerName, Fingerprint: cfg.PeerFingerprint}
 	if len(cfg.Addrs) > 0 {
 		r.Peer.Addr = cfg.Addrs[0]
@@ -154,7 +152,7 @@ func sendRecord(r history.Record, cfg SendConfig, res Result, offer *transfer.Of
 		r.Peer.Name = res.PinnedName
 	}
 	if offer != nil {
-		r.SetOffer(offer.Files, offer.Dirs, offer.Texts, offer.TotalBytes, offer.Paths())
+		r.SetOffer(offer.Files, offer.Folders, offer.Texts, offer.TotalBytes, offer.Paths())
 	}
 	return r
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/ferry-project/ferry/core/history"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 )
 
 func namedNode(t *testing.T, name string) *Node {

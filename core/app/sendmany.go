@@ -26,7 +26,7 @@ type Target struct {
 
 // ManyConfig says what to send to several receivers at once.
 type ManyConfig struct {
-	Items []transfer.Item
+	Items []event.Item
 	To    []Target
 	// Paths and Text are the history's, as in SendConfig.
 	Paths []string
@@ -41,7 +41,7 @@ type ManyConfig struct {
 	// when the last receiver has ended: a front end can show that this
 	// one is over while the others go on. err is nil when every entry was
 	// confirmed. Not told for a Target with Err.
-	OnEnded func(t *Transfer, sum transfer.Summary, err error)
+	OnEnded func(t *Transfer, sum event.Summary, err error)
 }
 
 // Index is the place of a SendMany's transfer in ManyConfig.To, from 0
@@ -54,7 +54,7 @@ type Many struct {
 	Transfers []*Transfer
 	cancel    context.CancelCauseFunc
 	done      chan struct{}
-	stats     transfer.ManyStats
+	stats     ManyStats
 }
 
 // Cancel cancels every receiver's transfer (core/transfer's SendMany
@@ -70,7 +70,7 @@ func (m *Many) Cancel(cause error) {
 // Wait waits until every receiver's transfer has ended and returns their
 // results, in the order of ManyConfig.To, and how often the files were
 // read.
-func (m *Many) Wait() ([]Result, transfer.ManyStats) {
+func (m *Many) Wait() ([]Result, ManyStats) {
 	<-m.done
 	res := make([]Result, len(m.Transfers))
 	for i, t := range m.Transfers {
@@ -107,13 +107,13 @@ func (n *Node) SendMany(ctx context.Context, cfg ManyConfig) *Many {
 		mc.To = append(mc.To, sc)
 		live = append(live, t)
 	}
-	mc.OnEvent = func(k int, ev transfer.Event) {
+	mc.OnEvent = func(k int, ev event.Event) {
 		t := live[k]
 		switch e := ev.(type) {
-		case transfer.Finished:
+		case event.Done:
 			tellEnded(em, cfg.OnEnded, t, e.Summary, nil)
-		case transfer.Failed:
-			tellEnded(em, cfg.OnEnded, t, transfer.Summary{}, e.Err)
+		case event.Error:
+			tellEnded(em, cfg.OnEnded, t, event.Summary{}, e.Err)
 		default:
 			t.onSent(ev)
 		}
@@ -126,7 +126,7 @@ func (n *Node) SendMany(ctx context.Context, cfg ManyConfig) *Many {
 			for k, r := range got {
 				results[live[k].index] = r
 			}
-			m.stats = stats
+			m.stats = ManyStats{DiskRead: stats.DiskRead}
 		}
 		ended := n.now()
 		for i, r := range results {
@@ -148,7 +148,7 @@ func (n *Node) SendMany(ctx context.Context, cfg ManyConfig) *Many {
 
 // tellEnded tells on that t's session has ended, once the events before it
 // are out.
-func tellEnded(em *emitter, on func(*Transfer, transfer.Summary, error), t *Transfer, sum transfer.Summary, err error) {
+func tellEnded(em *emitter, on func(*Transfer, event.Summary, error), t *Transfer, sum event.Summary, err error) {
 	if on == nil {
 		return
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/history"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // SendMany to a real receiver and to one that could not be resolved
@@ -34,7 +33,7 @@ func TestSendManyTargetErrAndEnded(t *testing.T) {
 			defer mu.Unlock()
 			byIndex[tr.Index()] = append(byIndex[tr.Index()], ev.Type())
 		},
-		OnEnded: func(tr *Transfer, sum transfer.Summary, err error) {
+		OnEnded: func(tr *Transfer, sum event.Summary, err error) {
 			mu.Lock()
 			defer mu.Unlock()
 			got := byIndex[tr.Index()]

@@ -39,7 +39,7 @@ type Transfer struct {
 	mu       sync.Mutex
 	ended    bool
 	conn     *event.Connected
-	offer    *transfer.Offer
+	offer    *event.Offer
 	declined string // why this end declined; "" if it did not
 	answered bool   // ReceiveMany's: its offer was answered
 	texts    []string
@@ -52,10 +52,10 @@ type Transfer struct {
 // Result is how a transfer ended.
 type Result struct {
 	// Err is nil when every entry was confirmed. A transfer that this end
-	// declined ends with an error wrapping transfer.ErrDeclined (Declined
+	// declined ends with an error wrapping ErrDeclined (Declined
 	// says why); one whose context was cancelled has Cancelled set.
 	Err       error
-	Summary   transfer.Summary
+	Summary   event.Summary
 	Cancelled bool
 	// Peer is the other device as the handshake proved it (zero when no
 	// peer connected); Paired says pinned keys, not a code, authenticated
@@ -68,11 +68,13 @@ type Result struct {
 	Declined   string
 	// Texts are the texts received, kept for the clipboard when the
 	// receiver asked for it (ReceiveConfig.KeepTexts), at most
-	// transfer.MaxTextBytes in all; TextsCut says some were left out.
+	// MaxTextBytes in all; TextsCut says some were left out.
 	Texts    []string
 	TextsCut bool
 	// ReadAgain (SendMany) is how many bytes were read from disk for
-	// this receiver alone (see transfer.ManyResult).
+	// this receiver alone: it fell behind the shared window, or accepted
+	// after the others were past a file. 0 means every byte it was sent
+	// came from a read shared with the others.
 	ReadAgain int64
 }
 

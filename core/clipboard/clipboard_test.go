@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/tests/xdisplay"
+	"github.com/ferry-project/ferry/core/testkit/xdisplay"
 )
 
 // x11 starts a private X server for the test and points the package at

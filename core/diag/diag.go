@@ -44,7 +44,7 @@ const (
 	Decrypt
 	HashRecv
 	DiskWrite
-	// Crossing is the browser page's own (gui/wasm): moving bytes
+	// Crossing is the browser page's own (gui/page/wasm): moving bytes
 	// between JavaScript and Go's WebAssembly, which a native end never
 	// does. It is timed inside the call of another stage (a socket write
 	// copies the record out to JavaScript, then sends it) and taken out

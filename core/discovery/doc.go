@@ -178,7 +178,7 @@
 // without multicast (Linux's lo; name it to use it). An unknown name is
 // an error that lists the interfaces that exist. Tests never use the
 // machine's real interfaces: they run in network namespaces (see
-// tests/netns and star_test.go), or on lo.
+// core/testkit/netns and star_test.go), or on lo.
 package discovery
 
 // Service is the DNS-SD service type Ferry receivers advertise.

@@ -16,8 +16,8 @@ import (
 	"github.com/miekg/dns"
 	"golang.org/x/net/ipv4"
 
-	"github.com/ferry-project/ferry/tests/netns"
-	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/core/testkit"
+	"github.com/ferry-project/ferry/core/testkit/netns"
 )
 
 // The guards Ferry keeps beside grandcat/zeroconf, each shown needed: the

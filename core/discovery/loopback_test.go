@@ -5,7 +5,7 @@ import (
 	"net"
 	"testing"
 
-	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // TestSameMachineOnLoopback: a receiver and a browser in one process, on

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/tests/netns"
+	"github.com/ferry-project/ferry/core/testkit/netns"
 )
 
 // These tests run real mDNS, zeroconf's, over veth pairs between network

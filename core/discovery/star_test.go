@@ -13,12 +13,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/tests/netns"
+	"github.com/ferry-project/ferry/core/testkit/netns"
 )
 
 // star is a receiver's namespace R with several links, each a veth pair
 // to a namespace of its own: the machine with several adapters (Wi-Fi,
-// Hyper-V, VPN). tests/netns only
+// Hyper-V, VPN). core/testkit/netns only
 // builds pairs, so this file builds the star with the same ip commands,
 // and the same care: names carry the process id and a counter, DAD is
 // off so link-local IPv6 is usable at once, and t.Cleanup removes

@@ -250,14 +250,14 @@ func TestNotPrivate(t *testing.T) {
 // outcomes.
 func TestRecordHelpers(t *testing.T) {
 	var r Record
-	o := transfer.Offer{Files: 11, Dirs: 2, Texts: 1, TotalBytes: 99}
+	o := transfer.Offer{Files: 11, Folders: 2, Texts: 1, TotalBytes: 99}
 	for _, p := range []string{"photos", "photos/a.jpg", "photos/b/c.jpg", "z.txt", "text-1.txt"} {
 		o.Entries = append(o.Entries, transfer.Entry{Path: p})
 	}
 	for i := range 9 {
 		o.Entries = append(o.Entries, transfer.Entry{Path: fmt.Sprintf("f%d", i)})
 	}
-	r.SetOffer(o.Files, o.Dirs, o.Texts, o.TotalBytes, o.Paths())
+	r.SetOffer(o.Files, o.Folders, o.Texts, o.TotalBytes, o.Paths())
 	if r.Files != 11 || r.Folders != 2 || r.Texts != 1 || r.Bytes != 99 {
 		t.Errorf("counts: %+v", r)
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // The handshake targets play the other end of a real Client or Server

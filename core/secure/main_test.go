@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // TestMain fails the run if goroutines started by the tests outlive them:

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // pins returns a Paired func that trusts exactly keys, and fails the test

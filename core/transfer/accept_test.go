@@ -14,8 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // waitLimit bounds waits for things that happen in milliseconds when the
@@ -142,7 +143,7 @@ func TestBusyDuringTransfer(t *testing.T) {
 	p := newPair(t, ctx, ReceiverConfig{Policy: Ask})
 	offered := make(chan struct{})
 	p.rev.hook = func(ev Event) {
-		if _, ok := ev.(Offered); ok {
+		if _, ok := ev.(event.Offer); ok {
 			close(offered)
 		}
 	}
@@ -201,7 +202,7 @@ func TestBusyDuringTransfer(t *testing.T) {
 	if names := listDir(t, p.r.cfg.Dir); len(names) != 1 {
 		t.Errorf("destination holds %v, want only first.bin", names)
 	}
-	if c := eventsOf[Connected](p.rev); len(c) != 1 {
+	if c := eventsOf[event.Connected](p.rev); len(c) != 1 {
 		t.Errorf("receiver reported %d connections, want 1", len(c))
 	}
 }
@@ -247,7 +248,7 @@ func TestConcurrentWrongCodes(t *testing.T) {
 			t.Errorf("wrong code got %v", err)
 		}
 	}
-	changed := len(eventsOf[CodeChanged](p.rev))
+	changed := len(eventsOf[event.CodeChanged](p.rev))
 	t.Logf("%d wrong, %d retired, %d held, %d codes retired", wrong, retired, held, changed)
 	if changed == 0 || wrong < (max-1)*changed || wrong > (max-1)*(changed+1) {
 		t.Fatalf("%d senders told wrong code for %d retired codes: more than %d guesses were checked against a code",
@@ -258,8 +259,9 @@ func TestConcurrentWrongCodes(t *testing.T) {
 	}
 	// Past the budget's free guesses, the right code waits out the
 	// back-off like any other.
-	if h := eventsOf[CodesHeld](p.rev); len(h) > 0 {
-		time.Sleep(time.Until(h[len(h)-1].Until))
+	if h := eventsOf[event.CodesHeld](p.rev); len(h) > 0 {
+		until, _ := time.Parse(time.RFC3339Nano, h[len(h)-1].Until)
+		time.Sleep(time.Until(until))
 	}
 	p.send.Code = p.r.Code()
 	if _, serr, _, rerr := p.run(ctx, Item{Path: src}); serr != nil || rerr != nil {

@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/diag"
+	"github.com/ferry-project/ferry/core/place"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
@@ -27,7 +29,7 @@ func TestDeclined(t *testing.T) {
 				rec := &recorder{}
 				cfg.OnEvent = rec.on
 				rec.hook = func(ev Event) {
-					if _, ok := ev.(Offered); ok {
+					if _, ok := ev.(event.Offer); ok {
 						p.r.Decline() // from inside the handler: must not block
 					}
 				}
@@ -44,8 +46,8 @@ func TestDeclined(t *testing.T) {
 			if n := listDir(t, p.r.cfg.Dir); len(n) != 0 {
 				t.Errorf("declined offer wrote %v", n)
 			}
-			if len(eventsOf[Offered](p.rev)) != 1 || len(eventsOf[Failed](p.sev)) != 1 || len(eventsOf[Failed](p.rev)) != 1 {
-				t.Error("expected one Offered and one Failed on each end")
+			if len(eventsOf[event.Offer](p.rev)) != 1 || len(eventsOf[event.Error](p.sev)) != 1 || len(eventsOf[event.Error](p.rev)) != 1 {
+				t.Error("expected one event.Offer and one Failed on each end")
 			}
 		})
 	}
@@ -83,7 +85,7 @@ func TestWrongCode(t *testing.T) {
 	p2 := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll, hooks: &hooks{attempts: 2}})
 	retired := make(chan struct{})
 	p2.rev.hook = func(ev Event) {
-		if c, ok := ev.(CodeChanged); ok && c.Reason == CodeRetired {
+		if c, ok := ev.(event.CodeChanged); ok && c.Reason == event.CodeRetired {
 			close(retired)
 		}
 	}
@@ -94,8 +96,8 @@ func TestWrongCode(t *testing.T) {
 		}
 	}
 	<-retired // the sender can learn of the rejection before Serve counts it
-	changed := eventsOf[CodeChanged](p2.rev)
-	if len(changed) != 1 || changed[0].Reason != CodeRetired || changed[0].Code == p2.send.Code || changed[0].Code != p2.r.Code() {
+	changed := eventsOf[event.CodeChanged](p2.rev)
+	if len(changed) != 1 || changed[0].Reason != event.CodeRetired || changed[0].Code == p2.send.Code || changed[0].Code != p2.r.Code() {
 		t.Fatalf("CodeChanged %v (old %s, now %s)", changed, p2.send.Code, p2.r.Code())
 	}
 	p2.send.Code = p2.r.Code()
@@ -199,7 +201,7 @@ func TestCancelFromSender(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(t.Context())
 	defer cancel(nil)
 	p.sev.hook = func(ev Event) {
-		if _, ok := ev.(Progress); ok {
+		if _, ok := ev.(event.Progress); ok {
 			cancel(errors.New("the user pressed stop"))
 		}
 	}
@@ -214,7 +216,7 @@ func TestCancelFromSender(t *testing.T) {
 	if n := listDir(t, p.r.cfg.Dir); len(n) != 0 {
 		t.Errorf("final files after cancel: %v", n)
 	}
-	if parts, _ := os.ReadDir(filepath.Join(p.r.cfg.Dir, partialDir)); len(parts) != 1 {
+	if parts, _ := os.ReadDir(filepath.Join(p.r.cfg.Dir, place.PartialDir)); len(parts) != 1 {
 		t.Errorf("partial file not kept: %v", parts)
 	}
 }
@@ -225,7 +227,7 @@ func TestCancelFromReceiver(t *testing.T) {
 	defer cancel(nil)
 	p := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll})
 	p.rev.hook = func(ev Event) {
-		if _, ok := ev.(Progress); ok {
+		if _, ok := ev.(event.Progress); ok {
 			cancel(errors.New("disk is for something else"))
 		}
 	}
@@ -245,7 +247,7 @@ func TestCancelWhileOfferPending(t *testing.T) {
 	defer cancel(nil)
 	p := newPair(t, t.Context(), ReceiverConfig{Policy: Ask})
 	p.rev.hook = func(ev Event) {
-		if _, ok := ev.(Offered); ok {
+		if _, ok := ev.(event.Offer); ok {
 			cancel(errors.New("changed my mind"))
 		}
 	}
@@ -318,7 +320,7 @@ func TestSlowHumanDoesNotTimeOut(t *testing.T) {
 	p := newPair(t, t.Context(), ReceiverConfig{Policy: Ask, Timeout: timeout})
 	p.send.Timeout = timeout
 	p.rev.hook = func(ev Event) {
-		if _, ok := ev.(Offered); ok {
+		if _, ok := ev.(event.Offer); ok {
 			// The delay is the behaviour under test, not a synchronisation.
 			time.AfterFunc(2*timeout, p.r.Accept)
 		}
@@ -335,7 +337,7 @@ func TestSourceChanged(t *testing.T) {
 			p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll})
 			changed := false
 			p.sev.hook = func(ev Event) {
-				if _, ok := ev.(Progress); ok && !changed {
+				if _, ok := ev.(event.Progress); ok && !changed {
 					changed = true
 					switch how {
 					case "grows":
@@ -414,7 +416,7 @@ func TestSplitsCoverTheTransferOnly(t *testing.T) {
 	p := newPair(t, t.Context(), ReceiverConfig{Policy: Ask, Diag: true})
 	p.send.Diag = true
 	p.rev.hook = func(ev Event) {
-		if _, ok := ev.(Offered); ok {
+		if _, ok := ev.(event.Offer); ok {
 			// The delay is the behaviour under test, not a synchronisation.
 			time.AfterFunc(400*time.Millisecond, p.r.Accept)
 		}

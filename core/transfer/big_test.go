@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // TestBigSparseFile streams 2 GiB (of zeros, from a sparse file) through
@@ -35,7 +36,7 @@ func TestBigSparseFile(t *testing.T) {
 	if ssum.Bytes != size || rsum.Bytes != size {
 		t.Errorf("bytes: sent %d, received %d", ssum.Bytes, rsum.Bytes)
 	}
-	progs := eventsOf[Progress](p.sev)
+	progs := eventsOf[event.Progress](p.sev)
 	if last := progs[len(progs)-1]; last.Done != size || last.Total != size {
 		t.Errorf("last progress %d/%d, want %d", last.Done, last.Total, size)
 	}
@@ -45,7 +46,7 @@ func TestBigSparseFile(t *testing.T) {
 		}
 	}
 	t.Logf("%d progress events, %d diagnostics events on the sender, %d on the receiver",
-		len(progs), len(eventsOf[Diagnostics](p.sev)), len(eventsOf[Diagnostics](p.rev)))
+		len(progs), len(eventsOf[event.Diag](p.sev)), len(eventsOf[event.Diag](p.rev)))
 	t.Logf("%d MiB in %v; %s; peak RSS of this process (both ends): %s", size>>20, ssum.Duration, ssum.Verdict, vmHWM())
 }
 

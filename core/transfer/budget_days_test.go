@@ -7,9 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/errkind"
+	"github.com/ferry-project/ferry/core/guess"
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // paced guesses one wrong code a sender would type, with a real
@@ -29,7 +31,7 @@ func paced(ctx context.Context, p *pair, n int) error {
 // budget's clock is simulated). Before the budget counted from a
 // person's act, wrong codes expired after 24 hours and this checked 330
 // guesses (the same test against the fork point); now it checks
-// guessStop in all, stops on day 2, and says so once; a paired device
+// guess.StopAt in all, stops on day 2, and says so once; a paired device
 // still gets through, and a person's new code starts the count over.
 func TestPacedGuessingOverDays(t *testing.T) {
 	ctx := t.Context()
@@ -38,7 +40,7 @@ func TestPacedGuessingOverDays(t *testing.T) {
 	sid, _ := ids(t)
 	pins := &pinSet{keys: [][]byte{sid.Public()}}
 	p := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll, Paired: pins.has, hooks: &hooks{checked: log.checked},
-		Budget: NewBudget(BudgetConfig{Now: clock.Now})})
+		Budget: guess.NewBudget(guess.Config{Now: clock.Now})})
 	const days, perDay = 30, 11
 	var held, n int
 	stopDay := -1
@@ -64,12 +66,12 @@ func TestPacedGuessingOverDays(t *testing.T) {
 	wrong, right := log.snapshot()
 	t.Logf("%d wrong codes sent over %d simulated days (%d a day): %d checked, %d held back unchecked; stopped on day %d",
 		n, days, perDay, len(wrong), held, stopDay)
-	if len(wrong) != guessStop || right != 0 || held != days*perDay-guessStop || stopDay != 2 {
+	if len(wrong) != guess.StopAt || right != 0 || held != days*perDay-guess.StopAt || stopDay != 2 {
 		t.Fatalf("%d checked (%d right), %d held, stopped on day %d; want %d checked, stopped on day 2",
-			len(wrong), right, held, stopDay, guessStop)
+			len(wrong), right, held, stopDay, guess.StopAt)
 	}
-	if s := eventsOf[CodesStopped](p.rev); len(s) != 1 || s[0].Wrong != guessStop {
-		t.Fatalf("CodesStopped %+v, want one with Wrong %d", s, guessStop)
+	if s := eventsOf[event.CodesStopped](p.rev); len(s) != 1 || s[0].Wrong != guess.StopAt {
+		t.Fatalf("CodesStopped %+v, want one with Wrong %d", s, guess.StopAt)
 	}
 	// A paired device needs no code: served while codes are stopped.
 	_, rid := ids(t)
@@ -103,7 +105,7 @@ func TestPacedGuessingOverDays(t *testing.T) {
 func TestBudgetSharedAcrossReceivers(t *testing.T) {
 	ctx := t.Context()
 	clock := testkit.NewClock()
-	budget := NewBudget(BudgetConfig{Now: clock.Now})
+	budget := guess.NewBudget(guess.Config{Now: clock.Now})
 	log := &guessLog{}
 	var honest, held int
 	var last *pair
@@ -137,11 +139,11 @@ func TestBudgetSharedAcrossReceivers(t *testing.T) {
 	wrong, _ := log.snapshot()
 	t.Logf("3 rounds of 8 wrong codes and an honest sender, on 3 Receivers sharing one budget: %d wrong codes checked, %d held, %d honest transfers",
 		len(wrong), held, honest)
-	if len(wrong) != guessStop || honest != 1 || held != 3*8-guessStop {
-		t.Fatalf("%d wrong codes checked, %d held, %d honest transfers; want %d, %d and 1", len(wrong), held, honest, guessStop, 3*8-guessStop)
+	if len(wrong) != guess.StopAt || honest != 1 || held != 3*8-guess.StopAt {
+		t.Fatalf("%d wrong codes checked, %d held, %d honest transfers; want %d, %d and 1", len(wrong), held, honest, guess.StopAt, 3*8-guess.StopAt)
 	}
-	if s := eventsOf[CodesStopped](last.rev); len(s) != 1 || s[0].Wrong != guessStop {
-		t.Fatalf("the third Receiver's CodesStopped: %+v, want one, told as it started serving", s)
+	if s := eventsOf[event.CodesStopped](last.rev); len(s) != 1 || s[0].Wrong != guess.StopAt {
+		t.Fatalf("the third Receiver's event.CodesStopped: %+v, want one, told as it started serving", s)
 	}
 }
 
@@ -153,7 +155,7 @@ func TestBudgetSharedAcrossReceivers(t *testing.T) {
 func TestPairedOnlyRefusesCodes(t *testing.T) {
 	ctx := t.Context()
 	log := &guessLog{}
-	budget := NewBudget(BudgetConfig{})
+	budget := guess.NewBudget(guess.Config{})
 	p, _ := pairedPair(t, ReceiverConfig{Policy: AcceptAll, PairedOnly: true, Budget: budget, hooks: &hooks{checked: log.checked}})
 	for i, code := range []string{p.r.Code(), "000000"} {
 		c := p.send
@@ -170,8 +172,8 @@ func TestPairedOnlyRefusesCodes(t *testing.T) {
 		t.Fatalf("paired at a paired-only receiver: send %v, receive %v", serr, rerr)
 	}
 	// Serve has returned, so every handshake it started has ended.
-	refused := eventsOf[Refused](p.rev)
-	if len(refused) != 2 || refused[0].Reason != CodesOff || !errors.Is(refused[0].Err, secure.ErrNoCodes) || refused[0].PeerKey != nil {
+	refused := eventsOf[event.Refused](p.rev)
+	if len(refused) != 2 || refused[0].Reason != event.CodesOff || !errors.Is(refused[0].Err, secure.ErrNoCodes) || refused[0].PeerKey != nil {
 		t.Fatalf("Refused %+v, want two with reason CodesOff", refused)
 	}
 	if _, err := NewReceiver(ReceiverConfig{Dir: t.TempDir(), Identity: p.r.cfg.Identity, PairedOnly: true, NoListen: true}); err == nil {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -17,8 +16,9 @@ import (
 	"filippo.io/cpace"
 	"github.com/flynn/noise"
 
+	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/guess"
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 // maxChecked is the most wrong codes the budget lets through in the
@@ -26,9 +26,9 @@ import (
 // pause: the free ones at once, then one per back-off step, and none
 // after the stop.
 func maxChecked(d time.Duration) int {
-	n, at := guessFree, time.Duration(0)
-	for n < guessStop {
-		at += guessWait << (n - guessFree)
+	n, at := guess.Free, time.Duration(0)
+	for n < guess.StopAt {
+		at += guess.Wait << (n - guess.Free)
 		if at > d {
 			break
 		}
@@ -37,132 +37,14 @@ func maxChecked(d time.Duration) int {
 	return n
 }
 
-// memStore is a GuessStore in memory, counting its writes. The file
-// store (core/guessfile) has tests of its own with real files.
-type memStore struct {
-	mu     sync.Mutex
-	rec    GuessRecord
-	err    error // returned by Load
-	saves  int
-	failOn bool // Save fails
-}
-
-func (m *memStore) Load() (GuessRecord, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.rec, m.err
-}
-
-func (m *memStore) Save(r GuessRecord) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.failOn {
-		return errors.New("disk on fire")
+// TestMaxChecked holds maxChecked to the budget's rules: the free ones
+// at once, and the stop within an hour.
+func TestMaxChecked(t *testing.T) {
+	if got := maxChecked(time.Hour); got != guess.StopAt {
+		t.Fatalf("maxChecked(1h) = %d, want %d", got, guess.StopAt)
 	}
-	m.rec, m.err = r, nil
-	m.saves++
-	return nil
-}
-
-// The budget's schedule, on a clock of its own: six at once, then 0.5 s,
-// 1 s, 2 s ... after the last wrong code, and a stop at twelve that only
-// a reset lifts, however long the clock runs. Wrong codes never expire:
-// typos spread over days add up to the stop too.
-func TestGuessBudgetSchedule(t *testing.T) {
-	clock := testkit.NewClock()
-	b := NewBudget(BudgetConfig{Now: clock.Now})
-	wrong := func() bool { return false }
-	guess := func(n int, want bool) {
-		t.Helper()
-		g, err := b.guess(wrong)
-		if err != nil || g.checked != want {
-			t.Fatalf("wrong code %d at %v: checked %v (%v), want %v", n, clock.Now(), g.checked, err, want)
-		}
-	}
-	for i := range guessFree {
-		guess(i+1, true)
-	}
-	for n := guessFree; n < guessStop; n++ {
-		wait := guessWait << (n - guessFree)
-		clock.Add(wait - time.Millisecond)
-		guess(n+1, false)
-		clock.Add(time.Millisecond)
-		guess(n+1, true)
-	}
-	clock.Add(365 * 24 * time.Hour)
-	if guess(guessStop+1, false); !b.Stopped() || b.Wrong() != guessStop {
-		t.Fatalf("after a year: stopped %v, %d wrong; want stopped at %d", b.Stopped(), b.Wrong(), guessStop)
-	}
-	b.Reset()
-	guess(1, true)
-	// A right code is checked and not counted.
-	if g, _ := b.guess(func() bool { return true }); !g.checked || !g.right || b.Wrong() != 1 {
-		t.Fatalf("a right code: %+v, %d wrong after it", g, b.Wrong())
-	}
-	// Typos spread over days add up: the budget stops at twelve.
-	b.Reset()
-	for day := range 30 {
-		clock.Add(25 * time.Hour)
-		if g, _ := b.guess(wrong); g.checked != (day < guessStop) {
-			t.Fatalf("day %d: a typo checked %v", day, g.checked)
-		}
-	}
-	if !b.Stopped() || b.Wrong() != guessStop {
-		t.Fatalf("thirty days of a typo each: stopped %v, %d wrong", b.Stopped(), b.Wrong())
-	}
-	if got := maxChecked(time.Hour); got != guessStop {
-		t.Fatalf("maxChecked(1h) = %d, want %d", got, guessStop)
-	}
-	if got := maxChecked(0); got != guessFree {
-		t.Fatalf("maxChecked(0) = %d, want %d", got, guessFree)
-	}
-}
-
-// A store's record is the budget: a count kept from before a restart
-// goes on; a budget opened by a person starts over; a record the store
-// cannot read starts the budget stopped and is written back stopped; a
-// wrong code is saved before it is checked, and a right one taken back.
-func TestBudgetStore(t *testing.T) {
-	clock := testkit.NewClock()
-	m := &memStore{rec: GuessRecord{Wrong: 5, Last: clock.Now()}}
-	b := NewBudget(BudgetConfig{Store: m, Now: clock.Now})
-	if b.Wrong() != 5 || b.Stopped() {
-		t.Fatalf("kept count: %d wrong, stopped %v", b.Wrong(), b.Stopped())
-	}
-	var during GuessRecord
-	b.guess(func() bool { during, _ = m.Load(); return false })
-	if during.Wrong != 6 || m.rec.Wrong != 6 {
-		t.Fatalf("while checked the store held %+v, after %+v: want the wrong code saved before it is checked", during, m.rec)
-	}
-	clock.Add(time.Second)
-	b.guess(func() bool { during, _ = m.Load(); return true })
-	if during.Wrong != 7 || m.rec.Wrong != 6 {
-		t.Fatalf("a right code: %+v while checked, %+v after; want 7 then 6", during, m.rec)
-	}
-	if NewBudget(BudgetConfig{Store: m, ByPerson: true}).Wrong() != 0 || m.rec != (GuessRecord{}) {
-		t.Fatalf("a person's start left %+v", m.rec)
-	}
-	// A count at the stop, however it was written, is stopped.
-	m.rec = GuessRecord{Wrong: 40, Last: clock.Now()}
-	if !NewBudget(BudgetConfig{Store: m}).Stopped() {
-		t.Fatal("a kept count past the stop is not stopped")
-	}
-
-	var warned []error
-	warn := func(err error) { warned = append(warned, err) }
-	m.err = errors.New("damaged")
-	b = NewBudget(BudgetConfig{Store: m, Warn: warn})
-	if !b.Stopped() || !m.rec.Stopped || m.err != nil || len(warned) != 1 || !errors.Is(warned[0], m.err) && !strings.Contains(warned[0].Error(), "damaged") {
-		t.Fatalf("a damaged record: stopped %v, saved %+v, warned %v", b.Stopped(), m.rec, warned)
-	}
-	m.err, warned = errors.New("damaged"), nil
-	if b = NewBudget(BudgetConfig{Store: m, Warn: warn, ByPerson: true}); b.Stopped() || len(warned) != 1 {
-		t.Fatalf("a damaged record opened by a person: stopped %v, warned %v", b.Stopped(), warned)
-	}
-	// A write that fails is told, and the count goes on in memory.
-	m.failOn, warned = true, nil
-	if g, err := b.guess(func() bool { return false }); !g.checked || err == nil || b.Wrong() != 1 {
-		t.Fatalf("a failed write: %+v, %v, %d wrong", g, err, b.Wrong())
+	if got := maxChecked(0); got != guess.Free {
+		t.Fatalf("maxChecked(0) = %d, want %d", got, guess.Free)
 	}
 }
 
@@ -185,11 +67,11 @@ func TestMistypeTwiceThenThrough(t *testing.T) {
 	if _, serr, _, rerr := p.run(ctx, textItem("third time")); serr != nil || rerr != nil {
 		t.Fatalf("right code after two typos: send %v, receive %v", serr, rerr)
 	}
-	if c := eventsOf[Connected](p.rev); len(c) != 1 || c[0].WrongCodes != 2 {
+	if c := eventsOf[event.Connected](p.rev); len(c) != 1 || c[0].WrongCodes != 2 {
 		t.Fatalf("Connected %+v, want one with WrongCodes 2", c)
 	}
-	changed := eventsOf[CodeChanged](p.rev)
-	if len(changed) != 1 || changed[0].Reason != CodeUsed || changed[0].Code == good || changed[0].Code != p.r.Code() {
+	changed := eventsOf[event.CodeChanged](p.rev)
+	if len(changed) != 1 || changed[0].Reason != event.CodeUsed || changed[0].Code == good || changed[0].Code != p.r.Code() {
 		t.Fatalf("CodeChanged %+v after the transfer (old %s, now %s), want one, reason used", changed, good, p.r.Code())
 	}
 	// The used code no longer works; the new one does, with no wrong
@@ -207,8 +89,8 @@ func TestMistypeTwiceThenThrough(t *testing.T) {
 	if _, serr, _, rerr := p.run(ctx, textItem("next")); serr != nil || rerr != nil {
 		t.Fatalf("the new code: send %v, receive %v", serr, rerr)
 	}
-	if c := eventsOf[Connected](p.rev); len(c) != 2 || c[1].WrongCodes != 1 {
-		t.Fatalf("second Connected %+v, want WrongCodes 1 (the used code)", c)
+	if c := eventsOf[event.Connected](p.rev); len(c) != 2 || c[1].WrongCodes != 1 {
+		t.Fatalf("second event.Connected %+v, want WrongCodes 1 (the used code)", c)
 	}
 }
 
@@ -220,7 +102,7 @@ func TestFixedCodeStays(t *testing.T) {
 	if _, serr, _, rerr := p.run(ctx, textItem("one")); serr != nil || rerr != nil {
 		t.Fatalf("send %v, receive %v", serr, rerr)
 	}
-	if c := eventsOf[CodeChanged](p.rev); len(c) != 0 || p.r.Code() != "424242" {
+	if c := eventsOf[event.CodeChanged](p.rev); len(c) != 0 || p.r.Code() != "424242" {
 		t.Fatalf("fixed code changed: %+v, now %s", c, p.r.Code())
 	}
 	// Retired by wrong guesses, the fixed code is gone; the code picked
@@ -240,8 +122,8 @@ func TestFixedCodeStays(t *testing.T) {
 	if _, serr, _, rerr := p.run(ctx, textItem("two")); serr != nil || rerr != nil {
 		t.Fatalf("send %v, receive %v", serr, rerr)
 	}
-	c := eventsOf[CodeChanged](p.rev)
-	if len(c) != 2 || c[0].Reason != CodeRetired || c[1].Reason != CodeUsed || p.r.Code() == p.send.Code {
+	c := eventsOf[event.CodeChanged](p.rev)
+	if len(c) != 2 || c[0].Reason != event.CodeRetired || c[1].Reason != event.CodeUsed || p.r.Code() == p.send.Code {
 		t.Fatalf("after a retired fixed code and a transfer: %+v, now %s", c, p.r.Code())
 	}
 }
@@ -271,15 +153,15 @@ func (g *guessLog) snapshot() ([]time.Time, int) {
 }
 
 // checkSchedule fails if the checked wrong codes broke the budget: more
-// than guessStop, or one checked sooner after the one before than the
+// than guess.StopAt, or one checked sooner after the one before than the
 // back-off allows.
 func checkSchedule(t *testing.T, wrong []time.Time) {
 	t.Helper()
-	if len(wrong) > guessStop {
-		t.Errorf("%d wrong codes checked, the budget allows %d", len(wrong), guessStop)
+	if len(wrong) > guess.StopAt {
+		t.Errorf("%d wrong codes checked, the budget allows %d", len(wrong), guess.StopAt)
 	}
-	for i := guessFree; i < len(wrong); i++ {
-		if gap, want := wrong[i].Sub(wrong[i-1]), guessWait<<(i-guessFree); gap < want {
+	for i := guess.Free; i < len(wrong); i++ {
+		if gap, want := wrong[i].Sub(wrong[i-1]), guess.Wait<<(i-guess.Free); gap < want {
 			t.Errorf("wrong code %d checked %v after the one before, the budget allows it after %v", i+1, gap, want)
 		}
 	}
@@ -333,7 +215,7 @@ func TestGuessingAtFullSpeed(t *testing.T) {
 	right := p.send.Code
 	var stopped atomic.Int32
 	p.rev.hook = func(ev Event) {
-		if _, ok := ev.(CodesStopped); ok {
+		if _, ok := ev.(event.CodesStopped); ok {
 			stopped.Add(1)
 		}
 	}
@@ -357,10 +239,10 @@ func TestGuessingAtFullSpeed(t *testing.T) {
 		answered, took.Round(time.Millisecond), float64(answered)/took.Seconds(), held, len(wrong),
 		float64(len(wrong))/took.Seconds(), maxChecked(took))
 	checkSchedule(t, wrong)
-	if rights != 0 || len(wrong) != guessStop || stopped.Load() != 1 {
-		t.Fatalf("%d wrong and %d right codes checked, %d CodesStopped; want %d, 0 and 1", len(wrong), rights, stopped.Load(), guessStop)
+	if rights != 0 || len(wrong) != guess.StopAt || stopped.Load() != 1 {
+		t.Fatalf("%d wrong and %d right codes checked, %d CodesStopped; want %d, 0 and 1", len(wrong), rights, stopped.Load(), guess.StopAt)
 	}
-	if answered < 10*guessStop {
+	if answered < 10*guess.StopAt {
 		t.Fatalf("only %d guesses answered in a minute: the guessers did not press", answered)
 	}
 	// Stopped: the right code is not even checked.
@@ -374,8 +256,8 @@ func TestGuessingAtFullSpeed(t *testing.T) {
 	if _, serr, _, rerr := p.run(ctx, textItem("after a new code")); serr != nil || rerr != nil {
 		t.Fatalf("a new code: send %v, receive %v", serr, rerr)
 	}
-	if c := eventsOf[Connected](p.rev); len(c) != 1 || c[0].WrongCodes != guessStop {
-		t.Fatalf("Connected %+v, want WrongCodes %d", c, guessStop)
+	if c := eventsOf[event.Connected](p.rev); len(c) != 1 || c[0].WrongCodes != guess.StopAt {
+		t.Fatalf("Connected %+v, want WrongCodes %d", c, guess.StopAt)
 	}
 }
 
@@ -470,8 +352,8 @@ func TestGarbageFloodRetiresNoFaster(t *testing.T) {
 	took := time.Since(began)
 	wrong, _ := log.snapshot()
 	retired := 0
-	for _, c := range eventsOf[CodeChanged](p.rev) {
-		if c.Reason == CodeRetired {
+	for _, c := range eventsOf[event.CodeChanged](p.rev) {
+		if c.Reason == event.CodeRetired {
 			retired++
 		}
 	}

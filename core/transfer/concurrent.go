@@ -15,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
@@ -29,12 +30,12 @@ const MaxConcurrentLimit = 4
 // ServeMany accepts connections and runs up to MaxConcurrent sessions at
 // once, each as Serve runs its one: its own handshake (code or pins,
 // under the same code, attempt limit and guess budget), offer, question
-// (Offered, answered with AcceptSession or DeclineSession), progress and
+// (Offer, answered with AcceptSession or DeclineSession), progress and
 // outcome. It serves until ctx ends or Close, and returns only after
 // every session it started has ended (a cancelled ctx ends them too,
 // the senders told why); its error says why it stopped, wrapping
-// ErrCancelled when ctx ended. A session's outcome is its Finished or
-// Failed event, told apart from the others' by its Session id (see
+// ErrCancelled when ctx ended. A session's outcome is its Done or
+// Error event, told apart from the others' by its Session id (see
 // SessionOf): ServeMany returns none of them. CancelSession ends one
 // session alone.
 //
@@ -48,7 +49,7 @@ func (r *Receiver) ServeMany(ctx context.Context) (err error) {
 	defer func() {
 		if err != nil {
 			err = withKind(err)
-			r.ev.emit(Failed{Err: err})
+			r.ev.emit(event.Error{Err: err})
 		}
 	}()
 	if r.ln == nil {
@@ -166,7 +167,7 @@ func (r *Receiver) answered(id int) {
 	}
 }
 
-// AcceptSession answers session id's pending offer (its Offered event)
+// AcceptSession answers session id's pending offer (its Offer event)
 // with yes. It fails when that session has no question open: answered
 // already, ended, or never asked (a policy answered it).
 func (r *Receiver) AcceptSession(id int) error { return r.answerSession(id, true) }
@@ -320,7 +321,7 @@ func (r *Receiver) closeSession(id int) {
 
 // CancelSession ends session id alone, as cancelling its context would
 // end a transfer served by Serve: the sender is told cause as the reason
-// ("cancelled" when nil), the session ends with its own Failed event
+// ("cancelled" when nil), the session ends with its own Error event
 // wrapping ErrCancelled (and cause), and the partial files it wrote stay
 // for a resume, as after a cut. The other sessions run on. A session
 // whose offer waits is cancelled too, not declined. It fails when no

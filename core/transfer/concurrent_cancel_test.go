@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/place"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // Three senders at once over real TCP; one, held mid-stream by its own
@@ -50,15 +52,15 @@ func TestCancelSessionLeavesOthers(t *testing.T) {
 	}
 	fastErrs := make(chan []error, 1)
 	go func() { fastErrs <- sendAll(ctx, fast...) }()
-	m.waitEvents(ctx, 3, func(ev Event) bool { _, ok := ev.(Connected); return ok })
+	m.waitEvents(ctx, 3, func(ev Event) bool { _, ok := ev.(event.Connected); return ok })
 
-	testkit.WaitPartialBytes(t, m.dir) // the held sender's bytes are on disk
+	testkit.WaitPartialPrefix(t, m.dir, pattern(4096, 7)) // the held sender's bytes are on disk
 	reason := errors.New("the person cancelled this one")
 	if err := m.r.CancelSession(id, reason); err != nil {
 		t.Fatal(err)
 	}
-	failed := m.waitEvents(ctx, 1, func(ev Event) bool { f, ok := ev.(Failed); return ok && f.Session != 0 })
-	f := failed[0].(Failed)
+	failed := m.waitEvents(ctx, 1, func(ev Event) bool { f, ok := ev.(event.Error); return ok && f.Session != 0 })
+	f := failed[0].(event.Error)
 	if f.Session != id || !errors.Is(f.Err, ErrCancelled) || !errors.Is(f.Err, reason) {
 		t.Fatalf("Failed %+v, want session %d's, wrapping ErrCancelled and the reason", f, id)
 	}
@@ -82,11 +84,11 @@ func TestCancelSessionLeavesOthers(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(m.dir, "held.bin")); !os.IsNotExist(err) {
 		t.Fatalf("the cancelled file was placed: %v", err)
 	}
-	parts, _ := os.ReadDir(filepath.Join(m.dir, partialDir))
+	parts, _ := os.ReadDir(filepath.Join(m.dir, place.PartialDir))
 	if len(parts) != 1 {
 		t.Fatalf("%d partial files after the cancel, want the cancelled one's", len(parts))
 	}
-	for _, ev := range eventsOf[Failed](m.rev) {
+	for _, ev := range eventsOf[event.Error](m.rev) {
 		if ev.Session != 0 && ev.Session != id {
 			t.Fatalf("session %d failed too: %v", ev.Session, ev.Err)
 		}
@@ -101,6 +103,6 @@ func TestCancelSessionLeavesOthers(t *testing.T) {
 // and returns its session's id.
 func sessionNamed(t *testing.T, m *many, ctx context.Context, name string) int {
 	t.Helper()
-	ev := m.waitEvents(ctx, 1, func(ev Event) bool { c, ok := ev.(Connected); return ok && c.PeerName == name })
+	ev := m.waitEvents(ctx, 1, func(ev Event) bool { c, ok := ev.(event.Connected); return ok && c.PeerName == name })
 	return SessionOf(ev[0])
 }

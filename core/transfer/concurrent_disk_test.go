@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 // Free space counts what the transfers already accepted will still
@@ -75,7 +77,7 @@ func TestServeManySpaceCheckedOnAccept(t *testing.T) {
 		case errors.Is(err, ErrNoSpace):
 			noSpace++
 			// Refused before a byte was sent, not by a full disk.
-			if n := len(eventsOf[Accepted](recs[i])); n != 0 {
+			if n := len(eventsOf[event.Accepted](recs[i])); n != 0 {
 				t.Fatalf("sender %d was accepted, then: %v", i, err)
 			}
 		default:
@@ -85,7 +87,7 @@ func TestServeManySpaceCheckedOnAccept(t *testing.T) {
 	if ok != 1 || noSpace != 1 {
 		t.Fatalf("outcomes %v: want one sent, one refused for space", got)
 	}
-	for _, f := range eventsOf[Failed](m.rev) {
+	for _, f := range eventsOf[event.Error](m.rev) {
 		if f.Session != 0 && !errors.Is(f.Err, ErrNoSpace) {
 			t.Fatalf("session %d failed with %v", f.Session, f.Err)
 		}

@@ -60,20 +60,6 @@ func seedCorpus() map[string]map[string][]byte {
 			"out-of-order": matchesMsg{Indexes: []int{4, 1}}.encode(),
 			"twice":        matchesMsg{Indexes: []int{2, 2}}.encode(),
 		},
-		// Lines of paths, from issue 13 item 4 and issue 18 item 3.
-		"FuzzNames": {
-			"nfc-nfd":       []byte("caf\u00e9\ncafe\u0301"),
-			"long-s":        []byte("\u017f.txt\ns.txt"),
-			"sigma":         []byte("\u03c2\n\u03c3"),
-			"dotless-i":     []byte("\u0131\nI"),
-			"sharp-s":       []byte("stra\u00dfe\nSTRASSE"),
-			"zwnj-partial":  []byte(".ferry\u200c-partial/x"),
-			"rlo":           []byte("invoice\u202efdp.exe"),
-			"short-partial": []byte("FERRY-~1/x\nFE12AB~1"),
-			"case-folders":  []byte("a/b\nA/c"),
-			"windows":       []byte("a<b\nCON.txt\nx.\nPROGRA~1"),
-			"tree":          []byte("photos/2024/a.jpg\nphotos/b.jpg\nnotes.txt"),
-		},
 		"FuzzMessage": {
 			"hashes":    frame(msgHashes, hashesMsg{Items: []hashItem{{Index: 1}, {Index: 2}, {Index: 4}}}.encode()),
 			"matches":   frame(msgMatches, matchesMsg{Indexes: []int{2}}.encode()),

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/place"
 )
 
 // smallDisk mounts a tmpfs of the given size and returns its path. It
@@ -55,7 +58,7 @@ func TestDiskFillsUp(t *testing.T) {
 	writeFile(t, src, pattern(3<<20, 4))
 	p := newPair(t, t.Context(), ReceiverConfig{Dir: dest, Policy: Ask})
 	p.rev.hook = func(ev Event) {
-		if _, ok := ev.(Offered); ok {
+		if _, ok := ev.(event.Offer); ok {
 			// Someone else takes most of the disk while the person decides.
 			if err := os.WriteFile(filepath.Join(dest, "filler"), make([]byte, 2<<20), 0o644); err != nil {
 				panic(fmt.Sprintf("filling the disk: %v", err))
@@ -77,7 +80,7 @@ func TestDiskFillsUp(t *testing.T) {
 	if names := listDir(t, dest); len(names) != 1 || names[0] != "filler" {
 		t.Errorf("destination holds %v", names)
 	}
-	parts, _ := os.ReadDir(filepath.Join(dest, partialDir))
+	parts, _ := os.ReadDir(filepath.Join(dest, place.PartialDir))
 	if len(parts) != 1 {
 		t.Fatalf("partial file not kept: %v", parts)
 	}

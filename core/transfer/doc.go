@@ -25,7 +25,7 @@
 //     to the sender's (see Skip); it never sends a hash of its own file,
 //     only of a partial file that the same sender wrote (see Resume).
 //   - The receiver writes only inside its destination, through os.Root,
-//     after checking every path (see checkPath), never through a symlink,
+//     after checking every path (core/place: CheckPath), never through a symlink,
 //     never overwriting unless configured to.
 //   - A cancelled context, on either end, reaches the other end as an
 //     Abort with a reason (a context.WithCancelCause cause is that
@@ -70,7 +70,7 @@
 // the front end's (a browser page's downloads). A sink is given only
 // what passed validateEntries, only after the offer was accepted: Folder
 // for each folder in offer order, then, for each file and text (texts
-// always, whatever SaveText says, and also in TextReceived), File and
+// always, whatever SaveText says, and also in Text), File and
 // the bytes as they arrive, and Close(verified) when its end comes,
 // verified only when the BLAKE3 hash of every byte matched the sender's;
 // a sink commits a file only then, and discards it on Close(false),
@@ -164,9 +164,9 @@
 // for its one transfer: its own handshake (its own code check or pinned
 // key), offer, question, progress and result, and its error ends only
 // it. ServeMany returns no session's outcome: each ends with its own
-// Finished or Failed event. Every event of a session carries the
-// session's id (Session on Connected, Offered, Progress, EntryDone,
-// TextReceived, Diagnostics, Finished and Failed; SessionOf reads it),
+// Done or Error event. Every event of a session carries the
+// session's id (Session on Connected, Offer, Progress, EntryDone,
+// Text, Diag, Done and Error; SessionOf reads it),
 // numbered from 1 in the order sessions passed their handshakes on the
 // Receiver; events of the receiver as a whole (CodeChanged, CodesHeld,
 // CodesStopped, Refused) carry none. Events of all sessions go to the
@@ -181,7 +181,7 @@
 // ServeConn's session takes one of the same places.
 //
 // Questions: several offers may wait at once. AcceptSession and
-// DeclineSession answer one session's (the Session of its Offered);
+// DeclineSession answer one session's (the Session of its Offer);
 // Accept and Decline answer the oldest open one, so a front end that
 // asks one question at a time still works.
 //
@@ -261,7 +261,7 @@
 //     so a resumed folder keeps the time its last write gave it. (A fixed
 //     0755/0644 rule was the alternative: it would drop a sender's
 //     executable bits and widen its private files.)
-//   - Names. checkPath's rules are the same on every OS, so that an
+//   - Names. place.CheckPath's rules are the same on every OS, so that an
 //     offer one receiver accepts, another (or the same one writing to a
 //     USB stick) never fails on after the bytes arrived: no control,
 //     format (bidi, zero-width) or default-ignorable code point, none of
@@ -269,10 +269,10 @@
 //     trailing dot or space, at most 255 bytes a name and 4096 a path.
 //     Only a Windows receiver also refuses names of the 8.3 short-name
 //     shape ("PROGRA~1"), which NTFS may resolve to an existing long
-//     name (paths_windows.go); the partial folder's own short names
+//     name (core/place/paths_windows.go); the partial folder's own short names
 //     ("FERRY-~1") are refused everywhere, since Linux's vfat resolves
 //     them too.
-//   - Case. Two entries that are one name under foldKey (canonical
+//   - Case. Two entries that are one name under place.Folding (canonical
 //     decomposition, simple uppercase, full Unicode case folding, NFC:
 //     "Report" and "report", NFC and NFD "é", "ſ" and "s", "ς" and "σ",
 //     "ı" and "I") are refused on every target, case-insensitive or not,
@@ -312,7 +312,7 @@
 //     ends the transfer with ErrSourceChanged. Inside a folder, symlinks
 //     and special files are not sent; a top-level symlink is followed.
 //   - Texts are held in memory (at most MaxTextBytes), reported in a
-//     TextReceived event, and saved through a partial file like any file
+//     Text event, and saved through a partial file like any file
 //     only with SaveText. They are never skipped or resumed.
 //   - Free space. Before asking, the receiver refuses (ErrNoSpace) an
 //     offer whose bytes, less what its partial files already hold, exceed
@@ -321,7 +321,7 @@
 //     disk that fills up anyway fails with ErrNoSpace and keeps the
 //     partial file.
 //   - Declining is an Abort with the code "declined"; both ends return an
-//     error wrapping ErrDeclined and emit Failed with it.
+//     error wrapping ErrDeclined and emit Error with it.
 //   - Serve runs handshakes concurrently, each on a goroutine it owns and
 //     waits for, and returns after the transfer of the first connection
 //     that passes one; connections that fail it (a wrong code, a port
@@ -356,11 +356,11 @@
 //     many handshakes run at once, and a guess that arrives for a code
 //     retired meanwhile is refused unchecked (secure.ErrCodeRetired).
 //     Every wrong code also counts against the device's guess budget
-//     (budget.go: a Budget that every Receiver of the device shares,
-//     kept across restarts by a GuessStore): 6 checked at once, then
+//     (core/guess: a Budget that every Receiver of the device shares,
+//     kept across restarts by a guess.Store): 6 checked at once, then
 //     one after each of 0.5 s, 1 s ... 16 s, then none after 12 until a
 //     person acts (Receiver.NewCode, or a start by hand:
-//     BudgetConfig.ByPerson); wrong codes never expire. A guess that
+//     guess.Config.ByPerson); wrong codes never expire. A guess that
 //     comes sooner is refused unchecked (secure.ErrCodesHeld).
 //     CodesHeld and CodesStopped tell the front end. A successful
 //     transfer does not reset the budget, or an attacker would get a
@@ -490,7 +490,7 @@
 // and the network's errors (a full disk, permission, a reset or refused
 // connection, a port in use, a file gone: kinds.go) where its errors
 // leave it: in what Send, NewReceiver, Serve and ServeConn return and in
-// the Failed event. So a front end reads any error's kind with
+// the Error event. So a front end reads any error's kind with
 // errkind.Of alone.
 //
 // # Stage timers
@@ -499,7 +499,7 @@
 // the receiver hashing and disk writes (diag.HashRecv, diag.DiskWrite);
 // core/secure times encryption, socket calls and decryption through the
 // same diag.Timers. Each timer wraps one call that does one thing. With
-// Diag set, a Diagnostics event reports the split every 5 s, and at the
+// Diag set, a Diag event reports the split every 5 s, and at the
 // end the receiver's split and its process's CPU use (diag.CPU) travel in
 // done, so that the sender's Summary names what limited the transfer on
 // either end: a stage, an end's CPU, the cores both ends share when the

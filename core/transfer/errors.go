@@ -11,7 +11,7 @@ import (
 	"syscall"
 
 	"github.com/ferry-project/ferry/core/errkind"
-	"github.com/ferry-project/ferry/core/platform"
+	"github.com/ferry-project/ferry/core/place"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
@@ -194,13 +194,16 @@ func netError(err error) error {
 	return err
 }
 
-// diskError marks a full disk as ErrNoSpace (core/platform knows each
-// OS's codes for it: ENOSPC on Unix, ERROR_DISK_FULL on Windows).
-func diskError(err error) error {
-	if platform.IsNoSpace(err) {
-		return fmt.Errorf("%w: %w", ErrNoSpace, err)
+// inTheWay marks an error of core/place's that says what stands in the
+// destination where a partial file goes as one the sender is told only
+// that the destination cannot be written; one that already says what
+// the peer is told keeps it.
+func inTheWay(err error) error {
+	var le *localError
+	if err == nil || !place.InTheWay(err) || errors.As(err, &le) {
+		return err
 	}
-	return err
+	return forPeer(err, reasonUnwritable)
 }
 
 // isPeerGone reports errors that mean the other end is no longer there

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/diag"
 )
 
@@ -11,9 +12,9 @@ import (
 // overflowed or absurd figure; at a steady rate it is the bytes left
 // over the rate.
 func TestProgressETASane(t *testing.T) {
-	var got []Progress
+	var got []event.Progress
 	ev := &emitter{f: func(e Event) {
-		if p, ok := e.(Progress); ok {
+		if p, ok := e.(event.Progress); ok {
 			got = append(got, p)
 		}
 	}}
@@ -27,14 +28,14 @@ func TestProgressETASane(t *testing.T) {
 		{"steady", 100 << 20, 10 << 20, false},
 	} {
 		got = nil
-		m := newMeter(ev, &diag.Timers{}, false, tc.total, 1)
+		m := newMeter(ev, &diag.Timers{}, "", tc.total, 1)
 		now := time.Now()
 		m.started, m.lastEmit, m.rate = now.Add(-10*time.Second), now.Add(-time.Second), tc.rate
 		m.add(int64(tc.rate)) // as many bytes as the rate moves in the second since the last event
 		if len(got) != 1 {
 			t.Fatalf("%s: %d events", tc.name, len(got))
 		}
-		eta := got[0].ETA
+		eta := time.Duration(got[0].ETA * float64(time.Second))
 		switch {
 		case eta < 0 || eta > maxETA:
 			t.Errorf("%s: ETA %v", tc.name, eta)

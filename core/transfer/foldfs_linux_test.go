@@ -12,7 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/core/place"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // The file systems a receiver meets that fold names: each is a small
@@ -86,7 +87,7 @@ func clashesUnderFolding(t *testing.T, dest string, overwrite, unicode bool) {
 	var items []Item
 	for p, data := range offered {
 		writeFile(t, filepath.Join(src, p), []byte(data))
-		if top := topLevel(p); !slices.Contains(items, Item{Path: filepath.Join(src, top)}) {
+		if top := place.TopLevel(p); !slices.Contains(items, Item{Path: filepath.Join(src, top)}) {
 			items = append(items, Item{Path: filepath.Join(src, top)})
 		}
 	}
@@ -95,7 +96,7 @@ func clashesUnderFolding(t *testing.T, dest string, overwrite, unicode bool) {
 	aliased := map[string]bool{}
 	for p := range offered {
 		for q := p; ; {
-			dir, name, _ := cutLast(q)
+			dir, name, _ := place.CutLast(q)
 			_, err := os.Lstat(filepath.Join(dest, filepath.FromSlash(q)))
 			aliased[q] = err == nil && !slices.Contains(listNames(t, filepath.Join(dest, filepath.FromSlash(dir))), name)
 			if dir == "" {
@@ -126,7 +127,7 @@ func clashesUnderFolding(t *testing.T, dest string, overwrite, unicode bool) {
 			t.Errorf("%+q: no EntryDone", path)
 			continue
 		}
-		top := topLevel(path)
+		top := place.TopLevel(path)
 		switch {
 		case path == "Same.txt" && !overwrite:
 			if ev.Outcome != Skipped || ev.SavedAs != path {
@@ -135,10 +136,10 @@ func clashesUnderFolding(t *testing.T, dest string, overwrite, unicode bool) {
 		case aliased[top] || aliased[path]:
 			// A folder found only under folding gets a new name as a
 			// whole; a file in a folder that merged, one of its own.
-			want := clashName(top, 1, top != path) + path[len(top):]
+			want := place.ClashName(top, 1, top != path) + path[len(top):]
 			if !aliased[top] {
-				dir, name, _ := cutLast(path)
-				want = dir + "/" + clashName(name, 1, false)
+				dir, name, _ := place.CutLast(path)
+				want = dir + "/" + place.ClashName(name, 1, false)
 			}
 			if ev.SavedAs != want {
 				t.Errorf("%+q is an existing name under folding: saved as %+q, want %+q", path, ev.SavedAs, want)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
@@ -27,7 +28,7 @@ func BenchmarkWrongGuesses(b *testing.B) {
 	sid, rid := ids(b)
 	r, err := NewReceiver(ReceiverConfig{Dir: dir, Code: "424242", Identity: rid, Listen: "127.0.0.1:0", Policy: AcceptAll,
 		OnEvent: func(ev Event) {
-			if _, ok := ev.(CodeChanged); ok {
+			if _, ok := ev.(event.CodeChanged); ok {
 				retired.Add(1)
 			}
 		}})

@@ -1,6 +1,16 @@
 package transfer
 
-import "lukechampine.com/blake3/guts"
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"lukechampine.com/blake3/guts"
+
+	"github.com/ferry-project/ferry/core/diag"
+	"github.com/ferry-project/ferry/core/place"
+)
 
 // group is the input guts.CompressBuffer hashes in one SIMD pass: 16
 // BLAKE3 chunks of 1 KiB.
@@ -80,3 +90,29 @@ func (h *hasher) Sum(b []byte) []byte {
 
 // Reset forgets everything written.
 func (h *hasher) Reset() { h.groups, h.buflen = 0, 0 }
+
+// hashPrefix feeds the first n bytes of p, under the destination d, into
+// h, reading through buf. Only the hashing is timed (as HashRecv): the
+// receiver has no disk read stage, and this runs before the stream, not
+// in it.
+func hashPrefix(ctx context.Context, d *place.Dest, p string, n int64, h *hasher, buf []byte, t *diag.Timers) error {
+	f, err := d.Open(p)
+	if err != nil {
+		return fmt.Errorf("opening %q: %w", p, err)
+	}
+	defer f.Close()
+	for n > 0 {
+		if err := ctx.Err(); err != nil {
+			return cancelError(ctx)
+		}
+		m := int(min(n, int64(len(buf))))
+		if _, err := io.ReadFull(f, buf[:m]); err != nil {
+			return fmt.Errorf("reading %q: %w", p, err)
+		}
+		start := time.Now()
+		h.Write(buf[:m])
+		t.Since(diag.HashRecv, start, m)
+		n -= int64(m)
+	}
+	return nil
+}

@@ -8,8 +8,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ferry-project/ferry/core/place"
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/tests/testkit"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // TestMain fails the run if any goroutine started by the tests outlives
@@ -160,8 +161,8 @@ func compareTree(t *testing.T, src, dst string, folderTimes bool) {
 // listDir returns the names in dir, partial folder excluded.
 func listDir(t *testing.T, dir string) []string {
 	t.Helper()
-	if testkit.PartialFolder != partialDir {
-		t.Fatalf("testkit.PartialFolder is %q, the receiver uses %q", testkit.PartialFolder, partialDir)
+	if testkit.PartialFolder != place.PartialDir {
+		t.Fatalf("testkit.PartialFolder is %q, the receiver uses %q", testkit.PartialFolder, place.PartialDir)
 	}
 	return testkit.FinalNames(t, dir)
 }

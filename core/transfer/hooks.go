@@ -25,7 +25,7 @@ type hooks struct {
 	// now replaces time.Now for the limit on Refused events.
 	now func() time.Time
 	// checked is told of every guess checked, under the lock that
-	// counts it (the budget's clock is BudgetConfig.Now).
+	// counts it (the budget's clock is guess.Config.Now).
 	checked func(at time.Time, right bool)
 	// guessing is told when a handshake's message 3 arrived, before its
 	// guess is checked: a test holds a handshake there.

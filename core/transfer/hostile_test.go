@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ferry-project/ferry/core/place"
 )
 
 func TestHostileOffers(t *testing.T) {
@@ -44,7 +46,7 @@ func TestHostileOffers(t *testing.T) {
 		{"PRN", []Entry{file("PRN")}, nil, ErrRefusedPath},
 		{"trailing dot", []Entry{file("x.")}, nil, ErrRefusedPath},
 		{"trailing space", []Entry{file("x ")}, nil, ErrRefusedPath},
-		{"partial folder", []Entry{dir(partialDir), file(partialDir + "/x")}, nil, ErrRefusedPath},
+		{"partial folder", []Entry{dir(place.PartialDir), file(place.PartialDir + "/x")}, nil, ErrRefusedPath},
 		{"not UTF-8", []Entry{file("a\xffb")}, nil, ErrProtocol},
 		{"same path twice", []Entry{file("a.txt"), file("a.txt")}, nil, ErrRefusedPath},
 		{"case only", []Entry{file("Photo.JPG"), file("photo.jpg")}, nil, ErrRefusedPath},
@@ -69,7 +71,7 @@ func TestHostileOffers(t *testing.T) {
 			}, ErrRefusedPath},
 		{"partial folder is a symlink", []Entry{file("x")},
 			func(t *testing.T, dest, outside string) {
-				if err := os.Symlink(outside, filepath.Join(dest, partialDir)); err != nil {
+				if err := os.Symlink(outside, filepath.Join(dest, place.PartialDir)); err != nil {
 					t.Fatal(err)
 				}
 			}, nil}, // refused when the first file is opened: see below
@@ -265,7 +267,7 @@ func TestHostileStream(t *testing.T) {
 				t.Errorf("final files appeared: %v", names)
 			}
 			if tc.want == ErrVerify {
-				if parts, _ := os.ReadDir(filepath.Join(dest, partialDir)); len(parts) != 0 {
+				if parts, _ := os.ReadDir(filepath.Join(dest, place.PartialDir)); len(parts) != 0 {
 					t.Errorf("partial kept after a hash mismatch: %v", parts)
 				}
 			}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ferry-project/ferry/tests/netns"
+	"github.com/ferry-project/ferry/core/testkit/netns"
 )
 
 // fromIP dials from a given source address (with its zone for a

@@ -12,7 +12,7 @@ import (
 
 // The engine's part of the taxonomy (core/errkind): the kinds of the
 // operating system's and the network's errors, which carry none. Every
-// error that leaves the engine (returned, or in a Failed event) goes
+// error that leaves the engine (returned, or in a Error event) goes
 // through withKind, so a front end reads any error's kind with
 // errkind.Of alone. Sentinels (this package's, core/secure's) carry
 // their own kind; errkind.Of ranks them against the kind given here.

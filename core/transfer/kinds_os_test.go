@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/secure"
 )
@@ -75,7 +76,7 @@ func TestKindsLeaveTheEngine(t *testing.T) {
 
 	var failed []error
 	onEvent := func(ev Event) {
-		if f, ok := ev.(Failed); ok {
+		if f, ok := ev.(event.Error); ok {
 			failed = append(failed, f.Err)
 		}
 	}

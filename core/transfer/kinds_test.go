@@ -20,6 +20,7 @@ import (
 	"github.com/ferry-project/ferry/core/clipboard"
 	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/history"
+	"github.com/ferry-project/ferry/core/place"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
@@ -37,6 +38,8 @@ var sentinels = map[string]struct {
 	"transfer.ErrVerify":            {transfer.ErrVerify, errkind.Verify},
 	"transfer.ErrRefusedPath":       {transfer.ErrRefusedPath, errkind.RefusedPath},
 	"transfer.ErrNoSpace":           {transfer.ErrNoSpace, errkind.NoSpace},
+	"place.ErrRefusedPath":          {place.ErrRefusedPath, errkind.RefusedPath},
+	"place.ErrNoSpace":              {place.ErrNoSpace, errkind.NoSpace},
 	"transfer.ErrTimeout":           {transfer.ErrTimeout, errkind.Timeout},
 	"transfer.ErrSourceChanged":     {transfer.ErrSourceChanged, errkind.SourceChanged},
 	"transfer.ErrProtocol":          {transfer.ErrProtocol, errkind.Protocol},
@@ -68,6 +71,20 @@ var sentinels = map[string]struct {
 	"clipboard.ErrNoTool":           {clipboard.ErrNoTool, errkind.ClipboardTool},
 	"clipboard.ErrEmpty":            {clipboard.ErrEmpty, errkind.ClipboardEmpty},
 	"clipboard.ErrNoImage":          {clipboard.ErrNoImage, errkind.ClipboardEmpty},
+
+	// core/app's names for the sentinels above, the same values.
+	"app.ErrDeclined":       {app.ErrDeclined, errkind.Declined},
+	"app.ErrCancelled":      {app.ErrCancelled, errkind.Cancelled},
+	"app.ErrCodesStopped":   {app.ErrCodesStopped, errkind.CodesStopped},
+	"app.ErrWrongCode":      {app.ErrWrongCode, errkind.WrongCode},
+	"app.ErrCodeRetired":    {app.ErrCodeRetired, errkind.CodeRetired},
+	"app.ErrNotPaired":      {app.ErrNotPaired, errkind.NotPaired},
+	"app.ErrKeyChanged":     {app.ErrKeyChanged, errkind.KeyChanged},
+	"app.ErrNoSuchDevice":   {app.ErrNoSuchDevice, errkind.NoSuchDevice},
+	"app.ErrAmbiguous":      {app.ErrAmbiguous, errkind.Ambiguous},
+	"app.ErrTrustCorrupt":   {app.ErrTrustCorrupt, errkind.TrustFile},
+	"app.ErrTrustVersion":   {app.ErrTrustVersion, errkind.TrustFile},
+	"app.ErrHistoryVersion": {app.ErrHistoryVersion, errkind.HistoryFile},
 }
 
 // TestEverySentinelHasAKind parses every package under core/ for

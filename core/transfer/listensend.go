@@ -7,6 +7,8 @@ import (
 	"net"
 	"sync/atomic"
 	"time"
+
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 // MaxListenerGuesses is how many connections Send on a Listener lets
@@ -65,7 +67,7 @@ func sendAccepted(ctx context.Context, cfg SendConfig, ev *emitter) (Summary, er
 		one.Dialer = func(context.Context, string) (net.Conn, error) { return nc, nil }
 		one.exposing = func() { exposed.Store(true) }
 		inner := &emitter{f: func(e Event) {
-			if _, ok := e.(Connected); ok {
+			if _, ok := e.(event.Connected); ok {
 				proven.Store(true)
 				markProven(nc)
 			}
@@ -76,7 +78,7 @@ func sendAccepted(ctx context.Context, cfg SendConfig, ev *emitter) (Summary, er
 			return sum, err
 		}
 		nc.Close()
-		u := Unproven{Addr: one.Addrs[0], Err: err, Guessed: exposed.Load(), Allowed: MaxListenerGuesses}
+		u := event.Unproven{Addr: one.Addrs[0], Err: err, Message: err.Error(), Guessed: exposed.Load(), Allowed: MaxListenerGuesses}
 		if u.Guessed {
 			wrong++
 		}

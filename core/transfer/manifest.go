@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/ferry-project/ferry/core/place"
 )
 
 // source is where the sender reads an entry from: a file in a file
@@ -77,7 +79,7 @@ func (m *manifest) add(e Entry, s source) error {
 }
 
 // addText adds a text item. Its name defaults to text.txt; a name
-// already taken at the top is numbered (clashName) rather than refused.
+// already taken at the top is numbered (place.ClashName) rather than refused.
 func (m *manifest) addText(it Item) error {
 	name := it.Name
 	if name == "" {
@@ -88,7 +90,7 @@ func (m *manifest) addText(it Item) error {
 	}
 	base := name
 	for n := 1; m.tops[strings.ToLower(name)]; n++ {
-		name = clashName(base, n, false)
+		name = place.ClashName(base, n, false)
 	}
 	m.tops[strings.ToLower(name)] = true
 	return m.add(Entry{Path: name, Kind: KindText, Size: int64(len(it.Text)), Mode: 0o644, ModTime: time.Now()}, source{text: it.Text})

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
@@ -146,12 +147,12 @@ func TestSendManyDeclineDieDeliver(t *testing.T) {
 	want := []struct{ accepted, failed, finished int }{{0, 1, 0}, {1, 1, 0}, {1, 0, 1}}
 	for i, w := range want {
 		e := evs.by[i]
-		got := [3]int{countOf[Accepted](e), countOf[Failed](e), countOf[Finished](e)}
+		got := [3]int{countOf[event.Accepted](e), countOf[event.Error](e), countOf[event.Done](e)}
 		if got != [3]int{w.accepted, w.failed, w.finished} {
-			t.Errorf("receiver %d: Accepted, Failed, Finished = %v, want %v", i, got, w)
+			t.Errorf("receiver %d: event.Accepted, event.Error, event.Done = %v, want %v", i, got, w)
 		}
-		if countOf[Connected](e) != 1 {
-			t.Errorf("receiver %d: %d Connected events", i, countOf[Connected](e))
+		if countOf[event.Connected](e) != 1 {
+			t.Errorf("receiver %d: %d event.Connected events", i, countOf[event.Connected](e))
 		}
 	}
 }
@@ -184,12 +185,12 @@ func TestSendManySlowAccepterDoesNotHoldOthers(t *testing.T) {
 		Gather: 50 * time.Millisecond,
 		OnEvent: func(to int, ev Event) {
 			switch ev.(type) {
-			case Finished:
+			case event.Done:
 				order = append(order, fmt.Sprintf("%d finished", to))
 				if to == 0 {
 					slow.r.Accept()
 				}
-			case Accepted:
+			case event.Accepted:
 				order = append(order, fmt.Sprintf("%d accepted", to))
 			}
 		},

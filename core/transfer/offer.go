@@ -115,7 +115,7 @@ func summarize(entries []Entry) Offer {
 		case KindFile:
 			o.Files++
 		case KindDir:
-			o.Dirs++
+			o.Folders++
 		case KindText:
 			o.Texts++
 		}

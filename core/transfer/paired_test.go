@@ -12,8 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 )
 
 // pinSet is a receiver's pins, changeable while it serves.
@@ -66,9 +67,9 @@ func TestPairedTransfer(t *testing.T) {
 		r   *recorder
 		key []byte
 	}{"sender": {p.sev, rid.Public()}, "receiver": {p.rev, sid.Public()}} {
-		c := eventsOf[Connected](tc.r)
+		c := eventsOf[event.Connected](tc.r)
 		if len(c) != 1 || !c[0].Paired || !bytes.Equal(c[0].PeerKey, tc.key) {
-			t.Errorf("%s's Connected: %+v, want Paired with the peer's key", end, c)
+			t.Errorf("%s's event.Connected: %+v, want Paired with the peer's key", end, c)
 		}
 	}
 	// A code sender to the same kind of receiver is not paired.
@@ -77,8 +78,8 @@ func TestPairedTransfer(t *testing.T) {
 	if _, serr, _, rerr := q.run(t.Context(), textItem("hi")); serr != nil || rerr != nil {
 		t.Fatalf("code sender: send %v, receive %v", serr, rerr)
 	}
-	if c := eventsOf[Connected](q.rev); len(c) != 1 || c[0].Paired || len(c[0].PeerKey) != 32 {
-		t.Errorf("code sender's Connected: %+v", c)
+	if c := eventsOf[event.Connected](q.rev); len(c) != 1 || c[0].Paired || len(c[0].PeerKey) != 32 {
+		t.Errorf("code sender's event.Connected: %+v", c)
 	}
 }
 
@@ -123,7 +124,7 @@ func TestPairedRefusals(t *testing.T) {
 		t.Fatalf("impostor: got %v, want ErrNotPaired", err)
 	}
 
-	if p.r.Code() != code || len(eventsOf[CodeChanged](p.rev)) != 0 {
+	if p.r.Code() != code || len(eventsOf[event.CodeChanged](p.rev)) != 0 {
 		t.Fatal("paired-mode failures counted as wrong codes")
 	}
 	if _, serr, _, rerr := p.run(ctx, textItem("still serving")); serr != nil || rerr != nil {
@@ -132,9 +133,9 @@ func TestPairedRefusals(t *testing.T) {
 	// Serve has returned, so every handshake's goroutine has ended: the
 	// receiver reported each refusal, and said why.
 	checkRefused(t, p.rev,
-		Refused{Reason: NotTrusted, PeerFingerprint: sid.Fingerprint(), PeerKey: sid.Public()},
-		Refused{Reason: PinMismatch},
-		Refused{Reason: NotTrusted, PeerFingerprint: impostor.Fingerprint(), PeerKey: impostor.Public()})
+		event.Refused{Reason: event.NotTrusted, PeerFingerprint: sid.Fingerprint(), PeerKey: sid.Public()},
+		event.Refused{Reason: event.PinMismatch},
+		event.Refused{Reason: event.NotTrusted, PeerFingerprint: impostor.Fingerprint(), PeerKey: impostor.Public()})
 
 	// A receiver that accepts no paired senders.
 	q := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll})
@@ -148,7 +149,7 @@ func TestPairedRefusals(t *testing.T) {
 	if _, serr, _, rerr := q.run(ctx, textItem("with the code")); serr != nil || rerr != nil {
 		t.Fatalf("code sender after the refusal: send %v, receive %v", serr, rerr)
 	}
-	checkRefused(t, q.rev, Refused{Reason: PairedOff})
+	checkRefused(t, q.rev, event.Refused{Reason: event.TrustOff})
 
 	cfg = p.send
 	cfg.Code = code
@@ -176,7 +177,7 @@ func TestAutoAcceptPaired(t *testing.T) {
 			}
 			asked := false
 			p.rev.hook = func(ev Event) {
-				if _, ok := ev.(Offered); ok && tc.asked {
+				if _, ok := ev.(event.Offer); ok && tc.asked {
 					asked = true
 					p.r.Accept()
 				}
@@ -184,8 +185,8 @@ func TestAutoAcceptPaired(t *testing.T) {
 			if _, serr, _, rerr := p.run(t.Context(), textItem("auto?")); serr != nil || rerr != nil {
 				t.Fatalf("send %v, receive %v", serr, rerr)
 			}
-			if len(eventsOf[Offered](p.rev)) != 1 || asked != tc.asked {
-				t.Fatalf("Offered %d times, answered by Accept: %v, want %v", len(eventsOf[Offered](p.rev)), asked, tc.asked)
+			if len(eventsOf[event.Offer](p.rev)) != 1 || asked != tc.asked {
+				t.Fatalf("Offered %d times, answered by Accept: %v, want %v", len(eventsOf[event.Offer](p.rev)), asked, tc.asked)
 			}
 		})
 	}
@@ -195,27 +196,27 @@ func TestAutoAcceptPaired(t *testing.T) {
 // any order: each handshake reports on its own goroutine), each from a
 // loopback address, wrapping secure.ErrNotPaired (and saying to pair
 // again, where that is the cure), none with a count of dropped ones.
-func checkRefused(t *testing.T, r *recorder, want ...Refused) {
+func checkRefused(t *testing.T, r *recorder, want ...event.Refused) {
 	t.Helper()
-	got := eventsOf[Refused](r)
-	left := append([]Refused(nil), want...)
+	got := eventsOf[event.Refused](r)
+	left := append([]event.Refused(nil), want...)
 	for _, e := range got {
 		t.Logf("Refused %v from %s: %v", e.Reason, e.Addr, e.Err)
-		if !errors.Is(e.Err, secure.ErrNotPaired) || (e.Reason != PairedOff) != strings.Contains(e.Err.Error(), "pair again") ||
+		if !errors.Is(e.Err, secure.ErrNotPaired) || (e.Reason != event.TrustOff) != strings.Contains(e.Err.Error(), "pair again") ||
 			!strings.HasPrefix(e.Addr, "127.0.0.1:") || e.Dropped != 0 {
 			t.Errorf("Refused event: %+v", e)
 		}
-		i := slices.IndexFunc(left, func(w Refused) bool {
+		i := slices.IndexFunc(left, func(w event.Refused) bool {
 			return w.Reason == e.Reason && w.PeerFingerprint == e.PeerFingerprint && bytes.Equal(w.PeerKey, e.PeerKey)
 		})
 		if i < 0 {
-			t.Errorf("unexpected Refused %v %q", e.Reason, e.PeerFingerprint)
+			t.Errorf("unexpected event.Refused %v %q", e.Reason, e.PeerFingerprint)
 			continue
 		}
 		left = slices.Delete(left, i, i+1)
 	}
 	for _, w := range left {
-		t.Errorf("no Refused %v %q", w.Reason, w.PeerFingerprint)
+		t.Errorf("no event.Refused %v %q", w.Reason, w.PeerFingerprint)
 	}
 }
 
@@ -246,10 +247,10 @@ func (c *frozenClock) add(d time.Duration) {
 func TestRefusedLimit(t *testing.T) {
 	ctx := t.Context()
 	clock := &frozenClock{now: time.Unix(1_700_000_000, 0), reads: make(chan struct{}, 64)}
-	events := make(chan Refused, 64)
+	events := make(chan event.Refused, 64)
 	p, pins := pairedPair(t, ReceiverConfig{Policy: AcceptAll, hooks: &hooks{now: clock.read}})
 	p.rev.hook = func(ev Event) {
-		if e, ok := ev.(Refused); ok {
+		if e, ok := ev.(event.Refused); ok {
 			events <- e
 		}
 	}
@@ -271,21 +272,21 @@ func TestRefusedLimit(t *testing.T) {
 			}
 		}
 	}
-	next := func() Refused {
+	next := func() event.Refused {
 		t.Helper()
 		select {
 		case e := <-events:
 			return e
 		case <-time.After(waitLimit):
-			t.Fatal("no Refused event")
+			t.Fatal("no event.Refused event")
 		}
-		return Refused{}
+		return event.Refused{}
 	}
 
 	const flood = 10
 	refuse(flood)
 	for range refusedBurst {
-		if e := next(); e.Reason != NotTrusted || e.Dropped != 0 {
+		if e := next(); e.Reason != event.NotTrusted || e.Dropped != 0 {
 			t.Fatalf("Refused in the burst: %+v", e)
 		}
 	}
@@ -318,7 +319,7 @@ func TestRefusedLimit(t *testing.T) {
 	}
 	// Serve has returned: every handshake has ended, and the wrong code
 	// and the stranger never reached the limit.
-	if n := len(eventsOf[Refused](p.rev)); n != refusedBurst+1 || len(clock.reads) != 0 {
-		t.Fatalf("%d Refused events and %d more refusals, want %d and none", n, len(clock.reads), refusedBurst+1)
+	if n := len(eventsOf[event.Refused](p.rev)); n != refusedBurst+1 || len(clock.reads) != 0 {
+		t.Fatalf("%d event.Refused events and %d more refusals, want %d and none", n, len(clock.reads), refusedBurst+1)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/ferry-project/ferry/core/place"
 )
 
 // failAfter passes its first n writes through, then fails as a full disk.
@@ -27,7 +29,7 @@ func (f *failAfter) Write(b []byte) (int, error) {
 // this transfer's or another's.
 func TestPartialFolderTidied(t *testing.T) {
 	dir := t.TempDir()
-	parts := filepath.Join(dir, partialDir)
+	parts := filepath.Join(dir, place.PartialDir)
 	src := filepath.Join(t.TempDir(), "a.bin")
 	writeFile(t, src, pattern(4*maxChunk, 6))
 
@@ -40,7 +42,7 @@ func TestPartialFolderTidied(t *testing.T) {
 		t.Fatalf("send: %v; receive: %v; want ErrNoSpace on both", serr, rerr)
 	}
 	if got, err := os.ReadDir(parts); err != nil || len(got) != 1 {
-		t.Fatalf("after the failure, %s holds %v (%v), want the partial file", partialDir, got, err)
+		t.Fatalf("after the failure, %s holds %v (%v), want the partial file", place.PartialDir, got, err)
 	}
 
 	// The resume completes: the folder is empty, and goes.
@@ -53,7 +55,7 @@ func TestPartialFolderTidied(t *testing.T) {
 		t.Error("the second transfer did not resume the partial file")
 	}
 	if _, err := os.Lstat(parts); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("an empty %s was left behind: %v", partialDir, err)
+		t.Errorf("an empty %s was left behind: %v", place.PartialDir, err)
 	}
 
 	// Another transfer's partial file keeps the folder.

@@ -15,7 +15,10 @@ import (
 	"testing/iotest"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"lukechampine.com/blake3"
+
+	"github.com/ferry-project/ferry/core/place"
 )
 
 // TestAbortReasonHidesLocalPaths: when a file fails on the sender's disk,
@@ -30,7 +33,7 @@ func TestAbortReasonHidesLocalPaths(t *testing.T) {
 	}{
 		{"changed while read", ErrSourceChanged, func(p *pair, abs string) {
 			p.sev.hook = func(ev Event) {
-				if _, ok := ev.(Progress); ok {
+				if _, ok := ev.(event.Progress); ok {
 					later := time.Now().Add(time.Hour)
 					os.Chtimes(abs, later, later)
 				}
@@ -130,7 +133,7 @@ func TestNoSpaceAbortHidesDestination(t *testing.T) {
 	}
 	t.Logf("sender: %v", serr)
 	t.Logf("receiver: %v", rerr)
-	if !strings.Contains(rerr.Error(), filepath.Join(dir, partialDir)) {
+	if !strings.Contains(rerr.Error(), filepath.Join(dir, place.PartialDir)) {
 		t.Errorf("the receiver's own error does not name its partial file: %v", rerr)
 	}
 	if strings.Contains(serr.Error(), dir) {
@@ -227,7 +230,7 @@ func TestHaveHashStaysHome(t *testing.T) {
 // enough space"; how much the offer needs and how much is free is for
 // the receiver's person.
 func TestNoSpaceRefusalHidesFigures(t *testing.T) {
-	if _, ok := freeSpace(t.TempDir()); !ok {
+	if _, ok := place.FreeSpace(t.TempDir()); !ok {
 		t.Skip("free space cannot be known on windows or this system")
 	}
 	const huge = 1 << 60
@@ -247,8 +250,8 @@ func TestNoSpaceRefusalHidesFigures(t *testing.T) {
 	if !errors.Is(rerr, ErrNoSpace) || !strings.Contains(rerr.Error(), strconv.Itoa(huge)) || !strings.Contains(rerr.Error(), "free") {
 		t.Errorf("the receiver's own error does not give the figures: %v", rerr)
 	}
-	if n := len(eventsOf[Offered](p.rev)); n != 0 {
-		t.Errorf("the person was asked about an offer that cannot fit (%d Offered events)", n)
+	if n := len(eventsOf[event.Offer](p.rev)); n != 0 {
+		t.Errorf("the person was asked about an offer that cannot fit (%d event.Offer events)", n)
 	}
 }
 
@@ -279,7 +282,7 @@ func TestSymlinkRefusalHidesWhat(t *testing.T) {
 	if !strings.Contains(rerr.Error(), "symlink") || !strings.Contains(rerr.Error(), "Projects") {
 		t.Errorf("the receiver's own error does not say what and where: %v", rerr)
 	}
-	if n := len(eventsOf[Offered](p.rev)); n != 0 {
-		t.Errorf("the person was asked about an offer that cannot be written (%d Offered events)", n)
+	if n := len(eventsOf[event.Offer](p.rev)); n != 0 {
+		t.Errorf("the person was asked about an offer that cannot be written (%d event.Offer events)", n)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/diag"
 )
 
@@ -32,7 +33,7 @@ func (e *emitter) forSession(id int) *emitter { return &emitter{up: e, session: 
 
 func (e *emitter) emit(ev Event) {
 	if e != nil && e.up != nil {
-		e.up.emit(stamp(ev, e.session))
+		e.up.emit(event.InSession(ev, e.session))
 		return
 	}
 	if e == nil || e.f == nil {
@@ -44,14 +45,14 @@ func (e *emitter) emit(ev Event) {
 }
 
 // meter turns byte counts into Progress events (at most one per
-// progressEvery, plus a last one) and, with diagnostics on, Diagnostics
-// events every diagEvery. It is owned by the goroutine that moves the
+// progressEvery, plus a last one) and, with diagnostics on, Diag events
+// every diagEvery. It is owned by the goroutine that moves the
 // bytes; it starts no goroutine of its own, so a stalled transfer simply
 // reports nothing new.
 type meter struct {
 	ev      *emitter
 	timers  *diag.Timers
-	diagOn  bool
+	diagEnd string // event.Sender or event.Receiver with diagnostics on, "" off
 	entries int
 
 	total, done int64
@@ -67,9 +68,9 @@ type meter struct {
 	started     time.Time
 }
 
-func newMeter(ev *emitter, t *diag.Timers, diagOn bool, total int64, entries int) *meter {
+func newMeter(ev *emitter, t *diag.Timers, diagEnd string, total int64, entries int) *meter {
 	now := time.Now()
-	return &meter{ev: ev, timers: t, diagOn: diagOn, total: total, entries: entries,
+	return &meter{ev: ev, timers: t, diagEnd: diagEnd, total: total, entries: entries,
 		started: now, lastDiag: now, lastSplit: t.Snapshot()}
 }
 
@@ -101,9 +102,9 @@ const rateWarmup = 500 * time.Millisecond
 // tick emits what is due; final forces a Progress event.
 func (m *meter) tick(final bool) {
 	now := time.Now()
-	if m.diagOn && now.Sub(m.lastDiag) >= diagEvery {
+	if m.diagEnd != "" && now.Sub(m.lastDiag) >= diagEvery {
 		sp := m.timers.Snapshot()
-		m.ev.emit(Diagnostics{Interval: now.Sub(m.lastDiag), Split: sp.Sub(m.lastSplit)})
+		m.ev.emit(event.NewDiag(m.diagEnd, sp.Sub(m.lastSplit), now.Sub(m.lastDiag)))
 		m.lastDiag, m.lastSplit = now, sp
 	}
 	if !final && !m.lastEmit.IsZero() && now.Sub(m.lastEmit) < progressEvery {
@@ -137,9 +138,18 @@ func (m *meter) tick(final bool) {
 		}
 	}
 	m.lastEmit, m.lastDone = now, m.done
-	m.ev.emit(Progress{
-		Done: m.done, Total: m.total, Rate: m.rate, ETA: eta,
+	m.ev.emit(event.Progress{
+		Done: m.done, Total: m.total, Rate: m.rate, ETA: eta.Seconds(),
 		Current: m.current, CurrentDone: m.curDone, CurrentSize: m.curSize,
 		EntriesDone: m.entriesDone, Entries: m.entries,
 	})
+}
+
+// diagEnd is the meter's diagEnd for end: end with diagnostics on, ""
+// off.
+func diagEnd(on bool, end string) string {
+	if on {
+		return end
+	}
+	return ""
 }

@@ -7,7 +7,7 @@ import (
 
 // This file declares the protocol's messages once: their types, names,
 // size caps, which end sends each and in which states the reading end
-// accepts it (messages). Both ends read through readMsg (link.go), which
+// accepts it (messages). Both ends read through link.readMsg (session.go), which
 // checks a message against this table; the fuzz and corpus tests walk
 // it (TestProtocolTable fails when a row has no decoder in FuzzMessage or
 // no seed). Adding a message is a row here, its encoder and decoder (a

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/place"
 )
 
 // maxResumes bounds the partial files resumed in one transfer: each
@@ -37,10 +40,10 @@ type rsession struct {
 	declineReason string
 
 	buf     []byte
-	hash    hasher   // the current entry's, reused from entry to entry
-	dest    *dest    // nil with a Sink
-	sink    Sink     // cfg.Sink once it was told of an entry: End is owed
-	entries []rentry // the offer's, in its order
+	hash    hasher      // the current entry's, reused from entry to entry
+	dest    *place.Dest // nil with a Sink
+	sink    Sink        // cfg.Sink once it was told of an entry: End is owed
+	entries []rentry    // the offer's, in its order
 	meter   *meter
 	sum     Summary
 	start   time.Time
@@ -52,7 +55,7 @@ type rsession struct {
 type rentry struct {
 	Entry
 	// final is where it goes under the destination: its path, with its
-	// top-level folder renamed when that name is taken (mapTops),
+	// top-level folder renamed when that name is taken (place.MapTops),
 	// computed once from the offer; its path with a Sink.
 	final string
 	// partial is the size of a file's partial file when the offer came
@@ -93,7 +96,7 @@ func (s *rsession) run(parent context.Context) (Summary, error) {
 	// Every error of the exchange may name a file under the destination
 	// (os.Root's files carry its path in their name): the sender is told
 	// none of it.
-	err := hidePath(s.exchange(ctx), s.cfg.Dir, "the destination folder")
+	err := hidePath(inTheWay(s.exchange(ctx)), s.cfg.Dir, "the destination folder")
 	aborted := false
 	if err != nil {
 		if s.meter != nil {
@@ -138,8 +141,8 @@ func (s *rsession) run(parent context.Context) (Summary, error) {
 	}
 	s.held.release(s.rcv.shared)
 	if s.dest != nil {
-		s.rcv.shared.close(func() { s.dest.removePartialDir() })
-		s.dest.close()
+		s.rcv.shared.close(func() { s.dest.RemovePartialDir() })
+		s.dest.Close()
 	}
 	if s.sink != nil {
 		s.sink.End(err)
@@ -147,7 +150,7 @@ func (s *rsession) run(parent context.Context) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	s.ev.emit(Finished{Summary: s.sum})
+	s.ev.emit(event.Done{Summary: s.sum})
 	return s.sum, nil
 }
 
@@ -162,7 +165,7 @@ func (s *rsession) exchange(ctx context.Context) error {
 	}
 	m.body = nil
 	addr := s.conn.NetConn().RemoteAddr().String()
-	s.ev.emit(Connected{PeerName: om.Name, PeerFingerprint: s.peerFP, PeerKey: s.peerKey, Paired: s.paired, Addr: addr,
+	s.ev.emit(event.Connected{PeerName: om.Name, PeerFingerprint: s.peerFP, PeerKey: s.peerKey, Paired: s.paired, Addr: addr,
 		WrongCodes: s.wrongCodes})
 	if err := validateEntries(om.Entries); err != nil {
 		return fmt.Errorf("refusing the offer: %w", err)
@@ -213,19 +216,19 @@ func (s *rsession) exchange(ctx context.Context) error {
 // fits. A Sink has none of these.
 func (s *rsession) openFolder(offered []Entry) error {
 	var err error
-	if s.dest, err = openDest(s.cfg.Dir, s.cfg.Overwrite, s.peerFP); err != nil {
+	if s.dest, err = place.OpenDest(s.cfg.Dir, s.cfg.Overwrite, s.peerFP); err != nil {
 		return forPeer(err, reasonUnwritable)
 	}
 	s.rcv.shared.open()
-	tops, err := s.dest.mapTops(offered)
+	tops, err := s.dest.MapTops(folders(offered))
 	if err != nil {
 		return forPeer(fmt.Errorf("refusing the offer: %w", err), reasonUnwritable)
 	}
 	for i := range s.entries {
 		e := &s.entries[i]
-		e.final = finalPath(e.Path, tops)
+		e.final = place.FinalPath(e.Path, tops)
 		if e.Kind == KindFile {
-			e.partial = s.dest.regularSize(s.partPath(i))
+			e.partial = s.dest.RegularSize(s.partPath(i))
 		}
 	}
 	_, err = s.checkSpace(s.rcv.shared.othersPending(&s.held.left))
@@ -233,7 +236,21 @@ func (s *rsession) openFolder(offered []Entry) error {
 }
 
 // partPath names entry i's partial file.
-func (s *rsession) partPath(i int) string { return s.dest.partialPath(s.entries[i].Entry) }
+func (s *rsession) partPath(i int) string {
+	e := &s.entries[i]
+	return s.dest.PartialName(e.Path, e.Size, e.ModTime)
+}
+
+// folders are the paths of the offer's folders, in its order.
+func folders(entries []Entry) []string {
+	var paths []string
+	for _, e := range entries {
+		if e.Kind == KindDir {
+			paths = append(paths, e.Path)
+		}
+	}
+	return paths
+}
 
 // checkSpace refuses an offer that cannot fit: its bytes, less what
 // partial files already hold, against the space free on the destination
@@ -241,7 +258,7 @@ func (s *rsession) partPath(i int) string { return s.dest.partialPath(s.entries[
 // returns what the offer needs.
 func (s *rsession) checkSpace(others int64) (int64, error) {
 	need := s.need()
-	free, ok := freeSpace(s.cfg.Dir)
+	free, ok := place.FreeSpace(s.cfg.Dir)
 	if !ok {
 		return need, nil
 	}
@@ -297,10 +314,10 @@ func (s *rsession) decideOffer(ctx context.Context, offer Offer) (bool, error) {
 	}
 	switch policy {
 	case AcceptAll:
-		s.ev.emit(Offered{Offer: offer})
+		s.ev.emit(offer)
 		return true, nil
 	case DeclineAll:
-		s.ev.emit(Offered{Offer: offer})
+		s.ev.emit(offer)
 		s.declineReason = "declined by policy"
 		return false, nil
 	}
@@ -313,7 +330,7 @@ func (s *rsession) decideOffer(ctx context.Context, offer Offer) (bool, error) {
 			drained = true
 		}
 	}
-	s.ev.emit(Offered{Offer: offer})
+	s.ev.emit(offer)
 	select {
 	case yes := <-decide:
 		s.declineReason = "declined by the user"
@@ -354,7 +371,7 @@ func (s *rsession) prepare(ctx context.Context) error {
 		}
 		switch e.Kind {
 		case KindDir:
-			existed, err := s.dest.mkdir(e.final, e.Entry)
+			existed, err := s.dest.Mkdir(e.final, e.Mode)
 			if err != nil {
 				return err
 			}
@@ -365,7 +382,7 @@ func (s *rsession) prepare(ctx context.Context) error {
 			continue
 		}
 		total += e.Size
-		if s.dest.regularSize(e.final) == e.Size {
+		if s.dest.RegularSize(e.final) == e.Size {
 			// Only that a file of this size is here goes out; whether it
 			// is the same is checked here, against the sender's hash.
 			ans.Items = append(ans.Items, answerItem{Index: i, Action: actHave, Offset: e.Size})
@@ -375,7 +392,7 @@ func (s *rsession) prepare(ctx context.Context) error {
 		}
 		if k := min(e.partial, e.Size); k > 0 && resumes < maxResumes && s.claimPart(s.partPath(i)) {
 			h := newHasher()
-			if err := s.dest.hashPrefix(ctx, s.partPath(i), k, h, s.buf, s.timers); err == nil {
+			if err := hashPrefix(ctx, s.dest, s.partPath(i), k, h, s.buf, s.timers); err == nil {
 				it := answerItem{Index: i, Action: actResume, Offset: k}
 				h.Sum(it.Hash[:0])
 				ans.Items = append(ans.Items, it)
@@ -387,7 +404,7 @@ func (s *rsession) prepare(ctx context.Context) error {
 			}
 		}
 	}
-	s.meter = newMeter(s.ev, s.timers, s.cfg.Diag, total, len(s.entries))
+	s.meter = newMeter(s.ev, s.timers, diagEnd(s.cfg.Diag, event.Receiver), total, len(s.entries))
 	s.send(msgAnswer, ans.encode())
 	return s.matchHaves(ctx, ans.haves())
 }
@@ -408,7 +425,7 @@ func (s *rsession) matchHaves(ctx context.Context, haves []int) error {
 		h := &s.hash
 		h.Reset()
 		e := &s.entries[i]
-		err := s.dest.hashPrefix(ctx, e.final, e.Size, h, s.buf, s.timers)
+		err := hashPrefix(ctx, s.dest, e.final, e.Size, h, s.buf, s.timers)
 		if ctx.Err() != nil {
 			return cancelError(ctx)
 		}

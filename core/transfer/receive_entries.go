@@ -8,7 +8,9 @@ import (
 	"os"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/diag"
+	"github.com/ferry-project/ferry/core/place"
 )
 
 // receive takes the sender's entries, in offer order, then its finish.
@@ -99,12 +101,12 @@ type incoming struct {
 	h     *hasher // over every byte of the file, kept ones included
 	left  int64   // bytes still due
 	f     *os.File
-	part  string    // f's name: the partial file, for a file into Dir
-	spare bool      // part is not the entry's own name: nobody resumes it
-	root  *os.Root  // where a spare is removed
-	sf    SinkFile  // or the Sink's file
-	w     io.Writer // f or sf, through a test's hook; nil for a text into Dir
-	text  []byte    // a text's bytes
+	part  string      // f's name: the partial file, for a file into Dir
+	spare bool        // part is not the entry's own name: nobody resumes it
+	dest  *place.Dest // where a spare is removed
+	sf    SinkFile    // or the Sink's file
+	w     io.Writer   // f or sf, through a test's hook; nil for a text into Dir
+	text  []byte      // a text's bytes
 }
 
 // abandon closes what the entry still holds open when the transfer ends
@@ -119,7 +121,7 @@ func (in *incoming) abandon() {
 		in.f.Close()
 		in.f = nil
 		if in.spare {
-			in.root.Remove(in.part)
+			in.dest.RemovePartial(in.part)
 		}
 	}
 }
@@ -162,10 +164,10 @@ func (s *rsession) startEntry(i int, off int64) (*incoming, Outcome, error) {
 			// Another session writes this partial file: this one
 			// writes a spare, which it removes if it fails, since
 			// nothing could resume it.
-			in.part, in.spare, in.root = s.dest.sparePath(), true, s.dest.root
+			in.part, in.spare, in.dest = s.dest.SpareName(), true, s.dest
 			s.claimPart(in.part)
 		}
-		if in.f, err = s.dest.openPartial(in.part, off); err != nil {
+		if in.f, err = s.dest.OpenPartial(in.part, off); err != nil {
 			return nil, 0, fmt.Errorf("receiving %q: %w", e.Path, err)
 		}
 		in.w = s.cfg.hooks.writer(in.f)
@@ -204,7 +206,7 @@ func (s *rsession) takeBytes(ctx context.Context, in *incoming) error {
 			if in.f != nil {
 				in.f.Close()
 				in.f = nil
-				s.dest.root.Remove(in.part)
+				s.dest.RemovePartial(in.part)
 			}
 			return fmt.Errorf("%q: %w", e.Path, ErrVerify)
 		}
@@ -238,7 +240,7 @@ func (s *rsession) takeChunk(in *incoming, n int) error {
 			err = io.ErrShortWrite
 		}
 		if err != nil {
-			err = fmt.Errorf("writing %q: %w", e.Path, diskError(err))
+			err = fmt.Errorf("writing %q: %w", e.Path, place.DiskError(err))
 			if in.sf != nil {
 				return sinkError(err)
 			}
@@ -265,13 +267,13 @@ func (s *rsession) keep(in *incoming, outcome Outcome) error {
 			return sinkError(fmt.Errorf("saving %q: %w", e.Path, err))
 		}
 		if e.Kind == KindText {
-			s.ev.emit(TextReceived{Entry: e, Text: string(in.text)})
+			s.ev.emit(event.Text{Name: e.Path, Text: string(in.text)})
 		}
 		s.confirm(in.i, outcome, e.Path)
 		return nil
 	}
 	if e.Kind == KindText {
-		s.ev.emit(TextReceived{Entry: e, Text: string(in.text)})
+		s.ev.emit(event.Text{Name: e.Path, Text: string(in.text)})
 		saved := ""
 		if s.cfg.SaveText {
 			var err error
@@ -282,12 +284,12 @@ func (s *rsession) keep(in *incoming, outcome Outcome) error {
 		s.confirm(in.i, Received, saved)
 		return nil
 	}
-	err := s.dest.finish(in.f, in.part, e)
+	err := s.dest.Finish(in.f, in.part, e.Mode, e.ModTime)
 	in.f = nil
 	if err != nil {
-		return fmt.Errorf("finishing %q: %w", e.Path, diskError(err))
+		return fmt.Errorf("finishing %q: %w", e.Path, place.DiskError(err))
 	}
-	saved, replaced, err := s.dest.place(in.part, s.entries[in.i].final)
+	saved, replaced, err := s.dest.Place(in.part, s.entries[in.i].final)
 	if err != nil {
 		return fmt.Errorf("placing %q: %w", e.Path, err)
 	}
@@ -303,11 +305,11 @@ func sinkError(err error) error { return forPeer(err, reasonUnwritable) }
 func (s *rsession) saveText(i int, text []byte) (string, error) {
 	e, part := s.entries[i].Entry, s.partPath(i)
 	if !s.claimPart(part) {
-		part = s.dest.sparePath() // another session saves the same text
+		part = s.dest.SpareName() // another session saves the same text
 		s.claimPart(part)
 	}
 	defer s.releasePart(part)
-	f, err := s.dest.openPartial(part, 0)
+	f, err := s.dest.OpenPartial(part, 0)
 	if err != nil {
 		return "", err
 	}
@@ -316,12 +318,12 @@ func (s *rsession) saveText(i int, text []byte) (string, error) {
 	s.timers.Since(diag.DiskWrite, start, w)
 	if err != nil {
 		f.Close()
-		return "", fmt.Errorf("saving %q: %w", e.Path, diskError(err))
+		return "", fmt.Errorf("saving %q: %w", e.Path, place.DiskError(err))
 	}
-	if err := s.dest.finish(f, part, e); err != nil {
-		return "", fmt.Errorf("saving %q: %w", e.Path, diskError(err))
+	if err := s.dest.Finish(f, part, e.Mode, e.ModTime); err != nil {
+		return "", fmt.Errorf("saving %q: %w", e.Path, place.DiskError(err))
 	}
-	saved, _, err := s.dest.place(part, s.entries[i].final)
+	saved, _, err := s.dest.Place(part, s.entries[i].final)
 	return saved, err
 }
 
@@ -332,7 +334,7 @@ func (s *rsession) saveText(i int, text []byte) (string, error) {
 func (s *rsession) finish() error {
 	for i := len(s.entries) - 1; i >= 0 && s.dest != nil; i-- {
 		if e := &s.entries[i]; e.Kind == KindDir && e.created {
-			if err := s.dest.setDirTime(e.final, e.Entry); err != nil {
+			if err := s.dest.SetDirTime(e.final, e.ModTime); err != nil {
 				return err
 			}
 		}

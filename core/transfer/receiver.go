@@ -9,8 +9,11 @@ import (
 	"net"
 	"os"
 	"sync"
+	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/diag"
+	"github.com/ferry-project/ferry/core/guess"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
@@ -39,8 +42,8 @@ type Receiver struct {
 	// questions are the offers waiting for the person, oldest first.
 	questions []question
 	// budget bounds the wrong codes checked by the whole device (see
-	// budget.go), across Receivers.
-	budget *Budget
+	// core/guess), across Receivers.
+	budget *guess.Budget
 
 	refusals refusalLimit // Refused events, across Serve calls
 }
@@ -117,7 +120,7 @@ func newReceiver(cfg ReceiverConfig) (*Receiver, error) {
 	cfg.Timeout = orDefault(cfg.Timeout, defaultTimeout)
 	budget := cfg.Budget
 	if budget == nil {
-		budget = NewBudget(BudgetConfig{})
+		budget = guess.NewBudget(guess.Config{})
 	}
 	life, kill := context.WithCancelCause(context.Background())
 	return &Receiver{cfg: cfg, ln: ln, ev: &emitter{f: cfg.OnEvent}, decide: make(chan bool, 1),
@@ -208,7 +211,7 @@ func (r *Receiver) NewCode() string {
 	r.budget.Reset()
 	r.codes.toldStopped = false
 	r.mu.Unlock()
-	r.ev.emit(CodeChanged{Code: next, Reason: CodeRenewed})
+	r.ev.emit(event.CodeChanged{Code: next, Reason: event.CodeRenewed})
 	return next
 }
 
@@ -251,7 +254,7 @@ func (r *Receiver) Close() error {
 // listening. A wrong code counts against the current code; after
 // maxAttempts wrong codes a new one is picked and CodeChanged emitted.
 // Every wrong code also counts against the receiver's guess budget
-// (budget.go): past its free guesses, codes are held back for a while
+// (core/guess): past its free guesses, codes are held back for a while
 // (CodesHeld), then not checked at all (CodesStopped) until NewCode. A
 // code that the receiver picked is used up by the transfer it
 // authenticated: when that transfer ends, a new one is picked
@@ -311,7 +314,7 @@ func (r *Receiver) unclaim() { r.mu.Lock(); r.serving = false; r.mu.Unlock() }
 
 // session runs the transfer of a connection through the handshake, under
 // an id of its own that stamps its events (SessionOf), and emits its
-// Failed event itself; the caller took a slot for it.
+// Error event itself; the caller took a slot for it.
 func (r *Receiver) session(ctx context.Context, w won) (Summary, error) {
 	r.cfg.hooks.onSecured(w.sc)
 	ctx, cancel := context.WithCancelCause(ctx)
@@ -327,20 +330,20 @@ func (r *Receiver) session(ctx context.Context, w won) (Summary, error) {
 	}
 	if err != nil {
 		err = withKind(err)
-		ev.emit(Failed{Err: err})
+		ev.emit(event.Error{Err: err})
 		return Summary{}, sessionFailed{err}
 	}
 	return sum, nil
 }
 
-// sessionFailed is a session's error once its Failed event was emitted,
+// sessionFailed is a session's error once its Error event was emitted,
 // so that Serve does not emit another (noFailed unwraps it).
 type sessionFailed struct{ error }
 
 func (e sessionFailed) Unwrap() error { return e.error }
 
 // noFailed is what Serve and ServeConn return for a session's outcome:
-// the error itself, with its Failed event already emitted.
+// the error itself, with its Error event already emitted.
 func noFailed(err error) error {
 	var sf sessionFailed
 	if errors.As(err, &sf) {
@@ -411,7 +414,7 @@ func (r *Receiver) failed(err *error) {
 		return
 	}
 	*err = withKind(*err)
-	r.ev.emit(Failed{Err: *err})
+	r.ev.emit(event.Error{Err: *err})
 }
 
 // handshake runs the responder's handshake on nc with the current code,
@@ -470,7 +473,7 @@ func (r *Receiver) usedCode(gen int, completed bool) {
 	r.codes.usedGen, r.codes.usedWrong = r.codes.gen, r.codes.wrong
 	next := r.codes.retire()
 	r.mu.Unlock()
-	r.ev.emit(CodeChanged{Code: next, Reason: CodeUsed})
+	r.ev.emit(event.CodeChanged{Code: next, Reason: event.CodeUsed})
 }
 
 // guessTry is one code-mode handshake's view of the code: which one it
@@ -480,7 +483,7 @@ type guessTry struct {
 	code       string
 	gen        int
 	wrongCodes int
-	stopped    *CodesStopped // this guess spent the budget: said after the handshake
+	stopped    *event.CodesStopped // this guess spent the budget: said after the handshake
 }
 
 // attempt returns the code a new handshake uses and the Guess hook that
@@ -511,24 +514,24 @@ func (r *Receiver) attempt(ev *emitter) (*guessTry, func(check func() bool) secu
 		var evs []Event
 		answer := secure.Wrong
 		switch {
-		case !g.checked:
+		case !g.Checked:
 			answer = secure.Held
-		case g.right:
+		case g.Right:
 			t.wrongCodes = r.codes.wrongSince
 		default:
 			r.codes.wrongSince++
 			r.codes.wrong++
 			switch {
-			case g.spent:
+			case g.Spent:
 				// The code stays until NewCode: showing a new one that
 				// nobody may use would only mislead.
 			case r.codes.wrong >= r.cfg.hooks.maxAttempts():
 				next := r.codes.retire()
 				answer = secure.Retired
-				evs = append(evs, CodeChanged{Code: next})
+				evs = append(evs, event.CodeChanged{Code: next, Reason: event.CodeRetired})
 			}
-			if !g.spent && g.next.After(g.at) {
-				evs = append(evs, CodesHeld{Until: g.next, Wrong: g.wrong})
+			if !g.Spent && g.Next.After(g.At) {
+				evs = append(evs, event.CodesHeld{Until: g.Next.UTC().Format(time.RFC3339Nano), Wrong: g.Wrong})
 			}
 		}
 		r.endGuess(t, g, saveErr, evs, ev)
@@ -538,11 +541,11 @@ func (r *Receiver) attempt(ev *emitter) (*guessTry, func(check func() bool) secu
 
 // checkGuess has the budget check one guess, and tells a test's hook
 // when it was checked. r.mu is held.
-func (r *Receiver) checkGuess(check func() bool) (guessResult, error) {
-	g, saveErr := r.budget.guess(check)
-	if g.checked {
+func (r *Receiver) checkGuess(check func() bool) (guess.Result, error) {
+	g, saveErr := r.budget.Guess(check)
+	if g.Checked {
 		if h := r.cfg.hooks; h != nil && h.checked != nil {
-			h.checked(g.at, g.right)
+			h.checked(g.At, g.Right)
 		}
 	}
 	return g, saveErr
@@ -552,14 +555,14 @@ func (r *Receiver) checkGuess(check func() bool) (guessResult, error) {
 // another Receiver's did, t keeps CodesStopped for its handshake to say
 // (once per Receiver); then r.mu is released, a failure to save the
 // count is reported, and evs are emitted.
-func (r *Receiver) endGuess(t *guessTry, g guessResult, saveErr error, evs []Event, ev *emitter) {
-	if g.spent && !r.codes.toldStopped {
+func (r *Receiver) endGuess(t *guessTry, g guess.Result, saveErr error, evs []Event, ev *emitter) {
+	if g.Spent && !r.codes.toldStopped {
 		r.codes.toldStopped = true
-		t.stopped = &CodesStopped{Wrong: g.wrong}
+		t.stopped = &event.CodesStopped{Wrong: g.Wrong}
 	}
 	r.mu.Unlock()
 	if saveErr != nil {
-		r.budget.say(saveErr)
+		r.budget.Warn(saveErr)
 	}
 	for _, e := range evs {
 		ev.emit(e)
@@ -579,7 +582,7 @@ func (r *Receiver) tellStopped(ev *emitter) {
 	r.codes.toldStopped = true
 	r.mu.Unlock()
 	if !told {
-		ev.emit(CodesStopped{Wrong: r.budget.Wrong()})
+		ev.emit(event.CodesStopped{Wrong: r.budget.Wrong()})
 	}
 }
 
@@ -596,15 +599,15 @@ func (r *Receiver) checkUsed(t *guessTry, ev *emitter, check func() bool) secure
 	var evs []Event
 	answer := secure.Retired
 	switch {
-	case !g.checked:
+	case !g.Checked:
 		answer = secure.Held
-	case g.right:
+	case g.Right:
 		t.wrongCodes = r.codes.wrongSince // a right guess's answer is not read
 	default:
 		r.codes.wrongSince++
 		r.codes.usedWrong++
-		if !g.spent && g.next.After(g.at) {
-			evs = append(evs, CodesHeld{Until: g.next, Wrong: g.wrong})
+		if !g.Spent && g.Next.After(g.At) {
+			evs = append(evs, event.CodesHeld{Until: g.Next.UTC().Format(time.RFC3339Nano), Wrong: g.Wrong})
 		}
 	}
 	r.endGuess(t, g, saveErr, evs, ev)

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
@@ -78,18 +79,18 @@ func (r *Receiver) reportRefusal(ev *emitter, addr string, pins *pinCheck, err e
 	if !errors.Is(err, secure.ErrNotPaired) && !errors.Is(err, secure.ErrNoCodes) {
 		return
 	}
-	e := Refused{Addr: addr, Err: err}
+	e := event.Refused{Addr: addr, Err: err}
 	switch {
 	case errors.Is(err, secure.ErrNoCodes):
-		e.Reason = CodesOff
+		e.Reason = event.CodesOff
 	case pins.paired == nil:
-		e.Reason = PairedOff
+		e.Reason = event.TrustOff
 	case pins.refused != nil:
-		e.Reason, e.PeerKey, e.PeerFingerprint = NotTrusted, pins.refused, secure.Fingerprint(pins.refused)
+		e.Reason, e.PeerKey, e.PeerFingerprint = event.NotTrusted, pins.refused, secure.Fingerprint(pins.refused)
 	default:
 		// The responder's only other ErrNotPaired: the sender rejected
 		// this device's key in place of message 3.
-		e.Reason = PinMismatch
+		e.Reason = event.PinMismatch
 	}
 	ok, dropped := r.refusals.allow(r.cfg.hooks.clock())
 	if !ok {

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 // cutConn dies after a given number of written bytes, as a link that
@@ -86,7 +88,7 @@ func TestResumeAfterCuts(t *testing.T) {
 		}
 		var lastDone int64
 		p.sev.hook = func(ev Event) {
-			if pr, ok := ev.(Progress); ok {
+			if pr, ok := ev.(event.Progress); ok {
 				lastDone = pr.Done
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/diag"
 	"github.com/ferry-project/ferry/core/secure"
 )
@@ -25,7 +26,7 @@ func Send(ctx context.Context, cfg SendConfig) (sum Summary, err error) {
 	defer func() {
 		if err != nil {
 			err = withKind(err)
-			ev.emit(Failed{Err: err})
+			ev.emit(event.Error{Err: err})
 		}
 	}()
 	if cfg.Listener != nil {
@@ -133,7 +134,7 @@ func (s *sender) run(parent context.Context) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	s.ev.emit(Finished{Summary: s.sum})
+	s.ev.emit(event.Done{Summary: s.sum})
 	return s.sum, nil
 }
 
@@ -252,7 +253,7 @@ func (s *sender) exchange(ctx context.Context) error {
 		return err
 	}
 	s.offer.PeerName, s.offer.PeerFingerprint = hello.Name, s.peerFP
-	s.ev.emit(Connected{PeerName: hello.Name, PeerFingerprint: s.peerFP, PeerKey: s.peerKey, Paired: s.paired,
+	s.ev.emit(event.Connected{PeerName: hello.Name, PeerFingerprint: s.peerFP, PeerKey: s.peerKey, Paired: s.paired,
 		Addr: s.conn.NetConn().RemoteAddr().String()})
 
 	answer, err := await(ctx, s, s.replies.answer)
@@ -267,11 +268,11 @@ func (s *sender) exchange(ctx context.Context) error {
 	for _, it := range answer.Items {
 		total -= it.Offset
 	}
-	s.ev.emit(Accepted{Offer: s.offer, Total: total})
+	s.ev.emit(event.Accepted{By: event.ByPeer, TotalBytes: total, Offer: s.offer})
 	if err := s.cfg.gate.wait(ctx, s.keepalive, keepaliveAfter(s.timeout)); err != nil {
 		return err // SendMany's start line (many.go)
 	}
-	s.meter = newMeter(s.ev, s.timers, s.cfg.Diag, total, len(s.entries))
+	s.meter = newMeter(s.ev, s.timers, diagEnd(s.cfg.Diag, event.Sender), total, len(s.entries))
 	s.buf = make([]byte, headerLen+maxChunk)
 	matched, err := s.matchHaves(ctx, answer)
 	if err != nil {

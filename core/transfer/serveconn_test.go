@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/guess"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
@@ -107,8 +109,8 @@ func TestServeConnDesktopSendsToPage(t *testing.T) {
 		t.Fatalf("send: %v; serve: %v", serr, res.err)
 	}
 	sameTree(t, src, dest)
-	if conns := eventsOf[Connected](sev); len(conns) != 1 || conns[0].PeerName != "page" {
-		t.Errorf("desktop's Connected: %+v", conns)
+	if conns := eventsOf[event.Connected](sev); len(conns) != 1 || conns[0].PeerName != "page" {
+		t.Errorf("desktop's event.Connected: %+v", conns)
 	}
 	if !ssum.SameMachine {
 		t.Error("loopback not seen as one machine")
@@ -128,7 +130,7 @@ func TestServeConnGuessBudget(t *testing.T) {
 		checked++
 		mu.Unlock()
 	}}
-	b := NewBudget(BudgetConfig{Now: func() time.Time { return now }})
+	b := guess.NewBudget(guess.Config{Now: func() time.Time { return now }})
 	r, rev := newConnReceiver(t, ReceiverConfig{Policy: AcceptAll, hooks: h, Budget: b})
 	sid, _ := ids(t)
 	try := func(code string) (error, error) {
@@ -138,7 +140,7 @@ func TestServeConnGuessBudget(t *testing.T) {
 			Items: []Item{{Text: "x"}}, Dialer: connDialer(b), Timeout: 5 * time.Second})
 		return serr, (<-done).err
 	}
-	for i := range guessFree {
+	for i := range guess.Free {
 		serr, rerr := try("wrong!")
 		// Every maxAttempts-th wrong code retires the code: the error says so.
 		wrong := func(err error) bool {
@@ -150,17 +152,17 @@ func TestServeConnGuessBudget(t *testing.T) {
 	}
 	serr, rerr := try(r.Code())
 	if !errors.Is(serr, secure.ErrCodesHeld) || rerr == nil {
-		t.Fatalf("the right code after %d wrong ones: send %v, serve %v; want it held", guessFree, serr, rerr)
+		t.Fatalf("the right code after %d wrong ones: send %v, serve %v; want it held", guess.Free, serr, rerr)
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if checked != guessFree {
-		t.Errorf("%d guesses checked, want %d", checked, guessFree)
+	if checked != guess.Free {
+		t.Errorf("%d guesses checked, want %d", checked, guess.Free)
 	}
-	if n := len(eventsOf[CodeChanged](rev)); n != guessFree/3 {
-		t.Errorf("%d codes retired by %d wrong ones, want %d", n, guessFree, guessFree/3)
+	if n := len(eventsOf[event.CodeChanged](rev)); n != guess.Free/3 {
+		t.Errorf("%d codes retired by %d wrong ones, want %d", n, guess.Free, guess.Free/3)
 	}
-	if len(eventsOf[CodesHeld](rev)) == 0 {
+	if len(eventsOf[event.CodesHeld](rev)) == 0 {
 		t.Error("no CodesHeld")
 	}
 }

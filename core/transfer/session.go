@@ -17,6 +17,8 @@ import (
 
 	"github.com/ferry-project/ferry/core/diag"
 	"github.com/ferry-project/ferry/core/errkind"
+	"github.com/ferry-project/ferry/core/guess"
+	"github.com/ferry-project/ferry/core/place"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
@@ -28,8 +30,8 @@ var (
 	ErrDeclined      = errkind.New(errkind.Declined, "the receiver declined the transfer")
 	ErrCancelled     = errkind.New(errkind.Cancelled, "transfer cancelled")
 	ErrVerify        = errkind.New(errkind.Verify, "verification failed: hash mismatch")
-	ErrRefusedPath   = errkind.New(errkind.RefusedPath, "refused path")
-	ErrNoSpace       = errkind.New(errkind.NoSpace, "not enough free space")
+	ErrRefusedPath   = place.ErrRefusedPath
+	ErrNoSpace       = place.ErrNoSpace
 	ErrTimeout       = errkind.New(errkind.Timeout, "the peer went silent")
 	ErrSourceChanged = errkind.New(errkind.SourceChanged, "a file changed on the sender's disk during the transfer")
 	ErrProtocol      = errkind.New(errkind.Protocol, "protocol violation")
@@ -152,12 +154,12 @@ type ReceiverConfig struct {
 	// Receiver.AcceptSession), progress and result; their events carry
 	// its id (SessionOf). A receiver into a Sink takes one at a time.
 	MaxConcurrent int
-	// Budget is the device's guess budget (budget.go), shared by every
+	// Budget is the device's guess budget (core/guess), shared by every
 	// Receiver the front end makes for as long as the device receives,
 	// and kept across restarts by its store. Nil gives this Receiver a
 	// budget of its own, in memory, that starts full: only for a
 	// receiver that lives as long as the device receives.
-	Budget *Budget
+	Budget *guess.Budget
 
 	hooks *hooks // tests only
 }

@@ -10,7 +10,7 @@ import "io"
 // What a sink is promised (the package doc's Sinks has the whole rule):
 //
 //   - It sees only an offer that passed every check the folder sink
-//     relies on (validateEntries: checkPath for every name, duplicates,
+//     relies on (validateEntries: place.CheckPath for every name, duplicates,
 //     folding, totals), and only after the person or policy accepted it.
 //     Paths are relative and slash-separated; a folder comes before what
 //     it holds.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/ferry-project/ferry/tests/testkit"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +11,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/place"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // memSink is a Sink that keeps everything in memory and records what it
@@ -184,7 +187,7 @@ func TestSinkTree(t *testing.T) {
 	if names := listDir(t, p.r.cfg.Dir); len(names) != 0 {
 		t.Errorf("the unused folder got %v", names)
 	}
-	if _, err := os.Stat(filepath.Join(p.r.cfg.Dir, partialDir)); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(p.r.cfg.Dir, place.PartialDir)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("partial folder created with a sink: %v", err)
 	}
 	if ssum.Bytes != rsum.Bytes || ssum.ResumedBytes != 0 || ssum.SkippedBytes != 0 {
@@ -195,7 +198,7 @@ func TestSinkTree(t *testing.T) {
 			t.Errorf("%s confirmed as saved at %q", ed.Entry.Path, ed.SavedAs)
 		}
 	}
-	if texts := eventsOf[TextReceived](p.rev); len(texts) != 1 || texts[0].Text != "hello there" {
+	if texts := eventsOf[event.Text](p.rev); len(texts) != 1 || texts[0].Text != "hello there" {
 		t.Errorf("texts: %+v", texts)
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/ferry-project/ferry/core/place"
 )
 
 // streamFS serves another FS's files as bare streams: Read, Stat and
@@ -240,11 +242,11 @@ func TestResumeFromFS(t *testing.T) {
 			}
 			partial := func() string {
 				t.Helper()
-				des, _ := os.ReadDir(filepath.Join(dest, partialDir))
+				des, _ := os.ReadDir(filepath.Join(dest, place.PartialDir))
 				if len(des) != 1 {
 					t.Fatalf("partial folder holds %v", des)
 				}
-				return filepath.Join(dest, partialDir, des[0].Name())
+				return filepath.Join(dest, place.PartialDir, des[0].Name())
 			}
 
 			// Cut, then resume.

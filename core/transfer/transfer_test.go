@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 func TestTreeRoundTrip(t *testing.T) {
@@ -39,28 +41,28 @@ func TestTreeRoundTrip(t *testing.T) {
 	if len(ssum.Entries) != len(rsum.Entries) {
 		t.Errorf("entries: sender %d confirmed, receiver %d", len(ssum.Entries), len(rsum.Entries))
 	}
-	texts := eventsOf[TextReceived](p.rev)
-	if len(texts) != 1 || texts[0].Text != "hello there" || texts[0].Entry.Path != "note.txt" {
+	texts := eventsOf[event.Text](p.rev)
+	if len(texts) != 1 || texts[0].Text != "hello there" || texts[0].Name != "note.txt" {
 		t.Errorf("texts: %+v", texts)
 	}
 	if _, err := os.Stat(filepath.Join(p.r.cfg.Dir, "note.txt")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("text saved without SaveText: %v", err)
 	}
-	conns := eventsOf[Connected](p.sev)
+	conns := eventsOf[event.Connected](p.sev)
 	if len(conns) != 1 || conns[0].PeerName != "receiver-box" {
-		t.Errorf("sender's Connected: %+v", conns)
+		t.Errorf("sender's event.Connected: %+v", conns)
 	}
-	rconns := eventsOf[Connected](p.rev)
+	rconns := eventsOf[event.Connected](p.rev)
 	if len(rconns) != 1 || rconns[0].PeerName != "sender-box" {
-		t.Errorf("receiver's Connected: %+v", rconns)
+		t.Errorf("receiver's event.Connected: %+v", rconns)
 	}
 	if ssum.Verdict == "" || ssum.RemoteWall == 0 {
 		t.Errorf("no verdict or remote split: %q %v", ssum.Verdict, ssum.RemoteWall)
 	}
-	if len(eventsOf[Finished](p.sev)) != 1 || len(eventsOf[Finished](p.rev)) != 1 {
+	if len(eventsOf[event.Done](p.sev)) != 1 || len(eventsOf[event.Done](p.rev)) != 1 {
 		t.Error("Finished not emitted once on each end")
 	}
-	if progs := eventsOf[Progress](p.sev); len(progs) == 0 || progs[len(progs)-1].Done != ssum.Bytes {
+	if progs := eventsOf[event.Progress](p.sev); len(progs) == 0 || progs[len(progs)-1].Done != ssum.Bytes {
 		t.Errorf("sender's last progress does not cover the bytes sent")
 	}
 	if strings.Contains(strings.Join(listDir(t, p.r.cfg.Dir), ","), "(1)") {

@@ -9,6 +9,7 @@ import (
 	"net"
 	"unicode/utf8"
 
+	"github.com/ferry-project/ferry/core/place"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
@@ -23,14 +24,14 @@ const (
 
 	headerLen = 5 // type (1 byte) + body length (4 bytes, big-endian)
 
-	MaxEntries       = 100_000 // entries in one offer
-	MaxManifestBytes = 4 << 20 // encoded size of an offer
-	MaxTextBytes     = 1 << 20 // size of one text snippet
-	MaxNameBytes     = 255     // one path component
-	MaxPathBytes     = 4096    // a whole relative path
-	maxDeviceName    = 128     // a device name
-	maxReason        = 512     // the reason in an Abort
-	maxAnswerBytes   = 5 << 20 // encoded size of an answer
+	MaxEntries       = 100_000            // entries in one offer
+	MaxManifestBytes = 4 << 20            // encoded size of an offer
+	MaxTextBytes     = 1 << 20            // size of one text snippet
+	MaxNameBytes     = place.MaxNameBytes // one path component
+	MaxPathBytes     = place.MaxPathBytes // a whole relative path
+	maxDeviceName    = 128                // a device name
+	maxReason        = 512                // the reason in an Abort
+	maxAnswerBytes   = 5 << 20            // encoded size of an answer
 	hashLen          = 32
 )
 

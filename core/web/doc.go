@@ -1,6 +1,6 @@
 // Package web lets a browser on any phone or computer send to and receive
 // from Ferry with no app: a receiver serves a small page and ferry.wasm
-// (Ferry's own core, compiled to WebAssembly by gui/wasm), and the
+// (Ferry's own core, compiled to WebAssembly by gui/page/wasm), and the
 // page speaks the ordinary protocol (core/secure's CPace + Noise
 // handshake, core/transfer's messages) over a WebSocket back to the same
 // port. The code never crosses the network: it travels in the link's

@@ -20,8 +20,9 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // loopFrom dials from the loopback address 127.0.0.x: Linux routes all of
@@ -65,8 +66,8 @@ func TestPageServerFairUnderFlood(t *testing.T) {
 	dest := t.TempDir()
 	offered := make(chan struct{}, 1)
 	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dest, Code: code, Listener: m, Identity: testid.New(t),
-		Name: "desk", Policy: transfer.Ask, Timeout: 30 * time.Second, OnEvent: func(ev transfer.Event) {
-			if _, ok := ev.(transfer.Offered); ok {
+		Name: "desk", Policy: transfer.Ask, Timeout: 30 * time.Second, OnEvent: func(ev event.Event) {
+			if _, ok := ev.(event.Offer); ok {
 				offered <- struct{}{}
 			}
 		}})

@@ -9,9 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // offlineGuesser is what any host on the network can do to a desktop
@@ -78,18 +79,18 @@ func readFull(c net.Conn, b []byte) (int, error) {
 
 // toPage runs the desktop's side of ferry send --to-browser: Send on the
 // Mux, with its Unproven events.
-func toPage(t *testing.T, m *Mux, code string) (<-chan error, <-chan transfer.Unproven) {
+func toPage(t *testing.T, m *Mux, code string) (<-chan error, <-chan event.Unproven) {
 	t.Helper()
 	parent, name := tree(t)
 	done := make(chan error, 1)
-	unproven := make(chan transfer.Unproven, 16)
+	unproven := make(chan event.Unproven, 16)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		_, err := transfer.Send(ctx, transfer.SendConfig{Listener: m, Code: code, Identity: testid.New(t), Name: "desk",
 			Items: []transfer.Item{{Path: filepath.Join(parent, name)}}, Timeout: 10 * time.Second,
-			OnEvent: func(ev transfer.Event) {
-				if u, ok := ev.(transfer.Unproven); ok {
+			OnEvent: func(ev event.Event) {
+				if u, ok := ev.(event.Unproven); ok {
 					unproven <- u
 				}
 			}})

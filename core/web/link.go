@@ -21,6 +21,20 @@ func Link(host string, port int, code, fingerprint string) string {
 	return "http://" + net.JoinHostPort(host, strconv.Itoa(port)) + "/#" + v.Encode()
 }
 
+// Links are the page's links for code at port: one per address in hosts
+// (IPs, best first), the first the one to scan; "localhost" when there
+// is none, so that there is always a link to show.
+func Links(hosts []string, port int, code, fingerprint string) []string {
+	if len(hosts) == 0 {
+		hosts = []string{"localhost"}
+	}
+	links := make([]string, len(hosts))
+	for i, h := range hosts {
+		links[i] = Link(h, port, code, fingerprint)
+	}
+	return links
+}
+
 // legacyScheme is the link the app's Receive view showed before it had a
 // page, ferry://HOST:PORT?code=CODE&fp=FINGERPRINT; ParseLink still reads
 // it.

@@ -28,3 +28,16 @@ func TestLinkRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestLinks: one link per host, in order, and one for localhost when
+// there is no host, so that a front end always has a link to show.
+func TestLinks(t *testing.T) {
+	got := Links([]string{"192.168.1.23", "fd00::1"}, 41000, "482913", "K7QX")
+	want := []string{Link("192.168.1.23", 41000, "482913", "K7QX"), Link("fd00::1", 41000, "482913", "K7QX")}
+	if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("Links = %q, want %q", got, want)
+	}
+	if got := Links(nil, 41000, "482913", "K7QX"); len(got) != 1 || got[0] != Link("localhost", 41000, "482913", "K7QX") {
+		t.Errorf("Links without a host = %q", got)
+	}
+}

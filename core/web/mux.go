@@ -73,6 +73,15 @@ func (m *Mux) Server() *Server { return m.srv }
 // Addr is the shared port's address.
 func (m *Mux) Addr() net.Addr { return m.ln.Addr() }
 
+// Port is the shared port's number, which the page's links name; 0 for
+// a listener that is not TCP.
+func (m *Mux) Port() int {
+	if a, ok := m.ln.Addr().(*net.TCPAddr); ok {
+		return a.Port
+	}
+	return 0
+}
+
 // Accept returns the next Ferry connection: a TCP connection that began
 // with Ferry's preamble, or a browser page's WebSocket.
 func (m *Mux) Accept() (net.Conn, error) {

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // TestMuxAsReceiverListener: a Receiver serves from a Mux

@@ -19,8 +19,9 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // The wasm build under Node: the real ferry.wasm, driven through its
@@ -38,7 +39,7 @@ var wasmOnce struct {
 	exec string
 }
 
-// buildWasm compiles gui/wasm once per test binary (about 20 s
+// buildWasm compiles gui/page/wasm once per test binary (about 20 s
 // cold, a second or two from the build cache).
 func buildWasm(t *testing.T) (wasm, execJS string) {
 	t.Helper()
@@ -49,7 +50,7 @@ func buildWasm(t *testing.T) (wasm, execJS string) {
 			return
 		}
 		wasmOnce.dir = dir
-		cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "ferry.wasm"), "../../gui/wasm")
+		cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "ferry.wasm"), "../../gui/page/wasm")
 		cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0")
 		wasmOnce.out, wasmOnce.err = cmd.CombinedOutput()
 		if wasmOnce.err != nil {
@@ -202,8 +203,8 @@ func TestWasmSendsUnderNode(t *testing.T) {
 	var mu sync.Mutex
 	var peers []string
 	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dest, Code: "424242", Listener: m, Identity: id,
-		Name: "desk", Policy: transfer.AcceptAll, Timeout: 10 * time.Second, OnEvent: func(ev transfer.Event) {
-			if c, ok := ev.(transfer.Connected); ok {
+		Name: "desk", Policy: transfer.AcceptAll, Timeout: 10 * time.Second, OnEvent: func(ev event.Event) {
+			if c, ok := ev.(event.Connected); ok {
 				mu.Lock()
 				peers = append(peers, c.PeerName)
 				mu.Unlock()

@@ -1,4 +1,4 @@
-// core.js: the page's ferry object (gui/wasm's package doc has its
+// core.js: the page's ferry object (gui/page/wasm's package doc has its
 // contract), backed by ferry.wasm running in a dedicated Web Worker
 // (worker.js), so that every byte a transfer moves, and Go's runtime,
 // stay off the thread that draws the page.

@@ -1,6 +1,6 @@
 // Ferry's browser page: reads the code and fingerprint from the link's
-// fragment, loads Ferry's core (ferry.wasm, gui/wasm) and drives its
-// bridge, the global ferry object, whose contract is gui/wasm's package
+// fragment, loads Ferry's core (ferry.wasm, gui/page/wasm) and drives its
+// bridge, the global ferry object, whose contract is gui/page/wasm's package
 // doc. Plain JavaScript, no requests beyond this device.
 //
 // The sections: words (sizes, durations, the words for every failure),

@@ -1,7 +1,7 @@
 // save.js: where the page puts the files it receives (issue 14, item 3).
 //
 // ferry.receive hands every file to a sink, one at a time and in order
-// (gui/wasm's package doc has the contract): start(entry) with
+// (gui/page/wasm's package doc has the contract): start(entry) with
 // entry.path (slash-separated, already checked by the wasm core) and
 // entry.size, then write(bytes) for each piece, then finish(ok), where
 // ok is true only once the core has checked the file's BLAKE3 hash;
@@ -227,7 +227,7 @@ function streamSink() {
       return name;
     },
     async write(bytes) {
-      // The core hands each array over for good (gui/wasm's doc).
+      // The core hands each array over for good (gui/page/wasm's doc).
       batch.push(own(bytes));
       batched += bytes.length;
       if (batched >= streamBatch) await flush();
@@ -266,7 +266,7 @@ function memorySink(limit) {
       return name;
     },
     async write(bytes) {
-      // The core hands each array over for good (gui/wasm's doc).
+      // The core hands each array over for good (gui/page/wasm's doc).
       parts.push(bytes);
       held += bytes.length;
       if (held >= blobSlice) {

@@ -1,4 +1,4 @@
-// worker.js: the dedicated Web Worker that runs ferry.wasm (gui/wasm),
+// worker.js: the dedicated Web Worker that runs ferry.wasm (gui/page/wasm),
 // off the page's main thread. core.js starts it from a Blob made of Go's
 // wasm_exec.js followed by this file (both fetched with their
 // Subresource Integrity hashes, so the page's hash still covers what
@@ -21,7 +21,7 @@
 //   {type: "end", id, ok, value}             the operation's promise
 //   {type: "sink", id, n, method, arg}       a call of the page's sink
 //
-// A picked File is read here (gui/wasm) in 4 MiB slices, the next one
+// A picked File is read here (gui/page/wasm) in 4 MiB slices, the next one
 // asked for while this one is hashed and sealed. The receiving sink is the
 // page's: its writes are batched into messages of up to batchBytes, each
 // ArrayBuffer transferred, not copied, and the wasm does not wait for

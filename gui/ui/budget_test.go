@@ -7,10 +7,11 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/testkit"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/tests/testkit"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // The app keeps one receiver (the Node's) across transfers and the
@@ -48,7 +49,7 @@ func TestOneBudgetAcrossReceivers(t *testing.T) {
 		for i := range 8 {
 			clock.Add(time.Minute)
 			_, err := transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addr}, Code: fmt.Sprintf("%06d", 500000+10*round+i),
-				Identity: id, Name: "Guesser", Items: []transfer.Item{{Text: "x"}}})
+				Identity: id, Name: "Guesser", Items: []event.Item{{Text: "x"}}})
 			switch {
 			case errors.Is(err, secure.ErrCodesHeld):
 				held++
@@ -59,7 +60,7 @@ func TestOneBudgetAcrossReceivers(t *testing.T) {
 			}
 		}
 		clock.Add(time.Minute)
-		switch err := <-sendTo(t, h, transfer.Item{Text: "honest"}); {
+		switch err := <-sendTo(t, h, event.Item{Text: "honest"}); {
 		case err == nil:
 			honest++
 			h.waitFor("the result", func() bool { return v.prog.state == stateVerified })

@@ -16,8 +16,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/clipboard"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // The clipboard, both ways.
@@ -76,7 +76,7 @@ func (v *sendView) addClipboard() {
 
 // addText adds a text entry to the selection.
 func (v *sendView) addText(text string) {
-	if len(text) > transfer.MaxTextBytes {
+	if len(text) > app.MaxTextBytes {
 		dialog.ShowInformation("Text too long",
 			"The text on the clipboard is over 1 MiB: save it to a file and send the file.", v.u.cfg.Window)
 		return
@@ -147,13 +147,13 @@ func (s *selection) addText(text string) *selItem {
 func (it *selItem) isText() bool { return it.Path == "" }
 
 // transferItems is the selection as the engine takes it.
-func (s *selection) transferItems() []transfer.Item {
-	out := make([]transfer.Item, 0, len(s.items))
+func (s *selection) transferItems() []event.Item {
+	out := make([]event.Item, 0, len(s.items))
 	for _, it := range s.items {
 		if it.isText() {
-			out = append(out, transfer.Item{Text: it.Text, Name: "clipboard.txt"})
+			out = append(out, event.Item{Text: it.Text, Name: "clipboard.txt"})
 		} else {
-			out = append(out, transfer.Item{Path: it.Path})
+			out = append(out, event.Item{Path: it.Path})
 		}
 	}
 	return out

@@ -3,9 +3,9 @@ package ui
 import (
 	"testing"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 )
 
 // Received texts and the clipboard, through the real engine on loopback
@@ -26,7 +26,7 @@ func TestReceivedTextToClipboard(t *testing.T) {
 	b.loop.run(func() { b.app.Clipboard().SetContent("what was there") })
 	receive := func(id *secure.Identity, paired bool, text string) {
 		t.Helper()
-		if err := <-sendFrom(t, b, id, paired, transfer.Item{Text: text}); err != nil {
+		if err := <-sendFrom(t, b, id, paired, event.Item{Text: text}); err != nil {
 			t.Fatalf("send: %v", err)
 		}
 		b.waitFor("the result", func() bool { return rv.prog.state == stateVerified })

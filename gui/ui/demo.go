@@ -10,7 +10,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // Demo fills the window with sample content and no network, for
@@ -220,7 +219,7 @@ func (u *UI) demoSend(view string) {
 	v.prog.begin(v.prog.transferTitle(files, bytes), "To "+d.Name, func() {})
 	v.showProgress(true)
 	if view == "failed" {
-		v.sendDone(transfer.Summary{}, fmt.Errorf("connecting to %s: %w", strings.Join(d.Addrs, ", "), app.ErrWrongCode), pinOffer{})
+		v.sendDone(event.Summary{}, fmt.Errorf("connecting to %s: %w", strings.Join(d.Addrs, ", "), app.ErrWrongCode), pinOffer{})
 		return
 	}
 	c := event.Connected{PeerName: d.Name, PeerFingerprint: d.Fingerprint, Addr: d.Addrs[0]}
@@ -232,7 +231,7 @@ func (u *UI) demoSend(view string) {
 	}
 	const total = 1_927_000_000
 	v.prog.handle(c)
-	v.prog.handle(event.Accepted{By: event.ByPeer, TotalBytes: total, Offer: transfer.Offer{Files: 27, Dirs: 1, TotalBytes: total}})
+	v.prog.handle(event.Accepted{By: event.ByPeer, TotalBytes: total, Offer: event.Offer{Files: 27, Folders: 1, TotalBytes: total}})
 	if view == "progress" {
 		v.cancel = func(error) {}
 		v.prog.handle(event.Progress{
@@ -243,13 +242,13 @@ func (u *UI) demoSend(view string) {
 		v.updateReady()
 		return
 	}
-	sum := transfer.Summary{Bytes: total, Duration: 39*time.Second + 400*time.Millisecond}
+	sum := event.Summary{Bytes: total, Duration: 39*time.Second + 400*time.Millisecond}
 	names := []string{"Interview – final cut.mov", "Quarterly report.pdf", "notes.md"}
 	for i := 1; i <= 24; i++ {
 		names = append(names, fmt.Sprintf("Holiday photos/IMG_%04d.jpg", 4100+i))
 	}
 	for _, n := range names {
-		sum.Entries = append(sum.Entries, transfer.EntryDone{Entry: transfer.Entry{Path: n, Kind: transfer.KindFile}, Outcome: transfer.Received})
+		sum.Entries = append(sum.Entries, event.EntryDone{Entry: event.Entry{Path: n, Kind: event.KindFile}, Outcome: event.Received})
 	}
 	v.sendDone(sum, nil, pin)
 }
@@ -267,16 +266,16 @@ func (u *UI) demoReceive(view string) {
 	case "offer":
 		d := demoDevices[1]
 		v.handle(v.lis, nil, event.Connected{PeerName: d.Name, PeerFingerprint: d.Fingerprint, Addr: d.Addrs[0]})
-		o := transfer.Offer{PeerName: d.Name, PeerFingerprint: d.Fingerprint}
+		o := event.Offer{PeerName: d.Name, PeerFingerprint: d.Fingerprint}
 		for i, n := range []string{"PXL_20250614_181204.jpg", "PXL_20250614_181233.jpg", "PXL_20250614_181301.mp4", "Boarding pass.pdf", "Voice memo 12.m4a"} {
 			size := int64(2_800_000 + i*1_450_000)
 			if i == 2 {
 				size = 148_000_000
 			}
-			o.Entries = append(o.Entries, transfer.Entry{Path: n, Kind: transfer.KindFile, Size: size})
+			o.Entries = append(o.Entries, event.Entry{Path: n, Kind: event.KindFile, Size: size})
 			o.Files++
 			o.TotalBytes += size
 		}
-		v.handle(v.lis, nil, event.NewOffer(o))
+		v.handle(v.lis, nil, o)
 	}
 }

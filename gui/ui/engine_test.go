@@ -14,9 +14,10 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // These tests run real transfers over loopback between the UI and a
@@ -28,7 +29,7 @@ type peerReceiver struct {
 	id     *secure.Identity
 	r      *transfer.Receiver
 	dir    string
-	events chan transfer.Event
+	events chan event.Event
 	done   chan error
 	cancel context.CancelFunc
 }
@@ -36,10 +37,10 @@ type peerReceiver struct {
 func startPeerReceiver(t *testing.T, policy transfer.Policy, opts ...func(*transfer.ReceiverConfig)) *peerReceiver {
 	t.Helper()
 	id := testid.New(t)
-	p := &peerReceiver{id: id, dir: t.TempDir(), events: make(chan transfer.Event, 1024), done: make(chan error, 1)}
+	p := &peerReceiver{id: id, dir: t.TempDir(), events: make(chan event.Event, 1024), done: make(chan error, 1)}
 	cfg := transfer.ReceiverConfig{
 		Dir: p.dir, Listen: "127.0.0.1:0", Identity: id, Name: "Peer box", Policy: policy,
-		OnEvent: func(ev transfer.Event) {
+		OnEvent: func(ev event.Event) {
 			select {
 			case p.events <- ev:
 			default:
@@ -163,7 +164,7 @@ func TestSendCancel(t *testing.T) {
 	h.fill(peer.addr(), peer.r.Code())
 	h.tap(h.u.send.sendBtn)
 	for ev := range peer.events {
-		if _, ok := ev.(transfer.Offered); ok {
+		if _, ok := ev.(event.Offer); ok {
 			break
 		}
 	}
@@ -177,14 +178,14 @@ func TestSendCancel(t *testing.T) {
 	})
 	err := <-peer.done
 	peer.done <- err
-	if !errors.Is(err, transfer.ErrCancelled) {
+	if !errors.Is(err, app.ErrCancelled) {
 		t.Errorf("the receiver ended with %v, want ErrCancelled", err)
 	}
 }
 
 // sendTo runs transfer.Send to the UI's receiver on a goroutine the test
 // owns.
-func sendTo(t *testing.T, h *harness, items ...transfer.Item) <-chan error {
+func sendTo(t *testing.T, h *harness, items ...event.Item) <-chan error {
 	t.Helper()
 	var code string
 	var port int
@@ -213,7 +214,7 @@ func TestReceiveAcceptThenDecline(t *testing.T) {
 	})
 
 	src := writeFile(t, t.TempDir(), "holiday.jpg", 123_456)
-	done := sendTo(t, h, transfer.Item{Path: src}, transfer.Item{Text: "the wifi password is hunter2"})
+	done := sendTo(t, h, event.Item{Path: src}, event.Item{Text: "the wifi password is hunter2"})
 	h.waitFor("the offer dialog", func() bool { return v.offer != nil })
 	s := h.screen()
 	for _, want := range []string{"Laptop wants to send you 1 file and 1 text", "holiday.jpg"} {
@@ -241,10 +242,10 @@ func TestReceiveAcceptThenDecline(t *testing.T) {
 	// declines.
 	h.loop.run(v.listenAgain)
 	h.waitFor("the receiver to wait again", func() bool { return v.t != nil && !v.busy && v.ready.Visible() })
-	done = sendTo(t, h, transfer.Item{Path: src})
+	done = sendTo(t, h, event.Item{Path: src})
 	h.waitFor("the offer dialog", func() bool { return v.offer != nil })
 	h.tap(v.decline)
-	if err := <-done; !errors.Is(err, transfer.ErrDeclined) {
+	if err := <-done; !errors.Is(err, app.ErrDeclined) {
 		t.Errorf("send after decline: %v, want ErrDeclined", err)
 	}
 	h.waitFor("the declined result", func() bool { return v.prog.state == stateFailed })
@@ -259,10 +260,10 @@ func TestReceiveCancelWhileAsking(t *testing.T) {
 	h := newHarness(t)
 	h.u.Start()
 	v := h.u.recv
-	done := sendTo(t, h, transfer.Item{Text: "hi"})
+	done := sendTo(t, h, event.Item{Text: "hi"})
 	h.waitFor("the offer dialog", func() bool { return v.offer != nil })
 	h.tap(v.prog.cancel)
-	if err := <-done; !errors.Is(err, transfer.ErrCancelled) {
+	if err := <-done; !errors.Is(err, app.ErrCancelled) {
 		t.Errorf("send: %v, want ErrCancelled", err)
 	}
 	h.waitFor("the result", func() bool { return v.prog.state == stateFailed })
@@ -303,7 +304,7 @@ func TestSettingsRestartWaitingReceiver(t *testing.T) {
 		t.Errorf("the new download folder was not created: %v", err)
 	}
 	// Without asking, a transfer goes straight through.
-	done := sendTo(t, h, transfer.Item{Text: "no questions"})
+	done := sendTo(t, h, event.Item{Text: "no questions"})
 	if err := <-done; err != nil {
 		t.Fatalf("send: %v", err)
 	}
@@ -331,7 +332,7 @@ func TestReceiveShowsNewCodeAfterWrongGuesses(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		_, err := transfer.Send(context.Background(), transfer.SendConfig{
 			Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: wrong, Identity: id, Name: "Guesser",
-			Items: []transfer.Item{{Text: "x"}},
+			Items: []event.Item{{Text: "x"}},
 		})
 		if !errors.Is(err, app.ErrWrongCode) && !errors.Is(err, app.ErrCodeRetired) {
 			t.Fatalf("guess %d: %v, want a wrong-code error", i+1, err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/web"
@@ -28,7 +29,7 @@ func TestExplain(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, refused := transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addr}, Code: "482913", Identity: id,
-		Items: []transfer.Item{{Text: "x"}}})
+		Items: []event.Item{{Text: "x"}}})
 	if refused == nil {
 		t.Fatalf("a closed port (%s) accepted a transfer", addr)
 	}

@@ -7,9 +7,10 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // guess sends one wrong code to addr, again and again while the receiver
@@ -18,7 +19,7 @@ func guess(t *testing.T, addr string, id *secure.Identity, n int) error {
 	t.Helper()
 	for {
 		_, err := transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addr}, Code: fmt.Sprintf("%06d", 500000+n), Identity: id,
-			Name: "Guesser", Items: []transfer.Item{{Text: "x"}}})
+			Name: "Guesser", Items: []event.Item{{Text: "x"}}})
 		if !errors.Is(err, secure.ErrCodesHeld) {
 			return err
 		}
@@ -62,13 +63,13 @@ func TestReceiveStopsTakingCodes(t *testing.T) {
 			t.Errorf("stopped notice %q", v.codesText.Text)
 		}
 	})
-	_, err := transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addr}, Code: stopped, Identity: id, Items: []transfer.Item{{Text: "x"}}})
+	_, err := transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addr}, Code: stopped, Identity: id, Items: []event.Item{{Text: "x"}}})
 	if !errors.Is(err, secure.ErrCodesHeld) {
 		t.Fatalf("the shown code while stopped: %v, want ErrCodesHeld", err)
 	}
 	h.tap(v.newCode)
 	h.waitFor("a new code", func() bool { return v.code != stopped && v.code != code && !v.codes.Visible() })
-	if err := <-sendTo(t, h, transfer.Item{Text: "after a new code"}); err != nil {
+	if err := <-sendTo(t, h, event.Item{Text: "after a new code"}); err != nil {
 		t.Fatalf("send with the new code: %v", err)
 	}
 	h.waitFor("the result", func() bool { return v.prog.state == stateVerified })
@@ -96,7 +97,7 @@ func TestTrustBoxAfterTypos(t *testing.T) {
 			t.Fatalf("typo %d: %v", i+1, err)
 		}
 	}
-	if err := <-sendTo(t, h, transfer.Item{Text: "third time"}); err != nil {
+	if err := <-sendTo(t, h, event.Item{Text: "third time"}); err != nil {
 		t.Fatalf("send after two typos: %v", err)
 	}
 	h.waitFor("the trust box", func() bool { return v.prog.state == stateVerified && v.prog.trust != nil })
@@ -119,7 +120,7 @@ func TestPairedSenderNamedByPin(t *testing.T) {
 	b.pin("Work laptop", sender) // sendFrom's sender calls itself "Laptop"
 	b.u.Start()
 	rv := b.u.recv
-	done := sendFrom(t, b, sender, true, transfer.Item{Text: "one"})
+	done := sendFrom(t, b, sender, true, event.Item{Text: "one"})
 	b.waitFor("the offer dialog", func() bool { return rv.offer != nil })
 	b.loop.run(func() {
 		want := "Work laptop, calling itself ‘Laptop’, a trusted device, wants to send you 1 text"

@@ -17,9 +17,10 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // TestReceiveServesPage: the Receive view's QR code carries the page
@@ -64,37 +65,37 @@ func TestReceiveServesPage(t *testing.T) {
 // the page opens (same Origin), and receives through it with the code in
 // the link, saving into dir. It is the page's protocol without the
 // browser; tests/browser runs the real page.
-func pageClient(t *testing.T, link, dir string, id *secure.Identity) (transfer.Summary, error) {
+func pageClient(t *testing.T, link, dir string, id *secure.Identity) (event.Summary, error) {
 	t.Helper()
 	l, err := app.ParseLink(link)
 	if err != nil {
-		return transfer.Summary{}, err
+		return event.Summary{}, err
 	}
 	port := l.Addr[strings.LastIndex(l.Addr, ":")+1:]
 	base := "http://127.0.0.1:" + port
 	resp, err := http.Get(base + "/")
 	if err != nil {
-		return transfer.Summary{}, err
+		return event.Summary{}, err
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	m := regexp.MustCompile(`name="ferry-token" content="([0-9a-f]+)"`).FindSubmatch(body)
 	if m == nil {
-		return transfer.Summary{}, fmt.Errorf("no token in the page:\n%.300s", body)
+		return event.Summary{}, fmt.Errorf("no token in the page:\n%.300s", body)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	ws, _, err := websocket.Dial(ctx, "ws://127.0.0.1:"+port+"/ws?t="+string(m[1]),
 		&websocket.DialOptions{HTTPHeader: http.Header{"Origin": {base}}})
 	if err != nil {
-		return transfer.Summary{}, err
+		return event.Summary{}, err
 	}
 	conn := websocket.NetConn(context.Background(), ws, websocket.MessageBinary)
 	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dir, Code: l.Code, Identity: id,
 		Name: "Browser on Android", NoListen: true, Policy: transfer.AcceptAll})
 	if err != nil {
 		conn.Close()
-		return transfer.Summary{}, err
+		return event.Summary{}, err
 	}
 	defer r.Close()
 	return r.ServeConn(ctx, conn)
@@ -178,9 +179,9 @@ func TestSendToPhoneCancel(t *testing.T) {
 }
 
 // TestSendToPhoneWrongPage: a page that comes with another code is a
-// guess the desktop counts (the Node's SendConfig.Listener, told through
-// OnUnproven): the Send view says so and goes on waiting, and the phone
-// with the right code still gets the file.
+// guess the desktop counts (the Node's SendConfig.Listener, told
+// through its unproven events): the Send view says so and goes on
+// waiting, and the phone with the right code still gets the file.
 func TestSendToPhoneWrongPage(t *testing.T) {
 	h := newHarness(t, noReceive)
 	h.drop(writeFile(t, t.TempDir(), "a.txt", 10))

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"net"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -12,14 +11,13 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // "Send to a phone": the Send view serves the browser page (core/web) in
 // its receiving mode on a port of its own, shows a QR code and link with a
 // fresh code, and waits for a phone's browser to open it. The page is the
 // receiver of an ordinary transfer: the desktop sends through the Node on
-// the page's listener (SendConfig.Listener, what `ferry send --to-browser`
+// the page the Node serves (SendConfig.Page, what `ferry send --to-browser`
 // does: core counts every page that could test the twelve-digit code
 // without proving it, and stops after three), so progress, cancel, errors and the result are the
 // Send view's own, and so is its history record (named by the page's
@@ -68,11 +66,14 @@ func (v *sendView) startPhoneSend() {
 		return
 	}
 	v.u.cfg.Node.SetName(v.u.settings.deviceName())
-	// Twelve digits, as ferry send --to-browser: the desktop counts
-	// every page that could test the code without proving it (the
-	// Node's SendConfig.Listener), and a guesser gets three tries.
-	code := app.LinkCode()
-	mux, err := v.u.cfg.Node.ServePage(v.u.cfg.Listen, true)
+	// The Node picks the code (twelve digits, as ferry send
+	// --to-browser) and counts every page that could test it without
+	// proving it (SendConfig.Page): a guesser gets three tries.
+	host := "127.0.0.1"
+	if hosts := v.u.cfg.Hosts(); len(hosts) > 0 {
+		host = hosts[0]
+	}
+	page, err := v.u.cfg.Node.ServePage(v.u.cfg.Listen, []string{host})
 	v.retry = v.startPhoneSend
 	bytes, files, _ := v.sel.totals()
 	ctx, cancel := context.WithCancelCause(v.u.ctx)
@@ -80,44 +81,35 @@ func (v *sendView) startPhoneSend() {
 	v.showProgress(true)
 	if err != nil {
 		cancel(nil)
-		v.sendDone(transfer.Summary{}, fmt.Errorf("serving the page for the phone: %w", err), pinOffer{})
+		v.sendDone(event.Summary{}, fmt.Errorf("serving the page for the phone: %w", err), pinOffer{})
 		return
 	}
 	v.cancel = cancel
 	v.sentTo = ""
-	host := "127.0.0.1"
-	if hosts := v.u.cfg.Hosts(); len(hosts) > 0 {
-		host = hosts[0]
-	}
-	v.phone.show(app.PageLink(host, mux.Addr().(*net.TCPAddr).Port, code, v.u.fingerprint()))
+	v.phone.show(page.Event().Links[0])
 	v.prog.current.SetText("Waiting for the phone to open the page…")
-	// Cancelling while no phone has come closes the port, which ends
-	// the wait in Accept.
-	stop := context.AfterFunc(ctx, func() { mux.Close() })
+	// Cancelling while no phone has come closes the page (the send does,
+	// on ctx), which ends the wait in Accept.
 	cfg := v.sendConfig()
-	cfg.Listener, cfg.Code, cfg.PeerName = mux, code, "a phone's browser" // its history record, as any send's
+	cfg.Page, cfg.PeerName = page, "a phone's browser" // its history record, as any send's
 	cfg.OnEvent = func(_ *app.Transfer, ev event.Event) {
 		v.u.do(func() {
-			if _, ok := ev.(event.Connected); ok {
+			switch e := ev.(type) {
+			case event.Connected:
 				v.phone.hide()
+			case event.Unproven:
+				if e.Guessed {
+					v.prog.current.SetText(fmt.Sprintf("A page connected without the code (%d of %d tries allowed). Waiting for the phone…", e.Wrong, e.Allowed))
+				}
+				return
 			}
 			v.prog.handle(ev)
-		})
-	}
-	cfg.OnUnproven = func(u transfer.Unproven) {
-		if !u.Guessed {
-			return
-		}
-		v.u.do(func() {
-			v.prog.current.SetText(fmt.Sprintf("A page connected without the code (%d of %d tries allowed). Waiting for the phone…", u.Wrong, u.Allowed))
 		})
 	}
 	v.updateReady()
 	t := v.u.cfg.Node.Send(ctx, cfg)
 	v.u.goroutine(func() {
 		res := t.Wait()
-		stop()
-		mux.Close()
 		cancel(nil)
 		if v.u.ctx.Err() != nil {
 			return

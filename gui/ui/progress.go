@@ -12,7 +12,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // panelState says what a progress panel shows.
@@ -171,12 +170,12 @@ func (p *progressPanel) progress(e event.Progress) {
 }
 
 // finish shows the result: verified, or what went wrong.
-func (p *progressPanel) finish(sum transfer.Summary, err error, actions ...fyne.CanvasObject) {
+func (p *progressPanel) finish(sum event.Summary, err error, actions ...fyne.CanvasObject) {
 	p.cancel.OnTapped = nil
 	p.actions.Objects = actions
 	p.actions.Refresh()
 	if len(sum.Entries) > 0 {
-		p.entries = entryEvents(sum.Entries)
+		p.entries = sum.Entries
 	}
 	if err != nil {
 		p.state = stateFailed
@@ -240,7 +239,7 @@ func (p *progressPanel) transferTitle(files int, bytes int64) string {
 }
 
 // successStats says how much moved and how fast, and what didn't need to.
-func successStats(sum transfer.Summary) string {
+func successStats(sum event.Summary) string {
 	var parts []string
 	s := formatBytes(sum.Bytes)
 	if sum.Duration > 0 {
@@ -269,17 +268,8 @@ func speedVerdict(v string) string {
 	return "What limited the speed: " + strings.TrimPrefix(v, "slowest stage: ")
 }
 
-// entryEvents are a summary's entries as their events.
-func entryEvents(es []transfer.EntryDone) []event.EntryDone {
-	out := make([]event.EntryDone, len(es))
-	for i, e := range es {
-		out[i] = event.EntryDone{Path: e.Entry.Path, Kind: e.Entry.Kind.String(), Size: e.Entry.Size, Outcome: e.Outcome.String(), SavedAs: e.SavedAs}
-	}
-	return out
-}
-
 // kindFolder is a folder entry's event.EntryDone.Kind.
-var kindFolder = transfer.KindDir.String()
+const kindFolder = event.KindDir
 
 func countFiles(es []event.EntryDone) int {
 	n := 0
@@ -303,7 +293,7 @@ func listNames(es []event.EntryDone, limit int) string {
 		if name == "" {
 			name = e.Path
 		}
-		if e.Outcome == transfer.Skipped.String() {
+		if e.Outcome == event.Skipped {
 			name += " (already there)"
 		}
 		names = append(names, name)

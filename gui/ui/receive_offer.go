@@ -11,7 +11,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // declinedByPerson is why a declined offer was declined, in the result
@@ -66,7 +65,7 @@ func (v *receiveView) showOffer(t *app.Transfer, o event.Offer) {
 	head := &widget.Label{Text: headText, Wrapping: fyne.TextWrapWord, TextStyle: fyne.TextStyle{Bold: true}}
 	fp := &widget.Label{Text: fpText, SizeName: theme.SizeNameCaptionText}
 	where := &widget.Label{Text: "They will be saved in " + v.u.settings.downloadDir(), Wrapping: fyne.TextWrapWord}
-	content := container.NewVBox(head, fp, offerList(o.Full), where)
+	content := container.NewVBox(head, fp, offerList(o), where)
 
 	d := dialog.NewCustomWithoutButtons("Incoming transfer", content, v.u.cfg.Window)
 	v.decline = widget.NewButtonWithIcon("Decline", theme.CancelIcon(), func() {
@@ -117,10 +116,10 @@ func offerLines(o event.Offer, paired bool) (head, fp string) {
 }
 
 // offerList lists the offer's files with their sizes, six rows high.
-func offerList(o transfer.Offer) fyne.CanvasObject {
+func offerList(o event.Offer) fyne.CanvasObject {
 	var names []string
 	for _, e := range o.Entries {
-		if e.Kind == transfer.KindDir {
+		if e.Kind == event.KindDir {
 			continue
 		}
 		names = append(names, e.Path+"  —  "+formatBytes(e.Size))

@@ -5,7 +5,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // demoReceiveMany is Demo's "receive-many": a receiver of up to three
@@ -26,25 +25,25 @@ func (u *UI) demoReceiveMany() {
 		c.accept.OnTapped, c.decline.OnTapped, c.prog.cancel.OnTapped = func() {}, func() {}, func() {}
 		cards[i] = c
 	}
-	o := transfer.Offer{PeerName: demoDevices[1].Name, PeerFingerprint: demoDevices[1].Fingerprint}
+	o := event.Offer{PeerName: demoDevices[1].Name, PeerFingerprint: demoDevices[1].Fingerprint}
 	for i, n := range []string{"PXL_20250614_181204.jpg", "PXL_20250614_181233.jpg", "PXL_20250614_181301.mp4"} {
 		size := int64(2_800_000 + i*1_450_000)
-		o.Entries = append(o.Entries, transfer.Entry{Path: n, Kind: transfer.KindFile, Size: size})
+		o.Entries = append(o.Entries, event.Entry{Path: n, Kind: event.KindFile, Size: size})
 		o.Files++
 		o.TotalBytes += size
 	}
-	v.cardEvent(cards[0].t, event.NewOffer(o))
+	v.cardEvent(cards[0].t, o)
 
 	const total = 1_843_200_000
 	laptop := cards[1].t
-	v.cardEvent(laptop, event.Accepted{TotalBytes: total, Offer: transfer.Offer{Files: 1, TotalBytes: total}})
+	v.cardEvent(laptop, event.Accepted{TotalBytes: total, Offer: event.Offer{Files: 1, TotalBytes: total}})
 	cards[1].prog.title.SetText(cards[1].prog.transferTitle(1, total))
 	v.cardEvent(laptop, event.Progress{Done: 1_104_000_000, Total: total, Rate: 48e6, ETA: 15.4,
 		Current: "Interview – final cut.mov", CurrentDone: 1_104_000_000, CurrentSize: total, Entries: 1})
 
-	sum := transfer.Summary{Bytes: 2_424_832, Duration: 1200 * time.Millisecond}
+	sum := event.Summary{Bytes: 2_424_832, Duration: 1200 * time.Millisecond}
 	for _, n := range []string{"Quarterly report.pdf", "notes.md"} {
-		sum.Entries = append(sum.Entries, transfer.EntryDone{Entry: transfer.Entry{Path: n, Kind: transfer.KindFile}, Outcome: transfer.Received})
+		sum.Entries = append(sum.Entries, event.EntryDone{Entry: event.Entry{Path: n, Kind: event.KindFile}, Outcome: event.Received})
 	}
 	v.cardDone(cards[2], app.Result{Summary: sum}, pinOffer{})
 }

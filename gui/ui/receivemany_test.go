@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 )
@@ -46,7 +47,7 @@ func TestReceiveFromThreeAtOnce(t *testing.T) {
 	h.waitFor("the tray to count three", func() bool { return trayFirst(ta) == "Receiving from 3 devices" })
 
 	h.tap(cards["bob"].decline)
-	if err := sends["bob"].Wait().Err; !errors.Is(err, transfer.ErrDeclined) {
+	if err := sends["bob"].Wait().Err; !errors.Is(err, app.ErrDeclined) {
 		t.Errorf("bob: %v, want declined", err)
 	}
 	h.waitFor("bob's card to say declined", func() bool { return cards["bob"].prog.state == stateFailed })
@@ -101,7 +102,7 @@ func sendThree(t *testing.T, h *harness, code string, port int) (sends map[strin
 		srcs[name] = writeFile(t, filepath.Join(t.TempDir(), name), name+".bin", 50_000+i*1000)
 		n := testNode(t, app.Config{Name: name, NoHistory: true})
 		sends[name] = n.Send(t.Context(), app.SendConfig{
-			Items: []transfer.Item{{Path: srcs[name]}}, Paths: []string{srcs[name]},
+			Items: []event.Item{{Path: srcs[name]}}, Paths: []string{srcs[name]},
 			Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: code,
 		})
 	}
@@ -238,9 +239,9 @@ func TestReceiveManyCancelOne(t *testing.T) {
 	small := writeFile(t, t.TempDir(), "small.bin", 20_000)
 	addr := []string{"127.0.0.1:" + strconv.Itoa(port)}
 	ann := testNode(t, app.Config{Name: "ann", NoHistory: true}).Send(t.Context(), app.SendConfig{
-		Items: []transfer.Item{{Path: big}}, Paths: []string{big}, Addrs: addr, Code: code})
+		Items: []event.Item{{Path: big}}, Paths: []string{big}, Addrs: addr, Code: code})
 	bob := testNode(t, app.Config{Name: "bob", NoHistory: true}).Send(t.Context(), app.SendConfig{
-		Items: []transfer.Item{{Path: small}}, Paths: []string{small}, Addrs: addr, Code: code})
+		Items: []event.Item{{Path: small}}, Paths: []string{small}, Addrs: addr, Code: code})
 	cards := map[string]*incomingCard{}
 	h.waitFor("two open questions", func() bool {
 		for _, c := range v.order {
@@ -304,7 +305,7 @@ func TestSeveralWhileInTray(t *testing.T) {
 	for name, id := range ids {
 		src := writeFile(t, t.TempDir(), name+".bin", 40_000)
 		sent = append(sent, goSend(t, transfer.SendConfig{Addrs: []string{addr}, Identity: id, PeerKey: h.id.Public(),
-			Name: name, Items: []transfer.Item{{Path: src}}}))
+			Name: name, Items: []event.Item{{Path: src}}}))
 	}
 	for _, done := range sent {
 		if err := <-done; err != nil {
@@ -344,7 +345,7 @@ func TestSeveralWhileInTray(t *testing.T) {
 	}
 	src := writeFile(t, t.TempDir(), "report.pdf", 3000)
 	done := goSend(t, transfer.SendConfig{Addrs: []string{addr}, Code: code, Identity: stranger, Name: "cy",
-		Items: []transfer.Item{{Path: src}}})
+		Items: []event.Item{{Path: src}}})
 	var card *incomingCard
 	h.waitFor("cy's question", func() bool {
 		for _, c := range v.order {

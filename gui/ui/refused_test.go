@@ -13,8 +13,8 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // These tests refuse real senders without a code over loopback, through
@@ -60,7 +60,7 @@ func TestRemovedPinRefusedOnReceiverWithNotice(t *testing.T) {
 
 	// Paired the usual way: a send with the code, and B ticks Trust.
 	b.listening()
-	if err := <-sendFrom(t, b, laptop, false, transfer.Item{Text: "hello"}); err != nil {
+	if err := <-sendFrom(t, b, laptop, false, event.Item{Text: "hello"}); err != nil {
 		t.Fatalf("send with the code: %v", err)
 	}
 	b.waitFor("B's result", func() bool { return rv.prog.state == stateVerified && rv.prog.trust != nil })
@@ -70,7 +70,7 @@ func TestRemovedPinRefusedOnReceiverWithNotice(t *testing.T) {
 	b.waitFor("a new receiver", func() bool { return rv.t != nil && !rv.busy && rv.ready.Visible() })
 
 	// A code-less send works, then B removes the laptop in Settings.
-	if err := <-sendFrom(t, b, laptop, true, transfer.Item{Text: "paired"}); err != nil {
+	if err := <-sendFrom(t, b, laptop, true, event.Item{Text: "paired"}); err != nil {
 		t.Fatalf("send without a code while trusted: %v", err)
 	}
 	b.waitFor("B's paired result", func() bool { return rv.prog.state == stateVerified && rv.prog.conn.Paired })
@@ -85,7 +85,7 @@ func TestRemovedPinRefusedOnReceiverWithNotice(t *testing.T) {
 
 	// The laptop still trusts B and sends without a code: both ends say so.
 	_, _, code := b.listening()
-	err := <-sendFrom(t, b, laptop, true, transfer.Item{Text: "refused"})
+	err := <-sendFrom(t, b, laptop, true, event.Item{Text: "refused"})
 	if !errors.Is(err, app.ErrNotPaired) {
 		t.Fatalf("code-less send after the pin was removed: %v, want not paired", err)
 	}
@@ -93,13 +93,13 @@ func TestRemovedPinRefusedOnReceiverWithNotice(t *testing.T) {
 	b.notice("Refused a sender without a code", want, code)
 
 	// Again: the notice is replaced, not stacked.
-	if err := <-sendFrom(t, b, laptop, true, transfer.Item{Text: "refused again"}); !errors.Is(err, app.ErrNotPaired) {
+	if err := <-sendFrom(t, b, laptop, true, event.Item{Text: "refused again"}); !errors.Is(err, app.ErrNotPaired) {
 		t.Fatalf("second code-less send: %v", err)
 	}
 	b.notice("Refused 2 senders without a code; the latest:", want, code)
 
 	// The code still works on the same receiver, and they can pair again.
-	if err := <-sendFrom(t, b, laptop, false, transfer.Item{Text: "with the code"}); err != nil {
+	if err := <-sendFrom(t, b, laptop, false, event.Item{Text: "with the code"}); err != nil {
 		t.Fatalf("send with the code after the refusals: %v", err)
 	}
 	b.waitFor("B's result", func() bool { return rv.prog.state == stateVerified && rv.prog.trust != nil })
@@ -176,7 +176,7 @@ func TestRefusedReasonsOnReceiver(t *testing.T) {
 			h.u.Start()
 			sender := testid.New(t)
 			_, _, code := h.listening()
-			err := <-sendWith(t, h, transfer.SendConfig{Identity: sender, Name: "Laptop", PeerKey: tt.peerKey(h), Items: []transfer.Item{{Text: "x"}}})
+			err := <-sendWith(t, h, transfer.SendConfig{Identity: sender, Name: "Laptop", PeerKey: tt.peerKey(h), Items: []event.Item{{Text: "x"}}})
 			if !errors.Is(err, tt.sendErr) {
 				t.Fatalf("code-less send: %v, want %v", err, tt.sendErr)
 			}

@@ -16,7 +16,6 @@ import (
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/errkind"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // errSenderCancelled is the reason the receiver is told when the person
@@ -610,7 +609,7 @@ func (v *sendView) cancelling(cancel context.CancelCauseFunc) func() {
 	}
 }
 
-func (v *sendView) sendDone(sum transfer.Summary, err error, pin pinOffer) {
+func (v *sendView) sendDone(sum event.Summary, err error, pin pinOffer) {
 	v.cancel = nil
 	v.u.recorded()
 	v.u.noteTransfer(true, v.prog.conn, sum, err)

@@ -23,7 +23,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // manyState is the Send view's part for several devices.
@@ -179,7 +178,7 @@ func (v *sendView) startSendMany() {
 		i := t.Index() // its row: its place in cfg.To
 		v.u.do(func() { v.many.panel.handle(i, ev) })
 	}
-	cfg.OnEnded = func(t *app.Transfer, sum transfer.Summary, err error) {
+	cfg.OnEnded = func(t *app.Transfer, sum event.Summary, err error) {
 		i := t.Index()
 		v.u.do(func() { v.many.panel.ended(i, sum, err) })
 	}
@@ -293,7 +292,7 @@ func (p *manyPanel) handle(i int, ev event.Event) {
 
 // ended shows that receiver i's transfer ended, while the others may go
 // on (ManyConfig.OnEnded): what it got, or why not.
-func (p *manyPanel) ended(i int, sum transfer.Summary, err error) {
+func (p *manyPanel) ended(i int, sum event.Summary, err error) {
 	if i >= len(p.row) || p.row[i].done {
 		return
 	}
@@ -301,7 +300,7 @@ func (p *manyPanel) ended(i int, sum transfer.Summary, err error) {
 }
 
 // show puts a receiver's result in its row.
-func (r *manyRow) show(sum transfer.Summary, err error) {
+func (r *manyRow) show(sum event.Summary, err error) {
 	if err != nil {
 		r.status.Importance = widget.DangerImportance
 		r.status.SetText(explain(err).Headline)
@@ -310,7 +309,7 @@ func (r *manyRow) show(sum transfer.Summary, err error) {
 	r.bar.Max = 1
 	r.bar.SetValue(1)
 	r.status.Importance = widget.SuccessImportance
-	r.status.SetText("Sent " + plural(countFiles(entryEvents(sum.Entries)), "file", "files") + ", every file confirmed")
+	r.status.SetText("Sent " + plural(countFiles(sum.Entries), "file", "files") + ", every file confirmed")
 }
 
 // finish shows each device's result: what it got, or why not.

@@ -3,8 +3,8 @@ package ui
 import (
 	"fmt"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // demoMany is Demo's "send-many" (three devices ticked, a code field for
@@ -54,10 +54,10 @@ func (u *UI) demoSendMany() {
 		d := demoDevices[i%len(demoDevices)]
 		v.many.panel.handle(i, event.Connected{PeerName: d.Name, PeerFingerprint: d.Fingerprint, Addr: d.Addrs[0]})
 		if i == 1 {
-			v.many.panel.ended(i, transfer.Summary{}, transfer.ErrDeclined)
+			v.many.panel.ended(i, event.Summary{}, app.ErrDeclined)
 			continue
 		}
-		v.many.panel.handle(i, event.Accepted{TotalBytes: total, Offer: transfer.Offer{Files: 27, Dirs: 1, TotalBytes: total}})
+		v.many.panel.handle(i, event.Accepted{TotalBytes: total, Offer: event.Offer{Files: 27, Folders: 1, TotalBytes: total}})
 		done := []int64{1_104_000_000, 0, 655_000_000}[i%3]
 		v.many.panel.handle(i, event.Progress{Done: done, Total: total, Rate: []float64{48e6, 0, 29e6}[i%3]})
 	}

@@ -99,7 +99,7 @@ func TestSendToSeveralDevices(t *testing.T) {
 		}
 		// Rows follow targets(): the chosen device (the third added),
 		// then the ticked ones in the list's order.
-		want := []string{"Sent 1 file, every file confirmed", "Sent 1 file, every file confirmed", explain(transfer.ErrDeclined).Headline}
+		want := []string{"Sent 1 file, every file confirmed", "Sent 1 file, every file confirmed", explain(app.ErrDeclined).Headline}
 		got := []string{p.row[0].status.Text, p.row[1].status.Text, p.row[2].status.Text}
 		for i := range want {
 			if got[i] != want[i] {

@@ -15,7 +15,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ferry-project/ferry/core/app"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // Preference keys. They are part of the app's on-disk state: renaming one
@@ -37,7 +36,7 @@ const (
 const defaultMaxSenders = 1
 
 // maxSendersChoices are the setting's values, 1 to
-// transfer.MaxConcurrentLimit.
+// app.MaxConcurrentLimit.
 var maxSendersChoices = []string{"1", "2", "3", "4"}
 
 // settingsView is the Settings tab. Values live in the app's Preferences
@@ -258,7 +257,7 @@ func (v *settingsView) askFirst() bool {
 // setting, or the default when it is missing or out of range.
 func (v *settingsView) maxConcurrent() int {
 	n := v.prefs().IntWithFallback(prefMaxSenders, defaultMaxSenders)
-	if n < 1 || n > transfer.MaxConcurrentLimit {
+	if n < 1 || n > app.MaxConcurrentLimit {
 		return defaultMaxSenders
 	}
 	return n

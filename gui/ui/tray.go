@@ -12,7 +12,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // prefTray keeps the app receiving in the system tray when its window is
@@ -205,7 +204,7 @@ func historyTrayLabel(r event.History, now time.Time) string {
 }
 
 // noteTransfer adds a finished transfer to the tray's list.
-func (u *UI) noteTransfer(sent bool, conn event.Connected, sum transfer.Summary, err error) {
+func (u *UI) noteTransfer(sent bool, conn event.Connected, sum event.Summary, err error) {
 	peer := conn.PeerName
 	if peer == "" {
 		peer = "a device"
@@ -220,10 +219,10 @@ func (u *UI) noteTransfer(sent bool, conn event.Connected, sum transfer.Summary,
 
 // summaryWhat names what a transfer moved: the file's name when there is
 // one, else a count.
-func summaryWhat(sum transfer.Summary) string {
+func summaryWhat(sum event.Summary) string {
 	var names []string
 	for _, e := range sum.Entries {
-		if e.Entry.Kind == transfer.KindDir {
+		if e.Entry.Kind == event.KindDir {
 			continue
 		}
 		names = append(names, e.Entry.Path)
@@ -267,7 +266,7 @@ func (v *receiveView) trayStatus() string {
 // transferEnded is the tray's part of a finished receive: the tray's
 // list, a notification for a transfer nobody was asked about, and, with
 // the window in the tray, listening again at once.
-func (v *receiveView) transferEnded(sum transfer.Summary, err error) {
+func (v *receiveView) transferEnded(sum event.Summary, err error) {
 	v.u.noteTransfer(false, v.prog.conn, sum, err)
 	if v.autoAccepted {
 		who := v.prog.conn.PeerName

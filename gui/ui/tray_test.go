@@ -17,8 +17,7 @@ import (
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/platform"
-	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 )
 
 // trayApp is the test app with a system tray and a notification log. It
@@ -191,7 +190,7 @@ func TestTrayMenuShowsCodeAndTransfers(t *testing.T) {
 	// offer, and nothing is notified.
 	stranger := testid.New(t)
 	src := writeFile(t, t.TempDir(), "report.pdf", 3000)
-	done := sendFrom(t, h, stranger, false, transfer.Item{Path: src})
+	done := sendFrom(t, h, stranger, false, event.Item{Path: src})
 	rv := h.u.recv
 	h.waitFor("the offer dialog", func() bool { return rv.offer != nil })
 	h.check(func() bool {
@@ -242,7 +241,7 @@ func TestTrustedTransferNotifiesInTray(t *testing.T) {
 	h.loop.run(h.u.WindowCloseRequested)
 
 	src := writeFile(t, t.TempDir(), "photo.jpg", 5000)
-	if err := <-sendFrom(t, h, sender, true, transfer.Item{Path: src}); err != nil {
+	if err := <-sendFrom(t, h, sender, true, event.Item{Path: src}); err != nil {
 		t.Fatalf("paired send: %v", err)
 	}
 	rv := h.u.recv
@@ -360,11 +359,11 @@ func TestTrayListsHistory(t *testing.T) {
 
 	stranger := testid.New(t)
 	src := writeFile(t, t.TempDir(), "report.pdf", 3000)
-	done := sendFrom(t, h, stranger, false, transfer.Item{Path: src})
+	done := sendFrom(t, h, stranger, false, event.Item{Path: src})
 	rv := h.u.recv
 	h.waitFor("the offer dialog", func() bool { return rv.offer != nil })
 	h.tap(rv.decline)
-	if err := <-done; !errors.Is(err, transfer.ErrDeclined) {
+	if err := <-done; !errors.Is(err, app.ErrDeclined) {
 		t.Fatalf("send: %v", err)
 	}
 	h.waitFor("the declined transfer in the tray", func() bool {

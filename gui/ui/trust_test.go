@@ -16,9 +16,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // These tests pair devices through the UI and run the transfers that
@@ -107,7 +108,7 @@ func (h *harness) sendAndWait() *progressPanel {
 // sendFrom runs transfer.Send from id to the harness's receiver on a
 // goroutine the test owns: with the receiver's code, or, when paired, with
 // no code and the receiver's pinned key.
-func sendFrom(t *testing.T, h *harness, id *secure.Identity, paired bool, items ...transfer.Item) <-chan error {
+func sendFrom(t *testing.T, h *harness, id *secure.Identity, paired bool, items ...event.Item) <-chan error {
 	t.Helper()
 	_, addr, code := h.listening()
 	cfg := transfer.SendConfig{Addrs: []string{addr}, Code: code, Identity: id, Name: "Laptop", Items: items}
@@ -472,7 +473,7 @@ func TestAutoAcceptFromTrustedDevices(t *testing.T) {
 	})
 
 	// Off (the default): a trusted sender is asked about, as trusted.
-	done := sendFrom(t, b, sender, true, transfer.Item{Text: "one"})
+	done := sendFrom(t, b, sender, true, event.Item{Text: "one"})
 	b.waitFor("the offer dialog", func() bool { return rv.offer != nil })
 	b.loop.run(func() {
 		for _, want := range []string{"Laptop, a trusted device, wants to send you 1 text", "Trusted device: its key is the one you paired with"} {
@@ -493,7 +494,7 @@ func TestAutoAcceptFromTrustedDevices(t *testing.T) {
 		set.save()
 		rv.listenAgain()
 	})
-	done = sendFrom(t, b, sender, true, transfer.Item{Text: "two"})
+	done = sendFrom(t, b, sender, true, event.Item{Text: "two"})
 	if err := <-done; err != nil {
 		t.Fatalf("paired send: %v", err)
 	}
@@ -512,13 +513,13 @@ func TestAutoAcceptFromTrustedDevices(t *testing.T) {
 	// A sender that is not trusted is still asked.
 	b.loop.run(rv.listenAgain)
 	stranger := testid.New(t)
-	done = sendFrom(t, b, stranger, false, transfer.Item{Text: "three"})
+	done = sendFrom(t, b, stranger, false, event.Item{Text: "three"})
 	b.waitFor("the offer dialog", func() bool { return rv.offer != nil })
 	if s := b.screen(); contains(s, "trusted") || contains(rv.offerText, "trusted") {
 		t.Error("the offer from a stranger says trusted")
 	}
 	b.tap(rv.decline)
-	if err := <-done; !errors.Is(err, transfer.ErrDeclined) {
+	if err := <-done; !errors.Is(err, app.ErrDeclined) {
 		t.Errorf("send after decline: %v", err)
 	}
 
@@ -578,7 +579,7 @@ func TestSendToBusyReceiver(t *testing.T) {
 	otherDone := make(chan error, 1)
 	go func() {
 		_, err := transfer.Send(ctx, transfer.SendConfig{
-			Addrs: []string{peer.addr()}, Code: peer.r.Code(), Identity: other, Name: "First", Items: []transfer.Item{{Text: "first"}},
+			Addrs: []string{peer.addr()}, Code: peer.r.Code(), Identity: other, Name: "First", Items: []event.Item{{Text: "first"}},
 		})
 		otherDone <- err
 	}()
@@ -587,7 +588,7 @@ func TestSendToBusyReceiver(t *testing.T) {
 		<-otherDone
 	})
 	for ev := range peer.events {
-		if _, ok := ev.(transfer.Offered); ok {
+		if _, ok := ev.(event.Offer); ok {
 			break
 		}
 	}

@@ -15,10 +15,10 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
 	"github.com/ferry-project/ferry/gui/fmactions"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // TestSendWithFerry runs the real app the way a file manager does and

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/tests/xdisplay"
+	"github.com/ferry-project/ferry/core/testkit/xdisplay"
 )
 
 // views are the demo views captured, with the environment that selects

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/testkit"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/web"
-	"github.com/ferry-project/ferry/tests/testkit"
 )
 
 // zeroSink is a receiver's sink that keeps nothing: it counts the bytes

@@ -12,11 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/web"
 	ferrypage "github.com/ferry-project/ferry/gui/page"
-	"github.com/ferry-project/ferry/tests/testkit/testid"
 )
 
 // These tests run the page (core/web's server, ferry.wasm, page.js,
@@ -71,11 +72,11 @@ func TestPageSends(t *testing.T) {
 	var r *transfer.Receiver
 	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dest, Name: "Ana's laptop", Identity: id,
 		Listener: mux, Code: "246810", Policy: transfer.Ask,
-		OnEvent: func(ev transfer.Event) {
+		OnEvent: func(ev event.Event) {
 			switch e := ev.(type) {
-			case transfer.Offered:
+			case event.Offer:
 				offered <- struct{}{}
-			case transfer.Progress:
+			case event.Progress:
 				if e.Done >= 6<<20 {
 					once.Do(func() { close(midway); <-resume })
 				}
@@ -163,7 +164,7 @@ func TestPageWrongCode(t *testing.T) {
 // TestPageOtherFingerprint: the device that answers knows the code but
 // is not the one whose fingerprint the link carries (another device
 // showing the same code). The page says so plainly, and the transfer
-// goes on, as gui/wasm's contract has it.
+// goes on, as gui/page/wasm's contract has it.
 func TestPageOtherFingerprint(t *testing.T) {
 	b := Start(t)
 	mux, id := pageServer(t, false)
@@ -237,8 +238,8 @@ func pageReceives(t *testing.T, host, words string) {
 		_, err := transfer.Send(ctx, transfer.SendConfig{Addrs: []string{"page"}, Code: "246810", Identity: id,
 			Name: "Ana's laptop", Items: items,
 			Dialer: func(ctx context.Context, _ string) (net.Conn, error) { return mux.Accept() },
-			OnEvent: func(ev transfer.Event) {
-				if p, ok := ev.(transfer.Progress); ok && phone && p.Done >= 6<<20 {
+			OnEvent: func(ev event.Event) {
+				if p, ok := ev.(event.Progress); ok && phone && p.Done >= 6<<20 {
 					once.Do(func() { close(midway); <-resume })
 				}
 			}})
@@ -304,8 +305,8 @@ func TestPageResumes(t *testing.T) {
 	var once sync.Once
 	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dest, Name: "Ana's laptop", Identity: id,
 		Listener: mux, Code: "246810", Policy: transfer.AcceptAll,
-		OnEvent: func(ev transfer.Event) {
-			if p, ok := ev.(transfer.Progress); ok && p.Done >= 4<<20 {
+		OnEvent: func(ev event.Event) {
+			if p, ok := ev.(event.Progress); ok && p.Done >= 4<<20 {
 				once.Do(func() { close(halfway) })
 			}
 		}})

@@ -14,7 +14,7 @@
 //
 // Each browser run gets a fresh Chromium, so that the renderer's peak
 // resident set (VmHWM, kept by the kernel) is that run's. The page is
-// driven through its ferry bridge (gui/wasm's package doc), not its
+// driven through its ferry bridge (gui/page/wasm's package doc), not its
 // buttons: the files come from a file input the harness adds, so the
 // page reads them as it would a person's pick. The receive direction is
 // measured with each of the page's save methods that a headless browser

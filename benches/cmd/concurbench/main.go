@@ -19,6 +19,7 @@ import (
 	"sync"
 
 	"github.com/ferry-project/ferry/benches"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 )
@@ -66,13 +67,13 @@ func receive(args []string) error {
 	r, err := transfer.NewReceiver(transfer.ReceiverConfig{
 		Dir: *dir, Code: *code, Listen: "127.0.0.1:0", Identity: id, Name: "concurbench",
 		Policy: transfer.AcceptAll, MaxConcurrent: *maxN,
-		OnEvent: func(ev transfer.Event) {
+		OnEvent: func(ev event.Event) {
 			mu.Lock()
 			defer mu.Unlock()
 			switch e := ev.(type) {
-			case transfer.Finished:
+			case event.Done:
 				ok++
-			case transfer.Failed:
+			case event.Error:
 				if e.Session == 0 {
 					return
 				}
@@ -116,6 +117,6 @@ func send(args []string) error {
 		return err
 	}
 	_, err = transfer.Send(context.Background(), transfer.SendConfig{Addrs: []string{*to}, Code: *code,
-		Identity: id, Name: "concurbench-sender", Items: []transfer.Item{{Path: fs.Arg(0)}}})
+		Identity: id, Name: "concurbench-sender", Items: []event.Item{{Path: fs.Arg(0)}}})
 	return err
 }

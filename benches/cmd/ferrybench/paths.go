@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/ferry-project/ferry/benches"
-	"github.com/ferry-project/ferry/tests/netns"
+	"github.com/ferry-project/ferry/core/testkit/netns"
 )
 
 // The path figures send one large file file to file with the real
@@ -37,7 +37,7 @@ type netPath struct {
 	noCroc         string // why croc cannot run here, if it cannot
 }
 
-// linkRate is the 1 Gbit/s path's link: tests/netns shapes it with tbf
+// linkRate is the 1 Gbit/s path's link: core/testkit/netns shapes it with tbf
 // (burst 256 KiB, about 2 ms at this rate; latency 50 ms).
 const linkRate = "1gbit"
 

@@ -17,13 +17,24 @@
 //
 // Each event is a plain struct whose exported fields are its JSON fields.
 // A few carry Go-only fields (json:"-") that a front end needs and a
-// script does not: Connected.PeerKey, the proven key to pin; Offer.Full,
-// the whole offer where the JSON lists its first MaxOfferEntries. Convert
-// an engine event with FromTransfer; core/app adds the events the engine
-// does not know (Listening, Page, Accepted by a person, Trusted, Error).
+// script does not: Connected.PeerKey, the proven key to pin; a receiver's
+// session id on the events of one session (SessionOf); Done.Summary and
+// Error.Err. Offer.Entries is the whole offer where the JSON lists its
+// first MaxOfferEntries.
+//
+// # One vocabulary
+//
+// The engine (core/transfer) emits these events themselves, and the data
+// model both ends share (Item, Entry, Kind, Offer, Outcome, EntryDone,
+// Summary) is defined here, with its JSON form where it has one. core/app
+// passes the engine's events through and adds the ones it owns
+// (Listening, Page, Accepted by a person, Trusted, the words of Refused,
+// Unproven and Error, Done with its diagnostics policy); a front end
+// neither converts an event nor names the engine's types.
 //
 // # Where it builds
 //
-// The package imports only core/transfer and core/diag, so it builds for
-// GOOS=js GOARCH=wasm: the page's Go side uses the same types.
+// The package is a leaf: it imports only core/diag and the standard
+// library, so every layer may use it, and it builds for GOOS=js
+// GOARCH=wasm: the page's Go side uses the same types.
 package event

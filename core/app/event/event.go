@@ -1,7 +1,5 @@
 package event
 
-import "github.com/ferry-project/ferry/core/transfer"
-
 // Event is one event of the schema. Type is its "event" field in JSON.
 type Event interface{ Type() string }
 
@@ -40,16 +38,14 @@ type Connected struct {
 	WrongCodes int `json:"wrong_codes"`
 	// PeerKey is the peer's 32-byte static key, proven in the handshake.
 	PeerKey []byte `json:"-"`
+	// Session (receiver) is the session the event belongs to (Go only,
+	// see SessionOf); 0 on a sender.
+	Session int `json:"-"`
 }
 
-// Entry is one entry of an offer as Offer lists it.
-type Entry struct {
-	Path string `json:"path"`
-	Kind string `json:"kind"` // "file", "folder" or "text"
-	Size int64  `json:"size"`
-}
-
-// Offer (receiver): what a sender proposes.
+// Offer (receiver): what a sender proposes, waiting for an answer
+// unless the policy gives one. It is also the offer itself wherever one
+// travels (Accepted.Offer).
 type Offer struct {
 	PeerName        string `json:"peer_name"`
 	PeerFingerprint string `json:"peer_fingerprint"`
@@ -57,14 +53,17 @@ type Offer struct {
 	Folders         int    `json:"folders"`
 	Texts           int    `json:"texts"`
 	TotalBytes      int64  `json:"total_bytes"`
-	// Entries lists the first MaxOfferEntries entries of the offer, in
-	// its order; EntriesTotal says how many it holds, EntriesListed how
-	// many are listed (fewer only when it holds more).
+	// Entries is the whole manifest in Go; the JSON form (MarshalJSON)
+	// lists its first MaxOfferEntries, in its order, and fills
+	// EntriesTotal (how many it holds) and EntriesListed (how many are
+	// listed: fewer only when it holds more). In Go those two are unset:
+	// read len(Entries).
 	Entries       []Entry `json:"entries"`
 	EntriesTotal  int     `json:"entries_total"`
 	EntriesListed int     `json:"entries_listed"`
-	// Full is the whole offer, every entry (Go only).
-	Full transfer.Offer `json:"-"`
+	// Session (receiver) is the session the offer came in (Go only, see
+	// SessionOf): answer it with that session's Accept or Decline.
+	Session int `json:"-"`
 }
 
 // MaxOfferEntries is how many entries an Offer lists in JSON. An offer
@@ -82,7 +81,7 @@ type Accepted struct {
 	By         string `json:"by"`
 	TotalBytes int64  `json:"total_bytes"`
 	// Offer is what was accepted (Go only).
-	Offer transfer.Offer `json:"-"`
+	Offer Offer `json:"-"`
 }
 
 // Who accepted an offer (Accepted.By).
@@ -104,30 +103,56 @@ type Progress struct {
 	CurrentSize int64   `json:"current_size"`
 	EntriesDone int     `json:"entries_done"`
 	Entries     int     `json:"entries"`
+	// Session (receiver) is the session the event belongs to (Go only,
+	// see SessionOf); 0 on a sender.
+	Session int `json:"-"`
 }
 
 // EntryDone (both ends): one entry is verified and in place, or skipped.
+// Its JSON form is the entry's ({path, kind, size}) with the outcome.
 type EntryDone struct {
-	Path    string `json:"path"`
-	Kind    string `json:"kind"`
-	Size    int64  `json:"size"`
-	Outcome string `json:"outcome"`            // "received", "skipped", "resumed", "created"
-	SavedAs string `json:"saved_as,omitempty"` // receiver, relative to the destination
+	Entry
+	Outcome Outcome `json:"outcome"`            // "received", "skipped", "resumed", "created"
+	SavedAs string  `json:"saved_as,omitempty"` // receiver, relative to the destination; may differ from Path after a clash
+	// Replaced (receiver, overwriting) says that the file replaced one
+	// of the same name: one already there, or one that another session
+	// placed first (the last placed wins). Go only.
+	Replaced bool `json:"-"`
+	// Session (receiver) is the session the event belongs to (Go only,
+	// see SessionOf); 0 on a sender.
+	Session int `json:"-"`
 }
 
-// Text (receiver): a text snippet arrived.
+// Text (receiver): a text snippet arrived. It is not saved unless the
+// receiver was asked to save texts.
 type Text struct {
 	Name string `json:"name"`
 	Text string `json:"text"`
+	// Session (receiver) is the session the event belongs to (Go only,
+	// see SessionOf).
+	Session int `json:"-"`
 }
 
 // CodeChanged (receiver): the code a sender must type is now Code.
-// Reason: "retired" (too many wrong codes), "used" (the transfer that
-// used the old one ended) or "renewed" (a person asked).
 type CodeChanged struct {
-	Code   string `json:"code"`
-	Reason string `json:"reason"`
+	Code   string           `json:"code"`
+	Reason CodeChangeReason `json:"reason"`
 }
+
+// CodeChangeReason says why the code changed.
+type CodeChangeReason string
+
+const (
+	// CodeRetired: too many wrong attempts retired the old code.
+	CodeRetired CodeChangeReason = "retired"
+	// CodeUsed: a transfer made with the old code ended, and the old code
+	// was one the receiver picked: whoever saw it cannot send again.
+	CodeUsed CodeChangeReason = "used"
+	// CodeRenewed: a person asked for a new code.
+	CodeRenewed CodeChangeReason = "renewed"
+)
+
+func (c CodeChangeReason) String() string { return string(c) }
 
 // CodesHeld (receiver): after too many wrong codes none is checked
 // before Until; a sender that tries sooner is told to wait.
@@ -143,18 +168,63 @@ type CodesStopped struct {
 }
 
 // Refused (receiver): a sender came without a code and the handshake
-// refused it; the receiver goes on waiting.
+// refused it, or came with one to a receiver that takes trusted devices
+// only; the receiver goes on waiting. The engine sets Reason and the Go
+// fields; core/app words it (Kind, Message, Hint).
 type Refused struct {
-	Kind string `json:"kind"` // "not_paired"
-	// Reason: "not_trusted" (no pin here for the sender), "pin_mismatch"
-	// (the sender's pin for this device is not this device's key) or
-	// "trust_off" (the trust file cannot be used).
-	Reason          string `json:"reason"`
-	PeerFingerprint string `json:"peer_fingerprint"` // "" unless not_trusted
-	Addr            string `json:"addr"`             // the sender's host:port
-	Message         string `json:"message"`
-	Hint            string `json:"hint"`
-	Dropped         int    `json:"dropped"` // refusals before this one not reported (too many at once)
+	Kind            string        `json:"kind"` // "not_paired"
+	Reason          RefusedReason `json:"reason"`
+	PeerFingerprint string        `json:"peer_fingerprint"` // "" unless not_trusted
+	Addr            string        `json:"addr"`             // the sender's host:port
+	Message         string        `json:"message"`
+	Hint            string        `json:"hint"`
+	Dropped         int           `json:"dropped"` // refusals before this one not reported (too many at once)
+	// PeerKey is the sender's static key, proven in the handshake, when
+	// Reason is NotTrusted; empty otherwise (the handshake ended before
+	// the sender revealed it). Go only.
+	PeerKey []byte `json:"-"`
+	// Err is the handshake's error (Go only): it wraps
+	// secure.ErrNotPaired (CodesOff: secure.ErrNoCodes).
+	Err error `json:"-"`
+}
+
+// RefusedReason says why a sender was refused.
+type RefusedReason string
+
+const (
+	// NotTrusted: this device has no pin for the sender's key (never
+	// paired, or trust removed here).
+	NotTrusted RefusedReason = "not_trusted"
+	// PinMismatch: the sender's pin for this device is not this device's
+	// key (this device made a new key, or the sender meant another
+	// device), so the sender stopped before revealing its own.
+	PinMismatch RefusedReason = "pin_mismatch"
+	// TrustOff: this receiver takes no trusted devices (the trust file
+	// cannot be used).
+	TrustOff RefusedReason = "trust_off"
+	// CodesOff: the sender used a code, and this receiver takes trusted
+	// devices only; no guess was checked.
+	CodesOff RefusedReason = "codes_off"
+)
+
+func (r RefusedReason) String() string { return string(r) }
+
+// Unproven (sender waiting for a page, send --to-browser): a connection
+// ended before its peer proved the code, and the sender waits for the
+// next. Guessed says whether it got the handshake's third message, and
+// with it one offline test of the code: such a connection counts as a
+// wrong guess whatever it said, and Wrong counts them so far; at
+// Allowed, the sender stops (codes_stopped). One that ended sooner (a
+// page closed mid-handshake) tested nothing and is not counted. Message
+// is the error that ended the connection, as the engine wrote it.
+type Unproven struct {
+	Addr    string `json:"addr"` // the peer's host:port
+	Guessed bool   `json:"guessed"`
+	Wrong   int    `json:"wrong"`
+	Allowed int    `json:"allowed"`
+	Message string `json:"message"` // why the connection ended
+	// Err is why the connection ended (Go only).
+	Err error `json:"-"`
 }
 
 // Device is a device of the trust store, as Trusted, Recent and
@@ -200,6 +270,9 @@ type Diag struct {
 	Stages []Stage `json:"stages"`
 	CPU    *CPU    `json:"cpu,omitempty"` // whole transfer, when the end measured it
 	Line   string  `json:"line"`          // the same split as the human line
+	// Session (receiver) is the session the event belongs to (Go only,
+	// see SessionOf); 0 on a sender.
+	Session int `json:"-"`
 }
 
 // Done (both ends, last on success).
@@ -213,6 +286,13 @@ type Done struct {
 	Remote       *Diag   `json:"remote,omitempty"`  // sender with diagnostics
 	Verdict      string  `json:"verdict,omitempty"` // sender with diagnostics
 	Runtime
+	// Summary is the whole result (Go only). The engine emits a Done
+	// with only Summary and Session set; core/app fills the rest with
+	// its policy (NewDone).
+	Summary Summary `json:"-"`
+	// Session (receiver) is the session that finished (Go only, see
+	// SessionOf); 0 on a sender.
+	Session int `json:"-"`
 }
 
 // Error (both ends, last on failure).
@@ -222,8 +302,13 @@ type Error struct {
 	Message  string `json:"message"`
 	Hint     string `json:"hint,omitempty"`
 	Runtime
-	// Err is the error itself (Go only), for errors.Is.
+	// Err is the error itself (Go only), for errors.Is. The engine emits
+	// an Error with only Err and Session set; core/app words it.
 	Err error `json:"-"`
+	// Session (receiver) is the session that failed (Go only, see
+	// SessionOf), 0 when the failure is the receiver's own or on a
+	// sender.
+	Session int `json:"-"`
 }
 
 // Runtime are the process's goroutines and open descriptors, on Done and
@@ -284,6 +369,7 @@ func (CodeChanged) Type() string    { return "code_changed" }
 func (CodesHeld) Type() string      { return "codes_held" }
 func (CodesStopped) Type() string   { return "codes_stopped" }
 func (Refused) Type() string        { return "refused" }
+func (Unproven) Type() string       { return "unproven" }
 func (Trusted) Type() string        { return "trusted" }
 func (Recent) Type() string         { return "recent" }
 func (Untrusted) Type() string      { return "untrusted" }
@@ -298,6 +384,66 @@ func (HistoryCleared) Type() string { return "history_cleared" }
 // lists them: for tests and documentation that must cover each.
 func All() []Event {
 	return []Event{Listening{}, Page{}, Connected{}, Offer{}, Accepted{}, Progress{}, EntryDone{}, Text{},
-		CodeChanged{}, CodesHeld{}, CodesStopped{}, Refused{}, Trusted{}, Recent{}, Untrusted{}, Diag{},
+		CodeChanged{}, CodesHeld{}, CodesStopped{}, Refused{}, Unproven{}, Trusted{}, Recent{}, Untrusted{}, Diag{},
 		Done{}, Error{}, History{}, HistoryCleared{}, Peer{}}
+}
+
+// SessionOf returns the receiver's session an event belongs to: 1, 2, 3
+// ... in the order the sessions passed their handshakes on a receiver,
+// or 0 for an event of the receiver as a whole (CodeChanged, CodesHeld,
+// CodesStopped, Refused, an Error that ended no session) and for every
+// event of a sender. A front end that serves several senders at once
+// keeps one row, card or question per session id.
+func SessionOf(ev Event) int {
+	switch e := ev.(type) {
+	case Connected:
+		return e.Session
+	case Offer:
+		return e.Session
+	case Progress:
+		return e.Session
+	case EntryDone:
+		return e.Session
+	case Text:
+		return e.Session
+	case Diag:
+		return e.Session
+	case Done:
+		return e.Session
+	case Error:
+		return e.Session
+	}
+	return 0
+}
+
+// InSession returns ev with its session set to id, for the events that
+// SessionOf reads; others come back as they are.
+func InSession(ev Event, id int) Event {
+	switch e := ev.(type) {
+	case Connected:
+		e.Session = id
+		return e
+	case Offer:
+		e.Session = id
+		return e
+	case Progress:
+		e.Session = id
+		return e
+	case EntryDone:
+		e.Session = id
+		return e
+	case Text:
+		e.Session = id
+		return e
+	case Diag:
+		e.Session = id
+		return e
+	case Done:
+		e.Session = id
+		return e
+	case Error:
+		e.Session = id
+		return e
+	}
+	return ev
 }

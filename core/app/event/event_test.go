@@ -2,12 +2,12 @@ package event
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ferry-project/ferry/core/diag"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // Every event marshals with its "event" field first, and the types'
@@ -38,7 +38,7 @@ func TestMarshalNamesFirst(t *testing.T) {
 func TestMarshalNested(t *testing.T) {
 	var split diag.Split
 	split[diag.DiskRead] = diag.StageTotal{Time: time.Second, Bytes: 10, Calls: 1}
-	b, err := Marshal(NewDone(transfer.Summary{Local: split, Wall: time.Second}, Sender, true))
+	b, err := Marshal(NewDone(Summary{Local: split, Wall: time.Second}, Sender, true))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestMarshalNested(t *testing.T) {
 	if strings.Contains(string(b), "key") {
 		t.Errorf("connected carries its key in JSON: %s", b)
 	}
-	b, _ = Marshal(NewOffer(transfer.Offer{Entries: make([]transfer.Entry, MaxOfferEntries+1)}))
+	b, _ = Marshal(Offer{Entries: make([]Entry, MaxOfferEntries+1)})
 	var o struct {
 		Entries []any `json:"entries"`
 		Total   int   `json:"entries_total"`
@@ -95,3 +95,34 @@ func mustJSON(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+// The data model's JSON forms are the ones the schema always had: an
+// entry is {path, kind, size} with its kind as a word, an outcome a word,
+// an empty offer lists no entries as [], and the Go-only fields stay out.
+func TestMarshalModel(t *testing.T) {
+	e := Entry{Path: "a/b.txt", Kind: KindFile, Size: 5, Mode: 0o644, ModTime: time.Unix(1, 0)}
+	for _, tc := range []struct {
+		ev   Event
+		want string
+	}{
+		{EntryDone{Entry: e, Outcome: Received, SavedAs: "a/b (1).txt", Replaced: true, Session: 3},
+			`{"event":"entry","path":"a/b.txt","kind":"file","size":5,"outcome":"received","saved_as":"a/b (1).txt"}`},
+		{EntryDone{Entry: Entry{Path: "d", Kind: KindDir}, Outcome: Created},
+			`{"event":"entry","path":"d","kind":"folder","size":0,"outcome":"created"}`},
+		{Offer{PeerName: "p", Folders: 1, Session: 2},
+			`{"event":"offer","peer_name":"p","peer_fingerprint":"","files":0,"folders":1,"texts":0,"total_bytes":0,"entries":[],"entries_total":0,"entries_listed":0}`},
+		{Offer{Files: 1, Entries: []Entry{e}},
+			`{"event":"offer","peer_name":"","peer_fingerprint":"","files":1,"folders":0,"texts":0,"total_bytes":0,"entries":[{"path":"a/b.txt","kind":"file","size":5}],"entries_total":1,"entries_listed":1}`},
+		{Text{Name: "text.txt", Text: "hi", Session: 1}, `{"event":"text","name":"text.txt","text":"hi"}`},
+		{CodeChanged{"123456", CodeUsed}, `{"event":"code_changed","code":"123456","reason":"used"}`},
+		{Unproven{Addr: "10.0.0.2:1", Guessed: true, Wrong: 1, Allowed: 3, Message: "wrong code", Err: errTest},
+			`{"event":"unproven","addr":"10.0.0.2:1","guessed":true,"wrong":1,"allowed":3,"message":"wrong code"}`},
+	} {
+		b, err := Marshal(tc.ev)
+		if err != nil || string(b) != tc.want {
+			t.Errorf("%T:\n got %s (%v)\nwant %s", tc.ev, b, err, tc.want)
+		}
+	}
+}
+
+var errTest = errors.New("test")

@@ -1,4 +1,4 @@
-package transfer
+package guess
 
 import (
 	"fmt"
@@ -6,63 +6,37 @@ import (
 	"time"
 )
 
-// The guess budget: how many wrong codes a device checks, and how fast,
-// whatever codes they were aimed at. A code is retired after maxAttempts
-// wrong guesses, but retiring codes alone bounds nothing: a fresh code
-// follows without end. The budget bounds the whole device.
-//
-//   - Wrong codes add up from the last time a person acted: asked for a
-//     new code (Receiver.NewCode), or started the receiver by hand
-//     (BudgetConfig.ByPerson). They never expire: a guesser who paces
-//     the guesses, a few a day for a year, spends the same budget as one
-//     who guesses at full speed.
-//   - The first guessFree are checked at once: a person who mistypes,
-//     even across two codes, is never kept waiting.
-//   - After that, each next guess is checked only guessWait·2^k after the
-//     last wrong one (k = 0, 1, ...: 0.5 s, 1 s, 2 s, ... 16 s); a guess
-//     that arrives sooner is refused unchecked (secure.ErrCodesHeld).
-//   - At guessStop wrong codes the budget stops: no code is checked at
-//     all until a person acts; paired senders, who need no code, are
-//     still served.
-//
-// A successful transfer does not reset the budget: it would hand an
-// attacker who keeps guessing a new allowance with every honest
-// transfer. Nor does a start that no person made (at login, by a service
-// manager, a restart from a tray menu): the count is kept in a
-// GuessStore beside the trust store and survives it. So at most
-// guessStop wrong codes are checked between two acts of a person, over a
-// minute or a year: 12 guesses against codes of one in a million
-// (SECURITY.md has the arithmetic). Garbage in place of message 3 cannot
-// be told from a wrong code and counts as one, so a flood of it retires
-// codes no faster than the budget allows either.
+// The budget's schedule (see the package doc): Free wrong codes checked
+// at once, then each next one only Wait·2^k after the last, and none at
+// StopAt until a person acts.
 const (
-	guessFree = 6
-	guessStop = 12
-	guessWait = 500 * time.Millisecond
+	Free   = 6
+	StopAt = 12
+	Wait   = 500 * time.Millisecond
 )
 
-// GuessRecord is a guess budget's state, as a GuessStore keeps it.
-type GuessRecord struct {
+// Record is a guess budget's state, as a Store keeps it.
+type Record struct {
 	Wrong   int       // wrong codes checked since a person last acted
 	Last    time.Time // when the last of them was checked (zero if none)
 	Stopped bool      // no code is checked until a person acts
 }
 
-// GuessStore keeps a device's guess budget across Receivers and
-// restarts (core/guessfile keeps it in a file beside the trust store).
+// Store keeps a device's guess budget across Receivers and
+// restarts (File keeps it in a file beside the trust store).
 // Load returns the zero record when nothing was kept yet; an error means
 // a record exists that cannot be read, and the budget then starts
 // stopped rather than fresh.
-type GuessStore interface {
-	Load() (GuessRecord, error)
-	Save(GuessRecord) error
+type Store interface {
+	Load() (Record, error)
+	Save(Record) error
 }
 
-// BudgetConfig configures NewBudget.
-type BudgetConfig struct {
+// Config configures NewBudget.
+type Config struct {
 	// Store keeps the count across Receivers and restarts; nil keeps it
 	// in memory, for this Budget's life only.
-	Store GuessStore
+	Store Store
 	// ByPerson says the budget is opened because a person started the
 	// receiver by hand (ferry receive typed in a terminal, the app opened
 	// from its icon): the count starts over, as it does on
@@ -87,12 +61,12 @@ type BudgetConfig struct {
 // receiver restarted from the tray, spends the same budget. It is safe
 // for concurrent use; a guess is checked and counted under its lock.
 type Budget struct {
-	store GuessStore
+	store Store
 	now   func() time.Time
 	warn  func(error)
 
 	mu  sync.Mutex
-	rec GuessRecord
+	rec Record
 }
 
 // NewBudget opens a guess budget. A record the store cannot read (a
@@ -102,7 +76,7 @@ type Budget struct {
 // checked, and a fresh budget would hand a guesser a new allowance for
 // every damage it could cause. The person's next act starts it over
 // (with ByPerson, at once). Warn is told either way.
-func NewBudget(cfg BudgetConfig) *Budget {
+func NewBudget(cfg Config) *Budget {
 	b := &Budget{store: cfg.Store, now: cfg.Now, warn: cfg.Warn}
 	if b.now == nil {
 		b.now = time.Now
@@ -111,12 +85,12 @@ func NewBudget(cfg BudgetConfig) *Budget {
 		rec, err := b.store.Load()
 		switch {
 		case err != nil && cfg.ByPerson:
-			b.say(fmt.Errorf("reading the wrong-code count: %w; starting it over, as the receiver was started by hand", err))
+			b.Warn(fmt.Errorf("reading the wrong-code count: %w; starting it over, as the receiver was started by hand", err))
 		case err != nil:
-			rec = GuessRecord{Stopped: true}
-			b.say(fmt.Errorf("reading the wrong-code count: %w; not taking codes until a person asks for a new one (trusted devices can still send)", err))
+			rec = Record{Stopped: true}
+			b.Warn(fmt.Errorf("reading the wrong-code count: %w; not taking codes until a person asks for a new one (trusted devices can still send)", err))
 			if err := b.store.Save(rec); err != nil {
-				b.say(fmt.Errorf("saving the wrong-code count: %w", err))
+				b.Warn(fmt.Errorf("saving the wrong-code count: %w", err))
 			}
 		}
 		if err == nil {
@@ -133,15 +107,18 @@ func NewBudget(cfg BudgetConfig) *Budget {
 
 // sane makes a record that another build or a hand edit wrote agree with
 // the rules: a count at the stop is stopped.
-func sane(rec GuessRecord) GuessRecord {
+func sane(rec Record) Record {
 	rec.Wrong = max(rec.Wrong, 0)
-	if rec.Wrong >= guessStop {
+	if rec.Wrong >= StopAt {
 		rec.Stopped = true
 	}
 	return rec
 }
 
-func (b *Budget) say(err error) {
+// Warn tells the Config's Warn of err, if it has one: a failure to
+// save the count, which Guess returns rather than tells, so that its
+// caller can tell it once its own lock is released.
+func (b *Budget) Warn(err error) {
 	if b.warn != nil {
 		b.warn(err)
 	}
@@ -169,11 +146,11 @@ func (b *Budget) Wrong() int {
 // only for an act of a person that reaches no Receiver.
 func (b *Budget) Reset() {
 	b.mu.Lock()
-	b.rec = GuessRecord{}
+	b.rec = Record{}
 	err := b.save()
 	b.mu.Unlock()
 	if err != nil {
-		b.say(err)
+		b.Warn(err)
 	}
 }
 
@@ -188,47 +165,47 @@ func (b *Budget) save() error {
 	return nil
 }
 
-// guessResult is what one guess under the budget came to.
-type guessResult struct {
-	at      time.Time // when it was checked (or refused)
-	checked bool      // false: held back unchecked
-	right   bool
-	wrong   int       // wrong codes since a person acted, this one included
-	spent   bool      // the budget is spent: no code is checked until a person acts
-	next    time.Time // when the next guess may be checked, when past the free ones
+// Result is what one guess under the budget came to.
+type Result struct {
+	At      time.Time // when it was checked (or refused)
+	Checked bool      // false: held back unchecked
+	Right   bool
+	Wrong   int       // wrong codes since a person acted, this one included
+	Spent   bool      // the budget is spent: no code is checked until a person acts
+	Next    time.Time // when the next guess may be checked, when past the free ones
 }
 
-// guess checks one guess with check, if the budget allows one now, and
+// Guess checks one guess with check, if the budget allows one now, and
 // counts it if wrong. The wrong code is counted and saved before check
 // runs, and taken back if the code was right: a receiver killed in
 // between has counted a right code as wrong, never the other way round.
-func (b *Budget) guess(check func() bool) (res guessResult, saveErr error) {
+func (b *Budget) Guess(check func() bool) (res Result, saveErr error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	res.at = b.now()
-	res.wrong, res.spent = b.rec.Wrong, b.rec.Stopped
-	if !b.allow(res.at) {
+	res.At = b.now()
+	res.Wrong, res.Spent = b.rec.Wrong, b.rec.Stopped
+	if !b.allow(res.At) {
 		return res, nil
 	}
 	before := b.rec
 	b.rec.Wrong++
-	b.rec.Last = res.at
-	if b.rec.Wrong >= guessStop {
+	b.rec.Last = res.At
+	if b.rec.Wrong >= StopAt {
 		b.rec.Stopped = true
 	}
 	saveErr = b.save()
-	res.checked = true
-	res.right = check()
-	if res.right {
+	res.Checked = true
+	res.Right = check()
+	if res.Right {
 		b.rec = before
 		if err := b.save(); saveErr == nil {
 			saveErr = err
 		}
-		res.wrong = b.rec.Wrong
+		res.Wrong = b.rec.Wrong
 		return res, saveErr
 	}
-	res.wrong, res.spent = b.rec.Wrong, b.rec.Stopped
-	res.next = b.next()
+	res.Wrong, res.Spent = b.rec.Wrong, b.rec.Stopped
+	res.Next = b.next()
 	return res, saveErr
 }
 
@@ -246,8 +223,8 @@ func (b *Budget) allow(now time.Time) bool {
 // free guesses last; b.mu is held.
 func (b *Budget) next() time.Time {
 	n := b.rec.Wrong
-	if n < guessFree {
+	if n < Free {
 		return time.Time{}
 	}
-	return b.rec.Last.Add(guessWait << min(n-guessFree, guessStop-guessFree))
+	return b.rec.Last.Add(Wait << min(n-Free, StopAt-Free))
 }

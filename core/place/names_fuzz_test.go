@@ -1,7 +1,8 @@
-package transfer
+package place
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode"
@@ -10,10 +11,11 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// FuzzNames drives the name checker with offers of a few paths, one per
-// line (their parent folders are offered first, as a sender would), and
-// checks what it accepts against a reference written independently of
-// foldKey: no accepted path may hold a control, format or
+// FuzzNames drives the name checks with offers of a few paths, one per
+// line (their parent folders are offered first, as a sender would), as
+// core/transfer's validateEntries makes them (CheckPath on each, no two
+// one key under Folding), and checks what they accept against a
+// reference written independently of foldKey: no accepted path may hold a control, format or
 // default-ignorable code point, none may be the partial folder or one of
 // its short names once HFS+'s ignorable code points are dropped and
 // case folding and normalization are repeated until nothing changes, and
@@ -21,73 +23,76 @@ import (
 // reference.
 func FuzzNames(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
-		entries := namesOffer(string(b))
-		err := validateEntries(entries)
+		paths := namesOffer(string(b))
+		err := checkNames(paths)
 		if err != nil {
-			if !errors.Is(err, ErrRefusedPath) && !errors.Is(err, ErrProtocol) {
+			if !errors.Is(err, ErrRefusedPath) {
 				t.Fatalf("error of unknown kind: %v", err)
 			}
 			return
 		}
-		keys := make(map[string]string, len(entries))
-		for _, e := range entries {
-			for _, r := range e.Path {
+		keys := make(map[string]string, len(paths))
+		for _, p := range paths {
+			for _, r := range p {
 				if unicode.In(r, unicode.Cc, unicode.Cf, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector) {
-					t.Fatalf("%+q accepted with %U", e.Path, r)
+					t.Fatalf("%+q accepted with %U", p, r)
 				}
 			}
-			top := topLevel(e.Path)
-			if refKey(top) == refKey(partialDir) || shortAlias(top) {
-				t.Fatalf("%+q accepted: it names the partial folder", e.Path)
+			top := TopLevel(p)
+			if refKey(top) == refKey(PartialDir) || shortAlias(top) {
+				t.Fatalf("%+q accepted: it names the partial folder", p)
 			}
-			k := refKey(e.Path)
+			k := refKey(p)
 			if other, dup := keys[k]; dup {
-				t.Fatalf("%+q and %+q accepted in one offer: one name under folding", other, e.Path)
+				t.Fatalf("%+q and %+q accepted in one offer: one name under folding", other, p)
 			}
-			keys[k] = e.Path
+			keys[k] = p
 		}
 	})
 }
 
-// namesOffer turns lines into entries: each line a file, unless a later
-// line lies inside it, and every missing parent a folder before it.
-func namesOffer(s string) []Entry {
+// namesOffer turns lines into an offer's paths: every missing parent
+// before what it holds.
+func namesOffer(s string) []string {
 	lines := strings.Split(s, "\n")
 	if len(lines) > 16 {
 		lines = lines[:16]
 	}
-	isDir := make(map[string]bool)
-	for _, l := range lines {
-		for p := l; ; {
-			dir, _, ok := cutLast(p)
-			if !ok {
-				break
-			}
-			isDir[dir] = true
-			p = dir
-		}
-	}
-	var entries []Entry
+	var paths []string
 	added := make(map[string]bool)
 	var add func(p string)
 	add = func(p string) {
 		if added[p] {
 			return
 		}
-		if dir, _, ok := cutLast(p); ok {
+		if dir, _, ok := CutLast(p); ok {
 			add(dir)
 		}
 		added[p] = true
-		kind := KindFile
-		if isDir[p] {
-			kind = KindDir
-		}
-		entries = append(entries, Entry{Path: p, Kind: kind})
+		paths = append(paths, p)
 	}
 	for _, l := range lines {
 		add(l)
 	}
-	return entries
+	return paths
+}
+
+// checkNames checks an offer's paths as core/transfer's validateEntries
+// does, but for the order of folders, which namesOffer always keeps.
+func checkNames(paths []string) error {
+	seen := make(map[string]string, len(paths))
+	fold := NewFolding()
+	for _, p := range paths {
+		if err := CheckPath(p); err != nil {
+			return err
+		}
+		k := fold.Key(p)
+		if other, dup := seen[k]; dup {
+			return fmt.Errorf("%q and %q are one name: %w", other, p, ErrRefusedPath)
+		}
+		seen[k] = p
+	}
+	return nil
 }
 
 // refKey is the fuzz target's own idea of when two paths are one name

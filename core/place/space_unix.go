@@ -1,12 +1,12 @@
 //go:build unix
 
-package transfer
+package place
 
 import "golang.org/x/sys/unix"
 
-// freeSpace returns the bytes available to this user on dir's file
+// FreeSpace returns the bytes available to this user on dir's file
 // system; ok is false when that cannot be known.
-func freeSpace(dir string) (free int64, ok bool) {
+func FreeSpace(dir string) (free int64, ok bool) {
 	var st unix.Statfs_t
 	if err := unix.Statfs(dir, &st); err != nil {
 		return 0, false

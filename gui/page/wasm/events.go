@@ -7,7 +7,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/errkind"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // jsEvent is ev as the page is handed it: its one JSON form
@@ -27,17 +26,21 @@ func jsEvent(ev event.Event) js.Value {
 	return js.Global().Get("JSON").Call("parse", string(b))
 }
 
-// pageEvent converts an engine event seen at end, as the CLI does
-// (event.FromTransfer). The page's "connected" carries one field more,
-// fp_match, when the link gave a fingerprint fp. Finished, Failed and
-// Refused give nil: the operation's promise carries the result.
-func pageEvent(ev transfer.Event, end, fp string) event.Event {
-	out := event.FromTransfer(ev, end)
-	if c, ok := out.(event.Connected); ok && fp != "" {
-		match := c.PeerFingerprint == fp
-		return connected{Connected: c, FPMatch: &match}
+// pageEvent is an engine event as the page is told it. The page's
+// "connected" carries one field more, fp_match, when the link gave a
+// fingerprint fp. Done, Error and Refused give nil: the operation's
+// promise carries the result.
+func pageEvent(ev event.Event, fp string) event.Event {
+	switch e := ev.(type) {
+	case event.Done, event.Error, event.Refused:
+		return nil
+	case event.Connected:
+		if fp != "" {
+			match := e.PeerFingerprint == fp
+			return connected{Connected: e, FPMatch: &match}
+		}
 	}
-	return out
+	return ev
 }
 
 // connected is the page's "connected" event: core/app/event's, and

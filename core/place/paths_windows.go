@@ -1,4 +1,4 @@
-package transfer
+package place
 
 import "fmt"
 
@@ -6,7 +6,7 @@ import "fmt"
 // name of the 8.3 short-name shape ("PROGRA~1", "REPORT~2.PDF"). NTFS
 // generates such aliases for long names on most system volumes, so the
 // name may already open an existing file or folder under another name;
-// Ferry's clash check would catch that (see dest.exact), but refusing
+// Ferry's clash check would catch that (see Dest.exact), but refusing
 // the name keeps it from racing a file created meanwhile. Elsewhere the
 // shape is an ordinary name and only the partial folder's aliases are
 // refused (isPartialDir), since a Linux receiver writing to vfat meets

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/diag"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
@@ -18,7 +19,7 @@ type netConn = net.Conn
 // package doc); each call waits for the promise the page returns.
 type jsSink struct{ o js.Value }
 
-func entryObject(e transfer.Entry) js.Value {
+func entryObject(e event.Entry) js.Value {
 	var mtime int64
 	if !e.ModTime.IsZero() {
 		mtime = e.ModTime.UnixMilli()
@@ -27,12 +28,12 @@ func entryObject(e transfer.Entry) js.Value {
 		"mode": int(e.Mode.Perm()), "mtime": mtime})
 }
 
-func (s *jsSink) Folder(e transfer.Entry) error {
+func (s *jsSink) Folder(e event.Entry) error {
 	_, err := call(s.o, "folder", entryObject(e))
 	return err
 }
 
-func (s *jsSink) File(e transfer.Entry) (transfer.SinkFile, error) {
+func (s *jsSink) File(e event.Entry) (transfer.SinkFile, error) {
 	if _, err := call(s.o, "start", entryObject(e)); err != nil {
 		return nil, err
 	}

@@ -1,4 +1,6 @@
-package guessfile
+//go:build !js
+
+package guess_test
 
 import (
 	"context"
@@ -11,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/guess"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 )
@@ -32,7 +36,7 @@ func newDevice(t *testing.T) *device {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &device{t: t, dir: dir, id: id, path: filepath.Join(dir, fileName)}
+	return &device{t: t, dir: dir, id: id, path: filepath.Join(dir, guess.FileName)}
 }
 
 func (d *device) warn(err error) {
@@ -43,16 +47,16 @@ func (d *device) warn(err error) {
 
 // start is the receiver starting, by a person or not: a new Budget on
 // the file, and a Receiver over loopback serving until ctx ends.
-func (d *device) start(ctx context.Context, byPerson bool) (*transfer.Receiver, *transfer.Budget, chan []transfer.Event) {
-	b := transfer.NewBudget(transfer.BudgetConfig{Store: Open(d.path), ByPerson: byPerson, Warn: d.warn})
+func (d *device) start(ctx context.Context, byPerson bool) (*transfer.Receiver, *guess.Budget, chan []event.Event) {
+	b := guess.NewBudget(guess.Config{Store: guess.OpenFile(d.path), ByPerson: byPerson, Warn: d.warn})
 	var mu sync.Mutex
-	var evs []transfer.Event
+	var evs []event.Event
 	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: d.t.TempDir(), Identity: d.id, Listen: "127.0.0.1:0",
-		Policy: transfer.AcceptAll, Budget: b, OnEvent: func(e transfer.Event) { mu.Lock(); evs = append(evs, e); mu.Unlock() }})
+		Policy: transfer.AcceptAll, Budget: b, OnEvent: func(e event.Event) { mu.Lock(); evs = append(evs, e); mu.Unlock() }})
 	if err != nil {
 		d.t.Fatal(err)
 	}
-	done := make(chan []transfer.Event, 1)
+	done := make(chan []event.Event, 1)
 	go func() {
 		r.Serve(ctx)
 		r.Close()
@@ -64,7 +68,7 @@ func (d *device) start(ctx context.Context, byPerson bool) (*transfer.Receiver, 
 }
 
 // guess sends with a wrong code, a real handshake over loopback.
-func guess(t *testing.T, r *transfer.Receiver, n int) error {
+func tryCode(t *testing.T, r *transfer.Receiver, n int) error {
 	id, err := secure.NewIdentity()
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +81,7 @@ func guess(t *testing.T, r *transfer.Receiver, n int) error {
 }
 
 // stopAll ends a receiver and returns its events.
-func stopAll(cancel context.CancelFunc, done chan []transfer.Event) []transfer.Event {
+func stopAll(cancel context.CancelFunc, done chan []event.Event) []event.Event {
 	cancel()
 	return <-done
 }
@@ -92,12 +96,12 @@ func TestCountSurvivesRestart(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	r, _, done := d.start(ctx, true)
 	for i := range 5 {
-		if err := guess(t, r, i); !errors.Is(err, secure.ErrWrongCode) && !errors.Is(err, secure.ErrCodeRetired) {
+		if err := tryCode(t, r, i); !errors.Is(err, secure.ErrWrongCode) && !errors.Is(err, secure.ErrCodeRetired) {
 			t.Fatalf("guess %d: %v", i+1, err)
 		}
 	}
 	stopAll(cancel, done)
-	rec, err := Open(d.path).Load()
+	rec, err := guess.OpenFile(d.path).Load()
 	if err != nil || rec.Wrong != 5 || rec.Stopped {
 		t.Fatalf("after 5 wrong codes the file holds %+v, %v", rec, err)
 	}
@@ -112,10 +116,10 @@ func TestCountSurvivesRestart(t *testing.T) {
 	if b.Wrong() != 5 {
 		t.Fatalf("restarted at login: %d wrong, want 5 kept", b.Wrong())
 	}
-	if err := guess(t, r, 5); !errors.Is(err, secure.ErrWrongCode) {
+	if err := tryCode(t, r, 5); !errors.Is(err, secure.ErrWrongCode) {
 		t.Fatalf("guess 6: %v", err)
 	}
-	if err := guess(t, r, 6); !errors.Is(err, secure.ErrCodesHeld) {
+	if err := tryCode(t, r, 6); !errors.Is(err, secure.ErrCodesHeld) {
 		t.Fatalf("guess 7, at once after the 6th: %v, want held (the count was kept)", err)
 	}
 	stopAll(cancel, done)
@@ -124,7 +128,7 @@ func TestCountSurvivesRestart(t *testing.T) {
 	for n := 7; n <= 12; n++ {
 		ahead = ahead.Add(time.Minute)
 		at := ahead
-		b := transfer.NewBudget(transfer.BudgetConfig{Store: Open(d.path), Now: func() time.Time { return at }})
+		b := guess.NewBudget(guess.Config{Store: guess.OpenFile(d.path), Now: func() time.Time { return at }})
 		ctx, cancel := context.WithCancel(t.Context())
 		r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: t.TempDir(), Identity: d.id, Listen: "127.0.0.1:0",
 			Policy: transfer.AcceptAll, Budget: b})
@@ -132,24 +136,24 @@ func TestCountSurvivesRestart(t *testing.T) {
 			t.Fatal(err)
 		}
 		go r.Serve(ctx)
-		if err := guess(t, r, n); errors.Is(err, secure.ErrCodesHeld) || !errors.Is(err, secure.ErrWrongCode) && !errors.Is(err, secure.ErrCodeRetired) {
+		if err := tryCode(t, r, n); errors.Is(err, secure.ErrCodesHeld) || !errors.Is(err, secure.ErrWrongCode) && !errors.Is(err, secure.ErrCodeRetired) {
 			t.Fatalf("guess %d, restarted a minute on: %v", n, err)
 		}
 		cancel()
 		r.Close()
 	}
-	if rec, err := Open(d.path).Load(); err != nil || rec.Wrong != 12 || !rec.Stopped {
+	if rec, err := guess.OpenFile(d.path).Load(); err != nil || rec.Wrong != 12 || !rec.Stopped {
 		t.Fatalf("after 12 wrong codes over restarts the file holds %+v, %v; want stopped", rec, err)
 	}
 
 	// Restarted at login once more: stopped, and said at once.
 	ctx, cancel = context.WithCancel(t.Context())
 	r, _, done = d.start(ctx, false)
-	if err := guess(t, r, 13); !errors.Is(err, secure.ErrCodesHeld) {
+	if err := tryCode(t, r, 13); !errors.Is(err, secure.ErrCodesHeld) {
 		t.Fatalf("a guess after the stop survived a restart: %v", err)
 	}
 	evs := stopAll(cancel, done)
-	if n := count[transfer.CodesStopped](evs); n != 1 {
+	if n := count[event.CodesStopped](evs); n != 1 {
 		t.Fatalf("the receiver restarted stopped said CodesStopped %d times, want once: %v", n, evs)
 	}
 
@@ -159,11 +163,11 @@ func TestCountSurvivesRestart(t *testing.T) {
 	if b.Stopped() || b.Wrong() != 0 {
 		t.Fatalf("started by hand: stopped %v, %d wrong", b.Stopped(), b.Wrong())
 	}
-	if err := guess(t, r, 14); !errors.Is(err, secure.ErrWrongCode) {
+	if err := tryCode(t, r, 14); !errors.Is(err, secure.ErrWrongCode) {
 		t.Fatalf("a guess after a person's start: %v, want checked", err)
 	}
 	stopAll(cancel, done)
-	if rec, _ := Open(d.path).Load(); rec.Wrong != 1 {
+	if rec, _ := guess.OpenFile(d.path).Load(); rec.Wrong != 1 {
 		t.Fatalf("after a person's start and one wrong code the file holds %+v", rec)
 	}
 	if len(d.warns) != 0 {
@@ -171,7 +175,7 @@ func TestCountSurvivesRestart(t *testing.T) {
 	}
 }
 
-func count[T transfer.Event](evs []transfer.Event) int {
+func count[T event.Event](evs []event.Event) int {
 	n := 0
 	for _, e := range evs {
 		if _, ok := e.(T); ok {
@@ -217,11 +221,11 @@ func TestDamagedFile(t *testing.T) {
 			if !b.Stopped() {
 				t.Fatal("a damaged file started a budget that is not stopped")
 			}
-			if err := guess(t, r, 0); !errors.Is(err, secure.ErrCodesHeld) {
+			if err := tryCode(t, r, 0); !errors.Is(err, secure.ErrCodesHeld) {
 				t.Fatalf("a guess against a damaged file's budget: %v", err)
 			}
 			stopAll(cancel, done)
-			if len(d.warns) != 1 || !errors.Is(d.warns[0], errDamaged) || !strings.Contains(d.warns[0].Error(), "set aside as "+d.path+".damaged") ||
+			if len(d.warns) != 1 || !errors.Is(d.warns[0], guess.ErrDamaged) || !strings.Contains(d.warns[0].Error(), "set aside as "+d.path+".damaged") ||
 				!strings.Contains(d.warns[0].Error(), "not taking codes") {
 				t.Fatalf("warnings: %v", d.warns)
 			}
@@ -229,10 +233,10 @@ func TestDamagedFile(t *testing.T) {
 			if b, err := os.ReadFile(d.path + ".damaged"); err != nil || string(b) != tc.body {
 				t.Fatalf("set aside: %q, %v", b, err)
 			}
-			if rec, err := Open(d.path).Load(); err != nil || !rec.Stopped {
+			if rec, err := guess.OpenFile(d.path).Load(); err != nil || !rec.Stopped {
 				t.Fatalf("written back: %+v, %v; want stopped", rec, err)
 			}
-			if b := transfer.NewBudget(transfer.BudgetConfig{Store: Open(d.path), ByPerson: true}); b.Stopped() {
+			if b := guess.NewBudget(guess.Config{Store: guess.OpenFile(d.path), ByPerson: true}); b.Stopped() {
 				t.Fatal("a person's start after a damaged file is still stopped")
 			}
 		})
@@ -243,14 +247,14 @@ func TestDamagedFile(t *testing.T) {
 // it): stopped, and replaced by a private one.
 func TestFileOthersMayWrite(t *testing.T) {
 	d := newDevice(t)
-	if err := Open(d.path).Save(transfer.GuessRecord{}); err != nil {
+	if err := guess.OpenFile(d.path).Save(guess.Record{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Chmod(d.path, 0o666); err != nil {
 		t.Fatal(err)
 	}
-	b := transfer.NewBudget(transfer.BudgetConfig{Store: Open(d.path), Warn: d.warn})
-	if !b.Stopped() || len(d.warns) != 1 || !errors.Is(d.warns[0], errDamaged) {
+	b := guess.NewBudget(guess.Config{Store: guess.OpenFile(d.path), Warn: d.warn})
+	if !b.Stopped() || len(d.warns) != 1 || !errors.Is(d.warns[0], guess.ErrDamaged) {
 		t.Fatalf("a file others may write: stopped %v, warnings %v", b.Stopped(), d.warns)
 	}
 	checkPrivate(t, d.path)
@@ -259,11 +263,11 @@ func TestFileOthersMayWrite(t *testing.T) {
 // The format round-trips, and a missing file and folder are a fresh
 // budget.
 func TestRoundTrip(t *testing.T) {
-	s := Open(filepath.Join(t.TempDir(), "not yet", fileName))
-	if rec, err := s.Load(); err != nil || rec != (transfer.GuessRecord{}) {
+	s := guess.OpenFile(filepath.Join(t.TempDir(), "not yet", guess.FileName))
+	if rec, err := s.Load(); err != nil || rec != (guess.Record{}) {
 		t.Fatalf("missing file: %+v, %v", rec, err)
 	}
-	want := transfer.GuessRecord{Wrong: 7, Last: time.Date(2026, 12, 4, 3, 0, 0, 123456789, time.UTC), Stopped: false}
+	want := guess.Record{Wrong: 7, Last: time.Date(2026, 12, 4, 3, 0, 0, 123456789, time.UTC), Stopped: false}
 	if err := s.Save(want); err != nil {
 		t.Fatal(err)
 	}
@@ -275,15 +279,15 @@ func TestRoundTrip(t *testing.T) {
 // FuzzParse: whatever the file holds, parse returns a record or an
 // error, and a record it returns encodes and parses back to itself.
 func FuzzParse(f *testing.F) {
-	f.Add(encode(transfer.GuessRecord{Wrong: 3, Last: time.Unix(1_800_000_000, 5), Stopped: false}))
-	f.Add(encode(transfer.GuessRecord{}))
+	f.Add(guess.Encode(guess.Record{Wrong: 3, Last: time.Unix(1_800_000_000, 5), Stopped: false}))
+	f.Add(guess.Encode(guess.Record{}))
 	f.Add([]byte(`{"version": 1, "wrong": 12, "last": "2026-12-04T03:00:00Z", "stopped": true}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		rec, err := parse(b)
+		rec, err := guess.Parse(b)
 		if err != nil {
 			return
 		}
-		back, err := parse(encode(rec))
+		back, err := guess.Parse(guess.Encode(rec))
 		if err != nil || back.Wrong != rec.Wrong || back.Stopped != rec.Stopped || !back.Last.Equal(rec.Last) {
 			t.Fatalf("%q: %+v re-encoded as %+v, %v", b, rec, back, err)
 		}

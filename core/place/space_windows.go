@@ -1,13 +1,13 @@
 //go:build windows
 
-package transfer
+package place
 
 import "golang.org/x/sys/windows"
 
-// freeSpace returns the bytes available to this user on dir's volume
+// FreeSpace returns the bytes available to this user on dir's volume
 // (GetDiskFreeSpaceEx's caller figure, which counts the user's quota);
 // ok is false when that cannot be known.
-func freeSpace(dir string) (free int64, ok bool) {
+func FreeSpace(dir string) (free int64, ok bool) {
 	p, err := windows.UTF16PtrFromString(dir)
 	if err != nil {
 		return 0, false

@@ -160,16 +160,16 @@ func (b *bridge) send(ctx context.Context, opts js.Value, emit func(event.Event)
 	if err != nil {
 		return event.Done{}, err
 	}
-	var items []transfer.Item
+	var items []event.Item
 	for _, t := range tops {
-		items = append(items, transfer.Item{FS: fsys, Path: t})
+		items = append(items, event.Item{FS: fsys, Path: t})
 	}
 	fp, withDiag := str(opts, "fp"), opts.Get("diag").Truthy()
 	dial := dialer(url)
 	sum, err := transfer.Send(ctx, transfer.SendConfig{
 		Addrs: []string{url}, Code: str(opts, "code"), Identity: b.id, Name: str(opts, "name"), Items: items,
 		Diag:    withDiag,
-		OnEvent: func(ev transfer.Event) { emit(pageEvent(ev, event.Sender, fp)) },
+		OnEvent: func(ev event.Event) { emit(pageEvent(ev, fp)) },
 		Dialer: func(ctx context.Context, addr string) (netConn, error) {
 			c, err := dial(ctx, addr)
 			if err != nil {
@@ -197,7 +197,7 @@ func (b *bridge) receive(ctx context.Context, opts js.Value, emit func(event.Eve
 	r, err := transfer.NewReceiver(transfer.ReceiverConfig{
 		NoListen: true, Sink: &jsSink{o: sinkObj}, Code: str(opts, "code"), Identity: b.id, Name: str(opts, "name"),
 		Policy: transfer.AcceptAll, Diag: withDiag,
-		OnEvent: func(ev transfer.Event) { emit(pageEvent(ev, event.Receiver, fp)) },
+		OnEvent: func(ev event.Event) { emit(pageEvent(ev, fp)) },
 	})
 	if err != nil {
 		return event.Done{}, err

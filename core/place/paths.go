@@ -1,4 +1,4 @@
-package transfer
+package place
 
 import (
 	"fmt"
@@ -11,12 +11,20 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// partialDir is the hidden folder, inside the destination, where files
+// PartialDir is the hidden folder, inside the destination, where files
 // are written until their hash checks out. No offered path may start
 // with it, or with anything a file system could take for it.
-const partialDir = ".ferry-partial"
+const PartialDir = ".ferry-partial"
 
-// checkPath reports why p may not be written, or nil. Most rules hold on
+// Limits of a name that every receiver holds to, whatever its file
+// system: the wire's limits too (core/transfer's offer carries no longer
+// path).
+const (
+	MaxNameBytes = 255  // one path component
+	MaxPathBytes = 4096 // a whole relative path
+)
+
+// CheckPath reports why p may not be written, or nil. Most rules hold on
 // every platform, so that a receiver never accepts what a receiver on
 // another OS, or the same OS writing onto a USB stick, would fail on or
 // misread after the bytes arrived:
@@ -42,9 +50,10 @@ const partialDir = ".ferry-partial"
 //     much as Windows') and NTFS resolve to it.
 //
 // platformName adds the rules of the platform the receiver runs on (see
-// paths_windows.go and paths_other.go); validateEntries adds the rules
-// between entries.
-func checkPath(p string) error {
+// paths_windows.go and paths_other.go); the sessions add the rules
+// between entries (core/transfer's validateEntries: a folder before what
+// it holds, no two paths one name under Folding).
+func CheckPath(p string) error {
 	if p == "" {
 		return fmt.Errorf("empty path: %w", ErrRefusedPath)
 	}
@@ -66,7 +75,7 @@ func checkPath(p string) error {
 			return fmt.Errorf("path %q: %w", p, err)
 		}
 		if first && isPartialDir(c) {
-			return fmt.Errorf("path %q: %q names the partial folder %q: %w", p, c, partialDir, ErrRefusedPath)
+			return fmt.Errorf("path %q: %q names the partial folder %q: %w", p, c, PartialDir, ErrRefusedPath)
 		}
 		first = false
 	}
@@ -148,7 +157,7 @@ func reservedName(c string) bool {
 }
 
 // partialKey is the partial folder's name under foldKey.
-var partialKey = foldKey(partialDir)
+var partialKey = foldKey(PartialDir)
 
 // isPartialDir reports a top-level name that a file system may take for
 // the partial folder: the same under case folding and normalization, or
@@ -210,21 +219,24 @@ func isShortName(c string) bool {
 // NTFS); that is the price of one rule for every target. strings.ToLower is not case folding: it
 // keeps "ſ" and "s", "ς" and "σ" apart.
 func foldKey(s string) string {
-	f := newFolder()
-	return f.key(s)
+	f := NewFolding()
+	return f.Key(s)
 }
 
-// folder computes foldKey in buffers it reuses: an offer of 100,000
+// Folding computes foldKey in buffers it reuses: an offer of 100,000
 // names would otherwise allocate kilobytes for each. It is not safe for
 // concurrent use (nor is the Caser it holds).
-type folder struct {
+type Folding struct {
 	fold cases.Caser
 	a, b []byte
 }
 
-func newFolder() *folder { return &folder{fold: cases.Fold()} }
+// NewFolding returns a Folding for one offer's names.
+func NewFolding() *Folding { return &Folding{fold: cases.Fold()} }
 
-func (f *folder) key(s string) string {
+// Key is s's key under folding: two names of one key are one name on
+// some file system a receiver may write to (see foldKey).
+func (f *Folding) Key(s string) string {
 	ascii := true
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
@@ -256,40 +268,9 @@ func (f *folder) key(s string) string {
 	return string(f.b)
 }
 
-// validateEntries checks a whole manifest before anything is written:
-// every path safe, every parent offered earlier as a folder, and no two
-// entries the same path under foldKey. The folding holds on every
-// target, case-sensitive or not, so that an offer that works once works
-// everywhere and no two entries can land on one file.
-func validateEntries(entries []Entry) error {
-	seen := make(map[string]int, len(entries))
-	dirs := make(map[string]bool)
-	fold := newFolder()
-	for i, e := range entries {
-		if err := checkPath(e.Path); err != nil {
-			return fmt.Errorf("entry %d: %w", i, err)
-		}
-		if parent, _, ok := cutLast(e.Path); ok && !dirs[parent] {
-			return fmt.Errorf("entry %d: %q comes before its folder %q: %w", i, e.Path, parent, ErrProtocol)
-		}
-		key := fold.key(e.Path)
-		if j, dup := seen[key]; dup {
-			if entries[j].Path == e.Path {
-				return fmt.Errorf("entry %d: %q offered twice: %w", i, e.Path, ErrRefusedPath)
-			}
-			return fmt.Errorf("entry %d: %q and %q are one name on case-insensitive or normalizing file systems: %w", i, entries[j].Path, e.Path, ErrRefusedPath)
-		}
-		seen[key] = i
-		if e.Kind == KindDir {
-			dirs[e.Path] = true
-		}
-	}
-	return nil
-}
-
-// cutLast splits "a/b/c" into "a/b" and "c"; ok is false for a top-level
+// CutLast splits "a/b/c" into "a/b" and "c"; ok is false for a top-level
 // name.
-func cutLast(p string) (dir, name string, ok bool) {
+func CutLast(p string) (dir, name string, ok bool) {
 	i := strings.LastIndexByte(p, '/')
 	if i < 0 {
 		return "", p, false
@@ -297,16 +278,16 @@ func cutLast(p string) (dir, name string, ok bool) {
 	return p[:i], p[i+1:], true
 }
 
-// topLevel returns the first component of p.
-func topLevel(p string) string {
+// TopLevel returns the first component of p.
+func TopLevel(p string) string {
 	top, _, _ := strings.Cut(p, "/")
 	return top
 }
 
-// clashName returns the n-th alternative to a taken name: "a.txt" gives
+// ClashName returns the n-th alternative to a taken name: "a.txt" gives
 // "a (1).txt", a folder or a name without extension "a (1)". A leading dot
 // does not start an extension (".bashrc (1)").
-func clashName(name string, n int, isDir bool) string {
+func ClashName(name string, n int, isDir bool) string {
 	stem, ext := name, ""
 	if !isDir {
 		if i := strings.LastIndexByte(name, '.'); i > 0 {

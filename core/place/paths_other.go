@@ -1,6 +1,6 @@
 //go:build !windows
 
-package transfer
+package place
 
 // platformName adds to checkName what only this platform refuses:
 // nothing beyond the rules of every platform. Windows refuses 8.3

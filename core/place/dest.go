@@ -1,0 +1,467 @@
+package place
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"time"
+
+	"lukechampine.com/blake3"
+)
+
+// Dest is the receiver's only way to touch the disk. Every call goes
+// through an os.Root opened on the destination, so no path, however it
+// was crafted, and no symlink, however it was planted, reaches outside it;
+// CheckPath (the sessions check every offered path with it) and the
+// symlink checks in MapTops come first so that a hostile offer is
+// refused with a clear error before os.Root has to stop it. A Dest is
+// one session's: it is not safe for concurrent use.
+type Dest struct {
+	root      *os.Root
+	overwrite bool
+	peerFP    string
+	partialOK bool
+	mask      fs.FileMode // permission bits a new file loses here; see createMask
+	maskOK    bool
+	listed    map[string]map[string]bool // folder -> its names on disk, see exact
+}
+
+// OpenDest opens the destination folder dir for one transfer from the
+// peer whose key's fingerprint is peerFP (which names its partial
+// files). With overwrite, Place replaces a file of the same name.
+func OpenDest(dir string, overwrite bool, peerFP string) (*Dest, error) {
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("opening destination: %w", err)
+	}
+	return &Dest{root: r, overwrite: overwrite, peerFP: peerFP}, nil
+}
+
+// Close closes the destination folder.
+func (d *Dest) Close() error { return d.root.Close() }
+
+// RemovePartialDir removes the partial folder when the transfers left it
+// empty (a successful receive leaves nothing behind but what was sent);
+// one that holds partial files stays for their resume, and rmdir refuses
+// a folder that is not empty, so no check can race with it. Only the
+// last session with the folder open may call it: another session may be
+// about to create a partial file in it.
+func (d *Dest) RemovePartialDir() {
+	if fi, err := d.root.Lstat(PartialDir); err == nil && fi.IsDir() {
+		d.root.Remove(PartialDir) // fails, as it should, unless empty
+	}
+}
+
+// SpareName names a partial file of no entry's: for a file whose own
+// partial file another session is writing. Nothing resumes it, so the
+// session removes it (RemovePartial) when it fails.
+func (d *Dest) SpareName() string {
+	var nonce [12]byte
+	rand.Read(nonce[:])
+	return PartialDir + "/spare-" + hex.EncodeToString(nonce[:]) + ".part"
+}
+
+// MapTops decides where each top-level folder of the offer goes, given
+// the paths of the offer's folders in its order. A folder
+// merges into an existing folder of the same name (so that an interrupted
+// folder transfer resumes, and files already there are skipped); when the
+// name, or a subfolder the offer needs, is taken by something that is not
+// a folder, the whole top-level folder gets the first free "name (n)". A
+// symlink where the offer needs a folder is refused: Ferry never writes
+// through a link. It returns the renamed tops only.
+func (d *Dest) MapTops(folders []string) (map[string]string, error) {
+	conflict := make(map[string]bool)
+	for _, p := range folders {
+		top := TopLevel(p)
+		if conflict[top] {
+			continue
+		}
+		fi, err := d.root.Lstat(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			// ENOTDIR: a file sits where a parent folder should be.
+			conflict[top] = true
+		case fi.Mode()&fs.ModeSymlink != 0:
+			return nil, fmt.Errorf("the destination has a symlink at %q: %w", p, ErrRefusedPath)
+		case !fi.IsDir(), !d.exact(p):
+			// A folder that is the offered one only under case folding
+			// or normalization is someone else's: never merge into it.
+			conflict[top] = true
+		}
+	}
+	// The person may take minutes to accept: list folders afresh after.
+	d.listed = nil
+	if len(conflict) == 0 {
+		return nil, nil
+	}
+	m := make(map[string]string, len(conflict))
+	for top := range conflict {
+		name, err := d.freeName(top, true)
+		if err != nil {
+			return nil, err
+		}
+		m[top] = name
+	}
+	return m, nil
+}
+
+// freeName returns the first of name, "name (1)", "name (2)"... that does
+// not exist (for a top-level folder).
+func (d *Dest) freeName(name string, isDir bool) (string, error) {
+	for n := 1; n < 10000; n++ {
+		cand := ClashName(name, n, isDir)
+		if err := checkName(cand); err != nil {
+			return "", fmt.Errorf("finding a free name for %q: %w", name, err)
+		}
+		if _, err := d.root.Lstat(cand); errors.Is(err, fs.ErrNotExist) {
+			return cand, nil
+		}
+	}
+	return "", fmt.Errorf("no free name for %q", name)
+}
+
+// FinalPath applies MapTops' mapping to an offered path.
+func FinalPath(p string, tops map[string]string) string {
+	top := TopLevel(p)
+	if to, ok := tops[top]; ok {
+		return to + p[len(top):]
+	}
+	return p
+}
+
+// Mkdir creates an offered folder with its final mode: the offered one,
+// masked as any new file here is (createMask), the owner's rwx always
+// kept so that this and later transfers can write into it. existed
+// reports that it was already there (and is a folder, not a link:
+// MapTops checked); such a folder is left exactly as it is. The mode is
+// set at creation, not at the end, so that a folder left by an
+// interrupted transfer has it too.
+func (d *Dest) Mkdir(p string, mode fs.FileMode) (existed bool, err error) {
+	mask, err := d.createMask()
+	if err != nil {
+		return false, err
+	}
+	err = d.root.Mkdir(p, mode.Perm()&^mask|0o700)
+	if err == nil {
+		return false, nil
+	}
+	if errors.Is(err, fs.ErrExist) {
+		fi, lerr := d.root.Lstat(p)
+		if lerr == nil && fi.IsDir() && fi.Mode()&fs.ModeSymlink == 0 {
+			return true, nil
+		}
+	}
+	return false, fmt.Errorf("creating folder %q: %w", p, DiskError(err))
+}
+
+// SetDirTime gives a folder this transfer created the offered time, once
+// its files are in (writing inside a folder changes its time). A folder
+// that existed is never passed here: its time is the receiver's.
+func (d *Dest) SetDirTime(p string, modTime time.Time) error {
+	if modTime.IsZero() {
+		return nil
+	}
+	if err := d.root.Chtimes(p, modTime, modTime); err != nil && !attrNotKept(err) {
+		return fmt.Errorf("setting time of %q: %w", p, err)
+	}
+	return nil
+}
+
+// createMask returns the permission bits that this system takes away
+// from a file created in the destination: the process's umask, or what a
+// default ACL of the partial folder says instead. It is read once per
+// transfer by creating a file that asks for every bit and looking at what
+// it got. Reading the umask directly (umask(2)) means setting it, which
+// for a moment changes it for every goroutine of the process: a GUI
+// saving a file meanwhile would create it world-writable.
+func (d *Dest) createMask() (fs.FileMode, error) {
+	if d.maskOK {
+		return d.mask, nil
+	}
+	if err := d.ensurePartialDir(); err != nil {
+		return 0, err
+	}
+	var nonce [8]byte
+	rand.Read(nonce[:])
+	p := PartialDir + "/mode-" + hex.EncodeToString(nonce[:])
+	f, err := d.root.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o777)
+	if err != nil {
+		return 0, fmt.Errorf("reading the file creation mask: %w", DiskError(err))
+	}
+	fi, err := f.Stat()
+	f.Close()
+	d.root.Remove(p)
+	if err != nil {
+		return 0, fmt.Errorf("reading the file creation mask: %w", err)
+	}
+	d.mask, d.maskOK = 0o777&^fi.Mode().Perm(), true
+	return d.mask, nil
+}
+
+// PartialName names the partial file of an offered file (its path, size
+// and modification time). It depends on the sender's key, the path, the
+// size and the modification time, so only the same file from the same
+// device resumes it; the prefix hash check then proves the bytes are the
+// same.
+func (d *Dest) PartialName(path string, size int64, modTime time.Time) string {
+	h := blake3.New(16, nil)
+	io.WriteString(h, d.peerFP)
+	h.Write([]byte{0})
+	io.WriteString(h, path)
+	h.Write([]byte{0})
+	io.WriteString(h, strconv.FormatInt(size, 10))
+	h.Write([]byte{0})
+	if !modTime.IsZero() {
+		io.WriteString(h, strconv.FormatInt(modTime.UnixNano(), 10))
+	}
+	return PartialDir + "/" + hex.EncodeToString(h.Sum(nil)) + ".part"
+}
+
+func (d *Dest) ensurePartialDir() error {
+	if d.partialOK {
+		return nil
+	}
+	if err := d.root.Mkdir(PartialDir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("creating %s: %w", PartialDir, DiskError(err))
+	}
+	fi, err := d.root.Lstat(PartialDir)
+	if err != nil {
+		return fmt.Errorf("checking %s: %w", PartialDir, err)
+	}
+	if !fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0 {
+		return &inTheWay{fmt.Errorf("%s in the destination is not a folder: %w", PartialDir, ErrRefusedPath)}
+	}
+	d.partialOK = true
+	return nil
+}
+
+// RegularSize returns the size of a regular file at p, or -1 when there
+// is none (missing, a folder, a link, or a file whose name is p only
+// under the file system's case folding or normalization).
+func (d *Dest) RegularSize(p string) int64 {
+	fi, err := d.root.Lstat(p)
+	if err != nil || !fi.Mode().IsRegular() || !d.exact(p) {
+		return -1
+	}
+	return fi.Size()
+}
+
+// exact reports whether the folder holding p lists p's name byte for
+// byte. It is asked only after a lookup of p found something: on a
+// case-insensitive or normalizing file system (NTFS, APFS, exFAT, vfat,
+// ext4 casefold) that may be "Report.txt" for "report.txt", NFD "café"
+// for NFC "café", or an 8.3 alias, which Ferry treats as a clash, never
+// as the same file to overwrite, skip or merge into. Only the directory
+// listing has the stored name, so each folder is listed once per
+// transfer, when first needed (a cost in proportion to what the
+// receiver's own folders hold, not to what a peer sends). A folder that
+// cannot be listed counts as a clash, which loses nothing.
+func (d *Dest) exact(p string) bool {
+	dir, name, ok := CutLast(p)
+	if !ok {
+		dir = "."
+	}
+	names, ok := d.listed[dir]
+	if !ok {
+		names = d.list(dir)
+		if d.listed == nil {
+			d.listed = make(map[string]map[string]bool)
+		}
+		d.listed[dir] = names
+	}
+	return names[name]
+}
+
+// unlist forgets the listing of p's folder, so that exact lists it again.
+func (d *Dest) unlist(p string) {
+	dir, _, ok := CutLast(p)
+	if !ok {
+		dir = "."
+	}
+	delete(d.listed, dir)
+}
+
+// list returns the names in dir, or nil when it cannot be read.
+func (d *Dest) list(dir string) map[string]bool {
+	f, err := d.root.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	names := make(map[string]bool)
+	for {
+		batch, err := f.Readdirnames(256)
+		for _, n := range batch {
+			names[n] = true
+		}
+		if err == io.EOF {
+			return names
+		}
+		if err != nil {
+			return nil
+		}
+	}
+}
+
+// Open opens p under the destination for reading: a file the
+// receiver has, or a partial file, to hash what it holds.
+func (d *Dest) Open(p string) (*os.File, error) { return d.root.Open(p) }
+
+// OpenPartial opens an entry's partial file (PartialName, or SpareName)
+// for writing at offset, creating it (0600) if it is not there.
+func (d *Dest) OpenPartial(p string, offset int64) (*os.File, error) {
+	if err := d.ensurePartialDir(); err != nil {
+		return nil, err
+	}
+	if fi, err := d.root.Lstat(p); err == nil && !fi.Mode().IsRegular() {
+		return nil, &inTheWay{fmt.Errorf("partial file %q is not a regular file: %w", p, ErrRefusedPath)}
+	}
+	flag := os.O_WRONLY | os.O_CREATE
+	if offset == 0 {
+		flag |= os.O_TRUNC
+	}
+	f, err := d.root.OpenFile(p, flag, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("opening partial file: %w", DiskError(err))
+	}
+	if offset > 0 {
+		if err := f.Truncate(offset); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("truncating partial file: %w", DiskError(err))
+		}
+		if _, err := f.Seek(offset, io.SeekStart); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("seeking partial file: %w", err)
+		}
+	}
+	return f, nil
+}
+
+// RemovePartial removes partial file p: a spare whose transfer failed,
+// or one whose bytes did not verify.
+func (d *Dest) RemovePartial(p string) { d.root.Remove(p) }
+
+// Finish closes f, the verified partial file p, with the offered mode,
+// masked as any new file here is (createMask), and the offered time. The
+// partial was created 0600 so that nobody reads it before it is
+// verified.
+func (d *Dest) Finish(f *os.File, p string, mode fs.FileMode, modTime time.Time) error {
+	mask, err := d.createMask()
+	if err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(mode.Perm() &^ mask); err != nil && !attrNotKept(err) {
+		f.Close()
+		return fmt.Errorf("setting mode: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("closing partial file: %w", DiskError(err))
+	}
+	if !modTime.IsZero() {
+		if err := d.root.Chtimes(p, modTime, modTime); err != nil && !attrNotKept(err) {
+			return fmt.Errorf("setting time: %w", err)
+		}
+	}
+	return nil
+}
+
+// Place moves a verified partial file to its final name and returns the
+// name used, and whether it replaced a file (with overwrite). Without
+// overwrite it never replaces anything: it claims the name (see claim)
+// and tries "name (1).ext", "name (2).ext"... in the same folder. With
+// overwrite it first claims the name too, and only when a file of exactly
+// that name is there renames over it, never over a folder, and never
+// over a file that has the name only under folding (see exact). So
+// whether a placement replaced a file is the answer of the step that
+// placed it: of sessions placing one name at once, the first placed
+// replaced nothing and each later one replaced the one before, and
+// without overwrite the later get "name (1).ext".
+func (d *Dest) Place(partial, final string) (saved string, replaced bool, err error) {
+	if d.overwrite {
+		ok, err := d.claim(partial, final)
+		if err != nil {
+			return "", false, err
+		}
+		if ok {
+			return final, false, nil
+		}
+		fi, lerr := d.root.Lstat(final)
+		if lerr == nil && !fi.IsDir() && !d.exact(final) {
+			// Listed before another session placed it, maybe.
+			d.unlist(final)
+		}
+		if lerr == nil && !fi.IsDir() && d.exact(final) {
+			if err := d.root.Rename(partial, final); err == nil {
+				return final, true, nil
+			}
+		}
+	}
+	dir, name, nested := CutLast(final)
+	for n := 0; n < 10000; n++ {
+		cand := final
+		if n > 0 {
+			alt := ClashName(name, n, false)
+			if err := checkName(alt); err != nil {
+				return "", false, fmt.Errorf("finding a free name for %q: %w", final, err)
+			}
+			cand = alt
+			if nested {
+				cand = dir + "/" + alt
+			}
+		}
+		ok, err := d.claim(partial, cand)
+		if err != nil {
+			return "", false, err
+		}
+		if ok {
+			return cand, false, nil
+		}
+	}
+	return "", false, fmt.Errorf("no free name for %q", final)
+}
+
+// claim moves partial to name unless something is there already, and
+// reports whether it did. The step that places the file is the one that
+// finds the name taken, so two sessions never claim one name: a hard
+// link, which fails rather than replace; where the file system has no
+// links (FAT, exFAT), a rename that cannot replace (renameNoReplace:
+// renameat2's RENAME_NOREPLACE on Linux, renamex_np's RENAME_EXCL on
+// darwin). Only where neither exists (some FUSE file systems, other
+// systems) is the name checked first and the file renamed after, and a
+// file placed between the two by another session would be replaced.
+func (d *Dest) claim(partial, name string) (bool, error) {
+	err := d.root.Link(partial, name)
+	if err == nil {
+		if err := d.root.Remove(partial); err != nil {
+			return false, fmt.Errorf("removing partial file: %w", err)
+		}
+		return true, nil
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return false, nil
+	}
+	switch err := renameNoReplace(d.root, partial, name); {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, fs.ErrExist):
+		return false, nil
+	case !errors.Is(err, errors.ErrUnsupported):
+		return false, fmt.Errorf("moving into place: %w", DiskError(err))
+	}
+	if _, lerr := d.root.Lstat(name); lerr == nil {
+		return false, nil
+	} else if !errors.Is(lerr, fs.ErrNotExist) {
+		return false, fmt.Errorf("checking %q: %w", name, lerr)
+	}
+	if err := d.root.Rename(partial, name); err != nil {
+		return false, fmt.Errorf("moving into place: %w", DiskError(err))
+	}
+	return true, nil
+}

@@ -1,0 +1,126 @@
+package place
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func openTest(t *testing.T, overwrite bool) (*Dest, string) {
+	t.Helper()
+	dir := t.TempDir()
+	d, err := OpenDest(dir, overwrite, "peer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d, dir
+}
+
+// writePartial writes data as the partial file of path and finishes it.
+func writePartial(t *testing.T, d *Dest, path, data string) string {
+	t.Helper()
+	p := d.PartialName(path, int64(len(data)), time.Time{})
+	f, err := d.OpenPartial(p, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Finish(f, p, 0o644, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestPlaceNeverOverwrites: without overwrite a taken name gives
+// "name (n).ext", and the file there is untouched; with it, a file of
+// exactly that name is replaced, and a folder never is.
+func TestPlaceNeverOverwrites(t *testing.T) {
+	for _, overwrite := range []bool{false, true} {
+		d, dir := openTest(t, overwrite)
+		os.WriteFile(filepath.Join(dir, "a.txt"), []byte("old"), 0o644)
+		os.Mkdir(filepath.Join(dir, "d.txt"), 0o755)
+		saved, replaced, err := d.Place(writePartial(t, d, "a.txt", "new"), "a.txt")
+		want, wantReplaced, wantOld := "a (1).txt", false, "old"
+		if overwrite {
+			want, wantReplaced, wantOld = "a.txt", true, "new"
+		}
+		if err != nil || saved != want || replaced != wantReplaced {
+			t.Errorf("overwrite %v: saved as %q, replaced %v (%v); want %q, %v", overwrite, saved, replaced, err, want, wantReplaced)
+		}
+		if b, _ := os.ReadFile(filepath.Join(dir, "a.txt")); string(b) != wantOld {
+			t.Errorf("overwrite %v: a.txt holds %q, want %q", overwrite, b, wantOld)
+		}
+		if saved, _, err := d.Place(writePartial(t, d, "d.txt", "x"), "d.txt"); err != nil || saved != "d (1).txt" {
+			t.Errorf("overwrite %v: over a folder saved as %q (%v), want \"d (1).txt\"", overwrite, saved, err)
+		}
+	}
+}
+
+// TestMapTops: a folder merges into a folder of its name, moves to
+// "name (1)" when a file holds the name, and is refused at a symlink.
+func TestMapTops(t *testing.T) {
+	d, dir := openTest(t, false)
+	os.Mkdir(filepath.Join(dir, "merge"), 0o755)
+	os.WriteFile(filepath.Join(dir, "file"), nil, 0o644)
+	tops, err := d.MapTops([]string{"merge", "merge/sub", "file", "file/sub", "new"})
+	if err != nil || len(tops) != 1 || tops["file"] != "file (1)" {
+		t.Fatalf("tops %v (%v), want only file to file (1)", tops, err)
+	}
+	if got := FinalPath("file/sub/x", tops); got != "file (1)/sub/x" {
+		t.Errorf("FinalPath = %q", got)
+	}
+	if err := os.Symlink(t.TempDir(), filepath.Join(dir, "link")); err != nil {
+		t.Skip(err)
+	}
+	if _, err := d.MapTops([]string{"link"}); !errors.Is(err, ErrRefusedPath) {
+		t.Errorf("a symlink where a folder goes: %v, want ErrRefusedPath", err)
+	}
+}
+
+// TestPartialInTheWay: something that is not Ferry's where the partial
+// folder or a partial file goes is refused, in words for this device
+// only (InTheWay).
+func TestPartialInTheWay(t *testing.T) {
+	d, dir := openTest(t, false)
+	p := d.PartialName("x", 1, time.Time{})
+	if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(p)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.OpenPartial(p, 0); !errors.Is(err, ErrRefusedPath) || !InTheWay(err) {
+		t.Errorf("a folder at the partial file: %v, want ErrRefusedPath and InTheWay", err)
+	}
+	d2, dir2 := openTest(t, false)
+	os.WriteFile(filepath.Join(dir2, PartialDir), nil, 0o644)
+	if _, err := d2.OpenPartial(d2.SpareName(), 0); !errors.Is(err, ErrRefusedPath) || !InTheWay(err) {
+		t.Errorf("a file at the partial folder: %v, want ErrRefusedPath and InTheWay", err)
+	}
+}
+
+// TestPartialName: only the same file (path, size, time) from the same
+// peer has the same partial file.
+func TestPartialName(t *testing.T) {
+	d, _ := openTest(t, false)
+	other, err := OpenDest(t.TempDir(), false, "another peer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	at := time.Unix(1700000000, 5)
+	base := d.PartialName("a", 1, at)
+	for name, p := range map[string]string{
+		"path": d.PartialName("b", 1, at), "size": d.PartialName("a", 2, at),
+		"time": d.PartialName("a", 1, at.Add(1)), "peer": other.PartialName("a", 1, at),
+	} {
+		if p == base {
+			t.Errorf("another %s, the same partial file %q", name, p)
+		}
+	}
+	if d.PartialName("a", 1, at) != base || filepath.Dir(base) != PartialDir {
+		t.Errorf("partial file %q is not stable or not in %s", base, PartialDir)
+	}
+}

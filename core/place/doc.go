@@ -1,0 +1,67 @@
+// Package place owns putting received files on this device's disk: which
+// names a receiver writes at all, where in the destination folder each
+// entry goes, the hidden partial folder and the partial files in it,
+// and the last step that gives a verified file its name. core/transfer's
+// receiving sessions are its only callers; they decide what to write and
+// when, this package decides how it reaches the disk.
+//
+// # Names
+//
+// CheckPath refuses, on every OS alike, a path that some receiver
+// somewhere would fail on or misread after the bytes arrived: not
+// relative and slash-separated, "." or "..", not UTF-8, a control,
+// format or default-ignorable code point, a character Windows cannot
+// hold, a trailing dot or space, a Windows device name, a name over
+// MaxNameBytes or a path over MaxPathBytes, and the partial folder
+// under any spelling a file system could take for it (case, Unicode
+// normalization, ignorable code points, 8.3 short names). Only a
+// Windows receiver also refuses names of the 8.3 short-name shape
+// (paths_windows.go). Folding gives the key under which the file
+// systems a receiver may write to (NTFS, APFS, HFS+, exFAT, vfat, ext4
+// casefold) take two names for one, so that one offer never names one
+// file twice. Every refusal wraps ErrRefusedPath.
+//
+// # The destination
+//
+// A Dest is the destination folder of one transfer, opened as an
+// os.Root: no path, however crafted, and no symlink, however planted,
+// reaches outside it, and nothing is written through a symlink inside
+// it. Promises:
+//
+//   - Nothing is overwritten unless the Dest was opened to overwrite: a
+//     file whose name is taken is placed as "name (1).ext", "name
+//     (2).ext"..., claimed by a hard link (or, where links fail, a
+//     rename that cannot replace: RENAME_NOREPLACE on Linux, RENAME_EXCL
+//     on darwin), so that sessions placing files at once never take one
+//     name twice. Only where the OS has neither (Windows without links,
+//     some FUSE file systems) is the name checked, then renamed into.
+//     With overwrite, a file of exactly that name is replaced; a folder
+//     never is.
+//   - A name the file system finds only under its folding or
+//     normalization ("Report.txt" for "report.txt", an 8.3 alias) is a
+//     clash, never the same file: each folder is listed, once per
+//     transfer, to tell.
+//   - A top-level folder merges into an existing folder of its name
+//     (MapTops), or, when something else holds the name or a subfolder's
+//     name, goes to "name (1)" as a whole.
+//   - Files are written under PartialDir (".ferry-partial") until their
+//     hash checks out, created 0600. A partial file's name (PartialName)
+//     depends on the sender's key, the path, the size and the time, so
+//     only the same file from the same device resumes it; a spare
+//     (SpareName) is for a file whose own partial file another session
+//     writes, and nothing resumes it. The folder goes (RemovePartialDir)
+//     only when empty.
+//   - A created file or folder gets the sender's permission bits less
+//     the receiver's creation mask, read once per transfer from a probe
+//     file (umask(2) cannot be read without setting it for the whole
+//     process), and the sender's time; a folder that existed is left as
+//     it was. A mode or time the file system cannot hold (vfat, exFAT,
+//     some FUSE drivers) is dropped, never failing a verified file.
+//   - A full disk is ErrNoSpace (DiskError); FreeSpace says what is free
+//     where the OS can tell.
+//
+// Errors name paths under the destination and what sits there: they are
+// for this device's person. An error for which InTheWay is true (a
+// stranger's file where the partial folder or a partial file goes) must
+// reach a peer only as "cannot be written here".
+package place

@@ -1,7 +1,0 @@
-//go:build !unix && !windows
-
-package transfer
-
-// freeSpace cannot be known here; the transfer then relies on the write
-// errors, which are still reported as ErrNoSpace.
-func freeSpace(dir string) (free int64, ok bool) { return 0, false }

@@ -1,0 +1,38 @@
+package transfer
+
+import (
+	"fmt"
+
+	"github.com/ferry-project/ferry/core/place"
+)
+
+// validateEntries checks a whole manifest before anything is written:
+// every path safe, every parent offered earlier as a folder, and no two
+// entries the same path under place.Folding. The folding holds on every
+// target, case-sensitive or not, so that an offer that works once works
+// everywhere and no two entries can land on one file.
+func validateEntries(entries []Entry) error {
+	seen := make(map[string]int, len(entries))
+	dirs := make(map[string]bool)
+	fold := place.NewFolding()
+	for i, e := range entries {
+		if err := place.CheckPath(e.Path); err != nil {
+			return fmt.Errorf("entry %d: %w", i, err)
+		}
+		if parent, _, ok := place.CutLast(e.Path); ok && !dirs[parent] {
+			return fmt.Errorf("entry %d: %q comes before its folder %q: %w", i, e.Path, parent, ErrProtocol)
+		}
+		key := fold.Key(e.Path)
+		if j, dup := seen[key]; dup {
+			if entries[j].Path == e.Path {
+				return fmt.Errorf("entry %d: %q offered twice: %w", i, e.Path, ErrRefusedPath)
+			}
+			return fmt.Errorf("entry %d: %q and %q are one name on case-insensitive or normalizing file systems: %w", i, entries[j].Path, e.Path, ErrRefusedPath)
+		}
+		seen[key] = i
+		if e.Kind == KindDir {
+			dirs[e.Path] = true
+		}
+	}
+	return nil
+}
