@@ -54,7 +54,7 @@ func TestCancelSessionLeavesOthers(t *testing.T) {
 	go func() { fastErrs <- sendAll(ctx, fast...) }()
 	m.waitEvents(ctx, 3, func(ev Event) bool { _, ok := ev.(event.Connected); return ok })
 
-	testkit.WaitPartialBytes(t, m.dir) // the held sender's bytes are on disk
+	testkit.WaitPartialPrefix(t, m.dir, pattern(4096, 7)) // the held sender's bytes are on disk
 	reason := errors.New("the person cancelled this one")
 	if err := m.r.CancelSession(id, reason); err != nil {
 		t.Fatal(err)

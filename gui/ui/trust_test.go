@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -374,7 +376,11 @@ func TestKeyChangedDeviceIsMarkedAndNeedsCode(t *testing.T) {
 		}
 	})
 	s := a.screen()
-	for _, want := range []string{"Key changed, not trusted", "Code needed", "Trusted", "No code needed"} {
+	// Not shown as the trusted device: the row says it is not, with
+	// both fingerprints.
+	keys := "its key is " + peer.id.Fingerprint() + ", the trusted one's " + was.Fingerprint()
+	notIt := "NOT the trusted device: " + keys
+	for _, want := range []string{"NOT the trusted device", "I" + keys[1:], "Code needed", "Trusted", "No code needed"} {
 		if !contains(s, want) {
 			t.Errorf("device list does not show %q", want)
 		}
@@ -385,7 +391,7 @@ func TestKeyChangedDeviceIsMarkedAndNeedsCode(t *testing.T) {
 	a.chooseDevice(0)
 	a.loop.run(func() {
 		d, _ := sv.target()
-		if sv.paired(d) != nil || !sv.sendBtn.Disabled() || sv.hint.Text != "Its key changed: type the code it shows to pair again" {
+		if sv.paired(d) != nil || !sv.sendBtn.Disabled() || sv.hint.Text != notIt+". Another device may be using its name: send only with the code it shows, and pair again only if you know it is yours with a new key." {
 			t.Errorf("key changed, no code: disabled=%v hint %q", sv.sendBtn.Disabled(), sv.hint.Text)
 		}
 		test.Type(sv.code, peer.r.Code())
@@ -396,11 +402,33 @@ func TestKeyChangedDeviceIsMarkedAndNeedsCode(t *testing.T) {
 			t.Errorf("send with a code: %v paired=%v %s (%s)", p.state, p.conn.Paired, p.headline.Text, p.detail.Text)
 			return false
 		}
-		if p.trust == nil || p.trust.Checked || p.trust.Text != "Trust Peer box: next time, no code needed" {
+		// Trusting it is offered only under the warning that it is not
+		// the trusted Peer box.
+		if p.trust == nil || p.trust.Checked || p.trust.Text != "Trust Peer box anyway: next time, no code needed" {
 			t.Errorf("trust box %v", p.trust)
 		}
 		return true
 	})
+	a.loop.run(func() {
+		if !hasLabel(p.extra, "Peer box is "+notIt+". Another device may be using its name") {
+			t.Errorf("the trust offer does not say it is not the trusted Peer box")
+		}
+	})
+}
+
+// hasLabel says whether a label under o starts with text.
+func hasLabel(o fyne.CanvasObject, text string) bool {
+	switch w := o.(type) {
+	case *widget.Label:
+		return strings.HasPrefix(w.Text, text)
+	case *fyne.Container:
+		for _, c := range w.Objects {
+			if hasLabel(c, text) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func TestAutoAcceptFromTrustedDevices(t *testing.T) {
