@@ -1,6 +1,10 @@
 package transfer
 
-import "github.com/ferry-project/ferry/core/app/event"
+import (
+	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/place"
+	"github.com/ferry-project/ferry/core/wire"
+)
 
 // The data model and the events are the schema's (core/app/event): the
 // engine emits event.Event values themselves, so no layer converts them.
@@ -105,3 +109,14 @@ type Event = event.Event
 // SessionOf returns the receiver's session an event belongs to (see
 // Event).
 func SessionOf(ev Event) int { return event.SessionOf(ev) }
+
+// Limits every peer must respect: the wire's (core/wire), and the longest
+// name and path that core/place writes, which the wire holds paths to.
+// A message that breaks one is ErrProtocol.
+const (
+	MaxEntries       = wire.MaxEntries
+	MaxManifestBytes = wire.MaxManifestBytes
+	MaxTextBytes     = wire.MaxTextBytes
+	MaxNameBytes     = place.MaxNameBytes
+	MaxPathBytes     = place.MaxPathBytes
+)

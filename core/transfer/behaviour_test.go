@@ -15,6 +15,7 @@ import (
 	"github.com/ferry-project/ferry/core/diag"
 	"github.com/ferry-project/ferry/core/place"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/wire"
 )
 
 func TestDeclined(t *testing.T) {
@@ -281,11 +282,11 @@ func TestSilentPeers(t *testing.T) {
 	t.Run("sender that stops mid-file", func(t *testing.T) {
 		p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll, Timeout: 300 * time.Millisecond})
 		r := dialRaw(t, t.Context(), p)
-		r.send(msgOffer, offerMsg{Version: protoVersion, Total: 10, Entries: []Entry{{Path: "f", Kind: KindFile, Size: 10}}}.encode())
-		r.expect(msgHello)
-		r.expect(msgAnswer)
-		r.send(msgBegin, beginMsg{}.encode())
-		r.send(msgData, []byte("12345"))
+		r.send(wire.MsgOffer, wire.Offer{Version: wire.Version, Total: 10, Entries: []Entry{{Path: "f", Kind: KindFile, Size: 10}}}.Encode())
+		r.expect(wire.MsgHello)
+		r.expect(wire.MsgAnswer)
+		r.send(wire.MsgBegin, wire.Begin{}.Encode())
+		r.send(wire.MsgData, []byte("12345"))
 		if err := p.serveErr(t); !errors.Is(err, ErrTimeout) {
 			t.Fatalf("receiver: %v, want ErrTimeout", err)
 		}

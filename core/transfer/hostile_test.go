@@ -1,6 +1,7 @@
 package transfer
 
 import (
+	"encoding/binary"
 	"errors"
 	"math"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/place"
+	"github.com/ferry-project/ferry/core/wire"
 )
 
 func TestHostileOffers(t *testing.T) {
@@ -89,7 +91,7 @@ func TestHostileOffers(t *testing.T) {
 			before := listDir(t, dest)
 			p := newPair(t, t.Context(), ReceiverConfig{Dir: dest, Policy: AcceptAll, Timeout: 5 * time.Second})
 			r := dialRaw(t, t.Context(), p)
-			om := offerMsg{Version: protoVersion, Name: "hostile", Entries: tc.entries}
+			om := wire.Offer{Version: wire.Version, Name: "hostile", Entries: tc.entries}
 			for _, e := range tc.entries {
 				if om.Total > math.MaxInt64-e.Size {
 					om.Total = 1 // the entries overflow: any total will do
@@ -97,13 +99,13 @@ func TestHostileOffers(t *testing.T) {
 				}
 				om.Total += e.Size
 			}
-			r.send(msgOffer, om.encode())
-			r.expect(msgHello)
+			r.send(wire.MsgOffer, om.Encode())
+			r.expect(wire.MsgHello)
 			want := tc.want
 			if want == nil {
 				// The offer is fine; the planted link stops the first write.
-				r.expect(msgAnswer)
-				r.send(msgBegin, beginMsg{Index: 0}.encode())
+				r.expect(wire.MsgAnswer)
+				r.send(wire.MsgBegin, wire.Begin{Index: 0}.Encode())
 				want = ErrRefusedPath
 			}
 			ab := r.expectAbort()
@@ -131,50 +133,31 @@ func TestHostileOffers(t *testing.T) {
 // TestHostileStructure covers offers that break the wire rules before
 // any entry is looked at.
 func TestHostileStructure(t *testing.T) {
-	var e enc
-	e.u8(protoVersion)
-	e.str("x")
-	e.uvarint(5_000_000)
-	e.int64(0)
-	millions := e.bytes()
+	// Built by hand, as a hostile peer would: the wire's encoder never
+	// writes these.
+	u, sv := binary.AppendUvarint, binary.AppendVarint
+	str := func(b []byte, s string) []byte { return append(u(b, uint64(len(s))), s...) }
+	millions := u(u(str([]byte{wire.Version}, "x"), 5_000_000), 0)
 
-	var e2 enc
-	e2.u8(protoVersion)
-	e2.str("x")
-	e2.uvarint(1)
-	e2.int64(5) // declares 5 bytes, entry has 1
-	e2.u8(uint8(KindFile))
-	e2.str("a")
-	e2.int64(1)
-	e2.uvarint(0o644)
-	e2.varint(0)
-	e2.uvarint(0)
-	lyingTotal := e2.bytes()
+	lyingTotal := u(u(str([]byte{wire.Version}, "x"), 1), 5) // declares 5 bytes, entry has 1
+	lyingTotal = u(str(append(lyingTotal, uint8(KindFile)), "a"), 1)
+	lyingTotal = u(sv(u(lyingTotal, 0o644), 0), 0)
 
-	var e3 enc
-	e3.u8(protoVersion)
-	e3.str("x")
-	e3.uvarint(1)
-	e3.uvarint(1 << 63)
-	e3.u8(uint8(KindFile))
-	e3.str("a")
-	e3.uvarint(1 << 63) // a negative size, once signed
-	e3.uvarint(0o644)
-	e3.varint(0)
-	e3.uvarint(0)
-	negative := e3.bytes()
+	negative := u(u(str([]byte{wire.Version}, "x"), 1), 1<<63)
+	negative = u(str(append(negative, uint8(KindFile)), "a"), 1<<63) // a negative size, once signed
+	negative = u(sv(u(negative, 0o644), 0), 0)
 
 	cases := []struct {
 		name string
 		send func(r *rawPeer)
 	}{
-		{"millions of entries", func(r *rawPeer) { r.send(msgOffer, millions) }},
-		{"manifest over the cap", func(r *rawPeer) { r.sendHeader(msgOffer, MaxManifestBytes+1) }},
-		{"total that lies", func(r *rawPeer) { r.send(msgOffer, lyingTotal) }},
-		{"negative size", func(r *rawPeer) { r.send(msgOffer, negative) }},
+		{"millions of entries", func(r *rawPeer) { r.send(wire.MsgOffer, millions) }},
+		{"manifest over the cap", func(r *rawPeer) { r.sendHeader(wire.MsgOffer, MaxManifestBytes+1) }},
+		{"total that lies", func(r *rawPeer) { r.send(wire.MsgOffer, lyingTotal) }},
+		{"negative size", func(r *rawPeer) { r.send(wire.MsgOffer, negative) }},
 		{"unknown message type", func(r *rawPeer) { r.sendHeader(77, 0) }},
-		{"data before offer", func(r *rawPeer) { r.send(msgData, []byte("x")) }},
-		{"other protocol version", func(r *rawPeer) { r.send(msgOffer, append([]byte{9}, lyingTotal[1:]...)) }},
+		{"data before offer", func(r *rawPeer) { r.send(wire.MsgData, []byte("x")) }},
+		{"other protocol version", func(r *rawPeer) { r.send(wire.MsgOffer, append([]byte{9}, lyingTotal[1:]...)) }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -182,7 +165,7 @@ func TestHostileStructure(t *testing.T) {
 			p := newPair(t, t.Context(), ReceiverConfig{Dir: dest, Policy: AcceptAll, Timeout: 5 * time.Second})
 			r := dialRaw(t, t.Context(), p)
 			tc.send(r)
-			if ab := r.expectAbort(); ab.Code != codeProtocol {
+			if ab := r.expectAbort(); ab.Code != wire.CodeProtocol {
 				t.Errorf("abort code %d (%q)", ab.Code, ab.Reason)
 			}
 			if err := p.serveErr(t); !errors.Is(err, ErrProtocol) {
@@ -197,46 +180,46 @@ func TestHostileStructure(t *testing.T) {
 
 // TestHostileStream covers a sender whose bytes do not match its offer.
 func TestHostileStream(t *testing.T) {
-	offer := offerMsg{Version: protoVersion, Name: "x", Total: 10, Entries: []Entry{{Path: "f", Kind: KindFile, Size: 10, Mode: 0o644}}}
+	offer := wire.Offer{Version: wire.Version, Name: "x", Total: 10, Entries: []Entry{{Path: "f", Kind: KindFile, Size: 10, Mode: 0o644}}}
 	cases := []struct {
 		name   string
 		stream func(r *rawPeer)
 		want   error
 	}{
 		{"more bytes than declared", func(r *rawPeer) {
-			r.send(msgBegin, beginMsg{Index: 0}.encode())
-			r.send(msgData, make([]byte, 11))
+			r.send(wire.MsgBegin, wire.Begin{Index: 0}.Encode())
+			r.send(wire.MsgData, make([]byte, 11))
 		}, ErrProtocol},
 		{"more bytes over two chunks", func(r *rawPeer) {
-			r.send(msgBegin, beginMsg{Index: 0}.encode())
-			r.send(msgData, make([]byte, 6))
-			r.send(msgData, make([]byte, 6))
+			r.send(wire.MsgBegin, wire.Begin{Index: 0}.Encode())
+			r.send(wire.MsgData, make([]byte, 6))
+			r.send(wire.MsgData, make([]byte, 6))
 		}, ErrProtocol},
 		{"fewer bytes than declared", func(r *rawPeer) {
-			r.send(msgBegin, beginMsg{Index: 0}.encode())
-			r.send(msgData, make([]byte, 5))
-			r.send(msgEnd, endMsg{Index: 0}.encode())
+			r.send(wire.MsgBegin, wire.Begin{Index: 0}.Encode())
+			r.send(wire.MsgData, make([]byte, 5))
+			r.send(wire.MsgEnd, wire.End{Index: 0}.Encode())
 		}, ErrProtocol},
 		{"wrong hash", func(r *rawPeer) {
-			r.send(msgBegin, beginMsg{Index: 0}.encode())
-			r.send(msgData, make([]byte, 10))
-			r.send(msgEnd, endMsg{Index: 0}.encode())
+			r.send(wire.MsgBegin, wire.Begin{Index: 0}.Encode())
+			r.send(wire.MsgData, make([]byte, 10))
+			r.send(wire.MsgEnd, wire.End{Index: 0}.Encode())
 		}, ErrVerify},
 		{"resume never offered", func(r *rawPeer) {
-			r.send(msgBegin, beginMsg{Index: 0, Offset: 4}.encode())
+			r.send(wire.MsgBegin, wire.Begin{Index: 0, Offset: 4}.Encode())
 		}, ErrProtocol},
 		{"skip never offered", func(r *rawPeer) {
-			r.send(msgSkip, skipMsg{Index: 0}.encode())
+			r.send(wire.MsgSkip, wire.Skip{Index: 0}.Encode())
 		}, ErrProtocol},
 		{"entry out of order", func(r *rawPeer) {
-			r.send(msgBegin, beginMsg{Index: 3}.encode())
+			r.send(wire.MsgBegin, wire.Begin{Index: 3}.Encode())
 		}, ErrProtocol},
 		{"finish too early", func(r *rawPeer) {
-			r.send(msgFinish, nil)
+			r.send(wire.MsgFinish, nil)
 		}, ErrProtocol},
 		{"stream cut", func(r *rawPeer) {
-			r.send(msgBegin, beginMsg{Index: 0}.encode())
-			r.send(msgData, make([]byte, 5))
+			r.send(wire.MsgBegin, wire.Begin{Index: 0}.Encode())
+			r.send(wire.MsgData, make([]byte, 5))
 			r.c.Close()
 		}, nil},
 	}
@@ -245,9 +228,9 @@ func TestHostileStream(t *testing.T) {
 			dest := t.TempDir()
 			p := newPair(t, t.Context(), ReceiverConfig{Dir: dest, Policy: AcceptAll, Timeout: 5 * time.Second})
 			r := dialRaw(t, t.Context(), p)
-			r.send(msgOffer, offer.encode())
-			r.expect(msgHello)
-			r.expect(msgAnswer)
+			r.send(wire.MsgOffer, offer.Encode())
+			r.expect(wire.MsgHello)
+			r.expect(wire.MsgAnswer)
 			tc.stream(r)
 			if tc.want != nil {
 				// The sender is told why, then hangs up, as a real one does.

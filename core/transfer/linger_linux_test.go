@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/wire"
 )
 
 // TestAbortSurvivesUnreadBytes: a receiver that fails with the sender's
@@ -52,11 +53,11 @@ func TestAbortSurvivesUnreadBytes(t *testing.T) {
 	}
 	defer c.Close()
 	r := &rawPeer{t: t, c: c}
-	r.send(msgOffer, offerMsg{Version: protoVersion, Total: n, Entries: entries}.encode())
-	r.send(msgBegin, beginMsg{Index: 7}.encode()) // the receiver expects entry 0
+	r.send(wire.MsgOffer, wire.Offer{Version: wire.Version, Total: n, Entries: entries}.Encode())
+	r.send(wire.MsgBegin, wire.Begin{Index: 7}.Encode()) // the receiver expects entry 0
 	chunk := make([]byte, maxChunk)
 	for range 4 << 20 / maxChunk {
-		if _, err := c.Write(frame(msgData, chunk)); err != nil {
+		if _, err := c.Write(wire.Frame(wire.MsgData, chunk)); err != nil {
 			break // the receiver reset the connection
 		}
 	}
@@ -64,8 +65,8 @@ func TestAbortSurvivesUnreadBytes(t *testing.T) {
 	if err := p.serveErr(t); !errors.Is(err, ErrProtocol) {
 		t.Fatalf("receiver: %v, want ErrProtocol", err)
 	}
-	r.expect(msgHello)
-	r.expect(msgAnswer)
+	r.expect(wire.MsgHello)
+	r.expect(wire.MsgAnswer)
 	m := r.expectAbort()
 	if err := peerAbortError("the receiver", m); !errors.Is(err, ErrProtocol) {
 		t.Errorf("abort %d %q, want a protocol violation", m.Code, m.Reason)

@@ -216,3 +216,20 @@ func (r itemRoot) source(p string) source {
 	}
 	return source{fsys: r.fsys, path: p, shown: shown}
 }
+
+// summarize fills an Offer's counts from its entries.
+func summarize(entries []Entry) Offer {
+	o := Offer{Entries: entries}
+	for _, e := range entries {
+		switch e.Kind {
+		case KindFile:
+			o.Files++
+		case KindDir:
+			o.Folders++
+		case KindText:
+			o.Texts++
+		}
+		o.TotalBytes += e.Size
+	}
+	return o
+}

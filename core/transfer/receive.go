@@ -8,6 +8,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/place"
+	"github.com/ferry-project/ferry/core/wire"
 )
 
 // maxResumes bounds the partial files resumed in one transfer: each
@@ -68,7 +69,7 @@ type rentry struct {
 
 // planned is what the receiver answered for one file.
 type planned struct {
-	action action
+	action wire.Action
 	offset int64
 	hash   *hasher // resume: the state after the kept bytes
 	same   bool    // have: the sender's hash matched this end's file
@@ -91,7 +92,7 @@ func (s *rsession) run(parent context.Context) (Summary, error) {
 
 	s.out = make(chan []byte, 64)
 	s.writerDone = make(chan struct{})
-	go s.writeLoop(frame(msgHello, helloMsg{Version: protoVersion, Name: s.cfg.Name}.encode()))
+	go s.writeLoop(wire.Frame(wire.MsgHello, wire.Hello{Version: wire.Version, Name: s.cfg.Name}.Encode()))
 
 	// Every error of the exchange may name a file under the destination
 	// (os.Root's files carry its path in their name): the sender is told
@@ -115,10 +116,10 @@ func (s *rsession) run(parent context.Context) (Summary, error) {
 				reason = s.declineReason
 			case errors.Is(err, ErrTimeout):
 				reason = fmt.Sprintf("heard nothing from the sender for %v", s.timeout)
-			case codeOf(err) == codeInternal && noWrite(err):
+			case codeOf(err) == wire.CodeInternal && noWrite(err):
 				reason = reasonNoWrite
 			}
-			s.out <- frame(msgAbort, abortMsg{Code: codeOf(err), Reason: reason}.encode())
+			s.out <- wire.Frame(wire.MsgAbort, wire.Abort{Code: codeOf(err), Reason: reason}.Encode())
 			aborted = true
 		}
 	}
@@ -155,11 +156,11 @@ func (s *rsession) run(parent context.Context) (Summary, error) {
 }
 
 func (s *rsession) exchange(ctx context.Context) error {
-	m, err := s.next(ctx, phOffer)
+	m, err := s.next(ctx, wire.PhOffer)
 	if err != nil {
 		return err
 	}
-	om, err := decodeOffer(m.body)
+	om, err := wire.DecodeOffer(m.body)
 	if err != nil {
 		return err
 	}
@@ -350,8 +351,8 @@ func (s *rsession) decideOffer(ctx context.Context, offer Offer) (bool, error) {
 // an identical file is in place (have) or a partial can continue
 // (resume), then answers.
 func (s *rsession) prepare(ctx context.Context) error {
-	s.buf = make([]byte, maxChunk+headerLen)
-	var ans answerMsg
+	s.buf = make([]byte, maxChunk+wire.HeaderLen)
+	var ans wire.Answer
 	var total int64
 	resumes := 0
 	for i, e := range s.entries {
@@ -385,18 +386,18 @@ func (s *rsession) prepare(ctx context.Context) error {
 		if s.dest.RegularSize(e.final) == e.Size {
 			// Only that a file of this size is here goes out; whether it
 			// is the same is checked here, against the sender's hash.
-			ans.Items = append(ans.Items, answerItem{Index: i, Action: actHave, Offset: e.Size})
-			s.entries[i].plan = &planned{action: actHave, offset: e.Size}
+			ans.Items = append(ans.Items, wire.AnswerItem{Index: i, Action: wire.ActHave, Offset: e.Size})
+			s.entries[i].plan = &planned{action: wire.ActHave, offset: e.Size}
 			total -= e.Size
 			continue
 		}
 		if k := min(e.partial, e.Size); k > 0 && resumes < maxResumes && s.claimPart(s.partPath(i)) {
 			h := newHasher()
 			if err := hashPrefix(ctx, s.dest, s.partPath(i), k, h, s.buf, s.timers); err == nil {
-				it := answerItem{Index: i, Action: actResume, Offset: k}
+				it := wire.AnswerItem{Index: i, Action: wire.ActResume, Offset: k}
 				h.Sum(it.Hash[:0])
 				ans.Items = append(ans.Items, it)
-				s.entries[i].plan = &planned{action: actResume, offset: k, hash: h}
+				s.entries[i].plan = &planned{action: wire.ActResume, offset: k, hash: h}
 				total -= k
 				resumes++
 			} else if ctx.Err() != nil {
@@ -405,8 +406,8 @@ func (s *rsession) prepare(ctx context.Context) error {
 		}
 	}
 	s.meter = newMeter(s.ev, s.timers, diagEnd(s.cfg.Diag, event.Receiver), total, len(s.entries))
-	s.send(msgAnswer, ans.encode())
-	return s.matchHaves(ctx, ans.haves())
+	s.send(wire.MsgAnswer, ans.Encode())
+	return s.matchHaves(ctx, ans.Haves())
 }
 
 // matchHaves decides which of the files it has (haves) are the ones the
@@ -419,7 +420,7 @@ func (s *rsession) matchHaves(ctx context.Context, haves []int) error {
 	if len(haves) == 0 {
 		return nil
 	}
-	mine := make([][hashLen]byte, len(haves))
+	mine := make([][wire.HashLen]byte, len(haves))
 	readable := make([]bool, len(haves))
 	for k, i := range haves {
 		h := &s.hash
@@ -434,22 +435,22 @@ func (s *rsession) matchHaves(ctx context.Context, haves []int) error {
 			readable[k] = true
 		}
 	}
-	in, err := s.next(ctx, phHashes)
+	in, err := s.next(ctx, wire.PhHashes)
 	if err != nil {
 		return err
 	}
-	theirs, err := decodeHashes(in.body, haves)
+	theirs, err := wire.DecodeHashes(in.body, haves)
 	if err != nil {
 		return err
 	}
-	var m matchesMsg
+	var m wire.Matches
 	for k, it := range theirs.Items {
 		if readable[k] && it.Hash == mine[k] {
 			m.Indexes = append(m.Indexes, it.Index)
 			s.entries[it.Index].plan.same = true
 		}
 	}
-	s.send(msgMatches, m.encode())
+	s.send(wire.MsgMatches, m.Encode())
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/diag"
 	"github.com/ferry-project/ferry/core/place"
+	"github.com/ferry-project/ferry/core/wire"
 )
 
 // receive takes the sender's entries, in offer order, then its finish.
@@ -23,13 +24,13 @@ func (s *rsession) receive(ctx context.Context) error {
 	}
 	for {
 		skipDirs()
-		msg, err := s.next(ctx, phEntries)
+		msg, err := s.next(ctx, wire.PhEntries)
 		if err != nil {
 			return err
 		}
 		switch msg.t {
-		case msgBegin:
-			m, err := decodeBegin(msg.body)
+		case wire.MsgBegin:
+			m, err := wire.DecodeBegin(msg.body)
 			if err != nil {
 				return err
 			}
@@ -40,8 +41,8 @@ func (s *rsession) receive(ctx context.Context) error {
 				return err
 			}
 			i++
-		case msgSkip:
-			m, err := decodeSkip(msg.body)
+		case wire.MsgSkip:
+			m, err := wire.DecodeSkip(msg.body)
 			if err != nil {
 				return err
 			}
@@ -52,7 +53,7 @@ func (s *rsession) receive(ctx context.Context) error {
 			s.sum.SkippedBytes += e.Size
 			s.confirm(i, Skipped, e.final)
 			i++
-		case msgFinish:
+		case wire.MsgFinish:
 			if i != len(s.entries) {
 				return fmt.Errorf("sender finished before entry %d of %d: %w", i, len(s.entries), ErrProtocol)
 			}
@@ -72,7 +73,7 @@ func (s *rsession) confirmReplaced(i int, o Outcome, savedAs string, replaced bo
 	ed := EntryDone{Entry: s.entries[i].Entry, Outcome: o, SavedAs: savedAs, Replaced: replaced, Session: s.id}
 	s.sum.Entries = append(s.sum.Entries, ed)
 	s.ev.emit(ed)
-	s.send(msgConfirm, confirmMsg{Index: i, Outcome: o, SavedAs: savedAs}.encode())
+	s.send(wire.MsgConfirm, wire.Confirm{Index: i, Outcome: o, SavedAs: savedAs}.Encode())
 }
 
 // receiveEntry takes one entry's chunks and end. A file goes to its
@@ -136,7 +137,7 @@ func (s *rsession) startEntry(i int, off int64) (*incoming, Outcome, error) {
 	outcome := Received
 	switch {
 	case off == 0:
-	case p != nil && p.action == actResume && p.offset == off:
+	case p != nil && p.action == wire.ActResume && p.offset == off:
 		in.h, outcome = p.hash, Resumed
 		s.sum.ResumedBytes += off
 	default:
@@ -181,17 +182,17 @@ func (s *rsession) startEntry(i int, off int64) (*incoming, Outcome, error) {
 func (s *rsession) takeBytes(ctx context.Context, in *incoming) error {
 	e := in.e
 	for {
-		msg, err := s.next(ctx, phEntry)
+		msg, err := s.next(ctx, wire.PhEntry)
 		if err != nil {
 			return err
 		}
-		if msg.t == msgData {
+		if msg.t == wire.MsgData {
 			if err := s.takeChunk(in, msg.n); err != nil {
 				return err
 			}
 			continue
 		}
-		m, err := decodeEnd(msg.body) // phEntry takes data or end
+		m, err := wire.DecodeEnd(msg.body) // wire.PhEntry takes data or end
 		if err != nil {
 			return err
 		}
@@ -201,7 +202,7 @@ func (s *rsession) takeBytes(ctx context.Context, in *incoming) error {
 		if in.left != 0 {
 			return fmt.Errorf("%q: %d bytes fewer than declared: %w", e.Path, in.left, ErrProtocol)
 		}
-		var sum [hashLen]byte
+		var sum [wire.HashLen]byte
 		if !bytes.Equal(in.h.Sum(sum[:0]), m.Hash[:]) {
 			if in.f != nil {
 				in.f.Close()
@@ -221,7 +222,7 @@ func (s *rsession) takeChunk(in *incoming, n int) error {
 		return fmt.Errorf("%q: more bytes than declared: %w", e.Path, ErrProtocol)
 	}
 	// A header always follows a chunk: ask for both at once.
-	if err := s.conn.Prefetch(n + headerLen); err != nil {
+	if err := s.conn.Prefetch(n + wire.HeaderLen); err != nil {
 		return s.readError(err)
 	}
 	chunk := s.buf[:n]
@@ -349,6 +350,6 @@ func (s *rsession) finish() error {
 	s.sum.Wall = s.sum.Duration
 	s.sum.Local = s.timers.Snapshot()
 	s.sum.LocalCPU = s.timers.CPU()
-	s.send(msgDone, doneMsg{Wall: s.sum.Wall, Split: s.sum.Local, CPU: s.sum.LocalCPU}.encode())
+	s.send(wire.MsgDone, wire.Done{Wall: s.sum.Wall, Split: s.sum.Local, CPU: s.sum.LocalCPU}.Encode())
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/place"
 	"github.com/ferry-project/ferry/core/testkit"
+	"github.com/ferry-project/ferry/core/wire"
 )
 
 // memSink is a Sink that keeps everything in memory and records what it
@@ -233,7 +234,7 @@ func TestSinkTakesEverythingWhole(t *testing.T) {
 // the rest, and End gets ErrVerify.
 func TestSinkHashMismatch(t *testing.T) {
 	good, bad := []byte("all good"), []byte("tampered!")
-	offer := offerMsg{Version: protoVersion, Name: "x", Total: int64(len(good) + len(bad) + 3), Entries: []Entry{
+	offer := wire.Offer{Version: wire.Version, Name: "x", Total: int64(len(good) + len(bad) + 3), Entries: []Entry{
 		{Path: "d", Kind: KindDir, Mode: 0o755},
 		{Path: "d/good", Kind: KindFile, Size: int64(len(good)), Mode: 0o644},
 		{Path: "d/bad", Kind: KindFile, Size: int64(len(bad)), Mode: 0o644},
@@ -242,19 +243,19 @@ func TestSinkHashMismatch(t *testing.T) {
 	sink := newMemSink()
 	p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll, Sink: sink, Timeout: 5 * time.Second})
 	r := dialRaw(t, t.Context(), p)
-	r.send(msgOffer, offer.encode())
-	r.expect(msgHello)
-	if ans := r.expect(msgAnswer); len(ans) != 1 || ans[0] != 0 {
+	r.send(wire.MsgOffer, offer.Encode())
+	r.expect(wire.MsgHello)
+	if ans := r.expect(wire.MsgAnswer); len(ans) != 1 || ans[0] != 0 {
 		t.Errorf("a sink's answer lists something: % x", ans)
 	}
 	sendEntry := func(i int, data []byte, claimed []byte) {
 		h := newHasher()
 		h.Write(claimed)
-		end := endMsg{Index: i}
+		end := wire.End{Index: i}
 		h.Sum(end.Hash[:0])
-		r.send(msgBegin, beginMsg{Index: i}.encode())
-		r.send(msgData, data)
-		r.send(msgEnd, end.encode())
+		r.send(wire.MsgBegin, wire.Begin{Index: i}.Encode())
+		r.send(wire.MsgData, data)
+		r.send(wire.MsgEnd, end.Encode())
 	}
 	sendEntry(1, good, good)
 	sendEntry(2, bad, []byte("original!"))
@@ -333,8 +334,8 @@ func TestSinkSeesOnlyValidNames(t *testing.T) {
 			sink := newMemSink()
 			p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll, Sink: sink, Timeout: 5 * time.Second})
 			r := dialRaw(t, t.Context(), p)
-			r.send(msgOffer, offerMsg{Version: protoVersion, Name: "x", Total: total, Entries: entries}.encode())
-			r.expect(msgHello)
+			r.send(wire.MsgOffer, wire.Offer{Version: wire.Version, Name: "x", Total: total, Entries: entries}.Encode())
+			r.expect(wire.MsgHello)
 			if ab := r.expectAbort(); codeSentinels[ab.Code] != ErrRefusedPath && codeSentinels[ab.Code] != ErrProtocol {
 				t.Errorf("abort code %d (%q)", ab.Code, ab.Reason)
 			}

@@ -9,45 +9,8 @@ import (
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/place"
+	"github.com/ferry-project/ferry/core/wire"
 )
-
-func TestParseHeaderBoundaries(t *testing.T) {
-	hdr := func(typ msgType, n int) []byte {
-		b := make([]byte, headerLen)
-		putHeader(b, typ, n)
-		return b
-	}
-	cases := []struct {
-		name string
-		b    []byte
-		ok   bool
-	}{
-		{"short", []byte{1, 0, 0}, false},
-		{"unknown type", hdr(0, 0), false},
-		{"unknown type 15", hdr(15, 0), false},
-		{"hashes at the cap", hdr(msgHashes, maxHashesBytes), true},
-		{"hashes over the cap", hdr(msgHashes, maxHashesBytes+1), false},
-		{"matches over the cap", hdr(msgMatches, maxMatchesBytes+1), false},
-		{"empty data", hdr(msgData, 0), false},
-		{"one byte of data", hdr(msgData, 1), true},
-		{"a full chunk", hdr(msgData, maxChunk), true},
-		{"a chunk and one", hdr(msgData, maxChunk+1), false},
-		{"offer at the cap", hdr(msgOffer, MaxManifestBytes), true},
-		{"offer over the cap", hdr(msgOffer, MaxManifestBytes+1), false},
-		{"keepalive with a body", hdr(msgKeepalive, 1), false},
-		{"finish", hdr(msgFinish, 0), true},
-		{"huge length", []byte{byte(msgAnswer), 0xff, 0xff, 0xff, 0xff}, false},
-	}
-	for _, c := range cases {
-		_, _, err := parseHeader(c.b)
-		if (err == nil) != c.ok {
-			t.Errorf("%s: err %v", c.name, err)
-		}
-		if err != nil && !errors.Is(err, ErrProtocol) {
-			t.Errorf("%s: %v does not wrap ErrProtocol", c.name, err)
-		}
-	}
-}
 
 // TestDuplicatesUnderFolding holds the case rule: two entries of one
 // offer that a case-insensitive or normalizing file system would store
@@ -175,12 +138,12 @@ func TestHostileNamesAtTheReceiver(t *testing.T) {
 			dest := t.TempDir()
 			p := newPair(t, t.Context(), ReceiverConfig{Dir: dest, Policy: AcceptAll, Timeout: 5 * time.Second})
 			r := dialRaw(t, t.Context(), p)
-			om := offerMsg{Version: protoVersion, Name: "hostile", Entries: tc.entries}
+			om := wire.Offer{Version: wire.Version, Name: "hostile", Entries: tc.entries}
 			for _, e := range tc.entries {
 				om.Total += e.Size
 			}
-			r.send(msgOffer, om.encode())
-			r.expect(msgHello)
+			r.send(wire.MsgOffer, om.Encode())
+			r.expect(wire.MsgHello)
 			if ab := r.expectAbort(); codeSentinels[ab.Code] != ErrRefusedPath {
 				t.Errorf("abort code %d (%q), want refused path", ab.Code, ab.Reason)
 			}
@@ -195,4 +158,33 @@ func TestHostileNamesAtTheReceiver(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzValidateEntries checks the offers the wire accepts (core/wire's
+// FuzzOffer fuzzes their decoding) as a receiver does before it writes
+// anything: validateEntries refuses only with ErrRefusedPath or
+// ErrProtocol, and never panics.
+func FuzzValidateEntries(f *testing.F) {
+	for _, entries := range [][]Entry{
+		{{Path: "photos", Kind: KindDir, Mode: 0o755}, {Path: "photos/a b ✓.jpg", Kind: KindFile, Size: 3}, {Path: "text.txt", Kind: KindText}},
+		{{Path: "../x", Kind: KindFile, Size: 1}},
+		{{Path: "A", Kind: KindFile}, {Path: "a", Kind: KindFile}},
+		{{Path: "d/a", Kind: KindFile}, {Path: "d", Kind: KindDir}},
+		{{Path: "caf\u00e9", Kind: KindFile}, {Path: "cafe\u0301", Kind: KindFile}},
+	} {
+		var total int64
+		for _, e := range entries {
+			total += e.Size
+		}
+		f.Add(wire.Offer{Version: wire.Version, Total: total, Entries: entries}.Encode())
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := wire.DecodeOffer(b)
+		if err != nil {
+			return
+		}
+		if err := validateEntries(m.Entries); err != nil && !errors.Is(err, ErrRefusedPath) && !errors.Is(err, ErrProtocol) {
+			t.Fatalf("validation error of unknown kind: %v", err)
+		}
+	})
 }
