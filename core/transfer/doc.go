@@ -1,6 +1,9 @@
-// Package transfer owns what crosses a Ferry connection once it is
-// secure: the offer, the receiver's answer, the files, folders and text
-// snippets, their hashes, and the safe writes at the receiving end. It is
+// Package transfer owns the sessions that carry a transfer once a Ferry
+// connection is secure: the sender's offer and the receiver's answer,
+// the files, folders and text snippets, their hashes, and the safe
+// writes at the receiving end. The messages themselves, their bytes and
+// the table of who sends what when are core/wire's; placing files on
+// disk is core/place's, the guess budget core/guess's. It is
 // the API every front end (cli, gui, mobile) uses: Send on one side,
 // NewReceiver/Serve/Accept/Decline on the other (ServeMany and
 // AcceptSession/DeclineSession for several senders at once), and a
@@ -382,62 +385,10 @@
 //
 // # Wire protocol (version 2)
 //
-// The version is core/secure's ProtocolVersion: a peer of another
-// version is refused in the preamble, before any of this, as
-// secure.ErrIncompatibleVersion on both ends; a hello or offer of another
-// version inside the handshake is refused with that error too. In
-// version 1, an answer's have carried the receiver's hash of its file,
-// and there were no hashes and matches messages.
-//
-// A connection refused before this stream begins (a wrong or retired
-// code, codes held back, not paired, codes off, or busy) gets one of
-// core/secure's rejections instead: a zero length and a reason byte, in
-// cleartext, and for busy one more byte, the number of transfers the
-// receiver runs (1 to 255; see core/secure's doc, "busy"). A sender of
-// before that byte reads the reason and stops there.
-//
-// After core/secure's handshake, each direction of the encrypted stream
-// is a sequence of messages:
-//
-//	type    uint8
-//	length  uint32, big-endian: the body's size
-//	body    length bytes
-//
-// Each type has a maximum body size, checked before anything is read or
-// allocated (exceeding it is ErrProtocol), and is accepted only in the
-// states listed for it; the code declares both in one table
-// (protocol.go), which both ends read through. Integers in bodies are varints
-// (encoding/binary: uvarint unsigned, varint zigzag-signed); a string is
-// a uvarint length then that many bytes of UTF-8; a hash is 32 raw bytes
-// of BLAKE3-256. A body with trailing bytes is malformed. Messages:
-//
-//	1  hello      R→S  version u8 (=2), device name string (≤128)
-//	2  offer      S→R  version u8 (=2), device name string (≤128),
-//	                   count uvarint (≤100,000), total uvarint,
-//	                   count × entry{kind u8 (1 file, 2 folder, 3 text),
-//	                   path string (≤4096), size uvarint, mode uvarint
-//	                   (permission bits only, ≤0o777), mtime seconds
-//	                   varint, mtime nanoseconds uvarint (<1e9); 0,0 means
-//	                   unknown}; ≤4 MiB
-//	3  answer     R→S  count uvarint, count × {index uvarint, action u8,
-//	                   then for action 2 only: offset uvarint, hash};
-//	                   ≤5 MiB
-//	4  begin      S→R  index uvarint, offset uvarint
-//	5  data       S→R  1..262,076 bytes of the current entry (a
-//	                   constant of this version, not a buffer size)
-//	6  end        S→R  index uvarint, hash
-//	7  skip       S→R  index uvarint
-//	8  confirm    R→S  index uvarint, outcome u8 (Outcome), saved-as string
-//	9  finish     S→R  empty
-//	10 done       R→S  wall ns uvarint, count uvarint (≤32),
-//	                   count × {ns, bytes, calls uvarint}: diag.Split,
-//	                   CPU used ns uvarint, CPU waited ns uvarint, cores
-//	                   uvarint (≤65,536; 0: not measured): diag.CPU
-//	11 abort      both code u8, reason string (≤512)
-//	12 keepalive  both empty
-//	13 hashes     S→R  count uvarint, count × {index uvarint, hash};
-//	                   ≤4 MiB
-//	14 matches    R→S  count uvarint, count × index uvarint; ≤512 KiB
+// The messages, their encodings, their limits and the table of which
+// end sends each and when the other takes it are core/wire's: its
+// package doc lists them, with the version and the framing. What follows
+// is the order in which the sessions send them.
 //
 // Order. The sender sends offer and flushes; the receiver sends hello as
 // soon as the handshake ends (the sender's first read also reveals a
@@ -475,10 +426,8 @@
 // connection, which can destroy the abort before it is read. A receiver
 // that times out a silent sender aborts with the timeout code too.
 //
-// Abort codes: 1 internal, 2 cancelled, 3 declined, 4 refused path,
-// 5 no space, 6 protocol, 7 verify (hash mismatch), 8 source changed,
-// 9 timeout. The receiver of an abort returns an error wrapping the
-// matching sentinel, with the reason in its text. The code an end sends
+// Abort codes (their values are in core/wire's doc): the receiver of
+// an abort returns an error wrapping the sentinel its code names, with the reason in its text. The code an end sends
 // follows from its error's kind (core/errkind, below), so an error that
 // wraps two sentinels always travels as the same code.
 //
