@@ -82,6 +82,30 @@ func seedCorpus() map[string]map[string][]byte {
 	}
 }
 
+// messageDecoders decodes the body of each message type of the protocol
+// table (protocol.go), for FuzzMessage, as the end that reads it would; nil for a type
+// with no body to decode (a data chunk is bytes of a file). Keyed by
+// every row: TestProtocolTable fails when a row has no entry here.
+var messageDecoders = map[Type]func(body []byte) error{
+	MsgHello: func(b []byte) error { _, err := DecodeHello(b); return err },
+	MsgOffer: func(b []byte) error { _, err := DecodeOffer(b); return err },
+	MsgAnswer: func(b []byte) error {
+		_, err := DecodeAnswer(b, []event.Entry{{Path: "a", Kind: event.KindFile, Size: 10}, {Path: "b", Kind: event.KindFile, Size: 3}})
+		return err
+	},
+	MsgBegin:     func(b []byte) error { _, err := DecodeBegin(b); return err },
+	MsgData:      nil,
+	MsgEnd:       func(b []byte) error { _, err := DecodeEnd(b); return err },
+	MsgSkip:      func(b []byte) error { _, err := DecodeSkip(b); return err },
+	MsgConfirm:   func(b []byte) error { _, err := DecodeConfirm(b, 10); return err },
+	MsgFinish:    nil,
+	MsgDone:      func(b []byte) error { _, err := DecodeDone(b); return err },
+	MsgAbort:     func(b []byte) error { _, err := DecodeAbort(b); return err },
+	MsgKeepalive: nil,
+	MsgHashes:    func(b []byte) error { _, err := DecodeHashes(b, fuzzHaves); return err },
+	MsgMatches:   func(b []byte) error { _, err := DecodeMatches(b, fuzzHaves); return err },
+}
+
 // TestSeedCorpus fails when the committed corpus lacks a seed, or holds
 // an old encoding of one: a change to an encoder must come with new
 // seeds. Files the table does not name (inputs a fuzzing run found) are

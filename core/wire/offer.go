@@ -45,7 +45,8 @@ func (m Offer) Encode() []byte {
 }
 
 // DecodeOffer checks the manifest's structure: counts, sizes, kinds,
-// totals. Whether its paths are safe to write is validateEntries' job.
+// totals. Whether its paths are safe to write is the receiving
+// session's (core/transfer's validateEntries).
 func DecodeOffer(b []byte) (Offer, error) {
 	d := dec{b: b}
 	m := Offer{Version: d.u8(), Name: d.str(maxDeviceName)}

@@ -2,18 +2,26 @@ package wire
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"regexp"
 	"testing"
 )
 
 // TestProtocolTable checks the protocol table (protocol.go) against
-// itself and against the tests that must walk it: every row has a
-// decoder in FuzzMessage and a seed in its corpus; a message is
+// itself, against the tests that must walk it and against the package
+// doc: every row has a decoder in FuzzMessage, a seed in its corpus and
+// a line in the doc's list of messages; a message is
 // accepted only in states of the end that reads it; every reading state
 // takes at least one message besides keepalive and abort, but for
 // the two in which nothing is due; ParseHeader refuses what
 // the table does not know.
 func TestProtocolTable(t *testing.T) {
 	seeds := seedCorpus()["FuzzMessage"]
+	src, err := os.ReadFile("protocol.go")
+	if err != nil {
+		t.Fatal(err)
+	}
 	known := 0
 	var taken Phase
 	for i := range 256 {
@@ -34,6 +42,9 @@ func TestProtocolTable(t *testing.T) {
 			t.Errorf("%v has no seed in the FuzzMessage corpus", typ)
 		} else if len(seed) < HeaderLen || Type(seed[0]) != typ {
 			t.Errorf("the %q seed is not a %v message", spec.name, typ)
+		}
+		if !regexp.MustCompile(fmt.Sprintf(`(?m)^//\t%d +%s +`, i, regexp.QuoteMeta(spec.name))).Match(src) {
+			t.Errorf("%v has no line in the package doc's list of messages (protocol.go)", typ)
 		}
 		if spec.max < 0 || spec.in == 0 || spec.from == 0 {
 			t.Errorf("%v: incomplete row %+v", typ, spec)
