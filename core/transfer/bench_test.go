@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/wire"
 )
 
@@ -22,11 +23,11 @@ func benchOffer() wire.Offer {
 	when := time.Date(2026, 7, 14, 9, 30, 0, 123456789, time.UTC)
 	for d := 0; len(m.Entries) < benchOfferEntries; d++ {
 		dir := fmt.Sprintf("holiday/day %02d", d+1)
-		m.Entries = append(m.Entries, Entry{Path: dir, Kind: KindDir, Mode: 0o755, ModTime: when})
+		m.Entries = append(m.Entries, event.Entry{Path: dir, Kind: event.KindDir, Mode: 0o755, ModTime: when})
 		for f := 0; f < 99 && len(m.Entries) < benchOfferEntries; f++ {
 			size := int64(2_000_000 + 7919*len(m.Entries))
-			m.Entries = append(m.Entries, Entry{Path: fmt.Sprintf("%s/IMG_%04d.jpg", dir, len(m.Entries)),
-				Kind: KindFile, Size: size, Mode: 0o644, ModTime: when.Add(time.Duration(len(m.Entries)) * time.Second)})
+			m.Entries = append(m.Entries, event.Entry{Path: fmt.Sprintf("%s/IMG_%04d.jpg", dir, len(m.Entries)),
+				Kind: event.KindFile, Size: size, Mode: 0o644, ModTime: when.Add(time.Duration(len(m.Entries)) * time.Second)})
 			m.Total += size
 		}
 	}

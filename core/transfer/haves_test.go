@@ -11,6 +11,7 @@ import (
 
 	"lukechampine.com/blake3"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/wire"
 )
@@ -21,7 +22,7 @@ import (
 func TestHostileHaves(t *testing.T) {
 	content := []byte("0123456789")
 	sum := blake3.Sum256(content)
-	offer := wire.Offer{Version: wire.Version, Name: "x", Total: 10, Entries: []Entry{{Path: "f", Kind: KindFile, Size: 10, Mode: 0o644}}}
+	offer := wire.Offer{Version: wire.Version, Name: "x", Total: 10, Entries: []event.Entry{{Path: "f", Kind: event.KindFile, Size: 10, Mode: 0o644}}}
 	cases := []struct {
 		name   string
 		have   bool // the receiver holds f
@@ -118,7 +119,7 @@ func TestHostileMatches(t *testing.T) {
 				io.Copy(io.Discard, c)
 			})
 			_, err := Send(t.Context(), SendConfig{Addrs: []string{addr}, Code: "424242", Identity: sid, Timeout: 5 * time.Second,
-				Items: []Item{{Path: filepath.Join(src, "a")}, {Path: filepath.Join(src, "b")}}})
+				Items: []event.Item{{Path: filepath.Join(src, "a")}, {Path: filepath.Join(src, "b")}}})
 			if !errors.Is(err, ErrProtocol) {
 				t.Fatalf("send: %v, want ErrProtocol", err)
 			}
@@ -137,7 +138,7 @@ func TestOldVersionRefused(t *testing.T) {
 		addr := rawPreambleServer(t, []byte("FERRY\x01\x02"))
 		src := filepath.Join(t.TempDir(), "f")
 		writeFile(t, src, []byte("x"))
-		_, err := Send(t.Context(), SendConfig{Addrs: []string{addr}, Code: "424242", Identity: sid, Items: []Item{{Path: src}}, Timeout: 5 * time.Second})
+		_, err := Send(t.Context(), SendConfig{Addrs: []string{addr}, Code: "424242", Identity: sid, Items: []event.Item{{Path: src}}, Timeout: 5 * time.Second})
 		if !errors.Is(err, secure.ErrIncompatibleVersion) {
 			t.Fatalf("send: %v, want ErrIncompatibleVersion", err)
 		}
@@ -169,7 +170,7 @@ func TestOldVersionRefused(t *testing.T) {
 		// The receiver still serves a current sender.
 		src := filepath.Join(t.TempDir(), "f")
 		writeFile(t, src, []byte("x"))
-		if _, serr, _, rerr := p.run(t.Context(), Item{Path: src}); serr != nil || rerr != nil {
+		if _, serr, _, rerr := p.run(t.Context(), event.Item{Path: src}); serr != nil || rerr != nil {
 			t.Fatalf("then a version-2 send: %v / %v", serr, rerr)
 		}
 	})
@@ -178,7 +179,7 @@ func TestOldVersionRefused(t *testing.T) {
 	t.Run("old offer", func(t *testing.T) {
 		p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll, Timeout: 5 * time.Second})
 		r := dialRaw(t, t.Context(), p)
-		r.send(wire.MsgOffer, wire.Offer{Version: 1, Name: "old", Total: 1, Entries: []Entry{{Path: "f", Kind: KindFile, Size: 1}}}.Encode())
+		r.send(wire.MsgOffer, wire.Offer{Version: 1, Name: "old", Total: 1, Entries: []event.Entry{{Path: "f", Kind: event.KindFile, Size: 1}}}.Encode())
 		r.expect(wire.MsgHello)
 		if ab := r.expectAbort(); ab.Code != wire.CodeProtocol {
 			t.Errorf("abort %d %q, want protocol", ab.Code, ab.Reason)

@@ -10,68 +10,69 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/place"
 	"github.com/ferry-project/ferry/core/wire"
 )
 
 func TestHostileOffers(t *testing.T) {
-	file := func(p string) Entry { return Entry{Path: p, Kind: KindFile, Size: 1, Mode: 0o644} }
-	dir := func(p string) Entry { return Entry{Path: p, Kind: KindDir, Mode: 0o755} }
+	file := func(p string) event.Entry { return event.Entry{Path: p, Kind: event.KindFile, Size: 1, Mode: 0o644} }
+	dir := func(p string) event.Entry { return event.Entry{Path: p, Kind: event.KindDir, Mode: 0o755} }
 	long := strings.Repeat("d", 200)
-	var deep []Entry
+	var deep []event.Entry
 	for p := long; len(p) <= MaxPathBytes+200; p += "/" + long {
 		deep = append(deep, dir(p))
 	}
 	cases := []struct {
 		name    string
-		entries []Entry
+		entries []event.Entry
 		plant   func(t *testing.T, dest, outside string)
 		want    error
 	}{
-		{"dotdot", []Entry{file("../x")}, nil, ErrRefusedPath},
-		{"nested dotdot", []Entry{dir("a"), file("a/../../x")}, nil, ErrRefusedPath},
-		{"absolute", []Entry{file("/etc/x")}, nil, ErrRefusedPath},
-		{"drive letter", []Entry{file(`C:\x`)}, nil, ErrRefusedPath},
-		{"backslash dotdot", []Entry{file(`x\..\y`)}, nil, ErrRefusedPath},
-		{"NUL byte", []Entry{file("a\x00b")}, nil, ErrRefusedPath},
-		{"dot", []Entry{file(".")}, nil, ErrRefusedPath},
-		{"dotdot alone", []Entry{dir("..")}, nil, ErrRefusedPath},
-		{"dot inside", []Entry{dir("a"), file("a/./b")}, nil, ErrRefusedPath},
-		{"empty component", []Entry{dir("a"), file("a//b")}, nil, ErrRefusedPath},
-		{"name over 255 bytes", []Entry{file(strings.Repeat("n", 256))}, nil, ErrRefusedPath},
+		{"dotdot", []event.Entry{file("../x")}, nil, ErrRefusedPath},
+		{"nested dotdot", []event.Entry{dir("a"), file("a/../../x")}, nil, ErrRefusedPath},
+		{"absolute", []event.Entry{file("/etc/x")}, nil, ErrRefusedPath},
+		{"drive letter", []event.Entry{file(`C:\x`)}, nil, ErrRefusedPath},
+		{"backslash dotdot", []event.Entry{file(`x\..\y`)}, nil, ErrRefusedPath},
+		{"NUL byte", []event.Entry{file("a\x00b")}, nil, ErrRefusedPath},
+		{"dot", []event.Entry{file(".")}, nil, ErrRefusedPath},
+		{"dotdot alone", []event.Entry{dir("..")}, nil, ErrRefusedPath},
+		{"dot inside", []event.Entry{dir("a"), file("a/./b")}, nil, ErrRefusedPath},
+		{"empty component", []event.Entry{dir("a"), file("a//b")}, nil, ErrRefusedPath},
+		{"name over 255 bytes", []event.Entry{file(strings.Repeat("n", 256))}, nil, ErrRefusedPath},
 		{"path over 4096 bytes", deep, nil, ErrProtocol},
-		{"CON", []Entry{file("CON")}, nil, ErrRefusedPath},
-		{"nul.txt", []Entry{file("nul.txt")}, nil, ErrRefusedPath},
-		{"COM1", []Entry{file("com1")}, nil, ErrRefusedPath},
-		{"LPT9.log", []Entry{file("LPT9.log")}, nil, ErrRefusedPath},
-		{"AUX in folder", []Entry{dir("a"), dir("a/Aux")}, nil, ErrRefusedPath},
-		{"PRN", []Entry{file("PRN")}, nil, ErrRefusedPath},
-		{"trailing dot", []Entry{file("x.")}, nil, ErrRefusedPath},
-		{"trailing space", []Entry{file("x ")}, nil, ErrRefusedPath},
-		{"partial folder", []Entry{dir(place.PartialDir), file(place.PartialDir + "/x")}, nil, ErrRefusedPath},
-		{"not UTF-8", []Entry{file("a\xffb")}, nil, ErrProtocol},
-		{"same path twice", []Entry{file("a.txt"), file("a.txt")}, nil, ErrRefusedPath},
-		{"case only", []Entry{file("Photo.JPG"), file("photo.jpg")}, nil, ErrRefusedPath},
-		{"parent not offered", []Entry{file("a/b")}, nil, ErrProtocol},
-		{"folder with size", []Entry{{Path: "a", Kind: KindDir, Size: 5}}, nil, ErrProtocol},
-		{"unknown kind", []Entry{{Path: "a", Kind: 9}}, nil, ErrProtocol},
-		{"text over limit", []Entry{{Path: "t.txt", Kind: KindText, Size: MaxTextBytes + 1}}, nil, ErrProtocol},
-		{"more than the disk", []Entry{{Path: "big", Kind: KindFile, Size: 1 << 60}}, nil, ErrNoSpace},
-		{"size sum overflows", []Entry{{Path: "a", Kind: KindFile, Size: math.MaxInt64/2 + 1}, {Path: "b", Kind: KindFile, Size: math.MaxInt64/2 + 1}}, nil, ErrProtocol},
-		{"symlink out of the destination", []Entry{dir("link"), file("link/passwd")},
+		{"CON", []event.Entry{file("CON")}, nil, ErrRefusedPath},
+		{"nul.txt", []event.Entry{file("nul.txt")}, nil, ErrRefusedPath},
+		{"COM1", []event.Entry{file("com1")}, nil, ErrRefusedPath},
+		{"LPT9.log", []event.Entry{file("LPT9.log")}, nil, ErrRefusedPath},
+		{"AUX in folder", []event.Entry{dir("a"), dir("a/Aux")}, nil, ErrRefusedPath},
+		{"PRN", []event.Entry{file("PRN")}, nil, ErrRefusedPath},
+		{"trailing dot", []event.Entry{file("x.")}, nil, ErrRefusedPath},
+		{"trailing space", []event.Entry{file("x ")}, nil, ErrRefusedPath},
+		{"partial folder", []event.Entry{dir(place.PartialDir), file(place.PartialDir + "/x")}, nil, ErrRefusedPath},
+		{"not UTF-8", []event.Entry{file("a\xffb")}, nil, ErrProtocol},
+		{"same path twice", []event.Entry{file("a.txt"), file("a.txt")}, nil, ErrRefusedPath},
+		{"case only", []event.Entry{file("Photo.JPG"), file("photo.jpg")}, nil, ErrRefusedPath},
+		{"parent not offered", []event.Entry{file("a/b")}, nil, ErrProtocol},
+		{"folder with size", []event.Entry{{Path: "a", Kind: event.KindDir, Size: 5}}, nil, ErrProtocol},
+		{"unknown kind", []event.Entry{{Path: "a", Kind: 9}}, nil, ErrProtocol},
+		{"text over limit", []event.Entry{{Path: "t.txt", Kind: event.KindText, Size: MaxTextBytes + 1}}, nil, ErrProtocol},
+		{"more than the disk", []event.Entry{{Path: "big", Kind: event.KindFile, Size: 1 << 60}}, nil, ErrNoSpace},
+		{"size sum overflows", []event.Entry{{Path: "a", Kind: event.KindFile, Size: math.MaxInt64/2 + 1}, {Path: "b", Kind: event.KindFile, Size: math.MaxInt64/2 + 1}}, nil, ErrProtocol},
+		{"symlink out of the destination", []event.Entry{dir("link"), file("link/passwd")},
 			func(t *testing.T, dest, outside string) {
 				if err := os.Symlink(outside, filepath.Join(dest, "link")); err != nil {
 					t.Fatal(err)
 				}
 			}, ErrRefusedPath},
-		{"nested symlink", []Entry{dir("a"), dir("a/b"), file("a/b/x")},
+		{"nested symlink", []event.Entry{dir("a"), dir("a/b"), file("a/b/x")},
 			func(t *testing.T, dest, outside string) {
 				os.Mkdir(filepath.Join(dest, "a"), 0o755)
 				if err := os.Symlink(outside, filepath.Join(dest, "a", "b")); err != nil {
 					t.Fatal(err)
 				}
 			}, ErrRefusedPath},
-		{"partial folder is a symlink", []Entry{file("x")},
+		{"partial folder is a symlink", []event.Entry{file("x")},
 			func(t *testing.T, dest, outside string) {
 				if err := os.Symlink(outside, filepath.Join(dest, place.PartialDir)); err != nil {
 					t.Fatal(err)
@@ -140,11 +141,11 @@ func TestHostileStructure(t *testing.T) {
 	millions := u(u(str([]byte{wire.Version}, "x"), 5_000_000), 0)
 
 	lyingTotal := u(u(str([]byte{wire.Version}, "x"), 1), 5) // declares 5 bytes, entry has 1
-	lyingTotal = u(str(append(lyingTotal, uint8(KindFile)), "a"), 1)
+	lyingTotal = u(str(append(lyingTotal, uint8(event.KindFile)), "a"), 1)
 	lyingTotal = u(sv(u(lyingTotal, 0o644), 0), 0)
 
 	negative := u(u(str([]byte{wire.Version}, "x"), 1), 1<<63)
-	negative = u(str(append(negative, uint8(KindFile)), "a"), 1<<63) // a negative size, once signed
+	negative = u(str(append(negative, uint8(event.KindFile)), "a"), 1<<63) // a negative size, once signed
 	negative = u(sv(u(negative, 0o644), 0), 0)
 
 	cases := []struct {
@@ -180,7 +181,7 @@ func TestHostileStructure(t *testing.T) {
 
 // TestHostileStream covers a sender whose bytes do not match its offer.
 func TestHostileStream(t *testing.T) {
-	offer := wire.Offer{Version: wire.Version, Name: "x", Total: 10, Entries: []Entry{{Path: "f", Kind: KindFile, Size: 10, Mode: 0o644}}}
+	offer := wire.Offer{Version: wire.Version, Name: "x", Total: 10, Entries: []event.Entry{{Path: "f", Kind: event.KindFile, Size: 10, Mode: 0o644}}}
 	cases := []struct {
 		name   string
 		stream func(r *rawPeer)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/wire"
 )
@@ -25,11 +26,11 @@ import (
 func TestAbortSurvivesUnreadBytes(t *testing.T) {
 	dir := t.TempDir()
 	const n = 400
-	var entries []Entry
+	var entries []event.Entry
 	for i := range n {
 		name := fmt.Sprintf("f%03d", i)
 		writeFile(t, filepath.Join(dir, name), []byte("x"))
-		entries = append(entries, Entry{Path: name, Kind: KindFile, Size: 1, Mode: 0o644})
+		entries = append(entries, event.Entry{Path: name, Kind: event.KindFile, Size: 1, Mode: 0o644})
 	}
 	p := newPair(t, t.Context(), ReceiverConfig{Dir: dir, Policy: AcceptAll, Timeout: time.Second})
 	d := net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {

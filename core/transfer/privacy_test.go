@@ -33,7 +33,7 @@ func TestAbortReasonHidesLocalPaths(t *testing.T) {
 		spoil func(p *pair, abs string)
 	}{
 		{"changed while read", ErrSourceChanged, func(p *pair, abs string) {
-			p.sev.hook = func(ev Event) {
+			p.sev.hook = func(ev event.Event) {
 				if _, ok := ev.(event.Progress); ok {
 					later := time.Now().Add(time.Hour)
 					os.Chtimes(abs, later, later)
@@ -56,7 +56,7 @@ func TestAbortReasonHidesLocalPaths(t *testing.T) {
 			writeFile(t, abs, pattern(3*maxChunk, 4))
 			p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll})
 			tc.spoil(p, abs)
-			_, serr, _, rerr := p.run(t.Context(), Item{Path: filepath.Join(root, "album")})
+			_, serr, _, rerr := p.run(t.Context(), event.Item{Path: filepath.Join(root, "album")})
 			if serr == nil || rerr == nil {
 				t.Fatalf("send: %v; receive: %v; want both to fail", serr, rerr)
 			}
@@ -93,7 +93,7 @@ func TestAbortReasonHidesDestination(t *testing.T) {
 	if err := os.RemoveAll(dir); err != nil {
 		t.Fatal(err)
 	}
-	_, serr, _, rerr := p.run(t.Context(), Item{Path: src})
+	_, serr, _, rerr := p.run(t.Context(), event.Item{Path: src})
 	if serr == nil || rerr == nil {
 		t.Fatalf("send: %v; receive: %v; want both to fail", serr, rerr)
 	}
@@ -128,7 +128,7 @@ func TestNoSpaceAbortHidesDestination(t *testing.T) {
 	p := newPair(t, t.Context(), ReceiverConfig{Dir: dir, Policy: AcceptAll, hooks: &hooks{
 		diskWrite: func(w io.Writer) io.Writer { return failingWriter{w.(*os.File).Name()} },
 	}})
-	_, serr, _, rerr := p.run(t.Context(), Item{Path: src})
+	_, serr, _, rerr := p.run(t.Context(), event.Item{Path: src})
 	if !errors.Is(serr, ErrNoSpace) || !errors.Is(rerr, ErrNoSpace) {
 		t.Fatalf("send: %v; receive: %v; want ErrNoSpace on both", serr, rerr)
 	}
@@ -168,8 +168,8 @@ func TestHaveHashStaysHome(t *testing.T) {
 			p := newPair(t, t.Context(), ReceiverConfig{Dir: dest, Policy: AcceptAll, Timeout: 5 * time.Second})
 			r := dialRaw(t, t.Context(), p)
 			size := int64(len(tc.guess))
-			r.send(wire.MsgOffer, wire.Offer{Version: wire.Version, Name: "guesser", Total: size, Entries: []Entry{
-				{Path: "secret.txt", Kind: KindFile, Size: size, Mode: 0o644},
+			r.send(wire.MsgOffer, wire.Offer{Version: wire.Version, Name: "guesser", Total: size, Entries: []event.Entry{
+				{Path: "secret.txt", Kind: event.KindFile, Size: size, Mode: 0o644},
 			}}.Encode())
 			var heard [][]byte
 			heard = append(heard, r.expect(wire.MsgHello))
@@ -237,8 +237,8 @@ func TestNoSpaceRefusalHidesFigures(t *testing.T) {
 	const huge = 1 << 60
 	p := newPair(t, t.Context(), ReceiverConfig{Policy: Ask, Timeout: 5 * time.Second})
 	r := dialRaw(t, t.Context(), p)
-	r.send(wire.MsgOffer, wire.Offer{Version: wire.Version, Name: "x", Total: huge, Entries: []Entry{
-		{Path: "big.iso", Kind: KindFile, Size: huge, Mode: 0o644},
+	r.send(wire.MsgOffer, wire.Offer{Version: wire.Version, Name: "x", Total: huge, Entries: []event.Entry{
+		{Path: "big.iso", Kind: event.KindFile, Size: huge, Mode: 0o644},
 	}}.Encode())
 	r.expect(wire.MsgHello)
 	ab := r.expectAbort()
@@ -271,7 +271,7 @@ func TestSymlinkRefusalHidesWhat(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "Projects")
 	writeFile(t, filepath.Join(src, "a.txt"), []byte("a"))
 	p := newPair(t, t.Context(), ReceiverConfig{Dir: dest, Policy: Ask})
-	_, serr, _, rerr := p.run(t.Context(), Item{Path: src})
+	_, serr, _, rerr := p.run(t.Context(), event.Item{Path: src})
 	t.Logf("sender: %v", serr)
 	t.Logf("receiver: %v", rerr)
 	if !errors.Is(serr, ErrRefusedPath) || !errors.Is(rerr, ErrRefusedPath) {

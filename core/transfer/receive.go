@@ -46,7 +46,7 @@ type rsession struct {
 	sink    Sink        // cfg.Sink once it was told of an entry: End is owed
 	entries []rentry    // the offer's, in its order
 	meter   *meter
-	sum     Summary
+	sum     event.Summary
 	start   time.Time
 	held    held // its share of what the sessions writing into Dir share
 }
@@ -54,7 +54,7 @@ type rsession struct {
 // rentry is what the receiver knows of one offered entry, from the offer
 // to its confirmation.
 type rentry struct {
-	Entry
+	event.Entry
 	// final is where it goes under the destination: its path, with its
 	// top-level folder renamed when that name is taken (place.MapTops),
 	// computed once from the offer; its path with a Sink.
@@ -81,7 +81,7 @@ type peeked struct {
 	err error
 }
 
-func (s *rsession) run(parent context.Context) (Summary, error) {
+func (s *rsession) run(parent context.Context) (event.Summary, error) {
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	nc := s.conn.NetConn()
@@ -149,7 +149,7 @@ func (s *rsession) run(parent context.Context) (Summary, error) {
 		s.sink.End(err)
 	}
 	if err != nil {
-		return Summary{}, err
+		return event.Summary{}, err
 	}
 	s.ev.emit(event.Done{Summary: s.sum})
 	return s.sum, nil
@@ -215,7 +215,7 @@ func (s *rsession) exchange(ctx context.Context) error {
 // openFolder readies the destination folder for the offer: where each
 // entry goes, the partial files already there, and whether the offer
 // fits. A Sink has none of these.
-func (s *rsession) openFolder(offered []Entry) error {
+func (s *rsession) openFolder(offered []event.Entry) error {
 	var err error
 	if s.dest, err = place.OpenDest(s.cfg.Dir, s.cfg.Overwrite, s.peerFP); err != nil {
 		return forPeer(err, reasonUnwritable)
@@ -228,7 +228,7 @@ func (s *rsession) openFolder(offered []Entry) error {
 	for i := range s.entries {
 		e := &s.entries[i]
 		e.final = place.FinalPath(e.Path, tops)
-		if e.Kind == KindFile {
+		if e.Kind == event.KindFile {
 			e.partial = s.dest.RegularSize(s.partPath(i))
 		}
 	}
@@ -243,10 +243,10 @@ func (s *rsession) partPath(i int) string {
 }
 
 // folders are the paths of the offer's folders, in its order.
-func folders(entries []Entry) []string {
+func folders(entries []event.Entry) []string {
 	var paths []string
 	for _, e := range entries {
-		if e.Kind == KindDir {
+		if e.Kind == event.KindDir {
 			paths = append(paths, e.Path)
 		}
 	}
@@ -296,9 +296,9 @@ func (s *rsession) reserveSpace() error {
 func (s *rsession) need() int64 {
 	var need int64
 	for _, e := range s.entries {
-		if e.Kind == KindFile || (e.Kind == KindText && s.cfg.SaveText) {
+		if e.Kind == event.KindFile || (e.Kind == event.KindText && s.cfg.SaveText) {
 			need += e.Size
-			if e.Kind == KindFile {
+			if e.Kind == event.KindFile {
 				if n := e.partial; n > 0 {
 					need -= min(n, e.Size)
 				}
@@ -308,7 +308,7 @@ func (s *rsession) need() int64 {
 	return need
 }
 
-func (s *rsession) decideOffer(ctx context.Context, offer Offer) (bool, error) {
+func (s *rsession) decideOffer(ctx context.Context, offer event.Offer) (bool, error) {
 	policy := s.cfg.Policy
 	if policy == Ask && s.paired && s.cfg.AutoAcceptPaired {
 		policy = AcceptAll
@@ -361,7 +361,7 @@ func (s *rsession) prepare(ctx context.Context) error {
 		}
 		if s.cfg.Sink != nil {
 			// A sink neither resumes nor skips: every file is taken whole.
-			if e.Kind == KindDir {
+			if e.Kind == event.KindDir {
 				s.sink = s.cfg.Sink
 				if err := s.sink.Folder(e.Entry); err != nil {
 					return sinkError(fmt.Errorf("creating folder %q: %w", e.Path, err))
@@ -371,14 +371,14 @@ func (s *rsession) prepare(ctx context.Context) error {
 			continue
 		}
 		switch e.Kind {
-		case KindDir:
+		case event.KindDir:
 			existed, err := s.dest.Mkdir(e.final, e.Mode)
 			if err != nil {
 				return err
 			}
 			s.entries[i].created = !existed
 			continue
-		case KindText:
+		case event.KindText:
 			total += e.Size
 			continue
 		}

@@ -22,7 +22,7 @@ import (
 // ErrCancelled, secure.ErrWrongCode, ...). Cancelling ctx cancels the
 // transfer; a context.WithCancelCause cause is the reason the receiver is
 // told.
-func Send(ctx context.Context, cfg SendConfig) (sum Summary, err error) {
+func Send(ctx context.Context, cfg SendConfig) (sum event.Summary, err error) {
 	ev := &emitter{f: cfg.OnEvent}
 	defer func() {
 		if err != nil {
@@ -38,26 +38,26 @@ func Send(ctx context.Context, cfg SendConfig) (sum Summary, err error) {
 
 // send is one attempt of Send: one connection, one handshake, one
 // transfer. It emits every event but the last Failed.
-func send(ctx context.Context, cfg SendConfig, ev *emitter) (Summary, error) {
+func send(ctx context.Context, cfg SendConfig, ev *emitter) (event.Summary, error) {
 	entries, srcs, err := buildManifest(cfg.Items)
 	if err != nil {
-		return Summary{}, err
+		return event.Summary{}, err
 	}
 	if err := validateEntries(entries); err != nil {
-		return Summary{}, fmt.Errorf("cannot send: %w", err)
+		return event.Summary{}, fmt.Errorf("cannot send: %w", err)
 	}
 	offer := summarize(entries)
 	body := wire.Offer{Version: wire.Version, Name: cfg.Name, Total: offer.TotalBytes, Entries: entries}.Encode()
 	if len(body) > MaxManifestBytes {
-		return Summary{}, fmt.Errorf("the list of entries takes %d bytes, over the limit of %d", len(body), MaxManifestBytes)
+		return event.Summary{}, fmt.Errorf("the list of entries takes %d bytes, over the limit of %d", len(body), MaxManifestBytes)
 	}
 
 	nc, addr, err := dialFirst(ctx, cfg.Addrs, cfg.Dialer)
 	if err != nil {
 		if ctx.Err() != nil {
-			return Summary{}, cancelError(ctx)
+			return event.Summary{}, cancelError(ctx)
 		}
-		return Summary{}, fmt.Errorf("connecting to the receiver: %w", err)
+		return event.Summary{}, fmt.Errorf("connecting to the receiver: %w", err)
 	}
 	timers := &diag.Timers{}
 	sc, err := secure.Client(ctx, nc, secure.Config{Identity: cfg.Identity, Code: cfg.Code, PeerKey: cfg.PeerKey, Timers: timers,
@@ -65,9 +65,9 @@ func send(ctx context.Context, cfg SendConfig, ev *emitter) (Summary, error) {
 	if err != nil {
 		nc.Close()
 		if ctx.Err() != nil {
-			return Summary{}, cancelError(ctx)
+			return event.Summary{}, cancelError(ctx)
 		}
-		return Summary{}, fmt.Errorf("securing the connection to %s: %w", addr, err)
+		return event.Summary{}, fmt.Errorf("securing the connection to %s: %w", addr, err)
 	}
 	cfg.hooks.onSecured(sc)
 	s := &sender{
@@ -84,28 +84,28 @@ func send(ctx context.Context, cfg SendConfig, ev *emitter) (Summary, error) {
 type sender struct {
 	link
 	cfg       SendConfig
-	entries   []Entry
+	entries   []event.Entry
 	srcs      []source
-	offer     Offer
+	offer     event.Offer
 	offerBody []byte
 
 	replies    replies
-	readerDone chan struct{} // closed when readLoop returns
-	results    []EntryDone   // confirmed entries, by readLoop
-	confirmed  []bool        // by index, by readLoop
-	haves      []int         // the answer's, until the matches come; by readLoop
+	readerDone chan struct{}     // closed when readLoop returns
+	results    []event.EntryDone // confirmed entries, by readLoop
+	confirmed  []bool            // by index, by readLoop
+	haves      []int             // the answer's, until the matches come; by readLoop
 
 	buf       []byte               // header + one chunk
 	ctlHdr    [wire.HeaderLen]byte // writeMsg's
 	hash      hasher               // the current entry's, reused from entry to entry
 	lastFlush time.Time
 	meter     *meter
-	sum       Summary
+	sum       event.Summary
 }
 
 func (s *sender) grace() time.Duration { return min(s.timeout, maxAbortGrace) }
 
-func (s *sender) run(parent context.Context) (Summary, error) {
+func (s *sender) run(parent context.Context) (event.Summary, error) {
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	nc := s.conn.NetConn()
@@ -133,7 +133,7 @@ func (s *sender) run(parent context.Context) (Summary, error) {
 	<-s.readerDone
 	s.conn.Close()
 	if err != nil {
-		return Summary{}, err
+		return event.Summary{}, err
 	}
 	s.ev.emit(event.Done{Summary: s.sum})
 	return s.sum, nil
@@ -282,7 +282,7 @@ func (s *sender) exchange(ctx context.Context) error {
 
 	items := answer.Items
 	for i, e := range s.entries {
-		if e.Kind == KindDir {
+		if e.Kind == event.KindDir {
 			continue
 		}
 		var it *wire.AnswerItem
@@ -384,7 +384,7 @@ func (s *sender) hashFile(ctx context.Context, i int, sum *[wire.HashLen]byte) e
 // A file is hashed as it is read. A file the receiver found identical
 // (matched) is skipped; a resume first hashes the bytes the receiver
 // kept, and continues only when they match.
-func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *wire.AnswerItem, matched map[int]bool) error {
+func (s *sender) sendEntry(ctx context.Context, i int, e event.Entry, it *wire.AnswerItem, matched map[int]bool) error {
 	s.meter.file(e.Path, e.Size)
 	h := &s.hash
 	h.Reset()
@@ -394,7 +394,7 @@ func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *wire.AnswerI
 		f   fs.File
 		off int64
 	)
-	if e.Kind == KindText {
+	if e.Kind == event.KindText {
 		r = strings.NewReader(src.text)
 	} else {
 		var err error
@@ -456,7 +456,7 @@ func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *wire.AnswerI
 // the first bytes matches the receiver's (s.hash then holds them), else
 // from the first byte, rewound. It returns the offset and the file to
 // read on from (f is closed if rewinding had to reopen it).
-func (s *sender) resume(ctx context.Context, i int, e Entry, it *wire.AnswerItem, f fs.File) (int64, fs.File, error) {
+func (s *sender) resume(ctx context.Context, i int, e event.Entry, it *wire.AnswerItem, f fs.File) (int64, fs.File, error) {
 	src, h := s.srcs[i], &s.hash
 	if err := s.hashPrefix(ctx, f, src.shown, it.Offset, h); err != nil {
 		return 0, f, err
@@ -477,7 +477,7 @@ func (s *sender) resume(ctx context.Context, i int, e Entry, it *wire.AnswerItem
 
 // sendBytes sends the next n bytes of r, entry e's (which errors call
 // path), as data chunks, hashing them into s.hash.
-func (s *sender) sendBytes(ctx context.Context, e Entry, path string, r io.Reader, n int64) error {
+func (s *sender) sendBytes(ctx context.Context, e event.Entry, path string, r io.Reader, n int64) error {
 	h := &s.hash
 	for left := n; left > 0; {
 		if ctx.Err() != nil {
@@ -510,7 +510,7 @@ func (s *sender) sendBytes(ctx context.Context, e Entry, path string, r io.Reade
 
 // unchanged checks that an open file, which errors call name, still has
 // the size and time it was offered with.
-func unchanged(f fs.File, e Entry, name string) error {
+func unchanged(f fs.File, e event.Entry, name string) error {
 	fi, err := f.Stat()
 	if err != nil {
 		return fmt.Errorf("checking %s: %w", name, err)
@@ -525,7 +525,7 @@ func unchanged(f fs.File, e Entry, name string) error {
 // Seek where it has one (every OS file), else by closing it and opening
 // it again, checked anew against the offer. f is closed when rewind
 // fails.
-func rewind(f fs.File, src source, e Entry) (fs.File, error) {
+func rewind(f fs.File, src source, e event.Entry) (fs.File, error) {
 	if sk, ok := f.(io.Seeker); ok {
 		if _, err := sk.Seek(0, io.SeekStart); err != nil {
 			f.Close()
@@ -646,7 +646,7 @@ func (s *sender) take(m msg) (wire.Phase, error) {
 			return 0, fmt.Errorf("entry %d confirmed twice: %w", c.Index, ErrProtocol)
 		}
 		s.confirmed[c.Index] = true
-		ed := EntryDone{Entry: s.entries[c.Index], Outcome: c.Outcome, SavedAs: c.SavedAs}
+		ed := event.EntryDone{Entry: s.entries[c.Index], Outcome: c.Outcome, SavedAs: c.SavedAs}
 		s.results = append(s.results, ed)
 		s.ev.emit(ed)
 		return wire.PhConfirms, nil

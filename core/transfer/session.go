@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/diag"
 	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/guess"
@@ -67,11 +68,11 @@ type SendConfig struct {
 	// hold this key (else secure.ErrKeyChanged) and have pinned this
 	// device's (else secure.ErrNotPaired).
 	PeerKey  []byte
-	Identity *secure.Identity // this device's long-term key
-	Name     string           // this device's name, shown to the receiver
-	Items    []Item           // what to send
-	OnEvent  func(Event)      // may be nil
-	Diag     bool             // emit Diagnostics every DiagInterval
+	Identity *secure.Identity  // this device's long-term key
+	Name     string            // this device's name, shown to the receiver
+	Items    []event.Item      // what to send
+	OnEvent  func(event.Event) // may be nil
+	Diag     bool              // emit Diagnostics every DiagInterval
 	// Timeout is how long the peer may stay silent before the transfer
 	// fails with ErrTimeout (default 30s).
 	Timeout time.Duration
@@ -124,14 +125,14 @@ type ReceiverConfig struct {
 	// Sink and the package doc's Sinks); nil writes into Dir as
 	// described throughout this package.
 	Sink      Sink
-	Identity  *secure.Identity //
-	Name      string           // this device's name, shown to the sender
-	Policy    Policy           //
-	Overwrite bool             // replace existing files instead of "name (1).ext"
-	SaveText  bool             // also save text snippets as files
-	OnEvent   func(Event)      // may be nil
-	Diag      bool             //
-	Timeout   time.Duration    // default 30s
+	Identity  *secure.Identity  //
+	Name      string            // this device's name, shown to the sender
+	Policy    Policy            //
+	Overwrite bool              // replace existing files instead of "name (1).ext"
+	SaveText  bool              // also save text snippets as files
+	OnEvent   func(event.Event) // may be nil
+	Diag      bool              //
+	Timeout   time.Duration     // default 30s
 	// Paired says whether this device pinned a sender's static key: a
 	// sender in paired mode (no code) is accepted only if it returns
 	// true. Nil refuses every paired sender (secure.ErrNotPaired); code
