@@ -81,7 +81,7 @@ lint: wasm vet-targets
 	@# it reads gui/fmactions/system/ as data.
 	@if $(GO) list -test -deps ./core/... | grep -E 'ferry-project/ferry/(benches|tests|cli|gui|mobile)(/|$$)'; then \
 		echo "a package under core/, or its tests, imports the packages above"; exit 1; fi
-	@if $(GO) list -deps ./cli/ferry-dist | grep -E 'fyne.io/fyne|ferry-project/ferry/(gui|mobile|core/transfer)(/|$$)'; then \
+	@if $(GO) list -deps ./cli/ferry-dist | grep -E 'fyne.io/fyne|ferry-project/ferry/(gui|mobile|core/transfer|core/wire)(/|$$)'; then \
 		echo "cli/ferry-dist imports the app (gui/, mobile/ or the engine)"; exit 1; fi
 	$(GO) vet ./...
 	@# The GUI's logic must build without cgo; only gui/ferry-gui needs it.
