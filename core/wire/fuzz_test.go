@@ -143,14 +143,14 @@ func FuzzMatches(f *testing.F) {
 // the protocol table.
 func FuzzMessage(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
-		typ, n, err := ParseHeader(b)
+		typ, n, err := parseHeader(b)
 		if err != nil {
 			if !errors.Is(err, ErrProtocol) {
 				t.Fatalf("header error not wrapping ErrProtocol: %v", err)
 			}
 			return
 		}
-		if n > typ.MaxBody() {
+		if n > typ.maxBody() {
 			t.Fatalf("accepted %d bytes for %v", n, typ)
 		}
 		body := b[HeaderLen:]

@@ -15,9 +15,9 @@ type HashItem struct {
 	Hash  [HashLen]byte
 }
 
-// MaxHashesBytes: a count and MaxEntries items of an index (at most 3
+// maxHashesBytes: a count and MaxEntries items of an index (at most 3
 // varint bytes) and a hash.
-const MaxHashesBytes = 4 << 20
+const maxHashesBytes = 4 << 20
 
 func (m Hashes) Encode() []byte {
 	var e enc
@@ -63,8 +63,8 @@ type Matches struct {
 	Indexes []int
 }
 
-// MaxMatchesBytes: a count and MaxEntries indexes of at most 3 bytes.
-const MaxMatchesBytes = 512 << 10
+// maxMatchesBytes: a count and MaxEntries indexes of at most 3 bytes.
+const maxMatchesBytes = 512 << 10
 
 func (m Matches) Encode() []byte {
 	var e enc

@@ -223,8 +223,8 @@ var messages = [...]msgSpec{
 	MsgDone:      {"done", 512, byReceiver, PhConfirms},
 	MsgAbort:     {"abort", 1 + binary.MaxVarintLen64 + maxReason, byEither, EveryPhase},
 	MsgKeepalive: {"keepalive", 0, byEither, EveryPhase},
-	MsgHashes:    {"hashes", MaxHashesBytes, bySender, PhHashes},
-	MsgMatches:   {"matches", MaxMatchesBytes, byReceiver, PhMatches},
+	MsgHashes:    {"hashes", maxHashesBytes, bySender, PhHashes},
+	MsgMatches:   {"matches", maxMatchesBytes, byReceiver, PhMatches},
 }
 
 // spec is t's row; false for an unknown type.
@@ -244,7 +244,7 @@ func (t Type) String() string {
 
 // maxBody is the largest body a message of type t may have; -1 for an
 // unknown type.
-func (t Type) MaxBody() int {
+func (t Type) maxBody() int {
 	if s, ok := t.spec(); ok {
 		return s.max
 	}

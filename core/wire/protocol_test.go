@@ -14,7 +14,7 @@ import (
 // a line in the doc's list of messages; a message is
 // accepted only in states of the end that reads it; every reading state
 // takes at least one message besides keepalive and abort, but for
-// the two in which nothing is due; ParseHeader refuses what
+// the two in which nothing is due; parseHeader refuses what
 // the table does not know.
 func TestProtocolTable(t *testing.T) {
 	seeds := seedCorpus()["FuzzMessage"]
@@ -28,7 +28,7 @@ func TestProtocolTable(t *testing.T) {
 		typ := Type(i)
 		spec, ok := typ.spec()
 		if !ok {
-			if _, _, err := ParseHeader([]byte{byte(i), 0, 0, 0, 0}); !errors.Is(err, ErrProtocol) {
+			if _, _, err := parseHeader([]byte{byte(i), 0, 0, 0, 0}); !errors.Is(err, ErrProtocol) {
 				t.Errorf("type %d is not in the table but its header passes: %v", i, err)
 			}
 			continue
@@ -72,10 +72,10 @@ func TestProtocolTable(t *testing.T) {
 		t.Errorf("states that take no message: %b", want&^taken)
 	}
 	// The data limit is the wire's, not a buffer's: 4 × 65,519 bytes.
-	if _, n, err := ParseHeader([]byte{byte(MsgData), 0, 0x03, 0xFF, 0xBC}); err != nil || n != 262076 {
+	if _, n, err := parseHeader([]byte{byte(MsgData), 0, 0x03, 0xFF, 0xBC}); err != nil || n != 262076 {
 		t.Errorf("a data chunk of 262,076 bytes: got %d, %v", n, err)
 	}
-	if _, _, err := ParseHeader([]byte{byte(MsgData), 0, 0x03, 0xFF, 0xBD}); !errors.Is(err, ErrProtocol) {
+	if _, _, err := parseHeader([]byte{byte(MsgData), 0, 0x03, 0xFF, 0xBD}); !errors.Is(err, ErrProtocol) {
 		t.Errorf("a data chunk of 262,077 bytes passed: %v", err)
 	}
 }
@@ -94,9 +94,9 @@ func TestParseHeaderBoundaries(t *testing.T) {
 		{"short", []byte{1, 0, 0}, false},
 		{"unknown type", hdr(0, 0), false},
 		{"unknown type 15", hdr(15, 0), false},
-		{"hashes at the cap", hdr(MsgHashes, MaxHashesBytes), true},
-		{"hashes over the cap", hdr(MsgHashes, MaxHashesBytes+1), false},
-		{"matches over the cap", hdr(MsgMatches, MaxMatchesBytes+1), false},
+		{"hashes at the cap", hdr(MsgHashes, maxHashesBytes), true},
+		{"hashes over the cap", hdr(MsgHashes, maxHashesBytes+1), false},
+		{"matches over the cap", hdr(MsgMatches, maxMatchesBytes+1), false},
 		{"empty data", hdr(MsgData, 0), false},
 		{"one byte of data", hdr(MsgData, 1), true},
 		{"a full chunk", hdr(MsgData, MaxData), true},
@@ -108,7 +108,7 @@ func TestParseHeaderBoundaries(t *testing.T) {
 		{"huge length", []byte{byte(MsgAnswer), 0xff, 0xff, 0xff, 0xff}, false},
 	}
 	for _, c := range cases {
-		_, _, err := ParseHeader(c.b)
+		_, _, err := parseHeader(c.b)
 		if (err == nil) != c.ok {
 			t.Errorf("%s: err %v", c.name, err)
 		}

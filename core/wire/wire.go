@@ -39,9 +39,9 @@ const (
 // this package's decoders wraps it; core/transfer's is the same value.
 var ErrProtocol = errkind.New(errkind.Protocol, "protocol violation")
 
-// ParseHeader decodes a message header and checks the body length
+// parseHeader decodes a message header and checks the body length
 // against the type's limit.
-func ParseHeader(b []byte) (Type, int, error) {
+func parseHeader(b []byte) (Type, int, error) {
 	if len(b) < HeaderLen {
 		return 0, 0, fmt.Errorf("short message header: %w", ErrProtocol)
 	}
@@ -83,7 +83,7 @@ func ReadHeader(r io.Reader, hdr *[HeaderLen]byte) (Type, int, error) {
 		}
 		return 0, 0, fmt.Errorf("reading message header: %w", err)
 	}
-	return ParseHeader(hdr[:])
+	return parseHeader(hdr[:])
 }
 
 // ReadBody reads a control message's body of n bytes (already checked
