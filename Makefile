@@ -59,8 +59,8 @@ vet-targets:
 		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) vet -trimpath ./core/... ./cli/... ./mobile/...; \
 	done
 	@# A browser page runs the core as WebAssembly: what it needs must build there.
-	@echo "GOOS=js GOARCH=wasm $(GO) vet ./core/secure ./core/transfer ./core/guess ./core/place ./core/wire ./core/diag ./gui/page/wasm"
-	@GOOS=js GOARCH=wasm CGO_ENABLED=0 $(GO) vet -trimpath ./core/secure ./core/transfer ./core/guess ./core/place ./core/wire ./core/diag ./gui/page/wasm
+	@echo "GOOS=js GOARCH=wasm $(GO) vet ./core/secure ./core/transfer ./core/guess ./core/place ./core/wire ./core/diag ./core/app/... ./gui/page/wasm"
+	@GOOS=js GOARCH=wasm CGO_ENABLED=0 $(GO) vet -trimpath ./core/secure ./core/transfer ./core/guess ./core/place ./core/wire ./core/diag ./core/app/... ./gui/page/wasm
 
 lint: wasm vet-targets
 	@out=$$(gofmt -l core cli gui mobile tests benches); \

@@ -17,11 +17,6 @@ mod=github.com/ferry-project/ferry
 allowed="$mod/core/(app|app/.*|errkind|platform|clipboard)"
 testkit="$mod/core/testkit(/.*)?"
 
-# Front-end folders that still import the engine, for now: the page's Go
-# side (gui/page/wasm) until it runs on core/app. The exception goes
-# when that lands; nothing else is to be added here.
-temporary_exceptions="gui/page/wasm"
-
 bad=0
 
 # imports FILE: the quoted import paths of one Go file.
@@ -30,9 +25,6 @@ imports() {
 }
 
 while IFS= read -r f; do
-	for dir in $temporary_exceptions; do
-		[[ "$(dirname "$f")" == "$dir" ]] && continue 2
-	done
 	for imp in $(imports "$f"); do
 		case "$imp" in "$mod"/core/*) ;; *) continue ;; esac
 		[[ "$imp" =~ ^$allowed$ ]] && continue
