@@ -330,7 +330,7 @@ func (rs *receiveSession) received(ctx context.Context, res app.Result, from str
 	sum := res.Summary
 	rs.p.infof("received %s%s%s%s", describeSummary(sum), from, savedInto(sum, rs.rc.Dir()), rateSuffix(sum))
 	if rs.o.diag {
-		rs.p.infof("diag: receiver, whole transfer: %s", event.EndLine("receiver", sum.Local, sum.Wall, sum.LocalCPU))
+		rs.p.infof("diag: receiver, whole transfer: %s", sum.LocalLine(event.Receiver))
 	}
 	rs.textsToClipboard(ctx, res)
 	rs.after.run(ctx, res)

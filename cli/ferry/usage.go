@@ -156,8 +156,9 @@ Flags:
 const peersUsage = `Usage: ferry peers [flags]
 
 Lists the receivers that mDNS finds on the network: name, fingerprint,
-addresses, and "trusted" or "key changed" (a trusted device's name with
-another key: an impostor, or a device that made a new key).
+addresses, and "trusted" or, for a trusted device's name with another
+key (an impostor, or a device that made a new key), "NOT the trusted
+device" with both keys; --json calls it "key_changed".
 
 Flags:
     --timeout DURATION  how long to listen (default 3s)

@@ -1,3 +1,5 @@
+//go:build !js
+
 package app
 
 import (
@@ -111,6 +113,8 @@ func (n *Node) Listen(cfg ReceiveConfig) (*Receiver, error) {
 	switch {
 	case n.closed:
 		return nil, ErrClosed
+	case n.memory:
+		return nil, errors.New("a device that keeps nothing on disk receives with ReceiveFrom, not Listen")
 	case n.recv != nil:
 		return nil, errors.New("this device is already receiving")
 	case cfg.MaxConcurrent < 0 || cfg.MaxConcurrent > transfer.MaxConcurrentLimit:

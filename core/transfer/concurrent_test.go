@@ -60,7 +60,7 @@ func newMany(t *testing.T, ctx context.Context, rcfg ReceiverConfig) *many {
 }
 
 // sender is the config of a sender with a key of its own.
-func (m *many) sender(name string, items ...Item) SendConfig {
+func (m *many) sender(name string, items ...event.Item) SendConfig {
 	m.t.Helper()
 	id, err := secure.NewIdentity()
 	if err != nil {
@@ -87,10 +87,10 @@ func sendAll(ctx context.Context, cfgs ...SendConfig) []error {
 
 // waitEvents waits until the receiver's recorder holds n events that
 // match.
-func (m *many) waitEvents(ctx context.Context, n int, match func(Event) bool) []Event {
+func (m *many) waitEvents(ctx context.Context, n int, match func(event.Event) bool) []event.Event {
 	m.t.Helper()
 	for {
-		var got []Event
+		var got []event.Event
 		for _, ev := range m.rev.all() {
 			if match(ev) {
 				got = append(got, ev)
@@ -120,7 +120,7 @@ func (m *many) idle(ctx context.Context) {
 	}
 }
 
-func isOffered(ev Event) bool { _, ok := ev.(event.Offer); return ok }
+func isOffered(ev event.Event) bool { _, ok := ev.(event.Offer); return ok }
 
 // Three senders at once, three questions open at once, each answered for
 // its own session: two accepted, one declined. A fourth sender, while
@@ -135,7 +135,7 @@ func TestServeManyQuestionsPerSession(t *testing.T) {
 	for i, name := range []string{"anna", "ben", "cleo"} {
 		p := filepath.Join(src, name+".bin")
 		writeFile(t, p, pattern(300<<10+i, byte(i)))
-		cfgs = append(cfgs, m.sender(name, Item{Path: p}))
+		cfgs = append(cfgs, m.sender(name, event.Item{Path: p}))
 	}
 	errs := make(chan []error, 1)
 	go func() { errs <- sendAll(ctx, cfgs...) }()
@@ -144,7 +144,7 @@ func TestServeManyQuestionsPerSession(t *testing.T) {
 	// All three are open at once: a fourth sender is busy.
 	extra := filepath.Join(src, "dora.bin")
 	writeFile(t, extra, []byte("late"))
-	_, err := Send(ctx, m.sender("dora", Item{Path: extra}))
+	_, err := Send(ctx, m.sender("dora", event.Item{Path: extra}))
 	var busy *secure.BusyError
 	if !errors.As(err, &busy) || busy.Running != 3 {
 		t.Fatalf("a fourth sender while three run: got %v, want busy with 3 transfers", err)
@@ -195,7 +195,7 @@ func TestServeManyQuestionsPerSession(t *testing.T) {
 	// Every session-scoped event is stamped, and a session's events are
 	// one peer's. A session ends (Finished, Failed) after its sender has
 	// its result.
-	m.waitEvents(ctx, 3, func(ev Event) bool {
+	m.waitEvents(ctx, 3, func(ev event.Event) bool {
 		switch e := ev.(type) {
 		case event.Done:
 			return e.Session != 0
@@ -205,13 +205,13 @@ func TestServeManyQuestionsPerSession(t *testing.T) {
 		return false
 	})
 	peerOf := map[int]string{}
-	ended := map[int]Event{}
+	ended := map[int]event.Event{}
 	for _, ev := range m.rev.all() {
-		id := SessionOf(ev)
+		id := event.SessionOf(ev)
 		switch e := ev.(type) {
 		case event.Connected:
 			peerOf[id] = e.PeerName
-		case EntryDone:
+		case event.EntryDone:
 			if want := peerOf[id] + ".bin"; e.SavedAs != want {
 				t.Errorf("session %d (%s) saved %q", id, peerOf[id], e.SavedAs)
 			}
@@ -249,10 +249,10 @@ func TestServeManyAcceptAnswersOldest(t *testing.T) {
 	writeFile(t, a, []byte("first"))
 	writeFile(t, b, []byte("second"))
 	first := make(chan error, 1)
-	go func() { _, err := Send(ctx, m.sender("first", Item{Path: a})); first <- err }()
+	go func() { _, err := Send(ctx, m.sender("first", event.Item{Path: a})); first <- err }()
 	m.waitEvents(ctx, 1, isOffered)
 	second := make(chan error, 1)
-	go func() { _, err := Send(ctx, m.sender("second", Item{Path: b})); second <- err }()
+	go func() { _, err := Send(ctx, m.sender("second", event.Item{Path: b})); second <- err }()
 	m.waitEvents(ctx, 2, isOffered)
 	m.r.Decline()
 	if err := <-first; !errors.Is(err, ErrDeclined) {
@@ -284,14 +284,14 @@ func TestServeManySameNames(t *testing.T) {
 				data := pattern(1<<20+i*1000, byte(10+i))
 				writeFile(t, p, data)
 				contents[string(data)] = true
-				cfgs = append(cfgs, m.sender(fmt.Sprint("s", i), Item{Path: p}))
+				cfgs = append(cfgs, m.sender(fmt.Sprint("s", i), event.Item{Path: p}))
 			}
 			errs := make(chan []error, 1)
 			go func() { errs <- sendAll(ctx, cfgs...) }()
 			// Both offers are in before either is answered: both are
 			// in flight at once.
 			for _, ev := range m.waitEvents(ctx, 2, isOffered) {
-				if err := m.r.AcceptSession(SessionOf(ev)); err != nil {
+				if err := m.r.AcceptSession(event.SessionOf(ev)); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -300,7 +300,7 @@ func TestServeManySameNames(t *testing.T) {
 					t.Fatalf("sender %d: %v", i, err)
 				}
 			}
-			done := eventsOf[EntryDone](m.rev)
+			done := eventsOf[event.EntryDone](m.rev)
 			if len(done) != 2 {
 				t.Fatalf("%d EntryDone, want 2", len(done))
 			}
@@ -345,11 +345,11 @@ func TestServeManySameSenderTwice(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "same.bin")
 	data := pattern(2<<20, 7)
 	writeFile(t, p, data)
-	cfg := m.sender("twice", Item{Path: p})
+	cfg := m.sender("twice", event.Item{Path: p})
 	errs := make(chan []error, 1)
 	go func() { errs <- sendAll(ctx, cfg, cfg) }()
 	for _, ev := range m.waitEvents(ctx, 2, isOffered) {
-		m.r.AcceptSession(SessionOf(ev))
+		m.r.AcceptSession(event.SessionOf(ev))
 	}
 	for i, err := range <-errs {
 		if err != nil {
@@ -432,7 +432,7 @@ func TestServeManySlowSenderDoesNotSlowOthers(t *testing.T) {
 	slowConn := &gatedConn{rate: 1 << 20, holdAfter: 1 << 20, hold: hold, held: make(chan struct{})}
 	slowPath := filepath.Join(src, "slow.bin")
 	writeFile(t, slowPath, pattern(3<<20, 1))
-	slow := m.sender("slow", Item{Path: slowPath})
+	slow := m.sender("slow", event.Item{Path: slowPath})
 	slow.Dialer = gatedDialer(slowConn)
 	slowDone := make(chan error, 1)
 	go func() { _, err := Send(ctx, slow); slowDone <- err }()
@@ -442,7 +442,7 @@ func TestServeManySlowSenderDoesNotSlowOthers(t *testing.T) {
 	for i := range 2 {
 		p := filepath.Join(src, fmt.Sprintf("fast%d.bin", i))
 		writeFile(t, p, pattern(24<<20, byte(2+i)))
-		fast = append(fast, m.sender(fmt.Sprint("fast", i), Item{Path: p}))
+		fast = append(fast, m.sender(fmt.Sprint("fast", i), event.Item{Path: p}))
 	}
 	for i, err := range sendAll(ctx, fast...) {
 		if err != nil {
@@ -481,7 +481,7 @@ func TestServeManyResumeEach(t *testing.T) {
 		p := filepath.Join(src, fmt.Sprint(i), "video.bin") // one name for both
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		writeFile(t, p, pattern(4<<20+i, byte(20+i)))
-		cfgs = append(cfgs, m.sender(fmt.Sprint("s", i), Item{Path: p}))
+		cfgs = append(cfgs, m.sender(fmt.Sprint("s", i), event.Item{Path: p}))
 	}
 	// First run: each sender is held after 1 MiB, then cut.
 	var conns []*gatedConn
@@ -508,7 +508,7 @@ func TestServeManyResumeEach(t *testing.T) {
 		}
 	}
 	// Both sessions end; their partial files stay.
-	m.waitEvents(ctx, 2, func(ev Event) bool { f, ok := ev.(event.Error); return ok && f.Session != 0 })
+	m.waitEvents(ctx, 2, func(ev event.Event) bool { f, ok := ev.(event.Error); return ok && f.Session != 0 })
 	parts, _ := os.ReadDir(filepath.Join(dir, place.PartialDir))
 	if len(parts) != 2 {
 		t.Fatalf("partial files after the cut: %d, want one per sender", len(parts))
@@ -522,8 +522,8 @@ func TestServeManyResumeEach(t *testing.T) {
 		}
 	}
 	var resumed int
-	for _, e := range eventsOf[EntryDone](m.rev) {
-		if e.Outcome == Resumed {
+	for _, e := range eventsOf[event.EntryDone](m.rev) {
+		if e.Outcome == event.Resumed {
 			resumed++
 		}
 	}
@@ -559,12 +559,12 @@ func TestServeManyCodeServesSeveral(t *testing.T) {
 	writeFile(t, a, pattern(1<<20, 1))
 	writeFile(t, b, pattern(1<<20, 2))
 	errs := make(chan []error, 1)
-	go func() { errs <- sendAll(ctx, m.sender("a", Item{Path: a}), m.sender("b", Item{Path: b})) }()
+	go func() { errs <- sendAll(ctx, m.sender("a", event.Item{Path: a}), m.sender("b", event.Item{Path: b})) }()
 	offers := m.waitEvents(ctx, 2, isOffered)
-	first, second := SessionOf(offers[0]), SessionOf(offers[1])
+	first, second := event.SessionOf(offers[0]), event.SessionOf(offers[1])
 	m.r.AcceptSession(first)
-	m.waitEvents(ctx, 1, func(ev Event) bool { f, ok := ev.(event.Done); return ok && f.Session == first })
-	changed := m.waitEvents(ctx, 1, func(ev Event) bool { c, ok := ev.(event.CodeChanged); return ok && c.Reason == event.CodeUsed })
+	m.waitEvents(ctx, 1, func(ev event.Event) bool { f, ok := ev.(event.Done); return ok && f.Session == first })
+	changed := m.waitEvents(ctx, 1, func(ev event.Event) bool { c, ok := ev.(event.CodeChanged); return ok && c.Reason == event.CodeUsed })
 	if next := changed[0].(event.CodeChanged).Code; next == code || m.r.Code() != next {
 		t.Fatalf("code after the first transfer: %q (was %q, Code() says %q)", next, code, m.r.Code())
 	}
@@ -583,7 +583,7 @@ func TestServeManyCodeServesSeveral(t *testing.T) {
 		t.Fatalf("%d event.CodeChanged, want 1", n)
 	}
 	m.idle(ctx)
-	late := m.sender("late", Item{Path: a})
+	late := m.sender("late", event.Item{Path: a})
 	late.Code = code
 	if _, err := Send(ctx, late); !errors.Is(err, secure.ErrWrongCode) && !errors.Is(err, secure.ErrCodeRetired) {
 		t.Fatalf("a sender with the used code: got %v, want a wrong code", err)
@@ -603,7 +603,7 @@ func TestServeManyWrongCodesDuringTransfers(t *testing.T) {
 	for i := range 2 {
 		p := filepath.Join(src, fmt.Sprint("h", i, ".bin"))
 		writeFile(t, p, pattern(32<<20, byte(40+i)))
-		honest = append(honest, m.sender(fmt.Sprint("honest", i), Item{Path: p}))
+		honest = append(honest, m.sender(fmt.Sprint("honest", i), event.Item{Path: p}))
 	}
 	junk := filepath.Join(src, "junk.txt")
 	writeFile(t, junk, []byte("x"))
@@ -620,7 +620,7 @@ func TestServeManyWrongCodesDuringTransfers(t *testing.T) {
 	var mu sync.Mutex
 	outcomes := map[string]int{}
 	for i := range guessers {
-		g := m.sender(fmt.Sprint("guesser", i), Item{Path: junk})
+		g := m.sender(fmt.Sprint("guesser", i), event.Item{Path: junk})
 		g.Code = fmt.Sprintf("%06d", 100000+i)
 		wg.Add(1)
 		go func() {
@@ -686,9 +686,9 @@ func TestMaxConcurrentBounds(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "one.txt")
 	writeFile(t, p, []byte("one"))
 	done := make(chan error, 1)
-	go func() { _, err := Send(ctx, m.sender("one", Item{Path: p})); done <- err }()
+	go func() { _, err := Send(ctx, m.sender("one", event.Item{Path: p})); done <- err }()
 	m.waitEvents(ctx, 1, isOffered)
-	_, err := Send(ctx, m.sender("two", Item{Path: p}))
+	_, err := Send(ctx, m.sender("two", event.Item{Path: p}))
 	var busy *secure.BusyError
 	if !errors.As(err, &busy) || busy.Running != 1 {
 		t.Fatalf("a second sender with MaxConcurrent 1: got %v, want busy with 1 transfer", err)
@@ -699,7 +699,7 @@ func TestMaxConcurrentBounds(t *testing.T) {
 	}
 	// The next sender is served: ServeMany goes on.
 	m.idle(ctx)
-	go func() { _, err := Send(ctx, m.sender("three", Item{Path: p})); done <- err }()
+	go func() { _, err := Send(ctx, m.sender("three", event.Item{Path: p})); done <- err }()
 	m.waitEvents(ctx, 2, isOffered)
 	m.r.Accept()
 	if err := <-done; err != nil {
@@ -730,14 +730,14 @@ func TestServeManyHandshakeOutlivesUsedCode(t *testing.T) {
 	m := newMany(t, ctx, ReceiverConfig{MaxConcurrent: 2, Policy: AcceptAll, hooks: h})
 	p := filepath.Join(t.TempDir(), "f.txt")
 	writeFile(t, p, []byte("hello"))
-	first := m.sender("first", Item{Path: p})
-	late := m.sender("late", Item{Path: p})
+	first := m.sender("first", event.Item{Path: p})
+	late := m.sender("late", event.Item{Path: p})
 	lateDone := make(chan error, 1)
 	// The first transfer holds part way while the late sender's
 	// handshake begins, and ends while its guess waits.
 	big := filepath.Join(t.TempDir(), "big.bin")
 	writeFile(t, big, pattern(2<<20, 5))
-	first.Items = []Item{{Path: big}}
+	first.Items = []event.Item{{Path: big}}
 	hold := make(chan struct{})
 	g := &gatedConn{holdAfter: 1 << 20, hold: hold, held: make(chan struct{})}
 	first.Dialer = gatedDialer(g)
@@ -750,7 +750,7 @@ func TestServeManyHandshakeOutlivesUsedCode(t *testing.T) {
 	if err := <-firstDone; err != nil {
 		t.Fatal(err)
 	}
-	m.waitEvents(ctx, 1, func(ev Event) bool { c, ok := ev.(event.CodeChanged); return ok && c.Reason == event.CodeUsed })
+	m.waitEvents(ctx, 1, func(ev event.Event) bool { c, ok := ev.(event.CodeChanged); return ok && c.Reason == event.CodeUsed })
 	close(release)
 	if err := <-lateDone; err != nil {
 		t.Fatalf("a handshake begun under the used code: %v", err)
@@ -770,13 +770,13 @@ func TestServeManyPairedBesideCode(t *testing.T) {
 	a, b := filepath.Join(src, "paired.txt"), filepath.Join(src, "coded.txt")
 	writeFile(t, a, []byte("by pins"))
 	writeFile(t, b, []byte("by code"))
-	paired := m.sender("paired", Item{Path: a})
+	paired := m.sender("paired", event.Item{Path: a})
 	paired.Identity, paired.Code, paired.PeerKey = sid, "", rid.Public()
 	errs := make(chan []error, 1)
-	go func() { errs <- sendAll(ctx, paired, m.sender("coded", Item{Path: b})) }()
+	go func() { errs <- sendAll(ctx, paired, m.sender("coded", event.Item{Path: b})) }()
 	offers := m.waitEvents(ctx, 2, isOffered)
 	for _, ev := range offers {
-		m.r.AcceptSession(SessionOf(ev))
+		m.r.AcceptSession(event.SessionOf(ev))
 	}
 	for i, err := range <-errs {
 		if err != nil {
@@ -791,8 +791,8 @@ func TestServeManyPairedBesideCode(t *testing.T) {
 		t.Fatalf("Connected: %+v", byName)
 	}
 	// Both sessions end after their senders have their results.
-	m.waitEvents(ctx, 2, func(ev Event) bool { f, ok := ev.(event.Done); return ok && f.Session != 0 })
-	m.waitEvents(ctx, 1, func(ev Event) bool { _, ok := ev.(event.CodeChanged); return ok })
+	m.waitEvents(ctx, 2, func(ev event.Event) bool { f, ok := ev.(event.Done); return ok && f.Session != 0 })
+	m.waitEvents(ctx, 1, func(ev event.Event) bool { _, ok := ev.(event.CodeChanged); return ok })
 	used := eventsOf[event.CodeChanged](m.rev)
 	if len(used) != 1 || used[0].Reason != event.CodeUsed || m.r.Code() == code {
 		t.Fatalf("code changes: %+v: want the code sender's transfer alone to use the code", used)

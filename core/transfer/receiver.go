@@ -274,14 +274,14 @@ func (r *Receiver) Close() error {
 // (ServeMany runs several); with MaxConcurrent above 1 its session
 // takes one of the places ServeConn's sessions take too. Serve returns only after every goroutine it started
 // has ended; handshakes still pending then are closed.
-func (r *Receiver) Serve(ctx context.Context) (sum Summary, err error) {
+func (r *Receiver) Serve(ctx context.Context) (sum event.Summary, err error) {
 	ev := r.ev
 	defer r.failed(&err)
 	if r.ln == nil {
-		return Summary{}, errors.New("receiver has no listener: it serves only ServeConn")
+		return event.Summary{}, errors.New("receiver has no listener: it serves only ServeConn")
 	}
 	if !r.claim() {
-		return Summary{}, errors.New("receiver is already serving")
+		return event.Summary{}, errors.New("receiver is already serving")
 	}
 	defer r.unclaim()
 	r.tellStopped(ev)
@@ -298,11 +298,11 @@ func (r *Receiver) Serve(ctx context.Context) (sum Summary, err error) {
 		return r.session(ctx, w)
 	case err := <-a.failed:
 		if r.life.Err() != nil { // Close closed the listener
-			return Summary{}, cancelError(r.life)
+			return event.Summary{}, cancelError(r.life)
 		}
-		return Summary{}, fmt.Errorf("accepting a connection: %w", err)
+		return event.Summary{}, fmt.Errorf("accepting a connection: %w", err)
 	case <-ctx.Done():
-		return Summary{}, cancelError(ctx)
+		return event.Summary{}, cancelError(ctx)
 	}
 }
 
@@ -322,7 +322,7 @@ func (r *Receiver) unclaim() { r.mu.Lock(); r.serving = false; r.mu.Unlock() }
 // session runs the transfer of a connection through the handshake, under
 // an id of its own that stamps its events (SessionOf), and emits its
 // Error event itself; the caller took a slot for it.
-func (r *Receiver) session(ctx context.Context, w won) (Summary, error) {
+func (r *Receiver) session(ctx context.Context, w won) (event.Summary, error) {
 	r.cfg.hooks.onSecured(w.sc)
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -338,7 +338,7 @@ func (r *Receiver) session(ctx context.Context, w won) (Summary, error) {
 	if err != nil {
 		err = withKind(err)
 		ev.emit(event.Error{Err: err})
-		return Summary{}, sessionFailed{err}
+		return event.Summary{}, sessionFailed{err}
 	}
 	return sum, nil
 }
@@ -372,7 +372,7 @@ func noFailed(err error) error {
 // ReceiverConfig.Listener. With MaxConcurrent above 1, ServeConn may
 // run beside ServeMany, Serve and other ServeConns, its session taking
 // one of the MaxConcurrent places, and is busy only when all are taken.
-func (r *Receiver) ServeConn(ctx context.Context, nc net.Conn) (sum Summary, err error) {
+func (r *Receiver) ServeConn(ctx context.Context, nc net.Conn) (sum event.Summary, err error) {
 	ev := r.ev
 	defer r.failed(&err)
 	if r.concurrent() {
@@ -381,14 +381,14 @@ func (r *Receiver) ServeConn(ctx context.Context, nc net.Conn) (sum Summary, err
 		if !r.takeSlot() {
 			r.refuseBusy(ctx, nc, r.running())
 			nc.Close()
-			return Summary{}, fmt.Errorf("receiver is busy with %d transfers", r.running())
+			return event.Summary{}, fmt.Errorf("receiver is busy with %d transfers", r.running())
 		}
 		defer r.releaseSlot()
 	} else {
 		if !r.claim() {
 			r.refuseBusy(ctx, nc, 1)
 			nc.Close()
-			return Summary{}, errors.New("receiver is already serving")
+			return event.Summary{}, errors.New("receiver is already serving")
 		}
 		defer r.unclaim()
 		r.takeSlot() // claimed: no other session runs
@@ -403,9 +403,9 @@ func (r *Receiver) ServeConn(ctx context.Context, nc net.Conn) (sum Summary, err
 	if err != nil {
 		nc.Close()
 		if ctx.Err() != nil {
-			return Summary{}, cancelError(ctx)
+			return event.Summary{}, cancelError(ctx)
 		}
-		return Summary{}, fmt.Errorf("securing the connection from %s: %w", nc.RemoteAddr(), err)
+		return event.Summary{}, fmt.Errorf("securing the connection from %s: %w", nc.RemoteAddr(), err)
 	}
 	return r.session(ctx, w)
 }
@@ -520,7 +520,7 @@ func (r *Receiver) attempt(ev *emitter) (*guessTry, func(check func() bool) secu
 			return r.checkUsed(t, ev, check)
 		}
 		g, saveErr := r.checkGuess(check)
-		var evs []Event
+		var evs []event.Event
 		answer := secure.Wrong
 		switch {
 		case !g.Checked:
@@ -567,7 +567,7 @@ func (r *Receiver) checkGuess(check func() bool) (guess.Result, error) {
 // another Receiver's did, t keeps CodesStopped for its handshake to say
 // (once per Receiver); then r.mu is released, a failure to save the
 // count is reported, and evs are emitted.
-func (r *Receiver) endGuess(t *guessTry, g guess.Result, saveErr error, evs []Event, ev *emitter) {
+func (r *Receiver) endGuess(t *guessTry, g guess.Result, saveErr error, evs []event.Event, ev *emitter) {
 	if g.Spent && !r.codes.toldStopped {
 		r.codes.toldStopped = true
 		t.stopped = &event.CodesStopped{Wrong: g.Wrong}
@@ -634,7 +634,7 @@ func (r *Receiver) tellStopped(ev *emitter) {
 // is held, and released here.
 func (r *Receiver) checkUsed(t *guessTry, ev *emitter, check func() bool) secure.GuessAnswer {
 	g, saveErr := r.checkGuess(check)
-	var evs []Event
+	var evs []event.Event
 	answer := secure.Retired
 	switch {
 	case !g.Checked:
