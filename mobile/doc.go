@@ -52,8 +52,9 @@
 // What follows a transfer is core/app's to decide, as in the CLI and the
 // desktop app; this package only carries it. Once a transfer has ended,
 // Transfer.PinAdvice says whether to offer the person to trust the peer
-// (never unasked, and with a warning when wrong codes were tried first)
-// and Transfer.Pin does it: from then on a send to that listed peer
+// (never unasked, and with a warning when wrong codes were tried first),
+// Transfer.PinWarning what to say first when the peer gave a trusted
+// device's name with another key, and Transfer.Pin does it: from then on a send to that listed peer
 // needs no code, and ReceiveOptions.AcceptTrusted takes its offers
 // unasked. Transfer.ClipboardAdvice says whether the texts received go
 // to the clipboard unasked (a trusted device's) or after asking. Every
@@ -181,6 +182,7 @@
 //	                "offer" -> askUser(id, e.getString("peer_name"), e.getLong("files"), e.getLong("total_bytes"))
 //	                "progress" -> bar.progress = (100 * e.getLong("done") / maxOf(1L, e.getLong("total"))).toInt()
 //	                "code_changed" -> showCode(e.getString("code"))
+//	                "code_longer" -> showWhyLonger(e.getLong("digits"), e.getLong("wrong"), e.getLong("days"))
 //	                "codes_stopped" -> showStopped(e.getLong("wrong")) // its "New code" button calls t.newCode()
 //	                "done" -> done(id, e.getLong("bytes"))
 //	                "error" -> if (e.getString("kind") == Mobile.KindWrongCode) askCodeAgain() else show(e.getString("message"))

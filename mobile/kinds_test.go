@@ -8,7 +8,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/errkind"
-	"github.com/ferry-project/ferry/core/secure"
 )
 
 // TestKindsAreCore: an app is told core's kind of every error (the
@@ -32,9 +31,11 @@ func TestKindsAreCore(t *testing.T) {
 		err  error
 		want string
 	}{
-		{secure.ErrBusy, KindBusy},
-		{secure.ErrIncompatibleVersion, "incompatible_version"},
-		{secure.ErrAuth, KindDamaged},
+		// The engine's errors as it makes them, of their kind with their
+		// words (core/transfer/kinds_test.go holds each one's kind).
+		{errkind.New(errkind.Busy, "receiver busy"), KindBusy},
+		{errkind.New(errkind.Incompatible, "incompatible protocol version"), "incompatible_version"},
+		{errkind.New(errkind.Damaged, "record failed authentication"), KindDamaged},
 		{fmt.Errorf("dialing: %w: %w", errUnreachable, errors.New("refused")), KindUnreachable},
 		{fmt.Errorf("%w: interface went away", errBrowse), KindBrowse},
 		{panicError("sending", "boom"), KindInternal},

@@ -7,18 +7,15 @@ package mobile
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"testing"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/testkit"
-	"github.com/ferry-project/ferry/core/testkit/testid"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 func skipMemory(t *testing.T) {
@@ -31,23 +28,20 @@ func skipMemory(t *testing.T) {
 }
 
 // TestMemoryPhoneReceives: the phone receives 1 GiB from a plain
-// transfer.Send in this process.
+// core/app send in this process.
 func TestMemoryPhoneReceives(t *testing.T) {
 	skipMemory(t)
 	src := sparseFile(t)
-	eachProfile(t, func(t *testing.T, profile, dst string, id *secure.Identity) {
+	eachProfile(t, func(t *testing.T, profile, dst string, laptop *app.Node) {
 		// A child that fails before it is ready never calls onReady:
 		// then there is no sender to wait for, and report says why.
 		var sent chan error
 		res := runChild(t, "receive", profile, dst, "", func(port int, code string) {
 			sent = make(chan error, 1)
-			go func() {
-				_, err := transfer.Send(context.Background(), transfer.SendConfig{
-					Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: code, Identity: id,
-					Name: "Laptop", Items: []event.Item{{Path: src}},
-				})
-				sent <- err
-			}()
+			tr := laptop.Send(context.Background(), app.SendConfig{
+				Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: code, Items: []event.Item{{Path: src}},
+			})
+			go func() { sent <- tr.Wait().Err }()
 		})
 		if sent != nil {
 			if err := <-sent; err != nil {
@@ -62,25 +56,22 @@ func TestMemoryPhoneReceives(t *testing.T) {
 }
 
 // TestMemoryPhoneReceivesTwo: the phone receives 1 GiB from each of two
-// plain transfer.Sends in this process at once, with two senders at once
+// plain core/app sends in this process at once, with two senders at once
 // allowed (Android's profile takes two; iOS's takes one, and is measured
 // with two to see whether an extension's budget would hold them).
 func TestMemoryPhoneReceivesTwo(t *testing.T) {
 	skipMemory(t)
 	srcs := []string{sparseFile(t), testkit.SparseFile(t, filepath.Join(t.TempDir(), "two-gib-half.bin"), memSize)}
-	eachProfile(t, func(t *testing.T, profile, dst string, id *secure.Identity) {
-		ids := []*secure.Identity{id, testid.New(t)}
+	eachProfile(t, func(t *testing.T, profile, dst string, _ *app.Node) {
+		laptops := []*app.Node{newLaptop(t, "Laptop 1"), newLaptop(t, "Laptop 2")}
 		var sent chan error
 		res := runChild(t, "receive2", profile, dst, "", func(port int, code string) {
 			sent = make(chan error, len(srcs))
 			for i, src := range srcs {
-				go func() {
-					_, err := transfer.Send(context.Background(), transfer.SendConfig{
-						Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: code, Identity: ids[i],
-						Name: fmt.Sprintf("Laptop %d", i+1), Items: []event.Item{{Path: src}},
-					})
-					sent <- err
-				}()
+				tr := laptops[i].Send(context.Background(), app.SendConfig{
+					Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: code, Items: []event.Item{{Path: src}},
+				})
+				go func() { sent <- tr.Wait().Err }()
 			}
 		})
 		for range cap(sent) {
@@ -100,24 +91,23 @@ func TestMemoryPhoneReceivesTwo(t *testing.T) {
 	})
 }
 
-// TestMemoryPhoneSends: the phone sends 1 GiB to a plain
-// transfer.Receiver in this process, found as a platform-reported peer.
+// TestMemoryPhoneSends: the phone sends 1 GiB to a plain core/app
+// receiver in this process, found as a platform-reported peer.
 func TestMemoryPhoneSends(t *testing.T) {
 	skipMemory(t)
 	src := sparseFile(t)
-	eachProfile(t, func(t *testing.T, profile, dst string, id *secure.Identity) {
-		r, err := transfer.NewReceiver(transfer.ReceiverConfig{
-			Dir: dst, Listen: "127.0.0.1:0", Identity: id, Name: "Laptop", Policy: transfer.AcceptAll,
-		})
+	eachProfile(t, func(t *testing.T, profile, dst string, laptop *app.Node) {
+		r, err := laptop.Listen(app.ReceiveConfig{Dir: dst, Listen: "127.0.0.1:0", AcceptAll: true})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer r.Close()
+		tr, err := r.Receive(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
 		served := make(chan error, 1)
-		go func() {
-			_, err := r.Serve(context.Background())
-			served <- err
-		}()
+		go func() { served <- tr.Wait().Err }()
 		res := runChild(t, "send", profile, src, strconv.Itoa(r.Port())+" "+r.Code(), nil)
 		if err := <-served; err != nil {
 			t.Errorf("receiver: %v", err)

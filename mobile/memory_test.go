@@ -16,9 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/testkit"
-	"github.com/ferry-project/ferry/core/testkit/testid"
 )
 
 // The memory tests run a real 1 GiB transfer over loopback with one end
@@ -27,8 +26,8 @@ import (
 // process alone: peak RSS (VmHWM, reset between phases through
 // /proc/self/clear_refs) and peak Go heap (runtime/metrics, sampled) in
 // each phase: start-up, traffic, quiet and teardown. The other end is a
-// plain core/transfer Send or Receiver in the test process, which is not
-// measured. A phase over the profile's budget fails the test.
+// plain core/app Node sending or receiving in the test process, which is
+// not measured. A phase over the profile's budget fails the test.
 
 const (
 	memChildEnv   = "FERRY_MOBILE_MEMCHILD" // "receive", "receive2" or "send": run as the phone
@@ -403,12 +402,23 @@ func sparseFile(t *testing.T) string {
 
 // eachProfile runs f as a subtest per mobile profile, with a fresh
 // destination folder (removed when the subtest ends, freeing its 1 GiB)
-// and a fresh identity for the end in this process.
-func eachProfile(t *testing.T, f func(t *testing.T, profile, dst string, id *secure.Identity)) {
+// and a fresh device called "Laptop" for the end in this process.
+func eachProfile(t *testing.T, f func(t *testing.T, profile, dst string, laptop *app.Node)) {
 	for _, profile := range []string{"ios", "android"} {
 		t.Run(profile, func(t *testing.T) {
-			id := testid.New(t)
-			f(t, profile, t.TempDir(), id)
+			f(t, profile, t.TempDir(), newLaptop(t, "Laptop"))
 		})
 	}
+}
+
+// newLaptop is the other end in this process, as a computer runs it: a
+// core/app Node in a config folder of its own, recording nothing.
+func newLaptop(t *testing.T, name string) *app.Node {
+	t.Helper()
+	n, err := app.New(app.Config{Name: name, ConfigDir: t.TempDir(), NoHistory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { n.Close() })
+	return n
 }

@@ -28,11 +28,12 @@ type Config struct {
 	TimeoutSeconds int
 	// StartedByPerson says the person opened the app just now (not the
 	// system restarting it in the background, nor a restart the app made
-	// itself): the count of wrong codes, kept in DataDir across
-	// restarts, then starts over, as Transfer.NewCode does. Leave it
-	// false when unsure: the count carries on, and a receiver that
-	// stopped taking codes says so ("codes_stopped") until the person
-	// asks for a new code.
+	// itself): a receiver that stopped taking codes then takes them
+	// again, as after Transfer.NewCode. The count of wrong codes, kept in
+	// DataDir, goes on either way (no start resets it), and the codes are
+	// longer after many ("code_longer" says why). Leave it false when
+	// unsure: a receiver that stopped taking codes says so
+	// ("codes_stopped") until the person asks for a new code.
 	StartedByPerson bool
 
 	// profile, set only by this package's tests, replaces the build's

@@ -45,6 +45,22 @@ func (t *Transfer) PinAdvice() string {
 	return "ask"
 }
 
+// PinWarning is what to say before offering to trust the peer (PinAdvice
+// "ask"), or "" when there is nothing to warn of: when the peer gave the
+// name of a device already trusted here but another key, the words say
+// it is NOT that device, with both fingerprints, and what to do about
+// it. A phone app shows them above its question, as the CLI and the
+// desktop app do.
+func (t *Transfer) PinWarning() string {
+	defer quiet()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.pin.Do != app.PinAsk || t.pin.Named.Key == nil {
+		return ""
+	}
+	return app.KeyChangedWarning(t.pin.Named, t.pin.Peer.Fingerprint()) + ". " + app.KeyChangedAdvice
+}
+
 // Pin trusts the peer of an ended transfer from now on, when PinAdvice
 // offered it: later transfers between the two need no code (SendOptions
 // with a listed peer and no Code; ReceiveOptions.AcceptTrusted).

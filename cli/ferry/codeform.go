@@ -12,7 +12,8 @@ import (
 // guesses (a wrong code counts against its budget).
 //
 // A code the receiver picks is six digits (core/transfer's newCode, about
-// 20 bits). One a person fixes with 'ferry receive --code' must have the
+// 20 bits), or 8 or 10 on a device where 12 or 24 wrong codes were tried
+// (core/guess's Digits). One a person fixes with 'ferry receive --code' must have the
 // same strength or more and be as easy to type: 6 to 64 ASCII letters,
 // digits or dashes ("123456", "apple-river-stone"). Both ends apply this
 // one rule, so a code the receiver took is always one a sender can type.
@@ -22,7 +23,7 @@ const (
 )
 
 // codeHint says what a code looks like, for every message about one.
-const codeHint = "a code is the six digits the receiver shows, like 123456 (one chosen with 'ferry receive --code' has 6 to 64 letters, digits or dashes)"
+const codeHint = "a code is the digits the receiver shows, like 123456 (one chosen with 'ferry receive --code' has 6 to 64 letters, digits or dashes)"
 
 // checkCodeForm reports why code cannot be a code, or nil. It says
 // nothing about whether the code is right: only the receiver knows.

@@ -16,8 +16,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/errkind"
 )
 
 // historyHome points the config folder at a fresh one and returns the
@@ -90,13 +89,15 @@ func TestHistoryTable(t *testing.T) {
 // TestHistoryKindsAgree: the record's kind of a failure (what core/app
 // records, HistoryOutcome) is the --json error event's kind
 // (classify), so the history reads as the command said, the CLI's own
-// usage errors included.
+// usage errors included. The engine's errors that core/app does not
+// name are errors of their kind with their words, as the engine makes
+// them (core/transfer/kinds_test.go holds each sentinel's kind).
 func TestHistoryKindsAgree(t *testing.T) {
 	for _, err := range []error{
-		secure.ErrWrongCode, secure.ErrCodeRetired, secure.ErrCodesHeld, app.ErrCodesStopped,
-		secure.ErrNotPaired, secure.ErrKeyChanged, secure.ErrBusy, transfer.ErrVerify,
-		secure.ErrIncompatibleVersion, transfer.ErrNoSpace, transfer.ErrTimeout, transfer.ErrSourceChanged,
-		transfer.ErrRefusedPath, secure.ErrTruncated, secure.ErrConnectionLost, secure.ErrNotFerry,
+		app.ErrWrongCode, app.ErrCodeRetired, errkind.New(errkind.CodesHeld, "the receiver is not taking codes after too many wrong ones"), app.ErrCodesStopped,
+		app.ErrNotPaired, app.ErrKeyChanged, errkind.New(errkind.Busy, "receiver busy"), errkind.New(errkind.Verify, "verification failed: hash mismatch"),
+		errkind.New(errkind.Incompatible, "incompatible protocol version"), errkind.New(errkind.NoSpace, "not enough free space"), errkind.New(errkind.Timeout, "the peer went silent"), errkind.New(errkind.SourceChanged, "a file changed on the sender's disk during the transfer"),
+		errkind.New(errkind.RefusedPath, "refused path"), errkind.New(errkind.ConnectionLost, "stream truncated"), errkind.New(errkind.ConnectionLost, "connection lost"), errkind.New(errkind.NotFerry, "peer is not speaking the ferry protocol"),
 		&net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}, errors.New("disk on fire"),
 		usagef("a hint", "no code for %s", "desk"), codeFlagError("a b"),
 		keyChanged("desk", "ab12", app.Device{Name: "desk", Key: make([]byte, 32)}),

@@ -7,8 +7,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/errkind"
-	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // documentedExit is the exit code cli/README.md gives each kind; a kind
@@ -53,17 +51,20 @@ func TestEveryKindWorded(t *testing.T) {
 // another protocol version is "incompatible_version" (mobile said
 // "incompatible"); a record that fails authentication is "damaged",
 // exit 1 (the GUI said a file arrived damaged, the CLI "failure").
+// Which engine error has which kind (secure.ErrBusy is busy, ErrAuth
+// damaged, ...) is core's to hold, in core/transfer/kinds_test.go; here
+// the CLI words an error of each of those kinds.
 func TestSettledKinds(t *testing.T) {
 	for _, tt := range []struct {
 		err  error
 		code int
 		kind string
 	}{
-		{secure.ErrBusy, exitFailure, "busy"},
-		{secure.ErrIncompatibleVersion, exitFailure, "incompatible_version"},
-		{secure.ErrAuth, exitFailure, "damaged"},
-		{secure.ErrHandshakeTimeout, exitFailure, "timeout"},
-		{transfer.ErrProtocol, exitFailure, "protocol"},
+		{errkind.New(errkind.Busy, "receiver busy"), exitFailure, "busy"},
+		{errkind.New(errkind.Incompatible, "incompatible protocol version"), exitFailure, "incompatible_version"},
+		{errkind.New(errkind.Damaged, "record failed authentication"), exitFailure, "damaged"},
+		{errkind.New(errkind.Timeout, "handshake timed out"), exitFailure, "timeout"},
+		{errkind.New(errkind.Protocol, "protocol violation"), exitFailure, "protocol"},
 	} {
 		code, kind, _ := classify(fmt.Errorf("receiving: %w", tt.err))
 		if code != tt.code || kind != tt.kind {

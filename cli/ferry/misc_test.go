@@ -14,30 +14,34 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/errkind"
 )
 
 func TestClassify(t *testing.T) {
 	// The system's errors get their kinds from the engine, where they
-	// leave it: a real dial to a closed port, a real listen on a taken one.
+	// leave it: a real dial to a closed port, a real listen on a taken
+	// one, through core/app as the CLI makes them.
 	taken, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer taken.Close()
-	_, inUse := transfer.Listen(taken.Addr().String())
-	id, err := secure.NewIdentity()
+	n, err := app.New(app.Config{Name: "desk", ConfigDir: t.TempDir(), NoHistory: true})
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer n.Close()
+	_, inUse := n.Listen(app.ReceiveConfig{Listen: taken.Addr().String(), Dir: t.TempDir()})
 	closed, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	closed.Close()
-	_, dial := transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{closed.Addr().String()}, Code: "424242",
-		Identity: id, Items: []event.Item{{Text: "x"}}})
+	dial := n.Send(t.Context(), app.SendConfig{Addrs: []string{closed.Addr().String()}, Code: "424242",
+		Items: []event.Item{{Text: "x"}}}).Wait().Err
+	if inUse == nil || dial == nil {
+		t.Fatalf("listen on a taken port: %v; dial to a closed one: %v; want errors", inUse, dial)
+	}
 	tests := []struct {
 		err  error
 		code int
@@ -46,13 +50,13 @@ func TestClassify(t *testing.T) {
 		{nil, exitOK, ""},
 		{errors.New("disk on fire"), exitFailure, "failure"},
 		{usagef("h", "bad"), exitUsage, "usage"},
-		{fmt.Errorf("handshake: %w", secure.ErrWrongCode), exitWrong, "wrong_code"},
-		{fmt.Errorf("handshake: %w", secure.ErrCodeRetired), exitWrong, "code_retired"},
+		{fmt.Errorf("handshake: %w", app.ErrWrongCode), exitWrong, "wrong_code"},
+		{fmt.Errorf("handshake: %w", app.ErrCodeRetired), exitWrong, "code_retired"},
 		{fmt.Errorf("offer: %w", app.ErrDeclined), exitDeclined, "declined"},
 		{relabel("declined the offer from x: you said no", app.ErrDeclined), exitDeclined, "declined"},
 		{fmt.Errorf("peer: %w", app.ErrCancelled), exitDeclined, "cancelled"},
 		{interrupt{role: "sender", sig: os.Interrupt}, exitDeclined, "cancelled"},
-		{fmt.Errorf("b.txt: %w", transfer.ErrVerify), exitVerify, "verify"},
+		{fmt.Errorf("b.txt: %w", errkind.New(errkind.Verify, "verification failed: hash mismatch")), exitVerify, "verify"},
 		{fmt.Errorf("connecting: %w", dial), exitFailure, "unreachable"},
 		{fmt.Errorf("receiving: %w", inUse), exitFailure, "address_in_use"},
 	}

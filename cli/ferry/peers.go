@@ -130,7 +130,7 @@ func peersTable(peers []app.Peer, store *app.TrustStore) string {
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tFINGERPRINT\tADDRESSES\tTRUST")
 	for _, pe := range peers {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safe(pe.Name), pe.Fingerprint, strings.Join(pe.DialAddrs(), ", "), trustStatus(store, pe))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safe(pe.Name), pe.Fingerprint, strings.Join(pe.DialAddrs(), ", "), trustMark(store, pe))
 	}
 	tw.Flush()
 	return b.String()

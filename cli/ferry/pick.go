@@ -84,7 +84,7 @@ func findReceiver(ctx context.Context, p *printer, q *prompter, o sendOpts, stor
 func pickPeer(ctx context.Context, p *printer, q *prompter, peers []app.Peer, store *app.TrustStore) (receiver, error) {
 	for i, pe := range peers {
 		mark := ""
-		if st := trustStatus(store, pe); st != "" {
+		if st := trustMark(store, pe); st != "" {
 			mark = "  [" + st + "]"
 		}
 		p.listf("%2d. %s  %s%s", i+1, peerLabel(pe.Name, pe.Fingerprint), strings.Join(pe.DialAddrs(), ", "), mark)
@@ -109,8 +109,8 @@ func pickPeer(ctx context.Context, p *printer, q *prompter, peers []app.Peer, st
 	return receiver{}, usagef("run 'ferry peers' to see them, then pass --peer NAME", "no device picked")
 }
 
-// trustStatus is how a discovered peer relates to the pins, as shown in
-// lists: "trusted", "key changed" or "". A nil store (no usable trust
+// trustStatus is how a discovered peer relates to the pins, as --json
+// names it: "trusted", "key changed" or "". A nil store (no usable trust
 // file) marks nothing.
 func trustStatus(store *app.TrustStore, pe app.Peer) string {
 	if store == nil {
@@ -121,6 +121,20 @@ func trustStatus(store *app.TrustStore, pe app.Peer) string {
 		return ""
 	}
 	return st.String()
+}
+
+// trustMark is how lists for a person mark a discovered peer (core/app's
+// TrustStatus.Mark): "trusted", "" or, for a trusted name with another
+// key, that it is NOT the trusted device, with both fingerprints.
+func trustMark(store *app.TrustStore, pe app.Peer) string {
+	if store == nil {
+		return ""
+	}
+	st, d, err := store.Classify(pe.Name, pe.Fingerprint)
+	if err != nil {
+		return ""
+	}
+	return st.Mark(d, pe.Fingerprint)
 }
 
 // typed is a receiver given as host:port.

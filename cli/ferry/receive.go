@@ -330,7 +330,7 @@ func (rs *receiveSession) received(ctx context.Context, res app.Result, from str
 	sum := res.Summary
 	rs.p.infof("received %s%s%s%s", describeSummary(sum), from, savedInto(sum, rs.rc.Dir()), rateSuffix(sum))
 	if rs.o.diag {
-		rs.p.infof("diag: receiver, whole transfer: %s", event.EndLine("receiver", sum.Local, sum.Wall, sum.LocalCPU))
+		rs.p.infof("diag: receiver, whole transfer: %s", sum.LocalLine(event.Receiver))
 	}
 	rs.textsToClipboard(ctx, res)
 	rs.after.run(ctx, res)
@@ -429,10 +429,13 @@ func (rs *receiveSession) onReceiverEvent(ev event.Event) {
 		}
 	case event.CodesHeld:
 		until, _ := time.Parse(time.RFC3339Nano, e.Until)
-		rs.p.warnf("%d wrong codes since a person last acted here: no code is checked before %s (a sender who tries sooner is told to wait)",
+		rs.p.warnf("%d wrong codes tried on this device: no code is checked before %s (a sender who tries sooner is told to wait)",
 			e.Wrong, until.Local().Format("15:04:05"))
 	case event.CodesStopped:
-		rs.p.warnf("stopped taking codes: %d wrong codes were tried here since a person last acted (started it or asked for a new code), more than a person mistypes", e.Wrong)
+		rs.p.warnf("stopped taking codes: %d wrong codes were tried here, more than a person mistypes", e.Wrong)
+	case event.CodeLonger:
+		rs.p.noticef("the code is %d digits, not 6: %d wrong codes were tried on this device, so someone may have been guessing; codes get shorter after %d days without a wrong one",
+			e.Digits, e.Wrong, e.Days)
 	case event.Refused:
 		rs.p.warnf("%s", e.Message)
 		rs.p.stderrHint(refusalHint(e))

@@ -278,8 +278,8 @@ func sendOne(ctx context.Context, n *app.Node, ss sendSession, items []event.Ite
 	}
 	p.infof("sent %s to %s%s, %s", describeSummary(sum), ss.peer, rateSuffix(sum), confirmedWhat(sum))
 	if o.diag {
-		p.infof("diag: sender, whole transfer: %s", event.EndLine("sender", sum.Local, sum.Wall, sum.LocalCPU))
-		p.infof("diag: receiver, whole transfer: %s", event.EndLine("receiver", sum.Remote, sum.RemoteWall, sum.RemoteCPU))
+		p.infof("diag: sender, whole transfer: %s", sum.LocalLine(event.Sender))
+		p.infof("diag: receiver, whole transfer: %s", sum.RemoteLine())
 		p.infof("diag: %s", sum.Verdict)
 	}
 	return res, nil

@@ -211,6 +211,12 @@ func (a afterCode) run(ctx context.Context, res app.Result) {
 			question = fmt.Sprintf("%s tried here before this code was right: if they were not all yours, someone may have guessed it. trust %s anyway, so later transfers need no code?",
 				wrong, label)
 		}
+		if len(step.Named.Key) > 0 {
+			// A trusted device has its name: say it is not that one
+			// before asking.
+			question = fmt.Sprintf("%s is %s; %s. %s", label, app.KeyChangedWarning(step.Named, peer.Fingerprint()),
+				app.KeyChangedAdvice, question)
+		}
 		ok, err := a.q.confirm(ctx, question)
 		if err != nil {
 			return
@@ -255,8 +261,8 @@ func trustStore(p *printer) *app.TrustStore {
 // keyChanged is a discovered device that advertises a trusted device's
 // name with another key: never sent to without a code.
 func keyChanged(name, advertised string, pinned app.Device) error {
-	msg := fmt.Sprintf("%s advertises key %s, not the pinned %s: another device may be using its name, or it made a new key",
-		safe(name), advertised, pinned.Fingerprint())
+	msg := fmt.Sprintf("%s advertises key %s, not the pinned %s: %s", safe(name), advertised, pinned.Fingerprint(),
+		app.TrustKeyChanged.Label())
 	return withHint(relabel(msg, app.ErrKeyChanged),
-		fmt.Sprintf("send with its code to check; if it made a new key, run 'ferry trust remove %s' and pair again", pinned.Fingerprint()))
+		fmt.Sprintf("%s; 'ferry trust remove %s' removes the old key", app.KeyChangedAdvice, pinned.Fingerprint()))
 }

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app"
-	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/errkind"
 )
 
 // trustHome gives this test process a config folder of its own (the
@@ -220,9 +220,9 @@ func TestClassifyTrustErrors(t *testing.T) {
 		kind string
 		hint string
 	}{
-		{fmt.Errorf("x: %w", secure.ErrNotPaired), exitWrong, "not_paired", "pair again: send once with the code"},
-		{fmt.Errorf("x: %w", secure.ErrKeyChanged), exitWrong, "key_changed", "ferry trust remove"},
-		{fmt.Errorf("x: %w", secure.ErrBusy), exitFailure, "busy", "another transfer"},
+		{fmt.Errorf("x: %w", app.ErrNotPaired), exitWrong, "not_paired", "pair again: send once with the code"},
+		{fmt.Errorf("x: %w", app.ErrKeyChanged), exitWrong, "key_changed", "ferry trust remove"},
+		{fmt.Errorf("x: %w", errkind.New(errkind.Busy, "receiver busy")), exitFailure, "busy", "another transfer"},
 		{fmt.Errorf("x: %w", app.ErrTrustCorrupt), exitFailure, "trust_file", "fix the file"},
 		{fmt.Errorf("x: %w", app.ErrTrustVersion), exitFailure, "trust_file", "fix the file"},
 	}
@@ -232,7 +232,38 @@ func TestClassifyTrustErrors(t *testing.T) {
 			t.Errorf("%v: %d %s %q, want %d %s %q", tt.err, code, kind, hint, tt.code, tt.kind, tt.hint)
 		}
 	}
-	if !errors.Is(keyChanged("desk", "AAAA-AAAA-AAAA-AAAA", randomDevice(t, "desk")), secure.ErrKeyChanged) {
+	if !errors.Is(keyChanged("desk", "AAAA-AAAA-AAAA-AAAA", randomDevice(t, "desk")), app.ErrKeyChanged) {
 		t.Error("keyChanged does not wrap ErrKeyChanged")
+	}
+}
+
+// TestPeersTableImpostor: a receiver with a trusted device's name and
+// another key is listed as NOT the trusted device, with both keys, in
+// ferry peers and in ferry send's list; --json keeps key_changed.
+func TestPeersTableImpostor(t *testing.T) {
+	store, err := app.OpenTrust(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	trusted, other := make([]byte, 32), make([]byte, 32)
+	rand.Read(trusted)
+	rand.Read(other)
+	desk := app.Device{Name: "desk", Key: trusted, PairedAt: time.Now()}
+	if err := store.Add(desk); err != nil {
+		t.Fatal(err)
+	}
+	impostor := app.Peer{Name: "desk", Fingerprint: app.Device{Key: other}.Fingerprint(), Port: 1}
+	want := "NOT the trusted device: its key is " + app.Device{Key: other}.Fingerprint() + ", the trusted one's " + desk.Fingerprint()
+	if table := peersTable([]app.Peer{impostor}, store); !strings.Contains(table, want) {
+		t.Errorf("ferry peers lists the impostor as:\n%s\nwant %q", table, want)
+	}
+	if got := trustMark(store, impostor); got != want {
+		t.Errorf("ferry send's list marks it %q, want %q", got, want)
+	}
+	if got := trustStatus(store, impostor); got != "key changed" {
+		t.Errorf("--json status %q", got)
+	}
+	if got := trustMark(store, app.Peer{Name: "desk", Fingerprint: desk.Fingerprint()}); got != "trusted" {
+		t.Errorf("the trusted device is marked %q", got)
 	}
 }

@@ -41,8 +41,8 @@ QR code with --qr) that opens a page running ferry's own code.
 
 With --json, stdout carries one JSON object per line, each with an "event"
 field (listening, page, connected, offer, accepted, progress, entry, text,
-code_changed, codes_held, codes_stopped, refused, same_name, trusted, diag,
-done, error), and nothing else.
+code_changed, code_longer, codes_held, codes_stopped, refused, same_name,
+trusted, diag, done, error), and nothing else.
 `
 
 const receiveUsage = `Usage: ferry receive [flags]
@@ -159,8 +159,9 @@ Flags:
 const peersUsage = `Usage: ferry peers [flags]
 
 Lists the receivers that mDNS finds on the network: name, fingerprint,
-addresses, and "trusted" or "key changed" (a trusted device's name with
-another key: an impostor, or a device that made a new key).
+addresses, and "trusted" or, for a trusted device's name with another
+key (an impostor, or a device that made a new key), "NOT the trusted
+device" with both keys; --json calls it "key_changed".
 
 Flags:
     --timeout DURATION  how long to listen (default 3s)

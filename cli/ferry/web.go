@@ -136,8 +136,8 @@ func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []
 	}
 	p.infof("sent %s to %s%s, every file confirmed", describeSummary(sum), ss.peer, rateSuffix(sum))
 	if o.diag {
-		p.infof("diag: sender, whole transfer: %s", event.EndLine("sender", sum.Local, sum.Wall, sum.LocalCPU))
-		p.infof("diag: page, whole transfer: %s", event.EndLine("receiver", sum.Remote, sum.RemoteWall, sum.RemoteCPU))
+		p.infof("diag: sender, whole transfer: %s", sum.LocalLine(event.Sender))
+		p.infof("diag: page, whole transfer: %s", sum.RemoteLine())
 		p.infof("diag: %s", sum.Verdict)
 	}
 	return nil

@@ -1,3 +1,5 @@
+//go:build !js
+
 package app
 
 import (
@@ -93,7 +95,9 @@ type BrowseConfig struct {
 	Ifaces []string
 	// OnChange gets the whole current list whenever it changes, sorted
 	// by Name then Fingerprint, from the browse's goroutine, one call at
-	// a time; the slice is the callee's to keep.
+	// a time, at most ten times a second and at most 256 receivers (a
+	// flood of made-up ones stays bounded: core/discovery); the slice is
+	// the callee's to keep.
 	OnChange func([]Peer)
 	// OnSkip, if set, is told once per interface and address family that
 	// cannot carry mDNS; the browse goes on with the others.

@@ -14,6 +14,21 @@
 // file that cannot be read, a history that cannot be written, an
 // advertisement that failed) go to Config.OnWarning.
 //
+// # A Node with nothing on disk
+//
+// NewInMemory makes a Node that keeps nothing on disk, the browser
+// page's: a key made at start, no trust store, no history, no guess
+// file. It sends (Send, with SendConfig.Dialer for a connection it
+// opens itself) and receives one transfer over a connection it opens
+// into a Sink (ReceiveFrom), with the same events as any Node. A front
+// end whose connection crosses a boundary inside its own calls (the
+// page's WebSocket, between JavaScript and Go) makes it a CrossingConn,
+// and records that time into the transfer's diagnostics through
+// Crossings. The page's js/wasm build has only these: the files that
+// hold the stores, Listen, discovery and the page's server are built
+// !js (nodisk_js.go names what the shared files need of them), so
+// ferry.wasm links none of them.
+//
 // # Its own types
 //
 // The API names no type of the packages below it (core/trust,
@@ -42,7 +57,8 @@
 // transfer is Done. The port, the code (until a transfer used it or
 // wrong guesses retired it) and the guess budget are kept across those
 // transfers: an honest transfer never hands a guesser a fresh budget.
-// Only NewCode, a person asking for a new code, starts the budget over.
+// NewCode, a person asking for a new code, lifts a stop (and resets
+// nothing: core/guess).
 // Once the budget is spent (event.CodesStopped) the wait for a sender
 // ends with an error wrapping ErrCodesStopped, unless
 // ReceiveConfig.PairedOnly took no code to begin with (a daemon).

@@ -1,3 +1,5 @@
+//go:build !js
+
 package app
 
 import (
@@ -36,6 +38,14 @@ func TestTrustStoreDoor(t *testing.T) {
 	}
 	if st, _, _ := n.TrustOf(Peer{Name: "Desk", Fingerprint: phone.Fingerprint()}); st != TrustKeyChanged || st.String() != "key changed" {
 		t.Errorf("TrustOf(desk with another key) = %v", st)
+	}
+	// Lists never show it as desk: they say it is not, with both keys.
+	if st, d, _ := n.TrustOf(Peer{Name: "Desk", Fingerprint: phone.Fingerprint()}); st.Mark(d, phone.Fingerprint()) !=
+		"NOT the trusted device: its key is "+phone.Fingerprint()+", the trusted one's "+desk.Fingerprint() {
+		t.Errorf("desk with another key is marked %q", st.Mark(d, phone.Fingerprint()))
+	}
+	if m := TrustTrusted.Mark(desk, desk.Fingerprint()); m != "trusted" {
+		t.Errorf("a trusted device is marked %q", m)
 	}
 	if st, _, _ := n.TrustOf(Peer{Name: "tv"}); st != TrustUnknown {
 		t.Errorf("TrustOf(tv) = %v", st)

@@ -1,3 +1,5 @@
+//go:build !js
+
 package app
 
 import (
@@ -170,4 +172,53 @@ func HistoryOutcome(err error) (outcome, kind string) {
 	var r history.Record
 	r.SetEnd(err, time.Time{})
 	return string(r.Outcome), r.ErrorKind
+}
+
+// recordSent records a send started at start that ended with res at
+// ended (see record).
+func (n *Node) recordSent(start time.Time, cfg SendConfig, res Result, offer *event.Offer, ended time.Time) {
+	n.record(sendRecord(sourceRecord(start, cfg.Paths, cfg.Text), cfg, res, offer), res, ended)
+}
+
+// sourceRecord starts a sender's record from what it was asked to send:
+// the top-level names, the paths and their folder.
+func sourceRecord(start time.Time, paths []string, text bool) history.Record {
+	r := history.Record{At: start, Direction: history.Sent}
+	var names []string
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			abs = p
+		}
+		r.Paths = append(r.Paths, abs)
+		names = append(names, filepath.Base(abs))
+	}
+	if len(r.Paths) > 0 {
+		r.Folder = filepath.Dir(r.Paths[0])
+	}
+	if text {
+		names = append(names, "text")
+	}
+	r.Names, r.MoreNames = history.TopNames(names)
+	return r
+}
+
+// sendRecord completes the sender's record: the receiver as the
+// handshake proved it (or, when it never answered, as it was found),
+// named by its pin in paired mode, and what the accepted offer held.
+func sendRecord(r history.Record, cfg SendConfig, res Result, offer *event.Offer) history.Record {
+	r.Peer = history.Peer{Name: cfg.PeerName, Fingerprint: cfg.PeerFingerprint}
+	if len(cfg.Addrs) > 0 {
+		r.Peer.Addr = cfg.Addrs[0]
+	}
+	if len(res.Peer.Key) > 0 {
+		r.Peer.Name, r.Peer.Fingerprint, r.Peer.Auth = res.Peer.Name, res.Peer.Fingerprint(), authOf(res.Paired)
+	}
+	if res.PinnedName != "" {
+		r.Peer.Name = res.PinnedName
+	}
+	if offer != nil {
+		r.SetOffer(offer.Files, offer.Folders, offer.Texts, offer.TotalBytes, offer.Paths())
+	}
+	return r
 }

@@ -1,26 +1,17 @@
+//go:build !js
+
 package app
 
 import (
-	"context"
-	"errors"
-
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
-// errTransferOver cancels a transfer's context once it has ended.
-var errTransferOver = errors.New("transfer over")
-
-func (n *Node) newTransfer(parent context.Context, end string, em *emitter) *Transfer {
-	ctx, cancel := context.WithCancelCause(parent)
-	return &Transfer{id: n.nextID.Add(1), end: end, em: em, ctx: ctx, cancel: cancel, done: make(chan struct{})}
-}
-
-func (t *Transfer) connected() *event.Connected {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.conn
+// receiving is what a Transfer from a Receiver holds.
+type receiving struct {
+	recv *Receiver
+	rec  *history.Record
 }
 
 // onEngine handles one engine event of a receiving transfer: it notes

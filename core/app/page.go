@@ -1,3 +1,5 @@
+//go:build !js
+
 package app
 
 import (
@@ -81,4 +83,19 @@ func pageEvent(m *web.Mux, hosts []string, code, fp string) event.Page {
 	srv := m.Server()
 	return event.Page{Links: web.Links(hosts, m.Port(), code, fp), PageSHA256: srv.PageHash,
 		WasmSHA256: srv.WasmHash, HasWasm: srv.HasWasm}
+}
+
+// sendTo has a send (tc) wait for a browser on the page p, with the
+// page's code, and returns what ends the page once the send has ended;
+// the page also closes with ctx. A nil p leaves tc as it is.
+func (p *Page) sendTo(ctx context.Context, tc *transfer.SendConfig) (end func()) {
+	if p == nil {
+		return func() {}
+	}
+	tc.Listener, tc.Code = p.mux, p.code
+	stop := p.closeWith(ctx)
+	return func() {
+		stop()
+		p.Close()
+	}
 }

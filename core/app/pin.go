@@ -1,3 +1,5 @@
+//go:build !js
+
 package app
 
 import (
@@ -37,6 +39,11 @@ type PinStep struct {
 	Do         Pin
 	Peer       Device // the peer, named (its fingerprint when it gave no name)
 	WrongCodes int
+	// Named is the trusted device whose name the peer gave, when its key
+	// is another (TrustKeyChanged); zero otherwise. Whatever asks or
+	// offers to trust the peer must first say that it is NOT that device
+	// (KeyChangedWarning, KeyChangedAdvice).
+	Named Device
 }
 
 // AfterCode decides, after a transfer made with a code, whether the
@@ -59,6 +66,9 @@ func (n *Node) AfterCode(res Result, want, canAsk bool) (PinStep, error) {
 	}
 	if _, ok, err := n.trust.Trusted(peer.Key); err != nil || ok {
 		return step, nil
+	}
+	if st, d, err := n.Trust().Classify(peer.Name, peer.Fingerprint()); err == nil && st == TrustKeyChanged {
+		step.Named = d
 	}
 	switch {
 	case want && res.WrongCodes == 0:

@@ -1,3 +1,5 @@
+//go:build !js
+
 package app
 
 import (
@@ -77,8 +79,8 @@ type ReceiveConfig struct {
 // Receiver is a Node's receiving side: a port, a code, an advertisement
 // and the page, kept from Listen to Close across the transfers it takes
 // one at a time (Receive). Its guess budget is the device's: a
-// transfer that succeeds does not reset it, and only NewCode (a person
-// asking for a new code) starts it over.
+// transfer that succeeds does not reset it, and NewCode (a person
+// asking for a new code) lifts a stop and resets nothing.
 type Receiver struct {
 	n   *Node
 	cfg ReceiveConfig
@@ -111,6 +113,8 @@ func (n *Node) Listen(cfg ReceiveConfig) (*Receiver, error) {
 	switch {
 	case n.closed:
 		return nil, ErrClosed
+	case n.memory:
+		return nil, errors.New("a device that keeps nothing on disk receives with ReceiveFrom, not Listen")
 	case n.recv != nil:
 		return nil, errors.New("this device is already receiving")
 	case cfg.MaxConcurrent < 0 || cfg.MaxConcurrent > transfer.MaxConcurrentLimit:

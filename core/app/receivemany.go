@@ -1,3 +1,5 @@
+//go:build !js
+
 package app
 
 // This file holds ReceiveMany: a Receiver that takes several senders at
@@ -145,4 +147,13 @@ func (rc *Receiver) stopIfIdle(m *many) {
 	if stop {
 		m.cancel(transfer.ErrCodesStopped)
 	}
+}
+
+// cancelSession is Cancel of a ReceiveMany transfer.
+func (t *Transfer) cancelSession(cause error) {
+	if t.recv == nil || t.ctx.Err() != nil || t.declineWaiting(cause.Error()) {
+		return
+	}
+	t.cancel(cause)
+	t.recv.r.CancelSession(t.session, cause) // fails only once it has ended
 }

@@ -3,11 +3,8 @@ package app
 import (
 	"context"
 	"net"
-	"path/filepath"
-	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
@@ -50,28 +47,21 @@ type SendConfig struct {
 // ctx cancels it.
 func (n *Node) Send(ctx context.Context, cfg SendConfig) *Transfer {
 	t := n.newTransfer(ctx, event.Sender, newEmitter(cfg.OnEvent))
-	rec := sourceRecord(n.now(), cfg.Paths, cfg.Text)
+	start := n.now()
 	tc := transfer.SendConfig{
 		Addrs: cfg.Addrs, Code: cfg.Code, Identity: n.id, Name: n.Name(), Items: cfg.Items,
-		Diag: cfg.Diag, Timeout: n.cfg.Timeout, Dialer: cfg.Dialer, OnEvent: t.onSent,
+		Diag: cfg.Diag, Timeout: n.cfg.Timeout, Dialer: timedDialer(cfg.Dialer), OnEvent: t.onSent,
 	}
-	stopPage := func() bool { return false }
-	if cfg.Page != nil {
-		tc.Listener, tc.Code = cfg.Page.mux, cfg.Page.code
-		stopPage = cfg.Page.closeWith(t.ctx)
-	}
+	endPage := cfg.Page.sendTo(t.ctx, &tc)
 	if cfg.Pin != nil {
 		tc.PeerKey = cfg.Pin.Key
 	}
 	go func() {
 		sum, err := transfer.Send(t.ctx, tc)
 		ended := n.now()
-		if cfg.Page != nil {
-			stopPage()
-			cfg.Page.Close()
-		}
+		endPage()
 		res := t.sentResult(ctx, sum, err, cfg.Pin)
-		n.record(sendRecord(rec, cfg, res, t.acceptedOffer()), res, ended)
+		n.recordSent(start, cfg, res, t.acceptedOffer(), ended)
 		t.finish(res, cfg.Diag)
 	}()
 	return t
@@ -112,47 +102,4 @@ func (t *Transfer) onSent(ev event.Event) {
 		return // the result is reported once, by the Transfer's end
 	}
 	t.emit(ev)
-}
-
-// sourceRecord starts a sender's record from what it was asked to send:
-// the top-level names, the paths and their folder.
-func sourceRecord(start time.Time, paths []string, text bool) history.Record {
-	r := history.Record{At: start, Direction: history.Sent}
-	var names []string
-	for _, p := range paths {
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			abs = p
-		}
-		r.Paths = append(r.Paths, abs)
-		names = append(names, filepath.Base(abs))
-	}
-	if len(r.Paths) > 0 {
-		r.Folder = filepath.Dir(r.Paths[0])
-	}
-	if text {
-		names = append(names, "text")
-	}
-	r.Names, r.MoreNames = history.TopNames(names)
-	return r
-}
-
-// sendRecord completes the sender's record: the receiver as the
-// handshake proved it (or, when it never answered, as it was found),
-// named by its pin in paired mode, and what the accepted offer held.
-func sendRecord(r history.Record, cfg SendConfig, res Result, offer *event.Offer) history.Record {
-	r.Peer = history.Peer{Name: cfg.PeerName, Fingerprint: cfg.PeerFingerprint}
-	if len(cfg.Addrs) > 0 {
-		r.Peer.Addr = cfg.Addrs[0]
-	}
-	if len(res.Peer.Key) > 0 {
-		r.Peer.Name, r.Peer.Fingerprint, r.Peer.Auth = res.Peer.Name, res.Peer.Fingerprint(), authOf(res.Paired)
-	}
-	if res.PinnedName != "" {
-		r.Peer.Name = res.PinnedName
-	}
-	if offer != nil {
-		r.SetOffer(offer.Files, offer.Folders, offer.Texts, offer.TotalBytes, offer.Paths())
-	}
-	return r
 }

@@ -1,6 +1,9 @@
+//go:build !js
+
 package app
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -114,5 +117,14 @@ func TestPinThenTrustOf(t *testing.T) {
 	}
 	if step, _ := n.AfterCode(res, true, true); step.Do != PinNothing {
 		t.Errorf("already trusted: %v", step.Do)
+	}
+	if step.Named.Key != nil {
+		t.Errorf("a first pairing names a trusted device it is not: %+v", step.Named)
+	}
+	// Another key under the trusted name: asking to trust it must say it
+	// is not that device.
+	other := Result{Peer: Device{Name: "Laptop", Key: testid.New(t).Public()}}
+	if step, _ := n.AfterCode(other, false, true); step.Do != PinAsk || !bytes.Equal(step.Named.Key, peer.Public()) {
+		t.Errorf("a trusted name with another key: %v, named %+v", step.Do, step.Named)
 	}
 }

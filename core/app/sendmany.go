@@ -1,3 +1,5 @@
+//go:build !js
+
 package app
 
 import (
@@ -100,7 +102,7 @@ func (n *Node) SendMany(ctx context.Context, cfg ManyConfig) *Many {
 			continue
 		}
 		sc := transfer.SendConfig{Addrs: to.Addrs, Code: to.Code, Identity: n.id, Name: n.Name(),
-			Diag: cfg.Diag, Timeout: n.cfg.Timeout, Dialer: to.Dialer}
+			Diag: cfg.Diag, Timeout: n.cfg.Timeout, Dialer: timedDialer(to.Dialer)}
 		if to.Pin != nil {
 			sc.PeerKey = to.Pin.Key
 		}

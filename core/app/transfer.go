@@ -2,11 +2,11 @@ package app
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/errkind"
-	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
@@ -30,8 +30,9 @@ type Transfer struct {
 	done   chan struct{}
 	em     *emitter // shared with the Receiver, or the SendMany
 
-	// receiving only
-	recv    *Receiver
+	// receiving only: its Receiver and record (none in the page's
+	// js/wasm build, nodisk_js.go; the record is guarded by mu)
+	receiving
 	session int // ReceiveMany's: the engine's session id
 	// SendMany only: the place of its receiver in ManyConfig.To
 	index int
@@ -45,7 +46,6 @@ type Transfer struct {
 	texts    []string
 	textsCut bool
 	saved    []string
-	rec      *history.Record
 	res      Result
 }
 
@@ -94,11 +94,7 @@ func (t *Transfer) Cancel(cause error) {
 		t.cancel(cause)
 		return
 	}
-	if t.recv == nil || t.ctx.Err() != nil || t.declineWaiting(cause.Error()) {
-		return
-	}
-	t.cancel(cause)
-	t.recv.r.CancelSession(t.session, cause) // fails only once it has ended
+	t.cancelSession(cause)
 }
 
 // Context is done when the transfer has ended (or was cancelled): a
@@ -114,6 +110,20 @@ func (t *Transfer) Wait() Result {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.res
+}
+
+// errTransferOver cancels a transfer's context once it has ended.
+var errTransferOver = errors.New("transfer over")
+
+func (n *Node) newTransfer(parent context.Context, end string, em *emitter) *Transfer {
+	ctx, cancel := context.WithCancelCause(parent)
+	return &Transfer{id: n.nextID.Add(1), end: end, em: em, ctx: ctx, cancel: cancel, done: make(chan struct{})}
+}
+
+func (t *Transfer) connected() *event.Connected {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.conn
 }
 
 // emit hands ev to the handler, in order; nothing after the last event.

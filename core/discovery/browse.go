@@ -18,17 +18,35 @@ type BrowseConfig struct {
 	// OnChange is called with the full current list whenever it changes
 	// (a receiver heard for the first time, heard saying something new,
 	// or missed for two rounds), sorted by Name then Fingerprint. It is
-	// called from Browse's goroutine, one call at a time, and should
-	// return quickly: the round's answers wait while it runs. The slice
-	// is the callee's to keep.
+	// called from Browse's goroutine, one call at a time, at most every
+	// listEvery (100 ms) and at a round's end (a change within 100 ms of
+	// the last call waits and goes with the others), and should return
+	// quickly: the round's answers wait while it runs. The slice is the
+	// callee's to keep. The list holds at most maxPeers (256) receivers.
 	OnChange func(peers []Peer)
 	// OnSkip, if set, is told once per interface and address family that
 	// cannot carry mDNS; the browse goes on with the others. It is
 	// called from Browse's goroutine, never after Browse returns.
 	OnSkip SkipFunc
 
+	// listAtEnd, set by List, hands OnChange what changed last (within
+	// listEvery) once ctx is done; otherwise OnChange is never called
+	// after that.
+	listAtEnd bool
+
 	// round, set only by this package's tests, replaces roundLength.
 	round time.Duration
+	// work, set only by this package's tests, adds up what the browse's
+	// goroutine does with each entry and sweep (flood_test.go).
+	work *browseWork
+}
+
+// browseWork is the time a browse's goroutine spent on entries and
+// sweeps (table and OnChange, the callee's time included), and how many
+// entries it took.
+type browseWork struct {
+	busy    time.Duration
+	entries int
 }
 
 // roundLength is how long one zeroconf Resolver browses before the next
@@ -42,6 +60,9 @@ const roundLength = 3 * time.Second
 // a goodbye right after it answered leaves the list two rounds and a
 // settle window later: 7 s.
 const settleWindow = time.Second
+
+// listEvery is how often at most a browse hands its listing to OnChange.
+const listEvery = 100 * time.Millisecond
 
 // leaveAfter is how long after a receiver's last round it is dropped, the
 // Expires a browse sets.
@@ -62,10 +83,29 @@ func Browse(ctx context.Context, cfg BrowseConfig) error {
 	rep := newReporter(cfg.OnSkip)
 	joined := map[joinKey]error{}
 	t := newTable()
-	changed := func(c bool) {
-		if c && cfg.OnChange != nil {
-			cfg.OnChange(t.list())
+	// The listing goes to OnChange at most every listEvery, and once
+	// more at the end of a round: a change after a quiet spell goes at
+	// once, the next ones together once the interval is over (on
+	// browseRound's tick), so a flood of new names costs one listing per
+	// interval instead of one per name.
+	var dirty bool
+	var listed time.Time
+	flush := func() {
+		if dirty {
+			dirty, listed = false, time.Now()
+			if cfg.OnChange != nil {
+				cfg.OnChange(t.list())
+			}
 		}
+	}
+	changed := func(c bool) {
+		dirty = dirty || c
+		if time.Since(listed) >= listEvery {
+			flush()
+		}
+	}
+	if cfg.listAtEnd {
+		defer flush()
 	}
 	for first := true; ; first = false {
 		start := time.Now()
@@ -73,11 +113,18 @@ func Browse(ctx context.Context, cfg BrowseConfig) error {
 		if err == nil {
 			expires := start.Add(2*every + settle)
 			err = browseRound(ctx, sel, every, settle, func(e *zeroconf.ServiceEntry) {
+				defer cfg.work.time(time.Now(), 1)
 				if p, ok := peerFromEntry(e, sel.zones); ok {
 					p.Expires = expires
 					changed(t.put(p))
 				}
-			}, func() { changed(t.sweep()) })
+			}, func() {
+				defer cfg.work.time(time.Now(), 0)
+				changed(t.sweep())
+			}, func() {
+				defer cfg.work.time(time.Now(), 0)
+				changed(false)
+			})
 		}
 		if err != nil {
 			if first {
@@ -93,6 +140,7 @@ func Browse(ctx context.Context, cfg BrowseConfig) error {
 			}
 			rest.Stop()
 		}
+		flush()
 		if ctx.Err() != nil {
 			return nil
 		}
@@ -100,16 +148,23 @@ func Browse(ctx context.Context, cfg BrowseConfig) error {
 	}
 }
 
+func (w *browseWork) time(start time.Time, entries int) {
+	if w != nil {
+		w.busy += time.Since(start)
+		w.entries += entries
+	}
+}
+
 // browseRound runs one zeroconf Resolver on sel for d, or until ctx is
-// done, hands found every entry it resolves, and calls settled once,
-// settle into the round.
+// done, hands found every entry it resolves, calls settled once, settle
+// into the round, and tick every listEvery.
 //
 // It reads the Resolver's entries until zeroconf closes the channel, also
 // after ctx is done and found is no longer called: zeroconf's loop sends
 // each entry without watching the context, so a reader that left early
 // would leave that goroutine, and the Resolver's sockets, blocked for
 // good (guard_test.go shows it).
-func browseRound(ctx context.Context, sel selection, d, settle time.Duration, found func(*zeroconf.ServiceEntry), settled func()) error {
+func browseRound(ctx context.Context, sel selection, d, settle time.Duration, found func(*zeroconf.ServiceEntry), settled, tick func()) error {
 	r, err := zeroconf.NewResolver(zeroconf.SelectIfaces(sel.ifaces), zeroconf.SelectIPTraffic(sel.ipType()))
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", ifaceNames(sel.ifaces), err)
@@ -122,6 +177,8 @@ func browseRound(ctx context.Context, sel selection, d, settle time.Duration, fo
 	berr := r.Browse(rctx, Service, "local.", entries)
 	settling := time.NewTimer(settle)
 	defer settling.Stop()
+	ticker := time.NewTicker(listEvery)
+	defer ticker.Stop()
 	for {
 		select {
 		case e, ok := <-entries:
@@ -137,6 +194,10 @@ func browseRound(ctx context.Context, sel selection, d, settle time.Duration, fo
 		case <-settling.C:
 			if rctx.Err() == nil {
 				settled()
+			}
+		case <-ticker.C:
+			if rctx.Err() == nil {
+				tick()
 			}
 		}
 	}
@@ -227,7 +288,7 @@ func List(ctx context.Context, ifaces []string, wait time.Duration, onSkip SkipF
 	wctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	var last []Peer
-	if err := Browse(wctx, BrowseConfig{Ifaces: ifaces, OnSkip: onSkip, OnChange: func(p []Peer) { last = p }}); err != nil {
+	if err := Browse(wctx, BrowseConfig{Ifaces: ifaces, OnSkip: onSkip, OnChange: func(p []Peer) { last = p }, listAtEnd: true}); err != nil {
 		return nil, err
 	}
 	return last, ctx.Err()

@@ -89,6 +89,24 @@
 // one: ferry peers for its --timeout, ferry send while it picks a
 // receiver, the app and the phone while their device list is open.
 //
+// # Under a flood
+//
+// Anyone on the network can answer with made-up receivers, thousands a
+// round. A browse lists at most 256 (maxPeers): a newcomer to a full
+// list takes the place of the receiver heard longest ago, unless every
+// one listed was heard in the current round, and then waits for a later
+// round; a real receiver, which answers each round's query at once, is
+// not pushed out by names made up after it. Hearing a receiver costs no
+// copy of the list, and the list goes to OnChange at most every 100 ms
+// (listEvery), not once per name. Measured on lo with 4,000 spoofed
+// receivers a round through zeroconf's Resolver (TestBrowseUnderFlood):
+// before, the browse's goroutine was busy 3.1 s of each 3 s round,
+// handed over 1,492 lists holding 2.2 million peers, listed 2,984 and
+// took only 1,493 of the 4,000 answers (the rest overflowed the socket
+// while it was busy); now it takes all 4,000 in 80 ms, hands over 5
+// lists holding 1,008 peers, and lists 256, the real receiver among
+// them.
+//
 // # What Ferry guards zeroconf against
 //
 // Read from zeroconf v1.0.0's source, and each shown by a test that runs

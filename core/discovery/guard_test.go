@@ -104,7 +104,7 @@ func TestGuardDrain(t *testing.T) {
 				waitFor(t, "handing over the second entry", blockedSend)
 				cancel()
 			}
-		}, func() {})
+		}, func() {}, func() {})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -273,7 +273,7 @@ func families(iface string) error {
 		return err
 	}
 	res.V4, res.V6 = sel.v4, sel.v6
-	if err := browseRound(context.Background(), sel, 100*time.Millisecond, 50*time.Millisecond, func(*zeroconf.ServiceEntry) {}, func() {}); err != nil {
+	if err := browseRound(context.Background(), sel, 100*time.Millisecond, 50*time.Millisecond, func(*zeroconf.ServiceEntry) {}, func() {}, func() {}); err != nil {
 		res.RoundErr = err.Error()
 	}
 	b, _ := json.Marshal(res)

@@ -20,14 +20,29 @@ import (
 // answer of a round and drops the rest), so the table lists the union of
 // what the last two rounds heard, and an address drops out two rounds
 // after its network stops carrying it.
+//
+// The table holds at most maxPeers receivers, so that a flood of spoofed
+// answers (thousands of made-up instances a round) costs a bounded
+// memory and a bounded listing. A newcomer to a full table takes the
+// place of the stalest receiver, the one heard longest ago, only if that
+// one was not heard in the current round; otherwise the newcomer is left
+// out until a later round has room. So a receiver that answers every
+// round, as a real one does at the round's start, is never pushed out by
+// names a flood makes up after it.
 type table struct {
 	round int
+	seq   uint64 // counts puts, to order receivers heard in one round
 	peers map[string]*tracked
 }
 
+// maxPeers bounds a browse's list: far more Ferry receivers than one
+// network holds, and a list a person still scrolls.
+const maxPeers = 256
+
 type tracked struct {
-	p     Peer // as last heard, with Addrs the union below
-	heard int  // the last round it was heard in
+	p     Peer   // as last heard, with Addrs the union below
+	heard int    // the last round it was heard in
+	seq   uint64 // when, within that round (table.seq)
 	addrs []heardAddr
 }
 
@@ -41,16 +56,21 @@ func newTable() *table { return &table{peers: map[string]*tracked{}} }
 func peerKey(p Peer) string { return strings.ToLower(p.Instance) }
 
 // put records that p was heard in the current round. A peer heard again
-// with nothing new (Expires aside) is not a change.
+// with nothing new (Expires aside) is not a change; nor is a newcomer the
+// full table leaves out. It costs no copy of the list.
 func (t *table) put(p Peer) bool {
 	key := peerKey(p)
 	tr, existed := t.peers[key]
 	if !existed {
+		if len(t.peers) >= maxPeers && !t.evictStalest() {
+			return false
+		}
 		tr = &tracked{}
 		t.peers[key] = tr
 	}
 	old := tr.p
-	tr.heard = t.round
+	t.seq++
+	tr.heard, tr.seq = t.round, t.seq
 	for _, ip := range p.Addrs {
 		if i := slices.IndexFunc(tr.addrs, func(h heardAddr) bool { return h.ip.Equal(ip) }); i >= 0 {
 			tr.addrs[i].round = t.round
@@ -61,6 +81,23 @@ func (t *table) put(p Peer) bool {
 	tr.p = p
 	tr.p.Addrs = tr.union()
 	return !existed || !samePeer(old, tr.p)
+}
+
+// evictStalest drops the receiver heard longest ago, unless it was heard
+// in the current round; false when it was (nothing is dropped).
+func (t *table) evictStalest() bool {
+	var key string
+	var stalest *tracked
+	for k, tr := range t.peers {
+		if stalest == nil || tr.heard < stalest.heard || tr.heard == stalest.heard && tr.seq < stalest.seq {
+			key, stalest = k, tr
+		}
+	}
+	if stalest == nil || stalest.heard >= t.round {
+		return false
+	}
+	delete(t.peers, key)
+	return true
 }
 
 // union is every address still listed, IPv4 first, otherwise in the order

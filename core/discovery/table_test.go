@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"fmt"
 	"net"
 	"slices"
 	"strings"
@@ -103,4 +104,43 @@ func TestTableAddresses(t *testing.T) {
 		t.Error("losing addresses is a change")
 	}
 	want("after the sweep of round 2: a4 and a6 missed twice", b4)
+}
+
+// TestTableCap: a full table leaves a newcomer out while every receiver
+// in it was heard this round, and otherwise makes room by dropping the
+// one heard longest ago; a receiver heard again in the round keeps its
+// place.
+func TestTableCap(t *testing.T) {
+	tb := newTable()
+	peer := func(i int) Peer { return Peer{Instance: fmt.Sprint("p", i), Name: fmt.Sprint("p", i)} }
+	for i := range maxPeers {
+		if !tb.put(peer(i)) {
+			t.Fatalf("peer %d left out of a table of %d", i, len(tb.peers))
+		}
+	}
+	if tb.put(peer(maxPeers)) || len(tb.peers) != maxPeers {
+		t.Fatalf("a newcomer to a table full of this round's receivers was taken (%d listed)", len(tb.peers))
+	}
+	tb.advance()
+	tb.put(peer(0)) // the real receiver answers at the round's start
+	for i := range 2 * maxPeers {
+		tb.put(peer(1000 + i))
+	}
+	if len(tb.list()) != maxPeers {
+		t.Fatalf("%d listed, over the cap of %d", len(tb.list()), maxPeers)
+	}
+	if _, ok := tb.peers["p0"]; !ok {
+		t.Error("the receiver heard this round was pushed out")
+	}
+	if _, ok := tb.peers["p1"]; ok {
+		t.Error("a receiver not heard this round outlived the newcomers")
+	}
+	// 255 stale receivers made room for as many newcomers; then the
+	// table was full of this round's.
+	if _, ok := tb.peers[fmt.Sprint("p", 1000+maxPeers-2)]; !ok {
+		t.Error("the last newcomer room was made for is missing")
+	}
+	if _, ok := tb.peers[fmt.Sprint("p", 1000+maxPeers-1)]; ok {
+		t.Error("a newcomer pushed out a receiver heard this round")
+	}
 }

@@ -59,13 +59,19 @@ func OpenFile(path string) *File { return &File{path: path} }
 func (s *File) Path() string { return s.path }
 
 // Load reads the record: the zero record if there is no file, errDamaged
-// (wrapped) if there is one that cannot be trusted.
+// (wrapped) if there is one that cannot be trusted (set aside, when it
+// cannot be read as written).
 func (s *File) Load() (Record, error) {
 	unlock, err := s.lock()
 	if err != nil {
 		return Record{}, err
 	}
 	defer unlock()
+	return s.load()
+}
+
+// load is Load under the lock.
+func (s *File) load() (Record, error) {
 	f, err := os.Open(s.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Record{}, nil
@@ -103,6 +109,16 @@ func (s *File) Load() (Record, error) {
 
 // Save replaces the file with rec, creating the folder (0700) if needed.
 func (s *File) Save(rec Record) error {
+	return s.update(func(Record, error) Record { return rec }, true)
+}
+
+// Update reads the record, gives it to f and writes what f returns,
+// under the lock from the read to the rename: the Store's one step. The
+// file is written only when f changed the record, or when what was
+// there could not be read. The folder is created (0700) if needed.
+func (s *File) Update(f func(Record, error) Record) error { return s.update(f, false) }
+
+func (s *File) update(f func(Record, error) Record, always bool) error {
 	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
 		return fmt.Errorf("creating the folder of %s: %w", s.path, err)
 	}
@@ -111,10 +127,20 @@ func (s *File) Save(rec Record) error {
 		return err
 	}
 	defer unlock()
+	old, lerr := s.load()
+	rec := f(old, lerr)
+	if !always && lerr == nil && same(old, rec) {
+		return nil
+	}
 	if err := jsonfile.WriteAtomic(s.path, encode(rec)); err != nil {
 		return fmt.Errorf("writing %s: %w", s.path, err)
 	}
 	return nil
+}
+
+// same says whether two records encode alike.
+func same(a, b Record) bool {
+	return a.Wrong == b.Wrong && a.Stopped == b.Stopped && a.Last.Equal(b.Last)
 }
 
 func (s *File) lock() (func(), error) {

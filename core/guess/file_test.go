@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,10 +74,11 @@ func tryCode(t *testing.T, r *transfer.Receiver, n int) error {
 	if err != nil {
 		t.Fatal(err)
 	}
+	shown := r.Code()
 	var code int
-	fmt.Sscan(r.Code(), &code)
+	fmt.Sscan(shown, &code)
 	_, err = transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{fmt.Sprintf("127.0.0.1:%d", r.Port())},
-		Code: fmt.Sprintf("%06d", (code+1+n)%1_000_000), Identity: id, Name: "guesser", Items: []transfer.Item{{Text: "x", Name: "x.txt"}}})
+		Code: fmt.Sprintf("%0*d", len(shown), (code+1+n)%int(math.Pow10(len(shown)))), Identity: id, Name: "guesser", Items: []transfer.Item{{Text: "x", Name: "x.txt"}}})
 	return err
 }
 
@@ -86,10 +88,11 @@ func stopAll(cancel context.CancelFunc, done chan []event.Event) []event.Event {
 	return <-done
 }
 
-// The count survives a restart that no person made, and a person's
-// start resets it: five wrong codes, a restart at login (not a person),
-// seven more spend the budget; the next restart at login starts stopped
-// and says so; a start by hand takes codes again. All with real files,
+// The count survives every restart: five wrong codes, a restart at login
+// (not a person), seven more spend the first twelve; the next restart at
+// login starts stopped and says so; a start by hand lifts the stop and
+// nothing more (before issue 32 it started the count over): the count
+// goes on from 12, and the code shown is 8 digits. All with real files,
 // real Receivers and real handshakes.
 func TestCountSurvivesRestart(t *testing.T) {
 	d := newDevice(t)
@@ -157,17 +160,17 @@ func TestCountSurvivesRestart(t *testing.T) {
 		t.Fatalf("the receiver restarted stopped said CodesStopped %d times, want once: %v", n, evs)
 	}
 
-	// A person starts it by hand: codes are checked again.
+	// A person starts it by hand: codes are checked again, longer.
 	ctx, cancel = context.WithCancel(t.Context())
 	r, b, done = d.start(ctx, true)
-	if b.Stopped() || b.Wrong() != 0 {
-		t.Fatalf("started by hand: stopped %v, %d wrong", b.Stopped(), b.Wrong())
+	if b.Stopped() || b.Wrong() != 12 || len(r.Code()) != 8 {
+		t.Fatalf("started by hand: stopped %v, %d wrong, code %q; want the count kept and 8 digits", b.Stopped(), b.Wrong(), r.Code())
 	}
 	if err := tryCode(t, r, 14); !errors.Is(err, secure.ErrWrongCode) {
 		t.Fatalf("a guess after a person's start: %v, want checked", err)
 	}
 	stopAll(cancel, done)
-	if rec, _ := guess.OpenFile(d.path).Load(); rec.Wrong != 1 {
+	if rec, _ := guess.OpenFile(d.path).Load(); rec.Wrong != 13 {
 		t.Fatalf("after a person's start and one wrong code the file holds %+v", rec)
 	}
 	if len(d.warns) != 0 {

@@ -3,28 +3,16 @@ package place
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path"
 
 	"golang.org/x/sys/unix"
 )
 
-// renameNoReplace renames from to to, both inside root, failing with an
-// error that matches fs.ErrExist when to exists; errors.ErrUnsupported
-// when the file system cannot promise that (EINVAL: some FUSE file
-// systems, very old kernels).
-func renameNoReplace(root *os.Root, from, to string) error {
-	fromDir, err := root.Open(path.Dir(from))
-	if err != nil {
-		return err
-	}
-	defer fromDir.Close()
-	toDir, err := root.Open(path.Dir(to))
-	if err != nil {
-		return err
-	}
-	defer toDir.Close()
-	err = unix.Renameat2(int(fromDir.Fd()), path.Base(from), int(toDir.Fd()), path.Base(to), unix.RENAME_NOREPLACE)
+// renameExcl is renameat2 with RENAME_NOREPLACE. A FUSE file system
+// whose daemon does not take the flag gets EINVAL from the kernel
+// (fusefat and exfat-fuse do: the kernel still answers EEXIST for a
+// taken name first).
+func renameExcl(fromDir int, from string, toDir int, to string) error {
+	err := unix.Renameat2(fromDir, from, toDir, to, unix.RENAME_NOREPLACE)
 	if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS) {
 		return fmt.Errorf("renaming without replacing: %w", errors.ErrUnsupported)
 	}

@@ -78,7 +78,7 @@ func TestStalledFloodDoesNotLockOut(t *testing.T) {
 	data := pattern(100_000, 7)
 	writeFile(t, src, data)
 	p.send.Dialer = from(1)
-	if _, serr, _, rerr := p.run(ctx, Item{Path: src}); serr != nil || rerr != nil {
+	if _, serr, _, rerr := p.run(ctx, event.Item{Path: src}); serr != nil || rerr != nil {
 		t.Fatalf("honest sender behind the flood: send %v, receive %v", serr, rerr)
 	}
 	if got, _ := os.ReadFile(filepath.Join(p.r.cfg.Dir, "f.bin")); !bytes.Equal(got, data) {
@@ -129,7 +129,7 @@ func TestPendingLimitPerSource(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "f.txt")
 	writeFile(t, src, []byte("same source"))
 	p.send.Dialer = from(2)
-	if _, serr, _, rerr := p.run(ctx, Item{Path: src}); serr != nil || rerr != nil {
+	if _, serr, _, rerr := p.run(ctx, event.Item{Path: src}); serr != nil || rerr != nil {
 		t.Fatalf("sender from the stalled source: send %v, receive %v", serr, rerr)
 	}
 }
@@ -142,7 +142,7 @@ func TestBusyDuringTransfer(t *testing.T) {
 	ctx := t.Context()
 	p := newPair(t, ctx, ReceiverConfig{Policy: Ask})
 	offered := make(chan struct{})
-	p.rev.hook = func(ev Event) {
+	p.rev.hook = func(ev event.Event) {
 		if _, ok := ev.(event.Offer); ok {
 			close(offered)
 		}
@@ -158,13 +158,13 @@ func TestBusyDuringTransfer(t *testing.T) {
 	data := pattern(3*maxChunk+5, 3)
 	writeFile(t, src, data)
 	type result struct {
-		sum Summary
+		sum event.Summary
 		err error
 	}
 	first := make(chan result, 1)
 	go func() {
 		cfg := p.send
-		cfg.Items = []Item{{Path: src}}
+		cfg.Items = []event.Item{{Path: src}}
 		sum, err := Send(ctx, cfg)
 		first <- result{sum, err}
 	}()
@@ -173,7 +173,7 @@ func TestBusyDuringTransfer(t *testing.T) {
 	other := filepath.Join(dir, "second.txt")
 	writeFile(t, other, []byte("me too"))
 	second := p.send
-	second.Items = []Item{{Path: other}}
+	second.Items = []event.Item{{Path: other}}
 	second.OnEvent = nil
 	_, err = Send(ctx, second)
 	if !errors.Is(err, secure.ErrBusy) {
@@ -222,7 +222,7 @@ func TestConcurrentWrongCodes(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range n {
 		cfg := p.send
-		cfg.Items = []Item{{Path: src}}
+		cfg.Items = []event.Item{{Path: src}}
 		cfg.OnEvent = nil
 		cfg.Code = fmt.Sprintf("x%05d", i) // never a real code: those are digits
 		cfg.Dialer = from(2 + i%10)        // under the per-source limit
@@ -264,7 +264,7 @@ func TestConcurrentWrongCodes(t *testing.T) {
 		time.Sleep(time.Until(until))
 	}
 	p.send.Code = p.r.Code()
-	if _, serr, _, rerr := p.run(ctx, Item{Path: src}); serr != nil || rerr != nil {
+	if _, serr, _, rerr := p.run(ctx, event.Item{Path: src}); serr != nil || rerr != nil {
 		t.Fatalf("the current code after the storm: send %v, receive %v", serr, rerr)
 	}
 }
@@ -342,7 +342,7 @@ func TestEndingServeIsNotBusy(t *testing.T) {
 	cfg := SendConfig{Addrs: []string{fmt.Sprintf("127.0.0.1:%d", r.Port())}, Code: r.Code(), Identity: sid, Name: "sender-box"}
 	src := filepath.Join(t.TempDir(), "f.txt")
 	writeFile(t, src, []byte("late"))
-	cfg.Items = []Item{{Path: src}}
+	cfg.Items = []event.Item{{Path: src}}
 	_, err = Send(ctx, cfg)
 	a.stop(cancel)
 	if errors.Is(err, secure.ErrBusy) || !errors.Is(err, secure.ErrConnectionLost) {

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/testkit"
 )
 
@@ -36,7 +37,7 @@ func transferMallocs(t *testing.T, size int64) (uint64, uint64) {
 	p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll})
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	_, serr, _, rerr := p.run(t.Context(), Item{Path: src})
+	_, serr, _, rerr := p.run(t.Context(), event.Item{Path: src})
 	runtime.ReadMemStats(&after)
 	if serr != nil || rerr != nil {
 		t.Fatalf("send: %v; receive: %v", serr, rerr)

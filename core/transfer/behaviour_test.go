@@ -15,6 +15,7 @@ import (
 	"github.com/ferry-project/ferry/core/diag"
 	"github.com/ferry-project/ferry/core/place"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/wire"
 )
 
 func TestDeclined(t *testing.T) {
@@ -28,7 +29,7 @@ func TestDeclined(t *testing.T) {
 				cfg.Policy = Ask
 				rec := &recorder{}
 				cfg.OnEvent = rec.on
-				rec.hook = func(ev Event) {
+				rec.hook = func(ev event.Event) {
 					if _, ok := ev.(event.Offer); ok {
 						p.r.Decline() // from inside the handler: must not block
 					}
@@ -38,7 +39,7 @@ func TestDeclined(t *testing.T) {
 			} else {
 				p = newPair(t, t.Context(), cfg)
 			}
-			_, serr, _, rerr := p.run(t.Context(), Item{Path: src})
+			_, serr, _, rerr := p.run(t.Context(), event.Item{Path: src})
 			if !errors.Is(serr, ErrDeclined) || !errors.Is(rerr, ErrDeclined) {
 				t.Fatalf("send: %v; receive: %v; want ErrDeclined on both", serr, rerr)
 			}
@@ -60,7 +61,7 @@ func TestWrongCode(t *testing.T) {
 	p := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll, hooks: &hooks{attempts: 2}})
 	good := p.send.Code
 	bad := p.send
-	bad.Items = []Item{{Path: src}}
+	bad.Items = []event.Item{{Path: src}}
 	bad.Code = "000000"
 	if good == bad.Code {
 		bad.Code = "111111"
@@ -73,7 +74,7 @@ func TestWrongCode(t *testing.T) {
 		t.Fatalf("a wrong code created %v", n)
 	}
 	// The receiver is still listening, and the right code still works.
-	ssum, serr, _, rerr := p.run(ctx, Item{Path: src})
+	ssum, serr, _, rerr := p.run(ctx, event.Item{Path: src})
 	if serr != nil || rerr != nil {
 		t.Fatalf("right code after a wrong one: %v / %v", serr, rerr)
 	}
@@ -84,7 +85,7 @@ func TestWrongCode(t *testing.T) {
 	// maxAttempts wrong guesses retire the code.
 	p2 := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll, hooks: &hooks{attempts: 2}})
 	retired := make(chan struct{})
-	p2.rev.hook = func(ev Event) {
+	p2.rev.hook = func(ev event.Event) {
 		if c, ok := ev.(event.CodeChanged); ok && c.Reason == event.CodeRetired {
 			close(retired)
 		}
@@ -101,7 +102,7 @@ func TestWrongCode(t *testing.T) {
 		t.Fatalf("CodeChanged %v (old %s, now %s)", changed, p2.send.Code, p2.r.Code())
 	}
 	p2.send.Code = p2.r.Code()
-	if _, serr, _, rerr := p2.run(ctx, Item{Path: src}); serr != nil || rerr != nil {
+	if _, serr, _, rerr := p2.run(ctx, event.Item{Path: src}); serr != nil || rerr != nil {
 		t.Fatalf("new code: %v / %v", serr, rerr)
 	}
 }
@@ -114,7 +115,7 @@ func TestSkipClashOverwrite(t *testing.T) {
 	writeFile(t, filepath.Join(src, "folder", "inner.txt"), []byte("inner"))
 	dest := filepath.Join(dir, "dest")
 	os.Mkdir(dest, 0o755)
-	send := func(overwrite bool, items ...Item) (Summary, Summary) {
+	send := func(overwrite bool, items ...event.Item) (event.Summary, event.Summary) {
 		t.Helper()
 		p := newPair(t, ctx, ReceiverConfig{Dir: dest, Policy: AcceptAll, Overwrite: overwrite})
 		ssum, serr, rsum, rerr := p.run(ctx, items...)
@@ -123,8 +124,8 @@ func TestSkipClashOverwrite(t *testing.T) {
 		}
 		return ssum, rsum
 	}
-	doc := Item{Path: filepath.Join(src, "doc.txt")}
-	folder := Item{Path: filepath.Join(src, "folder")}
+	doc := event.Item{Path: filepath.Join(src, "doc.txt")}
+	folder := event.Item{Path: filepath.Join(src, "folder")}
 
 	send(false, doc, folder)
 	// Identical: skipped, nothing crosses.
@@ -133,7 +134,7 @@ func TestSkipClashOverwrite(t *testing.T) {
 		t.Errorf("second send moved %d bytes, skipped %d", ssum.Bytes, rsum.SkippedBytes)
 	}
 	for _, e := range rsum.Entries {
-		if e.Entry.Kind == KindFile && e.Outcome != Skipped {
+		if e.Entry.Kind == event.KindFile && e.Outcome != event.Skipped {
 			t.Errorf("%s: %v, want skipped", e.Entry.Path, e.Outcome)
 		}
 	}
@@ -176,7 +177,7 @@ func TestSkipClashOverwrite(t *testing.T) {
 
 func TestSaveText(t *testing.T) {
 	p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll, SaveText: true})
-	_, serr, rsum, rerr := p.run(t.Context(), Item{Text: "one"}, Item{Text: "two"})
+	_, serr, rsum, rerr := p.run(t.Context(), event.Item{Text: "one"}, event.Item{Text: "two"})
 	if serr != nil || rerr != nil {
 		t.Fatalf("send: %v; receive: %v", serr, rerr)
 	}
@@ -200,12 +201,12 @@ func TestCancelFromSender(t *testing.T) {
 	p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll})
 	ctx, cancel := context.WithCancelCause(t.Context())
 	defer cancel(nil)
-	p.sev.hook = func(ev Event) {
+	p.sev.hook = func(ev event.Event) {
 		if _, ok := ev.(event.Progress); ok {
 			cancel(errors.New("the user pressed stop"))
 		}
 	}
-	_, serr, _, rerr := p.run(ctx, Item{Path: src})
+	_, serr, _, rerr := p.run(ctx, event.Item{Path: src})
 	if !errors.Is(serr, ErrCancelled) || !errors.Is(rerr, ErrCancelled) {
 		t.Fatalf("send: %v; receive: %v; want ErrCancelled on both", serr, rerr)
 	}
@@ -226,12 +227,12 @@ func TestCancelFromReceiver(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(t.Context())
 	defer cancel(nil)
 	p := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll})
-	p.rev.hook = func(ev Event) {
+	p.rev.hook = func(ev event.Event) {
 		if _, ok := ev.(event.Progress); ok {
 			cancel(errors.New("disk is for something else"))
 		}
 	}
-	_, serr, _, rerr := p.run(t.Context(), Item{Path: src})
+	_, serr, _, rerr := p.run(t.Context(), event.Item{Path: src})
 	if !errors.Is(serr, ErrCancelled) || !errors.Is(rerr, ErrCancelled) {
 		t.Fatalf("send: %v; receive: %v; want ErrCancelled on both", serr, rerr)
 	}
@@ -246,12 +247,12 @@ func TestCancelWhileOfferPending(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(t.Context())
 	defer cancel(nil)
 	p := newPair(t, t.Context(), ReceiverConfig{Policy: Ask})
-	p.rev.hook = func(ev Event) {
+	p.rev.hook = func(ev event.Event) {
 		if _, ok := ev.(event.Offer); ok {
 			cancel(errors.New("changed my mind"))
 		}
 	}
-	_, serr, _, rerr := p.run(ctx, Item{Path: src})
+	_, serr, _, rerr := p.run(ctx, event.Item{Path: src})
 	if !errors.Is(serr, ErrCancelled) || !errors.Is(rerr, ErrCancelled) || !strings.Contains(rerr.Error(), "changed my mind") {
 		t.Fatalf("send: %v; receive: %v", serr, rerr)
 	}
@@ -265,7 +266,7 @@ func TestSilentPeers(t *testing.T) {
 		addr := rawServer(t, t.Context(), "424242", func(c *secure.Conn) { <-hold })
 		src := filepath.Join(t.TempDir(), "f")
 		writeFile(t, src, []byte("x"))
-		_, err := Send(t.Context(), SendConfig{Addrs: []string{addr}, Code: "424242", Identity: sid, Items: []Item{{Path: src}}, Timeout: 300 * time.Millisecond})
+		_, err := Send(t.Context(), SendConfig{Addrs: []string{addr}, Code: "424242", Identity: sid, Items: []event.Item{{Path: src}}, Timeout: 300 * time.Millisecond})
 		if !errors.Is(err, ErrTimeout) {
 			t.Fatalf("send: %v, want ErrTimeout", err)
 		}
@@ -281,11 +282,11 @@ func TestSilentPeers(t *testing.T) {
 	t.Run("sender that stops mid-file", func(t *testing.T) {
 		p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll, Timeout: 300 * time.Millisecond})
 		r := dialRaw(t, t.Context(), p)
-		r.send(msgOffer, offerMsg{Version: protoVersion, Total: 10, Entries: []Entry{{Path: "f", Kind: KindFile, Size: 10}}}.encode())
-		r.expect(msgHello)
-		r.expect(msgAnswer)
-		r.send(msgBegin, beginMsg{}.encode())
-		r.send(msgData, []byte("12345"))
+		r.send(wire.MsgOffer, wire.Offer{Version: wire.Version, Total: 10, Entries: []event.Entry{{Path: "f", Kind: event.KindFile, Size: 10}}}.Encode())
+		r.expect(wire.MsgHello)
+		r.expect(wire.MsgAnswer)
+		r.send(wire.MsgBegin, wire.Begin{}.Encode())
+		r.send(wire.MsgData, []byte("12345"))
 		if err := p.serveErr(t); !errors.Is(err, ErrTimeout) {
 			t.Fatalf("receiver: %v, want ErrTimeout", err)
 		}
@@ -319,13 +320,13 @@ func TestSlowHumanDoesNotTimeOut(t *testing.T) {
 	const timeout = 3 * time.Second
 	p := newPair(t, t.Context(), ReceiverConfig{Policy: Ask, Timeout: timeout})
 	p.send.Timeout = timeout
-	p.rev.hook = func(ev Event) {
+	p.rev.hook = func(ev event.Event) {
 		if _, ok := ev.(event.Offer); ok {
 			// The delay is the behaviour under test, not a synchronisation.
 			time.AfterFunc(2*timeout, p.r.Accept)
 		}
 	}
-	if _, serr, _, rerr := p.run(t.Context(), Item{Path: src}); serr != nil || rerr != nil {
+	if _, serr, _, rerr := p.run(t.Context(), event.Item{Path: src}); serr != nil || rerr != nil {
 		t.Fatalf("send: %v; receive: %v", serr, rerr)
 	}
 }
@@ -336,7 +337,7 @@ func TestSourceChanged(t *testing.T) {
 			src := bigSource(t, 4)
 			p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll})
 			changed := false
-			p.sev.hook = func(ev Event) {
+			p.sev.hook = func(ev event.Event) {
 				if _, ok := ev.(event.Progress); ok && !changed {
 					changed = true
 					switch how {
@@ -352,7 +353,7 @@ func TestSourceChanged(t *testing.T) {
 					}
 				}
 			}
-			_, serr, _, rerr := p.run(t.Context(), Item{Path: src})
+			_, serr, _, rerr := p.run(t.Context(), event.Item{Path: src})
 			if !errors.Is(serr, ErrSourceChanged) || !errors.Is(rerr, ErrSourceChanged) {
 				t.Fatalf("send: %v; receive: %v; want ErrSourceChanged on both", serr, rerr)
 			}
@@ -378,7 +379,7 @@ func TestManySmallFiles(t *testing.T) {
 	var rconn *secure.Conn
 	p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll, hooks: &hooks{secured: func(c *secure.Conn) { rconn = c }}})
 	start := time.Now()
-	ssum, serr, _, rerr := p.run(t.Context(), Item{Path: src})
+	ssum, serr, _, rerr := p.run(t.Context(), event.Item{Path: src})
 	elapsed := time.Since(start)
 	if serr != nil || rerr != nil {
 		t.Fatalf("send: %v; receive: %v", serr, rerr)
@@ -415,13 +416,13 @@ func TestSplitsCoverTheTransferOnly(t *testing.T) {
 	writeFile(t, src, pattern(3<<20, 7))
 	p := newPair(t, t.Context(), ReceiverConfig{Policy: Ask, Diag: true})
 	p.send.Diag = true
-	p.rev.hook = func(ev Event) {
+	p.rev.hook = func(ev event.Event) {
 		if _, ok := ev.(event.Offer); ok {
 			// The delay is the behaviour under test, not a synchronisation.
 			time.AfterFunc(400*time.Millisecond, p.r.Accept)
 		}
 	}
-	ssum, serr, rsum, rerr := p.run(t.Context(), Item{Path: src})
+	ssum, serr, rsum, rerr := p.run(t.Context(), event.Item{Path: src})
 	if serr != nil || rerr != nil {
 		t.Fatalf("send: %v; receive: %v", serr, rerr)
 	}

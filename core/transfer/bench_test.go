@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/wire"
 )
 
 // The manifest codec's cost for an offer of 1,000 entries, a folder of
@@ -15,16 +18,16 @@ const benchOfferEntries = 1000
 
 // benchOffer is 10 folders of 99 files each with realistic names, sizes
 // and times, in the order buildManifest would list them.
-func benchOffer() offerMsg {
-	m := offerMsg{Version: protoVersion, Name: "bench sender"}
+func benchOffer() wire.Offer {
+	m := wire.Offer{Version: wire.Version, Name: "bench sender"}
 	when := time.Date(2026, 7, 14, 9, 30, 0, 123456789, time.UTC)
 	for d := 0; len(m.Entries) < benchOfferEntries; d++ {
 		dir := fmt.Sprintf("holiday/day %02d", d+1)
-		m.Entries = append(m.Entries, Entry{Path: dir, Kind: KindDir, Mode: 0o755, ModTime: when})
+		m.Entries = append(m.Entries, event.Entry{Path: dir, Kind: event.KindDir, Mode: 0o755, ModTime: when})
 		for f := 0; f < 99 && len(m.Entries) < benchOfferEntries; f++ {
 			size := int64(2_000_000 + 7919*len(m.Entries))
-			m.Entries = append(m.Entries, Entry{Path: fmt.Sprintf("%s/IMG_%04d.jpg", dir, len(m.Entries)),
-				Kind: KindFile, Size: size, Mode: 0o644, ModTime: when.Add(time.Duration(len(m.Entries)) * time.Second)})
+			m.Entries = append(m.Entries, event.Entry{Path: fmt.Sprintf("%s/IMG_%04d.jpg", dir, len(m.Entries)),
+				Kind: event.KindFile, Size: size, Mode: 0o644, ModTime: when.Add(time.Duration(len(m.Entries)) * time.Second)})
 			m.Total += size
 		}
 	}
@@ -33,19 +36,19 @@ func benchOffer() offerMsg {
 
 func BenchmarkOfferEncode(b *testing.B) {
 	m := benchOffer()
-	b.SetBytes(int64(len(m.encode())))
+	b.SetBytes(int64(len(m.Encode())))
 	b.ReportAllocs()
 	for b.Loop() {
-		m.encode()
+		m.Encode()
 	}
 }
 
 func BenchmarkOfferDecode(b *testing.B) {
-	enc := benchOffer().encode()
+	enc := benchOffer().Encode()
 	b.SetBytes(int64(len(enc)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := decodeOffer(enc); err != nil {
+		if _, err := wire.DecodeOffer(enc); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -55,7 +58,7 @@ func BenchmarkOfferDecode(b *testing.B) {
 // or BenchmarkOfferDecode would time an early error.
 func TestBenchOfferRoundTrips(t *testing.T) {
 	m := benchOffer()
-	got, err := decodeOffer(m.encode())
+	got, err := wire.DecodeOffer(m.Encode())
 	if err != nil {
 		t.Fatal(err)
 	}

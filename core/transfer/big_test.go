@@ -25,7 +25,7 @@ func TestBigSparseFile(t *testing.T) {
 	src := testkit.SparseFile(t, filepath.Join(t.TempDir(), "sparse.img"), size)
 	p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll, Diag: true})
 	p.send.Diag = true
-	ssum, serr, rsum, rerr := p.run(t.Context(), Item{Path: src})
+	ssum, serr, rsum, rerr := p.run(t.Context(), event.Item{Path: src})
 	if serr != nil || rerr != nil {
 		t.Fatalf("send: %v; receive: %v", serr, rerr)
 	}

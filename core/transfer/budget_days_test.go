@@ -18,7 +18,7 @@ import (
 // handshake over loopback, and returns the receiver's answer.
 func paced(ctx context.Context, p *pair, n int) error {
 	c := p.send
-	c.Items, c.OnEvent, c.PeerKey = []Item{textItem("x")}, nil, nil
+	c.Items, c.OnEvent, c.PeerKey = []event.Item{textItem("x")}, nil, nil
 	c.Code = fmt.Sprintf("%06d", (codeNum(p.r.Code())+1+n)%1_000_000)
 	_, err := Send(ctx, c)
 	return err
@@ -121,7 +121,7 @@ func TestBudgetSharedAcrossReceivers(t *testing.T) {
 		}
 		clock.Add(time.Minute)
 		c := p.send
-		c.Code, c.Items = p.r.Code(), []Item{textItem("honest")}
+		c.Code, c.Items = p.r.Code(), []event.Item{textItem("honest")}
 		switch _, err := Send(ctx, c); {
 		case err == nil:
 			honest++
@@ -159,7 +159,7 @@ func TestPairedOnlyRefusesCodes(t *testing.T) {
 	p, _ := pairedPair(t, ReceiverConfig{Policy: AcceptAll, PairedOnly: true, Budget: budget, hooks: &hooks{checked: log.checked}})
 	for i, code := range []string{p.r.Code(), "000000"} {
 		c := p.send
-		c.Code, c.PeerKey, c.Items, c.OnEvent = code, nil, []Item{textItem("x")}, nil
+		c.Code, c.PeerKey, c.Items, c.OnEvent = code, nil, []event.Item{textItem("x")}, nil
 		_, err := Send(ctx, c)
 		if !errors.Is(err, secure.ErrNoCodes) || errkind.Of(err) != errkind.NotPaired {
 			t.Fatalf("code %d at a paired-only receiver: %v (kind %s), want ErrNoCodes", i+1, err, errkind.Of(err))

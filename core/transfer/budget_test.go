@@ -58,7 +58,7 @@ func TestMistypeTwiceThenThrough(t *testing.T) {
 	good := p.send.Code
 	for i := range 2 {
 		bad := p.send
-		bad.Items, bad.OnEvent = []Item{textItem("x")}, nil
+		bad.Items, bad.OnEvent = []event.Item{textItem("x")}, nil
 		bad.Code = fmt.Sprintf("%06d", (codeNum(good)+1+i)%1_000_000)
 		if _, err := Send(ctx, bad); !errors.Is(err, secure.ErrWrongCode) {
 			t.Fatalf("typo %d: %v, want a wrong code", i+1, err)
@@ -81,7 +81,7 @@ func TestMistypeTwiceThenThrough(t *testing.T) {
 		p.served <- serveResult{sum, err}
 	}()
 	old := p.send
-	old.Items, old.OnEvent = []Item{textItem("again")}, nil
+	old.Items, old.OnEvent = []event.Item{textItem("again")}, nil
 	if _, err := Send(ctx, old); !errors.Is(err, secure.ErrWrongCode) {
 		t.Fatalf("the used code: %v, want a wrong code", err)
 	}
@@ -113,7 +113,7 @@ func TestFixedCodeStays(t *testing.T) {
 	}()
 	for range 3 {
 		bad := p.send
-		bad.Code, bad.Items, bad.OnEvent = "000000", []Item{textItem("x")}, nil
+		bad.Code, bad.Items, bad.OnEvent = "000000", []event.Item{textItem("x")}, nil
 		if _, err := Send(ctx, bad); err == nil {
 			t.Fatal("a wrong code was taken")
 		}
@@ -214,7 +214,7 @@ func TestGuessingAtFullSpeed(t *testing.T) {
 	p := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll, hooks: &hooks{checked: log.checked}})
 	right := p.send.Code
 	var stopped atomic.Int32
-	p.rev.hook = func(ev Event) {
+	p.rev.hook = func(ev event.Event) {
 		if _, ok := ev.(event.CodesStopped); ok {
 			stopped.Add(1)
 		}
@@ -228,7 +228,7 @@ func TestGuessingAtFullSpeed(t *testing.T) {
 	var next atomic.Int64
 	answered, held := guessers(fctx, t, 4, func(ctx context.Context) error {
 		c := p.send
-		c.Items, c.OnEvent = []Item{textItem("x")}, nil
+		c.Items, c.OnEvent = []event.Item{textItem("x")}, nil
 		c.Code = fmt.Sprintf("%06d", (codeNum(right)+1+int(next.Add(1)))%1_000_000)
 		_, err := Send(ctx, c)
 		return err
@@ -248,7 +248,7 @@ func TestGuessingAtFullSpeed(t *testing.T) {
 	// Stopped: the right code is not even checked.
 	c := p.send
 	c.Code = p.r.Code()
-	c.Items, c.OnEvent = []Item{textItem("x")}, nil
+	c.Items, c.OnEvent = []event.Item{textItem("x")}, nil
 	if _, err := Send(ctx, c); !errors.Is(err, secure.ErrCodesHeld) {
 		t.Fatalf("the right code while stopped: %v, want ErrCodesHeld", err)
 	}

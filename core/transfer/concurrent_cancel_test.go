@@ -37,7 +37,7 @@ func TestCancelSessionLeavesOthers(t *testing.T) {
 	g := &gatedConn{holdAfter: 1 << 20, hold: hold, held: make(chan struct{})}
 	heldPath := filepath.Join(src, "held.bin")
 	writeFile(t, heldPath, pattern(4<<20, 7))
-	heldCfg := m.sender("held", Item{Path: heldPath})
+	heldCfg := m.sender("held", event.Item{Path: heldPath})
 	heldCfg.Dialer = gatedDialer(g)
 	heldDone := make(chan error, 1)
 	go func() { _, err := Send(ctx, heldCfg); heldDone <- err }()
@@ -48,18 +48,18 @@ func TestCancelSessionLeavesOthers(t *testing.T) {
 	for i := range 2 {
 		p := filepath.Join(src, fmt.Sprintf("fast%d.bin", i))
 		writeFile(t, p, pattern(8<<20, byte(2+i)))
-		fast = append(fast, m.sender(fmt.Sprint("fast", i), Item{Path: p}))
+		fast = append(fast, m.sender(fmt.Sprint("fast", i), event.Item{Path: p}))
 	}
 	fastErrs := make(chan []error, 1)
 	go func() { fastErrs <- sendAll(ctx, fast...) }()
-	m.waitEvents(ctx, 3, func(ev Event) bool { _, ok := ev.(event.Connected); return ok })
+	m.waitEvents(ctx, 3, func(ev event.Event) bool { _, ok := ev.(event.Connected); return ok })
 
-	testkit.WaitPartialBytes(t, m.dir) // the held sender's bytes are on disk
+	testkit.WaitPartialPrefix(t, m.dir, pattern(4096, 7)) // the held sender's bytes are on disk
 	reason := errors.New("the person cancelled this one")
 	if err := m.r.CancelSession(id, reason); err != nil {
 		t.Fatal(err)
 	}
-	failed := m.waitEvents(ctx, 1, func(ev Event) bool { f, ok := ev.(event.Error); return ok && f.Session != 0 })
+	failed := m.waitEvents(ctx, 1, func(ev event.Event) bool { f, ok := ev.(event.Error); return ok && f.Session != 0 })
 	f := failed[0].(event.Error)
 	if f.Session != id || !errors.Is(f.Err, ErrCancelled) || !errors.Is(f.Err, reason) {
 		t.Fatalf("Failed %+v, want session %d's, wrapping ErrCancelled and the reason", f, id)
@@ -103,6 +103,6 @@ func TestCancelSessionLeavesOthers(t *testing.T) {
 // and returns its session's id.
 func sessionNamed(t *testing.T, m *many, ctx context.Context, name string) int {
 	t.Helper()
-	ev := m.waitEvents(ctx, 1, func(ev Event) bool { c, ok := ev.(event.Connected); return ok && c.PeerName == name })
-	return SessionOf(ev[0])
+	ev := m.waitEvents(ctx, 1, func(ev event.Event) bool { c, ok := ev.(event.Connected); return ok && c.PeerName == name })
+	return event.SessionOf(ev[0])
 }

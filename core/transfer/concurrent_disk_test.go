@@ -29,12 +29,12 @@ func TestServeManySpaceCountsAccepted(t *testing.T) {
 	writeFile(t, b, pattern(5<<20, 2))
 	hold := make(chan struct{})
 	g := &gatedConn{holdAfter: 1 << 20, hold: hold, held: make(chan struct{})}
-	first := m.sender("first", Item{Path: a})
+	first := m.sender("first", event.Item{Path: a})
 	first.Dialer = gatedDialer(g)
 	done := make(chan error, 1)
 	go func() { _, err := Send(ctx, first); done <- err }()
 	<-g.held
-	if _, err := Send(ctx, m.sender("second", Item{Path: b})); !errors.Is(err, ErrNoSpace) {
+	if _, err := Send(ctx, m.sender("second", event.Item{Path: b})); !errors.Is(err, ErrNoSpace) {
 		t.Fatalf("an offer that fits only beside nothing: got %v, want ErrNoSpace", err)
 	}
 	close(hold)
@@ -61,13 +61,13 @@ func TestServeManySpaceCheckedOnAccept(t *testing.T) {
 	writeFile(t, a, pattern(3<<20, 1))
 	writeFile(t, b, pattern(3<<20, 2))
 	recs := []*recorder{{}, {}}
-	sa, sb := m.sender("a", Item{Path: a}), m.sender("b", Item{Path: b})
+	sa, sb := m.sender("a", event.Item{Path: a}), m.sender("b", event.Item{Path: b})
 	sa.OnEvent, sb.OnEvent = recs[0].on, recs[1].on
 	errs := make(chan []error, 1)
 	go func() { errs <- sendAll(ctx, sa, sb) }()
 	offers := m.waitEvents(ctx, 2, isOffered)
-	m.r.AcceptSession(SessionOf(offers[0]))
-	m.r.AcceptSession(SessionOf(offers[1]))
+	m.r.AcceptSession(event.SessionOf(offers[0]))
+	m.r.AcceptSession(event.SessionOf(offers[1]))
 	got := <-errs
 	var ok, noSpace int
 	for i, err := range got {

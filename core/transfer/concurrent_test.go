@@ -67,7 +67,7 @@ func newMany(t *testing.T, ctx context.Context, rcfg ReceiverConfig) *many {
 }
 
 // sender is the config of a sender with a key of its own.
-func (m *many) sender(name string, items ...Item) SendConfig {
+func (m *many) sender(name string, items ...event.Item) SendConfig {
 	m.t.Helper()
 	id, err := secure.NewIdentity()
 	if err != nil {
@@ -94,10 +94,10 @@ func sendAll(ctx context.Context, cfgs ...SendConfig) []error {
 
 // waitEvents waits until the receiver's recorder holds n events that
 // match.
-func (m *many) waitEvents(ctx context.Context, n int, match func(Event) bool) []Event {
+func (m *many) waitEvents(ctx context.Context, n int, match func(event.Event) bool) []event.Event {
 	m.t.Helper()
 	for {
-		var got []Event
+		var got []event.Event
 		for _, ev := range m.rev.all() {
 			if match(ev) {
 				got = append(got, ev)
@@ -127,7 +127,7 @@ func (m *many) idle(ctx context.Context) {
 	}
 }
 
-func isOffered(ev Event) bool { _, ok := ev.(event.Offer); return ok }
+func isOffered(ev event.Event) bool { _, ok := ev.(event.Offer); return ok }
 
 // Three senders at once, three questions open at once, each answered for
 // its own session: two accepted, one declined. A fourth sender, while
@@ -142,7 +142,7 @@ func TestServeManyQuestionsPerSession(t *testing.T) {
 	for i, name := range []string{"anna", "ben", "cleo"} {
 		p := filepath.Join(src, name+".bin")
 		writeFile(t, p, pattern(300<<10+i, byte(i)))
-		cfgs = append(cfgs, m.sender(name, Item{Path: p}))
+		cfgs = append(cfgs, m.sender(name, event.Item{Path: p}))
 	}
 	errs := make(chan []error, 1)
 	go func() { errs <- sendAll(ctx, cfgs...) }()
@@ -151,7 +151,7 @@ func TestServeManyQuestionsPerSession(t *testing.T) {
 	// All three are open at once: a fourth sender is busy.
 	extra := filepath.Join(src, "dora.bin")
 	writeFile(t, extra, []byte("late"))
-	_, err := Send(ctx, m.sender("dora", Item{Path: extra}))
+	_, err := Send(ctx, m.sender("dora", event.Item{Path: extra}))
 	var busy *secure.BusyError
 	if !errors.As(err, &busy) || busy.Running != 3 {
 		t.Fatalf("a fourth sender while three run: got %v, want busy with 3 transfers", err)
@@ -202,7 +202,7 @@ func TestServeManyQuestionsPerSession(t *testing.T) {
 	// Every session-scoped event is stamped, and a session's events are
 	// one peer's. A session ends (Finished, Failed) after its sender has
 	// its result.
-	m.waitEvents(ctx, 3, func(ev Event) bool {
+	m.waitEvents(ctx, 3, func(ev event.Event) bool {
 		switch e := ev.(type) {
 		case event.Done:
 			return e.Session != 0
@@ -212,13 +212,13 @@ func TestServeManyQuestionsPerSession(t *testing.T) {
 		return false
 	})
 	peerOf := map[int]string{}
-	ended := map[int]Event{}
+	ended := map[int]event.Event{}
 	for _, ev := range m.rev.all() {
-		id := SessionOf(ev)
+		id := event.SessionOf(ev)
 		switch e := ev.(type) {
 		case event.Connected:
 			peerOf[id] = e.PeerName
-		case EntryDone:
+		case event.EntryDone:
 			if want := peerOf[id] + ".bin"; e.SavedAs != want {
 				t.Errorf("session %d (%s) saved %q", id, peerOf[id], e.SavedAs)
 			}
@@ -256,10 +256,10 @@ func TestServeManyAcceptAnswersOldest(t *testing.T) {
 	writeFile(t, a, []byte("first"))
 	writeFile(t, b, []byte("second"))
 	first := make(chan error, 1)
-	go func() { _, err := Send(ctx, m.sender("first", Item{Path: a})); first <- err }()
+	go func() { _, err := Send(ctx, m.sender("first", event.Item{Path: a})); first <- err }()
 	m.waitEvents(ctx, 1, isOffered)
 	second := make(chan error, 1)
-	go func() { _, err := Send(ctx, m.sender("second", Item{Path: b})); second <- err }()
+	go func() { _, err := Send(ctx, m.sender("second", event.Item{Path: b})); second <- err }()
 	m.waitEvents(ctx, 2, isOffered)
 	m.r.Decline()
 	if err := <-first; !errors.Is(err, ErrDeclined) {
@@ -291,14 +291,14 @@ func TestServeManySameNames(t *testing.T) {
 				data := pattern(1<<20+i*1000, byte(10+i))
 				writeFile(t, p, data)
 				contents[string(data)] = true
-				cfgs = append(cfgs, m.sender(fmt.Sprint("s", i), Item{Path: p}))
+				cfgs = append(cfgs, m.sender(fmt.Sprint("s", i), event.Item{Path: p}))
 			}
 			errs := make(chan []error, 1)
 			go func() { errs <- sendAll(ctx, cfgs...) }()
 			// Both offers are in before either is answered: both are
 			// in flight at once.
 			for _, ev := range m.waitEvents(ctx, 2, isOffered) {
-				if err := m.r.AcceptSession(SessionOf(ev)); err != nil {
+				if err := m.r.AcceptSession(event.SessionOf(ev)); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -307,7 +307,7 @@ func TestServeManySameNames(t *testing.T) {
 					t.Fatalf("sender %d: %v", i, err)
 				}
 			}
-			done := eventsOf[EntryDone](m.rev)
+			done := eventsOf[event.EntryDone](m.rev)
 			if len(done) != 2 {
 				t.Fatalf("%d EntryDone, want 2", len(done))
 			}
@@ -352,11 +352,11 @@ func TestServeManySameSenderTwice(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "same.bin")
 	data := pattern(2<<20, 7)
 	writeFile(t, p, data)
-	cfg := m.sender("twice", Item{Path: p})
+	cfg := m.sender("twice", event.Item{Path: p})
 	errs := make(chan []error, 1)
 	go func() { errs <- sendAll(ctx, cfg, cfg) }()
 	for _, ev := range m.waitEvents(ctx, 2, isOffered) {
-		m.r.AcceptSession(SessionOf(ev))
+		m.r.AcceptSession(event.SessionOf(ev))
 	}
 	for i, err := range <-errs {
 		if err != nil {
@@ -439,7 +439,7 @@ func TestServeManySlowSenderDoesNotSlowOthers(t *testing.T) {
 	slowConn := &gatedConn{rate: 1 << 20, holdAfter: 1 << 20, hold: hold, held: make(chan struct{})}
 	slowPath := filepath.Join(src, "slow.bin")
 	writeFile(t, slowPath, pattern(3<<20, 1))
-	slow := m.sender("slow", Item{Path: slowPath})
+	slow := m.sender("slow", event.Item{Path: slowPath})
 	slow.Dialer = gatedDialer(slowConn)
 	slowDone := make(chan error, 1)
 	go func() { _, err := Send(ctx, slow); slowDone <- err }()
@@ -449,7 +449,7 @@ func TestServeManySlowSenderDoesNotSlowOthers(t *testing.T) {
 	for i := range 2 {
 		p := filepath.Join(src, fmt.Sprintf("fast%d.bin", i))
 		writeFile(t, p, pattern(24<<20, byte(2+i)))
-		fast = append(fast, m.sender(fmt.Sprint("fast", i), Item{Path: p}))
+		fast = append(fast, m.sender(fmt.Sprint("fast", i), event.Item{Path: p}))
 	}
 	for i, err := range sendAll(ctx, fast...) {
 		if err != nil {
@@ -488,7 +488,7 @@ func TestServeManyResumeEach(t *testing.T) {
 		p := filepath.Join(src, fmt.Sprint(i), "video.bin") // one name for both
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		writeFile(t, p, pattern(4<<20+i, byte(20+i)))
-		cfgs = append(cfgs, m.sender(fmt.Sprint("s", i), Item{Path: p}))
+		cfgs = append(cfgs, m.sender(fmt.Sprint("s", i), event.Item{Path: p}))
 	}
 	// First run: each sender is held after 1 MiB, then cut.
 	var conns []*gatedConn
@@ -515,7 +515,7 @@ func TestServeManyResumeEach(t *testing.T) {
 		}
 	}
 	// Both sessions end; their partial files stay.
-	m.waitEvents(ctx, 2, func(ev Event) bool { f, ok := ev.(event.Error); return ok && f.Session != 0 })
+	m.waitEvents(ctx, 2, func(ev event.Event) bool { f, ok := ev.(event.Error); return ok && f.Session != 0 })
 	parts, _ := os.ReadDir(filepath.Join(dir, place.PartialDir))
 	if len(parts) != 2 {
 		t.Fatalf("partial files after the cut: %d, want one per sender", len(parts))
@@ -529,8 +529,8 @@ func TestServeManyResumeEach(t *testing.T) {
 		}
 	}
 	var resumed int
-	for _, e := range eventsOf[EntryDone](m.rev) {
-		if e.Outcome == Resumed {
+	for _, e := range eventsOf[event.EntryDone](m.rev) {
+		if e.Outcome == event.Resumed {
 			resumed++
 		}
 	}
@@ -570,7 +570,7 @@ func TestServeManyCodeLetsInOne(t *testing.T) {
 	writeFile(t, a, pattern(1<<20, 1))
 	writeFile(t, b, pattern(1<<20, 2))
 	firstDone := make(chan error, 1)
-	go func() { _, err := Send(ctx, m.sender("a", Item{Path: a})); firstDone <- err }()
+	go func() { _, err := Send(ctx, m.sender("a", event.Item{Path: a})); firstDone <- err }()
 	offer := m.waitEvents(ctx, 1, isOffered)[0]
 	// The code changed at the proof: the first offer still waits.
 	changed := eventsOf[event.CodeChanged](m.rev)
@@ -578,7 +578,7 @@ func TestServeManyCodeLetsInOne(t *testing.T) {
 		t.Fatalf("code changes before the first offer is answered: %+v (first code %s, Code() %s)", changed, code, m.r.Code())
 	}
 	next := changed[0].Code
-	second := m.sender("b", Item{Path: b})
+	second := m.sender("b", event.Item{Path: b})
 	second.Code = code
 	if _, err := Send(ctx, second); !errors.Is(err, secure.ErrWrongCode) {
 		t.Fatalf("a second sender with the used code while the first runs: got %v, want a wrong code", err)
@@ -586,7 +586,7 @@ func TestServeManyCodeLetsInOne(t *testing.T) {
 	if got := budget.Wrong(); got != 1 {
 		t.Fatalf("the budget counted %d wrong codes after the used code was tried, want 1", got)
 	}
-	if err := m.r.AcceptSession(SessionOf(offer)); err != nil {
+	if err := m.r.AcceptSession(event.SessionOf(offer)); err != nil {
 		t.Fatalf("the first session after its code was used up: %v", err)
 	}
 	if err := <-firstDone; err != nil {
@@ -599,7 +599,7 @@ func TestServeManyCodeLetsInOne(t *testing.T) {
 	second.Code = next
 	go func() { _, err := Send(ctx, second); firstDone <- err }()
 	offers := m.waitEvents(ctx, 2, isOffered)
-	m.r.AcceptSession(SessionOf(offers[1]))
+	m.r.AcceptSession(event.SessionOf(offers[1]))
 	if err := <-firstDone; err != nil {
 		t.Fatalf("the next sender with the next code: %v", err)
 	}
@@ -618,7 +618,7 @@ func TestServeManyWrongCodesDuringTransfers(t *testing.T) {
 	for i := range 2 {
 		p := filepath.Join(src, fmt.Sprint("h", i, ".bin"))
 		writeFile(t, p, pattern(32<<20, byte(40+i)))
-		honest = append(honest, m.sender(fmt.Sprint("honest", i), Item{Path: p}))
+		honest = append(honest, m.sender(fmt.Sprint("honest", i), event.Item{Path: p}))
 	}
 	junk := filepath.Join(src, "junk.txt")
 	writeFile(t, junk, []byte("x"))
@@ -635,7 +635,7 @@ func TestServeManyWrongCodesDuringTransfers(t *testing.T) {
 	var mu sync.Mutex
 	outcomes := map[string]int{}
 	for i := range guessers {
-		g := m.sender(fmt.Sprint("guesser", i), Item{Path: junk})
+		g := m.sender(fmt.Sprint("guesser", i), event.Item{Path: junk})
 		g.Code = fmt.Sprintf("%06d", 100000+i)
 		wg.Add(1)
 		go func() {
@@ -701,9 +701,9 @@ func TestMaxConcurrentBounds(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "one.txt")
 	writeFile(t, p, []byte("one"))
 	done := make(chan error, 1)
-	go func() { _, err := Send(ctx, m.sender("one", Item{Path: p})); done <- err }()
+	go func() { _, err := Send(ctx, m.sender("one", event.Item{Path: p})); done <- err }()
 	m.waitEvents(ctx, 1, isOffered)
-	_, err := Send(ctx, m.sender("two", Item{Path: p}))
+	_, err := Send(ctx, m.sender("two", event.Item{Path: p}))
 	var busy *secure.BusyError
 	if !errors.As(err, &busy) || busy.Running != 1 {
 		t.Fatalf("a second sender with MaxConcurrent 1: got %v, want busy with 1 transfer", err)
@@ -714,7 +714,7 @@ func TestMaxConcurrentBounds(t *testing.T) {
 	}
 	// The next sender is served: ServeMany goes on.
 	m.idle(ctx)
-	go func() { _, err := Send(ctx, m.sender("three", Item{Path: p})); done <- err }()
+	go func() { _, err := Send(ctx, m.sender("three", event.Item{Path: p})); done <- err }()
 	m.waitEvents(ctx, 2, isOffered)
 	m.r.Accept()
 	if err := <-done; err != nil {
@@ -750,12 +750,12 @@ func TestServeManyHandshakeAfterCodeUsed(t *testing.T) {
 	m := newMany(t, ctx, ReceiverConfig{MaxConcurrent: 2, Policy: AcceptAll, hooks: h, Budget: budget})
 	p := filepath.Join(t.TempDir(), "f.txt")
 	writeFile(t, p, []byte("hello"))
-	first, late := m.sender("first", Item{Path: p}), m.sender("late", Item{Path: p})
+	first, late := m.sender("first", event.Item{Path: p}), m.sender("late", event.Item{Path: p})
 	firstDone, lateDone := make(chan error, 1), make(chan error, 1)
 	go func() { _, err := Send(ctx, first); firstDone <- err }()
 	<-firstGuess
 	go func() { _, err := Send(ctx, late); lateDone <- err }()
-	m.waitEvents(ctx, 1, func(ev Event) bool { c, ok := ev.(event.CodeChanged); return ok && c.Reason == event.CodeUsed })
+	m.waitEvents(ctx, 1, func(ev event.Event) bool { c, ok := ev.(event.CodeChanged); return ok && c.Reason == event.CodeUsed })
 	close(release)
 	if err := <-lateDone; !errors.Is(err, secure.ErrWrongCode) {
 		t.Fatalf("a handshake begun under the code another used up: got %v, want a wrong code", err)
@@ -784,13 +784,13 @@ func TestServeManyPairedBesideCode(t *testing.T) {
 	a, b := filepath.Join(src, "paired.txt"), filepath.Join(src, "coded.txt")
 	writeFile(t, a, []byte("by pins"))
 	writeFile(t, b, []byte("by code"))
-	paired := m.sender("paired", Item{Path: a})
+	paired := m.sender("paired", event.Item{Path: a})
 	paired.Identity, paired.Code, paired.PeerKey = sid, "", rid.Public()
 	errs := make(chan []error, 1)
-	go func() { errs <- sendAll(ctx, paired, m.sender("coded", Item{Path: b})) }()
+	go func() { errs <- sendAll(ctx, paired, m.sender("coded", event.Item{Path: b})) }()
 	offers := m.waitEvents(ctx, 2, isOffered)
 	for _, ev := range offers {
-		m.r.AcceptSession(SessionOf(ev))
+		m.r.AcceptSession(event.SessionOf(ev))
 	}
 	for i, err := range <-errs {
 		if err != nil {
@@ -805,8 +805,8 @@ func TestServeManyPairedBesideCode(t *testing.T) {
 		t.Fatalf("Connected: %+v", byName)
 	}
 	// Both sessions end after their senders have their results.
-	m.waitEvents(ctx, 2, func(ev Event) bool { f, ok := ev.(event.Done); return ok && f.Session != 0 })
-	m.waitEvents(ctx, 1, func(ev Event) bool { _, ok := ev.(event.CodeChanged); return ok })
+	m.waitEvents(ctx, 2, func(ev event.Event) bool { f, ok := ev.(event.Done); return ok && f.Session != 0 })
+	m.waitEvents(ctx, 1, func(ev event.Event) bool { _, ok := ev.(event.CodeChanged); return ok })
 	used := eventsOf[event.CodeChanged](m.rev)
 	if len(used) != 1 || used[0].Reason != event.CodeUsed || m.r.Code() == code {
 		t.Fatalf("code changes: %+v: want the code sender's transfer alone to use the code", used)
@@ -833,7 +833,7 @@ func TestServeManySameNameFlagged(t *testing.T) {
 	writeFile(t, p, []byte("hello"))
 	errs := make(chan error, 3)
 	send := func(name string, offers int) event.Offer {
-		cfg := m.sender(name, Item{Path: p}) // the code shown now
+		cfg := m.sender(name, event.Item{Path: p}) // the code shown now
 		go func() { _, err := Send(ctx, cfg); errs <- err }()
 		return m.waitEvents(ctx, offers, isOffered)[offers-1].(event.Offer)
 	}
@@ -855,7 +855,7 @@ func TestServeManySameNameFlagged(t *testing.T) {
 	// In the second session's order: Connected, SameName, Offer.
 	var order []string
 	for _, ev := range m.rev.all() {
-		if SessionOf(ev) == second.Session {
+		if event.SessionOf(ev) == second.Session {
 			order = append(order, ev.Type())
 		}
 	}

@@ -17,12 +17,6 @@ import (
 // this is the only dial timeout.
 const dialTimeout = 4 * time.Second
 
-// dialOne opens a TCP connection to one address, within dialTimeout.
-func dialOne(ctx context.Context, addr string) (net.Conn, error) {
-	d := net.Dialer{Timeout: dialTimeout}
-	return d.DialContext(ctx, "tcp", addr)
-}
-
 // dialFirst connects to the first of addrs that answers, with dial (or
 // dialOne). It tries them in order, one at a time, and stops early when
 // ctx is done: one at a time, not all at once, so that a receiver never

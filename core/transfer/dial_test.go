@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 // TestDialFirst points at a closed port first and a listener second:
@@ -105,13 +107,13 @@ func TestSendTriesEveryAddress(t *testing.T) {
 
 	p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll})
 	p.send.Addrs = append([]string{deadAddr}, p.send.Addrs...)
-	if _, serr, _, rerr := p.run(t.Context(), Item{Text: "hello"}); serr != nil || rerr != nil {
+	if _, serr, _, rerr := p.run(t.Context(), event.Item{Text: "hello"}); serr != nil || rerr != nil {
 		t.Fatalf("send to the second address: %v; receiver: %v", serr, rerr)
 	}
 
 	cfg := p.send
 	cfg.Addrs = []string{deadAddr, deadAddr}
-	cfg.Items = []Item{{Text: "hello"}}
+	cfg.Items = []event.Item{{Text: "hello"}}
 	_, err = Send(t.Context(), cfg)
 	var opErr *net.OpError
 	if err == nil || strings.Count(err.Error(), deadAddr) != 2 || !errors.As(err, &opErr) {

@@ -39,7 +39,7 @@ func TestOfferBiggerThanDisk(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "two-megs.bin")
 	writeFile(t, src, pattern(2<<20, 3))
 	p := newPair(t, t.Context(), ReceiverConfig{Dir: dest, Policy: AcceptAll})
-	_, serr, _, rerr := p.run(t.Context(), Item{Path: src})
+	_, serr, _, rerr := p.run(t.Context(), event.Item{Path: src})
 	if !errors.Is(serr, ErrNoSpace) || !errors.Is(rerr, ErrNoSpace) {
 		t.Fatalf("send: %v; receive: %v; want ErrNoSpace on both", serr, rerr)
 	}
@@ -57,7 +57,7 @@ func TestDiskFillsUp(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "three-megs.bin")
 	writeFile(t, src, pattern(3<<20, 4))
 	p := newPair(t, t.Context(), ReceiverConfig{Dir: dest, Policy: Ask})
-	p.rev.hook = func(ev Event) {
+	p.rev.hook = func(ev event.Event) {
 		if _, ok := ev.(event.Offer); ok {
 			// Someone else takes most of the disk while the person decides.
 			if err := os.WriteFile(filepath.Join(dest, "filler"), make([]byte, 2<<20), 0o644); err != nil {
@@ -66,7 +66,7 @@ func TestDiskFillsUp(t *testing.T) {
 			p.r.Accept()
 		}
 	}
-	_, serr, _, rerr := p.run(t.Context(), Item{Path: src})
+	_, serr, _, rerr := p.run(t.Context(), event.Item{Path: src})
 	if !errors.Is(serr, ErrNoSpace) || !errors.Is(rerr, ErrNoSpace) {
 		t.Fatalf("send: %v; receive: %v; want ErrNoSpace on both", serr, rerr)
 	}

@@ -1,6 +1,9 @@
-// Package transfer owns what crosses a Ferry connection once it is
-// secure: the offer, the receiver's answer, the files, folders and text
-// snippets, their hashes, and the safe writes at the receiving end. It is
+// Package transfer owns the sessions that carry a transfer once a Ferry
+// connection is secure: the sender's offer and the receiver's answer,
+// the files, folders and text snippets, their hashes, and the safe
+// writes at the receiving end. The messages themselves, their bytes and
+// the table of who sends what when are core/wire's; placing files on
+// disk is core/place's, the guess budget core/guess's. It is
 // the API every front end (cli, gui, mobile) uses: Send on one side,
 // NewReceiver/Serve/Accept/Decline on the other (ServeMany and
 // AcceptSession/DeclineSession for several senders at once), and a
@@ -41,6 +44,85 @@
 //     chunk allocates nothing on either end: BLAKE3 runs on the caller's
 //     goroutine over fixed buffers (see hasher).
 //   - Events are delivered in order, never concurrently.
+//
+// # Events
+//
+// The engine's events are the schema's types (core/app/event). They are
+// delivered by calling the configured func from the transfer's
+// goroutine, in order; a handler must not block for long (the GUI hands
+// them to fyne.Do, the CLI prints). What each end emits:
+//
+//   - event.Connected: the handshake succeeded; the peer is who it says
+//     it is. WrongCodes (receiver, code mode) is how many wrong codes
+//     this receiver checked since its last transfer made with a code (or
+//     since it started) before this sender's code proved right: not
+//     zero, the sender may be a guesser who got lucky, and a front end
+//     never pins its key without saying so in the question.
+//   - event.Offer (receiver): an offer arrived and waits for Accept or
+//     Decline (AcceptSession, DeclineSession with several open at once),
+//     unless the policy answers it.
+//   - event.Accepted (sender), By event.ByPeer: the receiver accepted;
+//     TotalBytes is the number of bytes that will actually cross (skips
+//     and resumes already taken off).
+//   - event.Progress, at most a few times a second while bytes move.
+//   - event.EntryDone: one entry is verified and in place (or skipped).
+//   - event.Text (receiver): a text snippet arrived; it is not saved
+//     unless the receiver was configured to save texts.
+//   - event.CodeChanged (receiver): the code a sender must type changed
+//     (CodeRetired after too many wrong codes, CodeUsed after a
+//     transfer made with a code the receiver picked, CodeRenewed by
+//     Receiver.NewCode).
+//   - event.CodesHeld (receiver): after too many wrong codes the
+//     receiver checks none before Until; a sender that tries sooner,
+//     with any code, is told secure.ErrCodesHeld and may try again
+//     later. Wrong counts the wrong codes checked on the device
+//     (core/guess's count, which no start resets).
+//     Emitted after each wrong code that is past the free ones, so at
+//     most as often as the guess budget allows.
+//   - event.CodeLonger (receiver): the code is longer than 6 digits
+//     because 12 or 24 wrong codes were tried on the device
+//     (core/guess's Digits). Emitted as a Receiver first serves with
+//     such a code, and whenever a code of another length follows.
+//   - event.CodesStopped (receiver): the guess budget is spent. No code
+//     is checked until a person asks for a new one (Receiver.NewCode) or
+//     starts the receiver by hand (guess.Config.ByPerson); every sender
+//     with a code is told secure.ErrCodesHeld. Paired senders are still
+//     served. Emitted by the wrong code that spends the budget, and, for
+//     a budget that a Receiver was given spent (kept from before a
+//     restart, or a damaged record), once as that Receiver first serves.
+//     A front end says what happened and how to go on (ErrCodesStopped
+//     is the error to end with).
+//   - event.Refused (receiver): a sender asked for a transfer without a
+//     code and the paired-mode handshake refused it, or asked with a code
+//     a receiver that takes paired senders only (CodesOff); Serve goes on
+//     waiting. The sender was told too (secure.ErrNotPaired,
+//     secure.ErrKeyChanged or secure.ErrNoCodes). Nothing else is a
+//     refusal: wrong codes are counted (see CodeChanged), and a
+//     connection that fails for any other reason (a port scan, another
+//     version, a stall) is closed unreported. A refusal costs a sender a
+//     few bytes, so a flood is reported in part: at most 4 at once, then
+//     one a second; Dropped counts those left out since the last one
+//     reported. The engine sets Reason, Addr, Dropped, Err and, for
+//     NotTrusted, PeerFingerprint and PeerKey; it leaves the words to
+//     core/app.
+//   - event.Unproven (sender on SendConfig.Listener): a connection ended
+//     before its peer proved the code, and Send waits for the next (see
+//     SendConfig.Listener for what counts as a guess). At Allowed, Send
+//     stops with ErrCodesStopped.
+//   - event.Diag, every few seconds when diagnostics are on: this end's
+//     stage split over the last interval.
+//   - event.Done: the transfer is complete and every entry was
+//     confirmed; the engine sets Summary and Session only.
+//   - event.Error: the transfer ended without completing; Err wraps one
+//     of the package's sentinel errors where one applies, and Session is
+//     0 when the failure is the receiver's own (Serve's listener, a
+//     handshake that ServeConn ran). The engine sets Err and Session
+//     only.
+//
+// A receiver's events of one session carry its id (event.SessionOf): 1,
+// 2, 3 ... in the order the sessions passed their handshakes on this
+// Receiver (every Serve, ServeMany and ServeConn counted); the receiver's
+// own events and every event of a sender carry 0.
 //
 // # Sources
 //
@@ -166,7 +248,7 @@
 // it. ServeMany returns no session's outcome: each ends with its own
 // Done or Error event. Every event of a session carries the
 // session's id (Session on Connected, Offer, Progress, EntryDone,
-// Text, Diag, Done and Error; SessionOf reads it),
+// Text, Diag, Done and Error; event.SessionOf reads it),
 // numbered from 1 in the order sessions passed their handshakes on the
 // Receiver; events of the receiver as a whole (CodeChanged, CodesHeld,
 // CodesStopped, Refused) carry none. Events of all sessions go to the
@@ -365,11 +447,13 @@
 //     retired meanwhile is refused unchecked (secure.ErrCodeRetired).
 //     Every wrong code also counts against the device's guess budget
 //     (core/guess: a Budget that every Receiver of the device shares,
-//     kept across restarts by a guess.Store): 6 checked at once, then
-//     one after each of 0.5 s, 1 s ... 16 s, then none after 12 until a
-//     person acts (Receiver.NewCode, or a start by hand:
-//     guess.Config.ByPerson); wrong codes never expire. A guess that
-//     comes sooner is refused unchecked (secure.ErrCodesHeld).
+//     kept across restarts and processes by a guess.Store): in each
+//     block of 12, 6 checked at once, then one after each of a doubling
+//     wait, then none until a person acts (Receiver.NewCode, or a start
+//     by hand: guess.Config.ByPerson), which lifts the stop and resets
+//     nothing; the codes a receiver picks grow two digits with each
+//     block (6, 8, 10: guess.Digits, told by event.CodeLonger). A guess
+//     that comes sooner is refused unchecked (secure.ErrCodesHeld).
 //     CodesHeld and CodesStopped tell the front end. A successful
 //     transfer does not reset the budget, or an attacker would get a
 //     new one with every honest transfer. A PairedOnly receiver checks
@@ -390,62 +474,10 @@
 //
 // # Wire protocol (version 2)
 //
-// The version is core/secure's ProtocolVersion: a peer of another
-// version is refused in the preamble, before any of this, as
-// secure.ErrIncompatibleVersion on both ends; a hello or offer of another
-// version inside the handshake is refused with that error too. In
-// version 1, an answer's have carried the receiver's hash of its file,
-// and there were no hashes and matches messages.
-//
-// A connection refused before this stream begins (a wrong or retired
-// code, codes held back, not paired, codes off, or busy) gets one of
-// core/secure's rejections instead: a zero length and a reason byte, in
-// cleartext, and for busy one more byte, the number of transfers the
-// receiver runs (1 to 255; see core/secure's doc, "busy"). A sender of
-// before that byte reads the reason and stops there.
-//
-// After core/secure's handshake, each direction of the encrypted stream
-// is a sequence of messages:
-//
-//	type    uint8
-//	length  uint32, big-endian: the body's size
-//	body    length bytes
-//
-// Each type has a maximum body size, checked before anything is read or
-// allocated (exceeding it is ErrProtocol), and is accepted only in the
-// states listed for it; the code declares both in one table
-// (protocol.go), which both ends read through. Integers in bodies are varints
-// (encoding/binary: uvarint unsigned, varint zigzag-signed); a string is
-// a uvarint length then that many bytes of UTF-8; a hash is 32 raw bytes
-// of BLAKE3-256. A body with trailing bytes is malformed. Messages:
-//
-//	1  hello      R→S  version u8 (=2), device name string (≤128)
-//	2  offer      S→R  version u8 (=2), device name string (≤128),
-//	                   count uvarint (≤100,000), total uvarint,
-//	                   count × entry{kind u8 (1 file, 2 folder, 3 text),
-//	                   path string (≤4096), size uvarint, mode uvarint
-//	                   (permission bits only, ≤0o777), mtime seconds
-//	                   varint, mtime nanoseconds uvarint (<1e9); 0,0 means
-//	                   unknown}; ≤4 MiB
-//	3  answer     R→S  count uvarint, count × {index uvarint, action u8,
-//	                   then for action 2 only: offset uvarint, hash};
-//	                   ≤5 MiB
-//	4  begin      S→R  index uvarint, offset uvarint
-//	5  data       S→R  1..262,076 bytes of the current entry (a
-//	                   constant of this version, not a buffer size)
-//	6  end        S→R  index uvarint, hash
-//	7  skip       S→R  index uvarint
-//	8  confirm    R→S  index uvarint, outcome u8 (Outcome), saved-as string
-//	9  finish     S→R  empty
-//	10 done       R→S  wall ns uvarint, count uvarint (≤32),
-//	                   count × {ns, bytes, calls uvarint}: diag.Split,
-//	                   CPU used ns uvarint, CPU waited ns uvarint, cores
-//	                   uvarint (≤65,536; 0: not measured): diag.CPU
-//	11 abort      both code u8, reason string (≤512)
-//	12 keepalive  both empty
-//	13 hashes     S→R  count uvarint, count × {index uvarint, hash};
-//	                   ≤4 MiB
-//	14 matches    R→S  count uvarint, count × index uvarint; ≤512 KiB
+// The messages, their encodings, their limits and the table of which
+// end sends each and when the other takes it are core/wire's: its
+// package doc lists them, with the version and the framing. What follows
+// is the order in which the sessions send them.
 //
 // Order. The sender sends offer and flushes; the receiver sends hello as
 // soon as the handshake ends (the sender's first read also reveals a
@@ -483,10 +515,8 @@
 // connection, which can destroy the abort before it is read. A receiver
 // that times out a silent sender aborts with the timeout code too.
 //
-// Abort codes: 1 internal, 2 cancelled, 3 declined, 4 refused path,
-// 5 no space, 6 protocol, 7 verify (hash mismatch), 8 source changed,
-// 9 timeout. The receiver of an abort returns an error wrapping the
-// matching sentinel, with the reason in its text. The code an end sends
+// Abort codes (their values are in core/wire's doc): the receiver of
+// an abort returns an error wrapping the sentinel its code names, with the reason in its text. The code an end sends
 // follows from its error's kind (core/errkind, below), so an error that
 // wraps two sentinels always travels as the same code.
 //

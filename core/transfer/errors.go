@@ -13,53 +13,37 @@ import (
 	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/place"
 	"github.com/ferry-project/ferry/core/secure"
-)
-
-// abortCode is the wire form of why a transfer ended early. It is read
-// from an error's kind (errkind.Of, with the engine's rules: kindOf, kinds.go); the mapping lives here and
-// nowhere else.
-type abortCode uint8
-
-const (
-	codeInternal      abortCode = 1 // anything else: disk errors, bugs
-	codeCancelled     abortCode = 2
-	codeDeclined      abortCode = 3
-	codeRefusedPath   abortCode = 4
-	codeNoSpace       abortCode = 5
-	codeProtocol      abortCode = 6
-	codeVerify        abortCode = 7
-	codeSourceChanged abortCode = 8
-	codeTimeout       abortCode = 9
+	"github.com/ferry-project/ferry/core/wire"
 )
 
 // abortCodes gives the wire code of each kind that has one, and the
 // sentinel the receiver of that code wraps. Kinds without a code travel
-// as codeInternal.
+// as wire.CodeInternal.
 var abortCodes = []struct {
-	code     abortCode
+	code     wire.AbortCode
 	kind     errkind.Kind
 	sentinel error
 }{
-	{codeCancelled, errkind.Cancelled, ErrCancelled},
-	{codeDeclined, errkind.Declined, ErrDeclined},
-	{codeRefusedPath, errkind.RefusedPath, ErrRefusedPath},
-	{codeNoSpace, errkind.NoSpace, ErrNoSpace},
-	{codeProtocol, errkind.Protocol, ErrProtocol},
-	{codeVerify, errkind.Verify, ErrVerify},
-	{codeSourceChanged, errkind.SourceChanged, ErrSourceChanged},
-	{codeTimeout, errkind.Timeout, ErrTimeout},
+	{wire.CodeCancelled, errkind.Cancelled, ErrCancelled},
+	{wire.CodeDeclined, errkind.Declined, ErrDeclined},
+	{wire.CodeRefusedPath, errkind.RefusedPath, ErrRefusedPath},
+	{wire.CodeNoSpace, errkind.NoSpace, ErrNoSpace},
+	{wire.CodeProtocol, errkind.Protocol, ErrProtocol},
+	{wire.CodeVerify, errkind.Verify, ErrVerify},
+	{wire.CodeSourceChanged, errkind.SourceChanged, ErrSourceChanged},
+	{wire.CodeTimeout, errkind.Timeout, ErrTimeout},
 }
 
 // codeSentinels is the sentinel each known code wraps on receipt.
-var codeSentinels = func() map[abortCode]error {
-	m := make(map[abortCode]error, len(abortCodes))
+var codeSentinels = func() map[wire.AbortCode]error {
+	m := make(map[wire.AbortCode]error, len(abortCodes))
 	for _, a := range abortCodes {
 		m[a.code] = a.sentinel
 	}
 	return m
 }()
 
-// errPeerFailed is what an Abort with codeInternal (or an unknown code)
+// errPeerFailed is what an Abort with wire.CodeInternal (or an unknown code)
 // wraps: the peer hit an error of its own.
 var errPeerFailed = errors.New("the peer failed")
 
@@ -67,7 +51,7 @@ var errPeerFailed = errors.New("the peer failed")
 // or, for a kind without a code, the first of abortCodes' sentinels it
 // wraps (another protocol version is a protocol violation on the wire),
 // so that an error wrapping two sentinels always gets the same code.
-func codeOf(err error) abortCode {
+func codeOf(err error) wire.AbortCode {
 	k := kindOf(err)
 	for _, a := range abortCodes {
 		if a.kind == k {
@@ -79,17 +63,17 @@ func codeOf(err error) abortCode {
 			return a.code
 		}
 	}
-	return codeInternal
+	return wire.CodeInternal
 }
 
 // peerAbortError turns a received Abort into a local error wrapping the
 // sentinel its code names.
-func peerAbortError(peer string, m abortMsg) error {
+func peerAbortError(peer string, m wire.Abort) error {
 	s, ok := codeSentinels[m.Code]
 	if !ok {
 		s = errPeerFailed
 	}
-	if m.Code == codeDeclined {
+	if m.Code == wire.CodeDeclined {
 		return fmt.Errorf("%w (%s)", s, m.Reason)
 	}
 	return fmt.Errorf("%s ended the transfer: %s: %w", peer, m.Reason, s)
@@ -215,14 +199,3 @@ func isPeerGone(err error) bool {
 // refused reports a rejection (core/secure's IsRejection): the receiver
 // already closed, so no abort can reach it.
 func refused(err error) bool { return secure.IsRejection(err) }
-
-// cutUTF8 cuts s to at most n bytes on a rune boundary.
-func cutUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n]
-}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/wire"
 )
 
 // TestAbortCodeOfKind: each sentinel with a wire code travels as it, and
@@ -18,17 +19,17 @@ func TestAbortCodeOfKind(t *testing.T) {
 		if c := codeOf(err); c != a.code {
 			t.Errorf("codeOf(%v) = %d, want %d", err, c, a.code)
 		}
-		back := peerAbortError("peer", abortMsg{Code: a.code, Reason: "because"})
+		back := peerAbortError("peer", wire.Abort{Code: a.code, Reason: "because"})
 		if !errors.Is(back, a.sentinel) || kindOf(back) != a.kind {
 			t.Errorf("abort code %d: %v, kind %q, want %v", a.code, back, kindOf(back), a.sentinel)
 		}
 	}
 	for _, err := range []error{errors.New("disk on fire"), secure.ErrWrongCode, secure.ErrAuth} {
-		if c := codeOf(err); c != codeInternal {
+		if c := codeOf(err); c != wire.CodeInternal {
 			t.Errorf("codeOf(%v) = %d, want internal", err, c)
 		}
 	}
-	if back := peerAbortError("peer", abortMsg{Code: 200, Reason: "?"}); !errors.Is(back, errPeerFailed) {
+	if back := peerAbortError("peer", wire.Abort{Code: 200, Reason: "?"}); !errors.Is(back, errPeerFailed) {
 		t.Errorf("unknown code: %v", back)
 	}
 }
@@ -48,7 +49,7 @@ func TestAbortCodeTwoSentinels(t *testing.T) {
 			}
 		}
 	}
-	if c := codeOf(fmt.Errorf("%w: %w", ErrTimeout, ErrCancelled)); c != codeCancelled {
+	if c := codeOf(fmt.Errorf("%w: %w", ErrTimeout, ErrCancelled)); c != wire.CodeCancelled {
 		t.Errorf("a cancel whose cause is a timeout travels as %d, want cancelled", c)
 	}
 }
@@ -58,7 +59,7 @@ func TestAbortCodeTwoSentinels(t *testing.T) {
 // protocol violation (there is no code for a version).
 func TestAbortCodeOtherVersion(t *testing.T) {
 	err := fmt.Errorf("peer speaks transfer protocol 9: %w: %w", secure.ErrIncompatibleVersion, ErrProtocol)
-	if k, c := kindOf(err), codeOf(err); k != errkind.Incompatible || c != codeProtocol {
+	if k, c := kindOf(err), codeOf(err); k != errkind.Incompatible || c != wire.CodeProtocol {
 		t.Errorf("kind %q, code %d", k, c)
 	}
 }
@@ -80,6 +81,26 @@ func TestReasonOfCancel(t *testing.T) {
 		cancel(tc.cause)
 		if got := reasonOf(ctx, cancelError(ctx)); got != tc.want {
 			t.Errorf("cancelled with %v: reason %q, want %q", tc.cause, got, tc.want)
+		}
+	}
+}
+
+// TestAbortOfEveryCode: an abort with any code byte, known or not, read
+// off the wire, becomes an error that wraps its code's sentinel, or
+// errPeerFailed for a code without one (FuzzMessage in core/wire covers
+// the decoding; this the meaning).
+func TestAbortOfEveryCode(t *testing.T) {
+	for c := range 256 {
+		m, err := wire.DecodeAbort(wire.Abort{Code: wire.AbortCode(c), Reason: "why"}.Encode())
+		if err != nil {
+			t.Fatalf("code %d: %v", c, err)
+		}
+		want, ok := codeSentinels[m.Code]
+		if !ok {
+			want = errPeerFailed
+		}
+		if err := peerAbortError("peer", m); !errors.Is(err, want) {
+			t.Errorf("code %d: %v does not wrap %v", c, err, want)
 		}
 	}
 }

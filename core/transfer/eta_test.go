@@ -13,7 +13,7 @@ import (
 // over the rate.
 func TestProgressETASane(t *testing.T) {
 	var got []event.Progress
-	ev := &emitter{f: func(e Event) {
+	ev := &emitter{f: func(e event.Event) {
 		if p, ok := e.(event.Progress); ok {
 			got = append(got, p)
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/place"
 	"github.com/ferry-project/ferry/core/testkit"
 )
@@ -84,11 +85,11 @@ func clashesUnderFolding(t *testing.T, dest string, overwrite, unicode bool) {
 		writeFile(t, filepath.Join(dest, p), []byte(data))
 	}
 	src := t.TempDir()
-	var items []Item
+	var items []event.Item
 	for p, data := range offered {
 		writeFile(t, filepath.Join(src, p), []byte(data))
-		if top := place.TopLevel(p); !slices.Contains(items, Item{Path: filepath.Join(src, top)}) {
-			items = append(items, Item{Path: filepath.Join(src, top)})
+		if top := place.TopLevel(p); !slices.Contains(items, event.Item{Path: filepath.Join(src, top)}) {
+			items = append(items, event.Item{Path: filepath.Join(src, top)})
 		}
 	}
 	// What the file system takes for an existing name, asked before the
@@ -117,8 +118,8 @@ func clashesUnderFolding(t *testing.T, dest string, overwrite, unicode bool) {
 		t.Fatalf("sender: %v, receiver: %v", serr, rerr)
 	}
 
-	saved := map[string]EntryDone{}
-	for _, ev := range eventsOf[EntryDone](p.rev) {
+	saved := map[string]event.EntryDone{}
+	for _, ev := range eventsOf[event.EntryDone](p.rev) {
 		saved[ev.Entry.Path] = ev
 	}
 	for path, data := range offered {
@@ -130,7 +131,7 @@ func clashesUnderFolding(t *testing.T, dest string, overwrite, unicode bool) {
 		top := place.TopLevel(path)
 		switch {
 		case path == "Same.txt" && !overwrite:
-			if ev.Outcome != Skipped || ev.SavedAs != path {
+			if ev.Outcome != event.Skipped || ev.SavedAs != path {
 				t.Errorf("%+q identical under its exact name: %v as %+q, want skipped", path, ev.Outcome, ev.SavedAs)
 			}
 		case aliased[top] || aliased[path]:

@@ -27,7 +27,7 @@ func BenchmarkWrongGuesses(b *testing.B) {
 	dir := b.TempDir()
 	sid, rid := ids(b)
 	r, err := NewReceiver(ReceiverConfig{Dir: dir, Code: "424242", Identity: rid, Listen: "127.0.0.1:0", Policy: AcceptAll,
-		OnEvent: func(ev Event) {
+		OnEvent: func(ev event.Event) {
 			if _, ok := ev.(event.CodeChanged); ok {
 				retired.Add(1)
 			}
@@ -47,7 +47,7 @@ func BenchmarkWrongGuesses(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			code := fmt.Sprintf("%06d", 500000+next.Add(1)%400000)
-			_, err := Send(ctx, SendConfig{Addrs: []string{addr}, Code: code, Identity: sid, Items: []Item{{Text: "x"}}})
+			_, err := Send(ctx, SendConfig{Addrs: []string{addr}, Code: code, Identity: sid, Items: []event.Item{{Text: "x"}}})
 			switch {
 			case errors.Is(err, secure.ErrWrongCode):
 				wrong.Add(1)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/diag"
 	"github.com/ferry-project/ferry/core/place"
+	"github.com/ferry-project/ferry/core/wire"
 )
 
 // group is the input guts.CompressBuffer hashes in one SIMD pass: 16
@@ -85,7 +86,7 @@ func (h *hasher) Sum(b []byte) []byte {
 	}
 	n.Flags |= guts.FlagRoot
 	out := guts.WordsToBytes(guts.CompressNode(n))
-	return append(b, out[:hashLen]...)
+	return append(b, out[:wire.HashLen]...)
 }
 
 // Reset forgets everything written.

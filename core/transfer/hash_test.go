@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ferry-project/ferry/core/wire"
 	"lukechampine.com/blake3"
 )
 
@@ -76,7 +77,7 @@ func BenchmarkHash(b *testing.B) {
 			Write([]byte) (int, error)
 			Reset()
 		}
-	}{{"blake3.Hasher", blake3.New(hashLen, nil)}, {"hasher", newHasher()}} {
+	}{{"blake3.Hasher", blake3.New(wire.HashLen, nil)}, {"hasher", newHasher()}} {
 		b.Run(fmt.Sprintf("%s/chunk=%d", bc.name, maxChunk), func(b *testing.B) {
 			b.SetBytes(int64(len(chunk)))
 			b.ReportAllocs()

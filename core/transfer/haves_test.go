@@ -11,7 +11,9 @@ import (
 
 	"lukechampine.com/blake3"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/wire"
 )
 
 // TestHostileHaves covers a sender that breaks the have exchange: the
@@ -20,37 +22,37 @@ import (
 func TestHostileHaves(t *testing.T) {
 	content := []byte("0123456789")
 	sum := blake3.Sum256(content)
-	offer := offerMsg{Version: protoVersion, Name: "x", Total: 10, Entries: []Entry{{Path: "f", Kind: KindFile, Size: 10, Mode: 0o644}}}
+	offer := wire.Offer{Version: wire.Version, Name: "x", Total: 10, Entries: []event.Entry{{Path: "f", Kind: event.KindFile, Size: 10, Mode: 0o644}}}
 	cases := []struct {
 		name   string
 		have   bool // the receiver holds f
 		stream func(r *rawPeer)
 	}{
 		{"begin before the hashes", true, func(r *rawPeer) {
-			r.send(msgBegin, beginMsg{Index: 0}.encode())
+			r.send(wire.MsgBegin, wire.Begin{Index: 0}.Encode())
 		}},
 		{"skip before the hashes", true, func(r *rawPeer) {
-			r.send(msgSkip, skipMsg{Index: 0}.encode())
+			r.send(wire.MsgSkip, wire.Skip{Index: 0}.Encode())
 		}},
 		{"hash for another entry", true, func(r *rawPeer) {
-			r.send(msgHashes, hashesMsg{Items: []hashItem{{Index: 1, Hash: sum}}}.encode())
+			r.send(wire.MsgHashes, wire.Hashes{Items: []wire.HashItem{{Index: 1, Hash: sum}}}.Encode())
 		}},
 		{"two hashes for one have", true, func(r *rawPeer) {
-			r.send(msgHashes, hashesMsg{Items: []hashItem{{Index: 0, Hash: sum}, {Index: 0, Hash: sum}}}.encode())
+			r.send(wire.MsgHashes, wire.Hashes{Items: []wire.HashItem{{Index: 0, Hash: sum}, {Index: 0, Hash: sum}}}.Encode())
 		}},
 		{"no hashes for a have", true, func(r *rawPeer) {
-			r.send(msgHashes, hashesMsg{}.encode())
+			r.send(wire.MsgHashes, wire.Hashes{}.Encode())
 		}},
 		{"skip after no match", true, func(r *rawPeer) {
-			r.send(msgHashes, hashesMsg{Items: []hashItem{{Index: 0}}}.encode())
-			r.expect(msgMatches)
-			r.send(msgSkip, skipMsg{Index: 0}.encode())
+			r.send(wire.MsgHashes, wire.Hashes{Items: []wire.HashItem{{Index: 0}}}.Encode())
+			r.expect(wire.MsgMatches)
+			r.send(wire.MsgSkip, wire.Skip{Index: 0}.Encode())
 		}},
 		{"hashes when nothing was had", false, func(r *rawPeer) {
-			r.send(msgHashes, hashesMsg{Items: []hashItem{{Index: 0, Hash: sum}}}.encode())
+			r.send(wire.MsgHashes, wire.Hashes{Items: []wire.HashItem{{Index: 0, Hash: sum}}}.Encode())
 		}},
 		{"matches from a sender", true, func(r *rawPeer) {
-			r.send(msgMatches, matchesMsg{Indexes: []int{0}}.encode())
+			r.send(wire.MsgMatches, wire.Matches{Indexes: []int{0}}.Encode())
 		}},
 	}
 	for _, tc := range cases {
@@ -61,11 +63,11 @@ func TestHostileHaves(t *testing.T) {
 			}
 			p := newPair(t, t.Context(), ReceiverConfig{Dir: dest, Policy: AcceptAll, Timeout: 5 * time.Second})
 			r := dialRaw(t, t.Context(), p)
-			r.send(msgOffer, offer.encode())
-			r.expect(msgHello)
-			r.expect(msgAnswer)
+			r.send(wire.MsgOffer, offer.Encode())
+			r.expect(wire.MsgHello)
+			r.expect(wire.MsgAnswer)
 			tc.stream(r)
-			if ab := r.expectAbort(); ab.Code != codeProtocol {
+			if ab := r.expectAbort(); ab.Code != wire.CodeProtocol {
 				t.Errorf("abort code %d (%q), want protocol", ab.Code, ab.Reason)
 			}
 			err := p.serveErr(t)
@@ -86,11 +88,11 @@ func TestHostileMatches(t *testing.T) {
 	sid, _ := ids(t)
 	cases := []struct {
 		name   string
-		answer answerMsg
+		answer wire.Answer
 		reply  []int // matches sent after the hashes (or after the answer, unasked)
 	}{
-		{"match for a file not had", answerMsg{Items: []answerItem{{Index: 0, Action: actHave}}}, []int{1}},
-		{"matches unasked", answerMsg{}, []int{0}},
+		{"match for a file not had", wire.Answer{Items: []wire.AnswerItem{{Index: 0, Action: wire.ActHave}}}, []int{1}},
+		{"matches unasked", wire.Answer{}, []int{0}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -99,25 +101,25 @@ func TestHostileMatches(t *testing.T) {
 				writeFile(t, filepath.Join(src, n), []byte("0123456789"))
 			}
 			addr := rawServer(t, t.Context(), "424242", func(c *secure.Conn) {
-				var hdr [headerLen]byte
-				if _, n, err := readHeader(c, &hdr); err == nil {
+				var hdr [wire.HeaderLen]byte
+				if _, n, err := wire.ReadHeader(c, &hdr); err == nil {
 					io.CopyN(io.Discard, c, int64(n))
 				}
-				c.Write(frame(msgHello, helloMsg{Version: protoVersion, Name: "liar"}.encode()))
-				c.Write(frame(msgAnswer, tc.answer.encode()))
+				c.Write(wire.Frame(wire.MsgHello, wire.Hello{Version: wire.Version, Name: "liar"}.Encode()))
+				c.Write(wire.Frame(wire.MsgAnswer, tc.answer.Encode()))
 				c.Flush()
-				if len(tc.answer.haves()) > 0 {
-					if _, n, err := readHeader(c, &hdr); err == nil {
+				if len(tc.answer.Haves()) > 0 {
+					if _, n, err := wire.ReadHeader(c, &hdr); err == nil {
 						io.CopyN(io.Discard, c, int64(n))
 					}
 				}
-				c.Write(frame(msgMatches, matchesMsg{Indexes: tc.reply}.encode()))
+				c.Write(wire.Frame(wire.MsgMatches, wire.Matches{Indexes: tc.reply}.Encode()))
 				c.Flush()
 				c.NetConn().SetReadDeadline(time.Now().Add(5 * time.Second))
 				io.Copy(io.Discard, c)
 			})
 			_, err := Send(t.Context(), SendConfig{Addrs: []string{addr}, Code: "424242", Identity: sid, Timeout: 5 * time.Second,
-				Items: []Item{{Path: filepath.Join(src, "a")}, {Path: filepath.Join(src, "b")}}})
+				Items: []event.Item{{Path: filepath.Join(src, "a")}, {Path: filepath.Join(src, "b")}}})
 			if !errors.Is(err, ErrProtocol) {
 				t.Fatalf("send: %v, want ErrProtocol", err)
 			}
@@ -136,7 +138,7 @@ func TestOldVersionRefused(t *testing.T) {
 		addr := rawPreambleServer(t, []byte("FERRY\x01\x02"))
 		src := filepath.Join(t.TempDir(), "f")
 		writeFile(t, src, []byte("x"))
-		_, err := Send(t.Context(), SendConfig{Addrs: []string{addr}, Code: "424242", Identity: sid, Items: []Item{{Path: src}}, Timeout: 5 * time.Second})
+		_, err := Send(t.Context(), SendConfig{Addrs: []string{addr}, Code: "424242", Identity: sid, Items: []event.Item{{Path: src}}, Timeout: 5 * time.Second})
 		if !errors.Is(err, secure.ErrIncompatibleVersion) {
 			t.Fatalf("send: %v, want ErrIncompatibleVersion", err)
 		}
@@ -168,7 +170,7 @@ func TestOldVersionRefused(t *testing.T) {
 		// The receiver still serves a current sender.
 		src := filepath.Join(t.TempDir(), "f")
 		writeFile(t, src, []byte("x"))
-		if _, serr, _, rerr := p.run(t.Context(), Item{Path: src}); serr != nil || rerr != nil {
+		if _, serr, _, rerr := p.run(t.Context(), event.Item{Path: src}); serr != nil || rerr != nil {
 			t.Fatalf("then a version-2 send: %v / %v", serr, rerr)
 		}
 	})
@@ -177,9 +179,9 @@ func TestOldVersionRefused(t *testing.T) {
 	t.Run("old offer", func(t *testing.T) {
 		p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll, Timeout: 5 * time.Second})
 		r := dialRaw(t, t.Context(), p)
-		r.send(msgOffer, offerMsg{Version: 1, Name: "old", Total: 1, Entries: []Entry{{Path: "f", Kind: KindFile, Size: 1}}}.encode())
-		r.expect(msgHello)
-		if ab := r.expectAbort(); ab.Code != codeProtocol {
+		r.send(wire.MsgOffer, wire.Offer{Version: 1, Name: "old", Total: 1, Entries: []event.Entry{{Path: "f", Kind: event.KindFile, Size: 1}}}.Encode())
+		r.expect(wire.MsgHello)
+		if ab := r.expectAbort(); ab.Code != wire.CodeProtocol {
 			t.Errorf("abort %d %q, want protocol", ab.Code, ab.Reason)
 		}
 		if err := p.serveErr(t); !errors.Is(err, secure.ErrIncompatibleVersion) {
@@ -203,7 +205,7 @@ func rawPreambleServer(t *testing.T, reply []byte) string {
 // version (core/discovery's test checks that it advertises the same; it
 // imports this package, so this test cannot import it).
 func TestOneProtocolVersion(t *testing.T) {
-	if protoVersion != secure.ProtocolVersion {
-		t.Errorf("the handshake speaks %d, the transfer %d", secure.ProtocolVersion, protoVersion)
+	if wire.Version != secure.ProtocolVersion {
+		t.Errorf("the handshake speaks %d, the transfer %d", secure.ProtocolVersion, wire.Version)
 	}
 }

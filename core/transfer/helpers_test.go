@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/place"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/testkit"
@@ -38,11 +39,11 @@ func ids(t testing.TB) (*secure.Identity, *secure.Identity) {
 // recorder collects events.
 type recorder struct {
 	mu     sync.Mutex
-	events []Event
-	hook   func(Event)
+	events []event.Event
+	hook   func(event.Event)
 }
 
-func (r *recorder) on(ev Event) {
+func (r *recorder) on(ev event.Event) {
 	r.mu.Lock()
 	r.events = append(r.events, ev)
 	hook := r.hook
@@ -52,13 +53,13 @@ func (r *recorder) on(ev Event) {
 	}
 }
 
-func (r *recorder) all() []Event {
+func (r *recorder) all() []event.Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]Event(nil), r.events...)
+	return append([]event.Event(nil), r.events...)
 }
 
-func eventsOf[T Event](r *recorder) []T {
+func eventsOf[T event.Event](r *recorder) []T {
 	var out []T
 	for _, ev := range r.all() {
 		if e, ok := ev.(T); ok {
@@ -80,7 +81,7 @@ type pair struct {
 }
 
 type serveResult struct {
-	sum Summary
+	sum event.Summary
 	err error
 }
 
@@ -121,7 +122,7 @@ func newPair(t *testing.T, ctx context.Context, rcfg ReceiverConfig) *pair {
 }
 
 // run sends items and waits for both ends.
-func (p *pair) run(ctx context.Context, items ...Item) (Summary, error, Summary, error) {
+func (p *pair) run(ctx context.Context, items ...event.Item) (event.Summary, error, event.Summary, error) {
 	p.t.Helper()
 	cfg := p.send
 	cfg.Items = items

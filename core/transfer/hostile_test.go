@@ -1,6 +1,7 @@
 package transfer
 
 import (
+	"encoding/binary"
 	"errors"
 	"math"
 	"os"
@@ -9,67 +10,69 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/place"
+	"github.com/ferry-project/ferry/core/wire"
 )
 
 func TestHostileOffers(t *testing.T) {
-	file := func(p string) Entry { return Entry{Path: p, Kind: KindFile, Size: 1, Mode: 0o644} }
-	dir := func(p string) Entry { return Entry{Path: p, Kind: KindDir, Mode: 0o755} }
+	file := func(p string) event.Entry { return event.Entry{Path: p, Kind: event.KindFile, Size: 1, Mode: 0o644} }
+	dir := func(p string) event.Entry { return event.Entry{Path: p, Kind: event.KindDir, Mode: 0o755} }
 	long := strings.Repeat("d", 200)
-	var deep []Entry
+	var deep []event.Entry
 	for p := long; len(p) <= MaxPathBytes+200; p += "/" + long {
 		deep = append(deep, dir(p))
 	}
 	cases := []struct {
 		name    string
-		entries []Entry
+		entries []event.Entry
 		plant   func(t *testing.T, dest, outside string)
 		want    error
 	}{
-		{"dotdot", []Entry{file("../x")}, nil, ErrRefusedPath},
-		{"nested dotdot", []Entry{dir("a"), file("a/../../x")}, nil, ErrRefusedPath},
-		{"absolute", []Entry{file("/etc/x")}, nil, ErrRefusedPath},
-		{"drive letter", []Entry{file(`C:\x`)}, nil, ErrRefusedPath},
-		{"backslash dotdot", []Entry{file(`x\..\y`)}, nil, ErrRefusedPath},
-		{"NUL byte", []Entry{file("a\x00b")}, nil, ErrRefusedPath},
-		{"dot", []Entry{file(".")}, nil, ErrRefusedPath},
-		{"dotdot alone", []Entry{dir("..")}, nil, ErrRefusedPath},
-		{"dot inside", []Entry{dir("a"), file("a/./b")}, nil, ErrRefusedPath},
-		{"empty component", []Entry{dir("a"), file("a//b")}, nil, ErrRefusedPath},
-		{"name over 255 bytes", []Entry{file(strings.Repeat("n", 256))}, nil, ErrRefusedPath},
+		{"dotdot", []event.Entry{file("../x")}, nil, ErrRefusedPath},
+		{"nested dotdot", []event.Entry{dir("a"), file("a/../../x")}, nil, ErrRefusedPath},
+		{"absolute", []event.Entry{file("/etc/x")}, nil, ErrRefusedPath},
+		{"drive letter", []event.Entry{file(`C:\x`)}, nil, ErrRefusedPath},
+		{"backslash dotdot", []event.Entry{file(`x\..\y`)}, nil, ErrRefusedPath},
+		{"NUL byte", []event.Entry{file("a\x00b")}, nil, ErrRefusedPath},
+		{"dot", []event.Entry{file(".")}, nil, ErrRefusedPath},
+		{"dotdot alone", []event.Entry{dir("..")}, nil, ErrRefusedPath},
+		{"dot inside", []event.Entry{dir("a"), file("a/./b")}, nil, ErrRefusedPath},
+		{"empty component", []event.Entry{dir("a"), file("a//b")}, nil, ErrRefusedPath},
+		{"name over 255 bytes", []event.Entry{file(strings.Repeat("n", 256))}, nil, ErrRefusedPath},
 		{"path over 4096 bytes", deep, nil, ErrProtocol},
-		{"CON", []Entry{file("CON")}, nil, ErrRefusedPath},
-		{"nul.txt", []Entry{file("nul.txt")}, nil, ErrRefusedPath},
-		{"COM1", []Entry{file("com1")}, nil, ErrRefusedPath},
-		{"LPT9.log", []Entry{file("LPT9.log")}, nil, ErrRefusedPath},
-		{"AUX in folder", []Entry{dir("a"), dir("a/Aux")}, nil, ErrRefusedPath},
-		{"PRN", []Entry{file("PRN")}, nil, ErrRefusedPath},
-		{"trailing dot", []Entry{file("x.")}, nil, ErrRefusedPath},
-		{"trailing space", []Entry{file("x ")}, nil, ErrRefusedPath},
-		{"partial folder", []Entry{dir(place.PartialDir), file(place.PartialDir + "/x")}, nil, ErrRefusedPath},
-		{"not UTF-8", []Entry{file("a\xffb")}, nil, ErrProtocol},
-		{"same path twice", []Entry{file("a.txt"), file("a.txt")}, nil, ErrRefusedPath},
-		{"case only", []Entry{file("Photo.JPG"), file("photo.jpg")}, nil, ErrRefusedPath},
-		{"parent not offered", []Entry{file("a/b")}, nil, ErrProtocol},
-		{"folder with size", []Entry{{Path: "a", Kind: KindDir, Size: 5}}, nil, ErrProtocol},
-		{"unknown kind", []Entry{{Path: "a", Kind: 9}}, nil, ErrProtocol},
-		{"text over limit", []Entry{{Path: "t.txt", Kind: KindText, Size: MaxTextBytes + 1}}, nil, ErrProtocol},
-		{"more than the disk", []Entry{{Path: "big", Kind: KindFile, Size: 1 << 60}}, nil, ErrNoSpace},
-		{"size sum overflows", []Entry{{Path: "a", Kind: KindFile, Size: math.MaxInt64/2 + 1}, {Path: "b", Kind: KindFile, Size: math.MaxInt64/2 + 1}}, nil, ErrProtocol},
-		{"symlink out of the destination", []Entry{dir("link"), file("link/passwd")},
+		{"CON", []event.Entry{file("CON")}, nil, ErrRefusedPath},
+		{"nul.txt", []event.Entry{file("nul.txt")}, nil, ErrRefusedPath},
+		{"COM1", []event.Entry{file("com1")}, nil, ErrRefusedPath},
+		{"LPT9.log", []event.Entry{file("LPT9.log")}, nil, ErrRefusedPath},
+		{"AUX in folder", []event.Entry{dir("a"), dir("a/Aux")}, nil, ErrRefusedPath},
+		{"PRN", []event.Entry{file("PRN")}, nil, ErrRefusedPath},
+		{"trailing dot", []event.Entry{file("x.")}, nil, ErrRefusedPath},
+		{"trailing space", []event.Entry{file("x ")}, nil, ErrRefusedPath},
+		{"partial folder", []event.Entry{dir(place.PartialDir), file(place.PartialDir + "/x")}, nil, ErrRefusedPath},
+		{"not UTF-8", []event.Entry{file("a\xffb")}, nil, ErrProtocol},
+		{"same path twice", []event.Entry{file("a.txt"), file("a.txt")}, nil, ErrRefusedPath},
+		{"case only", []event.Entry{file("Photo.JPG"), file("photo.jpg")}, nil, ErrRefusedPath},
+		{"parent not offered", []event.Entry{file("a/b")}, nil, ErrProtocol},
+		{"folder with size", []event.Entry{{Path: "a", Kind: event.KindDir, Size: 5}}, nil, ErrProtocol},
+		{"unknown kind", []event.Entry{{Path: "a", Kind: 9}}, nil, ErrProtocol},
+		{"text over limit", []event.Entry{{Path: "t.txt", Kind: event.KindText, Size: MaxTextBytes + 1}}, nil, ErrProtocol},
+		{"more than the disk", []event.Entry{{Path: "big", Kind: event.KindFile, Size: 1 << 60}}, nil, ErrNoSpace},
+		{"size sum overflows", []event.Entry{{Path: "a", Kind: event.KindFile, Size: math.MaxInt64/2 + 1}, {Path: "b", Kind: event.KindFile, Size: math.MaxInt64/2 + 1}}, nil, ErrProtocol},
+		{"symlink out of the destination", []event.Entry{dir("link"), file("link/passwd")},
 			func(t *testing.T, dest, outside string) {
 				if err := os.Symlink(outside, filepath.Join(dest, "link")); err != nil {
 					t.Fatal(err)
 				}
 			}, ErrRefusedPath},
-		{"nested symlink", []Entry{dir("a"), dir("a/b"), file("a/b/x")},
+		{"nested symlink", []event.Entry{dir("a"), dir("a/b"), file("a/b/x")},
 			func(t *testing.T, dest, outside string) {
 				os.Mkdir(filepath.Join(dest, "a"), 0o755)
 				if err := os.Symlink(outside, filepath.Join(dest, "a", "b")); err != nil {
 					t.Fatal(err)
 				}
 			}, ErrRefusedPath},
-		{"partial folder is a symlink", []Entry{file("x")},
+		{"partial folder is a symlink", []event.Entry{file("x")},
 			func(t *testing.T, dest, outside string) {
 				if err := os.Symlink(outside, filepath.Join(dest, place.PartialDir)); err != nil {
 					t.Fatal(err)
@@ -89,7 +92,7 @@ func TestHostileOffers(t *testing.T) {
 			before := listDir(t, dest)
 			p := newPair(t, t.Context(), ReceiverConfig{Dir: dest, Policy: AcceptAll, Timeout: 5 * time.Second})
 			r := dialRaw(t, t.Context(), p)
-			om := offerMsg{Version: protoVersion, Name: "hostile", Entries: tc.entries}
+			om := wire.Offer{Version: wire.Version, Name: "hostile", Entries: tc.entries}
 			for _, e := range tc.entries {
 				if om.Total > math.MaxInt64-e.Size {
 					om.Total = 1 // the entries overflow: any total will do
@@ -97,13 +100,13 @@ func TestHostileOffers(t *testing.T) {
 				}
 				om.Total += e.Size
 			}
-			r.send(msgOffer, om.encode())
-			r.expect(msgHello)
+			r.send(wire.MsgOffer, om.Encode())
+			r.expect(wire.MsgHello)
 			want := tc.want
 			if want == nil {
 				// The offer is fine; the planted link stops the first write.
-				r.expect(msgAnswer)
-				r.send(msgBegin, beginMsg{Index: 0}.encode())
+				r.expect(wire.MsgAnswer)
+				r.send(wire.MsgBegin, wire.Begin{Index: 0}.Encode())
 				want = ErrRefusedPath
 			}
 			ab := r.expectAbort()
@@ -131,50 +134,31 @@ func TestHostileOffers(t *testing.T) {
 // TestHostileStructure covers offers that break the wire rules before
 // any entry is looked at.
 func TestHostileStructure(t *testing.T) {
-	var e enc
-	e.u8(protoVersion)
-	e.str("x")
-	e.uvarint(5_000_000)
-	e.int64(0)
-	millions := e.bytes()
+	// Built by hand, as a hostile peer would: the wire's encoder never
+	// writes these.
+	u, sv := binary.AppendUvarint, binary.AppendVarint
+	str := func(b []byte, s string) []byte { return append(u(b, uint64(len(s))), s...) }
+	millions := u(u(str([]byte{wire.Version}, "x"), 5_000_000), 0)
 
-	var e2 enc
-	e2.u8(protoVersion)
-	e2.str("x")
-	e2.uvarint(1)
-	e2.int64(5) // declares 5 bytes, entry has 1
-	e2.u8(uint8(KindFile))
-	e2.str("a")
-	e2.int64(1)
-	e2.uvarint(0o644)
-	e2.varint(0)
-	e2.uvarint(0)
-	lyingTotal := e2.bytes()
+	lyingTotal := u(u(str([]byte{wire.Version}, "x"), 1), 5) // declares 5 bytes, entry has 1
+	lyingTotal = u(str(append(lyingTotal, uint8(event.KindFile)), "a"), 1)
+	lyingTotal = u(sv(u(lyingTotal, 0o644), 0), 0)
 
-	var e3 enc
-	e3.u8(protoVersion)
-	e3.str("x")
-	e3.uvarint(1)
-	e3.uvarint(1 << 63)
-	e3.u8(uint8(KindFile))
-	e3.str("a")
-	e3.uvarint(1 << 63) // a negative size, once signed
-	e3.uvarint(0o644)
-	e3.varint(0)
-	e3.uvarint(0)
-	negative := e3.bytes()
+	negative := u(u(str([]byte{wire.Version}, "x"), 1), 1<<63)
+	negative = u(str(append(negative, uint8(event.KindFile)), "a"), 1<<63) // a negative size, once signed
+	negative = u(sv(u(negative, 0o644), 0), 0)
 
 	cases := []struct {
 		name string
 		send func(r *rawPeer)
 	}{
-		{"millions of entries", func(r *rawPeer) { r.send(msgOffer, millions) }},
-		{"manifest over the cap", func(r *rawPeer) { r.sendHeader(msgOffer, MaxManifestBytes+1) }},
-		{"total that lies", func(r *rawPeer) { r.send(msgOffer, lyingTotal) }},
-		{"negative size", func(r *rawPeer) { r.send(msgOffer, negative) }},
+		{"millions of entries", func(r *rawPeer) { r.send(wire.MsgOffer, millions) }},
+		{"manifest over the cap", func(r *rawPeer) { r.sendHeader(wire.MsgOffer, MaxManifestBytes+1) }},
+		{"total that lies", func(r *rawPeer) { r.send(wire.MsgOffer, lyingTotal) }},
+		{"negative size", func(r *rawPeer) { r.send(wire.MsgOffer, negative) }},
 		{"unknown message type", func(r *rawPeer) { r.sendHeader(77, 0) }},
-		{"data before offer", func(r *rawPeer) { r.send(msgData, []byte("x")) }},
-		{"other protocol version", func(r *rawPeer) { r.send(msgOffer, append([]byte{9}, lyingTotal[1:]...)) }},
+		{"data before offer", func(r *rawPeer) { r.send(wire.MsgData, []byte("x")) }},
+		{"other protocol version", func(r *rawPeer) { r.send(wire.MsgOffer, append([]byte{9}, lyingTotal[1:]...)) }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -182,7 +166,7 @@ func TestHostileStructure(t *testing.T) {
 			p := newPair(t, t.Context(), ReceiverConfig{Dir: dest, Policy: AcceptAll, Timeout: 5 * time.Second})
 			r := dialRaw(t, t.Context(), p)
 			tc.send(r)
-			if ab := r.expectAbort(); ab.Code != codeProtocol {
+			if ab := r.expectAbort(); ab.Code != wire.CodeProtocol {
 				t.Errorf("abort code %d (%q)", ab.Code, ab.Reason)
 			}
 			if err := p.serveErr(t); !errors.Is(err, ErrProtocol) {
@@ -197,46 +181,46 @@ func TestHostileStructure(t *testing.T) {
 
 // TestHostileStream covers a sender whose bytes do not match its offer.
 func TestHostileStream(t *testing.T) {
-	offer := offerMsg{Version: protoVersion, Name: "x", Total: 10, Entries: []Entry{{Path: "f", Kind: KindFile, Size: 10, Mode: 0o644}}}
+	offer := wire.Offer{Version: wire.Version, Name: "x", Total: 10, Entries: []event.Entry{{Path: "f", Kind: event.KindFile, Size: 10, Mode: 0o644}}}
 	cases := []struct {
 		name   string
 		stream func(r *rawPeer)
 		want   error
 	}{
 		{"more bytes than declared", func(r *rawPeer) {
-			r.send(msgBegin, beginMsg{Index: 0}.encode())
-			r.send(msgData, make([]byte, 11))
+			r.send(wire.MsgBegin, wire.Begin{Index: 0}.Encode())
+			r.send(wire.MsgData, make([]byte, 11))
 		}, ErrProtocol},
 		{"more bytes over two chunks", func(r *rawPeer) {
-			r.send(msgBegin, beginMsg{Index: 0}.encode())
-			r.send(msgData, make([]byte, 6))
-			r.send(msgData, make([]byte, 6))
+			r.send(wire.MsgBegin, wire.Begin{Index: 0}.Encode())
+			r.send(wire.MsgData, make([]byte, 6))
+			r.send(wire.MsgData, make([]byte, 6))
 		}, ErrProtocol},
 		{"fewer bytes than declared", func(r *rawPeer) {
-			r.send(msgBegin, beginMsg{Index: 0}.encode())
-			r.send(msgData, make([]byte, 5))
-			r.send(msgEnd, endMsg{Index: 0}.encode())
+			r.send(wire.MsgBegin, wire.Begin{Index: 0}.Encode())
+			r.send(wire.MsgData, make([]byte, 5))
+			r.send(wire.MsgEnd, wire.End{Index: 0}.Encode())
 		}, ErrProtocol},
 		{"wrong hash", func(r *rawPeer) {
-			r.send(msgBegin, beginMsg{Index: 0}.encode())
-			r.send(msgData, make([]byte, 10))
-			r.send(msgEnd, endMsg{Index: 0}.encode())
+			r.send(wire.MsgBegin, wire.Begin{Index: 0}.Encode())
+			r.send(wire.MsgData, make([]byte, 10))
+			r.send(wire.MsgEnd, wire.End{Index: 0}.Encode())
 		}, ErrVerify},
 		{"resume never offered", func(r *rawPeer) {
-			r.send(msgBegin, beginMsg{Index: 0, Offset: 4}.encode())
+			r.send(wire.MsgBegin, wire.Begin{Index: 0, Offset: 4}.Encode())
 		}, ErrProtocol},
 		{"skip never offered", func(r *rawPeer) {
-			r.send(msgSkip, skipMsg{Index: 0}.encode())
+			r.send(wire.MsgSkip, wire.Skip{Index: 0}.Encode())
 		}, ErrProtocol},
 		{"entry out of order", func(r *rawPeer) {
-			r.send(msgBegin, beginMsg{Index: 3}.encode())
+			r.send(wire.MsgBegin, wire.Begin{Index: 3}.Encode())
 		}, ErrProtocol},
 		{"finish too early", func(r *rawPeer) {
-			r.send(msgFinish, nil)
+			r.send(wire.MsgFinish, nil)
 		}, ErrProtocol},
 		{"stream cut", func(r *rawPeer) {
-			r.send(msgBegin, beginMsg{Index: 0}.encode())
-			r.send(msgData, make([]byte, 5))
+			r.send(wire.MsgBegin, wire.Begin{Index: 0}.Encode())
+			r.send(wire.MsgData, make([]byte, 5))
 			r.c.Close()
 		}, nil},
 	}
@@ -245,9 +229,9 @@ func TestHostileStream(t *testing.T) {
 			dest := t.TempDir()
 			p := newPair(t, t.Context(), ReceiverConfig{Dir: dest, Policy: AcceptAll, Timeout: 5 * time.Second})
 			r := dialRaw(t, t.Context(), p)
-			r.send(msgOffer, offer.encode())
-			r.expect(msgHello)
-			r.expect(msgAnswer)
+			r.send(wire.MsgOffer, offer.Encode())
+			r.expect(wire.MsgHello)
+			r.expect(wire.MsgAnswer)
 			tc.stream(r)
 			if tc.want != nil {
 				// The sender is told why, then hangs up, as a real one does.

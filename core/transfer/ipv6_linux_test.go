@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/testkit/netns"
 )
 
@@ -80,7 +81,7 @@ func TestIPv6SourcesByAddress(t *testing.T) {
 			src := filepath.Join(t.TempDir(), "f.txt")
 			writeFile(t, src, []byte("an honest neighbour"))
 			p.send.Addrs, p.send.Dialer = []string{addr}, fromIP(c.honest)
-			if _, serr, _, rerr := p.run(ctx, Item{Path: src}); serr != nil || rerr != nil {
+			if _, serr, _, rerr := p.run(ctx, event.Item{Path: src}); serr != nil || rerr != nil {
 				t.Fatalf("honest sender from %s: send %v, receive %v", c.honest, serr, rerr)
 			}
 		})
@@ -109,7 +110,7 @@ func TestIPv6SourcesByAddress(t *testing.T) {
 		src := filepath.Join(t.TempDir(), "f.txt")
 		writeFile(t, src, []byte("beside a full /64"))
 		p.send.Addrs, p.send.Dialer = []string{fmt.Sprintf("[fe80::1%%lo]:%d", p.r.Port())}, fromIP("fe80::b%lo")
-		if _, serr, _, rerr := p.run(ctx, Item{Path: src}); serr != nil || rerr != nil {
+		if _, serr, _, rerr := p.run(ctx, event.Item{Path: src}); serr != nil || rerr != nil {
 			t.Fatalf("sender beside a full /64: send %v, receive %v", serr, rerr)
 		}
 	})

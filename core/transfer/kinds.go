@@ -38,7 +38,7 @@ var osRules = []osRule{
 // ReceiverConfig.Listener): its error carries its kind (a port in use is
 // errkind.AddressInUse), as the receiver's own listen does.
 func Listen(addr string) (net.Listener, error) {
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listenTCP(addr)
 	if err != nil {
 		return nil, withKind(fmt.Errorf("listening on %s: %w", addr, err))
 	}

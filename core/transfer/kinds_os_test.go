@@ -75,18 +75,18 @@ func TestKindsLeaveTheEngine(t *testing.T) {
 	defer ln.Close()
 
 	var failed []error
-	onEvent := func(ev Event) {
+	onEvent := func(ev event.Event) {
 		if f, ok := ev.(event.Error); ok {
 			failed = append(failed, f.Err)
 		}
 	}
 	_, err = Send(t.Context(), SendConfig{Addrs: []string{closed}, Code: "424242", Identity: sid,
-		Items: []Item{{Text: "x"}}, OnEvent: onEvent})
+		Items: []event.Item{{Text: "x"}}, OnEvent: onEvent})
 	if k := errkind.Of(err); k != errkind.Unreachable {
 		t.Errorf("Send to a closed port: %v, kind %q", err, k)
 	}
 	_, err = Send(t.Context(), SendConfig{Addrs: []string{closed}, Code: "424242", Identity: sid,
-		Items: []Item{{Path: filepath.Join(t.TempDir(), "gone")}}, OnEvent: onEvent})
+		Items: []event.Item{{Path: filepath.Join(t.TempDir(), "gone")}}, OnEvent: onEvent})
 	if k := errkind.Of(err); k != errkind.FileMissing {
 		t.Errorf("Send of a missing file: %v, kind %q", err, k)
 	}

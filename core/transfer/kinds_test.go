@@ -24,6 +24,7 @@ import (
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/trust"
+	"github.com/ferry-project/ferry/core/wire"
 )
 
 // sentinels are the exported sentinel errors of core's packages, by
@@ -43,6 +44,7 @@ var sentinels = map[string]struct {
 	"transfer.ErrTimeout":           {transfer.ErrTimeout, errkind.Timeout},
 	"transfer.ErrSourceChanged":     {transfer.ErrSourceChanged, errkind.SourceChanged},
 	"transfer.ErrProtocol":          {transfer.ErrProtocol, errkind.Protocol},
+	"wire.ErrProtocol":              {wire.ErrProtocol, errkind.Protocol},
 	"transfer.ErrCodesStopped":      {transfer.ErrCodesStopped, errkind.CodesStopped},
 	"secure.ErrWrongCode":           {secure.ErrWrongCode, errkind.WrongCode},
 	"secure.ErrCodeRetired":         {secure.ErrCodeRetired, errkind.CodeRetired},

@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/wire"
 )
 
 // TestAbortSurvivesUnreadBytes: a receiver that fails with the sender's
@@ -24,11 +26,11 @@ import (
 func TestAbortSurvivesUnreadBytes(t *testing.T) {
 	dir := t.TempDir()
 	const n = 400
-	var entries []Entry
+	var entries []event.Entry
 	for i := range n {
 		name := fmt.Sprintf("f%03d", i)
 		writeFile(t, filepath.Join(dir, name), []byte("x"))
-		entries = append(entries, Entry{Path: name, Kind: KindFile, Size: 1, Mode: 0o644})
+		entries = append(entries, event.Entry{Path: name, Kind: event.KindFile, Size: 1, Mode: 0o644})
 	}
 	p := newPair(t, t.Context(), ReceiverConfig{Dir: dir, Policy: AcceptAll, Timeout: time.Second})
 	d := net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
@@ -52,11 +54,11 @@ func TestAbortSurvivesUnreadBytes(t *testing.T) {
 	}
 	defer c.Close()
 	r := &rawPeer{t: t, c: c}
-	r.send(msgOffer, offerMsg{Version: protoVersion, Total: n, Entries: entries}.encode())
-	r.send(msgBegin, beginMsg{Index: 7}.encode()) // the receiver expects entry 0
+	r.send(wire.MsgOffer, wire.Offer{Version: wire.Version, Total: n, Entries: entries}.Encode())
+	r.send(wire.MsgBegin, wire.Begin{Index: 7}.Encode()) // the receiver expects entry 0
 	chunk := make([]byte, maxChunk)
 	for range 4 << 20 / maxChunk {
-		if _, err := c.Write(frame(msgData, chunk)); err != nil {
+		if _, err := c.Write(wire.Frame(wire.MsgData, chunk)); err != nil {
 			break // the receiver reset the connection
 		}
 	}
@@ -64,8 +66,8 @@ func TestAbortSurvivesUnreadBytes(t *testing.T) {
 	if err := p.serveErr(t); !errors.Is(err, ErrProtocol) {
 		t.Fatalf("receiver: %v, want ErrProtocol", err)
 	}
-	r.expect(msgHello)
-	r.expect(msgAnswer)
+	r.expect(wire.MsgHello)
+	r.expect(wire.MsgAnswer)
 	m := r.expectAbort()
 	if err := peerAbortError("the receiver", m); !errors.Is(err, ErrProtocol) {
 		t.Errorf("abort %d %q, want a protocol violation", m.Code, m.Reason)

@@ -37,9 +37,9 @@ const MaxListenerGuesses = 3
 // the responder that checks guesses) would count the same guesses, but
 // changes who initiates a transfer on the wire and in the page; counting
 // here keeps the protocol as it is.
-func sendAccepted(ctx context.Context, cfg SendConfig, ev *emitter) (Summary, error) {
+func sendAccepted(ctx context.Context, cfg SendConfig, ev *emitter) (event.Summary, error) {
 	if len(cfg.PeerKey) > 0 || cfg.Code == "" {
-		return Summary{}, errors.New("sending on a listener needs a code (and no pinned key)")
+		return event.Summary{}, errors.New("sending on a listener needs a code (and no pinned key)")
 	}
 	// Accept is ended by the context through the listener's deadline
 	// (a net.TCPListener and core/web's Mux have one).
@@ -56,9 +56,9 @@ func sendAccepted(ctx context.Context, cfg SendConfig, ev *emitter) (Summary, er
 		nc, err := cfg.Listener.Accept()
 		if err != nil {
 			if ctx.Err() != nil {
-				return Summary{}, cancelError(ctx)
+				return event.Summary{}, cancelError(ctx)
 			}
-			return Summary{}, fmt.Errorf("waiting for the receiver to connect: %w", err)
+			return event.Summary{}, fmt.Errorf("waiting for the receiver to connect: %w", err)
 		}
 		var exposed, proven atomic.Bool
 		one := cfg
@@ -66,7 +66,7 @@ func sendAccepted(ctx context.Context, cfg SendConfig, ev *emitter) (Summary, er
 		one.Addrs = []string{nc.RemoteAddr().String()}
 		one.Dialer = func(context.Context, string) (net.Conn, error) { return nc, nil }
 		one.exposing = func() { exposed.Store(true) }
-		inner := &emitter{f: func(e Event) {
+		inner := &emitter{f: func(e event.Event) {
 			if _, ok := e.(event.Connected); ok {
 				proven.Store(true)
 				markProven(nc)
@@ -85,7 +85,7 @@ func sendAccepted(ctx context.Context, cfg SendConfig, ev *emitter) (Summary, er
 		u.Wrong = wrong
 		ev.emit(u)
 		if wrong >= MaxListenerGuesses {
-			return Summary{}, fmt.Errorf("%w: %d connections could test the code and did not prove it", ErrCodesStopped, wrong)
+			return event.Summary{}, fmt.Errorf("%w: %d connections could test the code and did not prove it", ErrCodesStopped, wrong)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/place"
 )
 
@@ -41,7 +42,7 @@ var errTooMany = fmt.Errorf("more than %d entries in one transfer", MaxEntries)
 // are left out: following a link could send a whole other tree, and the
 // rest has no content to send. A top-level item that is a link is
 // followed, since the person named it.
-func buildManifest(items []Item) ([]Entry, []source, error) {
+func buildManifest(items []event.Item) ([]event.Entry, []source, error) {
 	m := manifest{tops: make(map[string]bool)}
 	for _, it := range items {
 		var err error
@@ -63,13 +64,13 @@ func buildManifest(items []Item) ([]Entry, []source, error) {
 // manifest is a manifest being built: the entries so far, where each
 // one's bytes come from, and the top-level names taken.
 type manifest struct {
-	entries []Entry
+	entries []event.Entry
 	srcs    []source
 	tops    map[string]bool // lower-cased: the receiver refuses names that differ only in case
 }
 
 // add appends one entry, or fails with errTooMany at MaxEntries.
-func (m *manifest) add(e Entry, s source) error {
+func (m *manifest) add(e event.Entry, s source) error {
 	if len(m.entries) >= MaxEntries {
 		return errTooMany
 	}
@@ -80,7 +81,7 @@ func (m *manifest) add(e Entry, s source) error {
 
 // addText adds a text item. Its name defaults to text.txt; a name
 // already taken at the top is numbered (place.ClashName) rather than refused.
-func (m *manifest) addText(it Item) error {
+func (m *manifest) addText(it event.Item) error {
 	name := it.Name
 	if name == "" {
 		name = "text.txt"
@@ -93,12 +94,12 @@ func (m *manifest) addText(it Item) error {
 		name = place.ClashName(base, n, false)
 	}
 	m.tops[strings.ToLower(name)] = true
-	return m.add(Entry{Path: name, Kind: KindText, Size: int64(len(it.Text)), Mode: 0o644, ModTime: time.Now()}, source{text: it.Text})
+	return m.add(event.Entry{Path: name, Kind: event.KindText, Size: int64(len(it.Text)), Mode: 0o644, ModTime: time.Now()}, source{text: it.Text})
 }
 
 // addItem adds a file or folder item, refusing a second item under the
 // same top-level name.
-func (m *manifest) addItem(it Item) error {
+func (m *manifest) addItem(it event.Item) error {
 	root, err := openItem(it)
 	if err != nil {
 		return err
@@ -141,7 +142,7 @@ func (m *manifest) addFolder(root itemRoot, shown string) error {
 			name = root.base + "/" + root.rel(p)
 		}
 		if d.IsDir() {
-			return m.add(Entry{Path: name, Kind: KindDir, Mode: info.Mode().Perm(), ModTime: info.ModTime()}, source{})
+			return m.add(event.Entry{Path: name, Kind: event.KindDir, Mode: info.Mode().Perm(), ModTime: info.ModTime()}, source{})
 		}
 		return m.add(fileEntry(name, info), root.source(p))
 	})
@@ -154,8 +155,8 @@ func (m *manifest) addFolder(root itemRoot, shown string) error {
 	return nil
 }
 
-func fileEntry(name string, fi fs.FileInfo) Entry {
-	return Entry{Path: name, Kind: KindFile, Size: fi.Size(), Mode: fi.Mode().Perm(), ModTime: fi.ModTime()}
+func fileEntry(name string, fi fs.FileInfo) event.Entry {
+	return event.Entry{Path: name, Kind: event.KindFile, Size: fi.Size(), Mode: fi.Mode().Perm(), ModTime: fi.ModTime()}
 }
 
 // itemRoot is an item as a file system and a path in it: the OS disk is
@@ -168,7 +169,7 @@ type itemRoot struct {
 	dir  string // OS items: the parent folder, for errors; "" for FS items
 }
 
-func openItem(it Item) (itemRoot, error) {
+func openItem(it event.Item) (itemRoot, error) {
 	if strings.ContainsAny(it.Name, `/\`) {
 		return itemRoot{}, fmt.Errorf("%s: the name %q is more than one name: %w", it.Path, it.Name, ErrRefusedPath)
 	}
@@ -215,4 +216,21 @@ func (r itemRoot) source(p string) source {
 		shown = filepath.Join(r.dir, filepath.FromSlash(p))
 	}
 	return source{fsys: r.fsys, path: p, shown: shown}
+}
+
+// summarize fills an Offer's counts from its entries.
+func summarize(entries []event.Entry) event.Offer {
+	o := event.Offer{Entries: entries}
+	for _, e := range entries {
+		switch e.Kind {
+		case event.KindFile:
+			o.Files++
+		case event.KindDir:
+			o.Folders++
+		case event.KindText:
+			o.Texts++
+		}
+		o.TotalBytes += e.Size
+	}
+	return o
 }

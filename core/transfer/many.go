@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 // Defaults of ManyConfig.
@@ -17,7 +19,7 @@ const (
 
 // ManyConfig is one send of the same items to several receivers.
 type ManyConfig struct {
-	Items []Item
+	Items []event.Item
 	// To has one SendConfig per receiver: its address, its code or
 	// PeerKey, and Identity, Name, Diag, Timeout, Dialer as for Send.
 	// Their Items and OnEvent are not used: Items above is sent to each,
@@ -27,7 +29,7 @@ type ManyConfig struct {
 	// in To. Calls are in order for each receiver and never concurrent,
 	// across receivers too; a handler must not block for long, since
 	// every session waits for it.
-	OnEvent func(to int, ev Event)
+	OnEvent func(to int, ev event.Event)
 	// Gather is how long a receiver that accepted waits for the others
 	// to accept, decline or fail before its files start (default
 	// 10 s; negative: not at all). Files read together are read
@@ -42,9 +44,9 @@ type ManyConfig struct {
 
 // ManyResult is one receiver's outcome.
 type ManyResult struct {
-	Addr    string  // the first of the receiver's Addrs
-	Summary Summary // when Err is nil
-	Err     error   // as Send's
+	Addr    string        // the first of the receiver's Addrs
+	Summary event.Summary // when Err is nil
+	Err     error         // as Send's
 	// ReadAgain is how many bytes were read from disk for this receiver
 	// alone: it fell behind the shared window, or accepted after the
 	// others were past a file. 0 means every byte it was sent came from
@@ -87,7 +89,7 @@ func SendMany(ctx context.Context, cfg ManyConfig) ([]ManyResult, ManyStats) {
 	for i := range cfg.To {
 		sc := cfg.To[i]
 		sc.Items = shareItems(cfg.Items, hub, i)
-		sc.OnEvent = func(ev Event) {
+		sc.OnEvent = func(ev event.Event) {
 			if cfg.OnEvent == nil {
 				return
 			}
@@ -182,8 +184,8 @@ func (g *gate) wait(ctx context.Context, keepalive func() error, every time.Dura
 // buildManifest does). Source k is the k-th item in every session, so
 // the sessions' views of it share their reads. An item that cannot be
 // resolved is left as it is: Send reports it.
-func shareItems(items []Item, hub *fanout, session int) []Item {
-	out := make([]Item, len(items))
+func shareItems(items []event.Item, hub *fanout, session int) []event.Item {
+	out := make([]event.Item, len(items))
 	for k, it := range items {
 		out[k] = it
 		if it.Path == "" {

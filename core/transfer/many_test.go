@@ -40,12 +40,12 @@ func (d dieAfter) Write(p []byte) (int, error) {
 // manyEvents records SendMany's events per receiver.
 type manyEvents struct {
 	mu     sync.Mutex
-	by     map[int][]Event
+	by     map[int][]event.Event
 	active int // handlers running at once: must stay at most 1
 	worst  int
 }
 
-func (m *manyEvents) on(to int, ev Event) {
+func (m *manyEvents) on(to int, ev event.Event) {
 	m.mu.Lock()
 	m.active++
 	m.worst = max(m.worst, m.active)
@@ -54,7 +54,7 @@ func (m *manyEvents) on(to int, ev Event) {
 	m.mu.Unlock()
 }
 
-func countOf[T Event](evs []Event) int {
+func countOf[T event.Event](evs []event.Event) int {
 	n := 0
 	for _, ev := range evs {
 		if _, ok := ev.(T); ok {
@@ -87,10 +87,10 @@ func TestSendManyDeclineDieDeliver(t *testing.T) {
 	gets := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll})
 	pairs := []*pair{declines, dies, gets}
 
-	evs := &manyEvents{by: map[int][]Event{}}
+	evs := &manyEvents{by: map[int][]event.Event{}}
 	// The files are read through a counting FS: the disk reads they cost.
 	under := newCountFS(src)
-	cfg := ManyConfig{Items: []Item{{FS: under, Path: "album"}}, OnEvent: evs.on}
+	cfg := ManyConfig{Items: []event.Item{{FS: under, Path: "album"}}, OnEvent: evs.on}
 	for _, p := range pairs {
 		cfg.To = append(cfg.To, p.send)
 	}
@@ -159,7 +159,7 @@ func TestSendManyDeclineDieDeliver(t *testing.T) {
 
 // With no receivers, SendMany returns at once, with nothing.
 func TestSendManyNone(t *testing.T) {
-	res, stats := SendMany(t.Context(), ManyConfig{Items: []Item{{Text: "x"}}})
+	res, stats := SendMany(t.Context(), ManyConfig{Items: []event.Item{{Text: "x"}}})
 	if len(res) != 0 || stats.DiskRead != 0 {
 		t.Errorf("%v %v", res, stats)
 	}
@@ -180,10 +180,10 @@ func TestSendManySlowAccepterDoesNotHoldOthers(t *testing.T) {
 	under := newCountFS(src)
 	var order []string
 	cfg := ManyConfig{
-		Items:  []Item{{FS: under, Path: "f.bin"}, {FS: under, Path: "g.bin"}},
+		Items:  []event.Item{{FS: under, Path: "f.bin"}, {FS: under, Path: "g.bin"}},
 		To:     []SendConfig{fast.send, slow.send},
 		Gather: 50 * time.Millisecond,
-		OnEvent: func(to int, ev Event) {
+		OnEvent: func(to int, ev event.Event) {
 			switch ev.(type) {
 			case event.Done:
 				order = append(order, fmt.Sprintf("%d finished", to))

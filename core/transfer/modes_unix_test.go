@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 // withUmask runs the test under umask m and restores the old one. The
@@ -91,7 +93,7 @@ func TestModesOnlyWhereCreated(t *testing.T) {
 				t.Fatal(err)
 			}
 			p := newPair(t, t.Context(), ReceiverConfig{Dir: dest, Policy: AcceptAll})
-			if _, serr, _, rerr := p.run(t.Context(), Item{Path: src}); serr != nil || rerr != nil {
+			if _, serr, _, rerr := p.run(t.Context(), event.Item{Path: src}); serr != nil || rerr != nil {
 				t.Fatalf("send: %v; receive: %v", serr, rerr)
 			}
 			if m := modeOf(t, mine); m != 0o700 {
@@ -138,7 +140,7 @@ func TestExistingFolderUntouched(t *testing.T) {
 	chmodTime(t, mine, 0o700, myTime)
 
 	p := newPair(t, t.Context(), ReceiverConfig{Dir: dest, Policy: AcceptAll})
-	_, serr, rsum, rerr := p.run(t.Context(), Item{Path: src})
+	_, serr, rsum, rerr := p.run(t.Context(), event.Item{Path: src})
 	if serr != nil || rerr != nil {
 		t.Fatalf("send: %v; receive: %v", serr, rerr)
 	}

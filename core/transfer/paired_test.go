@@ -52,13 +52,13 @@ func pairedPair(t *testing.T, rcfg ReceiverConfig) (*pair, *pinSet) {
 	return p, pins
 }
 
-func textItem(s string) Item { return Item{Text: s, Name: "note.txt"} }
+func textItem(s string) event.Item { return event.Item{Text: s, Name: "note.txt"} }
 
 func TestPairedTransfer(t *testing.T) {
 	p, _ := pairedPair(t, ReceiverConfig{Policy: AcceptAll})
 	src := filepath.Join(t.TempDir(), "f.bin")
 	writeFile(t, src, pattern(2*maxChunk+3, 9))
-	if _, serr, _, rerr := p.run(t.Context(), Item{Path: src}); serr != nil || rerr != nil {
+	if _, serr, _, rerr := p.run(t.Context(), event.Item{Path: src}); serr != nil || rerr != nil {
 		t.Fatalf("send %v, receive %v", serr, rerr)
 	}
 	sameTree(t, src, p.r.cfg.Dir)
@@ -93,7 +93,7 @@ func TestPairedRefusals(t *testing.T) {
 	sid, rid := ids(t)
 	send := func(cfg SendConfig) error {
 		t.Helper()
-		cfg.Items = []Item{textItem("x")}
+		cfg.Items = []event.Item{textItem("x")}
 		cfg.OnEvent = nil
 		_, err := Send(ctx, cfg)
 		return err
@@ -176,7 +176,7 @@ func TestAutoAcceptPaired(t *testing.T) {
 				p.send.PeerKey, p.send.Code = nil, p.r.Code()
 			}
 			asked := false
-			p.rev.hook = func(ev Event) {
+			p.rev.hook = func(ev event.Event) {
 				if _, ok := ev.(event.Offer); ok && tc.asked {
 					asked = true
 					p.r.Accept()
@@ -249,7 +249,7 @@ func TestRefusedLimit(t *testing.T) {
 	clock := &frozenClock{now: time.Unix(1_700_000_000, 0), reads: make(chan struct{}, 64)}
 	events := make(chan event.Refused, 64)
 	p, pins := pairedPair(t, ReceiverConfig{Policy: AcceptAll, hooks: &hooks{now: clock.read}})
-	p.rev.hook = func(ev Event) {
+	p.rev.hook = func(ev event.Event) {
 		if e, ok := ev.(event.Refused); ok {
 			events <- e
 		}
@@ -259,7 +259,7 @@ func TestRefusedLimit(t *testing.T) {
 		t.Helper()
 		for range n {
 			cfg := p.send
-			cfg.Items, cfg.OnEvent = []Item{textItem("x")}, nil
+			cfg.Items, cfg.OnEvent = []event.Item{textItem("x")}, nil
 			if _, err := Send(ctx, cfg); !errors.Is(err, secure.ErrNotPaired) {
 				t.Fatalf("send: %v, want ErrNotPaired", err)
 			}
@@ -293,7 +293,7 @@ func TestRefusedLimit(t *testing.T) {
 	// Not refusals: a wrong code, and a connection that says nothing of
 	// Ferry (the receiver closes both).
 	cfg := p.send
-	cfg.PeerKey, cfg.Code, cfg.Items, cfg.OnEvent = nil, "000000", []Item{textItem("x")}, nil
+	cfg.PeerKey, cfg.Code, cfg.Items, cfg.OnEvent = nil, "000000", []event.Item{textItem("x")}, nil
 	if p.r.Code() == "000000" {
 		cfg.Code = "111111"
 	}

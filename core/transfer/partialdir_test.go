@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/place"
 )
 
@@ -38,7 +39,7 @@ func TestPartialFolderTidied(t *testing.T) {
 	p := newPair(t, t.Context(), ReceiverConfig{Dir: dir, Policy: AcceptAll, hooks: &hooks{
 		diskWrite: func(w io.Writer) io.Writer { return &failAfter{w: w, n: 1} },
 	}})
-	if _, serr, _, rerr := p.run(t.Context(), Item{Path: src}); !errors.Is(serr, ErrNoSpace) || !errors.Is(rerr, ErrNoSpace) {
+	if _, serr, _, rerr := p.run(t.Context(), event.Item{Path: src}); !errors.Is(serr, ErrNoSpace) || !errors.Is(rerr, ErrNoSpace) {
 		t.Fatalf("send: %v; receive: %v; want ErrNoSpace on both", serr, rerr)
 	}
 	if got, err := os.ReadDir(parts); err != nil || len(got) != 1 {
@@ -47,7 +48,7 @@ func TestPartialFolderTidied(t *testing.T) {
 
 	// The resume completes: the folder is empty, and goes.
 	p = newPair(t, t.Context(), ReceiverConfig{Dir: dir, Policy: AcceptAll})
-	ssum, serr, _, rerr := p.run(t.Context(), Item{Path: src})
+	ssum, serr, _, rerr := p.run(t.Context(), event.Item{Path: src})
 	if serr != nil || rerr != nil {
 		t.Fatalf("send: %v; receive: %v", serr, rerr)
 	}
@@ -62,7 +63,7 @@ func TestPartialFolderTidied(t *testing.T) {
 	other := filepath.Join(parts, "0123456789abcdef0123456789abcdef.part")
 	writeFile(t, other, []byte("someone else's"))
 	p = newPair(t, t.Context(), ReceiverConfig{Dir: dir, Policy: AcceptAll, Overwrite: true})
-	if _, serr, _, rerr := p.run(t.Context(), Item{Path: src}); serr != nil || rerr != nil {
+	if _, serr, _, rerr := p.run(t.Context(), event.Item{Path: src}); serr != nil || rerr != nil {
 		t.Fatalf("send: %v; receive: %v", serr, rerr)
 	}
 	if _, err := os.Stat(other); err != nil {

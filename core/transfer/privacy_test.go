@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/wire"
 	"lukechampine.com/blake3"
 
 	"github.com/ferry-project/ferry/core/place"
@@ -32,7 +33,7 @@ func TestAbortReasonHidesLocalPaths(t *testing.T) {
 		spoil func(p *pair, abs string)
 	}{
 		{"changed while read", ErrSourceChanged, func(p *pair, abs string) {
-			p.sev.hook = func(ev Event) {
+			p.sev.hook = func(ev event.Event) {
 				if _, ok := ev.(event.Progress); ok {
 					later := time.Now().Add(time.Hour)
 					os.Chtimes(abs, later, later)
@@ -55,7 +56,7 @@ func TestAbortReasonHidesLocalPaths(t *testing.T) {
 			writeFile(t, abs, pattern(3*maxChunk, 4))
 			p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll})
 			tc.spoil(p, abs)
-			_, serr, _, rerr := p.run(t.Context(), Item{Path: filepath.Join(root, "album")})
+			_, serr, _, rerr := p.run(t.Context(), event.Item{Path: filepath.Join(root, "album")})
 			if serr == nil || rerr == nil {
 				t.Fatalf("send: %v; receive: %v; want both to fail", serr, rerr)
 			}
@@ -92,7 +93,7 @@ func TestAbortReasonHidesDestination(t *testing.T) {
 	if err := os.RemoveAll(dir); err != nil {
 		t.Fatal(err)
 	}
-	_, serr, _, rerr := p.run(t.Context(), Item{Path: src})
+	_, serr, _, rerr := p.run(t.Context(), event.Item{Path: src})
 	if serr == nil || rerr == nil {
 		t.Fatalf("send: %v; receive: %v; want both to fail", serr, rerr)
 	}
@@ -127,7 +128,7 @@ func TestNoSpaceAbortHidesDestination(t *testing.T) {
 	p := newPair(t, t.Context(), ReceiverConfig{Dir: dir, Policy: AcceptAll, hooks: &hooks{
 		diskWrite: func(w io.Writer) io.Writer { return failingWriter{w.(*os.File).Name()} },
 	}})
-	_, serr, _, rerr := p.run(t.Context(), Item{Path: src})
+	_, serr, _, rerr := p.run(t.Context(), event.Item{Path: src})
 	if !errors.Is(serr, ErrNoSpace) || !errors.Is(rerr, ErrNoSpace) {
 		t.Fatalf("send: %v; receive: %v; want ErrNoSpace on both", serr, rerr)
 	}
@@ -167,22 +168,22 @@ func TestHaveHashStaysHome(t *testing.T) {
 			p := newPair(t, t.Context(), ReceiverConfig{Dir: dest, Policy: AcceptAll, Timeout: 5 * time.Second})
 			r := dialRaw(t, t.Context(), p)
 			size := int64(len(tc.guess))
-			r.send(msgOffer, offerMsg{Version: protoVersion, Name: "guesser", Total: size, Entries: []Entry{
-				{Path: "secret.txt", Kind: KindFile, Size: size, Mode: 0o644},
-			}}.encode())
+			r.send(wire.MsgOffer, wire.Offer{Version: wire.Version, Name: "guesser", Total: size, Entries: []event.Entry{
+				{Path: "secret.txt", Kind: event.KindFile, Size: size, Mode: 0o644},
+			}}.Encode())
 			var heard [][]byte
-			heard = append(heard, r.expect(msgHello))
-			ans := r.expect(msgAnswer)
+			heard = append(heard, r.expect(wire.MsgHello))
+			ans := r.expect(wire.MsgAnswer)
 			heard = append(heard, ans)
 			// count 1, entry 0, have: one bit, and nothing more.
-			if want := []byte{1, 0, byte(actHave)}; !bytes.Equal(ans, want) {
+			if want := []byte{1, 0, byte(wire.ActHave)}; !bytes.Equal(ans, want) {
 				t.Errorf("answer %x, want exactly %x", ans, want)
 			}
 			guess := blake3.Sum256(tc.guess)
-			r.send(msgHashes, hashesMsg{Items: []hashItem{{Index: 0, Hash: guess}}}.encode())
-			mb := r.expect(msgMatches)
+			r.send(wire.MsgHashes, wire.Hashes{Items: []wire.HashItem{{Index: 0, Hash: guess}}}.Encode())
+			mb := r.expect(wire.MsgMatches)
 			heard = append(heard, mb)
-			m, err := decodeMatches(mb, []int{0})
+			m, err := wire.DecodeMatches(mb, []int{0})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -191,20 +192,20 @@ func TestHaveHashStaysHome(t *testing.T) {
 				t.Fatalf("matches %v for a guess that is same=%v", m.Indexes, same)
 			}
 			if same {
-				r.send(msgSkip, skipMsg{Index: 0}.encode())
+				r.send(wire.MsgSkip, wire.Skip{Index: 0}.Encode())
 			} else {
-				r.send(msgBegin, beginMsg{Index: 0}.encode())
-				r.send(msgData, tc.guess)
-				r.send(msgEnd, endMsg{Index: 0, Hash: guess}.encode())
+				r.send(wire.MsgBegin, wire.Begin{Index: 0}.Encode())
+				r.send(wire.MsgData, tc.guess)
+				r.send(wire.MsgEnd, wire.End{Index: 0, Hash: guess}.Encode())
 			}
-			r.send(msgFinish, nil)
+			r.send(wire.MsgFinish, nil)
 			for {
 				typ, b, err := r.recv()
 				if err != nil {
 					t.Fatalf("waiting for done: %v", err)
 				}
 				heard = append(heard, b)
-				if typ == msgDone {
+				if typ == wire.MsgDone {
 					break
 				}
 			}
@@ -236,16 +237,16 @@ func TestNoSpaceRefusalHidesFigures(t *testing.T) {
 	const huge = 1 << 60
 	p := newPair(t, t.Context(), ReceiverConfig{Policy: Ask, Timeout: 5 * time.Second})
 	r := dialRaw(t, t.Context(), p)
-	r.send(msgOffer, offerMsg{Version: protoVersion, Name: "x", Total: huge, Entries: []Entry{
-		{Path: "big.iso", Kind: KindFile, Size: huge, Mode: 0o644},
-	}}.encode())
-	r.expect(msgHello)
+	r.send(wire.MsgOffer, wire.Offer{Version: wire.Version, Name: "x", Total: huge, Entries: []event.Entry{
+		{Path: "big.iso", Kind: event.KindFile, Size: huge, Mode: 0o644},
+	}}.Encode())
+	r.expect(wire.MsgHello)
 	ab := r.expectAbort()
 	rerr := p.serveErr(t)
 	t.Logf("sender told: code %d %q", ab.Code, ab.Reason)
 	t.Logf("receiver: %v", rerr)
-	if ab.Code != codeNoSpace || ab.Reason != reasonNoSpace {
-		t.Errorf("sender told code %d %q, want %d %q", ab.Code, ab.Reason, codeNoSpace, reasonNoSpace)
+	if ab.Code != wire.CodeNoSpace || ab.Reason != reasonNoSpace {
+		t.Errorf("sender told code %d %q, want %d %q", ab.Code, ab.Reason, wire.CodeNoSpace, reasonNoSpace)
 	}
 	if !errors.Is(rerr, ErrNoSpace) || !strings.Contains(rerr.Error(), strconv.Itoa(huge)) || !strings.Contains(rerr.Error(), "free") {
 		t.Errorf("the receiver's own error does not give the figures: %v", rerr)
@@ -270,7 +271,7 @@ func TestSymlinkRefusalHidesWhat(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "Projects")
 	writeFile(t, filepath.Join(src, "a.txt"), []byte("a"))
 	p := newPair(t, t.Context(), ReceiverConfig{Dir: dest, Policy: Ask})
-	_, serr, _, rerr := p.run(t.Context(), Item{Path: src})
+	_, serr, _, rerr := p.run(t.Context(), event.Item{Path: src})
 	t.Logf("sender: %v", serr)
 	t.Logf("receiver: %v", rerr)
 	if !errors.Is(serr, ErrRefusedPath) || !errors.Is(rerr, ErrRefusedPath) {

@@ -22,7 +22,7 @@ const (
 // receiver's: so sessions that run at once never overlap either.
 type emitter struct {
 	mu sync.Mutex
-	f  func(Event)
+	f  func(event.Event)
 
 	up      *emitter // a session's: where its stamped events go
 	session int
@@ -31,7 +31,7 @@ type emitter struct {
 // forSession is the emitter of the receiver's session id.
 func (e *emitter) forSession(id int) *emitter { return &emitter{up: e, session: id} }
 
-func (e *emitter) emit(ev Event) {
+func (e *emitter) emit(ev event.Event) {
 	if e != nil && e.up != nil {
 		e.up.emit(event.InSession(ev, e.session))
 		return

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/wire"
 )
 
 // rawPeer speaks the wire format directly over a real secure.Conn, so
@@ -16,7 +17,7 @@ import (
 type rawPeer struct {
 	t   *testing.T
 	c   *secure.Conn
-	hdr [headerLen]byte
+	hdr [wire.HeaderLen]byte
 }
 
 // dialRaw connects to p's receiver as a sender.
@@ -37,28 +38,28 @@ func dialRaw(t *testing.T, ctx context.Context, p *pair) *rawPeer {
 
 // send writes one message and flushes (when it can: the receiver may
 // already have hung up, which is the point of some tests).
-func (r *rawPeer) send(typ msgType, body []byte) {
-	r.c.Write(frame(typ, body))
+func (r *rawPeer) send(typ wire.Type, body []byte) {
+	r.c.Write(wire.Frame(typ, body))
 	r.c.Flush()
 }
 
 // sendHeader writes a header claiming n bytes, with no body.
-func (r *rawPeer) sendHeader(typ msgType, n int) {
-	var b [headerLen]byte
-	putHeader(b[:], typ, n)
+func (r *rawPeer) sendHeader(typ wire.Type, n int) {
+	var b [wire.HeaderLen]byte
+	wire.PutHeader(b[:], typ, n)
 	r.c.Write(b[:])
 	r.c.Flush()
 }
 
 // recv returns the next message other than keepalive.
-func (r *rawPeer) recv() (msgType, []byte, error) {
+func (r *rawPeer) recv() (wire.Type, []byte, error) {
 	for {
 		r.c.NetConn().SetReadDeadline(time.Now().Add(10 * time.Second))
-		t, n, err := readHeader(r.c, &r.hdr)
+		t, n, err := wire.ReadHeader(r.c, &r.hdr)
 		if err != nil {
 			return 0, nil, err
 		}
-		if t == msgKeepalive {
+		if t == wire.MsgKeepalive {
 			continue
 		}
 		b := make([]byte, n)
@@ -70,15 +71,15 @@ func (r *rawPeer) recv() (msgType, []byte, error) {
 }
 
 // expect reads the next message and fails unless it has type want.
-func (r *rawPeer) expect(want msgType) []byte {
+func (r *rawPeer) expect(want wire.Type) []byte {
 	r.t.Helper()
 	t, b, err := r.recv()
 	if err != nil {
 		r.t.Fatalf("waiting for %v: %v", want, err)
 	}
 	if t != want {
-		if t == msgAbort {
-			m, _ := decodeAbort(b)
+		if t == wire.MsgAbort {
+			m, _ := wire.DecodeAbort(b)
 			r.t.Fatalf("waiting for %v: got abort %d %q", want, m.Code, m.Reason)
 		}
 		r.t.Fatalf("waiting for %v: got %v", want, t)
@@ -89,16 +90,16 @@ func (r *rawPeer) expect(want msgType) []byte {
 // expectAbort reads until an abort and returns it, then hangs up as the
 // real sender does (the receiver waits for that, up to a short grace,
 // before it closes).
-func (r *rawPeer) expectAbort() abortMsg {
+func (r *rawPeer) expectAbort() wire.Abort {
 	r.t.Helper()
 	for {
 		t, b, err := r.recv()
 		if err != nil {
 			r.t.Fatalf("waiting for abort: %v", err)
 		}
-		if t == msgAbort {
+		if t == wire.MsgAbort {
 			r.c.Close()
-			m, err := decodeAbort(b)
+			m, err := wire.DecodeAbort(b)
 			if err != nil {
 				r.t.Fatal(err)
 			}

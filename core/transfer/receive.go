@@ -9,6 +9,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/place"
+	"github.com/ferry-project/ferry/core/wire"
 )
 
 // maxResumes bounds the partial files resumed in one transfer: each
@@ -46,7 +47,7 @@ type rsession struct {
 	sink    Sink        // cfg.Sink once it was told of an entry: End is owed
 	entries []rentry    // the offer's, in its order
 	meter   *meter
-	sum     Summary
+	sum     event.Summary
 	start   time.Time
 	held    held // its share of what the sessions writing into Dir share
 }
@@ -54,7 +55,7 @@ type rsession struct {
 // rentry is what the receiver knows of one offered entry, from the offer
 // to its confirmation.
 type rentry struct {
-	Entry
+	event.Entry
 	// final is where it goes under the destination: its path, with its
 	// top-level folder renamed when that name is taken (place.MapTops),
 	// computed once from the offer; its path with a Sink.
@@ -69,7 +70,7 @@ type rentry struct {
 
 // planned is what the receiver answered for one file.
 type planned struct {
-	action action
+	action wire.Action
 	offset int64
 	hash   *hasher // resume: the state after the kept bytes
 	same   bool    // have: the sender's hash matched this end's file
@@ -81,7 +82,7 @@ type peeked struct {
 	err error
 }
 
-func (s *rsession) run(parent context.Context) (Summary, error) {
+func (s *rsession) run(parent context.Context) (event.Summary, error) {
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	nc := s.conn.NetConn()
@@ -92,7 +93,7 @@ func (s *rsession) run(parent context.Context) (Summary, error) {
 
 	s.out = make(chan []byte, 64)
 	s.writerDone = make(chan struct{})
-	go s.writeLoop(frame(msgHello, helloMsg{Version: protoVersion, Name: s.cfg.Name}.encode()))
+	go s.writeLoop(wire.Frame(wire.MsgHello, wire.Hello{Version: wire.Version, Name: s.cfg.Name}.Encode()))
 
 	// Every error of the exchange may name a file under the destination
 	// (os.Root's files carry its path in their name): the sender is told
@@ -116,10 +117,10 @@ func (s *rsession) run(parent context.Context) (Summary, error) {
 				reason = s.declineReason
 			case errors.Is(err, ErrTimeout):
 				reason = fmt.Sprintf("heard nothing from the sender for %v", s.timeout)
-			case codeOf(err) == codeInternal && noWrite(err):
+			case codeOf(err) == wire.CodeInternal && noWrite(err):
 				reason = reasonNoWrite
 			}
-			s.out <- frame(msgAbort, abortMsg{Code: codeOf(err), Reason: reason}.encode())
+			s.out <- wire.Frame(wire.MsgAbort, wire.Abort{Code: codeOf(err), Reason: reason}.Encode())
 			aborted = true
 		}
 	}
@@ -149,18 +150,18 @@ func (s *rsession) run(parent context.Context) (Summary, error) {
 		s.sink.End(err)
 	}
 	if err != nil {
-		return Summary{}, err
+		return event.Summary{}, err
 	}
 	s.ev.emit(event.Done{Summary: s.sum})
 	return s.sum, nil
 }
 
 func (s *rsession) exchange(ctx context.Context) error {
-	m, err := s.next(ctx, phOffer)
+	m, err := s.next(ctx, wire.PhOffer)
 	if err != nil {
 		return err
 	}
-	om, err := decodeOffer(m.body)
+	om, err := wire.DecodeOffer(m.body)
 	if err != nil {
 		return err
 	}
@@ -261,7 +262,7 @@ func (r *Receiver) dropName(id int) {
 // openFolder readies the destination folder for the offer: where each
 // entry goes, the partial files already there, and whether the offer
 // fits. A Sink has none of these.
-func (s *rsession) openFolder(offered []Entry) error {
+func (s *rsession) openFolder(offered []event.Entry) error {
 	var err error
 	if s.dest, err = place.OpenDest(s.cfg.Dir, s.cfg.Overwrite, s.peerFP); err != nil {
 		return forPeer(err, reasonUnwritable)
@@ -274,7 +275,7 @@ func (s *rsession) openFolder(offered []Entry) error {
 	for i := range s.entries {
 		e := &s.entries[i]
 		e.final = place.FinalPath(e.Path, tops)
-		if e.Kind == KindFile {
+		if e.Kind == event.KindFile {
 			e.partial = s.dest.RegularSize(s.partPath(i))
 		}
 	}
@@ -289,10 +290,10 @@ func (s *rsession) partPath(i int) string {
 }
 
 // folders are the paths of the offer's folders, in its order.
-func folders(entries []Entry) []string {
+func folders(entries []event.Entry) []string {
 	var paths []string
 	for _, e := range entries {
-		if e.Kind == KindDir {
+		if e.Kind == event.KindDir {
 			paths = append(paths, e.Path)
 		}
 	}
@@ -342,9 +343,9 @@ func (s *rsession) reserveSpace() error {
 func (s *rsession) need() int64 {
 	var need int64
 	for _, e := range s.entries {
-		if e.Kind == KindFile || (e.Kind == KindText && s.cfg.SaveText) {
+		if e.Kind == event.KindFile || (e.Kind == event.KindText && s.cfg.SaveText) {
 			need += e.Size
-			if e.Kind == KindFile {
+			if e.Kind == event.KindFile {
 				if n := e.partial; n > 0 {
 					need -= min(n, e.Size)
 				}
@@ -354,7 +355,7 @@ func (s *rsession) need() int64 {
 	return need
 }
 
-func (s *rsession) decideOffer(ctx context.Context, offer Offer) (bool, error) {
+func (s *rsession) decideOffer(ctx context.Context, offer event.Offer) (bool, error) {
 	policy := s.cfg.Policy
 	if policy == Ask && s.paired && s.cfg.AutoAcceptPaired {
 		policy = AcceptAll
@@ -397,8 +398,8 @@ func (s *rsession) decideOffer(ctx context.Context, offer Offer) (bool, error) {
 // an identical file is in place (have) or a partial can continue
 // (resume), then answers.
 func (s *rsession) prepare(ctx context.Context) error {
-	s.buf = make([]byte, maxChunk+headerLen)
-	var ans answerMsg
+	s.buf = make([]byte, maxChunk+wire.HeaderLen)
+	var ans wire.Answer
 	var total int64
 	resumes := 0
 	for i, e := range s.entries {
@@ -407,7 +408,7 @@ func (s *rsession) prepare(ctx context.Context) error {
 		}
 		if s.cfg.Sink != nil {
 			// A sink neither resumes nor skips: every file is taken whole.
-			if e.Kind == KindDir {
+			if e.Kind == event.KindDir {
 				s.sink = s.cfg.Sink
 				if err := s.sink.Folder(e.Entry); err != nil {
 					return sinkError(fmt.Errorf("creating folder %q: %w", e.Path, err))
@@ -417,14 +418,14 @@ func (s *rsession) prepare(ctx context.Context) error {
 			continue
 		}
 		switch e.Kind {
-		case KindDir:
+		case event.KindDir:
 			existed, err := s.dest.Mkdir(e.final, e.Mode)
 			if err != nil {
 				return err
 			}
 			s.entries[i].created = !existed
 			continue
-		case KindText:
+		case event.KindText:
 			total += e.Size
 			continue
 		}
@@ -432,18 +433,18 @@ func (s *rsession) prepare(ctx context.Context) error {
 		if s.dest.RegularSize(e.final) == e.Size {
 			// Only that a file of this size is here goes out; whether it
 			// is the same is checked here, against the sender's hash.
-			ans.Items = append(ans.Items, answerItem{Index: i, Action: actHave, Offset: e.Size})
-			s.entries[i].plan = &planned{action: actHave, offset: e.Size}
+			ans.Items = append(ans.Items, wire.AnswerItem{Index: i, Action: wire.ActHave, Offset: e.Size})
+			s.entries[i].plan = &planned{action: wire.ActHave, offset: e.Size}
 			total -= e.Size
 			continue
 		}
 		if k := min(e.partial, e.Size); k > 0 && resumes < maxResumes && s.claimPart(s.partPath(i)) {
 			h := newHasher()
 			if err := hashPrefix(ctx, s.dest, s.partPath(i), k, h, s.buf, s.timers); err == nil {
-				it := answerItem{Index: i, Action: actResume, Offset: k}
+				it := wire.AnswerItem{Index: i, Action: wire.ActResume, Offset: k}
 				h.Sum(it.Hash[:0])
 				ans.Items = append(ans.Items, it)
-				s.entries[i].plan = &planned{action: actResume, offset: k, hash: h}
+				s.entries[i].plan = &planned{action: wire.ActResume, offset: k, hash: h}
 				total -= k
 				resumes++
 			} else if ctx.Err() != nil {
@@ -452,8 +453,8 @@ func (s *rsession) prepare(ctx context.Context) error {
 		}
 	}
 	s.meter = newMeter(s.ev, s.timers, diagEnd(s.cfg.Diag, event.Receiver), total, len(s.entries))
-	s.send(msgAnswer, ans.encode())
-	return s.matchHaves(ctx, ans.haves())
+	s.send(wire.MsgAnswer, ans.Encode())
+	return s.matchHaves(ctx, ans.Haves())
 }
 
 // matchHaves decides which of the files it has (haves) are the ones the
@@ -466,7 +467,7 @@ func (s *rsession) matchHaves(ctx context.Context, haves []int) error {
 	if len(haves) == 0 {
 		return nil
 	}
-	mine := make([][hashLen]byte, len(haves))
+	mine := make([][wire.HashLen]byte, len(haves))
 	readable := make([]bool, len(haves))
 	for k, i := range haves {
 		h := &s.hash
@@ -481,22 +482,22 @@ func (s *rsession) matchHaves(ctx context.Context, haves []int) error {
 			readable[k] = true
 		}
 	}
-	in, err := s.next(ctx, phHashes)
+	in, err := s.next(ctx, wire.PhHashes)
 	if err != nil {
 		return err
 	}
-	theirs, err := decodeHashes(in.body, haves)
+	theirs, err := wire.DecodeHashes(in.body, haves)
 	if err != nil {
 		return err
 	}
-	var m matchesMsg
+	var m wire.Matches
 	for k, it := range theirs.Items {
 		if readable[k] && it.Hash == mine[k] {
 			m.Indexes = append(m.Indexes, it.Index)
 			s.entries[it.Index].plan.same = true
 		}
 	}
-	s.send(msgMatches, m.encode())
+	s.send(wire.MsgMatches, m.Encode())
 	return nil
 }
 

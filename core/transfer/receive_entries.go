@@ -11,25 +11,26 @@ import (
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/diag"
 	"github.com/ferry-project/ferry/core/place"
+	"github.com/ferry-project/ferry/core/wire"
 )
 
 // receive takes the sender's entries, in offer order, then its finish.
 func (s *rsession) receive(ctx context.Context) error {
 	i := 0
 	skipDirs := func() {
-		for i < len(s.entries) && s.entries[i].Kind == KindDir {
+		for i < len(s.entries) && s.entries[i].Kind == event.KindDir {
 			i++
 		}
 	}
 	for {
 		skipDirs()
-		msg, err := s.next(ctx, phEntries)
+		msg, err := s.next(ctx, wire.PhEntries)
 		if err != nil {
 			return err
 		}
 		switch msg.t {
-		case msgBegin:
-			m, err := decodeBegin(msg.body)
+		case wire.MsgBegin:
+			m, err := wire.DecodeBegin(msg.body)
 			if err != nil {
 				return err
 			}
@@ -40,8 +41,8 @@ func (s *rsession) receive(ctx context.Context) error {
 				return err
 			}
 			i++
-		case msgSkip:
-			m, err := decodeSkip(msg.body)
+		case wire.MsgSkip:
+			m, err := wire.DecodeSkip(msg.body)
 			if err != nil {
 				return err
 			}
@@ -50,9 +51,9 @@ func (s *rsession) receive(ctx context.Context) error {
 			}
 			e := &s.entries[i]
 			s.sum.SkippedBytes += e.Size
-			s.confirm(i, Skipped, e.final)
+			s.confirm(i, event.Skipped, e.final)
 			i++
-		case msgFinish:
+		case wire.MsgFinish:
 			if i != len(s.entries) {
 				return fmt.Errorf("sender finished before entry %d of %d: %w", i, len(s.entries), ErrProtocol)
 			}
@@ -63,16 +64,18 @@ func (s *rsession) receive(ctx context.Context) error {
 	}
 }
 
-func (s *rsession) confirm(i int, o Outcome, savedAs string) { s.confirmReplaced(i, o, savedAs, false) }
+func (s *rsession) confirm(i int, o event.Outcome, savedAs string) {
+	s.confirmReplaced(i, o, savedAs, false)
+}
 
 // confirmReplaced confirms entry i, which replaced a file of its name
 // (with Overwrite) if replaced.
-func (s *rsession) confirmReplaced(i int, o Outcome, savedAs string, replaced bool) {
+func (s *rsession) confirmReplaced(i int, o event.Outcome, savedAs string, replaced bool) {
 	s.meter.entry()
-	ed := EntryDone{Entry: s.entries[i].Entry, Outcome: o, SavedAs: savedAs, Replaced: replaced, Session: s.id}
+	ed := event.EntryDone{Entry: s.entries[i].Entry, Outcome: o, SavedAs: savedAs, Replaced: replaced, Session: s.id}
 	s.sum.Entries = append(s.sum.Entries, ed)
 	s.ev.emit(ed)
-	s.send(msgConfirm, confirmMsg{Index: i, Outcome: o, SavedAs: savedAs}.encode())
+	s.send(wire.MsgConfirm, wire.Confirm{Index: i, Outcome: o, SavedAs: savedAs}.Encode())
 }
 
 // receiveEntry takes one entry's chunks and end. A file goes to its
@@ -97,7 +100,7 @@ func (s *rsession) receiveEntry(ctx context.Context, i int, off int64) error {
 // known of them so far.
 type incoming struct {
 	i     int
-	e     Entry
+	e     event.Entry
 	h     *hasher // over every byte of the file, kept ones included
 	left  int64   // bytes still due
 	f     *os.File
@@ -128,16 +131,16 @@ func (in *incoming) abandon() {
 
 // startEntry checks where the sender begins entry i (at 0, or where this
 // end offered to resume) and opens what its bytes go to.
-func (s *rsession) startEntry(i int, off int64) (*incoming, Outcome, error) {
+func (s *rsession) startEntry(i int, off int64) (*incoming, event.Outcome, error) {
 	e := s.entries[i].Entry
 	p := s.entries[i].plan
 	in := &incoming{i: i, e: e, h: &s.hash, left: e.Size - off}
 	in.h.Reset()
-	outcome := Received
+	outcome := event.Received
 	switch {
 	case off == 0:
-	case p != nil && p.action == actResume && p.offset == off:
-		in.h, outcome = p.hash, Resumed
+	case p != nil && p.action == wire.ActResume && p.offset == off:
+		in.h, outcome = p.hash, event.Resumed
 		s.sum.ResumedBytes += off
 	default:
 		return nil, 0, fmt.Errorf("sender resumed entry %d at %d, which this end did not offer: %w", i, off, ErrProtocol)
@@ -148,7 +151,7 @@ func (s *rsession) startEntry(i int, off int64) (*incoming, Outcome, error) {
 	s.entries[i].plan = nil // a resume's hash state is not needed any more
 	s.meter.file(e.Path, e.Size)
 
-	if e.Kind == KindText {
+	if e.Kind == event.KindText {
 		in.text = make([]byte, 0, e.Size)
 	}
 	var err error
@@ -158,7 +161,7 @@ func (s *rsession) startEntry(i int, off int64) (*incoming, Outcome, error) {
 			return nil, 0, sinkError(fmt.Errorf("receiving %q: %w", e.Path, err))
 		}
 		in.w = s.cfg.hooks.writer(in.sf)
-	} else if e.Kind != KindText {
+	} else if e.Kind != event.KindText {
 		in.part = s.partPath(i)
 		if !s.claimPart(in.part) {
 			// Another session writes this partial file: this one
@@ -181,17 +184,17 @@ func (s *rsession) startEntry(i int, off int64) (*incoming, Outcome, error) {
 func (s *rsession) takeBytes(ctx context.Context, in *incoming) error {
 	e := in.e
 	for {
-		msg, err := s.next(ctx, phEntry)
+		msg, err := s.next(ctx, wire.PhEntry)
 		if err != nil {
 			return err
 		}
-		if msg.t == msgData {
+		if msg.t == wire.MsgData {
 			if err := s.takeChunk(in, msg.n); err != nil {
 				return err
 			}
 			continue
 		}
-		m, err := decodeEnd(msg.body) // phEntry takes data or end
+		m, err := wire.DecodeEnd(msg.body) // wire.PhEntry takes data or end
 		if err != nil {
 			return err
 		}
@@ -201,7 +204,7 @@ func (s *rsession) takeBytes(ctx context.Context, in *incoming) error {
 		if in.left != 0 {
 			return fmt.Errorf("%q: %d bytes fewer than declared: %w", e.Path, in.left, ErrProtocol)
 		}
-		var sum [hashLen]byte
+		var sum [wire.HashLen]byte
 		if !bytes.Equal(in.h.Sum(sum[:0]), m.Hash[:]) {
 			if in.f != nil {
 				in.f.Close()
@@ -221,7 +224,7 @@ func (s *rsession) takeChunk(in *incoming, n int) error {
 		return fmt.Errorf("%q: more bytes than declared: %w", e.Path, ErrProtocol)
 	}
 	// A header always follows a chunk: ask for both at once.
-	if err := s.conn.Prefetch(n + headerLen); err != nil {
+	if err := s.conn.Prefetch(n + wire.HeaderLen); err != nil {
 		return s.readError(err)
 	}
 	chunk := s.buf[:n]
@@ -247,7 +250,7 @@ func (s *rsession) takeChunk(in *incoming, n int) error {
 			return err
 		}
 	}
-	if e.Kind == KindText {
+	if e.Kind == event.KindText {
 		in.text = append(in.text, chunk...)
 	}
 	in.left -= int64(n)
@@ -258,7 +261,7 @@ func (s *rsession) takeChunk(in *incoming, n int) error {
 
 // keep puts a verified entry where it belongs (its sink's file saved, its
 // partial file in place, a text told and maybe saved) and confirms it.
-func (s *rsession) keep(in *incoming, outcome Outcome) error {
+func (s *rsession) keep(in *incoming, outcome event.Outcome) error {
 	e := in.e
 	if in.sf != nil {
 		err := in.sf.Close(true)
@@ -266,13 +269,13 @@ func (s *rsession) keep(in *incoming, outcome Outcome) error {
 		if err != nil {
 			return sinkError(fmt.Errorf("saving %q: %w", e.Path, err))
 		}
-		if e.Kind == KindText {
+		if e.Kind == event.KindText {
 			s.ev.emit(event.Text{Name: e.Path, Text: string(in.text)})
 		}
 		s.confirm(in.i, outcome, e.Path)
 		return nil
 	}
-	if e.Kind == KindText {
+	if e.Kind == event.KindText {
 		s.ev.emit(event.Text{Name: e.Path, Text: string(in.text)})
 		saved := ""
 		if s.cfg.SaveText {
@@ -281,7 +284,7 @@ func (s *rsession) keep(in *incoming, outcome Outcome) error {
 				return err
 			}
 		}
-		s.confirm(in.i, Received, saved)
+		s.confirm(in.i, event.Received, saved)
 		return nil
 	}
 	err := s.dest.Finish(in.f, in.part, e.Mode, e.ModTime)
@@ -333,15 +336,15 @@ func (s *rsession) saveText(i int, text []byte) (string, error) {
 // existed keeps its own mode and time.
 func (s *rsession) finish() error {
 	for i := len(s.entries) - 1; i >= 0 && s.dest != nil; i-- {
-		if e := &s.entries[i]; e.Kind == KindDir && e.created {
+		if e := &s.entries[i]; e.Kind == event.KindDir && e.created {
 			if err := s.dest.SetDirTime(e.final, e.ModTime); err != nil {
 				return err
 			}
 		}
 	}
 	for i, e := range s.entries {
-		if e.Kind == KindDir {
-			s.confirm(i, Created, e.final)
+		if e.Kind == event.KindDir {
+			s.confirm(i, event.Created, e.final)
 		}
 	}
 	s.meter.tick(true)
@@ -349,6 +352,6 @@ func (s *rsession) finish() error {
 	s.sum.Wall = s.sum.Duration
 	s.sum.Local = s.timers.Snapshot()
 	s.sum.LocalCPU = s.timers.CPU()
-	s.send(msgDone, doneMsg{Wall: s.sum.Wall, Split: s.sum.Local, CPU: s.sum.LocalCPU}.encode())
+	s.send(wire.MsgDone, wire.Done{Wall: s.sum.Wall, Split: s.sum.Local, CPU: s.sum.LocalCPU}.Encode())
 	return nil
 }

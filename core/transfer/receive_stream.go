@@ -7,6 +7,8 @@ import (
 	"net"
 	"os"
 	"time"
+
+	"github.com/ferry-project/ferry/core/wire"
 )
 
 // Confirmations are flushed lazily: the sender never waits for one (it
@@ -70,7 +72,7 @@ func (s *rsession) writeLoop(hello []byte) {
 			if err = write(b); err != nil {
 				break
 			}
-			if msgType(b[0]) == msgConfirm { // b is a frame: its type comes first
+			if wire.Type(b[0]) == wire.MsgConfirm { // b is a frame: its type comes first
 				if waiting++; waiting == 1 {
 					lazy.Reset(confirmDelay)
 				}
@@ -85,7 +87,7 @@ func (s *rsession) writeLoop(hello []byte) {
 				err = flush()
 			}
 		case <-quiet.C:
-			if err = write(frame(msgKeepalive, nil)); err == nil {
+			if err = write(wire.Frame(wire.MsgKeepalive, nil)); err == nil {
 				err = flush()
 			}
 		}
@@ -95,7 +97,7 @@ func (s *rsession) writeLoop(hello []byte) {
 	}
 }
 
-func (s *rsession) send(t msgType, body []byte) { s.out <- frame(t, body) }
+func (s *rsession) send(t wire.Type, body []byte) { s.out <- wire.Frame(t, body) }
 
 // arm sets the read deadline for the next message.
 func (s *rsession) arm(ctx context.Context) error {
@@ -108,7 +110,7 @@ func (s *rsession) arm(ctx context.Context) error {
 
 // next reads the next message, for state ph: the one the peek goroutine
 // read while the person decided, if any, else through readMsg.
-func (s *rsession) next(ctx context.Context, ph phase) (msg, error) {
+func (s *rsession) next(ctx context.Context, ph wire.Phase) (msg, error) {
 	if s.peeked != nil {
 		p := <-s.peeked
 		s.peeked = nil
@@ -125,7 +127,7 @@ func (s *rsession) next(ctx context.Context, ph phase) (msg, error) {
 // What it read is checked against the state of the one who takes it.
 func (s *rsession) peek(ctx context.Context) {
 	defer close(s.peekDone)
-	m, err := s.readMsg(everyPhase, func() error {
+	m, err := s.readMsg(wire.EveryPhase, func() error {
 		if ctx.Err() != nil {
 			return cancelError(ctx)
 		}
@@ -138,7 +140,7 @@ func (s *rsession) peek(ctx context.Context) {
 // drain reads until the sender's end of stream (it may still send
 // keepalives), bounded by the timeout.
 func (s *rsession) drain(ctx context.Context) {
-	s.readMsg(phClosed, func() error { return s.arm(ctx) })
+	s.readMsg(wire.PhClosed, func() error { return s.arm(ctx) })
 }
 
 // maxLinger bounds the bytes linger discards: what the sender had in

@@ -68,12 +68,14 @@ type codeState struct {
 	// given spent.
 	wrongSince  int
 	toldStopped bool
+	// toldDigits is the length of the code CodeLonger last told of.
+	toldDigits int
 }
 
-// retire replaces the current code with a new one, whose wrong guesses
-// start from none, and returns it.
-func (c *codeState) retire() string {
-	c.current, c.wrong, c.gen = newCode(c.current), 0, c.gen+1
+// retire replaces the current code with a new one of digits digits,
+// whose wrong guesses start from none, and returns it.
+func (c *codeState) retire(digits int) string {
+	c.current, c.wrong, c.gen = newCode(c.current, digits), 0, c.gen+1
 	return c.current
 }
 
@@ -110,19 +112,19 @@ func newReceiver(cfg ReceiverConfig) (*Receiver, error) {
 		// transfers at once would interleave in it.
 		return nil, errors.New("a receiver into a Sink takes one transfer at a time")
 	}
+	budget := cfg.Budget
+	if budget == nil {
+		budget = guess.NewBudget(guess.Config{})
+	}
 	code := cfg.Code
 	if code == "" {
-		code = newCode("")
+		code = newCode("", budget.Digits())
 	}
 	ln, err := listen(cfg)
 	if err != nil {
 		return nil, err
 	}
 	cfg.Timeout = orDefault(cfg.Timeout, defaultTimeout)
-	budget := cfg.Budget
-	if budget == nil {
-		budget = guess.NewBudget(guess.Config{})
-	}
 	life, kill := context.WithCancelCause(context.Background())
 	return &Receiver{cfg: cfg, ln: ln, ev: &emitter{f: cfg.OnEvent}, decide: make(chan bool, 1),
 		codes: codeState{current: code, usedGen: -1}, slots: max(cfg.MaxConcurrent, 1), shared: newShared(),
@@ -165,16 +167,19 @@ func listen(cfg ReceiverConfig) (net.Listener, error) {
 	return ln, nil
 }
 
-// newCode picks a 6-digit code (about 20 bits) other than old.
-func newCode(old string) string {
+// newCode picks a code of digits digits other than old: 6 (about 20
+// bits) on a device where few wrong codes were tried, 8 or 10 once more
+// were (core/guess's Digits).
+func newCode(old string, digits int) string {
+	limit := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(digits)), nil)
 	for {
-		n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
+		n, err := rand.Int(rand.Reader, limit)
 		if err != nil {
 			// crypto/rand's Reader never fails since Go 1.24: it crashes
 			// the program instead.
 			panic("transfer: crypto/rand failed: " + err.Error())
 		}
-		if c := fmt.Sprintf("%06d", n.Int64()); c != old {
+		if c := fmt.Sprintf("%0*d", digits, n.Int64()); c != old {
 			return c
 		}
 	}
@@ -207,11 +212,13 @@ func (r *Receiver) Port() int {
 // one at a time, so it would wait on itself).
 func (r *Receiver) NewCode() string {
 	r.mu.Lock()
-	next := r.codes.retire()
 	r.budget.Reset()
+	next := r.codes.retire(r.budget.Digits())
 	r.codes.toldStopped = false
+	longer := r.longer()
 	r.mu.Unlock()
 	r.ev.emit(event.CodeChanged{Code: next, Reason: event.CodeRenewed})
+	r.tellLonger(longer)
 	return next
 }
 
@@ -267,14 +274,14 @@ func (r *Receiver) Close() error {
 // (ServeMany runs several); with MaxConcurrent above 1 its session
 // takes one of the places ServeConn's sessions take too. Serve returns only after every goroutine it started
 // has ended; handshakes still pending then are closed.
-func (r *Receiver) Serve(ctx context.Context) (sum Summary, err error) {
+func (r *Receiver) Serve(ctx context.Context) (sum event.Summary, err error) {
 	ev := r.ev
 	defer r.failed(&err)
 	if r.ln == nil {
-		return Summary{}, errors.New("receiver has no listener: it serves only ServeConn")
+		return event.Summary{}, errors.New("receiver has no listener: it serves only ServeConn")
 	}
 	if !r.claim() {
-		return Summary{}, errors.New("receiver is already serving")
+		return event.Summary{}, errors.New("receiver is already serving")
 	}
 	defer r.unclaim()
 	r.tellStopped(ev)
@@ -291,11 +298,11 @@ func (r *Receiver) Serve(ctx context.Context) (sum Summary, err error) {
 		return r.session(ctx, w)
 	case err := <-a.failed:
 		if r.life.Err() != nil { // Close closed the listener
-			return Summary{}, cancelError(r.life)
+			return event.Summary{}, cancelError(r.life)
 		}
-		return Summary{}, fmt.Errorf("accepting a connection: %w", err)
+		return event.Summary{}, fmt.Errorf("accepting a connection: %w", err)
 	case <-ctx.Done():
-		return Summary{}, cancelError(ctx)
+		return event.Summary{}, cancelError(ctx)
 	}
 }
 
@@ -315,7 +322,7 @@ func (r *Receiver) unclaim() { r.mu.Lock(); r.serving = false; r.mu.Unlock() }
 // session runs the transfer of a connection through the handshake, under
 // an id of its own that stamps its events (SessionOf), and emits its
 // Error event itself; the caller took a slot for it.
-func (r *Receiver) session(ctx context.Context, w won) (Summary, error) {
+func (r *Receiver) session(ctx context.Context, w won) (event.Summary, error) {
 	r.cfg.hooks.onSecured(w.sc)
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -331,7 +338,7 @@ func (r *Receiver) session(ctx context.Context, w won) (Summary, error) {
 	if err != nil {
 		err = withKind(err)
 		ev.emit(event.Error{Err: err})
-		return Summary{}, sessionFailed{err}
+		return event.Summary{}, sessionFailed{err}
 	}
 	return sum, nil
 }
@@ -365,7 +372,7 @@ func noFailed(err error) error {
 // ReceiverConfig.Listener. With MaxConcurrent above 1, ServeConn may
 // run beside ServeMany, Serve and other ServeConns, its session taking
 // one of the MaxConcurrent places, and is busy only when all are taken.
-func (r *Receiver) ServeConn(ctx context.Context, nc net.Conn) (sum Summary, err error) {
+func (r *Receiver) ServeConn(ctx context.Context, nc net.Conn) (sum event.Summary, err error) {
 	ev := r.ev
 	defer r.failed(&err)
 	if r.concurrent() {
@@ -374,14 +381,14 @@ func (r *Receiver) ServeConn(ctx context.Context, nc net.Conn) (sum Summary, err
 		if !r.takeSlot() {
 			r.refuseBusy(ctx, nc, r.running())
 			nc.Close()
-			return Summary{}, fmt.Errorf("receiver is busy with %d transfers", r.running())
+			return event.Summary{}, fmt.Errorf("receiver is busy with %d transfers", r.running())
 		}
 		defer r.releaseSlot()
 	} else {
 		if !r.claim() {
 			r.refuseBusy(ctx, nc, 1)
 			nc.Close()
-			return Summary{}, errors.New("receiver is already serving")
+			return event.Summary{}, errors.New("receiver is already serving")
 		}
 		defer r.unclaim()
 		r.takeSlot() // claimed: no other session runs
@@ -396,9 +403,9 @@ func (r *Receiver) ServeConn(ctx context.Context, nc net.Conn) (sum Summary, err
 	if err != nil {
 		nc.Close()
 		if ctx.Err() != nil {
-			return Summary{}, cancelError(ctx)
+			return event.Summary{}, cancelError(ctx)
 		}
-		return Summary{}, fmt.Errorf("securing the connection from %s: %w", nc.RemoteAddr(), err)
+		return event.Summary{}, fmt.Errorf("securing the connection from %s: %w", nc.RemoteAddr(), err)
 	}
 	return r.session(ctx, w)
 }
@@ -470,12 +477,12 @@ func (r *Receiver) codeCompleted() {
 // it are picked. Retiring it here, not when the transfer ends, is what
 // lets a receiver of several senders take one sender per code. r.mu is
 // held.
-func (r *Receiver) useCode() (string, bool) {
+func (r *Receiver) useCode(digits int) (string, bool) {
 	if r.cfg.Code != "" && r.codes.current == r.cfg.Code {
 		return "", false
 	}
 	r.codes.usedGen = r.codes.gen
-	return r.codes.retire(), true
+	return r.codes.retire(digits), true
 }
 
 // usedAnswer is the answer to a guess, unchecked, from a handshake that
@@ -530,15 +537,18 @@ func (r *Receiver) attempt(ev *emitter) (*guessTry, func(check func() bool) secu
 			return answer
 		}
 		g, saveErr := r.checkGuess(check)
-		var evs []Event
+		var evs []event.Event
 		answer := secure.Wrong
 		switch {
 		case !g.Checked:
 			answer = secure.Held
 		case g.Right:
 			t.wrongCodes = r.codes.wrongSince
-			if next, used := r.useCode(); used {
+			if next, used := r.useCode(g.Digits); used {
 				evs = append(evs, event.CodeChanged{Code: next, Reason: event.CodeUsed})
+				if l := r.longer(); l != nil {
+					evs = append(evs, *l)
+				}
 			}
 		default:
 			r.codes.wrongSince++
@@ -548,9 +558,12 @@ func (r *Receiver) attempt(ev *emitter) (*guessTry, func(check func() bool) secu
 				// The code stays until NewCode: showing a new one that
 				// nobody may use would only mislead.
 			case r.codes.wrong >= r.cfg.hooks.maxAttempts():
-				next := r.codes.retire()
+				next := r.codes.retire(g.Digits)
 				answer = secure.Retired
 				evs = append(evs, event.CodeChanged{Code: next, Reason: event.CodeRetired})
+				if l := r.longer(); l != nil {
+					evs = append(evs, *l)
+				}
 			}
 			if !g.Spent && g.Next.After(g.At) {
 				evs = append(evs, event.CodesHeld{Until: g.Next.UTC().Format(time.RFC3339Nano), Wrong: g.Wrong})
@@ -577,7 +590,7 @@ func (r *Receiver) checkGuess(check func() bool) (guess.Result, error) {
 // another Receiver's did, t keeps CodesStopped for its handshake to say
 // (once per Receiver); then r.mu is released, a failure to save the
 // count is reported, and evs are emitted.
-func (r *Receiver) endGuess(t *guessTry, g guess.Result, saveErr error, evs []Event, ev *emitter) {
+func (r *Receiver) endGuess(t *guessTry, g guess.Result, saveErr error, evs []event.Event, ev *emitter) {
 	if g.Spent && !r.codes.toldStopped {
 		r.codes.toldStopped = true
 		t.stopped = &event.CodesStopped{Wrong: g.Wrong}
@@ -591,11 +604,37 @@ func (r *Receiver) endGuess(t *guessTry, g guess.Result, saveErr error, evs []Ev
 	}
 }
 
+// longer returns the CodeLonger event that the current code calls for,
+// when it is one the receiver picked, longer than core/guess's
+// BaseDigits, and of another length than the last one told (once per
+// length, per Receiver); nil otherwise. r.mu is held.
+func (r *Receiver) longer() *event.CodeLonger {
+	c := r.codes.current
+	if (r.cfg.Code != "" && c == r.cfg.Code) || r.cfg.PairedOnly || len(c) <= guess.BaseDigits || len(c) == r.codes.toldDigits {
+		return nil
+	}
+	r.codes.toldDigits = len(c)
+	return &event.CodeLonger{Digits: len(c), Wrong: guess.StopAt * ((len(c) - guess.BaseDigits) / 2), Days: int(guess.FallBack / (24 * time.Hour))}
+}
+
+// tellLonger emits l, if there is one, with r.mu released.
+func (r *Receiver) tellLonger(l *event.CodeLonger) {
+	if l != nil {
+		r.ev.emit(*l)
+	}
+}
+
 // tellStopped emits CodesStopped, once per Receiver, when the budget it
 // was given is spent before any guess of its own spent it: kept from
 // before a restart, spent by another Receiver, or a damaged record. A
 // paired-only receiver checks no code and says nothing.
 func (r *Receiver) tellStopped(ev *emitter) {
+	r.mu.Lock()
+	longer := r.longer()
+	r.mu.Unlock()
+	if longer != nil {
+		ev.emit(*longer)
+	}
 	if r.cfg.PairedOnly || !r.budget.Stopped() {
 		return
 	}

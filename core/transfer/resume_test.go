@@ -87,13 +87,13 @@ func TestResumeAfterCuts(t *testing.T) {
 			return &cutConn{Conn: c, left: cut, written: &written}, nil
 		}
 		var lastDone int64
-		p.sev.hook = func(ev Event) {
+		p.sev.hook = func(ev event.Event) {
 			if pr, ok := ev.(event.Progress); ok {
 				lastDone = pr.Done
 			}
 		}
 		cfg := p.send
-		cfg.Items = []Item{{Path: src}}
+		cfg.Items = []event.Item{{Path: src}}
 		ssum, serr := Send(t.Context(), cfg)
 		if serr != nil && strings.Contains(serr.Error(), "securing the connection") {
 			// A cut inside the handshake leaves the receiver listening

@@ -13,6 +13,7 @@ import (
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/diag"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/wire"
 )
 
 // Send offers cfg.Items to the receiver at cfg.Addrs and, once accepted,
@@ -21,7 +22,7 @@ import (
 // ErrCancelled, secure.ErrWrongCode, ...). Cancelling ctx cancels the
 // transfer; a context.WithCancelCause cause is the reason the receiver is
 // told.
-func Send(ctx context.Context, cfg SendConfig) (sum Summary, err error) {
+func Send(ctx context.Context, cfg SendConfig) (sum event.Summary, err error) {
 	ev := &emitter{f: cfg.OnEvent}
 	defer func() {
 		if err != nil {
@@ -37,26 +38,26 @@ func Send(ctx context.Context, cfg SendConfig) (sum Summary, err error) {
 
 // send is one attempt of Send: one connection, one handshake, one
 // transfer. It emits every event but the last Failed.
-func send(ctx context.Context, cfg SendConfig, ev *emitter) (Summary, error) {
+func send(ctx context.Context, cfg SendConfig, ev *emitter) (event.Summary, error) {
 	entries, srcs, err := buildManifest(cfg.Items)
 	if err != nil {
-		return Summary{}, err
+		return event.Summary{}, err
 	}
 	if err := validateEntries(entries); err != nil {
-		return Summary{}, fmt.Errorf("cannot send: %w", err)
+		return event.Summary{}, fmt.Errorf("cannot send: %w", err)
 	}
 	offer := summarize(entries)
-	body := offerMsg{Version: protoVersion, Name: cfg.Name, Total: offer.TotalBytes, Entries: entries}.encode()
+	body := wire.Offer{Version: wire.Version, Name: cfg.Name, Total: offer.TotalBytes, Entries: entries}.Encode()
 	if len(body) > MaxManifestBytes {
-		return Summary{}, fmt.Errorf("the list of entries takes %d bytes, over the limit of %d", len(body), MaxManifestBytes)
+		return event.Summary{}, fmt.Errorf("the list of entries takes %d bytes, over the limit of %d", len(body), MaxManifestBytes)
 	}
 
 	nc, addr, err := dialFirst(ctx, cfg.Addrs, cfg.Dialer)
 	if err != nil {
 		if ctx.Err() != nil {
-			return Summary{}, cancelError(ctx)
+			return event.Summary{}, cancelError(ctx)
 		}
-		return Summary{}, fmt.Errorf("connecting to the receiver: %w", err)
+		return event.Summary{}, fmt.Errorf("connecting to the receiver: %w", err)
 	}
 	timers := &diag.Timers{}
 	sc, err := secure.Client(ctx, nc, secure.Config{Identity: cfg.Identity, Code: cfg.Code, PeerKey: cfg.PeerKey, Timers: timers,
@@ -64,9 +65,9 @@ func send(ctx context.Context, cfg SendConfig, ev *emitter) (Summary, error) {
 	if err != nil {
 		nc.Close()
 		if ctx.Err() != nil {
-			return Summary{}, cancelError(ctx)
+			return event.Summary{}, cancelError(ctx)
 		}
-		return Summary{}, fmt.Errorf("securing the connection to %s: %w", addr, err)
+		return event.Summary{}, fmt.Errorf("securing the connection to %s: %w", addr, err)
 	}
 	cfg.hooks.onSecured(sc)
 	s := &sender{
@@ -83,28 +84,28 @@ func send(ctx context.Context, cfg SendConfig, ev *emitter) (Summary, error) {
 type sender struct {
 	link
 	cfg       SendConfig
-	entries   []Entry
+	entries   []event.Entry
 	srcs      []source
-	offer     Offer
+	offer     event.Offer
 	offerBody []byte
 
 	replies    replies
-	readerDone chan struct{} // closed when readLoop returns
-	results    []EntryDone   // confirmed entries, by readLoop
-	confirmed  []bool        // by index, by readLoop
-	haves      []int         // the answer's, until the matches come; by readLoop
+	readerDone chan struct{}     // closed when readLoop returns
+	results    []event.EntryDone // confirmed entries, by readLoop
+	confirmed  []bool            // by index, by readLoop
+	haves      []int             // the answer's, until the matches come; by readLoop
 
-	buf       []byte          // header + one chunk
-	ctlHdr    [headerLen]byte // writeMsg's
-	hash      hasher          // the current entry's, reused from entry to entry
+	buf       []byte               // header + one chunk
+	ctlHdr    [wire.HeaderLen]byte // writeMsg's
+	hash      hasher               // the current entry's, reused from entry to entry
 	lastFlush time.Time
 	meter     *meter
-	sum       Summary
+	sum       event.Summary
 }
 
 func (s *sender) grace() time.Duration { return min(s.timeout, maxAbortGrace) }
 
-func (s *sender) run(parent context.Context) (Summary, error) {
+func (s *sender) run(parent context.Context) (event.Summary, error) {
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	nc := s.conn.NetConn()
@@ -132,7 +133,7 @@ func (s *sender) run(parent context.Context) (Summary, error) {
 	<-s.readerDone
 	s.conn.Close()
 	if err != nil {
-		return Summary{}, err
+		return event.Summary{}, err
 	}
 	s.ev.emit(event.Done{Summary: s.sum})
 	return s.sum, nil
@@ -151,8 +152,8 @@ func (s *sender) fail(parent, ctx context.Context, cancel context.CancelCauseFun
 		return pe
 	}
 	if !isPeerGone(err) && !refused(err) {
-		m := abortMsg{Code: codeOf(err), Reason: reasonOf(parent, err)}
-		if s.writeMsg(msgAbort, m.encode()) == nil {
+		m := wire.Abort{Code: codeOf(err), Reason: reasonOf(parent, err)}
+		if s.writeMsg(wire.MsgAbort, m.Encode()) == nil {
 			s.conn.CloseWrite()
 		}
 	}
@@ -169,8 +170,8 @@ func (s *sender) fail(parent, ctx context.Context, cancel context.CancelCauseFun
 // body, so that the per-file begin, end and skip allocate no frame. Two
 // Writes cost nothing more than one: the stream copies both into the
 // record it is filling and seals only when that is full or flushed.
-func (s *sender) writeMsg(t msgType, body []byte) error {
-	putHeader(s.ctlHdr[:], t, len(body))
+func (s *sender) writeMsg(t wire.Type, body []byte) error {
+	wire.PutHeader(s.ctlHdr[:], t, len(body))
 	_, err := s.conn.Write(s.ctlHdr[:])
 	if err == nil {
 		_, err = s.conn.Write(body)
@@ -200,7 +201,7 @@ func (s *sender) keepalive() error {
 	if s.quiet() < keepaliveAfter(s.timeout) {
 		return nil
 	}
-	if err := s.writeMsg(msgKeepalive, nil); err != nil {
+	if err := s.writeMsg(wire.MsgKeepalive, nil); err != nil {
 		return err
 	}
 	return s.flush()
@@ -242,7 +243,7 @@ func await[T any](ctx context.Context, s *sender, reply <-chan T) (T, error) {
 }
 
 func (s *sender) exchange(ctx context.Context) error {
-	if err := s.writeMsg(msgOffer, s.offerBody); err != nil {
+	if err := s.writeMsg(wire.MsgOffer, s.offerBody); err != nil {
 		return err
 	}
 	if err := s.flush(); err != nil {
@@ -273,7 +274,7 @@ func (s *sender) exchange(ctx context.Context) error {
 		return err // SendMany's start line (many.go)
 	}
 	s.meter = newMeter(s.ev, s.timers, diagEnd(s.cfg.Diag, event.Sender), total, len(s.entries))
-	s.buf = make([]byte, headerLen+maxChunk)
+	s.buf = make([]byte, wire.HeaderLen+maxChunk)
 	matched, err := s.matchHaves(ctx, answer)
 	if err != nil {
 		return err
@@ -281,10 +282,10 @@ func (s *sender) exchange(ctx context.Context) error {
 
 	items := answer.Items
 	for i, e := range s.entries {
-		if e.Kind == KindDir {
+		if e.Kind == event.KindDir {
 			continue
 		}
-		var it *answerItem
+		var it *wire.AnswerItem
 		if len(items) > 0 && items[0].Index == i {
 			it = &items[0]
 			items = items[1:]
@@ -293,7 +294,7 @@ func (s *sender) exchange(ctx context.Context) error {
 			return hidePath(err, s.srcs[i].shown, e.Path)
 		}
 	}
-	if err := s.writeMsg(msgFinish, nil); err != nil {
+	if err := s.writeMsg(wire.MsgFinish, nil); err != nil {
 		return err
 	}
 	if err := s.flush(); err != nil {
@@ -326,19 +327,19 @@ func (s *sender) exchange(ctx context.Context) error {
 // is read once more only when the receiver may already hold it. The
 // exchange costs one round trip per transfer, not per file, and none
 // when the answer lists no have.
-func (s *sender) matchHaves(ctx context.Context, answer answerMsg) (map[int]bool, error) {
-	haves := answer.haves()
+func (s *sender) matchHaves(ctx context.Context, answer wire.Answer) (map[int]bool, error) {
+	haves := answer.Haves()
 	if len(haves) == 0 {
 		return nil, nil
 	}
-	m := hashesMsg{Items: make([]hashItem, len(haves))}
+	m := wire.Hashes{Items: make([]wire.HashItem, len(haves))}
 	for k, i := range haves {
 		m.Items[k].Index = i
 		if err := s.hashFile(ctx, i, &m.Items[k].Hash); err != nil {
 			return nil, hidePath(err, s.srcs[i].shown, s.entries[i].Path)
 		}
 	}
-	if err := s.writeMsg(msgHashes, m.encode()); err != nil {
+	if err := s.writeMsg(wire.MsgHashes, m.Encode()); err != nil {
 		return nil, err
 	}
 	if err := s.flush(); err != nil {
@@ -357,7 +358,7 @@ func (s *sender) matchHaves(ctx context.Context, answer answerMsg) (map[int]bool
 
 // hashFile puts the hash of entry i's file in sum, checking that the file
 // is still as offered.
-func (s *sender) hashFile(ctx context.Context, i int, sum *[hashLen]byte) error {
+func (s *sender) hashFile(ctx context.Context, i int, sum *[wire.HashLen]byte) error {
 	e, src := s.entries[i], s.srcs[i]
 	f, err := src.open()
 	if err != nil {
@@ -383,7 +384,7 @@ func (s *sender) hashFile(ctx context.Context, i int, sum *[hashLen]byte) error 
 // A file is hashed as it is read. A file the receiver found identical
 // (matched) is skipped; a resume first hashes the bytes the receiver
 // kept, and continues only when they match.
-func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *answerItem, matched map[int]bool) error {
+func (s *sender) sendEntry(ctx context.Context, i int, e event.Entry, it *wire.AnswerItem, matched map[int]bool) error {
 	s.meter.file(e.Path, e.Size)
 	h := &s.hash
 	h.Reset()
@@ -393,7 +394,7 @@ func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *answerItem, 
 		f   fs.File
 		off int64
 	)
-	if e.Kind == KindText {
+	if e.Kind == event.KindText {
 		r = strings.NewReader(src.text)
 	} else {
 		var err error
@@ -411,14 +412,14 @@ func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *answerItem, 
 		r = s.cfg.hooks.reader(f)
 	}
 	switch {
-	case it != nil && it.Action == actHave && matched[i]:
-		if err := s.writeMsg(msgSkip, skipMsg{Index: i}.encode()); err != nil {
+	case it != nil && it.Action == wire.ActHave && matched[i]:
+		if err := s.writeMsg(wire.MsgSkip, wire.Skip{Index: i}.Encode()); err != nil {
 			return err
 		}
 		s.sum.SkippedBytes += e.Size
 		s.meter.entry()
 		return nil
-	case it != nil && it.Action == actHave: // the same size, not the same bytes
+	case it != nil && it.Action == wire.ActHave: // the same size, not the same bytes
 		s.meter.grow(it.Offset)
 	case it != nil && f != nil:
 		var err error
@@ -429,7 +430,7 @@ func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *answerItem, 
 			r = s.cfg.hooks.reader(f)
 		}
 	}
-	if err := s.writeMsg(msgBegin, beginMsg{Index: i, Offset: off}.encode()); err != nil {
+	if err := s.writeMsg(wire.MsgBegin, wire.Begin{Index: i, Offset: off}.Encode()); err != nil {
 		return err
 	}
 	if err := s.sendBytes(ctx, e, src.shown, r, e.Size-off); err != nil {
@@ -440,10 +441,10 @@ func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *answerItem, 
 			return err
 		}
 	}
-	var end endMsg
+	var end wire.End
 	end.Index = i
 	h.Sum(end.Hash[:0])
-	if err := s.writeMsg(msgEnd, end.encode()); err != nil {
+	if err := s.writeMsg(wire.MsgEnd, end.Encode()); err != nil {
 		return err
 	}
 	s.meter.entry()
@@ -455,12 +456,12 @@ func (s *sender) sendEntry(ctx context.Context, i int, e Entry, it *answerItem, 
 // the first bytes matches the receiver's (s.hash then holds them), else
 // from the first byte, rewound. It returns the offset and the file to
 // read on from (f is closed if rewinding had to reopen it).
-func (s *sender) resume(ctx context.Context, i int, e Entry, it *answerItem, f fs.File) (int64, fs.File, error) {
+func (s *sender) resume(ctx context.Context, i int, e event.Entry, it *wire.AnswerItem, f fs.File) (int64, fs.File, error) {
 	src, h := s.srcs[i], &s.hash
 	if err := s.hashPrefix(ctx, f, src.shown, it.Offset, h); err != nil {
 		return 0, f, err
 	}
-	var sum [hashLen]byte
+	var sum [wire.HashLen]byte
 	if bytes.Equal(h.Sum(sum[:0]), it.Hash[:]) {
 		s.sum.ResumedBytes += it.Offset
 		return it.Offset, f, nil
@@ -476,14 +477,14 @@ func (s *sender) resume(ctx context.Context, i int, e Entry, it *answerItem, f f
 
 // sendBytes sends the next n bytes of r, entry e's (which errors call
 // path), as data chunks, hashing them into s.hash.
-func (s *sender) sendBytes(ctx context.Context, e Entry, path string, r io.Reader, n int64) error {
+func (s *sender) sendBytes(ctx context.Context, e event.Entry, path string, r io.Reader, n int64) error {
 	h := &s.hash
 	for left := n; left > 0; {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
 		}
 		n := int(min(left, int64(maxChunk)))
-		chunk := s.buf[headerLen : headerLen+n]
+		chunk := s.buf[wire.HeaderLen : wire.HeaderLen+n]
 		start := time.Now()
 		got, err := io.ReadFull(r, chunk)
 		s.timers.Since(diag.DiskRead, start, got)
@@ -496,8 +497,8 @@ func (s *sender) sendBytes(ctx context.Context, e Entry, path string, r io.Reade
 		start = time.Now()
 		h.Write(chunk)
 		s.timers.Since(diag.HashSend, start, n)
-		putHeader(s.buf, msgData, n)
-		if _, err := s.conn.Write(s.buf[:headerLen+n]); err != nil {
+		wire.PutHeader(s.buf, wire.MsgData, n)
+		if _, err := s.conn.Write(s.buf[:wire.HeaderLen+n]); err != nil {
 			return fmt.Errorf("sending %s: %w", e.Path, netError(err))
 		}
 		left -= int64(n)
@@ -509,7 +510,7 @@ func (s *sender) sendBytes(ctx context.Context, e Entry, path string, r io.Reade
 
 // unchanged checks that an open file, which errors call name, still has
 // the size and time it was offered with.
-func unchanged(f fs.File, e Entry, name string) error {
+func unchanged(f fs.File, e event.Entry, name string) error {
 	fi, err := f.Stat()
 	if err != nil {
 		return fmt.Errorf("checking %s: %w", name, err)
@@ -524,7 +525,7 @@ func unchanged(f fs.File, e Entry, name string) error {
 // Seek where it has one (every OS file), else by closing it and opening
 // it again, checked anew against the offer. f is closed when rewind
 // fails.
-func rewind(f fs.File, src source, e Entry) (fs.File, error) {
+func rewind(f fs.File, src source, e event.Entry) (fs.File, error) {
 	if sk, ok := f.(io.Seeker); ok {
 		if _, err := sk.Seek(0, io.SeekStart); err != nil {
 			f.Close()
@@ -546,7 +547,7 @@ func rewind(f fs.File, src source, e Entry) (fs.File, error) {
 
 // hashPrefix feeds the first n bytes of f, which errors call name, into h.
 func (s *sender) hashPrefix(ctx context.Context, f io.Reader, name string, n int64, h *hasher) error {
-	buf := s.buf[headerLen:]
+	buf := s.buf[wire.HeaderLen:]
 	for n > 0 {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
@@ -586,7 +587,7 @@ func (s *sender) readLoop(ctx context.Context, cancel context.CancelCauseFunc) {
 		return nil
 	}
 	s.confirmed = make([]bool, len(s.entries))
-	for ph := phHello; ; {
+	for ph := wire.PhHello; ; {
 		m, err := s.readMsg(ph, arm)
 		if err == nil {
 			ph, err = s.take(m)
@@ -594,7 +595,7 @@ func (s *sender) readLoop(ctx context.Context, cancel context.CancelCauseFunc) {
 		switch {
 		case err == nil:
 			continue
-		case ph == phClosed && errors.Is(err, io.EOF):
+		case ph == wire.PhClosed && errors.Is(err, io.EOF):
 		case refused(err): // it arrives where the first message would
 			cancel(fmt.Errorf("securing the connection to %s: %w", nc.RemoteAddr(), err))
 		default:
@@ -609,35 +610,35 @@ func (s *sender) readLoop(ctx context.Context, cancel context.CancelCauseFunc) {
 // once: hello, then an answer (or an abort), then the matches if the
 // answer listed haves, then confirmations and done, then the end of the
 // stream. The replies the exchange waits for go over on their channels.
-func (s *sender) take(m msg) (phase, error) {
+func (s *sender) take(m msg) (wire.Phase, error) {
 	switch m.t {
-	case msgHello:
-		hello, err := decodeHello(m.body)
+	case wire.MsgHello:
+		hello, err := wire.DecodeHello(m.body)
 		if err != nil {
 			return 0, err
 		}
 		s.replies.hello <- hello
-		return phAnswer, nil
-	case msgAnswer:
-		answer, err := decodeAnswer(m.body, s.entries)
+		return wire.PhAnswer, nil
+	case wire.MsgAnswer:
+		answer, err := wire.DecodeAnswer(m.body, s.entries)
 		if err != nil {
 			return 0, err
 		}
 		s.replies.answer <- answer
-		if s.haves = answer.haves(); len(s.haves) > 0 {
-			return phMatches, nil
+		if s.haves = answer.Haves(); len(s.haves) > 0 {
+			return wire.PhMatches, nil
 		}
-		return phConfirms, nil
-	case msgMatches:
-		matches, err := decodeMatches(m.body, s.haves)
+		return wire.PhConfirms, nil
+	case wire.MsgMatches:
+		matches, err := wire.DecodeMatches(m.body, s.haves)
 		if err != nil {
 			return 0, err
 		}
 		s.replies.matches <- matches
 		s.haves = nil
-		return phConfirms, nil
-	case msgConfirm:
-		c, err := decodeConfirm(m.body, len(s.entries))
+		return wire.PhConfirms, nil
+	case wire.MsgConfirm:
+		c, err := wire.DecodeConfirm(m.body, len(s.entries))
 		if err != nil {
 			return 0, err
 		}
@@ -645,12 +646,12 @@ func (s *sender) take(m msg) (phase, error) {
 			return 0, fmt.Errorf("entry %d confirmed twice: %w", c.Index, ErrProtocol)
 		}
 		s.confirmed[c.Index] = true
-		ed := EntryDone{Entry: s.entries[c.Index], Outcome: c.Outcome, SavedAs: c.SavedAs}
+		ed := event.EntryDone{Entry: s.entries[c.Index], Outcome: c.Outcome, SavedAs: c.SavedAs}
 		s.results = append(s.results, ed)
 		s.ev.emit(ed)
-		return phConfirms, nil
-	case msgDone:
-		done, err := decodeDone(m.body)
+		return wire.PhConfirms, nil
+	case wire.MsgDone:
+		done, err := wire.DecodeDone(m.body)
 		if err != nil {
 			return 0, err
 		}
@@ -658,7 +659,7 @@ func (s *sender) take(m msg) (phase, error) {
 			return 0, fmt.Errorf("the receiver confirmed %d of %d entries: %w", len(s.results), len(s.entries), ErrProtocol)
 		}
 		s.replies.done <- done
-		return phClosed, nil
+		return wire.PhClosed, nil
 	}
 	// The table accepted what this switch does not take: they disagree.
 	return 0, fmt.Errorf("unexpected %v from the receiver: %w", m.t, ErrProtocol)
@@ -668,13 +669,13 @@ func (s *sender) take(m msg) (phase, error) {
 // one channel each: each is sent at most once, and the buffer holds it,
 // so readLoop never blocks.
 type replies struct {
-	hello   chan helloMsg
-	answer  chan answerMsg
-	matches chan matchesMsg
-	done    chan doneMsg
+	hello   chan wire.Hello
+	answer  chan wire.Answer
+	matches chan wire.Matches
+	done    chan wire.Done
 }
 
 func newReplies() replies {
-	return replies{hello: make(chan helloMsg, 1), answer: make(chan answerMsg, 1),
-		matches: make(chan matchesMsg, 1), done: make(chan doneMsg, 1)}
+	return replies{hello: make(chan wire.Hello, 1), answer: make(chan wire.Answer, 1),
+		matches: make(chan wire.Matches, 1), done: make(chan wire.Done, 1)}
 }

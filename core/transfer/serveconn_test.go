@@ -66,7 +66,7 @@ func TestServeConnPipe(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "f.bin")
 	writeFile(t, src, data)
 	_, serr := Send(t.Context(), SendConfig{Addrs: []string{"page"}, Code: r.Code(), Identity: sid, Name: "desk",
-		Items: []Item{{Path: src}}, Dialer: connDialer(b)})
+		Items: []event.Item{{Path: src}}, Dialer: connDialer(b)})
 	res := <-done
 	if serr != nil || res.err != nil {
 		t.Fatalf("send: %v; serve: %v", serr, res.err)
@@ -103,7 +103,7 @@ func TestServeConnDesktopSendsToPage(t *testing.T) {
 	sid, _ := ids(t)
 	sev := &recorder{}
 	ssum, serr := Send(t.Context(), SendConfig{Addrs: []string{pc.LocalAddr().String()}, Code: page.Code(), Identity: sid,
-		Name: "desk", Items: []Item{{Path: src}}, Dialer: connDialer(dc), OnEvent: sev.on})
+		Name: "desk", Items: []event.Item{{Path: src}}, Dialer: connDialer(dc), OnEvent: sev.on})
 	res := <-done
 	if serr != nil || res.err != nil {
 		t.Fatalf("send: %v; serve: %v", serr, res.err)
@@ -137,7 +137,7 @@ func TestServeConnGuessBudget(t *testing.T) {
 		a, b := net.Pipe()
 		done := serveConn(t.Context(), r, a)
 		_, serr := Send(t.Context(), SendConfig{Addrs: []string{"page"}, Code: code, Identity: sid, Name: "guesser",
-			Items: []Item{{Text: "x"}}, Dialer: connDialer(b), Timeout: 5 * time.Second})
+			Items: []event.Item{{Text: "x"}}, Dialer: connDialer(b), Timeout: 5 * time.Second})
 		return serr, (<-done).err
 	}
 	for i := range guess.Free {
@@ -205,7 +205,7 @@ func TestServeConnBusy(t *testing.T) {
 	var done chan serveResult
 	done = serveConn(t.Context(), p.r, a)
 	sid, _ := ids(t)
-	_, serr := Send(t.Context(), SendConfig{Addrs: []string{"x"}, Code: p.r.Code(), Identity: sid, Items: []Item{{Text: "x"}},
+	_, serr := Send(t.Context(), SendConfig{Addrs: []string{"x"}, Code: p.r.Code(), Identity: sid, Items: []event.Item{{Text: "x"}},
 		Dialer: connDialer(b)})
 	if !errors.Is(serr, secure.ErrBusy) {
 		t.Errorf("send: %v, want ErrBusy", serr)
@@ -214,7 +214,7 @@ func TestServeConnBusy(t *testing.T) {
 		t.Error("ServeConn succeeded while Serve ran")
 	}
 	// Serve still takes its own sender.
-	_, serr, _, rerr := p.run(ctx, Item{Text: "after"})
+	_, serr, _, rerr := p.run(ctx, event.Item{Text: "after"})
 	if serr != nil || rerr != nil {
 		t.Errorf("Serve after the refusal: %v / %v", serr, rerr)
 	}
@@ -237,7 +237,7 @@ func TestPageReceives(t *testing.T) {
 	sid, _ := ids(t)
 	fsys := testFS()
 	_, serr := Send(t.Context(), SendConfig{Addrs: []string{"page"}, Code: page.Code(), Identity: sid, Name: "desk",
-		Items: []Item{{FS: fsys, Path: "album"}}, Dialer: connDialer(b)})
+		Items: []event.Item{{FS: fsys, Path: "album"}}, Dialer: connDialer(b)})
 	if res := <-done; serr != nil || res.err != nil {
 		t.Fatalf("send: %v; serve: %v", serr, res.err)
 	}
@@ -269,7 +269,7 @@ func TestPageSends(t *testing.T) {
 	sid, _ := ids(t)
 	sfs := &streamFS{FS: testFS()}
 	_, serr := Send(t.Context(), SendConfig{Addrs: []string{"desk"}, Code: desk.Code(), Identity: sid, Name: "Browser on Android",
-		Items: []Item{{FS: sfs, Path: "single.bin", Name: "photo.bin"}, {Text: "hi"}}, Dialer: connDialer(b)})
+		Items: []event.Item{{FS: sfs, Path: "single.bin", Name: "photo.bin"}, {Text: "hi"}}, Dialer: connDialer(b)})
 	if res := <-done; serr != nil || res.err != nil {
 		t.Fatalf("send: %v; serve: %v", serr, res.err)
 	}

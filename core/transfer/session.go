@@ -4,7 +4,7 @@ package transfer
 // ReceiverConfig), the errors it ends with, the timing both ends keep,
 // and link, the state and the reading both ends share. The sending end
 // is send.go's sender, the receiving end receive.go's rsession; the
-// messages are declared in protocol.go; the tests' hooks are in hooks.go.
+// messages are core/wire's; the tests' hooks are in hooks.go.
 
 import (
 	"context"
@@ -15,11 +15,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/diag"
 	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/guess"
 	"github.com/ferry-project/ferry/core/place"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/wire"
 )
 
 // Sentinel errors a front end branches on. Errors returned by Send and
@@ -34,7 +36,7 @@ var (
 	ErrNoSpace       = place.ErrNoSpace
 	ErrTimeout       = errkind.New(errkind.Timeout, "the peer went silent")
 	ErrSourceChanged = errkind.New(errkind.SourceChanged, "a file changed on the sender's disk during the transfer")
-	ErrProtocol      = errkind.New(errkind.Protocol, "protocol violation")
+	ErrProtocol      = wire.ErrProtocol
 	// ErrCodesStopped is for a front end that ends its receiver on
 	// CodesStopped: the guess budget is spent and no code is checked
 	// until a person asks for a new one. Serve itself never returns it;
@@ -66,11 +68,11 @@ type SendConfig struct {
 	// hold this key (else secure.ErrKeyChanged) and have pinned this
 	// device's (else secure.ErrNotPaired).
 	PeerKey  []byte
-	Identity *secure.Identity // this device's long-term key
-	Name     string           // this device's name, shown to the receiver
-	Items    []Item           // what to send
-	OnEvent  func(Event)      // may be nil
-	Diag     bool             // emit Diagnostics every DiagInterval
+	Identity *secure.Identity  // this device's long-term key
+	Name     string            // this device's name, shown to the receiver
+	Items    []event.Item      // what to send
+	OnEvent  func(event.Event) // may be nil
+	Diag     bool              // emit Diagnostics every DiagInterval
 	// Timeout is how long the peer may stay silent before the transfer
 	// fails with ErrTimeout (default 30s).
 	Timeout time.Duration
@@ -123,14 +125,14 @@ type ReceiverConfig struct {
 	// Sink and the package doc's Sinks); nil writes into Dir as
 	// described throughout this package.
 	Sink      Sink
-	Identity  *secure.Identity //
-	Name      string           // this device's name, shown to the sender
-	Policy    Policy           //
-	Overwrite bool             // replace existing files instead of "name (1).ext"
-	SaveText  bool             // also save text snippets as files
-	OnEvent   func(Event)      // may be nil
-	Diag      bool             //
-	Timeout   time.Duration    // default 30s
+	Identity  *secure.Identity  //
+	Name      string            // this device's name, shown to the sender
+	Policy    Policy            //
+	Overwrite bool              // replace existing files instead of "name (1).ext"
+	SaveText  bool              // also save text snippets as files
+	OnEvent   func(event.Event) // may be nil
+	Diag      bool              //
+	Timeout   time.Duration     // default 30s
 	// Paired says whether this device pinned a sender's static key: a
 	// sender in paired mode (no code) is accepted only if it returns
 	// true. Nil refuses every paired sender (secure.ErrNotPaired); code
@@ -193,7 +195,7 @@ type link struct {
 	timeout time.Duration
 	peer    string // the other end, in errors: "the sender" or "the receiver"
 
-	hdr     [headerLen]byte // readMsg's; one read at a time
+	hdr     [wire.HeaderLen]byte // readMsg's; one read at a time
 	mu      sync.Mutex
 	peerErr error // the abort the other end sent, as an error
 }
@@ -216,46 +218,46 @@ func orDefault(d, def time.Duration) time.Duration {
 // unread: its n bytes follow on the stream, for the caller to read into
 // its own buffer.
 type msg struct {
-	t    msgType
+	t    wire.Type
 	n    int
 	body []byte
 }
 
 // readMsg reads the next message other than a keepalive, for an end in
-// state ph (a set: everyPhase takes anything, to be checked later with
+// state ph (a set: wire.EveryPhase takes anything, to be checked later with
 // expect). Before each header it calls arm, which sets the read deadline
 // (or fails, when the session was cancelled). An abort becomes the other
 // end's error, kept for peerError; a message ph does not accept is
 // ErrProtocol, refused before its body is read. The stream's errors are
 // worded by readError, except a rejection in the handshake's place
-// (refused) and, in phClosed, the end of the stream (io.EOF), which are
+// (refused) and, in wire.PhClosed, the end of the stream (io.EOF), which are
 // returned as they are.
-func (l *link) readMsg(ph phase, arm func() error) (msg, error) {
+func (l *link) readMsg(ph wire.Phase, arm func() error) (msg, error) {
 	for {
 		if err := arm(); err != nil {
 			return msg{}, err
 		}
-		t, n, err := readHeader(l.conn, &l.hdr)
+		t, n, err := wire.ReadHeader(l.conn, &l.hdr)
 		if err != nil {
-			if refused(err) || (ph == phClosed && errors.Is(err, io.EOF)) {
+			if refused(err) || (ph == wire.PhClosed && errors.Is(err, io.EOF)) {
 				return msg{}, err
 			}
 			return msg{}, l.readError(err)
 		}
-		if t == msgKeepalive {
+		if t == wire.MsgKeepalive {
 			continue
 		}
 		m := msg{t: t, n: n}
 		if err := l.expect(m, ph); err != nil {
 			return msg{}, err
 		}
-		if t == msgData {
+		if t == wire.MsgData {
 			return m, nil
 		}
-		if m.body, err = readBody(l.conn, t, n); err != nil {
+		if m.body, err = wire.ReadBody(l.conn, t, n); err != nil {
 			return msg{}, l.readError(err)
 		}
-		if t == msgAbort {
+		if t == wire.MsgAbort {
 			return msg{}, l.aborted(m.body)
 		}
 		return m, nil
@@ -263,8 +265,8 @@ func (l *link) readMsg(ph phase, arm func() error) (msg, error) {
 }
 
 // expect checks that an end in state ph takes m.
-func (l *link) expect(m msg, ph phase) error {
-	if !m.t.acceptedIn(ph) {
+func (l *link) expect(m msg, ph wire.Phase) error {
+	if !m.t.AcceptedIn(ph) {
 		return fmt.Errorf("unexpected %v from %s: %w", m.t, l.peer, ErrProtocol)
 	}
 	return nil
@@ -272,7 +274,7 @@ func (l *link) expect(m msg, ph phase) error {
 
 // aborted turns an abort's body into the other end's error.
 func (l *link) aborted(body []byte) error {
-	m, err := decodeAbort(body)
+	m, err := wire.DecodeAbort(body)
 	if err != nil {
 		return err
 	}

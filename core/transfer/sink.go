@@ -1,6 +1,10 @@
 package transfer
 
-import "io"
+import (
+	"io"
+
+	"github.com/ferry-project/ferry/core/app/event"
+)
 
 // Sink takes a receiver's entries somewhere that is not a folder on this
 // device's disk: a browser page streams each file into a download. Set it
@@ -33,13 +37,13 @@ import "io"
 type Sink interface {
 	// Folder is told of an offered folder (Kind KindDir), before any
 	// entry inside it. The Mode and ModTime are the sender's.
-	Folder(e Entry) error
+	Folder(e event.Entry) error
 	// File starts an entry whose bytes follow (Kind KindFile, or
 	// KindText: a text is also reported in a TextReceived event, and is
 	// at most MaxTextBytes). Exactly e.Size bytes are written before
 	// Close, which is always called once File returned a SinkFile,
 	// whatever happens to the transfer.
-	File(e Entry) (SinkFile, error)
+	File(e event.Entry) (SinkFile, error)
 	// End is told that the transfer is over, once, after every other
 	// call and only when Folder or File was called: nil when every entry
 	// was confirmed to the sender, else the error Serve returns. A sink

@@ -15,6 +15,7 @@ import (
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/place"
 	"github.com/ferry-project/ferry/core/testkit"
+	"github.com/ferry-project/ferry/core/wire"
 )
 
 // memSink is a Sink that keeps everything in memory and records what it
@@ -24,7 +25,7 @@ import (
 type memSink struct {
 	mu        sync.Mutex
 	calls     []string // "folder p", "file p", "commit p", "discard p", "end"
-	entries   map[string]Entry
+	entries   map[string]event.Entry
 	committed map[string][]byte
 	discarded map[string][]byte
 	ends      []error
@@ -32,12 +33,12 @@ type memSink struct {
 }
 
 func newMemSink() *memSink {
-	return &memSink{entries: map[string]Entry{}, committed: map[string][]byte{}, discarded: map[string][]byte{}}
+	return &memSink{entries: map[string]event.Entry{}, committed: map[string][]byte{}, discarded: map[string][]byte{}}
 }
 
 func (m *memSink) log(s string) { m.calls = append(m.calls, s) }
 
-func (m *memSink) Folder(e Entry) error {
+func (m *memSink) Folder(e event.Entry) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.log("folder " + e.Path)
@@ -45,7 +46,7 @@ func (m *memSink) Folder(e Entry) error {
 	return nil
 }
 
-func (m *memSink) File(e Entry) (SinkFile, error) {
+func (m *memSink) File(e event.Entry) (SinkFile, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.log("file " + e.Path)
@@ -65,7 +66,7 @@ func (m *memSink) End(err error) {
 
 type memFile struct {
 	m      *memSink
-	e      Entry
+	e      event.Entry
 	buf    bytes.Buffer
 	closed bool
 }
@@ -127,7 +128,7 @@ func TestSinkTree(t *testing.T) {
 
 	sink := newMemSink()
 	p := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll, Sink: sink, SaveText: true})
-	ssum, serr, rsum, rerr := p.run(ctx, Item{Path: src}, Item{Text: "hello there", Name: "note.txt"})
+	ssum, serr, rsum, rerr := p.run(ctx, event.Item{Path: src}, event.Item{Text: "hello there", Name: "note.txt"})
 	if serr != nil || rerr != nil {
 		t.Fatalf("send: %v; receive: %v", serr, rerr)
 	}
@@ -141,13 +142,13 @@ func TestSinkTree(t *testing.T) {
 	if len(committed) != len(files) || len(discarded) != 0 {
 		t.Errorf("committed %d entries (want %d), discarded %d", len(committed), len(files), len(discarded))
 	}
-	if e := sink.entries["album/a/chunk.bin"]; e.Mode != 0o600 || !e.ModTime.Equal(old) || e.Kind != KindFile {
+	if e := sink.entries["album/a/chunk.bin"]; e.Mode != 0o600 || !e.ModTime.Equal(old) || e.Kind != event.KindFile {
 		t.Errorf("chunk.bin told as %+v", e)
 	}
-	if e := sink.entries["note.txt"]; e.Kind != KindText {
+	if e := sink.entries["note.txt"]; e.Kind != event.KindText {
 		t.Errorf("the text told as %+v", e)
 	}
-	if e, ok := sink.entries["album/empty dir"]; !ok || e.Kind != KindDir {
+	if e, ok := sink.entries["album/empty dir"]; !ok || e.Kind != event.KindDir {
 		t.Errorf("empty folder told as %+v, %v", e, ok)
 	}
 	// Order: a folder before anything under it; each file opened, then
@@ -215,7 +216,7 @@ func TestSinkTakesEverythingWhole(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "big.bin"), data) // a folder receiver would skip it
 	sink := newMemSink()
 	p := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll, Sink: sink, Dir: dir})
-	ssum, serr, _, rerr := p.run(ctx, Item{Path: src})
+	ssum, serr, _, rerr := p.run(ctx, event.Item{Path: src})
 	if serr != nil || rerr != nil {
 		t.Fatalf("send: %v; receive: %v", serr, rerr)
 	}
@@ -233,28 +234,28 @@ func TestSinkTakesEverythingWhole(t *testing.T) {
 // the rest, and End gets ErrVerify.
 func TestSinkHashMismatch(t *testing.T) {
 	good, bad := []byte("all good"), []byte("tampered!")
-	offer := offerMsg{Version: protoVersion, Name: "x", Total: int64(len(good) + len(bad) + 3), Entries: []Entry{
-		{Path: "d", Kind: KindDir, Mode: 0o755},
-		{Path: "d/good", Kind: KindFile, Size: int64(len(good)), Mode: 0o644},
-		{Path: "d/bad", Kind: KindFile, Size: int64(len(bad)), Mode: 0o644},
-		{Path: "d/later", Kind: KindFile, Size: 3, Mode: 0o644},
+	offer := wire.Offer{Version: wire.Version, Name: "x", Total: int64(len(good) + len(bad) + 3), Entries: []event.Entry{
+		{Path: "d", Kind: event.KindDir, Mode: 0o755},
+		{Path: "d/good", Kind: event.KindFile, Size: int64(len(good)), Mode: 0o644},
+		{Path: "d/bad", Kind: event.KindFile, Size: int64(len(bad)), Mode: 0o644},
+		{Path: "d/later", Kind: event.KindFile, Size: 3, Mode: 0o644},
 	}}
 	sink := newMemSink()
 	p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll, Sink: sink, Timeout: 5 * time.Second})
 	r := dialRaw(t, t.Context(), p)
-	r.send(msgOffer, offer.encode())
-	r.expect(msgHello)
-	if ans := r.expect(msgAnswer); len(ans) != 1 || ans[0] != 0 {
+	r.send(wire.MsgOffer, offer.Encode())
+	r.expect(wire.MsgHello)
+	if ans := r.expect(wire.MsgAnswer); len(ans) != 1 || ans[0] != 0 {
 		t.Errorf("a sink's answer lists something: % x", ans)
 	}
 	sendEntry := func(i int, data []byte, claimed []byte) {
 		h := newHasher()
 		h.Write(claimed)
-		end := endMsg{Index: i}
+		end := wire.End{Index: i}
 		h.Sum(end.Hash[:0])
-		r.send(msgBegin, beginMsg{Index: i}.encode())
-		r.send(msgData, data)
-		r.send(msgEnd, end.encode())
+		r.send(wire.MsgBegin, wire.Begin{Index: i}.Encode())
+		r.send(wire.MsgData, data)
+		r.send(wire.MsgEnd, end.Encode())
 	}
 	sendEntry(1, good, good)
 	sendEntry(2, bad, []byte("original!"))
@@ -290,7 +291,7 @@ func TestSinkTamperedRecord(t *testing.T) {
 	flip := &testkit.FlipByte{At: 2 * maxChunk, Bit: 0x40} // well past the handshake and the offer
 	p.send.Addrs = []string{testkit.StartProxy(t, p.send.Addrs[0], flip).Addr}
 	cfg := p.send
-	cfg.Items = []Item{{Path: src}}
+	cfg.Items = []event.Item{{Path: src}}
 	_, serr := Send(t.Context(), cfg)
 	rerr := p.serveErr(t)
 	if serr == nil || rerr == nil {
@@ -313,16 +314,16 @@ func TestSinkTamperedRecord(t *testing.T) {
 // validateEntries refuses never reaches the sink: not one call, not even
 // End, and the sender is told the path was refused.
 func TestSinkSeesOnlyValidNames(t *testing.T) {
-	bad := [][]Entry{
-		{{Path: "../escape", Kind: KindFile, Size: 1}},
-		{{Path: "/etc/passwd", Kind: KindFile, Size: 1}},
-		{{Path: "a/../../b", Kind: KindFile, Size: 1}},
-		{{Path: ".ferry-partial/x", Kind: KindFile, Size: 1}},
-		{{Path: "CON.txt", Kind: KindFile, Size: 1}},
-		{{Path: "a\\b", Kind: KindFile, Size: 1}},
-		{{Path: "bidi\u202etxt.exe", Kind: KindFile, Size: 1}},
-		{{Path: "Report", Kind: KindFile, Size: 1}, {Path: "report", Kind: KindFile, Size: 1}},
-		{{Path: "ok", Kind: KindFile, Size: 1}, {Path: "ok/inside", Kind: KindFile, Size: 1}},
+	bad := [][]event.Entry{
+		{{Path: "../escape", Kind: event.KindFile, Size: 1}},
+		{{Path: "/etc/passwd", Kind: event.KindFile, Size: 1}},
+		{{Path: "a/../../b", Kind: event.KindFile, Size: 1}},
+		{{Path: ".ferry-partial/x", Kind: event.KindFile, Size: 1}},
+		{{Path: "CON.txt", Kind: event.KindFile, Size: 1}},
+		{{Path: "a\\b", Kind: event.KindFile, Size: 1}},
+		{{Path: "bidi\u202etxt.exe", Kind: event.KindFile, Size: 1}},
+		{{Path: "Report", Kind: event.KindFile, Size: 1}, {Path: "report", Kind: event.KindFile, Size: 1}},
+		{{Path: "ok", Kind: event.KindFile, Size: 1}, {Path: "ok/inside", Kind: event.KindFile, Size: 1}},
 	}
 	for _, entries := range bad {
 		t.Run(entries[len(entries)-1].Path, func(t *testing.T) {
@@ -333,8 +334,8 @@ func TestSinkSeesOnlyValidNames(t *testing.T) {
 			sink := newMemSink()
 			p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll, Sink: sink, Timeout: 5 * time.Second})
 			r := dialRaw(t, t.Context(), p)
-			r.send(msgOffer, offerMsg{Version: protoVersion, Name: "x", Total: total, Entries: entries}.encode())
-			r.expect(msgHello)
+			r.send(wire.MsgOffer, wire.Offer{Version: wire.Version, Name: "x", Total: total, Entries: entries}.Encode())
+			r.expect(wire.MsgHello)
 			if ab := r.expectAbort(); codeSentinels[ab.Code] != ErrRefusedPath && codeSentinels[ab.Code] != ErrProtocol {
 				t.Errorf("abort code %d (%q)", ab.Code, ab.Reason)
 			}
@@ -358,7 +359,7 @@ func TestSinkErrorIsPrivate(t *testing.T) {
 	sink := newMemSink()
 	sink.failFile = "d/b"
 	p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll, Sink: sink})
-	_, serr, _, rerr := p.run(t.Context(), Item{Path: src})
+	_, serr, _, rerr := p.run(t.Context(), event.Item{Path: src})
 	if rerr == nil || !strings.Contains(rerr.Error(), "/secret/place") {
 		t.Errorf("receiver: %v, want the sink's error", rerr)
 	}

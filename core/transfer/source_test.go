@@ -14,6 +14,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/place"
 )
 
@@ -159,9 +160,9 @@ func TestSendFromFS(t *testing.T) {
 			}
 			p := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll})
 			_, serr, rsum, rerr := p.run(ctx,
-				Item{FS: tc.fsys, Path: "album"},
-				Item{FS: tc.fsys, Path: "single.bin", Name: "renamed.bin"},
-				Item{FS: sub, Path: ".", Name: "whole"})
+				event.Item{FS: tc.fsys, Path: "album"},
+				event.Item{FS: tc.fsys, Path: "single.bin", Name: "renamed.bin"},
+				event.Item{FS: sub, Path: ".", Name: "whole"})
 			if serr != nil || rerr != nil {
 				t.Fatalf("send: %v; receive: %v", serr, rerr)
 			}
@@ -186,7 +187,7 @@ func TestSendFromFS(t *testing.T) {
 // TestSendFromFSErrors: an FS item that cannot be sent says why.
 func TestSendFromFSErrors(t *testing.T) {
 	fsys := testFS()
-	for _, it := range []Item{
+	for _, it := range []event.Item{
 		{FS: fsys, Path: "/album"},
 		{FS: fsys, Path: "album/../single.bin"},
 		{FS: fsys, Path: "."},
@@ -194,7 +195,7 @@ func TestSendFromFSErrors(t *testing.T) {
 		{FS: fsys, Path: "single.bin", Name: "two/names"},
 		{Path: t.TempDir(), Name: `back\slash`},
 	} {
-		_, _, err := buildManifest([]Item{it})
+		_, _, err := buildManifest([]event.Item{it})
 		if err == nil {
 			t.Errorf("%q: no error", it.Path)
 		}
@@ -221,7 +222,7 @@ func TestResumeFromFS(t *testing.T) {
 				fsys = sfs
 			}
 			dest := t.TempDir()
-			cutSend := func(cut int64) (Summary, error, error) {
+			cutSend := func(cut int64) (event.Summary, error, error) {
 				p := newPair(t, t.Context(), ReceiverConfig{Dir: dest, Policy: AcceptAll, Timeout: 5 * time.Second})
 				p.send.Timeout = 5 * time.Second
 				if cut > 0 {
@@ -236,7 +237,7 @@ func TestResumeFromFS(t *testing.T) {
 					}
 				}
 				cfg := p.send
-				cfg.Items = []Item{{FS: fsys, Path: "movie.bin"}}
+				cfg.Items = []event.Item{{FS: fsys, Path: "movie.bin"}}
 				sum, serr := Send(t.Context(), cfg)
 				return sum, serr, p.serveErr(t)
 			}
@@ -265,7 +266,7 @@ func TestResumeFromFS(t *testing.T) {
 			if sum.ResumedBytes != kept || sum.Bytes != int64(len(data))-kept {
 				t.Errorf("resumed %d, sent %d; the partial held %d of %d", sum.ResumedBytes, sum.Bytes, kept, len(data))
 			}
-			if len(sum.Entries) != 1 || sum.Entries[0].Outcome != Resumed {
+			if len(sum.Entries) != 1 || sum.Entries[0].Outcome != event.Resumed {
 				t.Errorf("entries %+v", sum.Entries)
 			}
 			checkFromFS(t, mfs, "movie.bin", dest, "movie.bin")
@@ -290,7 +291,7 @@ func TestResumeFromFS(t *testing.T) {
 			if serr != nil || rerr != nil {
 				t.Fatalf("send after a spoilt partial: %v / %v", serr, rerr)
 			}
-			if sum.ResumedBytes != 0 || sum.Bytes != int64(len(data)) || sum.Entries[0].Outcome != Received {
+			if sum.ResumedBytes != 0 || sum.Bytes != int64(len(data)) || sum.Entries[0].Outcome != event.Received {
 				t.Errorf("resumed %d, sent %d, %v: want the whole %d, received", sum.ResumedBytes, sum.Bytes, sum.Entries[0].Outcome, len(data))
 			}
 			if tc.stream {
@@ -328,7 +329,7 @@ func TestSendTopLevelSymlink(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll})
-	_, serr, _, rerr := p.run(t.Context(), Item{Path: filepath.Join(dir, "folder link")}, Item{Path: filepath.Join(dir, "file link")})
+	_, serr, _, rerr := p.run(t.Context(), event.Item{Path: filepath.Join(dir, "folder link")}, event.Item{Path: filepath.Join(dir, "file link")})
 	if serr != nil || rerr != nil {
 		t.Fatalf("send: %v; receive: %v", serr, rerr)
 	}

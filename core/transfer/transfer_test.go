@@ -30,7 +30,7 @@ func TestTreeRoundTrip(t *testing.T) {
 	os.Chtimes(filepath.Join(src, "a", "b"), old, old)
 
 	p := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll, SaveText: false})
-	ssum, serr, rsum, rerr := p.run(ctx, Item{Path: src}, Item{Text: "hello there", Name: "note.txt"})
+	ssum, serr, rsum, rerr := p.run(ctx, event.Item{Path: src}, event.Item{Text: "hello there", Name: "note.txt"})
 	if serr != nil || rerr != nil {
 		t.Fatalf("send: %v; receive: %v", serr, rerr)
 	}

@@ -3,6 +3,7 @@ package transfer
 import (
 	"fmt"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/place"
 )
 
@@ -11,7 +12,7 @@ import (
 // entries the same path under place.Folding. The folding holds on every
 // target, case-sensitive or not, so that an offer that works once works
 // everywhere and no two entries can land on one file.
-func validateEntries(entries []Entry) error {
+func validateEntries(entries []event.Entry) error {
 	seen := make(map[string]int, len(entries))
 	dirs := make(map[string]bool)
 	fold := place.NewFolding()
@@ -30,7 +31,7 @@ func validateEntries(entries []Entry) error {
 			return fmt.Errorf("entry %d: %q and %q are one name on case-insensitive or normalizing file systems: %w", i, entries[j].Path, e.Path, ErrRefusedPath)
 		}
 		seen[key] = i
-		if e.Kind == KindDir {
+		if e.Kind == event.KindDir {
 			dirs[e.Path] = true
 		}
 	}

@@ -9,45 +9,8 @@ import (
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/place"
+	"github.com/ferry-project/ferry/core/wire"
 )
-
-func TestParseHeaderBoundaries(t *testing.T) {
-	hdr := func(typ msgType, n int) []byte {
-		b := make([]byte, headerLen)
-		putHeader(b, typ, n)
-		return b
-	}
-	cases := []struct {
-		name string
-		b    []byte
-		ok   bool
-	}{
-		{"short", []byte{1, 0, 0}, false},
-		{"unknown type", hdr(0, 0), false},
-		{"unknown type 15", hdr(15, 0), false},
-		{"hashes at the cap", hdr(msgHashes, maxHashesBytes), true},
-		{"hashes over the cap", hdr(msgHashes, maxHashesBytes+1), false},
-		{"matches over the cap", hdr(msgMatches, maxMatchesBytes+1), false},
-		{"empty data", hdr(msgData, 0), false},
-		{"one byte of data", hdr(msgData, 1), true},
-		{"a full chunk", hdr(msgData, maxChunk), true},
-		{"a chunk and one", hdr(msgData, maxChunk+1), false},
-		{"offer at the cap", hdr(msgOffer, MaxManifestBytes), true},
-		{"offer over the cap", hdr(msgOffer, MaxManifestBytes+1), false},
-		{"keepalive with a body", hdr(msgKeepalive, 1), false},
-		{"finish", hdr(msgFinish, 0), true},
-		{"huge length", []byte{byte(msgAnswer), 0xff, 0xff, 0xff, 0xff}, false},
-	}
-	for _, c := range cases {
-		_, _, err := parseHeader(c.b)
-		if (err == nil) != c.ok {
-			t.Errorf("%s: err %v", c.name, err)
-		}
-		if err != nil && !errors.Is(err, ErrProtocol) {
-			t.Errorf("%s: %v does not wrap ErrProtocol", c.name, err)
-		}
-	}
-}
 
 // TestDuplicatesUnderFolding holds the case rule: two entries of one
 // offer that a case-insensitive or normalizing file system would store
@@ -80,7 +43,7 @@ func TestDuplicatesUnderFolding(t *testing.T) {
 	}
 	for _, c := range cases {
 		for _, order := range [][2]string{{c.a, c.b}, {c.b, c.a}} {
-			err := validateEntries([]Entry{{Path: order[0], Kind: KindFile}, {Path: order[1], Kind: KindFile}})
+			err := validateEntries([]event.Entry{{Path: order[0], Kind: event.KindFile}, {Path: order[1], Kind: event.KindFile}})
 			if c.dup && !errors.Is(err, ErrRefusedPath) {
 				t.Errorf("%+q then %+q accepted (%v)", order[0], order[1], err)
 			}
@@ -88,9 +51,9 @@ func TestDuplicatesUnderFolding(t *testing.T) {
 				t.Errorf("%+q then %+q refused: %v", order[0], order[1], err)
 			}
 			// The same pair as folders, each holding a file, is one folder.
-			err = validateEntries([]Entry{
-				{Path: order[0], Kind: KindDir}, {Path: order[0] + "/x", Kind: KindFile},
-				{Path: order[1], Kind: KindDir}, {Path: order[1] + "/y", Kind: KindFile},
+			err = validateEntries([]event.Entry{
+				{Path: order[0], Kind: event.KindDir}, {Path: order[0] + "/x", Kind: event.KindFile},
+				{Path: order[1], Kind: event.KindDir}, {Path: order[1] + "/y", Kind: event.KindFile},
 			})
 			if c.dup != errors.Is(err, ErrRefusedPath) {
 				t.Errorf("folders %+q and %+q: %v", order[0], order[1], err)
@@ -98,13 +61,13 @@ func TestDuplicatesUnderFolding(t *testing.T) {
 		}
 	}
 	// Deeper: a clash two levels down is a clash too.
-	err := validateEntries([]Entry{
-		{Path: "d", Kind: KindDir}, {Path: "d/" + nfc, Kind: KindFile}, {Path: "d/" + nfd, Kind: KindFile},
+	err := validateEntries([]event.Entry{
+		{Path: "d", Kind: event.KindDir}, {Path: "d/" + nfc, Kind: event.KindFile}, {Path: "d/" + nfd, Kind: event.KindFile},
 	})
 	if !errors.Is(err, ErrRefusedPath) {
 		t.Errorf("NFC and NFD in one folder accepted: %v", err)
 	}
-	if err := validateEntries([]Entry{{Path: "a", Kind: KindFile}, {Path: "a", Kind: KindFile}}); !errors.Is(err, ErrRefusedPath) {
+	if err := validateEntries([]event.Entry{{Path: "a", Kind: event.KindFile}, {Path: "a", Kind: event.KindFile}}); !errors.Is(err, ErrRefusedPath) {
 		t.Errorf("the same path twice accepted: %v", err)
 	}
 }
@@ -113,13 +76,13 @@ func TestDuplicatesUnderFolding(t *testing.T) {
 // ASCII and not, against a baseline of the same loop keyed the old way,
 // by strings.ToLower (which is not case folding).
 func BenchmarkValidateEntries(b *testing.B) {
-	offer := func(name string) []Entry {
-		entries := make([]Entry, 0, MaxEntries)
+	offer := func(name string) []event.Entry {
+		entries := make([]event.Entry, 0, MaxEntries)
 		for d := 0; len(entries) < MaxEntries; d++ {
 			dir := fmt.Sprintf("%s %d", name, d)
-			entries = append(entries, Entry{Path: dir, Kind: KindDir})
+			entries = append(entries, event.Entry{Path: dir, Kind: event.KindDir})
 			for f := 0; f < 99 && len(entries) < MaxEntries; f++ {
-				entries = append(entries, Entry{Path: fmt.Sprintf("%s/Photo %d.JPG", dir, f), Kind: KindFile})
+				entries = append(entries, event.Entry{Path: fmt.Sprintf("%s/Photo %d.JPG", dir, f), Kind: event.KindFile})
 			}
 		}
 		return entries
@@ -153,34 +116,34 @@ func BenchmarkValidateEntries(b *testing.B) {
 // offers to a real receiver over loopback: each is refused with the
 // refused-path code before anything is written or asked.
 func TestHostileNamesAtTheReceiver(t *testing.T) {
-	file := func(p string) Entry { return Entry{Path: p, Kind: KindFile, Size: 1, Mode: 0o644} }
-	dir := func(p string) Entry { return Entry{Path: p, Kind: KindDir, Mode: 0o755} }
+	file := func(p string) event.Entry { return event.Entry{Path: p, Kind: event.KindFile, Size: 1, Mode: 0o644} }
+	dir := func(p string) event.Entry { return event.Entry{Path: p, Kind: event.KindDir, Mode: 0o755} }
 	cases := []struct {
 		name    string
-		entries []Entry
+		entries []event.Entry
 	}{
-		{"right-to-left override", []Entry{file("invoice\u202Efdp.exe")}},
-		{"C1 control", []Entry{file("a\u009b2Jb")}},
-		{"zero-width non-joiner in the partial folder", []Entry{dir(".ferry\u200c-partial"), file(".ferry\u200c-partial/x")}},
-		{"short name of the partial folder", []Entry{dir("FERRY-~1"), file("FERRY-~1/x")}},
-		{"NFC and NFD", []Entry{file("caf\u00e9"), file("cafe\u0301")}},
-		{"long s", []Entry{file("\u017f"), file("s")}},
-		{"final sigma", []Entry{file("\u03c2"), file("\u03c3")}},
-		{"folders under folding", []Entry{dir("Stra\u00dfe"), file("Stra\u00dfe/a"), dir("STRASSE"), file("STRASSE/b")}},
-		{"what Windows cannot hold", []Entry{file("a<b>c")}},
-		{"a pipe", []Entry{file("a|b")}},
+		{"right-to-left override", []event.Entry{file("invoice\u202Efdp.exe")}},
+		{"C1 control", []event.Entry{file("a\u009b2Jb")}},
+		{"zero-width non-joiner in the partial folder", []event.Entry{dir(".ferry\u200c-partial"), file(".ferry\u200c-partial/x")}},
+		{"short name of the partial folder", []event.Entry{dir("FERRY-~1"), file("FERRY-~1/x")}},
+		{"NFC and NFD", []event.Entry{file("caf\u00e9"), file("cafe\u0301")}},
+		{"long s", []event.Entry{file("\u017f"), file("s")}},
+		{"final sigma", []event.Entry{file("\u03c2"), file("\u03c3")}},
+		{"folders under folding", []event.Entry{dir("Stra\u00dfe"), file("Stra\u00dfe/a"), dir("STRASSE"), file("STRASSE/b")}},
+		{"what Windows cannot hold", []event.Entry{file("a<b>c")}},
+		{"a pipe", []event.Entry{file("a|b")}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			dest := t.TempDir()
 			p := newPair(t, t.Context(), ReceiverConfig{Dir: dest, Policy: AcceptAll, Timeout: 5 * time.Second})
 			r := dialRaw(t, t.Context(), p)
-			om := offerMsg{Version: protoVersion, Name: "hostile", Entries: tc.entries}
+			om := wire.Offer{Version: wire.Version, Name: "hostile", Entries: tc.entries}
 			for _, e := range tc.entries {
 				om.Total += e.Size
 			}
-			r.send(msgOffer, om.encode())
-			r.expect(msgHello)
+			r.send(wire.MsgOffer, om.Encode())
+			r.expect(wire.MsgHello)
 			if ab := r.expectAbort(); codeSentinels[ab.Code] != ErrRefusedPath {
 				t.Errorf("abort code %d (%q), want refused path", ab.Code, ab.Reason)
 			}
@@ -195,4 +158,33 @@ func TestHostileNamesAtTheReceiver(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzValidateEntries checks the offers the wire accepts (core/wire's
+// FuzzOffer fuzzes their decoding) as a receiver does before it writes
+// anything: validateEntries refuses only with ErrRefusedPath or
+// ErrProtocol, and never panics.
+func FuzzValidateEntries(f *testing.F) {
+	for _, entries := range [][]event.Entry{
+		{{Path: "photos", Kind: event.KindDir, Mode: 0o755}, {Path: "photos/a b ✓.jpg", Kind: event.KindFile, Size: 3}, {Path: "text.txt", Kind: event.KindText}},
+		{{Path: "../x", Kind: event.KindFile, Size: 1}},
+		{{Path: "A", Kind: event.KindFile}, {Path: "a", Kind: event.KindFile}},
+		{{Path: "d/a", Kind: event.KindFile}, {Path: "d", Kind: event.KindDir}},
+		{{Path: "caf\u00e9", Kind: event.KindFile}, {Path: "cafe\u0301", Kind: event.KindFile}},
+	} {
+		var total int64
+		for _, e := range entries {
+			total += e.Size
+		}
+		f.Add(wire.Offer{Version: wire.Version, Total: total, Entries: entries}.Encode())
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := wire.DecodeOffer(b)
+		if err != nil {
+			return
+		}
+		if err := validateEntries(m.Entries); err != nil && !errors.Is(err, ErrRefusedPath) && !errors.Is(err, ErrProtocol) {
+			t.Fatalf("validation error of unknown kind: %v", err)
+		}
+	})
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/diag"
 	"github.com/ferry-project/ferry/core/secure"
 )
@@ -103,7 +104,7 @@ func cpuChild(role string) error {
 			return err
 		}
 		sum, err := Send(ctx, SendConfig{Addrs: []string{os.Getenv(addrEnv)}, Code: os.Getenv(codeEnv), Identity: id,
-			Name: "cpu-sender", Diag: true, Items: []Item{{Path: os.Getenv(srcEnv)}}})
+			Name: "cpu-sender", Diag: true, Items: []event.Item{{Path: os.Getenv(srcEnv)}}})
 		if err != nil {
 			return err
 		}

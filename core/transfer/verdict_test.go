@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/diag"
 	"github.com/ferry-project/ferry/core/internal/testhooks"
 )
@@ -91,7 +92,7 @@ func TestVerdictNamesTheSlowStage(t *testing.T) {
 			p := newPair(t, t.Context(), rcfg)
 			cfg := p.send
 			cfg.Diag, cfg.Dialer, cfg.hooks = true, scfg.Dialer, scfg.hooks
-			cfg.Items = []Item{{Path: src}}
+			cfg.Items = []event.Item{{Path: src}}
 			sum, serr := Send(ctx, cfg)
 			if rerr := p.serveErr(t); serr != nil || rerr != nil {
 				t.Fatalf("send: %v; receive: %v", serr, rerr)

@@ -41,11 +41,14 @@ func (s *Store) Classify(name, fingerprint string) (Status, Device, error) {
 	if err != nil {
 		return Unknown, Device{}, err
 	}
-	st, d := classify(c.devices, name, fingerprint)
+	st, d := ClassifyIn(c.devices, name, fingerprint)
 	return st, d, nil
 }
 
-func classify(devs []Device, name, fingerprint string) (Status, Device) {
+// ClassifyIn is Classify against devs, the pins as Devices read them:
+// for a caller that classifies a whole list against one reading of the
+// file.
+func ClassifyIn(devs []Device, name, fingerprint string) (Status, Device) {
 	if fp := secure.CanonicalFingerprint(fingerprint); fp != "" {
 		for _, d := range devs {
 			if d.Fingerprint() == fp {

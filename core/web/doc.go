@@ -44,16 +44,22 @@
 // At most 64 connections wait for their first byte (10 s each) or for
 // the receiver to take them (30 s); beyond that the oldest is closed, so
 // stalled connections cannot lock an honest one out. At most 32 HTTP
-// connections at once, 8 KiB of headers read within 10 s, 60 s to write
-// a response, 30 s idle; at most 16 open WebSockets, 4 per IPv4 or IPv6
-// address and 8 per IPv6 /64 (core/internal/netsrc). Past a bound, only
-// a connection that does nothing for anyone makes room, the oldest
-// first: an HTTP connection still waiting for its request or idle
-// between two, a WebSocket whose peer has not proven the code (or its
-// key) yet, in the newcomer's bucket. A page being served (ferry.wasm on
-// its way to a phone) and a WebSocket that proved the code (core/transfer
-// tells it, through its Proven method) are never closed for another;
-// when only those are left, the newcomer is refused (a WebSocket with
+// connections at once, 8 per IPv4 or IPv6 address and 16 per IPv6 /64,
+// 8 KiB of headers read within 10 s, 60 s to write a response and 2 min
+// to write all of one connection's (a reader that never reads cannot
+// renew it by asking again), 30 s idle; at most 16 open WebSockets, 4
+// per address and 8 per /64 (core/internal/netsrc). Past a host's or a
+// /64's cap, its own oldest HTTP connection is closed, even while it is
+// being served: one host flooding the page with downloads it never
+// reads pushes out only itself. Past a total, only a connection that
+// does nothing for anyone makes room, the oldest first: an HTTP
+// connection still waiting for its request or idle between two, a
+// WebSocket whose peer has not proven the code (or its key) yet, in the
+// newcomer's bucket; when every HTTP connection is being served, the
+// host holding the most gives up its oldest to a host holding fewer. A
+// WebSocket that proved the code (core/transfer tells it, through its
+// Proven method) is never closed for another; when only those are left,
+// the newcomer is refused (a WebSocket with
 // 503). A WebSocket's messages are read as a stream (never a whole
 // message in memory), and the receiver's record limits apply to what
 // they carry. Only GET and HEAD of the known names and /ws are answered.

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -167,5 +168,162 @@ func TestPageServerFairUnderFlood(t *testing.T) {
 	}
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		t.Fatal("download stalled")
+	}
+}
+
+// unreadDownload asks for ferry.wasm from 127.0.0.x and reads nothing:
+// its receive buffer is a few KiB, so the server's writes stay blocked
+// and its handler keeps running.
+func unreadDownload(t *testing.T, addr string, x int) net.Conn {
+	t.Helper()
+	return unreadDownloadBy(t, loopFrom(x), addr)
+}
+
+// unreadDownloadBy is unreadDownload from d's local address.
+func unreadDownloadBy(t *testing.T, d *net.Dialer, addr string) net.Conn {
+	t.Helper()
+	d.Control = func(_, _ string, rc syscall.RawConn) error {
+		var serr error
+		rc.Control(func(fd uintptr) { serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
+		return serr
+	}
+	c, err := d.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(c, "GET /ferry.wasm HTTP/1.1\r\nHost: %s\r\n\r\n", addr)
+	return c
+}
+
+// loadPage loads the page as a phone does from 127.0.0.x (index.html,
+// its script and ferry.wasm, whole), within limit.
+func loadPage(addr string, x int, size int, limit time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	hc := &http.Client{Transport: &http.Transport{DialContext: loopFrom(x).DialContext, DisableCompression: true}}
+	defer hc.CloseIdleConnections()
+	for _, p := range []string{"/", "/page.js", "/ferry.wasm"} {
+		req, _ := http.NewRequestWithContext(ctx, "GET", "http://"+addr+p, nil)
+		resp, err := hc.Do(req)
+		if err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		n, err := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != 200 {
+			return fmt.Errorf("%s: status %d, %d bytes: %v", p, resp.StatusCode, n, err)
+		}
+		if p == "/ferry.wasm" && n != int64(size) {
+			return fmt.Errorf("%s: %d of %d bytes", p, n, size)
+		}
+	}
+	return nil
+}
+
+// TestPageServerFairToPhones: one host holds 32 downloads of ferry.wasm
+// it never reads. Before, each held one of the 32 HTTP slots for as
+// long as its write could block (60 s, and again on a new connection),
+// so every page load from another host was refused (0 of 5). Now one
+// host holds at most maxHTTPPerHost connections, its newest pushing out
+// its oldest even mid-response, and a phone on another address loads
+// the page and sends.
+func TestPageServerFairToPhones(t *testing.T) {
+	files := pageFiles()
+	wasm := make([]byte, 16<<20) // incompressible, more than loopback buffers hold
+	rand.Read(wasm)
+	files["ferry.wasm"] = &fstest.MapFile{Data: wasm}
+	m, addr := startMux(t, Config{Name: "desk", Files: files})
+
+	for range 32 {
+		c := unreadDownload(t, addr, 2)
+		defer c.Close()
+	}
+	// Wait until the server is writing to as many as it lets one host
+	// hold, and none is still being sniffed.
+	deadline := time.Now().Add(10 * time.Second)
+	for servingFrom(m, "127.0.0.2") < maxHTTPPerHost || m.pendingLen() > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server writes to %d downloads from one host, want %d", servingFrom(m, "127.0.0.2"), maxHTTPPerHost)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	const loads = 5
+	ok := 0
+	for i := range loads {
+		if err := loadPage(addr, 3, len(wasm), 20*time.Second); err != nil {
+			t.Logf("page load %d from another address: %v", i+1, err)
+			continue
+		}
+		ok++
+	}
+	t.Logf("page loads from another address with 32 unread downloads held: %d of %d", ok, loads)
+	if ok != loads {
+		t.Fatalf("%d of %d page loads succeeded", ok, loads)
+	}
+
+	// And the phone sends, over the page's WebSocket.
+	dest, done := receiver(t, m, "246810")
+	parent, name := tree(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err := transfer.Send(ctx, transfer.SendConfig{Addrs: []string{addr}, Code: "246810", Identity: testid.New(t), Name: "phone",
+		Items: []transfer.Item{{Path: filepath.Join(parent, name)}}, Timeout: 20 * time.Second,
+		Dialer: func(ctx context.Context, _ string) (net.Conn, error) { return wsFrom(ctx, addr, 3) }})
+	if err != nil {
+		t.Fatalf("send from the phone: %v", err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("receiver: %v", err)
+	}
+	sameTree(t, filepath.Join(parent, name), filepath.Join(dest, name))
+}
+
+// servingFrom counts the HTTP connections from host whose handler runs.
+func servingFrom(m *Mux, host string) int {
+	return countHTTP(m, func(hc *httpConn) bool { return hc.serving && hc.src.Host == host })
+}
+
+func countHTTP(m *Mux, in func(*httpConn) bool) int {
+	h := m.http
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for e := h.conns.Front(); e != nil; e = e.Next() {
+		if in(e.Value.(*httpConn)) {
+			n++
+		}
+	}
+	return n
+}
+
+func (m *Mux) pendingLen() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.pending.Len()
+}
+
+// A reader that never reads cannot move a connection's write deadline
+// past writeBy by asking again (the http.Server sets a new deadline per
+// request); a hijacked WebSocket is released from it.
+func TestFairConnWriteDeadlineNotRenewed(t *testing.T) {
+	a, b := net.Pipe()
+	defer b.Close()
+	fc := &fairConn{Conn: a, writeBy: time.Now().Add(50 * time.Millisecond)}
+	for range 3 { // three requests, each renewing the deadline by an hour
+		fc.SetWriteDeadline(time.Now().Add(time.Hour))
+	}
+	start := time.Now()
+	if _, err := fc.Write([]byte("x")); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("write to a reader that does not read: %v", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("write failed after %v", d)
+	}
+	fc.release()
+	fc.SetDeadline(time.Time{})
+	go io.ReadFull(b, make([]byte, 1))
+	if _, err := fc.Write([]byte("x")); err != nil {
+		t.Fatalf("released connection: %v", err)
 	}
 }

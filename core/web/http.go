@@ -16,21 +16,37 @@ import (
 
 // Bounds on the HTTP side of a shared port.
 //
-// When a bound is reached, only a connection that is not doing anything
-// for anyone is closed to make room, the oldest first: an HTTP
+// One host (one IPv4 or IPv6 address) holds at most maxHTTPPerHost HTTP
+// connections and one IPv6 /64 at most maxHTTPPerNet; past its cap, the
+// host's (or the /64's) own oldest connection is closed to make room,
+// even mid-response: a host can only push out itself, so a flood of
+// downloads it never reads costs others nothing. A phone loads the page
+// over a handful of connections (browsers open at most 6 per host).
+//
+// When the total is reached, only a connection that is not doing
+// anything for anyone is closed to make room, the oldest first: an HTTP
 // connection still waiting for its request (a stalled one) or idle
 // between two, and a WebSocket whose peer has not proven the code (or
-// its key) yet. A page being served (ferry.wasm on its way to a phone)
-// and a WebSocket that proved the code are never closed for another;
-// when only such connections are left, the newcomer is refused.
+// its key) yet. When every HTTP connection is being served, the oldest
+// of the host holding the most gives way to a host holding fewer. A
+// WebSocket that proved the code is never closed for another; when only
+// such WebSockets are left, the newcomer is refused.
+//
+// A connection writes for at most connWriteLife in all, however many
+// requests it sends: the http.Server renews writeTimeout with every
+// request, and a reader that never reads could otherwise keep a
+// connection busy by asking again (see fairConn).
 const (
 	maxHTTPConns   = 32               // HTTP connections at once
+	maxHTTPPerHost = 8                // per IPv4 or IPv6 address
+	maxHTTPPerNet  = 16               // per IPv6 /64 (core/internal/netsrc)
 	maxWebSockets  = 16               // open WebSockets in all
 	maxWSPerHost   = 4                // per IPv4 or IPv6 address
-	maxWSPerNet    = 8                // per IPv6 /64 (core/internal/netsrc)
+	maxWSPerNet    = 8                // per IPv6 /64
 	maxHeaderBytes = 8 << 10          // a page request is a few hundred bytes
 	headerTimeout  = 10 * time.Second // request line and headers
 	writeTimeout   = 60 * time.Second // ferry.wasm (~2 MiB gzipped) over a slow Wi-Fi
+	connWriteLife  = 2 * writeTimeout // all of one connection's responses
 	idleTimeout    = 30 * time.Second
 )
 
@@ -45,15 +61,16 @@ type httpServer struct {
 	done     chan struct{}
 
 	mu    sync.Mutex
-	conns list.List // of *httpConn, not hijacked, oldest first
-	byC   map[net.Conn]*httpConn
-	ws    list.List // of *wsConn, oldest first
+	conns list.List              // of *httpConn, not hijacked, oldest first
+	byC   map[net.Conn]*httpConn // by the *fairConn the http.Server has
+	ws    list.List              // of *wsConn, oldest first
 }
 
 // httpConn is one HTTP connection the server has; serving is set while a
 // handler runs for it.
 type httpConn struct {
-	c       net.Conn
+	c       *fairConn
+	src     netsrc.Source
 	el      *list.Element
 	serving bool
 }
@@ -82,37 +99,89 @@ func newHTTPServer(srv *Server, handover func(net.Conn) bool, closed <-chan stru
 	return h
 }
 
-// serve hands one sniffed connection to the HTTP server. At the limit it
-// closes the oldest connection that is waiting for a request or idle, or
-// when every one is being served, refuses c.
+// serve hands one sniffed connection to the HTTP server, making room
+// for it first (see the limits above); c is refused when there is none.
 func (h *httpServer) serve(c net.Conn) {
+	fc := newFairConn(c)
+	hc := &httpConn{c: fc, src: netsrc.Of(c.RemoteAddr())}
 	h.mu.Lock()
-	if h.conns.Len() >= maxHTTPConns {
-		var victim *httpConn
-		for e := h.conns.Front(); e != nil; e = e.Next() {
-			if hc := e.Value.(*httpConn); !hc.serving {
-				victim = hc
-				break
-			}
-		}
-		if victim == nil {
-			h.mu.Unlock()
-			c.Close()
-			return
-		}
+	victim, ok := h.victimLocked(hc.src)
+	if !ok {
+		h.mu.Unlock()
+		c.Close()
+		return
+	}
+	if victim != nil {
 		h.dropLocked(victim)
 		victim.c.Close()
 	}
-	hc := &httpConn{c: c}
 	hc.el = h.conns.PushBack(hc)
-	h.byC[c] = hc
+	h.byC[fc] = hc
 	h.mu.Unlock()
-	if !h.ln.put(c, h.closed) {
+	if !h.ln.put(fc, h.closed) {
 		h.mu.Lock()
 		h.dropLocked(hc)
 		h.mu.Unlock()
 		c.Close()
 	}
+}
+
+// victimLocked picks the connection to close so that one from src fits:
+// nil when it fits already, false when it must be refused.
+func (h *httpServer) victimLocked(src netsrc.Source) (*httpConn, bool) {
+	perHost := map[string]int{}
+	var host, nets int
+	for e := h.conns.Front(); e != nil; e = e.Next() {
+		o := e.Value.(*httpConn)
+		perHost[o.src.Host]++
+		if o.src.Host == src.Host {
+			host++
+		}
+		if src.Net != "" && o.src.Net == src.Net {
+			nets++
+		}
+	}
+	// oldest is the oldest connection in, preferring one not being
+	// served when idleFirst.
+	oldest := func(in func(*httpConn) bool, idleFirst bool) *httpConn {
+		var first *httpConn
+		for e := h.conns.Front(); e != nil; e = e.Next() {
+			o := e.Value.(*httpConn)
+			if !in(o) {
+				continue
+			}
+			if !idleFirst || !o.serving {
+				return o
+			}
+			if first == nil {
+				first = o
+			}
+		}
+		return first
+	}
+	switch {
+	case host >= maxHTTPPerHost:
+		return oldest(func(o *httpConn) bool { return o.src.Host == src.Host }, true), true
+	case src.Net != "" && nets >= maxHTTPPerNet:
+		return oldest(func(o *httpConn) bool { return o.src.Net == src.Net }, true), true
+	case h.conns.Len() < maxHTTPConns:
+		return nil, true
+	}
+	if v := oldest(func(o *httpConn) bool { return !o.serving }, false); v != nil {
+		return v, true
+	}
+	// Every connection is being served: the host holding the most
+	// gives one up, if it holds more than the newcomer's would.
+	big, n := "", 0
+	for k, c := range perHost {
+		if c > n || c == n && k < big {
+			big, n = k, c
+		}
+	}
+	if n <= host+1 {
+		return nil, false
+	}
+	return oldest(func(o *httpConn) bool { return o.src.Host == big }, false), true
 }
 
 // dropLocked forgets an HTTP connection (closed, evicted or hijacked).
@@ -326,9 +395,65 @@ type clearDeadlines struct{ http.ResponseWriter }
 func (w clearDeadlines) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	c, brw, err := http.NewResponseController(w.ResponseWriter).Hijack()
 	if err == nil {
+		if fc, ok := c.(*fairConn); ok {
+			fc.release()
+		}
 		c.SetDeadline(time.Time{})
 	}
 	return c, brw, err
+}
+
+// fairConn is an HTTP connection whose write deadline never passes
+// writeBy, fixed when the connection arrives: the http.Server moves the
+// deadline with every request it reads, and a reader that never reads
+// but keeps asking (small responses fit in the socket's buffers) would
+// renew it for ever. A WebSocket's connection is released from it once
+// hijacked: the transfer's own timeouts apply then.
+type fairConn struct {
+	net.Conn
+	mu       sync.Mutex
+	writeBy  time.Time // zero once released
+	released bool
+}
+
+func newFairConn(c net.Conn) *fairConn {
+	return &fairConn{Conn: c, writeBy: time.Now().Add(connWriteLife)}
+}
+
+func (c *fairConn) release() {
+	c.mu.Lock()
+	c.released = true
+	c.mu.Unlock()
+}
+
+// clamp is t, or writeBy if t is later (the zero time, no deadline, is
+// the latest of all).
+func (c *fairConn) clamp(t time.Time) time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.released || (!t.IsZero() && t.Before(c.writeBy)) {
+		return t
+	}
+	return c.writeBy
+}
+
+func (c *fairConn) SetWriteDeadline(t time.Time) error {
+	return c.Conn.SetWriteDeadline(c.clamp(t))
+}
+
+func (c *fairConn) SetDeadline(t time.Time) error {
+	if err := c.Conn.SetReadDeadline(t); err != nil {
+		return err
+	}
+	return c.Conn.SetWriteDeadline(c.clamp(t))
+}
+
+// CloseWrite half-closes the TCP connection beneath, as prefixConn does.
+func (c *fairConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
 }
 
 // chanListener is the listener the HTTP server accepts from: the Mux puts

@@ -2,10 +2,12 @@ package web
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"net"
 	"net/http"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/coder/websocket"
@@ -86,3 +88,82 @@ func TestWebSocketCapsIPv6(t *testing.T) {
 		}
 	}
 }
+
+// HTTP connections are capped per IPv6 address (maxHTTPPerHost) and per
+// /64 (maxHTTPPerNet): downloads nobody reads from one address push out
+// that address's oldest, and a /64 over its cap loses its own oldest,
+// mid-response both.
+func TestHTTPCapsIPv6(t *testing.T) {
+	if !netns.Rerun(t, "2001:db8:7:9::1/64", "2001:db8:7:9::a/64", "2001:db8:7:9::b/64", "2001:db8:7:9::c/64") {
+		return
+	}
+	files := pageFiles()
+	wasm := make([]byte, 16<<20)
+	rand.Read(wasm)
+	files["ferry.wasm"] = &fstest.MapFile{Data: wasm}
+	srv, err := NewServer(Config{Name: "desk", Files: files, Token: testToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "[2001:db8:7:9::1]:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewMux(ln, srv)
+	defer m.Close()
+	addr := ln.Addr().String()
+	download := func(ip string) *connFrom {
+		c := unreadDownloadBy(t, &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}, addr)
+		t.Cleanup(func() { c.Close() })
+		return &connFrom{c.LocalAddr().String()}
+	}
+	held := func(c *connFrom) bool {
+		return countHTTP(m, func(hc *httpConn) bool { return hc.c.RemoteAddr().String() == c.local }) == 1
+	}
+	// settled waits until every connection made was sniffed and
+	// admitted (or refused), and want holds.
+	settled := func(what string, want func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for m.pendingLen() > 0 || !want() {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: never", what)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	from := func(host string) func() int {
+		return func() int { return countHTTP(m, func(hc *httpConn) bool { return hc.src.Host == host }) }
+	}
+	var a, b []*connFrom
+	for range maxHTTPPerHost {
+		b = append(b, download("2001:db8:7:9::b"))
+	}
+	settled("::b's downloads served", func() bool { return servingFrom(m, "2001:db8:7:9::b") == maxHTTPPerHost })
+	for range maxHTTPPerHost + 1 {
+		a = append(a, download("2001:db8:7:9::a"))
+	}
+	settled("::a at its cap", func() bool { return servingFrom(m, "2001:db8:7:9::a") == maxHTTPPerHost })
+	if held(a[0]) {
+		t.Fatal("::a's oldest download is still held past its address's cap")
+	}
+	if n := from("2001:db8:7:9::b")(); n != maxHTTPPerHost {
+		t.Fatalf("::b holds %d connections after ::a's flood, want %d", n, maxHTTPPerHost)
+	}
+	// The /64 holds 16 (8 of ::a, 8 of ::b): one from ::c closes the
+	// /64's oldest, ::b's first, though it is being served.
+	download("2001:db8:7:9::c")
+	settled("::c admitted", func() bool { return from("2001:db8:7:9::c")() == 1 })
+	if held(b[0]) {
+		t.Fatal("the /64's oldest download is still held past its /64's cap")
+	}
+	for i, c := range a[1:] {
+		if !held(c) {
+			t.Fatalf("::a's download %d was closed, not the /64's oldest", i+1)
+		}
+	}
+}
+
+// connFrom names a client's connection by its local address, which is
+// the server's RemoteAddr for it.
+type connFrom struct{ local string }

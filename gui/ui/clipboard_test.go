@@ -4,18 +4,16 @@ import (
 	"testing"
 
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/testkit/testid"
 )
 
-// Received texts and the clipboard, through the real engine on loopback
+// Received texts and the clipboard, from real Nodes on loopback
 // and Fyne's test clipboard: with the setting off nothing is copied; on,
 // a trusted device's text is copied as the transfer ends, and a text from
 // a sender with the code is not (the result says to press Copy).
 func TestReceivedTextToClipboard(t *testing.T) {
 	b := newHarness(t, askOff)
-	trusted := testid.New(t)
-	stranger := testid.New(t)
+	trusted := newDevice(t, "Laptop")
+	stranger := newDevice(t, "Laptop")
 	b.pin("Laptop", trusted)
 	b.u.Start()
 	rv, set := b.u.recv, b.u.settings
@@ -24,7 +22,7 @@ func TestReceivedTextToClipboard(t *testing.T) {
 		return s
 	}
 	b.loop.run(func() { b.app.Clipboard().SetContent("what was there") })
-	receive := func(id *secure.Identity, paired bool, text string) {
+	receive := func(id device, paired bool, text string) {
 		t.Helper()
 		if err := <-sendFrom(t, b, id, paired, event.Item{Text: text}); err != nil {
 			t.Fatalf("send: %v", err)

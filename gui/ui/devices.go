@@ -23,6 +23,9 @@ type Device struct {
 	// code-less send checks, the advertised fingerprint only selects it.
 	status app.TrustStatus
 	pin    app.Device
+	// named is the trusted device whose name it advertises when status
+	// is app.TrustKeyChanged: the list shows both keys.
+	named app.Device
 }
 
 // key identifies a device across discovery updates: the fingerprint when

@@ -80,8 +80,10 @@
 //     fingerprint is a pinned key's. That only selects paired mode: the
 //     send carries the full pinned key, and the handshake refuses any
 //     other (ErrKeyChanged). A device with a trusted device's name and
-//     another fingerprint is marked "Key changed, not trusted" and is sent
-//     to only with a code, which pairs the devices again.
+//     another fingerprint is marked "NOT the trusted device", with both
+//     fingerprints, in core/app's words (TrustStatus.Label,
+//     KeyChangedKeys), and is sent to only with a code; its hint warns
+//     (KeyChangedWarning) before it speaks of pairing again.
 //   - For a trusted device the code is optional: empty, the send uses the
 //     pin; typed, the code wins, so a person told to pair again can. After
 //     a refused pin (not paired any more, key changed) the device needs a

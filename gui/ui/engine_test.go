@@ -15,52 +15,61 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/testkit/testid"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
-// These tests run real transfers over loopback between the UI and a
-// core/transfer peer in the same process. No discovery runs.
+// These tests run real transfers over loopback between the UI and
+// another device, a core/app Node in the same process. No discovery runs.
 
-// peerReceiver is a real receiver on 127.0.0.1, served on a goroutine the
-// test owns.
+// peerPolicy is how a peer receiver answers offers.
+type peerPolicy int
+
+const (
+	peerAsks     peerPolicy = iota // asks, and nobody answers: the offer waits
+	peerAccepts                    // accepts every offer unasked
+	peerDeclines                   // declines every offer, unattended
+)
+
+// peerReceiver is a real receiver on 127.0.0.1, a Node called "Peer
+// box" waiting for one sender, served on a goroutine the test owns.
 type peerReceiver struct {
-	id     *secure.Identity
-	r      *transfer.Receiver
+	id     nodeKey
+	r      *app.Receiver
 	dir    string
 	events chan event.Event
 	done   chan error
 	cancel context.CancelFunc
 }
 
-func startPeerReceiver(t *testing.T, policy transfer.Policy, opts ...func(*transfer.ReceiverConfig)) *peerReceiver {
+func startPeerReceiver(t *testing.T, policy peerPolicy) *peerReceiver {
 	t.Helper()
-	id := testid.New(t)
-	p := &peerReceiver{id: id, dir: t.TempDir(), events: make(chan event.Event, 1024), done: make(chan error, 1)}
-	cfg := transfer.ReceiverConfig{
-		Dir: p.dir, Listen: "127.0.0.1:0", Identity: id, Name: "Peer box", Policy: policy,
-		OnEvent: func(ev event.Event) {
+	n := testNode(t, app.Config{Name: "Peer box", NoHistory: true})
+	p := &peerReceiver{id: nodeKey{n}, dir: t.TempDir(), events: make(chan event.Event, 1024), done: make(chan error, 1)}
+	cfg := app.ReceiveConfig{
+		Dir: p.dir, Listen: "127.0.0.1:0", AcceptAll: policy == peerAccepts,
+		OnEvent: func(_ *app.Transfer, ev event.Event) {
 			select {
 			case p.events <- ev:
 			default:
 			}
 		},
 	}
-	for _, o := range opts {
-		o(&cfg)
+	if policy == peerDeclines {
+		cfg.Unattended = "the peer declines every offer"
 	}
 	var err error
-	p.r, err = transfer.NewReceiver(cfg)
+	p.r, err = n.Listen(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	p.cancel = cancel
-	go func() {
-		_, err := p.r.Serve(ctx)
-		p.done <- err
-	}()
+	tr, err := p.r.Receive(ctx)
+	if err != nil {
+		cancel()
+		p.r.Close()
+		t.Fatal(err)
+	}
+	go func() { p.done <- tr.Wait().Err }()
 	t.Cleanup(func() {
 		cancel()
 		<-p.done
@@ -89,7 +98,7 @@ func (h *harness) sendState() panelState {
 }
 
 func TestSendVerifiedToRealReceiver(t *testing.T) {
-	peer := startPeerReceiver(t, transfer.AcceptAll)
+	peer := startPeerReceiver(t, peerAccepts)
 	h := newHarness(t, noReceive)
 	src := t.TempDir()
 	a := writeFile(t, src, "report.pdf", 300_000)
@@ -134,7 +143,7 @@ func TestSendVerifiedToRealReceiver(t *testing.T) {
 }
 
 func TestSendWrongCode(t *testing.T) {
-	peer := startPeerReceiver(t, transfer.AcceptAll)
+	peer := startPeerReceiver(t, peerAccepts)
 	h := newHarness(t, noReceive)
 	h.drop(writeFile(t, t.TempDir(), "a.txt", 100))
 	wrong := "000000"
@@ -158,7 +167,7 @@ func TestSendWrongCode(t *testing.T) {
 func TestSendCancel(t *testing.T) {
 	// The receiver asks and nobody answers, so the send is certainly
 	// still running when Cancel is pressed.
-	peer := startPeerReceiver(t, transfer.Ask)
+	peer := startPeerReceiver(t, peerAsks)
 	h := newHarness(t, noReceive)
 	h.drop(writeFile(t, t.TempDir(), "a.txt", 100))
 	h.fill(peer.addr(), peer.r.Code())
@@ -183,8 +192,8 @@ func TestSendCancel(t *testing.T) {
 	}
 }
 
-// sendTo runs transfer.Send to the UI's receiver on a goroutine the test
-// owns.
+// sendTo sends items from a device called "Laptop", with the code, to
+// the UI's receiver on a goroutine the test owns.
 func sendTo(t *testing.T, h *harness, items ...event.Item) <-chan error {
 	t.Helper()
 	var code string
@@ -196,8 +205,8 @@ func sendTo(t *testing.T, h *harness, items ...event.Item) <-chan error {
 		code, port = h.u.recv.code, h.u.recv.port
 		return true
 	})
-	return goSend(t, transfer.SendConfig{
-		Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: code, Identity: testid.New(t), Name: "Laptop", Items: items,
+	return goSend(t, newDevice(t, "Laptop"), app.SendConfig{
+		Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: code, Items: items,
 	})
 }
 
@@ -324,16 +333,17 @@ func TestReceiveShowsNewCodeAfterWrongGuesses(t *testing.T) {
 		code, port = v.code, v.port
 		return true
 	})
-	id := testid.New(t)
+	// Three typos from one device, as a person makes them.
+	typist := newDevice(t, "Guesser")
 	wrong := "000000"
 	if code == wrong {
 		wrong = "111111"
 	}
 	for i := 0; i < 3; i++ {
-		_, err := transfer.Send(context.Background(), transfer.SendConfig{
-			Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: wrong, Identity: id, Name: "Guesser",
+		err := typist.Send(context.Background(), app.SendConfig{
+			Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: wrong,
 			Items: []event.Item{{Text: "x"}},
-		})
+		}).Wait().Err
 		if !errors.Is(err, app.ErrWrongCode) && !errors.Is(err, app.ErrCodeRetired) {
 			t.Fatalf("guess %d: %v, want a wrong-code error", i+1, err)
 		}
@@ -347,7 +357,7 @@ func TestReceiveShowsNewCodeAfterWrongGuesses(t *testing.T) {
 }
 
 func TestSendToDiscoveredDeviceTriesEachAddress(t *testing.T) {
-	peer := startPeerReceiver(t, transfer.AcceptAll)
+	peer := startPeerReceiver(t, peerAccepts)
 	dead, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -15,7 +15,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ferry-project/ferry/core/app"
-	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/gui/page"
 )
 
@@ -264,18 +263,30 @@ func writeFile(t *testing.T, dir, name string, n int) string {
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
 
-// goSend runs transfer.Send with cfg on a goroutine the test owns,
-// cancelled and waited for at cleanup, and returns its error's channel.
-func goSend(t *testing.T, cfg transfer.SendConfig) <-chan error {
+// device is another device in the test, as another computer runs it: a
+// real core/app Node in a config folder of its own, recording nothing.
+// Public is its key, for the harness's pin.
+type device struct{ *app.Node }
+
+func newDevice(t *testing.T, name string) device {
+	t.Helper()
+	return device{testNode(t, app.Config{Name: name, NoHistory: true})}
+}
+
+func (d device) Public() []byte { return d.PublicKey() }
+
+// goSend sends cfg from d on a goroutine the test owns, cancelled and
+// waited for at cleanup, and returns its error's channel.
+func goSend(t *testing.T, d device, cfg app.SendConfig) <-chan error {
 	t.Helper()
 	done := make(chan error, 1)
 	ctx, cancel := context.WithCancel(context.Background())
+	tr := d.Send(ctx, cfg)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		_, err := transfer.Send(ctx, cfg)
-		done <- err
+		done <- tr.Wait().Err
 	}()
 	t.Cleanup(func() {
 		cancel()

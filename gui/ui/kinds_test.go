@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/ferry-project/ferry/core/errkind"
-	"github.com/ferry-project/ferry/core/secure"
 )
 
 // TestEveryKindWorded: the app shows core's words for every kind of the
@@ -25,9 +24,10 @@ func TestEveryKindWorded(t *testing.T) {
 			t.Errorf("kind %q is worded as a general failure", k)
 		}
 	}
-	// The record that failed authentication is damage on the way, not
-	// a file whose hash did not match.
-	if p := explain(fmt.Errorf("reading: %w", secure.ErrAuth)); p.Headline != sentence(errkind.WordsOf(errkind.Damaged).Message) {
+	// The record that failed authentication (the engine's ErrAuth, of
+	// kind damaged: core/transfer/kinds_test.go) is damage on the way,
+	// not a file whose hash did not match.
+	if p := explain(fmt.Errorf("reading: %w", errkind.New(errkind.Damaged, "record failed authentication"))); p.Headline != sentence(errkind.WordsOf(errkind.Damaged).Message) {
 		t.Errorf("ErrAuth explained as %q", p.Headline)
 	}
 }

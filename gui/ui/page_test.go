@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"context"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -12,15 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/coder/websocket"
 
 	"github.com/ferry-project/ferry/core/app"
-	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/testkit/testid"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // TestReceiveServesPage: the Receive view's QR code carries the page
@@ -60,47 +51,6 @@ func TestReceiveServesPage(t *testing.T) {
 	}
 }
 
-// pageClient does what the page does in a phone's browser, from Go: it
-// loads the page the link names, reads its token, opens the WebSocket
-// the page opens (same Origin), and receives through it with the code in
-// the link, saving into dir. It is the page's protocol without the
-// browser; tests/browser runs the real page.
-func pageClient(t *testing.T, link, dir string, id *secure.Identity) (event.Summary, error) {
-	t.Helper()
-	l, err := app.ParseLink(link)
-	if err != nil {
-		return event.Summary{}, err
-	}
-	port := l.Addr[strings.LastIndex(l.Addr, ":")+1:]
-	base := "http://127.0.0.1:" + port
-	resp, err := http.Get(base + "/")
-	if err != nil {
-		return event.Summary{}, err
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	m := regexp.MustCompile(`name="ferry-token" content="([0-9a-f]+)"`).FindSubmatch(body)
-	if m == nil {
-		return event.Summary{}, fmt.Errorf("no token in the page:\n%.300s", body)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	ws, _, err := websocket.Dial(ctx, "ws://127.0.0.1:"+port+"/ws?t="+string(m[1]),
-		&websocket.DialOptions{HTTPHeader: http.Header{"Origin": {base}}})
-	if err != nil {
-		return event.Summary{}, err
-	}
-	conn := websocket.NetConn(context.Background(), ws, websocket.MessageBinary)
-	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dir, Code: l.Code, Identity: id,
-		Name: "Browser on Android", NoListen: true, Policy: transfer.AcceptAll})
-	if err != nil {
-		conn.Close()
-		return event.Summary{}, err
-	}
-	defer r.Close()
-	return r.ServeConn(ctx, conn)
-}
-
 // TestSendToPhone: "Send to a phone" shows a QR code with the page link
 // and a fresh code, and waits; the page (pageClient) connects through the
 // WebSocket and receives the files, checked, and the Send view shows the
@@ -126,9 +76,8 @@ func TestSendToPhone(t *testing.T) {
 		t.Errorf("the Send view does not say to scan and wait:\n%s", s)
 	}
 
-	id := testid.New(t)
 	dest := t.TempDir()
-	sum, err := pageClient(t, link, dest, id)
+	sum, err := pageClient(t, link, dest)
 	if err != nil {
 		t.Fatalf("the page's receive: %v", err)
 	}
@@ -200,13 +149,13 @@ func TestSendToPhoneWrongPage(t *testing.T) {
 	if l.Code == wrong {
 		wrong = "222222222222"
 	}
-	if _, err := pageClient(t, app.PageLink(host, p, wrong, l.Fingerprint), t.TempDir(), testid.New(t)); err == nil {
+	if _, err := pageClient(t, app.PageLink(host, p, wrong, l.Fingerprint), t.TempDir()); err == nil {
 		t.Fatal("a page with another code received the files")
 	}
 	h.waitFor("the guess said", func() bool {
 		return strings.HasPrefix(v.prog.current.Text, "A page connected without the code (1 of ") && v.prog.state == stateRunning
 	})
-	if _, err := pageClient(t, link, t.TempDir(), testid.New(t)); err != nil {
+	if _, err := pageClient(t, link, t.TempDir()); err != nil {
 		t.Fatalf("the phone with the code: %v", err)
 	}
 	h.waitFor("the send to finish", func() bool { return v.prog.state == stateVerified })

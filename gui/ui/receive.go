@@ -105,6 +105,9 @@ func (v *receiveView) handle(lis int, t *app.Transfer, ev event.Event) {
 	case event.CodesHeld:
 		v.codesHeld(e)
 		return
+	case event.CodeLonger:
+		v.codeLonger(e)
+		return
 	case event.CodesStopped:
 		v.codesStopped(e)
 		v.codeText.Color = theme.Color(theme.ColorNameDisabled)

@@ -25,6 +25,7 @@ type readyPanel struct {
 	body     fyne.CanvasObject // the QR code beside the code
 	foot     fyne.CanvasObject // where files go
 	codeText *canvas.Text
+	why      *widget.Label // why the code is longer than 6 digits (CodeLonger)
 	name     *widget.Label
 	addrs    *widget.Label
 	fp       *widget.Label
@@ -39,6 +40,8 @@ func newReadyPanel(openFolder func()) readyPanel {
 	p.codeText = canvas.NewText("······", theme.Color(theme.ColorNameForeground))
 	p.codeText.TextSize = 60
 	p.codeText.TextStyle = fyne.TextStyle{Bold: true}
+	p.why = &widget.Label{Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance, SizeName: theme.SizeNameCaptionText}
+	p.why.Hide()
 	p.name = &widget.Label{Truncation: fyne.TextTruncateEllipsis}
 	p.addrs = &widget.Label{Selectable: true, SizeName: theme.SizeNameCaptionText}
 	p.fp = &widget.Label{SizeName: theme.SizeNameCaptionText}
@@ -48,6 +51,7 @@ func newReadyPanel(openFolder func()) readyPanel {
 	codeBox := container.NewVBox(
 		&widget.Label{Text: "Code", TextStyle: fyne.TextStyle{Bold: true}},
 		p.codeText,
+		p.why,
 		&widget.Label{Text: "Type it on the sending device,\nor scan the QR code with a phone.", Wrapping: fyne.TextWrapOff},
 		p.addrs,
 		p.fp,
@@ -80,6 +84,13 @@ func (p *readyPanel) showReady(name, code string, port int, dir string, hosts []
 		p.addrs.SetText("Address " + strings.Join(addrs, ", "))
 	}
 	p.setCode(code, port, hosts, fp)
+}
+
+// codeLonger says beside the code why it has more than 6 digits.
+func (p *readyPanel) codeLonger(e event.CodeLonger) {
+	p.why.SetText(fmt.Sprintf("%d digits, not 6: %s were tried on this device, so someone may have been guessing. Codes get shorter after %d days without a wrong one.",
+		e.Digits, plural(e.Wrong, "wrong code", "wrong codes"), e.Days))
+	p.why.Show()
 }
 
 // setCode shows a code and the matching QR code.
@@ -176,7 +187,7 @@ func (c *codesNotice) codesHeld(e event.CodesHeld) {
 
 func (c *codesNotice) codesStopped(e event.CodesStopped) {
 	c.codesHead.SetText("Stopped taking codes")
-	c.codesText.SetText(fmt.Sprintf("%s were tried since you last asked for a code: someone on the network may be guessing the code. No code works until you ask for a new one; trusted devices can still send.",
+	c.codesText.SetText(fmt.Sprintf("%s were tried on this device: someone on the network may be guessing the code. No code works until you ask for a new one (it will be longer); trusted devices can still send.",
 		plural(e.Wrong, "wrong code", "wrong codes")))
 	c.newCode.Show()
 	c.newCode.Enable()

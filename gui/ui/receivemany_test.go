@@ -11,8 +11,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // TestReceiveFromThreeAtOnce: with "Receive from up to 3 devices at
@@ -290,14 +288,10 @@ func TestSeveralWhileInTray(t *testing.T) {
 	h.app.Preferences().SetBool(prefTray, true)
 	h.app.Preferences().SetBool(prefAutoTrusted, true)
 	h.app.Preferences().SetInt(prefMaxSenders, 3)
-	ids := map[string]*secure.Identity{}
+	ids := map[string]device{}
 	for _, name := range []string{"ann", "bob"} {
-		id, err := secure.NewIdentity()
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids[name] = id
-		h.pin(name, id)
+		ids[name] = newDevice(t, name)
+		h.pin(name, ids[name])
 	}
 	h.u.Start()
 	v := h.u.recv
@@ -308,8 +302,8 @@ func TestSeveralWhileInTray(t *testing.T) {
 	var sent []<-chan error
 	for name, id := range ids {
 		src := writeFile(t, t.TempDir(), name+".bin", 40_000)
-		sent = append(sent, goSend(t, transfer.SendConfig{Addrs: []string{addr}, Identity: id, PeerKey: h.id.Public(),
-			Name: name, Items: []event.Item{{Path: src}}}))
+		sent = append(sent, goSend(t, id, app.SendConfig{Addrs: []string{addr}, Pin: &app.Device{Name: "Test desk", Key: h.id.Public()},
+			Items: []event.Item{{Path: src}}}))
 	}
 	for _, done := range sent {
 		if err := <-done; err != nil {
@@ -343,12 +337,8 @@ func TestSeveralWhileInTray(t *testing.T) {
 		return true
 	})
 
-	stranger, err := secure.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
 	src := writeFile(t, t.TempDir(), "report.pdf", 3000)
-	done := goSend(t, transfer.SendConfig{Addrs: []string{addr}, Code: code, Identity: stranger, Name: "cy",
+	done := goSend(t, newDevice(t, "cy"), app.SendConfig{Addrs: []string{addr}, Code: code,
 		Items: []event.Item{{Path: src}}})
 	var card *incomingCard
 	h.waitFor("cy's question", func() bool {

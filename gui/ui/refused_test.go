@@ -14,19 +14,18 @@ import (
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/testkit/testid"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // These tests refuse real senders without a code over loopback, through
 // the real core's handshake, and read what the receiving window says.
 
-// sendWith runs transfer.Send with cfg to the harness's receiver on a
-// goroutine the test owns; cfg.Addrs is filled in.
-func sendWith(t *testing.T, h *harness, cfg transfer.SendConfig) <-chan error {
+// sendWith sends cfg from d to the harness's receiver on a goroutine the
+// test owns; cfg.Addrs is filled in.
+func sendWith(t *testing.T, h *harness, d device, cfg app.SendConfig) <-chan error {
 	t.Helper()
 	_, addr, _ := h.listening()
 	cfg.Addrs = []string{addr}
-	return goSend(t, cfg)
+	return goSend(t, d, cfg)
 }
 
 // notice waits for the Receive view's refusal notice to say want, and
@@ -55,7 +54,7 @@ func (h *harness) notice(head, want, code string) {
 func TestRemovedPinRefusedOnReceiverWithNotice(t *testing.T) {
 	b := newHarness(t, named("Desk B"), askOff)
 	b.u.Start()
-	laptop := testid.New(t)
+	laptop := newDevice(t, "Laptop")
 	rv, set := b.u.recv, b.u.settings
 
 	// Paired the usual way: a send with the code, and B ticks Trust.
@@ -174,9 +173,9 @@ func TestRefusedReasonsOnReceiver(t *testing.T) {
 				tt.setup(t, h)
 			}
 			h.u.Start()
-			sender := testid.New(t)
+			sender := newDevice(t, "Laptop")
 			_, _, code := h.listening()
-			err := <-sendWith(t, h, transfer.SendConfig{Identity: sender, Name: "Laptop", PeerKey: tt.peerKey(h), Items: []event.Item{{Text: "x"}}})
+			err := <-sendWith(t, h, sender, app.SendConfig{Pin: &app.Device{Name: "Test desk", Key: tt.peerKey(h)}, Items: []event.Item{{Text: "x"}}})
 			if !errors.Is(err, tt.sendErr) {
 				t.Fatalf("code-less send: %v, want %v", err, tt.sendErr)
 			}

@@ -226,9 +226,10 @@ func (v *sendView) updateDeviceRow(i widget.ListItemID, o fyne.CanvasObject) {
 		res = theme.NewSuccessThemedResource(res)
 	case app.TrustKeyChanged:
 		// Same name as a trusted device, another key: a reinstall or
-		// an impostor. Never sent to without a code.
-		sub = "Code needed  ·  " + sub
-		badge.Text, badge.Importance = "Key changed, not trusted", widget.DangerImportance
+		// an impostor. Never sent to without a code, and never shown
+		// as that device: the row says so, with both fingerprints.
+		sub = sentence(app.KeyChangedKeys(d.named, d.Fingerprint)) + "  ·  " + strings.Join(d.Addrs, ", ")
+		badge.Text, badge.Importance = sentence(app.TrustKeyChanged.Label())+"  ·  Code needed", widget.DangerImportance
 		res = theme.NewErrorThemedResource(theme.WarningIcon())
 	default:
 		badge.Text = ""
@@ -515,7 +516,7 @@ func (v *sendView) updateReady() {
 	case !haveTarget:
 		v.hint.SetText("Choose a device, or add one by its address")
 	case d.status == app.TrustKeyChanged && v.codeText() == "":
-		v.hint.SetText("Its key changed: type the code it shows to pair again")
+		v.hint.SetText(sentence(app.KeyChangedWarning(d.named, d.Fingerprint)) + ". " + sentence(app.KeyChangedAdvice) + ".")
 	case v.needCode[d.key()] && v.codeText() == "":
 		v.hint.SetText("It refused the pairing: type the code it shows to pair again")
 	case v.codeText() == "" && pairedKey == nil:

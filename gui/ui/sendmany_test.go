@@ -12,7 +12,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // rowChecks are the device rows' boxes, in the list's order.
@@ -38,9 +37,9 @@ func tick(c *widget.Check) {
 // device, each with its own outcome.
 func TestSendToSeveralDevices(t *testing.T) {
 	peers := []*peerReceiver{
-		startPeerReceiver(t, transfer.AcceptAll),
-		startPeerReceiver(t, transfer.DeclineAll),
-		startPeerReceiver(t, transfer.AcceptAll),
+		startPeerReceiver(t, peerAccepts),
+		startPeerReceiver(t, peerDeclines),
+		startPeerReceiver(t, peerAccepts),
 	}
 	h := newHarness(t, noReceive, withHistory(t, &folderLog{}))
 	v := h.u.send

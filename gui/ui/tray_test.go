@@ -17,7 +17,6 @@ import (
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/platform"
-	"github.com/ferry-project/ferry/core/testkit/testid"
 )
 
 // trayApp is the test app with a system tray and a notification log. It
@@ -188,7 +187,7 @@ func TestTrayMenuShowsCodeAndTransfers(t *testing.T) {
 
 	// A stranger sends with the code: the window comes back with the
 	// offer, and nothing is notified.
-	stranger := testid.New(t)
+	stranger := newDevice(t, "Laptop")
 	src := writeFile(t, t.TempDir(), "report.pdf", 3000)
 	done := sendFrom(t, h, stranger, false, event.Item{Path: src})
 	rv := h.u.recv
@@ -234,7 +233,7 @@ func TestTrustedTransferNotifiesInTray(t *testing.T) {
 	h := newHarness(t, withTray(ta))
 	h.app.Preferences().SetBool(prefTray, true)
 	h.app.Preferences().SetBool(prefAutoTrusted, true)
-	sender := testid.New(t)
+	sender := newDevice(t, "Laptop")
 	h.pin("Laptop", sender)
 	h.u.Start()
 	h.listening()
@@ -357,7 +356,7 @@ func TestTrayListsHistory(t *testing.T) {
 		t.Fatalf("tray menu %q; want the earlier transfer from the history", got)
 	}
 
-	stranger := testid.New(t)
+	stranger := newDevice(t, "Laptop")
 	src := writeFile(t, t.TempDir(), "report.pdf", 3000)
 	done := sendFrom(t, h, stranger, false, event.Item{Path: src})
 	rv := h.u.recv

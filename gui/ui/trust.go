@@ -71,28 +71,34 @@ func pinnedLabel(pinned, claimed string) string {
 }
 
 // classify sets each device's trust status from the store and returns
-// the list. It reads the store's file (no lock, a few hundred bytes) on
-// the UI goroutine, so that marks follow the store's changes in order. A
-// device added by address without a fingerprint can't be matched to a
-// pin: it is unknown, and sending to it takes a code.
+// the list. It reads the store's file (a few hundred bytes) once per
+// list, on the UI goroutine, so that marks follow the store's changes in
+// order. A device added by address without a fingerprint can't be
+// matched to a pin: it is unknown, and sending to it takes a code.
 func (u *UI) classify(ds []Device) []Device {
 	out := make([]Device, len(ds))
 	copy(out, ds)
+	// One reading of the trust file for the whole list: a flood of
+	// made-up receivers brings up to 256 ten times a second.
+	var classify func(name, fingerprint string) (app.TrustStatus, app.Device)
+	if u.trust != nil {
+		// Nobody is trusted while the store can't be read (classify
+		// stays nil); Settings shows why.
+		classify, _ = u.trust.Classifier()
+	}
 	for i := range out {
 		d := &out[i]
-		d.status, d.pin = app.TrustUnknown, app.Device{}
-		if u.trust == nil || (d.Manual && d.Fingerprint == "") {
+		d.status, d.pin, d.named = app.TrustUnknown, app.Device{}, app.Device{}
+		if classify == nil || (d.Manual && d.Fingerprint == "") {
 			continue
 		}
-		st, pin, err := u.trust.Classify(d.Name, d.Fingerprint)
-		if err != nil {
-			// Nobody is trusted while the store can't be read; Settings
-			// shows why.
-			continue
-		}
+		st, pin := classify(d.Name, d.Fingerprint)
 		d.status = st
-		if st == app.TrustTrusted {
+		switch st {
+		case app.TrustTrusted:
 			d.pin = pin
+		case app.TrustKeyChanged:
+			d.named = pin
 		}
 	}
 	return out
@@ -142,11 +148,22 @@ func (u *UI) offerTrust(p *progressPanel, pin pinOffer) {
 			name + " only if you know this is the device you meant.", Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance}
 		label = "Trust " + name + " anyway: next time, no code needed"
 	}
+	var notIt *widget.Label
+	if named := pin.step.Named; len(named.Key) > 0 && !pin.trusted {
+		// A trusted device has its name: say it is not that one where
+		// the person decides.
+		notIt = &widget.Label{Text: name + " is " + app.KeyChangedWarning(named, dev.Fingerprint()) + ". " +
+			sentence(app.KeyChangedAdvice) + ".", Wrapping: fyne.TextWrapWord, Importance: widget.DangerImportance}
+		label = "Trust " + name + " anyway: next time, no code needed"
+	}
 	check := widget.NewCheck(label, nil)
 	check.SetChecked(pin.trusted)
 	check.OnChanged = func(on bool) { u.trustTicked(check, dev, on) }
 	p.trust = check
 	box := container.NewVBox(widget.NewSeparator())
+	if notIt != nil {
+		box.Add(notIt)
+	}
 	if warn != nil {
 		box.Add(warn)
 	}

@@ -7,17 +7,17 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/testkit/testid"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // These tests pair devices through the UI and run the transfers that
@@ -103,17 +103,17 @@ func (h *harness) sendAndWait() *progressPanel {
 	return v.prog
 }
 
-// sendFrom runs transfer.Send from id to the harness's receiver on a
-// goroutine the test owns: with the receiver's code, or, when paired, with
-// no code and the receiver's pinned key.
-func sendFrom(t *testing.T, h *harness, id *secure.Identity, paired bool, items ...event.Item) <-chan error {
+// sendFrom sends items from d to the harness's receiver on a goroutine
+// the test owns: with the receiver's code, or, when paired, with no code
+// and the receiver's key pinned.
+func sendFrom(t *testing.T, h *harness, d device, paired bool, items ...event.Item) <-chan error {
 	t.Helper()
 	_, addr, code := h.listening()
-	cfg := transfer.SendConfig{Addrs: []string{addr}, Code: code, Identity: id, Name: "Laptop", Items: items}
+	cfg := app.SendConfig{Addrs: []string{addr}, Code: code, Items: items}
 	if paired {
-		cfg.Code, cfg.PeerKey = "", h.id.Public()
+		cfg.Code, cfg.Pin = "", &app.Device{Name: "Test desk", Key: h.id.Public()}
 	}
-	return goSend(t, cfg)
+	return goSend(t, d, cfg)
 }
 
 func TestTrustAfterCodeThenSendWithoutCode(t *testing.T) {
@@ -356,9 +356,9 @@ func TestRemovedTrustNeedsCodeAgain(t *testing.T) {
 }
 
 func TestKeyChangedDeviceIsMarkedAndNeedsCode(t *testing.T) {
-	peer := startPeerReceiver(t, transfer.AcceptAll) // calls itself "Peer box"
-	was := testid.New(t)                             // its key when it was paired
-	desk := testid.New(t)                            // a trusted device
+	peer := startPeerReceiver(t, peerAccepts) // calls itself "Peer box"
+	was := testid.New(t)                      // its key when it was paired
+	desk := testid.New(t)                     // a trusted device
 	updates := make(chan []Device, 1)
 	a := newHarness(t, noReceive, browsing(updates))
 	a.pin("Peer box", was)
@@ -376,7 +376,11 @@ func TestKeyChangedDeviceIsMarkedAndNeedsCode(t *testing.T) {
 		}
 	})
 	s := a.screen()
-	for _, want := range []string{"Key changed, not trusted", "Code needed", "Trusted", "No code needed"} {
+	// Not shown as the trusted device: the row says it is not, with
+	// both fingerprints.
+	keys := "its key is " + peer.id.Fingerprint() + ", the trusted one's " + was.Fingerprint()
+	notIt := "NOT the trusted device: " + keys
+	for _, want := range []string{"NOT the trusted device", "I" + keys[1:], "Code needed", "Trusted", "No code needed"} {
 		if !contains(s, want) {
 			t.Errorf("device list does not show %q", want)
 		}
@@ -387,7 +391,7 @@ func TestKeyChangedDeviceIsMarkedAndNeedsCode(t *testing.T) {
 	a.chooseDevice(0)
 	a.loop.run(func() {
 		d, _ := sv.target()
-		if sv.paired(d) != nil || !sv.sendBtn.Disabled() || sv.hint.Text != "Its key changed: type the code it shows to pair again" {
+		if sv.paired(d) != nil || !sv.sendBtn.Disabled() || sv.hint.Text != notIt+". Another device may be using its name: send only with the code it shows, and pair again only if you know it is yours with a new key." {
 			t.Errorf("key changed, no code: disabled=%v hint %q", sv.sendBtn.Disabled(), sv.hint.Text)
 		}
 		test.Type(sv.code, peer.r.Code())
@@ -398,43 +402,38 @@ func TestKeyChangedDeviceIsMarkedAndNeedsCode(t *testing.T) {
 			t.Errorf("send with a code: %v paired=%v %s (%s)", p.state, p.conn.Paired, p.headline.Text, p.detail.Text)
 			return false
 		}
-		if p.trust == nil || p.trust.Checked || p.trust.Text != "Trust Peer box: next time, no code needed" {
+		// Trusting it is offered only under the warning that it is not
+		// the trusted Peer box.
+		if p.trust == nil || p.trust.Checked || p.trust.Text != "Trust Peer box anyway: next time, no code needed" {
 			t.Errorf("trust box %v", p.trust)
 		}
 		return true
 	})
-}
-
-func TestImpostorWithTrustedFingerprint(t *testing.T) {
-	// A receiver advertises a trusted device's name and fingerprint, but
-	// its key is its own: the pin check refuses it.
-	impostor := startPeerReceiver(t, transfer.AcceptAll, func(c *transfer.ReceiverConfig) {
-		c.Paired = func([]byte) bool { return true } // welcomes anyone
-	})
-	desk := testid.New(t)
-	updates := make(chan []Device, 1)
-	a := newHarness(t, noReceive, browsing(updates))
-	a.pin("Old desk", desk)
-	a.u.Start()
-	updates <- []Device{{Name: "Old desk", Fingerprint: desk.Fingerprint(), Addrs: []string{impostor.addr()}}}
-	sv := a.u.send
-	a.waitFor("the device", func() bool { return len(sv.devices) == 1 && sv.devices[0].status == app.TrustTrusted })
-	a.drop(writeFile(t, t.TempDir(), "secret.txt", 100))
-	a.chooseDevice(0)
-	p := a.sendAndWait()
 	a.loop.run(func() {
-		if p.state != stateFailed || p.headline.Text != "Device key changed" || !contains(p.advice.Text, "pair again") {
-			t.Errorf("state %v headline %q advice %q (%s)", p.state, p.headline.Text, p.advice.Text, p.detail.Text)
+		if !hasLabel(p.extra, "Peer box is "+notIt+". Another device may be using its name") {
+			t.Errorf("the trust offer does not say it is not the trusted Peer box")
 		}
 	})
-	if entries, _ := os.ReadDir(impostor.dir); len(entries) != 0 {
-		t.Errorf("the impostor received %d entries", len(entries))
+}
+
+// hasLabel says whether a label under o starts with text.
+func hasLabel(o fyne.CanvasObject, text string) bool {
+	switch w := o.(type) {
+	case *widget.Label:
+		return strings.HasPrefix(w.Text, text)
+	case *fyne.Container:
+		for _, c := range w.Objects {
+			if hasLabel(c, text) {
+				return true
+			}
+		}
 	}
+	return false
 }
 
 func TestAutoAcceptFromTrustedDevices(t *testing.T) {
 	b := newHarness(t) // asks before accepting
-	sender := testid.New(t)
+	sender := newDevice(t, "Laptop")
 	b.pin("Laptop", sender)
 	b.u.Start()
 	rv, set := b.u.recv, b.u.settings
@@ -484,7 +483,7 @@ func TestAutoAcceptFromTrustedDevices(t *testing.T) {
 
 	// A sender that is not trusted is still asked.
 	b.loop.run(rv.listenAgain)
-	stranger := testid.New(t)
+	stranger := newDevice(t, "Laptop")
 	done = sendFrom(t, b, stranger, false, event.Item{Text: "three"})
 	b.waitFor("the offer dialog", func() bool { return rv.offer != nil })
 	if s := b.screen(); contains(s, "trusted") || contains(rv.offerText, "trusted") {
@@ -545,19 +544,9 @@ func TestTrustedListShowsStoreErrors(t *testing.T) {
 func TestSendToBusyReceiver(t *testing.T) {
 	// Another sender is connected and waiting for an answer, so the
 	// receiver is busy: the UI's send is told so, not left hanging.
-	peer := startPeerReceiver(t, transfer.Ask)
-	other := testid.New(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	otherDone := make(chan error, 1)
-	go func() {
-		_, err := transfer.Send(ctx, transfer.SendConfig{
-			Addrs: []string{peer.addr()}, Code: peer.r.Code(), Identity: other, Name: "First", Items: []event.Item{{Text: "first"}},
-		})
-		otherDone <- err
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-otherDone
+	peer := startPeerReceiver(t, peerAsks)
+	goSend(t, newDevice(t, "First"), app.SendConfig{
+		Addrs: []string{peer.addr()}, Code: peer.r.Code(), Items: []event.Item{{Text: "first"}},
 	})
 	for ev := range peer.events {
 		if _, ok := ev.(event.Offer); ok {

@@ -14,10 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/testkit/testid"
-	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/core/trust"
+	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/gui/fmactions"
 )
 
@@ -66,12 +64,17 @@ func TestSendWithFerry(t *testing.T) {
 
 	// The app's device: its key, a trusted sender, its settings.
 	configDir := filepath.Join(tmp, "ferry")
-	appID, err := secure.LoadOrCreateIdentity(configDir)
+	appKey := deviceKey(t, configDir)
+	sender, err := app.New(app.Config{Name: "Laptop", ConfigDir: filepath.Join(tmp, "laptop"), NoHistory: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sender := testid.New(t)
-	if err := trust.Open(filepath.Join(configDir, "trusted.json")).Add(trust.Device{Name: "Laptop", Key: sender.Public()}); err != nil {
+	defer sender.Close()
+	store, err := app.OpenTrust(configDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Add(app.Device{Name: "Laptop", Key: sender.PublicKey()}); err != nil {
 		t.Fatal(err)
 	}
 	prefs := filepath.Join(tmp, "config", "fyne", "io.github.ferry-project.ferry", "preferences.json")
@@ -97,16 +100,16 @@ func TestSendWithFerry(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	// env(1) finds the program on the PATH given to it, as a launcher
 	// would, and becomes it.
-	app := exec.CommandContext(ctx, "env", argv...)
-	app.Env = env
+	guiCmd := exec.CommandContext(ctx, "env", argv...)
+	guiCmd.Env = env
 	var logs strings.Builder
-	app.Stdout, app.Stderr = &logs, &logs
-	if err := app.Start(); err != nil {
+	guiCmd.Stdout, guiCmd.Stderr = &logs, &logs
+	if err := guiCmd.Start(); err != nil {
 		cancel()
 		t.Fatalf("running the Exec line %q: %v", argv, err)
 	}
 	exited := make(chan error, 1)
-	go func() { exited <- app.Wait() }()
+	go func() { exited <- guiCmd.Wait() }()
 	defer func() {
 		cancel()
 		<-exited
@@ -172,10 +175,10 @@ func TestSendWithFerry(t *testing.T) {
 	const sent = "ssh-ed25519 AAAAC3Nza laptop@home"
 	sctx, scancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer scancel()
-	if _, err := transfer.Send(sctx, transfer.SendConfig{
-		Addrs: []string{"127.0.0.1:" + port}, PeerKey: appID.Public(), Identity: sender, Name: "Laptop",
-		Items: []transfer.Item{{Text: sent}},
-	}); err != nil {
+	if err := sender.Send(sctx, app.SendConfig{
+		Addrs: []string{"127.0.0.1:" + port}, Pin: &app.Device{Name: "Ferry", Key: appKey},
+		Items: []event.Item{{Text: sent}},
+	}).Wait().Err; err != nil {
 		t.Fatalf("sending a text from the trusted device: %v\n%s", err, logs.String())
 	}
 	deadline := time.Now().Add(20 * time.Second)

@@ -15,8 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/trust"
+	"github.com/ferry-project/ferry/core/app"
 )
 
 // The tray host: Fyne's tray on Linux is a StatusNotifierItem on the
@@ -58,8 +57,7 @@ func TestTrayReceivesWithWindowClosed(t *testing.T) {
 	// The desktop (GUI) and a laptop (CLI) that trust each other.
 	guiConf, laptop, downloads := filepath.Join(tmp, "gui-ferry"), filepath.Join(tmp, "laptop"), filepath.Join(tmp, "Downloads")
 	os.MkdirAll(downloads, 0o755)
-	pair(t, guiConf, filepath.Join(guiConf, "trusted.json"), "desk",
-		filepath.Join(laptop, ".config", "ferry"), filepath.Join(laptop, ".config", "ferry", "trusted.json"), "laptop")
+	pair(t, guiConf, "desk", filepath.Join(laptop, ".config", "ferry"), "laptop")
 	prefs := filepath.Join(tmp, "config", "fyne", "io.github.ferry-project.ferry", "preferences.json")
 	os.MkdirAll(filepath.Dir(prefs), 0o755)
 	p, _ := json.Marshal(map[string]any{"keepReceivingInTray": true, "autoAcceptTrusted": true,
@@ -317,22 +315,34 @@ func trayHost(t *testing.T) (display string, env []string, notes *output) {
 
 // pair creates both devices' keys where each keeps it and pins each in
 // the other's store, as a transfer with a code and two yeses would.
-func pair(t *testing.T, aDir, aStore, aName, bDir, bStore, bName string) {
+func pair(t *testing.T, aDir, aName, bDir, bName string) {
 	t.Helper()
-	a, err := secure.LoadOrCreateIdentity(aDir)
+	a, b := deviceKey(t, aDir), deviceKey(t, bDir)
+	for _, p := range []struct {
+		dir  string
+		peer app.Device
+	}{{aDir, app.Device{Name: bName, Key: b}}, {bDir, app.Device{Name: aName, Key: a}}} {
+		store, err := app.OpenTrust(p.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := store.Add(p.peer); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// deviceKey makes the key of the device whose config folder is dir,
+// where the device keeps it (a Node there makes it), and returns its
+// public half.
+func deviceKey(t *testing.T, dir string) []byte {
+	t.Helper()
+	n, err := app.New(app.Config{ConfigDir: dir, NoHistory: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := secure.LoadOrCreateIdentity(bDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := trust.Open(aStore).Add(trust.Device{Name: bName, Key: b.Public()}); err != nil {
-		t.Fatal(err)
-	}
-	if err := trust.Open(bStore).Add(trust.Device{Name: aName, Key: a.Public()}); err != nil {
-		t.Fatal(err)
-	}
+	defer n.Close()
+	return n.PublicKey()
 }
 
 // startBus starts a private session bus and returns its address.

@@ -165,13 +165,24 @@ func (c CodeChangeReason) String() string { return string(c) }
 // before Until; a sender that tries sooner is told to wait.
 type CodesHeld struct {
 	Until string `json:"until"` // RFC 3339
-	Wrong int    `json:"wrong"` // wrong codes checked since a person last acted
+	Wrong int    `json:"wrong"` // wrong codes checked on this device (core/guess's count)
 }
 
 // CodesStopped (receiver): the guess budget is spent; no code is checked
 // until a person asks for a new one. Paired senders still get through.
 type CodesStopped struct {
 	Wrong int `json:"wrong"`
+}
+
+// CodeLonger (receiver): the code a sender must type is Digits digits
+// long, not 6, because Wrong wrong codes were tried on this device (two
+// digits more for each 12, up to 10); the codes shorten again after Days
+// days without a wrong code. Said when the receiver starts with such a
+// code and whenever a code of another length follows.
+type CodeLonger struct {
+	Digits int `json:"digits"`
+	Wrong  int `json:"wrong"`
+	Days   int `json:"days"`
 }
 
 // Refused (receiver): a sender came without a code and the handshake
@@ -392,6 +403,7 @@ func (Text) Type() string           { return "text" }
 func (CodeChanged) Type() string    { return "code_changed" }
 func (CodesHeld) Type() string      { return "codes_held" }
 func (CodesStopped) Type() string   { return "codes_stopped" }
+func (CodeLonger) Type() string     { return "code_longer" }
 func (Refused) Type() string        { return "refused" }
 func (Unproven) Type() string       { return "unproven" }
 func (SameName) Type() string       { return "same_name" }
@@ -409,7 +421,7 @@ func (HistoryCleared) Type() string { return "history_cleared" }
 // lists them: for tests and documentation that must cover each.
 func All() []Event {
 	return []Event{Listening{}, Page{}, Connected{}, Offer{}, Accepted{}, Progress{}, EntryDone{}, Text{},
-		CodeChanged{}, CodesHeld{}, CodesStopped{}, Refused{}, Unproven{}, SameName{}, Trusted{}, Recent{}, Untrusted{}, Diag{},
+		CodeChanged{}, CodesHeld{}, CodesStopped{}, CodeLonger{}, Refused{}, Unproven{}, SameName{}, Trusted{}, Recent{}, Untrusted{}, Diag{},
 		Done{}, Error{}, History{}, HistoryCleared{}, Peer{}}
 }
 

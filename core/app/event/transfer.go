@@ -30,6 +30,14 @@ func EndLine(end string, sp diag.Split, wall time.Duration, cpu diag.CPU) string
 	return line
 }
 
+// LocalLine is this end's whole-transfer split for a person (end is
+// Sender or Receiver), RemoteLine the receiver's as the sender was told
+// it: a front end prints them without reading the splits themselves.
+func (s Summary) LocalLine(end string) string { return EndLine(end, s.Local, s.Wall, s.LocalCPU) }
+
+// RemoteLine: see LocalLine.
+func (s Summary) RemoteLine() string { return EndLine(Receiver, s.Remote, s.RemoteWall, s.RemoteCPU) }
+
 // NewDiag is end's split sp over wall as a Diag event.
 func NewDiag(end string, sp diag.Split, wall time.Duration) Diag {
 	stages := sp.With(Stages(end))

@@ -1,9 +1,9 @@
 //go:build js && wasm
 
-// Command wasm is Ferry's core for a browser: core/secure and
-// core/transfer, unchanged in their protocol, compiled with GOOS=js
-// GOARCH=wasm into ferry.wasm, which core/web serves with its page. It
-// reaches the receiver (or the sending desktop) over a WebSocket to the
+// Command wasm is Ferry's core for a browser: a core/app Node that keeps
+// nothing on disk (app.NewInMemory), the engine beneath it unchanged in
+// its protocol, compiled with GOOS=js GOARCH=wasm into ferry.wasm,
+// which core/web serves with its page. It reaches the receiver (or the sending desktop) over a WebSocket to the
 // page's own origin. Its cipher is ChaCha20-Poly1305: core/secure picks
 // AES-GCM only when both ends have AES hardware, and WebAssembly has none
 // that Go can see.
@@ -79,7 +79,7 @@
 // "JS crossing", the time spent copying bytes between JavaScript and Go
 // (out of a read File, into and out of the WebSocket, into the sink's
 // arrays), taken out of the stage whose call it was part of
-// (core/diag.Crossing). Error kinds are the CLI's (core/errkind); title
+// (app.Crossings, which the WebSocket gets as an app.CrossingConn). Error kinds are the CLI's (core/errkind); title
 // and hint are core's words for the kind (errkind.WordsOf: what happened,
 // what to do, lowercase clauses to be shown as sentences), the same for
 // every front end, and message is the error's own text. The page adds
@@ -95,7 +95,7 @@
 // stays open. A receiver resumes a file only for the same sender key,
 // path, size and modification time, so a send that a dropped connection
 // cut resumes when the same files are picked again on the same open
-// page; a reloaded page starts its files over (core/secure has no way to
+// page; a reloaded page starts its files over (core/app has no way to
 // export a key, and a page on plain HTTP has nowhere safe to keep one).
 //
 // # The WebSocket

@@ -12,7 +12,7 @@ import (
 	"syscall/js"
 	"time"
 
-	"github.com/ferry-project/ferry/core/diag"
+	"github.com/ferry-project/ferry/core/app"
 )
 
 // pickedFS is an io/fs.FS of the File objects a person picked: each
@@ -216,7 +216,7 @@ func (b *blobFile) fill() error {
 	}
 	start := time.Now()
 	n := js.CopyBytesToGo(b.mem, js.Global().Get("Uint8Array").New(ab))
-	crossed(diag.DiskRead, start, n)
+	crossed(app.StageDiskRead, start, n)
 	if n == 0 {
 		return io.ErrUnexpectedEOF
 	}

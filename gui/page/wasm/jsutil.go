@@ -10,7 +10,7 @@ import (
 	"syscall/js"
 	"time"
 
-	"github.com/ferry-project/ferry/core/diag"
+	"github.com/ferry-project/ferry/core/app"
 )
 
 // await waits for a JavaScript promise (or returns a plain value as it
@@ -107,13 +107,14 @@ func passed(n int) {
 	}
 }
 
-// timers are the running transfer's, given to its WebSocket by
-// core/secure (diag.TimedConn); nil when none runs or before the
-// handshake. One operation runs at a time, so one pointer serves it.
-var timers atomic.Pointer[diag.Timers]
+// crossings are the running transfer's, given to its WebSocket by
+// core/app (app.CrossingConn); nil when none runs, before the handshake
+// or without diagnostics. One operation runs at a time, so one pointer
+// serves it.
+var crossings atomic.Pointer[app.Crossings]
 
 // crossed records the part of a call of stage outer that moved n bytes
 // between JavaScript and Go, from start: the diag split's "JS crossing".
-func crossed(outer diag.Stage, start time.Time, n int) {
-	timers.Load().Within(outer, diag.Crossing, time.Since(start), n)
+func crossed(outer app.Stage, start time.Time, n int) {
+	crossings.Load().Add(outer, start, n)
 }

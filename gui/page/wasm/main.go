@@ -6,13 +6,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"sync"
 	"syscall/js"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/errkind"
-	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 var (
@@ -20,26 +20,27 @@ var (
 	errDial = errkind.New(errkind.Unreachable, "cannot reach the other device")
 )
 
-// bridge is the global ferry object's state: this page's key, and the
-// one operation that may run.
+// bridge is the global ferry object's state: this page's device (a
+// Node that keeps nothing on disk, its key made at load), and the one
+// operation that may run.
 type bridge struct {
-	id     *secure.Identity
+	node   *app.Node
 	mu     sync.Mutex
 	cancel context.CancelCauseFunc // of the running operation; nil when idle
 }
 
 func main() {
-	id, err := secure.NewIdentity()
+	node, err := app.NewInMemory(app.Config{})
 	if err != nil {
-		js.Global().Get("console").Call("error", "ferry: making a key: "+err.Error())
+		js.Global().Get("console").Call("error", "ferry: "+err.Error())
 		return
 	}
-	b := &bridge{id: id}
+	b := &bridge{node: node}
 	obj := js.Global().Get("Object").New()
 	obj.Set("send", js.FuncOf(func(this js.Value, args []js.Value) any { return b.start(arg0(args), b.send) }))
 	obj.Set("receive", js.FuncOf(func(this js.Value, args []js.Value) any { return b.start(arg0(args), b.receive) }))
 	obj.Set("cancel", js.FuncOf(func(this js.Value, args []js.Value) any { b.stop(); return nil }))
-	obj.Set("fingerprint", id.Fingerprint())
+	obj.Set("fingerprint", node.Fingerprint())
 	obj.Set("ready", true)
 	js.Global().Set("ferry", obj)
 	if f := js.Global().Get("onFerryReady"); f.Type() == js.TypeFunction {
@@ -79,7 +80,7 @@ func (b *bridge) start(opts js.Value, run op) any {
 	}
 	go func() {
 		defer func() {
-			timers.Store(nil)
+			crossings.Store(nil)
 			b.mu.Lock()
 			b.cancel = nil
 			b.mu.Unlock()
@@ -138,8 +139,8 @@ func wsURL(opts js.Value) (string, error) {
 	return "ws://" + loc.Get("host").String() + "/ws?t=" + meta.Get("content").String(), nil
 }
 
-func dialer(url string) func(ctx context.Context, _ string) (*wsConn, error) {
-	return func(ctx context.Context, _ string) (*wsConn, error) {
+func dialer(url string) func(ctx context.Context) (net.Conn, error) {
+	return func(ctx context.Context) (net.Conn, error) {
 		c, err := dialWS(ctx, url)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -149,6 +150,22 @@ func dialer(url string) func(ctx context.Context, _ string) (*wsConn, error) {
 		}
 		return c, nil
 	}
+}
+
+// run runs one transfer that start begins, telling emit its events as
+// the page is told them, and returns its done event or its error.
+func run(fp string, emit func(event.Event), start func(on app.Handler) *app.Transfer) (event.Done, error) {
+	var done event.Done
+	t := start(func(_ *app.Transfer, ev event.Event) {
+		if d, ok := ev.(event.Done); ok {
+			done = d
+		}
+		emit(pageEvent(ev, fp))
+	})
+	if res := t.Wait(); res.Err != nil {
+		return event.Done{}, res.Err
+	}
+	return done, nil
 }
 
 func (b *bridge) send(ctx context.Context, opts js.Value, emit func(event.Event)) (event.Done, error) {
@@ -164,24 +181,14 @@ func (b *bridge) send(ctx context.Context, opts js.Value, emit func(event.Event)
 	for _, t := range tops {
 		items = append(items, event.Item{FS: fsys, Path: t})
 	}
-	fp, withDiag := str(opts, "fp"), opts.Get("diag").Truthy()
 	dial := dialer(url)
-	sum, err := transfer.Send(ctx, transfer.SendConfig{
-		Addrs: []string{url}, Code: str(opts, "code"), Identity: b.id, Name: str(opts, "name"), Items: items,
-		Diag:    withDiag,
-		OnEvent: func(ev event.Event) { emit(pageEvent(ev, fp)) },
-		Dialer: func(ctx context.Context, addr string) (netConn, error) {
-			c, err := dial(ctx, addr)
-			if err != nil {
-				return nil, err
-			}
-			return c, nil
-		},
+	b.node.SetName(str(opts, "name"))
+	return run(str(opts, "fp"), emit, func(on app.Handler) *app.Transfer {
+		return b.node.Send(ctx, app.SendConfig{
+			Addrs: []string{url}, Code: str(opts, "code"), Items: items, Diag: opts.Get("diag").Truthy(), OnEvent: on,
+			Dialer: func(ctx context.Context, _ string) (net.Conn, error) { return dial(ctx) },
+		})
 	})
-	if err != nil {
-		return event.Done{}, err
-	}
-	return event.NewDone(sum, event.Sender, withDiag), nil
 }
 
 func (b *bridge) receive(ctx context.Context, opts js.Value, emit func(event.Event)) (event.Done, error) {
@@ -193,23 +200,11 @@ func (b *bridge) receive(ctx context.Context, opts js.Value, emit func(event.Eve
 	if sinkObj.Type() != js.TypeObject {
 		return event.Done{}, errors.New("receive needs a sink")
 	}
-	fp, withDiag := str(opts, "fp"), opts.Get("diag").Truthy()
-	r, err := transfer.NewReceiver(transfer.ReceiverConfig{
-		NoListen: true, Sink: &jsSink{o: sinkObj}, Code: str(opts, "code"), Identity: b.id, Name: str(opts, "name"),
-		Policy: transfer.AcceptAll, Diag: withDiag,
-		OnEvent: func(ev event.Event) { emit(pageEvent(ev, fp)) },
+	b.node.SetName(str(opts, "name"))
+	return run(str(opts, "fp"), emit, func(on app.Handler) *app.Transfer {
+		return b.node.ReceiveFrom(ctx, app.ReceiveFromConfig{
+			Dial: dialer(url), Code: str(opts, "code"), Sink: &jsSink{o: sinkObj}, Diag: opts.Get("diag").Truthy(),
+			OnEvent: on,
+		})
 	})
-	if err != nil {
-		return event.Done{}, err
-	}
-	defer r.Close()
-	c, err := dialer(url)(ctx, url)
-	if err != nil {
-		return event.Done{}, err
-	}
-	sum, err := r.ServeConn(ctx, c)
-	if err != nil {
-		return event.Done{}, err
-	}
-	return event.NewDone(sum, event.Receiver, withDiag), nil
 }

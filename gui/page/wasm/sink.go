@@ -3,17 +3,12 @@
 package main
 
 import (
-	"net"
 	"syscall/js"
 	"time"
 
-	"github.com/ferry-project/ferry/core/diag"
-
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
-
-type netConn = net.Conn
 
 // jsSink hands a receiver's entries to the page's sink object (see the
 // package doc); each call waits for the promise the page returns.
@@ -33,7 +28,7 @@ func (s *jsSink) Folder(e event.Entry) error {
 	return err
 }
 
-func (s *jsSink) File(e event.Entry) (transfer.SinkFile, error) {
+func (s *jsSink) File(e event.Entry) (app.SinkFile, error) {
 	if _, err := call(s.o, "start", entryObject(e)); err != nil {
 		return nil, err
 	}
@@ -85,7 +80,7 @@ func (f *jsSinkFile) flush() error {
 	start := time.Now()
 	u8 := js.Global().Get("Uint8Array").New(len(f.buf))
 	js.CopyBytesToJS(u8, f.buf)
-	crossed(diag.DiskWrite, start, len(f.buf))
+	crossed(app.StageDiskWrite, start, len(f.buf))
 	passed(len(f.buf))
 	f.buf = f.buf[:0]
 	_, err := call(f.o, "write", u8)

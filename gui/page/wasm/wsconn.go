@@ -13,7 +13,7 @@ import (
 	"syscall/js"
 	"time"
 
-	"github.com/ferry-project/ferry/core/diag"
+	"github.com/ferry-project/ferry/core/app"
 )
 
 // highWater is how many bytes a Write lets the browser buffer before it
@@ -73,7 +73,7 @@ func dialWS(ctx context.Context, url string) (*wsConn, error) {
 		js.CopyBytesToGo(b, u8)
 		// The copy runs while the transfer waits, nearly always in a
 		// socket read.
-		crossed(diag.SocketRead, start, len(b))
+		crossed(app.StageSocketRead, start, len(b))
 		c.mu.Lock()
 		c.queue = append(c.queue, b)
 		c.mu.Unlock()
@@ -202,7 +202,7 @@ func (c *wsConn) Write(p []byte) (int, error) {
 	}
 	js.CopyBytesToJS(c.buf, p)
 	msg := c.buf.Call("subarray", 0, len(p))
-	crossed(diag.SocketWrite, start, len(p))
+	crossed(app.StageSocketWrite, start, len(p))
 	// send copies the bytes into the browser's buffer at once, so the
 	// same array serves the next Write.
 	if err := catch(func() { c.ws.Call("send", msg) }); err != nil {
@@ -232,8 +232,9 @@ func (c *wsConn) Close() error {
 	return nil
 }
 
-// UseTimers is diag.TimedConn: the transfer's timers, for the crossing.
-func (c *wsConn) UseTimers(t *diag.Timers) { timers.Store(t) }
+// UseCrossings is app.CrossingConn: the transfer's crossings, which
+// this conn, the picked files and the sink record into.
+func (c *wsConn) UseCrossings(x *app.Crossings) { crossings.Store(x) }
 
 type wsAddr string
 

@@ -1,4 +1,4 @@
-package transfer
+package wire
 
 import (
 	"encoding/binary"
@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"net"
 	"unicode/utf8"
 
+	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/place"
 	"github.com/ferry-project/ferry/core/secure"
 )
@@ -16,32 +16,36 @@ import (
 // Limits every peer must respect. A message that breaks one is
 // ErrProtocol, refused before anything is allocated for it.
 const (
-	// protoVersion is the transfer protocol's version, in Hello and
+	// Version is the transfer protocol's version, in Hello and
 	// Offer. It is core/secure's: one number versions the whole wire, and
 	// a peer of another version is refused in the preamble, before any
 	// of these messages.
-	protoVersion = secure.ProtocolVersion
+	Version = secure.ProtocolVersion
 
-	headerLen = 5 // type (1 byte) + body length (4 bytes, big-endian)
+	HeaderLen = 5 // type (1 byte) + body length (4 bytes, big-endian)
 
 	MaxEntries       = 100_000            // entries in one offer
 	MaxManifestBytes = 4 << 20            // encoded size of an offer
 	MaxTextBytes     = 1 << 20            // size of one text snippet
-	MaxNameBytes     = place.MaxNameBytes // one path component
 	MaxPathBytes     = place.MaxPathBytes // a whole relative path
 	maxDeviceName    = 128                // a device name
 	maxReason        = 512                // the reason in an Abort
 	maxAnswerBytes   = 5 << 20            // encoded size of an answer
-	hashLen          = 32
+	HashLen          = 32
 )
+
+// ErrProtocol is a message that breaks the protocol: an unknown type, a
+// body over its limit or malformed, a message out of turn. Every error of
+// this package's decoders wraps it; core/transfer's is the same value.
+var ErrProtocol = errkind.New(errkind.Protocol, "protocol violation")
 
 // parseHeader decodes a message header and checks the body length
 // against the type's limit.
-func parseHeader(b []byte) (msgType, int, error) {
-	if len(b) < headerLen {
+func parseHeader(b []byte) (Type, int, error) {
+	if len(b) < HeaderLen {
 		return 0, 0, fmt.Errorf("short message header: %w", ErrProtocol)
 	}
-	t := msgType(b[0])
+	t := Type(b[0])
 	n := binary.BigEndian.Uint32(b[1:5])
 	spec, ok := t.spec()
 	if !ok {
@@ -51,41 +55,30 @@ func parseHeader(b []byte) (msgType, int, error) {
 	if n > uint32(max) {
 		return 0, 0, fmt.Errorf("%v of %d bytes, over the limit of %d: %w", t, n, max, ErrProtocol)
 	}
-	if t == msgData && n == 0 {
+	if t == MsgData && n == 0 {
 		return 0, 0, fmt.Errorf("empty data chunk: %w", ErrProtocol)
 	}
 	return t, int(n), nil
 }
 
-func putHeader(b []byte, t msgType, n int) {
+func PutHeader(b []byte, t Type, n int) {
 	b[0] = byte(t)
 	binary.BigEndian.PutUint32(b[1:5], uint32(n))
 }
 
-// frame returns header+body as one slice, so that a control message is
+// Frame returns header+body as one slice, so that a control message is
 // one Write.
-func frame(t msgType, body []byte) []byte {
-	b := make([]byte, headerLen+len(body))
-	putHeader(b, t, len(body))
-	copy(b[headerLen:], body)
+func Frame(t Type, body []byte) []byte {
+	b := make([]byte, HeaderLen+len(body))
+	PutHeader(b, t, len(body))
+	copy(b[HeaderLen:], body)
 	return b
 }
 
-// stream is what the protocol needs from the secure channel; *secure.Conn
-// is one.
-type stream interface {
-	io.ReadWriter
-	Flush() error
-	Prefetch(n int) error
-	CloseWrite() error
-	Close() error
-	NetConn() net.Conn
-}
-
-// readHeader reads the next message header.
-func readHeader(r io.Reader, hdr *[headerLen]byte) (msgType, int, error) {
+// ReadHeader reads the next message header.
+func ReadHeader(r io.Reader, hdr *[HeaderLen]byte) (Type, int, error) {
 	if _, err := io.ReadFull(r, hdr[:]); err != nil {
-		if refused(err) { // the receiver's rejection: already says what happened
+		if secure.IsRejection(err) { // the receiver's rejection: already says what happened
 			return 0, 0, err
 		}
 		return 0, 0, fmt.Errorf("reading message header: %w", err)
@@ -93,9 +86,9 @@ func readHeader(r io.Reader, hdr *[headerLen]byte) (msgType, int, error) {
 	return parseHeader(hdr[:])
 }
 
-// readBody reads a control message's body of n bytes (already checked
+// ReadBody reads a control message's body of n bytes (already checked
 // against its type's limit).
-func readBody(r io.Reader, t msgType, n int) ([]byte, error) {
+func ReadBody(r io.Reader, t Type, n int) ([]byte, error) {
 	b := make([]byte, n)
 	if _, err := io.ReadFull(r, b); err != nil {
 		return nil, fmt.Errorf("reading %v: %w", t, err)
@@ -226,4 +219,15 @@ func (d *dec) done(what string) error {
 		return fmt.Errorf("decoding %s: %w: %w", what, d.err, ErrProtocol)
 	}
 	return nil
+}
+
+// cutUTF8 cuts s to at most n bytes on a rune boundary.
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
 }

@@ -1,25 +1,25 @@
-package transfer
+package wire
 
 import "fmt"
 
-// hashesMsg is the sender's BLAKE3-256 of its own copy of every file the
-// answer said the receiver has at the same size (actHave), in the
+// Hashes is the sender's BLAKE3-256 of its own copy of every file the
+// answer said the receiver has at the same size (ActHave), in the
 // answer's order. The receiver compares each with its own file and says
-// which matched in a matchesMsg: its own hashes never leave it.
-type hashesMsg struct {
-	Items []hashItem
+// which matched in a Matches: its own hashes never leave it.
+type Hashes struct {
+	Items []HashItem
 }
 
-type hashItem struct {
+type HashItem struct {
 	Index int
-	Hash  [hashLen]byte
+	Hash  [HashLen]byte
 }
 
 // maxHashesBytes: a count and MaxEntries items of an index (at most 3
 // varint bytes) and a hash.
 const maxHashesBytes = 4 << 20
 
-func (m hashesMsg) encode() []byte {
+func (m Hashes) Encode() []byte {
 	var e enc
 	e.uvarint(uint64(len(m.Items)))
 	for _, it := range m.Items {
@@ -29,44 +29,44 @@ func (m hashesMsg) encode() []byte {
 	return e.bytes()
 }
 
-// decodeHashes checks a hashes message against the answer's haves: one
+// DecodeHashes checks a hashes message against the answer's haves: one
 // item for each, with its index, in the same order.
-func decodeHashes(b []byte, haves []int) (hashesMsg, error) {
+func DecodeHashes(b []byte, haves []int) (Hashes, error) {
 	d := dec{b: b}
-	n := d.count(len(haves), 1+hashLen)
+	n := d.count(len(haves), 1+HashLen)
 	if d.err == nil && n != len(haves) {
 		d.fail(fmt.Errorf("%d hashes for %d files", n, len(haves)))
 	}
 	if d.err != nil {
-		return hashesMsg{}, d.done("hashes")
+		return Hashes{}, d.done("hashes")
 	}
-	m := hashesMsg{Items: make([]hashItem, n)}
+	m := Hashes{Items: make([]HashItem, n)}
 	for i := 0; i < n && d.err == nil; i++ {
 		idx := d.uvarint()
-		copy(m.Items[i].Hash[:], d.fixed(hashLen))
+		copy(m.Items[i].Hash[:], d.fixed(HashLen))
 		if d.err == nil && idx != uint64(haves[i]) {
 			d.fail(fmt.Errorf("hash %d is for entry %d, expected %d", i, idx, haves[i]))
 		}
 		m.Items[i].Index = haves[i]
 	}
 	if err := d.done("hashes"); err != nil {
-		return hashesMsg{}, err
+		return Hashes{}, err
 	}
 	return m, nil
 }
 
-// matchesMsg is the receiver's verdict on a hashesMsg: the indexes, in
+// Matches is the receiver's verdict on a Hashes: the indexes, in
 // increasing order, of the files whose hash matched its own. The sender
 // skips those and sends the others whole. It is the one bit per file
 // that skipping needs.
-type matchesMsg struct {
+type Matches struct {
 	Indexes []int
 }
 
 // maxMatchesBytes: a count and MaxEntries indexes of at most 3 bytes.
 const maxMatchesBytes = 512 << 10
 
-func (m matchesMsg) encode() []byte {
+func (m Matches) Encode() []byte {
 	var e enc
 	e.uvarint(uint64(len(m.Indexes)))
 	for _, i := range m.Indexes {
@@ -75,15 +75,15 @@ func (m matchesMsg) encode() []byte {
 	return e.bytes()
 }
 
-// decodeMatches checks a matches message against the answer's haves:
+// DecodeMatches checks a matches message against the answer's haves:
 // every index is one of them, in increasing order.
-func decodeMatches(b []byte, haves []int) (matchesMsg, error) {
+func DecodeMatches(b []byte, haves []int) (Matches, error) {
 	d := dec{b: b}
 	n := d.count(len(haves), 1)
 	if d.err != nil {
-		return matchesMsg{}, d.done("matches")
+		return Matches{}, d.done("matches")
 	}
-	m := matchesMsg{Indexes: make([]int, 0, n)}
+	m := Matches{Indexes: make([]int, 0, n)}
 	k := 0 // haves[:k] can no longer match
 	for i := 0; i < n && d.err == nil; i++ {
 		idx := d.uvarint()
@@ -101,7 +101,7 @@ func decodeMatches(b []byte, haves []int) (matchesMsg, error) {
 		m.Indexes = append(m.Indexes, int(idx))
 	}
 	if err := d.done("matches"); err != nil {
-		return matchesMsg{}, err
+		return Matches{}, err
 	}
 	return m, nil
 }

@@ -1,5 +1,8 @@
 package ui
 
+// Rounds of wrong codes a minute apart on the budget's clock, eight at a
+// time from one key: a guesser, a hostile sender, so it is the engine's.
+
 import (
 	"errors"
 	"fmt"

@@ -1,4 +1,4 @@
-package transfer
+package wire
 
 import (
 	"fmt"
@@ -6,23 +6,24 @@ import (
 	"math"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
 )
 
-// offerMsg is the manifest: every entry the sender proposes, in the order
+// Offer is the manifest: every entry the sender proposes, in the order
 // its bytes will follow, plus the declared total.
-type offerMsg struct {
+type Offer struct {
 	Version uint8
 	Name    string // sender's device name
 	Total   int64  // sum of all sizes; checked against the entries
-	Entries []Entry
+	Entries []event.Entry
 }
 
 // minEntryBytes is the smallest encoding of one entry (kind, path length,
 // size, mode, seconds, nanoseconds: one byte each).
 const minEntryBytes = 6
 
-func (m offerMsg) encode() []byte {
+func (m Offer) Encode() []byte {
 	var e enc
 	e.u8(m.Version)
 	e.str(cutUTF8(m.Name, maxDeviceName))
@@ -43,24 +44,25 @@ func (m offerMsg) encode() []byte {
 	return e.bytes()
 }
 
-// decodeOffer checks the manifest's structure: counts, sizes, kinds,
-// totals. Whether its paths are safe to write is validateEntries' job.
-func decodeOffer(b []byte) (offerMsg, error) {
+// DecodeOffer checks the manifest's structure: counts, sizes, kinds,
+// totals. Whether its paths are safe to write is the receiving
+// session's (core/transfer's validateEntries).
+func DecodeOffer(b []byte) (Offer, error) {
 	d := dec{b: b}
-	m := offerMsg{Version: d.u8(), Name: d.str(maxDeviceName)}
-	if d.err == nil && m.Version != protoVersion {
-		return offerMsg{}, fmt.Errorf("peer speaks transfer protocol %d, this end %d: %w: %w", m.Version, protoVersion, secure.ErrIncompatibleVersion, ErrProtocol)
+	m := Offer{Version: d.u8(), Name: d.str(maxDeviceName)}
+	if d.err == nil && m.Version != Version {
+		return Offer{}, fmt.Errorf("peer speaks transfer protocol %d, this end %d: %w: %w", m.Version, Version, secure.ErrIncompatibleVersion, ErrProtocol)
 	}
 	n := d.count(MaxEntries, minEntryBytes)
 	m.Total = d.int64()
 	if d.err != nil {
-		return offerMsg{}, d.done("offer")
+		return Offer{}, d.done("offer")
 	}
-	m.Entries = make([]Entry, 0, n)
+	m.Entries = make([]event.Entry, 0, n)
 	var sum int64
 	for i := 0; i < n && d.err == nil; i++ {
-		var en Entry
-		en.Kind = Kind(d.u8())
+		var en event.Entry
+		en.Kind = event.Kind(d.u8())
 		en.Path = d.str(MaxPathBytes)
 		en.Size = d.int64()
 		mode := d.uvarint()
@@ -70,12 +72,12 @@ func decodeOffer(b []byte) (offerMsg, error) {
 			break
 		}
 		switch en.Kind {
-		case KindFile:
-		case KindDir:
+		case event.KindFile:
+		case event.KindDir:
 			if en.Size != 0 {
 				d.fail(fmt.Errorf("entry %d: folder with a size", i))
 			}
-		case KindText:
+		case event.KindText:
 			if en.Size > MaxTextBytes {
 				d.fail(fmt.Errorf("entry %d: text of %d bytes over the limit of %d", i, en.Size, MaxTextBytes))
 			}
@@ -99,27 +101,10 @@ func decodeOffer(b []byte) (offerMsg, error) {
 		m.Entries = append(m.Entries, en)
 	}
 	if err := d.done("offer"); err != nil {
-		return offerMsg{}, err
+		return Offer{}, err
 	}
 	if sum != m.Total {
-		return offerMsg{}, fmt.Errorf("offer declares %d bytes but its entries add up to %d: %w", m.Total, sum, ErrProtocol)
+		return Offer{}, fmt.Errorf("offer declares %d bytes but its entries add up to %d: %w", m.Total, sum, ErrProtocol)
 	}
 	return m, nil
-}
-
-// summarize fills an Offer's counts from its entries.
-func summarize(entries []Entry) Offer {
-	o := Offer{Entries: entries}
-	for _, e := range entries {
-		switch e.Kind {
-		case KindFile:
-			o.Files++
-		case KindDir:
-			o.Folders++
-		case KindText:
-			o.Texts++
-		}
-		o.TotalBytes += e.Size
-	}
-	return o
 }

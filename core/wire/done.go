@@ -1,4 +1,4 @@
-package transfer
+package wire
 
 import (
 	"fmt"
@@ -8,10 +8,10 @@ import (
 	"github.com/ferry-project/ferry/core/diag"
 )
 
-// doneMsg ends a successful transfer: the receiver's stage split, the
+// Done ends a successful transfer: the receiver's stage split, the
 // wall time it covers and its process's CPU use over that time, for the
 // sender's verdict.
-type doneMsg struct {
+type Done struct {
 	Wall  time.Duration
 	Split diag.Split
 	CPU   diag.CPU
@@ -21,7 +21,7 @@ type doneMsg struct {
 // machine, low enough that arithmetic on it cannot overflow.
 const maxCores = 1 << 16
 
-func (m doneMsg) encode() []byte {
+func (m Done) Encode() []byte {
 	var e enc
 	e.int64(int64(m.Wall))
 	e.uvarint(uint64(len(m.Split)))
@@ -36,11 +36,11 @@ func (m doneMsg) encode() []byte {
 	return e.bytes()
 }
 
-// decodeDone accepts any number of stages up to a small bound and keeps
+// DecodeDone accepts any number of stages up to a small bound and keeps
 // those this end knows, so a peer with more stages still gets a verdict.
-func decodeDone(b []byte) (doneMsg, error) {
+func DecodeDone(b []byte) (Done, error) {
 	d := dec{b: b}
-	m := doneMsg{Wall: time.Duration(d.int64())}
+	m := Done{Wall: time.Duration(d.int64())}
 	n := d.count(32, 3)
 	for i := 0; i < n && d.err == nil; i++ {
 		t, by, c := d.int64(), d.int64(), d.int64()

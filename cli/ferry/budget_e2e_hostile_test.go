@@ -1,5 +1,8 @@
 package main
 
+// A guesser flooding a receiver with wrong codes from one key, faster
+// than any person types: a hostile sender, so it uses the engine.
+
 import (
 	"errors"
 	"strconv"

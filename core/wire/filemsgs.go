@@ -1,26 +1,26 @@
-package transfer
+package wire
 
 import "fmt"
 
-// beginMsg starts an entry's bytes: Offset is where they start (0, or a
+// Begin starts an entry's bytes: Offset is where they start (0, or a
 // resume offset the sender verified). Data chunks of Size-Offset bytes in
-// total follow, then an endMsg.
-type beginMsg struct {
+// total follow, then an End.
+type Begin struct {
 	Index  int
 	Offset int64
 }
 
-func (m beginMsg) encode() []byte {
+func (m Begin) Encode() []byte {
 	var e enc
 	e.uvarint(uint64(m.Index))
 	e.int64(m.Offset)
 	return e.bytes()
 }
 
-func decodeBegin(b []byte) (beginMsg, error) {
+func DecodeBegin(b []byte) (Begin, error) {
 	d := dec{b: b}
 	idx := d.uvarint()
-	m := beginMsg{Offset: d.int64()}
+	m := Begin{Offset: d.int64()}
 	if d.err == nil && idx > MaxEntries {
 		d.fail(fmt.Errorf("index %d out of range", idx))
 	}
@@ -28,24 +28,24 @@ func decodeBegin(b []byte) (beginMsg, error) {
 	return m, d.done("begin")
 }
 
-// endMsg closes an entry: Hash is the BLAKE3-256 of the whole content.
-type endMsg struct {
+// End closes an entry: Hash is the BLAKE3-256 of the whole content.
+type End struct {
 	Index int
-	Hash  [hashLen]byte
+	Hash  [HashLen]byte
 }
 
-func (m endMsg) encode() []byte {
+func (m End) Encode() []byte {
 	var e enc
 	e.uvarint(uint64(m.Index))
 	e.fixed(m.Hash[:])
 	return e.bytes()
 }
 
-func decodeEnd(b []byte) (endMsg, error) {
+func DecodeEnd(b []byte) (End, error) {
 	d := dec{b: b}
 	idx := d.uvarint()
-	var m endMsg
-	copy(m.Hash[:], d.fixed(hashLen))
+	var m End
+	copy(m.Hash[:], d.fixed(HashLen))
 	if d.err == nil && idx > MaxEntries {
 		d.fail(fmt.Errorf("index %d out of range", idx))
 	}
@@ -53,21 +53,21 @@ func decodeEnd(b []byte) (endMsg, error) {
 	return m, d.done("end")
 }
 
-// skipMsg says the sender checked the receiver's "have" hash and it
+// Skip says the sender checked the receiver's "have" hash and it
 // matched: no bytes follow for this entry.
-type skipMsg struct{ Index int }
+type Skip struct{ Index int }
 
-func (m skipMsg) encode() []byte {
+func (m Skip) Encode() []byte {
 	var e enc
 	e.uvarint(uint64(m.Index))
 	return e.bytes()
 }
 
-func decodeSkip(b []byte) (skipMsg, error) {
+func DecodeSkip(b []byte) (Skip, error) {
 	d := dec{b: b}
 	idx := d.uvarint()
 	if d.err == nil && idx > MaxEntries {
 		d.fail(fmt.Errorf("index %d out of range", idx))
 	}
-	return skipMsg{Index: int(idx)}, d.done("skip")
+	return Skip{Index: int(idx)}, d.done("skip")
 }

@@ -1,16 +1,20 @@
-package transfer
+package wire
 
-import "fmt"
+import (
+	"fmt"
 
-// confirmMsg: the receiver verified an entry and put it in place, as
+	"github.com/ferry-project/ferry/core/app/event"
+)
+
+// Confirm: the receiver verified an entry and put it in place, as
 // SavedAs (relative to its destination; empty for a text not saved).
-type confirmMsg struct {
+type Confirm struct {
 	Index   int
-	Outcome Outcome
+	Outcome event.Outcome
 	SavedAs string
 }
 
-func (m confirmMsg) encode() []byte {
+func (m Confirm) Encode() []byte {
 	var e enc
 	e.uvarint(uint64(m.Index))
 	e.u8(uint8(m.Outcome))
@@ -18,14 +22,14 @@ func (m confirmMsg) encode() []byte {
 	return e.bytes()
 }
 
-func decodeConfirm(b []byte, entries int) (confirmMsg, error) {
+func DecodeConfirm(b []byte, entries int) (Confirm, error) {
 	d := dec{b: b}
 	idx := d.uvarint()
-	m := confirmMsg{Outcome: Outcome(d.u8()), SavedAs: d.str(MaxPathBytes)}
+	m := Confirm{Outcome: event.Outcome(d.u8()), SavedAs: d.str(MaxPathBytes)}
 	if d.err == nil && idx >= uint64(entries) {
 		d.fail(fmt.Errorf("index %d out of range", idx))
 	}
-	if d.err == nil && (m.Outcome < Received || m.Outcome > Created) {
+	if d.err == nil && (m.Outcome < event.Received || m.Outcome > event.Created) {
 		d.fail(fmt.Errorf("unknown outcome %d", m.Outcome))
 	}
 	m.Index = int(idx)

@@ -1,46 +1,50 @@
-package transfer
+package wire
 
-import "fmt"
+import (
+	"fmt"
 
-// action is the receiver's answer for one file entry. Entries not listed
-// in an answer are taken whole.
-type action uint8
-
-const (
-	// actHave: a regular file of the offered size is at the entry's final
-	// name. Nothing else about it is said: whether it is the same file is
-	// decided by the receiver, from the hash the sender then sends in a
-	// hashesMsg.
-	actHave action = 1
-	// actResume: a partial file of Offset bytes, written from this sender,
-	// is kept; Hash is of those bytes.
-	actResume action = 2
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
-type answerItem struct {
+// Action is the receiver's answer for one file entry. Entries not listed
+// in an answer are taken whole.
+type Action uint8
+
+const (
+	// ActHave: a regular file of the offered size is at the entry's final
+	// name. Nothing else about it is said: whether it is the same file is
+	// decided by the receiver, from the hash the sender then sends in a
+	// Hashes.
+	ActHave Action = 1
+	// ActResume: a partial file of Offset bytes, written from this sender,
+	// is kept; Hash is of those bytes.
+	ActResume Action = 2
+)
+
+type AnswerItem struct {
 	Index  int
-	Action action
+	Action Action
 	Offset int64         // resume: the kept bytes; have: the entry's size (not on the wire)
-	Hash   [hashLen]byte // resume only
+	Hash   [HashLen]byte // resume only
 }
 
-// answerMsg accepts an offer. Items are sorted by strictly increasing
+// Answer accepts an offer. Items are sorted by strictly increasing
 // index and name only file entries.
-type answerMsg struct {
-	Items []answerItem
+type Answer struct {
+	Items []AnswerItem
 }
 
-// minAnswerItemBytes: index and action (a have); a resume adds its
+// minAnswerItemBytes: index and Action (a have); a resume adds its
 // offset and hash.
 const minAnswerItemBytes = 2
 
-func (m answerMsg) encode() []byte {
+func (m Answer) Encode() []byte {
 	var e enc
 	e.uvarint(uint64(len(m.Items)))
 	for _, it := range m.Items {
 		e.uvarint(uint64(it.Index))
 		e.u8(uint8(it.Action))
-		if it.Action == actResume {
+		if it.Action == ActResume {
 			e.int64(it.Offset)
 			e.fixed(it.Hash[:])
 		}
@@ -49,28 +53,28 @@ func (m answerMsg) encode() []byte {
 }
 
 // haves lists the indexes of the answer's have items, in order.
-func (m answerMsg) haves() []int {
+func (m Answer) Haves() []int {
 	var out []int
 	for _, it := range m.Items {
-		if it.Action == actHave {
+		if it.Action == ActHave {
 			out = append(out, it.Index)
 		}
 	}
 	return out
 }
 
-// decodeAnswer checks an answer against the offer it answers.
-func decodeAnswer(b []byte, entries []Entry) (answerMsg, error) {
+// DecodeAnswer checks an answer against the offer it answers.
+func DecodeAnswer(b []byte, entries []event.Entry) (Answer, error) {
 	d := dec{b: b}
 	n := d.count(len(entries), minAnswerItemBytes)
 	if d.err != nil {
-		return answerMsg{}, d.done("answer")
+		return Answer{}, d.done("answer")
 	}
-	m := answerMsg{Items: make([]answerItem, 0, n)}
+	m := Answer{Items: make([]AnswerItem, 0, n)}
 	last := -1
 	for i := 0; i < n && d.err == nil; i++ {
 		idx := d.uvarint()
-		act := action(d.u8())
+		act := Action(d.u8())
 		if d.err != nil {
 			break
 		}
@@ -80,27 +84,27 @@ func decodeAnswer(b []byte, entries []Entry) (answerMsg, error) {
 		}
 		last = int(idx)
 		en := entries[idx]
-		if en.Kind != KindFile {
+		if en.Kind != event.KindFile {
 			d.fail(fmt.Errorf("item %d: entry %d is a %v", i, idx, en.Kind))
 			break
 		}
-		it := answerItem{Index: int(idx), Action: act}
+		it := AnswerItem{Index: int(idx), Action: act}
 		switch act {
-		case actHave:
+		case ActHave:
 			it.Offset = en.Size
-		case actResume:
+		case ActResume:
 			it.Offset = d.int64()
-			copy(it.Hash[:], d.fixed(hashLen))
+			copy(it.Hash[:], d.fixed(HashLen))
 			if d.err == nil && (it.Offset <= 0 || it.Offset > en.Size) {
 				d.fail(fmt.Errorf("item %d: resume at %d of a %d-byte file", i, it.Offset, en.Size))
 			}
 		default:
-			d.fail(fmt.Errorf("item %d: unknown action %d", i, act))
+			d.fail(fmt.Errorf("item %d: unknown Action %d", i, act))
 		}
 		m.Items = append(m.Items, it)
 	}
 	if err := d.done("answer"); err != nil {
-		return answerMsg{}, err
+		return Answer{}, err
 	}
 	return m, nil
 }

@@ -1,30 +1,31 @@
-package transfer
+package wire
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
 	"testing"
+
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 // The fuzz targets cover every parser of peer input. Each must never
-// panic, must refuse with ErrProtocol or ErrRefusedPath, and what it
-// accepts must survive a round trip. Their seeds are the committed
-// corpus under testdata/fuzz, built by seedCorpus (corpus_test.go).
+// panic, must refuse with ErrProtocol, and what it accepts must survive
+// a round trip. Whether an offer's paths are safe to write is
+// core/transfer's check (its FuzzValidateEntries), not the wire's. Their
+// seeds are the committed corpus under testdata/fuzz, built by
+// seedCorpus (corpus_test.go).
 
 func FuzzOffer(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := decodeOffer(b)
+		m, err := DecodeOffer(b)
 		if err != nil {
 			if !errors.Is(err, ErrProtocol) {
 				t.Fatalf("error not wrapping ErrProtocol: %v", err)
 			}
 			return
 		}
-		if err := validateEntries(m.Entries); err != nil && !errors.Is(err, ErrRefusedPath) && !errors.Is(err, ErrProtocol) {
-			t.Fatalf("validation error of unknown kind: %v", err)
-		}
-		again, err := decodeOffer(m.encode())
+		again, err := DecodeOffer(m.Encode())
 		if err != nil {
 			t.Fatalf("re-decoding: %v", err)
 		}
@@ -41,15 +42,15 @@ func FuzzOffer(f *testing.F) {
 }
 
 func FuzzAnswer(f *testing.F) {
-	entries := []Entry{
-		{Path: "d", Kind: KindDir},
-		{Path: "d/a", Kind: KindFile, Size: 10},
-		{Path: "d/b", Kind: KindFile, Size: 0},
-		{Path: "t", Kind: KindText, Size: 3},
-		{Path: "d/c", Kind: KindFile, Size: 1 << 40},
+	entries := []event.Entry{
+		{Path: "d", Kind: event.KindDir},
+		{Path: "d/a", Kind: event.KindFile, Size: 10},
+		{Path: "d/b", Kind: event.KindFile, Size: 0},
+		{Path: "t", Kind: event.KindText, Size: 3},
+		{Path: "d/c", Kind: event.KindFile, Size: 1 << 40},
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := decodeAnswer(b, entries)
+		m, err := DecodeAnswer(b, entries)
 		if err != nil {
 			if !errors.Is(err, ErrProtocol) {
 				t.Fatalf("error not wrapping ErrProtocol: %v", err)
@@ -58,18 +59,18 @@ func FuzzAnswer(f *testing.F) {
 		}
 		last := -1
 		for _, it := range m.Items {
-			if it.Index <= last || entries[it.Index].Kind != KindFile || it.Offset > entries[it.Index].Size {
+			if it.Index <= last || entries[it.Index].Kind != event.KindFile || it.Offset > entries[it.Index].Size {
 				t.Fatalf("accepted a bad item %+v", it)
 			}
-			if it.Action == actHave && (it.Offset != entries[it.Index].Size || it.Hash != [hashLen]byte{}) {
+			if it.Action == ActHave && (it.Offset != entries[it.Index].Size || it.Hash != [HashLen]byte{}) {
 				t.Fatalf("a have carries more than its one bit: %+v", it)
 			}
 			last = it.Index
 		}
-		if !bytes.Equal(m.encode(), b) {
+		if !bytes.Equal(m.Encode(), b) {
 			// Varints have one canonical encoding here, so accepted input
 			// must re-encode to itself.
-			if _, err := decodeAnswer(m.encode(), entries); err != nil {
+			if _, err := DecodeAnswer(m.Encode(), entries); err != nil {
 				t.Fatalf("re-decoding: %v", err)
 			}
 		}
@@ -82,7 +83,7 @@ var fuzzHaves = []int{1, 2, 4}
 
 func FuzzHashes(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := decodeHashes(b, fuzzHaves)
+		m, err := DecodeHashes(b, fuzzHaves)
 		if err != nil {
 			if !errors.Is(err, ErrProtocol) {
 				t.Fatalf("error not wrapping ErrProtocol: %v", err)
@@ -97,7 +98,7 @@ func FuzzHashes(f *testing.F) {
 				t.Fatalf("hash %d for entry %d, want %d", k, it.Index, fuzzHaves[k])
 			}
 		}
-		again, err := decodeHashes(m.encode(), fuzzHaves)
+		again, err := DecodeHashes(m.Encode(), fuzzHaves)
 		if err != nil {
 			t.Fatalf("re-decoding: %v", err)
 		}
@@ -111,7 +112,7 @@ func FuzzHashes(f *testing.F) {
 
 func FuzzMatches(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := decodeMatches(b, fuzzHaves)
+		m, err := DecodeMatches(b, fuzzHaves)
 		if err != nil {
 			if !errors.Is(err, ErrProtocol) {
 				t.Fatalf("error not wrapping ErrProtocol: %v", err)
@@ -128,7 +129,7 @@ func FuzzMatches(f *testing.F) {
 			}
 			k++
 		}
-		again, err := decodeMatches(m.encode(), fuzzHaves)
+		again, err := DecodeMatches(m.Encode(), fuzzHaves)
 		if err != nil {
 			t.Fatalf("re-decoding: %v", err)
 		}
@@ -136,36 +137,6 @@ func FuzzMatches(f *testing.F) {
 			t.Fatalf("round trip changed %v to %v", m.Indexes, again.Indexes)
 		}
 	})
-}
-
-// messageDecoders decodes the body of each message type of the protocol
-// table (protocol.go), as the end that reads it would; nil for a type
-// with no body to decode (a data chunk is bytes of a file). Keyed by
-// every row: TestProtocolTable fails when a row has no entry here.
-var messageDecoders = map[msgType]func(body []byte) error{
-	msgHello: func(b []byte) error { _, err := decodeHello(b); return err },
-	msgOffer: func(b []byte) error { _, err := decodeOffer(b); return err },
-	msgAnswer: func(b []byte) error {
-		_, err := decodeAnswer(b, []Entry{{Path: "a", Kind: KindFile, Size: 10}, {Path: "b", Kind: KindFile, Size: 3}})
-		return err
-	},
-	msgBegin:   func(b []byte) error { _, err := decodeBegin(b); return err },
-	msgData:    nil,
-	msgEnd:     func(b []byte) error { _, err := decodeEnd(b); return err },
-	msgSkip:    func(b []byte) error { _, err := decodeSkip(b); return err },
-	msgConfirm: func(b []byte) error { _, err := decodeConfirm(b, 10); return err },
-	msgFinish:  nil,
-	msgDone:    func(b []byte) error { _, err := decodeDone(b); return err },
-	msgAbort: func(b []byte) error {
-		m, err := decodeAbort(b)
-		if err == nil {
-			_ = peerAbortError("peer", m)
-		}
-		return err
-	},
-	msgKeepalive: nil,
-	msgHashes:    func(b []byte) error { _, err := decodeHashes(b, fuzzHaves); return err },
-	msgMatches:   func(b []byte) error { _, err := decodeMatches(b, fuzzHaves); return err },
 }
 
 // FuzzMessage covers the header and the decoder of every message type in
@@ -182,7 +153,7 @@ func FuzzMessage(f *testing.F) {
 		if n > typ.maxBody() {
 			t.Fatalf("accepted %d bytes for %v", n, typ)
 		}
-		body := b[headerLen:]
+		body := b[HeaderLen:]
 		if len(body) > n {
 			body = body[:n]
 		}

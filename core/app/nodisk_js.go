@@ -1,0 +1,41 @@
+// The page's js/wasm build: a Node there keeps nothing on disk
+// (NewInMemory) and serves no port, so the trust store, the history,
+// the guess file, discovery and the page's server stay out of
+// ferry.wasm. The files that hold them are built !js; what the shared
+// files name of them is empty here.
+
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/transfer"
+)
+
+// stores: no trust store, history, receiver or guess budget.
+type stores struct{}
+
+// receiving: no Receiver, so no record of one.
+type receiving struct{}
+
+// Page is a page served for a send to a browser (ServePage), which a
+// page itself never serves: always nil here.
+type Page struct{}
+
+func (p *Page) sendTo(context.Context, *transfer.SendConfig) (end func()) { return func() {} }
+
+// recordSent: there is no history.
+func (n *Node) recordSent(time.Time, SendConfig, Result, *event.Offer, time.Time) {}
+
+// cancelSession: only a Receiver's ReceiveMany has sessions.
+func (t *Transfer) cancelSession(error) {}
+
+// Close marks the Node closed: there is no receiver to stop.
+func (n *Node) Close() error {
+	n.mu.Lock()
+	n.closed = true
+	n.mu.Unlock()
+	return nil
+}

@@ -1,0 +1,38 @@
+package wire
+
+// AbortCode is the wire form of why a transfer ended early. Which error
+// travels as which code is core/transfer's (its errors.go: abortCodes);
+// the values are the wire's.
+type AbortCode uint8
+
+const (
+	CodeInternal      AbortCode = 1 // anything else: disk errors, bugs
+	CodeCancelled     AbortCode = 2
+	CodeDeclined      AbortCode = 3
+	CodeRefusedPath   AbortCode = 4
+	CodeNoSpace       AbortCode = 5
+	CodeProtocol      AbortCode = 6
+	CodeVerify        AbortCode = 7
+	CodeSourceChanged AbortCode = 8
+	CodeTimeout       AbortCode = 9
+)
+
+// Abort ends a transfer early, from either end: why, as a code the
+// other end maps to a sentinel error, and as text for a person.
+type Abort struct {
+	Code   AbortCode
+	Reason string
+}
+
+func (m Abort) Encode() []byte {
+	var e enc
+	e.u8(uint8(m.Code))
+	e.str(cutUTF8(m.Reason, maxReason))
+	return e.bytes()
+}
+
+func DecodeAbort(b []byte) (Abort, error) {
+	d := dec{b: b}
+	m := Abort{Code: AbortCode(d.u8()), Reason: d.str(maxReason)}
+	return m, d.done("abort")
+}
