@@ -317,19 +317,25 @@ func respond(nc net.Conn, cfg *Config) (*Conn, error) {
 		check()
 	}
 	if !right {
-		reason, sentinel := byte(rejectWrongCode), ErrWrongCode
-		switch answer {
-		case Retired:
-			reason, sentinel = rejectCodeRetired, ErrCodeRetired
-		case Held:
-			reason, sentinel = rejectCodesHeld, ErrCodesHeld
-		case Busy:
-			reason, sentinel = rejectBusy, ErrBusy
-		}
+		reason, sentinel := rejection(answer)
 		reject(nc, reason)
 		return nil, fmt.Errorf("reading message 3: %w", sentinel)
 	}
 	return finish(nc, cfg, ciph, hs, send, recv, false)
+}
+
+// rejection is what a sender whose message 3 did not open is told, and
+// the error this end returns, for the receiver's answer to its guess.
+func rejection(answer GuessAnswer) (reason byte, sentinel error) {
+	switch answer {
+	case Retired:
+		return rejectCodeRetired, ErrCodeRetired
+	case Held:
+		return rejectCodesHeld, ErrCodesHeld
+	case Busy:
+		return rejectBusy, ErrBusy
+	}
+	return rejectWrongCode, ErrWrongCode
 }
 
 // answerPreamble reads the initiator's preamble and answers it with the
