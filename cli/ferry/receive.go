@@ -497,21 +497,7 @@ func sameNameAs(o event.Offer) string {
 
 // describeSummary renders what a finished transfer moved: "3 files and 1
 // folder (1.2 GiB)".
-func describeSummary(s event.Summary) string {
-	var o event.Offer
-	for _, e := range s.Entries {
-		switch e.Entry.Kind {
-		case event.KindFile:
-			o.Files++
-		case event.KindDir:
-			o.Folders++
-		case event.KindText:
-			o.Texts++
-		}
-		o.TotalBytes += e.Entry.Size
-	}
-	return describeOffer(o)
-}
+func describeSummary(s event.Summary) string { return describeOffer(s.Offer()) }
 
 // rateSuffix renders " in 9.1s (110 MiB/s)" for a summary.
 func rateSuffix(s event.Summary) string {

@@ -217,20 +217,3 @@ func (r itemRoot) source(p string) source {
 	}
 	return source{fsys: r.fsys, path: p, shown: shown}
 }
-
-// summarize fills an Offer's counts from its entries.
-func summarize(entries []event.Entry) event.Offer {
-	o := event.Offer{Entries: entries}
-	for _, e := range entries {
-		switch e.Kind {
-		case event.KindFile:
-			o.Files++
-		case event.KindDir:
-			o.Folders++
-		case event.KindText:
-			o.Texts++
-		}
-		o.TotalBytes += e.Size
-	}
-	return o
-}

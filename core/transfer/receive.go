@@ -177,7 +177,7 @@ func (s *rsession) exchange(ctx context.Context) error {
 	if err := validateEntries(om.Entries); err != nil {
 		return fmt.Errorf("refusing the offer: %w", err)
 	}
-	offer := summarize(om.Entries)
+	offer := event.OfferOf(om.Entries)
 	offer.PeerName, offer.PeerFingerprint = om.Name, s.peerFP
 	for _, o := range same {
 		offer.SameNameAs = append(offer.SameNameAs, o.fp)

@@ -46,7 +46,7 @@ func send(ctx context.Context, cfg SendConfig, ev *emitter) (event.Summary, erro
 	if err := validateEntries(entries); err != nil {
 		return event.Summary{}, fmt.Errorf("cannot send: %w", err)
 	}
-	offer := summarize(entries)
+	offer := event.OfferOf(entries)
 	body := wire.Offer{Version: wire.Version, Name: cfg.Name, Total: offer.TotalBytes, Entries: entries}.Encode()
 	if len(body) > MaxManifestBytes {
 		return event.Summary{}, fmt.Errorf("the list of entries takes %d bytes, over the limit of %d", len(body), MaxManifestBytes)

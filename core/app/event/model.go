@@ -147,6 +147,34 @@ type Summary struct {
 	Verdict string
 }
 
+// OfferOf is an offer of entries, its counts and total filled in from
+// them (the sender and its key left for the caller).
+func OfferOf(entries []Entry) Offer {
+	o := Offer{Entries: entries}
+	for _, e := range entries {
+		switch e.Kind {
+		case KindFile:
+			o.Files++
+		case KindDir:
+			o.Folders++
+		case KindText:
+			o.Texts++
+		}
+		o.TotalBytes += e.Size
+	}
+	return o
+}
+
+// Offer is what the summary's entries add up to, as an offer of them
+// would count them.
+func (s Summary) Offer() Offer {
+	entries := make([]Entry, len(s.Entries))
+	for i, e := range s.Entries {
+		entries[i] = e.Entry
+	}
+	return OfferOf(entries)
+}
+
 // Paths are the offer's entries' paths, in its order.
 func (o Offer) Paths() []string {
 	paths := make([]string, len(o.Entries))
