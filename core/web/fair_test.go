@@ -184,7 +184,7 @@ func unreadDownloadBy(t *testing.T, d *net.Dialer, addr string) net.Conn {
 	t.Helper()
 	d.Control = func(_, _ string, rc syscall.RawConn) error {
 		var serr error
-		rc.Control(func(fd uintptr) { serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
+		rc.Control(func(fd uintptr) { serr = smallReceiveBuffer(fd) })
 		return serr
 	}
 	c, err := d.Dial("tcp", addr)
