@@ -102,7 +102,7 @@ lint: wasm vet-targets
 	done
 
 unit: wasm
-	$(GO) test -count=1 -timeout 15m ./core/... ./cli/... ./gui/ui ./mobile/... ./benches/...
+	$(GO) test -count=1 -timeout 15m ./core/... ./cli/... ./gui/ui ./gui/page ./gui/fmactions ./mobile/... ./benches/...
 	@# The core as a browser page runs it: WebAssembly under Node, a
 	@# session each way over net.Pipe from io/fs sources into Sinks.
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout 5m -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" \

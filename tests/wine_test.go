@@ -133,9 +133,7 @@ func newWine(t *testing.T) *wine {
 	if !ok {
 		t.Skip("wine64 is not installed (tests/install-deps.sh installs it as root): the windows build cannot run here")
 	}
-	if _, err := exec.LookPath("x86_64-w64-mingw32-gcc"); err != nil {
-		t.Skip("mingw-w64 is not installed (tests/install-deps.sh installs it as root): the windows build cannot run here")
-	}
+	testkit.NeedTool(t, "x86_64-w64-mingw32-gcc", "the cgo build for Windows")
 	dir := t.TempDir()
 	w := &wine{wine64: wine64, server: server, prefix: filepath.Join(dir, "prefix")}
 	w.env = []string{

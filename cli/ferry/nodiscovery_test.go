@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/testkit"
 	"github.com/ferry-project/ferry/tests/proc"
 )
 
@@ -42,9 +43,7 @@ func TestE2EPeersNothingFoundHints(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs root for a network namespace (unshare -n); CI runs as root")
 	}
-	if _, err := exec.LookPath("unshare"); err != nil {
-		t.Skipf("needs unshare for a network namespace (util-linux): %v", err)
-	}
+	testkit.NeedTool(t, "unshare", "a network namespace without multicast")
 	cmd := exec.Command("unshare", "-n", "sh", "-c", `ip link set lo up && exec "$0" peers --iface lo --timeout 300ms`, proc.Ferry(t))
 	stdout, stderr, code := proc.Run(t, cmd)
 	if code != 0 || stdout != "" {

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/testkit"
 	"github.com/ferry-project/ferry/core/testkit/xdisplay"
 )
 
@@ -22,9 +23,7 @@ import (
 // it. The clipboard there is real: xclip serves it, as on a desktop.
 func x11(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("xclip"); err != nil {
-		t.Skip("xclip is not installed (tests/install-deps.sh installs it): no X11 clipboard tool to test with")
-	}
+	testkit.NeedTool(t, "xclip", "the X11 clipboard")
 	d := xdisplay.Start(t, false)
 	t.Setenv("WAYLAND_DISPLAY", "")
 	t.Setenv("DISPLAY", d)

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // TestLoginItemXDG writes the autostart entry under $XDG_CONFIG_HOME,
@@ -46,12 +48,9 @@ func TestLoginItemXDG(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%s:\n%s", want, b)
-	if v, err := exec.LookPath("desktop-file-validate"); err == nil {
-		if out, err := exec.Command(v, want).CombinedOutput(); err != nil || len(out) > 0 {
-			t.Errorf("desktop-file-validate: %v\n%s", err, out)
-		}
-	} else {
-		t.Log("desktop-file-validate is not installed (tests/install-deps.sh installs it): the entry is not validated")
+	v := testkit.NeedTool(t, "desktop-file-validate", "validating the autostart entry")
+	if out, err := exec.Command(v, want).CombinedOutput(); err != nil || len(out) > 0 {
+		t.Errorf("desktop-file-validate: %v\n%s", err, out)
 	}
 
 	// The Exec line, unescaped as a string value (\\ to \), then split

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // Install writes each file manager's entry where it looks, executable
@@ -86,9 +88,7 @@ func TestScriptPassesArguments(t *testing.T) {
 // MimeType and Actions, which is what a service menu is (KDE's own
 // documentation of service menus). Every other line must pass.
 func TestServiceMenuValidates(t *testing.T) {
-	if _, err := exec.LookPath("desktop-file-validate"); err != nil {
-		t.Skip("desktop-file-validate is not installed (package desktop-file-utils)")
-	}
+	testkit.NeedTool(t, "desktop-file-validate", "validating the service menu")
 	path := filepath.Join(t.TempDir(), "ferry-send.desktop")
 	os.WriteFile(path, []byte(DolphinServiceMenu), 0o644)
 	out, _ := exec.Command("desktop-file-validate", path).CombinedOutput()

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ferry-project/ferry/core/errkind"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // The page's words for sizes, rates and durations (page.js), run
@@ -17,10 +18,7 @@ import (
 // 1000 ("337.83491602234795 bytes/s" and "1 bytes" were shown once), no
 // "1000 kB", no "1 min 60 s".
 func TestPageWords(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed (tests/install-deps.sh installs nodejs): the page's words are not checked here")
-	}
+	node := testkit.NeedTool(t, "node", "checking the page's affordance table")
 	page, err := filepath.Abs("page.js")
 	if err != nil {
 		t.Fatal(err)
