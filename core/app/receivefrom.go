@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"io"
 	"net"
 
 	"github.com/ferry-project/ferry/core/app/event"
@@ -19,42 +18,11 @@ type ReceiveFromConfig struct {
 	// Code is the code the sender must prove.
 	Code string
 	// Sink takes every entry received: nothing is written to disk.
-	Sink Sink
+	Sink event.Sink
 	Diag bool // diagnostics: Diag events, and splits in Done
 	// OnEvent is told the transfer's events.
 	OnEvent Handler
 }
-
-// Sink takes the entries of a transfer received with ReceiveFrom, in
-// order: the page hands them to the browser's downloads.
-type Sink interface {
-	// Folder is told of an offered folder, before any entry inside it.
-	Folder(e event.Entry) error
-	// File starts an entry whose bytes follow (a file, or a text, which
-	// also comes as an event.Text): exactly e.Size bytes are written
-	// before Close, which is always called once File returned a
-	// SinkFile, whatever happens to the transfer.
-	File(e event.Entry) (SinkFile, error)
-	// End is told, once and last, that the transfer is over: nil when
-	// every entry was confirmed to the sender, else why it failed. Only
-	// when Folder or File was called.
-	End(err error)
-}
-
-// SinkFile takes one entry's bytes.
-type SinkFile interface {
-	io.Writer
-	// Close ends the entry. verified says every byte arrived and their
-	// BLAKE3 hash matched the sender's: the sink keeps the entry, and
-	// its error then fails the transfer. Otherwise it discards what it
-	// got, and its error is ignored.
-	Close(verified bool) error
-}
-
-// engineSink is a Sink as the engine takes it.
-type engineSink struct{ Sink }
-
-func (s engineSink) File(e event.Entry) (transfer.SinkFile, error) { return s.Sink.File(e) }
 
 // ReceiveFrom receives one transfer over the connection cfg.Dial opens,
 // on a goroutine of its own, and returns the transfer at once. This end
@@ -78,7 +46,7 @@ func (n *Node) ReceiveFrom(ctx context.Context, cfg ReceiveFromConfig) *Transfer
 
 func (n *Node) receiveFrom(t *Transfer, cfg ReceiveFromConfig) (event.Summary, error) {
 	r, err := transfer.NewReceiver(transfer.ReceiverConfig{
-		NoListen: true, Sink: engineSink{cfg.Sink}, Code: cfg.Code, Identity: n.id, Name: n.Name(),
+		NoListen: true, Sink: cfg.Sink, Code: cfg.Code, Identity: n.id, Name: n.Name(),
 		Policy: transfer.AcceptAll, Diag: cfg.Diag, Timeout: n.cfg.Timeout, OnEvent: t.onReceivedFrom,
 	})
 	if err != nil {

@@ -30,7 +30,7 @@ type memFile struct {
 }
 
 func (s *memSink) Folder(event.Entry) error { return nil }
-func (s *memSink) File(e event.Entry) (SinkFile, error) {
+func (s *memSink) File(e event.Entry) (event.SinkFile, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.files == nil {

@@ -28,7 +28,7 @@ func (s *jsSink) Folder(e event.Entry) error {
 	return err
 }
 
-func (s *jsSink) File(e event.Entry) (app.SinkFile, error) {
+func (s *jsSink) File(e event.Entry) (event.SinkFile, error) {
 	if _, err := call(s.o, "start", entryObject(e)); err != nil {
 		return nil, err
 	}
