@@ -36,12 +36,18 @@ func TestMemoryPhoneReceives(t *testing.T) {
 		// A child that fails before it is ready never calls onReady:
 		// then there is no sender to wait for, and report says why.
 		var sent chan error
-		res := runChild(t, "receive", profile, dst, "", func(port int, code string) {
+		res := runChild(t, "receive", profile, dst, "", func(port int, code string, stop func()) {
 			sent = make(chan error, 1)
 			tr := laptop.Send(context.Background(), app.SendConfig{
 				Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: code, Items: []event.Item{{Path: src}},
 			})
-			go func() { sent <- tr.Wait().Err }()
+			go func() {
+				err := tr.Wait().Err
+				if err != nil {
+					stop() // the phone would wait for it until its timeout
+				}
+				sent <- err
+			}()
 		})
 		if sent != nil {
 			if err := <-sent; err != nil {
@@ -65,13 +71,19 @@ func TestMemoryPhoneReceivesTwo(t *testing.T) {
 	eachProfile(t, func(t *testing.T, profile, dst string, _ *app.Node) {
 		laptops := []*app.Node{newLaptop(t, "Laptop 1"), newLaptop(t, "Laptop 2")}
 		var sent chan error
-		res := runChild(t, "receive2", profile, dst, "", func(port int, code string) {
+		res := runChild(t, "receive2", profile, dst, "", func(port int, code string, stop func()) {
 			sent = make(chan error, len(srcs))
 			for i, src := range srcs {
 				tr := laptops[i].Send(context.Background(), app.SendConfig{
 					Addrs: []string{"127.0.0.1:" + strconv.Itoa(port)}, Code: code, Items: []event.Item{{Path: src}},
 				})
-				go func() { sent <- tr.Wait().Err }()
+				go func() {
+					err := tr.Wait().Err
+					if err != nil {
+						stop() // the phone would wait for it until its timeout
+					}
+					sent <- err
+				}()
 			}
 		})
 		for range cap(sent) {

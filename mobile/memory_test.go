@@ -328,8 +328,10 @@ func memChild(role string) int {
 }
 
 // runChild runs the test binary as the phone. onReady, if set, gets the
-// READY line's fields, on the calling goroutine.
-func runChild(t *testing.T, role, profile, dir, peer string, onReady func(port int, code string)) childResult {
+// READY line's fields, on the calling goroutine, and stop, which ends the
+// child at once: a sender that failed calls it, so that a phone left
+// waiting for it fails the test now rather than at its timeout.
+func runChild(t *testing.T, role, profile, dir, peer string, onReady func(port int, code string, stop func())) childResult {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), memTimeout+time.Minute)
 	defer cancel()
@@ -354,7 +356,7 @@ func runChild(t *testing.T, role, profile, dir, peer string, onReady func(port i
 			f := strings.Fields(line)
 			port, _ := strconv.Atoi(f[1])
 			if onReady != nil {
-				onReady(port, f[2])
+				onReady(port, f[2], cancel)
 			}
 		case strings.HasPrefix(line, "RESULT "):
 			if err := json.Unmarshal([]byte(line[len("RESULT "):]), &res); err != nil {
