@@ -115,12 +115,22 @@ func (s *File) Save(rec Record) error {
 // Update reads the record, gives it to f and writes what f returns,
 // under the lock from the read to the rename: the Store's one step. The
 // file is written only when f changed the record, or when what was
-// there could not be read. The folder is created (0700) if needed.
+// there could not be read. The folder is created (0700) only to write:
+// a read leaves a missing folder missing (a receiver reading its count
+// as it ends must not bring back a folder its owner just removed).
 func (s *File) Update(f func(Record, error) Record) error { return s.update(f, false) }
 
 func (s *File) update(f func(Record, error) Record, always bool) error {
-	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
-		return fmt.Errorf("creating the folder of %s: %w", s.path, err)
+	dir := filepath.Dir(s.path)
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		if !always && same(f(Record{}, nil), Record{}) {
+			return nil // nothing there, and nothing to write
+		}
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return fmt.Errorf("creating the folder of %s: %w", s.path, err)
+		}
+		// Then the step as usual, under the lock: another process may
+		// have written since.
 	}
 	unlock, err := s.lock()
 	if err != nil {
@@ -145,7 +155,7 @@ func same(a, b Record) bool {
 
 func (s *File) lock() (func(), error) {
 	if _, err := os.Stat(filepath.Dir(s.path)); errors.Is(err, fs.ErrNotExist) {
-		return func() {}, nil // nothing to read yet; Save creates the folder first
+		return func() {}, nil // nothing to read yet; update creates the folder first
 	}
 	unlock, err := jsonfile.Lock(s.path + ".lock")
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -295,4 +296,25 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("%q: %+v re-encoded as %+v, %v", b, rec, back, err)
 		}
 	})
+}
+
+// TestReadCreatesNothing reads the count of a device whose folder does
+// not exist: the reads leave it missing (a receiver that reads its count
+// as it ends must not bring back a folder just removed), and the first
+// change creates it.
+func TestReadCreatesNothing(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "config")
+	b := guess.NewBudget(guess.Config{Store: guess.OpenFile(filepath.Join(dir, "guesses.json"))})
+	if b.Stopped() || b.Wrong() != 0 || b.Digits() != 6 {
+		t.Fatalf("a missing count: stopped %v, wrong %d, digits %d", b.Stopped(), b.Wrong(), b.Digits())
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("reading the count created its folder (%v)", err)
+	}
+	if g, err := b.Guess(func() bool { return false }); err != nil || !g.Checked {
+		t.Fatalf("a wrong guess: %+v, %v", g, err)
+	}
+	if b2 := guess.NewBudget(guess.Config{Store: guess.OpenFile(filepath.Join(dir, "guesses.json"))}); b2.Wrong() != 1 {
+		t.Fatalf("the wrong guess was not written: another budget reads %d", b2.Wrong())
+	}
 }
