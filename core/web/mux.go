@@ -8,6 +8,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"github.com/ferry-project/ferry/core/app/deadline"
 )
 
 // Limits on the port a Mux shares. A connection is "pending" from
@@ -50,7 +52,7 @@ type Mux struct {
 	closed chan struct{}
 	once   sync.Once
 	wg     sync.WaitGroup
-	dl     deadline
+	dl     *deadline.Deadline
 
 	mu      sync.Mutex
 	pending list.List // of net.Conn, oldest first
@@ -59,8 +61,7 @@ type Mux struct {
 // NewMux starts sharing ln between Ferry and srv's page. The Mux owns ln
 // from then on.
 func NewMux(ln net.Listener, srv *Server) *Mux {
-	m := &Mux{ln: ln, srv: srv, conns: make(chan net.Conn), closed: make(chan struct{})}
-	m.dl.init()
+	m := &Mux{ln: ln, srv: srv, conns: make(chan net.Conn), closed: make(chan struct{}), dl: deadline.New()}
 	m.http = newHTTPServer(srv, m.handover, m.closed)
 	m.wg.Add(1)
 	go m.loop()
@@ -90,7 +91,7 @@ func (m *Mux) Accept() (net.Conn, error) {
 		return c, nil
 	case <-m.closed:
 		return nil, net.ErrClosed
-	case <-m.dl.wait():
+	case <-m.dl.Done():
 		return nil, os.ErrDeadlineExceeded
 	}
 }
@@ -98,7 +99,7 @@ func (m *Mux) Accept() (net.Conn, error) {
 // SetDeadline makes Accept fail with os.ErrDeadlineExceeded (a timeout)
 // at t; the zero time removes the deadline.
 func (m *Mux) SetDeadline(t time.Time) error {
-	m.dl.set(t)
+	m.dl.Set(t)
 	return nil
 }
 
@@ -236,51 +237,4 @@ func (p *prefixConn) CloseWrite() error {
 		return cw.CloseWrite()
 	}
 	return nil
-}
-
-// deadline is a listener deadline: wait returns a channel closed once
-// the deadline has passed.
-type deadline struct {
-	mu    sync.Mutex
-	timer *time.Timer
-	ch    chan struct{}
-}
-
-func (d *deadline) init() { d.ch = make(chan struct{}) }
-
-func (d *deadline) wait() <-chan struct{} {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.ch
-}
-
-func (d *deadline) set(t time.Time) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.timer != nil {
-		d.timer.Stop()
-		d.timer = nil
-	}
-	select {
-	case <-d.ch:
-		d.ch = make(chan struct{}) // expired: a new deadline starts fresh
-	default:
-	}
-	if t.IsZero() {
-		return
-	}
-	ch := d.ch
-	if dur := time.Until(t); dur <= 0 {
-		close(ch)
-		return
-	}
-	d.timer = time.AfterFunc(time.Until(t), func() {
-		d.mu.Lock()
-		defer d.mu.Unlock()
-		select {
-		case <-ch:
-		default:
-			close(ch)
-		}
-	})
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/deadline"
 )
 
 // highWater is how many bytes a Write lets the browser buffer before it
@@ -37,7 +38,7 @@ type wsConn struct {
 	closed   bool
 	closeErr error // io.EOF after a clean close
 
-	rdl, wdl connDeadline
+	rdl, wdl *deadline.Deadline
 	buf      js.Value // a reusable Uint8Array for sends
 	bufLen   int
 	once     sync.Once
@@ -48,9 +49,7 @@ func dialWS(ctx context.Context, url string) (*wsConn, error) {
 	if ctor.IsUndefined() {
 		return nil, errors.New("this browser has no WebSocket")
 	}
-	c := &wsConn{url: url, signal: make(chan struct{}, 1)}
-	c.rdl.init()
-	c.wdl.init()
+	c := &wsConn{url: url, signal: make(chan struct{}, 1), rdl: deadline.New(), wdl: deadline.New()}
 	var ws js.Value
 	err := catch(func() { ws = ctor.New(url) })
 	if err != nil {
@@ -164,7 +163,7 @@ func (c *wsConn) Read(p []byte) (int, error) {
 		}
 		select {
 		case <-c.signal:
-		case <-c.rdl.wait():
+		case <-c.rdl.Done():
 			return 0, os.ErrDeadlineExceeded
 		}
 	}
@@ -180,7 +179,7 @@ func (c *wsConn) Write(p []byte) (int, error) {
 		}
 		select {
 		case <-time.After(2 * time.Millisecond):
-		case <-c.wdl.wait():
+		case <-c.wdl.Done():
 			return 0, os.ErrDeadlineExceeded
 		}
 	}
@@ -191,7 +190,7 @@ func (c *wsConn) Write(p []byte) (int, error) {
 		return 0, closedWrite(err)
 	}
 	select {
-	case <-c.wdl.wait():
+	case <-c.wdl.Done():
 		return 0, os.ErrDeadlineExceeded
 	default:
 	}
@@ -245,57 +244,9 @@ func (c *wsConn) LocalAddr() net.Addr  { return wsAddr("browser") }
 func (c *wsConn) RemoteAddr() net.Addr { return wsAddr(c.url) }
 
 func (c *wsConn) SetDeadline(t time.Time) error {
-	c.rdl.set(t)
-	c.wdl.set(t)
+	c.rdl.Set(t)
+	c.wdl.Set(t)
 	return nil
 }
-func (c *wsConn) SetReadDeadline(t time.Time) error  { c.rdl.set(t); return nil }
-func (c *wsConn) SetWriteDeadline(t time.Time) error { c.wdl.set(t); return nil }
-
-// connDeadline is a read or write deadline: wait returns a channel closed
-// once it has passed.
-type connDeadline struct {
-	mu    sync.Mutex
-	timer *time.Timer
-	ch    chan struct{}
-}
-
-func (d *connDeadline) init() { d.ch = make(chan struct{}) }
-
-func (d *connDeadline) wait() <-chan struct{} {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.ch
-}
-
-func (d *connDeadline) set(t time.Time) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.timer != nil {
-		d.timer.Stop()
-		d.timer = nil
-	}
-	select {
-	case <-d.ch:
-		d.ch = make(chan struct{})
-	default:
-	}
-	if t.IsZero() {
-		return
-	}
-	ch := d.ch
-	dur := time.Until(t)
-	if dur <= 0 {
-		close(ch)
-		return
-	}
-	d.timer = time.AfterFunc(dur, func() {
-		d.mu.Lock()
-		defer d.mu.Unlock()
-		select {
-		case <-ch:
-		default:
-			close(ch)
-		}
-	})
-}
+func (c *wsConn) SetReadDeadline(t time.Time) error  { c.rdl.Set(t); return nil }
+func (c *wsConn) SetWriteDeadline(t time.Time) error { c.wdl.Set(t); return nil }
