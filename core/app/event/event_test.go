@@ -126,3 +126,37 @@ func TestMarshalModel(t *testing.T) {
 }
 
 var errTest = errors.New("test")
+
+// TestNotice: a Notice's words travel in its JSON form as "notice", and
+// an offer from a sender claiming another's name carries its warning.
+func TestNotice(t *testing.T) {
+	var n Notice = CodeLonger{Digits: 8, Wrong: 12, Days: 90}
+	b, err := Marshal(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	want := "The code is 8 digits, not 6: 12 wrong codes were tried on this device, so someone may have been guessing. Codes get shorter after 90 days without a wrong one."
+	if got["event"] != "code_longer" || got["digits"] != float64(8) || got["notice"] != want {
+		t.Errorf("code_longer's JSON form: %s", b)
+	}
+	if b, _ := Marshal(CodesStopped{Wrong: 12}); strings.Contains(string(b), "notice") {
+		t.Errorf("an event that is no Notice has words: %s", b)
+	}
+
+	o := Offer{PeerName: "Ann's phone", PeerFingerprint: "AAAA-BBBB", SameNameAs: []string{"CCCC-DDDD"}}
+	if w := o.SameNameWarning(); !strings.Contains(w, `"Ann's phone"`) || !strings.Contains(w, "CCCC-DDDD") || !strings.Contains(w, "this one's fingerprint is AAAA-BBBB") {
+		t.Errorf("the same-name warning: %q", w)
+	}
+	b, _ = Marshal(o)
+	if err := json.Unmarshal(b, &got); err != nil || got["warning"] != o.SameNameWarning() {
+		t.Errorf("an offer under another's name: %s", b)
+	}
+	o.SameNameAs = nil
+	if b, _ := Marshal(o); strings.Contains(string(b), "warning") || o.SameNameWarning() != "" {
+		t.Errorf("an offer under its own name warns: %s", b)
+	}
+}

@@ -6,7 +6,8 @@ import (
 	"strconv"
 )
 
-// Marshal returns ev's one JSON form: {"event":NAME, ...its fields}.
+// Marshal returns ev's one JSON form: {"event":NAME, ...its fields},
+// and a Notice's words last, as "notice".
 func Marshal(ev Event) ([]byte, error) {
 	if ev == nil {
 		return nil, fmt.Errorf("encoding an event: nil")
@@ -18,7 +19,7 @@ func Marshal(ev Event) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encoding event %s: %w", ev.Type(), err)
 	}
-	return named(ev.Type(), b), nil
+	return withNotice(ev, named(ev.Type(), b)), nil
 }
 
 // MarshalFor is ev's JSON form for a front end that runs several

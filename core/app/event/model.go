@@ -195,7 +195,10 @@ func (o Offer) MarshalJSON() ([]byte, error) {
 	if p.Entries == nil {
 		p.Entries = []Entry{}
 	}
-	b, err := json.Marshal(p)
+	b, err := json.Marshal(struct {
+		plain
+		Warning string `json:"warning,omitempty"` // SameNameWarning
+	}{p, o.SameNameWarning()})
 	if err != nil {
 		return nil, fmt.Errorf("encoding event offer: %w", err)
 	}
