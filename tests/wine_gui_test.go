@@ -17,6 +17,12 @@ package tests
 // bin/ferry-gui.exe first, and the cgo packages (Fyne, GLFW; minutes on a
 // cold cache) come from the build cache.
 //
+// Wine 8.0 also lacks AF_UNIX sockets (socket() answers WSAEAFNOSUPPORT,
+// "winapi error #10047"), which Windows 10 1803 and later have: the
+// app's single-instance socket (gui/ui's Claim) cannot listen, the app
+// logs it and runs on, and a second ferry-gui here would open a second
+// window. Nothing here starts a second one, so no workaround is needed.
+//
 // What is written beforehand, where the Windows app keeps it:
 //   - the app's settings, Fyne's preferences.json under
 //     %APPDATA%\fyne\io.github.ferry-project.ferry (gui/ui's keys): the
