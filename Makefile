@@ -112,8 +112,11 @@ race:
 	$(GO) test -race -short -count=1 -timeout 15m $(CORE) ./gui/ui ./mobile
 
 # End-to-end: real processes in network namespaces, and the real window
-# under Xvfb (needs bin/ferry-gui).
-e2e: ferry ferry-gui
+# under Xvfb (needs bin/ferry-gui). bin/ferry-gui.exe is built first too:
+# the Windows app's test under Wine (tests/wine_gui_test.go) builds it
+# again with one file more, and the cgo packages, minutes of compiling
+# when cold, then come from the build cache.
+e2e: ferry ferry-gui ferry-gui-windows
 	$(GO) test -count=1 -timeout 20m ./tests/... ./gui/xvfb
 
 mobile-check:
@@ -185,7 +188,8 @@ dist-check: dist
 
 # The desktop app for Windows, cross-built with Debian's mingw-w64 (Fyne
 # needs cgo there too). -H windowsgui: no console window behind the app.
-ferry-gui-windows:
+# The page's WebAssembly first, as for ferry-gui: the app embeds it.
+ferry-gui-windows: wasm
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc \
 		$(GO) build -trimpath -ldflags '$(LDFLAGS) -H windowsgui' -o $(BIN)/ferry-gui.exe ./gui/ferry-gui
 

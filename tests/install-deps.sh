@@ -17,14 +17,16 @@ fi
 
 pkgs=(
 	"${gui_pkgs[@]}"
-	# rendering the real window in tests
-	xvfb xauth imagemagick
+	# rendering the real window in tests; xwininfo (x11-utils) finds it
+	xvfb xauth imagemagick x11-utils
 	# network namespaces, veth pairs and tc for end-to-end tests
 	iproute2
 	# a standard DNS-SD browser for the mDNS interop test
 	python3-zeroconf
-	# the Windows build run under Wine, and cgo cross-builds for Windows
-	wine64 mingw-w64
+	# the Windows build run under Wine, and cgo cross-builds for Windows;
+	# Mesa's llvmpipe draws the Windows app's OpenGL window under Xvfb
+	# (libwine only recommends it)
+	wine64 mingw-w64 libgl1-mesa-dri
 	# loop-mounted vfat, exFAT and ext4 casefold images for the name tests
 	dosfstools exfatprogs e2fsprogs
 	# the same as FUSE mounts where the kernel has no vfat or exFAT driver

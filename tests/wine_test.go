@@ -122,7 +122,20 @@ func findWine() (wine64, server string, ok bool) {
 	return "", "", false
 }
 
-func newWine(t *testing.T) *wine {
+// wineStep is one part of a Wine test's setup; newWine runs them side by
+// side and reports how long each took.
+type wineStep struct {
+	what string
+	do   func() error
+}
+
+// newWine makes a Wine prefix in the test's temporary folder, with
+// ferry.exe built and the bcryptprimitives.dll shim installed (workaround
+// 1). Its processes see display as DISPLAY ("": none, as for the CLI).
+// more returns the test's own setup steps (builds, mostly), which run
+// beside the prefix's making; dir is the test's folder for what they
+// write.
+func newWine(t *testing.T, display string, more func(w *wine, dir string) []wineStep) *wine {
 	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
 		t.Skip("the windows build runs under Wine on linux/amd64 only")
 	}
@@ -131,7 +144,12 @@ func newWine(t *testing.T) *wine {
 	}
 	wine64, server, ok := findWine()
 	if !ok {
-		t.Skip("wine64 is not installed (tests/install-deps.sh installs it as root): the windows build cannot run here")
+		// As root make test has installed it: missing, it fails, as
+		// testkit.NeedTool does for a tool on PATH.
+		if os.Geteuid() == 0 {
+			t.Fatal("wine64 is not installed, and the windows build runs under it: tests/install-deps.sh installs it")
+		}
+		t.Skip("not root (as root, where make test installs it, this fails): wine64 is not installed, and the windows build runs under it")
 	}
 	testkit.NeedTool(t, "x86_64-w64-mingw32-gcc", "the cgo build for Windows")
 	dir := t.TempDir()
@@ -143,17 +161,13 @@ func newWine(t *testing.T) *wine {
 		// No Mono or Gecko install prompt, no menu entries: a faster first start.
 		"WINEDLLOVERRIDES=mscoree,mshtml=;winemenubuilder.exe=d",
 		"LANG=C.UTF-8", "LC_ALL=C.UTF-8", // workaround 4
-		"DISPLAY=",
+		"DISPLAY=" + display,
 		// Wine links the prefix's Desktop, Downloads and the rest to
 		// folders of $HOME: a home of its own keeps it out of root's.
 		"HOME=" + filepath.Join(dir, "home"),
 	}
 
 	w.exe = filepath.Join(dir, "ferry.exe")
-	w.tests = filepath.Join(dir, "platform.test.exe")
-	w.cli = filepath.Join(dir, "cli.test.exe")
-	w.names = filepath.Join(dir, "transfer.test.exe")
-	w.place = filepath.Join(dir, "place.test.exe")
 	dll := filepath.Join(dir, "bcryptprimitives.dll")
 	src, err := filepath.Abs(filepath.Join("wine", "bcryptprimitives.c"))
 	if err != nil {
@@ -169,24 +183,9 @@ func newWine(t *testing.T) *wine {
 	// serves the whole test, so each ferry.exe start skips starting one;
 	// it is killed at cleanup with everything it ran.
 	t.Cleanup(func() { w.raw(w.server, "-k").Run() })
-	steps := []struct {
-		what string
-		do   func() error
-	}{
-		{"built ferry.exe and the test binaries of core/platform, core/transfer, core/place and cli/ferry for windows/amd64", func() error {
-			if err := w.build(dir, "cli/ferry", "main", "build", "-o", w.exe, "./cli/ferry"); err != nil {
-				return err
-			}
-			if err := w.build(dir, "cli/ferry", "main", "test", "-c", "-o", w.cli, "./cli/ferry"); err != nil {
-				return err
-			}
-			if err := w.build(dir, "core/transfer", "transfer", "test", "-c", "-o", w.names, "./core/transfer"); err != nil {
-				return err
-			}
-			if err := w.build(dir, "core/place", "place", "test", "-c", "-o", w.place, "./core/place"); err != nil {
-				return err
-			}
-			return w.build(dir, "core/platform", "platform", "test", "-c", "-o", w.tests, "./core/platform")
+	steps := []wineStep{
+		{"built ferry.exe for windows/amd64", func() error {
+			return w.build(dir, "cli/ferry", "main", false, "build", "-o", w.exe, "./cli/ferry")
 		}},
 		{"built the bcryptprimitives.dll shim", func() error {
 			out, err := exec.Command("x86_64-w64-mingw32-gcc", "-O2", "-shared", "-s", "-o", dll, src, "-ladvapi32").CombinedOutput()
@@ -218,6 +217,9 @@ func newWine(t *testing.T) *wine {
 			return w.run("making the Wine prefix (second try)", "env", "WINEDEBUG=err+all", w.wine64, "wineboot", "--init")
 		}},
 	}
+	if more != nil {
+		steps = append(steps, more(w, dir)...)
+	}
 	errs := make(chan error, len(steps))
 	for _, st := range steps {
 		go func() {
@@ -247,16 +249,43 @@ func newWine(t *testing.T) *wine {
 	return w
 }
 
+// cliTestBinaries builds the Windows test binaries that
+// TestWindowsCLIUnderWine runs under Wine.
+func cliTestBinaries(w *wine, dir string) []wineStep {
+	w.tests = filepath.Join(dir, "platform.test.exe")
+	w.cli = filepath.Join(dir, "cli.test.exe")
+	w.names = filepath.Join(dir, "transfer.test.exe")
+	w.place = filepath.Join(dir, "place.test.exe")
+	return []wineStep{{"built the test binaries of core/platform, core/transfer, core/place and cli/ferry for windows/amd64", func() error {
+		if err := w.build(dir, "cli/ferry", "main", false, "test", "-c", "-o", w.cli, "./cli/ferry"); err != nil {
+			return err
+		}
+		if err := w.build(dir, "core/transfer", "transfer", false, "test", "-c", "-o", w.names, "./core/transfer"); err != nil {
+			return err
+		}
+		if err := w.build(dir, "core/place", "place", false, "test", "-c", "-o", w.place, "./core/place"); err != nil {
+			return err
+		}
+		return w.build(dir, "core/platform", "platform", false, "test", "-c", "-o", w.tests, "./core/platform")
+	}}}
+}
+
 // build cross-builds pkg for windows/amd64 with the release build's
-// flags (pure Go, -trimpath: the packages are the ones make lint vetted
-// and make dist builds, shared in the build cache), plus the overlay file
-// of workaround 2 in pkgDir.
-func (w *wine) build(dir, pkgDir, pkgName string, args ...string) error {
+// flags, plus the overlay file of workaround 2 in pkgDir. Pure Go and
+// -trimpath, the packages are the ones make lint vetted and make dist
+// builds, shared in the build cache; with gui, cgo with mingw-w64 and
+// -H windowsgui, as make ferry-gui-windows builds the desktop app, so the
+// cgo packages it compiled (Fyne, GLFW: minutes cold) come from the cache
+// and only the overlaid main package is compiled again.
+func (w *wine) build(dir, pkgDir, pkgName string, gui bool, args ...string) error {
 	root, err := filepath.Abs("..")
 	if err != nil {
 		return err
 	}
-	extra := filepath.Join(dir, pkgName+"_"+args[0]+"_wine.go")
+	// Named by folder and go command: builds run side by side, and
+	// two of them may not share a file.
+	base := strings.ReplaceAll(pkgDir, "/", "_") + "_" + args[0]
+	extra := filepath.Join(dir, base+"_wine.go")
 	if err := os.WriteFile(extra, fmt.Appendf(nil, deleteatFallback, pkgName), 0o644); err != nil {
 		return err
 	}
@@ -264,15 +293,20 @@ func (w *wine) build(dir, pkgDir, pkgName string, args ...string) error {
 	if args[0] == "test" {
 		name = "zz_wine_windows_test.go"
 	}
-	overlay := filepath.Join(dir, pkgName+"_"+args[0]+"_overlay.json")
+	overlay := filepath.Join(dir, base+"_overlay.json")
 	ov := fmt.Sprintf(`{"Replace":{%q:%q}}`, filepath.Join(root, pkgDir, name), extra)
 	if err := os.WriteFile(overlay, []byte(ov), 0o644); err != nil {
 		return err
 	}
-	full := append([]string{args[0], "-trimpath", "-overlay", overlay, "-ldflags=-checklinkname=0"}, args[1:]...)
+	ldflags, env := "-ldflags=-checklinkname=0", []string{"GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0"}
+	if gui {
+		ldflags = "-ldflags=-checklinkname=0 -s -w -H windowsgui"
+		env = []string{"GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=1", "CC=x86_64-w64-mingw32-gcc"}
+	}
+	full := append([]string{args[0], "-trimpath", "-overlay", overlay, ldflags}, args[1:]...)
 	cmd := exec.Command("go", full...)
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0")
+	cmd.Env = append(os.Environ(), env...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("go %v: %v\n%s", full, err, out)
 	}
@@ -357,7 +391,7 @@ func timed(t *testing.T, what string, f func()) {
 
 func TestWindowsCLIUnderWine(t *testing.T) {
 	began := time.Now()
-	w := newWine(t)
+	w := newWine(t, "", cliTestBinaries)
 	linuxHome := t.TempDir()
 	listen := func() string { return "127.0.0.1:" + freePort(t) }
 
