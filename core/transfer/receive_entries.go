@@ -72,7 +72,7 @@ func (s *rsession) confirm(i int, o event.Outcome, savedAs string) {
 // (with Overwrite) if replaced.
 func (s *rsession) confirmReplaced(i int, o event.Outcome, savedAs string, replaced bool) {
 	s.meter.entry()
-	ed := event.EntryDone{Entry: s.entries[i].Entry, Outcome: o, SavedAs: savedAs, Replaced: replaced, Session: s.id}
+	ed := event.EntryDone{Entry: *s.entries[i].Entry, Outcome: o, SavedAs: savedAs, Replaced: replaced, Session: s.id}
 	s.sum.Entries = append(s.sum.Entries, ed)
 	s.ev.emit(ed)
 	s.send(wire.MsgConfirm, wire.Confirm{Index: i, Outcome: o, SavedAs: savedAs}.Encode())
@@ -132,7 +132,7 @@ func (in *incoming) abandon() {
 // startEntry checks where the sender begins entry i (at 0, or where this
 // end offered to resume) and opens what its bytes go to.
 func (s *rsession) startEntry(i int, off int64) (*incoming, event.Outcome, error) {
-	e := s.entries[i].Entry
+	e := *s.entries[i].Entry
 	p := s.entries[i].plan
 	in := &incoming{i: i, e: e, h: &s.hash, left: e.Size - off}
 	in.h.Reset()
@@ -306,7 +306,7 @@ func sinkError(err error) error { return forPeer(err, reasonUnwritable) }
 
 // saveText writes a received text through a partial file, like a file.
 func (s *rsession) saveText(i int, text []byte) (string, error) {
-	e, part := s.entries[i].Entry, s.partPath(i)
+	e, part := *s.entries[i].Entry, s.partPath(i)
 	if !s.claimPart(part) {
 		part = s.dest.SpareName() // another session saves the same text
 		s.claimPart(part)
