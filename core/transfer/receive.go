@@ -41,11 +41,14 @@ type rsession struct {
 	peekDone      chan struct{}
 	declineReason string
 
-	buf     []byte
-	hash    hasher      // the current entry's, reused from entry to entry
-	dest    *place.Dest // nil with a Sink
-	sink    Sink        // cfg.Sink once it was told of an entry: End is owed
-	entries []rentry    // the offer's, in its order
+	buf  []byte
+	hash hasher      // the current entry's, reused from entry to entry
+	dest *place.Dest // nil with a Sink
+	// tops maps the offer's top-level folders whose names were taken to
+	// the names they go under (place.MapTops); nil with a Sink.
+	tops    map[string]string
+	sink    Sink     // cfg.Sink once it was told of an entry: End is owed
+	entries []rentry // the offer's, in its order
 	meter   *meter
 	sum     event.Summary
 	start   time.Time
@@ -56,13 +59,10 @@ type rsession struct {
 // to its confirmation. Its Entry is the decoded offer's, which the offer
 // event shares, not a copy: for the largest offer (100,000 entries) a
 // copy would hold a second 6 MiB beside the first, and nothing on either
-// side writes an offered entry.
+// side writes an offered entry. Where it goes is not kept either
+// (rsession.final): it is its path but for a renamed top-level folder.
 type rentry struct {
 	*event.Entry
-	// final is where it goes under the destination: its path, with its
-	// top-level folder renamed when that name is taken (place.MapTops),
-	// computed once from the offer; its path with a Sink.
-	final string
 	// partial is the size of a file's partial file when the offer came
 	// (-1: none). Its name is not kept: one per entry of the largest
 	// offer would hold megabytes, and partPath computes it when needed.
@@ -187,7 +187,7 @@ func (s *rsession) exchange(ctx context.Context) error {
 	}
 	s.entries = make([]rentry, len(om.Entries))
 	for i := range om.Entries {
-		s.entries[i] = rentry{Entry: &om.Entries[i], final: om.Entries[i].Path, partial: -1}
+		s.entries[i] = rentry{Entry: &om.Entries[i], partial: -1}
 	}
 	if s.cfg.Sink == nil {
 		if err := s.openFolder(om.Entries); err != nil {
@@ -271,19 +271,24 @@ func (s *rsession) openFolder(offered []event.Entry) error {
 		return forPeer(err, reasonUnwritable)
 	}
 	s.rcv.shared.open()
-	tops, err := s.dest.MapTops(folders(offered))
-	if err != nil {
+	if s.tops, err = s.dest.MapTops(folders(offered)); err != nil {
 		return forPeer(fmt.Errorf("refusing the offer: %w", err), reasonUnwritable)
 	}
 	for i := range s.entries {
 		e := &s.entries[i]
-		e.final = place.FinalPath(e.Path, tops)
 		if e.Kind == event.KindFile {
 			e.partial = s.dest.RegularSize(s.partPath(i))
 		}
 	}
 	_, err = s.checkSpace(s.rcv.shared.othersPending(&s.held.left))
 	return err
+}
+
+// final is where entry i goes under the destination: its path, with its
+// top-level folder renamed when that name was taken; its path with a
+// Sink.
+func (s *rsession) final(i int) string {
+	return place.FinalPath(s.entries[i].Path, s.tops)
 }
 
 // partPath names entry i's partial file.
@@ -422,7 +427,7 @@ func (s *rsession) prepare(ctx context.Context) error {
 		}
 		switch e.Kind {
 		case event.KindDir:
-			existed, err := s.dest.Mkdir(e.final, e.Mode)
+			existed, err := s.dest.Mkdir(s.final(i), e.Mode)
 			if err != nil {
 				return err
 			}
@@ -433,7 +438,7 @@ func (s *rsession) prepare(ctx context.Context) error {
 			continue
 		}
 		total += e.Size
-		if s.dest.RegularSize(e.final) == e.Size {
+		if s.dest.RegularSize(s.final(i)) == e.Size {
 			// Only that a file of this size is here goes out; whether it
 			// is the same is checked here, against the sender's hash.
 			ans.Items = append(ans.Items, wire.AnswerItem{Index: i, Action: wire.ActHave, Offset: e.Size})
@@ -476,7 +481,7 @@ func (s *rsession) matchHaves(ctx context.Context, haves []int) error {
 		h := &s.hash
 		h.Reset()
 		e := &s.entries[i]
-		err := hashPrefix(ctx, s.dest, e.final, e.Size, h, s.buf, s.timers)
+		err := hashPrefix(ctx, s.dest, s.final(i), e.Size, h, s.buf, s.timers)
 		if ctx.Err() != nil {
 			return cancelError(ctx)
 		}

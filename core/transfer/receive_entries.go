@@ -51,7 +51,7 @@ func (s *rsession) receive(ctx context.Context) error {
 			}
 			e := &s.entries[i]
 			s.sum.SkippedBytes += e.Size
-			s.confirm(i, event.Skipped, e.final)
+			s.confirm(i, event.Skipped, s.final(i))
 			i++
 		case wire.MsgFinish:
 			if i != len(s.entries) {
@@ -292,7 +292,7 @@ func (s *rsession) keep(in *incoming, outcome event.Outcome) error {
 	if err != nil {
 		return fmt.Errorf("finishing %q: %w", e.Path, place.DiskError(err))
 	}
-	saved, replaced, err := s.dest.Place(in.part, s.entries[in.i].final)
+	saved, replaced, err := s.dest.Place(in.part, s.final(in.i))
 	if err != nil {
 		return fmt.Errorf("placing %q: %w", e.Path, err)
 	}
@@ -326,7 +326,7 @@ func (s *rsession) saveText(i int, text []byte) (string, error) {
 	if err := s.dest.Finish(f, part, e.Mode, e.ModTime); err != nil {
 		return "", fmt.Errorf("saving %q: %w", e.Path, place.DiskError(err))
 	}
-	saved, _, err := s.dest.Place(part, s.entries[i].final)
+	saved, _, err := s.dest.Place(part, s.final(i))
 	return saved, err
 }
 
@@ -337,14 +337,14 @@ func (s *rsession) saveText(i int, text []byte) (string, error) {
 func (s *rsession) finish() error {
 	for i := len(s.entries) - 1; i >= 0 && s.dest != nil; i-- {
 		if e := &s.entries[i]; e.Kind == event.KindDir && e.created {
-			if err := s.dest.SetDirTime(e.final, e.ModTime); err != nil {
+			if err := s.dest.SetDirTime(s.final(i), e.ModTime); err != nil {
 				return err
 			}
 		}
 	}
 	for i, e := range s.entries {
 		if e.Kind == event.KindDir {
-			s.confirm(i, event.Created, e.final)
+			s.confirm(i, event.Created, s.final(i))
 		}
 	}
 	s.meter.tick(true)
