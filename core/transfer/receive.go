@@ -49,10 +49,16 @@ type rsession struct {
 	tops    map[string]string
 	sink    Sink     // cfg.Sink once it was told of an entry: End is owed
 	entries []rentry // the offer's, in its order
-	meter   *meter
-	sum     event.Summary
-	start   time.Time
-	held    held // its share of what the sessions writing into Dir share
+	// partials are the sizes of the files' partial files of some bytes
+	// when the offer came, by index. Their names are not kept: one per
+	// entry of the largest offer would hold megabytes, and partPath
+	// computes them when needed.
+	partials map[int]int64
+	created  []bool // by index, the folders this transfer created: their times are set last; nil for none
+	meter    *meter
+	sum      event.Summary
+	start    time.Time
+	held     held // its share of what the sessions writing into Dir share
 }
 
 // rentry is what the receiver knows of one offered entry, from the offer
@@ -60,15 +66,11 @@ type rsession struct {
 // event shares, not a copy: for the largest offer (100,000 entries) a
 // copy would hold a second 6 MiB beside the first, and nothing on either
 // side writes an offered entry. Where it goes is not kept either
-// (rsession.final): it is its path but for a renamed top-level folder.
+// (rsession.final): it is its path but for a renamed top-level folder;
+// nor is what few entries have (rsession.partials and created).
 type rentry struct {
 	*event.Entry
-	// partial is the size of a file's partial file when the offer came
-	// (-1: none). Its name is not kept: one per entry of the largest
-	// offer would hold megabytes, and partPath computes it when needed.
-	partial int64
-	created bool     // a folder this transfer created: its time is set last
-	plan    *planned // what this end answered for it; nil: sent whole
+	plan *planned // what this end answered for it; nil: sent whole
 }
 
 // planned is what the receiver answered for one file.
@@ -187,7 +189,7 @@ func (s *rsession) exchange(ctx context.Context) error {
 	}
 	s.entries = make([]rentry, len(om.Entries))
 	for i := range om.Entries {
-		s.entries[i] = rentry{Entry: &om.Entries[i], partial: -1}
+		s.entries[i] = rentry{Entry: &om.Entries[i]}
 	}
 	if s.cfg.Sink == nil {
 		if err := s.openFolder(om.Entries); err != nil {
@@ -277,7 +279,12 @@ func (s *rsession) openFolder(offered []event.Entry) error {
 	for i := range s.entries {
 		e := &s.entries[i]
 		if e.Kind == event.KindFile {
-			e.partial = s.dest.RegularSize(s.partPath(i))
+			if n := s.dest.RegularSize(s.partPath(i)); n > 0 {
+				if s.partials == nil {
+					s.partials = make(map[int]int64)
+				}
+				s.partials[i] = n
+			}
 		}
 	}
 	_, err = s.checkSpace(s.rcv.shared.othersPending(&s.held.left))
@@ -350,11 +357,11 @@ func (s *rsession) reserveSpace() error {
 // files already hold.
 func (s *rsession) need() int64 {
 	var need int64
-	for _, e := range s.entries {
+	for i, e := range s.entries {
 		if e.Kind == event.KindFile || (e.Kind == event.KindText && s.cfg.SaveText) {
 			need += e.Size
 			if e.Kind == event.KindFile {
-				if n := e.partial; n > 0 {
+				if n := s.partials[i]; n > 0 {
 					need -= min(n, e.Size)
 				}
 			}
@@ -431,7 +438,12 @@ func (s *rsession) prepare(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			s.entries[i].created = !existed
+			if !existed {
+				if s.created == nil {
+					s.created = make([]bool, len(s.entries))
+				}
+				s.created[i] = true
+			}
 			continue
 		case event.KindText:
 			total += e.Size
@@ -446,7 +458,7 @@ func (s *rsession) prepare(ctx context.Context) error {
 			total -= e.Size
 			continue
 		}
-		if k := min(e.partial, e.Size); k > 0 && resumes < maxResumes && s.claimPart(s.partPath(i)) {
+		if k := min(s.partials[i], e.Size); k > 0 && resumes < maxResumes && s.claimPart(s.partPath(i)) {
 			h := newHasher()
 			if err := hashPrefix(ctx, s.dest, s.partPath(i), k, h, s.buf, s.timers); err == nil {
 				it := wire.AnswerItem{Index: i, Action: wire.ActResume, Offset: k}

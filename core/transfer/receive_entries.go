@@ -336,7 +336,7 @@ func (s *rsession) saveText(i int, text []byte) (string, error) {
 // existed keeps its own mode and time.
 func (s *rsession) finish() error {
 	for i := len(s.entries) - 1; i >= 0 && s.dest != nil; i-- {
-		if e := &s.entries[i]; e.Kind == event.KindDir && e.created {
+		if e := &s.entries[i]; e.Kind == event.KindDir && s.created != nil && s.created[i] {
 			if err := s.dest.SetDirTime(s.final(i), e.ModTime); err != nil {
 				return err
 			}
