@@ -3,6 +3,7 @@ package history
 import (
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -92,20 +93,35 @@ func (r *Record) SetOffer(files, folders, texts int, bytes int64, paths []string
 // relative paths, in order, at most maxNames, and how many more there
 // are.
 func TopNames(paths []string) (names []string, more int) {
-	seen := map[string]bool{}
+	// The names past maxNames are counted by sorting them, not with a
+	// set: an offer may have 100,000 top-level names, recorded while the
+	// receiver holds the offer itself, and a slice of them holds a third
+	// of what a map of them did.
+	top := func(p string) string {
+		t, _, _ := strings.Cut(path.Clean(p), "/")
+		return t
+	}
+	n := 0
 	for _, p := range paths {
-		top, _, _ := strings.Cut(path.Clean(p), "/")
-		if seen[top] {
-			continue
-		}
-		seen[top] = true
-		if len(names) < maxNames {
-			names = append(names, top)
-		} else {
-			more++
+		if t := top(p); !slices.Contains(names, t) {
+			if len(names) < maxNames {
+				names = append(names, t)
+			} else {
+				n++
+			}
 		}
 	}
-	return names, more
+	if n == 0 {
+		return names, 0
+	}
+	rest := make([]string, 0, n)
+	for _, p := range paths {
+		if t := top(p); !slices.Contains(names, t) {
+			rest = append(rest, t)
+		}
+	}
+	slices.Sort(rest)
+	return names, len(slices.Compact(rest))
 }
 
 // SavedPaths returns the receiver's top-level paths under dir, from each

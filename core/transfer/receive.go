@@ -41,31 +41,36 @@ type rsession struct {
 	peekDone      chan struct{}
 	declineReason string
 
-	buf     []byte
-	hash    hasher      // the current entry's, reused from entry to entry
-	dest    *place.Dest // nil with a Sink
-	sink    Sink        // cfg.Sink once it was told of an entry: End is owed
-	entries []rentry    // the offer's, in its order
-	meter   *meter
-	sum     event.Summary
-	start   time.Time
-	held    held // its share of what the sessions writing into Dir share
+	buf  []byte
+	hash hasher      // the current entry's, reused from entry to entry
+	dest *place.Dest // nil with a Sink
+	// tops maps the offer's top-level folders whose names were taken to
+	// the names they go under (place.MapTops); nil with a Sink.
+	tops    map[string]string
+	sink    Sink     // cfg.Sink once it was told of an entry: End is owed
+	entries []rentry // the offer's, in its order
+	// partials are the sizes of the files' partial files of some bytes
+	// when the offer came, by index. Their names are not kept: one per
+	// entry of the largest offer would hold megabytes, and partPath
+	// computes them when needed.
+	partials map[int]int64
+	created  []bool // by index, the folders this transfer created: their times are set last; nil for none
+	meter    *meter
+	sum      event.Summary
+	start    time.Time
+	held     held // its share of what the sessions writing into Dir share
 }
 
 // rentry is what the receiver knows of one offered entry, from the offer
-// to its confirmation.
+// to its confirmation. Its Entry is the decoded offer's, which the offer
+// event shares, not a copy: for the largest offer (100,000 entries) a
+// copy would hold a second 6 MiB beside the first, and nothing on either
+// side writes an offered entry. Where it goes is not kept either
+// (rsession.final): it is its path but for a renamed top-level folder;
+// nor is what few entries have (rsession.partials and created).
 type rentry struct {
-	event.Entry
-	// final is where it goes under the destination: its path, with its
-	// top-level folder renamed when that name is taken (place.MapTops),
-	// computed once from the offer; its path with a Sink.
-	final string
-	// partial is the size of a file's partial file when the offer came
-	// (-1: none). Its name is not kept: one per entry of the largest
-	// offer would hold megabytes, and partPath computes it when needed.
-	partial int64
-	created bool     // a folder this transfer created: its time is set last
-	plan    *planned // what this end answered for it; nil: sent whole
+	*event.Entry
+	plan *planned // what this end answered for it; nil: sent whole
 }
 
 // planned is what the receiver answered for one file.
@@ -183,8 +188,8 @@ func (s *rsession) exchange(ctx context.Context) error {
 		offer.SameNameAs = append(offer.SameNameAs, o.fp)
 	}
 	s.entries = make([]rentry, len(om.Entries))
-	for i, e := range om.Entries {
-		s.entries[i] = rentry{Entry: e, final: e.Path, partial: -1}
+	for i := range om.Entries {
+		s.entries[i] = rentry{Entry: &om.Entries[i]}
 	}
 	if s.cfg.Sink == nil {
 		if err := s.openFolder(om.Entries); err != nil {
@@ -268,19 +273,29 @@ func (s *rsession) openFolder(offered []event.Entry) error {
 		return forPeer(err, reasonUnwritable)
 	}
 	s.rcv.shared.open()
-	tops, err := s.dest.MapTops(folders(offered))
-	if err != nil {
+	if s.tops, err = s.dest.MapTops(folders(offered)); err != nil {
 		return forPeer(fmt.Errorf("refusing the offer: %w", err), reasonUnwritable)
 	}
 	for i := range s.entries {
 		e := &s.entries[i]
-		e.final = place.FinalPath(e.Path, tops)
 		if e.Kind == event.KindFile {
-			e.partial = s.dest.RegularSize(s.partPath(i))
+			if n := s.dest.RegularSize(s.partPath(i)); n > 0 {
+				if s.partials == nil {
+					s.partials = make(map[int]int64)
+				}
+				s.partials[i] = n
+			}
 		}
 	}
 	_, err = s.checkSpace(s.rcv.shared.othersPending(&s.held.left))
 	return err
+}
+
+// final is where entry i goes under the destination: its path, with its
+// top-level folder renamed when that name was taken; its path with a
+// Sink.
+func (s *rsession) final(i int) string {
+	return place.FinalPath(s.entries[i].Path, s.tops)
 }
 
 // partPath names entry i's partial file.
@@ -342,11 +357,11 @@ func (s *rsession) reserveSpace() error {
 // files already hold.
 func (s *rsession) need() int64 {
 	var need int64
-	for _, e := range s.entries {
+	for i, e := range s.entries {
 		if e.Kind == event.KindFile || (e.Kind == event.KindText && s.cfg.SaveText) {
 			need += e.Size
 			if e.Kind == event.KindFile {
-				if n := e.partial; n > 0 {
+				if n := s.partials[i]; n > 0 {
 					need -= min(n, e.Size)
 				}
 			}
@@ -410,7 +425,7 @@ func (s *rsession) prepare(ctx context.Context) error {
 			// A sink neither resumes nor skips: every file is taken whole.
 			if e.Kind == event.KindDir {
 				s.sink = s.cfg.Sink
-				if err := s.sink.Folder(e.Entry); err != nil {
+				if err := s.sink.Folder(*e.Entry); err != nil {
 					return sinkError(fmt.Errorf("creating folder %q: %w", e.Path, err))
 				}
 			}
@@ -419,18 +434,23 @@ func (s *rsession) prepare(ctx context.Context) error {
 		}
 		switch e.Kind {
 		case event.KindDir:
-			existed, err := s.dest.Mkdir(e.final, e.Mode)
+			existed, err := s.dest.Mkdir(s.final(i), e.Mode)
 			if err != nil {
 				return err
 			}
-			s.entries[i].created = !existed
+			if !existed {
+				if s.created == nil {
+					s.created = make([]bool, len(s.entries))
+				}
+				s.created[i] = true
+			}
 			continue
 		case event.KindText:
 			total += e.Size
 			continue
 		}
 		total += e.Size
-		if s.dest.RegularSize(e.final) == e.Size {
+		if s.dest.RegularSize(s.final(i)) == e.Size {
 			// Only that a file of this size is here goes out; whether it
 			// is the same is checked here, against the sender's hash.
 			ans.Items = append(ans.Items, wire.AnswerItem{Index: i, Action: wire.ActHave, Offset: e.Size})
@@ -438,7 +458,7 @@ func (s *rsession) prepare(ctx context.Context) error {
 			total -= e.Size
 			continue
 		}
-		if k := min(e.partial, e.Size); k > 0 && resumes < maxResumes && s.claimPart(s.partPath(i)) {
+		if k := min(s.partials[i], e.Size); k > 0 && resumes < maxResumes && s.claimPart(s.partPath(i)) {
 			h := newHasher()
 			if err := hashPrefix(ctx, s.dest, s.partPath(i), k, h, s.buf, s.timers); err == nil {
 				it := wire.AnswerItem{Index: i, Action: wire.ActResume, Offset: k}
@@ -473,7 +493,7 @@ func (s *rsession) matchHaves(ctx context.Context, haves []int) error {
 		h := &s.hash
 		h.Reset()
 		e := &s.entries[i]
-		err := hashPrefix(ctx, s.dest, e.final, e.Size, h, s.buf, s.timers)
+		err := hashPrefix(ctx, s.dest, s.final(i), e.Size, h, s.buf, s.timers)
 		if ctx.Err() != nil {
 			return cancelError(ctx)
 		}

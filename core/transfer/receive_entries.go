@@ -51,7 +51,7 @@ func (s *rsession) receive(ctx context.Context) error {
 			}
 			e := &s.entries[i]
 			s.sum.SkippedBytes += e.Size
-			s.confirm(i, event.Skipped, e.final)
+			s.confirm(i, event.Skipped, s.final(i))
 			i++
 		case wire.MsgFinish:
 			if i != len(s.entries) {
@@ -72,7 +72,7 @@ func (s *rsession) confirm(i int, o event.Outcome, savedAs string) {
 // (with Overwrite) if replaced.
 func (s *rsession) confirmReplaced(i int, o event.Outcome, savedAs string, replaced bool) {
 	s.meter.entry()
-	ed := event.EntryDone{Entry: s.entries[i].Entry, Outcome: o, SavedAs: savedAs, Replaced: replaced, Session: s.id}
+	ed := event.EntryDone{Entry: *s.entries[i].Entry, Outcome: o, SavedAs: savedAs, Replaced: replaced, Session: s.id}
 	s.sum.Entries = append(s.sum.Entries, ed)
 	s.ev.emit(ed)
 	s.send(wire.MsgConfirm, wire.Confirm{Index: i, Outcome: o, SavedAs: savedAs}.Encode())
@@ -132,7 +132,7 @@ func (in *incoming) abandon() {
 // startEntry checks where the sender begins entry i (at 0, or where this
 // end offered to resume) and opens what its bytes go to.
 func (s *rsession) startEntry(i int, off int64) (*incoming, event.Outcome, error) {
-	e := s.entries[i].Entry
+	e := *s.entries[i].Entry
 	p := s.entries[i].plan
 	in := &incoming{i: i, e: e, h: &s.hash, left: e.Size - off}
 	in.h.Reset()
@@ -292,7 +292,7 @@ func (s *rsession) keep(in *incoming, outcome event.Outcome) error {
 	if err != nil {
 		return fmt.Errorf("finishing %q: %w", e.Path, place.DiskError(err))
 	}
-	saved, replaced, err := s.dest.Place(in.part, s.entries[in.i].final)
+	saved, replaced, err := s.dest.Place(in.part, s.final(in.i))
 	if err != nil {
 		return fmt.Errorf("placing %q: %w", e.Path, err)
 	}
@@ -306,7 +306,7 @@ func sinkError(err error) error { return forPeer(err, reasonUnwritable) }
 
 // saveText writes a received text through a partial file, like a file.
 func (s *rsession) saveText(i int, text []byte) (string, error) {
-	e, part := s.entries[i].Entry, s.partPath(i)
+	e, part := *s.entries[i].Entry, s.partPath(i)
 	if !s.claimPart(part) {
 		part = s.dest.SpareName() // another session saves the same text
 		s.claimPart(part)
@@ -326,7 +326,7 @@ func (s *rsession) saveText(i int, text []byte) (string, error) {
 	if err := s.dest.Finish(f, part, e.Mode, e.ModTime); err != nil {
 		return "", fmt.Errorf("saving %q: %w", e.Path, place.DiskError(err))
 	}
-	saved, _, err := s.dest.Place(part, s.entries[i].final)
+	saved, _, err := s.dest.Place(part, s.final(i))
 	return saved, err
 }
 
@@ -336,15 +336,15 @@ func (s *rsession) saveText(i int, text []byte) (string, error) {
 // existed keeps its own mode and time.
 func (s *rsession) finish() error {
 	for i := len(s.entries) - 1; i >= 0 && s.dest != nil; i-- {
-		if e := &s.entries[i]; e.Kind == event.KindDir && e.created {
-			if err := s.dest.SetDirTime(e.final, e.ModTime); err != nil {
+		if e := &s.entries[i]; e.Kind == event.KindDir && s.created != nil && s.created[i] {
+			if err := s.dest.SetDirTime(s.final(i), e.ModTime); err != nil {
 				return err
 			}
 		}
 	}
 	for i, e := range s.entries {
 		if e.Kind == event.KindDir {
-			s.confirm(i, event.Created, e.final)
+			s.confirm(i, event.Created, s.final(i))
 		}
 	}
 	s.meter.tick(true)

@@ -2,6 +2,7 @@ package transfer
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/place"
@@ -13,7 +14,10 @@ import (
 // target, case-sensitive or not, so that an offer that works once works
 // everywhere and no two entries can land on one file.
 func validateEntries(entries []event.Entry) error {
-	seen := make(map[string]int, len(entries))
+	// A set of keys, not a map from key to entry: the largest offer has
+	// 100,000 of them, and an index each would add a third. The entry a
+	// key clashes with is looked for only when one does.
+	seen := make(map[string]struct{}, len(entries))
 	dirs := make(map[string]bool)
 	fold := place.NewFolding()
 	for i, e := range entries {
@@ -24,13 +28,14 @@ func validateEntries(entries []event.Entry) error {
 			return fmt.Errorf("entry %d: %q comes before its folder %q: %w", i, e.Path, parent, ErrProtocol)
 		}
 		key := fold.Key(e.Path)
-		if j, dup := seen[key]; dup {
+		if _, dup := seen[key]; dup {
+			j := slices.IndexFunc(entries[:i], func(o event.Entry) bool { return fold.Key(o.Path) == key })
 			if entries[j].Path == e.Path {
 				return fmt.Errorf("entry %d: %q offered twice: %w", i, e.Path, ErrRefusedPath)
 			}
 			return fmt.Errorf("entry %d: %q and %q are one name on case-insensitive or normalizing file systems: %w", i, entries[j].Path, e.Path, ErrRefusedPath)
 		}
-		seen[key] = i
+		seen[key] = struct{}{}
 		if e.Kind == event.KindDir {
 			dirs[e.Path] = true
 		}
