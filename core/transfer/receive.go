@@ -369,15 +369,8 @@ func (s *rsession) decideOffer(ctx context.Context, offer event.Offer) (bool, er
 		s.declineReason = "declined by policy"
 		return false, nil
 	}
-	decide := s.rcv.ask(s.id)
+	decide := s.rcv.ask(s.id) // a question of its own: no earlier answer counts
 	defer s.rcv.answered(s.id)
-	for drained := false; !drained; { // an answer left from an earlier offer does not count
-		select {
-		case <-decide:
-		default:
-			drained = true
-		}
-	}
 	s.ev.emit(offer)
 	select {
 	case yes := <-decide:
