@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/dial"
 	"github.com/ferry-project/ferry/core/fanout"
 )
 
@@ -104,7 +105,7 @@ func SendMany(ctx context.Context, cfg ManyConfig) ([]ManyResult, ManyStats) {
 			defer sc.gate.arrive()
 			sum, err := session(ctx, sc)
 			hub.Leave(i)
-			results[i] = ManyResult{Addr: firstAddr(sc.Addrs), Summary: sum, Err: err, ReadAgain: hub.Again(i)}
+			results[i] = ManyResult{Addr: dial.FirstAddr(sc.Addrs), Summary: sum, Err: err, ReadAgain: hub.Again(i)}
 		}()
 	}
 	wg.Wait()
@@ -124,7 +125,7 @@ func sendOne(ctx context.Context, cfg ManyConfig) ([]ManyResult, ManyStats) {
 		sc.OnEvent = func(ev event.Event) { on(0, ev) }
 	}
 	sum, err := session(ctx, sc)
-	return []ManyResult{{Addr: firstAddr(sc.Addrs), Summary: sum, Err: err}}, ManyStats{DiskRead: sc.read.Load()}
+	return []ManyResult{{Addr: dial.FirstAddr(sc.Addrs), Summary: sum, Err: err}}, ManyStats{DiskRead: sc.read.Load()}
 }
 
 // serialized calls f (when set) one event at a time, across sessions.
