@@ -79,7 +79,14 @@ type ManyStats struct {
 func SendMany(ctx context.Context, cfg ManyConfig) ([]ManyResult, ManyStats) {
 	n := len(cfg.To)
 	if n == 1 {
-		return sendOne(ctx, cfg)
+		sc := cfg.To[0]
+		sc.Items, sc.OnEvent = cfg.Items, nil
+		if on := cfg.OnEvent; on != nil {
+			sc.OnEvent = func(ev event.Event) { on(0, ev) }
+		}
+		var read atomic.Int64
+		sum, err := sendOne(ctx, sc, &read)
+		return []ManyResult{{Addr: dial.FirstAddr(sc.Addrs), Summary: sum, Err: err}}, ManyStats{DiskRead: read.Load()}
 	}
 	window := cfg.Window
 	if window <= 0 {
@@ -113,19 +120,12 @@ func SendMany(ctx context.Context, cfg ManyConfig) ([]ManyResult, ManyStats) {
 	return results, ManyStats{DiskRead: hub.Read()}
 }
 
-// sendOne is SendMany to one receiver: a session that shares nothing,
-// so that it reads every byte once, as it goes, and DiskRead is what it
-// read.
-func sendOne(ctx context.Context, cfg ManyConfig) ([]ManyResult, ManyStats) {
-	sc := cfg.To[0]
-	sc.Items = cfg.Items
-	sc.read = new(atomic.Int64)
-	sc.OnEvent = nil
-	if on := cfg.OnEvent; on != nil {
-		sc.OnEvent = func(ev event.Event) { on(0, ev) }
-	}
-	sum, err := session(ctx, sc)
-	return []ManyResult{{Addr: dial.FirstAddr(sc.Addrs), Summary: sum, Err: err}}, ManyStats{DiskRead: sc.read.Load()}
+// sendOne is SendMany's session for one receiver, cfg, with cfg.Items:
+// a session that shares nothing, so that it reads every byte once, as it
+// goes, counted in read when read is not nil.
+func sendOne(ctx context.Context, cfg SendConfig, read *atomic.Int64) (event.Summary, error) {
+	cfg.read = read
+	return session(ctx, cfg)
 }
 
 // serialized calls f (when set) one event at a time, across sessions.

@@ -22,14 +22,11 @@ import (
 // or with an error wrapping the sentinel that says why not (ErrDeclined,
 // ErrCancelled, secure.ErrWrongCode, ...). Cancelling ctx cancels the
 // transfer; a context.WithCancelCause cause is the reason the receiver is
-// told. It is SendMany with one receiver.
+// told. It is SendMany with one receiver, which it calls by the door
+// SendMany takes for one (sendOne), so that a program that sends to one
+// device only (the page's ferry.wasm) links no fan-out.
 func Send(ctx context.Context, cfg SendConfig) (event.Summary, error) {
-	var on func(int, event.Event)
-	if cfg.OnEvent != nil {
-		on = func(_ int, ev event.Event) { cfg.OnEvent(ev) }
-	}
-	res, _ := SendMany(ctx, ManyConfig{Items: cfg.Items, To: []SendConfig{cfg}, OnEvent: on})
-	return res[0].Summary, res[0].Err
+	return sendOne(ctx, cfg, nil)
 }
 
 // session is one receiver's session of SendMany: its connection, or the
