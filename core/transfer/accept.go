@@ -61,30 +61,6 @@ type slots interface {
 	take() bool
 }
 
-// oneSession is Serve's: the first connection through the handshake is
-// its session, and every later one is busy. On a receiver with
-// MaxConcurrent above 1 the session also needs one of the receiver's
-// slots (ServeConn's sessions take them too).
-type oneSession struct {
-	r     *Receiver
-	taken bool
-}
-
-func (o *oneSession) full() (int, bool) {
-	if o.taken {
-		return o.r.running(), true
-	}
-	return o.r.slotsFull()
-}
-
-func (o *oneSession) take() bool {
-	if o.taken || !o.r.takeSlot() {
-		return false
-	}
-	o.taken = true
-	return true
-}
-
 type deadliner interface{ SetDeadline(time.Time) error }
 
 type won struct {

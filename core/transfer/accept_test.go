@@ -335,7 +335,7 @@ func TestEndingServeIsNotBusy(t *testing.T) {
 	}
 	defer r.Close()
 	ctx, cancel := context.WithCancelCause(t.Context())
-	a := r.start(ctx, r.ev, &oneSession{r: r}, 1)
+	a := r.start(ctx, r.ev, &sessionSlots{r: r, left: 1}, 1)
 	a.mu.Lock()
 	a.stopping = true
 	a.mu.Unlock()

@@ -1,8 +1,9 @@
 package transfer
 
-// This file holds what lets one Receiver run several sessions at once
-// (ReceiverConfig.MaxConcurrent, ServeMany): the slots sessions take, the
-// questions open to the person, and what sessions writing into one
+// This file holds the receiver's one loop (serve: Serve is it stopped
+// after one session, ServeMany it unstopped), the places sessions take
+// (ReceiverConfig.MaxConcurrent, 1 by default), the questions open to the
+// person, and what sessions writing into one
 // folder share (shared): the partial files in use, the bytes accepted
 // transfers will still write, and the partial folder's life; and what
 // each session holds of it (held).
@@ -27,6 +28,32 @@ import (
 // several senders fill at once.
 const MaxConcurrentLimit = 4
 
+// Serve is ServeMany told to stop after its first session: it accepts
+// connections until one transfer completes, fails or is declined, and
+// returns its outcome, its Error event already emitted. Handshakes run
+// concurrently, each bounded by core/secure's handshake timeout and the
+// limits on pending connections (see accept.go); one that fails is
+// closed and Serve keeps listening. A wrong code counts against the
+// current code; after maxAttempts wrong codes a new one is picked and
+// CodeChanged emitted. Every wrong code also counts against the
+// receiver's guess budget (core/guess): past its free guesses, codes are
+// held back for a while (CodesHeld), then not checked at all
+// (CodesStopped) until NewCode. A code that the receiver picked is used
+// up by the first handshake that proves it: a new one is picked at once
+// (CodeChanged, reason CodeUsed), so that one code lets in one sender. A
+// sender refused in paired mode (no pin for it here, or its pin for this
+// device stale) is reported with Refused. The first connection through
+// the handshake becomes the transfer; while it runs, every other
+// connection is refused as busy (the sender gets secure.ErrBusy),
+// whatever MaxConcurrent says; with MaxConcurrent above 1 its session
+// takes one of the places ServeConn's sessions take too. Serve returns
+// only after every goroutine it started has ended; handshakes still
+// pending then are closed.
+func (r *Receiver) Serve(ctx context.Context) (sum event.Summary, err error) {
+	defer r.failed(&err)
+	return r.serve(ctx, true)
+}
+
 // ServeMany accepts connections and runs up to MaxConcurrent sessions at
 // once, each as Serve runs its one: its own handshake (code or pins,
 // under the same code, attempt limit and guess budget), offer, question
@@ -46,17 +73,25 @@ const MaxConcurrentLimit = 4
 // With MaxConcurrent 0 or 1 it serves one session after another, as
 // calling Serve in a loop would.
 func (r *Receiver) ServeMany(ctx context.Context) (err error) {
-	defer func() {
-		if err != nil {
-			err = withKind(err)
-			r.ev.emit(event.Error{Err: err})
-		}
-	}()
+	defer r.failed(&err)
+	_, err = r.serve(ctx, false)
+	return err
+}
+
+// serve is the receiver's one loop, Serve's and ServeMany's: it accepts
+// connections and runs each that passes its handshake as a session of
+// its own, while fewer than the receiver's limit run. Told once, it
+// starts one session only, refuses every later connection as busy, and
+// returns that session's outcome when it ends (a sessionFailed error
+// when it failed); until then it alone decides when serve ends (a
+// cancelled ctx or Close end it, and so its outcome). Otherwise it
+// serves until ctx ends or Close, and returns why it stopped.
+func (r *Receiver) serve(ctx context.Context, once bool) (event.Summary, error) {
 	if r.ln == nil {
-		return errors.New("receiver has no listener: it serves only ServeConn")
+		return event.Summary{}, errors.New("receiver has no listener: it serves only ServeConn")
 	}
 	if !r.claim() {
-		return errors.New("receiver is already serving")
+		return event.Summary{}, errors.New("receiver is already serving")
 	}
 	defer r.unclaim()
 	r.tellStopped(r.ev)
@@ -67,34 +102,86 @@ func (r *Receiver) ServeMany(ctx context.Context) (err error) {
 	defer stopLife()
 	var sessions sync.WaitGroup
 	defer sessions.Wait() // after stop below, which cancels ctx: the sessions end
-	a := r.start(ctx, r.ev, receiverSlots{r}, r.slots)
+	sl := &sessionSlots{r: r, left: -1}
+	if once {
+		sl.left = 1
+	}
+	a := r.start(ctx, r.ev, sl, r.slots)
 	defer a.stop(cancel)
+	type outcome struct {
+		sum event.Summary
+		err error
+	}
+	ended := make(chan outcome, 1)
+	won, failed, done := a.won, a.failed, ctx.Done()
 	for {
 		select {
-		case w := <-a.won:
+		case w := <-won:
 			sessions.Add(1)
 			go func() {
 				defer sessions.Done()
 				defer r.releaseSlot()
-				r.session(ctx, w)
+				sum, err := r.session(ctx, w)
+				if once {
+					ended <- outcome{sum, err}
+				}
 			}()
-		case err := <-a.failed:
-			if r.life.Err() != nil { // Close closed the listener
-				return cancelError(r.life)
+			if once {
+				// The session's outcome is serve's: a cancel or a
+				// failing listener now ends it, and it tells.
+				won, failed, done = nil, nil, nil
 			}
-			return fmt.Errorf("accepting a connection: %w", err)
-		case <-ctx.Done():
-			return cancelError(ctx)
+		case o := <-ended:
+			return o.sum, o.err
+		case err := <-failed:
+			if r.life.Err() != nil { // Close closed the listener
+				return event.Summary{}, cancelError(r.life)
+			}
+			return event.Summary{}, fmt.Errorf("accepting a connection: %w", err)
+		case <-done:
+			return event.Summary{}, cancelError(ctx)
 		}
 	}
 }
 
-// receiverSlots is ServeMany's: a session starts while the receiver
-// runs fewer than MaxConcurrent.
-type receiverSlots struct{ r *Receiver }
+// claim marks the receiver as serving (a loop runs), unless it already is.
+func (r *Receiver) claim() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.serving {
+		return false
+	}
+	r.serving = true
+	return true
+}
 
-func (s receiverSlots) full() (int, bool) { return s.r.slotsFull() }
-func (s receiverSlots) take() bool        { return s.r.takeSlot() }
+func (r *Receiver) unclaim() { r.mu.Lock(); r.serving = false; r.mu.Unlock() }
+
+// sessionSlots is serve's: a session starts while the receiver runs
+// fewer than its limit, and, when left is not negative, while this loop
+// has started fewer than left more (Serve's loop starts one). Its
+// methods are called with the acceptor's lock held.
+type sessionSlots struct {
+	r    *Receiver
+	left int
+}
+
+func (s *sessionSlots) full() (int, bool) {
+	if s.left == 0 {
+		return s.r.running(), true
+	}
+	return s.r.slotsFull()
+}
+
+func (s *sessionSlots) take() bool {
+	if s.left == 0 || !s.r.takeSlot() {
+		return false
+	}
+	if s.left > 0 {
+		s.left--
+	}
+	return true
+}
 
 // takeSlot starts a session if fewer than MaxConcurrent run.
 func (r *Receiver) takeSlot() bool {
@@ -108,6 +195,35 @@ func (r *Receiver) takeSlot() bool {
 }
 
 func (r *Receiver) releaseSlot() { r.mu.Lock(); r.active--; r.mu.Unlock() }
+
+// takeConnSlot starts ServeConn's session in one of the receiver's
+// places, or says why it cannot, with how many sessions the sender is
+// told run. With a limit of 1 the receiver's one place is its loop's,
+// from the moment the loop serves (a loop that waits for a sender holds
+// it too), and a ServeConn holds the receiver as a loop does; above 1,
+// ServeConn's session is one among the loop's.
+func (r *Receiver) takeConnSlot() (running int, why string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case r.slots == 1 && r.serving:
+		return 1, "receiver is already serving"
+	case r.active >= r.slots:
+		return r.active, fmt.Sprintf("receiver is busy with %d transfers", r.active)
+	}
+	r.active++
+	r.serving = r.serving || r.slots == 1
+	return 0, ""
+}
+
+func (r *Receiver) releaseConnSlot() {
+	r.mu.Lock()
+	r.active--
+	if r.slots == 1 {
+		r.serving = false
+	}
+	r.mu.Unlock()
+}
 
 // running is how many sessions run.
 func (r *Receiver) running() int { r.mu.Lock(); defer r.mu.Unlock(); return r.active }
@@ -140,15 +256,19 @@ type question struct {
 	ans chan bool // buffered: the first answer counts
 }
 
-// ask opens session id's question and returns the channel its answer
-// comes on; the session closes it with answered. A receiver that runs
-// one session at a time answers on r.decide, as it always did, so that
-// Accept and Decline keep their meaning exactly.
-func (r *Receiver) ask(id int) <-chan bool {
-	q := question{id: id, ans: r.decide}
-	if r.concurrent() {
-		q.ans = make(chan bool, 1)
+// answer gives q its answer, unless it has one already: the first
+// counts.
+func (q question) answer(yes bool) {
+	select {
+	case q.ans <- yes:
+	default:
 	}
+}
+
+// ask opens session id's question and returns the channel its answer
+// comes on; the session closes it with answered.
+func (r *Receiver) ask(id int) <-chan bool {
+	q := question{id: id, ans: make(chan bool, 1)}
 	r.mu.Lock()
 	r.questions = append(r.questions, q)
 	r.mu.Unlock()
@@ -181,10 +301,7 @@ func (r *Receiver) answerSession(id int, yes bool) error {
 	defer r.mu.Unlock()
 	for _, q := range r.questions {
 		if q.id == id {
-			select {
-			case q.ans <- yes:
-			default: // an answer is already waiting; the first one counts
-			}
+			q.answer(yes)
 			return nil
 		}
 	}

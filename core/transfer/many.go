@@ -6,9 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/dial"
+	"github.com/ferry-project/ferry/core/fanout"
 )
 
 // Defaults of ManyConfig.
@@ -67,10 +70,24 @@ type ManyStats struct {
 // events and result), and returns when every session has ended. A
 // session that is declined, fails or is slow never stops the others:
 // they share file reads through a window that waits for no one (see
-// fanout). Cancelling ctx cancels every session. The results are in the
+// core/fanout). Cancelling ctx cancels every session. The results are in the
 // order of cfg.To.
+//
+// With one receiver (Send) nothing is shared: its session runs on the
+// caller's goroutine, reads cfg.Items as they are, and waits at no
+// start line.
 func SendMany(ctx context.Context, cfg ManyConfig) ([]ManyResult, ManyStats) {
 	n := len(cfg.To)
+	if n == 1 {
+		sc := cfg.To[0]
+		sc.Items, sc.OnEvent = cfg.Items, nil
+		if on := cfg.OnEvent; on != nil {
+			sc.OnEvent = func(ev event.Event) { on(0, ev) }
+		}
+		var read atomic.Int64
+		sum, err := sendOne(ctx, sc, &read)
+		return []ManyResult{{Addr: dial.FirstAddr(sc.Addrs), Summary: sum, Err: err}}, ManyStats{DiskRead: read.Load()}
+	}
 	window := cfg.Window
 	if window <= 0 {
 		window = defaultWindow
@@ -79,37 +96,49 @@ func SendMany(ctx context.Context, cfg ManyConfig) ([]ManyResult, ManyStats) {
 	if gather == 0 {
 		gather = defaultGather
 	}
-	hub := newFanout(window, maxChunk, n)
+	hub := fanout.New(window, maxChunk, n)
 	line := newStartLine(n, gather)
 	results := make([]ManyResult, n)
-	var (
-		evMu sync.Mutex
-		wg   sync.WaitGroup
-	)
+	on := serialized(cfg.OnEvent)
+	var wg sync.WaitGroup
 	for i := range cfg.To {
 		sc := cfg.To[i]
 		sc.Items = shareItems(cfg.Items, hub, i)
-		sc.OnEvent = func(ev event.Event) {
-			if cfg.OnEvent == nil {
-				return
-			}
-			evMu.Lock()
-			defer evMu.Unlock()
-			cfg.OnEvent(i, ev)
-		}
+		sc.OnEvent = func(ev event.Event) { on(i, ev) }
 		sc.gate = &gate{line: line}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer sc.gate.arrive()
-			sum, err := Send(ctx, sc)
-			hub.leave(i)
-			results[i] = ManyResult{Addr: firstAddr(sc.Addrs), Summary: sum, Err: err, ReadAgain: hub.sess[i].again.Load()}
+			sum, err := session(ctx, sc)
+			hub.Leave(i)
+			results[i] = ManyResult{Addr: dial.FirstAddr(sc.Addrs), Summary: sum, Err: err, ReadAgain: hub.Again(i)}
 		}()
 	}
 	wg.Wait()
-	hub.close()
-	return results, ManyStats{DiskRead: hub.read.Load()}
+	hub.Close()
+	return results, ManyStats{DiskRead: hub.Read()}
+}
+
+// sendOne is SendMany's session for one receiver, cfg, with cfg.Items:
+// a session that shares nothing, so that it reads every byte once, as it
+// goes, counted in read when read is not nil.
+func sendOne(ctx context.Context, cfg SendConfig, read *atomic.Int64) (event.Summary, error) {
+	cfg.read = read
+	return session(ctx, cfg)
+}
+
+// serialized calls f (when set) one event at a time, across sessions.
+func serialized(f func(int, event.Event)) func(int, event.Event) {
+	var mu sync.Mutex
+	return func(i int, ev event.Event) {
+		if f == nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		f(i, ev)
+	}
 }
 
 // startLine holds the sessions that accepted until every session has
@@ -184,7 +213,7 @@ func (g *gate) wait(ctx context.Context, keepalive func() error, every time.Dura
 // buildManifest does). Source k is the k-th item in every session, so
 // the sessions' views of it share their reads. An item that cannot be
 // resolved is left as it is: Send reports it.
-func shareItems(items []event.Item, hub *fanout, session int) []event.Item {
+func shareItems(items []event.Item, hub *fanout.Hub, session int) []event.Item {
 	out := make([]event.Item, len(items))
 	for k, it := range items {
 		out[k] = it
@@ -203,7 +232,7 @@ func shareItems(items []event.Item, hub *fanout, session int) []event.Item {
 			}
 			under, p = os.DirFS(dir), base
 		}
-		out[k].FS, out[k].Path = hub.view(session, k, under), p
+		out[k].FS, out[k].Path = hub.View(session, k, under), p
 	}
 	return out
 }

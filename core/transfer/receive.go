@@ -107,7 +107,7 @@ func (s *rsession) run(parent context.Context) (event.Summary, error) {
 	aborted := false
 	if err != nil {
 		if s.meter != nil {
-			s.meter.tick(true) // where it stopped
+			s.meter.Tick(true) // where it stopped
 		}
 		if ctx.Err() != nil {
 			err = cancelError(ctx)
@@ -384,15 +384,8 @@ func (s *rsession) decideOffer(ctx context.Context, offer event.Offer) (bool, er
 		s.declineReason = "declined by policy"
 		return false, nil
 	}
-	decide := s.rcv.ask(s.id)
+	decide := s.rcv.ask(s.id) // a question of its own: no earlier answer counts
 	defer s.rcv.answered(s.id)
-	for drained := false; !drained; { // an answer left from an earlier offer does not count
-		select {
-		case <-decide:
-		default:
-			drained = true
-		}
-	}
 	s.ev.emit(offer)
 	select {
 	case yes := <-decide:

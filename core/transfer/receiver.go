@@ -26,17 +26,16 @@ import (
 type Receiver struct {
 	cfg     ReceiverConfig
 	ln      net.Listener
-	ev      *emitter  // shared by every Serve and NewCode, so events never overlap
-	decide  chan bool // Accept/Decline, buffered: a handler may call them
-	slots   int       // sessions that may run at once: MaxConcurrent, at least 1
-	shared  *shared   // what sessions writing into Dir share
+	ev      *emitter // shared by every Serve and NewCode, so events never overlap
+	slots   int      // sessions that may run at once: MaxConcurrent, at least 1
+	shared  *shared  // what sessions writing into Dir share
 	life    context.Context
 	kill    context.CancelCauseFunc
 	mu      sync.Mutex
 	codes   codeState // under mu
-	serving bool
-	active  int // sessions running
-	lastID  int // the id of the last session started
+	serving bool      // a loop (Serve, ServeMany) runs, or, with a limit of 1, a ServeConn
+	active  int       // sessions running
+	lastID  int       // the id of the last session started
 	// cancels end the running sessions one by one, by id (CancelSession).
 	cancels map[int]context.CancelCauseFunc
 	// names are the names and fingerprints the senders in progress
@@ -126,7 +125,7 @@ func newReceiver(cfg ReceiverConfig) (*Receiver, error) {
 	}
 	cfg.Timeout = orDefault(cfg.Timeout, defaultTimeout)
 	life, kill := context.WithCancelCause(context.Background())
-	return &Receiver{cfg: cfg, ln: ln, ev: &emitter{f: cfg.OnEvent}, decide: make(chan bool, 1),
+	return &Receiver{cfg: cfg, ln: ln, ev: &emitter{f: cfg.OnEvent},
 		codes: codeState{current: code, usedGen: -1}, slots: max(cfg.MaxConcurrent, 1), shared: newShared(),
 		life: life, kill: kill, budget: budget}, nil
 }
@@ -222,25 +221,20 @@ func (r *Receiver) NewCode() string {
 	return next
 }
 
-// Accept answers the pending offer (or the next one) with yes. When
-// several are open (ServeMany), it answers the oldest: a front end that
-// shows several questions answers each with AcceptSession.
-func (r *Receiver) Accept() { r.answer(true) }
+// Accept answers the oldest offer waiting for an answer with yes: the
+// only one, with a limit of 1. A front end that shows several questions
+// answers each with AcceptSession; Accept is AcceptSession on the oldest.
+// With no offer waiting it does nothing.
+func (r *Receiver) Accept() { r.answerOldest(true) }
 
-// Decline answers the pending offer (or the next one) with no; the
-// oldest, when several are open (see Accept).
-func (r *Receiver) Decline() { r.answer(false) }
+// Decline answers the oldest offer waiting with no (see Accept).
+func (r *Receiver) Decline() { r.answerOldest(false) }
 
-func (r *Receiver) answer(yes bool) {
-	ans := r.decide
+func (r *Receiver) answerOldest(yes bool) {
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	if len(r.questions) > 0 {
-		ans = r.questions[0].ans
-	}
-	r.mu.Unlock()
-	select {
-	case ans <- yes:
-	default: // an answer is already waiting; the first one counts
+		r.questions[0].answer(yes)
 	}
 }
 
@@ -253,71 +247,6 @@ func (r *Receiver) Close() error {
 	}
 	return r.ln.Close()
 }
-
-// Serve accepts connections until one transfer completes, fails or is
-// declined, and returns its outcome. Handshakes run concurrently, each
-// bounded by core/secure's handshake timeout and the limits on pending
-// connections (see accept.go); one that fails is closed and Serve keeps
-// listening. A wrong code counts against the current code; after
-// maxAttempts wrong codes a new one is picked and CodeChanged emitted.
-// Every wrong code also counts against the receiver's guess budget
-// (core/guess): past its free guesses, codes are held back for a while
-// (CodesHeld), then not checked at all (CodesStopped) until NewCode. A
-// code that the receiver picked is used up by the first handshake that
-// proves it: a new one is picked at once (CodeChanged, reason CodeUsed),
-// so that one code lets in one sender. A
-// sender refused in paired mode (no pin for it here, or its pin for this
-// device stale) is reported with Refused.
-// The first connection through the handshake becomes the transfer; while
-// it runs, every other connection is refused as busy (the sender gets
-// secure.ErrBusy). Serve runs one session whatever MaxConcurrent says
-// (ServeMany runs several); with MaxConcurrent above 1 its session
-// takes one of the places ServeConn's sessions take too. Serve returns only after every goroutine it started
-// has ended; handshakes still pending then are closed.
-func (r *Receiver) Serve(ctx context.Context) (sum event.Summary, err error) {
-	ev := r.ev
-	defer r.failed(&err)
-	if r.ln == nil {
-		return event.Summary{}, errors.New("receiver has no listener: it serves only ServeConn")
-	}
-	if !r.claim() {
-		return event.Summary{}, errors.New("receiver is already serving")
-	}
-	defer r.unclaim()
-	r.tellStopped(ev)
-
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	stopLife := context.AfterFunc(r.life, func() { cancel(context.Cause(r.life)) })
-	defer stopLife()
-	a := r.start(ctx, ev, &oneSession{r: r}, 1)
-	defer a.stop(cancel)
-	select {
-	case w := <-a.won:
-		defer r.releaseSlot()
-		return r.session(ctx, w)
-	case err := <-a.failed:
-		if r.life.Err() != nil { // Close closed the listener
-			return event.Summary{}, cancelError(r.life)
-		}
-		return event.Summary{}, fmt.Errorf("accepting a connection: %w", err)
-	case <-ctx.Done():
-		return event.Summary{}, cancelError(ctx)
-	}
-}
-
-// claim marks the receiver as serving, unless it already is.
-func (r *Receiver) claim() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.serving {
-		return false
-	}
-	r.serving = true
-	return true
-}
-
-func (r *Receiver) unclaim() { r.mu.Lock(); r.serving = false; r.mu.Unlock() }
 
 // session runs the transfer of a connection through the handshake, under
 // an id of its own that stamps its events (SessionOf), and emits its
@@ -375,25 +304,12 @@ func noFailed(err error) error {
 func (r *Receiver) ServeConn(ctx context.Context, nc net.Conn) (sum event.Summary, err error) {
 	ev := r.ev
 	defer r.failed(&err)
-	if r.concurrent() {
-		// A session among ServeMany's (or Serve's), in one of the
-		// same slots.
-		if !r.takeSlot() {
-			r.refuseBusy(ctx, nc, r.running())
-			nc.Close()
-			return event.Summary{}, fmt.Errorf("receiver is busy with %d transfers", r.running())
-		}
-		defer r.releaseSlot()
-	} else {
-		if !r.claim() {
-			r.refuseBusy(ctx, nc, 1)
-			nc.Close()
-			return event.Summary{}, errors.New("receiver is already serving")
-		}
-		defer r.unclaim()
-		r.takeSlot() // claimed: no other session runs
-		defer r.releaseSlot()
+	if running, why := r.takeConnSlot(); why != "" {
+		r.refuseBusy(ctx, nc, running)
+		nc.Close()
+		return event.Summary{}, errors.New(why)
 	}
+	defer r.releaseConnSlot()
 	r.tellStopped(ev)
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/diag"
+	"github.com/ferry-project/ferry/core/dial"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/wire"
 )
@@ -21,8 +22,17 @@ import (
 // or with an error wrapping the sentinel that says why not (ErrDeclined,
 // ErrCancelled, secure.ErrWrongCode, ...). Cancelling ctx cancels the
 // transfer; a context.WithCancelCause cause is the reason the receiver is
-// told.
-func Send(ctx context.Context, cfg SendConfig) (sum event.Summary, err error) {
+// told. It is SendMany with one receiver, which it calls by the door
+// SendMany takes for one (sendOne), so that a program that sends to one
+// device only (the page's ferry.wasm) links no fan-out.
+func Send(ctx context.Context, cfg SendConfig) (event.Summary, error) {
+	return sendOne(ctx, cfg, nil)
+}
+
+// session is one receiver's session of SendMany: its connection, or the
+// connections its Listener accepts, its handshake and its transfer, the
+// last event (Error) included.
+func session(ctx context.Context, cfg SendConfig) (sum event.Summary, err error) {
 	ev := &emitter{f: cfg.OnEvent}
 	defer func() {
 		if err != nil {
@@ -36,7 +46,7 @@ func Send(ctx context.Context, cfg SendConfig) (sum event.Summary, err error) {
 	return send(ctx, cfg, ev)
 }
 
-// send is one attempt of Send: one connection, one handshake, one
+// send is one attempt of a session: one connection, one handshake, one
 // transfer. It emits every event but the last Failed.
 func send(ctx context.Context, cfg SendConfig, ev *emitter) (event.Summary, error) {
 	entries, srcs, err := buildManifest(cfg.Items)
@@ -52,7 +62,7 @@ func send(ctx context.Context, cfg SendConfig, ev *emitter) (event.Summary, erro
 		return event.Summary{}, fmt.Errorf("the list of entries takes %d bytes, over the limit of %d", len(body), MaxManifestBytes)
 	}
 
-	nc, addr, err := dialFirst(ctx, cfg.Addrs, cfg.Dialer)
+	nc, addr, err := dial.First(ctx, cfg.Addrs, cfg.Dialer)
 	if err != nil {
 		if ctx.Err() != nil {
 			return event.Summary{}, cancelError(ctx)
@@ -127,7 +137,7 @@ func (s *sender) run(parent context.Context) (event.Summary, error) {
 	if err != nil {
 		err = s.fail(parent, ctx, cancel, err)
 		if s.meter != nil {
-			s.meter.tick(true) // where it stopped
+			s.meter.Tick(true) // where it stopped
 		}
 	}
 	<-s.readerDone
@@ -300,7 +310,7 @@ func (s *sender) exchange(ctx context.Context) error {
 	if err := s.flush(); err != nil {
 		return err
 	}
-	s.meter.tick(true)
+	s.meter.Tick(true)
 	done, err := await(ctx, s, s.replies.done)
 	if err != nil {
 		return err
@@ -385,7 +395,7 @@ func (s *sender) hashFile(ctx context.Context, i int, sum *[wire.HashLen]byte) e
 // (matched) is skipped; a resume first hashes the bytes the receiver
 // kept, and continues only when they match.
 func (s *sender) sendEntry(ctx context.Context, i int, e event.Entry, it *wire.AnswerItem, matched map[int]bool) error {
-	s.meter.file(e.Path, e.Size)
+	s.meter.File(e.Path, e.Size)
 	h := &s.hash
 	h.Reset()
 	src := s.srcs[i]
@@ -417,10 +427,10 @@ func (s *sender) sendEntry(ctx context.Context, i int, e event.Entry, it *wire.A
 			return err
 		}
 		s.sum.SkippedBytes += e.Size
-		s.meter.entry()
+		s.meter.Entry()
 		return nil
 	case it != nil && it.Action == wire.ActHave: // the same size, not the same bytes
-		s.meter.grow(it.Offset)
+		s.meter.Grow(it.Offset)
 	case it != nil && f != nil:
 		var err error
 		if off, f, err = s.resume(ctx, i, e, it, f); err != nil {
@@ -447,7 +457,7 @@ func (s *sender) sendEntry(ctx context.Context, i int, e event.Entry, it *wire.A
 	if err := s.writeMsg(wire.MsgEnd, end.Encode()); err != nil {
 		return err
 	}
-	s.meter.entry()
+	s.meter.Entry()
 	return nil
 }
 
@@ -471,7 +481,7 @@ func (s *sender) resume(ctx context.Context, i int, e event.Entry, it *wire.Answ
 		return 0, nil, err
 	}
 	h.Reset()
-	s.meter.grow(it.Offset)
+	s.meter.Grow(it.Offset)
 	return 0, f, nil
 }
 
@@ -488,6 +498,9 @@ func (s *sender) sendBytes(ctx context.Context, e event.Entry, path string, r io
 		start := time.Now()
 		got, err := io.ReadFull(r, chunk)
 		s.timers.Since(diag.DiskRead, start, got)
+		if s.cfg.read != nil {
+			s.cfg.read.Add(int64(got))
+		}
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			return fmt.Errorf("%s ended %d bytes early: %w", path, left-int64(got), ErrSourceChanged)
 		}
@@ -503,7 +516,7 @@ func (s *sender) sendBytes(ctx context.Context, e event.Entry, path string, r io
 		}
 		left -= int64(n)
 		s.sum.Bytes += int64(n)
-		s.meter.add(int64(n))
+		s.meter.Add(int64(n))
 	}
 	return nil
 }
