@@ -12,6 +12,10 @@ import (
 type receiving struct {
 	recv *Receiver
 	rec  *history.Record
+	// one is Receive's transfer, the one of its run: Cancel cancels it
+	// whole, its waiting offer too, as one transfer at a time always
+	// was, rather than declining that offer as ReceiveMany's do.
+	one bool
 }
 
 // onEngine handles one engine event of a receiving transfer: it notes

@@ -61,7 +61,7 @@ func (rc *Receiver) Receive(ctx context.Context) (*Transfer, error) {
 		return nil, errors.New("a receiver of several senders at once serves them with ReceiveMany")
 	}
 	t := rc.n.newTransfer(ctx, event.Receiver, rc.em)
-	t.recv = rc
+	t.recv, t.one = rc, true
 	// The run is under the transfer: its Cancel before a sender came
 	// ends the wait.
 	m := rc.startLocked(t.ctx, t)
@@ -273,8 +273,9 @@ func (rc *Receiver) stopIfIdle(m *many) {
 }
 
 // cancelSession is Cancel of a receiving transfer whose sender came.
+// Receive's ends its run, which cancels its session.
 func (t *Transfer) cancelSession(cause error) {
-	if t.recv == nil || t.ctx.Err() != nil || t.declineWaiting(cause.Error()) {
+	if t.recv == nil || t.ctx.Err() != nil || (!t.one && t.declineWaiting(cause.Error())) {
 		return
 	}
 	t.cancel(cause)

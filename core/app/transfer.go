@@ -82,12 +82,12 @@ type Result struct {
 func (t *Transfer) ID() int64 { return t.id }
 
 // Cancel ends the transfer; the peer is told why (cause, or "cancelled"),
-// and its Result has Cancelled set. A received transfer ends alone, the
-// others of ReceiveMany running on: while its offer waits it is
-// declined, with cause as the reason; otherwise its engine session is
-// cancelled (transfer.Receiver.CancelSession), its partial files kept
-// for a resume. Receive's transfer cancelled before its sender came
-// ends the wait.
+// and its Result has Cancelled set. A transfer of ReceiveMany ends
+// alone, the others running on: while its offer waits it is declined,
+// with cause as the reason; otherwise its engine session is cancelled
+// (transfer.Receiver.CancelSession), its partial files kept for a
+// resume. Receive's transfer is cancelled, its waiting offer too, and
+// cancelled before its sender came it ends the wait.
 func (t *Transfer) Cancel(cause error) {
 	if cause == nil {
 		cause = transfer.ErrCancelled
