@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/text/width"
 )
@@ -102,6 +103,25 @@ type barState struct {
 	eta     string  // "eta 5s", "eta --", "stalled"; "" to leave out
 	stalled bool    // no byte for a while: no rate is shown
 	final   bool    // the transfer is over: no rate, no ETA
+}
+
+// rowState is the state of a row of several transfers (inRows, manyRows)
+// while its bytes move: e's counts, its rate and time left over win at
+// t, or "stalled"; none once every byte has moved.
+func rowState(label string, e event.Progress, win *rateWindow, t time.Time) barState {
+	st := barState{label: label, done: e.Done, total: e.Total, stalled: win.stalled(t)}
+	rate, known := win.rate()
+	switch {
+	case e.Done >= e.Total:
+	case st.stalled:
+		st.eta = "stalled"
+	case known && rate > 0:
+		st.rate = rate
+		st.eta = etaText(float64(e.Total-e.Done)/rate, true)
+	default:
+		st.eta = etaText(0, false)
+	}
+	return st
 }
 
 // barLine is one progressbar bar and what it rendered last.

@@ -73,11 +73,11 @@ func clipboardToolHint(err error) string {
 	return "install a clipboard program (wl-clipboard, xclip or xsel)"
 }
 
-// textsToClipboard puts the texts received by the transfer that just
-// ended on the clipboard (--to-clipboard), as core/app decides: a
-// trusted device's unasked, another's if the person agrees. Several
-// texts go as one, separated by blank lines.
-func (rs *receiveSession) textsToClipboard(ctx context.Context, res app.Result) {
+// textsToClipboard puts the texts received by the transfer from peer
+// that just ended on the clipboard (--to-clipboard), as core/app
+// decides: a trusted device's unasked, another's if the person agrees.
+// Several texts go as one, separated by blank lines.
+func (rs *receiveSession) textsToClipboard(ctx context.Context, res app.Result, peer string) {
 	c, text := res.Clipboard(rs.canAsk)
 	if c == app.ClipNothing {
 		return
@@ -87,11 +87,11 @@ func (rs *receiveSession) textsToClipboard(ctx context.Context, res app.Result) 
 	}
 	switch c {
 	case app.ClipNot:
-		rs.p.warnf("the text was not put on the clipboard: %s is not a trusted device, and there is no terminal to ask", rs.peer)
+		rs.p.warnf("the text was not put on the clipboard: %s is not a trusted device, and there is no terminal to ask", peer)
 		rs.p.stderrHint("only texts from trusted devices go to the clipboard without asking (see 'ferry trust')")
 		return
 	case app.ClipAsk:
-		ok, err := rs.q.confirm(ctx, fmt.Sprintf("put the text from %s on the clipboard?", rs.peer))
+		ok, err := rs.q.confirm(ctx, fmt.Sprintf("put the text from %s on the clipboard?", peer))
 		if err != nil || !ok {
 			rs.p.infof("the text was not put on the clipboard")
 			return

@@ -98,10 +98,13 @@ func (r *inRows) progress(id int64, e event.Progress) {
 	})
 }
 
+// offered: a row appears when the offer is accepted.
+func (r *inRows) offered(string) {}
+
 // ended settles transfer id's row: its last state (final) is printed
 // once, and it leaves the rows. A transfer without a row (declined, or
 // cut before its offer was answered) prints nothing here.
-func (r *inRows) ended(id int64, final string) {
+func (r *inRows) ended(id int64, _ bool, final string) {
 	if r == nil {
 		return
 	}
@@ -174,20 +177,7 @@ func (r *inRows) render(w *inRow, cols int, t time.Time) string {
 		}
 		return cutCells(row, max(cols-1, 0))
 	}
-	e := w.ev
-	st := barState{label: w.label, done: e.Done, total: e.Total, stalled: w.win.stalled(t)}
-	rate, known := w.win.rate()
-	switch {
-	case e.Done >= e.Total:
-	case st.stalled:
-		st.eta = "stalled"
-	case known && rate > 0:
-		st.rate = rate
-		st.eta = etaText(float64(e.Total-e.Done)/rate, true)
-	default:
-		st.eta = etaText(0, false)
-	}
-	return w.bar.render(head, st, cols)
+	return w.bar.render(head, rowState(w.label, w.ev, &w.win, t), cols)
 }
 
 // draw redraws the rows (p's lock is held), unless the person is being

@@ -36,19 +36,19 @@ func TestInRows(t *testing.T) {
 		t.Fatalf("after the question:\n%q", s)
 	}
 	out.Reset()
-	r.ended(3, "done, checked: 1 file")
+	r.ended(3, true, "done, checked: 1 file")
 	s := out.String()
 	if !strings.HasPrefix(s, "\x1b[2A\r\x1b[Jferry: [3] ann: done, checked: 1 file\n") || strings.Count(s, "ann") != 1 {
 		t.Fatalf("settled:\n%q", s)
 	}
-	r.ended(9, "failed: declined") // never had a row
+	r.ended(9, false, "failed: declined") // never had a row
 	if strings.Contains(out.String(), "[9]") {
 		t.Fatalf("a row for a transfer never accepted:\n%q", out.String())
 	}
 	r.finish()
 	var none *inRows // not a terminal: no rows, nothing written
 	none.accepted(1, "x", 1)
-	none.ended(1, "done")
+	none.ended(1, true, "done")
 }
 
 // A line the person typed under the rows is wiped with them at the next

@@ -156,21 +156,8 @@ func (r *manyRows) row(i, cols int, t time.Time) string {
 		}
 		return cutCells(row, max(cols-1, 0))
 	}
-	e := r.ev[i]
-	st := barState{label: r.labels[i], done: e.Done, total: e.Total, stalled: r.win[i].stalled(t)}
-	rate, known := r.win[i].rate()
-	switch {
-	case e.Done >= e.Total:
-	case st.stalled:
-		st.eta = "stalled"
-	case known && rate > 0:
-		st.rate = rate
-		st.eta = etaText(float64(e.Total-e.Done)/rate, true)
-	default:
-		st.eta = etaText(0, false)
-	}
 	// The bar's line with the row's number after the prefix.
-	return r.bars[i].render(prefix+head, st, cols)
+	return r.bars[i].render(prefix+head, rowState(r.labels[i], r.ev[i], &r.win[i], t), cols)
 }
 
 // draw redraws the rows when one of them changed, or always when forced

@@ -173,6 +173,21 @@ func (pr *progress) finish(ok bool) {
 	})
 }
 
+// oneRow is one sender's transfer shown by its bar (receive.go's
+// transferRows): named by the file moving, and at its end by what the
+// transfer moved, left on screen.
+type oneRow struct{ pr *progress }
+
+func (o oneRow) offered(what string)                { o.pr.setSummary(what) }
+func (o oneRow) accepted(int64, string, int64)      {}
+func (o oneRow) progress(_ int64, e event.Progress) { o.pr.update(e) }
+func (o oneRow) ended(_ int64, ok bool, _ string)   { o.pr.finish(ok) }
+func (o oneRow) cancelling(int64)                   {}
+func (o oneRow) typed()                             {}
+func (o oneRow) pause()                             {}
+func (o oneRow) resume()                            {}
+func (o oneRow) finish()                            {}
+
 // draw writes the bar over the line it is on when it changed (a render
 // within the bar's throttle changes nothing); the printer's lock is held.
 func (pr *progress) draw(t time.Time, final bool) {

@@ -114,9 +114,7 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 	if o.daemon {
 		rs.noAsk = daemonNoAsk
 	}
-	if o.maxTransfers > 1 {
-		rs.many = newManyReceive()
-	}
+	rs.several = o.maxTransfers > 1
 	rc, err := n.Listen(app.ReceiveConfig{MaxConcurrent: o.maxTransfers,
 		Dir: dir, Code: o.code, Listen: o.listen, Overwrite: o.overwrite,
 		AcceptAll: o.yes, AcceptTrusted: o.acceptTrusted, Unattended: rs.noAsk, KeepTexts: o.toClipboard,
@@ -131,31 +129,52 @@ func cmdReceive(ctx context.Context, e *env, p *printer, args []string) error {
 
 	ctx, stop := onSignals(ctx, e.signals, "receiver", e.now, func() { forceExit(e, p) })
 	defer stop()
-	if rs.many != nil {
-		return rs.serveMany(ctx)
-	}
-	return rs.serveEach(ctx)
+	return rs.serve(ctx)
 }
 
-// serveEach takes one sender after another: one transfer, or until
-// interrupted with --keep.
-func (rs *receiveSession) serveEach(ctx context.Context) error {
+// serve takes senders, --max-transfers of them at once: one transfer
+// (several, until none is in progress), or until interrupted with
+// --keep. One sender at a time is a run of one transfer, taken again
+// with --keep, the new code shown between; several are one run of the
+// receiver's.
+func (rs *receiveSession) serve(ctx context.Context) error {
 	p, o, rc := rs.p, rs.o, rs.rc
-	for {
-		if o.daemon {
-			p.infof("waiting for a trusted device")
-		} else {
-			p.infof("waiting for a sender: on the other device run 'ferry send PATH...' and type the code")
+	in := rs.incoming()
+	in.ctx = ctx
+	if rs.several {
+		var rows *inRows // none but on a terminal: the lines say it all
+		if rs.pr.mode == progressBar {
+			rows = newInRows(p, rs.pr.now)
+			in.commands = rs.canAsk
 		}
-		err := rs.serve(ctx)
+		in.rows = rows
+		if in.commands {
+			rs.q.between(rs.command)
+		}
+	}
+	defer in.rows.finish() // after wg.Wait: every row has settled
+	for {
+		rs.waiting()
+		err := rs.take(ctx)
+		rs.wg.Wait()
+		if err == nil && !rs.several {
+			err = in.takeLone() // how the one transfer ended
+		}
 		switch {
-		case errors.Is(err, app.ErrCodesStopped), !o.keep:
+		case errors.Is(err, app.ErrCodesStopped) && rs.several:
+			return codesStoppedError()
+		case errors.Is(err, app.ErrCodesStopped), !o.keep && !rs.several, err != nil && rs.several:
 			return err
 		case errors.Is(context.Cause(ctx), errInterrupted):
 			if o.daemon {
 				p.infof("stopped: %v", context.Cause(ctx))
 			}
-			return nil
+			if o.keep {
+				return nil
+			}
+			return context.Cause(ctx)
+		case rs.several:
+			return in.failure(o.keep)
 		case err != nil:
 			code, kind, hint := classify(err)
 			p.warnf("transfer failed: %v", err)
@@ -172,6 +191,39 @@ func (rs *receiveSession) serveEach(ctx context.Context) error {
 			rs.showLink(false)
 		}
 	}
+}
+
+// waiting says that the receiver waits, and for whom.
+func (rs *receiveSession) waiting() {
+	p, o := rs.p, rs.o
+	switch {
+	case rs.several && o.daemon:
+		p.infof("waiting for trusted devices, up to %d at once", o.maxTransfers)
+	case rs.several:
+		p.infof("waiting for senders, up to %d at once: on the other devices run 'ferry send PATH...' and type the code", o.maxTransfers)
+	case o.daemon:
+		p.infof("waiting for a trusted device")
+	default:
+		p.infof("waiting for a sender: on the other device run 'ferry send PATH...' and type the code")
+	}
+}
+
+// take runs the receiver once: several senders until ctx ends or, without
+// --keep, until none is in progress; or one transfer, to its end. Each
+// transfer's reporter (incoming.go) says how it went.
+func (rs *receiveSession) take(ctx context.Context) error {
+	if rs.several {
+		mctx, stop := context.WithCancelCause(ctx)
+		defer stop(nil)
+		rs.incoming().stop = stop
+		return rs.rc.ReceiveMany(mctx)
+	}
+	t, err := rs.rc.Receive(ctx)
+	if err != nil {
+		return err
+	}
+	rs.sender(t) // its reporter, whether or not a sender comes
+	return nil
 }
 
 // announce says where the receiver listens, and how to send to it.
@@ -265,7 +317,8 @@ func receiveDir(flagDir string) (string, error) {
 // receiveSession presents the receiver's transfers (core/app decides
 // what happens to them). Its onEvent runs on the Node's goroutine; a
 // question about an offer runs on a goroutine of its own (the engine
-// must not wait on a person), which serve waits for before it returns.
+// must not wait on a person), as does each transfer's reporter, which
+// serve waits for (wg) before it returns.
 type receiveSession struct {
 	p      *printer
 	o      receiveOpts
@@ -278,29 +331,12 @@ type receiveSession struct {
 	after  afterCode
 	addrs  []string // the addresses shown, which the page's links name
 
-	many *manyReceive // with --max-transfers above 1
-
-	// Per transfer, written by onEvent before the question starts.
-	wg     sync.WaitGroup
-	peer   string // the sender, labelled for a person
-	paired bool   // authenticated by its pinned key, not a code
-}
-
-// serve runs one transfer and says how it ended.
-func (rs *receiveSession) serve(ctx context.Context) error {
-	rs.peer, rs.paired = "", false
-	t, err := rs.rc.Receive(ctx)
-	if err != nil {
-		return err
-	}
-	res := t.Wait()
-	rs.wg.Wait()
-	rs.pr.finish(res.Err == nil)
-	if err := rs.outcome(ctx, res, rs.peer); err != nil {
-		return err
-	}
-	rs.received(ctx, res, "")
-	return nil
+	// several: --max-transfers above 1, where lines name each sender
+	// and --json events carry their transfer's number.
+	several bool
+	wg      sync.WaitGroup // reporters and questions
+	inOnce  sync.Once
+	in      *incoming // the transfers, from incoming()
 }
 
 // outcome is the error a transfer from peer ended with, worded for a
@@ -324,16 +360,25 @@ func (rs *receiveSession) outcome(ctx context.Context, res app.Result, peer stri
 	return nil
 }
 
-// received says what a transfer that succeeded saved (from, when set,
-// names its sender) and asks what follows it.
-func (rs *receiveSession) received(ctx context.Context, res app.Result, from string) {
+// received says what a transfer from peer that succeeded saved and asks
+// what follows it.
+func (rs *receiveSession) received(ctx context.Context, res app.Result, peer string) {
 	sum := res.Summary
-	rs.p.infof("received %s%s%s%s", describeSummary(sum), from, savedInto(sum, rs.rc.Dir()), rateSuffix(sum))
+	rs.p.infof("received %s%s%s%s", describeSummary(sum), rs.from(peer), savedInto(sum, rs.rc.Dir()), rateSuffix(sum))
 	if rs.o.diag {
 		rs.p.infof("diag: receiver, whole transfer: %s", sum.LocalLine(event.Receiver))
 	}
-	rs.textsToClipboard(ctx, res)
+	rs.textsToClipboard(ctx, res, peer)
 	rs.after.run(ctx, res)
+}
+
+// from names a transfer's sender in a line about it, when several send
+// at once: " from peer"; "" when one sender's lines need no name.
+func (rs *receiveSession) from(peer string) string {
+	if !rs.several {
+		return ""
+	}
+	return " from " + peer
 }
 
 // pairedLabel names a paired sender by the name this device pinned its
@@ -347,46 +392,87 @@ func pairedLabel(pinned, claimed, fingerprint string) string {
 	return label
 }
 
+// onEvent presents an event: a transfer's with its sender (t nil is
+// the one sender's, as a test hands them), the receiver's own as such.
 func (rs *receiveSession) onEvent(t *app.Transfer, ev event.Event) {
-	if rs.many != nil {
-		rs.onManyEvent(t, ev)
-		return
-	}
-	if _, failed := ev.(event.Error); !failed { // the command reports failures
-		rs.p.event(ev)
+	if _, failed := ev.(event.Error); !failed { // the reporter words failures
+		if rs.several {
+			rs.p.eventFor(ev, idOf(t))
+		} else {
+			rs.p.event(ev)
+		}
 	}
 	switch e := ev.(type) {
-	case event.Connected:
-		rs.paired = e.Paired
-		rs.peer = peerLabel(e.PeerName, e.PeerFingerprint)
-		if e.Paired && e.PinnedName != "" {
-			rs.peer = pairedLabel(e.PinnedName, e.PeerName, e.PeerFingerprint)
+	case event.Connected, event.SameName, event.Offer, event.Accepted, event.Progress, event.EntryDone, event.Text:
+		if t != nil || !rs.several {
+			rs.onTransferEvent(t, ev)
 		}
-		if e.Paired {
-			rs.p.infof("paired device %s connected from %s (no code)", rs.peer, e.Addr)
-		} else {
-			rs.p.infof("%s connected from %s", rs.peer, e.Addr)
+	case event.CodeChanged:
+		if e.Reason == "used" && rs.several && !rs.o.daemon {
+			// A code used by a transfer is replaced as it ends, the
+			// others going on: later senders need the new one. One
+			// sender at a time is shown it by serve, once its
+			// transfer has been told.
+			rs.p.noticef("code %s", e.Code)
+			rs.showLink(false)
+			return
 		}
-	case event.Offer:
-		rs.offered(t, e, rs.peer, rs.paired, func(ask func()) {
-			rs.wg.Add(1)
-			go func() {
-				defer rs.wg.Done()
-				ask()
-			}()
-		})
-	case event.Accepted:
-		if e.By == event.ByTrusted {
-			rs.p.infof("accepted: %s is a trusted device (--accept-trusted)", rs.peer)
-		}
-	case event.Progress:
-		rs.pr.update(e)
-	case event.EntryDone:
-		rs.entryDone(e, "")
-	case event.Text:
-		rs.text(e)
+		rs.onReceiverEvent(ev)
 	default:
 		rs.onReceiverEvent(ev)
+	}
+}
+
+func idOf(t *app.Transfer) int64 {
+	if t == nil {
+		return 0
+	}
+	return t.ID()
+}
+
+// onTransferEvent presents an event of t's transfer, in lines that name
+// its sender.
+func (rs *receiveSession) onTransferEvent(t *app.Transfer, ev event.Event) {
+	in, s := rs.incoming(), rs.sender(t)
+	switch e := ev.(type) {
+	case event.Connected:
+		label := peerLabel(e.PeerName, e.PeerFingerprint)
+		if e.Paired && e.PinnedName != "" {
+			label = pairedLabel(e.PinnedName, e.PeerName, e.PeerFingerprint)
+		}
+		in.mu.Lock()
+		s.label, s.paired = label, e.Paired
+		in.mu.Unlock()
+		if e.Paired {
+			rs.p.infof("paired device %s connected from %s (no code)", label, e.Addr)
+		} else {
+			rs.p.infof("%s connected from %s", label, e.Addr)
+		}
+	case event.SameName:
+		rs.p.warnf("%s has the name of a sender in progress, %s: two devices under one name, one may be posing as the other",
+			peerLabel(e.PeerName, e.PeerFingerprint), peerLabel(e.PeerName, e.OtherFingerprint))
+	case event.Offer:
+		in.rows.offered(describeOffer(e))
+		rs.offered(t, e, s.label, s.paired)
+	case event.Accepted:
+		if e.By == event.ByTrusted {
+			rs.p.infof("accepted: %s is a trusted device (--accept-trusted)", s.label)
+		}
+		in.mu.Lock()
+		s.rowed = true
+		hint := in.commands && !in.hinted
+		in.hinted = true
+		in.mu.Unlock()
+		if hint {
+			rs.p.infof("to cancel one transfer, type its number (the [N] on its row) and Enter")
+		}
+		in.rows.accepted(idOf(t), s.label, e.TotalBytes)
+	case event.Progress:
+		in.rows.progress(idOf(t), e)
+	case event.EntryDone:
+		rs.entryDone(e, rs.from(s.label))
+	case event.Text:
+		rs.text(e)
 	}
 }
 
@@ -449,13 +535,11 @@ func (rs *receiveSession) onReceiverEvent(ev event.Event) {
 // maxListed is how many entries of an offer are listed before "and N more".
 const maxListed = 8
 
-// offered lists offer o from peer and, unless core/app answers it, has
-// ask run the question to the person.
-func (rs *receiveSession) offered(t *app.Transfer, o event.Offer, peer string, paired bool, ask func(func())) {
+// offered lists offer o from peer and, unless core/app answers it, asks
+// the person, in the turn of the offer (incoming.go's queue), on a
+// goroutine of its own.
+func (rs *receiveSession) offered(t *app.Transfer, o event.Offer, peer string, paired bool) {
 	rs.p.infof("%s wants to send %s:", peer, describeOffer(o))
-	if rs.many == nil {
-		rs.pr.setSummary(describeOffer(o))
-	}
 	for i, en := range o.Entries {
 		if i == maxListed {
 			rs.p.infof("  and %d more", len(o.Entries)-maxListed)
@@ -471,17 +555,22 @@ func (rs *receiveSession) offered(t *app.Transfer, o event.Offer, peer string, p
 	if rs.o.yes || rs.noAsk != "" || (rs.o.acceptTrusted && paired) {
 		return // core/app answers it
 	}
-	ask(func() {
-		ok, err := rs.q.confirm(t.Context(), fmt.Sprintf("accept %s from %s?%s", describeOffer(o), peer, sameNameAs(o)))
-		switch {
-		case err != nil:
-			t.Decline(err.Error())
-		case ok:
-			t.Accept()
-		default:
-			t.Decline("you said no")
-		}
-	})
+	run := rs.incoming().queue() // here, in the order the offers came
+	rs.wg.Add(1)
+	go func() {
+		defer rs.wg.Done()
+		run(func() {
+			ok, err := rs.q.confirm(t.Context(), fmt.Sprintf("accept %s from %s?%s", describeOffer(o), peer, sameNameAs(o)))
+			switch {
+			case err != nil:
+				t.Decline(err.Error())
+			case ok:
+				t.Accept()
+			default:
+				t.Decline("you said no")
+			}
+		})
+	}()
 }
 
 // sameNameAs is what a question adds for an offer whose sender claims

@@ -161,6 +161,11 @@ func canRead(path string) error {
 	return nil
 }
 
+// cmdSend sends to one receiver or several (every --to and --peer): the
+// receivers are settled first (one, or each of several as sendmany.go
+// says), then one run of core/app's SendMany sends to all of them, shown
+// by one sender's lines and bar (sendSession) or a row per receiver
+// (manyRows).
 func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 	o, err := parseSend(args)
 	if err == errHelp {
@@ -170,20 +175,20 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 		return err
 	}
 	p.json, p.quiet = o.json, o.quiet
-	if err := codeFlagError(o.code); o.code != "" && err != nil {
-		return err
+	for _, c := range o.codes {
+		if err := codeFlagError(c); err != nil {
+			return err
+		}
 	}
-	if len(o.targets) > 1 {
-		return cmdSendMany(ctx, e, p, o)
-	}
+	several := len(o.targets) > 1
 	interactive := e.stdinTerminal && !o.json
-	if o.code == "" && !interactive && o.peer == "" && o.paired == "" && !o.toBrowser {
-		return usagef("pass the code the receiver shows with --code CODE (a trusted device needs none: --peer NAME, or --to ADDR --paired NAME)",
-			"no code given and %s", noTerminal(o.json))
+	if !several {
+		if err := checkOneReceiver(o, interactive); err != nil {
+			return err
+		}
 	}
-	if o.to == "" && o.peer == "" && !interactive && !o.toBrowser {
-		return usagef("pass --to HOST:PORT, or --peer NAME (see 'ferry peers')", "no receiver given and %s", noTerminal(o.json))
-	}
+	// What to send: paths, --text, standard input ("-", --text -), the
+	// clipboard.
 	items, stdin, done, err := sendItems(ctx, e, &o)
 	if err != nil {
 		return err
@@ -198,11 +203,18 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 	}
 	defer n.Close()
 	store := n.Trust()
-	var pin *app.Device
-	if o.code == "" {
-		if pin, err = pinFor(store, o, interactive); err != nil {
-			return err
-		}
+	var (
+		dests []manyDest
+		pin   *app.Device
+	)
+	switch {
+	case several:
+		dests, err = assignCodes(o, store, interactive)
+	case o.code == "":
+		pin, err = pinFor(store, o, interactive)
+	}
+	if err != nil {
+		return err
 	}
 
 	ctx, stop := onSignals(ctx, e.signals, "sender", e.now, func() { forceExit(e, p) })
@@ -213,24 +225,77 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 	}
 	defer removeSpool()
 	q := &prompter{p: p, in: e.stdin}
+	mode := o.progressFor(e.stderrTerminal)
+	var view sendView
+	if several {
+		for i := range dests {
+			if err := resolveDest(ctx, p, q, o, store, &dests[i], interactive); err != nil {
+				return interrupted(ctx, err)
+			}
+		}
+		view = &manySend{p: p, dests: dests, rows: newManyRows(p, mode, e.now, dests)}
+	} else {
+		d, err := oneDest(ctx, p, q, o, store, pin, interactive)
+		if err != nil {
+			return err
+		}
+		dests = []manyDest{d}
+		view = &sendSession{p: p, o: o, pr: newProgress(p, mode, e.now), peer: d.dest.label, pin: d.pin,
+			dest: d.dest, after: afterCode{p: p, q: q, n: n, flag: o.trust, ask: interactive}}
+	}
+	return sendTo(ctx, n, o, items, dests, view)
+}
+
+// checkOneReceiver fails a send to one receiver that nobody can name or
+// authenticate, before anything else is done.
+func checkOneReceiver(o sendOpts, interactive bool) error {
+	if o.code == "" && !interactive && o.peer == "" && o.paired == "" && !o.toBrowser {
+		return usagef("pass the code the receiver shows with --code CODE (a trusted device needs none: --peer NAME, or --to ADDR --paired NAME)",
+			"no code given and %s", noTerminal(o.json))
+	}
+	if o.to == "" && o.peer == "" && !interactive && !o.toBrowser {
+		return usagef("pass --to HOST:PORT, or --peer NAME (see 'ferry peers')", "no receiver given and %s", noTerminal(o.json))
+	}
+	return nil
+}
+
+// oneDest finds the one receiver (--to, --peer, or the person's pick)
+// and settles how it is authenticated; pin is --paired's device.
+func oneDest(ctx context.Context, p *printer, q *prompter, o sendOpts, store *app.TrustStore, pin *app.Device, interactive bool) (manyDest, error) {
 	dest, err := findReceiver(ctx, p, q, o, store)
 	if err != nil {
-		return interrupted(ctx, err)
+		return manyDest{}, interrupted(ctx, err)
 	}
 	if pin != nil {
 		dest.label = peerLabel(pin.Name, pin.Fingerprint())
 	}
 	code, pin, err := codeOrPin(ctx, p, q, o, store, dest, pin, interactive)
 	if err != nil {
-		return err
+		return manyDest{}, err
 	}
-	res, err := sendOne(ctx, n, sendSession{p: p, o: o, pr: newProgress(p, o.progressFor(e.stderrTerminal), e.now), peer: dest.label, pin: pin},
-		items, dest, code)
-	if err != nil {
-		return err
+	return manyDest{dest: dest, code: code, pin: pin}, nil
+}
+
+// sendView shows a send: its receivers' events and how each ended.
+type sendView interface {
+	connecting(i int, d manyDest)
+	onEvent(t *app.Transfer, ev event.Event)
+	ended(t *app.Transfer, sum event.Summary, err error)
+	report(ctx context.Context, results []app.Result) error
+}
+
+// sendTo sends items to every receiver in dests, in one run of core/app's
+// SendMany, shown by v, and returns the command's error.
+func sendTo(ctx context.Context, n *app.Node, o sendOpts, items []event.Item, dests []manyDest, v sendView) error {
+	cfg := app.ManyConfig{Items: items, Paths: o.paths, Text: o.text != "", Diag: o.diag,
+		OnEvent: v.onEvent, OnEnded: v.ended}
+	for i, d := range dests {
+		cfg.To = append(cfg.To, app.Target{Addrs: d.dest.addrs, Code: d.code, Pin: d.pin,
+			PeerName: d.dest.name, PeerFingerprint: d.dest.fingerprint, Err: d.err})
+		v.connecting(i, d)
 	}
-	afterCode{p: p, q: q, n: n, flag: o.trust, ask: interactive}.run(ctx, res)
-	return nil
+	results, _ := n.SendMany(ctx, cfg).Wait()
+	return v.report(ctx, results)
 }
 
 // codeOrPin settles how the receiver is authenticated: --code, the pin
@@ -255,26 +320,26 @@ func codeOrPin(ctx context.Context, p *printer, q *prompter, o sendOpts, store *
 	return code, pin, nil
 }
 
-// sendOne sends items to dest and says how it went.
-func sendOne(ctx context.Context, n *app.Node, ss sendSession, items []event.Item, dest receiver, code string) (app.Result, error) {
-	p, o, pin := ss.p, ss.o, ss.pin
-	p.infof("connecting to %s", dest.addr)
-	res := n.Send(ctx, app.SendConfig{
-		Items: items, Addrs: dest.addrs, Code: code, Pin: pin, PeerName: dest.name, PeerFingerprint: dest.fingerprint,
-		Paths: o.paths, Text: o.text != "", Diag: o.diag, OnEvent: ss.onEvent,
-	}).Wait()
+func (ss *sendSession) connecting(_ int, d manyDest) { ss.p.infof("connecting to %s", d.dest.addr) }
+
+func (ss *sendSession) ended(*app.Transfer, event.Summary, error) {}
+
+// report says how the send to the one receiver went, and asks what
+// follows a transfer by code.
+func (ss *sendSession) report(ctx context.Context, results []app.Result) error {
+	p, o, pin, res := ss.p, ss.o, ss.pin, results[0]
 	sum, err := res.Summary, res.Err
 	ss.pr.finish(err == nil)
 	if err != nil {
 		switch {
 		case pin != nil && errors.Is(err, app.ErrKeyChanged):
-			err = withHint(fmt.Errorf("sending to %s without a code: %w", dest.label, err),
+			err = withHint(fmt.Errorf("sending to %s without a code: %w", ss.dest.label, err),
 				fmt.Sprintf("if %s made a new key, run 'ferry trust remove %s', then pair again: send once with the code and answer yes to trust",
 					pin.Name, pin.Fingerprint()))
 		case pin != nil && errors.Is(err, app.ErrNotPaired):
-			err = fmt.Errorf("sending to %s without a code: %w", dest.label, err)
+			err = fmt.Errorf("sending to %s without a code: %w", ss.dest.label, err)
 		}
-		return res, interrupted(ctx, err)
+		return interrupted(ctx, err)
 	}
 	p.infof("sent %s to %s%s, %s", describeSummary(sum), ss.peer, rateSuffix(sum), confirmedWhat(sum))
 	if o.diag {
@@ -282,7 +347,8 @@ func sendOne(ctx context.Context, n *app.Node, ss sendSession, items []event.Ite
 		p.infof("diag: receiver, whole transfer: %s", sum.RemoteLine())
 		p.infof("diag: %s", sum.Verdict)
 	}
-	return res, nil
+	ss.after.run(ctx, res)
+	return nil
 }
 
 // pinFor finds, before anything touches the network, the pin that makes
@@ -389,14 +455,16 @@ func askCode(ctx context.Context, q *prompter, label string) (string, error) {
 	return "", usagef("type the code the receiver shows, or pass it with --code", "no code given")
 }
 
-// sendSession handles the engine's events for the send command, on the
-// engine's goroutine.
+// sendSession shows a send to one receiver (sendView): its events, on
+// the engine's goroutine, and its end.
 type sendSession struct {
-	p    *printer
-	o    sendOpts
-	pr   *progress
-	peer string
-	pin  *app.Device // the receiver's pin, in paired mode: its name labels it
+	p     *printer
+	o     sendOpts
+	pr    *progress
+	peer  string
+	pin   *app.Device // the receiver's pin, in paired mode: its name labels it
+	dest  receiver
+	after afterCode
 }
 
 func (ss *sendSession) onEvent(_ *app.Transfer, ev event.Event) {

@@ -126,59 +126,28 @@ type manyDest struct {
 	err  error // not found, or no way to authenticate: its result
 }
 
-func cmdSendMany(ctx context.Context, e *env, p *printer, o sendOpts) error {
-	for _, c := range o.codes {
-		if err := codeFlagError(c); err != nil {
-			return err
-		}
-	}
-	interactive := e.stdinTerminal && !o.json
-	// What to send, as cmdSend gathers it: paths, --text, standard input
-	// ("-", --text -), the clipboard.
-	items, stdin, done, err := sendItems(ctx, e, &o)
-	if err != nil {
-		return err
-	}
-	defer done()
-	n, err := newNode(e, p, o.name, o.noHistory, nil)
-	if err != nil {
-		return err
-	}
-	defer n.Close()
-	store := n.Trust()
-	dests, err := assignCodes(o, store, interactive)
-	if err != nil {
-		return err
-	}
+// manySend shows a send to several receivers (sendView): a row each.
+type manySend struct {
+	p     *printer
+	dests []manyDest
+	rows  *manyRows
+}
 
-	ctx, stop := onSignals(ctx, e.signals, "sender", e.now, func() { forceExit(e, p) })
-	defer stop()
-	items, removeSpool, err := readStdin(ctx, p, e.stdin, stdin, o.as, items)
-	if err != nil {
-		return interrupted(ctx, err)
+func (m *manySend) connecting(i int, d manyDest) {
+	if d.err == nil {
+		m.p.infof("[%d] connecting to %s", i+1, d.dest.label)
 	}
-	defer removeSpool()
-	q := &prompter{p: p, in: e.stdin}
-	for i := range dests {
-		if err := resolveDest(ctx, p, q, o, store, &dests[i], interactive); err != nil {
-			return interrupted(ctx, err)
-		}
-	}
+}
 
-	rows := newManyRows(p, o.progressFor(e.stderrTerminal), e.now, dests)
-	cfg := app.ManyConfig{Items: items, Paths: o.paths, Text: o.text != "", Diag: o.diag,
-		OnEvent: func(t *app.Transfer, ev event.Event) { rows.onEvent(t.Index(), ev) },
-		OnEnded: func(t *app.Transfer, sum event.Summary, err error) { rows.ended(t.Index(), sum, err) }}
-	for i, d := range dests {
-		cfg.To = append(cfg.To, app.Target{Addrs: d.dest.addrs, Code: d.code, Pin: d.pin,
-			PeerName: d.dest.name, PeerFingerprint: d.dest.fingerprint, Err: d.err})
-		if d.err == nil {
-			p.infof("[%d] connecting to %s", i+1, d.dest.label)
-		}
-	}
-	results, _ := n.SendMany(ctx, cfg).Wait()
-	rows.finish()
-	return reportMany(ctx, p, dests, results, rows)
+func (m *manySend) onEvent(t *app.Transfer, ev event.Event) { m.rows.onEvent(t.Index(), ev) }
+
+func (m *manySend) ended(t *app.Transfer, sum event.Summary, err error) {
+	m.rows.ended(t.Index(), sum, err)
+}
+
+func (m *manySend) report(ctx context.Context, results []app.Result) error {
+	m.rows.finish()
+	return reportMany(ctx, m.p, m.dests, results, m.rows)
 }
 
 // assignCodes gives --code values, in order, to the receivers that need

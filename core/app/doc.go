@@ -54,7 +54,9 @@
 // Receiver at once. Its Code and Port can be shown before any sender
 // comes. Receiver.Receive waits for one transfer and returns its handle
 // at once; a front end that keeps receiving calls it again when the
-// transfer is Done. The port, the code (until a transfer used it or
+// transfer is Done. Receive is ReceiveMany (below) with a limit of one
+// sender, ended by its first transfer: one way of making transfers
+// from the engine's sessions, concluding and recording them. The port, the code (until a transfer used it or
 // wrong guesses retired it) and the guess budget are kept across those
 // transfers: an honest transfer never hands a guesser a fresh budget.
 // NewCode, a person asking for a new code, lifts a stop (and resets
@@ -93,12 +95,12 @@
 //
 // The Handler rather than a callback or a channel of new transfers:
 // every front end already routes events by their Transfer (SendMany's
-// transfers arrive the same way), the first event says who the sender
+// transfers arrive the same way, and Send is SendMany with one
+// receiver), the first event says who the sender
 // is, which is all a row or a card needs to appear, and a channel
 // would be a second stream to order against the events. Transfer.Cancel
-// on such a transfer declines it while its offer is open; once
-// accepted it runs to its end, since the engine ends its sessions only
-// all together (ReceiveMany's context).
+// on a received transfer declines it while its offer is open, and
+// otherwise cancels its session alone (the engine's CancelSession).
 //
 // # Decisions made here
 //

@@ -12,6 +12,10 @@ import (
 type receiving struct {
 	recv *Receiver
 	rec  *history.Record
+	// one is Receive's transfer, the one of its run: Cancel cancels it
+	// whole, its waiting offer too, as one transfer at a time always
+	// was, rather than declining that offer as ReceiveMany's do.
+	one bool
 }
 
 // onEngine handles one engine event of a receiving transfer: it notes
@@ -86,36 +90,14 @@ func (t *Transfer) Accept() { t.answer(true, event.ByPerson, "") }
 // has ended, or on a sender.
 func (t *Transfer) Decline(why string) { t.answer(false, "", why) }
 
+// answer answers the offer of a received transfer, once: its own
+// session's question, whichever others are open.
 func (t *Transfer) answer(yes bool, by, why string) {
 	if t.recv == nil || t.ctx.Err() != nil {
 		return
 	}
-	if t.session != 0 {
-		t.answerSession(yes, by, why)
-		return
-	}
 	t.mu.Lock()
-	offer := t.offer
-	t.mu.Unlock()
-	if offer == nil {
-		return
-	}
-	if yes {
-		t.emit(event.Accepted{By: by, TotalBytes: offer.TotalBytes})
-		t.recv.r.Accept()
-		return
-	}
-	t.mu.Lock()
-	t.declined = why
-	t.mu.Unlock()
-	t.recv.r.Decline()
-}
-
-// answerSession answers the offer of a ReceiveMany transfer, once:
-// its own session's question, whichever others are open.
-func (t *Transfer) answerSession(yes bool, by, why string) {
-	t.mu.Lock()
-	offer, done := t.offer, t.answered
+	offer, done, id := t.offer, t.answered, t.session
 	if offer != nil {
 		t.answered = true
 		if !yes {
@@ -129,23 +111,24 @@ func (t *Transfer) answerSession(yes bool, by, why string) {
 	r := t.recv.r
 	if yes {
 		t.emit(event.Accepted{By: by, TotalBytes: offer.TotalBytes})
-		r.AcceptSession(t.session) // no question open: it has ended, or a policy answered
+		r.AcceptSession(id) // no question open: it has ended, or a policy answered
 		return
 	}
-	r.DeclineSession(t.session)
+	r.DeclineSession(id)
 }
 
-// declineWaiting declines the offer of a ReceiveMany transfer if it
-// waits for an answer, and reports whether it did.
+// declineWaiting declines the offer of a received transfer if it waits
+// for an answer, and reports whether it did.
 func (t *Transfer) declineWaiting(why string) bool {
 	t.mu.Lock()
 	waits := t.offer != nil && !t.answered
 	if waits {
 		t.answered, t.declined = true, why
 	}
+	id := t.session
 	t.mu.Unlock()
 	if waits {
-		t.recv.r.DeclineSession(t.session)
+		t.recv.r.DeclineSession(id)
 	}
 	return waits
 }

@@ -29,7 +29,7 @@ func (p *Page) sendTo(context.Context, *transfer.SendConfig) (end func()) { retu
 // recordSent: there is no history.
 func (n *Node) recordSent(time.Time, SendConfig, Result, *event.Offer, time.Time) {}
 
-// cancelSession: only a Receiver's ReceiveMany has sessions.
+// cancelSession: only a Receiver's transfers have sessions.
 func (t *Transfer) cancelSession(error) {}
 
 // Close marks the Node closed: there is no receiver to stop.
@@ -38,4 +38,18 @@ func (n *Node) Close() error {
 	n.closed = true
 	n.mu.Unlock()
 	return nil
+}
+
+// sendEngine: the page sends to one receiver (Send), so it runs the
+// engine's Send, one receiver after another if there were several:
+// linking the engine's fan-out would only grow ferry.wasm.
+func sendEngine(ctx context.Context, mc transfer.ManyConfig) ([]transfer.ManyResult, transfer.ManyStats) {
+	res := make([]transfer.ManyResult, len(mc.To))
+	for i, sc := range mc.To {
+		sc.Items = mc.Items
+		sc.OnEvent = func(ev event.Event) { mc.OnEvent(i, ev) }
+		sum, err := transfer.Send(ctx, sc)
+		res[i] = transfer.ManyResult{Summary: sum, Err: err}
+	}
+	return res, transfer.ManyStats{}
 }

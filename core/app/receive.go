@@ -78,9 +78,10 @@ type ReceiveConfig struct {
 
 // Receiver is a Node's receiving side: a port, a code, an advertisement
 // and the page, kept from Listen to Close across the transfers it takes
-// one at a time (Receive). Its guess budget is the device's: a
-// transfer that succeeds does not reset it, and NewCode (a person
-// asking for a new code) lifts a stop and resets nothing.
+// (Receive, one at a time; ReceiveMany, several at once). Its guess
+// budget is the device's: a transfer that succeeds does not reset it,
+// and NewCode (a person asking for a new code) lifts a stop and resets
+// nothing.
 type Receiver struct {
 	n   *Node
 	cfg ReceiveConfig
@@ -90,11 +91,10 @@ type Receiver struct {
 	em  *emitter // one event at a time, in order, across its transfers
 
 	mu      sync.Mutex
-	cur     *Transfer // waiting or running; the last one between
-	busy    bool      // cur has not ended, or ReceiveMany runs
-	stopped bool      // no code is checked (CodesStopped) until NewCode
+	busy    bool // a run (Receive's or ReceiveMany's) has not ended
+	stopped bool // no code is checked (CodesStopped) until NewCode
 	closed  bool
-	many    *many // while ReceiveMany runs
+	many    *many // the run in progress, or the last one
 }
 
 // Listen starts receiving: it binds the port, picks the code, starts
@@ -267,15 +267,12 @@ func (rc *Receiver) Close() error {
 		return nil
 	}
 	rc.closed = true
-	t, m := rc.cur, rc.many
+	m := rc.many
 	rc.mu.Unlock()
 	if rc.adv != nil {
 		rc.adv.Close()
 	}
 	err := rc.r.Close()
-	if t != nil {
-		<-t.done
-	}
 	if m != nil {
 		<-m.done
 	}
@@ -285,27 +282,6 @@ func (rc *Receiver) Close() error {
 	}
 	rc.n.mu.Unlock()
 	return err
-}
-
-// Receive waits for the next sender, on a goroutine of its own, and
-// returns that transfer at once: its events, from the first connection
-// to its end, go to the ReceiveConfig's OnEvent. One transfer at a time:
-// Receive again once it is Done (the port and the budget stay). ctx
-// cancels the wait and the transfer.
-func (rc *Receiver) Receive(ctx context.Context) (*Transfer, error) {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	if err := rc.canWait(); err != nil {
-		return nil, err
-	}
-	if rc.cfg.MaxConcurrent > 1 {
-		return nil, errors.New("a receiver of several senders at once serves them with ReceiveMany")
-	}
-	t := rc.n.newTransfer(ctx, event.Receiver, rc.em)
-	t.recv = rc
-	rc.cur, rc.busy = t, true
-	go rc.serve(ctx, t)
-	return t, nil
 }
 
 // canWait says why the receiver cannot wait for senders now, if it
@@ -326,23 +302,13 @@ func codesStoppedError() error {
 	return fmt.Errorf("stopped waiting for a sender: %w", transfer.ErrCodesStopped)
 }
 
-// serve runs one transfer on t and ends it.
-func (rc *Receiver) serve(parent context.Context, t *Transfer) {
-	sum, err := rc.r.Serve(t.ctx)
-	rc.conclude(parent, t, sum, err, func() {
-		rc.mu.Lock()
-		rc.busy = false
-		rc.mu.Unlock()
-	})
-}
-
-// conclude ends t, whose engine transfer ended with sum and err: it
-// makes its Result, records it, calls free (the receiver may take
-// another transfer) and emits the last event.
-func (rc *Receiver) conclude(parent context.Context, t *Transfer, sum event.Summary, err error, free func()) {
+// conclude ends t, whose engine session ended with sum and err (or
+// which no sender reached, the run's error in err): it makes its
+// Result, records it, calls free and emits the last event.
+func (rc *Receiver) conclude(t *Transfer, sum event.Summary, err error, free func()) {
 	ended := rc.n.now()
 	t.mu.Lock()
-	res := Result{Summary: sum, Err: err, Cancelled: context.Cause(parent) != nil, Declined: t.declined,
+	res := Result{Summary: sum, Err: err, Cancelled: context.Cause(t.ctx) != nil, Declined: t.declined,
 		Texts: t.texts, TextsCut: t.textsCut}
 	if c := t.conn; c != nil {
 		res.Peer.Name, res.Peer.Key, res.PinnedName = c.PeerName, c.PeerKey, c.PinnedName
@@ -376,51 +342,3 @@ func (e *DeclinedError) Error() string {
 	return fmt.Sprintf("declined the offer from %s: %s", e.Peer, e.Reason)
 }
 func (e *DeclinedError) Unwrap() error { return transfer.ErrDeclined }
-
-// onEngine is the engine's OnEvent: it routes each event to the transfer
-// it belongs to and makes the receiver's decisions on the way.
-func (rc *Receiver) onEngine(ev event.Event) {
-	rc.mu.Lock()
-	t, m := rc.cur, rc.many
-	rc.mu.Unlock()
-	if m != nil {
-		rc.onMany(m, ev)
-		return
-	}
-	switch e := ev.(type) {
-	case event.Done, event.Error:
-		return // serve reports the end, once
-	case event.Refused:
-		rc.emitTo(t, rc.n.refused(e))
-		return
-	case event.CodesStopped:
-		rc.mu.Lock()
-		rc.stopped = true
-		rc.mu.Unlock()
-		rc.emitTo(t, ev)
-		if t != nil && t.connected() == nil && !rc.cfg.KeepWaiting {
-			t.cancel(transfer.ErrCodesStopped) // a transfer under way may finish
-		}
-		return
-	}
-	if t == nil || !rc.isCurrent(t) {
-		rc.emitTo(t, ev)
-		return
-	}
-	t.onEngine(ev)
-}
-
-func (rc *Receiver) isCurrent(t *Transfer) bool {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	return rc.busy && rc.cur == t
-}
-
-// emitTo hands a receiver's event to the handler with t, which may have
-// ended or be nil.
-func (rc *Receiver) emitTo(t *Transfer, ev event.Event) {
-	if t != nil && t.over() {
-		t = nil // a receiver's event, between transfers
-	}
-	rc.em.emit(t, ev)
-}

@@ -5,7 +5,6 @@ import (
 	"net"
 
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // SendConfig says what to send where.
@@ -44,27 +43,13 @@ type SendConfig struct {
 // Send starts sending, on a goroutine of its own, and returns the
 // transfer at once. Its events go to cfg.OnEvent and end with Done or
 // Error; the history records it whatever happens (a failed dial too).
-// ctx cancels it.
+// ctx cancels it, and so does its Cancel. It is SendMany with one
+// receiver.
 func (n *Node) Send(ctx context.Context, cfg SendConfig) *Transfer {
-	t := n.newTransfer(ctx, event.Sender, newEmitter(cfg.OnEvent))
-	start := n.now()
-	tc := transfer.SendConfig{
-		Addrs: cfg.Addrs, Code: cfg.Code, Identity: n.id, Name: n.Name(), Items: cfg.Items,
-		Diag: cfg.Diag, Timeout: n.cfg.Timeout, Dialer: timedDialer(cfg.Dialer), OnEvent: t.onSent,
-	}
-	endPage := cfg.Page.sendTo(t.ctx, &tc)
-	if cfg.Pin != nil {
-		tc.PeerKey = cfg.Pin.Key
-	}
-	go func() {
-		sum, err := transfer.Send(t.ctx, tc)
-		ended := n.now()
-		endPage()
-		res := t.sentResult(ctx, sum, err, cfg.Pin)
-		n.recordSent(start, cfg, res, t.acceptedOffer(), ended)
-		t.finish(res, cfg.Diag)
-	}()
-	return t
+	to := sendTarget{Target: Target{Addrs: cfg.Addrs, Code: cfg.Code, Pin: cfg.Pin, PeerName: cfg.PeerName,
+		PeerFingerprint: cfg.PeerFingerprint, Dialer: cfg.Dialer}, page: cfg.Page}
+	mc := ManyConfig{Items: cfg.Items, Paths: cfg.Paths, Text: cfg.Text, Diag: cfg.Diag, OnEvent: cfg.OnEvent}
+	return n.send(ctx, mc, []sendTarget{to}).Transfers[0]
 }
 
 // sentResult is a sent transfer's result: the engine's outcome and who

@@ -1,6 +1,7 @@
-//go:build !js
-
 package app
+
+// This file holds the one way a Node sends: a run of the engine's
+// SendMany, one Transfer per receiver. Send is a send to one receiver.
 
 import (
 	"context"
@@ -88,26 +89,55 @@ func (m *Many) Wait() ([]Result, ManyStats) {
 // or is slow never stops the others. Each transfer ends, with its Done or
 // Error event, when the last of them has ended. ctx cancels them all.
 func (n *Node) SendMany(ctx context.Context, cfg ManyConfig) *Many {
+	to := make([]sendTarget, len(cfg.To))
+	for i, t := range cfg.To {
+		to[i].Target = t
+	}
+	return n.send(ctx, cfg, to)
+}
+
+// sendTarget is one receiver of a send: a Target, or the browser page
+// that Send's SendConfig.Page names.
+type sendTarget struct {
+	Target
+	page *Page
+}
+
+// send runs cfg.Items to every receiver in to (cfg.To is not read): one
+// Transfer each, their events through one emitter, each recorded and
+// ended once the engine's send has ended for all of them. With one
+// receiver, its Transfer's Cancel cancels the send (the engine cancels
+// its receivers only all together).
+func (n *Node) send(ctx context.Context, cfg ManyConfig, to []sendTarget) *Many {
 	outer := ctx
 	ctx, cancel := context.WithCancelCause(ctx)
 	m := &Many{done: make(chan struct{}), cancel: cancel}
 	em := newEmitter(cfg.OnEvent) // one event at a time across the receivers, as the engine's
 	mc := transfer.ManyConfig{Items: cfg.Items}
-	var live []*Transfer // the transfer of each of mc.To
-	for i, to := range cfg.To {
+	var (
+		live  []*Transfer // the transfer of each of mc.To
+		pages []func()    // what ends each page once the send has ended
+	)
+	for i, target := range to {
 		t := n.newTransfer(ctx, event.Sender, em)
 		t.index = i
 		m.Transfers = append(m.Transfers, t)
-		if to.Err != nil {
+		if target.Err != nil {
 			continue
 		}
-		sc := transfer.SendConfig{Addrs: to.Addrs, Code: to.Code, Identity: n.id, Name: n.Name(),
-			Diag: cfg.Diag, Timeout: n.cfg.Timeout, Dialer: timedDialer(to.Dialer)}
-		if to.Pin != nil {
-			sc.PeerKey = to.Pin.Key
+		sc := transfer.SendConfig{Addrs: target.Addrs, Code: target.Code, Identity: n.id, Name: n.Name(),
+			Diag: cfg.Diag, Timeout: n.cfg.Timeout, Dialer: timedDialer(target.Dialer)}
+		if target.Pin != nil {
+			sc.PeerKey = target.Pin.Key
 		}
+		pages = append(pages, target.page.sendTo(ctx, &sc))
 		mc.To = append(mc.To, sc)
 		live = append(live, t)
+	}
+	stopOne := func() bool { return false }
+	if len(to) == 1 {
+		one := m.Transfers[0].ctx
+		stopOne = context.AfterFunc(one, func() { cancel(context.Cause(one)) })
 	}
 	mc.OnEvent = func(k int, ev event.Event) {
 		t := live[k]
@@ -122,24 +152,29 @@ func (n *Node) SendMany(ctx context.Context, cfg ManyConfig) *Many {
 	}
 	start := n.now()
 	go func() {
-		results := make([]transfer.ManyResult, len(cfg.To))
+		results := make([]transfer.ManyResult, len(to))
 		if len(mc.To) > 0 {
-			got, stats := transfer.SendMany(ctx, mc)
+			got, stats := sendEngine(ctx, mc)
 			for k, r := range got {
 				results[live[k].index] = r
 			}
 			m.stats = ManyStats{DiskRead: stats.DiskRead}
 		}
 		ended := n.now()
+		stopOne()
+		for _, end := range pages {
+			end()
+		}
 		for i, r := range results {
-			t, to := m.Transfers[i], cfg.To[i]
-			if to.Err != nil {
-				r.Err = to.Err
+			t, target := m.Transfers[i], to[i]
+			if target.Err != nil {
+				r.Err = target.Err
 			}
-			res := t.sentResult(outer, r.Summary, r.Err, to.Pin)
+			res := t.sentResult(outer, r.Summary, r.Err, target.Pin)
 			res.ReadAgain = r.ReadAgain
-			sc := SendConfig{Addrs: to.Addrs, PeerName: to.PeerName, PeerFingerprint: to.PeerFingerprint}
-			n.record(sendRecord(sourceRecord(start, cfg.Paths, cfg.Text), sc, res, t.acceptedOffer()), res, ended)
+			sc := SendConfig{Addrs: target.Addrs, PeerName: target.PeerName, PeerFingerprint: target.PeerFingerprint,
+				Paths: cfg.Paths, Text: cfg.Text}
+			n.recordSent(start, sc, res, t.acceptedOffer(), ended)
 			t.finish(res, cfg.Diag)
 		}
 		cancel(errTransferOver)

@@ -33,7 +33,7 @@ type Transfer struct {
 	// receiving only: its Receiver and record (none in the page's
 	// js/wasm build, nodisk_js.go; the record is guarded by mu)
 	receiving
-	session int // ReceiveMany's: the engine's session id
+	session int // a receiving transfer's engine session, once its sender came (under mu)
 	// SendMany only: the place of its receiver in ManyConfig.To
 	index int
 
@@ -42,7 +42,7 @@ type Transfer struct {
 	conn     *event.Connected
 	offer    *event.Offer
 	declined string // why this end declined; "" if it did not
-	answered bool   // ReceiveMany's: its offer was answered
+	answered bool   // a received transfer's offer was answered
 	texts    []string
 	textsCut bool
 	saved    []string
@@ -81,20 +81,30 @@ type Result struct {
 // ID is the transfer's number, unique in its Node, from 1.
 func (t *Transfer) ID() int64 { return t.id }
 
-// Cancel ends the transfer; the peer is told why (cause, or "cancelled").
-// A transfer of ReceiveMany ends alone, the others running on: while
-// its offer waits it is declined, with cause as the reason; otherwise
-// its engine session is cancelled (transfer.Receiver.CancelSession),
-// its partial files kept for a resume, and its Result has Cancelled set.
+// Cancel ends the transfer; the peer is told why (cause, or "cancelled"),
+// and its Result has Cancelled set. A transfer of ReceiveMany ends
+// alone, the others running on: while its offer waits it is declined,
+// with cause as the reason; otherwise its engine session is cancelled
+// (transfer.Receiver.CancelSession), its partial files kept for a
+// resume. Receive's transfer is cancelled, its waiting offer too, and
+// cancelled before its sender came it ends the wait.
 func (t *Transfer) Cancel(cause error) {
 	if cause == nil {
 		cause = transfer.ErrCancelled
 	}
-	if t.session == 0 {
+	if t.sessionID() == 0 {
 		t.cancel(cause)
 		return
 	}
 	t.cancelSession(cause)
+}
+
+// sessionID is the engine session of a received transfer, 0 before its
+// sender came (and on a sender).
+func (t *Transfer) sessionID() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.session
 }
 
 // Context is done when the transfer has ended (or was cancelled): a
