@@ -78,16 +78,41 @@ func (n *Node) Send(opts *SendOptions) (_ *Transfer, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("sending: %w", err)
 	}
-	ts, ctx, err := n.begin(true, 1)
+	ts, err := n.sendTo(items, []app.Target{to})
 	if err != nil {
 		return nil, fmt.Errorf("sending: %w", err)
 	}
-	t := ts[0]
-	sc := app.SendConfig{Items: items, Addrs: to.Addrs, Code: to.Code, Pin: to.Pin, PeerName: to.PeerName,
-		PeerFingerprint: to.PeerFingerprint, OnEvent: t.onEvent}
-	sc.Paths, sc.Text = sources(items)
-	t.start(n.app.Send(ctx, sc), nil)
-	return t, nil
+	return ts[0], nil
+}
+
+// sendTo sends items to every receiver in to, each a transfer of its
+// own: a send to one device is core/app's SendMany with one target, so
+// that one and several take the same path.
+func (n *Node) sendTo(items []event.Item, to []app.Target) ([]*Transfer, error) {
+	ts, ctx, err := n.begin(true, len(to))
+	if err != nil {
+		return nil, err
+	}
+	// core/app names each event's transfer by its *app.Transfer, known
+	// once SendMany returns: the handler waits for the table.
+	mine := make(map[*app.Transfer]*Transfer, len(ts))
+	ready := make(chan struct{})
+	mc := app.ManyConfig{Items: items, To: to, OnEvent: func(at *app.Transfer, ev event.Event) {
+		<-ready
+		if t := mine[at]; t != nil {
+			t.onEvent(at, ev)
+		}
+	}}
+	mc.Paths, mc.Text = sources(items)
+	m := n.app.SendMany(ctx, mc)
+	for i, at := range m.Transfers {
+		mine[at] = ts[i]
+	}
+	close(ready)
+	for i, at := range m.Transfers {
+		ts[i].start(at, nil)
+	}
+	return ts, nil
 }
 
 // target is a receiver to send to: a listed peer's key or a typed

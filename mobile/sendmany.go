@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	"github.com/ferry-project/ferry/core/app"
-	"github.com/ferry-project/ferry/core/app/event"
 )
 
 // Batch is a send to several receivers at once (Node.SendMany): one
@@ -65,28 +64,9 @@ func (n *Node) SendMany(opts *SendOptions) (_ *Batch, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("sending: %w", err)
 	}
-	ts, ctx, err := n.begin(true, len(to))
+	ts, err := n.sendTo(items, to)
 	if err != nil {
 		return nil, fmt.Errorf("sending: %w", err)
-	}
-	// core/app names each event's transfer by its *app.Transfer, known
-	// once SendMany returns: the handler waits for the table.
-	mine := make(map[*app.Transfer]*Transfer, len(ts))
-	ready := make(chan struct{})
-	mc := app.ManyConfig{Items: items, To: to, OnEvent: func(at *app.Transfer, ev event.Event) {
-		<-ready
-		if t := mine[at]; t != nil {
-			t.onEvent(at, ev)
-		}
-	}}
-	mc.Paths, mc.Text = sources(items)
-	m := n.app.SendMany(ctx, mc)
-	for i, at := range m.Transfers {
-		mine[at] = ts[i]
-	}
-	close(ready)
-	for i, at := range m.Transfers {
-		ts[i].start(at, nil)
 	}
 	return &Batch{ts: ts}, nil
 }
