@@ -64,6 +64,7 @@ type Node struct {
 	mu        sync.Mutex
 	closed    bool
 	transfers map[*Transfer]int // each running transfer or receive, and the slots it holds
+	lastID    int64             // the last transfer's number (newID)
 	peers     *peerTable
 	browsing  *browseRun // the running mDNS browse, if any
 	browseGen uint64     // the last browseRun's gen
@@ -171,11 +172,27 @@ func (n *Node) begin(sending bool, count int) ([]*Transfer, context.Context, err
 	stop := cancel // one for them all: core/transfer's SendMany cancels together
 	ts := make([]*Transfer, count)
 	for i := range ts {
-		ts[i] = &Transfer{n: n, sending: sending, cancel: stop}
+		ts[i] = &Transfer{n: n, sending: sending, cancel: stop, id: n.newIDLocked()}
 		n.transfers[ts[i]] = 1
 		n.wg.Add(1)
 	}
 	return ts, ctx, nil
+}
+
+// newID numbers a transfer: from 1, never reused within the Node. It
+// numbers them as core/app does, at the moment core/app makes each, so
+// that a send and a receive of one sender keep the numbers core/app's
+// Send and Receive gave them, while a receive of one holds its number
+// from before its sender comes.
+func (n *Node) newID() int64 {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.newIDLocked()
+}
+
+func (n *Node) newIDLocked() int64 {
+	n.lastID++
+	return n.lastID
 }
 
 // canTake reports, under n.mu, whether count more slots fit in the

@@ -110,7 +110,7 @@ func (n *Node) sendTo(items []event.Item, to []app.Target) ([]*Transfer, error) 
 	}
 	close(ready)
 	for i, at := range m.Transfers {
-		ts[i].start(at, nil)
+		ts[i].start(at)
 	}
 	return ts, nil
 }
