@@ -84,8 +84,6 @@ func (v *sendView) targets() []Device {
 	return out
 }
 
-func (v *sendView) multi() bool { return len(v.targets()) > 1 }
-
 // manyKey is the pinned key to send to d with, in a send to several: a
 // trusted device needs no code (unless it refused its pin before).
 func (v *sendView) manyKey(d Device) *app.Device {
@@ -154,25 +152,12 @@ func (v *sendView) updateReadyMany() bool {
 	return true
 }
 
-// startSendMany sends the selection to every target, each in a session
-// of its own, and shows a row per device.
-func (v *sendView) startSendMany() {
-	ts := v.targets()
-	if len(ts) < 2 || len(v.sel.items) == 0 || v.cancel != nil {
-		return
-	}
-	ctx, cancel := context.WithCancelCause(v.u.ctx)
-	v.cancel = cancel
-	one := v.sendConfig()
-	cfg := app.ManyConfig{Items: one.Items, Paths: one.Paths, Text: one.Text}
+// beginMany shows a send to several devices, a row each, and has cfg
+// tell the rows its events.
+func (v *sendView) beginMany(cfg *app.ManyConfig, ts []Device, cancel context.CancelCauseFunc) {
 	names := make([]string, len(ts))
 	for i, d := range ts {
 		names[i] = d.Name
-		to := app.Target{Addrs: d.Addrs, Code: v.manyCode(d), Pin: v.manyKey(d), PeerName: d.Name, PeerFingerprint: d.Fingerprint}
-		if to.Pin != nil {
-			to.Code = ""
-		}
-		cfg.To = append(cfg.To, to)
 	}
 	cfg.OnEvent = func(t *app.Transfer, ev event.Event) {
 		i := t.Index() // its row: its place in cfg.To
@@ -187,17 +172,6 @@ func (v *sendView) startSendMany() {
 		func() { cancel(errSenderCancelled) })
 	v.form.Hide()
 	v.many.card.Show()
-	v.updateReady()
-	v.u.cfg.Node.SetName(v.u.settings.deviceName())
-	m := v.u.cfg.Node.SendMany(ctx, cfg)
-	v.u.goroutine(func() {
-		res, _ := m.Wait()
-		cancel(nil)
-		if v.u.ctx.Err() != nil {
-			return
-		}
-		v.u.do(func() { v.manyDone(res) })
-	})
 }
 
 // manyDone shows every device's result.
