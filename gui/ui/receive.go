@@ -139,25 +139,46 @@ func (v *receiveView) connected(t *app.Transfer, e event.Connected) {
 	// Whatever was refused before, a sender got through: the notice is
 	// history.
 	v.clearRefusals()
+	// One sender at a time, its transfer is the receiver's serving: Cancel
+	// ends that, whether the offer waits or files flow (a transfer's own
+	// Cancel declines an offer that waits), and the receiver serves again.
+	stop := v.cancelServe
 	v.prog.begin("Receiving", "From "+connLine(e), func() {
 		v.prog.cancel.Disable()
 		v.prog.current.SetText("Cancelling…")
 		v.closeOffer()
-		if t != nil {
-			t.Cancel(errReceiverCancelled)
+		if stop != nil {
+			stop(errReceiverCancelled)
 		}
 	})
 	v.show(v.progCard)
 	v.u.ShowReceive()
 	v.prog.handle(e)
 	v.u.refreshTray()
+	if t != nil {
+		v.awaitDone(t)
+	}
+}
+
+// awaitDone shows the end of the one sender's transfer t when it comes,
+// waiting for it off the UI goroutine.
+func (v *receiveView) awaitDone(t *app.Transfer) {
+	v.u.goroutine(func() {
+		res := t.Wait()
+		pin := v.u.pinOfferFor(res)
+		if v.u.ctx.Err() != nil {
+			return
+		}
+		v.u.do(func() { v.done(res, pin) })
+	})
 }
 
 // done shows the end of a transfer: what arrived, or why not, with the
 // texts received and the box that trusts a sender a code authenticated.
 func (v *receiveView) done(res app.Result, pin pinOffer) {
 	v.closeOffer()
-	v.busy, v.t = false, nil
+	v.busy = false
+	v.gen++ // the receiver waits for the next sender
 	v.texts = res.Texts
 	more := widget.NewButtonWithIcon("Receive more", theme.DownloadIcon(), v.listenAgain)
 	if res.Err == nil {
@@ -175,6 +196,7 @@ func (v *receiveView) done(res app.Result, pin pinOffer) {
 	v.show(v.progCard)
 	v.u.recorded()
 	v.transferEnded(res.Summary, res.Err)
+	v.restartIfIdle() // new settings wait for the transfer to end
 }
 
 // textCard shows a received text snippet with a Copy button; copied says

@@ -260,10 +260,7 @@ func (v *receiveView) cardDone(c *incomingCard, res app.Result, pin pinOffer) {
 		}
 	}
 	v.layoutCards()
-	// New settings wait for the last transfer to end.
-	if len(v.running()) == 0 && len(v.relisten) > 0 && v.stopMany != nil {
-		v.stopMany()
-	}
+	v.restartIfIdle() // new settings wait for the last transfer to end
 }
 
 // dismissCard takes a finished card away.
@@ -289,42 +286,10 @@ func (v *receiveView) manyStatus() string {
 		return "Receiving from a device"
 	case len(run) > 1:
 		return fmt.Sprintf("Receiving from %d devices", len(run))
-	case v.stopMany != nil && v.code != "":
+	case v.waiting() && v.code != "":
 		return "Code " + v.code
 	}
 	return "Not receiving"
-}
-
-// receiveMany serves senders on rc, several at once, until ctx ends, the
-// settings change while no transfer runs (restart), or rc fails.
-func (v *receiveView) receiveMany(ctx context.Context, rc *app.Receiver) (restart bool, err error) {
-	mctx, stop := context.WithCancel(ctx)
-	defer stop()
-	code, port, name := rc.Code(), rc.Port(), v.u.cfg.Node.Name()
-	v.u.do(func() {
-		v.gen++
-		v.busy = false
-		v.codes.Hide()
-		v.stopMany = stop
-		v.show(v.ready)
-		v.showReady(name, code, port, rc.Dir(), v.u.cfg.Hosts(), v.u.fingerprint())
-		v.u.refreshTray()
-		if len(v.relisten) > 0 && len(v.running()) == 0 { // the settings changed just now
-			stop()
-		}
-	})
-	err = rc.ReceiveMany(mctx)
-	v.u.do(func() {
-		v.stopMany = nil
-		v.u.refreshTray()
-	})
-	switch {
-	case ctx.Err() != nil:
-		return false, nil
-	case mctx.Err() != nil:
-		return true, nil
-	}
-	return false, err
 }
 
 // whoOf is a sender's name, or "A device" for one without.

@@ -257,7 +257,7 @@ func (v *receiveView) trayStatus() string {
 		return "Receiving from " + v.prog.conn.PeerName
 	case v.busy:
 		return "Receiving"
-	case v.t != nil && v.code != "":
+	case v.waiting() && v.code != "":
 		return "Code " + v.code
 	}
 	return "Not receiving"
