@@ -181,22 +181,45 @@ func (v *receiveView) done(res app.Result, pin pinOffer) {
 	v.gen++ // the receiver waits for the next sender
 	v.texts = res.Texts
 	more := widget.NewButtonWithIcon("Receive more", theme.DownloadIcon(), v.listenAgain)
+	if res.Err != nil {
+		more.Importance = widget.HighImportance
+	}
+	v.ended(v.prog, res, pin, more, v.autoAccepted)
+	v.autoAccepted = false
+	v.show(v.progCard)
+	if v.u.tray.hidden {
+		v.listenAgain() // nobody can press Receive more in the tray
+	}
+	v.restartIfIdle() // new settings wait for the transfer to end
+}
+
+// ended shows the end of a transfer in p, the one sender's or one of
+// several's, in the app's words: what arrived, with Open folder, or why
+// not, beside back; the texts received; the box that trusts a sender a
+// code authenticated; the tray's list; and, for a transfer the settings
+// accepted (auto), a notification.
+func (v *receiveView) ended(p *progressPanel, res app.Result, pin pinOffer, back *widget.Button, auto bool) {
 	if res.Err == nil {
 		open := widget.NewButtonWithIcon("Open folder", theme.FolderOpenIcon(), v.openFolder)
 		open.Importance = widget.HighImportance
-		v.prog.finish(res.Summary, nil, more, open)
+		p.finish(res.Summary, nil, back, open)
 	} else {
-		more.Importance = widget.HighImportance
-		v.prog.finish(res.Summary, res.Err, more)
+		p.finish(res.Summary, res.Err, back)
 	}
-	v.showTexts(res)
+	v.showTextsIn(p, res)
 	if res.Err == nil {
-		v.u.offerTrust(v.prog, pin)
+		v.u.offerTrust(p, pin)
 	}
-	v.show(v.progCard)
 	v.u.recorded()
-	v.transferEnded(res.Summary, res.Err)
-	v.restartIfIdle() // new settings wait for the transfer to end
+	v.u.noteTransfer(false, p.conn, res.Summary, res.Err)
+	if auto {
+		who := whoOf(p.conn.PeerName)
+		if res.Err != nil {
+			v.u.notify("Transfer from "+who+" failed", explain(res.Err).Headline)
+		} else {
+			v.u.notify("Received from "+who, summaryWhat(res.Summary)+", verified, in "+v.u.settings.downloadDir())
+		}
+	}
 }
 
 // textCard shows a received text snippet with a Copy button; copied says

@@ -197,20 +197,12 @@ func (v *receiveView) awaitCard(c *incomingCard) {
 // cardOffer asks the person about an offer on its card, or says with a
 // notification that the settings accepted it.
 func (v *receiveView) cardOffer(c *incomingCard, o event.Offer) {
-	paired := c.prog.conn.Paired
-	if paired {
-		o.PeerName = c.prog.conn.PeerName // named by its pin (newCard)
-	}
-	if !v.askFirst || (v.autoTrusted && paired) {
+	o, ask := v.offerCame(c.prog, o)
+	if !ask {
 		c.auto = true
-		v.u.notify("Receiving from "+whoOf(o.PeerName),
-			fmt.Sprintf("%s (%s), into %s", offerWhat(o), formatBytes(o.TotalBytes), v.u.settings.downloadDir()))
 		return
 	}
-	if v.u.tray.hidden {
-		v.u.ShowWindow()
-	}
-	head, fp := offerLines(o, paired)
+	head, fp := offerLines(o, c.prog.conn.Paired)
 	c.askText.SetText(head + sameNameLine(o))
 	c.askFP.SetText(fp)
 	c.prog.root.Hide()
@@ -238,27 +230,7 @@ func (v *receiveView) cardDone(c *incomingCard, res app.Result, pin pinOffer) {
 	c.prog.root.Show()
 	c.from.SetText("From " + c.prog.peer.Text)
 	c.dismiss = widget.NewButtonWithIcon("Dismiss", theme.CancelIcon(), func() { v.dismissCard(c) })
-	if res.Err == nil {
-		open := widget.NewButtonWithIcon("Open folder", theme.FolderOpenIcon(), v.openFolder)
-		open.Importance = widget.HighImportance
-		c.prog.finish(res.Summary, nil, c.dismiss, open)
-	} else {
-		c.prog.finish(res.Summary, res.Err, c.dismiss)
-	}
-	v.showTextsIn(c.prog, res)
-	if res.Err == nil {
-		v.u.offerTrust(c.prog, pin)
-	}
-	v.u.recorded()
-	v.u.noteTransfer(false, c.prog.conn, res.Summary, res.Err)
-	if c.auto {
-		who := whoOf(c.prog.conn.PeerName)
-		if res.Err != nil {
-			v.u.notify("Transfer from "+who+" failed", explain(res.Err).Headline)
-		} else {
-			v.u.notify("Received from "+who, summaryWhat(res.Summary)+", verified, in "+v.u.settings.downloadDir())
-		}
-	}
+	v.ended(c.prog, res, pin, c.dismiss, c.auto)
 	v.layoutCards()
 	v.restartIfIdle() // new settings wait for the last transfer to end
 }
