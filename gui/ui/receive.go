@@ -44,7 +44,7 @@ type receiveView struct {
 	progCard *fyne.Container
 
 	receiving
-	incoming // several senders at once (receivemany.go)
+	incoming // several senders at once (receive_cards.go)
 }
 
 func newReceiveView(u *UI) *receiveView {

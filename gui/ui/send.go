@@ -51,7 +51,7 @@ type sendView struct {
 	phoneBtn *widget.Button
 	phone    *phonePanel
 	retry    func()    // what "Try again" runs: the last kind of send
-	many     manyState // sending to several devices (sendmany.go)
+	many     manyState // sending to several devices (send_rows.go)
 }
 
 // filesPanel is what to send: the selection and its list.
@@ -157,7 +157,7 @@ func (v *sendView) newDeviceList() {
 		if i < len(v.devices) {
 			v.chosen = v.devices[i].key()
 		}
-		v.devList.Refresh() // the chosen row's box (sendmany.go)
+		v.devList.Refresh() // the chosen row's box (send_rows.go)
 		v.updateReady()
 	}
 	v.devList.OnUnselected = func(widget.ListItemID) {
@@ -544,7 +544,7 @@ func (v *sendView) updateReady() {
 // startSend sends the selection to every target through the Node's
 // SendMany: a send to one device is a send to several with one target.
 // One device's progress takes the view in place of the form; several
-// show a row each (sendmany.go).
+// show a row each (send_rows.go).
 func (v *sendView) startSend() {
 	ts := v.targets()
 	if len(ts) == 0 || len(v.sel.items) == 0 || v.cancel != nil {

@@ -1,10 +1,11 @@
 package ui
 
-// This file holds the Receive view of a receiver that takes several
-// senders at once (the setting "Receive from up to N devices at once",
-// app.Receiver.ReceiveMany): the code stays on screen, and each sender
-// that gets through is a card under it, with its own question, progress,
-// Cancel and result. A finished card stays until the person dismisses it.
+// This file holds how the Receive view shows a receiver that takes
+// several senders at once (the setting "Receive from up to N devices at
+// once"): the same receiver and serve as one sender's (receiving.go),
+// shown otherwise. The code stays on screen, and each sender that gets
+// through is a card under it, with its own question, progress, Cancel
+// and result. A finished card stays until the person dismisses it.
 
 import (
 	"context"

@@ -3,8 +3,9 @@ package ui
 // Sending to several devices at once. Each device row has a box: ticked
 // devices are sent to along with the chosen (selected) one. With more
 // than one, the single code field gives way to a field per device that
-// needs a code (trusted devices need none), and Send starts one session
-// per device (the Node's SendMany: its own code or pin, its own accept,
+// needs a code (trusted devices need none), and Send (startSend, the one
+// send path, as for one device) starts one session per device (the
+// Node's SendMany: its own code or pin, its own accept,
 // its own progress row and result; the files are read once for all). One
 // device declining or failing never stops the others. The Node gives
 // each device its own history record, with its own outcome, as a send to
