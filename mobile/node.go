@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ferry-project/ferry/core/app"
@@ -61,10 +62,15 @@ type Node struct {
 
 	browseFn browseFunc // app.Browse; tests put a fake in its place
 
+	// lastID is the last transfer's number: the Node numbers each as
+	// core/app makes it, so a send and a receive of one sender keep the
+	// numbers core/app's Send and Receive gave them, while a receive of
+	// one has its number before its sender comes.
+	lastID atomic.Int64
+
 	mu        sync.Mutex
 	closed    bool
 	transfers map[*Transfer]int // each running transfer or receive, and the slots it holds
-	lastID    int64             // the last transfer's number (newID)
 	peers     *peerTable
 	browsing  *browseRun // the running mDNS browse, if any
 	browseGen uint64     // the last browseRun's gen
@@ -154,12 +160,13 @@ func (n *Node) Close() (err error) {
 	return err
 }
 
-// begin makes count transfers under the profile's limit, with their one
-// context (cancelled by Transfer.Cancel and Close), and reserves the
-// goroutines that will wait for their ends (see run): reserving them
-// under the lock that Close takes means Close never waits on a
-// WaitGroup that is still growing.
-func (n *Node) begin(sending bool, count int) ([]*Transfer, context.Context, error) {
+// begin makes count sending transfers under the profile's limit, with
+// their one context (cancelled by Transfer.Cancel and Close), and
+// reserves the goroutines that will wait for their ends (see run):
+// reserving them under the lock that Close takes means Close never
+// waits on a WaitGroup that is still growing. (A receive reserves its
+// own: reserve.)
+func (n *Node) begin(count int) ([]*Transfer, context.Context, error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.closed {
@@ -172,27 +179,11 @@ func (n *Node) begin(sending bool, count int) ([]*Transfer, context.Context, err
 	stop := cancel // one for them all: core/transfer's SendMany cancels together
 	ts := make([]*Transfer, count)
 	for i := range ts {
-		ts[i] = &Transfer{n: n, sending: sending, cancel: stop, id: n.newIDLocked()}
+		ts[i] = &Transfer{n: n, sending: true, cancel: stop, id: n.lastID.Add(1)}
 		n.transfers[ts[i]] = 1
 		n.wg.Add(1)
 	}
 	return ts, ctx, nil
-}
-
-// newID numbers a transfer: from 1, never reused within the Node. It
-// numbers them as core/app does, at the moment core/app makes each, so
-// that a send and a receive of one sender keep the numbers core/app's
-// Send and Receive gave them, while a receive of one holds its number
-// from before its sender comes.
-func (n *Node) newID() int64 {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return n.newIDLocked()
-}
-
-func (n *Node) newIDLocked() int64 {
-	n.lastID++
-	return n.lastID
 }
 
 // canTake reports, under n.mu, whether count more slots fit in the

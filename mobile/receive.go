@@ -170,7 +170,7 @@ func (n *Node) reserve(slots int) (*Transfer, error) {
 	rx := &sessions{one: slots == 1, byAt: map[*app.Transfer]*session{}, byID: map[int64]*session{}}
 	t := &Transfer{n: n, cancel: cancel, rx: rx, ctx: ctx}
 	if rx.one {
-		t.id = n.newIDLocked()
+		t.id = n.lastID.Add(1)
 	}
 	n.transfers[t] = slots
 	n.wg.Add(1)
@@ -251,7 +251,7 @@ func (t *Transfer) onReceived(at *app.Transfer, ev event.Event) {
 	m.mu.Lock()
 	s := m.byAt[at]
 	if s == nil {
-		s = &session{id: t.n.newID(), at: at}
+		s = &session{id: t.n.lastID.Add(1), at: at}
 		m.byAt[at], m.byID[s.id] = s, s
 	}
 	switch e := ev.(type) {

@@ -89,7 +89,7 @@ func (n *Node) Send(opts *SendOptions) (_ *Transfer, err error) {
 // own: a send to one device is core/app's SendMany with one target, so
 // that one and several take the same path.
 func (n *Node) sendTo(items []event.Item, to []app.Target) ([]*Transfer, error) {
-	ts, ctx, err := n.begin(true, len(to))
+	ts, ctx, err := n.begin(len(to))
 	if err != nil {
 		return nil, err
 	}
@@ -186,12 +186,9 @@ type targetJSON struct {
 
 // targets reads SendOptions.ToJSON, strictly, as parseItems reads items.
 func (n *Node) targets(s string) ([]app.Target, error) {
-	var list []targetJSON
-	if err := decodeList(s, &list); err != nil {
-		return nil, fmt.Errorf("reading receivers: %w", err)
-	}
-	if len(list) == 0 {
-		return nil, errors.New("reading receivers: no receiver")
+	list, err := decodeList[targetJSON](s, "receivers", "no receiver")
+	if err != nil {
+		return nil, err
 	}
 	to := make([]app.Target, 0, len(list))
 	for i, r := range list {
@@ -279,12 +276,9 @@ type itemJSON struct {
 // parseItems reads SendOptions.ItemsJSON. Unknown fields are errors: a
 // misspelt "path" must not turn a file into nothing.
 func parseItems(s string) ([]event.Item, error) {
-	var list []itemJSON
-	if err := decodeList(s, &list); err != nil {
-		return nil, fmt.Errorf("reading items: %w", err)
-	}
-	if len(list) == 0 {
-		return nil, errors.New("reading items: nothing to send")
+	list, err := decodeList[itemJSON](s, "items", "nothing to send")
+	if err != nil {
+		return nil, err
 	}
 	items := make([]event.Item, 0, len(list))
 	for i, it := range list {
@@ -305,16 +299,21 @@ func parseItems(s string) ([]event.Item, error) {
 	return items, nil
 }
 
-// decodeList reads s, a JSON array, into list, strictly: a field it does
-// not know, or data after the array, is an error.
-func decodeList(s string, list any) error {
+// decodeList reads s, a JSON array of what, strictly: a field it does
+// not know, data after the array, or an empty array (empty says why) is
+// an error.
+func decodeList[T any](s, what, empty string) ([]T, error) {
+	var list []T
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(list); err != nil {
-		return err
+	if err := dec.Decode(&list); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", what, err)
 	}
 	if dec.More() {
-		return errors.New("data after the array")
+		return nil, fmt.Errorf("reading %s: data after the array", what)
 	}
-	return nil
+	if len(list) == 0 {
+		return nil, fmt.Errorf("reading %s: %s", what, empty)
+	}
+	return list, nil
 }

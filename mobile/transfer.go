@@ -21,7 +21,7 @@ type Transfer struct {
 	cancel  context.CancelCauseFunc
 
 	mu    sync.Mutex
-	id    int64           // the Node's number for it (newID); 0 for a receive of several
+	id    int64           // the Node's number for it (Node.lastID); 0 for a receive of several
 	at    *app.Transfer   // core/app's; receiving, once its sender came
 	rc    *app.Receiver   // receiving only
 	rx    *sessions       // receiving only: its senders
