@@ -156,20 +156,20 @@ func (v *receiveView) connected(t *app.Transfer, e event.Connected) {
 	v.prog.handle(e)
 	v.u.refreshTray()
 	if t != nil {
-		v.awaitDone(t)
+		v.awaitEnd(t, v.done)
 	}
 }
 
-// awaitDone shows the end of the one sender's transfer t when it comes,
-// waiting for it off the UI goroutine.
-func (v *receiveView) awaitDone(t *app.Transfer) {
+// awaitEnd shows the end of t with show when it comes, the one sender's
+// (done) or a card's (cardDone), waiting for it off the UI goroutine.
+func (v *receiveView) awaitEnd(t *app.Transfer, show func(app.Result, pinOffer)) {
 	v.u.goroutine(func() {
 		res := t.Wait()
 		pin := v.u.pinOfferFor(res)
 		if v.u.ctx.Err() != nil {
 			return
 		}
-		v.u.do(func() { v.done(res, pin) })
+		v.u.do(func() { show(res, pin) })
 	})
 }
 

@@ -120,7 +120,8 @@ func (v *receiveView) cardEvent(t *app.Transfer, ev event.Event) {
 	c := v.cards[t]
 	if c == nil {
 		if e, ok := ev.(event.Connected); ok {
-			v.awaitCard(v.newCard(t, e))
+			c := v.newCard(t, e)
+			v.awaitEnd(t, func(res app.Result, pin pinOffer) { v.cardDone(c, res, pin) })
 		}
 		return
 	}
@@ -183,16 +184,6 @@ func (v *receiveView) newCard(t *app.Transfer, e event.Connected) *incomingCard 
 	v.u.ShowReceive()
 	v.u.refreshTray()
 	return c
-}
-
-// awaitCard shows the end of c's transfer when it comes, waiting for it
-// off the UI goroutine.
-func (v *receiveView) awaitCard(c *incomingCard) {
-	v.u.goroutine(func() {
-		res := c.t.Wait()
-		pin := v.u.pinOfferFor(res)
-		v.u.do(func() { v.cardDone(c, res, pin) })
-	})
 }
 
 // cardOffer asks the person about an offer on its card, or says with a
