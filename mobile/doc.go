@@ -15,8 +15,8 @@
 // The app implements Events, one method, told each event as JSON: the
 // object core/app/event defines once for every front end (the CLI's
 // --json lines, field for field; cli/README.md lists them) with the
-// transfer's number as "transfer": core/app's Transfer.ID, one sequence
-// per Node, never reused. A receive of several senders at once (Android;
+// transfer's number as "transfer": one sequence per Node, from 1, never
+// reused (Transfer.ID). A receive of several senders at once (Android;
 // see Receive) is a receiver, not a transfer: its own events (codes,
 // refusals, its end) carry "transfer": 0, and each sender's events carry
 // that sender's transfer's number, which AcceptTransfer, DeclineTransfer

@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ferry-project/ferry/core/app"
@@ -60,6 +61,12 @@ type Node struct {
 	out    *outbox        // every call into the app goes through it
 
 	browseFn browseFunc // app.Browse; tests put a fake in its place
+
+	// lastID is the last transfer's number: the Node numbers each as
+	// core/app makes it, so a send and a receive of one sender keep the
+	// numbers core/app's Send and Receive gave them, while a receive of
+	// one has its number before its sender comes.
+	lastID atomic.Int64
 
 	mu        sync.Mutex
 	closed    bool
@@ -153,12 +160,13 @@ func (n *Node) Close() (err error) {
 	return err
 }
 
-// begin makes count transfers under the profile's limit, with their one
-// context (cancelled by Transfer.Cancel and Close), and reserves the
-// goroutines that will wait for their ends (see run): reserving them
-// under the lock that Close takes means Close never waits on a
-// WaitGroup that is still growing.
-func (n *Node) begin(sending bool, count int) ([]*Transfer, context.Context, error) {
+// begin makes count sending transfers under the profile's limit, with
+// their one context (cancelled by Transfer.Cancel and Close), and
+// reserves the goroutines that will wait for their ends (see run):
+// reserving them under the lock that Close takes means Close never
+// waits on a WaitGroup that is still growing. (A receive reserves its
+// own: reserve.)
+func (n *Node) begin(count int) ([]*Transfer, context.Context, error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.closed {
@@ -171,7 +179,7 @@ func (n *Node) begin(sending bool, count int) ([]*Transfer, context.Context, err
 	stop := cancel // one for them all: core/transfer's SendMany cancels together
 	ts := make([]*Transfer, count)
 	for i := range ts {
-		ts[i] = &Transfer{n: n, sending: sending, cancel: stop}
+		ts[i] = &Transfer{n: n, sending: true, cancel: stop, id: n.lastID.Add(1)}
 		n.transfers[ts[i]] = 1
 		n.wg.Add(1)
 	}

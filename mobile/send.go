@@ -1,10 +1,10 @@
 package mobile
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
@@ -78,16 +78,127 @@ func (n *Node) Send(opts *SendOptions) (_ *Transfer, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("sending: %w", err)
 	}
-	ts, ctx, err := n.begin(true, 1)
+	ts, err := n.sendTo(items, []app.Target{to})
 	if err != nil {
 		return nil, fmt.Errorf("sending: %w", err)
 	}
-	t := ts[0]
-	sc := app.SendConfig{Items: items, Addrs: to.Addrs, Code: to.Code, Pin: to.Pin, PeerName: to.PeerName,
-		PeerFingerprint: to.PeerFingerprint, OnEvent: t.onEvent}
-	sc.Paths, sc.Text = sources(items)
-	t.start(n.app.Send(ctx, sc), nil)
-	return t, nil
+	return ts[0], nil
+}
+
+// sendTo sends items to every receiver in to, each a transfer of its
+// own: a send to one device is core/app's SendMany with one target, so
+// that one and several take the same path.
+func (n *Node) sendTo(items []event.Item, to []app.Target) ([]*Transfer, error) {
+	ts, ctx, err := n.begin(len(to))
+	if err != nil {
+		return nil, err
+	}
+	// core/app names each event's transfer by its *app.Transfer, known
+	// once SendMany returns: the handler waits for the table.
+	mine := make(map[*app.Transfer]*Transfer, len(ts))
+	ready := make(chan struct{})
+	mc := app.ManyConfig{Items: items, To: to, OnEvent: func(at *app.Transfer, ev event.Event) {
+		<-ready
+		if t := mine[at]; t != nil {
+			t.onEvent(at, ev)
+		}
+	}}
+	mc.Paths, mc.Text = sources(items)
+	m := n.app.SendMany(ctx, mc)
+	for i, at := range m.Transfers {
+		mine[at] = ts[i]
+	}
+	close(ready)
+	for i, at := range m.Transfers {
+		ts[i].start(at)
+	}
+	return ts, nil
+}
+
+// Batch is a send to several receivers at once (Node.SendMany): one
+// Transfer per receiver, in the order of SendOptions.ToJSON.
+type Batch struct {
+	ts []*Transfer
+}
+
+// Count is the number of receivers.
+func (b *Batch) Count() int {
+	defer quiet()
+	return len(b.ts)
+}
+
+// Transfer is the i-th receiver's transfer; nil out of range.
+func (b *Batch) Transfer(i int) *Transfer {
+	defer quiet()
+	if i < 0 || i >= len(b.ts) {
+		return nil
+	}
+	return b.ts[i]
+}
+
+// Cancel cancels every receiver's transfer (as each one's Cancel does:
+// core/transfer's SendMany stops them together).
+func (b *Batch) Cancel() (err error) {
+	defer guard("cancelling", &err)
+	if len(b.ts) == 0 {
+		return errors.New("cancelling: an empty batch")
+	}
+	b.ts[0].stop()
+	return nil
+}
+
+// SendMany sends opts' items to every receiver in opts.ToJSON at once,
+// each in a transfer of its own (its own code, events, history record
+// and end), reading each file once for all of them where they keep pace
+// (core/app's SendMany). A receiver that declines, fails or is slow
+// never stops the others; each transfer's last event comes when the
+// last of them has ended. Cancelling one transfer cancels them all.
+// Each receiver takes one of the profile's transfers at once.
+func (n *Node) SendMany(opts *SendOptions) (_ *Batch, err error) {
+	defer guard("sending", &err)
+	if opts == nil {
+		return nil, errors.New("sending: no options")
+	}
+	if opts.Peer != "" || opts.Addr != "" || opts.Code != "" {
+		return nil, errors.New("sending: SendMany takes its receivers from ToJSON, not Peer, Addr or Code")
+	}
+	items, err := sendItems(opts)
+	if err != nil {
+		return nil, fmt.Errorf("sending: %w", err)
+	}
+	to, err := n.targets(opts.ToJSON)
+	if err != nil {
+		return nil, fmt.Errorf("sending: %w", err)
+	}
+	ts, err := n.sendTo(items, to)
+	if err != nil {
+		return nil, fmt.Errorf("sending: %w", err)
+	}
+	return &Batch{ts: ts}, nil
+}
+
+// targetJSON is one element of SendOptions.ToJSON.
+type targetJSON struct {
+	Peer string `json:"peer"`
+	Addr string `json:"addr"`
+	Code string `json:"code"`
+}
+
+// targets reads SendOptions.ToJSON, strictly, as parseItems reads items.
+func (n *Node) targets(s string) ([]app.Target, error) {
+	list, err := decodeList[targetJSON](s, "receivers", "no receiver")
+	if err != nil {
+		return nil, err
+	}
+	to := make([]app.Target, 0, len(list))
+	for i, r := range list {
+		t, err := n.target(r.Peer, r.Addr, r.Code)
+		if err != nil {
+			return nil, fmt.Errorf("reading receivers: receiver %d: %w", i, err)
+		}
+		to = append(to, t)
+	}
+	return to, nil
 }
 
 // target is a receiver to send to: a listed peer's key or a typed
@@ -165,17 +276,9 @@ type itemJSON struct {
 // parseItems reads SendOptions.ItemsJSON. Unknown fields are errors: a
 // misspelt "path" must not turn a file into nothing.
 func parseItems(s string) ([]event.Item, error) {
-	var list []itemJSON
-	dec := json.NewDecoder(bytes.NewReader([]byte(s)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&list); err != nil {
-		return nil, fmt.Errorf("reading items: %w", err)
-	}
-	if dec.More() {
-		return nil, errors.New("reading items: data after the array")
-	}
-	if len(list) == 0 {
-		return nil, errors.New("reading items: nothing to send")
+	list, err := decodeList[itemJSON](s, "items", "nothing to send")
+	if err != nil {
+		return nil, err
 	}
 	items := make([]event.Item, 0, len(list))
 	for i, it := range list {
@@ -194,4 +297,23 @@ func parseItems(s string) ([]event.Item, error) {
 		}
 	}
 	return items, nil
+}
+
+// decodeList reads s, a JSON array of what, strictly: a field it does
+// not know, data after the array, or an empty array (empty says why) is
+// an error.
+func decodeList[T any](s, what, empty string) ([]T, error) {
+	var list []T
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&list); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", what, err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("reading %s: data after the array", what)
+	}
+	if len(list) == 0 {
+		return nil, fmt.Errorf("reading %s: %s", what, empty)
+	}
+	return list, nil
 }

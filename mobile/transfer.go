@@ -21,11 +21,11 @@ type Transfer struct {
 	cancel  context.CancelCauseFunc
 
 	mu    sync.Mutex
-	id    int64 // core/app's Transfer.ID, once start has it
-	at    *app.Transfer
+	id    int64           // the Node's number for it (Node.lastID); 0 for a receive of several
+	at    *app.Transfer   // core/app's; receiving, once its sender came
 	rc    *app.Receiver   // receiving only
-	many  *sessions       // a receive of several senders only
-	ctx   context.Context // a receive of several only: its ReceiveMany's
+	rx    *sessions       // receiving only: its senders
+	ctx   context.Context // receiving only: its ReceiveMany's
 	offer *event.Offer    // the whole offer, once one came
 	ended bool            // its last event came from core/app
 	last  event.Event     // that event, held until the slot is free
@@ -40,9 +40,8 @@ type Transfer struct {
 // and the result's).
 const declinedByPerson = "the person said no"
 
-// ID is the transfer's number, the "transfer" field of its events:
-// core/app's (app.Transfer.ID), which starts at 1 and is never reused
-// within a Node. A receive of several senders at once
+// ID is the transfer's number, the "transfer" field of its events,
+// which starts at 1 and is never reused within a Node. A receive of several senders at once
 // (ReceiveOptions.MaxTransfers above 1) is no transfer itself: its ID is
 // 0, as is the "transfer" field of the receiver's own events, and each
 // sender's transfer has an ID of its own (see Receive).
@@ -188,10 +187,15 @@ func (t *Transfer) answerable() (*app.Transfer, error) {
 // several takes by transfer id.
 func (t *Transfer) offered() (*app.Transfer, error) {
 	at, err := t.answerable()
-	if err == nil && t.many != nil {
+	switch {
+	case err != nil:
+		return nil, err
+	case !t.rx.one:
 		return nil, errors.New("a receive of several senders answers each by its id (AcceptTransfer, DeclineTransfer)")
+	case at == nil:
+		return nil, errors.New("no sender has come yet")
 	}
-	return at, err
+	return at, nil
 }
 
 // stop cancels the transfer's context with ErrCancelled as the cause.
@@ -199,45 +203,40 @@ func (t *Transfer) stop() { t.stopWith(app.ErrCancelled) }
 
 func (t *Transfer) stopWith(cause error) { t.cancel(cause) }
 
-// start keeps core/app's transfer (and receiver) and waits, on the
-// goroutine begin reserved, for its end: then the receiver closes, the
-// transfer's slot is free, and only then is the last event passed on,
-// so that an app may start the next transfer as soon as it hears.
-func (t *Transfer) start(at *app.Transfer, rc *app.Receiver) {
+// start keeps core/app's sent transfer and waits, on the goroutine
+// begin reserved, for its end: then the transfer's slot is free, and
+// only then is the last event passed on, so that an app may start the
+// next transfer as soon as it hears.
+func (t *Transfer) start(at *app.Transfer) {
 	t.mu.Lock()
-	t.at, t.rc, t.id = at, rc, at.ID()
+	t.at = at
 	t.mu.Unlock()
 	t.n.run("ending a transfer", func() {
 		<-at.Done()
-		if rc != nil {
-			rc.Close()
-		}
 		t.cancel(nil)
 		t.settle(at.Wait())
 		t.n.end(t)
 		t.mu.Lock()
 		last := t.last
 		t.mu.Unlock()
-		t.n.tell(at.ID(), last)
-	}, func(err error) { t.n.tell(at.ID(), failureOf(err)) })
+		t.n.tell(t.id, last)
+	}, func(err error) { t.n.tell(t.id, failureOf(err)) })
 }
 
-// onEvent is core/app's Handler for the transfer: it passes each event
-// on as JSON, with the transfer's number.
-func (t *Transfer) onEvent(at *app.Transfer, ev event.Event) {
+// onEvent passes each event of the transfer on as JSON, with the
+// transfer's number, and holds its last (Done or Error) for the
+// goroutine that ends it: it says whether ev was that.
+func (t *Transfer) onEvent(at *app.Transfer, ev event.Event) bool {
 	defer quiet() // a panic here would be core/app's goroutine's
 	t.mu.Lock()
 	id := t.id
-	if at != nil {
-		id = at.ID()
-	}
 	switch e := ev.(type) {
 	case event.CodeChanged:
 		if e.Reason == "used" {
 			// One receive is one transfer: the code that replaces a used
 			// one would never be typed, so it is not shown.
 			t.mu.Unlock()
-			return
+			return false
 		}
 	case event.Offer:
 		t.offer = &e
@@ -247,10 +246,11 @@ func (t *Transfer) onEvent(at *app.Transfer, ev event.Event) {
 	}
 	switch ev.(type) {
 	case event.Done, event.Error:
-		t.ended, t.last = true, ev // start's goroutine passes it on
+		t.ended, t.last = true, ev // the goroutine that ends it passes it on
 		t.mu.Unlock()
-		return
+		return true
 	}
 	t.mu.Unlock()
 	t.n.tell(id, ev)
+	return false
 }

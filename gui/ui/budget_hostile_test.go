@@ -39,7 +39,7 @@ func TestOneBudgetAcrossReceivers(t *testing.T) {
 		var r int
 		var addr string
 		h.waitFor("a new receiver", func() bool {
-			if v.t == nil || v.gen == prev || !v.ready.Visible() {
+			if !v.waiting() || v.gen == prev || !v.ready.Visible() {
 				return false
 			}
 			r, addr = v.gen, fmt.Sprintf("127.0.0.1:%d", v.port)

@@ -169,11 +169,6 @@ func preview(text string, n int) string {
 	return "“" + string(r[:n]) + "…”"
 }
 
-// showTexts adds the received texts to the result, and puts them on the
-// clipboard when the setting says so and the Node agrees (a trusted
-// sender's, Result.Clipboard).
-func (v *receiveView) showTexts(res app.Result) { v.showTextsIn(v.prog, res) }
-
 // showTextsIn shows res's texts in the result of p.
 func (v *receiveView) showTextsIn(p *progressPanel, res app.Result) {
 	if len(res.Texts) == 0 {

@@ -37,8 +37,10 @@
 //     result with its own transfer.
 //   - "Receive from up to N devices at once" (Settings, 1 to 4) is 1 by
 //     default: one sender at a time, as before the setting, a second
-//     told the device is busy. Above 1 the receiver is the Node's
-//     ReceiveMany (receivemany.go): the code shrinks to one line and each
+//     told the device is busy. Either way the receiver is the Node's
+//     ReceiveMany, with that limit (receiving.go): one sender's transfer
+//     takes the whole view, as before; above 1 (receive_cards.go) the
+//     code shrinks to one line and each
 //     sender that gets through is a card under it, with its own question
 //     (several open at once), progress, Cancel and result; a finished
 //     card stays until its Dismiss is pressed, so that a result is never

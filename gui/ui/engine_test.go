@@ -199,7 +199,7 @@ func sendTo(t *testing.T, h *harness, items ...event.Item) <-chan error {
 	var code string
 	var port int
 	h.waitFor("the receiver to listen", func() bool {
-		if h.u.recv.t == nil || !h.u.recv.ready.Visible() {
+		if !h.u.recv.waiting() || !h.u.recv.ready.Visible() {
 			return false
 		}
 		code, port = h.u.recv.code, h.u.recv.port
@@ -250,7 +250,7 @@ func TestReceiveAcceptThenDecline(t *testing.T) {
 	// Receive more: the receiver waits again, and this time the person
 	// declines.
 	h.loop.run(v.listenAgain)
-	h.waitFor("the receiver to wait again", func() bool { return v.t != nil && !v.busy && v.ready.Visible() })
+	h.waitFor("the receiver to wait again", func() bool { return v.waiting() && !v.busy && v.ready.Visible() })
 	done = sendTo(t, h, event.Item{Path: src})
 	h.waitFor("the offer dialog", func() bool { return v.offer != nil })
 	h.tap(v.decline)
@@ -291,7 +291,7 @@ func TestSettingsRestartWaitingReceiver(t *testing.T) {
 	h.u.Start()
 	v := h.u.recv
 	var first int
-	h.waitFor("a receiver", func() bool { first = v.gen; return v.t != nil })
+	h.waitFor("a receiver", func() bool { first = v.gen; return v.waiting() })
 	newDir := filepath.Join(t.TempDir(), "Incoming")
 	h.loop.run(func() {
 		s := h.u.settings
@@ -300,7 +300,7 @@ func TestSettingsRestartWaitingReceiver(t *testing.T) {
 		s.ask.SetChecked(false)
 		s.save()
 	})
-	h.waitFor("a new receiver", func() bool { return v.t != nil && v.gen != first })
+	h.waitFor("a new receiver", func() bool { return v.waiting() && v.gen != first })
 	h.loop.run(func() {
 		if !contains(v.name.Text, "Renamed desk") {
 			t.Errorf("name %q", v.name.Text)
@@ -327,7 +327,7 @@ func TestReceiveShowsNewCodeAfterWrongGuesses(t *testing.T) {
 	var code string
 	var port int
 	h.waitFor("a receiver", func() bool {
-		if v.t == nil {
+		if !v.waiting() {
 			return false
 		}
 		code, port = v.code, v.port

@@ -44,7 +44,7 @@ type receiveView struct {
 	progCard *fyne.Container
 
 	receiving
-	incoming // several senders at once (receivemany.go)
+	incoming // several senders at once (receive_cards.go)
 }
 
 func newReceiveView(u *UI) *receiveView {
@@ -139,42 +139,87 @@ func (v *receiveView) connected(t *app.Transfer, e event.Connected) {
 	// Whatever was refused before, a sender got through: the notice is
 	// history.
 	v.clearRefusals()
+	// One sender at a time, its transfer is the receiver's serving: Cancel
+	// ends that, whether the offer waits or files flow (a transfer's own
+	// Cancel declines an offer that waits), and the receiver serves again.
+	stop := v.cancelServe
 	v.prog.begin("Receiving", "From "+connLine(e), func() {
 		v.prog.cancel.Disable()
 		v.prog.current.SetText("Cancelling…")
 		v.closeOffer()
-		if t != nil {
-			t.Cancel(errReceiverCancelled)
+		if stop != nil {
+			stop(errReceiverCancelled)
 		}
 	})
 	v.show(v.progCard)
 	v.u.ShowReceive()
 	v.prog.handle(e)
 	v.u.refreshTray()
+	if t != nil {
+		v.awaitEnd(t, v.done)
+	}
+}
+
+// awaitEnd shows the end of t with show when it comes, the one sender's
+// (done) or a card's (cardDone), waiting for it off the UI goroutine.
+func (v *receiveView) awaitEnd(t *app.Transfer, show func(app.Result, pinOffer)) {
+	v.u.goroutine(func() {
+		res := t.Wait()
+		pin := v.u.pinOfferFor(res)
+		if v.u.ctx.Err() != nil {
+			return
+		}
+		v.u.do(func() { show(res, pin) })
+	})
 }
 
 // done shows the end of a transfer: what arrived, or why not, with the
 // texts received and the box that trusts a sender a code authenticated.
 func (v *receiveView) done(res app.Result, pin pinOffer) {
 	v.closeOffer()
-	v.busy, v.t = false, nil
+	v.busy = false
+	v.gen++ // the receiver waits for the next sender
 	v.texts = res.Texts
 	more := widget.NewButtonWithIcon("Receive more", theme.DownloadIcon(), v.listenAgain)
+	if res.Err != nil {
+		more.Importance = widget.HighImportance
+	}
+	v.ended(v.prog, res, pin, more, v.autoAccepted)
+	v.autoAccepted = false
+	v.show(v.progCard)
+	if v.u.tray.hidden {
+		v.listenAgain() // nobody can press Receive more in the tray
+	}
+	v.restartIfIdle() // new settings wait for the transfer to end
+}
+
+// ended shows the end of a transfer in p, the one sender's or one of
+// several's, in the app's words: what arrived, with Open folder, or why
+// not, beside back; the texts received; the box that trusts a sender a
+// code authenticated; the tray's list; and, for a transfer the settings
+// accepted (auto), a notification.
+func (v *receiveView) ended(p *progressPanel, res app.Result, pin pinOffer, back *widget.Button, auto bool) {
 	if res.Err == nil {
 		open := widget.NewButtonWithIcon("Open folder", theme.FolderOpenIcon(), v.openFolder)
 		open.Importance = widget.HighImportance
-		v.prog.finish(res.Summary, nil, more, open)
+		p.finish(res.Summary, nil, back, open)
 	} else {
-		more.Importance = widget.HighImportance
-		v.prog.finish(res.Summary, res.Err, more)
+		p.finish(res.Summary, res.Err, back)
 	}
-	v.showTexts(res)
+	v.showTextsIn(p, res)
 	if res.Err == nil {
-		v.u.offerTrust(v.prog, pin)
+		v.u.offerTrust(p, pin)
 	}
-	v.show(v.progCard)
 	v.u.recorded()
-	v.transferEnded(res.Summary, res.Err)
+	v.u.noteTransfer(false, p.conn, res.Summary, res.Err)
+	if auto {
+		who := whoOf(p.conn.PeerName)
+		if res.Err != nil {
+			v.u.notify("Transfer from "+who+" failed", explain(res.Err).Headline)
+		} else {
+			v.u.notify("Received from "+who, summaryWhat(res.Summary)+", verified, in "+v.u.settings.downloadDir())
+		}
+	}
 }
 
 // textCard shows a received text snippet with a Copy button; copied says

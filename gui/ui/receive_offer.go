@@ -27,35 +27,36 @@ type offerDialog struct {
 	offerText string
 }
 
-// offerNeedsPerson says whether an offer waits for the person: the
-// receiver asks, and the sender is not a trusted device whose offers the
-// settings accept.
-func (v *receiveView) offerNeedsPerson() bool {
-	return v.askFirst && !(v.autoTrusted && v.prog.conn.Paired)
+// offerCame handles what every offer gets, the one sender's or one of
+// several's (whose panel is p): it is named by its pin when paired; when
+// the settings accepted it (every offer, or a trusted device's), a
+// notification says so, as the files are already on their way to the
+// download folder; otherwise the window comes out of the tray to ask. It
+// returns the offer as the person sees it, and whether to ask.
+func (v *receiveView) offerCame(p *progressPanel, o event.Offer) (event.Offer, bool) {
+	if p.conn.Paired {
+		o.PeerName = p.conn.PeerName // named by its pin (connected, newCard)
+	}
+	if !v.askFirst || (v.autoTrusted && p.conn.Paired) {
+		v.u.notify("Receiving from "+whoOf(o.PeerName),
+			fmt.Sprintf("%s (%s), into %s", offerWhat(o), formatBytes(o.TotalBytes), v.u.settings.downloadDir()))
+		return o, false
+	}
+	if v.u.tray.hidden {
+		v.u.ShowWindow()
+	}
+	return o, true
 }
 
-// offerArrived handles an offer: the dialog when it needs the person
-// (showing the window if it hides in the tray), or a notification when
-// the settings accepted it, as the files are already on their way to
-// the download folder.
+// offerArrived asks about the one sender's offer in a dialog, unless the
+// settings accepted it (offerCame).
 func (v *receiveView) offerArrived(t *app.Transfer, o event.Offer) {
-	if v.prog.conn.Paired {
-		o.PeerName = v.prog.conn.PeerName // named by its pin (connected)
-	}
-	if v.offerNeedsPerson() {
-		if v.u.tray.hidden {
-			v.u.ShowWindow()
-		}
-		v.showOffer(t, o)
+	o, ask := v.offerCame(v.prog, o)
+	if !ask {
+		v.autoAccepted = true
 		return
 	}
-	v.autoAccepted = true
-	who := o.PeerName
-	if who == "" {
-		who = "A device"
-	}
-	v.u.notify("Receiving from "+who,
-		fmt.Sprintf("%s (%s), into %s", offerWhat(o), formatBytes(o.TotalBytes), v.u.settings.downloadDir()))
+	v.showOffer(t, o)
 }
 
 // showOffer asks whether to take what is coming.

@@ -27,8 +27,12 @@ type receiving struct {
 	gen  int           // the waits for a sender, counted from 1
 	port int           // its port
 	r    *app.Receiver // the receiver, while one listens
-	t    *app.Transfer // waiting or running; nil once it ended
-	busy bool          // a sender is connected: settings wait for the next wait
+	// cancelServe ends the receiver's serving with a cause: errRestart
+	// (stopMany), or, one sender at a time, errReceiverCancelled, which
+	// cancels that sender's transfer as a person's Cancel did when the
+	// receiver served one transfer per wait, and serves again.
+	cancelServe context.CancelCauseFunc
+	busy        bool // one at a time: a sender is connected, settings wait for its end
 	// texts are the last transfer's texts (Result.Texts).
 	texts []string
 	// What the receiver decides without asking (the settings it was
@@ -52,11 +56,7 @@ func (v *receiveView) start() {
 // listenAgain shows the code again after a result (the receiver is
 // waiting already), or wakes the receive loop after an error.
 func (v *receiveView) listenAgain() {
-	if v.many && v.stopMany != nil { // waiting still, under the cards
-		v.show(v.ready)
-		return
-	}
-	if v.t != nil && !v.busy && len(v.relisten) == 0 {
+	if v.waiting() && (v.many || !v.busy && len(v.relisten) == 0) { // waiting still
 		v.show(v.ready)
 		return
 	}
@@ -76,13 +76,19 @@ func (v *receiveView) settingsChanged() {
 	case v.relisten <- struct{}{}:
 	default:
 	}
-	if v.t != nil && !v.busy {
-		v.t.Cancel(errRestart)
-	}
-	if v.stopMany != nil && len(v.running()) == 0 {
+	v.restartIfIdle()
+}
+
+// restartIfIdle ends the receiver's wait, when no transfer runs and the
+// settings changed, so that the loop listens again with them.
+func (v *receiveView) restartIfIdle() {
+	if v.waiting() && len(v.relisten) > 0 && !v.busy && len(v.running()) == 0 {
 		v.stopMany()
 	}
 }
+
+// waiting says the receiver waits for senders (and serves them).
+func (v *receiveView) waiting() bool { return v.stopMany != nil }
 
 // relistenWanted says, once, whether the settings changed since the
 // receiver listened.
@@ -100,10 +106,7 @@ func (v *receiveView) relistenWanted() bool {
 // the result stays on screen until the person presses Receive more (or
 // the next sender connects): the app receives whenever it is open.
 func (v *receiveView) loop(ctx context.Context) {
-	var (
-		rc   *app.Receiver
-		many bool // rc takes several senders at once
-	)
+	var rc *app.Receiver
 	stop := func() {
 		if rc != nil {
 			rc.Close()
@@ -119,16 +122,13 @@ func (v *receiveView) loop(ctx context.Context) {
 		var err error
 		if rc == nil {
 			lis++
-			if rc, many, err = v.listen(lis); err != nil {
+			if rc, err = v.listen(lis); err != nil {
 				err = fmt.Errorf("starting the receiver: %w", err)
 			}
 		}
 		restart := false
-		switch {
-		case err == nil && many:
-			restart, err = v.receiveMany(ctx, rc)
-		case err == nil:
-			restart, err = v.receiveOne(ctx, rc, show)
+		if err == nil {
+			restart, err = v.serve(ctx, rc, show)
 		}
 		switch {
 		case ctx.Err() != nil:
@@ -143,7 +143,7 @@ func (v *receiveView) loop(ctx context.Context) {
 		}
 		stop()
 		v.u.do(func() {
-			v.t, v.busy = nil, false
+			v.busy = false
 			v.failText.SetText(explain(err).Advice + "\n\n" + sentence(err.Error()))
 			v.show(v.failed)
 		})
@@ -156,12 +156,11 @@ func (v *receiveView) loop(ctx context.Context) {
 	}
 }
 
-// listen starts receiver lis with the settings as they are now; many
-// says it takes several senders at once.
-func (v *receiveView) listen(lis int) (rc *app.Receiver, many bool, err error) {
+// listen starts receiver lis with the settings as they are now.
+func (v *receiveView) listen(lis int) (*app.Receiver, error) {
 	cfg, err := v.u.settings.receiveConfig()
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	cfg.Listen, cfg.Advertise = v.u.cfg.Listen, v.u.cfg.Advertise
 	cfg.OnEvent = func(t *app.Transfer, ev event.Event) {
@@ -172,11 +171,11 @@ func (v *receiveView) listen(lis int) (rc *app.Receiver, many bool, err error) {
 		v.u.do(func() { v.handle(lis, t, ev) })
 	}
 	v.u.cfg.Node.SetName(v.u.settings.deviceName())
-	rc, err = v.u.cfg.Node.Listen(cfg)
+	rc, err := v.u.cfg.Node.Listen(cfg)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
-	many = cfg.MaxConcurrent > 1
+	many := cfg.MaxConcurrent > 1
 	name, port, dir := v.u.cfg.Node.Name(), rc.Port(), rc.Dir()
 	v.u.do(func() {
 		v.lis, v.r, v.port = lis, rc, port
@@ -185,14 +184,16 @@ func (v *receiveView) listen(lis int) (rc *app.Receiver, many bool, err error) {
 		v.name.SetText("This device appears to others as “" + name + "”.")
 		v.saveTo.SetText("Saving to " + dir)
 	})
-	return rc, many, nil
+	return rc, nil
 }
 
-// receiveOne waits for one sender on rc and shows its transfer to the
-// end; the code takes the view when show is set, or when it shows
-// already. restart is true when it ended only to start again with new
-// settings.
-func (v *receiveView) receiveOne(ctx context.Context, rc *app.Receiver, show bool) (restart bool, err error) {
+// serve serves senders on rc, one at a time or several at once (the
+// Node's ReceiveMany, with MaxConcurrent 1 for one), until ctx ends, the
+// settings change while no transfer runs (restart), or rc fails. The
+// code takes the view when show is set, or when it shows already.
+func (v *receiveView) serve(ctx context.Context, rc *app.Receiver, show bool) (restart bool, err error) {
+	mctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	code, port, name := rc.Code(), rc.Port(), v.u.cfg.Node.Name()
 	// Shown before the wait begins: an event of the wait (CodesStopped,
 	// said at once) comes after it.
@@ -200,41 +201,29 @@ func (v *receiveView) receiveOne(ctx context.Context, rc *app.Receiver, show boo
 		v.gen++
 		v.busy = false
 		v.codes.Hide()
-		if show || v.ready.Visible() {
+		v.stopMany, v.cancelServe = func() { stop(errRestart) }, stop
+		if show || v.many || v.wantReady || v.ready.Visible() {
 			v.show(v.ready)
 		}
+		v.wantReady = false
 		v.showReady(name, code, port, rc.Dir(), v.u.cfg.Hosts(), v.u.fingerprint())
-	})
-	t, err := rc.Receive(ctx)
-	if err != nil {
-		return false, err
-	}
-	v.u.do(func() {
-		v.t = t
-		if v.wantReady {
-			v.show(v.ready)
-			v.wantReady = false
-		}
 		v.u.refreshTray()
-		if len(v.relisten) > 0 && !v.busy { // the settings changed just now
-			t.Cancel(errRestart)
-		}
+		v.restartIfIdle() // the settings changed just now
 	})
-	res := t.Wait()
-	if errors.Is(context.Cause(t.Context()), errRestart) {
-		return true, nil
-	}
-	if ctx.Err() != nil {
+	err = rc.ReceiveMany(mctx)
+	v.u.do(func() {
+		v.stopMany, v.cancelServe = nil, nil
+		v.u.refreshTray()
+	})
+	switch {
+	case ctx.Err() != nil:
 		return false, nil
+	case errors.Is(context.Cause(mctx), errRestart):
+		return true, nil
+	case mctx.Err() != nil:
+		return false, nil // the one sender's transfer was cancelled
 	}
-	if res.Err != nil && len(res.Peer.Key) == 0 {
-		// No sender got through: the receiver itself failed (its port,
-		// say). Waiting again at once would fail again at once.
-		return false, res.Err
-	}
-	pin := v.u.pinOfferFor(res)
-	v.u.do(func() { v.done(res, pin) })
-	return false, nil
+	return false, err
 }
 
 // askNewCode is the person's click on New code after the receiver

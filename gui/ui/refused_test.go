@@ -38,7 +38,7 @@ func (h *harness) notice(head, want, code string) {
 		if rv.noticeText.Text != want {
 			h.t.Errorf("notice says\n%q\nwant\n%q", rv.noticeText.Text, want)
 		}
-		if !rv.ready.Visible() || rv.t == nil || rv.code != code {
+		if !rv.ready.Visible() || !rv.waiting() || rv.code != code {
 			h.t.Errorf("the receiver stopped waiting: ready %v, code %q (was %q)", rv.ready.Visible(), rv.code, code)
 		}
 		if top := h.win.Canvas().Overlays().Top(); top != nil {
@@ -66,7 +66,7 @@ func TestRemovedPinRefusedOnReceiverWithNotice(t *testing.T) {
 	b.loop.run(func() { test.Tap(rv.prog.trust) })
 	b.waitFor("B to trust the laptop", func() bool { return b.trusts(laptop.Public()) && !rv.prog.trust.Disabled() })
 	b.loop.run(rv.listenAgain)
-	b.waitFor("a new receiver", func() bool { return rv.t != nil && !rv.busy && rv.ready.Visible() })
+	b.waitFor("a new receiver", func() bool { return rv.waiting() && !rv.busy && rv.ready.Visible() })
 
 	// A code-less send works, then B removes the laptop in Settings.
 	if err := <-sendFrom(t, b, laptop, true, event.Item{Text: "paired"}); err != nil {

@@ -51,7 +51,7 @@ type sendView struct {
 	phoneBtn *widget.Button
 	phone    *phonePanel
 	retry    func()    // what "Try again" runs: the last kind of send
-	many     manyState // sending to several devices (sendmany.go)
+	many     manyState // sending to several devices (send_rows.go)
 }
 
 // filesPanel is what to send: the selection and its list.
@@ -157,7 +157,7 @@ func (v *sendView) newDeviceList() {
 		if i < len(v.devices) {
 			v.chosen = v.devices[i].key()
 		}
-		v.devList.Refresh() // the chosen row's box (sendmany.go)
+		v.devList.Refresh() // the chosen row's box (send_rows.go)
 		v.updateReady()
 	}
 	v.devList.OnUnselected = func(widget.ListItemID) {
@@ -541,48 +541,72 @@ func (v *sendView) updateReady() {
 	}
 }
 
-// startSend runs the transfer through the Node and shows its progress
-// in place of the form.
+// startSend sends the selection to every target through the Node's
+// SendMany: a send to one device is a send to several with one target.
+// One device's progress takes the view in place of the form; several
+// show a row each (send_rows.go).
 func (v *sendView) startSend() {
-	if v.multi() {
-		v.startSendMany()
+	ts := v.targets()
+	if len(ts) == 0 || len(v.sel.items) == 0 || v.cancel != nil {
 		return
 	}
-	d, ok := v.target()
-	if !ok || len(v.sel.items) == 0 || v.cancel != nil {
-		return
-	}
+	one := len(ts) == 1
 	ctx, cancel := context.WithCancelCause(v.u.ctx)
 	v.cancel = cancel
-	v.retry = v.startSend
-	v.sentTo = d.key()
-	v.sent = append(v.sent[:0], v.sel.items...)
-	// Send tries every address of the device in turn (Addrs).
-	// Discovery may list one whose advertisement carried no usable
-	// address: Send then fails with an error that says so, and the
-	// history names it by its name.
-	cfg := v.sendConfig()
-	cfg.Addrs, cfg.Code, cfg.Pin = d.Addrs, v.codeText(), v.paired(d)
-	cfg.PeerName, cfg.PeerFingerprint = d.Name, d.Fingerprint
-	if cfg.Pin != nil {
-		cfg.Code = ""
+	src := v.sendConfig()
+	cfg := app.ManyConfig{Items: src.Items, Paths: src.Paths, Text: src.Text}
+	for _, d := range ts {
+		cfg.To = append(cfg.To, v.sendTarget(d, one))
 	}
-	cfg.OnEvent = func(_ *app.Transfer, ev event.Event) { v.u.do(func() { v.prog.handle(ev) }) }
-	bytes, files, _ := v.sel.totals()
-	v.prog.begin(v.prog.transferTitle(files, bytes), "To "+d.Name, v.cancelling(cancel))
-	v.showProgress(true)
+	if one {
+		v.retry = v.startSend
+		v.sentTo = ts[0].key()
+		v.sent = append(v.sent[:0], v.sel.items...)
+		cfg.OnEvent = func(_ *app.Transfer, ev event.Event) { v.u.do(func() { v.prog.handle(ev) }) }
+		bytes, files, _ := v.sel.totals()
+		v.prog.begin(v.prog.transferTitle(files, bytes), "To "+ts[0].Name, v.cancelling(cancel))
+		v.showProgress(true)
+	} else {
+		v.beginMany(&cfg, ts, cancel)
+	}
 	v.updateReady()
 	v.u.cfg.Node.SetName(v.u.settings.deviceName())
-	t := v.u.cfg.Node.Send(ctx, cfg)
+	m := v.u.cfg.Node.SendMany(ctx, cfg)
 	v.u.goroutine(func() {
-		res := t.Wait()
+		res, _ := m.Wait()
 		cancel(nil)
-		pin := v.u.pinOfferFor(res)
+		var pin pinOffer
+		if one {
+			pin = v.u.pinOfferFor(res[0])
+		}
 		if v.u.ctx.Err() != nil {
 			return
 		}
-		v.u.do(func() { v.sendDone(res.Summary, res.Err, pin) })
+		v.u.do(func() {
+			if one {
+				v.sendDone(res[0].Summary, res[0].Err, pin)
+			} else {
+				v.manyDone(res)
+			}
+		})
 	})
+}
+
+// sendTarget is where and how to reach d. Alone, d is sent to with the
+// code typed, or paired when it is trusted and none was; one of several
+// with its own code field's, or paired (manyKey). SendMany tries every
+// address of the device in turn (Addrs). Discovery may list one whose
+// advertisement carried no usable address: its send then fails with an
+// error that says so, and the history names it by its name.
+func (v *sendView) sendTarget(d Device, alone bool) app.Target {
+	to := app.Target{Addrs: d.Addrs, Code: v.manyCode(d), Pin: v.manyKey(d), PeerName: d.Name, PeerFingerprint: d.Fingerprint}
+	if alone {
+		to.Code, to.Pin = v.codeText(), v.paired(d)
+	}
+	if to.Pin != nil {
+		to.Code = ""
+	}
+	return to
 }
 
 // sendConfig is what every send takes from the selection: the items,

@@ -25,7 +25,7 @@ const (
 	prefAsk  = "askBeforeAccepting"
 	// Off by default: a person opts in to offers that nobody confirms.
 	prefAutoTrusted = "autoAcceptTrusted"
-	// How many senders the receiver takes at once (receivemany.go).
+	// How many senders the receiver takes at once (receive_cards.go).
 	prefMaxSenders = "receiveFromUpTo"
 )
 

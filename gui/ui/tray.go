@@ -257,29 +257,10 @@ func (v *receiveView) trayStatus() string {
 		return "Receiving from " + v.prog.conn.PeerName
 	case v.busy:
 		return "Receiving"
-	case v.t != nil && v.code != "":
+	case v.waiting() && v.code != "":
 		return "Code " + v.code
 	}
 	return "Not receiving"
-}
-
-// transferEnded is the tray's part of a finished receive: the tray's
-// list, a notification for a transfer nobody was asked about, and, with
-// the window in the tray, listening again at once.
-func (v *receiveView) transferEnded(sum event.Summary, err error) {
-	v.u.noteTransfer(false, v.prog.conn, sum, err)
-	if v.autoAccepted {
-		who := v.prog.conn.PeerName
-		if err != nil {
-			v.u.notify("Transfer from "+who+" failed", explain(err).Headline)
-		} else {
-			v.u.notify("Received from "+who, summaryWhat(sum)+", verified, in "+v.u.settings.downloadDir())
-		}
-	}
-	v.autoAccepted = false
-	if v.u.tray.hidden {
-		v.listenAgain()
-	}
 }
 
 // resumeIfIdle listens again when the Receive view shows a result: the

@@ -244,7 +244,7 @@ func TestTrustedTransferNotifiesInTray(t *testing.T) {
 		t.Fatalf("paired send: %v", err)
 	}
 	rv := h.u.recv
-	h.waitFor("the receiver to wait again", func() bool { return rv.t != nil && !rv.busy && rv.gen > 1 })
+	h.waitFor("the receiver to wait again", func() bool { return rv.waiting() && !rv.busy && rv.gen > 1 })
 	notes := ta.notifications()
 	if len(notes) != 2 || !strings.HasPrefix(notes[0], "Receiving from Laptop: 1 file (5.00 kB), into "+h.dir) ||
 		notes[1] != "Received from Laptop: photo.jpg, verified, in "+h.dir {

@@ -54,7 +54,7 @@ func (h *harness) listening() (gen int, addr, code string) {
 	h.t.Helper()
 	h.waitFor("the receiver to listen", func() bool {
 		v := h.u.recv
-		if v.t == nil || !v.ready.Visible() {
+		if !v.waiting() || !v.ready.Visible() {
 			return false
 		}
 		gen, addr, code = v.gen, "127.0.0.1:"+strconv.Itoa(v.port), v.code
@@ -193,7 +193,7 @@ func TestTrustAfterCodeThenSendWithoutCode(t *testing.T) {
 	b.loop.run(rv.listenAgain)
 	var addr2 string
 	b.waitFor("a new receiver", func() bool {
-		if rv.t == nil || rv.busy || !rv.ready.Visible() {
+		if !rv.waiting() || rv.busy || !rv.ready.Visible() {
 			return false
 		}
 		addr2 = "127.0.0.1:" + strconv.Itoa(rv.port)

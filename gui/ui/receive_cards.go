@@ -1,10 +1,11 @@
 package ui
 
-// This file holds the Receive view of a receiver that takes several
-// senders at once (the setting "Receive from up to N devices at once",
-// app.Receiver.ReceiveMany): the code stays on screen, and each sender
-// that gets through is a card under it, with its own question, progress,
-// Cancel and result. A finished card stays until the person dismisses it.
+// This file holds how the Receive view shows a receiver that takes
+// several senders at once (the setting "Receive from up to N devices at
+// once"): the same receiver and serve as one sender's (receiving.go),
+// shown otherwise. The code stays on screen, and each sender that gets
+// through is a card under it, with its own question, progress, Cancel
+// and result. A finished card stays until the person dismisses it.
 
 import (
 	"context"
@@ -119,7 +120,8 @@ func (v *receiveView) cardEvent(t *app.Transfer, ev event.Event) {
 	c := v.cards[t]
 	if c == nil {
 		if e, ok := ev.(event.Connected); ok {
-			v.awaitCard(v.newCard(t, e))
+			c := v.newCard(t, e)
+			v.awaitEnd(t, func(res app.Result, pin pinOffer) { v.cardDone(c, res, pin) })
 		}
 		return
 	}
@@ -184,33 +186,15 @@ func (v *receiveView) newCard(t *app.Transfer, e event.Connected) *incomingCard 
 	return c
 }
 
-// awaitCard shows the end of c's transfer when it comes, waiting for it
-// off the UI goroutine.
-func (v *receiveView) awaitCard(c *incomingCard) {
-	v.u.goroutine(func() {
-		res := c.t.Wait()
-		pin := v.u.pinOfferFor(res)
-		v.u.do(func() { v.cardDone(c, res, pin) })
-	})
-}
-
 // cardOffer asks the person about an offer on its card, or says with a
 // notification that the settings accepted it.
 func (v *receiveView) cardOffer(c *incomingCard, o event.Offer) {
-	paired := c.prog.conn.Paired
-	if paired {
-		o.PeerName = c.prog.conn.PeerName // named by its pin (newCard)
-	}
-	if !v.askFirst || (v.autoTrusted && paired) {
+	o, ask := v.offerCame(c.prog, o)
+	if !ask {
 		c.auto = true
-		v.u.notify("Receiving from "+whoOf(o.PeerName),
-			fmt.Sprintf("%s (%s), into %s", offerWhat(o), formatBytes(o.TotalBytes), v.u.settings.downloadDir()))
 		return
 	}
-	if v.u.tray.hidden {
-		v.u.ShowWindow()
-	}
-	head, fp := offerLines(o, paired)
+	head, fp := offerLines(o, c.prog.conn.Paired)
 	c.askText.SetText(head + sameNameLine(o))
 	c.askFP.SetText(fp)
 	c.prog.root.Hide()
@@ -238,32 +222,9 @@ func (v *receiveView) cardDone(c *incomingCard, res app.Result, pin pinOffer) {
 	c.prog.root.Show()
 	c.from.SetText("From " + c.prog.peer.Text)
 	c.dismiss = widget.NewButtonWithIcon("Dismiss", theme.CancelIcon(), func() { v.dismissCard(c) })
-	if res.Err == nil {
-		open := widget.NewButtonWithIcon("Open folder", theme.FolderOpenIcon(), v.openFolder)
-		open.Importance = widget.HighImportance
-		c.prog.finish(res.Summary, nil, c.dismiss, open)
-	} else {
-		c.prog.finish(res.Summary, res.Err, c.dismiss)
-	}
-	v.showTextsIn(c.prog, res)
-	if res.Err == nil {
-		v.u.offerTrust(c.prog, pin)
-	}
-	v.u.recorded()
-	v.u.noteTransfer(false, c.prog.conn, res.Summary, res.Err)
-	if c.auto {
-		who := whoOf(c.prog.conn.PeerName)
-		if res.Err != nil {
-			v.u.notify("Transfer from "+who+" failed", explain(res.Err).Headline)
-		} else {
-			v.u.notify("Received from "+who, summaryWhat(res.Summary)+", verified, in "+v.u.settings.downloadDir())
-		}
-	}
+	v.ended(c.prog, res, pin, c.dismiss, c.auto)
 	v.layoutCards()
-	// New settings wait for the last transfer to end.
-	if len(v.running()) == 0 && len(v.relisten) > 0 && v.stopMany != nil {
-		v.stopMany()
-	}
+	v.restartIfIdle() // new settings wait for the last transfer to end
 }
 
 // dismissCard takes a finished card away.
@@ -289,42 +250,10 @@ func (v *receiveView) manyStatus() string {
 		return "Receiving from a device"
 	case len(run) > 1:
 		return fmt.Sprintf("Receiving from %d devices", len(run))
-	case v.stopMany != nil && v.code != "":
+	case v.waiting() && v.code != "":
 		return "Code " + v.code
 	}
 	return "Not receiving"
-}
-
-// receiveMany serves senders on rc, several at once, until ctx ends, the
-// settings change while no transfer runs (restart), or rc fails.
-func (v *receiveView) receiveMany(ctx context.Context, rc *app.Receiver) (restart bool, err error) {
-	mctx, stop := context.WithCancel(ctx)
-	defer stop()
-	code, port, name := rc.Code(), rc.Port(), v.u.cfg.Node.Name()
-	v.u.do(func() {
-		v.gen++
-		v.busy = false
-		v.codes.Hide()
-		v.stopMany = stop
-		v.show(v.ready)
-		v.showReady(name, code, port, rc.Dir(), v.u.cfg.Hosts(), v.u.fingerprint())
-		v.u.refreshTray()
-		if len(v.relisten) > 0 && len(v.running()) == 0 { // the settings changed just now
-			stop()
-		}
-	})
-	err = rc.ReceiveMany(mctx)
-	v.u.do(func() {
-		v.stopMany = nil
-		v.u.refreshTray()
-	})
-	switch {
-	case ctx.Err() != nil:
-		return false, nil
-	case mctx.Err() != nil:
-		return true, nil
-	}
-	return false, err
 }
 
 // whoOf is a sender's name, or "A device" for one without.

@@ -185,7 +185,7 @@ func TestSettingReceiveFromUpTo(t *testing.T) {
 	h := newHarness(t)
 	h.u.Start()
 	v, sv := h.u.recv, h.u.settings
-	h.waitFor("one sender at a time", func() bool { return v.t != nil && !v.many && len(v.code) >= 6 })
+	h.waitFor("one sender at a time", func() bool { return v.waiting() && !v.many && len(v.code) >= 6 })
 	h.check(func() bool {
 		if sv.maxSenders.Selected != "1" {
 			t.Errorf("the setting shows %q by default, want 1", sv.maxSenders.Selected)
@@ -207,7 +207,7 @@ func TestSettingReceiveFromUpTo(t *testing.T) {
 		sv.maxSenders.SetSelected("1")
 		sv.save()
 	})
-	h.waitFor("the receiver back to one at a time", func() bool { return !v.many && v.t != nil && v.stopMany == nil })
+	h.waitFor("the receiver back to one at a time", func() bool { return !v.many && v.atOnce == 1 && v.waiting() })
 
 	// A value out of range (an edited preferences file) is the default.
 	h.app.Preferences().SetInt(prefMaxSenders, 9)

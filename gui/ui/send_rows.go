@@ -3,8 +3,9 @@ package ui
 // Sending to several devices at once. Each device row has a box: ticked
 // devices are sent to along with the chosen (selected) one. With more
 // than one, the single code field gives way to a field per device that
-// needs a code (trusted devices need none), and Send starts one session
-// per device (the Node's SendMany: its own code or pin, its own accept,
+// needs a code (trusted devices need none), and Send (startSend, the one
+// send path, as for one device) starts one session per device (the
+// Node's SendMany: its own code or pin, its own accept,
 // its own progress row and result; the files are read once for all). One
 // device declining or failing never stops the others. The Node gives
 // each device its own history record, with its own outcome, as a send to
@@ -84,8 +85,6 @@ func (v *sendView) targets() []Device {
 	return out
 }
 
-func (v *sendView) multi() bool { return len(v.targets()) > 1 }
-
 // manyKey is the pinned key to send to d with, in a send to several: a
 // trusted device needs no code (unless it refused its pin before).
 func (v *sendView) manyKey(d Device) *app.Device {
@@ -154,25 +153,12 @@ func (v *sendView) updateReadyMany() bool {
 	return true
 }
 
-// startSendMany sends the selection to every target, each in a session
-// of its own, and shows a row per device.
-func (v *sendView) startSendMany() {
-	ts := v.targets()
-	if len(ts) < 2 || len(v.sel.items) == 0 || v.cancel != nil {
-		return
-	}
-	ctx, cancel := context.WithCancelCause(v.u.ctx)
-	v.cancel = cancel
-	one := v.sendConfig()
-	cfg := app.ManyConfig{Items: one.Items, Paths: one.Paths, Text: one.Text}
+// beginMany shows a send to several devices, a row each, and has cfg
+// tell the rows its events.
+func (v *sendView) beginMany(cfg *app.ManyConfig, ts []Device, cancel context.CancelCauseFunc) {
 	names := make([]string, len(ts))
 	for i, d := range ts {
 		names[i] = d.Name
-		to := app.Target{Addrs: d.Addrs, Code: v.manyCode(d), Pin: v.manyKey(d), PeerName: d.Name, PeerFingerprint: d.Fingerprint}
-		if to.Pin != nil {
-			to.Code = ""
-		}
-		cfg.To = append(cfg.To, to)
 	}
 	cfg.OnEvent = func(t *app.Transfer, ev event.Event) {
 		i := t.Index() // its row: its place in cfg.To
@@ -187,17 +173,6 @@ func (v *sendView) startSendMany() {
 		func() { cancel(errSenderCancelled) })
 	v.form.Hide()
 	v.many.card.Show()
-	v.updateReady()
-	v.u.cfg.Node.SetName(v.u.settings.deviceName())
-	m := v.u.cfg.Node.SendMany(ctx, cfg)
-	v.u.goroutine(func() {
-		res, _ := m.Wait()
-		cancel(nil)
-		if v.u.ctx.Err() != nil {
-			return
-		}
-		v.u.do(func() { v.manyDone(res) })
-	})
 }
 
 // manyDone shows every device's result.
