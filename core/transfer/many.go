@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
@@ -69,8 +70,22 @@ type ManyStats struct {
 // they share file reads through a window that waits for no one (see
 // fanout). Cancelling ctx cancels every session. The results are in the
 // order of cfg.To.
+//
+// With one receiver (Send) nothing is shared: its session runs on the
+// caller's goroutine, reads cfg.Items as they are, and waits at no
+// start line.
 func SendMany(ctx context.Context, cfg ManyConfig) ([]ManyResult, ManyStats) {
 	n := len(cfg.To)
+	if n == 1 {
+		sc := cfg.To[0]
+		sc.Items, sc.OnEvent = cfg.Items, nil
+		if on := cfg.OnEvent; on != nil {
+			sc.OnEvent = func(ev event.Event) { on(0, ev) }
+		}
+		var read atomic.Int64
+		sum, err := sendOne(ctx, sc, &read)
+		return []ManyResult{{Addr: firstAddr(sc.Addrs), Summary: sum, Err: err}}, ManyStats{DiskRead: read.Load()}
+	}
 	window := cfg.Window
 	if window <= 0 {
 		window = defaultWindow
@@ -82,27 +97,18 @@ func SendMany(ctx context.Context, cfg ManyConfig) ([]ManyResult, ManyStats) {
 	hub := newFanout(window, maxChunk, n)
 	line := newStartLine(n, gather)
 	results := make([]ManyResult, n)
-	var (
-		evMu sync.Mutex
-		wg   sync.WaitGroup
-	)
+	on := serialized(cfg.OnEvent)
+	var wg sync.WaitGroup
 	for i := range cfg.To {
 		sc := cfg.To[i]
 		sc.Items = shareItems(cfg.Items, hub, i)
-		sc.OnEvent = func(ev event.Event) {
-			if cfg.OnEvent == nil {
-				return
-			}
-			evMu.Lock()
-			defer evMu.Unlock()
-			cfg.OnEvent(i, ev)
-		}
+		sc.OnEvent = func(ev event.Event) { on(i, ev) }
 		sc.gate = &gate{line: line}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer sc.gate.arrive()
-			sum, err := Send(ctx, sc)
+			sum, err := session(ctx, sc)
 			hub.leave(i)
 			results[i] = ManyResult{Addr: firstAddr(sc.Addrs), Summary: sum, Err: err, ReadAgain: hub.sess[i].again.Load()}
 		}()
@@ -110,6 +116,27 @@ func SendMany(ctx context.Context, cfg ManyConfig) ([]ManyResult, ManyStats) {
 	wg.Wait()
 	hub.close()
 	return results, ManyStats{DiskRead: hub.read.Load()}
+}
+
+// sendOne is SendMany's session for one receiver, cfg, with cfg.Items:
+// a session that shares nothing, so that it reads every byte once, as it
+// goes, counted in read when read is not nil.
+func sendOne(ctx context.Context, cfg SendConfig, read *atomic.Int64) (event.Summary, error) {
+	cfg.read = read
+	return session(ctx, cfg)
+}
+
+// serialized calls f (when set) one event at a time, across sessions.
+func serialized(f func(int, event.Event)) func(int, event.Event) {
+	var mu sync.Mutex
+	return func(i int, ev event.Event) {
+		if f == nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		f(i, ev)
+	}
 }
 
 // startLine holds the sessions that accepted until every session has

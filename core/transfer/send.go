@@ -21,8 +21,17 @@ import (
 // or with an error wrapping the sentinel that says why not (ErrDeclined,
 // ErrCancelled, secure.ErrWrongCode, ...). Cancelling ctx cancels the
 // transfer; a context.WithCancelCause cause is the reason the receiver is
-// told.
-func Send(ctx context.Context, cfg SendConfig) (sum event.Summary, err error) {
+// told. It is SendMany with one receiver, which it calls by the door
+// SendMany takes for one (sendOne), so that a program that sends to one
+// device only (the page's ferry.wasm) links no fan-out.
+func Send(ctx context.Context, cfg SendConfig) (event.Summary, error) {
+	return sendOne(ctx, cfg, nil)
+}
+
+// session is one receiver's session of SendMany: its connection, or the
+// connections its Listener accepts, its handshake and its transfer, the
+// last event (Error) included.
+func session(ctx context.Context, cfg SendConfig) (sum event.Summary, err error) {
 	ev := &emitter{f: cfg.OnEvent}
 	defer func() {
 		if err != nil {
@@ -36,7 +45,7 @@ func Send(ctx context.Context, cfg SendConfig) (sum event.Summary, err error) {
 	return send(ctx, cfg, ev)
 }
 
-// send is one attempt of Send: one connection, one handshake, one
+// send is one attempt of a session: one connection, one handshake, one
 // transfer. It emits every event but the last Failed.
 func send(ctx context.Context, cfg SendConfig, ev *emitter) (event.Summary, error) {
 	entries, srcs, err := buildManifest(cfg.Items)
@@ -488,6 +497,9 @@ func (s *sender) sendBytes(ctx context.Context, e event.Entry, path string, r io
 		start := time.Now()
 		got, err := io.ReadFull(r, chunk)
 		s.timers.Since(diag.DiskRead, start, got)
+		if s.cfg.read != nil {
+			s.cfg.read.Add(int64(got))
+		}
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			return fmt.Errorf("%s ended %d bytes early: %w", path, left-int64(got), ErrSourceChanged)
 		}

@@ -13,6 +13,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
@@ -96,6 +97,10 @@ type SendConfig struct {
 	hooks    *hooks // tests only
 	exposing func() // secure.Config.Exposing, for sendAccepted
 	gate     *gate  // SendMany's start line; nil for Send
+	// read counts the bytes read from the sources for sending, for
+	// ManyStats when nothing is shared (the fanout counts them
+	// otherwise); may be nil.
+	read *atomic.Int64
 }
 
 // ReceiverConfig is everything a Receiver needs.
