@@ -197,7 +197,7 @@
 // order per receiver and never concurrently.
 //
 // The files are read once for all. Every item becomes, in each session,
-// a view of one shared source (fanout.go): per open file a window of the
+// a view of one shared source (core/fanout): per open file a window of the
 // chunks most recently read from disk (ManyConfig.Window, default 4 MiB,
 // shared by every open file; beyond it at most one chunk per open file).
 // The session at the window's end reads the next chunk from disk; the

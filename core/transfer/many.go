@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/fanout"
 )
 
 // Defaults of ManyConfig.
@@ -68,7 +69,7 @@ type ManyStats struct {
 // events and result), and returns when every session has ended. A
 // session that is declined, fails or is slow never stops the others:
 // they share file reads through a window that waits for no one (see
-// fanout). Cancelling ctx cancels every session. The results are in the
+// core/fanout). Cancelling ctx cancels every session. The results are in the
 // order of cfg.To.
 //
 // With one receiver (Send) nothing is shared: its session runs on the
@@ -94,7 +95,7 @@ func SendMany(ctx context.Context, cfg ManyConfig) ([]ManyResult, ManyStats) {
 	if gather == 0 {
 		gather = defaultGather
 	}
-	hub := newFanout(window, maxChunk, n)
+	hub := fanout.New(window, maxChunk, n)
 	line := newStartLine(n, gather)
 	results := make([]ManyResult, n)
 	on := serialized(cfg.OnEvent)
@@ -109,13 +110,13 @@ func SendMany(ctx context.Context, cfg ManyConfig) ([]ManyResult, ManyStats) {
 			defer wg.Done()
 			defer sc.gate.arrive()
 			sum, err := session(ctx, sc)
-			hub.leave(i)
-			results[i] = ManyResult{Addr: firstAddr(sc.Addrs), Summary: sum, Err: err, ReadAgain: hub.sess[i].again.Load()}
+			hub.Leave(i)
+			results[i] = ManyResult{Addr: firstAddr(sc.Addrs), Summary: sum, Err: err, ReadAgain: hub.Again(i)}
 		}()
 	}
 	wg.Wait()
-	hub.close()
-	return results, ManyStats{DiskRead: hub.read.Load()}
+	hub.Close()
+	return results, ManyStats{DiskRead: hub.Read()}
 }
 
 // sendOne is SendMany's session for one receiver, cfg, with cfg.Items:
@@ -211,7 +212,7 @@ func (g *gate) wait(ctx context.Context, keepalive func() error, every time.Dura
 // buildManifest does). Source k is the k-th item in every session, so
 // the sessions' views of it share their reads. An item that cannot be
 // resolved is left as it is: Send reports it.
-func shareItems(items []event.Item, hub *fanout, session int) []event.Item {
+func shareItems(items []event.Item, hub *fanout.Hub, session int) []event.Item {
 	out := make([]event.Item, len(items))
 	for k, it := range items {
 		out[k] = it
@@ -230,7 +231,7 @@ func shareItems(items []event.Item, hub *fanout, session int) []event.Item {
 			}
 			under, p = os.DirFS(dir), base
 		}
-		out[k].FS, out[k].Path = hub.view(session, k, under), p
+		out[k].FS, out[k].Path = hub.View(session, k, under), p
 	}
 	return out
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // dieAfter is a receiver's disk writer that cuts its connection once n
@@ -89,7 +90,7 @@ func TestSendManyDeclineDieDeliver(t *testing.T) {
 
 	evs := &manyEvents{by: map[int][]event.Event{}}
 	// The files are read through a counting FS: the disk reads they cost.
-	under := newCountFS(src)
+	under := testkit.NewCountFS(src)
 	cfg := ManyConfig{Items: []event.Item{{FS: under, Path: "album"}}, OnEvent: evs.on}
 	for _, p := range pairs {
 		cfg.To = append(cfg.To, p.send)
@@ -131,7 +132,7 @@ func TestSendManyDeclineDieDeliver(t *testing.T) {
 		t.Errorf("the disk gave %d bytes for %d bytes of files: read more than once", stats.DiskRead, total)
 	}
 	for name, size := range map[string]int64{"album/a.bin": 1<<20 + 333, "album/b.bin": 300 << 10} {
-		if r := under.bytesRead(name); r != size {
+		if r := under.BytesRead(name); r != size {
 			t.Errorf("%s: %d bytes read from disk, want its %d once", name, r, size)
 		}
 	}
@@ -177,7 +178,7 @@ func TestSendManySlowAccepterDoesNotHoldOthers(t *testing.T) {
 	writeFile(t, filepath.Join(src, "g.bin"), pattern(200<<10, 4))
 	fast := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll})
 	slow := newPair(t, ctx, ReceiverConfig{Policy: Ask})
-	under := newCountFS(src)
+	under := testkit.NewCountFS(src)
 	var order []string
 	cfg := ManyConfig{
 		Items:  []event.Item{{FS: under, Path: "f.bin"}, {FS: under, Path: "g.bin"}},
@@ -220,9 +221,9 @@ func TestSendManySlowAccepterDoesNotHoldOthers(t *testing.T) {
 		}
 	}
 	total := int64(900 << 10)
-	if stats.DiskRead != total || under.bytesRead("f.bin")+under.bytesRead("g.bin") != total || res[1].ReadAgain != 0 {
+	if stats.DiskRead != total || under.BytesRead("f.bin")+under.BytesRead("g.bin") != total || res[1].ReadAgain != 0 {
 		t.Errorf("disk read %d (counted %d) for %d bytes of files, %d again for the late one: want each file once",
-			stats.DiskRead, under.bytesRead("f.bin")+under.bytesRead("g.bin"), total, res[1].ReadAgain)
+			stats.DiskRead, under.BytesRead("f.bin")+under.BytesRead("g.bin"), total, res[1].ReadAgain)
 	}
 }
 

@@ -1,4 +1,4 @@
-package transfer
+package fanout
 
 import (
 	"bytes"
@@ -10,90 +10,22 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
-// countFS counts the bytes read from the files it opens, per name: the
-// disk reads a sender makes.
-type countFS struct {
-	fs.FS
-	mu    sync.Mutex
-	read  map[string]int64
-	opens map[string]int
-	plain bool // files offer neither ReadAt nor Seek (a forward-only source)
-}
+// TestMain fails the run if any goroutine started by the tests outlives
+// them.
+func TestMain(m *testing.M) { os.Exit(testkit.Main(m)) }
 
-func newCountFS(dir string) *countFS {
-	return &countFS{FS: os.DirFS(dir), read: map[string]int64{}, opens: map[string]int{}}
-}
-
-func (c *countFS) Open(name string) (fs.File, error) {
-	f, err := c.FS.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	c.mu.Lock()
-	c.opens[name]++
-	c.mu.Unlock()
-	cf := &countFile{f: f, c: c, name: name}
-	if c.plain {
-		return plainFile{cf}, nil
-	}
-	return cf, nil
-}
-
-func (c *countFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(c.FS, name) }
-
-func (c *countFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(c.FS, name) }
-
-func (c *countFS) bytesRead(name string) int64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.read[name]
-}
-
-func (c *countFS) add(name string, n int) {
-	c.mu.Lock()
-	c.read[name] += int64(n)
-	c.mu.Unlock()
-}
-
-type countFile struct {
-	f    fs.File
-	c    *countFS
-	name string
-}
-
-func (f *countFile) Stat() (fs.FileInfo, error) { return f.f.Stat() }
-func (f *countFile) Close() error               { return f.f.Close() }
-func (f *countFile) Read(p []byte) (int, error) {
-	n, err := f.f.Read(p)
-	f.c.add(f.name, n)
-	return n, err
-}
-func (f *countFile) ReadAt(p []byte, off int64) (int, error) {
-	n, err := f.f.(io.ReaderAt).ReadAt(p, off)
-	f.c.add(f.name, n)
-	return n, err
-}
-func (f *countFile) Seek(off int64, whence int) (int64, error) {
-	return f.f.(io.Seeker).Seek(off, whence)
-}
-
-// plainFile hides everything but fs.File's methods.
-type plainFile struct{ f *countFile }
-
-func (p plainFile) Stat() (fs.FileInfo, error) { return p.f.Stat() }
-func (p plainFile) Read(b []byte) (int, error) { return p.f.Read(b) }
-func (p plainFile) Close() error               { return p.f.Close() }
-
-func fanSetup(t *testing.T, size int) (*countFS, []byte) {
+func fanSetup(t *testing.T, size int) (*testkit.CountFS, []byte) {
 	dir := t.TempDir()
 	data := pattern(size, 7)
-	writeFile(t, filepath.Join(dir, "f.bin"), data)
-	return newCountFS(dir), data
+	testkit.WriteFile(t, filepath.Join(dir, "f.bin"), data)
+	return testkit.NewCountFS(dir), data
 }
 
-func views(hub *fanout, under fs.FS, n int) ([]fanView, []*atomic.Int64) {
+func views(hub *Hub, under fs.FS, n int) ([]fanView, []*atomic.Int64) {
 	vs := make([]fanView, n)
 	again := make([]*atomic.Int64, n)
 	for i := range vs {
@@ -126,7 +58,7 @@ func TestFanoutReadOnceTogether(t *testing.T) {
 	const chunk = 4096
 	for _, size := range []int{0, 1, chunk - 1, chunk, chunk + 1, 5*chunk + 500} {
 		under, data := fanSetup(t, size)
-		hub := newFanout(64*chunk, chunk, 4)
+		hub := New(64*chunk, chunk, 4)
 		vs, again := views(hub, under, 4)
 		files := make([]fs.File, len(vs))
 		for i, v := range vs {
@@ -157,10 +89,10 @@ func TestFanoutReadOnceTogether(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if r := under.bytesRead("f.bin"); r != int64(size) {
+		if r := under.BytesRead("f.bin"); r != int64(size) {
 			t.Errorf("size %d: the disk gave %d bytes, want the file once", size, r)
 		}
-		if o := under.opens["f.bin"]; o != 1 {
+		if o := under.Opens("f.bin"); o != 1 {
 			t.Errorf("size %d: the file was opened %d times, want once", size, o)
 		}
 		if hub.free != 64 || len(hub.open) != 0 {
@@ -176,8 +108,8 @@ func TestFanoutLaggardReadsOnItsOwn(t *testing.T) {
 	for _, plain := range []bool{false, true} {
 		const chunk = 4096
 		under, data := fanSetup(t, 20*chunk+123)
-		under.plain = plain
-		hub := newFanout(2*chunk, chunk, 2)
+		under.Plain = plain
+		hub := New(2*chunk, chunk, 2)
 		hub.patience, hub.share = 0, 0 // nobody is waited for
 		vs, again := views(hub, under, 2)
 		lead, _ := vs[0].Open("f.bin")
@@ -201,7 +133,7 @@ func TestFanoutLaggardReadsOnItsOwn(t *testing.T) {
 		if a := again[1].Load(); a < behind {
 			t.Errorf("plain %v: the laggard read %d bytes on its own, want at least the %d it was behind the window", plain, a, behind)
 		}
-		if r := under.bytesRead("f.bin"); r != int64(len(data))+again[1].Load() {
+		if r := under.BytesRead("f.bin"); r != int64(len(data))+again[1].Load() {
 			t.Errorf("the disk gave %d bytes, want the file once plus the laggard's %d", r, again[1].Load())
 		}
 		lead.Close()
@@ -216,12 +148,12 @@ func TestFanoutLaggardReadsOnItsOwn(t *testing.T) {
 // the session that reads it is told.
 func TestFanoutReopenCountsAgain(t *testing.T) {
 	under, data := fanSetup(t, 10000)
-	hub := newFanout(1<<20, 4096, 2)
+	hub := New(1<<20, 4096, 2)
 	vs, again := views(hub, under, 2)
 	f, _ := vs[0].Open("f.bin")
 	readIn(t, f, 4096)
 	f.Close()
-	hub.close() // drops the parked file, as a need for its chunks would
+	hub.Close() // drops the parked file, as a need for its chunks would
 	g, _ := vs[1].Open("f.bin")
 	if got := readIn(t, g, 4096); !bytes.Equal(got, data) {
 		t.Fatal("read other bytes than the file's")
@@ -236,7 +168,7 @@ func TestFanoutReopenCountsAgain(t *testing.T) {
 // window while it still holds the bytes.
 func TestFanoutSeekAndReadAt(t *testing.T) {
 	under, data := fanSetup(t, 50000)
-	hub := newFanout(1<<20, 4096, 1)
+	hub := New(1<<20, 4096, 1)
 	vs, again := views(hub, under, 1)
 	f, _ := vs[0].Open("f.bin")
 	defer f.Close()
@@ -251,8 +183,8 @@ func TestFanoutSeekAndReadAt(t *testing.T) {
 	if n, err := f.(io.ReaderAt).ReadAt(buf, 49995); n != 5 || err != io.EOF || !bytes.Equal(buf[:5], data[49995:]) {
 		t.Fatalf("ReadAt at the end: %d, %v", n, err)
 	}
-	if again[0].Load() != 0 || under.bytesRead("f.bin") != int64(len(data)) {
-		t.Errorf("read again %d, disk %d: want 0 and the file once", again[0].Load(), under.bytesRead("f.bin"))
+	if again[0].Load() != 0 || under.BytesRead("f.bin") != int64(len(data)) {
+		t.Errorf("read again %d, disk %d: want 0 and the file once", again[0].Load(), under.BytesRead("f.bin"))
 	}
 }
 
@@ -262,10 +194,10 @@ func TestFanoutSeekAndReadAt(t *testing.T) {
 func TestFanoutParkedForLateSession(t *testing.T) {
 	dir := t.TempDir()
 	a, b := pattern(10000, 1), pattern(9000, 2)
-	writeFile(t, filepath.Join(dir, "a"), a)
-	writeFile(t, filepath.Join(dir, "b"), b)
-	under := newCountFS(dir)
-	hub := newFanout(3*4096, 4096, 2)
+	testkit.WriteFile(t, filepath.Join(dir, "a"), a)
+	testkit.WriteFile(t, filepath.Join(dir, "b"), b)
+	under := testkit.NewCountFS(dir)
+	hub := New(3*4096, 4096, 2)
 	vs, again := views(hub, under, 2)
 	f, _ := vs[0].Open("a")
 	readIn(t, f, 4096)
@@ -275,8 +207,8 @@ func TestFanoutParkedForLateSession(t *testing.T) {
 		t.Fatal("the late session read other bytes than the file's")
 	}
 	g.Close()
-	if again[1].Load() != 0 || under.bytesRead("a") != int64(len(a)) {
-		t.Errorf("the late session read %d bytes again, the disk gave %d: want 0 and the file once", again[1].Load(), under.bytesRead("a"))
+	if again[1].Load() != 0 || under.BytesRead("a") != int64(len(a)) {
+		t.Errorf("the late session read %d bytes again, the disk gave %d: want 0 and the file once", again[1].Load(), under.BytesRead("a"))
 	}
 	if len(hub.parked) != 0 || len(hub.open) != 0 {
 		t.Errorf("after both sessions closed a: %d parked, %d open", len(hub.parked), len(hub.open))
@@ -284,7 +216,7 @@ func TestFanoutParkedForLateSession(t *testing.T) {
 
 	// b is parked with all three chunks of the window; c, opened next,
 	// takes them back, and b is then read again for the late session.
-	writeFile(t, filepath.Join(dir, "c"), pattern(3*4096, 3))
+	testkit.WriteFile(t, filepath.Join(dir, "c"), pattern(3*4096, 3))
 	f, _ = vs[0].Open("b")
 	readIn(t, f, 4096)
 	f.Close()
@@ -305,7 +237,7 @@ func TestFanoutParkedForLateSession(t *testing.T) {
 	if again[1].Load() != int64(len(b)) {
 		t.Errorf("b read again for the late session: %d bytes, want %d", again[1].Load(), len(b))
 	}
-	hub.close()
+	hub.Close()
 	if hub.free != 3 || len(hub.open) != 0 {
 		t.Errorf("after close: %d chunks free of 3, %d open", hub.free, len(hub.open))
 	}
@@ -317,7 +249,7 @@ func TestFanoutParkedForLateSession(t *testing.T) {
 func TestFanoutPacesSessionsInStep(t *testing.T) {
 	const chunk = 4096
 	under, data := fanSetup(t, 40*chunk+77)
-	hub := newFanout(2*chunk, chunk, 3)
+	hub := New(2*chunk, chunk, 3)
 	vs, again := views(hub, under, 3)
 	var wg sync.WaitGroup
 	got := make([][]byte, 3)
@@ -342,7 +274,7 @@ func TestFanoutPacesSessionsInStep(t *testing.T) {
 			t.Errorf("session %d: %d bytes read again, loose %v", i, again[i].Load(), hub.sess[i].loose.Load())
 		}
 	}
-	if r := under.bytesRead("f.bin"); r != int64(len(data)) {
+	if r := under.BytesRead("f.bin"); r != int64(len(data)) {
 		t.Errorf("the disk gave %d bytes, want the file once (%d)", r, len(data))
 	}
 }
@@ -353,7 +285,7 @@ func TestFanoutPacesSessionsInStep(t *testing.T) {
 func TestFanoutStalledSessionGoesLoose(t *testing.T) {
 	const chunk = 4096
 	under, data := fanSetup(t, 10*chunk)
-	hub := newFanout(2*chunk, chunk, 2)
+	hub := New(2*chunk, chunk, 2)
 	hub.patience, hub.share = 30*time.Millisecond, 0
 	vs, again := views(hub, under, 2)
 	stalled, _ := vs[1].Open("f.bin")
@@ -372,4 +304,15 @@ func TestFanoutStalledSessionGoesLoose(t *testing.T) {
 	if again[1].Load() < int64(len(data)-2*chunk) {
 		t.Errorf("the stalled session read %d bytes on its own, want at least the %d behind the window", again[1].Load(), len(data)-2*chunk)
 	}
+}
+
+// pattern returns n bytes that differ at every offset of a chunk.
+func pattern(n int, seed byte) []byte {
+	b := make([]byte, n)
+	x := uint32(seed) + 1
+	for i := range b {
+		x = x*1664525 + 1013904223
+		b[i] = byte(x >> 24)
+	}
+	return b
 }

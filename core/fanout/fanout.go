@@ -1,4 +1,11 @@
-package transfer
+// Package fanout lets several sessions that send the same files read
+// them from disk once: each session reads through a view of its own (an
+// fs.FS), and the views of one source share, per open file, a window of
+// the chunks read most recently. It owns that window, the pacing that
+// keeps sessions of about the same speed in step, and the rule that
+// a slow, stalled or dead session costs the others a bounded delay,
+// never a stall. core/transfer's SendMany is its user.
+package fanout
 
 import (
 	"errors"
@@ -10,7 +17,7 @@ import (
 	"time"
 )
 
-// A fanout lets several sessions of one SendMany read the same files
+// A Hub lets several sessions of one SendMany read the same files
 // while the disk is read once. Each session reads through its own view
 // (an fs.FS); the views of one source share, per open file, a window of
 // the chunks most recently read from disk. The session that reaches the
@@ -31,7 +38,7 @@ import (
 // Memory: at most window bytes of chunks in all, shared by every open
 // file, plus one chunk per open file beyond that (a file always gets its
 // first chunk, so that no file waits for another's window to free).
-type fanout struct {
+type Hub struct {
 	chunk int // bytes a chunk holds
 	mu    sync.Mutex
 	free  int      // chunks that may still be allocated within the window
@@ -78,8 +85,10 @@ type fanKey struct {
 // maxParked bounds the files kept open after every session closed them.
 const maxParked = 64
 
-func newFanout(window, chunk, sessions int) *fanout {
-	h := &fanout{chunk: chunk, free: max(window/chunk, 1), sessions: sessions,
+// New is a hub for sessions sessions that read chunks of chunk bytes,
+// sharing a window of window bytes.
+func New(window, chunk, sessions int) *Hub {
+	h := &Hub{chunk: chunk, free: max(window/chunk, 1), sessions: sessions,
 		open: make(map[fanKey]*sharedFile), upto: make(map[fanKey]int64),
 		start: time.Now(), patience: defaultPatience, share: defaultShare}
 	for range sessions {
@@ -89,22 +98,35 @@ func newFanout(window, chunk, sessions int) *fanout {
 }
 
 // view is session i's view of source src.
-func (h *fanout) view(i, src int, under fs.FS) fanView {
+func (h *Hub) view(i, src int, under fs.FS) fanView {
 	return fanView{hub: h, src: src, under: under, s: h.sess[i]}
 }
 
-// leave says session i's transfer ended: nobody waits for it.
-func (h *fanout) leave(i int) { h.sess[i].gone.Store(true) }
+// View is session i's view of source src: the k-th source is the same
+// files in every session, read through under.
+func (h *Hub) View(i, src int, under fs.FS) fs.FS { return h.view(i, src, under) }
+
+// Leave says session i's transfer ended: nobody waits for it.
+func (h *Hub) Leave(i int) { h.sess[i].gone.Store(true) }
+
+// Again is how many bytes were read from the sources for session i
+// alone: it fell behind the window, or opened a file after the others
+// were past it.
+func (h *Hub) Again(i int) int64 { return h.sess[i].again.Load() }
+
+// Read is every byte read from the sources through the hub, shared or
+// not.
+func (h *Hub) Read() int64 { return h.read.Load() }
 
 // allowance is how much longer s may hold the others back.
-func (h *fanout) allowance(s *fanSession) time.Duration {
+func (h *Hub) allowance(s *fanSession) time.Duration {
 	budget := h.patience + time.Duration(h.share*float64(time.Since(h.start)))
 	return budget - time.Duration(s.held.Load())
 }
 
 // spare says whether a chunk can be had without dropping one of the
 // asking file's own.
-func (h *fanout) spare() bool {
+func (h *Hub) spare() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.free > 0 || len(h.parked) > 0
@@ -113,7 +135,7 @@ func (h *fanout) spare() bool {
 // fanView is one session's view of one source. Files opened through it
 // share their disk reads with the other sessions' views of that source.
 type fanView struct {
-	hub   *fanout
+	hub   *Hub
 	src   int
 	under fs.FS
 	s     *fanSession
@@ -149,7 +171,7 @@ func (v fanView) Open(name string) (fs.File, error) {
 // sharedFile is one open file's window: chunks holding [base, head) of
 // the file, the oldest first.
 type sharedFile struct {
-	hub   *fanout
+	hub   *Hub
 	key   fanKey
 	f     fs.File // the source, opened once and read in order
 	size  int64   // as opened: reading stops there (a sender checks for changes itself)
@@ -172,7 +194,7 @@ type sharedFile struct {
 	waiters int // sessions waiting in waitFor
 }
 
-func (h *fanout) acquire(k fanKey, under fs.FS) (*sharedFile, error) {
+func (h *Hub) acquire(k fanKey, under fs.FS) (*sharedFile, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if sf := h.open[k]; sf != nil {
@@ -201,7 +223,7 @@ func (h *fanout) acquire(k fanKey, under fs.FS) (*sharedFile, error) {
 
 // release drops one session's hold on sf. The last one parks it, unless
 // every session has opened it already.
-func (h *fanout) release(sf *sharedFile) error {
+func (h *Hub) release(sf *sharedFile) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if sf.refs--; sf.refs > 0 {
@@ -218,7 +240,7 @@ func (h *fanout) release(sf *sharedFile) error {
 	return h.drop(sf)
 }
 
-func (h *fanout) unpark(sf *sharedFile) {
+func (h *Hub) unpark(sf *sharedFile) {
 	for i, p := range h.parked {
 		if p == sf {
 			h.parked = append(h.parked[:i], h.parked[i+1:]...)
@@ -229,7 +251,7 @@ func (h *fanout) unpark(sf *sharedFile) {
 
 // drop frees a file nobody holds, with h.mu held: its chunks go back to
 // the window, its source is closed.
-func (h *fanout) drop(sf *sharedFile) error {
+func (h *Hub) drop(sf *sharedFile) error {
 	delete(h.open, sf.key)
 	sf.mu.Lock()
 	h.upto[sf.key] = max(h.upto[sf.key], sf.head)
@@ -241,7 +263,7 @@ func (h *fanout) drop(sf *sharedFile) error {
 }
 
 // close drops every parked file, when the sessions are over.
-func (h *fanout) close() {
+func (h *Hub) Close() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, sf := range h.parked {
@@ -252,7 +274,7 @@ func (h *fanout) close() {
 
 // grow asks for one more chunk within the window; nil means the window
 // is spent.
-func (h *fanout) grow() []byte {
+func (h *Hub) grow() []byte {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for h.free <= 0 && len(h.parked) > 0 {
