@@ -42,7 +42,7 @@
 //     secure stream's fixed buffers, and the manifest (at most
 //     MaxManifestBytes encoded, MaxEntries entries). Moving a
 //     chunk allocates nothing on either end: BLAKE3 runs on the caller's
-//     goroutine over fixed buffers (see hasher).
+//     goroutine over fixed buffers (see core/filehash).
 //   - Events are delivered in order, never concurrently.
 //
 // # Events

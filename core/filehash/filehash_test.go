@@ -1,4 +1,4 @@
-package transfer
+package filehash
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ func TestHasherMatchesBLAKE3(t *testing.T) {
 			if w < 64 && n > 4*group {
 				continue // slow and adds nothing the larger sizes miss
 			}
-			h := newHasher()
+			h := New()
 			for p := data[:n]; len(p) > 0; {
 				k := min(w, len(p))
 				h.Write(p[:k])
@@ -54,7 +54,7 @@ func FuzzHasher(f *testing.F) {
 	f.Add(pattern(5*group+77, 2), uint16(group-1))
 	f.Fuzz(func(t *testing.T, data []byte, w uint16) {
 		want := blake3.Sum256(data)
-		h := newHasher()
+		h := New()
 		step := int(w) + 1
 		for p := data; len(p) > 0; {
 			k := min(step, len(p))
@@ -77,7 +77,7 @@ func BenchmarkHash(b *testing.B) {
 			Write([]byte) (int, error)
 			Reset()
 		}
-	}{{"blake3.Hasher", blake3.New(wire.HashLen, nil)}, {"hasher", newHasher()}} {
+	}{{"blake3.Hasher", blake3.New(wire.HashLen, nil)}, {"hasher", New()}} {
 		b.Run(fmt.Sprintf("%s/chunk=%d", bc.name, maxChunk), func(b *testing.B) {
 			b.SetBytes(int64(len(chunk)))
 			b.ReportAllocs()
@@ -86,4 +86,19 @@ func BenchmarkHash(b *testing.B) {
 			}
 		})
 	}
+}
+
+// maxChunk is the size of a transfer's data chunks, the writes a
+// session hashes.
+const maxChunk = wire.MaxData
+
+// pattern returns n bytes that differ at every offset of a chunk.
+func pattern(n int, seed byte) []byte {
+	b := make([]byte, n)
+	x := uint32(seed) + 1
+	for i := range b {
+		x = x*1664525 + 1013904223
+		b[i] = byte(x >> 24)
+	}
+	return b
 }
