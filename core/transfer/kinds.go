@@ -6,6 +6,7 @@ import (
 	"net"
 	"syscall"
 
+	"github.com/ferry-project/ferry/core/dial"
 	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/platform"
 )
@@ -38,7 +39,7 @@ var osRules = []osRule{
 // ReceiverConfig.Listener): its error carries its kind (a port in use is
 // errkind.AddressInUse), as the receiver's own listen does.
 func Listen(addr string) (net.Listener, error) {
-	ln, err := listenTCP(addr)
+	ln, err := dial.Listen(addr)
 	if err != nil {
 		return nil, withKind(fmt.Errorf("listening on %s: %w", addr, err))
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/dial"
 	"github.com/ferry-project/ferry/core/fanout"
 )
 
@@ -85,7 +86,7 @@ func SendMany(ctx context.Context, cfg ManyConfig) ([]ManyResult, ManyStats) {
 		}
 		var read atomic.Int64
 		sum, err := sendOne(ctx, sc, &read)
-		return []ManyResult{{Addr: firstAddr(sc.Addrs), Summary: sum, Err: err}}, ManyStats{DiskRead: read.Load()}
+		return []ManyResult{{Addr: dial.FirstAddr(sc.Addrs), Summary: sum, Err: err}}, ManyStats{DiskRead: read.Load()}
 	}
 	window := cfg.Window
 	if window <= 0 {
@@ -111,7 +112,7 @@ func SendMany(ctx context.Context, cfg ManyConfig) ([]ManyResult, ManyStats) {
 			defer sc.gate.arrive()
 			sum, err := session(ctx, sc)
 			hub.Leave(i)
-			results[i] = ManyResult{Addr: firstAddr(sc.Addrs), Summary: sum, Err: err, ReadAgain: hub.Again(i)}
+			results[i] = ManyResult{Addr: dial.FirstAddr(sc.Addrs), Summary: sum, Err: err, ReadAgain: hub.Again(i)}
 		}()
 	}
 	wg.Wait()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/diag"
+	"github.com/ferry-project/ferry/core/dial"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/wire"
 )
@@ -61,7 +62,7 @@ func send(ctx context.Context, cfg SendConfig, ev *emitter) (event.Summary, erro
 		return event.Summary{}, fmt.Errorf("the list of entries takes %d bytes, over the limit of %d", len(body), MaxManifestBytes)
 	}
 
-	nc, addr, err := dialFirst(ctx, cfg.Addrs, cfg.Dialer)
+	nc, addr, err := dial.First(ctx, cfg.Addrs, cfg.Dialer)
 	if err != nil {
 		if ctx.Err() != nil {
 			return event.Summary{}, cancelError(ctx)

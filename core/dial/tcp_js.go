@@ -1,4 +1,4 @@
-package transfer
+package dial
 
 import (
 	"context"
@@ -10,6 +10,6 @@ import (
 // device through its WebSocket (see tcp.go).
 var errNoTCP = errors.New("a browser page has no TCP: it connects through its WebSocket")
 
-func dialOne(context.Context, string) (net.Conn, error) { return nil, errNoTCP }
+func TCP(context.Context, string) (net.Conn, error) { return nil, errNoTCP }
 
-func listenTCP(string) (net.Listener, error) { return nil, errNoTCP }
+func Listen(string) (net.Listener, error) { return nil, errNoTCP }

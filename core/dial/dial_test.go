@@ -1,18 +1,23 @@
-package transfer
+package dial
 
 import (
 	"context"
 	"errors"
 	"net"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
 
-	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
+// TestMain fails the run if any goroutine started by the tests outlives
+// them.
+func TestMain(m *testing.M) { os.Exit(testkit.Main(m)) }
+
 // TestDialFirst points at a closed port first and a listener second:
-// dialFirst must get past the failure, and when everything fails, say
+// First must get past the failure, and when everything fails, say
 // what it tried. (These are core/discovery's Peer.Dial assertions, from
 // before every front end dialed through Send.)
 func TestDialFirst(t *testing.T) {
@@ -37,7 +42,7 @@ func TestDialFirst(t *testing.T) {
 	deadPort := portOf(dead.Addr())
 
 	addrs := []string{"127.0.0.2:" + deadPort, "127.0.0.1:" + deadPort, "[::1]:" + deadPort}
-	_, _, err = dialFirst(context.Background(), addrs, nil)
+	_, _, err = First(context.Background(), addrs, nil)
 	if err == nil {
 		t.Fatal("dial to a closed port succeeded")
 	}
@@ -50,14 +55,14 @@ func TestDialFirst(t *testing.T) {
 	if strings.Contains(err.Error(), "\n") || !errors.As(err, &opErr) {
 		t.Errorf("error %q is not one line unwrapping to each attempt's", err)
 	}
-	if _, _, err := dialFirst(context.Background(), nil, nil); err == nil || !strings.Contains(err.Error(), "no addresses") {
-		t.Errorf("dialFirst without addresses: %v", err)
+	if _, _, err := First(context.Background(), nil, nil); err == nil || !strings.Contains(err.Error(), "no addresses") {
+		t.Errorf("First without addresses: %v", err)
 	}
 
 	// 127.0.0.2 refuses, .1 listens.
-	c, got, err := dialFirst(context.Background(), []string{"127.0.0.2:" + port, "127.0.0.1:" + port}, nil)
+	c, got, err := First(context.Background(), []string{"127.0.0.2:" + port, "127.0.0.1:" + port}, nil)
 	if err != nil {
-		t.Fatalf("dialFirst: %v", err)
+		t.Fatalf("First: %v", err)
 	}
 	c.Close()
 	if got != "127.0.0.1:"+port {
@@ -66,8 +71,8 @@ func TestDialFirst(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, err := dialFirst(ctx, []string{"127.0.0.1:" + port}, nil); !errors.Is(err, context.Canceled) {
-		t.Errorf("dialFirst with a cancelled context: %v, want context.Canceled", err)
+	if _, _, err := First(ctx, []string{"127.0.0.1:" + port}, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("First with a cancelled context: %v, want context.Canceled", err)
 	}
 }
 
@@ -84,40 +89,14 @@ func TestDialFirstDialer(t *testing.T) {
 		}
 		return a, nil
 	}
-	c, got, err := dialFirst(context.Background(), []string{"first", "second", "third", "fourth"}, dial)
+	c, got, err := First(context.Background(), []string{"first", "second", "third", "fourth"}, dial)
 	if err != nil || c != a || got != "third" || strings.Join(tried, " ") != "first second third" {
-		t.Fatalf("dialFirst = %v, %q, %v after %q", c, got, err, tried)
+		t.Fatalf("First = %v, %q, %v after %q", c, got, err, tried)
 	}
 	c.Close()
-	_, _, err = dialFirst(context.Background(), []string{"first", "second"}, dial)
+	_, _, err = First(context.Background(), []string{"first", "second"}, dial)
 	if err == nil || err.Error() != "first: cut; second: cut" {
 		t.Errorf("error %q, want each address named with its failure", err)
-	}
-}
-
-// Send goes through dialFirst: a receiver reached at its second address
-// gets what is sent, and one reached at none fails naming every address.
-func TestSendTriesEveryAddress(t *testing.T) {
-	dead, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	deadAddr := dead.Addr().String()
-	dead.Close()
-
-	p := newPair(t, t.Context(), ReceiverConfig{Policy: AcceptAll})
-	p.send.Addrs = append([]string{deadAddr}, p.send.Addrs...)
-	if _, serr, _, rerr := p.run(t.Context(), event.Item{Text: "hello"}); serr != nil || rerr != nil {
-		t.Fatalf("send to the second address: %v; receiver: %v", serr, rerr)
-	}
-
-	cfg := p.send
-	cfg.Addrs = []string{deadAddr, deadAddr}
-	cfg.Items = []event.Item{{Text: "hello"}}
-	_, err = Send(t.Context(), cfg)
-	var opErr *net.OpError
-	if err == nil || strings.Count(err.Error(), deadAddr) != 2 || !errors.As(err, &opErr) {
-		t.Errorf("send to no answering address: %v; want both attempts named", err)
 	}
 }
 

@@ -1,4 +1,10 @@
-package transfer
+// Package dial is how the engine reaches a receiver and binds a port:
+// a receiver's addresses tried in order, one at a time, each within one
+// timeout (the only dial timeout of every front end), and an error that
+// names every address tried. Under js/wasm (the browser page) there is
+// no TCP: dialing and listening fail, and package net's resolver and
+// dialer stay out of ferry.wasm (tcp_js.go).
+package dial
 
 import (
 	"context"
@@ -9,16 +15,16 @@ import (
 	"time"
 )
 
-// dialTimeout bounds one attempt to connect to one address of a
+// Timeout bounds one attempt to connect to one address of a
 // receiver (SendConfig.Addrs). A receiver on the local network answers in milliseconds; an
 // address it advertised that is not reachable from here (another subnet,
 // a VPN, a link-local IPv6 address on the wrong interface) costs this
-// long before the next is tried. Every front end dials through Send, so
-// this is the only dial timeout.
-const dialTimeout = 4 * time.Second
+// long before the next is tried. Every front end dials through
+// core/transfer's Send, so this is the only dial timeout.
+const Timeout = 4 * time.Second
 
-// dialFirst connects to the first of addrs that answers, with dial (or
-// dialOne). It tries them in order, one at a time, and stops early when
+// First connects to the first of addrs that answers, with dial (or
+// TCP). It tries them in order, one at a time, and stops early when
 // ctx is done: one at a time, not all at once, so that a receiver never
 // sees a burst of connections that close unused; in order, because a
 // discovered peer's addresses come best first (IPv4, then IPv6, a
@@ -26,12 +32,12 @@ const dialTimeout = 4 * time.Second
 // connection and the address that answered; the error names every
 // address tried and why it failed, on one line, and unwraps to each
 // attempt's error (a *net.OpError for a refused or timed-out dial).
-func dialFirst(ctx context.Context, addrs []string, dial func(context.Context, string) (net.Conn, error)) (net.Conn, string, error) {
+func First(ctx context.Context, addrs []string, dial func(context.Context, string) (net.Conn, error)) (net.Conn, string, error) {
 	if len(addrs) == 0 {
 		return nil, "", errors.New("no addresses to dial")
 	}
 	if dial == nil {
-		dial = dialOne
+		dial = TCP
 	}
 	var errs dialErrors
 	for _, a := range addrs {
@@ -83,9 +89,9 @@ func (e dialErrors) Unwrap() []error {
 	return out
 }
 
-// firstAddr is the address that names a receiver in results: the first
+// FirstAddr is the address that names a receiver in results: the first
 // of its addresses, or "".
-func firstAddr(addrs []string) string {
+func FirstAddr(addrs []string) string {
 	if len(addrs) == 0 {
 		return ""
 	}
