@@ -102,7 +102,7 @@ func (s *rsession) run(parent context.Context) (event.Summary, error) {
 	aborted := false
 	if err != nil {
 		if s.meter != nil {
-			s.meter.tick(true) // where it stopped
+			s.meter.Tick(true) // where it stopped
 		}
 		if ctx.Err() != nil {
 			err = cancelError(ctx)

@@ -71,7 +71,7 @@ func (s *rsession) confirm(i int, o event.Outcome, savedAs string) {
 // confirmReplaced confirms entry i, which replaced a file of its name
 // (with Overwrite) if replaced.
 func (s *rsession) confirmReplaced(i int, o event.Outcome, savedAs string, replaced bool) {
-	s.meter.entry()
+	s.meter.Entry()
 	ed := event.EntryDone{Entry: s.entries[i].Entry, Outcome: o, SavedAs: savedAs, Replaced: replaced, Session: s.id}
 	s.sum.Entries = append(s.sum.Entries, ed)
 	s.ev.emit(ed)
@@ -146,10 +146,10 @@ func (s *rsession) startEntry(i int, off int64) (*incoming, event.Outcome, error
 		return nil, 0, fmt.Errorf("sender resumed entry %d at %d, which this end did not offer: %w", i, off, ErrProtocol)
 	}
 	if p != nil && off == 0 {
-		s.meter.grow(p.offset)
+		s.meter.Grow(p.offset)
 	}
 	s.entries[i].plan = nil // a resume's hash state is not needed any more
-	s.meter.file(e.Path, e.Size)
+	s.meter.File(e.Path, e.Size)
 
 	if e.Kind == event.KindText {
 		in.text = make([]byte, 0, e.Size)
@@ -255,7 +255,7 @@ func (s *rsession) takeChunk(in *incoming, n int) error {
 	}
 	in.left -= int64(n)
 	s.sum.Bytes += int64(n)
-	s.meter.add(int64(n))
+	s.meter.Add(int64(n))
 	return nil
 }
 
@@ -347,7 +347,7 @@ func (s *rsession) finish() error {
 			s.confirm(i, event.Created, e.final)
 		}
 	}
-	s.meter.tick(true)
+	s.meter.Tick(true)
 	s.sum.Duration = time.Since(s.start)
 	s.sum.Wall = s.sum.Duration
 	s.sum.Local = s.timers.Snapshot()

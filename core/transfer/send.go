@@ -137,7 +137,7 @@ func (s *sender) run(parent context.Context) (event.Summary, error) {
 	if err != nil {
 		err = s.fail(parent, ctx, cancel, err)
 		if s.meter != nil {
-			s.meter.tick(true) // where it stopped
+			s.meter.Tick(true) // where it stopped
 		}
 	}
 	<-s.readerDone
@@ -310,7 +310,7 @@ func (s *sender) exchange(ctx context.Context) error {
 	if err := s.flush(); err != nil {
 		return err
 	}
-	s.meter.tick(true)
+	s.meter.Tick(true)
 	done, err := await(ctx, s, s.replies.done)
 	if err != nil {
 		return err
@@ -395,7 +395,7 @@ func (s *sender) hashFile(ctx context.Context, i int, sum *[wire.HashLen]byte) e
 // (matched) is skipped; a resume first hashes the bytes the receiver
 // kept, and continues only when they match.
 func (s *sender) sendEntry(ctx context.Context, i int, e event.Entry, it *wire.AnswerItem, matched map[int]bool) error {
-	s.meter.file(e.Path, e.Size)
+	s.meter.File(e.Path, e.Size)
 	h := &s.hash
 	h.Reset()
 	src := s.srcs[i]
@@ -427,10 +427,10 @@ func (s *sender) sendEntry(ctx context.Context, i int, e event.Entry, it *wire.A
 			return err
 		}
 		s.sum.SkippedBytes += e.Size
-		s.meter.entry()
+		s.meter.Entry()
 		return nil
 	case it != nil && it.Action == wire.ActHave: // the same size, not the same bytes
-		s.meter.grow(it.Offset)
+		s.meter.Grow(it.Offset)
 	case it != nil && f != nil:
 		var err error
 		if off, f, err = s.resume(ctx, i, e, it, f); err != nil {
@@ -457,7 +457,7 @@ func (s *sender) sendEntry(ctx context.Context, i int, e event.Entry, it *wire.A
 	if err := s.writeMsg(wire.MsgEnd, end.Encode()); err != nil {
 		return err
 	}
-	s.meter.entry()
+	s.meter.Entry()
 	return nil
 }
 
@@ -481,7 +481,7 @@ func (s *sender) resume(ctx context.Context, i int, e event.Entry, it *wire.Answ
 		return 0, nil, err
 	}
 	h.Reset()
-	s.meter.grow(it.Offset)
+	s.meter.Grow(it.Offset)
 	return 0, f, nil
 }
 
@@ -516,7 +516,7 @@ func (s *sender) sendBytes(ctx context.Context, e event.Entry, path string, r io
 		}
 		left -= int64(n)
 		s.sum.Bytes += int64(n)
-		s.meter.add(int64(n))
+		s.meter.Add(int64(n))
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package transfer
+package progress
 
 import (
 	"testing"
@@ -13,11 +13,11 @@ import (
 // over the rate.
 func TestProgressETASane(t *testing.T) {
 	var got []event.Progress
-	ev := &emitter{f: func(e event.Event) {
+	emit := func(e event.Event) {
 		if p, ok := e.(event.Progress); ok {
 			got = append(got, p)
 		}
-	}}
+	}
 	for _, tc := range []struct {
 		name     string
 		total    int64
@@ -28,10 +28,10 @@ func TestProgressETASane(t *testing.T) {
 		{"steady", 100 << 20, 10 << 20, false},
 	} {
 		got = nil
-		m := newMeter(ev, &diag.Timers{}, "", tc.total, 1)
+		m := New(emit, &diag.Timers{}, "", tc.total, 1)
 		now := time.Now()
 		m.started, m.lastEmit, m.rate = now.Add(-10*time.Second), now.Add(-time.Second), tc.rate
-		m.add(int64(tc.rate)) // as many bytes as the rate moves in the second since the last event
+		m.Add(int64(tc.rate)) // as many bytes as the rate moves in the second since the last event
 		if len(got) != 1 {
 			t.Fatalf("%s: %d events", tc.name, len(got))
 		}
