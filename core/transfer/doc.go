@@ -196,33 +196,12 @@
 // than the bounds below. Events of all sessions go to one handler, in
 // order per receiver and never concurrently.
 //
-// The files are read once for all. Every item becomes, in each session,
-// a view of one shared source (core/fanout): per open file a window of the
-// chunks most recently read from disk (ManyConfig.Window, default 4 MiB,
-// shared by every open file; beyond it at most one chunk per open file).
-// The session at the window's end reads the next chunk from disk; the
-// others copy it from memory. When the window is full and a session
-// still needs its oldest chunk (or has not opened the file yet), the
-// session at the end waits for it, 100 ms at a time; but a session may
-// hold the others back by at most 2 s plus a tenth of the time since the
-// send began, all waits counted. Past that it is loose: nobody waits for
-// it again, and once behind the window it reads on its own from the
-// source (an own handle, ReadAt where the file has it) until it catches
-// up, if it does. Those bytes are counted as read again for that session
-// alone (ManyResult.ReadAgain); ManyStats.DiskRead counts every byte
-// read. So receivers of about the same speed stay in step and the file
-// is read once, and a slow, stalled or dead receiver costs the others a
-// bounded delay, never a stall (a dead one costs nothing once its session
-// has failed). The alternative, a window that never waits, read a file
-// about three times for four receivers on loopback, where sessions drift
-// apart by more than any window of a few MiB.
-//
-// A file all sessions closed stays open, with its chunks, for the
-// sessions that have not opened it yet (at most 64 such files; their
-// chunks go back to the window first when an open file needs them), so
-// a session a file behind the others still shares the read. Hashes for a
-// receiver's haves and the prefix of a resume are read through the same
-// views.
+// The files are read once for all, through core/fanout (its doc says
+// how): ManyConfig.Window bounds the chunks the sessions share (default
+// 4 MiB), a session that falls behind reads on its own, counted in
+// ManyResult.ReadAgain, and ManyStats.DiskRead counts every byte read.
+// A slow, stalled or dead receiver costs the others a bounded delay,
+// never a stall.
 //
 // So that the sessions start reading together, a session that was
 // accepted waits, sending keepalives, until every session has accepted,
