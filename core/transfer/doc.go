@@ -3,11 +3,15 @@
 // the files, folders and text snippets, their hashes, and the safe
 // writes at the receiving end. The messages themselves, their bytes and
 // the table of who sends what when are core/wire's; placing files on
-// disk is core/place's, the guess budget core/guess's. It is
-// the API every front end (cli, gui, mobile) uses: Send on one side,
-// NewReceiver/Serve/Accept/Decline on the other (ServeMany and
-// AcceptSession/DeclineSession for several senders at once), and a
-// stream of Events.
+// disk is core/place's, the guess budget core/guess's, the BLAKE3 hasher
+// core/filehash's, dialing a receiver and binding a port core/dial's,
+// the progress meter core/progress's, and the reads that the sessions
+// of one SendMany share core/fanout's. It is the engine's API (core/app
+// stands on it): SendMany on one side, Send being SendMany with one
+// receiver; NewReceiver and ServeMany on the other, Serve being
+// ServeMany stopped after its first session, with one question per
+// offer (Offer), answered by AcceptSession/DeclineSession, or by
+// Accept/Decline for the oldest; and a stream of Events.
 //
 // # Promises
 //
