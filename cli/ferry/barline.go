@@ -22,7 +22,8 @@ import (
 // moved, rate, time left). Ferry puts "ferry: " and the label in front,
 // and chooses at every redraw how wide the bar is and what the
 // description holds, so that the line fits the terminal as it is then.
-// Several receivers get one bar each (manyRows in sendmany.go).
+// Several receivers get one bar each (manyRows), and so do several
+// senders (inRows).
 //
 // The line never reaches the terminal's last column: a line that fills
 // it wraps, and each redraw would then leave a line behind. When the
