@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"time"
 	"unicode"
@@ -22,7 +23,8 @@ import (
 // moved, rate, time left). Ferry puts "ferry: " and the label in front,
 // and chooses at every redraw how wide the bar is and what the
 // description holds, so that the line fits the terminal as it is then.
-// Several receivers get one bar each (manyRows in sendmany.go).
+// Several receivers get one bar each (manyRows), and so do several
+// senders (inRows).
 //
 // The line never reaches the terminal's last column: a line that fills
 // it wraps, and each redraw would then leave a line behind. When the
@@ -105,10 +107,19 @@ type barState struct {
 	final   bool    // the transfer is over: no rate, no ETA
 }
 
-// rowState is the state of a row of several transfers (inRows, manyRows)
-// while its bytes move: e's counts, its rate and time left over win at
-// t, or "stalled"; none once every byte has moved.
-func rowState(label string, e event.Progress, win *rateWindow, t time.Time) barState {
+// renderRow renders row [n] of several transfers (inRows, manyRows) in
+// at most cols-1 cells: while its bytes move, its bar with e's counts,
+// its rate and time left over win at t, or "stalled" (none once every
+// byte has moved); otherwise (bar nil) its label and state.
+func renderRow(n int64, label, state string, bar *barLine, e event.Progress, win *rateWindow, t time.Time, cols int) string {
+	head := fmt.Sprintf("%s[%d] ", prefix, n)
+	if bar == nil {
+		row := head + label + ": " + state
+		if cellWidth(row) > cols-1 {
+			row = cutCells(row, max(cols-2, 0)) + "…"
+		}
+		return cutCells(row, max(cols-1, 0))
+	}
 	st := barState{label: label, done: e.Done, total: e.Total, stalled: win.stalled(t)}
 	rate, known := win.rate()
 	switch {
@@ -121,7 +132,7 @@ func rowState(label string, e event.Progress, win *rateWindow, t time.Time) barS
 	default:
 		st.eta = etaText(0, false)
 	}
-	return st
+	return bar.render(head, st, cols)
 }
 
 // barLine is one progressbar bar and what it rendered last.

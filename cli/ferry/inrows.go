@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -169,15 +168,11 @@ func (r *inRows) resume() {
 
 // render renders row w in at most cols-1 cells.
 func (r *inRows) render(w *inRow, cols int, t time.Time) string {
-	head := fmt.Sprintf("%s[%d] ", prefix, w.id)
+	bar := w.bar
 	if !w.moving || w.ending {
-		row := head + w.label + ": " + w.state
-		if cellWidth(row) > cols-1 {
-			row = cutCells(row, max(cols-2, 0)) + "…"
-		}
-		return cutCells(row, max(cols-1, 0))
+		bar = nil
 	}
-	return w.bar.render(head, rowState(w.label, w.ev, &w.win, t), cols)
+	return renderRow(w.id, w.label, w.state, bar, w.ev, &w.win, t, cols)
 }
 
 // draw redraws the rows (p's lock is held), unless the person is being

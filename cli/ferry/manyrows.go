@@ -148,16 +148,11 @@ func (r *manyRows) show(line string, force, progress bool) {
 
 // row renders receiver i's row in at most cols-1 cells; r.mu is held.
 func (r *manyRows) row(i, cols int, t time.Time) string {
-	head := fmt.Sprintf("[%d] ", i+1)
+	bar := r.bars[i]
 	if !r.moving[i] {
-		row := prefix + head + r.labels[i] + ": " + r.state[i]
-		if cellWidth(row) > cols-1 {
-			row = cutCells(row, max(cols-2, 0)) + "…"
-		}
-		return cutCells(row, max(cols-1, 0))
+		bar = nil
 	}
-	// The bar's line with the row's number after the prefix.
-	return r.bars[i].render(prefix+head, rowState(r.labels[i], r.ev[i], &r.win[i], t), cols)
+	return renderRow(int64(i+1), r.labels[i], r.state[i], bar, r.ev[i], &r.win[i], t, cols)
 }
 
 // draw redraws the rows when one of them changed, or always when forced

@@ -173,7 +173,7 @@ func (pr *progress) finish(ok bool) {
 	})
 }
 
-// oneRow is one sender's transfer shown by its bar (receive.go's
+// oneRow is one sender's transfer shown by its bar (incoming.go's
 // transferRows): named by the file moving, and at its end by what the
 // transfer moved, left on screen.
 type oneRow struct{ pr *progress }

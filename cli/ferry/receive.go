@@ -25,7 +25,7 @@ type receiveOpts struct {
 	daemon                       bool // daemon.go
 	web, qr                      bool // --web: serve the browser page too (web.go)
 	toClipboard                  bool // received texts to the clipboard (clipboard.go)
-	maxTransfers                 int  // senders taken at once (receivemany.go)
+	maxTransfers                 int  // senders taken at once (incoming.go)
 }
 
 // receiveFlags defines receive's flags on o: parseReceive parses with
