@@ -40,9 +40,6 @@ type sessionEnd struct {
 	err error
 }
 
-// errOneTransfer ends Receive's run once its transfer has ended.
-var errOneTransfer = errors.New("the transfer is over")
-
 // Receive waits for the next sender, on a goroutine of its own, and
 // returns that transfer at once: its events, from the first connection
 // to its end, go to the ReceiveConfig's OnEvent, and so do the
@@ -50,7 +47,8 @@ var errOneTransfer = errors.New("the transfer is over")
 // at a time: Receive again once it is Done (the port and the budget
 // stay); a sender that comes meanwhile is refused as busy. It is
 // ReceiveMany's run with a limit of one sender, ended by the end of its
-// first transfer. ctx cancels the wait and the transfer.
+// first transfer (the engine's Serve). ctx cancels the wait and the
+// transfer.
 func (rc *Receiver) Receive(ctx context.Context) (*Transfer, error) {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
@@ -130,9 +128,17 @@ func (rc *Receiver) startLocked(parent context.Context, first *Transfer) *many {
 }
 
 // run serves m until its context ends, and returns once every transfer
-// it started has been concluded and every event is out.
+// it started has been concluded and every event is out. Receive's run
+// is the engine's Serve, the same loop told to start one session: a
+// sender whose handshake ends as the first transfer ends is told busy,
+// never given a session the run's end would cut.
 func (rc *Receiver) run(m *many) error {
-	err := rc.r.ServeMany(m.ctx)
+	var err error
+	if m.first != nil {
+		_, err = rc.r.Serve(m.ctx) // its outcome is the first session's events
+	} else {
+		err = rc.r.ServeMany(m.ctx)
+	}
 	m.ending.Wait()
 	rc.em.flush()
 	return err
@@ -178,13 +184,12 @@ func (rc *Receiver) onEngine(ev event.Event) {
 		return
 	}
 	if t == m.first {
-		// Receive's transfer: the run ends with it, and Receive
-		// concludes it once the engine has let go of the port.
+		// Receive's transfer: the run (Serve) ends with it, and
+		// Receive concludes it once the engine has let go of the port.
 		rc.mu.Lock()
 		m.end = &end
 		delete(m.sessions, id)
 		rc.mu.Unlock()
-		m.cancel(errOneTransfer)
 		return
 	}
 	// Ended on a goroutine of the run's: the last event waits for the
