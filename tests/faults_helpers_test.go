@@ -294,18 +294,3 @@ func openFDs(t *testing.T, pid int) int {
 }
 
 func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
-
-// knownGap reports a check that fails because of a product gap that its
-// owner has been asked to fix. Until the fix lands it skips, saying what
-// is wrong, so `make test` stays green; with FERRY_GAPS=1 it fails, which
-// is how the owner checks a fix (and then replaces the call with
-// t.Errorf).
-func knownGap(t *testing.T, owner, format string, args ...any) {
-	t.Helper()
-	msg := fmt.Sprintf("known gap, %s must fix: ", owner) + fmt.Sprintf(format, args...)
-	if os.Getenv("FERRY_GAPS") == "1" {
-		t.Error(msg)
-		return
-	}
-	t.Skip(msg + " (FERRY_GAPS=1 makes this fail)")
-}

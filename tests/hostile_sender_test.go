@@ -914,23 +914,16 @@ func TestHostileLargestManifest(t *testing.T) {
 	if names := finalNames(t, dest); len(names) != 0 {
 		t.Errorf("an offer whose sender hung up left %v", names)
 	}
-	// Bounded by the protocol's limits on a manifest, and checked
-	// against a bound that unbounded growth would break...
-	if limit := int64(96 << 20); hwm > limit {
-		t.Errorf("receiver peak RSS %s over %s", mib(hwm), mib(limit))
+	// The design's budget is 32 MiB per process. 77.9 MiB before the
+	// CLI capped its offer event and set a soft memory limit; 38.4 to
+	// 40.0 MiB later, as the engine grew, and once 53.3 MiB under load;
+	// 27.3 to 29.7 MiB in 20 runs, half beside a CPU hog, on a machine
+	// at load 13, once the receiver kept one list of the offer's entries
+	// (core/transfer's rentry), named partial files without a hasher
+	// each (core/place), and the CLI's limit fell to 20 MiB.
+	if limit := int64(32 << 20); hwm > limit {
+		t.Errorf("receiver peak RSS %s over the budget of %s", mib(hwm), mib(limit))
 	}
-	// ...but the design's budget is 32 MiB per process.
-	t.Run("within the 32 MiB budget", func(t *testing.T) {
-		if hwm > 32<<20 {
-			// 77.9 MiB before the CLI capped its offer event and set a
-			// soft memory limit; 30.8 to 32.7 MiB in 9 runs after, the
-			// rest being core's copy of the offer; 27.6 to 31.1 MiB in
-			// 9 of 10 runs once core stopped keeping every partial
-			// file's name, but one run under load reached 53.3 MiB, so
-			// this stays a known gap rather than a failure.
-			knownGap(t, "core/transfer", "the largest legal offer takes the receiver to %s", mib(hwm))
-		}
-	})
 	recv.Signal(os.Interrupt)
 	recv.Exit(20 * time.Second)
 }
