@@ -182,11 +182,10 @@
 //	                "offer" -> askUser(id, e.getString("peer_name"), e.getLong("files"), e.getLong("total_bytes"))
 //	                "progress" -> bar.progress = (100 * e.getLong("done") / maxOf(1L, e.getLong("total"))).toInt()
 //	                "code_changed" -> showCode(e.getString("code"))
-//	                "code_longer" -> showWhyLonger(e.getLong("digits"), e.getLong("wrong"), e.getLong("days"))
 //	                "codes_stopped" -> showStopped(e.getLong("wrong")) // its "New code" button calls t.newCode()
 //	                "done" -> done(id, e.getLong("bytes"))
 //	                "error" -> if (e.getString("kind") == Mobile.KindWrongCode) askCodeAgain() else show(e.getString("message"))
-//	                else -> {} // an event this app does not know yet
+//	                else -> if (e.has("notice")) showNotice(e.getString("notice")) // code_longer, same_name, and any added later
 //	            }
 //	        }
 //	    }

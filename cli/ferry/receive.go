@@ -402,8 +402,15 @@ func (rs *receiveSession) onEvent(t *app.Transfer, ev event.Event) {
 			rs.p.event(ev)
 		}
 	}
+	if n, ok := ev.(event.Notice); ok {
+		// Its words are core's, for every front end; the peer's
+		// name in them is made safe with the rest, the whole line
+		// uncut.
+		rs.p.warnf("%s", safeCap(n.Notice(), 0))
+		return
+	}
 	switch e := ev.(type) {
-	case event.Connected, event.SameName, event.Offer, event.Accepted, event.Progress, event.EntryDone, event.Text:
+	case event.Connected, event.Offer, event.Accepted, event.Progress, event.EntryDone, event.Text:
 		if t != nil || !rs.several {
 			rs.onTransferEvent(t, ev)
 		}
@@ -448,9 +455,6 @@ func (rs *receiveSession) onTransferEvent(t *app.Transfer, ev event.Event) {
 		} else {
 			rs.p.infof("%s connected from %s", label, e.Addr)
 		}
-	case event.SameName:
-		rs.p.warnf("%s has the name of a sender in progress, %s: two devices under one name, one may be posing as the other",
-			peerLabel(e.PeerName, e.PeerFingerprint), peerLabel(e.PeerName, e.OtherFingerprint))
 	case event.Offer:
 		in.rows.offered(describeOffer(e))
 		rs.offered(t, e, s.label, s.paired)
@@ -519,9 +523,6 @@ func (rs *receiveSession) onReceiverEvent(ev event.Event) {
 			e.Wrong, until.Local().Format("15:04:05"))
 	case event.CodesStopped:
 		rs.p.warnf("stopped taking codes: %d wrong codes were tried here, more than a person mistypes", e.Wrong)
-	case event.CodeLonger:
-		rs.p.noticef("the code is %d digits, not 6: %d wrong codes were tried on this device, so someone may have been guessing; codes get shorter after %d days without a wrong one",
-			e.Digits, e.Wrong, e.Days)
 	case event.Refused:
 		rs.p.warnf("%s", e.Message)
 		rs.p.stderrHint(refusalHint(e))
@@ -574,14 +575,12 @@ func (rs *receiveSession) offered(t *app.Transfer, o event.Offer, peer string, p
 }
 
 // sameNameAs is what a question adds for an offer whose sender claims
-// the name of others in progress with other keys: their fingerprints
-// beside its own, so the person tells the devices apart.
+// the name of others in progress with other keys, in core's words.
 func sameNameAs(o event.Offer) string {
-	if len(o.SameNameAs) == 0 {
-		return ""
+	if w := o.SameNameWarning(); w != "" {
+		return " (" + safeCap(w, 0) + ")"
 	}
-	return fmt.Sprintf(" (careful: %s is also sending as \"%s\", so one may be posing as the other; this one is %s)",
-		strings.Join(o.SameNameAs, ", "), safe(o.PeerName), o.PeerFingerprint)
+	return ""
 }
 
 // describeSummary renders what a finished transfer moved: "3 files and 1

@@ -105,8 +105,8 @@ func (v *receiveView) handle(lis int, t *app.Transfer, ev event.Event) {
 	case event.CodesHeld:
 		v.codesHeld(e)
 		return
-	case event.CodeLonger:
-		v.codeLonger(e)
+	case event.Notice: // words of core's, shown as they are (CodeLonger)
+		v.showNotice(sentence(e.Notice()))
 		return
 	case event.CodesStopped:
 		v.codesStopped(e)

@@ -10,7 +10,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -202,14 +201,12 @@ func (v *receiveView) cardOffer(c *incomingCard, o event.Offer) {
 }
 
 // sameNameLine is what an offer card adds when its sender claims the
-// name of another sender in progress with another key: both
-// fingerprints, so the person tells the two devices apart.
+// name of another sender in progress with another key, in core's words.
 func sameNameLine(o event.Offer) string {
-	if len(o.SameNameAs) == 0 {
-		return ""
+	if w := o.SameNameWarning(); w != "" {
+		return "\n" + sentence(w)
 	}
-	return fmt.Sprintf("\nCareful: another device is also sending as %s (fingerprint %s). One may be posing as the other: this one's fingerprint is %s.",
-		whoOf(o.PeerName), strings.Join(o.SameNameAs, ", "), o.PeerFingerprint)
+	return ""
 }
 
 // cardDone shows the end of a card's transfer in the app's words, with

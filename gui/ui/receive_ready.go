@@ -25,7 +25,7 @@ type readyPanel struct {
 	body     fyne.CanvasObject // the QR code beside the code
 	foot     fyne.CanvasObject // where files go
 	codeText *canvas.Text
-	why      *widget.Label // why the code is longer than 6 digits (CodeLonger)
+	why      *widget.Label // a Notice of the receiver's: why the code is longer than 6 digits
 	name     *widget.Label
 	addrs    *widget.Label
 	fp       *widget.Label
@@ -86,10 +86,10 @@ func (p *readyPanel) showReady(name, code string, port int, dir string, hosts []
 	p.setCode(code, port, hosts, fp)
 }
 
-// codeLonger says beside the code why it has more than 6 digits.
-func (p *readyPanel) codeLonger(e event.CodeLonger) {
-	p.why.SetText(fmt.Sprintf("%d digits, not 6: %s were tried on this device, so someone may have been guessing. Codes get shorter after %d days without a wrong one.",
-		e.Digits, plural(e.Wrong, "wrong code", "wrong codes"), e.Days))
+// showNotice shows a receiver's Notice beside the code: why the code is
+// longer than 6 digits.
+func (p *readyPanel) showNotice(text string) {
+	p.why.SetText(text)
 	p.why.Show()
 }
 

@@ -13,6 +13,16 @@
 // lists every event with its fields, and a test in cli/ferry checks that
 // table against All and the types here.
 //
+// # Notices
+//
+// An event a person should read as it is (CodeLonger, SameName) is a
+// Notice: it words itself, and every front end shows any Notice without
+// knowing which it is (JSON carries the words as "notice"). So a new one
+// costs four files with its test: its type, Type and Notice here (and
+// its place in All), the engine's file that emits it, that file's test,
+// and its row in cli/README.md's table, which cli/ferry's test holds to
+// All. No front end changes.
+//
 // # The Go form
 //
 // Each event is a plain struct whose exported fields are its JSON fields.

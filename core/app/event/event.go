@@ -1,5 +1,7 @@
 package event
 
+import "fmt"
+
 // Event is one event of the schema. Type is its "event" field in JSON.
 type Event interface{ Type() string }
 
@@ -185,6 +187,12 @@ type CodeLonger struct {
 	Days   int `json:"days"`
 }
 
+// Notice says why the code is longer than 6 digits.
+func (e CodeLonger) Notice() string {
+	return fmt.Sprintf("the code is %d digits, not 6: %s tried on this device, so someone may have been guessing; codes get shorter after %d days without a wrong one",
+		e.Digits, plural(e.Wrong, "wrong code was", "wrong codes were"), e.Days)
+}
+
 // Refused (receiver): a sender came without a code and the handshake
 // refused it, or came with one to a receiver that takes trusted devices
 // only; the receiver goes on waiting. The engine sets Reason and the Go
@@ -260,6 +268,12 @@ type SameName struct {
 	// see SessionOf); Session is this sender's.
 	OtherSession int `json:"-"`
 	Session      int `json:"-"`
+}
+
+// Notice warns of two devices under one name.
+func (e SameName) Notice() string {
+	return fmt.Sprintf("%q (fingerprint %s) has the name of a sender in progress (fingerprint %s): two devices under one name, one may be posing as the other",
+		e.PeerName, e.PeerFingerprint, e.OtherFingerprint)
 }
 
 // Device is a device of the trust store, as Trusted, Recent and

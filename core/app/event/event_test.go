@@ -139,7 +139,7 @@ func TestNotice(t *testing.T) {
 	if err := json.Unmarshal(b, &got); err != nil {
 		t.Fatalf("%s: %v", b, err)
 	}
-	want := "The code is 8 digits, not 6: 12 wrong codes were tried on this device, so someone may have been guessing. Codes get shorter after 90 days without a wrong one."
+	want := "the code is 8 digits, not 6: 12 wrong codes were tried on this device, so someone may have been guessing; codes get shorter after 90 days without a wrong one"
 	if got["event"] != "code_longer" || got["digits"] != float64(8) || got["notice"] != want {
 		t.Errorf("code_longer's JSON form: %s", b)
 	}

@@ -11,16 +11,13 @@ import (
 // same way, without knowing which it is (the CLI prints it, the app
 // shows it on the receive screen, the page beside its code), and Marshal
 // adds them to its JSON form as "notice" for mobile and --json. A new
-// event a person must read needs no code in a front end.
+// event a person must read needs no code in a front end. The words are
+// in the form of core/errkind's Words: a clause, lowercase at the start,
+// no period at the end, which a front end that writes sentences
+// capitalises and ends with one.
 type Notice interface {
 	Event
 	Notice() string
-}
-
-// Notice says why the code is longer than 6 digits.
-func (e CodeLonger) Notice() string {
-	return fmt.Sprintf("The code is %d digits, not 6: %s tried on this device, so someone may have been guessing. Codes get shorter after %d days without a wrong one.",
-		e.Digits, plural(e.Wrong, "wrong code was", "wrong codes were"), e.Days)
 }
 
 // SameNameWarning is what a question about o adds when its sender claims
@@ -32,7 +29,7 @@ func (o Offer) SameNameWarning() string {
 	if len(o.SameNameAs) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("Careful: another device is also sending as %q (fingerprint %s). One may be posing as the other: this one's fingerprint is %s.",
+	return fmt.Sprintf("careful: another device is also sending as %q (fingerprint %s): one may be posing as the other; this one's fingerprint is %s",
 		o.PeerName, strings.Join(o.SameNameAs, ", "), o.PeerFingerprint)
 }
 
