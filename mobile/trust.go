@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/nearby"
 )
 
 // The decisions after a transfer are core/app's (AfterCode, Result's
@@ -106,7 +107,7 @@ func (t *Transfer) ClipboardText() string {
 
 // trusted is the trusted device a listed peer is, if it is one.
 func (n *Node) trusted(p peer) (*app.Device, error) {
-	st, d, err := n.app.TrustOf(app.Peer{Name: p.Name, Fingerprint: p.Fingerprint})
+	st, d, err := n.app.TrustOf(nearby.Peer{Name: p.Name, Fingerprint: p.Fingerprint})
 	if err != nil {
 		return nil, err
 	}

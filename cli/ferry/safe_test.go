@@ -11,6 +11,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/nearby"
 )
 
 func TestSafe(t *testing.T) {
@@ -136,7 +137,7 @@ func TestPeerStringsEscapedEverywhere(t *testing.T) {
 		ss.onEvent(nil, event.Progress{Done: 1, Total: 3, Current: path})
 		ss.onEvent(nil, event.EntryDone{Entry: entry, Outcome: event.Skipped})
 		ss.onEvent(nil, event.EntryDone{Entry: entry, Outcome: event.Resumed})
-		peers := []app.Peer{{Name: hostileName, Fingerprint: fp, Port: 1}}
+		peers := []nearby.Peer{{Name: hostileName, Fingerprint: fp, Port: 1}}
 		q := &prompter{p: p, in: strings.NewReader("1\n")}
 		if _, err := pickPeer(context.Background(), p, q, peers, nil); err != nil {
 			t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/nearby"
 	"github.com/ferry-project/ferry/core/errkind"
 )
 
@@ -252,9 +253,9 @@ func TestPeersTableImpostor(t *testing.T) {
 	if err := store.Add(desk); err != nil {
 		t.Fatal(err)
 	}
-	impostor := app.Peer{Name: "desk", Fingerprint: app.Device{Key: other}.Fingerprint(), Port: 1}
+	impostor := nearby.Peer{Name: "desk", Fingerprint: app.Device{Key: other}.Fingerprint(), Port: 1}
 	want := "NOT the trusted device: its key is " + app.Device{Key: other}.Fingerprint() + ", the trusted one's " + desk.Fingerprint()
-	if table := peersTable([]app.Peer{impostor}, store); !strings.Contains(table, want) {
+	if table := peersTable([]nearby.Peer{impostor}, store); !strings.Contains(table, want) {
 		t.Errorf("ferry peers lists the impostor as:\n%s\nwant %q", table, want)
 	}
 	if got := trustMark(store, impostor); got != want {
@@ -263,7 +264,7 @@ func TestPeersTableImpostor(t *testing.T) {
 	if got := trustStatus(store, impostor); got != "key changed" {
 		t.Errorf("--json status %q", got)
 	}
-	if got := trustMark(store, app.Peer{Name: "desk", Fingerprint: desk.Fingerprint()}); got != "trusted" {
+	if got := trustMark(store, nearby.Peer{Name: "desk", Fingerprint: desk.Fingerprint()}); got != "trusted" {
 		t.Errorf("the trusted device is marked %q", got)
 	}
 }

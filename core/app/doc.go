@@ -33,8 +33,9 @@
 //
 // The API names no type of the packages below it (core/trust,
 // core/history, core/discovery, core/secure): a front end sees a
-// discovered receiver as a Peer (Browse, FindPeer, ListPeers, NewPeer
-// for a platform's own DNS-SD browser), a trusted or recent device as a
+// discovered receiver as a nearby.Peer (core/app/nearby: Browse,
+// FindPeer, ListPeers, NewPeer for a platform's own DNS-SD browser;
+// Node.Browse on the Node's interfaces), a trusted or recent device as a
 // Device (Node.Trust's TrustStore, or OpenTrust for a command that needs
 // no key), how a receiver relates to the trusted devices as a
 // TrustStatus (TrustOf), a history record as the schema's event.History
@@ -42,7 +43,7 @@
 // through PageLink, ParseLink and LinkCode. The errors a front end adds
 // an affordance to are exported here (ErrKeyChanged, ErrNoSuchDevice,
 // ...), the same values the engine returns, so errors.Is finds them.
-// Which receiver a name means (FindPeer, TrustStore.Find), which recent
+// Which receiver a name means (nearby.FindPeer, TrustStore.Find), which recent
 // device "trust add" means (TrustRecent) and what a failure is recorded
 // as (HistoryOutcome) are decided here, not in a front end.
 //

@@ -5,12 +5,12 @@ package app
 import (
 	"bytes"
 	"errors"
-	"net"
 	"reflect"
 	"testing"
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/nearby"
 )
 
 // What a front end gets from the trust store through core/app: look-ups
@@ -33,21 +33,21 @@ func TestTrustStoreDoor(t *testing.T) {
 	if _, err := s.Find("phone"); !errors.Is(err, ErrNoSuchDevice) {
 		t.Errorf("Find of a device only recent: %v", err)
 	}
-	if st, d, err := n.TrustOf(Peer{Name: "desk", Fingerprint: desk.Fingerprint()}); err != nil || st != TrustTrusted || d.Name != "desk" {
+	if st, d, err := n.TrustOf(nearby.Peer{Name: "desk", Fingerprint: desk.Fingerprint()}); err != nil || st != TrustTrusted || d.Name != "desk" {
 		t.Errorf("TrustOf(desk) = %v %+v %v", st, d, err)
 	}
-	if st, _, _ := n.TrustOf(Peer{Name: "Desk", Fingerprint: phone.Fingerprint()}); st != TrustKeyChanged || st.String() != "key changed" {
+	if st, _, _ := n.TrustOf(nearby.Peer{Name: "Desk", Fingerprint: phone.Fingerprint()}); st != TrustKeyChanged || st.String() != "key changed" {
 		t.Errorf("TrustOf(desk with another key) = %v", st)
 	}
 	// Lists never show it as desk: they say it is not, with both keys.
-	if st, d, _ := n.TrustOf(Peer{Name: "Desk", Fingerprint: phone.Fingerprint()}); st.Mark(d, phone.Fingerprint()) !=
+	if st, d, _ := n.TrustOf(nearby.Peer{Name: "Desk", Fingerprint: phone.Fingerprint()}); st.Mark(d, phone.Fingerprint()) !=
 		"NOT the trusted device: its key is "+phone.Fingerprint()+", the trusted one's "+desk.Fingerprint() {
 		t.Errorf("desk with another key is marked %q", st.Mark(d, phone.Fingerprint()))
 	}
 	if m := TrustTrusted.Mark(desk, desk.Fingerprint()); m != "trusted" {
 		t.Errorf("a trusted device is marked %q", m)
 	}
-	if st, _, _ := n.TrustOf(Peer{Name: "tv"}); st != TrustUnknown {
+	if st, _, _ := n.TrustOf(nearby.Peer{Name: "tv"}); st != TrustUnknown {
 		t.Errorf("TrustOf(tv) = %v", st)
 	}
 
@@ -101,23 +101,10 @@ func TestHistoryStoreDoor(t *testing.T) {
 	}
 }
 
-// A receiver's link reads back as what it was made of; a peer from
-// another browser's answer is read as a browse would.
-func TestLinkAndPeerDoor(t *testing.T) {
+// A receiver's link reads back as what it was made of.
+func TestLinkDoor(t *testing.T) {
 	l, err := ParseLink(PageLink("10.0.0.7", 41000, LinkCode(), "K7QX-M2PA-9RTE-WD4C"))
 	if err != nil || l.Addr != "10.0.0.7:41000" || len(l.Code) != 12 || l.Fingerprint != "K7QX-M2PA-9RTE-WD4C" {
 		t.Errorf("ParseLink = %+v, %v", l, err)
-	}
-	instance, txt := Advertisement("desk", "K7QX-M2PA-9RTE-WD4C")
-	p := NewPeer(instance, "desk.local.", txt)
-	if p.Name != "desk" || p.Fingerprint != "K7QX-M2PA-9RTE-WD4C" || !p.Compatible() {
-		t.Fatalf("NewPeer = %+v", p)
-	}
-	p.Port, p.Addrs = 4711, []net.IP{net.IPv4(10, 0, 0, 2)}
-	if got := p.DialAddrs(); len(got) != 1 || got[0] != "10.0.0.2:4711" {
-		t.Errorf("DialAddrs = %q", got)
-	}
-	if s := p.String(); s != `"desk" (K7QX-M2PA-9RTE-WD4C) at 10.0.0.2:4711` {
-		t.Errorf("String = %s", s)
 	}
 }

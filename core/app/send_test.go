@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ferry-project/ferry/core/app/nearby"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/testkit/testid"
 )
@@ -109,10 +110,10 @@ func TestPinThenTrustOf(t *testing.T) {
 	if _, _, err := n.Pin(step.Peer); err != nil {
 		t.Fatal(err)
 	}
-	if st, _, _ := n.TrustOf(Peer{Name: "laptop", Fingerprint: peer.Fingerprint()}); st != TrustTrusted {
+	if st, _, _ := n.TrustOf(nearby.Peer{Name: "laptop", Fingerprint: peer.Fingerprint()}); st != TrustTrusted {
 		t.Errorf("the pinned device: %v", st)
 	}
-	if st, _, _ := n.TrustOf(Peer{Name: "laptop", Fingerprint: testid.New(t).Fingerprint()}); st != TrustKeyChanged {
+	if st, _, _ := n.TrustOf(nearby.Peer{Name: "laptop", Fingerprint: testid.New(t).Fingerprint()}); st != TrustKeyChanged {
 		t.Errorf("its name with another key: %v", st)
 	}
 	if step, _ := n.AfterCode(res, true, true); step.Do != PinNothing {

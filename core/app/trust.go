@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/nearby"
 	"github.com/ferry-project/ferry/core/trust"
 )
 
@@ -186,7 +187,7 @@ func (n *Node) Trust() *TrustStore {
 
 // TrustOf relates a discovered receiver to the trust store (see
 // TrustStore.Classify). With trusted devices off, TrustUnknown.
-func (n *Node) TrustOf(p Peer) (TrustStatus, Device, error) {
+func (n *Node) TrustOf(p nearby.Peer) (TrustStatus, Device, error) {
 	if n.trust == nil {
 		return TrustUnknown, Device{}, nil
 	}

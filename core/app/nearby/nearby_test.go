@@ -1,0 +1,22 @@
+package nearby
+
+import (
+	"net"
+	"testing"
+)
+
+// A peer from another browser's answer is read as a browse would.
+func TestNewPeerDoor(t *testing.T) {
+	instance, txt := Advertisement("desk", "K7QX-M2PA-9RTE-WD4C")
+	p := NewPeer(instance, "desk.local.", txt)
+	if p.Name != "desk" || p.Fingerprint != "K7QX-M2PA-9RTE-WD4C" || !p.Compatible() {
+		t.Fatalf("NewPeer = %+v", p)
+	}
+	p.Port, p.Addrs = 4711, []net.IP{net.IPv4(10, 0, 0, 2)}
+	if got := p.DialAddrs(); len(got) != 1 || got[0] != "10.0.0.2:4711" {
+		t.Errorf("DialAddrs = %q", got)
+	}
+	if s := p.String(); s != `"desk" (K7QX-M2PA-9RTE-WD4C) at 10.0.0.2:4711` {
+		t.Errorf("String = %s", s)
+	}
+}
