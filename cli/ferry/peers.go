@@ -9,9 +9,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/app/nearby"
+	"github.com/ferry-project/ferry/core/app/stores"
 )
 
 type peersOpts struct {
@@ -126,7 +126,7 @@ func mdnsSkips(p *printer, named []string) func(iface string, err error) {
 // peersTable renders the table of receivers for stdout. A name is the
 // peer's choice (discovery cleans it too), so it goes through safe: a tab
 // in it would break the columns, an escape sequence the terminal.
-func peersTable(peers []nearby.Peer, store *app.TrustStore) string {
+func peersTable(peers []nearby.Peer, store *stores.Trust) string {
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tFINGERPRINT\tADDRESSES\tTRUST")

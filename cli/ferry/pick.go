@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/nearby"
+	"github.com/ferry-project/ferry/core/app/stores"
 )
 
 // How long discovery may take before the sender gives up or shows what it
@@ -47,7 +47,7 @@ func fromPeer(pe nearby.Peer) receiver {
 
 // findReceiver resolves --to, --peer, or, with neither, asks the person to
 // pick one of the receivers discovery finds.
-func findReceiver(ctx context.Context, p *printer, q *prompter, o sendOpts, store *app.TrustStore) (receiver, error) {
+func findReceiver(ctx context.Context, p *printer, q *prompter, o sendOpts, store *stores.Trust) (receiver, error) {
 	switch {
 	case o.to != "":
 		return typed(o.to), nil
@@ -82,7 +82,7 @@ func findReceiver(ctx context.Context, p *printer, q *prompter, o sendOpts, stor
 
 // pickPeer shows a numbered list and asks for a number. The list is part
 // of the question, so --quiet keeps it (output rule 5).
-func pickPeer(ctx context.Context, p *printer, q *prompter, peers []nearby.Peer, store *app.TrustStore) (receiver, error) {
+func pickPeer(ctx context.Context, p *printer, q *prompter, peers []nearby.Peer, store *stores.Trust) (receiver, error) {
 	for i, pe := range peers {
 		mark := ""
 		if st := trustMark(store, pe); st != "" {
@@ -113,12 +113,12 @@ func pickPeer(ctx context.Context, p *printer, q *prompter, peers []nearby.Peer,
 // trustStatus is how a discovered peer relates to the pins, as --json
 // names it: "trusted", "key changed" or "". A nil store (no usable trust
 // file) marks nothing.
-func trustStatus(store *app.TrustStore, pe nearby.Peer) string {
+func trustStatus(store *stores.Trust, pe nearby.Peer) string {
 	if store == nil {
 		return ""
 	}
 	st, _, err := store.Classify(pe.Name, pe.Fingerprint)
-	if err != nil || st == app.TrustUnknown {
+	if err != nil || st == stores.TrustUnknown {
 		return ""
 	}
 	return st.String()
@@ -127,7 +127,7 @@ func trustStatus(store *app.TrustStore, pe nearby.Peer) string {
 // trustMark is how lists for a person mark a discovered peer (core/app's
 // TrustStatus.Mark): "trusted", "" or, for a trusted name with another
 // key, that it is NOT the trusted device, with both fingerprints.
-func trustMark(store *app.TrustStore, pe nearby.Peer) string {
+func trustMark(store *stores.Trust, pe nearby.Peer) string {
 	if store == nil {
 		return ""
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/stores"
 )
 
 // TestReceiveServesPage: the Receive view's QR code carries the page
@@ -101,7 +102,7 @@ func TestSendToPhone(t *testing.T) {
 	hv := h.historyRows(1)
 	h.check(func() bool {
 		r := hv.recs[0]
-		if r.Direction != app.HistorySent || r.Outcome != app.HistoryVerified || r.Files != 2 || r.Folder != src || r.PeerName == "" {
+		if r.Direction != stores.HistorySent || r.Outcome != stores.HistoryVerified || r.Files != 2 || r.Folder != src || r.PeerName == "" {
 			t.Errorf("the send to the phone's record: %+v", r)
 		}
 		return true
