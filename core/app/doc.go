@@ -38,7 +38,8 @@
 //
 //   - core/app/nearby: a discovered receiver as a nearby.Peer (Browse,
 //     FindPeer, ListPeers, NewPeer for a platform's own DNS-SD browser,
-//     Advertisement; Node.Browse browses on the Node's interfaces).
+//     Advertisement; Node.Browse browses on the Node's interfaces), and
+//     the receiver's link (PageLink, ParseLink, LinkCode).
 //   - core/app/stores: what a device keeps on disk. A trusted or recent
 //     device is a stores.Device (Node.Trust's stores.Trust, or
 //     stores.OpenTrust for a command that needs no key), how a receiver
@@ -46,8 +47,7 @@
 //     a history record the schema's event.History (Node.History's
 //     stores.History, or stores.OpenHistory).
 //
-// The receiver's link goes through PageLink, ParseLink and LinkCode. The
-// errors a front end adds an affordance to are exported here and in
+// The errors a front end adds an affordance to are exported here and in
 // stores (ErrKeyChanged, stores.ErrNoSuchDevice, ...), the same values
 // the engine returns, so errors.Is finds them. Which receiver a name
 // means (nearby.FindPeer, stores.Trust's Find), which recent device

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/nearby"
 	"github.com/ferry-project/ferry/core/app/stores"
 )
 
@@ -130,7 +131,7 @@ func (u *UI) demoPhone() {
 	v.prog.begin(v.prog.transferTitle(files, bytes), "To a phone's browser", func() {})
 	v.showProgress(true)
 	v.cancel = func(error) {}
-	v.phone.show(app.PageLink("192.168.1.23", 41002, "482913", u.fingerprint()))
+	v.phone.show(nearby.PageLink("192.168.1.23", 41002, "482913", u.fingerprint()))
 	v.prog.current.SetText("Waiting for the phone to open the page…")
 	v.updateReady()
 }

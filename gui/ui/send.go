@@ -15,6 +15,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/nearby"
 	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/errkind"
 )
@@ -439,7 +440,7 @@ func (v *sendView) addAddress() {
 	}
 	name := s
 	fp := ""
-	if l, err := app.ParseLink(s); err == nil {
+	if l, err := nearby.ParseLink(s); err == nil {
 		s, name, fp = l.Addr, l.Addr, l.Fingerprint
 		if l.Code != "" {
 			v.code.SetText(l.Code)
@@ -461,7 +462,7 @@ func (v *sendView) addAddress() {
 }
 
 // OpenLink fills the Send view from a receiver's link (what its QR code
-// holds, see app.PageLink): the address becomes the chosen device and the code is typed
+// holds, see nearby.PageLink): the address becomes the chosen device and the code is typed
 // in.
 func (u *UI) OpenLink(link string) {
 	u.tabs.Select(u.sendTab)

@@ -1,10 +1,12 @@
 // Package nearby finds Ferry receivers on the local network, as a front
 // end sees them: it browses (Browse, FindPeer, ListPeers), reads another
 // DNS-SD browser's answer (NewPeer) and says what a receiver advertises
-// (Advertisement), on core/discovery's mDNS. A Peer is a receiver as a
-// browse last saw it; it names no type of core/discovery, and what it
-// holds came from the network, so nothing here trusts it: whether a Peer
-// is a trusted device is core/app's question (Node.TrustOf).
+// (Advertisement), on core/discovery's mDNS; and it makes and reads the
+// link a receiver shows, which names it without discovery (PageLink,
+// ParseLink). A Peer is a receiver as a browse last saw it; it names no
+// type of core/discovery, and what it holds came from the network, so
+// nothing here trusts it: whether a Peer is a trusted device is
+// core/app's question (Node.TrustOf).
 //
 // A Node browses on its own interfaces with Node.Browse; the functions
 // here browse without one.

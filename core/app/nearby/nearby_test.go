@@ -20,3 +20,11 @@ func TestNewPeerDoor(t *testing.T) {
 		t.Errorf("String = %s", s)
 	}
 }
+
+// A receiver's link reads back as what it was made of.
+func TestLinkDoor(t *testing.T) {
+	l, err := ParseLink(PageLink("10.0.0.7", 41000, LinkCode(), "K7QX-M2PA-9RTE-WD4C"))
+	if err != nil || l.Addr != "10.0.0.7:41000" || len(l.Code) != 12 || l.Fingerprint != "K7QX-M2PA-9RTE-WD4C" {
+		t.Errorf("ParseLink = %+v, %v", l, err)
+	}
+}
