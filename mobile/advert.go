@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/nearby"
 )
 
 // Advertisement is what a receiver registers with the platform's
@@ -43,12 +43,12 @@ type Advertisement struct {
 // ServiceType is the DNS-SD service type Ferry receivers advertise and
 // senders browse for ("_ferry._tcp"; NsdManager.discoverServices wants
 // it as is, NWBrowser as .bonjour(type: "_ferry._tcp", domain: nil)).
-const ServiceType = app.ServiceType
+const ServiceType = nearby.ServiceType
 
 // newAdvertisement describes a receiver named name, with the key
 // fingerprint fp, listening on port.
 func newAdvertisement(name, fp string, port int) *Advertisement {
-	instance, strs := app.Advertisement(name, fp)
+	instance, strs := nearby.Advertisement(name, fp)
 	m := make(map[string]string, len(strs))
 	for _, s := range strs {
 		k, v, _ := strings.Cut(s, "=")

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"maps"
 
-	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/nearby"
 )
 
 // browseRun is one run of Ferry's own mDNS browse, from StartBrowse to
@@ -20,7 +20,7 @@ type browseRun struct {
 }
 
 // browseFunc is core/app's Browse, or what a test puts in its place.
-type browseFunc func(context.Context, app.BrowseConfig) error
+type browseFunc func(context.Context, nearby.BrowseConfig) error
 
 // StartBrowse looks for receivers with Ferry's own mDNS (core/discovery) until
 // StopBrowse or Close, reporting the list with "peers" events. ifaces names
@@ -46,9 +46,9 @@ func (n *Node) StartBrowse(ifaces string) (err error) {
 	n.browsing = run
 	n.peers.startRun(run.gen)
 	n.wg.Add(1) // under n.mu, see begin
-	cfg := app.BrowseConfig{
+	cfg := nearby.BrowseConfig{
 		Ifaces: splitList(ifaces),
-		OnChange: func(ps []app.Peer) {
+		OnChange: func(ps []nearby.Peer) {
 			list := make(map[string]peer, len(ps))
 			for _, p := range ps {
 				pe := mdnsPeer(p)
@@ -133,6 +133,6 @@ func (t *peerTable) endRun(gen uint64) {
 }
 
 // mdnsPeer converts what core/app's browse found.
-func mdnsPeer(p app.Peer) peer {
+func mdnsPeer(p nearby.Peer) peer {
 	return listed(p, p.DialAddrs(), sourceMDNS)
 }

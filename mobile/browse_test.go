@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/nearby"
 	"github.com/ferry-project/ferry/core/testkit"
 )
 
@@ -29,7 +29,7 @@ type fakeBrowse struct {
 }
 
 type fakeRun struct {
-	cfg app.BrowseConfig
+	cfg nearby.BrowseConfig
 	do  chan func()
 	end chan error
 }
@@ -51,7 +51,7 @@ func newFakeBrowse(t *testing.T, linger bool) *fakeBrowse {
 	return f
 }
 
-func (f *fakeBrowse) browse(ctx context.Context, cfg app.BrowseConfig) error {
+func (f *fakeBrowse) browse(ctx context.Context, cfg nearby.BrowseConfig) error {
 	r := &fakeRun{cfg: cfg, do: make(chan func()), end: make(chan error, 1)}
 	f.mu.Lock()
 	f.all = append(f.all, r)
@@ -96,7 +96,7 @@ func (f *fakeBrowse) none(t *testing.T) {
 }
 
 // report makes the run say, on its own goroutine, that it sees peers.
-func (r *fakeRun) report(t *testing.T, peers ...app.Peer) {
+func (r *fakeRun) report(t *testing.T, peers ...nearby.Peer) {
 	t.Helper()
 	done := make(chan struct{})
 	select {
@@ -111,8 +111,8 @@ func (r *fakeRun) report(t *testing.T, peers ...app.Peer) {
 	}
 }
 
-func testMDNSPeer(instance string) app.Peer {
-	return app.Peer{Instance: instance, Name: instance, Fingerprint: testFP, Version: app.ProtocolVersion,
+func testMDNSPeer(instance string) nearby.Peer {
+	return nearby.Peer{Instance: instance, Name: instance, Fingerprint: testFP, Version: nearby.ProtocolVersion,
 		Port: 4711, Addrs: []net.IP{net.ParseIP("10.0.0.2")}}
 }
 

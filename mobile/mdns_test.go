@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/nearby"
 	"github.com/ferry-project/ferry/core/testkit/netns"
 )
 
@@ -48,7 +48,7 @@ func TestMDNSInNamespaces(t *testing.T) {
 		t.Fatalf("advertiser said %q", ready)
 	}
 	port, fp, code := ready[0], ready[1], ready[2]
-	key, _ := app.Advertisement(mdnsName, fp)
+	key, _ := nearby.Advertisement(mdnsName, fp)
 
 	found := func() peer {
 		t.Helper()
@@ -67,7 +67,7 @@ func TestMDNSInNamespaces(t *testing.T) {
 	}
 
 	p := found()
-	if p.Key != key || p.Name != mdnsName || p.Fingerprint != fp || p.Version != app.ProtocolVersion ||
+	if p.Key != key || p.Name != mdnsName || p.Fingerprint != fp || p.Version != nearby.ProtocolVersion ||
 		!p.Compatible || strconv.Itoa(p.Port) != port || p.Source != sourceMDNS || p.Host == "" {
 		t.Errorf("browse listed %+v, want key %q name %q fingerprint %s port %s from mdns", p, key, mdnsName, fp, port)
 	}

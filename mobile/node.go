@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/nearby"
 )
 
 // Config sets up a Node. Create it with NewConfig (Kotlin: Config(),
@@ -60,7 +61,7 @@ type Node struct {
 	wg     sync.WaitGroup // every goroutine the Node starts but out's
 	out    *outbox        // every call into the app goes through it
 
-	browseFn browseFunc // app.Browse; tests put a fake in its place
+	browseFn browseFunc // nearby.Browse; tests put a fake in its place
 
 	// lastID is the last transfer's number: the Node numbers each as
 	// core/app makes it, so a send and a receive of one sender keep the
@@ -98,7 +99,7 @@ func NewNode(cfg *Config, events Events) (_ *Node, err error) {
 	}
 	applyProfile(p)
 	ctx, cancel := context.WithCancel(context.Background())
-	n := &Node{cfg: *cfg, profile: p, ctx: ctx, cancel: cancel, transfers: map[*Transfer]int{}, browseFn: app.Browse}
+	n := &Node{cfg: *cfg, profile: p, ctx: ctx, cancel: cancel, transfers: map[*Transfer]int{}, browseFn: nearby.Browse}
 	n.peers = newPeerTable(func() { n.out.peersChanged() })
 	n.out = newOutbox(events, n.peers.snapshot)
 	n.app, err = app.New(app.Config{

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/nearby"
 )
 
 // Sources of a peer, as PeersJSON reports them.
@@ -222,7 +222,7 @@ func platformPeer(p *PlatformPeer) (peer, error) {
 	if err != nil {
 		return peer{}, err
 	}
-	d := app.NewPeer(p.InstanceName, p.Host, txt)
+	d := nearby.NewPeer(p.InstanceName, p.Host, txt)
 	if d.Instance == "" {
 		return peer{}, errors.New("no instance name")
 	}
@@ -236,7 +236,7 @@ func platformPeer(p *PlatformPeer) (peer, error) {
 
 // listed is the app's entry for a peer as core/app describes it,
 // dialled at addrs.
-func listed(p app.Peer, addrs []string, source string) peer {
+func listed(p nearby.Peer, addrs []string, source string) peer {
 	return peer{
 		Key:         p.Instance,
 		Name:        p.Name,

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/nearby"
 )
 
 // TestPeerTableMerge: mDNS and platform reports merge by instance name,
@@ -14,7 +14,7 @@ import (
 func TestPeerTableMerge(t *testing.T) {
 	changes := 0
 	tab := newPeerTable(func() { changes++ })
-	fromMDNS := mdnsPeer(app.Peer{
+	fromMDNS := mdnsPeer(nearby.Peer{
 		Instance: "Laptop (K7QX)", Name: "Laptop", Fingerprint: testFP, Version: 1,
 		Port: 4711, Addrs: []net.IP{net.ParseIP("10.0.0.2")},
 	})

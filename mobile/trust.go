@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/nearby"
+	"github.com/ferry-project/ferry/core/app/stores"
 )
 
 // The decisions after a transfer are core/app's (AfterCode, Result's
@@ -58,7 +60,7 @@ func (t *Transfer) PinWarning() string {
 	if t.pin.Do != app.PinAsk || t.pin.Named.Key == nil {
 		return ""
 	}
-	return app.KeyChangedWarning(t.pin.Named, t.pin.Peer.Fingerprint()) + ". " + app.KeyChangedAdvice
+	return stores.KeyChangedWarning(t.pin.Named, t.pin.Peer.Fingerprint()) + ". " + stores.KeyChangedAdvice
 }
 
 // Pin trusts the peer of an ended transfer from now on, when PinAdvice
@@ -105,12 +107,12 @@ func (t *Transfer) ClipboardText() string {
 }
 
 // trusted is the trusted device a listed peer is, if it is one.
-func (n *Node) trusted(p peer) (*app.Device, error) {
-	st, d, err := n.app.TrustOf(app.Peer{Name: p.Name, Fingerprint: p.Fingerprint})
+func (n *Node) trusted(p peer) (*stores.Device, error) {
+	st, d, err := n.app.TrustOf(nearby.Peer{Name: p.Name, Fingerprint: p.Fingerprint})
 	if err != nil {
 		return nil, err
 	}
-	if st != app.TrustTrusted {
+	if st != stores.TrustTrusted {
 		return nil, nil
 	}
 	return &d, nil

@@ -9,7 +9,7 @@ import (
 )
 
 // What a TXT record says, and what Ferry advertises in it, is
-// core/app's to decide (app.Advertisement, app.NewPeer);
+// core/app's to decide (nearby.Advertisement, nearby.NewPeer);
 // this file only converts. The platform hands a record over in one of
 // two forms, a JSON object of strings that the app builds (Android) or
 // DNS wire bytes (iOS), and both become the raw key=value strings that
@@ -96,7 +96,7 @@ func txtFromRecord(b []byte) ([]string, error) {
 }
 
 // txtRecord encodes strings in DNS wire form. Each must fit a TXT string
-// (255 bytes), as app.Advertisement's do.
+// (255 bytes), as nearby.Advertisement's do.
 func txtRecord(strs []string) []byte {
 	var b []byte
 	for _, s := range strs {

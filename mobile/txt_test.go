@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/nearby"
 )
 
 const testFP = "K7QX-M2PA-9RTE-WD4C"
@@ -30,7 +30,7 @@ func TestAdvertisementRoundTrip(t *testing.T) {
 	if m["v"] != "2" || m["name"] != "Zoë's phone" || m["fp"] != testFP || len(m) != 3 {
 		t.Fatalf("txt json %v", m)
 	}
-	_, want := app.Advertisement("Zoë's phone", testFP)
+	_, want := nearby.Advertisement("Zoë's phone", testFP)
 	if !bytes.Equal(adv.TxtRecord, txtRecord(want)) {
 		t.Fatalf("txt record %q", adv.TxtRecord)
 	}
@@ -141,7 +141,7 @@ func TestParseItems(t *testing.T) {
 // FuzzTXTRecord: a TXT record relayed from the platform is peer input.
 // What reads must encode back to the same bytes.
 func FuzzTXTRecord(f *testing.F) {
-	_, txt := app.Advertisement("Zoë's phone", testFP)
+	_, txt := nearby.Advertisement("Zoë's phone", testFP)
 	f.Add(txtRecord(txt))
 	f.Add([]byte{3, 'v', '=', '1', 0, 200})
 	f.Add([]byte("\x07name=\xff\xfe"))
@@ -181,6 +181,6 @@ func FuzzTXTJSON(f *testing.F) {
 
 // instanceName is the instance name core/app advertises a device by.
 func instanceName(name, fp string) string {
-	instance, _ := app.Advertisement(name, fp)
+	instance, _ := nearby.Advertisement(name, fp)
 	return instance
 }

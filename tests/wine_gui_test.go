@@ -56,6 +56,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/testkit"
 	"github.com/ferry-project/ferry/core/testkit/xdisplay"
 	"github.com/ferry-project/ferry/tests/proc"
@@ -160,9 +161,9 @@ func trustEachOther(t *testing.T, aDir, aName, bDir, bName string) {
 	a, b := key(aDir), key(bDir)
 	for _, p := range []struct {
 		dir  string
-		peer app.Device
-	}{{aDir, app.Device{Name: bName, Key: b}}, {bDir, app.Device{Name: aName, Key: a}}} {
-		store, err := app.OpenTrust(p.dir)
+		peer stores.Device
+	}{{aDir, stores.Device{Name: bName, Key: b}}, {bDir, stores.Device{Name: aName, Key: a}}} {
+		store, err := stores.OpenTrust(p.dir)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/testkit/xdisplay"
 	"github.com/ferry-project/ferry/tests/proc"
 )
@@ -75,10 +75,10 @@ func pair(t *testing.T, a, aName, b, bName string) {
 	t.Helper()
 	idA := homeKey(t, a)
 	idB := homeKey(t, b)
-	if err := homeStore(a).Add(app.Device{Name: bName, Key: idB}); err != nil {
+	if err := homeStore(a).Add(stores.Device{Name: bName, Key: idB}); err != nil {
 		t.Fatal(err)
 	}
-	if err := homeStore(b).Add(app.Device{Name: aName, Key: idA}); err != nil {
+	if err := homeStore(b).Add(stores.Device{Name: aName, Key: idA}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/testkit"
 	"github.com/ferry-project/ferry/tests/proc"
 )
@@ -24,10 +24,10 @@ func pairHomes(t *testing.T, a, aName, b, bName string) {
 	t.Helper()
 	ida := homeKey(t, a)
 	idb := homeKey(t, b)
-	if err := homeStore(a).Add(app.Device{Name: bName, Key: idb}); err != nil {
+	if err := homeStore(a).Add(stores.Device{Name: bName, Key: idb}); err != nil {
 		t.Fatal(err)
 	}
-	if err := homeStore(b).Add(app.Device{Name: aName, Key: ida}); err != nil {
+	if err := homeStore(b).Add(stores.Device{Name: aName, Key: ida}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -49,7 +49,7 @@ func TestE2EDaemon(t *testing.T) {
 	// trusted the stranger.
 	homeKey(t, strangerHome)
 	deskID := homeKey(t, deskHome)
-	if err := homeStore(strangerHome).Add(app.Device{Name: "desk", Key: deskID}); err != nil {
+	if err := homeStore(strangerHome).Add(stores.Device{Name: "desk", Key: deskID}); err != nil {
 		t.Fatal(err)
 	}
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/gui/page"
 )
 
@@ -25,7 +26,7 @@ func nodeWarning(p *printer, err error) {
 		return
 	}
 	p.warnf("%v", err)
-	if errors.Is(err, app.ErrHistoryVersion) {
+	if errors.Is(err, stores.ErrHistoryVersion) {
 		p.stderrHint("update ferry, or pass --no-history (FERRY_NO_HISTORY=1) to stop trying")
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/stores"
 )
 
 // After a transfer whose code came after wrong codes, the key is pinned
@@ -16,7 +17,7 @@ import (
 // pins it.
 func TestTrustAfterWrongCodes(t *testing.T) {
 	key := bytes.Repeat([]byte{9}, 32)
-	peer := app.Device{Name: "laptop", Key: key}
+	peer := stores.Device{Name: "laptop", Key: key}
 	for _, tc := range []struct {
 		name       string
 		wrong      int
@@ -55,10 +56,10 @@ func TestTrustAfterWrongCodes(t *testing.T) {
 func TestPairedLabel(t *testing.T) {
 	store := trustHome(t)
 	key := bytes.Repeat([]byte{5}, 32)
-	if err := store.Add(app.Device{Name: "desk", Key: key, PairedAt: time.Now()}); err != nil {
+	if err := store.Add(stores.Device{Name: "desk", Key: key, PairedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
-	fp := app.Device{Key: key}.Fingerprint()
+	fp := stores.Device{Key: key}.Fingerprint()
 	for _, tc := range []struct{ claimed, want string }{
 		{"desk", "paired device desk (" + fp + ") connected"},
 		{"DESK", "paired device desk (" + fp + ") connected"},

@@ -18,8 +18,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/stores"
 )
 
 // historyOff reads FERRY_NO_HISTORY: any value but "" and "0" turns
@@ -70,7 +70,7 @@ func cmdHistory(e *env, p *printer, args []string) error {
 		return usagef("--limit 0 shows every transfer", "bad --limit %d", o.limit)
 	}
 	p.json = o.json
-	store, err := app.OpenHistory("")
+	store, err := stores.OpenHistory("")
 	if err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func cmdHistory(e *env, p *printer, args []string) error {
 	return nil
 }
 
-func historyClear(p *printer, store *app.HistoryStore) error {
+func historyClear(p *printer, store *stores.History) error {
 	n, aside, err := store.Clear()
 	if aside != nil {
 		p.warnf("%s", aside)
@@ -120,7 +120,7 @@ func historyClear(p *printer, store *app.HistoryStore) error {
 }
 
 func historyError(err error) error {
-	if errors.Is(err, app.ErrHistoryVersion) {
+	if errors.Is(err, stores.ErrHistoryVersion) {
 		return withHint(err, "a newer ferry wrote it: use that one, or move the file away to start a new history")
 	}
 	return err
@@ -179,7 +179,7 @@ func whenCell(at, now time.Time) string {
 
 func peerCell(r event.History) string {
 	dir := "from "
-	if r.Direction == app.HistorySent {
+	if r.Direction == stores.HistorySent {
 		dir = "to "
 	}
 	who := firstNonEmpty(r.PeerName, r.PeerFingerprint, r.PeerAddr, "?")
@@ -201,7 +201,7 @@ func whatCell(r event.History, width int) string {
 }
 
 func resultCell(r event.History) string {
-	if r.Outcome == app.HistoryFailed {
+	if r.Outcome == stores.HistoryFailed {
 		return safeCap("failed: "+r.ErrorKind, resultMax)
 	}
 	return r.Outcome

@@ -16,16 +16,17 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/errkind"
 )
 
 // historyHome points the config folder at a fresh one and returns the
 // history store there.
-func historyHome(t *testing.T) *app.HistoryStore {
+func historyHome(t *testing.T) *stores.History {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-	store, err := app.OpenHistory("")
+	store, err := stores.OpenHistory("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,8 +36,8 @@ func historyHome(t *testing.T) *app.HistoryStore {
 func record(i int, outcome, kind string) event.History {
 	return event.History{
 		At:        time.Date(2026, 12, 3, 10, i, 0, 0, time.UTC).Format(time.RFC3339Nano),
-		Direction: []string{app.HistorySent, app.HistoryReceived}[i%2],
-		PeerName:  fmt.Sprintf("device-%d", i), PeerFingerprint: "ABCD-EFGH-IJKL-MNOP", Auth: app.HistoryByCode,
+		Direction: []string{stores.HistorySent, stores.HistoryReceived}[i%2],
+		PeerName:  fmt.Sprintf("device-%d", i), PeerFingerprint: "ABCD-EFGH-IJKL-MNOP", Auth: stores.HistoryByCode,
 		Files: 3, Bytes: 1 << 20, Names: []string{fmt.Sprintf("file-%d.txt", i), "b"},
 		Folder: "/home/me/Downloads", Outcome: outcome, ErrorKind: kind, DurationMS: 1000,
 	}
@@ -45,15 +46,15 @@ func record(i int, outcome, kind string) event.History {
 // TestHistoryTable: every line fits 80 columns, whatever the names and
 // kinds, and a peer's hostile name is escaped and capped.
 func TestHistoryTable(t *testing.T) {
-	hostile := record(1, app.HistoryVerified, "")
+	hostile := record(1, stores.HistoryVerified, "")
 	hostile.PeerName = hostileName
 	hostile.Names = []string{hostileName, "x"}
 	hostile.MoreNames = 40
 	recs := []event.History{
-		record(0, app.HistoryVerified, ""), hostile,
-		record(2, app.HistoryFailed, "incompatible_version"),
-		record(3, app.HistoryDeclined, ""), record(4, app.HistoryCancelled, ""),
-		{At: "2026-12-03T11:00:00Z", Direction: app.HistorySent, PeerAddr: "192.168.100.200:65535", Outcome: app.HistoryFailed, ErrorKind: "unreachable"},
+		record(0, stores.HistoryVerified, ""), hostile,
+		record(2, stores.HistoryFailed, "incompatible_version"),
+		record(3, stores.HistoryDeclined, ""), record(4, stores.HistoryCancelled, ""),
+		{At: "2026-12-03T11:00:00Z", Direction: stores.HistorySent, PeerAddr: "192.168.100.200:65535", Outcome: stores.HistoryFailed, ErrorKind: "unreachable"},
 	}
 	now := time.Date(2026, 12, 24, 0, 0, 0, 0, time.UTC)
 	checkHostileOutput(t, "history table", historyTable(recs[1:2], now), false)
@@ -100,11 +101,11 @@ func TestHistoryKindsAgree(t *testing.T) {
 		errkind.New(errkind.RefusedPath, "refused path"), errkind.New(errkind.ConnectionLost, "stream truncated"), errkind.New(errkind.ConnectionLost, "connection lost"), errkind.New(errkind.NotFerry, "peer is not speaking the ferry protocol"),
 		&net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}, errors.New("disk on fire"),
 		usagef("a hint", "no code for %s", "desk"), codeFlagError("a b"),
-		keyChanged("desk", "ab12", app.Device{Name: "desk", Key: make([]byte, 32)}),
+		keyChanged("desk", "ab12", stores.Device{Name: "desk", Key: make([]byte, 32)}),
 	} {
 		wrapped := fmt.Errorf("sending: %w", err)
 		_, kind, _ := classify(wrapped)
-		if outcome, got := app.HistoryOutcome(wrapped); outcome != app.HistoryFailed || got != kind {
+		if outcome, got := stores.HistoryOutcome(wrapped); outcome != stores.HistoryFailed || got != kind {
 			t.Errorf("%v: history records %s %q, --json kind %q", err, outcome, got, kind)
 		}
 	}
@@ -126,7 +127,7 @@ func TestHistoryCommand(t *testing.T) {
 		t.Errorf("empty: %d %q %q", code, out, errOut)
 	}
 	for i := range 3 {
-		if _, err := store.Add(record(i, app.HistoryVerified, "")); err != nil {
+		if _, err := store.Add(record(i, stores.HistoryVerified, "")); err != nil {
 			t.Fatal(err)
 		}
 	}

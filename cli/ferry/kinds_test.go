@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/errkind"
 )
 
@@ -36,7 +36,7 @@ func TestEveryKindWorded(t *testing.T) {
 		if kind != string(k) || code != want {
 			t.Errorf("an error of kind %q: exit %d, kind %q; want exit %d", k, code, kind, want)
 		}
-		outcome, h := app.HistoryOutcome(err)
+		outcome, h := stores.HistoryOutcome(err)
 		if h == "" { // declined and cancelled are outcomes of their own
 			h = outcome
 		}

@@ -5,12 +5,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/nearby"
 )
 
 // shownAddrs returns the IP addresses a receiver tells people to use:
 // the --listen host when it names one, or else this device's addresses as
-// app.HostAddrs lists them (interfaces that are up, IPv4 first, no
+// nearby.HostAddrs lists them (interfaces that are up, IPv4 first, no
 // loopback unless named with --iface, no IPv6 link-local). A receiver
 // listening on 0.0.0.0 takes IPv4 only, so it shows no IPv6 address.
 func shownAddrs(listenHost string, ifaces []string) []string {
@@ -18,7 +18,7 @@ func shownAddrs(listenHost string, ifaces []string) []string {
 		return []string{listenHost}
 	}
 	v4only := listenHost == "0.0.0.0"
-	ips, err := app.HostAddrs(ifaces)
+	ips, err := nearby.HostAddrs(ifaces)
 	if err != nil {
 		return nil
 	}

@@ -9,8 +9,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/nearby"
+	"github.com/ferry-project/ferry/core/app/stores"
 )
 
 type peersOpts struct {
@@ -57,7 +58,7 @@ func cmdPeers(ctx context.Context, e *env, p *printer, args []string) error {
 	p.json = o.json
 	ctx, stop := onSignals(ctx, e.signals, "peers", e.now, func() { forceExit(e, p) })
 	defer stop()
-	peers, err := app.ListPeers(ctx, o.ifaces, time.Duration(o.timeout), mdnsSkips(p, o.ifaces))
+	peers, err := nearby.ListPeers(ctx, o.ifaces, time.Duration(o.timeout), mdnsSkips(p, o.ifaces))
 	if err != nil {
 		return interrupted(ctx, fmt.Errorf("looking for receivers: %w", err))
 	}
@@ -125,7 +126,7 @@ func mdnsSkips(p *printer, named []string) func(iface string, err error) {
 // peersTable renders the table of receivers for stdout. A name is the
 // peer's choice (discovery cleans it too), so it goes through safe: a tab
 // in it would break the columns, an escape sequence the terminal.
-func peersTable(peers []app.Peer, store *app.TrustStore) string {
+func peersTable(peers []nearby.Peer, store *stores.Trust) string {
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tFINGERPRINT\tADDRESSES\tTRUST")

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/nearby"
+	"github.com/ferry-project/ferry/core/app/stores"
 )
 
 // How long discovery may take before the sender gives up or shows what it
@@ -30,7 +31,7 @@ type receiver struct {
 	name, fingerprint string
 }
 
-func fromPeer(pe app.Peer) receiver {
+func fromPeer(pe nearby.Peer) receiver {
 	addrs := pe.DialAddrs()
 	if len(addrs) == 0 {
 		addrs = []string{net.JoinHostPort(pe.Host, strconv.Itoa(pe.Port))}
@@ -46,7 +47,7 @@ func fromPeer(pe app.Peer) receiver {
 
 // findReceiver resolves --to, --peer, or, with neither, asks the person to
 // pick one of the receivers discovery finds.
-func findReceiver(ctx context.Context, p *printer, q *prompter, o sendOpts, store *app.TrustStore) (receiver, error) {
+func findReceiver(ctx context.Context, p *printer, q *prompter, o sendOpts, store *stores.Trust) (receiver, error) {
 	switch {
 	case o.to != "":
 		return typed(o.to), nil
@@ -54,7 +55,7 @@ func findReceiver(ctx context.Context, p *printer, q *prompter, o sendOpts, stor
 		p.infof("looking for %s on the network", o.peer)
 		fctx, cancel := context.WithTimeout(ctx, findTimeout)
 		defer cancel()
-		pe, err := app.FindPeer(fctx, o.ifaces, o.peer, mdnsSkips(p, o.ifaces))
+		pe, err := nearby.FindPeer(fctx, o.ifaces, o.peer, mdnsSkips(p, o.ifaces))
 		if err != nil {
 			if ctx.Err() != nil {
 				return receiver{}, context.Cause(ctx)
@@ -65,7 +66,7 @@ func findReceiver(ctx context.Context, p *printer, q *prompter, o sendOpts, stor
 		return fromPeer(pe), nil
 	}
 	p.infof("looking for receivers on the network")
-	peers, err := app.ListPeers(ctx, o.ifaces, listWait, mdnsSkips(p, o.ifaces))
+	peers, err := nearby.ListPeers(ctx, o.ifaces, listWait, mdnsSkips(p, o.ifaces))
 	if err != nil {
 		if ctx.Err() != nil {
 			return receiver{}, context.Cause(ctx)
@@ -81,7 +82,7 @@ func findReceiver(ctx context.Context, p *printer, q *prompter, o sendOpts, stor
 
 // pickPeer shows a numbered list and asks for a number. The list is part
 // of the question, so --quiet keeps it (output rule 5).
-func pickPeer(ctx context.Context, p *printer, q *prompter, peers []app.Peer, store *app.TrustStore) (receiver, error) {
+func pickPeer(ctx context.Context, p *printer, q *prompter, peers []nearby.Peer, store *stores.Trust) (receiver, error) {
 	for i, pe := range peers {
 		mark := ""
 		if st := trustMark(store, pe); st != "" {
@@ -112,12 +113,12 @@ func pickPeer(ctx context.Context, p *printer, q *prompter, peers []app.Peer, st
 // trustStatus is how a discovered peer relates to the pins, as --json
 // names it: "trusted", "key changed" or "". A nil store (no usable trust
 // file) marks nothing.
-func trustStatus(store *app.TrustStore, pe app.Peer) string {
+func trustStatus(store *stores.Trust, pe nearby.Peer) string {
 	if store == nil {
 		return ""
 	}
 	st, _, err := store.Classify(pe.Name, pe.Fingerprint)
-	if err != nil || st == app.TrustUnknown {
+	if err != nil || st == stores.TrustUnknown {
 		return ""
 	}
 	return st.String()
@@ -126,7 +127,7 @@ func trustStatus(store *app.TrustStore, pe app.Peer) string {
 // trustMark is how lists for a person mark a discovered peer (core/app's
 // TrustStatus.Mark): "trusted", "" or, for a trusted name with another
 // key, that it is NOT the trusted device, with both fingerprints.
-func trustMark(store *app.TrustStore, pe app.Peer) string {
+func trustMark(store *stores.Trust, pe nearby.Peer) string {
 	if store == nil {
 		return ""
 	}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/nearby"
+	"github.com/ferry-project/ferry/core/app/stores"
 )
 
 func TestSafe(t *testing.T) {
@@ -92,7 +94,7 @@ func TestPeerStringsEscapedEverywhere(t *testing.T) {
 	path := "dir/" + hostileName + "/file"
 	entry := event.Entry{Path: path, Kind: event.KindFile, Size: 3}
 	peerKey := bytes.Repeat([]byte{7}, 32)
-	fp := app.Device{Key: peerKey}.Fingerprint()
+	fp := stores.Device{Key: peerKey}.Fingerprint()
 
 	t.Run("receiver", func(t *testing.T) {
 		var stdout, stderr bytes.Buffer
@@ -111,17 +113,17 @@ func TestPeerStringsEscapedEverywhere(t *testing.T) {
 		rs.onEvent(nil, event.EntryDone{Entry: entry, Outcome: event.Resumed})
 		rs.onEvent(nil, event.EntryDone{Entry: entry, Outcome: event.Received, SavedAs: path + " (1)"})
 		store := trustHome(t)
-		if err := store.NoteRecent(app.Device{Name: hostileName, Key: peerKey}); err != nil {
+		if err := store.NoteRecent(stores.Device{Name: hostileName, Key: peerKey}); err != nil {
 			// The trust file refuses control characters in a name; a long
 			// one it keeps, and that is enough for the listing's cap.
-			if err := store.NoteRecent(app.Device{Name: "mallory" + strings.Repeat("A", 150), Key: peerKey}); err != nil {
+			if err := store.NoteRecent(stores.Device{Name: "mallory" + strings.Repeat("A", 150), Key: peerKey}); err != nil {
 				t.Fatal(err)
 			}
 		}
 		rs.after = afterCode{p: p, q: &prompter{p: p, in: strings.NewReader("y\n")}, n: testNode(t), ask: true}
-		rs.after.run(context.Background(), app.Result{Peer: app.Device{Name: hostileName, Key: peerKey}})
+		rs.after.run(context.Background(), app.Result{Peer: stores.Device{Name: hostileName, Key: peerKey}})
 		p.warnf("transfer failed: %v", errors.New("the sender ended the transfer: "+hostileName[:70]+": cancelled"))
-		report(p, withHint(keyChanged(hostileName, fp, app.Device{Name: "x", Key: peerKey}), "h"))
+		report(p, withHint(keyChanged(hostileName, fp, stores.Device{Name: "x", Key: peerKey}), "h"))
 		checkHostileOutput(t, "receiver stderr", stderr.String(), true)
 		if stdout.Len() != 0 {
 			t.Errorf("stdout: %q", stdout.String())
@@ -136,14 +138,14 @@ func TestPeerStringsEscapedEverywhere(t *testing.T) {
 		ss.onEvent(nil, event.Progress{Done: 1, Total: 3, Current: path})
 		ss.onEvent(nil, event.EntryDone{Entry: entry, Outcome: event.Skipped})
 		ss.onEvent(nil, event.EntryDone{Entry: entry, Outcome: event.Resumed})
-		peers := []app.Peer{{Name: hostileName, Fingerprint: fp, Port: 1}}
+		peers := []nearby.Peer{{Name: hostileName, Fingerprint: fp, Port: 1}}
 		q := &prompter{p: p, in: strings.NewReader("1\n")}
 		if _, err := pickPeer(context.Background(), p, q, peers, nil); err != nil {
 			t.Fatal(err)
 		}
 		dest := fromPeer(peers[0])
 		store := trustHome(t)
-		if err := store.Add(app.Device{Name: "mallory", Key: bytes.Repeat([]byte{8}, 32), PairedAt: time.Now()}); err != nil {
+		if err := store.Add(stores.Device{Name: "mallory", Key: bytes.Repeat([]byte{8}, 32), PairedAt: time.Now()}); err != nil {
 			t.Fatal(err)
 		}
 		dest.name = "mallory"

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/stores"
 )
 
 type sendOpts struct {
@@ -205,7 +206,7 @@ func cmdSend(ctx context.Context, e *env, p *printer, args []string) error {
 	store := n.Trust()
 	var (
 		dests []manyDest
-		pin   *app.Device
+		pin   *stores.Device
 	)
 	switch {
 	case several:
@@ -261,7 +262,7 @@ func checkOneReceiver(o sendOpts, interactive bool) error {
 
 // oneDest finds the one receiver (--to, --peer, or the person's pick)
 // and settles how it is authenticated; pin is --paired's device.
-func oneDest(ctx context.Context, p *printer, q *prompter, o sendOpts, store *app.TrustStore, pin *app.Device, interactive bool) (manyDest, error) {
+func oneDest(ctx context.Context, p *printer, q *prompter, o sendOpts, store *stores.Trust, pin *stores.Device, interactive bool) (manyDest, error) {
 	dest, err := findReceiver(ctx, p, q, o, store)
 	if err != nil {
 		return manyDest{}, interrupted(ctx, err)
@@ -301,7 +302,7 @@ func sendTo(ctx context.Context, n *app.Node, o sendOpts, items []event.Item, de
 // codeOrPin settles how the receiver is authenticated: --code, the pin
 // found before (--paired), a trusted device discovery found, or the code
 // a person types.
-func codeOrPin(ctx context.Context, p *printer, q *prompter, o sendOpts, store *app.TrustStore, dest receiver, pin *app.Device, interactive bool) (string, *app.Device, error) {
+func codeOrPin(ctx context.Context, p *printer, q *prompter, o sendOpts, store *stores.Trust, dest receiver, pin *stores.Device, interactive bool) (string, *stores.Device, error) {
 	code := o.code
 	var err error
 	if code == "" && pin == nil && dest.fingerprint != "" {
@@ -356,17 +357,17 @@ func (ss *sendSession) report(ctx context.Context, results []app.Result) error {
 // for --peer (discovery says who answers; classifyReceiver decides). A
 // sender that cannot ask for a code fails here when no trusted device
 // can match --peer, instead of after a discovery that could not help.
-func pinFor(store *app.TrustStore, o sendOpts, interactive bool) (*app.Device, error) {
+func pinFor(store *stores.Trust, o sendOpts, interactive bool) (*stores.Device, error) {
 	if o.paired != "" {
 		if store == nil {
 			return nil, usagef("fix the trust file (see the warning), or send with the code", "cannot send to --paired %s: trusted devices are off", o.paired)
 		}
 		d, err := store.Find(o.paired)
 		switch {
-		case errors.Is(err, app.ErrNoSuchDevice):
+		case errors.Is(err, stores.ErrNoSuchDevice):
 			return nil, usagef("'ferry trust list' shows the trusted devices; to pair, send once with the code and --trust",
 				"no trusted device matches --paired %q", o.paired)
-		case errors.Is(err, app.ErrAmbiguous):
+		case errors.Is(err, stores.ErrAmbiguous):
 			return nil, usagef("give more of the fingerprint", "%v", err)
 		case err != nil:
 			return nil, err
@@ -375,11 +376,11 @@ func pinFor(store *app.TrustStore, o sendOpts, interactive bool) (*app.Device, e
 	}
 	if o.peer != "" && !interactive {
 		// A trust file that cannot be read trusts nobody here.
-		err := app.ErrNoSuchDevice
+		err := stores.ErrNoSuchDevice
 		if store != nil {
 			_, err = store.Find(o.peer)
 		}
-		if err != nil && !errors.Is(err, app.ErrAmbiguous) {
+		if err != nil && !errors.Is(err, stores.ErrAmbiguous) {
 			return nil, usagef(notTrustedHint, "no code given and %s, and %s is not a trusted device", noTerminal(o.json), o.peer)
 		}
 	}
@@ -392,7 +393,7 @@ const notTrustedHint = "pass the code the receiver shows with --code CODE; add -
 // one is sent to without a code; one that advertises a trusted name with
 // another key never is (an error without a terminal, a warning and the
 // code question with one); any other needs its code.
-func classifyReceiver(p *printer, store *app.TrustStore, dest receiver, interactive bool) (*app.Device, error) {
+func classifyReceiver(p *printer, store *stores.Trust, dest receiver, interactive bool) (*stores.Device, error) {
 	if store == nil {
 		return nil, nil
 	}
@@ -402,10 +403,10 @@ func classifyReceiver(p *printer, store *app.TrustStore, dest receiver, interact
 		return nil, nil
 	}
 	switch st {
-	case app.TrustTrusted:
+	case stores.TrustTrusted:
 		p.infof("%s is a trusted device: sending without a code", dest.label)
 		return &d, nil
-	case app.TrustKeyChanged:
+	case stores.TrustKeyChanged:
 		kc := keyChanged(dest.name, dest.fingerprint, d)
 		if !interactive {
 			return nil, kc
@@ -462,7 +463,7 @@ type sendSession struct {
 	o     sendOpts
 	pr    *progress
 	peer  string
-	pin   *app.Device // the receiver's pin, in paired mode: its name labels it
+	pin   *stores.Device // the receiver's pin, in paired mode: its name labels it
 	dest  receiver
 	after afterCode
 }

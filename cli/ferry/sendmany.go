@@ -33,6 +33,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/stores"
 )
 
 // target is one --to or --peer, as given.
@@ -122,7 +123,7 @@ type manyDest struct {
 	t    target
 	dest receiver
 	code string
-	pin  *app.Device
+	pin  *stores.Device
 	err  error // not found, or no way to authenticate: its result
 }
 
@@ -153,7 +154,7 @@ func (m *manySend) report(ctx context.Context, results []app.Result) error {
 // assignCodes gives --code values, in order, to the receivers that need
 // one, and fails before any network use when a receiver is left without
 // one and nobody can be asked.
-func assignCodes(o sendOpts, store *app.TrustStore, interactive bool) ([]manyDest, error) {
+func assignCodes(o sendOpts, store *stores.Trust, interactive bool) ([]manyDest, error) {
 	dests := make([]manyDest, len(o.targets))
 	codes := o.codes
 	for i, t := range o.targets {
@@ -182,7 +183,7 @@ func assignCodes(o sendOpts, store *app.TrustStore, interactive bool) ([]manyDes
 // resolveDest finds one receiver and settles how it is authenticated. A
 // receiver that cannot be found, or is a trusted name with another key,
 // gets that as its result, and the others go on.
-func resolveDest(ctx context.Context, p *printer, q *prompter, o sendOpts, store *app.TrustStore, d *manyDest, interactive bool) error {
+func resolveDest(ctx context.Context, p *printer, q *prompter, o sendOpts, store *stores.Trust, d *manyDest, interactive bool) error {
 	one := o
 	one.to, one.peer = "", ""
 	if d.t.peer {
@@ -205,12 +206,12 @@ func resolveDest(ctx context.Context, p *printer, q *prompter, o sendOpts, store
 		switch {
 		case err != nil:
 			p.warnf("trusted devices are off: %v", err)
-		case st == app.TrustTrusted:
+		case st == stores.TrustTrusted:
 			p.infof("%s is a trusted device: sending without a code", dest.label)
 			d.pin = &dev
 			d.dest.label = peerLabel(dev.Name, dev.Fingerprint())
 			return nil
-		case st == app.TrustKeyChanged:
+		case st == stores.TrustKeyChanged:
 			d.err = keyChanged(dest.name, dest.fingerprint, dev)
 			p.warnf("%s: %v", d.t.flag(), d.err)
 			return nil

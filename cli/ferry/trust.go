@@ -13,12 +13,13 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/stores"
 )
 
 // openTrust opens this user's trust store, beside the static key.
-func openTrust() (*app.TrustStore, error) { return app.OpenTrust("") }
+func openTrust() (*stores.Trust, error) { return stores.OpenTrust("") }
 
-func newTrustedEvent(kind string, d app.Device) event.Event {
+func newTrustedEvent(kind string, d stores.Device) event.Event {
 	dev := d.Event()
 	switch kind {
 	case "recent":
@@ -100,7 +101,7 @@ func cmdTrust(p *printer, args []string) error {
 	return trustRemove(p, store, o.operands[0])
 }
 
-func trustList(p *printer, store *app.TrustStore, recent bool) error {
+func trustList(p *printer, store *stores.Trust, recent bool) error {
 	list, kind := store.Devices, "trusted"
 	if recent {
 		list, kind = store.Recent, "recent"
@@ -140,13 +141,13 @@ func trustList(p *printer, store *app.TrustStore, recent bool) error {
 
 // trustAdd trusts a device that a code authenticated recently: only
 // those are known by their key.
-func trustAdd(p *printer, store *app.TrustStore, query string) error {
+func trustAdd(p *printer, store *stores.Trust, query string) error {
 	d, already, err := store.TrustRecent(query)
-	if errors.Is(err, app.ErrNoSuchDevice) {
+	if errors.Is(err, stores.ErrNoSuchDevice) {
 		return usagef("only a device that a code authenticated recently can be added ('ferry trust list --recent' shows them): send or receive once with the code",
 			"no recent device matches %q", query)
 	}
-	if errors.Is(err, app.ErrAmbiguous) {
+	if errors.Is(err, stores.ErrAmbiguous) {
 		return usagef("give more of the fingerprint", "%v", err)
 	}
 	if err != nil {
@@ -162,12 +163,12 @@ func trustAdd(p *printer, store *app.TrustStore, query string) error {
 	return nil
 }
 
-func trustRemove(p *printer, store *app.TrustStore, query string) error {
+func trustRemove(p *printer, store *stores.Trust, query string) error {
 	d, err := store.Remove(query)
 	switch {
-	case errors.Is(err, app.ErrNoSuchDevice):
+	case errors.Is(err, stores.ErrNoSuchDevice):
 		return usagef("'ferry trust list' shows the trusted devices", "no trusted device matches %q", query)
-	case errors.Is(err, app.ErrAmbiguous):
+	case errors.Is(err, stores.ErrAmbiguous):
 		return usagef("give more of the fingerprint", "%v", err)
 	case err != nil:
 		return err
@@ -214,8 +215,8 @@ func (a afterCode) run(ctx context.Context, res app.Result) {
 		if len(step.Named.Key) > 0 {
 			// A trusted device has its name: say it is not that one
 			// before asking.
-			question = fmt.Sprintf("%s is %s; %s. %s", label, app.KeyChangedWarning(step.Named, peer.Fingerprint()),
-				app.KeyChangedAdvice, question)
+			question = fmt.Sprintf("%s is %s; %s. %s", label, stores.KeyChangedWarning(step.Named, peer.Fingerprint()),
+				stores.KeyChangedAdvice, question)
 		}
 		ok, err := a.q.confirm(ctx, question)
 		if err != nil {
@@ -245,7 +246,7 @@ func (a afterCode) run(ctx context.Context, res app.Result) {
 // trustStore opens the store for send and receive, which work without
 // it (with a code): a broken trust file is a warning there, not a
 // failure, and is left as it is.
-func trustStore(p *printer) *app.TrustStore {
+func trustStore(p *printer) *stores.Trust {
 	store, err := openTrust()
 	if err != nil {
 		p.warnf("trusted devices are off: %v", err)
@@ -260,9 +261,9 @@ func trustStore(p *printer) *app.TrustStore {
 
 // keyChanged is a discovered device that advertises a trusted device's
 // name with another key: never sent to without a code.
-func keyChanged(name, advertised string, pinned app.Device) error {
+func keyChanged(name, advertised string, pinned stores.Device) error {
 	msg := fmt.Sprintf("%s advertises key %s, not the pinned %s: %s", safe(name), advertised, pinned.Fingerprint(),
-		app.TrustKeyChanged.Label())
+		stores.TrustKeyChanged.Label())
 	return withHint(relabel(msg, app.ErrKeyChanged),
-		fmt.Sprintf("%s; 'ferry trust remove %s' removes the old key", app.KeyChangedAdvice, pinned.Fingerprint()))
+		fmt.Sprintf("%s; 'ferry trust remove %s' removes the old key", stores.KeyChangedAdvice, pinned.Fingerprint()))
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/tests/proc"
 )
 
@@ -36,8 +37,8 @@ func homeKey(t *testing.T, home string) []byte {
 	return n.PublicKey()
 }
 
-func homeStore(home string) *app.TrustStore {
-	s, err := app.OpenTrust(filepath.Join(home, ".config", "ferry"))
+func homeStore(home string) *stores.Trust {
+	s, err := stores.OpenTrust(filepath.Join(home, ".config", "ferry"))
 	if err != nil {
 		panic(err) // only the default folder can fail to be found
 	}
@@ -97,10 +98,10 @@ func TestE2ETrustOnLoopback(t *testing.T) {
 	rout.WaitFor(t, "trusted laptop (", 5*time.Second)
 	text = rout.String()
 	laptopFP := strings.TrimSuffix(strings.Fields(text[strings.Index(text, "trusted laptop (")+len("trusted laptop ("):])[0], "):")
-	if st, d, err := homeStore(laptopHome).Classify("desk", deskFP); err != nil || d.Name != "desk" || st != app.TrustTrusted {
+	if st, d, err := homeStore(laptopHome).Classify("desk", deskFP); err != nil || d.Name != "desk" || st != stores.TrustTrusted {
 		t.Fatalf("laptop's pin for desk: %v %v %v", st, d, err)
 	}
-	if st, _, _ := homeStore(deskHome).Classify("laptop", laptopFP); st != app.TrustTrusted {
+	if st, _, _ := homeStore(deskHome).Classify("laptop", laptopFP); st != stores.TrustTrusted {
 		t.Fatal("desk does not trust laptop")
 	}
 

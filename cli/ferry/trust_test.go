@@ -13,17 +13,19 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/nearby"
+	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/errkind"
 )
 
 // trustHome gives this test process a config folder of its own (the
 // trust file lives there, beside the key) and returns the trust store.
-func trustHome(t *testing.T) *app.TrustStore {
+func trustHome(t *testing.T) *stores.Trust {
 	t.Helper()
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-	store, err := app.OpenTrust("")
+	store, err := stores.OpenTrust("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,11 +35,11 @@ func trustHome(t *testing.T) *app.TrustStore {
 	return store
 }
 
-func randomDevice(t *testing.T, name string) app.Device {
+func randomDevice(t *testing.T, name string) stores.Device {
 	t.Helper()
 	k := make([]byte, 32)
 	rand.Read(k)
-	return app.Device{Name: name, Key: k, PairedAt: time.Date(2026, 3, 4, 5, 6, 0, 0, time.UTC)}
+	return stores.Device{Name: name, Key: k, PairedAt: time.Date(2026, 3, 4, 5, 6, 0, 0, time.UTC)}
 }
 
 func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
@@ -223,8 +225,8 @@ func TestClassifyTrustErrors(t *testing.T) {
 		{fmt.Errorf("x: %w", app.ErrNotPaired), exitWrong, "not_paired", "pair again: send once with the code"},
 		{fmt.Errorf("x: %w", app.ErrKeyChanged), exitWrong, "key_changed", "ferry trust remove"},
 		{fmt.Errorf("x: %w", errkind.New(errkind.Busy, "receiver busy")), exitFailure, "busy", "another transfer"},
-		{fmt.Errorf("x: %w", app.ErrTrustCorrupt), exitFailure, "trust_file", "fix the file"},
-		{fmt.Errorf("x: %w", app.ErrTrustVersion), exitFailure, "trust_file", "fix the file"},
+		{fmt.Errorf("x: %w", stores.ErrTrustCorrupt), exitFailure, "trust_file", "fix the file"},
+		{fmt.Errorf("x: %w", stores.ErrTrustVersion), exitFailure, "trust_file", "fix the file"},
 	}
 	for _, tt := range tests {
 		code, kind, hint := classify(tt.err)
@@ -241,20 +243,20 @@ func TestClassifyTrustErrors(t *testing.T) {
 // another key is listed as NOT the trusted device, with both keys, in
 // ferry peers and in ferry send's list; --json keeps key_changed.
 func TestPeersTableImpostor(t *testing.T) {
-	store, err := app.OpenTrust(t.TempDir())
+	store, err := stores.OpenTrust(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	trusted, other := make([]byte, 32), make([]byte, 32)
 	rand.Read(trusted)
 	rand.Read(other)
-	desk := app.Device{Name: "desk", Key: trusted, PairedAt: time.Now()}
+	desk := stores.Device{Name: "desk", Key: trusted, PairedAt: time.Now()}
 	if err := store.Add(desk); err != nil {
 		t.Fatal(err)
 	}
-	impostor := app.Peer{Name: "desk", Fingerprint: app.Device{Key: other}.Fingerprint(), Port: 1}
-	want := "NOT the trusted device: its key is " + app.Device{Key: other}.Fingerprint() + ", the trusted one's " + desk.Fingerprint()
-	if table := peersTable([]app.Peer{impostor}, store); !strings.Contains(table, want) {
+	impostor := nearby.Peer{Name: "desk", Fingerprint: stores.Device{Key: other}.Fingerprint(), Port: 1}
+	want := "NOT the trusted device: its key is " + stores.Device{Key: other}.Fingerprint() + ", the trusted one's " + desk.Fingerprint()
+	if table := peersTable([]nearby.Peer{impostor}, store); !strings.Contains(table, want) {
 		t.Errorf("ferry peers lists the impostor as:\n%s\nwant %q", table, want)
 	}
 	if got := trustMark(store, impostor); got != want {
@@ -263,7 +265,7 @@ func TestPeersTableImpostor(t *testing.T) {
 	if got := trustStatus(store, impostor); got != "key changed" {
 		t.Errorf("--json status %q", got)
 	}
-	if got := trustMark(store, app.Peer{Name: "desk", Fingerprint: desk.Fingerprint()}); got != "trusted" {
+	if got := trustMark(store, nearby.Peer{Name: "desk", Fingerprint: desk.Fingerprint()}); got != "trusted" {
 		t.Errorf("the trusted device is marked %q", got)
 	}
 }

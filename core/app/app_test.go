@@ -124,7 +124,7 @@ func TestReceiveAccepted(t *testing.T) {
 	if c, text := res.Clipboard(false); c != ClipNot || text != "hello" {
 		t.Errorf("clipboard of an untrusted sender, nobody to ask: %v %q", c, text)
 	}
-	recs, _, err := n.hist.List()
+	recs, _, err := rawHistory(n).List()
 	if err != nil || len(recs) != 1 || recs[0].Outcome != history.Verified || recs[0].Direction != history.Received || recs[0].Peer.Name != "phone" {
 		t.Fatalf("history: %v %+v", err, recs)
 	}
@@ -181,7 +181,7 @@ func TestReceiveDeclined(t *testing.T) {
 		if got[len(got)-1] != "error" {
 			t.Errorf("events %v do not end with error", got)
 		}
-		recs, _, _ := n.hist.List()
+		recs, _, _ := rawHistory(n).List()
 		if len(recs) != 1 || recs[0].Outcome != history.Declined {
 			t.Errorf("history: %+v", recs)
 		}
@@ -353,3 +353,7 @@ func TestKeepWaitingWhenStopped(t *testing.T) {
 		})
 	}
 }
+
+// rawHistory is n's history file as core/history reads it, with the
+// records' own types.
+func rawHistory(n *Node) *history.Store { return history.Open(n.hist.Path()) }

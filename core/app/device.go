@@ -1,7 +1,6 @@
 package app
 
 import (
-	"encoding/base64"
 	"fmt"
 	"io/fs"
 	"os"
@@ -9,7 +8,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/secure"
 )
@@ -68,10 +66,10 @@ type Node struct {
 	now func() time.Time
 	// memory says the Node keeps nothing on disk (NewInMemory).
 	memory bool
-	// stores are the trust store, the history, the receiver and the
+	// disk is the trust store, the history, the receiver and the
 	// guess budget: none in the page's js/wasm build (nodisk_js.go).
 	// Its receiver and budget are guarded by mu.
-	stores
+	disk
 
 	nextID atomic.Int64
 	warnMu sync.Mutex
@@ -164,23 +162,4 @@ func DefaultName() string {
 		return "ferry"
 	}
 	return h
-}
-
-// Device is a device known by its key: a trusted device, or one a code
-// authenticated lately.
-type Device struct {
-	Name     string
-	Key      []byte    // its 32-byte static public key
-	PairedAt time.Time // when it was trusted (a recent device: when a code authenticated it)
-}
-
-// Fingerprint is the short form of the device's key, as discovery
-// advertises it and people type it.
-func (d Device) Fingerprint() string { return secure.Fingerprint(d.Key) }
-
-// Event is d in the schema's form, as the Trusted, Recent and Untrusted
-// events carry it.
-func (d Device) Event() event.Device {
-	return event.Device{Name: d.Name, Fingerprint: d.Fingerprint(), Key: base64.StdEncoding.EncodeToString(d.Key),
-		PairedAt: d.PairedAt.UTC().Format(time.RFC3339)}
 }

@@ -32,19 +32,27 @@
 // # Its own types
 //
 // The API names no type of the packages below it (core/trust,
-// core/history, core/discovery, core/secure): a front end sees a
-// discovered receiver as a Peer (Browse, FindPeer, ListPeers, NewPeer
-// for a platform's own DNS-SD browser), a trusted or recent device as a
-// Device (Node.Trust's TrustStore, or OpenTrust for a command that needs
-// no key), how a receiver relates to the trusted devices as a
-// TrustStatus (TrustOf), a history record as the schema's event.History
-// (Node.History's HistoryStore, or OpenHistory), and the receiver's link
-// through PageLink, ParseLink and LinkCode. The errors a front end adds
-// an affordance to are exported here (ErrKeyChanged, ErrNoSuchDevice,
-// ...), the same values the engine returns, so errors.Is finds them.
-// Which receiver a name means (FindPeer, TrustStore.Find), which recent
-// device "trust add" means (TrustRecent) and what a failure is recorded
-// as (HistoryOutcome) are decided here, not in a front end.
+// core/history, core/discovery, core/secure), and two doors of its own
+// live in packages beneath it, which a front end may import as it
+// imports this one:
+//
+//   - core/app/nearby: a discovered receiver as a nearby.Peer (Browse,
+//     FindPeer, ListPeers, NewPeer for a platform's own DNS-SD browser,
+//     Advertisement; Node.Browse browses on the Node's interfaces), and
+//     the receiver's link (PageLink, ParseLink, LinkCode).
+//   - core/app/stores: what a device keeps on disk. A trusted or recent
+//     device is a stores.Device (Node.Trust's stores.Trust, or
+//     stores.OpenTrust for a command that needs no key), how a receiver
+//     relates to the trusted devices a stores.TrustStatus (Node.TrustOf),
+//     a history record the schema's event.History (Node.History's
+//     stores.History, or stores.OpenHistory).
+//
+// The errors a front end adds an affordance to are exported here and in
+// stores (ErrKeyChanged, stores.ErrNoSuchDevice, ...), the same values
+// the engine returns, so errors.Is finds them. Which receiver a name
+// means (nearby.FindPeer, stores.Trust's Find), which recent device
+// "trust add" means (TrustRecent) and what a failure is recorded as
+// (stores.HistoryOutcome) are decided once, beneath the front ends.
 //
 // # Receiving
 //

@@ -11,18 +11,17 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/guess"
-	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/trust"
 )
 
-// stores are a Node's trust store, history, receiver and guess budget.
-type stores struct {
-	trust *trust.Store   // nil: trusted devices are off (see Trust)
-	hist  *history.Store // nil: nothing is recorded
-	recv  *Receiver      // the receiver, while one runs
+// disk is a Node's trust store, history, receiver and guess budget.
+type disk struct {
+	trust *stores.Trust   // nil: trusted devices are off (see Trust)
+	hist  *stores.History // nil: nothing is recorded
+	recv  *Receiver       // the receiver, while one runs
 	// budget is the device's one guess budget (core/transfer's Budget,
 	// kept by core/guess), made by the first receiver that takes
 	// codes and handed to every one after it, so that stopping and
@@ -57,27 +56,26 @@ func (n *Node) path(name string, def func() (string, error)) (string, error) {
 // openTrust opens the trust store, or warns and returns nil: a broken
 // trust file is left as it is, and paired transfers are off until a
 // person fixes it.
-func (n *Node) openTrust() *trust.Store {
-	path, err := n.path("trusted.json", trust.DefaultPath)
+func (n *Node) openTrust() *stores.Trust {
+	s, err := stores.OpenTrust(n.cfg.ConfigDir)
 	if err != nil {
-		n.warn(fmt.Errorf("trusted devices are off: finding the trust file: %w", err))
+		n.warn(fmt.Errorf("trusted devices are off: %w", err))
 		return nil
 	}
-	s := trust.Open(path)
 	if _, err := s.Devices(); err != nil {
 		n.warn(fmt.Errorf("trusted devices are off: %w", err))
 		return nil
 	}
-	return s
+	return s.WithClock(n.now)
 }
 
-func (n *Node) openHistory() *history.Store {
-	path, err := n.path("history.json", history.DefaultPath)
+func (n *Node) openHistory() *stores.History {
+	h, err := stores.OpenHistory(n.cfg.ConfigDir)
 	if err != nil {
 		n.warn(fmt.Errorf("the transfer history is off: %w", err))
 		return nil
 	}
-	return history.Open(path)
+	return h
 }
 
 // guessBudget is the device's guess budget, opened the first time a

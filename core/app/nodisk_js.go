@@ -14,8 +14,8 @@ import (
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
-// stores: no trust store, history, receiver or guess budget.
-type stores struct{}
+// disk: no trust store, history, receiver or guess budget.
+type disk struct{}
 
 // receiving: no Receiver, so no record of one.
 type receiving struct{}

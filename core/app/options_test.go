@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/testkit"
 	"github.com/ferry-project/ferry/core/testkit/testid"
@@ -48,10 +49,10 @@ func TestSetNameAndKeepHistory(t *testing.T) {
 	if res := tr.Wait(); res.Err != nil || res.Peer.Name != "renamed laptop" {
 		t.Fatalf("received from %q: %v", res.Peer.Name, res.Err)
 	}
-	if recs, _, err := send.hist.List(); err != nil || len(recs) != 0 {
+	if recs, _, err := rawHistory(send).List(); err != nil || len(recs) != 0 {
 		t.Errorf("the sender recorded with KeepHistory false: %v %+v", err, recs)
 	}
-	if recs, _, err := recv.hist.List(); err != nil || len(recs) != 1 || recs[0].Peer.Name != "renamed laptop" || recs[0].Outcome != history.Verified {
+	if recs, _, err := rawHistory(recv).List(); err != nil || len(recs) != 1 || recs[0].Peer.Name != "renamed laptop" || recs[0].Outcome != history.Verified {
 		t.Errorf("the receiver's history: %v %+v", err, recs)
 	}
 }
@@ -90,7 +91,7 @@ func TestKeepWaitingPaired(t *testing.T) {
 	default:
 	}
 	paired := testid.New(t)
-	if _, _, err := n.Pin(Device{Name: "phone", Key: paired.Public()}); err != nil {
+	if _, _, err := n.Pin(stores.Device{Name: "phone", Key: paired.Public()}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addrOf(rc)}, PeerKey: n.Identity().Public(),

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ferry-project/ferry/core/trust"
+	"github.com/ferry-project/ferry/core/app/stores"
 )
 
 // Pin says what follows a transfer made with a code, about pinning the
@@ -37,13 +37,13 @@ const (
 // PinStep is the decision AfterCode makes, with what it is about.
 type PinStep struct {
 	Do         Pin
-	Peer       Device // the peer, named (its fingerprint when it gave no name)
+	Peer       stores.Device // the peer, named (its fingerprint when it gave no name)
 	WrongCodes int
 	// Named is the trusted device whose name the peer gave, when its key
-	// is another (TrustKeyChanged); zero otherwise. Whatever asks or
+	// is another (stores.TrustKeyChanged); zero otherwise. Whatever asks or
 	// offers to trust the peer must first say that it is NOT that device
-	// (KeyChangedWarning, KeyChangedAdvice).
-	Named Device
+	// (stores.KeyChangedWarning, stores.KeyChangedAdvice).
+	Named stores.Device
 }
 
 // AfterCode decides, after a transfer made with a code, whether the
@@ -53,7 +53,7 @@ type PinStep struct {
 // remembers the peer as recently authenticated by a code (for "trust
 // add"); an error doing that is returned with PinNothing.
 func (n *Node) AfterCode(res Result, want, canAsk bool) (PinStep, error) {
-	peer := Device{Name: res.Peer.Name, Key: res.Peer.Key}
+	peer := stores.Device{Name: res.Peer.Name, Key: res.Peer.Key}
 	if res.Err != nil || res.Paired || n.trust == nil || len(peer.Key) != 32 || bytes.Equal(peer.Key, n.id.Public()) {
 		return PinStep{}, nil
 	}
@@ -61,13 +61,13 @@ func (n *Node) AfterCode(res Result, want, canAsk bool) (PinStep, error) {
 		peer.Name = peer.Fingerprint()
 	}
 	step := PinStep{Peer: peer, WrongCodes: res.WrongCodes}
-	if err := n.trust.NoteRecent(trust.Device(peer)); err != nil {
+	if err := n.trust.NoteRecent(peer); err != nil {
 		return step, err
 	}
 	if _, ok, err := n.trust.Trusted(peer.Key); err != nil || ok {
 		return step, nil
 	}
-	if st, d, err := n.Trust().Classify(peer.Name, peer.Fingerprint()); err == nil && st == TrustKeyChanged {
+	if st, d, err := n.trust.Classify(peer.Name, peer.Fingerprint()); err == nil && st == stores.TrustKeyChanged {
 		step.Named = d
 	}
 	switch {
@@ -86,12 +86,12 @@ func (n *Node) AfterCode(res Result, want, canAsk bool) (PinStep, error) {
 // Pin trusts d's key from now on; it returns d as pinned, and the other
 // trusted devices of the same name: if one was the same device before it
 // made a new key, a person may want to remove it.
-func (n *Node) Pin(d Device) (pinned Device, sameName []Device, err error) {
+func (n *Node) Pin(d stores.Device) (pinned stores.Device, sameName []stores.Device, err error) {
 	if n.trust == nil {
 		return d, nil, fmt.Errorf("trusted devices are off")
 	}
 	d.PairedAt = n.now()
-	if err := n.trust.Add(trust.Device(d)); err != nil {
+	if err := n.trust.Add(d); err != nil {
 		return d, nil, err
 	}
 	devs, err := n.trust.Devices()
@@ -100,7 +100,7 @@ func (n *Node) Pin(d Device) (pinned Device, sameName []Device, err error) {
 	}
 	for _, o := range devs {
 		if strings.EqualFold(o.Name, d.Name) && !bytes.Equal(o.Key, d.Key) {
-			sameName = append(sameName, Device(o))
+			sameName = append(sameName, o)
 		}
 	}
 	return d, sameName, nil

@@ -10,10 +10,10 @@ import (
 	"sync"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/discovery"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/transfer"
-	"github.com/ferry-project/ferry/core/trust"
 	"github.com/ferry-project/ferry/core/web"
 )
 
@@ -193,22 +193,22 @@ func (e *AdvertiseError) Unwrap() error { return e.Err }
 // at once; a file that cannot be read trusts nobody.
 func (n *Node) pinned(key []byte) bool { return pinnedIn(n.trust, key) }
 
-func pinnedIn(s *trust.Store, key []byte) bool {
+func pinnedIn(s *stores.Trust, key []byte) bool {
 	_, ok, err := s.Trusted(key)
 	return err == nil && ok
 }
 
 // daemonTrust is the trust store a paired-only receiver asks, usable or
 // not yet.
-func (n *Node) daemonTrust() (*trust.Store, error) {
+func (n *Node) daemonTrust() (*stores.Trust, error) {
 	if n.trust != nil {
 		return n.trust, nil
 	}
-	path, err := n.path("trusted.json", trust.DefaultPath)
+	s, err := stores.OpenTrust(n.cfg.ConfigDir)
 	if err != nil {
 		return nil, fmt.Errorf("this receiver takes trusted devices only: %w", err)
 	}
-	return trust.Open(path), nil
+	return s, nil
 }
 
 // Code is the code a sender must type now.

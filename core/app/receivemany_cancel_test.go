@@ -115,7 +115,7 @@ func TestReceiveManyCancelOne(t *testing.T) {
 	if parts := partialFiles(t, rc.Dir()); parts != 1 {
 		t.Errorf("%d partial files, want bob's kept for a resume", parts)
 	}
-	recs, _, err := rc.n.hist.List()
+	recs, _, err := rawHistory(rc.n).List()
 	if err != nil || len(recs) != 3 {
 		t.Fatalf("history: %v, %d records, want 3", err, len(recs))
 	}

@@ -120,7 +120,7 @@ func TestReceiveMany(t *testing.T) {
 	if !slices.Equal(saved, []string{"photo (1).jpg", "photo.jpg"}) {
 		t.Errorf("saved %v", saved)
 	}
-	recs, _, err := recvNode.hist.List()
+	recs, _, err := rawHistory(recvNode).List()
 	if err != nil || len(recs) != 3 {
 		t.Fatalf("history: %v %+v", err, recs)
 	}

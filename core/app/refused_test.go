@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/trust"
 )
@@ -18,7 +19,7 @@ func TestRefused(t *testing.T) {
 	n := namedNode(t, "desk")
 	laptop := trust.Device{Name: "laptop", Key: testid.New(t).Public()}
 	stranger := trust.Device{Name: "x", Key: testid.New(t).Public()}
-	if err := n.trust.NoteRecent(laptop); err != nil {
+	if err := n.trust.NoteRecent(stores.Device(laptop)); err != nil {
 		t.Fatal(err)
 	}
 	notTrusted := func(d trust.Device) event.Refused {

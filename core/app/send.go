@@ -5,6 +5,7 @@ import (
 	"net"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/stores"
 )
 
 // SendConfig says what to send where.
@@ -17,7 +18,7 @@ type SendConfig struct {
 	Code string
 	// Pin, when set, is the receiver's trusted device: paired mode, no
 	// code; the receiver must hold its key.
-	Pin *Device
+	Pin *stores.Device
 	// PeerName and PeerFingerprint name the receiver as it was found
 	// (discovery), for the history when it never answers.
 	PeerName, PeerFingerprint string
@@ -54,7 +55,7 @@ func (n *Node) Send(ctx context.Context, cfg SendConfig) *Transfer {
 
 // sentResult is a sent transfer's result: the engine's outcome and who
 // the handshake proved the receiver to be, named by its pin when paired.
-func (t *Transfer) sentResult(ctx context.Context, sum event.Summary, err error, pin *Device) Result {
+func (t *Transfer) sentResult(ctx context.Context, sum event.Summary, err error, pin *stores.Device) Result {
 	res := Result{Summary: sum, Err: err, Cancelled: context.Cause(ctx) != nil}
 	c := t.connected()
 	if c != nil {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ferry-project/ferry/core/app/nearby"
+	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/testkit/testid"
 )
@@ -54,7 +56,7 @@ func TestSend(t *testing.T) {
 		dir  history.Direction
 		peer string
 	}{{sendNode, history.Sent, "desk"}, {recvNode, history.Received, "phone"}} {
-		recs, _, err := c.n.hist.List()
+		recs, _, err := rawHistory(c.n).List()
 		if err != nil || len(recs) != 1 || recs[0].Direction != c.dir || recs[0].Peer.Name != c.peer ||
 			recs[0].Outcome != history.Verified || len(recs[0].Names) != 1 || recs[0].Names[0] != "a.txt" {
 			t.Errorf("%s history: %v %+v", c.n.Name(), err, recs)
@@ -87,7 +89,7 @@ func TestSendMany(t *testing.T) {
 			t.Errorf("receiver %d: events %v, want the last %s", i, got, want)
 		}
 	}
-	recs, _, _ := s.hist.List()
+	recs, _, _ := rawHistory(s).List()
 	if len(recs) != 2 {
 		t.Fatalf("%d records, want 2", len(recs))
 	}
@@ -98,7 +100,7 @@ func TestSendMany(t *testing.T) {
 func TestPinThenTrustOf(t *testing.T) {
 	n := namedNode(t, "desk")
 	peer := testid.New(t)
-	res := Result{Peer: Device{Name: "laptop", Key: peer.Public()}}
+	res := Result{Peer: stores.Device{Name: "laptop", Key: peer.Public()}}
 	step, err := n.AfterCode(res, false, true)
 	if err != nil || step.Do != PinAsk {
 		t.Fatalf("after a code, a person to ask: %+v %v", step, err)
@@ -109,10 +111,10 @@ func TestPinThenTrustOf(t *testing.T) {
 	if _, _, err := n.Pin(step.Peer); err != nil {
 		t.Fatal(err)
 	}
-	if st, _, _ := n.TrustOf(Peer{Name: "laptop", Fingerprint: peer.Fingerprint()}); st != TrustTrusted {
+	if st, _, _ := n.TrustOf(nearby.Peer{Name: "laptop", Fingerprint: peer.Fingerprint()}); st != stores.TrustTrusted {
 		t.Errorf("the pinned device: %v", st)
 	}
-	if st, _, _ := n.TrustOf(Peer{Name: "laptop", Fingerprint: testid.New(t).Fingerprint()}); st != TrustKeyChanged {
+	if st, _, _ := n.TrustOf(nearby.Peer{Name: "laptop", Fingerprint: testid.New(t).Fingerprint()}); st != stores.TrustKeyChanged {
 		t.Errorf("its name with another key: %v", st)
 	}
 	if step, _ := n.AfterCode(res, true, true); step.Do != PinNothing {
@@ -123,7 +125,7 @@ func TestPinThenTrustOf(t *testing.T) {
 	}
 	// Another key under the trusted name: asking to trust it must say it
 	// is not that device.
-	other := Result{Peer: Device{Name: "Laptop", Key: testid.New(t).Public()}}
+	other := Result{Peer: stores.Device{Name: "Laptop", Key: testid.New(t).Public()}}
 	if step, _ := n.AfterCode(other, false, true); step.Do != PinAsk || !bytes.Equal(step.Named.Key, peer.Public()) {
 		t.Errorf("a trusted name with another key: %v, named %+v", step.Do, step.Named)
 	}

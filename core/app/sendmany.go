@@ -8,6 +8,7 @@ import (
 	"net"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
@@ -15,7 +16,7 @@ import (
 type Target struct {
 	Addrs []string
 	Code  string
-	Pin   *Device
+	Pin   *stores.Device
 	// PeerName and PeerFingerprint name it as it was found, for the
 	// history when it never answers.
 	PeerName, PeerFingerprint string

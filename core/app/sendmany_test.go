@@ -63,7 +63,7 @@ func TestSendManyTargetErrAndEnded(t *testing.T) {
 		t.Errorf("receiver 1's events %v, want only its error", got)
 	}
 	mu.Unlock()
-	recs, _, _ := s.hist.List()
+	recs, _, _ := rawHistory(s).List()
 	var failed *history.Record
 	for i := range recs {
 		if recs[i].Outcome == history.Failed {

@@ -3,9 +3,7 @@
 package app
 
 import (
-	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/trust"
 )
 
 // Errors a front end branches on, to add its own affordance (a flag, a
@@ -22,14 +20,6 @@ var (
 	ErrWrongCode = secure.ErrWrongCode
 	// ErrCodeRetired: the code was retired after too many wrong tries.
 	ErrCodeRetired = secure.ErrCodeRetired
-	// ErrHistoryVersion: the history file was written by a newer Ferry;
-	// it is left as it is and nothing is recorded.
-	ErrHistoryVersion = history.ErrUnsupportedVersion
-	// ErrTrustCorrupt: the trust file cannot be read as written; trusted
-	// devices are off until a person fixes it.
-	ErrTrustCorrupt = trust.ErrCorrupt
-	// ErrTrustVersion: the trust file was written by a newer Ferry.
-	ErrTrustVersion = trust.ErrUnsupportedVersion
 )
 
 // WireVersion is the version of the whole wire protocol this build

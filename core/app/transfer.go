@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/transfer"
 )
@@ -60,7 +61,7 @@ type Result struct {
 	// Peer is the other device as the handshake proved it (zero when no
 	// peer connected); Paired says pinned keys, not a code, authenticated
 	// it; WrongCodes is Connected's count (receiver, by code).
-	Peer       Device
+	Peer       stores.Device
 	PinnedName string // the name the peer's key is pinned under (paired)
 	Addr       string
 	Paired     bool

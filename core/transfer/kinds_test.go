@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/clipboard"
 	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/history"
@@ -75,18 +76,20 @@ var sentinels = map[string]struct {
 	"clipboard.ErrNoImage":          {clipboard.ErrNoImage, errkind.ClipboardEmpty},
 
 	// core/app's names for the sentinels above, the same values.
-	"app.ErrDeclined":       {app.ErrDeclined, errkind.Declined},
-	"app.ErrCancelled":      {app.ErrCancelled, errkind.Cancelled},
-	"app.ErrCodesStopped":   {app.ErrCodesStopped, errkind.CodesStopped},
-	"app.ErrWrongCode":      {app.ErrWrongCode, errkind.WrongCode},
-	"app.ErrCodeRetired":    {app.ErrCodeRetired, errkind.CodeRetired},
-	"app.ErrNotPaired":      {app.ErrNotPaired, errkind.NotPaired},
-	"app.ErrKeyChanged":     {app.ErrKeyChanged, errkind.KeyChanged},
-	"app.ErrNoSuchDevice":   {app.ErrNoSuchDevice, errkind.NoSuchDevice},
-	"app.ErrAmbiguous":      {app.ErrAmbiguous, errkind.Ambiguous},
-	"app.ErrTrustCorrupt":   {app.ErrTrustCorrupt, errkind.TrustFile},
-	"app.ErrTrustVersion":   {app.ErrTrustVersion, errkind.TrustFile},
-	"app.ErrHistoryVersion": {app.ErrHistoryVersion, errkind.HistoryFile},
+	"app.ErrDeclined":     {app.ErrDeclined, errkind.Declined},
+	"app.ErrCancelled":    {app.ErrCancelled, errkind.Cancelled},
+	"app.ErrCodesStopped": {app.ErrCodesStopped, errkind.CodesStopped},
+	"app.ErrWrongCode":    {app.ErrWrongCode, errkind.WrongCode},
+	"app.ErrCodeRetired":  {app.ErrCodeRetired, errkind.CodeRetired},
+	"app.ErrNotPaired":    {app.ErrNotPaired, errkind.NotPaired},
+	"app.ErrKeyChanged":   {app.ErrKeyChanged, errkind.KeyChanged},
+
+	// core/app/stores' names for them.
+	"stores.ErrNoSuchDevice":   {stores.ErrNoSuchDevice, errkind.NoSuchDevice},
+	"stores.ErrAmbiguous":      {stores.ErrAmbiguous, errkind.Ambiguous},
+	"stores.ErrTrustCorrupt":   {stores.ErrTrustCorrupt, errkind.TrustFile},
+	"stores.ErrTrustVersion":   {stores.ErrTrustVersion, errkind.TrustFile},
+	"stores.ErrHistoryVersion": {stores.ErrHistoryVersion, errkind.HistoryFile},
 }
 
 // TestEverySentinelHasAKind parses every package under core/ for

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
+	"sort"
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
@@ -249,7 +249,9 @@ func (r *Receiver) claimName(id int, name, fp string) []claimed {
 			same = append(same, c)
 		}
 	}
-	slices.SortFunc(same, func(a, b claimed) int { return a.id - b.id })
+	// sort.Slice, not slices.SortFunc: the generic sort of this one
+	// small type is 19 KB of ferry.wasm, sort.Slice is linked already.
+	sort.Slice(same, func(i, j int) bool { return same[i].id < same[j].id })
 	if r.names == nil {
 		r.names = make(map[int]claimed)
 	}

@@ -44,6 +44,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/nearby"
 	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/gui/fmactions"
 	"github.com/ferry-project/ferry/gui/page"
@@ -250,7 +251,7 @@ func splitList(s string) []string {
 // browse adapts the Node's discovery to the UI's device list.
 func browse(node *app.Node) ui.BrowseFunc {
 	return func(ctx context.Context, onChange func([]ui.Device)) error {
-		return node.Browse(ctx, func(peers []app.Peer) {
+		return node.Browse(ctx, func(peers []nearby.Peer) {
 			ds := make([]ui.Device, 0, len(peers))
 			for _, p := range peers {
 				ds = append(ds, ui.Device{

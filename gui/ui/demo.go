@@ -10,6 +10,8 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/nearby"
+	"github.com/ferry-project/ferry/core/app/stores"
 )
 
 // Demo fills the window with sample content and no network, for
@@ -67,7 +69,7 @@ func (u *UI) demoSetup(view string) error {
 	u.settings.nameOverride = "Studio desktop"
 	u.settings.dirOverride = filepath.Join(os.TempDir(), "ferry-demo", "Received")
 	u.fpOverride = "FH8F-TB4L-E5MV-YYPQ"
-	var pins []app.Device
+	var pins []stores.Device
 	switch view {
 	case "trusted":
 		pins = demoPins
@@ -129,14 +131,14 @@ func (u *UI) demoPhone() {
 	v.prog.begin(v.prog.transferTitle(files, bytes), "To a phone's browser", func() {})
 	v.showProgress(true)
 	v.cancel = func(error) {}
-	v.phone.show(app.PageLink("192.168.1.23", 41002, "482913", u.fingerprint()))
+	v.phone.show(nearby.PageLink("192.168.1.23", 41002, "482913", u.fingerprint()))
 	v.prog.current.SetText("Waiting for the phone to open the page…")
 	v.updateReady()
 }
 
 // demoPins are the sample trusted devices, with made-up keys that are the
 // same every run (so are their fingerprints on screen).
-var demoPins = []app.Device{
+var demoPins = []stores.Device{
 	{Name: "Maya's MacBook Air", Key: demoKey("maya"), PairedAt: time.Date(2025, 6, 14, 12, 0, 0, 0, time.UTC)},
 	{Name: "Pixel 8", Key: demoKey("pixel"), PairedAt: time.Date(2025, 5, 2, 12, 0, 0, 0, time.UTC)},
 }
@@ -148,12 +150,12 @@ func demoKey(seed string) []byte {
 
 // demoTrust makes a fresh trust store under the temporary folder holding
 // pins.
-func demoTrust(pins []app.Device) (*app.TrustStore, error) {
+func demoTrust(pins []stores.Device) (*stores.Trust, error) {
 	dir := filepath.Join(os.TempDir(), "ferry-demo", "config")
 	if err := os.RemoveAll(dir); err != nil {
 		return nil, err
 	}
-	s, err := app.OpenTrust(dir)
+	s, err := stores.OpenTrust(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -226,8 +228,8 @@ func (u *UI) demoSend(view string) {
 	var pin pinOffer
 	if view == "done-trust" {
 		key := demoPins[0].Key
-		c.PeerKey, c.PeerFingerprint = key, app.Device{Key: key}.Fingerprint()
-		pin.step = app.PinStep{Do: app.PinAsk, Peer: app.Device{Name: d.Name, Key: key}}
+		c.PeerKey, c.PeerFingerprint = key, stores.Device{Key: key}.Fingerprint()
+		pin.step = app.PinStep{Do: app.PinAsk, Peer: stores.Device{Name: d.Name, Key: key}}
 	}
 	const total = 1_927_000_000
 	v.prog.handle(c)

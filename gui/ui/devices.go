@@ -3,7 +3,7 @@ package ui
 import (
 	"context"
 
-	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/stores"
 )
 
 // Device is a receiver the person can send to: one found on the network,
@@ -19,13 +19,13 @@ type Device struct {
 
 	// How the device relates to the trust store, set by the UI (never by
 	// a BrowseFunc) each time the list or the store changes. pin is the
-	// pinned device when status is app.TrustTrusted: its full key is what a
+	// pinned device when status is stores.TrustTrusted: its full key is what a
 	// code-less send checks, the advertised fingerprint only selects it.
-	status app.TrustStatus
-	pin    app.Device
+	status stores.TrustStatus
+	pin    stores.Device
 	// named is the trusted device whose name it advertises when status
-	// is app.TrustKeyChanged: the list shows both keys.
-	named app.Device
+	// is stores.TrustKeyChanged: the list shows both keys.
+	named stores.Device
 }
 
 // key identifies a device across discovery updates: the fingerprint when

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/nearby"
 )
 
 // These tests run real transfers over loopback between the UI and
@@ -216,7 +217,7 @@ func TestReceiveAcceptThenDecline(t *testing.T) {
 	v := h.u.recv
 	h.waitFor("a code", func() bool { return len(v.code) >= 6 && v.qr.Image != nil })
 	h.loop.run(func() {
-		l, err := app.ParseLink(v.link)
+		l, err := nearby.ParseLink(v.link)
 		if err != nil || l.Code != v.code || l.Fingerprint != h.id.Fingerprint() {
 			t.Errorf("QR link %q: %+v %v", v.link, l, err)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/nearby"
 	"github.com/ferry-project/ferry/core/errkind"
 )
 
@@ -98,7 +99,7 @@ func TestFormat(t *testing.T) {
 }
 
 func TestQRHoldsLink(t *testing.T) {
-	img, err := qrImage(app.PageLink("192.168.1.23", 41000, "482913", "K7QX-M2PA-9RTE-WD4C"))
+	img, err := qrImage(nearby.PageLink("192.168.1.23", 41000, "482913", "K7QX-M2PA-9RTE-WD4C"))
 	if err != nil {
 		t.Fatal(err)
 	}

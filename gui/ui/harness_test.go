@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/gui/page"
 )
 
@@ -86,8 +87,8 @@ type harness struct {
 	win   fyne.Window
 	u     *UI
 	id    nodeKey
-	dir   string          // download folder
-	store *app.TrustStore // trusted devices, in a folder of the test's
+	dir   string        // download folder
+	store *stores.Trust // trusted devices, in a folder of the test's
 }
 
 // nodeKey is a harness device's key, as its Node tells it.

@@ -36,6 +36,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/stores"
 )
 
 // prefKeepHistory is the "Record new transfers" box: on by default.
@@ -111,13 +112,13 @@ func (v *historyView) updateRow(i widget.ListItemID, o fyne.CanvasObject) {
 	}
 	rec, r := v.recs[i], v.rows[o.(*fyne.Container)]
 	icon := theme.DownloadIcon()
-	if rec.Direction == app.HistorySent {
+	if rec.Direction == stores.HistorySent {
 		icon = theme.UploadIcon()
 	}
 	switch rec.Outcome {
-	case app.HistoryVerified:
+	case stores.HistoryVerified:
 		r.icon.SetResource(theme.NewSuccessThemedResource(icon))
-	case app.HistoryFailed:
+	case stores.HistoryFailed:
 		r.icon.SetResource(theme.NewErrorThemedResource(icon))
 	default:
 		r.icon.SetResource(theme.NewDisabledResource(icon))
@@ -160,12 +161,12 @@ func historyWho(r event.History) string {
 	if who == "" {
 		who = "an unknown device"
 	}
-	if r.Direction == app.HistorySent {
+	if r.Direction == stores.HistorySent {
 		who = "To " + who
 	} else {
 		who = "From " + who
 	}
-	if r.Auth == app.HistoryByTrust {
+	if r.Auth == stores.HistoryByTrust {
 		who += " (trusted)"
 	}
 	return who
@@ -184,11 +185,11 @@ func historyWhen(at, now time.Time) string {
 
 func historyResult(r event.History) string {
 	switch r.Outcome {
-	case app.HistoryVerified:
+	case stores.HistoryVerified:
 		return "Verified"
-	case app.HistoryDeclined:
+	case stores.HistoryDeclined:
 		return "Declined"
-	case app.HistoryCancelled:
+	case stores.HistoryCancelled:
 		return "Cancelled"
 	}
 	return "Failed: " + strings.ReplaceAll(r.ErrorKind, "_", " ")
@@ -198,7 +199,7 @@ func historyWhere(r event.History) string {
 	switch {
 	case r.Folder == "":
 		return ""
-	case r.Direction == app.HistorySent:
+	case r.Direction == stores.HistorySent:
 		return "From " + r.Folder
 	}
 	return "Saved in " + r.Folder
@@ -328,7 +329,7 @@ func (u *UI) demoHistory() error {
 	if err := os.MkdirAll(received, 0o755); err != nil {
 		return err
 	}
-	s, err := app.OpenHistory(filepath.Join(root, "config"))
+	s, err := stores.OpenHistory(filepath.Join(root, "config"))
 	if err != nil {
 		return err
 	}
@@ -340,16 +341,16 @@ func (u *UI) demoHistory() error {
 	maya, pixel, nas := demoDevices[0], demoDevices[1], demoDevices[2]
 	at := func(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 	recs := []event.History{
-		{At: at(now.AddDate(0, -1, -8)), Direction: app.HistoryReceived, PeerName: nas.Name, PeerFingerprint: nas.Fingerprint, Auth: app.HistoryByCode,
-			Files: 1, Bytes: 734_003_200, Names: []string{"Backup 2026-10.tar"}, Folder: received, Outcome: app.HistoryFailed, ErrorKind: "connection_lost"},
-		{At: at(now.AddDate(0, 0, -2).Add(-3 * time.Hour)), Direction: app.HistoryReceived, PeerName: pixel.Name, PeerFingerprint: pixel.Fingerprint, Auth: app.HistoryByTrust,
-			Files: 38, Folders: 1, Bytes: 121_634_816, Names: []string{"Camera"}, Folder: received, Outcome: app.HistoryVerified},
-		{At: at(now.AddDate(0, 0, -1)), Direction: app.HistorySent, PeerName: maya.Name, PeerFingerprint: maya.Fingerprint, Auth: app.HistoryByCode,
-			Files: 1, Bytes: 1_843_200_000, Names: []string{"Interview – final cut.mov"}, Folder: root, Outcome: app.HistoryDeclined},
-		{At: at(now.Add(-2 * time.Hour)), Direction: app.HistoryReceived, PeerName: maya.Name, PeerFingerprint: maya.Fingerprint, Auth: app.HistoryByCode,
-			Files: 2, Texts: 1, Bytes: 2_424_832, Names: []string{"Quarterly report.pdf", "notes.md", "text.txt"}, Folder: received, Outcome: app.HistoryVerified},
-		{At: at(now.Add(-12 * time.Minute)), Direction: app.HistorySent, PeerName: pixel.Name, PeerFingerprint: pixel.Fingerprint, Auth: app.HistoryByTrust,
-			Files: 24, Folders: 1, Bytes: 103_800_000, Names: []string{"Holiday photos"}, Folder: root, Outcome: app.HistoryVerified},
+		{At: at(now.AddDate(0, -1, -8)), Direction: stores.HistoryReceived, PeerName: nas.Name, PeerFingerprint: nas.Fingerprint, Auth: stores.HistoryByCode,
+			Files: 1, Bytes: 734_003_200, Names: []string{"Backup 2026-10.tar"}, Folder: received, Outcome: stores.HistoryFailed, ErrorKind: "connection_lost"},
+		{At: at(now.AddDate(0, 0, -2).Add(-3 * time.Hour)), Direction: stores.HistoryReceived, PeerName: pixel.Name, PeerFingerprint: pixel.Fingerprint, Auth: stores.HistoryByTrust,
+			Files: 38, Folders: 1, Bytes: 121_634_816, Names: []string{"Camera"}, Folder: received, Outcome: stores.HistoryVerified},
+		{At: at(now.AddDate(0, 0, -1)), Direction: stores.HistorySent, PeerName: maya.Name, PeerFingerprint: maya.Fingerprint, Auth: stores.HistoryByCode,
+			Files: 1, Bytes: 1_843_200_000, Names: []string{"Interview – final cut.mov"}, Folder: root, Outcome: stores.HistoryDeclined},
+		{At: at(now.Add(-2 * time.Hour)), Direction: stores.HistoryReceived, PeerName: maya.Name, PeerFingerprint: maya.Fingerprint, Auth: stores.HistoryByCode,
+			Files: 2, Texts: 1, Bytes: 2_424_832, Names: []string{"Quarterly report.pdf", "notes.md", "text.txt"}, Folder: received, Outcome: stores.HistoryVerified},
+		{At: at(now.Add(-12 * time.Minute)), Direction: stores.HistorySent, PeerName: pixel.Name, PeerFingerprint: pixel.Fingerprint, Auth: stores.HistoryByTrust,
+			Files: 24, Folders: 1, Bytes: 103_800_000, Names: []string{"Holiday photos"}, Folder: root, Outcome: stores.HistoryVerified},
 	}
 	for _, r := range recs {
 		if _, err := s.Add(r); err != nil {

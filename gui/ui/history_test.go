@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/stores"
 )
 
 // withHistory gives a harness a history file of the test's, and records
@@ -137,10 +138,10 @@ func TestHistoryBothEnds(t *testing.T) {
 	av := a.historyRows(2)
 	a.check(func() bool {
 		ok, wrong := av.recs[0], av.recs[1]
-		if wrong.Outcome != app.HistoryFailed || wrong.ErrorKind != "wrong_code" || historyResult(wrong) != "Failed: wrong code" {
+		if wrong.Outcome != stores.HistoryFailed || wrong.ErrorKind != "wrong_code" || historyResult(wrong) != "Failed: wrong code" {
 			t.Errorf("wrong-code record: %+v", wrong)
 		}
-		if ok.Direction != app.HistorySent || ok.Outcome != app.HistoryVerified || ok.PeerName != "Desk B" || ok.Auth != app.HistoryByCode ||
+		if ok.Direction != stores.HistorySent || ok.Outcome != stores.HistoryVerified || ok.PeerName != "Desk B" || ok.Auth != stores.HistoryByCode ||
 			ok.Files != 2 || ok.Folders != 1 || ok.Bytes != 150_000 || ok.Folder != src || len(ok.Names) != 2 {
 			t.Errorf("A's record: %+v", ok)
 			return false
@@ -161,7 +162,7 @@ func TestHistoryBothEnds(t *testing.T) {
 	bv := b.historyRows(1)
 	b.check(func() bool {
 		rec := bv.recs[0]
-		if rec.Direction != app.HistoryReceived || rec.Outcome != app.HistoryVerified || rec.PeerName != "Laptop A" ||
+		if rec.Direction != stores.HistoryReceived || rec.Outcome != stores.HistoryVerified || rec.PeerName != "Laptop A" ||
 			rec.Folder != b.dir || len(rec.Paths) != 2 || rec.Paths[0] != filepath.Join(b.dir, "report.pdf") {
 			t.Errorf("B's record: %+v", rec)
 			return false

@@ -15,8 +15,8 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/nearby"
 	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
 )
@@ -32,7 +32,7 @@ import (
 // which core/app cannot be handed, so it lives in this file.
 func pageClient(t *testing.T, link, dir string) (event.Summary, error) {
 	t.Helper()
-	l, err := app.ParseLink(link)
+	l, err := nearby.ParseLink(link)
 	if err != nil {
 		return event.Summary{}, err
 	}

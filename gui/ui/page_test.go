@@ -11,7 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/nearby"
+	"github.com/ferry-project/ferry/core/app/stores"
 )
 
 // TestReceiveServesPage: the Receive view's QR code carries the page
@@ -27,7 +28,7 @@ func TestReceiveServesPage(t *testing.T) {
 	if !strings.HasPrefix(link, "http://") || !strings.Contains(link, "/#code="+v.code) {
 		t.Fatalf("the QR code holds %q, want http://HOST:PORT/#code=%s&fp=...", link, v.code)
 	}
-	l, err := app.ParseLink(link)
+	l, err := nearby.ParseLink(link)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func TestSendToPhone(t *testing.T) {
 	hv := h.historyRows(1)
 	h.check(func() bool {
 		r := hv.recs[0]
-		if r.Direction != app.HistorySent || r.Outcome != app.HistoryVerified || r.Files != 2 || r.Folder != src || r.PeerName == "" {
+		if r.Direction != stores.HistorySent || r.Outcome != stores.HistoryVerified || r.Files != 2 || r.Folder != src || r.PeerName == "" {
 			t.Errorf("the send to the phone's record: %+v", r)
 		}
 		return true
@@ -119,7 +120,7 @@ func TestSendToPhoneCancel(t *testing.T) {
 	h.waitFor("the phone's QR code", func() bool { link = v.phone.url; return link != "" })
 	h.tap(v.prog.cancel)
 	h.waitFor("the send to end", func() bool { return h.u.send.cancel == nil })
-	l, _ := app.ParseLink(link)
+	l, _ := nearby.ParseLink(link)
 	port := l.Addr[strings.LastIndex(l.Addr, ":")+1:]
 	if resp, err := http.Get("http://127.0.0.1:" + port + "/"); err == nil {
 		resp.Body.Close()
@@ -139,7 +140,7 @@ func TestSendToPhoneWrongPage(t *testing.T) {
 	h.tap(v.phoneBtn)
 	var link string
 	h.waitFor("the phone's QR code", func() bool { link = v.phone.url; return link != "" })
-	l, err := app.ParseLink(link)
+	l, err := nearby.ParseLink(link)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +150,7 @@ func TestSendToPhoneWrongPage(t *testing.T) {
 	if l.Code == wrong {
 		wrong = "222222222222"
 	}
-	if _, err := pageClient(t, app.PageLink(host, p, wrong, l.Fingerprint), t.TempDir()); err == nil {
+	if _, err := pageClient(t, nearby.PageLink(host, p, wrong, l.Fingerprint), t.TempDir()); err == nil {
 		t.Fatal("a page with another code received the files")
 	}
 	h.waitFor("the guess said", func() bool {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/stores"
 )
 
 // TestReceiveFromThreeAtOnce: with "Receive from up to 3 devices at
@@ -302,7 +303,7 @@ func TestSeveralWhileInTray(t *testing.T) {
 	var sent []<-chan error
 	for name, id := range ids {
 		src := writeFile(t, t.TempDir(), name+".bin", 40_000)
-		sent = append(sent, goSend(t, id, app.SendConfig{Addrs: []string{addr}, Pin: &app.Device{Name: "Test desk", Key: h.id.Public()},
+		sent = append(sent, goSend(t, id, app.SendConfig{Addrs: []string{addr}, Pin: &stores.Device{Name: "Test desk", Key: h.id.Public()},
 			Items: []event.Item{{Path: src}}}))
 	}
 	for _, done := range sent {

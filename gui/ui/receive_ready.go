@@ -14,8 +14,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/nearby"
 )
 
 // readyPanel is the Receive view while the receiver waits: the code, the
@@ -103,7 +103,7 @@ func (p *readyPanel) setCode(code string, port int, hosts []string, fp string) {
 	if len(hosts) > 0 {
 		host = hosts[0]
 	}
-	p.link = app.PageLink(host, port, code, fp)
+	p.link = nearby.PageLink(host, port, code, fp)
 	if img, err := qrImage(p.link); err == nil {
 		p.qr.Image = img
 		p.qr.Refresh()

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/testkit/testid"
 )
 
@@ -175,7 +176,7 @@ func TestRefusedReasonsOnReceiver(t *testing.T) {
 			h.u.Start()
 			sender := newDevice(t, "Laptop")
 			_, _, code := h.listening()
-			err := <-sendWith(t, h, sender, app.SendConfig{Pin: &app.Device{Name: "Test desk", Key: tt.peerKey(h)}, Items: []event.Item{{Text: "x"}}})
+			err := <-sendWith(t, h, sender, app.SendConfig{Pin: &stores.Device{Name: "Test desk", Key: tt.peerKey(h)}, Items: []event.Item{{Text: "x"}}})
 			if !errors.Is(err, tt.sendErr) {
 				t.Fatalf("code-less send: %v, want %v", err, tt.sendErr)
 			}
@@ -194,13 +195,13 @@ func TestRefusedReasonsOnReceiver(t *testing.T) {
 // TestRefusalTextLimits covers what a loopback test can't provoke on
 // demand: refusals dropped in a flood, and a long peer-chosen name.
 func TestRefusalTextLimits(t *testing.T) {
-	store, err := app.OpenTrust(t.TempDir())
+	store, err := stores.OpenTrust(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := testid.New(t)
 	long := strings.Repeat("é", 120) + " <b>\\n" // 247 bytes, under the store's 255
-	if err := store.NoteRecent(app.Device{Name: long, Key: id.Public(), PairedAt: time.Now()}); err != nil {
+	if err := store.NoteRecent(stores.Device{Name: long, Key: id.Public(), PairedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	u := &UI{trust: store}

@@ -15,6 +15,8 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/nearby"
+	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/errkind"
 )
 
@@ -220,16 +222,16 @@ func (v *sendView) updateDeviceRow(i widget.ListItemID, o fyne.CanvasObject) {
 		res = theme.StorageIcon()
 	}
 	switch d.status {
-	case app.TrustTrusted:
+	case stores.TrustTrusted:
 		sub = "No code needed  ·  " + sub
 		badge.Text, badge.Importance = "Trusted", widget.SuccessImportance
 		res = theme.NewSuccessThemedResource(res)
-	case app.TrustKeyChanged:
+	case stores.TrustKeyChanged:
 		// Same name as a trusted device, another key: a reinstall or
 		// an impostor. Never sent to without a code, and never shown
 		// as that device: the row says so, with both fingerprints.
-		sub = sentence(app.KeyChangedKeys(d.named, d.Fingerprint)) + "  ·  " + strings.Join(d.Addrs, ", ")
-		badge.Text, badge.Importance = sentence(app.TrustKeyChanged.Label())+"  ·  Code needed", widget.DangerImportance
+		sub = sentence(stores.KeyChangedKeys(d.named, d.Fingerprint)) + "  ·  " + strings.Join(d.Addrs, ", ")
+		badge.Text, badge.Importance = sentence(stores.TrustKeyChanged.Label())+"  ·  Code needed", widget.DangerImportance
 		res = theme.NewErrorThemedResource(theme.WarningIcon())
 	default:
 		badge.Text = ""
@@ -438,7 +440,7 @@ func (v *sendView) addAddress() {
 	}
 	name := s
 	fp := ""
-	if l, err := app.ParseLink(s); err == nil {
+	if l, err := nearby.ParseLink(s); err == nil {
 		s, name, fp = l.Addr, l.Addr, l.Fingerprint
 		if l.Code != "" {
 			v.code.SetText(l.Code)
@@ -460,7 +462,7 @@ func (v *sendView) addAddress() {
 }
 
 // OpenLink fills the Send view from a receiver's link (what its QR code
-// holds, see app.PageLink): the address becomes the chosen device and the code is typed
+// holds, see nearby.PageLink): the address becomes the chosen device and the code is typed
 // in.
 func (u *UI) OpenLink(link string) {
 	u.tabs.Select(u.sendTab)
@@ -485,8 +487,8 @@ func (v *sendView) codeText() string {
 // paired is the pinned key to send to d with, and no code: d is trusted
 // and no code was typed. A typed code wins, so that a person told to pair
 // again can.
-func (v *sendView) paired(d Device) *app.Device {
-	if d.status != app.TrustTrusted || len(d.pin.Key) == 0 || v.codeText() != "" || v.needCode[d.key()] {
+func (v *sendView) paired(d Device) *stores.Device {
+	if d.status != stores.TrustTrusted || len(d.pin.Key) == 0 || v.codeText() != "" || v.needCode[d.key()] {
 		return nil
 	}
 	pin := d.pin
@@ -503,7 +505,7 @@ func (v *sendView) updateReady() {
 	d, haveTarget := v.target()
 	_, _, counting := v.sel.totals()
 	pairedKey := v.paired(d)
-	if haveTarget && d.status == app.TrustTrusted && !v.needCode[d.key()] {
+	if haveTarget && d.status == stores.TrustTrusted && !v.needCode[d.key()] {
 		v.code.SetPlaceHolder("Not needed: " + d.Name + " is trusted")
 	} else {
 		v.code.SetPlaceHolder("Code shown on the receiving device")
@@ -515,8 +517,8 @@ func (v *sendView) updateReady() {
 		v.hint.SetText("Press Add to use that address")
 	case !haveTarget:
 		v.hint.SetText("Choose a device, or add one by its address")
-	case d.status == app.TrustKeyChanged && v.codeText() == "":
-		v.hint.SetText(sentence(app.KeyChangedWarning(d.named, d.Fingerprint)) + ". " + sentence(app.KeyChangedAdvice) + ".")
+	case d.status == stores.TrustKeyChanged && v.codeText() == "":
+		v.hint.SetText(sentence(stores.KeyChangedWarning(d.named, d.Fingerprint)) + ". " + sentence(stores.KeyChangedAdvice) + ".")
 	case v.needCode[d.key()] && v.codeText() == "":
 		v.hint.SetText("It refused the pairing: type the code it shows to pair again")
 	case v.codeText() == "" && pairedKey == nil:

@@ -24,6 +24,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/stores"
 )
 
 // manyState is the Send view's part for several devices.
@@ -87,8 +88,8 @@ func (v *sendView) targets() []Device {
 
 // manyKey is the pinned key to send to d with, in a send to several: a
 // trusted device needs no code (unless it refused its pin before).
-func (v *sendView) manyKey(d Device) *app.Device {
-	if d.status == app.TrustTrusted && len(d.pin.Key) > 0 && !v.needCode[d.key()] {
+func (v *sendView) manyKey(d Device) *stores.Device {
+	if d.status == stores.TrustTrusted && len(d.pin.Key) > 0 && !v.needCode[d.key()] {
 		pin := d.pin
 		return &pin
 	}

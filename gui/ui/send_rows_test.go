@@ -12,6 +12,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/stores"
 )
 
 // rowChecks are the device rows' boxes, in the list's order.
@@ -131,13 +132,13 @@ func TestSendToSeveralDevices(t *testing.T) {
 			got[r.PeerAddr] = r
 		}
 		for i, p := range peers {
-			want := app.HistoryVerified
+			want := stores.HistoryVerified
 			if i == 1 {
-				want = app.HistoryDeclined
+				want = stores.HistoryDeclined
 			}
 			r, ok := got[p.addr()]
-			if !ok || r.Direction != app.HistorySent || r.Outcome != want || (want == app.HistoryVerified) != (r.Files == 1) ||
-				len(r.Paths) != 1 || r.Paths[0] != src || r.Auth != app.HistoryByCode {
+			if !ok || r.Direction != stores.HistorySent || r.Outcome != want || (want == stores.HistoryVerified) != (r.Files == 1) ||
+				len(r.Paths) != 1 || r.Paths[0] != src || r.Auth != stores.HistoryByCode {
 				t.Errorf("receiver %d (%s): record %+v (found %v), want %s", i, p.addr(), r, ok, want)
 			}
 		}

@@ -7,8 +7,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/nearby"
 )
 
 func TestDropListsFilesAndFolders(t *testing.T) {
@@ -115,7 +114,7 @@ func TestOpenLinkFillsAddressAndCode(t *testing.T) {
 	h := newHarness(t, noReceive)
 	v := h.u.send
 	h.loop.run(func() {
-		h.u.OpenLink(app.PageLink("10.0.0.7", 41000, "654321", "K7QX-M2PA-9RTE-WD4C"))
+		h.u.OpenLink(nearby.PageLink("10.0.0.7", 41000, "654321", "K7QX-M2PA-9RTE-WD4C"))
 		d, ok := v.target()
 		if !ok || d.Addrs[0] != "10.0.0.7:41000" || d.Fingerprint != "K7QX-M2PA-9RTE-WD4C" {
 			t.Errorf("target %+v, %v", d, ok)

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/stores"
 )
 
 // Preference keys. They are part of the app's on-disk state: renaming one
@@ -131,7 +132,7 @@ func newSettingsView(u *UI) *settingsView {
 
 // trustedRow is one trusted device in Settings with its Remove button.
 type trustedRow struct {
-	dev    app.Device
+	dev    stores.Device
 	remove *widget.Button
 }
 
@@ -174,7 +175,7 @@ func (v *settingsView) note(text string, imp widget.Importance) {
 	}
 }
 
-func (v *settingsView) trustedRow(d app.Device) fyne.CanvasObject {
+func (v *settingsView) trustedRow(d stores.Device) fyne.CanvasObject {
 	name := &widget.Label{Text: d.Name, TextStyle: fyne.TextStyle{Bold: true}, Truncation: fyne.TextTruncateEllipsis}
 	sub := &widget.Label{Text: d.Fingerprint() + "  ·  paired " + pairedDate(d.PairedAt), SizeName: theme.SizeNameCaptionText, Truncation: fyne.TextTruncateEllipsis}
 	remove := widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), nil)
@@ -186,7 +187,7 @@ func (v *settingsView) trustedRow(d app.Device) fyne.CanvasObject {
 			_, err := v.u.trust.Remove(d.Fingerprint())
 			v.u.do(func() {
 				v.u.trustChanged()
-				if err != nil && !errors.Is(err, app.ErrNoSuchDevice) {
+				if err != nil && !errors.Is(err, stores.ErrNoSuchDevice) {
 					v.note("Couldn't remove "+d.Name+": "+err.Error(), widget.DangerImportance)
 					return
 				}

@@ -10,8 +10,8 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/stores"
 )
 
 // prefTray keeps the app receiving in the system tray when its window is
@@ -195,7 +195,7 @@ func (u *UI) trayRecentLabels() []string {
 // "✓ notes.txt · 35 B · from desk (trusted) · Today 14:02".
 func historyTrayLabel(r event.History, now time.Time) string {
 	mark := "✓"
-	if r.Outcome != app.HistoryVerified {
+	if r.Outcome != stores.HistoryVerified {
 		mark = "✗"
 	}
 	who := historyWho(r)

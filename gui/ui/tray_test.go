@@ -16,6 +16,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/platform"
 )
 
@@ -338,12 +339,12 @@ func TestAppIcon(t *testing.T) {
 func TestTrayListsHistory(t *testing.T) {
 	ta := &trayApp{}
 	dir := filepath.Join(t.TempDir(), "config")
-	store, err := app.OpenHistory(dir)
+	store, err := stores.OpenHistory(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	earlier := event.History{At: time.Date(2025, 6, 14, 9, 30, 0, 0, time.Local).UTC().Format(time.RFC3339Nano), Direction: app.HistorySent,
-		PeerName: "Maya's phone", Files: 1, Bytes: 2000, Names: []string{"plan.pdf"}, Outcome: app.HistoryVerified}
+	earlier := event.History{At: time.Date(2025, 6, 14, 9, 30, 0, 0, time.Local).UTC().Format(time.RFC3339Nano), Direction: stores.HistorySent,
+		PeerName: "Maya's phone", Files: 1, Bytes: 2000, Names: []string{"plan.pdf"}, Outcome: stores.HistoryVerified}
 	if _, err := store.Add(earlier); err != nil {
 		t.Fatal(err)
 	}

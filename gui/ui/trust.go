@@ -13,6 +13,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/stores"
 )
 
 // This file is the UI's side of trusted devices: when to offer trust,
@@ -44,7 +45,7 @@ func (u *UI) pinOfferFor(res app.Result) pinOffer {
 	if step.Do == app.PinNothing && (trusted || err != nil) {
 		// Trusted already (or the store cannot say): the box shows it,
 		// so that unticking removes the pin.
-		step.Peer = app.Device{Name: firstName(res.Peer.Name, res.Peer.Fingerprint()), Key: res.Peer.Key}
+		step.Peer = stores.Device{Name: firstName(res.Peer.Name, res.Peer.Fingerprint()), Key: res.Peer.Key}
 	}
 	return pinOffer{step: step, err: err, trusted: trusted}
 }
@@ -80,7 +81,7 @@ func (u *UI) classify(ds []Device) []Device {
 	copy(out, ds)
 	// One reading of the trust file for the whole list: a flood of
 	// made-up receivers brings up to 256 ten times a second.
-	var classify func(name, fingerprint string) (app.TrustStatus, app.Device)
+	var classify func(name, fingerprint string) (stores.TrustStatus, stores.Device)
 	if u.trust != nil {
 		// Nobody is trusted while the store can't be read (classify
 		// stays nil); Settings shows why.
@@ -88,16 +89,16 @@ func (u *UI) classify(ds []Device) []Device {
 	}
 	for i := range out {
 		d := &out[i]
-		d.status, d.pin, d.named = app.TrustUnknown, app.Device{}, app.Device{}
+		d.status, d.pin, d.named = stores.TrustUnknown, stores.Device{}, stores.Device{}
 		if classify == nil || (d.Manual && d.Fingerprint == "") {
 			continue
 		}
 		st, pin := classify(d.Name, d.Fingerprint)
 		d.status = st
 		switch st {
-		case app.TrustTrusted:
+		case stores.TrustTrusted:
 			d.pin = pin
-		case app.TrustKeyChanged:
+		case stores.TrustKeyChanged:
 			d.named = pin
 		}
 	}
@@ -152,8 +153,8 @@ func (u *UI) offerTrust(p *progressPanel, pin pinOffer) {
 	if named := pin.step.Named; len(named.Key) > 0 && !pin.trusted {
 		// A trusted device has its name: say it is not that one where
 		// the person decides.
-		notIt = &widget.Label{Text: name + " is " + app.KeyChangedWarning(named, dev.Fingerprint()) + ". " +
-			sentence(app.KeyChangedAdvice) + ".", Wrapping: fyne.TextWrapWord, Importance: widget.DangerImportance}
+		notIt = &widget.Label{Text: name + " is " + stores.KeyChangedWarning(named, dev.Fingerprint()) + ". " +
+			sentence(stores.KeyChangedAdvice) + ".", Wrapping: fyne.TextWrapWord, Importance: widget.DangerImportance}
 		label = "Trust " + name + " anyway: next time, no code needed"
 	}
 	check := widget.NewCheck(label, nil)
@@ -176,7 +177,7 @@ func (u *UI) offerTrust(p *progressPanel, pin pinOffer) {
 }
 
 // trustTicked pins or unpins dev as the box says, off the UI goroutine.
-func (u *UI) trustTicked(check *widget.Check, dev app.Device, on bool) {
+func (u *UI) trustTicked(check *widget.Check, dev stores.Device, on bool) {
 	check.Disable()
 	u.goroutine(func() {
 		err := u.setTrusted(dev, on)
@@ -194,7 +195,7 @@ func (u *UI) trustTicked(check *widget.Check, dev app.Device, on bool) {
 
 // setTrusted pins d's key, or removes the pin. It writes the store: call
 // it off the UI goroutine.
-func (u *UI) setTrusted(d app.Device, on bool) error {
+func (u *UI) setTrusted(d stores.Device, on bool) error {
 	if on {
 		_, _, err := u.cfg.Node.Pin(d)
 		return err
@@ -203,7 +204,7 @@ func (u *UI) setTrusted(d app.Device, on bool) error {
 	// pin already gone (removed in Settings, or by the CLI) is what was
 	// asked for.
 	_, err := u.trust.Remove(d.Fingerprint())
-	if errors.Is(err, app.ErrNoSuchDevice) {
+	if errors.Is(err, stores.ErrNoSuchDevice) {
 		return nil
 	}
 	return err

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
 )
@@ -60,7 +60,7 @@ func TestImpostorWithTrustedFingerprint(t *testing.T) {
 	a.u.Start()
 	updates <- []Device{{Name: "Old desk", Fingerprint: desk.Fingerprint(), Addrs: []string{impostor.addr()}}}
 	sv := a.u.send
-	a.waitFor("the device", func() bool { return len(sv.devices) == 1 && sv.devices[0].status == app.TrustTrusted })
+	a.waitFor("the device", func() bool { return len(sv.devices) == 1 && sv.devices[0].status == stores.TrustTrusted })
 	a.drop(writeFile(t, t.TempDir(), "secret.txt", 100))
 	a.chooseDevice(0)
 	p := a.sendAndWait()

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/testkit/testid"
 )
 
@@ -80,7 +81,7 @@ func (h *harness) trusts(key []byte) bool {
 // pin trusts other's key in h's store, as if the two had paired.
 func (h *harness) pin(name string, other interface{ Public() []byte }) {
 	h.t.Helper()
-	if err := h.store.Add(app.Device{Name: name, Key: other.Public()}); err != nil {
+	if err := h.store.Add(stores.Device{Name: name, Key: other.Public()}); err != nil {
 		h.t.Fatal(err)
 	}
 }
@@ -111,7 +112,7 @@ func sendFrom(t *testing.T, h *harness, d device, paired bool, items ...event.It
 	_, addr, code := h.listening()
 	cfg := app.SendConfig{Addrs: []string{addr}, Code: code, Items: items}
 	if paired {
-		cfg.Code, cfg.Pin = "", &app.Device{Name: "Test desk", Key: h.id.Public()}
+		cfg.Code, cfg.Pin = "", &stores.Device{Name: "Test desk", Key: h.id.Public()}
 	}
 	return goSend(t, d, cfg)
 }
@@ -133,7 +134,7 @@ func TestTrustAfterCodeThenSendWithoutCode(t *testing.T) {
 	a.waitFor("Desk B in the list", func() bool { return len(sv.devices) == 1 })
 	a.chooseDevice(0)
 	a.loop.run(func() {
-		if sv.devices[0].status != app.TrustUnknown {
+		if sv.devices[0].status != stores.TrustUnknown {
 			t.Errorf("an unpaired device is %v", sv.devices[0].status)
 		}
 		if !sv.sendBtn.Disabled() || sv.hint.Text != "Type the code the receiving device shows" {
@@ -187,7 +188,7 @@ func TestTrustAfterCodeThenSendWithoutCode(t *testing.T) {
 	if len(devs) != 1 || devs[0].Name != "Desk B" || devs[0].PairedAt.IsZero() {
 		t.Errorf("A's trusted devices: %+v", devs)
 	}
-	a.waitFor("B marked trusted", func() bool { return sv.devices[0].status == app.TrustTrusted })
+	a.waitFor("B marked trusted", func() bool { return sv.devices[0].status == stores.TrustTrusted })
 
 	// Second transfer: B listens again on a new port, A sends with no code.
 	b.loop.run(rv.listenAgain)
@@ -261,7 +262,7 @@ func TestRemovedTrustNeedsCodeAgain(t *testing.T) {
 	updates <- []Device{b.asDevice("Desk B", addr)}
 	a.drop(writeFile(t, t.TempDir(), "a.txt", 100))
 	sv := a.u.send
-	a.waitFor("Desk B, trusted", func() bool { return len(sv.devices) == 1 && sv.devices[0].status == app.TrustTrusted })
+	a.waitFor("Desk B, trusted", func() bool { return len(sv.devices) == 1 && sv.devices[0].status == stores.TrustTrusted })
 	a.chooseDevice(0)
 
 	// B removes A in its Settings.
@@ -342,7 +343,7 @@ func TestRemovedTrustNeedsCodeAgain(t *testing.T) {
 		a.u.ShowSettings()
 		test.Tap(a.u.settings.trustedRows[0].remove)
 	})
-	a.waitFor("B to be removed", func() bool { return !a.trusts(b.id.Public()) && sv.devices[0].status == app.TrustUnknown })
+	a.waitFor("B to be removed", func() bool { return !a.trusts(b.id.Public()) && sv.devices[0].status == stores.TrustUnknown })
 	a.loop.run(func() {
 		if p.trust.Checked {
 			t.Error("the result's box still says B is trusted")
@@ -371,7 +372,7 @@ func TestKeyChangedDeviceIsMarkedAndNeedsCode(t *testing.T) {
 	sv := a.u.send
 	a.waitFor("both devices", func() bool { return len(sv.devices) == 2 })
 	a.loop.run(func() {
-		if sv.devices[0].status != app.TrustKeyChanged || sv.devices[1].status != app.TrustTrusted {
+		if sv.devices[0].status != stores.TrustKeyChanged || sv.devices[1].status != stores.TrustTrusted {
 			t.Errorf("statuses %v, %v; want mismatch, trusted", sv.devices[0].status, sv.devices[1].status)
 		}
 	})

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/platform"
 )
 
@@ -82,9 +83,9 @@ type UI struct {
 	settings *settingsView
 	history  *historyView
 
-	fpOverride string            // demo mode
-	trust      *app.TrustStore   // the Node's (a demo's own in demo mode); nil: pairing is off
-	hist       *app.HistoryStore // the Node's (a demo's own in demo mode); nil: no history
+	fpOverride string          // demo mode
+	trust      *stores.Trust   // the Node's (a demo's own in demo mode); nil: pairing is off
+	hist       *stores.History // the Node's (a demo's own in demo mode); nil: no history
 
 	tray   trayState  // the system tray (tray.go)
 	notice string     // the last files-not-found message (openfiles.go)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/gui/fmactions"
 )
 
@@ -70,11 +71,11 @@ func TestSendWithFerry(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sender.Close()
-	store, err := app.OpenTrust(configDir)
+	store, err := stores.OpenTrust(configDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := store.Add(app.Device{Name: "Laptop", Key: sender.PublicKey()}); err != nil {
+	if err := store.Add(stores.Device{Name: "Laptop", Key: sender.PublicKey()}); err != nil {
 		t.Fatal(err)
 	}
 	prefs := filepath.Join(tmp, "config", "fyne", "io.github.ferry-project.ferry", "preferences.json")
@@ -176,7 +177,7 @@ func TestSendWithFerry(t *testing.T) {
 	sctx, scancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer scancel()
 	if err := sender.Send(sctx, app.SendConfig{
-		Addrs: []string{"127.0.0.1:" + port}, Pin: &app.Device{Name: "Ferry", Key: appKey},
+		Addrs: []string{"127.0.0.1:" + port}, Pin: &stores.Device{Name: "Ferry", Key: appKey},
 		Items: []event.Item{{Text: sent}},
 	}).Wait().Err; err != nil {
 		t.Fatalf("sending a text from the trusted device: %v\n%s", err, logs.String())

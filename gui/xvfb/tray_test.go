@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/stores"
 )
 
 // The tray host: Fyne's tray on Linux is a StatusNotifierItem on the
@@ -320,9 +321,9 @@ func pair(t *testing.T, aDir, aName, bDir, bName string) {
 	a, b := deviceKey(t, aDir), deviceKey(t, bDir)
 	for _, p := range []struct {
 		dir  string
-		peer app.Device
-	}{{aDir, app.Device{Name: bName, Key: b}}, {bDir, app.Device{Name: aName, Key: a}}} {
-		store, err := app.OpenTrust(p.dir)
+		peer stores.Device
+	}{{aDir, stores.Device{Name: bName, Key: b}}, {bDir, stores.Device{Name: aName, Key: a}}} {
+		store, err := stores.OpenTrust(p.dir)
 		if err != nil {
 			t.Fatal(err)
 		}

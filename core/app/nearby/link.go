@@ -1,12 +1,11 @@
-//go:build !js
-
-package app
+package nearby
 
 import "github.com/ferry-project/ferry/core/web"
 
 // The link a receiver shows (as text and as a QR code) and a phone's
 // browser or another Ferry app opens: core/web makes and reads it, these
-// are the front ends' door to it.
+// are the front ends' door to it: a link is how a phone, or an app
+// given one, finds a receiver.
 
 // PageLink is the address a person opens on a phone: the page at
 // host:port, with the code and this device's fingerprint in the

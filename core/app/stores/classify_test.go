@@ -1,6 +1,6 @@
 //go:build !js
 
-package app
+package stores
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 )
 
 // trustStoreWith is a trust store in a temporary folder with n devices.
-func trustStoreWith(tb testing.TB, n int) (*TrustStore, []Device) {
+func trustStoreWith(tb testing.TB, n int) (*Trust, []Device) {
 	tb.Helper()
 	s, err := OpenTrust(tb.TempDir())
 	if err != nil {
