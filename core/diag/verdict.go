@@ -1,9 +1,8 @@
 package diag
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
+	"sort"
 	"strings"
 	"time"
 )
@@ -145,7 +144,7 @@ func Verdict(sender, receiver End, sameMachine bool) string {
 			100*out.outside, out.name, cpu)
 	}
 	both := append(snd.ranked(true), rcv.ranked(true)...)
-	slices.SortStableFunc(both, func(a, b ranked) int { return cmp.Compare(b.share, a.share) })
+	sort.SliceStable(both, func(i, j int) bool { return both[i].share > both[j].share })
 	return "slowest stage: none alone; the busiest are " + formatRanked(both[:min(3, len(both))], true)
 }
 
@@ -228,7 +227,7 @@ func (a account) ranked(socket bool) []ranked {
 			r = append(r, ranked{a.name, st, sh})
 		}
 	}
-	slices.SortStableFunc(r, func(x, y ranked) int { return cmp.Compare(y.share, x.share) })
+	sort.SliceStable(r, func(i, j int) bool { return r[i].share > r[j].share })
 	return r
 }
 
