@@ -1,4 +1,4 @@
-package receive
+package transfer
 
 import (
 	"context"
@@ -8,29 +8,28 @@ import (
 
 	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/wire"
 )
 
 // TestAbortCodeOfKind: each sentinel with a wire code travels as it, and
 // comes out of the peer's abort as the same sentinel.
 func TestAbortCodeOfKind(t *testing.T) {
-	for _, a := range transfer.AbortCodes {
+	for _, a := range AbortCodes {
 		err := fmt.Errorf("doing it: %w", a.Sentinel)
-		if c := transfer.CodeOf(err); c != a.Code {
+		if c := CodeOf(err); c != a.Code {
 			t.Errorf("codeOf(%v) = %d, want %d", err, c, a.Code)
 		}
-		back := transfer.PeerAbortError("peer", wire.Abort{Code: a.Code, Reason: "because"})
-		if !errors.Is(back, a.Sentinel) || transfer.KindOf(back) != a.Kind {
-			t.Errorf("abort code %d: %v, kind %q, want %v", a.Code, back, transfer.KindOf(back), a.Sentinel)
+		back := PeerAbortError("peer", wire.Abort{Code: a.Code, Reason: "because"})
+		if !errors.Is(back, a.Sentinel) || KindOf(back) != a.Kind {
+			t.Errorf("abort code %d: %v, kind %q, want %v", a.Code, back, KindOf(back), a.Sentinel)
 		}
 	}
 	for _, err := range []error{errors.New("disk on fire"), secure.ErrWrongCode, secure.ErrAuth} {
-		if c := transfer.CodeOf(err); c != wire.CodeInternal {
+		if c := CodeOf(err); c != wire.CodeInternal {
 			t.Errorf("codeOf(%v) = %d, want internal", err, c)
 		}
 	}
-	if back := transfer.PeerAbortError("peer", wire.Abort{Code: 200, Reason: "?"}); !errors.Is(back, transfer.ErrPeerFailed) {
+	if back := PeerAbortError("peer", wire.Abort{Code: 200, Reason: "?"}); !errors.Is(back, ErrPeerFailed) {
 		t.Errorf("unknown code: %v", back)
 	}
 }
@@ -39,18 +38,18 @@ func TestAbortCodeOfKind(t *testing.T) {
 // gets the same code every time (a map walked once picked at random).
 func TestAbortCodeTwoSentinels(t *testing.T) {
 	for _, err := range []error{
-		fmt.Errorf("%w: %w", transfer.ErrCancelled, transfer.ErrTimeout),
-		fmt.Errorf("%w: %w", transfer.ErrTimeout, transfer.ErrCancelled),
-		errors.Join(transfer.ErrRefusedPath, transfer.ErrProtocol, transfer.ErrNoSpace),
+		fmt.Errorf("%w: %w", ErrCancelled, ErrTimeout),
+		fmt.Errorf("%w: %w", ErrTimeout, ErrCancelled),
+		errors.Join(ErrRefusedPath, ErrProtocol, ErrNoSpace),
 	} {
-		first := transfer.CodeOf(err)
+		first := CodeOf(err)
 		for range 500 {
-			if c := transfer.CodeOf(err); c != first {
+			if c := CodeOf(err); c != first {
 				t.Fatalf("codeOf(%v) gave %d, then %d", err, first, c)
 			}
 		}
 	}
-	if c := transfer.CodeOf(fmt.Errorf("%w: %w", transfer.ErrTimeout, transfer.ErrCancelled)); c != wire.CodeCancelled {
+	if c := CodeOf(fmt.Errorf("%w: %w", ErrTimeout, ErrCancelled)); c != wire.CodeCancelled {
 		t.Errorf("a cancel whose cause is a timeout travels as %d, want cancelled", c)
 	}
 }
@@ -59,8 +58,8 @@ func TestAbortCodeTwoSentinels(t *testing.T) {
 // is, for this end's person, an incompatible version, and on the wire a
 // protocol violation (there is no code for a version).
 func TestAbortCodeOtherVersion(t *testing.T) {
-	err := fmt.Errorf("peer speaks transfer protocol 9: %w: %w", secure.ErrIncompatibleVersion, transfer.ErrProtocol)
-	if k, c := transfer.KindOf(err), transfer.CodeOf(err); k != errkind.Incompatible || c != wire.CodeProtocol {
+	err := fmt.Errorf("peer speaks transfer protocol 9: %w: %w", secure.ErrIncompatibleVersion, ErrProtocol)
+	if k, c := KindOf(err), CodeOf(err); k != errkind.Incompatible || c != wire.CodeProtocol {
 		t.Errorf("kind %q, code %d", k, c)
 	}
 }
@@ -75,12 +74,12 @@ func TestReasonOfCancel(t *testing.T) {
 		want  string
 	}{
 		{nil, "cancelled"},
-		{transfer.ErrCancelled, "cancelled"},
+		{ErrCancelled, "cancelled"},
 		{errors.New("the receiver cancelled"), "the receiver cancelled"},
 	} {
 		ctx, cancel := context.WithCancelCause(t.Context())
 		cancel(tc.cause)
-		if got := transfer.ReasonOf(ctx, transfer.CancelError(ctx)); got != tc.want {
+		if got := ReasonOf(ctx, CancelError(ctx)); got != tc.want {
 			t.Errorf("cancelled with %v: reason %q, want %q", tc.cause, got, tc.want)
 		}
 	}
@@ -96,11 +95,11 @@ func TestAbortOfEveryCode(t *testing.T) {
 		if err != nil {
 			t.Fatalf("code %d: %v", c, err)
 		}
-		want, ok := transfer.CodeSentinels[m.Code]
+		want, ok := CodeSentinels[m.Code]
 		if !ok {
-			want = transfer.ErrPeerFailed
+			want = ErrPeerFailed
 		}
-		if err := transfer.PeerAbortError("peer", m); !errors.Is(err, want) {
+		if err := PeerAbortError("peer", m); !errors.Is(err, want) {
 			t.Errorf("code %d: %v does not wrap %v", c, err, want)
 		}
 	}
