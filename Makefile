@@ -81,7 +81,7 @@ lint: wasm vet-targets
 	@# it reads gui/fmactions/system/ as data.
 	@if $(GO) list -test -deps ./core/... | grep -E 'ferry-project/ferry/(benches|tests|cli|gui|mobile)(/|$$)'; then \
 		echo "a package under core/, or its tests, imports the packages above"; exit 1; fi
-	@if $(GO) list -deps ./cli/ferry-dist | grep -E 'fyne.io/fyne|ferry-project/ferry/(gui|mobile|core/transfer|core/wire)(/|$$)'; then \
+	@if $(GO) list -deps ./cli/ferry-dist | grep -E 'fyne.io/fyne|ferry-project/ferry/(gui|mobile|core/transfer|core/send|core/receive|core/wire)(/|$$)'; then \
 		echo "cli/ferry-dist imports the app (gui/, mobile/ or the engine)"; exit 1; fi
 	@# The layers' arrows on every Go file's own imports, tests included:
 	@# a front end reaches core only through core/app (a test of a hostile
