@@ -59,8 +59,8 @@ vet-targets:
 		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) vet -trimpath ./core/... ./cli/... ./mobile/...; \
 	done
 	@# A browser page runs the core as WebAssembly: what it needs must build there.
-	@echo "GOOS=js GOARCH=wasm $(GO) vet ./core/secure ./core/transfer ./core/guess ./core/place ./core/wire ./core/diag ./core/app/... ./gui/page/wasm"
-	@GOOS=js GOARCH=wasm CGO_ENABLED=0 $(GO) vet -trimpath ./core/secure ./core/transfer ./core/guess ./core/place ./core/wire ./core/diag ./core/app/... ./gui/page/wasm
+	@echo "GOOS=js GOARCH=wasm $(GO) vet ./core/secure ./core/transfer ./core/send ./core/receive ./core/guess ./core/place ./core/wire ./core/diag ./core/app/... ./gui/page/wasm"
+	@GOOS=js GOARCH=wasm CGO_ENABLED=0 $(GO) vet -trimpath ./core/secure ./core/transfer ./core/send ./core/receive ./core/guess ./core/place ./core/wire ./core/diag ./core/app/... ./gui/page/wasm
 
 lint: wasm vet-targets
 	@out=$$(gofmt -l core cli gui mobile tests benches); \
@@ -81,7 +81,7 @@ lint: wasm vet-targets
 	@# it reads gui/fmactions/system/ as data.
 	@if $(GO) list -test -deps ./core/... | grep -E 'ferry-project/ferry/(benches|tests|cli|gui|mobile)(/|$$)'; then \
 		echo "a package under core/, or its tests, imports the packages above"; exit 1; fi
-	@if $(GO) list -deps ./cli/ferry-dist | grep -E 'fyne.io/fyne|ferry-project/ferry/(gui|mobile|core/transfer|core/wire)(/|$$)'; then \
+	@if $(GO) list -deps ./cli/ferry-dist | grep -E 'fyne.io/fyne|ferry-project/ferry/(gui|mobile|core/transfer|core/send|core/receive|core/wire)(/|$$)'; then \
 		echo "cli/ferry-dist imports the app (gui/, mobile/ or the engine)"; exit 1; fi
 	@# The layers' arrows on every Go file's own imports, tests included:
 	@# a front end reaches core only through core/app (a test of a hostile
@@ -106,7 +106,7 @@ unit: wasm
 	@# The core as a browser page runs it: WebAssembly under Node, a
 	@# session each way over net.Pipe from io/fs sources into Sinks.
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout 5m -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" \
-		-run 'TestPage|TestServeConnGuessBudget' ./core/transfer
+		-run 'TestPage|TestServeConnGuessBudget' ./core/receive
 
 race:
 	$(GO) test -race -short -count=1 -timeout 15m $(CORE) ./gui/ui ./mobile

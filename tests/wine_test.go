@@ -104,7 +104,7 @@ type wine struct {
 	exe    string // ferry.exe
 	tests  string // core/platform's Windows test binary
 	cli    string // cli/ferry's Windows test binary
-	names  string // core/transfer's Windows test binary (the rules between names)
+	names  string // core/receive's Windows test binary (the rules between names)
 	place  string // core/place's Windows test binary (the name rules)
 }
 
@@ -254,13 +254,13 @@ func newWine(t *testing.T, display string, more func(w *wine, dir string) []wine
 func cliTestBinaries(w *wine, dir string) []wineStep {
 	w.tests = filepath.Join(dir, "platform.test.exe")
 	w.cli = filepath.Join(dir, "cli.test.exe")
-	w.names = filepath.Join(dir, "transfer.test.exe")
+	w.names = filepath.Join(dir, "receive.test.exe")
 	w.place = filepath.Join(dir, "place.test.exe")
-	return []wineStep{{"built the test binaries of core/platform, core/transfer, core/place and cli/ferry for windows/amd64", func() error {
+	return []wineStep{{"built the test binaries of core/platform, core/receive, core/place and cli/ferry for windows/amd64", func() error {
 		if err := w.build(dir, "cli/ferry", "main", false, "test", "-c", "-o", w.cli, "./cli/ferry"); err != nil {
 			return err
 		}
-		if err := w.build(dir, "core/transfer", "transfer", false, "test", "-c", "-o", w.names, "./core/transfer"); err != nil {
+		if err := w.build(dir, "core/receive", "receive", false, "test", "-c", "-o", w.names, "./core/receive"); err != nil {
 			return err
 		}
 		if err := w.build(dir, "core/place", "place", false, "test", "-c", "-o", w.place, "./core/place"); err != nil {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/send"
 	"github.com/ferry-project/ferry/core/testkit/testid"
-	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/tests/proc"
 )
 
@@ -31,7 +31,7 @@ func TestE2EOneBudgetAcrossTransfers(t *testing.T) {
 	addr := "127.0.0.1:" + strconv.Itoa(int(ev["port"].(float64)))
 	guesser, honest := testid.New(t), testid.New(t)
 	send := func(id *secure.Identity, code string) error {
-		_, err := transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addr}, Code: code, Identity: id,
+		_, err := send.Send(t.Context(), send.SendConfig{Addrs: []string{addr}, Code: code, Identity: id,
 			Items: []event.Item{{Text: "x"}}})
 		return err
 	}

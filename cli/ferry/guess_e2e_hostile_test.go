@@ -13,8 +13,8 @@ import (
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/send"
 	"github.com/ferry-project/ferry/core/testkit/testid"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // A `ferry receive --keep --yes` under guessing at full speed: past the
@@ -36,7 +36,7 @@ func TestE2ECodesStopped(t *testing.T) {
 	guess := func() error {
 		for {
 			n++
-			_, err := transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addr}, Code: fmt.Sprintf("%06d", 222222+n), Identity: id,
+			_, err := send.Send(t.Context(), send.SendConfig{Addrs: []string{addr}, Code: fmt.Sprintf("%06d", 222222+n), Identity: id,
 				Items: []event.Item{{Text: "x"}}})
 			if !errors.Is(err, secure.ErrCodesHeld) {
 				return err

@@ -14,8 +14,8 @@ import (
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/send"
 	"github.com/ferry-project/ferry/core/testkit/testid"
-	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/tests/proc"
 )
 
@@ -66,7 +66,7 @@ func wrongCodes(t *testing.T, addr string, n int) {
 	t.Helper()
 	id := testid.New(t)
 	for i := range n {
-		_, err := transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addr}, Code: fmt.Sprintf("%06d", 900000+i), Identity: id,
+		_, err := send.Send(t.Context(), send.SendConfig{Addrs: []string{addr}, Code: fmt.Sprintf("%06d", 900000+i), Identity: id,
 			Items: []event.Item{{Text: "x"}}})
 		if !errors.Is(err, secure.ErrWrongCode) && !errors.Is(err, secure.ErrCodeRetired) {
 			t.Fatalf("wrong code %d to %s: %v", i+1, addr, err)

@@ -18,9 +18,9 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/receive"
 	"github.com/ferry-project/ferry/core/secure"
 	"github.com/ferry-project/ferry/core/testkit/testid"
-	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/tests/proc"
 )
 
@@ -41,8 +41,8 @@ func TestE2ESendToBrowser(t *testing.T) {
 	nc, frag := pageSocket(t, link)
 	dest := t.TempDir()
 	id := testid.New(t)
-	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dest, NoListen: true, Code: frag.Get("code"), Identity: id,
-		Name: "Browser on Test", Policy: transfer.AcceptAll})
+	r, err := receive.NewReceiver(receive.ReceiverConfig{Dir: dest, NoListen: true, Code: frag.Get("code"), Identity: id,
+		Name: "Browser on Test", Policy: receive.AcceptAll})
 	if err != nil {
 		t.Fatal(err)
 	}

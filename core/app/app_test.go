@@ -16,6 +16,7 @@ import (
 	"github.com/ferry-project/ferry/core/guess"
 	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/send"
 	"github.com/ferry-project/ferry/core/testkit"
 	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
@@ -84,7 +85,7 @@ func listen(t *testing.T, n *Node, rec *recorder, cfg ReceiveConfig) *Receiver {
 
 func sendText(t *testing.T, id *secure.Identity, rc *Receiver, code, text string) error {
 	t.Helper()
-	_, err := transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addrOf(rc)}, Code: code, Identity: id,
+	_, err := send.Send(t.Context(), send.SendConfig{Addrs: []string{addrOf(rc)}, Code: code, Identity: id,
 		Name: "phone", Items: []event.Item{{Text: text}}})
 	return err
 }

@@ -1,6 +1,10 @@
 package app
 
-import "github.com/ferry-project/ferry/core/transfer"
+import (
+	"github.com/ferry-project/ferry/core/receive"
+	"github.com/ferry-project/ferry/core/send"
+	"github.com/ferry-project/ferry/core/transfer"
+)
 
 // The engine's limits that a front end checks before it asks (a flag's
 // range, a text too long to send), so that it words them without naming
@@ -10,10 +14,10 @@ const (
 	MaxTextBytes = transfer.MaxTextBytes
 	// MaxConcurrentLimit is the most senders a receiver takes at once
 	// (ListenConfig's and ReceiveMany's limit).
-	MaxConcurrentLimit = transfer.MaxConcurrentLimit
+	MaxConcurrentLimit = receive.MaxConcurrentLimit
 	// MaxListenerGuesses is how many page connections that could test a
 	// link's code a send waiting for a page allows (SendConfig.Listener).
-	MaxListenerGuesses = transfer.MaxListenerGuesses
+	MaxListenerGuesses = send.MaxListenerGuesses
 )
 
 // The sentinel errors a front end branches on, the engine's own values:

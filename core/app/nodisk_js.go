@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/send"
 )
 
 // disk: no trust store, history, receiver or guess budget.
@@ -24,7 +24,7 @@ type receiving struct{}
 // page itself never serves: always nil here.
 type Page struct{}
 
-func (p *Page) sendTo(context.Context, *transfer.SendConfig) (end func()) { return func() {} }
+func (p *Page) sendTo(context.Context, *send.SendConfig) (end func()) { return func() {} }
 
 // recordSent: there is no history.
 func (n *Node) recordSent(time.Time, SendConfig, Result, *event.Offer, time.Time) {}
@@ -43,13 +43,13 @@ func (n *Node) Close() error {
 // sendEngine: the page sends to one receiver (Send), so it runs the
 // engine's Send, one receiver after another if there were several:
 // linking the engine's fan-out would only grow ferry.wasm.
-func sendEngine(ctx context.Context, mc transfer.ManyConfig) ([]transfer.ManyResult, transfer.ManyStats) {
-	res := make([]transfer.ManyResult, len(mc.To))
+func sendEngine(ctx context.Context, mc send.ManyConfig) ([]send.ManyResult, send.ManyStats) {
+	res := make([]send.ManyResult, len(mc.To))
 	for i, sc := range mc.To {
 		sc.Items = mc.Items
 		sc.OnEvent = func(ev event.Event) { mc.OnEvent(i, ev) }
-		sum, err := transfer.Send(ctx, sc)
-		res[i] = transfer.ManyResult{Summary: sum, Err: err}
+		sum, err := send.Send(ctx, sc)
+		res[i] = send.ManyResult{Summary: sum, Err: err}
 	}
-	return res, transfer.ManyStats{}
+	return res, send.ManyStats{}
 }

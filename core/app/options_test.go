@@ -14,9 +14,9 @@ import (
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/history"
+	"github.com/ferry-project/ferry/core/send"
 	"github.com/ferry-project/ferry/core/testkit"
 	"github.com/ferry-project/ferry/core/testkit/testid"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // An app renames its device while the Node lives (SetName): the next
@@ -94,7 +94,7 @@ func TestKeepWaitingPaired(t *testing.T) {
 	if _, _, err := n.Pin(stores.Device{Name: "phone", Key: paired.Public()}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addrOf(rc)}, PeerKey: n.Identity().Public(),
+	_, err = send.Send(t.Context(), send.SendConfig{Addrs: []string{addrOf(rc)}, PeerKey: n.Identity().Public(),
 		Identity: paired, Name: "phone", Items: []event.Item{{Text: "paired"}}})
 	if err != nil {
 		t.Fatalf("a trusted device once the codes stopped: %v", err)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/send"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/web"
 )
@@ -48,7 +49,7 @@ type Page struct {
 // interface, any free port), where only browsers may connect, with a
 // fresh code of twelve digits (about 40 bits: nobody types it, since
 // the link carries it, and a guesser gets the few tries of
-// transfer.MaxListenerGuesses). hosts are the addresses its links name,
+// send.MaxListenerGuesses). hosts are the addresses its links name,
 // best first ("localhost" when there is none). The caller closes it; a
 // send to it closes it too when the send ends.
 func (n *Node) ServePage(listen string, hosts []string) (*Page, error) {
@@ -88,7 +89,7 @@ func pageEvent(m *web.Mux, hosts []string, code, fp string) event.Page {
 // sendTo has a send (tc) wait for a browser on the page p, with the
 // page's code, and returns what ends the page once the send has ended;
 // the page also closes with ctx. A nil p leaves tc as it is.
-func (p *Page) sendTo(ctx context.Context, tc *transfer.SendConfig) (end func()) {
+func (p *Page) sendTo(ctx context.Context, tc *send.SendConfig) (end func()) {
 	if p == nil {
 		return func() {}
 	}

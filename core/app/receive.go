@@ -13,6 +13,7 @@ import (
 	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/discovery"
 	"github.com/ferry-project/ferry/core/history"
+	"github.com/ferry-project/ferry/core/receive"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/web"
 )
@@ -85,7 +86,7 @@ type ReceiveConfig struct {
 type Receiver struct {
 	n   *Node
 	cfg ReceiveConfig
-	r   *transfer.Receiver
+	r   *receive.Receiver
 	mux *web.Mux // the page, when served
 	adv *discovery.Advertiser
 	em  *emitter // one event at a time, in order, across its transfers
@@ -117,13 +118,13 @@ func (n *Node) Listen(cfg ReceiveConfig) (*Receiver, error) {
 		return nil, errors.New("a device that keeps nothing on disk receives with ReceiveFrom, not Listen")
 	case n.recv != nil:
 		return nil, errors.New("this device is already receiving")
-	case cfg.MaxConcurrent < 0 || cfg.MaxConcurrent > transfer.MaxConcurrentLimit:
-		return nil, fmt.Errorf("a receiver takes 1 to %d senders at once, not %d", transfer.MaxConcurrentLimit, cfg.MaxConcurrent)
+	case cfg.MaxConcurrent < 0 || cfg.MaxConcurrent > receive.MaxConcurrentLimit:
+		return nil, fmt.Errorf("a receiver takes 1 to %d senders at once, not %d", receive.MaxConcurrentLimit, cfg.MaxConcurrent)
 	}
 	rc := &Receiver{n: n, cfg: cfg, em: newEmitter(cfg.OnEvent)}
-	tc := transfer.ReceiverConfig{
+	tc := receive.ReceiverConfig{
 		Dir: cfg.Dir, Code: cfg.Code, Listen: cfg.Listen, Identity: n.id, Name: n.Name(),
-		Policy: transfer.Ask, Overwrite: cfg.Overwrite, SaveText: cfg.SaveText, OnEvent: rc.onEngine,
+		Policy: receive.Ask, Overwrite: cfg.Overwrite, SaveText: cfg.SaveText, OnEvent: rc.onEngine,
 		Diag: cfg.Diag, Timeout: n.cfg.Timeout, AutoAcceptPaired: cfg.AcceptTrusted,
 		MaxConcurrent: cfg.MaxConcurrent,
 	}
@@ -152,7 +153,7 @@ func (n *Node) Listen(cfg ReceiveConfig) (*Receiver, error) {
 		}
 		tc.Listener, tc.Listen, rc.mux = m, "", m
 	}
-	r, err := transfer.NewReceiver(tc)
+	r, err := receive.NewReceiver(tc)
 	if err != nil {
 		if rc.mux != nil {
 			rc.mux.Close()

@@ -5,7 +5,7 @@ import (
 	"net"
 
 	"github.com/ferry-project/ferry/core/app/event"
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/receive"
 )
 
 // ReceiveFromConfig says how a Node receives one transfer over a
@@ -45,9 +45,9 @@ func (n *Node) ReceiveFrom(ctx context.Context, cfg ReceiveFromConfig) *Transfer
 }
 
 func (n *Node) receiveFrom(t *Transfer, cfg ReceiveFromConfig) (event.Summary, error) {
-	r, err := transfer.NewReceiver(transfer.ReceiverConfig{
+	r, err := receive.NewReceiver(receive.ReceiverConfig{
 		NoListen: true, Sink: cfg.Sink, Code: cfg.Code, Identity: n.id, Name: n.Name(),
-		Policy: transfer.AcceptAll, Diag: cfg.Diag, Timeout: n.cfg.Timeout, OnEvent: t.onReceivedFrom,
+		Policy: receive.AcceptAll, Diag: cfg.Diag, Timeout: n.cfg.Timeout, OnEvent: t.onReceivedFrom,
 	})
 	if err != nil {
 		return event.Summary{}, err

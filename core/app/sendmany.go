@@ -9,6 +9,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/app/stores"
+	"github.com/ferry-project/ferry/core/send"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
@@ -114,7 +115,7 @@ func (n *Node) send(ctx context.Context, cfg ManyConfig, to []sendTarget) *Many 
 	ctx, cancel := context.WithCancelCause(ctx)
 	m := &Many{done: make(chan struct{}), cancel: cancel}
 	em := newEmitter(cfg.OnEvent) // one event at a time across the receivers, as the engine's
-	mc := transfer.ManyConfig{Items: cfg.Items}
+	mc := send.ManyConfig{Items: cfg.Items}
 	var (
 		live  []*Transfer // the transfer of each of mc.To
 		pages []func()    // what ends each page once the send has ended
@@ -126,7 +127,7 @@ func (n *Node) send(ctx context.Context, cfg ManyConfig, to []sendTarget) *Many 
 		if target.Err != nil {
 			continue
 		}
-		sc := transfer.SendConfig{Addrs: target.Addrs, Code: target.Code, Identity: n.id, Name: n.Name(),
+		sc := send.SendConfig{Addrs: target.Addrs, Code: target.Code, Identity: n.id, Name: n.Name(),
 			Diag: cfg.Diag, Timeout: n.cfg.Timeout, Dialer: timedDialer(target.Dialer)}
 		if target.Pin != nil {
 			sc.PeerKey = target.Pin.Key
@@ -153,7 +154,7 @@ func (n *Node) send(ctx context.Context, cfg ManyConfig, to []sendTarget) *Many 
 	}
 	start := n.now()
 	go func() {
-		results := make([]transfer.ManyResult, len(to))
+		results := make([]send.ManyResult, len(to))
 		if len(mc.To) > 0 {
 			got, stats := sendEngine(ctx, mc)
 			for k, r := range got {

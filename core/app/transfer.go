@@ -86,7 +86,7 @@ func (t *Transfer) ID() int64 { return t.id }
 // and its Result has Cancelled set. A transfer of ReceiveMany ends
 // alone, the others running on: while its offer waits it is declined,
 // with cause as the reason; otherwise its engine session is cancelled
-// (transfer.Receiver.CancelSession), its partial files kept for a
+// (receive.Receiver.CancelSession), its partial files kept for a
 // resume. Receive's transfer is cancelled, its waiting offer too, and
 // cancelled before its sender came it ends the wait.
 func (t *Transfer) Cancel(cause error) {

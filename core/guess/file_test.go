@@ -17,7 +17,9 @@ import (
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/guess"
+	"github.com/ferry-project/ferry/core/receive"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/send"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
@@ -49,12 +51,12 @@ func (d *device) warn(err error) {
 
 // start is the receiver starting, by a person or not: a new Budget on
 // the file, and a Receiver over loopback serving until ctx ends.
-func (d *device) start(ctx context.Context, byPerson bool) (*transfer.Receiver, *guess.Budget, chan []event.Event) {
+func (d *device) start(ctx context.Context, byPerson bool) (*receive.Receiver, *guess.Budget, chan []event.Event) {
 	b := guess.NewBudget(guess.Config{Store: guess.OpenFile(d.path), ByPerson: byPerson, Warn: d.warn})
 	var mu sync.Mutex
 	var evs []event.Event
-	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: d.t.TempDir(), Identity: d.id, Listen: "127.0.0.1:0",
-		Policy: transfer.AcceptAll, Budget: b, OnEvent: func(e event.Event) { mu.Lock(); evs = append(evs, e); mu.Unlock() }})
+	r, err := receive.NewReceiver(receive.ReceiverConfig{Dir: d.t.TempDir(), Identity: d.id, Listen: "127.0.0.1:0",
+		Policy: receive.AcceptAll, Budget: b, OnEvent: func(e event.Event) { mu.Lock(); evs = append(evs, e); mu.Unlock() }})
 	if err != nil {
 		d.t.Fatal(err)
 	}
@@ -70,7 +72,7 @@ func (d *device) start(ctx context.Context, byPerson bool) (*transfer.Receiver, 
 }
 
 // guess sends with a wrong code, a real handshake over loopback.
-func tryCode(t *testing.T, r *transfer.Receiver, n int) error {
+func tryCode(t *testing.T, r *receive.Receiver, n int) error {
 	id, err := secure.NewIdentity()
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +80,7 @@ func tryCode(t *testing.T, r *transfer.Receiver, n int) error {
 	shown := r.Code()
 	var code int
 	fmt.Sscan(shown, &code)
-	_, err = transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{fmt.Sprintf("127.0.0.1:%d", r.Port())},
+	_, err = send.Send(t.Context(), send.SendConfig{Addrs: []string{fmt.Sprintf("127.0.0.1:%d", r.Port())},
 		Code: fmt.Sprintf("%0*d", len(shown), (code+1+n)%int(math.Pow10(len(shown)))), Identity: id, Name: "guesser", Items: []transfer.Item{{Text: "x", Name: "x.txt"}}})
 	return err
 }
@@ -134,8 +136,8 @@ func TestCountSurvivesRestart(t *testing.T) {
 		at := ahead
 		b := guess.NewBudget(guess.Config{Store: guess.OpenFile(d.path), Now: func() time.Time { return at }})
 		ctx, cancel := context.WithCancel(t.Context())
-		r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: t.TempDir(), Identity: d.id, Listen: "127.0.0.1:0",
-			Policy: transfer.AcceptAll, Budget: b})
+		r, err := receive.NewReceiver(receive.ReceiverConfig{Dir: t.TempDir(), Identity: d.id, Listen: "127.0.0.1:0",
+			Policy: receive.AcceptAll, Budget: b})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,17 +1,27 @@
-// Package transfer owns the sessions that carry a transfer once a Ferry
-// connection is secure: the sender's offer and the receiver's answer,
-// the files, folders and text snippets, their hashes, and the safe
-// writes at the receiving end. The messages themselves, their bytes and
-// the table of who sends what when are core/wire's; placing files on
-// disk is core/place's, the guess budget core/guess's, the BLAKE3 hasher
-// core/filehash's, dialing a receiver and binding a port core/dial's,
-// the progress meter core/progress's, and the reads that the sessions
-// of one SendMany share core/fanout's. It is the engine's API (core/app
-// stands on it): SendMany on one side, Send being SendMany with one
-// receiver; NewReceiver and ServeMany on the other, Serve being
-// ServeMany stopped after its first session, with one question per
-// offer (Offer), answered by AcceptSession/DeclineSession, or by
-// Accept/Decline for the oldest; and a stream of Events.
+// Package transfer owns what both ends of a Ferry transfer share once
+// its connection is secure: the errors a session ends with and their
+// kinds, the limits every peer must respect, the link (reading messages
+// in the order core/wire's protocol table allows, the silence allowed,
+// the peer's abort), the emitter that delivers events in order, the
+// progress meter and the BLAKE3 hasher's use, and the checks of an
+// offer's paths (ValidateEntries). The two sessions stand on it, each in
+// a package of its own: core/send (Send, SendMany: the sender's
+// offer, the files it streams, several receivers at once) and
+// core/receive (NewReceiver, Serve, ServeMany, ServeConn: the
+// receiver's handshakes and guess budget, its answer, the files it
+// places, several senders at once). Neither session imports the other;
+// this package imports neither. The messages themselves, their bytes
+// and the table of who sends what when are core/wire's; placing files
+// on disk is core/place's, the guess budget core/guess's, the BLAKE3
+// hasher core/filehash's, dialing a receiver and binding a port
+// core/dial's, the progress meter core/progress's, and the reads that
+// the sessions of one SendMany share core/fanout's. The exported
+// helpers beyond the sentinel errors, the limits and Listen (Link,
+// Emitter, Meter, ...) are for the two session packages only; a front
+// end uses neither them nor this package, but core/app.
+//
+// This doc states what both ends promise, together; each session's
+// package doc adds what is its own.
 //
 // # Promises
 //
@@ -128,45 +138,6 @@
 // Receiver (every Serve, ServeMany and ServeConn counted); the receiver's
 // own events and every event of a sender carry 0.
 //
-// # Sources
-//
-// A sender reads what it sends through io/fs: an Item with FS set is read
-// from that file system (a browser's picked files, a phone app's content
-// URIs, an in-memory tree), one without from the OS disk, which is the
-// same code path over os.DirFS of the item's parent folder. Either way a
-// folder is walked with fs.WalkDir in lexical order, symlinks and special
-// files inside it are left out (only regular files and folders are
-// sent), sizes, modes and times come from fs.FileInfo, and an open file's
-// Stat is checked against the offer before and after reading it
-// (ErrSourceChanged). Files are read front to back: a resume needs no
-// seek, since the sender hashes the prefix the receiver kept before it
-// continues from there; when that hash does not match, the sender starts
-// the file over with io.Seeker where the fs.File has it, else by opening
-// it again. So a source that is only a stream (no io.Seeker, no
-// io.ReaderAt) resumes exactly as a disk file does. An item the person
-// picked is followed when it is a symlink, to a folder as to a file
-// (fs.WalkDir stats its root); Item.Name, one name, replaces its base
-// name.
-//
-// # Sinks
-//
-// A receiver writes into a folder (ReceiverConfig.Dir, everything this
-// doc says of destinations, partial files, clashes, modes and free
-// space), or, with ReceiverConfig.Sink, hands the entries to a Sink of
-// the front end's (a browser page's downloads). A sink is given only
-// what passed validateEntries, only after the offer was accepted: Folder
-// for each folder in offer order, then, for each file and text (texts
-// always, whatever SaveText says, and also in Text), File and
-// the bytes as they arrive, and Close(verified) when its end comes,
-// verified only when the BLAKE3 hash of every byte matched the sender's;
-// a sink commits a file only then, and discards it on Close(false),
-// which also comes for a file the transfer ended in. End(err) closes the
-// transfer. A sink neither resumes nor skips: the answer lists no have
-// and no resume, so the sender sends every file whole and learns nothing
-// of what the sink holds; there is no free-space check; the saved-as
-// name confirmed to the sender is the offered path. A sink's error ends
-// the transfer, and the sender is told only "cannot be written here".
-//
 // # Other connections
 //
 // Receiver.ServeConn runs one session (handshake and transfer) on a
@@ -188,118 +159,6 @@
 // senders tell a connection that asks (a page's WebSocket: Proven) when
 // its peer proved itself, so that a page server under a flood never
 // closes it.
-//
-// # Several receivers
-//
-// SendMany sends one set of items to several receivers at once: a
-// session each (its own connection and handshake, its own code or pin,
-// its own accept, its own events, tagged with the receiver's index in
-// ManyConfig.To, and its own result in ManyResult). A receiver that
-// declines, fails, dies or is slow never stops the others: a session's
-// error ends only that session, and no session waits for another longer
-// than the bounds below. Events of all sessions go to one handler, in
-// order per receiver and never concurrently.
-//
-// The files are read once for all, through core/fanout (its doc says
-// how): ManyConfig.Window bounds the chunks the sessions share (default
-// 4 MiB), a session that falls behind reads on its own, counted in
-// ManyResult.ReadAgain, and ManyStats.DiskRead counts every byte read.
-// A slow, stalled or dead receiver costs the others a bounded delay,
-// never a stall.
-//
-// So that the sessions start reading together, a session that was
-// accepted waits, sending keepalives, until every session has accepted,
-// been declined or failed, for at most ManyConfig.Gather (default 10 s):
-// a person who is slow to accept delays the others by that much at most,
-// and is then sent the files all the same, read again for it where the
-// others are past them.
-//
-// Memory: each session costs what a Send costs (its secure stream's
-// buffers and one chunk) and the window is shared: a sender to four
-// receivers peaked at about 18 MiB RSS where one to one receiver peaked
-// at about 11 MiB (benches/multi-rss.sh), inside the 32 MiB budget.
-//
-// # Several senders
-//
-// A Receiver with ReceiverConfig.MaxConcurrent above 1 (at most
-// MaxConcurrentLimit, 4) takes that many senders at once through
-// ServeMany, which serves until its context ends or Close: one accept
-// loop, and a session per connection through the handshake, each on a
-// goroutine ServeMany owns and waits for. A session is what Serve runs
-// for its one transfer: its own handshake (its own code check or pinned
-// key), offer, question, progress and result, and its error ends only
-// it. ServeMany returns no session's outcome: each ends with its own
-// Done or Error event. Every event of a session carries the
-// session's id (Session on Connected, Offer, Progress, EntryDone,
-// Text, Diag, Done and Error; event.SessionOf reads it),
-// numbered from 1 in the order sessions passed their handshakes on the
-// Receiver; events of the receiver as a whole (CodeChanged, CodesHeld,
-// CodesStopped, Refused) carry none. Events of all sessions go to the
-// one handler, in order per session and never concurrently.
-//
-// A method of its own rather than Serve called concurrently: a Serve
-// returns one transfer's outcome, and its accept loop refuses the others
-// as busy; several Serves would need one accept loop between them, owned
-// by none. ServeMany owns its loop and its sessions as http.Server's
-// Serve does, and a front end reads every result from the events it
-// already handles. Serve and ServeConn are unchanged; on such a receiver
-// ServeConn's session takes one of the same places.
-//
-// Questions: several offers may wait at once. AcceptSession and
-// DeclineSession answer one session's (the Session of its Offer);
-// Accept and Decline answer the oldest open one, so a front end that
-// asks one question at a time still works.
-//
-// Busy: beyond MaxConcurrent, a connection is refused as busy, before
-// its handshake (or after it, when the last place was taken meanwhile),
-// and the sender is told how many transfers run: a secure.BusyError
-// (secure.RefuseBusyWith), which wraps secure.ErrBusy.
-//
-// Codes: a code the receiver picked lets in one sender. The first
-// handshake that proves it uses it up, and the next is picked and
-// announced at once (CodeUsed), while that sender's transfer runs: the
-// next sender types the next code, and whoever overheard the old one
-// gets no offer in beside the real sender. A handshake that proved the
-// code is through and is cut by nothing; one that began under it but
-// guesses after another proved it is refused unchecked (as a wrong code,
-// or busy when every place is taken), and a sender who types it later is
-// checked against the new code, a wrong code counted as any other. A
-// code fixed in ReceiverConfig.Code serves every sender who types it
-// (scripts, classrooms). Wrong codes count against the code and the
-// guess budget as ever, whichever session's handshake they come in (the
-// budget's lock and the Receiver's make the count exact however many
-// run). Names: a sender that claims the name of a sender in progress
-// here, with another key, is flagged in its own session (SameName, after
-// its Connected; its Offer's SameNameAs names the others' fingerprints),
-// since two offers from "Ann's phone" would both pass for Ann's.
-//
-// Names: a name is claimed when a file is placed, by the link (or
-// rename) that places it, so two sessions offering photo.jpg into one
-// folder end as photo.jpg and "photo (1).jpg", whichever is placed
-// first; with Overwrite the last placed wins, and its EntryDone says
-// Replaced. Partial files are named per sender as for one transfer, so
-// those of different senders never mix and each resumes its own; a
-// session that needs a partial file another session is writing (the
-// same sender sending the same file twice at once) writes a spare one
-// instead, removed if it fails. The partial folder is removed, when
-// empty, by the last session out.
-//
-// Free space: an offer is checked against the free space less what the
-// transfers already accepted will still write (their bytes, less their
-// partial files, less what they wrote so far), and checked again the
-// same way when it is accepted, so that two offers accepted at once
-// cannot both count the same free bytes; the later is refused as "not
-// enough space" before any byte is sent.
-//
-// Sharing: sessions share nothing on their path but the disk and the
-// CPU. Each has its own connection, buffers, hash and file; no lock is
-// held across a read or a write, so a slow or stalled sender holds
-// nothing the others need (tested: one sender throttled to 1 MiB/s and
-// held part way while two others finish). Memory is a session's per
-// session (its secure stream's buffers, one chunk buffer, one hash
-// state): a receiver taking four 1 GiB senders at once peaked at about
-// 10.2 MiB RSS, where one taking a 4 GiB sender peaked at 7.2 MiB
-// (benches/concur-rss.sh), inside the issue's 48 MiB.
 //
 // # Decisions where the design brief was silent
 //

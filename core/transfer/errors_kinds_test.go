@@ -14,22 +14,22 @@ import (
 // TestAbortCodeOfKind: each sentinel with a wire code travels as it, and
 // comes out of the peer's abort as the same sentinel.
 func TestAbortCodeOfKind(t *testing.T) {
-	for _, a := range abortCodes {
-		err := fmt.Errorf("doing it: %w", a.sentinel)
-		if c := codeOf(err); c != a.code {
-			t.Errorf("codeOf(%v) = %d, want %d", err, c, a.code)
+	for _, a := range AbortCodes {
+		err := fmt.Errorf("doing it: %w", a.Sentinel)
+		if c := CodeOf(err); c != a.Code {
+			t.Errorf("codeOf(%v) = %d, want %d", err, c, a.Code)
 		}
-		back := peerAbortError("peer", wire.Abort{Code: a.code, Reason: "because"})
-		if !errors.Is(back, a.sentinel) || kindOf(back) != a.kind {
-			t.Errorf("abort code %d: %v, kind %q, want %v", a.code, back, kindOf(back), a.sentinel)
+		back := PeerAbortError("peer", wire.Abort{Code: a.Code, Reason: "because"})
+		if !errors.Is(back, a.Sentinel) || KindOf(back) != a.Kind {
+			t.Errorf("abort code %d: %v, kind %q, want %v", a.Code, back, KindOf(back), a.Sentinel)
 		}
 	}
 	for _, err := range []error{errors.New("disk on fire"), secure.ErrWrongCode, secure.ErrAuth} {
-		if c := codeOf(err); c != wire.CodeInternal {
+		if c := CodeOf(err); c != wire.CodeInternal {
 			t.Errorf("codeOf(%v) = %d, want internal", err, c)
 		}
 	}
-	if back := peerAbortError("peer", wire.Abort{Code: 200, Reason: "?"}); !errors.Is(back, errPeerFailed) {
+	if back := PeerAbortError("peer", wire.Abort{Code: 200, Reason: "?"}); !errors.Is(back, ErrPeerFailed) {
 		t.Errorf("unknown code: %v", back)
 	}
 }
@@ -42,14 +42,14 @@ func TestAbortCodeTwoSentinels(t *testing.T) {
 		fmt.Errorf("%w: %w", ErrTimeout, ErrCancelled),
 		errors.Join(ErrRefusedPath, ErrProtocol, ErrNoSpace),
 	} {
-		first := codeOf(err)
+		first := CodeOf(err)
 		for range 500 {
-			if c := codeOf(err); c != first {
+			if c := CodeOf(err); c != first {
 				t.Fatalf("codeOf(%v) gave %d, then %d", err, first, c)
 			}
 		}
 	}
-	if c := codeOf(fmt.Errorf("%w: %w", ErrTimeout, ErrCancelled)); c != wire.CodeCancelled {
+	if c := CodeOf(fmt.Errorf("%w: %w", ErrTimeout, ErrCancelled)); c != wire.CodeCancelled {
 		t.Errorf("a cancel whose cause is a timeout travels as %d, want cancelled", c)
 	}
 }
@@ -59,7 +59,7 @@ func TestAbortCodeTwoSentinels(t *testing.T) {
 // protocol violation (there is no code for a version).
 func TestAbortCodeOtherVersion(t *testing.T) {
 	err := fmt.Errorf("peer speaks transfer protocol 9: %w: %w", secure.ErrIncompatibleVersion, ErrProtocol)
-	if k, c := kindOf(err), codeOf(err); k != errkind.Incompatible || c != wire.CodeProtocol {
+	if k, c := KindOf(err), CodeOf(err); k != errkind.Incompatible || c != wire.CodeProtocol {
 		t.Errorf("kind %q, code %d", k, c)
 	}
 }
@@ -79,7 +79,7 @@ func TestReasonOfCancel(t *testing.T) {
 	} {
 		ctx, cancel := context.WithCancelCause(t.Context())
 		cancel(tc.cause)
-		if got := reasonOf(ctx, cancelError(ctx)); got != tc.want {
+		if got := ReasonOf(ctx, CancelError(ctx)); got != tc.want {
 			t.Errorf("cancelled with %v: reason %q, want %q", tc.cause, got, tc.want)
 		}
 	}
@@ -95,11 +95,11 @@ func TestAbortOfEveryCode(t *testing.T) {
 		if err != nil {
 			t.Fatalf("code %d: %v", c, err)
 		}
-		want, ok := codeSentinels[m.Code]
+		want, ok := CodeSentinels[m.Code]
 		if !ok {
-			want = errPeerFailed
+			want = ErrPeerFailed
 		}
-		if err := peerAbortError("peer", m); !errors.Is(err, want) {
+		if err := PeerAbortError("peer", m); !errors.Is(err, want) {
 			t.Errorf("code %d: %v does not wrap %v", c, err, want)
 		}
 	}

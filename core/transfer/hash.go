@@ -11,16 +11,16 @@ import (
 	"github.com/ferry-project/ferry/core/place"
 )
 
-// hasher is the BLAKE3-256 of a file as it streams (core/filehash).
-type hasher = filehash.Hasher
+// Hasher is the BLAKE3-256 of a file as it streams (core/filehash).
+type Hasher = filehash.Hasher
 
-func newHasher() *hasher { return filehash.New() }
+func NewHasher() *Hasher { return filehash.New() }
 
-// hashPrefix feeds the first n bytes of p, under the destination d, into
+// HashPrefix feeds the first n bytes of p, under the destination d, into
 // h, reading through buf. Only the hashing is timed (as HashRecv): the
 // receiver has no disk read stage, and this runs before the stream, not
 // in it.
-func hashPrefix(ctx context.Context, d *place.Dest, p string, n int64, h *hasher, buf []byte, t *diag.Timers) error {
+func HashPrefix(ctx context.Context, d *place.Dest, p string, n int64, h *Hasher, buf []byte, t *diag.Timers) error {
 	f, err := d.Open(p)
 	if err != nil {
 		return fmt.Errorf("opening %q: %w", p, err)
@@ -28,7 +28,7 @@ func hashPrefix(ctx context.Context, d *place.Dest, p string, n int64, h *hasher
 	defer f.Close()
 	for n > 0 {
 		if err := ctx.Err(); err != nil {
-			return cancelError(ctx)
+			return CancelError(ctx)
 		}
 		m := int(min(n, int64(len(buf))))
 		if _, err := io.ReadFull(f, buf[:m]); err != nil {

@@ -41,14 +41,14 @@ var osRules = []osRule{
 func Listen(addr string) (net.Listener, error) {
 	ln, err := dial.Listen(addr)
 	if err != nil {
-		return nil, withKind(fmt.Errorf("listening on %s: %w", addr, err))
+		return nil, WithKind(fmt.Errorf("listening on %s: %w", addr, err))
 	}
 	return ln, nil
 }
 
-// withKind returns err with the kind of the operating system's or the
+// WithKind returns err with the kind of the operating system's or the
 // network's error it wraps, if any; err as it is otherwise.
-func withKind(err error) error {
+func WithKind(err error) error {
 	if err == nil {
 		return nil
 	}
@@ -60,8 +60,8 @@ func withKind(err error) error {
 	return err
 }
 
-// kindOf is err's kind, the engine's rules included.
-func kindOf(err error) errkind.Kind { return errkind.Of(withKind(err)) }
+// KindOf is err's kind, the engine's rules included.
+func KindOf(err error) errkind.Kind { return errkind.Of(WithKind(err)) }
 
 func is(targets ...error) func(error) bool {
 	return func(err error) bool {

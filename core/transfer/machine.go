@@ -2,12 +2,12 @@ package transfer
 
 import "net"
 
-// sameMachine reports whether a connection from local to remote stays on
+// SameMachine reports whether a connection from local to remote stays on
 // this machine: the remote is a loopback address or the local one. The
 // verdict then knows both ends share its cores. Two network namespaces
 // of one machine look like two machines here, which errs the safe way:
 // the verdict judges each end by its own figures.
-func sameMachine(local, remote net.Addr) bool {
+func SameMachine(local, remote net.Addr) bool {
 	l, lok := local.(*net.TCPAddr)
 	r, rok := remote.(*net.TCPAddr)
 	if !lok || !rok {

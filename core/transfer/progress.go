@@ -8,47 +8,47 @@ import (
 	"github.com/ferry-project/ferry/core/progress"
 )
 
-// emitter delivers events to the front end's handler, one at a time: a
+// Emitter delivers events to the front end's handler, one at a time: a
 // transfer's reading and writing goroutines both report, and a handler is
 // never called concurrently with itself.
 //
 // A receiver's session has an emitter of its own (forSession), which
 // stamps each event with the session's id and hands it to the
 // receiver's: so sessions that run at once never overlap either.
-type emitter struct {
+type Emitter struct {
 	mu sync.Mutex
-	f  func(event.Event)
+	F  func(event.Event)
 
-	up      *emitter // a session's: where its stamped events go
+	up      *Emitter // a session's: where its stamped events go
 	session int
 }
 
-// forSession is the emitter of the receiver's session id.
-func (e *emitter) forSession(id int) *emitter { return &emitter{up: e, session: id} }
+// ForSession is the emitter of the receiver's session id.
+func (e *Emitter) ForSession(id int) *Emitter { return &Emitter{up: e, session: id} }
 
-func (e *emitter) emit(ev event.Event) {
+func (e *Emitter) Emit(ev event.Event) {
 	if e != nil && e.up != nil {
-		e.up.emit(event.InSession(ev, e.session))
+		e.up.Emit(event.InSession(ev, e.session))
 		return
 	}
-	if e == nil || e.f == nil {
+	if e == nil || e.F == nil {
 		return
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.f(ev)
+	e.F(ev)
 }
 
-// meter is a session's count of the bytes it moved (core/progress).
-type meter = progress.Meter
+// Meter is a session's count of the bytes it moved (core/progress).
+type Meter = progress.Meter
 
-func newMeter(ev *emitter, t *diag.Timers, diagEnd string, total int64, entries int) *meter {
-	return progress.New(ev.emit, t, diagEnd, total, entries)
+func NewMeter(ev *Emitter, t *diag.Timers, diagEnd string, total int64, entries int) *Meter {
+	return progress.New(ev.Emit, t, diagEnd, total, entries)
 }
 
-// diagEnd is the meter's diagEnd for end: end with diagnostics on, ""
+// DiagEnd is the meter's diagEnd for end: end with diagnostics on, ""
 // off.
-func diagEnd(on bool, end string) string {
+func DiagEnd(on bool, end string) string {
 	if on {
 		return end
 	}

@@ -18,6 +18,6 @@ type stream interface {
 	NetConn() net.Conn
 }
 
-// maxChunk is the size of the data chunks this end sends: the largest the
+// MaxChunk is the size of the data chunks this end sends: the largest the
 // protocol allows.
-const maxChunk = wire.MaxData
+const MaxChunk = wire.MaxData

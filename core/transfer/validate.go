@@ -9,12 +9,12 @@ import (
 	"github.com/ferry-project/ferry/core/place"
 )
 
-// validateEntries checks a whole manifest before anything is written:
+// ValidateEntries checks a whole manifest before anything is written:
 // every path safe, every parent offered earlier as a folder, and no two
 // entries the same path under place.Folding. The folding holds on every
 // target, case-sensitive or not, so that an offer that works once works
 // everywhere and no two entries can land on one file.
-func validateEntries(entries []event.Entry) error {
+func ValidateEntries(entries []event.Entry) error {
 	// A set of the keys' hashes, not of the keys: the largest offer has
 	// 100,000 of them, and a key is a string of its own for every path
 	// with a capital (a set of them held 5 MiB, the hashes hold 1). The

@@ -20,7 +20,10 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/receive"
+	"github.com/ferry-project/ferry/core/send"
 	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
 )
@@ -65,8 +68,8 @@ func TestPageServerFairUnderFlood(t *testing.T) {
 	const code = "975312"
 	dest := t.TempDir()
 	offered := make(chan struct{}, 1)
-	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dest, Code: code, Listener: m, Identity: testid.New(t),
-		Name: "desk", Policy: transfer.Ask, Timeout: 30 * time.Second, OnEvent: func(ev event.Event) {
+	r, err := receive.NewReceiver(receive.ReceiverConfig{Dir: dest, Code: code, Listener: m, Identity: testid.New(t),
+		Name: "desk", Policy: receive.Ask, Timeout: 30 * time.Second, OnEvent: func(ev event.Event) {
 			if _, ok := ev.(event.Offer); ok {
 				offered <- struct{}{}
 			}
@@ -123,7 +126,7 @@ func TestPageServerFairUnderFlood(t *testing.T) {
 	parent, name := tree(t)
 	sent := make(chan error, 1)
 	go func() {
-		_, err := transfer.Send(ctx, transfer.SendConfig{Addrs: []string{addr}, Code: code, Identity: testid.New(t), Name: "phone",
+		_, err := send.Send(ctx, send.SendConfig{Addrs: []string{addr}, Code: code, Identity: testid.New(t), Name: "phone",
 			Items: []transfer.Item{{Path: filepath.Join(parent, name)}}, Timeout: 30 * time.Second,
 			Dialer: func(ctx context.Context, _ string) (net.Conn, error) { return wsFrom(ctx, addr, 9) }})
 		sent <- err
@@ -267,7 +270,7 @@ func TestPageServerFairToPhones(t *testing.T) {
 	parent, name := tree(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	_, err := transfer.Send(ctx, transfer.SendConfig{Addrs: []string{addr}, Code: "246810", Identity: testid.New(t), Name: "phone",
+	_, err := send.Send(ctx, send.SendConfig{Addrs: []string{addr}, Code: "246810", Identity: testid.New(t), Name: "phone",
 		Items: []transfer.Item{{Path: filepath.Join(parent, name)}}, Timeout: 20 * time.Second,
 		Dialer: func(ctx context.Context, _ string) (net.Conn, error) { return wsFrom(ctx, addr, 3) }})
 	if err != nil {

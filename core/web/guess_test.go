@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/receive"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/send"
 	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
 )
@@ -87,7 +89,7 @@ func toPage(t *testing.T, m *Mux, code string) (<-chan error, <-chan event.Unpro
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		_, err := transfer.Send(ctx, transfer.SendConfig{Listener: m, Code: code, Identity: testid.New(t), Name: "desk",
+		_, err := send.Send(ctx, send.SendConfig{Listener: m, Code: code, Identity: testid.New(t), Name: "desk",
 			Items: []transfer.Item{{Path: filepath.Join(parent, name)}}, Timeout: 10 * time.Second,
 			OnEvent: func(ev event.Event) {
 				if u, ok := ev.(event.Unproven); ok {
@@ -101,7 +103,7 @@ func toPage(t *testing.T, m *Mux, code string) (<-chan error, <-chan event.Unpro
 
 // TestPageGuessesCounted: a connection that reaches message 3 and hangs
 // up without proving the code counts as a wrong guess, even though it
-// never says so; after transfer.MaxListenerGuesses of them the desktop
+// never says so; after send.MaxListenerGuesses of them the desktop
 // stops. Connections that end before message 3 tested nothing and are
 // not counted.
 func TestPageGuessesCounted(t *testing.T) {
@@ -121,8 +123,8 @@ func TestPageGuessesCounted(t *testing.T) {
 			t.Fatalf("guess %s tested %v offline", g, right)
 		}
 		u := <-unproven
-		if !u.Guessed || u.Wrong != i+1 || u.Allowed != transfer.MaxListenerGuesses {
-			t.Fatalf("guess %d: %+v, want counted as %d of %d", i+1, u, i+1, transfer.MaxListenerGuesses)
+		if !u.Guessed || u.Wrong != i+1 || u.Allowed != send.MaxListenerGuesses {
+			t.Fatalf("guess %d: %+v, want counted as %d of %d", i+1, u, i+1, send.MaxListenerGuesses)
 		}
 	}
 	select {
@@ -142,7 +144,7 @@ func TestPageProvesAfterGuesses(t *testing.T) {
 	m, addr := startMux(t, Config{Name: "desk", ToBrowser: true})
 	const code = "135791357913"
 	done, unproven := toPage(t, m, code)
-	for i := range transfer.MaxListenerGuesses - 1 {
+	for i := range send.MaxListenerGuesses - 1 {
 		offlineGuesser(t, addr, "99999999999"+string(rune('0'+i)))
 		if u := <-unproven; u.Wrong != i+1 {
 			t.Fatalf("guess %d: %+v", i+1, u)
@@ -155,8 +157,8 @@ func TestPageProvesAfterGuesses(t *testing.T) {
 		t.Fatal(err)
 	}
 	dest := t.TempDir()
-	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dest, NoListen: true, Code: code, Identity: testid.New(t),
-		Name: "page", Policy: transfer.AcceptAll})
+	r, err := receive.NewReceiver(receive.ReceiverConfig{Dir: dest, NoListen: true, Code: code, Identity: testid.New(t),
+		Name: "page", Policy: receive.AcceptAll})
 	if err != nil {
 		t.Fatal(err)
 	}

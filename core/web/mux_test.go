@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/receive"
 	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
 )
@@ -21,8 +22,8 @@ import (
 func TestMuxAsReceiverListener(t *testing.T) {
 	m, addr := startMux(t, Config{Name: "desk"})
 	dest := t.TempDir()
-	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dest, Code: "246810", Listener: m, Identity: testid.New(t),
-		Name: "desk", Policy: transfer.AcceptAll, Timeout: 10 * time.Second})
+	r, err := receive.NewReceiver(receive.ReceiverConfig{Dir: dest, Code: "246810", Listener: m, Identity: testid.New(t),
+		Name: "desk", Policy: receive.AcceptAll, Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,14 +38,14 @@ func TestMuxAsReceiverListener(t *testing.T) {
 			_, err := r.Serve(context.Background())
 			done <- err
 		}()
-		if err := send(t, addr, "246810", []transfer.Item{{Path: src}}, dial); err != nil {
+		if err := sendTo(t, addr, "246810", []transfer.Item{{Path: src}}, dial); err != nil {
 			t.Fatalf("transfer %d: send: %v", i, err)
 		}
 		if err := <-done; err != nil {
 			t.Fatalf("transfer %d: serve: %v", i, err)
 		}
 	}
-	if _, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dest, Identity: testid.New(t), Listener: struct{ net.Listener }{m}}); err == nil {
+	if _, err := receive.NewReceiver(receive.ReceiverConfig{Dir: dest, Identity: testid.New(t), Listener: struct{ net.Listener }{m}}); err == nil {
 		t.Error("a listener without SetDeadline was taken")
 	}
 	r.Close()

@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/receive"
+	"github.com/ferry-project/ferry/core/send"
 	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
 )
@@ -202,8 +204,8 @@ func TestWasmSendsUnderNode(t *testing.T) {
 	id := testid.New(t)
 	var mu sync.Mutex
 	var peers []string
-	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dest, Code: "424242", Listener: m, Identity: id,
-		Name: "desk", Policy: transfer.AcceptAll, Timeout: 10 * time.Second, OnEvent: func(ev event.Event) {
+	r, err := receive.NewReceiver(receive.ReceiverConfig{Dir: dest, Code: "424242", Listener: m, Identity: id,
+		Name: "desk", Policy: receive.AcceptAll, Timeout: 10 * time.Second, OnEvent: func(ev event.Event) {
 			if c, ok := ev.(event.Connected); ok {
 				mu.Lock()
 				peers = append(peers, c.PeerName)
@@ -291,7 +293,7 @@ func TestWasmReceivesUnderNode(t *testing.T) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		_, err = transfer.Send(ctx, transfer.SendConfig{Addrs: []string{"page"}, Code: "515151", Identity: testid.New(t), Name: "desk",
+		_, err = send.Send(ctx, send.SendConfig{Addrs: []string{"page"}, Code: "515151", Identity: testid.New(t), Name: "desk",
 			Items:  []transfer.Item{{Path: filepath.Join(src, "photos")}},
 			Dialer: func(context.Context, string) (net.Conn, error) { return nc, nil }, Timeout: 10 * time.Second})
 		sent <- err

@@ -19,7 +19,10 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/ferry-project/ferry/core/receive"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/send"
 	"github.com/ferry-project/ferry/core/testkit"
 	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
@@ -245,8 +248,8 @@ func sameTree(t *testing.T, a, b string) {
 func receiver(t *testing.T, m *Mux, code string) (string, <-chan error) {
 	t.Helper()
 	dir := t.TempDir()
-	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dir, Code: code, Listener: m, Identity: testid.New(t),
-		Name: "desk", Policy: transfer.AcceptAll, Timeout: 10 * time.Second})
+	r, err := receive.NewReceiver(receive.ReceiverConfig{Dir: dir, Code: code, Listener: m, Identity: testid.New(t),
+		Name: "desk", Policy: receive.AcceptAll, Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,10 +276,10 @@ func wsDialer(addr, origin string) func(ctx context.Context, _ string) (net.Conn
 	}
 }
 
-func send(t *testing.T, addr, code string, items []transfer.Item, dial func(context.Context, string) (net.Conn, error)) error {
+func sendTo(t *testing.T, addr, code string, items []transfer.Item, dial func(context.Context, string) (net.Conn, error)) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	_, err := transfer.Send(ctx, transfer.SendConfig{Addrs: []string{addr}, Code: code, Identity: testid.New(t), Name: "sender",
+	_, err := send.Send(ctx, send.SendConfig{Addrs: []string{addr}, Code: code, Identity: testid.New(t), Name: "sender",
 		Items: items, Dialer: dial, Timeout: 10 * time.Second})
 	return err
 }
@@ -288,11 +291,11 @@ func TestWebSocketCarriesTransfer(t *testing.T) {
 	dest, done := receiver(t, m, "246810")
 	parent, name := tree(t)
 
-	err := send(t, addr, "111111", []transfer.Item{{Path: filepath.Join(parent, name)}}, wsDialer(addr, "http://"+addr))
+	err := sendTo(t, addr, "111111", []transfer.Item{{Path: filepath.Join(parent, name)}}, wsDialer(addr, "http://"+addr))
 	if !errors.Is(err, secure.ErrWrongCode) {
 		t.Fatalf("wrong code over the WebSocket: %v, want ErrWrongCode", err)
 	}
-	if err := send(t, addr, "246810", []transfer.Item{{Path: filepath.Join(parent, name)}}, wsDialer(addr, "http://"+addr)); err != nil {
+	if err := sendTo(t, addr, "246810", []transfer.Item{{Path: filepath.Join(parent, name)}}, wsDialer(addr, "http://"+addr)); err != nil {
 		t.Fatalf("send over the WebSocket: %v", err)
 	}
 	if err := <-done; err != nil {
@@ -310,7 +313,7 @@ func TestFerrySendersShareThePort(t *testing.T) {
 	if resp := get(t, addr, "/", nil); resp.StatusCode != 200 {
 		t.Fatalf("page: %d", resp.StatusCode)
 	}
-	if err := send(t, addr, "135790", []transfer.Item{{Path: filepath.Join(parent, name)}}, nil); err != nil {
+	if err := sendTo(t, addr, "135790", []transfer.Item{{Path: filepath.Join(parent, name)}}, nil); err != nil {
 		t.Fatalf("TCP send through the shared port: %v", err)
 	}
 	if err := <-done; err != nil {
@@ -344,7 +347,7 @@ func TestStalledConnectionsBounded(t *testing.T) {
 	}
 	dest, done := receiver(t, m, "112233")
 	parent, name := tree(t)
-	if err := send(t, addr, "112233", []transfer.Item{{Path: filepath.Join(parent, name)}}, nil); err != nil {
+	if err := sendTo(t, addr, "112233", []transfer.Item{{Path: filepath.Join(parent, name)}}, nil); err != nil {
 		t.Fatalf("send with stalled connections: %v", err)
 	}
 	<-done

@@ -1,7 +1,33 @@
 package wire
 
+import "encoding/binary"
+
+// The messages of this file: each one's type, its row of the protocol
+// table (register) and, on its constant, its body as the package doc
+// words the others.
+const (
+	// MsgAbort: both: the transfer ends here, with a code and a reason.
+	//
+	//	11 abort      both code u8, reason string (≤512)
+	MsgAbort Type = 11
+	// MsgKeepalive: both: still here.
+	//
+	//	12 keepalive  both empty
+	MsgKeepalive Type = 12
+)
+
+var (
+	abortRow     = msgSpec{"abort", 1 + binary.MaxVarintLen64 + maxReason, byEither, EveryPhase}
+	keepaliveRow = msgSpec{"keepalive", 0, byEither, EveryPhase}
+)
+
+func init() {
+	messages[MsgAbort] = &abortRow
+	messages[MsgKeepalive] = &keepaliveRow
+}
+
 // AbortCode is the wire form of why a transfer ended early. Which error
-// travels as which code is core/transfer's (its errors.go: abortCodes);
+// travels as which code is core/transfer's (its errors.go: AbortCodes);
 // the values are the wire's.
 type AbortCode uint8
 

@@ -6,6 +6,26 @@ import (
 	"github.com/ferry-project/ferry/core/app/event"
 )
 
+// The messages of this file: each one's type, its row of the protocol
+// table (register) and, on its constant, its body as the package doc
+// words the others.
+const (
+	// MsgAnswer: R→S: accepted, with per-entry answers.
+	//
+	//	3  answer     R→S  count uvarint, count × {index uvarint, action u8,
+	//	                   then for action 2 only: offset uvarint, hash};
+	//	                   ≤5 MiB
+	MsgAnswer Type = 3
+)
+
+var (
+	answerRow = msgSpec{"answer", maxAnswerBytes, byReceiver, PhAnswer}
+)
+
+func init() {
+	messages[MsgAnswer] = &answerRow
+}
+
 // Action is the receiver's answer for one file entry. Entries not listed
 // in an answer are taken whole.
 type Action uint8

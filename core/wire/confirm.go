@@ -1,10 +1,30 @@
 package wire
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/ferry-project/ferry/core/app/event"
 )
+
+// The messages of this file: each one's type, its row of the protocol
+// table (register) and, on its constant, its body as the package doc
+// words the others.
+const (
+	// MsgConfirm: R→S: an entry is verified and in place.
+	//
+	//	8  confirm    R→S  index uvarint, outcome u8 (event.Outcome), saved-as
+	//	                   string
+	MsgConfirm Type = 8
+)
+
+var (
+	confirmRow = msgSpec{"confirm", binary.MaxVarintLen64 + 1 + binary.MaxVarintLen64 + MaxPathBytes, byReceiver, PhConfirms}
+)
+
+func init() {
+	messages[MsgConfirm] = &confirmRow
+}
 
 // Confirm: the receiver verified an entry and put it in place, as
 // SavedAs (relative to its destination; empty for a text not saved).

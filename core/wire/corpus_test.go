@@ -62,24 +62,30 @@ func seedCorpus() map[string]map[string][]byte {
 			"out-of-order": Matches{Indexes: []int{4, 1}}.Encode(),
 			"twice":        Matches{Indexes: []int{2, 2}}.Encode(),
 		},
-		"FuzzMessage": {
-			"hashes":    Frame(MsgHashes, Hashes{Items: []HashItem{{Index: 1}, {Index: 2}, {Index: 4}}}.Encode()),
-			"matches":   Frame(MsgMatches, Matches{Indexes: []int{2}}.Encode()),
-			"hello":     Frame(MsgHello, Hello{Version: Version, Name: "phone"}.Encode()),
-			"begin":     Frame(MsgBegin, Begin{Index: 3, Offset: 1 << 33}.Encode()),
-			"end":       Frame(MsgEnd, End{Index: 3}.Encode()),
-			"skip":      Frame(MsgSkip, Skip{Index: 9}.Encode()),
-			"confirm":   Frame(MsgConfirm, Confirm{Index: 1, Outcome: event.Resumed, SavedAs: "a (1).txt"}.Encode()),
-			"done":      Frame(MsgDone, Done{Wall: time.Second}.Encode()),
-			"abort":     Frame(MsgAbort, Abort{Code: CodeCancelled, Reason: "stop"}.Encode()),
-			"keepalive": Frame(MsgKeepalive, nil),
-			"data":      Frame(MsgData, []byte("chunk")),
-			"offer":     Frame(MsgOffer, Offer{Version: Version, Name: "box", Total: 3, Entries: []event.Entry{{Path: "a", Kind: event.KindFile, Size: 3}}}.Encode()),
-			"answer":    Frame(MsgAnswer, Answer{Items: []AnswerItem{{Index: 1, Action: ActHave, Offset: 3}}}.Encode()),
-			"finish":    Frame(MsgFinish, nil),
-			"too-big":   {byte(MsgData), 0xff, 0xff, 0xff, 0xff},
-		},
+		"FuzzMessage": messageSeeds,
 	}
+}
+
+// messageSeeds is FuzzMessage's corpus: a message of every type of the
+// protocol table, framed, by its name in the table, and the framings
+// that must fail. Keyed by every row: TestProtocolTable fails when a
+// row has no seed here.
+var messageSeeds = map[string][]byte{
+	"hashes":    Frame(MsgHashes, Hashes{Items: []HashItem{{Index: 1}, {Index: 2}, {Index: 4}}}.Encode()),
+	"matches":   Frame(MsgMatches, Matches{Indexes: []int{2}}.Encode()),
+	"hello":     Frame(MsgHello, Hello{Version: Version, Name: "phone"}.Encode()),
+	"begin":     Frame(MsgBegin, Begin{Index: 3, Offset: 1 << 33}.Encode()),
+	"end":       Frame(MsgEnd, End{Index: 3}.Encode()),
+	"skip":      Frame(MsgSkip, Skip{Index: 9}.Encode()),
+	"confirm":   Frame(MsgConfirm, Confirm{Index: 1, Outcome: event.Resumed, SavedAs: "a (1).txt"}.Encode()),
+	"done":      Frame(MsgDone, Done{Wall: time.Second}.Encode()),
+	"abort":     Frame(MsgAbort, Abort{Code: CodeCancelled, Reason: "stop"}.Encode()),
+	"keepalive": Frame(MsgKeepalive, nil),
+	"data":      Frame(MsgData, []byte("chunk")),
+	"offer":     Frame(MsgOffer, Offer{Version: Version, Name: "box", Total: 3, Entries: []event.Entry{{Path: "a", Kind: event.KindFile, Size: 3}}}.Encode()),
+	"answer":    Frame(MsgAnswer, Answer{Items: []AnswerItem{{Index: 1, Action: ActHave, Offset: 3}}}.Encode()),
+	"finish":    Frame(MsgFinish, nil),
+	"too-big":   {byte(MsgData), 0xff, 0xff, 0xff, 0xff},
 }
 
 // messageDecoders decodes the body of each message type of the protocol

@@ -8,6 +8,27 @@ import (
 	"github.com/ferry-project/ferry/core/diag"
 )
 
+// The messages of this file: each one's type, its row of the protocol
+// table (register) and, on its constant, its body as the package doc
+// words the others.
+const (
+	// MsgDone: R→S: everything confirmed; receiver's stage split.
+	//
+	//	10 done       R→S  wall ns uvarint, count uvarint (≤32),
+	//	                   count × {ns, bytes, calls uvarint}: diag.Split,
+	//	                   CPU used ns uvarint, CPU waited ns uvarint, cores
+	//	                   uvarint (≤65,536; 0: not measured): diag.CPU
+	MsgDone Type = 10
+)
+
+var (
+	doneRow = msgSpec{"done", 512, byReceiver, PhConfirms}
+)
+
+func init() {
+	messages[MsgDone] = &doneRow
+}
+
 // Done ends a successful transfer: the receiver's stage split, the
 // wall time it covers and its process's CPU use over that time, for the
 // sender's verdict.

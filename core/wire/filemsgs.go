@@ -1,6 +1,52 @@
 package wire
 
-import "fmt"
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// The messages of this file: each one's type, its row of the protocol
+// table (register) and, on its constant, its body as the package doc
+// words the others.
+const (
+	// MsgBegin: S→R: the next file's bytes follow.
+	//
+	//	4  begin      S→R  index uvarint, offset uvarint
+	MsgBegin Type = 4
+	// MsgData: S→R: a chunk of the current file.
+	//
+	//	5  data       S→R  1..262,076 bytes of the current entry (a
+	//	                   constant of this version, not a buffer size)
+	MsgData Type = 5
+	// MsgEnd: S→R: the current file is complete, with its hash.
+	//
+	//	6  end        S→R  index uvarint, hash
+	MsgEnd Type = 6
+	// MsgSkip: S→R: an entry the receiver already has.
+	//
+	//	7  skip       S→R  index uvarint
+	MsgSkip Type = 7
+	// MsgFinish: S→R: nothing more to send.
+	//
+	//	9  finish     S→R  empty
+	MsgFinish Type = 9
+)
+
+var (
+	beginRow  = msgSpec{"begin", 2 * binary.MaxVarintLen64, bySender, PhEntries}
+	dataRow   = msgSpec{"data", MaxData, bySender, PhEntry}
+	endRow    = msgSpec{"end", binary.MaxVarintLen64 + HashLen, bySender, PhEntry}
+	skipRow   = msgSpec{"skip", binary.MaxVarintLen64, bySender, PhEntries}
+	finishRow = msgSpec{"finish", 0, bySender, PhEntries}
+)
+
+func init() {
+	messages[MsgBegin] = &beginRow
+	messages[MsgData] = &dataRow
+	messages[MsgEnd] = &endRow
+	messages[MsgSkip] = &skipRow
+	messages[MsgFinish] = &finishRow
+}
 
 // Begin starts an entry's bytes: Offset is where they start (0, or a
 // resume offset the sender verified). Data chunks of Size-Offset bytes in

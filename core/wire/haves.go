@@ -2,6 +2,31 @@ package wire
 
 import "fmt"
 
+// The messages of this file: each one's type, its row of the protocol
+// table (register) and, on its constant, its body as the package doc
+// words the others.
+const (
+	// MsgHashes: S→R: the sender's hashes of the files the receiver has at their size.
+	//
+	//	13 hashes     S→R  count uvarint, count × {index uvarint, hash};
+	//	                   ≤4 MiB
+	MsgHashes Type = 13
+	// MsgMatches: R→S: which of those hashes matched the receiver's files.
+	//
+	//	14 matches    R→S  count uvarint, count × index uvarint; ≤512 KiB
+	MsgMatches Type = 14
+)
+
+var (
+	hashesRow  = msgSpec{"hashes", maxHashesBytes, bySender, PhHashes}
+	matchesRow = msgSpec{"matches", maxMatchesBytes, byReceiver, PhMatches}
+)
+
+func init() {
+	messages[MsgHashes] = &hashesRow
+	messages[MsgMatches] = &matchesRow
+}
+
 // Hashes is the sender's BLAKE3-256 of its own copy of every file the
 // answer said the receiver has at the same size (ActHave), in the
 // answer's order. The receiver compares each with its own file and says

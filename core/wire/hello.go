@@ -1,10 +1,29 @@
 package wire
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/ferry-project/ferry/core/secure"
 )
+
+// The messages of this file: each one's type, its row of the protocol
+// table (register) and, on its constant, its body as the package doc
+// words the others.
+const (
+	// MsgHello: R→S, first: version, receiver's name.
+	//
+	//	1  hello      R→S  version u8 (=2), device name string (≤128)
+	MsgHello Type = 1
+)
+
+var (
+	helloRow = msgSpec{"hello", 1 + binary.MaxVarintLen64 + maxDeviceName, byReceiver, PhHello}
+)
+
+func init() {
+	messages[MsgHello] = &helloRow
+}
 
 // Hello is the receiver's first message: the protocol version it speaks
 // and its device name. The sender's first read therefore also tells it

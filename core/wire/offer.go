@@ -10,6 +10,30 @@ import (
 	"github.com/ferry-project/ferry/core/secure"
 )
 
+// The messages of this file: each one's type, its row of the protocol
+// table (register) and, on its constant, its body as the package doc
+// words the others.
+const (
+	// MsgOffer: S→R, first: the manifest.
+	//
+	//	2  offer      S→R  version u8 (=2), device name string (≤128),
+	//	                   count uvarint (≤100,000), total uvarint,
+	//	                   count × entry{kind u8 (1 file, 2 folder, 3 text),
+	//	                   path string (≤4096), size uvarint, mode uvarint
+	//	                   (permission bits only, ≤0o777), mtime seconds
+	//	                   varint, mtime nanoseconds uvarint (<1e9); 0,0 means
+	//	                   unknown}; ≤4 MiB
+	MsgOffer Type = 2
+)
+
+var (
+	offerRow = msgSpec{"offer", MaxManifestBytes, bySender, PhOffer}
+)
+
+func init() {
+	messages[MsgOffer] = &offerRow
+}
+
 // Offer is the manifest: every entry the sender proposes, in the order
 // its bytes will follow, plus the declared total.
 type Offer struct {
@@ -46,7 +70,7 @@ func (m Offer) Encode() []byte {
 
 // DecodeOffer checks the manifest's structure: counts, sizes, kinds,
 // totals. Whether its paths are safe to write is the receiving
-// session's (core/transfer's validateEntries).
+// session's (core/transfer's ValidateEntries).
 func DecodeOffer(b []byte) (Offer, error) {
 	d := dec{b: b}
 	m := Offer{Version: d.u8(), Name: d.str(maxDeviceName)}

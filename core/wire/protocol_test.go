@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -17,67 +19,103 @@ import (
 // the two in which nothing is due; parseHeader refuses what
 // the table does not know.
 func TestProtocolTable(t *testing.T) {
-	seeds := seedCorpus()["FuzzMessage"]
-	src, err := os.ReadFile("protocol.go")
-	if err != nil {
-		t.Fatal(err)
+	for _, p := range tableProblems(t) {
+		t.Error(p)
 	}
 	known := 0
+	for i := range 256 {
+		if _, ok := Type(i).spec(); ok {
+			known++
+		}
+	}
+	if known != 14 {
+		t.Errorf("the table has %d messages; protocol version %d has 14", known, Version)
+	}
+}
+
+// tableProblems checks every row of the table against the tests that
+// must walk it and against its type's comment, and returns what it
+// found wrong.
+func tableProblems(t *testing.T) []string {
+	t.Helper()
+	seeds := seedCorpus()["FuzzMessage"]
+	src := sources(t)
+	var problems []string
+	errorf := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 	var taken Phase
 	for i := range 256 {
 		typ := Type(i)
 		spec, ok := typ.spec()
 		if !ok {
 			if _, _, err := parseHeader([]byte{byte(i), 0, 0, 0, 0}); !errors.Is(err, ErrProtocol) {
-				t.Errorf("type %d is not in the table but its header passes: %v", i, err)
+				errorf("type %d is not in the table but its header passes: %v", i, err)
 			}
 			continue
 		}
-		known++
 		if _, ok := messageDecoders[typ]; !ok {
-			t.Errorf("%v has no decoder in FuzzMessage (messageDecoders)", typ)
+			errorf("%v has no decoder in FuzzMessage (messageDecoders)", typ)
 		}
 		seed, ok := seeds[spec.name]
 		if !ok {
-			t.Errorf("%v has no seed in the FuzzMessage corpus", typ)
+			errorf("%v has no seed in the FuzzMessage corpus", typ)
 		} else if len(seed) < HeaderLen || Type(seed[0]) != typ {
-			t.Errorf("the %q seed is not a %v message", spec.name, typ)
+			errorf("the %q seed is not a %v message", spec.name, typ)
 		}
-		if !regexp.MustCompile(fmt.Sprintf(`(?m)^//\t%d +%s +`, i, regexp.QuoteMeta(spec.name))).Match(src) {
-			t.Errorf("%v has no line in the package doc's list of messages (protocol.go)", typ)
+		if !regexp.MustCompile(fmt.Sprintf(`(?m)^\t//\t%d +%s +`, i, regexp.QuoteMeta(spec.name))).Match(src) {
+			errorf("%v has no line of the package doc's list on its type constant", typ)
 		}
 		if spec.max < 0 || spec.in == 0 || spec.from == 0 {
-			t.Errorf("%v: incomplete row %+v", typ, spec)
+			errorf("%v: incomplete row %+v", typ, spec)
 		}
 		if spec.from&bySender != 0 && spec.in&receiverPhases == 0 ||
 			spec.from&byReceiver != 0 && spec.in&senderPhases == 0 {
-			t.Errorf("%v: no state of the reading end takes it", typ)
+			errorf("%v: no state of the reading end takes it", typ)
 		}
 		if spec.from == bySender && spec.in&senderPhases != 0 ||
 			spec.from == byReceiver && spec.in&receiverPhases != 0 {
-			t.Errorf("%v: a state of the end that sends it takes it", typ)
+			errorf("%v: a state of the end that sends it takes it", typ)
 		}
 		if typ != MsgAbort && typ != MsgKeepalive {
 			taken |= spec.in
 		}
 		if typ.String() != spec.name {
-			t.Errorf("%v is named %q in the table", typ, spec.name)
+			errorf("%v is named %q in the table", typ, spec.name)
 		}
-	}
-	if known != 14 {
-		t.Errorf("the table has %d messages; protocol version %d has 14", known, Version)
 	}
 	// Only deciding and closed are states in which nothing is due.
 	if want := EveryPhase &^ (PhDecide | PhClosed); taken != want {
-		t.Errorf("states that take no message: %b", want&^taken)
+		errorf("states that take no message: %b", want&^taken)
 	}
 	// The data limit is the wire's, not a buffer's: 4 × 65,519 bytes.
 	if _, n, err := parseHeader([]byte{byte(MsgData), 0, 0x03, 0xFF, 0xBC}); err != nil || n != 262076 {
-		t.Errorf("a data chunk of 262,076 bytes: got %d, %v", n, err)
+		errorf("a data chunk of 262,076 bytes: got %d, %v", n, err)
 	}
 	if _, _, err := parseHeader([]byte{byte(MsgData), 0, 0x03, 0xFF, 0xBD}); !errors.Is(err, ErrProtocol) {
-		t.Errorf("a data chunk of 262,077 bytes passed: %v", err)
+		errorf("a data chunk of 262,077 bytes passed: %v", err)
 	}
+	return problems
+}
+
+// sources is the text of the package's files but its tests: where each
+// message's line must be.
+func sources(t *testing.T) []byte {
+	t.Helper()
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []byte
+	for _, n := range names {
+		if strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, b...)
+	}
+	return all
 }
 
 func TestParseHeaderBoundaries(t *testing.T) {

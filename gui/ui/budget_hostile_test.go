@@ -12,9 +12,9 @@ import (
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/send"
 	"github.com/ferry-project/ferry/core/testkit"
 	"github.com/ferry-project/ferry/core/testkit/testid"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // The app keeps one receiver (the Node's) across transfers and the
@@ -51,7 +51,7 @@ func TestOneBudgetAcrossReceivers(t *testing.T) {
 		}
 		for i := range 8 {
 			clock.Add(time.Minute)
-			_, err := transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addr}, Code: fmt.Sprintf("%06d", 500000+10*round+i),
+			_, err := send.Send(t.Context(), send.SendConfig{Addrs: []string{addr}, Code: fmt.Sprintf("%06d", 500000+10*round+i),
 				Identity: id, Name: "Guesser", Items: []event.Item{{Text: "x"}}})
 			switch {
 			case errors.Is(err, secure.ErrCodesHeld):

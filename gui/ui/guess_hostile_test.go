@@ -10,8 +10,8 @@ import (
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/send"
 	"github.com/ferry-project/ferry/core/testkit/testid"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // guess sends one wrong code to addr, again and again while the receiver
@@ -19,7 +19,7 @@ import (
 func guess(t *testing.T, addr string, id *secure.Identity, n int) error {
 	t.Helper()
 	for {
-		_, err := transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addr}, Code: fmt.Sprintf("%06d", 500000+n), Identity: id,
+		_, err := send.Send(t.Context(), send.SendConfig{Addrs: []string{addr}, Code: fmt.Sprintf("%06d", 500000+n), Identity: id,
 			Name: "Guesser", Items: []event.Item{{Text: "x"}}})
 		if !errors.Is(err, secure.ErrCodesHeld) {
 			return err
@@ -64,7 +64,7 @@ func TestReceiveStopsTakingCodes(t *testing.T) {
 			t.Errorf("stopped notice %q", v.codesText.Text)
 		}
 	})
-	_, err := transfer.Send(t.Context(), transfer.SendConfig{Addrs: []string{addr}, Code: stopped, Identity: id, Items: []event.Item{{Text: "x"}}})
+	_, err := send.Send(t.Context(), send.SendConfig{Addrs: []string{addr}, Code: stopped, Identity: id, Items: []event.Item{{Text: "x"}}})
 	if !errors.Is(err, secure.ErrCodesHeld) {
 		t.Fatalf("the shown code while stopped: %v, want ErrCodesHeld", err)
 	}

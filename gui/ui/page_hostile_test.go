@@ -17,8 +17,8 @@ import (
 
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/app/nearby"
+	"github.com/ferry-project/ferry/core/receive"
 	"github.com/ferry-project/ferry/core/testkit/testid"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // pageClient does what the page does in a phone's browser, from Go: it
@@ -56,8 +56,8 @@ func pageClient(t *testing.T, link, dir string) (event.Summary, error) {
 		return event.Summary{}, err
 	}
 	conn := websocket.NetConn(context.Background(), ws, websocket.MessageBinary)
-	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dir, Code: l.Code, Identity: testid.New(t),
-		Name: "Browser on Android", NoListen: true, Policy: transfer.AcceptAll})
+	r, err := receive.NewReceiver(receive.ReceiverConfig{Dir: dir, Code: l.Code, Identity: testid.New(t),
+		Name: "Browser on Android", NoListen: true, Policy: receive.AcceptAll})
 	if err != nil {
 		conn.Close()
 		return event.Summary{}, err

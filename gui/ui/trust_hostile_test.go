@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/ferry-project/ferry/core/app/stores"
+	"github.com/ferry-project/ferry/core/receive"
 	"github.com/ferry-project/ferry/core/testkit/testid"
-	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // impostor is a receiver on 127.0.0.1 with a key of its own that
@@ -18,7 +18,7 @@ import (
 // receiver does that (its pins are its trust store's), so it is the
 // engine's receiver, served on a goroutine the test owns.
 type impostor struct {
-	r   *transfer.Receiver
+	r   *receive.Receiver
 	dir string
 }
 
@@ -26,8 +26,8 @@ func startImpostor(t *testing.T) *impostor {
 	t.Helper()
 	p := &impostor{dir: t.TempDir()}
 	var err error
-	p.r, err = transfer.NewReceiver(transfer.ReceiverConfig{
-		Dir: p.dir, Listen: "127.0.0.1:0", Identity: testid.New(t), Name: "Peer box", Policy: transfer.AcceptAll,
+	p.r, err = receive.NewReceiver(receive.ReceiverConfig{
+		Dir: p.dir, Listen: "127.0.0.1:0", Identity: testid.New(t), Name: "Peer box", Policy: receive.AcceptAll,
 		Paired: func([]byte) bool { return true }, // welcomes anyone
 	})
 	if err != nil {

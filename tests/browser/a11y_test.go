@@ -16,7 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/receive"
 	"github.com/ferry-project/ferry/core/web"
 )
 
@@ -87,8 +87,8 @@ func axOf(t *testing.T, b *Browser, tree []*accessibility.Node, sel string) *acc
 func TestPageAccessibility(t *testing.T) {
 	b := Start(t)
 	mux, id := pageServer(t, false)
-	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: t.TempDir(), Name: "Ana's laptop", Identity: id,
-		Listener: mux, Code: "246810", Policy: transfer.AcceptAll})
+	r, err := receive.NewReceiver(receive.ReceiverConfig{Dir: t.TempDir(), Name: "Ana's laptop", Identity: id,
+		Listener: mux, Code: "246810", Policy: receive.AcceptAll})
 	must(t, err)
 	t.Cleanup(func() { r.Close() })
 	served := make(chan error, 1)
@@ -212,8 +212,8 @@ func TestPageDrop(t *testing.T) {
 	b := Start(t)
 	mux, id := pageServer(t, false)
 	dest := t.TempDir()
-	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dest, Name: "Ana's laptop", Identity: id,
-		Listener: mux, Code: "246810", Policy: transfer.Ask})
+	r, err := receive.NewReceiver(receive.ReceiverConfig{Dir: dest, Name: "Ana's laptop", Identity: id,
+		Listener: mux, Code: "246810", Policy: receive.Ask})
 	must(t, err)
 	t.Cleanup(func() { r.Close() })
 	served := make(chan error, 1)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/receive"
 	"github.com/ferry-project/ferry/core/testkit"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/web"
@@ -75,8 +76,8 @@ func TestPageSendsLarge(t *testing.T) {
 	b := Start(t)
 	mux, id := pageServer(t, false)
 	sink := &zeroSink{}
-	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Sink: sink, Name: "Ana's laptop", Identity: id,
-		Listener: mux, Code: "246810", Policy: transfer.AcceptAll})
+	r, err := receive.NewReceiver(receive.ReceiverConfig{Sink: sink, Name: "Ana's laptop", Identity: id,
+		Listener: mux, Code: "246810", Policy: receive.AcceptAll})
 	must(t, err)
 	t.Cleanup(func() { r.Close() })
 	served := make(chan error, 1)

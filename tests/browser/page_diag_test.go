@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/receive"
 	"github.com/ferry-project/ferry/core/testkit"
-	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/web"
 )
 
@@ -21,8 +21,8 @@ func TestPageDiag(t *testing.T) {
 	b := Start(t)
 	mux, id := pageServer(t, false)
 	sink := &zeroSink{}
-	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Sink: sink, Name: "Ana's laptop", Identity: id,
-		Listener: mux, Code: "246810", Policy: transfer.AcceptAll, Diag: true})
+	r, err := receive.NewReceiver(receive.ReceiverConfig{Sink: sink, Name: "Ana's laptop", Identity: id,
+		Listener: mux, Code: "246810", Policy: receive.AcceptAll, Diag: true})
 	must(t, err)
 	t.Cleanup(func() { r.Close() })
 	served := make(chan error, 1)

@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/receive"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/send"
 	"github.com/ferry-project/ferry/core/testkit/testid"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/web"
@@ -69,9 +71,9 @@ func TestPageSends(t *testing.T) {
 	offered := make(chan struct{}, 1)
 	midway, resume := make(chan struct{}), make(chan struct{})
 	var once sync.Once
-	var r *transfer.Receiver
-	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dest, Name: "Ana's laptop", Identity: id,
-		Listener: mux, Code: "246810", Policy: transfer.Ask,
+	var r *receive.Receiver
+	r, err := receive.NewReceiver(receive.ReceiverConfig{Dir: dest, Name: "Ana's laptop", Identity: id,
+		Listener: mux, Code: "246810", Policy: receive.Ask,
 		OnEvent: func(ev event.Event) {
 			switch e := ev.(type) {
 			case event.Offer:
@@ -142,8 +144,8 @@ func TestPageSends(t *testing.T) {
 func TestPageWrongCode(t *testing.T) {
 	b := Start(t)
 	mux, id := pageServer(t, false)
-	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: t.TempDir(), Name: "Ana's laptop", Identity: id,
-		Listener: mux, Code: "246810", Policy: transfer.AcceptAll})
+	r, err := receive.NewReceiver(receive.ReceiverConfig{Dir: t.TempDir(), Name: "Ana's laptop", Identity: id,
+		Listener: mux, Code: "246810", Policy: receive.AcceptAll})
 	must(t, err)
 	t.Cleanup(func() { r.Close() })
 	go r.Serve(context.Background())
@@ -168,8 +170,8 @@ func TestPageWrongCode(t *testing.T) {
 func TestPageOtherFingerprint(t *testing.T) {
 	b := Start(t)
 	mux, id := pageServer(t, false)
-	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: t.TempDir(), Name: "Ana's laptop", Identity: id,
-		Listener: mux, Code: "246810", Policy: transfer.AcceptAll})
+	r, err := receive.NewReceiver(receive.ReceiverConfig{Dir: t.TempDir(), Name: "Ana's laptop", Identity: id,
+		Listener: mux, Code: "246810", Policy: receive.AcceptAll})
 	must(t, err)
 	t.Cleanup(func() { r.Close() })
 	served := make(chan error, 1)
@@ -235,7 +237,7 @@ func pageReceives(t *testing.T, host, words string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go func() {
-		_, err := transfer.Send(ctx, transfer.SendConfig{Addrs: []string{"page"}, Code: "246810", Identity: id,
+		_, err := send.Send(ctx, send.SendConfig{Addrs: []string{"page"}, Code: "246810", Identity: id,
 			Name: "Ana's laptop", Items: items,
 			Dialer: func(ctx context.Context, _ string) (net.Conn, error) { return mux.Accept() },
 			OnEvent: func(ev event.Event) {
@@ -303,8 +305,8 @@ func TestPageResumes(t *testing.T) {
 	dest := t.TempDir()
 	halfway := make(chan struct{})
 	var once sync.Once
-	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dest, Name: "Ana's laptop", Identity: id,
-		Listener: mux, Code: "246810", Policy: transfer.AcceptAll,
+	r, err := receive.NewReceiver(receive.ReceiverConfig{Dir: dest, Name: "Ana's laptop", Identity: id,
+		Listener: mux, Code: "246810", Policy: receive.AcceptAll,
 		OnEvent: func(ev event.Event) {
 			if p, ok := ev.(event.Progress); ok && p.Done >= 4<<20 {
 				once.Do(func() { close(halfway) })

@@ -49,7 +49,9 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/benches"
+	"github.com/ferry-project/ferry/core/receive"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/send"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/web"
 	"github.com/ferry-project/ferry/gui/page"
@@ -726,8 +728,8 @@ func inprocessReceiver(dst, c string) (string, func() error, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	r, err := transfer.NewReceiver(transfer.ReceiverConfig{Dir: dst, Name: "Bench desktop", Identity: id,
-		Listener: mux, Code: c, Policy: transfer.AcceptAll})
+	r, err := receive.NewReceiver(receive.ReceiverConfig{Dir: dst, Name: "Bench desktop", Identity: id,
+		Listener: mux, Code: c, Policy: receive.AcceptAll})
 	if err != nil {
 		mux.Close()
 		return "", nil, err
@@ -754,7 +756,7 @@ func inprocessSender(src, c string) (string, func() error, error) {
 	}
 	sent := make(chan error, 1)
 	go func() {
-		_, err := transfer.Send(context.Background(), transfer.SendConfig{Addrs: []string{"page"}, Code: c, Identity: id,
+		_, err := send.Send(context.Background(), send.SendConfig{Addrs: []string{"page"}, Code: c, Identity: id,
 			Name: "Bench desktop", Items: []transfer.Item{{Path: src}},
 			Dialer: func(ctx context.Context, _ string) (net.Conn, error) { return mux.Accept() }})
 		sent <- err

@@ -20,8 +20,9 @@ import (
 
 	"github.com/ferry-project/ferry/benches"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/receive"
 	"github.com/ferry-project/ferry/core/secure"
-	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/send"
 )
 
 func main() {
@@ -36,9 +37,9 @@ func main() {
 	var err error
 	switch os.Args[1] {
 	case "receive":
-		err = receive(os.Args[2:])
+		err = runReceive(os.Args[2:])
 	case "send":
-		err = send(os.Args[2:])
+		err = runSend(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown mode %q", os.Args[1])
 	}
@@ -48,7 +49,7 @@ func main() {
 	}
 }
 
-func receive(args []string) error {
+func runReceive(args []string) error {
 	fs := flag.NewFlagSet("receive", flag.ExitOnError)
 	dir := fs.String("dir", "", "destination folder")
 	maxN := fs.Int("max", 1, "sessions at once (MaxConcurrent)")
@@ -64,9 +65,9 @@ func receive(args []string) error {
 	var mu sync.Mutex
 	ok, failed := 0, 0
 	var firstErr error
-	r, err := transfer.NewReceiver(transfer.ReceiverConfig{
+	r, err := receive.NewReceiver(receive.ReceiverConfig{
 		Dir: *dir, Code: *code, Listen: "127.0.0.1:0", Identity: id, Name: "concurbench",
-		Policy: transfer.AcceptAll, MaxConcurrent: *maxN,
+		Policy: receive.AcceptAll, MaxConcurrent: *maxN,
 		OnEvent: func(ev event.Event) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -104,7 +105,7 @@ func receive(args []string) error {
 	return nil
 }
 
-func send(args []string) error {
+func runSend(args []string) error {
 	fs := flag.NewFlagSet("send", flag.ExitOnError)
 	to := fs.String("to", "", "the receiver, host:port")
 	code := fs.String("code", "", "the code")
@@ -116,7 +117,7 @@ func send(args []string) error {
 	if err != nil {
 		return err
 	}
-	_, err = transfer.Send(context.Background(), transfer.SendConfig{Addrs: []string{*to}, Code: *code,
+	_, err = send.Send(context.Background(), send.SendConfig{Addrs: []string{*to}, Code: *code,
 		Identity: id, Name: "concurbench-sender", Items: []event.Item{{Path: fs.Arg(0)}}})
 	return err
 }

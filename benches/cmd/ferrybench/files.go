@@ -15,7 +15,9 @@ import (
 
 	"github.com/ferry-project/ferry/benches"
 	"github.com/ferry-project/ferry/core/diag"
+	"github.com/ferry-project/ferry/core/receive"
 	"github.com/ferry-project/ferry/core/secure"
+	"github.com/ferry-project/ferry/core/send"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
@@ -106,8 +108,8 @@ func fileRecvChild(args []string) childReport {
 	if err != nil {
 		return fail("%v", err)
 	}
-	r, err := transfer.NewReceiver(transfer.ReceiverConfig{
-		Dir: *dir, Code: code, Listen: net.JoinHostPort(*host, "0"), Identity: id, Name: "bench receiver", Policy: transfer.AcceptAll,
+	r, err := receive.NewReceiver(receive.ReceiverConfig{
+		Dir: *dir, Code: code, Listen: net.JoinHostPort(*host, "0"), Identity: id, Name: "bench receiver", Policy: receive.AcceptAll,
 	})
 	if err != nil {
 		return fail("%v", err)
@@ -133,7 +135,7 @@ func fileSendChild(args []string) childReport {
 	if err != nil {
 		return fail("%v", err)
 	}
-	sum, err := transfer.Send(context.Background(), transfer.SendConfig{
+	sum, err := send.Send(context.Background(), send.SendConfig{
 		Addrs: []string{*addr}, Code: code, Identity: id, Name: "bench sender", Items: []transfer.Item{{Path: *path}},
 	})
 	if err != nil {

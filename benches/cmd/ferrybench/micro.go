@@ -25,7 +25,7 @@ var microPackages = []struct {
 	{"./benches", ".", "one record sealed and opened (Conn.Write, Conn.Read) against the bare AEAD, both ciphers"},
 	{"./core/secure", "^BenchmarkStream", "the stream over loopback TCP in one process, with and without batching and buffering"},
 	{"./core/filehash", "^BenchmarkHash", "BLAKE3 (core/filehash's Hasher, named hasher, against lukechampine.com/blake3's Hasher)"},
-	{"./core/transfer", "^BenchmarkOffer", "the manifest codec"},
+	{"./core/receive", "^BenchmarkOffer", "the manifest codec"},
 }
 
 // benchLine is one result line of go test -bench.

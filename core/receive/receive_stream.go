@@ -1,0 +1,178 @@
+package receive
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"time"
+
+	"github.com/ferry-project/ferry/core/transfer"
+	"github.com/ferry-project/ferry/core/wire"
+)
+
+// Confirmations are flushed lazily: the sender never waits for one (it
+// needs them all only at the end, and done, flushed at once, comes after
+// the last), so with many small files a flush per file would make a
+// socket write per file. They go out once confirmBatch of them wait, or
+// confirmDelay after the oldest, or with any other message; the delay
+// only bounds how late the sender's EntryDone events are.
+const (
+	confirmBatch = 128
+	confirmDelay = 100 * time.Millisecond
+)
+
+// writeLoop writes what the session queues. A confirmation waits as said
+// above; anything else is flushed, with whatever waits before it, as soon
+// as the queue runs dry. A keepalive goes out whenever nothing was
+// flushed for keepaliveAfter (also while the person decides, so the
+// sender keeps waiting): every flush restarts that timer, so no silence
+// is longer than the interval plus the scheduler's delay. Closing out
+// ends the stream.
+func (s *rsession) writeLoop(hello []byte) {
+	defer close(s.writerDone)
+	nc := s.Conn.NetConn()
+	every := transfer.KeepaliveAfter(s.Timeout)
+	quiet := time.NewTimer(every)
+	defer quiet.Stop()
+	lazy := time.NewTimer(confirmDelay)
+	lazy.Stop()
+	defer lazy.Stop()
+	var (
+		waiting int  // confirmations written but not flushed
+		urgent  bool // another message written but not flushed
+	)
+	flush := func() error {
+		waiting, urgent = 0, false
+		lazy.Stop()
+		// A timer that fired meanwhile is discarded by Reset (Go 1.23
+		// timers), so no keepalive follows a flush at once.
+		quiet.Reset(every)
+		return s.Conn.Flush()
+	}
+	write := func(b []byte) error {
+		nc.SetWriteDeadline(time.Now().Add(s.Timeout))
+		_, err := s.Conn.Write(b)
+		return err
+	}
+	err := write(hello)
+	if err == nil {
+		err = flush()
+	}
+	for err == nil {
+		select {
+		case b, ok := <-s.out:
+			if !ok {
+				nc.SetWriteDeadline(time.Now().Add(s.Timeout))
+				if err := s.Conn.CloseWrite(); err != nil {
+					s.writerErr = fmt.Errorf("closing the stream: %w", transfer.NetError(err))
+				}
+				return
+			}
+			if err = write(b); err != nil {
+				break
+			}
+			if wire.Type(b[0]) == wire.MsgConfirm { // b is a frame: its type comes first
+				if waiting++; waiting == 1 {
+					lazy.Reset(confirmDelay)
+				}
+			} else {
+				urgent = true
+			}
+			if (urgent && len(s.out) == 0) || waiting >= confirmBatch {
+				err = flush()
+			}
+		case <-lazy.C:
+			if waiting > 0 {
+				err = flush()
+			}
+		case <-quiet.C:
+			if err = write(wire.Frame(wire.MsgKeepalive, nil)); err == nil {
+				err = flush()
+			}
+		}
+	}
+	s.writerErr = fmt.Errorf("sending: %w", transfer.NetError(err))
+	for range s.out {
+	}
+}
+
+func (s *rsession) send(t wire.Type, body []byte) { s.out <- wire.Frame(t, body) }
+
+// arm sets the read deadline for the next message.
+func (s *rsession) arm(ctx context.Context) error {
+	s.Conn.NetConn().SetReadDeadline(time.Now().Add(s.Timeout))
+	if ctx.Err() != nil { // cancelled before the deadline was set: the AfterFunc's deadline is lost
+		return transfer.CancelError(ctx)
+	}
+	return nil
+}
+
+// next reads the next message, for state ph: the one the peek goroutine
+// read while the person decided, if any, else through readMsg.
+func (s *rsession) next(ctx context.Context, ph wire.Phase) (transfer.Msg, error) {
+	if s.peeked != nil {
+		p := <-s.peeked
+		s.peeked = nil
+		if p.err != nil {
+			return transfer.Msg{}, p.err
+		}
+		return p.m, s.Expect(p.m, ph)
+	}
+	return s.ReadMsg(ph, func() error { return s.arm(ctx) })
+}
+
+// peek reads, while the person decides, until the sender says something
+// other than keepalive (its first entry, or an abort), and hands it over.
+// What it read is checked against the state of the one who takes it.
+func (s *rsession) peek(ctx context.Context) {
+	defer close(s.peekDone)
+	m, err := s.ReadMsg(wire.EveryPhase, func() error {
+		if ctx.Err() != nil {
+			return transfer.CancelError(ctx)
+		}
+		s.Conn.NetConn().SetReadDeadline(time.Now().Add(s.Timeout))
+		return nil
+	})
+	s.peeked <- peeked{m: m, err: err}
+}
+
+// drain reads until the sender's end of stream (it may still send
+// keepalives), bounded by the timeout.
+func (s *rsession) drain(ctx context.Context) {
+	s.ReadMsg(wire.PhClosed, func() error { return s.arm(ctx) })
+}
+
+// maxLinger bounds the bytes linger discards: what the sender had in
+// flight when it read the abort, socket buffers' worth, not a stream.
+const maxLinger = 64 << 20
+
+// linger, after this end sent an abort and its end of stream, reads and
+// discards what the sender still sends until it closes, for at most
+// min(timeout, maxAbortGrace). Closing at once with the sender's bytes
+// unread would make the kernel reset the connection, and a reset throws
+// away whatever of the abort was not yet sent: the sender would report a
+// lost connection instead of the reason. core/secure's reject does the
+// same for a rejection.
+func (s *rsession) linger(nc net.Conn) {
+	if s.peekDone != nil {
+		// The peek goroutine may be blocked in a read of its own: stop it
+		// first, so that no two reads share the socket.
+		nc.SetReadDeadline(time.Now())
+		<-s.peekDone
+		s.peekDone = nil
+	}
+	end := time.Now().Add(min(s.Timeout, transfer.MaxAbortGrace))
+	buf := make([]byte, 32<<10)
+	for left := maxLinger; left > 0; {
+		// Set at every read: a cancellation's AfterFunc may move the
+		// deadline to now at any time, which must not cut the grace short.
+		nc.SetReadDeadline(end)
+		n, err := nc.Read(buf)
+		left -= n
+		if err != nil && (!errors.Is(err, os.ErrDeadlineExceeded) || !time.Now().Before(end)) {
+			return
+		}
+	}
+}

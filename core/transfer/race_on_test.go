@@ -1,7 +1,0 @@
-//go:build race
-
-package transfer
-
-// raceEnabled shrinks the largest tests under the race detector, which
-// slows every memory access by an order of magnitude.
-const raceEnabled = true
