@@ -15,7 +15,7 @@
 // on disk is core/place's, the guess budget core/guess's, the BLAKE3
 // hasher core/filehash's, dialing a receiver and binding a port
 // core/dial's, the progress meter core/progress's, and the reads that
-// the sessions of one SendMany share core/fanout's. The exported
+// the sessions of one send.SendMany share core/fanout's. The exported
 // helpers beyond the sentinel errors, the limits and Listen (Link,
 // Emitter, Meter, ...) are for the two session packages only; a front
 // end uses neither them nor this package, but core/app.
@@ -85,7 +85,7 @@
 //   - event.CodeChanged (receiver): the code a sender must type changed
 //     (CodeRetired after too many wrong codes, CodeUsed after a
 //     transfer made with a code the receiver picked, CodeRenewed by
-//     Receiver.NewCode).
+//     receive.Receiver.NewCode).
 //   - event.CodesHeld (receiver): after too many wrong codes the
 //     receiver checks none before Until; a sender that tries sooner,
 //     with any code, is told secure.ErrCodesHeld and may try again
@@ -98,7 +98,7 @@
 //     (core/guess's Digits). Emitted as a Receiver first serves with
 //     such a code, and whenever a code of another length follows.
 //   - event.CodesStopped (receiver): the guess budget is spent. No code
-//     is checked until a person asks for a new one (Receiver.NewCode) or
+//     is checked until a person asks for a new one (receive.Receiver.NewCode) or
 //     starts the receiver by hand (guess.Config.ByPerson); every sender
 //     with a code is told secure.ErrCodesHeld. Paired senders are still
 //     served. Emitted by the wrong code that spends the budget, and, for
@@ -119,9 +119,9 @@
 //     reported. The engine sets Reason, Addr, Dropped, Err and, for
 //     NotTrusted, PeerFingerprint and PeerKey; it leaves the words to
 //     core/app.
-//   - event.Unproven (sender on SendConfig.Listener): a connection ended
+//   - event.Unproven (sender on send.SendConfig.Listener): a connection ended
 //     before its peer proved the code, and Send waits for the next (see
-//     SendConfig.Listener for what counts as a guess). At Allowed, Send
+//     send.SendConfig.Listener for what counts as a guess). At Allowed, Send
 //     stops with ErrCodesStopped.
 //   - event.Diag, every few seconds when diagnostics are on: this end's
 //     stage split over the last interval.
@@ -140,22 +140,22 @@
 //
 // # Other connections
 //
-// Receiver.ServeConn runs one session (handshake and transfer) on a
+// receive.Receiver.ServeConn runs one session (handshake and transfer) on a
 // connection accepted or opened elsewhere, such as a browser's WebSocket
 // wrapped as a net.Conn, under the same code, attempt limit and guess
 // budget as Serve, refused as busy while another session or Serve runs
 // (with MaxConcurrent above 1: while as many sessions run).
-// ReceiverConfig.Listener gives Serve such connections among its own
+// receive.ReceiverConfig.Listener gives Serve such connections among its own
 // (core/web's Mux is one that merges them with TCP), and
-// ReceiverConfig.NoListen makes a receiver that binds nothing. A sender
+// receive.ReceiverConfig.NoListen makes a receiver that binds nothing. A sender
 // on a connection it did not dial (a desktop sending to a page that
-// connected to it) returns that connection from SendConfig.Dialer: the
+// connected to it) returns that connection from send.SendConfig.Dialer: the
 // sender is always the handshake's initiator. A sender that serves a
-// page anyone on the network can load sets SendConfig.Listener instead:
+// page anyone on the network can load sets send.SendConfig.Listener instead:
 // then the peer cannot be trusted to report a wrong code, so every
 // connection that got message 3 and did not answer with a record under
 // the code counts as a wrong guess, and Send stops after
-// MaxListenerGuesses (Unproven events, ErrCodesStopped). Receivers and
+// send.MaxListenerGuesses (Unproven events, ErrCodesStopped). Receivers and
 // senders tell a connection that asks (a page's WebSocket: Proven) when
 // its peer proved itself, so that a page server under a flood never
 // closes it.
@@ -268,9 +268,9 @@
 //     Receiver can Serve again afterwards. ServeMany, on a Receiver
 //     with MaxConcurrent above 1, runs several transfers at once and
 //     refuses as busy only beyond them (see Several senders).
-//   - Paired devices. A sender with SendConfig.PeerKey (the receiver's
+//   - Paired devices. A sender with send.SendConfig.PeerKey (the receiver's
 //     pinned key) sends without a code; the receiver serves it if
-//     ReceiverConfig.Paired says it pinned the sender's key, and keeps
+//     receive.ReceiverConfig.Paired says it pinned the sender's key, and keeps
 //     showing its code for every other sender meanwhile (core/secure's
 //     package doc has the handshake). Refusals are secure.ErrNotPaired or
 //     secure.ErrKeyChanged on the sender and never count as wrong codes.
@@ -291,7 +291,7 @@
 //     (core/guess: a Budget that every Receiver of the device shares,
 //     kept across restarts and processes by a guess.Store): in each
 //     block of 12, 6 checked at once, then one after each of a doubling
-//     wait, then none until a person acts (Receiver.NewCode, or a start
+//     wait, then none until a person acts (receive.Receiver.NewCode, or a start
 //     by hand: guess.Config.ByPerson), which lifts the stop and resets
 //     nothing; the codes a receiver picks grow two digits with each
 //     block (6, 8, 10: guess.Digits, told by event.CodeLonger). A guess
@@ -305,7 +305,7 @@
 //     soon as a handshake proves it (CodeChanged, CodeUsed, emitted
 //     before that session's Connected), so it lets in one sender, with
 //     one sender at a time or several (see Several senders); one fixed
-//     in ReceiverConfig.Code stays, as the person chose it.
+//     in receive.ReceiverConfig.Code stays, as the person chose it.
 //     Connected.WrongCodes counts the wrong codes since the last
 //     transfer by code, so that no front end pins a lucky guesser's key
 //     without saying so.
@@ -369,7 +369,7 @@
 // carry their kinds. The engine adds the kinds of the operating system's
 // and the network's errors (a full disk, permission, a reset or refused
 // connection, a port in use, a file gone: kinds.go) where its errors
-// leave it: in what Send, NewReceiver, Serve and ServeConn return and in
+// leave it: in what Send, receive.NewReceiver, Serve and ServeConn return and in
 // the Error event. So a front end reads any error's kind with
 // errkind.Of alone.
 //

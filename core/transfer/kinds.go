@@ -36,7 +36,7 @@ var osRules = []osRule{
 
 // Listen listens on addr (host:port) for a front end that shares the
 // port between Ferry and something else (core/web's Mux, then
-// ReceiverConfig.Listener): its error carries its kind (a port in use is
+// receive.ReceiverConfig.Listener): its error carries its kind (a port in use is
 // errkind.AddressInUse), as the receiver's own listen does.
 func Listen(addr string) (net.Listener, error) {
 	ln, err := dial.Listen(addr)

@@ -2,9 +2,9 @@ package transfer
 
 // This file holds what a session is: the errors it ends with, the
 // timing both ends keep, and link, the state and the reading both ends
-// share. The sending end is send.go's sender, the receiving end
-// receive.go's rsession; their configurations are sendconfig.go's and
-// receiverconfig.go's; the messages are core/wire's; the tests' hooks
+// share. The sending end is core/send's sender (send.go), the receiving
+// end core/receive's rsession (receive.go), each with its configuration;
+// the messages are core/wire's; the tests' hooks
 // are core/internal/testhooks's.
 
 import (
@@ -22,7 +22,7 @@ import (
 )
 
 // Sentinel errors a front end branches on. Errors returned by Send and
-// Receiver.Serve wrap one of these (or one of secure's: ErrWrongCode,
+// receive.Receiver.Serve wrap one of these (or one of secure's: ErrWrongCode,
 // ErrIncompatibleVersion, ErrTruncated, ErrConnectionLost) where one
 // applies; errors.Is finds them.
 var (
@@ -37,7 +37,7 @@ var (
 	// ErrCodesStopped is for a front end that ends its receiver on
 	// CodesStopped: the guess budget is spent and no code is checked
 	// until a person asks for a new one. Serve itself never returns it;
-	// Send on a Listener does, after MaxListenerGuesses connections
+	// Send on a Listener does, after send.MaxListenerGuesses connections
 	// that could test the code and did not prove it.
 	ErrCodesStopped = errkind.New(errkind.CodesStopped, "stopped taking codes after too many wrong ones")
 )
@@ -59,7 +59,7 @@ func KeepaliveAfter(timeout time.Duration) time.Duration { return timeout / 4 }
 // Link is what both ends of a session share: the secure connection, who
 // is at its other end, where events go, the stage timers and the
 // silence allowed; and the reading of messages, which both ends do
-// through readMsg. sender (send.go) and rsession (receive.go) each embed
+// through ReadMsg. core/send's sender and core/receive's rsession each embed
 // one.
 type Link struct {
 	Conn    stream

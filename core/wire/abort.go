@@ -18,13 +18,10 @@ const (
 
 var (
 	abortRow     = msgSpec{"abort", 1 + binary.MaxVarintLen64 + maxReason, byEither, EveryPhase}
+	_            = register(MsgAbort, &abortRow)
 	keepaliveRow = msgSpec{"keepalive", 0, byEither, EveryPhase}
+	_            = register(MsgKeepalive, &keepaliveRow)
 )
-
-func init() {
-	messages[MsgAbort] = &abortRow
-	messages[MsgKeepalive] = &keepaliveRow
-}
 
 // AbortCode is the wire form of why a transfer ended early. Which error
 // travels as which code is core/transfer's (its errors.go: AbortCodes);

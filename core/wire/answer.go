@@ -20,11 +20,8 @@ const (
 
 var (
 	answerRow = msgSpec{"answer", maxAnswerBytes, byReceiver, PhAnswer}
+	_         = register(MsgAnswer, &answerRow)
 )
-
-func init() {
-	messages[MsgAnswer] = &answerRow
-}
 
 // Action is the receiver's answer for one file entry. Entries not listed
 // in an answer are taken whole.

@@ -20,11 +20,8 @@ const (
 
 var (
 	confirmRow = msgSpec{"confirm", binary.MaxVarintLen64 + 1 + binary.MaxVarintLen64 + MaxPathBytes, byReceiver, PhConfirms}
+	_          = register(MsgConfirm, &confirmRow)
 )
-
-func init() {
-	messages[MsgConfirm] = &confirmRow
-}
 
 // Confirm: the receiver verified an entry and put it in place, as
 // SavedAs (relative to its destination; empty for a text not saved).

@@ -23,11 +23,8 @@ const (
 
 var (
 	doneRow = msgSpec{"done", 512, byReceiver, PhConfirms}
+	_       = register(MsgDone, &doneRow)
 )
-
-func init() {
-	messages[MsgDone] = &doneRow
-}
 
 // Done ends a successful transfer: the receiver's stage split, the
 // wall time it covers and its process's CPU use over that time, for the

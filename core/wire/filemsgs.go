@@ -34,19 +34,16 @@ const (
 
 var (
 	beginRow  = msgSpec{"begin", 2 * binary.MaxVarintLen64, bySender, PhEntries}
+	_         = register(MsgBegin, &beginRow)
 	dataRow   = msgSpec{"data", MaxData, bySender, PhEntry}
+	_         = register(MsgData, &dataRow)
 	endRow    = msgSpec{"end", binary.MaxVarintLen64 + HashLen, bySender, PhEntry}
+	_         = register(MsgEnd, &endRow)
 	skipRow   = msgSpec{"skip", binary.MaxVarintLen64, bySender, PhEntries}
+	_         = register(MsgSkip, &skipRow)
 	finishRow = msgSpec{"finish", 0, bySender, PhEntries}
+	_         = register(MsgFinish, &finishRow)
 )
-
-func init() {
-	messages[MsgBegin] = &beginRow
-	messages[MsgData] = &dataRow
-	messages[MsgEnd] = &endRow
-	messages[MsgSkip] = &skipRow
-	messages[MsgFinish] = &finishRow
-}
 
 // Begin starts an entry's bytes: Offset is where they start (0, or a
 // resume offset the sender verified). Data chunks of Size-Offset bytes in

@@ -19,13 +19,10 @@ const (
 
 var (
 	hashesRow  = msgSpec{"hashes", maxHashesBytes, bySender, PhHashes}
+	_          = register(MsgHashes, &hashesRow)
 	matchesRow = msgSpec{"matches", maxMatchesBytes, byReceiver, PhMatches}
+	_          = register(MsgMatches, &matchesRow)
 )
-
-func init() {
-	messages[MsgHashes] = &hashesRow
-	messages[MsgMatches] = &matchesRow
-}
 
 // Hashes is the sender's BLAKE3-256 of its own copy of every file the
 // answer said the receiver has at the same size (ActHave), in the

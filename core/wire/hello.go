@@ -19,11 +19,8 @@ const (
 
 var (
 	helloRow = msgSpec{"hello", 1 + binary.MaxVarintLen64 + maxDeviceName, byReceiver, PhHello}
+	_        = register(MsgHello, &helloRow)
 )
-
-func init() {
-	messages[MsgHello] = &helloRow
-}
 
 // Hello is the receiver's first message: the protocol version it speaks
 // and its device name. The sender's first read therefore also tells it

@@ -28,11 +28,8 @@ const (
 
 var (
 	offerRow = msgSpec{"offer", MaxManifestBytes, bySender, PhOffer}
+	_        = register(MsgOffer, &offerRow)
 )
-
-func init() {
-	messages[MsgOffer] = &offerRow
-}
 
 // Offer is the manifest: every entry the sender proposes, in the order
 // its bytes will follow, plus the declared total.
