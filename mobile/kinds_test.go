@@ -32,7 +32,7 @@ func TestKindsAreCore(t *testing.T) {
 		want string
 	}{
 		// The engine's errors as it makes them, of their kind with their
-		// words (core/transfer/kinds_test.go holds each one's kind).
+		// words (core/receive/kinds_test.go holds each one's kind).
 		{errkind.New(errkind.Busy, "receiver busy"), KindBusy},
 		{errkind.New(errkind.Incompatible, "incompatible protocol version"), "incompatible_version"},
 		{errkind.New(errkind.Damaged, "record failed authentication"), KindDamaged},

@@ -177,7 +177,7 @@ func (n *Node) begin(count int) ([]*Transfer, context.Context, error) {
 		return nil, nil, err
 	}
 	ctx, cancel := context.WithCancelCause(n.ctx)
-	stop := cancel // one for them all: core/transfer's SendMany cancels together
+	stop := cancel // one for them all: core/send's SendMany cancels together
 	ts := make([]*Transfer, count)
 	for i := range ts {
 		ts[i] = &Transfer{n: n, sending: true, cancel: stop, id: n.lastID.Add(1)}

@@ -137,7 +137,7 @@ func (b *Batch) Transfer(i int) *Transfer {
 }
 
 // Cancel cancels every receiver's transfer (as each one's Cancel does:
-// core/transfer's SendMany stops them together).
+// core/send's SendMany stops them together).
 func (b *Batch) Cancel() (err error) {
 	defer guard("cancelling", &err)
 	if len(b.ts) == 0 {

@@ -92,7 +92,7 @@ func TestHistoryTable(t *testing.T) {
 // (classify), so the history reads as the command said, the CLI's own
 // usage errors included. The engine's errors that core/app does not
 // name are errors of their kind with their words, as the engine makes
-// them (core/transfer/kinds_test.go holds each sentinel's kind).
+// them (core/receive/kinds_test.go holds each sentinel's kind).
 func TestHistoryKindsAgree(t *testing.T) {
 	for _, err := range []error{
 		app.ErrWrongCode, app.ErrCodeRetired, errkind.New(errkind.CodesHeld, "the receiver is not taking codes after too many wrong ones"), app.ErrCodesStopped,

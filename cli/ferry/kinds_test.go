@@ -52,7 +52,7 @@ func TestEveryKindWorded(t *testing.T) {
 // "incompatible"); a record that fails authentication is "damaged",
 // exit 1 (the GUI said a file arrived damaged, the CLI "failure").
 // Which engine error has which kind (secure.ErrBusy is busy, ErrAuth
-// damaged, ...) is core's to hold, in core/transfer/kinds_test.go; here
+// damaged, ...) is core's to hold, in core/receive/kinds_test.go; here
 // the CLI words an error of each of those kinds.
 func TestSettledKinds(t *testing.T) {
 	for _, tt := range []struct {

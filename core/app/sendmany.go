@@ -62,7 +62,7 @@ type Many struct {
 	stats     ManyStats
 }
 
-// Cancel cancels every receiver's transfer (core/transfer's SendMany
+// Cancel cancels every receiver's transfer (core/send's SendMany
 // cancels all of them at once; a Transfer's own Cancel does not reach
 // the engine here).
 func (m *Many) Cancel(cause error) {
@@ -87,7 +87,7 @@ func (m *Many) Wait() ([]Result, ManyStats) {
 // SendMany sends cfg.Items to every receiver in cfg.To at once, each in
 // a transfer of its own (its own handshake, accept, events, history
 // record and result); each file is read once for all of them where they
-// keep pace (core/transfer's SendMany). A receiver that declines, fails
+// keep pace (core/send's SendMany). A receiver that declines, fails
 // or is slow never stops the others. Each transfer ends, with its Done or
 // Error event, when the last of them has ended. ctx cancels them all.
 func (n *Node) SendMany(ctx context.Context, cfg ManyConfig) *Many {

@@ -19,7 +19,7 @@ func TestExplain(t *testing.T) {
 	// dial to a closed port (the engine gives the system's errors their
 	// kind where they leave it). The engine's errors that core/app does
 	// not name are errors of their kind with their words, as the engine
-	// makes them (core/transfer/kinds_test.go holds each one's kind).
+	// makes them (core/receive/kinds_test.go holds each one's kind).
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

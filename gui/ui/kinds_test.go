@@ -25,7 +25,7 @@ func TestEveryKindWorded(t *testing.T) {
 		}
 	}
 	// The record that failed authentication (the engine's ErrAuth, of
-	// kind damaged: core/transfer/kinds_test.go) is damage on the way,
+	// kind damaged: core/receive/kinds_test.go) is damage on the way,
 	// not a file whose hash did not match.
 	if p := explain(fmt.Errorf("reading: %w", errkind.New(errkind.Damaged, "record failed authentication"))); p.Headline != sentence(errkind.WordsOf(errkind.Damaged).Message) {
 		t.Errorf("ErrAuth explained as %q", p.Headline)

@@ -4,7 +4,7 @@ import "io"
 
 // Sink takes a receiver's entries somewhere that is not a folder on this
 // device's disk: a browser page streams each file into a download. The
-// engine takes one in core/transfer's ReceiverConfig.Sink, core/app in
+// engine takes one in core/receive's ReceiverConfig.Sink, core/app in
 // ReceiveFromConfig.Sink; without one a receiver writes into its folder.
 // The contract is written once, here, for both.
 //
