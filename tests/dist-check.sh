@@ -21,7 +21,7 @@ fi
 # One check at a time on a machine: two checkouts testing at once (two CI
 # runs side by side) would install and remove the same packages, and
 # dpkg's own lock turns the second away instead of waiting.
-exec 9>/run/lock/ferry-dist-check.lock
+exec 9>"${TMPDIR:-/tmp}/ferry-dist-check.lock"
 flock 9
 # Never replace a ferry someone installed on purpose: the check would then
 # remove it.
