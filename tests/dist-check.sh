@@ -18,6 +18,11 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "dist-check: needs root to install packages with dpkg" >&2
 	exit 1
 fi
+# One check at a time on a machine: two checkouts testing at once (two CI
+# runs side by side) would install and remove the same packages, and
+# dpkg's own lock turns the second away instead of waiting.
+exec 9>"${TMPDIR:-/tmp}/ferry-dist-check.lock"
+flock 9
 # Never replace a ferry someone installed on purpose: the check would then
 # remove it.
 for p in ferry ferry-gui; do

@@ -35,11 +35,8 @@ type rsession struct {
 	// this connection's code proved right (code mode), for Connected.
 	wrongCodes int
 
-	out           chan []byte   // framed messages for writeLoop
-	writerDone    chan struct{} // closed when writeLoop returns
-	writerErr     error         // set before writerDone closes
-	peeked        chan peeked   // the first message after the offer, read while the person decides
-	peekDone      chan struct{}
+	wr            writer    // the stream's writing end (writeLoop)
+	ahead         lookahead // the first message after the offer, read while the person decides
 	declineReason string
 
 	buf  []byte
@@ -97,8 +94,8 @@ func (s *rsession) run(parent context.Context) (event.Summary, error) {
 	stop := context.AfterFunc(ctx, func() { nc.SetReadDeadline(time.Now()) })
 	defer stop()
 
-	s.out = make(chan []byte, 64)
-	s.writerDone = make(chan struct{})
+	s.wr.out = make(chan []byte, 64)
+	s.wr.done = make(chan struct{})
 	go s.writeLoop(wire.Frame(wire.MsgHello, wire.Hello{Version: wire.Version, Name: s.cfg.Name}.Encode()))
 
 	// Every error of the exchange may name a file under the destination
@@ -126,14 +123,14 @@ func (s *rsession) run(parent context.Context) (event.Summary, error) {
 			case transfer.CodeOf(err) == wire.CodeInternal && transfer.NoWrite(err):
 				reason = transfer.ReasonNoWrite
 			}
-			s.out <- wire.Frame(wire.MsgAbort, wire.Abort{Code: transfer.CodeOf(err), Reason: reason}.Encode())
+			s.wr.out <- wire.Frame(wire.MsgAbort, wire.Abort{Code: transfer.CodeOf(err), Reason: reason}.Encode())
 			aborted = true
 		}
 	}
-	close(s.out)
-	<-s.writerDone
-	if err == nil && s.writerErr != nil {
-		err = s.writerErr
+	close(s.wr.out)
+	<-s.wr.done
+	if err == nil && s.wr.err != nil {
+		err = s.wr.err
 	}
 	switch {
 	case err == nil:
@@ -144,8 +141,8 @@ func (s *rsession) run(parent context.Context) (event.Summary, error) {
 		s.linger(nc)
 	}
 	s.Conn.Close()
-	if s.peekDone != nil {
-		<-s.peekDone
+	if s.ahead.done != nil {
+		<-s.ahead.done
 	}
 	s.held.release(s.rcv.shared)
 	if s.dest != nil {
@@ -200,8 +197,8 @@ func (s *rsession) exchange(ctx context.Context) error {
 	om.Entries = nil
 
 	// Decide, while a helper goroutine listens for the sender cancelling.
-	s.peeked = make(chan peeked, 1)
-	s.peekDone = make(chan struct{})
+	s.ahead.ch = make(chan peeked, 1)
+	s.ahead.done = make(chan struct{})
 	go s.peek(ctx)
 	yes, err := s.decideOffer(ctx, offer)
 	if err != nil {
@@ -394,8 +391,8 @@ func (s *rsession) decideOffer(ctx context.Context, offer event.Offer) (bool, er
 	case yes := <-decide:
 		s.declineReason = "declined by the user"
 		return yes, nil
-	case p := <-s.peeked:
-		s.peeked = nil
+	case p := <-s.ahead.ch:
+		s.ahead.ch = nil
 		if p.err != nil {
 			return false, p.err
 		}

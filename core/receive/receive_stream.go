@@ -12,6 +12,21 @@ import (
 	"github.com/ferry-project/ferry/core/wire"
 )
 
+// writer is a session's writing end: writeLoop sends what goes on out
+// and closes done once it returns, err set before.
+type writer struct {
+	out  chan []byte   // framed messages for writeLoop
+	done chan struct{} // closed when writeLoop returns
+	err  error         // set before done closes
+}
+
+// lookahead is the first message after the offer, read while the person
+// decides: it comes on ch, and done closes once the reading ends.
+type lookahead struct {
+	ch   chan peeked
+	done chan struct{}
+}
+
 // Confirmations are flushed lazily: the sender never waits for one (it
 // needs them all only at the end, and done, flushed at once, comes after
 // the last), so with many small files a flush per file would make a
@@ -31,7 +46,7 @@ const (
 // is longer than the interval plus the scheduler's delay. Closing out
 // ends the stream.
 func (s *rsession) writeLoop(hello []byte) {
-	defer close(s.writerDone)
+	defer close(s.wr.done)
 	nc := s.Conn.NetConn()
 	every := transfer.KeepaliveAfter(s.Timeout)
 	quiet := time.NewTimer(every)
@@ -62,11 +77,11 @@ func (s *rsession) writeLoop(hello []byte) {
 	}
 	for err == nil {
 		select {
-		case b, ok := <-s.out:
+		case b, ok := <-s.wr.out:
 			if !ok {
 				nc.SetWriteDeadline(time.Now().Add(s.Timeout))
 				if err := s.Conn.CloseWrite(); err != nil {
-					s.writerErr = fmt.Errorf("closing the stream: %w", transfer.NetError(err))
+					s.wr.err = fmt.Errorf("closing the stream: %w", transfer.NetError(err))
 				}
 				return
 			}
@@ -80,7 +95,7 @@ func (s *rsession) writeLoop(hello []byte) {
 			} else {
 				urgent = true
 			}
-			if (urgent && len(s.out) == 0) || waiting >= confirmBatch {
+			if (urgent && len(s.wr.out) == 0) || waiting >= confirmBatch {
 				err = flush()
 			}
 		case <-lazy.C:
@@ -93,12 +108,12 @@ func (s *rsession) writeLoop(hello []byte) {
 			}
 		}
 	}
-	s.writerErr = fmt.Errorf("sending: %w", transfer.NetError(err))
-	for range s.out {
+	s.wr.err = fmt.Errorf("sending: %w", transfer.NetError(err))
+	for range s.wr.out {
 	}
 }
 
-func (s *rsession) send(t wire.Type, body []byte) { s.out <- wire.Frame(t, body) }
+func (s *rsession) send(t wire.Type, body []byte) { s.wr.out <- wire.Frame(t, body) }
 
 // arm sets the read deadline for the next message.
 func (s *rsession) arm(ctx context.Context) error {
@@ -112,9 +127,9 @@ func (s *rsession) arm(ctx context.Context) error {
 // next reads the next message, for state ph: the one the peek goroutine
 // read while the person decided, if any, else through readMsg.
 func (s *rsession) next(ctx context.Context, ph wire.Phase) (transfer.Msg, error) {
-	if s.peeked != nil {
-		p := <-s.peeked
-		s.peeked = nil
+	if s.ahead.ch != nil {
+		p := <-s.ahead.ch
+		s.ahead.ch = nil
 		if p.err != nil {
 			return transfer.Msg{}, p.err
 		}
@@ -127,7 +142,7 @@ func (s *rsession) next(ctx context.Context, ph wire.Phase) (transfer.Msg, error
 // other than keepalive (its first entry, or an abort), and hands it over.
 // What it read is checked against the state of the one who takes it.
 func (s *rsession) peek(ctx context.Context) {
-	defer close(s.peekDone)
+	defer close(s.ahead.done)
 	m, err := s.ReadMsg(wire.EveryPhase, func() error {
 		if ctx.Err() != nil {
 			return transfer.CancelError(ctx)
@@ -135,7 +150,7 @@ func (s *rsession) peek(ctx context.Context) {
 		s.Conn.NetConn().SetReadDeadline(time.Now().Add(s.Timeout))
 		return nil
 	})
-	s.peeked <- peeked{m: m, err: err}
+	s.ahead.ch <- peeked{m: m, err: err}
 }
 
 // drain reads until the sender's end of stream (it may still send
@@ -156,12 +171,12 @@ const maxLinger = 64 << 20
 // lost connection instead of the reason. core/secure's reject does the
 // same for a rejection.
 func (s *rsession) linger(nc net.Conn) {
-	if s.peekDone != nil {
+	if s.ahead.done != nil {
 		// The peek goroutine may be blocked in a read of its own: stop it
 		// first, so that no two reads share the socket.
 		nc.SetReadDeadline(time.Now())
-		<-s.peekDone
-		s.peekDone = nil
+		<-s.ahead.done
+		s.ahead.done = nil
 	}
 	end := time.Now().Add(min(s.Timeout, transfer.MaxAbortGrace))
 	buf := make([]byte, 32<<10)
