@@ -3,7 +3,8 @@
 package app
 
 // This file holds the one way a Receiver takes senders: a run of the
-// engine's ServeMany, each of whose sessions becomes a Transfer.
+// engine's loop (ServeMany, or Serve, the same loop told to start one
+// session), each of whose sessions becomes a Transfer.
 // ReceiveMany is a run until its context ends, with up to
 // ReceiveConfig.MaxConcurrent sessions at once; Receive is a run that
 // ends with its first session, whose Transfer it returned before any
@@ -18,7 +19,7 @@ import (
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
-// many is one run of ServeMany: the transfer of each engine session, by
+// many is one run of the engine's loop: the transfer of each engine session, by
 // session id, and the goroutines that end them.
 type many struct {
 	ctx      context.Context // the run's: its sessions' transfers are under it
