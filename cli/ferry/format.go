@@ -6,35 +6,17 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/present"
 )
 
-// humanBytes renders a byte count in binary units: "512 B", "3.1 MiB",
-// "412 MiB", "1.0 GiB". Below ten units it keeps one decimal.
-func humanBytes(n int64) string {
-	if n < 1024 {
-		return fmt.Sprintf("%d B", n)
-	}
-	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
-	v := float64(n) / 1024
-	i := 0
-	// Round before choosing: 1023.9 MiB reads "1.0 GiB", 9.99 KiB "10 KiB".
-	for v >= 1023.5 && i < len(units)-1 {
-		v /= 1024
-		i++
-	}
-	if v < 9.95 {
-		return fmt.Sprintf("%.1f %s", v, units[i])
-	}
-	return fmt.Sprintf("%.0f %s", v, units[i])
-}
-
-// humanRate renders bytes per second: "110 MiB/s".
-func humanRate(bps float64) string {
-	if bps <= 0 {
-		return "0 B/s"
-	}
-	return humanBytes(int64(bps)) + "/s"
-}
+// Sizes and rates are written in binary units ("412 MiB", "110 MiB/s"),
+// as the tools beside ferry in a terminal write them; the words are
+// core/app/present's, shared with the app, which chose decimal ones.
+var (
+	humanBytes = present.Binary.Bytes
+	humanRate  = present.Binary.Rate
+	plural     = present.Plural
+)
 
 // humanDuration renders a duration for people: "850ms", "5s", "1m05s",
 // "2h03m".
@@ -50,14 +32,6 @@ func humanDuration(d time.Duration) string {
 	}
 	d = d.Round(time.Minute)
 	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
-}
-
-// plural renders "1 file", "3 files".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // describeOffer renders what an offer holds: "3 files, 1 folder and 1

@@ -94,21 +94,6 @@ func TestBarProgress(t *testing.T) {
 	}
 }
 
-func TestHumanBytes(t *testing.T) {
-	tests := []struct {
-		n    int64
-		want string
-	}{
-		{0, "0 B"}, {1023, "1023 B"}, {1024, "1.0 KiB"}, {10*1024 - 1, "10 KiB"}, {1024*mib - 1, "1.0 GiB"}, {10 * 1024, "10 KiB"},
-		{mib, "1.0 MiB"}, {412 * mib, "412 MiB"}, {1 << 30, "1.0 GiB"}, {1 << 40, "1.0 TiB"},
-	}
-	for _, tt := range tests {
-		if got := humanBytes(tt.n); got != tt.want {
-			t.Errorf("humanBytes(%d) = %q, want %q", tt.n, got, tt.want)
-		}
-	}
-}
-
 func TestHumanDuration(t *testing.T) {
 	tests := []struct {
 		d    time.Duration

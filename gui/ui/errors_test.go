@@ -72,15 +72,6 @@ func TestExplain(t *testing.T) {
 }
 
 func TestFormat(t *testing.T) {
-	bytes := map[int64]string{
-		0: "0 bytes", 1: "1 byte", 999: "999 bytes", 1000: "1.00 kB", 2500: "2.50 kB",
-		99_949: "99.9 kB", 999_949: "1.00 MB", 1_843_200_000: "1.84 GB", 1 << 62: "4.61 EB",
-	}
-	for n, want := range bytes {
-		if got := formatBytes(n); got != want {
-			t.Errorf("formatBytes(%d) = %q, want %q", n, got, want)
-		}
-	}
 	left := map[time.Duration]string{
 		0: "", 800 * time.Millisecond: "1 s left", 59 * time.Second: "59 s left",
 		150 * time.Second: "3 min left", 80 * time.Minute: "1 h 20 min left", 2 * time.Hour: "2 h left",
@@ -89,12 +80,6 @@ func TestFormat(t *testing.T) {
 		if got := formatLeft(d); got != want {
 			t.Errorf("formatLeft(%v) = %q, want %q", d, got, want)
 		}
-	}
-	if got := formatRate(48_700_000); got != "48.7 MB/s" {
-		t.Errorf("formatRate = %q", got)
-	}
-	if got := formatRate(0); got != "" {
-		t.Errorf("formatRate(0) = %q, want nothing", got)
 	}
 }
 

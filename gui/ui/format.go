@@ -4,42 +4,18 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/ferry-project/ferry/core/app/present"
 )
 
-// formatBytes renders a byte count for people: decimal units, three
-// significant digits ("4.2 MB", "640 kB", "17 bytes").
-func formatBytes(n int64) string {
-	if n < 1000 {
-		if n == 1 {
-			return "1 byte"
-		}
-		return fmt.Sprintf("%d bytes", n)
-	}
-	units := []string{"kB", "MB", "GB", "TB", "PB", "EB"}
-	v := float64(n)
-	for i, u := range units {
-		v /= 1000
-		// Thresholds sit where rounding would carry into the next digit,
-		// so 999,949 bytes reads "1.00 MB", never "1000 kB".
-		switch {
-		case v < 9.995:
-			return fmt.Sprintf("%.2f %s", v, u)
-		case v < 99.95:
-			return fmt.Sprintf("%.1f %s", v, u)
-		case v < 999.5 || i == len(units)-1:
-			return fmt.Sprintf("%.0f %s", v, u)
-		}
-	}
-	panic("unreachable")
-}
-
-// formatRate renders bytes per second ("48.3 MB/s").
-func formatRate(bps float64) string {
-	if bps <= 0 || math.IsNaN(bps) || math.IsInf(bps, 0) {
-		return ""
-	}
-	return formatBytes(int64(bps)) + "/s"
-}
+// Sizes and rates are written in decimal units ("4.20 MB", "48.7 MB/s"),
+// as the file managers beside the app write them; the words are
+// core/app/present's, shared with the CLI, which chose binary ones.
+var (
+	formatBytes = present.Decimal.Bytes
+	formatRate  = present.Decimal.Rate
+	plural      = present.Plural
+)
 
 // formatLeft renders an estimated time left, rounded the way a person
 // would say it: "8 s left", "3 min left", "1 h 20 min left".
@@ -76,12 +52,4 @@ func formatDuration(d time.Duration) string {
 		m := int(d.Round(time.Minute).Minutes())
 		return fmt.Sprintf("%d h %d min", m/60, m%60)
 	}
-}
-
-// plural returns "1 file" or "3 files".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
