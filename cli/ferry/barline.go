@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/present"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/text/width"
 )
@@ -111,7 +112,7 @@ type barState struct {
 // at most cols-1 cells: while its bytes move, its bar with e's counts,
 // its rate and time left over win at t, or "stalled" (none once every
 // byte has moved); otherwise (bar nil) its label and state.
-func renderRow(n int64, label, state string, bar *barLine, e event.Progress, win *rateWindow, t time.Time, cols int) string {
+func renderRow(n int64, label, state string, bar *barLine, e event.Progress, win *present.Window, t time.Time, cols int) string {
 	head := fmt.Sprintf("%s[%d] ", prefix, n)
 	if bar == nil {
 		row := head + label + ": " + state
@@ -120,19 +121,30 @@ func renderRow(n int64, label, state string, bar *barLine, e event.Progress, win
 		}
 		return cutCells(row, max(cols-1, 0))
 	}
-	st := barState{label: label, done: e.Done, total: e.Total, stalled: win.stalled(t)}
-	rate, known := win.rate()
+	st := barState{label: label, done: e.Done, total: e.Total}
+	st.estimate(win, t)
+	if e.Done >= e.Total {
+		st.rate, st.eta = 0, ""
+	}
+	return bar.render(head, st, cols)
+}
+
+// estimate sets the rate and the time left that st shows from win at t:
+// "stalled" once no byte moved for a while (in the ETA's place, which
+// outlasts the rate on a narrow line), "eta --" while the rate is not
+// known yet.
+func (st *barState) estimate(win *present.Window, t time.Time) {
+	e := win.Estimate(t, st.done, st.total)
+	st.stalled = e.Stalled
 	switch {
-	case e.Done >= e.Total:
-	case st.stalled:
+	case e.Stalled:
 		st.eta = "stalled"
-	case known && rate > 0:
-		st.rate = rate
-		st.eta = etaText(float64(e.Total-e.Done)/rate, true)
+	case e.Rate > 0:
+		st.rate = e.Rate
+		st.eta = etaText(e.Left, true)
 	default:
 		st.eta = etaText(0, false)
 	}
-	return bar.render(head, st, cols)
 }
 
 // barLine is one progressbar bar and what it rendered last.

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/present"
 )
 
 // inRows shows, on a terminal, the transfers that a receiver of several
@@ -46,7 +47,7 @@ type inRow struct {
 	moving bool
 	ending bool // the person cancelled it: it shows state until it ends
 	ev     event.Progress
-	win    rateWindow
+	win    present.Window
 	bar    *barLine
 }
 
@@ -92,7 +93,7 @@ func (r *inRows) progress(id int64, e event.Progress) {
 			w.bar = newBarLine(e.Total, r.throttle)
 		}
 		w.moving, w.ev = true, e
-		w.win.add(r.now(), e.Done)
+		w.win.Add(r.now(), e.Done)
 		r.draw(false)
 	})
 }
@@ -205,7 +206,7 @@ func (r *inRows) tick() {
 		t := r.now()
 		for _, w := range r.rows {
 			if w.moving {
-				w.win.add(t, w.ev.Done)
+				w.win.Add(t, w.ev.Done)
 			}
 		}
 		r.draw(true)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/present"
 )
 
 // manyRows shows each receiver's state: one row each, redrawn, on a
@@ -37,7 +38,7 @@ type manyRows struct {
 	state     []string         // per dest: what a row shows when not moving bytes
 	moving    []bool           // per dest: the row is a progress line
 	ev        []event.Progress // per dest: the last progress
-	win       []rateWindow
+	win       []present.Window
 	bars      []*barLine // per dest: its bar, from its first progress
 	labels    []string
 	lastPrint []time.Time
@@ -50,7 +51,7 @@ type manyRows struct {
 func newManyRows(p *printer, mode progressMode, now func() time.Time, dests []manyDest) *manyRows {
 	n := len(dests)
 	r := &manyRows{p: p, mode: mode, now: now, cols: terminalCols(p.stderr), tickEvery: tickEvery, throttle: barThrottle, dests: dests,
-		state: make([]string, n), moving: make([]bool, n), ev: make([]event.Progress, n), win: make([]rateWindow, n),
+		state: make([]string, n), moving: make([]bool, n), ev: make([]event.Progress, n), win: make([]present.Window, n),
 		bars:   make([]*barLine, n),
 		labels: make([]string, n), lastPrint: make([]time.Time, n)}
 	for i, d := range dests {
@@ -107,7 +108,7 @@ func (r *manyRows) progressed(i int, e event.Progress) string {
 	if e.Total > 0 && (r.bars[i] == nil || r.bars[i].total != e.Total) {
 		r.bars[i] = newBarLine(e.Total, r.throttle)
 	}
-	r.win[i].add(r.now(), e.Done)
+	r.win[i].Add(r.now(), e.Done)
 	if r.mode == progressPlain {
 		if t := r.now(); r.lastPrint[i].IsZero() || t.Sub(r.lastPrint[i]) >= plainEvery {
 			r.lastPrint[i] = t
@@ -187,7 +188,7 @@ func (r *manyRows) tick() {
 	t := r.now()
 	for i := range r.dests {
 		if r.moving[i] {
-			r.win[i].add(t, r.ev[i].Done)
+			r.win[i].Add(t, r.ev[i].Done)
 		}
 	}
 	r.mu.Unlock()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/present"
 	"golang.org/x/term"
 )
 
@@ -51,7 +52,7 @@ type progress struct {
 	bar       *barLine
 	ev        event.Progress // the last event
 	summary   string         // what the transfer moves, for its last state
-	win       rateWindow
+	win       present.Window
 	shown     string // the line on screen
 	lastWidth int    // its cells, for Clear; 0 once cleared
 	stopTick  chan struct{}
@@ -107,7 +108,7 @@ func (pr *progress) update(ev event.Progress) {
 			}
 			pr.ev = ev
 			t := pr.now()
-			pr.win.add(t, ev.Done)
+			pr.win.Add(t, ev.Done)
 			pr.draw(t, false)
 		})
 	}
@@ -120,7 +121,7 @@ func (pr *progress) tick() {
 			return
 		}
 		t := pr.now()
-		pr.win.add(t, pr.ev.Done)
+		pr.win.Add(t, pr.ev.Done)
 		pr.draw(t, false)
 	})
 }
@@ -169,7 +170,7 @@ func (pr *progress) finish(ok bool) {
 		}
 		pr.p.line = nil
 		pr.drawing, pr.bar, pr.shown, pr.lastWidth, pr.summary = false, nil, "", 0, ""
-		pr.ev, pr.win = event.Progress{}, rateWindow{}
+		pr.ev, pr.win = event.Progress{}, present.Window{}
 	})
 }
 
@@ -202,17 +203,7 @@ func (pr *progress) draw(t time.Time, final bool) {
 		st.label = safe(path.Base(pr.ev.Current))
 	}
 	if !final {
-		rate, known := pr.win.rate()
-		st.stalled = pr.win.stalled(t)
-		switch {
-		case st.stalled:
-			st.eta = "stalled" // in the ETA's place, which outlasts the rate on a narrow line
-		case known && rate > 0:
-			st.rate = rate
-			st.eta = etaText(float64(pr.ev.Total-pr.ev.Done)/rate, true)
-		default:
-			st.eta = etaText(0, false)
-		}
+		st.estimate(&pr.win, t)
 	}
 	cols := pr.cols()
 	line := pr.bar.render(prefix, st, cols)
@@ -257,63 +248,4 @@ func plainProgress(ev event.Progress) string {
 		s += "  current: " + safe(ev.Current)
 	}
 	return s
-}
-
-// rateWindow measures the rate over the last rateSpan of samples, so
-// that a stall, and the recovery after one, weigh only while they are
-// recent, and says when no byte moved for stallAfter.
-type rateWindow struct {
-	samples    []rateSample
-	lastChange time.Time // when done last changed
-	lastDone   int64
-}
-
-type rateSample struct {
-	t    time.Time
-	done int64
-}
-
-const (
-	rateSpan   = 5 * time.Second
-	rateMinOf  = time.Second // a rate over less than this is unknown
-	stallAfter = 2 * time.Second
-	maxSamples = 64
-)
-
-func (w *rateWindow) add(t time.Time, done int64) {
-	if w.lastChange.IsZero() || done != w.lastDone {
-		w.lastChange, w.lastDone = t, done
-	}
-	w.samples = append(w.samples, rateSample{t, done})
-	// Keep the newest sample that is at least rateSpan old, and
-	// everything after it.
-	drop := 0
-	for drop+1 < len(w.samples) && t.Sub(w.samples[drop+1].t) >= rateSpan {
-		drop++
-	}
-	if n := len(w.samples) - drop; n > maxSamples {
-		drop = len(w.samples) - maxSamples
-	}
-	if drop > 0 {
-		w.samples = append(w.samples[:0], w.samples[drop:]...)
-	}
-}
-
-// rate returns bytes per second over the window, and whether it is known
-// (the window spans at least rateMinOf).
-func (w *rateWindow) rate() (float64, bool) {
-	if len(w.samples) < 2 {
-		return 0, false
-	}
-	first, last := w.samples[0], w.samples[len(w.samples)-1]
-	span := last.t.Sub(first.t)
-	if span < rateMinOf {
-		return 0, false
-	}
-	return float64(last.done-first.done) / span.Seconds(), true
-}
-
-// stalled says whether no byte moved for stallAfter up to t.
-func (w *rateWindow) stalled(t time.Time) bool {
-	return !w.lastChange.IsZero() && t.Sub(w.lastChange) >= stallAfter
 }
