@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/present"
 	"github.com/ferry-project/ferry/core/app/stores"
 )
 
@@ -162,7 +163,7 @@ func historyTable(recs []event.History, now time.Time) string {
 	row("WHEN", "PEER", "WHAT", "SIZE", "RESULT")
 	for i, r := range recs {
 		size := "-"
-		if r.Bytes > 0 || r.Files > 0 || r.Texts > 0 {
+		if present.HasSize(r) {
 			size = humanBytes(r.Bytes)
 		}
 		row(whenCell(r.Time().In(now.Location()), now), peerCell(r), whatCell(r, whatW), size, results[i])
@@ -182,7 +183,7 @@ func peerCell(r event.History) string {
 	if r.Direction == stores.HistorySent {
 		dir = "to "
 	}
-	who := firstNonEmpty(r.PeerName, r.PeerFingerprint, r.PeerAddr, "?")
+	who := firstNonEmpty(present.Who(r), "?")
 	return dir + safeCap(who, peerWidth-len(dir))
 }
 
@@ -193,7 +194,7 @@ func whatCell(r event.History, width int) string {
 		return "-"
 	}
 	suffix := ""
-	if more := len(r.Names) - 1 + r.MoreNames; more > 0 {
+	if more := present.MoreNames(r); more > 0 {
 		suffix = " +" + strconv.Itoa(more)
 	}
 	room := max(width-len(suffix), 4)

@@ -19,6 +19,7 @@ package ui
 // is read again when the tab is shown and after each record.
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -36,6 +37,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/present"
 	"github.com/ferry-project/ferry/core/app/stores"
 )
 
@@ -140,27 +142,18 @@ func historyWhat(r event.History) string {
 	what := "Nothing offered"
 	if len(r.Names) > 0 {
 		what = r.Names[0]
-		if more := len(r.Names) - 1 + r.MoreNames; more > 0 {
+		if more := present.MoreNames(r); more > 0 {
 			what += " and " + strconv.Itoa(more) + " more"
 		}
 	}
-	if r.Bytes > 0 || r.Files > 0 || r.Texts > 0 {
+	if present.HasSize(r) {
 		what += "  ·  " + formatBytes(r.Bytes)
 	}
 	return what
 }
 
 func historyWho(r event.History) string {
-	who := r.PeerName
-	if who == "" {
-		who = r.PeerFingerprint
-	}
-	if who == "" {
-		who = r.PeerAddr
-	}
-	if who == "" {
-		who = "an unknown device"
-	}
+	who := cmp.Or(present.Who(r), "an unknown device")
 	if r.Direction == stores.HistorySent {
 		who = "To " + who
 	} else {

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/present"
 )
 
 // panelState says what a progress panel shows.
@@ -185,7 +186,7 @@ func (p *progressPanel) finish(sum event.Summary, err error, actions ...fyne.Can
 		p.advice.SetText(pr.Advice)
 		p.detail.SetText(sentence(pr.Detail))
 		p.detail.Show()
-		if n := countFiles(p.entries); n > 0 {
+		if n := present.Files(p.entries); n > 0 {
 			verb := "received"
 			if p.sending {
 				verb = "delivered"
@@ -214,7 +215,7 @@ func (p *progressPanel) finish(sum event.Summary, err error, actions ...fyne.Can
 }
 
 func (p *progressPanel) successHeadline() string {
-	n := countFiles(p.entries)
+	n := present.Files(p.entries)
 	what := plural(n, "file", "files")
 	if n == 0 && len(p.entries) > 0 { // folders only
 		n = len(p.entries)
@@ -268,25 +269,12 @@ func speedVerdict(v string) string {
 	return "What limited the speed: " + strings.TrimPrefix(v, "slowest stage: ")
 }
 
-// kindFolder is a folder entry's event.EntryDone.Kind.
-const kindFolder = event.KindDir
-
-func countFiles(es []event.EntryDone) int {
-	n := 0
-	for _, e := range es {
-		if e.Kind != kindFolder {
-			n++
-		}
-	}
-	return n
-}
-
 // listNames lists the files of a transfer by the name they were saved
 // under, at most limit of them.
 func listNames(es []event.EntryDone, limit int) string {
 	var names []string
 	for _, e := range es {
-		if e.Kind == kindFolder {
+		if e.Kind == event.KindDir {
 			continue
 		}
 		name := e.SavedAs

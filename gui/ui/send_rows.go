@@ -24,6 +24,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/present"
 	"github.com/ferry-project/ferry/core/app/stores"
 )
 
@@ -285,7 +286,7 @@ func (r *manyRow) show(sum event.Summary, err error) {
 	r.bar.Max = 1
 	r.bar.SetValue(1)
 	r.status.Importance = widget.SuccessImportance
-	r.status.SetText("Sent " + plural(countFiles(sum.Entries), "file", "files") + ", every file confirmed")
+	r.status.SetText("Sent " + plural(present.Files(sum.Entries), "file", "files") + ", every file confirmed")
 }
 
 // finish shows each device's result: what it got, or why not.
