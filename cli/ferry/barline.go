@@ -7,7 +7,6 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/app/present"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/text/width"
@@ -109,10 +108,10 @@ type barState struct {
 }
 
 // renderRow renders row [n] of several transfers (inRows, manyRows) in
-// at most cols-1 cells: while its bytes move, its bar with e's counts,
-// its rate and time left over win at t, or "stalled" (none once every
-// byte has moved); otherwise (bar nil) its label and state.
-func renderRow(n int64, label, state string, bar *barLine, e event.Progress, win *present.Window, t time.Time, cols int) string {
+// at most cols-1 cells: while its bytes move, its bar with g's counts,
+// its rate and time left at t, or "stalled" (none once every byte has
+// moved); otherwise (bar nil) its label and state.
+func renderRow(n int64, label, state string, bar *barLine, g *present.Gauge, t time.Time, cols int) string {
 	head := fmt.Sprintf("%s[%d] ", prefix, n)
 	if bar == nil {
 		row := head + label + ": " + state
@@ -121,20 +120,20 @@ func renderRow(n int64, label, state string, bar *barLine, e event.Progress, win
 		}
 		return cutCells(row, max(cols-1, 0))
 	}
+	e := g.Last
 	st := barState{label: label, done: e.Done, total: e.Total}
-	st.estimate(win, t)
+	st.estimate(g.Estimate(t))
 	if e.Done >= e.Total {
 		st.rate, st.eta = 0, ""
 	}
 	return bar.render(head, st, cols)
 }
 
-// estimate sets the rate and the time left that st shows from win at t:
+// estimate sets the rate and the time left that st shows from e:
 // "stalled" once no byte moved for a while (in the ETA's place, which
 // outlasts the rate on a narrow line), "eta --" while the rate is not
 // known yet.
-func (st *barState) estimate(win *present.Window, t time.Time) {
-	e := win.Estimate(t, st.done, st.total)
+func (st *barState) estimate(e present.Estimate) {
 	st.stalled = e.Stalled
 	switch {
 	case e.Stalled:

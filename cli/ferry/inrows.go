@@ -44,10 +44,8 @@ type inRow struct {
 	id     int64
 	label  string // its sender, made safe
 	state  string // what it shows when no bytes move
-	moving bool
-	ending bool // the person cancelled it: it shows state until it ends
-	ev     event.Progress
-	win    present.Window
+	ending bool   // the person cancelled it: it shows state until it ends
+	gauge  present.Gauge
 	bar    *barLine
 }
 
@@ -92,8 +90,7 @@ func (r *inRows) progress(id int64, e event.Progress) {
 		if w.bar == nil || w.bar.total != e.Total {
 			w.bar = newBarLine(e.Total, r.throttle)
 		}
-		w.moving, w.ev = true, e
-		w.win.Add(r.now(), e.Done)
+		w.gauge.Progress(r.now(), e)
 		r.draw(false)
 	})
 }
@@ -170,10 +167,10 @@ func (r *inRows) resume() {
 // render renders row w in at most cols-1 cells.
 func (r *inRows) render(w *inRow, cols int, t time.Time) string {
 	bar := w.bar
-	if !w.moving || w.ending {
+	if !w.gauge.Moving || w.ending {
 		bar = nil
 	}
-	return renderRow(w.id, w.label, w.state, bar, w.ev, &w.win, t, cols)
+	return renderRow(w.id, w.label, w.state, bar, &w.gauge, t, cols)
 }
 
 // draw redraws the rows (p's lock is held), unless the person is being
@@ -205,9 +202,7 @@ func (r *inRows) tick() {
 	r.p.locked(func() {
 		t := r.now()
 		for _, w := range r.rows {
-			if w.moving {
-				w.win.Add(t, w.ev.Done)
-			}
+			w.gauge.Tick(t)
 		}
 		r.draw(true)
 	})

@@ -34,31 +34,30 @@ type manyRows struct {
 	throttle  time.Duration // each bar's least time between renders
 	dests     []manyDest
 
-	mu        sync.Mutex
-	state     []string         // per dest: what a row shows when not moving bytes
-	moving    []bool           // per dest: the row is a progress line
-	ev        []event.Progress // per dest: the last progress
-	win       []present.Window
-	bars      []*barLine // per dest: its bar, from its first progress
-	labels    []string
-	lastPrint []time.Time
-	drawn     int    // rows on screen
-	shown     string // what they show
-	stopTick  chan struct{}
-	tickDone  chan struct{}
+	mu       sync.Mutex
+	rows     []manyRow // per dest
+	drawn    int       // rows on screen
+	shown    string    // what they show
+	stopTick chan struct{}
+	tickDone chan struct{}
+}
+
+// manyRow is one receiver's row.
+type manyRow struct {
+	label     string
+	state     string        // what it shows when not moving bytes
+	gauge     present.Gauge // its bytes: while they move, the row is a progress line
+	bar       *barLine      // from its first progress
+	lastPrint time.Time
 }
 
 func newManyRows(p *printer, mode progressMode, now func() time.Time, dests []manyDest) *manyRows {
-	n := len(dests)
 	r := &manyRows{p: p, mode: mode, now: now, cols: terminalCols(p.stderr), tickEvery: tickEvery, throttle: barThrottle, dests: dests,
-		state: make([]string, n), moving: make([]bool, n), ev: make([]event.Progress, n), win: make([]present.Window, n),
-		bars:   make([]*barLine, n),
-		labels: make([]string, n), lastPrint: make([]time.Time, n)}
+		rows: make([]manyRow, len(dests))}
 	for i, d := range dests {
-		r.labels[i] = safe(d.dest.label)
-		r.state[i] = "connecting"
+		r.rows[i] = manyRow{label: safe(d.dest.label), state: "connecting"}
 		if d.err != nil {
-			r.state[i] = "not found"
+			r.rows[i].state = "not found"
 		}
 	}
 	return r
@@ -67,7 +66,7 @@ func newManyRows(p *printer, mode progressMode, now func() time.Time, dests []ma
 func (r *manyRows) label(i int) string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.labels[i]
+	return r.rows[i].label
 }
 
 // onEvent is told receiver i's events (core/app's SendMany, never
@@ -81,17 +80,18 @@ func (r *manyRows) onEvent(i int, ev event.Event) {
 	r.p.event(tag(ev, i, r.dests[i].t.value))
 	r.mu.Lock()
 	var line string
-	r.moving[i] = false
+	w := &r.rows[i]
+	w.gauge.Moving = false
 	switch e := ev.(type) {
 	case event.Connected:
 		if r.dests[i].pin == nil {
-			r.labels[i] = peerLabel(e.PeerName, e.PeerFingerprint)
+			w.label = peerLabel(e.PeerName, e.PeerFingerprint)
 		}
-		r.state[i] = "waiting for it to accept"
-		line = fmt.Sprintf("[%d] connected to %s, waiting for it to accept", i+1, r.labels[i])
+		w.state = "waiting for it to accept"
+		line = fmt.Sprintf("[%d] connected to %s, waiting for it to accept", i+1, w.label)
 	case event.Accepted:
-		r.state[i] = "accepted: " + describeOffer(e.Offer)
-		line = fmt.Sprintf("[%d] %s accepted: sending %s", i+1, r.labels[i], humanBytes(e.TotalBytes))
+		w.state = "accepted: " + describeOffer(e.Offer)
+		line = fmt.Sprintf("[%d] %s accepted: sending %s", i+1, w.label, humanBytes(e.TotalBytes))
 	case event.Progress:
 		line = r.progressed(i, e)
 	}
@@ -103,16 +103,15 @@ func (r *manyRows) onEvent(i int, ev event.Event) {
 // progressed notes receiver i's progress e and returns its plain line,
 // when one is due; r.mu is held.
 func (r *manyRows) progressed(i int, e event.Progress) string {
-	r.moving[i] = e.Total > 0
-	r.ev[i] = e
-	if e.Total > 0 && (r.bars[i] == nil || r.bars[i].total != e.Total) {
-		r.bars[i] = newBarLine(e.Total, r.throttle)
+	w := &r.rows[i]
+	if e.Total > 0 && (w.bar == nil || w.bar.total != e.Total) {
+		w.bar = newBarLine(e.Total, r.throttle)
 	}
-	r.win[i].Add(r.now(), e.Done)
+	w.gauge.Progress(r.now(), e)
 	if r.mode == progressPlain {
-		if t := r.now(); r.lastPrint[i].IsZero() || t.Sub(r.lastPrint[i]) >= plainEvery {
-			r.lastPrint[i] = t
-			return fmt.Sprintf("[%d] %s: %s", i+1, r.labels[i], plainProgress(e))
+		if t := r.now(); w.lastPrint.IsZero() || t.Sub(w.lastPrint) >= plainEvery {
+			w.lastPrint = t
+			return fmt.Sprintf("[%d] %s: %s", i+1, w.label, plainProgress(e))
 		}
 	}
 	return ""
@@ -122,12 +121,13 @@ func (r *manyRows) progressed(i int, e event.Progress) string {
 // (core/app's ManyConfig.OnEnded).
 func (r *manyRows) ended(i int, sum event.Summary, err error) {
 	r.mu.Lock()
-	r.moving[i] = false
+	w := &r.rows[i]
+	w.gauge.Moving = false
 	if err == nil {
-		r.state[i] = "done: " + describeSummary(sum)
+		w.state = "done: " + describeSummary(sum)
 	} else {
 		_, kind, _ := classify(err)
-		r.state[i] = "failed: " + kindWords(kind)
+		w.state = "failed: " + kindWords(kind)
 	}
 	r.mu.Unlock()
 	r.show("", true, false)
@@ -149,11 +149,12 @@ func (r *manyRows) show(line string, force, progress bool) {
 
 // row renders receiver i's row in at most cols-1 cells; r.mu is held.
 func (r *manyRows) row(i, cols int, t time.Time) string {
-	bar := r.bars[i]
-	if !r.moving[i] {
+	w := &r.rows[i]
+	bar := w.bar
+	if !w.gauge.Moving {
 		bar = nil
 	}
-	return renderRow(int64(i+1), r.labels[i], r.state[i], bar, r.ev[i], &r.win[i], t, cols)
+	return renderRow(int64(i+1), w.label, w.state, bar, &w.gauge, t, cols)
 }
 
 // draw redraws the rows when one of them changed, or always when forced
@@ -186,10 +187,8 @@ func (r *manyRows) draw(force bool) {
 func (r *manyRows) tick() {
 	r.mu.Lock()
 	t := r.now()
-	for i := range r.dests {
-		if r.moving[i] {
-			r.win[i].Add(t, r.ev[i].Done)
-		}
+	for i := range r.rows {
+		r.rows[i].gauge.Tick(t)
 	}
 	r.mu.Unlock()
 	r.draw(true)

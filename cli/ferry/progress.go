@@ -50,11 +50,10 @@ type progress struct {
 	// Bar mode, under p's lock.
 	drawing   bool
 	bar       *barLine
-	ev        event.Progress // the last event
-	summary   string         // what the transfer moves, for its last state
-	win       present.Window
-	shown     string // the line on screen
-	lastWidth int    // its cells, for Clear; 0 once cleared
+	gauge     present.Gauge // the last event, and the rate over the recent ones
+	summary   string        // what the transfer moves, for its last state
+	shown     string        // the line on screen
+	lastWidth int           // its cells, for Clear; 0 once cleared
 	stopTick  chan struct{}
 	tickDone  chan struct{}
 }
@@ -106,9 +105,8 @@ func (pr *progress) update(ev event.Progress) {
 			if pr.bar == nil || pr.bar.total != ev.Total {
 				pr.bar = newBarLine(ev.Total, pr.throttle)
 			}
-			pr.ev = ev
 			t := pr.now()
-			pr.win.Add(t, ev.Done)
+			pr.gauge.Progress(t, ev)
 			pr.draw(t, false)
 		})
 	}
@@ -121,7 +119,7 @@ func (pr *progress) tick() {
 			return
 		}
 		t := pr.now()
-		pr.win.Add(t, pr.ev.Done)
+		pr.gauge.Tick(t)
 		pr.draw(t, false)
 	})
 }
@@ -163,14 +161,14 @@ func (pr *progress) finish(ok bool) {
 	pr.p.locked(func() {
 		if pr.drawing {
 			if ok {
-				pr.ev.Done = pr.ev.Total
+				pr.gauge.Last.Done = pr.gauge.Last.Total
 			}
 			pr.draw(pr.now(), ok)
 			io.WriteString(pr.p.stderr, "\n")
 		}
 		pr.p.line = nil
 		pr.drawing, pr.bar, pr.shown, pr.lastWidth, pr.summary = false, nil, "", 0, ""
-		pr.ev, pr.win = event.Progress{}, present.Window{}
+		pr.gauge = present.Gauge{}
 	})
 }
 
@@ -192,18 +190,19 @@ func (o oneRow) finish()                            {}
 // draw writes the bar over the line it is on when it changed (a render
 // within the bar's throttle changes nothing); the printer's lock is held.
 func (pr *progress) draw(t time.Time, final bool) {
-	st := barState{done: pr.ev.Done, total: pr.ev.Total, final: final}
+	ev := pr.gauge.Last
+	st := barState{done: ev.Done, total: ev.Total, final: final}
 	switch {
 	case final:
 		st.label = pr.summary
 		if st.label == "" {
 			st.label = "done"
 		}
-	case pr.ev.Current != "":
-		st.label = safe(path.Base(pr.ev.Current))
+	case ev.Current != "":
+		st.label = safe(path.Base(ev.Current))
 	}
 	if !final {
-		st.estimate(&pr.win, t)
+		st.estimate(pr.gauge.Estimate(t))
 	}
 	cols := pr.cols()
 	line := pr.bar.render(prefix, st, cols)
