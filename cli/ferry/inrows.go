@@ -25,18 +25,9 @@ import (
 // Its state is guarded by the printer's lock, which every writer of
 // stderr holds; the ticker redraws every tickEvery so that a stall shows.
 type inRows struct {
-	p         *printer
-	now       func() time.Time
-	cols      func() int
-	tickEvery time.Duration
-	throttle  time.Duration
-
-	rows     []*inRow
-	paused   int    // turns talking to the person
-	drawn    int    // rows on screen
-	shown    string // what they show
-	stopTick chan struct{}
-	tickDone chan struct{}
+	rowScreen
+	rows   []*inRow
+	paused int // turns talking to the person
 }
 
 // inRow is one incoming transfer's row.
@@ -50,7 +41,7 @@ type inRow struct {
 }
 
 func newInRows(p *printer, now func() time.Time) *inRows {
-	return &inRows{p: p, now: now, cols: terminalCols(p.stderr), tickEvery: tickEvery, throttle: barThrottle}
+	return &inRows{rowScreen: newRowScreen(p, now)}
 }
 
 // row is transfer id's row, or nil; p's lock is held.
@@ -179,22 +170,14 @@ func (r *inRows) draw(force bool) {
 	if r.paused > 0 {
 		return
 	}
-	if r.stopTick == nil && r.tickEvery > 0 {
-		r.startTicker()
-	}
+	r.startTicker(r.tick)
 	cols := r.cols()
 	t := r.now()
 	var b strings.Builder
 	for _, w := range r.rows {
 		b.WriteString(r.render(w, cols, t) + "\n")
 	}
-	if !force && r.drawn > 0 && b.String() == r.shown {
-		return
-	}
-	r.Clear()
-	r.p.stderr.Write([]byte(b.String()))
-	r.drawn, r.shown = len(r.rows), b.String()
-	r.p.line = r
+	r.paint(b.String(), len(r.rows), force, func() { r.Clear() })
 }
 
 // tick redraws with the time as it is now, so that a stall shows.
@@ -208,18 +191,6 @@ func (r *inRows) tick() {
 	})
 }
 
-// startTicker starts the redraw ticker; p's lock is held. finish stops it.
-func (r *inRows) startTicker() {
-	r.stopTick, r.tickDone = everyTick(r.tickEvery, r.tick)
-}
-
-// Clear removes the rows, for the printer before it writes a message;
-// the next draw puts them back under it. Called with the printer locked.
-func (r *inRows) Clear() error {
-	r.drawn = wipeRows(r.p.stderr, r.drawn)
-	return nil
-}
-
 // finish stops the ticker and removes the rows (every transfer has
 // settled by now).
 func (r *inRows) finish() {
@@ -228,13 +199,9 @@ func (r *inRows) finish() {
 	}
 	var stop, done chan struct{}
 	r.p.locked(func() {
-		stop, done = r.stopTick, r.tickDone
-		r.tickEvery = 0
+		stop, done = r.stopTicker()
 		r.Clear()
 		r.p.line = nil
 	})
-	if stop != nil {
-		close(stop)
-		<-done
-	}
+	endTicker(stop, done)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"strings"
 	"sync"
 	"time"
@@ -26,20 +25,12 @@ import (
 // ticker redraws every tickEvery so that a stall shows even when no
 // receiver reports anything.
 type manyRows struct {
-	p         *printer
+	rowScreen // under mu
 	mode      progressMode
-	now       func() time.Time
-	cols      func() int // the terminal's width, asked at every redraw
-	tickEvery time.Duration
-	throttle  time.Duration // each bar's least time between renders
 	dests     []manyDest
 
-	mu       sync.Mutex
-	rows     []manyRow // per dest
-	drawn    int       // rows on screen
-	shown    string    // what they show
-	stopTick chan struct{}
-	tickDone chan struct{}
+	mu   sync.Mutex
+	rows []manyRow // per dest
 }
 
 // manyRow is one receiver's row.
@@ -52,8 +43,7 @@ type manyRow struct {
 }
 
 func newManyRows(p *printer, mode progressMode, now func() time.Time, dests []manyDest) *manyRows {
-	r := &manyRows{p: p, mode: mode, now: now, cols: terminalCols(p.stderr), tickEvery: tickEvery, throttle: barThrottle, dests: dests,
-		rows: make([]manyRow, len(dests))}
+	r := &manyRows{rowScreen: newRowScreen(p, now), mode: mode, dests: dests, rows: make([]manyRow, len(dests))}
 	for i, d := range dests {
 		r.rows[i] = manyRow{label: safe(d.dest.label), state: "connecting"}
 		if d.err != nil {
@@ -164,21 +154,13 @@ func (r *manyRows) draw(force bool) {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		t := r.now()
-		if r.stopTick == nil && r.tickEvery > 0 {
-			r.startTicker()
-		}
+		r.startTicker(r.tick)
 		cols := r.cols()
 		var b strings.Builder
 		for i := range r.dests {
 			b.WriteString(r.row(i, cols, t) + "\n")
 		}
-		if !force && r.drawn > 0 && b.String() == r.shown {
-			return
-		}
-		r.p.clearLine()
-		r.p.stderr.Write([]byte(b.String()))
-		r.drawn, r.shown = len(r.dests), b.String()
-		r.p.line = r
+		r.paint(b.String(), len(r.dests), force, r.p.clearLine)
 	})
 }
 
@@ -194,62 +176,16 @@ func (r *manyRows) tick() {
 	r.draw(true)
 }
 
-// startTicker starts the redraw ticker; r.mu is held. finish stops it.
-func (r *manyRows) startTicker() {
-	r.stopTick, r.tickDone = everyTick(r.tickEvery, r.tick)
-}
-
-// Clear removes the rows, for the printer before it writes a message;
-// the next draw puts them back under it. Called with the printer locked.
-func (r *manyRows) Clear() error {
-	r.drawn = wipeRows(r.p.stderr, r.drawn)
-	return nil
-}
-
 // finish stops the ticker, draws the rows a last time and leaves them on
 // screen.
 func (r *manyRows) finish() {
 	r.mu.Lock()
-	stop, done := r.stopTick, r.tickDone
-	r.tickEvery = 0 // no ticker after this
+	stop, done := r.stopTicker()
 	r.mu.Unlock()
-	if stop != nil {
-		close(stop)
-		<-done
-	}
+	endTicker(stop, done)
 	if r.mode != progressBar {
 		return
 	}
 	r.draw(true)
 	r.p.setLine(nil)
-}
-
-// everyTick calls tick every period on a goroutine of its own until stop
-// is closed; done is closed once it has returned. The rows of several
-// receivers and of several senders redraw with it.
-func everyTick(period time.Duration, tick func()) (stop, done chan struct{}) {
-	stop, done = make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		tk := time.NewTicker(period)
-		defer tk.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tk.C:
-				tick()
-			}
-		}
-	}()
-	return stop, done
-}
-
-// wipeRows moves the cursor up over the drawn rows and erases them down
-// to the end of the screen; it returns the rows now drawn, none.
-func wipeRows(w io.Writer, drawn int) int {
-	if drawn > 0 {
-		fmt.Fprintf(w, "\x1b[%dA\r\x1b[J", drawn)
-	}
-	return 0
 }

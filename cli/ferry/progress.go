@@ -125,24 +125,9 @@ func (pr *progress) tick() {
 }
 
 func (pr *progress) startTicker() {
-	if pr.tickEvery <= 0 {
-		return
+	if pr.tickEvery > 0 {
+		pr.stopTick, pr.tickDone = everyTick(pr.tickEvery, pr.tick)
 	}
-	stop, done := make(chan struct{}), make(chan struct{})
-	pr.stopTick, pr.tickDone = stop, done
-	go func() {
-		defer close(done)
-		t := time.NewTicker(pr.tickEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-				pr.tick()
-			}
-		}
-	}()
 }
 
 // finish ends the bar: on success at 100%, labelled with the summary; on
@@ -154,10 +139,7 @@ func (pr *progress) finish(ok bool) {
 		stop, done = pr.stopTick, pr.tickDone
 		pr.stopTick, pr.tickDone = nil, nil
 	})
-	if stop != nil {
-		close(stop)
-		<-done
-	}
+	endTicker(stop, done)
 	pr.p.locked(func() {
 		if pr.drawing {
 			if ok {
