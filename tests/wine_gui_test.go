@@ -19,7 +19,7 @@ package tests
 //
 // Wine 8.0 also lacks AF_UNIX sockets (socket() answers WSAEAFNOSUPPORT,
 // "winapi error #10047"), which Windows 10 1803 and later have: the
-// app's single-instance socket (gui/ui's Claim) cannot listen, the app
+// app's single-instance socket (core/app/instance's Claim) cannot listen, the app
 // logs it and runs on, and a second ferry-gui here would open a second
 // window. Nothing here starts a second one, so no workaround is needed.
 //

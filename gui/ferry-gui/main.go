@@ -44,6 +44,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/instance"
 	"github.com/ferry-project/ferry/core/app/nearby"
 	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/gui/fmactions"
@@ -199,12 +200,12 @@ func run(u *ui.UI, w fyne.Window, a fyne.App, args ui.Args, instance net.Listene
 // claim makes this process the app, or hands args to the one running and
 // exits. Without a socket the app still runs, as a second window.
 func claim(configDir string, args ui.Args) net.Listener {
-	sock, err := ui.InstanceSocket(configDir)
+	sock, err := instance.Socket(configDir)
 	if err != nil {
 		log.Printf("ferry-gui: %v (a second ferry-gui will open a second window)", err)
 		return nil
 	}
-	l, handed, err := ui.Claim(sock, args)
+	l, handed, err := instance.Claim(sock, instance.Handoff{Files: args.Files, Link: args.Link})
 	if handed {
 		os.Exit(0)
 	}

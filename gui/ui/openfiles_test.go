@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ferry-project/ferry/core/app/instance"
 	"github.com/ferry-project/ferry/core/clipboard"
 )
 
@@ -134,7 +135,7 @@ func TestOpenFilesNoneExist(t *testing.T) {
 // to exit; a stale socket file (an app that crashed) is taken over.
 func TestInstanceHandoff(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
-	sock, err := InstanceSocket(t.TempDir())
+	sock, err := instance.Socket(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +144,7 @@ func TestInstanceHandoff(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := newHarness(t, noReceive)
-	l, handed, err := Claim(sock, Args{})
+	l, handed, err := instance.Claim(sock, instance.Handoff{})
 	if err != nil || handed {
 		t.Fatalf("first Claim: handed %v, %v", handed, err)
 	}
@@ -151,7 +152,7 @@ func TestInstanceHandoff(t *testing.T) {
 
 	src := t.TempDir()
 	a := writeFile(t, src, "a b.txt", 5)
-	_, handed, err = Claim(sock, Args{Files: []string{a}})
+	_, handed, err = instance.Claim(sock, instance.Handoff{Files: []string{a}})
 	if err != nil || !handed {
 		t.Fatalf("second Claim: handed %v, %v", handed, err)
 	}
@@ -163,7 +164,7 @@ func TestInstanceHandoff(t *testing.T) {
 		return true
 	})
 	// Another config folder is another device: its own socket.
-	other, _ := InstanceSocket(t.TempDir())
+	other, _ := instance.Socket(t.TempDir())
 	if other == sock {
 		t.Error("two config folders share one socket")
 	}
