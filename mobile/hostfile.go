@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
 )
 
@@ -50,17 +51,10 @@ type HostReader interface {
 	Close() error
 }
 
-// hostFileMode is the mode a host file is sent with: content URIs and
-// security-scoped files have none that means anything to the receiver.
-const hostFileMode = 0o644
-
-// hostPath is the one file in a hostFS.
+// hostPath is where a host file sits in the core/app Sources that sends
+// it: core/app reads it as any file, with the same checks, hashes and
+// resume, under its Name.
 const hostPath = "file"
-
-// hostFS is a HostFile as an io/fs.FS holding it alone, at hostPath, so
-// that core/transfer reads it as any file: the same checks, hashes and
-// resume.
-type hostFS struct{ f HostFile }
 
 // hostItem is the event.Item that sends f under its Name.
 func hostItem(f HostFile) (event.Item, error) {
@@ -71,13 +65,26 @@ func hostItem(f HostFile) (event.Item, error) {
 	if f.Size() < 0 {
 		return event.Item{}, fmt.Errorf("%s: the app gave a negative size", name)
 	}
-	return event.Item{FS: hostFS{f}, Path: hostPath, Name: name}, nil
+	src := app.NewSources()
+	if err := src.Add(hostPath, hostSource{f}); err != nil {
+		return event.Item{}, err
+	}
+	return event.Item{FS: src, Path: hostPath, Name: name}, nil
 }
 
-func (h hostFS) Open(name string) (fs.File, error) {
-	if name != hostPath {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+// hostSource is a HostFile as a core/app Source.
+type hostSource struct{ f HostFile }
+
+func (h hostSource) Size() int64 { return h.f.Size() }
+
+func (h hostSource) ModTime() time.Time {
+	if ms := h.f.ModTimeUnixMillis(); ms != 0 {
+		return time.UnixMilli(ms)
 	}
+	return time.Time{}
+}
+
+func (h hostSource) Open() (io.ReadCloser, error) {
 	r, err := h.f.Open()
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: h.f.Name(), Err: err}
@@ -88,23 +95,11 @@ func (h hostFS) Open(name string) (fs.File, error) {
 	return &hostReader{f: h.f, r: r}, nil
 }
 
-// Stat answers without opening the file: a content URI's size and name
-// come from a query, not from its stream.
-func (h hostFS) Stat(name string) (fs.FileInfo, error) {
-	if name != hostPath {
-		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrNotExist}
-	}
-	return hostInfo(h.f), nil
-}
-
-// hostReader is an open HostFile as an fs.File. It has neither Seek nor
-// ReadAt: core/transfer then opens the file again to start over.
+// hostReader is an open HostFile as an io.Reader.
 type hostReader struct {
 	f HostFile
 	r HostReader
 }
-
-func (h *hostReader) Stat() (fs.FileInfo, error) { return hostInfo(h.f), nil }
 
 func (h *hostReader) Read(p []byte) (int, error) {
 	if len(p) == 0 {
@@ -125,25 +120,3 @@ func (h *hostReader) Read(p []byte) (int, error) {
 }
 
 func (h *hostReader) Close() error { return h.r.Close() }
-
-// hostInfo is what the app says of f now.
-func hostInfo(f HostFile) fs.FileInfo {
-	var mt time.Time
-	if ms := f.ModTimeUnixMillis(); ms != 0 {
-		mt = time.UnixMilli(ms)
-	}
-	return fileInfo{name: f.Name(), size: f.Size(), mtime: mt}
-}
-
-type fileInfo struct {
-	name  string
-	size  int64
-	mtime time.Time
-}
-
-func (i fileInfo) Name() string       { return i.name }
-func (i fileInfo) Size() int64        { return i.size }
-func (i fileInfo) Mode() fs.FileMode  { return hostFileMode }
-func (i fileInfo) ModTime() time.Time { return i.mtime }
-func (i fileInfo) IsDir() bool        { return false }
-func (i fileInfo) Sys() any           { return nil }

@@ -173,14 +173,11 @@ func (b *bridge) send(ctx context.Context, opts js.Value, emit func(event.Event)
 	if err != nil {
 		return event.Done{}, err
 	}
-	fsys, tops, err := newPickedFS(opts.Get("files"))
+	picked, err := newPickedFS(opts.Get("files"))
 	if err != nil {
 		return event.Done{}, err
 	}
-	var items []event.Item
-	for _, t := range tops {
-		items = append(items, event.Item{FS: fsys, Path: t})
-	}
+	items := picked.Items()
 	dial := dialer(url)
 	b.node.SetName(str(opts, "name"))
 	return run(str(opts, "fp"), emit, func(on app.Handler) *app.Transfer {
