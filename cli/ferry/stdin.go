@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/ferry-project/ferry/core/app"
@@ -138,40 +137,37 @@ func readStdinText(ctx context.Context, in io.Reader) (string, error) {
 }
 
 // spoolStdin copies in to a file called name in a new private temporary
-// folder and returns its path and the function that removes the folder.
+// folder (core/app's Spool) and returns its path and the function that
+// removes the folder.
 func spoolStdin(ctx context.Context, p *printer, in io.Reader, name string) (string, func(), error) {
-	dir, err := os.MkdirTemp("", "ferry-stdin-")
+	sp := app.NewSpool("ferry-stdin-")
+	dir, err := sp.Dir()
 	if err != nil {
 		return "", nil, withHint(fmt.Errorf("creating a temporary folder for standard input: %w", err),
 			"set TMPDIR to a folder with space, or send a file instead of -")
 	}
-	cleanup := func() { os.RemoveAll(dir) }
-	path := filepath.Join(dir, name)
 	p.infof("reading standard input into a temporary file first: the receiver needs its size before the transfer starts")
-	n, err := readCtx(ctx, func() (int64, error) {
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if err != nil {
-			return 0, err
-		}
-		n, err := io.Copy(f, in)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		return n, err
+	type saved struct {
+		path string
+		n    int64
+	}
+	s, err := readCtx(ctx, func() (saved, error) {
+		path, n, err := sp.Save(name, in)
+		return saved{path, n}, err
 	})
 	if err != nil {
-		cleanup()
+		sp.Close()
 		return "", nil, withHint(fmt.Errorf("copying standard input to %s: %w", dir, err),
 			"the copy needs as much temporary space as the input: set TMPDIR to a folder with room")
 	}
 	// The folder is private; the file gets the mode a new file would, so
 	// that the receiver's copy is an ordinary one, not a private 0600.
-	if err := os.Chmod(path, 0o644); err != nil {
-		cleanup()
+	if err := os.Chmod(s.path, 0o644); err != nil {
+		sp.Close()
 		return "", nil, err
 	}
-	p.infof("read %s from standard input as %s", humanBytes(n), safe(name))
-	return path, cleanup, nil
+	p.infof("read %s from standard input as %s", humanBytes(s.n), safe(name))
+	return s.path, sp.Close, nil
 }
 
 // readCtx runs a read that blocks (a pipe cannot be interrupted) and

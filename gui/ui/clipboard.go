@@ -1,11 +1,9 @@
 package ui
 
 import (
+	"bytes"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -86,55 +84,12 @@ func (v *sendView) addText(text string) {
 	v.selectionChanged()
 }
 
-// tempFolder is the UI's private temporary folder for clipboard images,
-// made when the first is saved; Close removes it.
-type tempFolder struct {
-	mu  sync.Mutex // guards dir
-	dir string
-}
-
 // saveClipboardImage writes png to a new file in the UI's temporary
-// folder, named after the time it was taken.
+// folder (a core/app Spool that Close removes), named after the time it
+// was taken.
 func (u *UI) saveClipboardImage(png []byte) (string, error) {
-	u.tmp.mu.Lock()
-	defer u.tmp.mu.Unlock()
-	if u.tmp.dir == "" {
-		dir, err := os.MkdirTemp("", "ferry-clipboard-")
-		if err != nil {
-			return "", err
-		}
-		u.tmp.dir = dir
-	}
-	name := "clipboard-" + time.Now().Format("20060102-150405") + ".png"
-	path := filepath.Join(u.tmp.dir, name)
-	for n := 1; ; n++ {
-		if _, err := os.Lstat(path); err != nil {
-			break
-		}
-		path = filepath.Join(u.tmp.dir, strings.TrimSuffix(name, ".png")+"-"+itoa(n)+".png")
-	}
-	return path, os.WriteFile(path, png, 0o600)
-}
-
-// removeTemp removes what saveClipboardImage wrote (Close calls it).
-func (u *UI) removeTemp() {
-	u.tmp.mu.Lock()
-	defer u.tmp.mu.Unlock()
-	if u.tmp.dir != "" {
-		os.RemoveAll(u.tmp.dir)
-		u.tmp.dir = ""
-	}
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
+	path, _, err := u.tmp.Save("clipboard-"+time.Now().Format("20060102-150405")+".png", bytes.NewReader(png))
+	return path, err
 }
 
 // addText adds a text entry. Texts are never merged: each is an entry.

@@ -89,7 +89,7 @@ type UI struct {
 
 	tray   trayState  // the system tray (tray.go)
 	notice string     // the last files-not-found message (openfiles.go)
-	tmp    tempFolder // clipboard images to send (clipboard.go)
+	tmp    *app.Spool // clipboard images to send (clipboard.go)
 }
 
 // fingerprint is this device's key fingerprint as shown to people.
@@ -118,7 +118,7 @@ func New(cfg Config) *UI {
 	if cfg.Quit == nil {
 		cfg.Quit = cfg.App.Quit
 	}
-	u := &UI{cfg: cfg, do: cfg.Do, trust: cfg.Node.Trust(), hist: cfg.Node.History()}
+	u := &UI{cfg: cfg, do: cfg.Do, tmp: app.NewSpool("ferry-clipboard-"), trust: cfg.Node.Trust(), hist: cfg.Node.History()}
 	u.ctx, u.stop = context.WithCancel(context.Background())
 
 	u.settings = newSettingsView(u)
@@ -168,7 +168,7 @@ func (u *UI) KeepHistory() bool { return u.history.keeping() }
 func (u *UI) Close() {
 	u.stop()
 	u.wg.Wait()
-	u.removeTemp()
+	u.tmp.Close()
 }
 
 // Drop adds dropped files and folders to the send selection and shows the
