@@ -457,7 +457,7 @@ func (rs *receiveSession) onTransferEvent(t *app.Transfer, ev event.Event) {
 		}
 	case event.Offer:
 		in.rows.offered(describeOffer(e))
-		rs.offered(t, e, s.label, s.paired)
+		rs.offered(t, e, s.label)
 	case event.Accepted:
 		if e.By == event.ByTrusted {
 			rs.p.infof("accepted: %s is a trusted device (--accept-trusted)", s.label)
@@ -539,7 +539,7 @@ const maxListed = 8
 // offered lists offer o from peer and, unless core/app answers it, asks
 // the person, in the turn of the offer (incoming.go's queue), on a
 // goroutine of its own.
-func (rs *receiveSession) offered(t *app.Transfer, o event.Offer, peer string, paired bool) {
+func (rs *receiveSession) offered(t *app.Transfer, o event.Offer, peer string) {
 	rs.p.infof("%s wants to send %s:", peer, describeOffer(o))
 	for i, en := range o.Entries {
 		if i == maxListed {
@@ -553,7 +553,7 @@ func (rs *receiveSession) offered(t *app.Transfer, o event.Offer, peer string, p
 			rs.p.infof("  %s  %s", safe(en.Path), humanBytes(en.Size))
 		}
 	}
-	if rs.o.yes || rs.noAsk != "" || (rs.o.acceptTrusted && paired) {
+	if !t.Asks() {
 		return // core/app answers it
 	}
 	run := rs.incoming().queue() // here, in the order the offers came

@@ -65,6 +65,20 @@ func (t *Transfer) onEngine(ev event.Event) {
 	}
 }
 
+// Asks reports whether the offer of a received transfer waits for a
+// person's Accept or Decline: false when core/app answers it itself (see
+// answerUnasked), and on a sender or a nil Transfer (a front end's
+// replayed events). A front end reads it on the offer event instead of
+// deciding again from its own flags.
+func (t *Transfer) Asks() bool {
+	if t == nil || t.recv == nil {
+		return false
+	}
+	cfg := t.recv.cfg
+	c := t.connected()
+	return !(c != nil && c.Paired && cfg.AcceptTrusted) && !cfg.AcceptAll && cfg.Unattended == ""
+}
+
 // answerUnasked answers an offer that nobody is asked about: a trusted
 // sender's with AcceptTrusted (the engine has accepted already), every
 // one with AcceptAll, every other one when nobody can be asked.

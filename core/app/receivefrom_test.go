@@ -176,3 +176,29 @@ func TestInMemoryDoesNotListen(t *testing.T) {
 		t.Error("an in-memory Node has a trust store or a history")
 	}
 }
+
+// An offer waits for a person unless the receiver's config answers it:
+// AcceptAll, Unattended, or AcceptTrusted for a paired sender.
+func TestTransferAsks(t *testing.T) {
+	paired := &event.Connected{Paired: true}
+	for _, c := range []struct {
+		cfg  ReceiveConfig
+		conn *event.Connected
+		want bool
+	}{
+		{ReceiveConfig{}, nil, true},
+		{ReceiveConfig{}, paired, true},
+		{ReceiveConfig{AcceptAll: true}, nil, false},
+		{ReceiveConfig{Unattended: "no terminal"}, nil, false},
+		{ReceiveConfig{AcceptTrusted: true}, &event.Connected{}, true},
+		{ReceiveConfig{AcceptTrusted: true}, paired, false},
+	} {
+		tr := &Transfer{receiving: receiving{recv: &Receiver{cfg: c.cfg}}, conn: c.conn}
+		if got := tr.Asks(); got != c.want {
+			t.Errorf("%+v, connected %+v: Asks %v, want %v", c.cfg, c.conn, got, c.want)
+		}
+	}
+	if (&Transfer{}).Asks() || (*Transfer)(nil).Asks() {
+		t.Error("a sender's transfer, or a nil one, asks")
+	}
+}
