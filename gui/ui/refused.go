@@ -29,7 +29,7 @@ func (u *UI) refusalText(e event.Refused) string {
 		host = h
 	}
 	who := e.PeerFingerprint
-	if name := u.knownName(e.PeerFingerprint); name != "" {
+	if name := u.trust.KnownName(e.PeerFingerprint); name != "" {
 		who = capName(name) + " (" + e.PeerFingerprint + ")"
 	}
 	var s string
@@ -49,23 +49,6 @@ func (u *UI) refusalText(e event.Refused) string {
 		s += fmt.Sprintf(" (%s before it not shown: too many at once.)", plural(e.Dropped, "more attempt", "more attempts"))
 	}
 	return s
-}
-
-// knownName is the name a code-authenticated peer with fingerprint fp
-// gave, from the recent peers or the trusted devices; "" if this device
-// never met it or the store can't be read.
-func (u *UI) knownName(fp string) string {
-	if u.trust == nil || fp == "" {
-		return ""
-	}
-	recent, _ := u.trust.Recent()
-	devs, _ := u.trust.Devices()
-	for _, d := range append(recent, devs...) {
-		if d.Fingerprint() == fp {
-			return d.Name
-		}
-	}
-	return ""
 }
 
 // capName shortens a peer-chosen name for a sentence, on a rune boundary.

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -183,11 +182,10 @@ func (v *settingsView) trustedRow(d stores.Device) fyne.CanvasObject {
 	remove.OnTapped = func() {
 		remove.Disable()
 		v.u.goroutine(func() {
-			// By the full fingerprint: two devices may share a name.
-			_, err := v.u.trust.Remove(d.Fingerprint())
+			err := v.u.trust.Unpin(d)
 			v.u.do(func() {
 				v.u.trustChanged()
-				if err != nil && !errors.Is(err, stores.ErrNoSuchDevice) {
+				if err != nil {
 					v.note("Couldn't remove "+d.Name+": "+err.Error(), widget.DangerImportance)
 					return
 				}

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"errors"
 	"strings"
 	"time"
 
@@ -200,14 +199,7 @@ func (u *UI) setTrusted(d stores.Device, on bool) error {
 		_, _, err := u.cfg.Node.Pin(d)
 		return err
 	}
-	// By the full fingerprint: a name may be shared by two devices. A
-	// pin already gone (removed in Settings, or by the CLI) is what was
-	// asked for.
-	_, err := u.trust.Remove(d.Fingerprint())
-	if errors.Is(err, stores.ErrNoSuchDevice) {
-		return nil
-	}
-	return err
+	return u.trust.Unpin(d)
 }
 
 // connLine names the peer of a connection, with its fingerprint, and

@@ -77,3 +77,42 @@ func BenchmarkClassifyList(b *testing.B) {
 		}
 	})
 }
+
+// Unpin removes a pin by its fingerprint, and one already gone is no
+// error; KnownName finds a name among the recent and the trusted, and
+// is "" for a stranger or a nil store.
+func TestUnpinAndKnownName(t *testing.T) {
+	s, err := OpenTrust(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pinned := Device{Name: "desk", Key: bytes.Repeat([]byte{1}, 32), PairedAt: time.Now()}
+	recent := Device{Name: "phone", Key: bytes.Repeat([]byte{2}, 32), PairedAt: time.Now()}
+	if err := s.Add(pinned); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.NoteRecent(recent); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.KnownName(pinned.Fingerprint()); got != "desk" {
+		t.Errorf("KnownName(desk) = %q", got)
+	}
+	if got := s.KnownName(recent.Fingerprint()); got != "phone" {
+		t.Errorf("KnownName(phone) = %q", got)
+	}
+	stranger := Device{Key: bytes.Repeat([]byte{3}, 32)}
+	if got := s.KnownName(stranger.Fingerprint()); got != "" {
+		t.Errorf("KnownName(stranger) = %q", got)
+	}
+	if got := (*Trust)(nil).KnownName(pinned.Fingerprint()); got != "" {
+		t.Errorf("nil store: %q", got)
+	}
+	for i := 0; i < 2; i++ {
+		if err := s.Unpin(pinned); err != nil {
+			t.Fatalf("Unpin #%d: %v", i+1, err)
+		}
+	}
+	if _, ok, _ := s.Trusted(pinned.Key); ok {
+		t.Error("still trusted after Unpin")
+	}
+}

@@ -116,6 +116,34 @@ func (t *Trust) Remove(nameOrFingerprint string) (Device, error) {
 	return Device(d), err
 }
 
+// Unpin removes d's pin by its full fingerprint, since a name may be
+// shared by two devices. A pin already gone (removed elsewhere, or by
+// another front end) is what was asked for: no error.
+func (t *Trust) Unpin(d Device) error {
+	_, err := t.Remove(d.Fingerprint())
+	if errors.Is(err, ErrNoSuchDevice) {
+		return nil
+	}
+	return err
+}
+
+// KnownName is the name a device with fingerprint fp gave, from the
+// recent peers a code authenticated or the trusted devices; "" when
+// this device never met it, the store cannot be read, or t is nil.
+func (t *Trust) KnownName(fp string) string {
+	if t == nil || fp == "" {
+		return ""
+	}
+	recent, _ := t.Recent()
+	devs, _ := t.Devices()
+	for _, d := range append(recent, devs...) {
+		if d.Fingerprint() == fp {
+			return d.Name
+		}
+	}
+	return ""
+}
+
 // Add trusts d's key from now on, as it is (its PairedAt included).
 func (t *Trust) Add(d Device) error { return t.s.Add(trust.Device(d)) }
 
