@@ -103,7 +103,7 @@ func (n *Node) sendTo(items []event.Item, to []app.Target) ([]*Transfer, error) 
 			t.onEvent(at, ev)
 		}
 	}}
-	mc.Paths, mc.Text = sources(items)
+	mc.Paths, mc.Text = app.ItemSources(items)
 	m := n.app.SendMany(ctx, mc)
 	for i, at := range m.Transfers {
 		mine[at] = ts[i]
@@ -232,18 +232,6 @@ func (n *Node) target(peerKey, addr, code string) (app.Target, error) {
 		return app.Target{}, errors.New("no code")
 	}
 	return to, nil
-}
-
-// sources are what the history names a send by: the paths on disk, and
-// whether a text goes too.
-func sources(items []event.Item) (paths []string, text bool) {
-	for _, it := range items {
-		if it.Path != "" && it.FS == nil {
-			paths = append(paths, it.Path)
-		}
-		text = text || it.Path == "" && it.FS == nil
-	}
-	return paths, text
 }
 
 // sendItems is what opts sends: ItemsJSON's items, then the files the

@@ -219,3 +219,16 @@ func (d *sourceDir) ReadDir(count int) ([]fs.DirEntry, error) {
 
 var _ fs.StatFS = (*Sources)(nil)
 var _ fs.ReadDirFile = (*sourceDir)(nil)
+
+// ItemSources is what the history names a send of items by
+// (ManyConfig's Paths and Text): the paths on disk, and whether a text
+// goes too. An item read through an FS names nothing.
+func ItemSources(items []event.Item) (paths []string, text bool) {
+	for _, it := range items {
+		if it.Path != "" && it.FS == nil {
+			paths = append(paths, it.Path)
+		}
+		text = text || it.Path == "" && it.FS == nil
+	}
+	return paths, text
+}

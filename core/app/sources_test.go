@@ -9,6 +9,8 @@ import (
 	"testing/fstest"
 	"testing/iotest"
 	"time"
+
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 // memSource is a Source held in memory.
@@ -104,3 +106,17 @@ type liveSource struct{ size int64 }
 func (l *liveSource) Size() int64                  { return l.size }
 func (l *liveSource) ModTime() time.Time           { return time.Time{} }
 func (l *liveSource) Open() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(nil)), nil }
+
+// The history names a send by its paths on disk and whether a text goes;
+// an item read through an FS names nothing.
+func TestItemSources(t *testing.T) {
+	fsys := NewSources()
+	paths, text := ItemSources([]event.Item{{Path: "/a"}, {FS: fsys, Path: "b"}, {Path: "/c"}})
+	if len(paths) != 2 || paths[0] != "/a" || paths[1] != "/c" || text {
+		t.Errorf("files: %q %v", paths, text)
+	}
+	paths, text = ItemSources([]event.Item{{Text: "hi"}})
+	if paths != nil || !text {
+		t.Errorf("text: %q %v", paths, text)
+	}
+}

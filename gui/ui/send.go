@@ -615,13 +615,7 @@ func (v *sendView) sendTarget(d Device, alone bool) app.Target {
 // and the paths and text the history names.
 func (v *sendView) sendConfig() app.SendConfig {
 	cfg := app.SendConfig{Items: v.sel.transferItems()}
-	for _, it := range v.sel.items {
-		if it.isText() {
-			cfg.Text = true
-		} else {
-			cfg.Paths = append(cfg.Paths, it.Path)
-		}
-	}
+	cfg.Paths, cfg.Text = app.ItemSources(cfg.Items)
 	return cfg
 }
 
