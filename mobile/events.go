@@ -89,10 +89,9 @@ func entryOf(e event.Entry) entryJSON {
 
 // entriesJSON encodes the page [start, start+count) of list.
 func entriesJSON(list []event.Entry, start, count int) (string, error) {
-	start = max(0, min(start, len(list)))
-	end := start + max(0, min(count, len(list)-start))
-	page := make([]entryJSON, 0, end-start)
-	for _, e := range list[start:end] {
+	lo, hi := event.PageOf(len(list), start, count)
+	page := make([]entryJSON, 0, hi-lo)
+	for _, e := range list[lo:hi] {
 		page = append(page, entryOf(e))
 	}
 	b, err := json.Marshal(page)

@@ -1,7 +1,6 @@
 package mobile
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -27,17 +26,8 @@ func (n *Node) HistoryJSON(start, count int) (_ string, err error) {
 	if err != nil {
 		return "", fmt.Errorf("reading the history: %w", err)
 	}
-	start = max(0, min(start, len(recs)))
-	end := start + max(0, min(count, len(recs)-start))
-	page := make([]json.RawMessage, 0, end-start)
-	for _, r := range recs[start:end] {
-		b, err := event.Marshal(r)
-		if err != nil {
-			return "", fmt.Errorf("reading the history: %w", err)
-		}
-		page = append(page, b)
-	}
-	b, err := json.Marshal(page)
+	lo, hi := event.PageOf(len(recs), start, count)
+	b, err := event.MarshalArray(recs[lo:hi])
 	if err != nil {
 		return "", fmt.Errorf("reading the history: %w", err)
 	}

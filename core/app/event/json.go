@@ -68,3 +68,27 @@ func (d Diag) MarshalJSON() ([]byte, error) {
 	}
 	return named(d.Type(), b), nil
 }
+
+// MarshalArray is a JSON array of the events' Marshal forms: the form in
+// which a front end hands out a list of events at once (a page of the
+// history, say).
+func MarshalArray[E Event](evs []E) ([]byte, error) {
+	list := make([]json.RawMessage, 0, len(evs))
+	for _, ev := range evs {
+		b, err := Marshal(ev)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, b)
+	}
+	return json.Marshal(list)
+}
+
+// PageOf is the range [lo, hi) of a list of n that a request for count
+// items from start gets: cut short at the list's end, and empty past it
+// or for a count below 1. Front ends hand out long lists (an offer's
+// entries, the history) a page at a time.
+func PageOf(n, start, count int) (lo, hi int) {
+	lo = max(0, min(start, n))
+	return lo, lo + max(0, min(count, n-lo))
+}
