@@ -74,9 +74,17 @@ func (t *Transfer) Asks() bool {
 	if t == nil || t.recv == nil {
 		return false
 	}
-	cfg := t.recv.cfg
 	c := t.connected()
-	return !(c != nil && c.Paired && cfg.AcceptTrusted) && !cfg.AcceptAll && cfg.Unattended == ""
+	return t.recv.cfg.Asks(c != nil && c.Paired)
+}
+
+// Asks reports whether, under c, an offer waits for a person's answer:
+// not when every offer is accepted (AcceptAll), none can be asked about
+// (Unattended), or a paired sender's is accepted (AcceptTrusted) and
+// paired says the sender is one. A front end that shows an offer before
+// it has its Transfer asks its config.
+func (c ReceiveConfig) Asks(paired bool) bool {
+	return !(paired && c.AcceptTrusted) && !c.AcceptAll && c.Unattended == ""
 }
 
 // answerUnasked answers an offer that nobody is asked about: a trusted

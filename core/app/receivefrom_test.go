@@ -202,3 +202,22 @@ func TestTransferAsks(t *testing.T) {
 		t.Error("a sender's transfer, or a nil one, asks")
 	}
 }
+
+func TestReceiveConfigAsks(t *testing.T) {
+	for _, c := range []struct {
+		cfg    ReceiveConfig
+		paired bool
+		want   bool
+	}{
+		{ReceiveConfig{}, false, true},
+		{ReceiveConfig{}, true, true},
+		{ReceiveConfig{AcceptAll: true}, false, false},
+		{ReceiveConfig{Unattended: "no terminal"}, true, false},
+		{ReceiveConfig{AcceptTrusted: true}, false, true},
+		{ReceiveConfig{AcceptTrusted: true}, true, false},
+	} {
+		if got := c.cfg.Asks(c.paired); got != c.want {
+			t.Errorf("%+v paired %v: Asks %v, want %v", c.cfg, c.paired, got, c.want)
+		}
+	}
+}

@@ -259,7 +259,7 @@ func (u *UI) demoSend(view string) {
 // "offer" a Pixel's offer, for "codes-stopped" the budget spent.
 func (u *UI) demoReceive(view string) {
 	v := u.recv
-	v.lis, v.port, v.askFirst = 1, 41000, true
+	v.lis, v.port = 1, 41000 // and the zero config, which asks
 	v.showReady(u.settings.deviceName(), "482913", v.port, u.settings.downloadDir(), u.cfg.Hosts(), u.fingerprint())
 	v.show(v.ready)
 	switch view {

@@ -14,7 +14,7 @@ import (
 // nothing.
 func (u *UI) demoReceiveMany() {
 	v := u.recv
-	v.lis, v.port, v.askFirst = 1, 41000, true
+	v.lis, v.port = 1, 41000 // and the zero config, which asks
 	v.many, v.atOnce = true, 3
 	v.showReady(u.settings.deviceName(), "482913", v.port, u.settings.downloadDir(), u.cfg.Hosts(), u.fingerprint())
 	v.show(v.ready)

@@ -37,7 +37,7 @@ func (v *receiveView) offerCame(p *progressPanel, o event.Offer) (event.Offer, b
 	if p.conn.Paired {
 		o.PeerName = p.conn.PeerName // named by its pin (connected, newCard)
 	}
-	if !v.askFirst || (v.autoTrusted && p.conn.Paired) {
+	if !v.listened.Asks(p.conn.Paired) {
 		v.u.notify("Receiving from "+whoOf(o.PeerName),
 			fmt.Sprintf("%s (%s), into %s", offerWhat(o), formatBytes(o.TotalBytes), v.u.settings.downloadDir()))
 		return o, false

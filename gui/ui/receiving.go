@@ -35,9 +35,9 @@ type receiving struct {
 	busy        bool // one at a time: a sender is connected, settings wait for its end
 	// texts are the last transfer's texts (Result.Texts).
 	texts []string
-	// What the receiver decides without asking (the settings it was
-	// listened with): every offer, or a trusted device's.
-	askFirst, autoTrusted bool
+	// The config the receiver listened with: what it answers without
+	// asking (every offer, or a trusted device's).
+	listened app.ReceiveConfig
 	// The offer was accepted without asking: its start and end are
 	// desktop notifications (tray.go).
 	autoAccepted bool
@@ -180,7 +180,7 @@ func (v *receiveView) listen(lis int) (*app.Receiver, error) {
 	v.u.do(func() {
 		v.lis, v.r, v.port = lis, rc, port
 		v.many, v.atOnce = many, cfg.MaxConcurrent
-		v.askFirst, v.autoTrusted = !cfg.AcceptAll, cfg.AcceptTrusted
+		v.listened = cfg
 		v.name.SetText("This device appears to others as “" + name + "”.")
 		v.saveTo.SetText("Saving to " + dir)
 	})
