@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -42,7 +40,7 @@ func clipboardItem(ctx context.Context) (it event.Item, done func(), err error) 
 		if len(text) > app.MaxTextBytes {
 			return it, done, usagef("save it to a file and send the file", "the text on the clipboard is %d bytes, over the limit of %d for a text", len(text), app.MaxTextBytes)
 		}
-		return event.Item{Text: text, Name: "clipboard.txt"}, done, nil
+		return event.Item{Text: text, Name: app.ClipboardTextName}, done, nil
 	}
 	if errors.Is(terr, clipboard.ErrNoTool) {
 		return it, done, withHint(fmt.Errorf("reading the clipboard: %w", terr), clipboardToolHint(terr))
@@ -51,17 +49,13 @@ func clipboardItem(ctx context.Context) (it event.Item, done func(), err error) 
 	if ierr != nil {
 		return it, done, usagef("copy some text or an image first", "nothing to send: the clipboard holds no text or image")
 	}
-	tmp, err := os.MkdirTemp("", "ferry-clipboard-")
+	sp := app.NewSpool("ferry-clipboard-")
+	path, err := sp.ClipboardImage(png, time.Now())
 	if err != nil {
+		sp.Close()
 		return it, done, fmt.Errorf("saving the clipboard's image: %w", err)
 	}
-	done = func() { os.RemoveAll(tmp) }
-	path := filepath.Join(tmp, "clipboard-"+time.Now().Format("20060102-150405")+".png")
-	if err := os.WriteFile(path, png, 0o600); err != nil {
-		done()
-		return it, func() {}, fmt.Errorf("saving the clipboard's image: %w", err)
-	}
-	return event.Item{Path: path}, done, nil
+	return event.Item{Path: path}, sp.Close, nil
 }
 
 // clipboardToolHint is what to install, from core/clipboard's message.

@@ -3,12 +3,14 @@
 package app
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Spool is a private temporary folder for what a front end sends that is
@@ -77,6 +79,17 @@ func (s *Spool) Save(name string, r io.Reader) (string, int64, error) {
 		err = cerr
 	}
 	return path, n, err
+}
+
+// ClipboardTextName is the name a clipboard's text is sent under.
+const ClipboardTextName = "clipboard.txt"
+
+// ClipboardImage saves a clipboard's image (PNG) as
+// clipboard-DATE-TIME.png, named after now, the time it was taken, and
+// returns its path.
+func (s *Spool) ClipboardImage(png []byte, now time.Time) (string, error) {
+	path, _, err := s.Save("clipboard-"+now.Format("20060102-150405")+".png", bytes.NewReader(png))
+	return path, err
 }
 
 // Close removes the folder and all it holds.

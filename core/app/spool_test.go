@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 )
 
 // A spool makes one private folder on first use, names a taken name
@@ -55,5 +56,21 @@ func TestSpoolReadError(t *testing.T) {
 	defer s.Close()
 	if _, _, err := s.Save("f", iotest.ErrReader(iotest.ErrTimeout)); err != iotest.ErrTimeout {
 		t.Errorf("Save = %v", err)
+	}
+}
+
+// A clipboard's image is named after the time it was taken; a second in
+// the same second gets a name of its own.
+func TestSpoolClipboardImage(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	s := NewSpool("ferry-clipboard-")
+	defer s.Close()
+	at := time.Date(2026, 12, 3, 16, 40, 5, 0, time.Local)
+	p1, err := s.ClipboardImage([]byte("png"), at)
+	if err != nil || filepath.Base(p1) != "clipboard-20261203-164005.png" {
+		t.Fatalf("%s, %v", p1, err)
+	}
+	if p2, _ := s.ClipboardImage([]byte("png2"), at); filepath.Base(p2) != "clipboard-20261203-164005-1.png" {
+		t.Errorf("second: %s", p2)
 	}
 }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"bytes"
 	"errors"
 	"strings"
 	"time"
@@ -53,7 +52,7 @@ func (v *sendView) addClipboard() {
 		png, err := clipboardImage(v.u.ctx)
 		var path string
 		if err == nil {
-			path, err = v.u.saveClipboardImage(png)
+			path, err = v.u.tmp.ClipboardImage(png, time.Now()) // Close removes it
 		}
 		if v.u.ctx.Err() != nil {
 			return
@@ -84,14 +83,6 @@ func (v *sendView) addText(text string) {
 	v.selectionChanged()
 }
 
-// saveClipboardImage writes png to a new file in the UI's temporary
-// folder (a core/app Spool that Close removes), named after the time it
-// was taken.
-func (u *UI) saveClipboardImage(png []byte) (string, error) {
-	path, _, err := u.tmp.Save("clipboard-"+time.Now().Format("20060102-150405")+".png", bytes.NewReader(png))
-	return path, err
-}
-
 // addText adds a text entry. Texts are never merged: each is an entry.
 func (s *selection) addText(text string) *selItem {
 	it := &selItem{Name: "Clipboard text: " + preview(text, 48), Text: text, Size: int64(len(text)), Files: 1}
@@ -106,7 +97,7 @@ func (s *selection) transferItems() []event.Item {
 	out := make([]event.Item, 0, len(s.items))
 	for _, it := range s.items {
 		if it.isText() {
-			out = append(out, event.Item{Text: it.Text, Name: "clipboard.txt"})
+			out = append(out, event.Item{Text: it.Text, Name: app.ClipboardTextName})
 		} else {
 			out = append(out, event.Item{Path: it.Path})
 		}
