@@ -170,24 +170,18 @@ func (c *wsConn) Read(p []byte) (int, error) {
 }
 
 func (c *wsConn) Write(p []byte) (int, error) {
-	for c.ws.Get("bufferedAmount").Int() > highWater {
-		c.mu.Lock()
-		closed, err := c.closed, c.closeErr
-		c.mu.Unlock()
-		if closed {
-			return 0, closedWrite(err)
+	for {
+		if err := c.writeErr(); err != nil {
+			return 0, err
+		}
+		if c.ws.Get("bufferedAmount").Int() <= highWater {
+			break
 		}
 		select {
 		case <-time.After(2 * time.Millisecond):
 		case <-c.wdl.Done():
 			return 0, os.ErrDeadlineExceeded
 		}
-	}
-	c.mu.Lock()
-	closed, err := c.closed, c.closeErr
-	c.mu.Unlock()
-	if closed {
-		return 0, closedWrite(err)
 	}
 	select {
 	case <-c.wdl.Done():
@@ -211,8 +205,16 @@ func (c *wsConn) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func closedWrite(err error) error {
-	if err == io.EOF {
+// writeErr is why nothing more can be written (errClosed after a clean
+// close), or nil.
+func (c *wsConn) writeErr() error {
+	c.mu.Lock()
+	closed, err := c.closed, c.closeErr
+	c.mu.Unlock()
+	switch {
+	case !closed:
+		return nil
+	case err == io.EOF:
 		return errClosed
 	}
 	return err
