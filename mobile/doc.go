@@ -135,8 +135,8 @@
 // A phone kills an app that passes its memory budget: 32 MiB for the
 // iOS profile (what an app extension may keep), 64 MiB for Android,
 // counted over the whole life of the process, start-up, traffic, quiet
-// and teardown. The build picks a profile by build tag (limits_ios.go,
-// limits_android.go; other builds take the iOS one), and the first
+// and teardown. The build picks a profile by build tag (core/app's
+// memprofile: iOS, Android; other builds take the iOS one), and the first
 // NewNode applies it to the runtime, process-wide:
 //
 //	profile  budget   memory limit  GC percent  transfers at once

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/memprofile"
 	"github.com/ferry-project/ferry/core/testkit"
 )
 
@@ -203,21 +204,21 @@ func (a *phoneApp) OnEvent(js string) {
 func memChild(role string) int {
 	m := startMeter("start-up")
 	res := childResult{Profile: os.Getenv(memProfileEnv)}
-	var prof profile
+	var prof memprofile.Profile
 	switch res.Profile {
 	case "ios":
-		prof = iosProfile
+		prof = memprofile.IOS
 	case "android":
-		prof = androidProfile
+		prof = memprofile.Android
 	default:
 		fmt.Fprintf(os.Stderr, "child: unknown profile %q\n", res.Profile)
 		return 2
 	}
-	res.Budget = prof.budget
+	res.Budget = prof.Budget
 	if role == "receive2" {
 		// iOS's profile takes one sender at once; it is measured with
 		// two to see whether an extension's budget would hold them.
-		prof.maxTransfers = 2
+		prof.MaxTransfers = 2
 	}
 	fail := func(format string, args ...any) int {
 		res.Failure = fmt.Sprintf(format, args...)
@@ -377,7 +378,7 @@ func runChild(t *testing.T, role, profile, dir, peer string, onReady func(port i
 // report logs the child's figures and fails on a breach of the budget.
 func report(t *testing.T, what string, res childResult) {
 	t.Helper()
-	const mb = float64(mib)
+	const mb = float64(memprofile.MiB)
 	t.Logf("%s, %s profile (budget %.0f MiB): %d bytes in %.1fs (%.0f MiB/s), %d GCs, %.1f MiB allocated",
 		what, res.Profile, float64(res.Budget)/mb, res.Bytes, res.Seconds, float64(res.Bytes)/mb/max(res.Seconds, 1e-9), res.GCs, float64(res.Alloc)/mb)
 	worst := int64(0)

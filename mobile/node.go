@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/memprofile"
 	"github.com/ferry-project/ferry/core/app/nearby"
 )
 
@@ -39,8 +40,8 @@ type Config struct {
 	StartedByPerson bool
 
 	// profile, set only by this package's tests, replaces the build's
-	// memory profile (buildProfile).
-	profile *profile
+	// memory profile (memprofile.Build).
+	profile *memprofile.Profile
 }
 
 // NewConfig returns an empty Config.
@@ -54,7 +55,7 @@ func NewConfig() *Config { return &Config{} }
 type Node struct {
 	cfg     Config
 	app     *app.Node
-	profile profile
+	profile memprofile.Profile
 
 	ctx    context.Context // cancelled by Close: every goroutine's parent
 	cancel context.CancelFunc
@@ -93,11 +94,11 @@ func NewNode(cfg *Config, events Events) (_ *Node, err error) {
 	case cfg.DataDir == "":
 		return nil, errors.New("starting ferry: no data folder")
 	}
-	p := buildProfile
+	p := memprofile.Build
 	if cfg.profile != nil {
 		p = *cfg.profile
 	}
-	applyProfile(p)
+	memprofile.Apply(p)
 	ctx, cancel := context.WithCancel(context.Background())
 	n := &Node{cfg: *cfg, profile: p, ctx: ctx, cancel: cancel, transfers: map[*Transfer]int{}, browseFn: nearby.Browse}
 	n.peers = newPeerTable(func() { n.out.peersChanged() })
@@ -155,7 +156,7 @@ func (n *Node) Close() (err error) {
 	n.wg.Wait() // no goroutine posts to out from here on
 	err = n.app.Close()
 	n.out.close()
-	if n.profile.freeAfter {
+	if n.profile.FreeAfter {
 		debug.FreeOSMemory()
 	}
 	return err
@@ -194,9 +195,9 @@ func (n *Node) canTake(count int) error {
 	for _, slots := range n.transfers {
 		running += slots
 	}
-	if running+count > n.profile.maxTransfers {
+	if running+count > n.profile.MaxTransfers {
 		return fmt.Errorf("%w: %d running, %d more asked, at most %d on this device",
-			errBusy, running, count, n.profile.maxTransfers)
+			errBusy, running, count, n.profile.MaxTransfers)
 	}
 	return nil
 }
@@ -214,7 +215,7 @@ func (n *Node) end(t *Transfer) {
 	n.mu.Lock()
 	delete(n.transfers, t)
 	n.mu.Unlock()
-	if n.profile.freeAfter {
+	if n.profile.FreeAfter {
 		debug.FreeOSMemory()
 	}
 }

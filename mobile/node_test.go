@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app/memprofile"
 	"github.com/ferry-project/ferry/core/testkit"
 )
 
@@ -214,7 +215,7 @@ func TestBusyAndClose(t *testing.T) {
 	testkit.CheckGoroutines(t)
 	n, ev := newTestNode(t, "A")
 	var ts []*Transfer
-	for i := 0; i < n.profile.maxTransfers; i++ {
+	for i := 0; i < n.profile.MaxTransfers; i++ {
 		tr, err := n.Receive(loopbackReceive(t))
 		if err != nil {
 			t.Fatal(err)
@@ -249,7 +250,7 @@ func TestSendMany(t *testing.T) {
 	sendEv := newRecorder()
 	cfg := NewConfig()
 	cfg.Name, cfg.DataDir = "B", t.TempDir()
-	android := androidProfile
+	android := memprofile.Android
 	cfg.profile = &android
 	phoneB, err := NewNode(cfg, sendEv)
 	if err != nil {

@@ -145,7 +145,7 @@ type session struct {
 // maxFor is how many senders a receive takes at once: opts.MaxTransfers
 // within the profile's limit, the profile's limit when 0.
 func (n *Node) maxFor(opts *ReceiveOptions) (int, error) {
-	switch max := n.profile.maxTransfers; {
+	switch max := n.profile.MaxTransfers; {
 	case opts.MaxTransfers < 0 || opts.MaxTransfers > max:
 		return 0, fmt.Errorf("a receive takes 1 to %d senders at once on this device, not %d", max, opts.MaxTransfers)
 	case opts.MaxTransfers == 0:

@@ -8,12 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ferry-project/ferry/core/app/memprofile"
 	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // newProfileNode is newTestNode with the memory profile p in place of
 // the build's.
-func newProfileNode(t *testing.T, name string, p profile) (*Node, *recorder) {
+func newProfileNode(t *testing.T, name string, p memprofile.Profile) (*Node, *recorder) {
 	t.Helper()
 	rec := newRecorder()
 	cfg := NewConfig()
@@ -52,7 +53,7 @@ func sendFile(t *testing.T, port int, code, name, body string) (*Transfer, *reco
 // while both wait for an answer, is told busy; both files arrive.
 func TestReceiveSeveral(t *testing.T) {
 	testkit.CheckGoroutines(t)
-	phone, ev := newProfileNode(t, "Android phone", androidProfile)
+	phone, ev := newProfileNode(t, "Android phone", memprofile.Android)
 	opts := loopbackReceive(t)
 	rt, err := phone.Receive(opts)
 	if err != nil {
@@ -165,7 +166,7 @@ func checkOneTransfer(t *testing.T, ev *recorder, id int64) {
 // more than the device allows is an error.
 func TestReceiveOneOnIOS(t *testing.T) {
 	testkit.CheckGoroutines(t)
-	phone, ev := newProfileNode(t, "iPhone", iosProfile)
+	phone, ev := newProfileNode(t, "iPhone", memprofile.IOS)
 	opts := loopbackReceive(t)
 	opts.MaxTransfers = 2
 	if _, err := phone.Receive(opts); err == nil {
@@ -198,7 +199,7 @@ func TestReceiveOneOnIOS(t *testing.T) {
 // CancelTransfer's here.
 func TestReceiveSeveralAnswers(t *testing.T) {
 	testkit.CheckGoroutines(t)
-	phone, ev := newProfileNode(t, "Android phone", androidProfile)
+	phone, ev := newProfileNode(t, "Android phone", memprofile.Android)
 	rt, err := phone.Receive(loopbackReceive(t))
 	if err != nil {
 		t.Fatal(err)
