@@ -4,48 +4,22 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/errkind"
 )
 
-// partialFolder is core/transfer's hidden folder of partial files inside
-// the destination: files are written there first, then renamed into the
-// destination itself.
-const partialFolder = ".ferry-partial"
-
 // checkWritable makes sure the receiver can save into dir before it
-// shows a code: otherwise a person would start it, the sender would
-// connect and be accepted, and the first file would fail. It creates and
-// removes a probe file in dir, where received files are renamed to, and
-// in the partial folder when one is there already (left by an earlier
-// transfer, perhaps by another user). Nothing is left behind.
+// shows a code (core/app's CheckWritable, which also probes the folder
+// of partial files).
 //
 // An unwritable folder is a usage error (exit 2, kind "dir_not_writable"),
 // as a missing --dir is: the command as typed can never succeed.
 func checkWritable(dir string, fromFlag bool) error {
-	if err := probe(dir); err != nil {
-		return notWritable(dir, dir, err, fromFlag)
-	}
-	partial := filepath.Join(dir, partialFolder)
-	if fi, err := os.Lstat(partial); err == nil && fi.IsDir() {
-		if err := probe(partial); err != nil {
-			return notWritable(dir, partial, err, fromFlag)
-		}
+	if where, err := app.CheckWritable(dir); err != nil {
+		return notWritable(dir, where, err, fromFlag)
 	}
 	return nil
-}
-
-func probe(dir string) error {
-	f, err := os.CreateTemp(dir, ".ferry-probe-*")
-	if err != nil {
-		return err
-	}
-	name := f.Name()
-	cerr := f.Close()
-	rerr := os.Remove(name)
-	return errors.Join(cerr, rerr)
 }
 
 func notWritable(dir, where string, err error, fromFlag bool) error {
