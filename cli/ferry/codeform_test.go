@@ -13,19 +13,6 @@ import (
 	"github.com/ferry-project/ferry/core/app/event"
 )
 
-func TestCheckCodeForm(t *testing.T) {
-	for _, ok := range []string{"123456", "000000", "apple-river-stone", strings.Repeat("a", 64), "ABCdef"} {
-		if err := checkCodeForm(ok); err != nil {
-			t.Errorf("checkCodeForm(%q) = %v, want nil", ok, err)
-		}
-	}
-	for _, bad := range []string{"", "abc", "12345", "123 456", "12345\x1b", strings.Repeat("a", 65), "12345é", "123456/"} {
-		if err := checkCodeForm(bad); err == nil {
-			t.Errorf("checkCodeForm(%q) = nil, want an error", bad)
-		}
-	}
-}
-
 // TestBadCodeNotDialled: a code of the wrong form is a usage error with
 // its own kind, found before anything is dialled: the listener at --to
 // sees no connection. The receiver refuses to take such a code too.

@@ -447,7 +447,7 @@ func askCode(ctx context.Context, q *prompter, label string) (string, error) {
 		if code == "" {
 			continue
 		}
-		if err := checkCodeForm(code); err != nil {
+		if err := app.CheckCodeForm(code); err != nil {
 			q.p.listf("that is not a code (%v): type the code the receiver shows, like 123456", err)
 			continue
 		}
