@@ -5,10 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"net"
-	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/ferry-project/ferry/core/app"
@@ -115,51 +112,21 @@ func checkToBrowser(o sendOpts) error {
 	return nil
 }
 
-// checkPaths makes sure every path exists and can be read, folders all
-// the way down, before anything touches the network: a typo must not cost
-// the receiver a question. Symbolic links inside folders are left to the
-// engine, which decides what to do with them.
+// checkPaths is core/app's CheckPaths, in the CLI's words: nothing is
+// sent when a path cannot be.
 func checkPaths(paths []string) error {
-	for _, path := range paths {
-		fi, err := os.Stat(path)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return usagef("check the path: nothing was sent", "no such file or folder: %s", path)
-			}
-			return usagef("nothing was sent", "cannot read %s: %v", path, unwrapPath(err))
-		}
-		switch {
-		case fi.Mode().IsRegular():
-			if err := canRead(path); err != nil {
-				return err
-			}
-		case fi.IsDir():
-			err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
-				if err != nil {
-					return usagef("nothing was sent", "cannot read %s: %v", p, unwrapPath(err))
-				}
-				if d.Type().IsRegular() {
-					return canRead(p)
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-		default:
-			return usagef("send regular files and folders only", "not a regular file or folder: %s", path)
-		}
+	var pp *app.PathProblem
+	switch err := app.CheckPaths(paths); {
+	case err == nil:
+		return nil
+	case !errors.As(err, &pp):
+		return err
+	case pp.Missing:
+		return usagef("check the path: nothing was sent", "no such file or folder: %s", pp.Path)
+	case pp.NotRegular:
+		return usagef("send regular files and folders only", "not a regular file or folder: %s", pp.Path)
 	}
-	return nil
-}
-
-func canRead(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return usagef("nothing was sent", "cannot read %s: %v", path, unwrapPath(err))
-	}
-	f.Close()
-	return nil
+	return usagef("nothing was sent", "cannot read %s: %v", pp.Path, unwrapPath(pp.Err))
 }
 
 // cmdSend sends to one receiver or several (every --to and --peer): the
