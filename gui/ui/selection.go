@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"context"
-	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -29,7 +27,7 @@ type selection struct {
 
 // add appends the paths not already selected and returns the new items.
 // Files are measured here (one stat each); folders come back with Counting
-// set, for the caller to measure off the UI goroutine with countTree.
+// set, for the caller to measure off the UI goroutine (app.MeasureFolder).
 func (s *selection) add(paths ...string) []*selItem {
 	var added []*selItem
 	for _, p := range paths {
@@ -89,30 +87,4 @@ func (s *selection) paths() []string {
 		out = append(out, it.Path)
 	}
 	return out
-}
-
-// countTree measures a folder: the bytes and number of regular files under
-// it, symlinks not followed (the engine does not follow them either). It
-// stops early when ctx ends. Unreadable entries are skipped: the engine
-// will say which one failed, in context, if they are sent.
-func countTree(ctx context.Context, root string) (bytes int64, files int, err error) {
-	err = filepath.WalkDir(root, func(_ string, d fs.DirEntry, err error) error {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if err != nil {
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if d.Type().IsRegular() {
-			if fi, err := d.Info(); err == nil {
-				bytes += fi.Size()
-				files++
-			}
-		}
-		return nil
-	})
-	return bytes, files, err
 }

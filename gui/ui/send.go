@@ -311,7 +311,7 @@ func (v *sendView) addPaths(paths ...string) {
 		if it.Dir {
 			it := it
 			v.u.goroutine(func() {
-				n, files, err := countTree(v.u.ctx, it.Path)
+				n, files, err := app.MeasureFolder(v.u.ctx, it.Path)
 				if v.u.ctx.Err() != nil {
 					return
 				}
