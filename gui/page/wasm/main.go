@@ -139,17 +139,17 @@ func wsURL(opts js.Value) (string, error) {
 	return "ws://" + loc.Get("host").String() + "/ws?t=" + meta.Get("content").String(), nil
 }
 
-func dialer(url string) func(ctx context.Context) (net.Conn, error) {
-	return func(ctx context.Context) (net.Conn, error) {
-		c, err := dialWS(ctx, url)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, err
-			}
-			return nil, fmt.Errorf("%w: %w", errDial, err)
+// dialPage opens the WebSocket at url; a failure that is not ctx's is
+// an errDial.
+func dialPage(ctx context.Context, url string) (net.Conn, error) {
+	c, err := dialWS(ctx, url)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
 		}
-		return c, nil
+		return nil, fmt.Errorf("%w: %w", errDial, err)
 	}
+	return c, nil
 }
 
 // run runs one transfer that start begins, telling emit its events as
@@ -178,12 +178,11 @@ func (b *bridge) send(ctx context.Context, opts js.Value, emit func(event.Event)
 		return event.Done{}, err
 	}
 	items := picked.Items()
-	dial := dialer(url)
 	b.node.SetName(str(opts, "name"))
 	return run(str(opts, "fp"), emit, func(on app.Handler) *app.Transfer {
 		return b.node.Send(ctx, app.SendConfig{
 			Addrs: []string{url}, Code: str(opts, "code"), Items: items, Diag: opts.Get("diag").Truthy(), OnEvent: on,
-			Dialer: func(ctx context.Context, _ string) (net.Conn, error) { return dial(ctx) },
+			Dialer: func(ctx context.Context, _ string) (net.Conn, error) { return dialPage(ctx, url) },
 		})
 	})
 }
@@ -200,7 +199,7 @@ func (b *bridge) receive(ctx context.Context, opts js.Value, emit func(event.Eve
 	b.node.SetName(str(opts, "name"))
 	return run(str(opts, "fp"), emit, func(on app.Handler) *app.Transfer {
 		return b.node.ReceiveFrom(ctx, app.ReceiveFromConfig{
-			Dial: dialer(url), Code: str(opts, "code"), Sink: &jsSink{o: sinkObj}, Diag: opts.Get("diag").Truthy(),
+			Dial: func(ctx context.Context) (net.Conn, error) { return dialPage(ctx, url) }, Code: str(opts, "code"), Sink: &jsSink{o: sinkObj}, Diag: opts.Get("diag").Truthy(),
 			OnEvent: on,
 		})
 	})

@@ -91,19 +91,15 @@ func dialWS(ctx context.Context, url string) (*wsConn, error) {
 	select {
 	case <-opened:
 		return c, nil
-	case <-c.signal:
-		c.Close()
-		c.mu.Lock()
-		err := c.closeErr
-		c.mu.Unlock()
-		if err == io.EOF {
-			err = errClosed
-		}
-		return nil, fmt.Errorf("connecting to %s: %w", url, err)
+	case <-c.signal: // closed before it opened
 	case <-ctx.Done():
-		c.Close()
-		return nil, ctx.Err()
+		err = ctx.Err()
 	}
+	c.Close()
+	if err != nil {
+		return nil, err
+	}
+	return nil, fmt.Errorf("connecting to %s: %w", url, c.writeErr())
 }
 
 func reason(ev js.Value) string {
@@ -205,8 +201,8 @@ func (c *wsConn) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// writeErr is why nothing more can be written (errClosed after a clean
-// close), or nil.
+// writeErr is why nothing more can be written, or the socket did not
+// open (errClosed after a clean close); nil while it is open.
 func (c *wsConn) writeErr() error {
 	c.mu.Lock()
 	closed, err := c.closed, c.closeErr
