@@ -4,7 +4,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -100,11 +100,12 @@ func (f *Sources) lookup(name string) (*sourceNode, error) {
 	if name == "." {
 		return at, nil
 	}
-	for _, part := range strings.Split(name, "/") {
-		if at.src != nil || at.children[part] == nil {
+	for rest, more := name, true; more; {
+		var part string
+		part, rest, more = strings.Cut(rest, "/")
+		if at = at.children[part]; at == nil {
 			return nil, fs.ErrNotExist
 		}
-		at = at.children[part]
 	}
 	return at, nil
 }
@@ -201,7 +202,7 @@ func (d *sourceDir) ReadDir(count int) ([]fs.DirEntry, error) {
 		for _, c := range d.n.children {
 			d.list = append(d.list, fs.FileInfoToDirEntry(c))
 		}
-		sort.Slice(d.list, func(i, j int) bool { return d.list[i].Name() < d.list[j].Name() })
+		slices.SortFunc(d.list, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	}
 	if count <= 0 {
 		l := d.list
