@@ -179,6 +179,10 @@ func TestTrustWords(t *testing.T) {
 			t.Errorf("TrustWords(%q, %s) = %q, %q; want %q, %q", tc.name, tc.fp, status, mark, tc.status, tc.mark)
 		}
 	}
+	e := Peer{Name: "desk", Fingerprint: other}.Event(store)
+	if e.Trust != "key_changed" || e.Addresses == nil {
+		t.Errorf("event %+v, want trust key_changed and addresses a list", e)
+	}
 }
 
 // FuzzReported feeds a whole relayed answer from another DNS-SD browser,

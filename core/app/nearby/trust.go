@@ -1,6 +1,11 @@
 package nearby
 
-import "github.com/ferry-project/ferry/core/app/stores"
+import (
+	"strings"
+
+	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/stores"
+)
 
 // TrustWords says how a receiver advertising name and fingerprint
 // relates to the trusted devices in store, in the two forms lists use:
@@ -21,4 +26,19 @@ func TrustWords(store *stores.Trust, name, fingerprint string) (status, mark str
 		status = st.String()
 	}
 	return status, st.Mark(d, fingerprint)
+}
+
+// Event is p as the event schema lists a receiver found (--json's
+// "peer"), with how it relates to store's trusted devices: "trusted",
+// "key_changed" or "".
+func (p Peer) Event(store *stores.Trust) event.Peer {
+	status, _ := TrustWords(store, p.Name, p.Fingerprint)
+	addrs := p.DialAddrs()
+	if addrs == nil {
+		addrs = []string{} // a list, never null
+	}
+	return event.Peer{
+		Name: p.Name, Fingerprint: p.Fingerprint, Version: p.Version, Host: p.Host, Port: p.Port,
+		Addresses: addrs, Trust: strings.ReplaceAll(status, " ", "_"),
+	}
 }
