@@ -582,7 +582,7 @@ func pageSend(work, src string, size int64) (d time.Duration, mem, split, versio
 	split = doneSplit(done) + timeline(b, d) + "; " + cpu.String(d, size)
 	err = finished()
 	if err == nil {
-		err = sameFile(src, filepath.Join(dst, filepath.Base(src)))
+		err = benches.SameFile(src, filepath.Join(dst, filepath.Base(src)))
 	}
 	return
 }
@@ -618,7 +618,7 @@ func pageReceive(work, src string, size int64, method string) (d time.Duration, 
 		d = time.Since(t0)
 		split = timeline(b, d) + "; " + stopCPU().String(d, size)
 		if err == nil {
-			err = sameFile(src, paths[0])
+			err = benches.SameFile(src, paths[0])
 		}
 	}
 	mem = stopMem()
@@ -737,15 +737,7 @@ func inprocessReceiver(dst, c string) (string, func() error, error) {
 	served := make(chan error, 1)
 	go func() { _, err := r.Serve(context.Background()); served <- err }()
 	port := mux.Addr().(*net.TCPAddr).Port
-	return web.Link(host(), port, c, id.Fingerprint()), func() error {
-		defer r.Close()
-		select {
-		case err := <-served:
-			return err
-		case <-time.After(30 * time.Second):
-			return errors.New("the receiver did not finish")
-		}
-	}, nil
+	return web.Link(host(), port, c, id.Fingerprint()), finished(served, r, "receiver"), nil
 }
 
 // inprocessSender is ferry send --to-browser without the CLI.
@@ -762,15 +754,21 @@ func inprocessSender(src, c string) (string, func() error, error) {
 		sent <- err
 	}()
 	port := mux.Addr().(*net.TCPAddr).Port
-	return web.Link(host(), port, c, id.Fingerprint()), func() error {
-		defer mux.Close()
+	return web.Link(host(), port, c, id.Fingerprint()), finished(sent, mux, "sender"), nil
+}
+
+// finished is the wait for an in-process end (who) to report on done,
+// for up to 30 s, closing c after.
+func finished(done <-chan error, c io.Closer, who string) func() error {
+	return func() error {
+		defer c.Close()
 		select {
-		case err := <-sent:
+		case err := <-done:
 			return err
 		case <-time.After(30 * time.Second):
-			return errors.New("the sender did not finish")
+			return fmt.Errorf("the %s did not finish", who)
 		}
-	}, nil
+	}
 }
 
 // slowLoad times a fresh browser's load of the page of bin's
@@ -858,32 +856,6 @@ func openBridge(b *browser.Browser, base string) error {
 			return errors.New("the page's ferry bridge did not load within 30 s")
 		}
 		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// sameFile compares two files without reading either whole.
-func sameFile(a, b string) error {
-	fa, err := os.Open(a)
-	if err != nil {
-		return err
-	}
-	defer fa.Close()
-	fb, err := os.Open(b)
-	if err != nil {
-		return err
-	}
-	defer fb.Close()
-	ba, bb := make([]byte, 1<<20), make([]byte, 1<<20)
-	for off := int64(0); ; {
-		na, ea := io.ReadFull(fa, ba)
-		nb, _ := io.ReadFull(fb, bb)
-		if na != nb || !bytes.Equal(ba[:na], bb[:nb]) {
-			return fmt.Errorf("%s differs from %s near byte %d", b, a, off)
-		}
-		if ea != nil {
-			return nil
-		}
-		off += int64(na)
 	}
 }
 
