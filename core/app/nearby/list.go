@@ -278,3 +278,25 @@ func (l *List) Heard(run uint64, ps []Peer) {
 		return !same
 	})
 }
+
+// Merge is the list a person picks a receiver from: the found ones
+// first, then each typed one (added by its address) that a browse has
+// not found since at that address. at says where a receiver is, best
+// first; a typed receiver is at its first address.
+func Merge[R any](found, typed []R, at func(R) []string) []R {
+	seen := map[string]bool{}
+	out := make([]R, 0, len(found)+len(typed))
+	for _, r := range found {
+		out = append(out, r)
+		for _, a := range at(r) {
+			seen[a] = true
+		}
+	}
+	for _, r := range typed {
+		if addrs := at(r); len(addrs) > 0 && seen[addrs[0]] {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}

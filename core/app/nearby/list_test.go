@@ -231,3 +231,21 @@ func FuzzReported(f *testing.F) {
 		}
 	})
 }
+
+// TestMerge: typed receivers follow the found ones, but for one a
+// browse has found since at its address.
+func TestMerge(t *testing.T) {
+	at := func(addrs []string) []string { return addrs }
+	found := [][]string{{"10.0.0.2:1", "[fe80::1%eth0]:1"}, {"10.0.0.3:1"}}
+	typed := [][]string{{"[fe80::1%eth0]:1"}, {"10.0.0.9:1"}, {}}
+	got := Merge(found, typed, at)
+	want := [][]string{{"10.0.0.2:1", "[fe80::1%eth0]:1"}, {"10.0.0.3:1"}, {"10.0.0.9:1"}, {}}
+	if len(got) != len(want) {
+		t.Fatalf("merged %q, want %q", got, want)
+	}
+	for i := range want {
+		if !slices.Equal(got[i], want[i]) {
+			t.Fatalf("merged %q, want %q", got, want)
+		}
+	}
+}
