@@ -538,23 +538,32 @@ func doneSplit(done map[string]any) string {
 	return strings.Join(parts, "; ")
 }
 
+// withDesktop starts the desktop's end of a page transfer, in this
+// process or as a ferry process as -desktop says, and opens a fresh
+// browser on the page its link names; the caller closes b, and calls
+// finished for the desktop end's outcome.
+func withDesktop(inprocess, process func() (string, func() error, error)) (b *browser.Browser, code, fp string, finished func() error, err error) {
+	start := process
+	if *desktop == "inprocess" {
+		start = inprocess
+	}
+	l, finished, err := start()
+	if err != nil {
+		return nil, "", "", nil, err
+	}
+	b, code, fp, err = openPage(l)
+	return b, code, fp, finished, err
+}
+
 // pageSend: the page picks src through a file input and sends it to
 // `ferry receive --web`.
 func pageSend(work, src string, size int64) (d time.Duration, mem, split, version string, err error) {
 	dst, _ := os.MkdirTemp(work, "dst-")
 	defer os.RemoveAll(dst)
 	c := code()
-	var l string
-	var finished func() error
-	if *desktop == "inprocess" {
-		l, finished, err = inprocessReceiver(dst, c)
-	} else {
-		l, finished, err = processReceiver(work, dst, c)
-	}
-	if err != nil {
-		return
-	}
-	b, code, fp, err := openPage(l)
+	b, code, fp, finished, err := withDesktop(
+		func() (string, func() error, error) { return inprocessReceiver(dst, c) },
+		func() (string, func() error, error) { return processReceiver(work, dst, c) })
 	if err != nil {
 		return
 	}
@@ -582,7 +591,7 @@ func pageSend(work, src string, size int64) (d time.Duration, mem, split, versio
 	split = doneSplit(done) + timeline(b, d) + "; " + cpu.String(d, size)
 	err = finished()
 	if err == nil {
-		err = sameFile(src, filepath.Join(dst, filepath.Base(src)))
+		err = benches.SameFile(src, filepath.Join(dst, filepath.Base(src)))
 	}
 	return
 }
@@ -590,17 +599,9 @@ func pageSend(work, src string, size int64) (d time.Duration, mem, split, versio
 // pageReceive: `ferry send --to-browser` sends src to the page, which
 // saves it with method.
 func pageReceive(work, src string, size int64, method string) (d time.Duration, mem, split, version string, err error) {
-	var l string
-	var finished func() error
-	if *desktop == "inprocess" {
-		l, finished, err = inprocessSender(src, code())
-	} else {
-		l, finished, err = processSender(work, src)
-	}
-	if err != nil {
-		return
-	}
-	b, code, fp, err := openPage(l)
+	b, code, fp, finished, err := withDesktop(
+		func() (string, func() error, error) { return inprocessSender(src, code()) },
+		func() (string, func() error, error) { return processSender(work, src) })
 	if err != nil {
 		return
 	}
@@ -618,7 +619,7 @@ func pageReceive(work, src string, size int64, method string) (d time.Duration, 
 		d = time.Since(t0)
 		split = timeline(b, d) + "; " + stopCPU().String(d, size)
 		if err == nil {
-			err = sameFile(src, paths[0])
+			err = benches.SameFile(src, paths[0])
 		}
 	}
 	mem = stopMem()
@@ -676,30 +677,27 @@ func timeline(b *browser.Browser, d time.Duration) string {
 // processReceiver starts bin/ferry receive --web; finished waits for it
 // to exit.
 func processReceiver(work, dst, c string) (string, func() error, error) {
-	recv, err := start(work, "receive", "--web", "--dir", dst, "--code", c, "--yes", "--json", "--no-mdns", "--listen", host()+":0")
-	if err != nil {
-		return "", nil, err
-	}
-	ev, err := recv.until("links", 20*time.Second)
-	if err != nil {
-		recv.kill()
-		return "", nil, err
-	}
-	return link(ev), func() error { defer recv.kill(); return recv.wait(30 * time.Second) }, nil
+	return processEnd(work, "receive", "--web", "--dir", dst, "--code", c, "--yes", "--json", "--no-mdns", "--listen", host()+":0")
 }
 
 // processSender starts bin/ferry send --to-browser.
 func processSender(work, src string) (string, func() error, error) {
-	snd, err := start(work, "send", "--to-browser", "--json", "--listen", host()+":0", src)
+	return processEnd(work, "send", "--to-browser", "--json", "--listen", host()+":0", src)
+}
+
+// processEnd starts bin/ferry with args and returns the page link it
+// prints and the wait for it to exit.
+func processEnd(work string, args ...string) (string, func() error, error) {
+	p, err := start(work, args...)
 	if err != nil {
 		return "", nil, err
 	}
-	ev, err := snd.until("links", 20*time.Second)
+	ev, err := p.until("links", 20*time.Second)
 	if err != nil {
-		snd.kill()
+		p.kill()
 		return "", nil, err
 	}
-	return link(ev), func() error { defer snd.kill(); return snd.wait(30 * time.Second) }, nil
+	return link(ev), func() error { defer p.kill(); return p.wait(30 * time.Second) }, nil
 }
 
 // pageMux serves the page on 127.0.0.1 in this process.
@@ -737,15 +735,7 @@ func inprocessReceiver(dst, c string) (string, func() error, error) {
 	served := make(chan error, 1)
 	go func() { _, err := r.Serve(context.Background()); served <- err }()
 	port := mux.Addr().(*net.TCPAddr).Port
-	return web.Link(host(), port, c, id.Fingerprint()), func() error {
-		defer r.Close()
-		select {
-		case err := <-served:
-			return err
-		case <-time.After(30 * time.Second):
-			return errors.New("the receiver did not finish")
-		}
-	}, nil
+	return web.Link(host(), port, c, id.Fingerprint()), awaitEnd(served, r, "receiver"), nil
 }
 
 // inprocessSender is ferry send --to-browser without the CLI.
@@ -762,15 +752,21 @@ func inprocessSender(src, c string) (string, func() error, error) {
 		sent <- err
 	}()
 	port := mux.Addr().(*net.TCPAddr).Port
-	return web.Link(host(), port, c, id.Fingerprint()), func() error {
-		defer mux.Close()
+	return web.Link(host(), port, c, id.Fingerprint()), awaitEnd(sent, mux, "sender"), nil
+}
+
+// awaitEnd is the wait for an in-process end (who) to report on done,
+// for up to 30 s, closing c after.
+func awaitEnd(done <-chan error, c io.Closer, who string) func() error {
+	return func() error {
+		defer c.Close()
 		select {
-		case err := <-sent:
+		case err := <-done:
 			return err
 		case <-time.After(30 * time.Second):
-			return errors.New("the sender did not finish")
+			return fmt.Errorf("the %s did not finish", who)
 		}
-	}, nil
+	}
 }
 
 // slowLoad times a fresh browser's load of the page of bin's
@@ -858,32 +854,6 @@ func openBridge(b *browser.Browser, base string) error {
 			return errors.New("the page's ferry bridge did not load within 30 s")
 		}
 		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// sameFile compares two files without reading either whole.
-func sameFile(a, b string) error {
-	fa, err := os.Open(a)
-	if err != nil {
-		return err
-	}
-	defer fa.Close()
-	fb, err := os.Open(b)
-	if err != nil {
-		return err
-	}
-	defer fb.Close()
-	ba, bb := make([]byte, 1<<20), make([]byte, 1<<20)
-	for off := int64(0); ; {
-		na, ea := io.ReadFull(fa, ba)
-		nb, _ := io.ReadFull(fb, bb)
-		if na != nb || !bytes.Equal(ba[:na], bb[:nb]) {
-			return fmt.Errorf("%s differs from %s near byte %d", b, a, off)
-		}
-		if ea != nil {
-			return nil
-		}
-		off += int64(na)
 	}
 }
 

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"net"
-	"os"
 	"os/exec"
 	"path/filepath"
 )
@@ -19,22 +18,11 @@ func smallFigure(o options, t *tools) {
 		skip("no tar: %v", err)
 		return
 	}
-	p, remove, err := makePath("loopback")
-	if err != nil {
-		skip("%s", err)
+	p, work, done, ok := pathWithWork(o, "loopback", "ferrybench-small-")
+	if !ok {
 		return
 	}
-	defer remove()
-	undo := atExit(remove)
-	defer undo()
-	work, err := os.MkdirTemp(o.tmp, "ferrybench-small-")
-	if err != nil {
-		skip("cannot make a work folder: %v", err)
-		return
-	}
-	defer os.RemoveAll(work)
-	undoWork := atExit(func() { os.RemoveAll(work) })
-	defer undoWork()
+	defer done()
 	src := filepath.Join(work, "src")
 	progress("small: writing %d files", o.small)
 	if err := makeSmallTree(src, o.small); err != nil {
