@@ -483,7 +483,9 @@
 	// ready runs once the core's bridge is there.
 	function ready() {
 		$("loading").hidden = true;
-		$("own-fp").textContent = "This page's key for this visit: " + ferry.fingerprint;
+		// The key is kept in this browser for the device the link names
+		// (core.js), so that a reload resumes a cut send.
+		$("own-fp").textContent = (link.fp ? `This page's key, which this browser keeps for ${peerName}: ` : "This page's key for this visit: ") + ferry.fingerprint;
 		if (!link.code) {
 			result("bad", "This link has no code in it.", "Scan the QR code again, or type the whole link the other device shows.");
 			return;

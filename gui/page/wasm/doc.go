@@ -91,12 +91,22 @@
 //
 // # Identity and resume
 //
-// The page makes a fresh key each time it loads and keeps it while it
-// stays open. A receiver resumes a file only for the same sender key,
-// path, size and modification time, so a send that a dropped connection
-// cut resumes when the same files are picked again on the same open
-// page; a reloaded page starts its files over (core/app has no way to
-// export a key, and a page on plain HTTP has nowhere safe to keep one).
+// The page's key is its own for each device a link names: core.js keeps
+// 32 random bytes in the origin's localStorage under "ferry-key:" and the
+// link's fingerprint, hands them to the worker, and the wasm makes its
+// Node with them (app.Config.Key; ferry.fingerprint is that key's). A
+// receiver resumes a file only for the same sender key, path, size and
+// modification time (core/receive keeps a cut file's partial under the
+// sender's fingerprint), so a send cut by a dropped connection, a reload
+// or a browser that dropped the page behind a locked screen resumes when
+// the same files are picked again, prefix-checked by BLAKE3 as any
+// resume. The key never leaves the origin it was made for (storage is
+// per origin, and the origin is the receiver's address and port); a
+// link without a fingerprint, or a browser that keeps nothing, gets a
+// fresh key kept only while the page is open, and a reload then starts
+// its files over. Whoever can read the origin's storage can be this page
+// to that receiver, as whoever can read a device's key file can be that
+// device: the browser's profile is where the page's key lives.
 //
 // # The WebSocket
 //
