@@ -238,6 +238,53 @@
 		for (const b of $("list").querySelectorAll(".remove")) b.hidden = true;
 	}
 
+	// ---- keeping the screen on -------------------------------------------
+	//
+	// Most phones stop a page whose screen locks. navigator.wakeLock keeps
+	// the screen on, but only in a secure context (https, or the device's
+	// own loopback): a page opened from a LAN address over plain HTTP, as
+	// a phone opens the link, has no wakeLock at all. A silent looping
+	// video, the old way round, holds Chromium's lock only while it plays
+	// aloud or fills a fifth of the view (blink's VideoWakeLock), so it is
+	// no way round here. Where the lock cannot be had, the page says so
+	// for as long as the transfer runs, and what a lock costs: a send
+	// resumes when the same files are picked again (the page keeps its key
+	// for the receiver, core.js), a receive starts its cut file over.
+	let awake = false; // a transfer runs and wants the screen on
+	let lock = null;   // the WakeLockSentinel held, if any
+
+	async function keepAwake(on) {
+		awake = on;
+		if (!on) {
+			$("awake-note").hidden = true;
+			const l = lock;
+			lock = null;
+			if (l) l.release().catch(() => {});
+			return;
+		}
+		if (lock && !lock.released) return;
+		try {
+			if (!navigator.wakeLock) throw new Error("no wake lock on a plain HTTP page");
+			const l = await navigator.wakeLock.request("screen");
+			if (!awake) { l.release().catch(() => {}); return; }
+			lock = l;
+			$("awake-note").hidden = true;
+		} catch (e) {
+			// Refused (no secure context, a battery saver, a hidden page).
+			if (!awake) return;
+			$("awake-note").textContent = mode === "send"
+				? "Keep this screen on until the files are sent: this page cannot keep it on by itself. If it locks, open the link again and pick the same files: what has arrived is not sent again."
+				: "Keep this screen on until the files arrive: this page cannot keep it on by itself. If it locks, what has not arrived has to be sent again.";
+			$("awake-note").hidden = false;
+		}
+	}
+
+	// The browser lets go of the lock when the page is hidden (another app,
+	// the screen locked); it is asked for again when the page is back.
+	document.addEventListener("visibilitychange", () => {
+		if (awake && document.visibilityState === "visible") keepAwake(true);
+	});
+
 	// ---- the transfer --------------------------------------------------
 
 	let received = false; // a receive went through
@@ -245,6 +292,7 @@
 	let quarter = 0;  // the last quarter of the whole said aloud
 
 	function working(on) {
+		keepAwake(on);
 		$("working").hidden = !on;
 		$("setup").hidden = on;
 		$("name-section").hidden = on;
