@@ -285,9 +285,48 @@
 		if (awake && document.visibilityState === "visible") keepAwake(true);
 	});
 
+	// ---- what leaving the page loses -------------------------------------
+	//
+	// A reload, or a phone's browser that drops the page behind a locked
+	// screen, ends the transfer with the page. While one runs, the page
+	// notes in sessionStorage (this tab's, kept across a reload, never
+	// sent anywhere) what it is moving, so that the page that comes back
+	// says what was lost and what to do: a send goes on where it stopped
+	// when the same files are picked again (its key is kept, core.js); a
+	// receiving page keeps no part of a file that had not arrived whole
+	// (holding it for a resume would cost memory a phone does not have),
+	// so the sender's side sends everything again to the page that comes
+	// back (core/app's Page.Again).
+	const leftKey = "ferry-moving";
+	function noteMoving(rec) {
+		try {
+			if (rec) sessionStorage.setItem(leftKey, JSON.stringify(rec));
+			else sessionStorage.removeItem(leftKey);
+		} catch (e) { /* private mode: nothing to say after a reload */ }
+	}
+
+	function sayLeft() {
+		let rec = null;
+		try { rec = JSON.parse(sessionStorage.getItem(leftKey) || "null"); } catch (e) { /* none */ }
+		noteMoving(null);
+		if (!rec || rec.mode !== mode || !(rec.files > 0)) return;
+		const who = rec.peer || peerName;
+		if (mode === "send") {
+			result("warn", `The send to ${who} stopped when this page was left.`,
+				`Pick the same ${rec.files === 1 ? "file" : "files"} again and press Send: what had arrived is not sent again.`);
+			return;
+		}
+		const lost = rec.files - (rec.saved || 0);
+		if (lost <= 0) return;
+		const had = rec.saved > 0 ? `${count(rec.saved, "file", "files")} had arrived and ${rec.saved === 1 ? "is" : "are"} in this browser's downloads; ` : "";
+		result("warn", `The files from ${who} stopped arriving when this page was left.`,
+			`${had}${count(lost, "file", "files")} (${bytes(rec.bytes - (rec.savedBytes || 0))}) did not arrive. Press Receive, and ${who} sends its files again.`);
+	}
+
 	// ---- the transfer --------------------------------------------------
 
 	let received = false; // a receive went through
+	let moving = null;    // what the running transfer moves, as noteMoving keeps it
 	let current = ""; // the entry now moving
 	let quarter = 0;  // the last quarter of the whole said aloud
 
@@ -347,6 +386,8 @@
 				listWaiting();
 				const more = (e.entries_total || 0) - (e.entries_listed || 0);
 				if (more > 0) { $("list-more").hidden = false; $("list-more").textContent = `and ${count(more, "more entry", "more entries")}`; }
+				moving = { mode, peer: peerName, files: e.files, bytes: e.total_bytes, saved: 0, savedBytes: 0 };
+				noteMoving(moving);
 			}
 			stage(`${count(e.files, "file", "files")}, ${bytes(e.total_bytes)} coming.`);
 			pending(e.total_bytes);
@@ -384,6 +425,11 @@
 			if (r) r.done = true;
 			const how = { resumed: "Checked · continued where it stopped", skipped: "Already there" }[e.outcome] || "Checked";
 			setRow(e.path, "done", how);
+			if (moving && mode === "receive" && e.kind === "file") {
+				moving.saved++;
+				moving.savedBytes += e.size || 0;
+				noteMoving(moving);
+			}
 			break;
 		}
 		}
@@ -412,6 +458,11 @@
 		stage("Connecting…");
 		const name = $("name").value.trim() || defaultName();
 		try { localStorage.setItem("ferry-name", name); } catch (e) { /* private mode */ }
+		moving = null;
+		if (mode === "send") {
+			moving = { mode, peer: peerName, files: chosen.length, bytes: chosen.reduce((a, f) => a + f.size, 0) };
+			noteMoving(moving);
+		}
 		try {
 			const d = await op({ code: link.code, fp: link.fp, name, onEvent });
 			finished(d);
@@ -424,6 +475,9 @@
 			failed(e && e.event === "error" ? e : { kind: "failure", message: String(e) });
 			if (mode === "send" && chosen.length) $("send").textContent = "Send again";
 		} finally {
+			// The page says itself how this one ended.
+			moving = null;
+			noteMoving(null);
 			working(false);
 			// What the other device sent has arrived: a new send from it
 			// comes with a new link.
@@ -541,6 +595,7 @@
 		$("setup").hidden = false;
 		$("name-section").hidden = false;
 		$("actions").hidden = false;
+		sayLeft();
 		if (mode === "send") {
 			$("send-view").hidden = false;
 			$("send").onclick = () => run((o) => ferry.send({ ...o, files: chosen }));

@@ -13,9 +13,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/receive"
 	"github.com/ferry-project/ferry/core/web"
+	ferrypage "github.com/ferry-project/ferry/gui/page"
 )
 
 // TestPageReloadResumes: the page sends 256 MiB and is reloaded in the
@@ -89,6 +91,9 @@ func TestPageReloadResumes(t *testing.T) {
 	}
 	_, err = b.WaitText(30*time.Second, "Pick files")
 	must(t, err)
+	// The page that comes back says what to do.
+	_, err = b.WaitText(5*time.Second, "Pick the same file again and press Send: what had arrived is not sent again")
+	must(t, err)
 	must(t, b.Eval(`ferry.fingerprint`, &after))
 	if before != after {
 		t.Fatalf("the reloaded page has another key: %s, then %s", before, after)
@@ -112,5 +117,82 @@ func TestPageReloadResumes(t *testing.T) {
 	got, err := os.ReadFile(filepath.Join(dest, "film.mp4"))
 	if err != nil || !bytes.Equal(got, body) {
 		t.Fatalf("film.mp4: %d bytes (%v), want %d identical", len(got), err, len(body))
+	}
+}
+
+// TestPageReloadReceiving: a page receiving from the desktop (core/app's
+// ServePage and Send, as ferry send --to-browser runs them) is reloaded
+// in the middle. A page keeps no part of a file that had not arrived
+// whole, so the page that comes back says what was lost, and the
+// desktop's side, whose send was cut after the page proved the code,
+// keeps the page served (Page.Again) and sends everything again; the
+// second send goes through.
+func TestPageReloadReceiving(t *testing.T) {
+	b := Start(t)
+	n, err := app.New(app.Config{Name: "Ana's laptop", ConfigDir: t.TempDir(), NoHistory: true, PageFiles: ferrypage.Files})
+	must(t, err)
+	t.Cleanup(func() { n.Close() })
+	page, err := n.ServePage("127.0.0.1:0", []string{LANAddr})
+	must(t, err)
+	t.Cleanup(func() { page.Close() })
+	if !page.Event().HasWasm {
+		t.Fatal("gui/page has no ferry.wasm (make wasm builds it)")
+	}
+	dir := t.TempDir()
+	small := filepath.Join(dir, "list.txt")
+	big := filepath.Join(dir, "video.mp4")
+	must(t, os.WriteFile(small, []byte("milk\neggs\n"), 0o644))
+	must(t, os.WriteFile(big, bytes.Repeat([]byte("0123456789abcdef"), 4<<20), 0o644)) // 64 MiB
+	items := []event.Item{{FS: os.DirFS(dir), Path: "list.txt"}, {FS: os.DirFS(dir), Path: "video.mp4"}}
+	midway := make(chan struct{})
+	var once sync.Once
+	send := func(on func(ev event.Event)) chan app.Result {
+		done := make(chan app.Result, 1)
+		t := n.Send(context.Background(), app.SendConfig{Items: items, Page: page,
+			OnEvent: func(_ *app.Transfer, ev event.Event) { on(ev) }})
+		go func() { done <- t.Wait() }()
+		return done
+	}
+	first := send(func(ev event.Event) {
+		if p, ok := ev.(event.Progress); ok && p.Done >= 16<<20 {
+			once.Do(func() { close(midway) })
+		}
+	})
+
+	must(t, b.Open(page.Event().Links[0]))
+	_, err = b.WaitText(30*time.Second, "Receive")
+	must(t, err)
+	must(t, b.Click("#receive"))
+	select {
+	case <-midway:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the send never reached 16 MiB")
+	}
+	must(t, b.Reload())
+	res := <-first
+	if res.Err == nil {
+		t.Fatal("the send cut by the reload succeeded")
+	}
+	if !page.Again() {
+		t.Fatalf("the page was not kept for a send again after %v", res.Err)
+	}
+	_, err = b.WaitText(30*time.Second, "stopped arriving when this page was left")
+	must(t, err)
+	text, _ := b.Text()
+	for _, want := range []string{"1 file had arrived", "1 file (67 MB) did not arrive", "Press Receive, and Ana's laptop sends its files again"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the reloaded page does not say %q:\n%s", want, text)
+		}
+	}
+	Shot(t, b, "receive-left", false)
+	second := send(func(event.Event) {})
+	must(t, b.Click("#receive"))
+	_, err = b.WaitText(2*time.Minute, "Every file was checked")
+	must(t, err)
+	if res := <-second; res.Err != nil {
+		t.Fatalf("the send again: %v", res.Err)
+	}
+	if page.Again() {
+		t.Error("a send that went through left the page for a send again")
 	}
 }
