@@ -100,17 +100,19 @@ function failed(message) {
   else console.error('ferry: ' + message);
 }
 
-// pageKey is this page's key for the device the link names (fp in its
-// fragment): 32 random bytes, kept as hex in this origin's localStorage
-// under "ferry-key:" and that fingerprint, so that a page reloaded (or
-// brought back by the browser after a locked screen) is the same sender
-// to it and a cut send resumes (gui/page/wasm's doc, Identity and
-// resume). Null, a fresh key kept only while the page is open, when the
-// link names no device or the browser keeps nothing. getRandomValues,
-// unlike crypto.subtle, needs no secure context.
+// pageKey is a sending page's key for the device the link names (fp in
+// its fragment): 32 random bytes, kept as hex in this origin's
+// localStorage under "ferry-key:" and that fingerprint, so that a page
+// reloaded (or brought back by the browser after a locked screen) is the
+// same sender to it and a cut send resumes (gui/page/wasm's doc,
+// Identity and resume); page.js forgets it once a send has gone through.
+// Null, a fresh key kept only while the page is open, for a receiving
+// page (it resumes nothing), when the link names no device, or when the
+// browser keeps nothing. getRandomValues, unlike crypto.subtle, needs no
+// secure context.
 function pageKey() {
   const fp = new URLSearchParams(location.hash.slice(1)).get('fp') || '';
-  if (!fp) return null;
+  if (!fp || meta('ferry-mode') === 'receive') return null;
   const name = 'ferry-key:' + fp;
   try {
     let hex = localStorage.getItem(name) || '';

@@ -466,7 +466,14 @@
 		try {
 			const d = await op({ code: link.code, fp: link.fp, name, onEvent });
 			finished(d);
-			if (mode === "send") { sent = true; $("send").textContent = "Send them again"; }
+			if (mode === "send") {
+				sent = true;
+				$("send").textContent = "Send them again";
+				// Nothing is left to resume: the key kept for a reload
+				// (core.js) goes, and the next load of the link makes a new
+				// one. This page goes on with the one it has.
+				try { localStorage.removeItem("ferry-key:" + link.fp); } catch (e) { /* private mode */ }
+			}
 			else received = true;
 		} catch (e) {
 			for (const [path, r] of rows) {
@@ -585,9 +592,10 @@
 	// ready runs once the core's bridge is there.
 	function ready() {
 		$("loading").hidden = true;
-		// The key is kept in this browser for the device the link names
-		// (core.js), so that a reload resumes a cut send.
-		$("own-fp").textContent = (link.fp ? `This page's key, which this browser keeps for ${peerName}: ` : "This page's key for this visit: ") + ferry.fingerprint;
+		// A sending page's key is kept in this browser for the device the
+		// link names until a send to it has gone through (core.js), so
+		// that a reload resumes a cut send.
+		$("own-fp").textContent = (link.fp && mode === "send" ? `This page's key, which this browser keeps for ${peerName} until a send has gone through: ` : "This page's key for this visit: ") + ferry.fingerprint;
 		if (!link.code) {
 			result("bad", "This link has no code in it.", "Scan the QR code again, or type the whole link the other device shows.");
 			return;

@@ -114,6 +114,14 @@ func TestPageReloadResumes(t *testing.T) {
 	if !strings.Contains(text, "had already arrived before the connection dropped") {
 		t.Errorf("the page does not say it resumed:\n%s", text)
 	}
+	// With nothing left to resume the kept key goes: a receiver that
+	// pinned it would otherwise trust whatever reads the origin's
+	// storage later.
+	var kept bool
+	must(t, b.Eval(`localStorage.getItem('ferry-key:' + new URLSearchParams(location.hash.slice(1)).get('fp')) !== null`, &kept))
+	if kept {
+		t.Error("the page still keeps its key after the send went through")
+	}
 	got, err := os.ReadFile(filepath.Join(dest, "film.mp4"))
 	if err != nil || !bytes.Equal(got, body) {
 		t.Fatalf("film.mp4: %d bytes (%v), want %d identical", len(got), err, len(body))
@@ -168,6 +176,10 @@ func TestPageReloadReceiving(t *testing.T) {
 	case <-time.After(2 * time.Minute):
 		t.Fatal("the send never reached 16 MiB")
 	}
+	// The page is some MiB behind the sender: reload once it has saved
+	// the first file, so that what it then says is known.
+	var saved bool
+	must(t, b.EvalFor(time.Minute, `new Promise(r => { const f = () => document.querySelector('#list li[data-state="done"]') ? r(true) : setTimeout(f, 20); f(); })`, &saved))
 	must(t, b.Reload())
 	res := <-first
 	if res.Err == nil {
