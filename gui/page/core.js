@@ -15,7 +15,7 @@
 // wasm did when it ran in the page); window.onFerryFailed(message) when
 // the worker or the wasm could not start.
 
-/* global window, document, location, Worker, Blob, URL, fetch */
+/* global window, document, location, localStorage, crypto, Worker, Blob, URL, fetch */
 'use strict';
 
 (function () {
@@ -100,6 +100,32 @@ function failed(message) {
   else console.error('ferry: ' + message);
 }
 
+// pageKey is a sending page's key for the device the link names (fp in
+// its fragment): 32 random bytes, kept as hex in this origin's
+// localStorage under "ferry-key:" and that fingerprint, so that a page
+// reloaded (or brought back by the browser after a locked screen) is the
+// same sender to it and a cut send resumes (gui/page/wasm's doc,
+// Identity and resume); page.js forgets it once a send has gone through.
+// Null, a fresh key kept only while the page is open, for a receiving
+// page (it resumes nothing), when the link names no device, or when the
+// browser keeps nothing. getRandomValues, unlike crypto.subtle, needs no
+// secure context.
+function pageKey() {
+  const fp = new URLSearchParams(location.hash.slice(1)).get('fp') || '';
+  if (!fp || meta('ferry-mode') === 'receive') return null;
+  const name = 'ferry-key:' + fp;
+  try {
+    let hex = localStorage.getItem(name) || '';
+    if (!/^[0-9a-f]{64}$/.test(hex)) {
+      hex = Array.from(crypto.getRandomValues(new Uint8Array(32)), b => b.toString(16).padStart(2, '0')).join('');
+      localStorage.setItem(name, hex);
+    }
+    return Uint8Array.from(hex.match(/../g), h => parseInt(h, 16));
+  } catch (e) {
+    return null;
+  }
+}
+
 async function boot() {
   const text = name => fetch(name, {integrity: meta(name === 'worker.js' ? 'ferry-worker' : 'ferry-exec')})
     .then(r => { if (!r.ok) throw new Error(name + ': ' + r.status); return r.text(); });
@@ -111,7 +137,7 @@ async function boot() {
     onMessage(e);
   };
   worker.onerror = e => failed(e.message || 'the worker failed');
-  worker.postMessage({type: 'init', wasm: new URL('ferry.wasm', location.href).href, integrity: meta('ferry-wasm')});
+  worker.postMessage({type: 'init', wasm: new URL('ferry.wasm', location.href).href, integrity: meta('ferry-wasm'), key: pageKey()});
 }
 
 boot().catch(e => failed(String(e)));

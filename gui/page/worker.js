@@ -8,8 +8,10 @@
 // messages.
 //
 // Messages from the page:
-//   {type: "init", wasm, integrity}          fetch, compile (while it
-//                                            streams) and run ferry.wasm
+//   {type: "init", wasm, integrity, key}     fetch, compile (while it
+//                                            streams) and run ferry.wasm,
+//                                            with key (32 bytes or null)
+//                                            as its device's key
 //   {type: "send", id, opts}                 opts.files: File objects
 //   {type: "receive", id, opts}              the sink stays on the page
 //   {type: "cancel"}
@@ -42,6 +44,7 @@ let ferry = null;
 
 function start(m) {
   const go = new Go();
+  self.ferryKey = m.key; // read (and deleted) by the wasm as it starts
   self.onFerryReady = () => {
     ferry = self.ferry;
     post({type: 'ready', fingerprint: ferry.fingerprint});
