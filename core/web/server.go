@@ -56,6 +56,7 @@ type Server struct {
 type asset struct {
 	body  []byte
 	ctype string
+	etag  string // quoted, of body; "" for the index, which is never cached
 	once  sync.Once
 	gz    []byte
 }
@@ -101,7 +102,8 @@ func NewServer(cfg Config) (*Server, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reading the page's %s: %w", name, err)
 		}
-		s.assets[name] = &asset{body: b, ctype: ctype}
+		sum := sha256.Sum256(b)
+		s.assets[name] = &asset{body: b, ctype: ctype, etag: `"` + hex.EncodeToString(sum[:16]) + `"`}
 	}
 	s.HasWasm = s.assets["ferry.wasm"] != nil && s.assets["wasm_exec.js"] != nil
 	index := fill([]byte(noWasmPage), map[string]string{"{{TOKEN}}": token})
@@ -211,13 +213,34 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request, up func(http.
 	h.Set("Content-Type", a.ctype)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Cache-Control", "no-store")
 	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "+
 		"img-src 'self' data: blob:; connect-src 'self' ws://"+r.Host+"; worker-src 'self' blob:; frame-src 'self'; frame-ancestors 'none'; "+
 		"base-uri 'none'; form-action 'none'")
 	h.Set("Vary", "Accept-Encoding")
+	gz := acceptsGzip(r)
+	if a.etag == "" {
+		// The index holds the token: never kept.
+		h.Set("Cache-Control", "no-store")
+	} else {
+		// Kept, but asked about at every use: a reload (a phone that
+		// locked its screen) costs a 304 instead of ferry.wasm again,
+		// and a later ferry at the same address is never given an old
+		// file (the index's integrity hashes would refuse it anyway).
+		etag := a.etag
+		if gz {
+			// The gzipped bytes are another representation: their own
+			// tag.
+			etag = etag[:len(etag)-1] + `-gz"`
+		}
+		h.Set("Cache-Control", "no-cache")
+		h.Set("ETag", etag)
+		if ifNoneMatch(r.Header.Get("If-None-Match"), etag) {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+	}
 	body := a.body
-	if acceptsGzip(r) {
+	if gz {
 		body = a.gzipped()
 		h.Set("Content-Encoding", "gzip")
 	}
@@ -225,6 +248,19 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request, up func(http.
 	if r.Method == http.MethodGet {
 		w.Write(body)
 	}
+}
+
+// ifNoneMatch reports whether an If-None-Match header names etag (or is
+// "*"). Weak tags (W/"...") match too: a 304 to a GET only needs the
+// weak comparison.
+func ifNoneMatch(header, etag string) bool {
+	for t := range strings.SplitSeq(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == etag || t == "*" {
+			return true
+		}
+	}
+	return false
 }
 
 func (a *asset) gzipped() []byte {

@@ -212,6 +212,47 @@ func TestPageServed(t *testing.T) {
 	}
 }
 
+// TestPageCaching holds what a reload costs: the index (it holds the
+// token) is never kept; every other file is kept but asked about at
+// each use, by a tag of its bytes (another for its gzipped bytes), and
+// a request naming the tag it has gets a 304 without the body.
+func TestPageCaching(t *testing.T) {
+	_, addr := startMux(t, Config{Name: "x"})
+	for _, path := range []string{"/", "/index.html"} {
+		resp := get(t, addr, path, nil)
+		if cc := resp.Header.Get("Cache-Control"); cc != "no-store" || resp.Header.Get("ETag") != "" {
+			t.Errorf("GET %s: Cache-Control %q, ETag %q", path, cc, resp.Header.Get("ETag"))
+		}
+		if resp := get(t, addr, path, map[string]string{"If-None-Match": "*"}); resp.StatusCode != 200 {
+			t.Errorf("GET %s with If-None-Match: %d", path, resp.StatusCode)
+		}
+	}
+	for _, name := range []string{"ferry.wasm", "page.js", "core.js", "worker.js"} {
+		tags := map[string]bool{}
+		for _, enc := range []string{"gzip", "identity"} {
+			resp := get(t, addr, "/"+name, map[string]string{"Accept-Encoding": enc})
+			tag := resp.Header.Get("ETag")
+			if resp.StatusCode != 200 || resp.Header.Get("Cache-Control") != "no-cache" || len(tag) < 10 || tag[0] != '"' {
+				t.Fatalf("GET /%s (%s): %d, Cache-Control %q, ETag %q", name, enc, resp.StatusCode, resp.Header.Get("Cache-Control"), tag)
+			}
+			tags[tag] = true
+			for _, inm := range []string{tag, "W/" + tag, `"other", ` + tag, "*"} {
+				r := get(t, addr, "/"+name, map[string]string{"Accept-Encoding": enc, "If-None-Match": inm})
+				b, _ := io.ReadAll(r.Body)
+				if r.StatusCode != http.StatusNotModified || len(b) != 0 || r.Header.Get("ETag") != tag {
+					t.Errorf("GET /%s (%s) If-None-Match %s: %d, %d bytes, ETag %q", name, enc, inm, r.StatusCode, len(b), r.Header.Get("ETag"))
+				}
+			}
+			if r := get(t, addr, "/"+name, map[string]string{"Accept-Encoding": enc, "If-None-Match": `"other"`}); r.StatusCode != 200 {
+				t.Errorf("GET /%s (%s) with another tag: %d", name, enc, r.StatusCode)
+			}
+		}
+		if len(tags) != 2 {
+			t.Errorf("/%s: gzipped and plain share a tag: %v", name, tags)
+		}
+	}
+}
+
 func TestBuiltWithoutWasm(t *testing.T) {
 	files := pageFiles()
 	delete(files, "ferry.wasm")
