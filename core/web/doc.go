@@ -70,7 +70,9 @@
 // the Subresource Integrity hashes of page.js, page.css, save.js,
 // core.js, worker.js, wasm_exec.js and ferry.wasm filled in), and those
 // files and sw.js, each gzipped when the request accepts it (ferry.wasm
-// at gzip's best level, once, when the Server starts), with a strict
+// as the build gzipped it, ferry.wasm.gz beside it, when that unzips to
+// ferry.wasm exactly; otherwise at gzip's best level, once, when the
+// Server starts), with a strict
 // Content-Security-Policy (nothing but this origin; WebAssembly allowed;
 // workers from this origin or from a blob: URL, which is how core.js
 // starts the wasm's worker from the two scripts it fetched with their

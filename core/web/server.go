@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"io"
 	"io/fs"
 	"net"
 	"net/http"
@@ -57,6 +58,7 @@ type asset struct {
 	body  []byte
 	ctype string
 	etag  string // quoted, of body; "" for the index, which is never cached
+	pre   []byte // body gzipped by the build, if it was; checked before use
 	once  sync.Once
 	gz    []byte
 }
@@ -130,10 +132,16 @@ func NewServer(cfg Config) (*Server, error) {
 		})
 		sum := sha256.Sum256(s.assets["ferry.wasm"].body)
 		s.WasmHash = hex.EncodeToString(sum[:])
-		// Gzipping ferry.wasm takes about a second of one core: done
-		// now, on a goroutine of its own, it is ready by the time a
-		// phone has scanned the code, instead of delaying the first
-		// page load (a request meanwhile waits for it).
+		// make wasm gzips ferry.wasm too (ferry.wasm.gz): gzipping it
+		// here takes a second of one core, several on a busy machine,
+		// and a page that asked for it sooner waited (measured:
+		// benches/results/2026-12-05-wasm-gzip-at-build.md). Without
+		// it (a build by other means), or when it is not ferry.wasm's,
+		// it is gzipped here, on a goroutine of its own, so that the
+		// link is printed at once.
+		if pre, err := fs.ReadFile(files, "ferry.wasm.gz"); err == nil {
+			s.assets["ferry.wasm"].pre = pre
+		}
 		go s.assets["ferry.wasm"].gzipped()
 	}
 	s.index = &asset{body: index, ctype: "text/html; charset=utf-8"}
@@ -265,6 +273,10 @@ func ifNoneMatch(header, etag string) bool {
 
 func (a *asset) gzipped() []byte {
 	a.once.Do(func() {
+		if a.pre != nil && gunzips(a.pre, a.body) {
+			a.gz = a.pre
+			return
+		}
 		var buf bytes.Buffer
 		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
 		zw.Write(a.body)
@@ -272,6 +284,31 @@ func (a *asset) gzipped() []byte {
 		a.gz = buf.Bytes()
 	})
 	return a.gz
+}
+
+// gunzips reports whether gz is a gzip stream of exactly want: a
+// ferry.wasm.gz left from another build of ferry.wasm is not served. It
+// compares as it unzips, a block at a time, so that checking costs no
+// second copy of the wasm in memory.
+func gunzips(gz, want []byte) bool {
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		return false
+	}
+	var buf [32 << 10]byte
+	for {
+		n, err := zr.Read(buf[:])
+		if n > len(want) || !bytes.Equal(buf[:n], want[:n]) {
+			return false
+		}
+		want = want[n:]
+		if err == io.EOF {
+			return len(want) == 0
+		}
+		if err != nil {
+			return false
+		}
+	}
 }
 
 // GzipSize is the size of ferry.wasm as served gzipped (0 without it).

@@ -253,6 +253,67 @@ func TestPageCaching(t *testing.T) {
 	}
 }
 
+// TestPrecompressedWasm: the build's ferry.wasm.gz is what goes out
+// gzipped, byte for byte, when it unzips to ferry.wasm; one from another
+// build is not (the Server gzips ferry.wasm itself); and it is never
+// served under its own name.
+func TestPrecompressedWasm(t *testing.T) {
+	wasm := pageFiles()["ferry.wasm"].Data
+	gz := func(b []byte, level int) []byte {
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, level)
+		zw.Write(b)
+		zw.Close()
+		return buf.Bytes()
+	}
+	// BestSpeed, so that its bytes differ from what the Server makes.
+	good := gz(wasm, gzip.BestSpeed)
+	stale := gz(append([]byte("older "), wasm...), gzip.BestSpeed)
+	for _, c := range []struct {
+		name string
+		pre  []byte
+		want []byte // the served bytes, or nil: any gzip of wasm but pre
+	}{
+		{"matching", good, good}, {"stale", stale, nil}, {"not gzip", []byte("not gzip"), nil},
+		{"shorter", gz(wasm[:len(wasm)-1], gzip.BestSpeed), nil}, {"longer", gz(append(wasm[:len(wasm):len(wasm)], 'x'), gzip.BestSpeed), nil},
+		{"truncated", good[:len(good)-4], nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			files := pageFiles()
+			files["ferry.wasm.gz"] = &fstest.MapFile{Data: c.pre}
+			m, addr := startMux(t, Config{Name: "x", Files: files})
+			srv := m.Server()
+			resp := get(t, addr, "/ferry.wasm", map[string]string{"Accept-Encoding": "gzip"})
+			body, _ := io.ReadAll(resp.Body)
+			if resp.Header.Get("Content-Encoding") != "gzip" {
+				t.Fatalf("not gzipped: %v", resp.Header)
+			}
+			if c.want != nil {
+				if !bytes.Equal(body, c.want) {
+					t.Fatalf("served %d bytes, not the build's %d", len(body), len(c.want))
+				}
+			} else {
+				if bytes.Equal(body, c.pre) {
+					t.Fatal("served the stale ferry.wasm.gz")
+				}
+				zr, err := gzip.NewReader(bytes.NewReader(body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, err := io.ReadAll(zr); err != nil || !bytes.Equal(got, wasm) {
+					t.Fatalf("served gzip is not ferry.wasm (%d bytes, %v)", len(got), err)
+				}
+			}
+			if srv.GzipSize() != len(body) {
+				t.Errorf("GzipSize %d, served %d", srv.GzipSize(), len(body))
+			}
+			if r := get(t, addr, "/ferry.wasm.gz", nil); r.StatusCode != 404 {
+				t.Errorf("GET /ferry.wasm.gz: %d", r.StatusCode)
+			}
+		})
+	}
+}
+
 func TestBuiltWithoutWasm(t *testing.T) {
 	files := pageFiles()
 	delete(files, "ferry.wasm")
