@@ -23,15 +23,17 @@ all: build
 
 build: ferry ferry-gui
 
-# The browser page's WebAssembly (gui/page/wasm) and Go's loader for it,
-# embedded by gui/page into ferry and ferry-gui. Build outputs, not
-# committed: a plain `go build` without them makes binaries whose page
-# says they were built without it.
+# The browser page's WebAssembly (gui/page/wasm), gzipped too (core/web
+# serves that copy, so that no page waits for the server to gzip it), and
+# Go's loader for it, embedded by gui/page into ferry and ferry-gui. Build
+# outputs, not committed: a plain `go build` without them makes binaries
+# whose page says they were built without it.
 WASM := gui/page/ferry.wasm
 
 .PHONY: wasm bench-browser screenshots
 wasm:
 	GOOS=js GOARCH=wasm CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w' -o $(WASM) ./gui/page/wasm
+	gzip -9 -n -c $(WASM) > $(WASM).gz
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" gui/page/wasm_exec.js
 
 ferry: wasm
