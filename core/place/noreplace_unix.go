@@ -25,3 +25,23 @@ func renameNoReplace(root *os.Root, from, to string) error {
 	defer toDir.Close()
 	return renameExcl(int(fromDir.Fd()), path.Base(from), int(toDir.Fd()), path.Base(to))
 }
+
+// renameNoReplace is the package's renameNoReplace for a partial file,
+// relative to the kept handles on the partial folder and on to's folder
+// (kept.go): one call where the general one opens both folders.
+func (d *Dest) renameNoReplace(partial, to string) error {
+	pdir, pname, _ := CutLast(partial)
+	if pdir != PartialDir {
+		return renameNoReplace(d.root, partial, to)
+	}
+	from, err := d.partialFolder()
+	if err != nil {
+		return err
+	}
+	dir, name, _ := CutLast(to)
+	toDir, err := d.folder(dir)
+	if err != nil {
+		return err
+	}
+	return renameExcl(int(from.Fd()), pname, int(toDir.Fd()), name)
+}
