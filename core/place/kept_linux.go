@@ -2,6 +2,7 @@ package place
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"time"
@@ -28,7 +29,7 @@ func (d *Dest) createPartial(p string) (*os.File, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &fs.PathError{Op: "openat", Path: d.fullName(p), Err: DiskError(err)}
+		return nil, fmt.Errorf("opening partial file: %w", DiskError(&fs.PathError{Op: "openat", Path: d.fullName(p), Err: err}))
 	}
 	return os.NewFile(uintptr(fd), d.fullName(p)), nil
 }
