@@ -52,6 +52,17 @@ func (d *Dest) folder(dir string) (*os.File, error) {
 	return f, nil
 }
 
+// dropFolder closes the kept handle on the folder last placed into, if
+// there is one, so that the next folder call opens it afresh.
+func (d *Dest) dropFolder() bool {
+	if d.lastDir == nil {
+		return false
+	}
+	d.lastDir.Close()
+	d.lastDir, d.lastAt = nil, ""
+	return true
+}
+
 // dropKept closes the kept handles.
 func (d *Dest) dropKept() {
 	if d.partDir != nil {

@@ -10,8 +10,10 @@ import (
 // TestKeptFolders: files placed into folders in turn (a, b, a again,
 // the destination itself) each land in their own folder, with the mode
 // and time asked for, a name taken in a kept folder (by a file placed
-// there meanwhile by someone else) still gives "name (1)", and a
-// partial file left by an earlier try is written over from its start.
+// there meanwhile by someone else) still gives "name (1)", a partial
+// file left by an earlier try is written over from its start, and a
+// kept folder removed and made again meanwhile gets its files in the
+// new folder.
 func TestKeptFolders(t *testing.T) {
 	d, dir := openTest(t, false)
 	for _, f := range []string{"a", "b"} {
@@ -59,6 +61,22 @@ func TestKeptFolders(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, filepath.FromSlash(p)), []byte("stale bytes"), 0o600)
 	if got := place("b/2.txt", "b2"); got != "b/2.txt" {
 		t.Fatalf("b/2.txt saved as %q", got)
+	}
+	// The kept folder is removed and made again under its name.
+	if got := place("b/3.txt", "b3"); got != "b/3.txt" {
+		t.Fatalf("b/3.txt saved as %q", got)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "b")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "b"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := place("b/1.txt", "b1"); got != "b/1.txt" {
+		t.Fatalf("b/1.txt in the folder made again saved as %q", got)
+	}
+	if got := place("b/2.txt", "b2"); got != "b/2.txt" {
+		t.Fatalf("b/2.txt in the folder made again saved as %q", got)
 	}
 	for name, want := range map[string]string{"a/1.txt": "a1", "a/2.txt": "a2", "b/1.txt": "b1", "b/2.txt": "b2",
 		"top.txt": "top", "a/3.txt": "theirs", "a/3 (1).txt": "mine"} {

@@ -3,6 +3,8 @@
 package place
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path"
 )
@@ -43,5 +45,14 @@ func (d *Dest) renameNoReplace(partial, to string) error {
 	if err != nil {
 		return err
 	}
-	return renameExcl(int(from.Fd()), pname, int(toDir.Fd()), name)
+	err = renameExcl(int(from.Fd()), pname, int(toDir.Fd()), name)
+	if errors.Is(err, fs.ErrNotExist) && d.dropFolder() {
+		// The kept folder may be one that was removed, and made again
+		// under its name, since it was opened: ask the root again.
+		if toDir, err = d.folder(dir); err != nil {
+			return err
+		}
+		err = renameExcl(int(from.Fd()), pname, int(toDir.Fd()), name)
+	}
+	return err
 }
