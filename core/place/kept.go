@@ -13,7 +13,9 @@ import (
 // relative to a kept handle name a single component and follow no link
 // (O_NOFOLLOW, O_EXCL, a rename), so they reach no further than os.Root
 // would. Like the root itself, a kept folder that someone moves while
-// the transfer writes into it takes the files it is given with it.
+// the transfer writes into it takes the files it is given with it; one
+// removed and made again under its name is opened afresh (see
+// renameNoReplace).
 
 // partialFolder returns the kept handle on the partial folder, which
 // ensurePartialDir made and checked.
