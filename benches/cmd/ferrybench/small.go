@@ -104,55 +104,28 @@ func smallRun(o options, t *tools, p *netPath, disk smallDisk, set smallSet, cou
 	defer os.RemoveAll(work)
 	undoWork := atExit(func() { os.RemoveAll(work) })
 	defer undoWork()
-	src := filepath.Join(work, "src")
+	b := &smallBench{o: o, t: t, p: p, set: set, work: work, src: filepath.Join(work, "src"), homes: filepath.Join(work, "homes")}
 	progress("small: writing %s", set)
-	if err := makeSmallTree(src, set.files, int(set.size)); err != nil {
+	if err := makeSmallTree(b.src, set.files, int(set.size)); err != nil {
 		skip("cannot write the files: %v", err)
 		return
 	}
 	total := int64(set.files) * set.size
-	homes := filepath.Join(work, "homes")
 	check := func(dst string) error {
 		if n, got, err := dirStats(dst); err != nil || got != total || n != set.files {
 			return fmt.Errorf("received %d files, %d bytes, of %d, %d (%v)", n, got, set.files, total, err)
 		}
 		return nil
 	}
-	exe := self()
-	tar := func(wrap func(role string) []string) func(dst string) plan {
-		return func(dst string) plan {
-			return plan{
-				before: []procSpec{{role: "receiver", ns: p.recvNS, ready: listening,
-					argv: append(wrap("receiver"), "sh", "-c", `"$0" -child pipe-recv -listen "$2" | tar -C "$1" -xf -`, exe, dst, p.host)}},
-				after: func(a []string) []procSpec {
-					return []procSpec{{role: "sender", ns: p.sendNS,
-						argv: append(wrap("sender"), "sh", "-c", `tar -C "$1" -cf - . | "$0" -child pipe-send -addr "$2"`, exe, src, net.JoinHostPort(p.host, a[0]))}}
-				},
-			}
-		}
-	}
-	ferry := func(exe string, wrap func(role string) []string) func(dst string) plan {
-		return func(dst string) plan {
-			pl := ferryPlan(exe, p, homes, src, dst, false, nil)
-			pl.before[0].argv = append(wrap("receiver"), pl.before[0].argv...)
-			after := pl.after
-			pl.after = func(a []string) []procSpec {
-				specs := after(a)
-				specs[0].argv = append(wrap("sender"), specs[0].argv...)
-				return specs
-			}
-			return pl
-		}
-	}
 	plain := func(string) []string { return nil }
 	rows := []*row{
-		{key: "tar", name: "tar over plain TCP (A), the baseline", size: total, check: check, plan: tar(plain)},
-		{key: "ferry", name: "Ferry (bin/ferry send/receive)", size: total, check: check, plan: ferry(t.ferry, plain)},
+		{key: "tar", name: "tar over plain TCP (A), the baseline", size: total, check: check, plan: b.tar(plain)},
+		{key: "ferry", name: "Ferry (bin/ferry send/receive)", size: total, check: check, plan: b.ferry(t.ferry, plain)},
 	}
 	if o.ferryB != "" {
-		rows = append(rows, &row{key: "ferryb", name: "Ferry B (-ferry-b)", size: total, check: check, plan: ferry(o.ferryB, plain)})
+		rows = append(rows, &row{key: "ferryb", name: "Ferry B (-ferry-b)", size: total, check: check, plan: b.ferry(o.ferryB, plain)})
 	}
-	rows = append(rows, &row{key: "tar2", name: "tar over plain TCP (A'), the A/A", size: total, check: check, plan: tar(plain)})
+	rows = append(rows, &row{key: "tar2", name: "tar over plain TCP (A'), the A/A", size: total, check: check, plan: b.tar(plain)})
 	rounds(o, work, rows)
 	say("Path: %s. The tree (100 files a folder) is written and synced once; each run receives into a fresh folder, checked (file count and bytes), removed and synced outside the clock. The clock runs from starting the sender to both ends' exit. MiB/s of file content. %d rounds in the order of the rows.\n\n", p.about, o.pairs)
 	reportRows(rows, "tar", "tar", "", "tar2")
@@ -160,52 +133,110 @@ func smallRun(o options, t *tools, p *netPath, disk smallDisk, set smallSet, cou
 		say("\nFerry B against Ferry, each round's run against the other's:\n\n")
 		printTable("ratio", "%.3f", rowRatio("Ferry B / Ferry", rows[2], rows[1]))
 	}
+	b.costs(rows, disk, count)
+}
 
-	// The cost per file: CPU from the timed runs; file-system calls from
-	// one more run of each under strace (which slows it: never timed).
+// smallBench is one folder of the small figure on one path and disk:
+// what its plans and its cost table need.
+type smallBench struct {
+	o                options
+	t                *tools
+	p                *netPath
+	set              smallSet
+	work, src, homes string
+}
+
+// tar plans tar over a plain TCP connection into dst, each end's argv
+// behind wrap(role) (nothing, or strace).
+func (b *smallBench) tar(wrap func(role string) []string) func(dst string) plan {
+	exe, p := self(), b.p
+	return func(dst string) plan {
+		return plan{
+			before: []procSpec{{role: "receiver", ns: p.recvNS, ready: listening,
+				argv: append(wrap("receiver"), "sh", "-c", `"$0" -child pipe-recv -listen "$2" | tar -C "$1" -xf -`, exe, dst, p.host)}},
+			after: func(a []string) []procSpec {
+				return []procSpec{{role: "sender", ns: p.sendNS,
+					argv: append(wrap("sender"), "sh", "-c", `tar -C "$1" -cf - . | "$0" -child pipe-send -addr "$2"`, exe, b.src, net.JoinHostPort(p.host, a[0]))}}
+			},
+		}
+	}
+}
+
+// ferry plans exe's send and receive into dst, each end behind wrap.
+func (b *smallBench) ferry(exe string, wrap func(role string) []string) func(dst string) plan {
+	return func(dst string) plan {
+		pl := ferryPlan(exe, b.p, b.homes, b.src, dst, false, nil)
+		pl.before[0].argv = append(wrap("receiver"), pl.before[0].argv...)
+		after := pl.after
+		pl.after = func(a []string) []procSpec {
+			specs := after(a)
+			specs[0].argv = append(wrap("sender"), specs[0].argv...)
+			return specs
+		}
+		return pl
+	}
+}
+
+// costs says the cost per file of each row's two ends: CPU from the
+// timed runs; file-system calls from one more run of each under strace
+// (which slows it: never timed), when count is set.
+func (b *smallBench) costs(rows []*row, disk smallDisk, count bool) {
 	say("\nCost per file, both ends: CPU µs per file (median of the timed runs, min–max), and file-system calls per file (every call that names or holds a file or folder but the reads and writes of bytes, from one run under strace -f -c, outside the clock, on loopback onto the disk; a process's fixed calls, about 300 for Ferry and 200 for tar, are in it):\n\n")
 	say("| row | CPU µs/file sender | CPU µs/file receiver | × tar receiver | fs calls/file sender | fs calls/file receiver |\n|---|---|---|---|---|---|\n")
-	strace, straceErr := exec.LookPath("strace")
 	var tarRecv *benches.Series
 	for _, r := range rows {
 		if r.mibps == nil {
 			continue
 		}
-		send, recv := &benches.Series{Name: r.name + " sender CPU µs/file"}, &benches.Series{Name: r.name + " receiver CPU µs/file"}
-		for _, rr := range r.runs {
-			var err error
-			if rr.Err != "" {
-				err = fmt.Errorf("%s", rr.Err)
-			}
-			send.Add(rr.Procs["sender"].CPU*1e6/float64(set.files), err)
-			recv.Add(rr.Procs["receiver"].CPU*1e6/float64(set.files), err)
-		}
+		send, recv := b.perFile(r)
 		vsTar := "1 (is tar)"
 		if r.key == "tar" {
 			tarRecv = recv
 		} else if tarRecv != nil {
 			vsTar = cell("%.2f", benches.Ratio(r.name+" / tar receiver CPU", recv, tarRecv))
 		}
-		calls := [2]string{"—", "—"}
-		if !count {
-			calls = [2]string{"(above)", "(above)"}
-		} else if r.key != "tar2" {
-			if straceErr != nil {
-				calls = [2]string{"no strace", "no strace"}
-			} else {
-				out := map[string]string{"sender": filepath.Join(work, "sender.strace"), "receiver": filepath.Join(work, "receiver.strace")}
-				wrap := func(role string) []string { return []string{strace, "-f", "-c", "-o", out[role]} }
-				counted := map[string]func(string) plan{"tar": tar(wrap), "ferry": ferry(t.ferry, wrap), "ferryb": ferry(o.ferryB, wrap)}
-				calls = countRun(o, work, r, set.files, counted[r.key], out)
-			}
-		}
+		calls := b.calls(r, count)
 		say("| %s | %s | %s | %s | %s | %s |\n", r.name, cell("%.0f", send), cell("%.0f", recv), vsTar, calls[0], calls[1])
 		if current != nil {
 			current.Notes = append(current.Notes, fmt.Sprintf("%s, %s, %s: %s CPU µs/file sender %s, receiver %s; fs calls/file sender %s, receiver %s",
-				set, p.key, disk.name, r.key, cell("%.0f", send), cell("%.0f", recv), calls[0], calls[1]))
+				b.set, b.p.key, disk.name, r.key, cell("%.0f", send), cell("%.0f", recv), calls[0], calls[1]))
 		}
 	}
 	say("\n")
+}
+
+// perFile is r's CPU µs per file at each end, one sample a timed run.
+func (b *smallBench) perFile(r *row) (send, recv *benches.Series) {
+	send, recv = &benches.Series{Name: r.name + " sender CPU µs/file"}, &benches.Series{Name: r.name + " receiver CPU µs/file"}
+	for _, rr := range r.runs {
+		var err error
+		if rr.Err != "" {
+			err = fmt.Errorf("%s", rr.Err)
+		}
+		send.Add(rr.Procs["sender"].CPU*1e6/float64(b.set.files), err)
+		recv.Add(rr.Procs["receiver"].CPU*1e6/float64(b.set.files), err)
+	}
+	return send, recv
+}
+
+// calls counts r's file-system calls per file at each end under strace
+// (countRun), or says why not: counted once per set (count false
+// points above), never for the A/A.
+func (b *smallBench) calls(r *row, count bool) [2]string {
+	switch {
+	case !count:
+		return [2]string{"(above)", "(above)"}
+	case r.key == "tar2":
+		return [2]string{"—", "—"}
+	}
+	strace, err := exec.LookPath("strace")
+	if err != nil {
+		return [2]string{"no strace", "no strace"}
+	}
+	out := map[string]string{"sender": filepath.Join(b.work, "sender.strace"), "receiver": filepath.Join(b.work, "receiver.strace")}
+	wrap := func(role string) []string { return []string{strace, "-f", "-c", "-o", out[role]} }
+	counted := map[string]func(string) plan{"tar": b.tar(wrap), "ferry": b.ferry(b.t.ferry, wrap), "ferryb": b.ferry(b.o.ferryB, wrap)}
+	return countRun(b.o, b.work, r, b.set.files, counted[r.key], out)
 }
 
 // countRun runs r once more with both ends under strace -f -c (the
