@@ -35,6 +35,25 @@ wasm:
 	GOOS=js GOARCH=wasm CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w' -o $(WASM) ./gui/page/wasm
 	gzip -9 -n -c $(WASM) > $(WASM).gz
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" gui/page/wasm_exec.js
+	$(MAKE) page-prims
+
+# The page's ChaCha20-Poly1305 and BLAKE3 (libsodium's and hash-wasm's
+# WebAssembly builds), pinned with their integrity hashes in
+# gui/page/jslib/package-lock.json: npm ci checks them and runs no
+# package script. Build outputs like ferry.wasm: sodium.js and blake3.js
+# sit next to it, node_modules stays in jslib, none of it is committed.
+# Without npm the page runs on Go's own primitives, only slower.
+.PHONY: page-prims
+page-prims:
+	@if command -v npm >/dev/null; then \
+		echo "npm ci --ignore-scripts (gui/page/jslib)"; \
+		(cd gui/page/jslib && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) && \
+		cp gui/page/jslib/node_modules/libsodium/dist/modules/libsodium.js gui/page/sodium.js && \
+		cp gui/page/jslib/node_modules/hash-wasm/dist/blake3.umd.min.js gui/page/blake3.js; \
+	else \
+		echo "no npm: the page will use Go's ChaCha20-Poly1305 and BLAKE3"; \
+		rm -f gui/page/sodium.js gui/page/blake3.js; \
+	fi
 
 ferry: wasm
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/ferry ./cli/ferry
