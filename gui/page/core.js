@@ -72,9 +72,11 @@ function onMessage(e) {
   switch (m.type) {
   case 'ready':
     ferry.fingerprint = m.fingerprint;
-    ferry.prims = !!m.prims;
     ferry.ready = true;
     if (typeof window.onFerryReady === 'function') window.onFerryReady();
+    break;
+  case 'prims':
+    ferry.prims = true;
     break;
   case 'failed':
     failed(m.message);
