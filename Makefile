@@ -40,15 +40,18 @@ wasm:
 # The page's ChaCha20-Poly1305 and BLAKE3 (libsodium's and hash-wasm's
 # WebAssembly builds), pinned with their integrity hashes in
 # gui/page/jslib/package-lock.json: npm ci checks them and runs no
-# package script. Build outputs like ferry.wasm: sodium.js and blake3.js
-# sit next to it, node_modules stays in jslib, none of it is committed.
+# package script. Build outputs like ferry.wasm: sodium.js (under its
+# ISC licence, which must travel with it; hash-wasm's file carries its
+# own) and blake3.js sit next to it, node_modules stays in jslib, none
+# of it is committed.
 # Without npm the page runs on Go's own primitives, only slower.
 .PHONY: page-prims
 page-prims:
 	@if command -v npm >/dev/null; then \
 		echo "npm ci --ignore-scripts (gui/page/jslib)"; \
 		(cd gui/page/jslib && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) && \
-		cp gui/page/jslib/node_modules/libsodium/dist/modules/libsodium.js gui/page/sodium.js && \
+		{ printf '/* libsodium.js, from npm libsodium (gui/page/jslib)\n'; cat gui/page/jslib/node_modules/libsodium/LICENSE; printf '*/\n'; \
+		  cat gui/page/jslib/node_modules/libsodium/dist/modules/libsodium.js; } > gui/page/sodium.js && \
 		cp gui/page/jslib/node_modules/hash-wasm/dist/blake3.umd.min.js gui/page/blake3.js; \
 	else \
 		echo "no npm: the page will use Go's ChaCha20-Poly1305 and BLAKE3"; \
