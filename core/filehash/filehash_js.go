@@ -10,9 +10,11 @@ import (
 )
 
 // On js/wasm (the browser page), a file's BLAKE3 is computed by
-// hash-wasm's WebAssembly build when the page's worker loaded it
-// (gui/page/prims.js, set as self.ferryPrims before ferry.wasm runs): it
-// hashes about three times as fast as guts compiled to WebAssembly. It
+// hash-wasm's WebAssembly build when the page's worker has it ready
+// (gui/page/prims.js, which worker.js sets as self.ferryPrims): in
+// Chromium it takes about three quarters of the CPU that guts compiled
+// to WebAssembly takes, this crossing included (benches/results/
+// 2026-12-05-page-prims.md). It
 // is the same digest (filehash_js_test.go checks it against blake3.Sum256
 // on both sides of every boundary, and every page transfer against the
 // native peer's), so nothing else changes. Without ferryPrims, or for a

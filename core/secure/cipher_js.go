@@ -12,10 +12,12 @@ import (
 )
 
 // On js/wasm (the browser page), the record stream's ChaCha20-Poly1305
-// runs in libsodium's WebAssembly build when the page's worker loaded it
-// (gui/page/worker.js sets self.ferryPrims before ferry.wasm runs): it
-// seals about twice as fast as x/crypto compiled to WebAssembly, which
-// has neither SIMD nor assembly there. The handshake stays flynn/noise's;
+// runs in libsodium's WebAssembly build when the page's worker has it
+// ready (gui/page/worker.js sets self.ferryPrims from prims.js): it seals
+// and opens about 1.8 times as fast as x/crypto compiled to WebAssembly,
+// which has neither SIMD nor assembly there, this crossing included
+// (benches/results/2026-12-05-page-prims.md). A stream that starts
+// before it is ready keeps x/crypto's to its end. The handshake stays flynn/noise's;
 // only the records' AEAD moves, and it is the same function of key, nonce
 // and bytes, so either end may use either implementation (the page
 // tests, against a native x/crypto peer, and cipher_js_test.go check it).
