@@ -3,13 +3,14 @@
 // (worker.js), so that every byte a transfer moves, and Go's runtime,
 // stay off the thread that draws the page.
 //
-// The worker is made from a Blob of wasm_exec.js and worker.js, both
-// fetched with the integrity hashes in the page's <meta> tags, and it
-// fetches ferry.wasm with its own: the page's hash (index.html, which
-// carries all three) covers everything that runs, as before. Picked
-// File objects are posted to the worker (they are references, not the
-// bytes: the worker reads them itself); a receive's sink stays here,
-// and the worker's calls of it arrive as messages and are answered.
+// The worker is made from a Blob of wasm_exec.js, sodium.js, blake3.js,
+// prims.js and worker.js, each fetched with the integrity hash in the
+// page's <meta> tags, and it fetches ferry.wasm with its own: the page's
+// hash (index.html, which carries them all) covers everything that runs,
+// as before. Picked File objects are posted to the worker (they are
+// references, not the bytes: the worker reads them itself); a receive's
+// sink stays here, and the worker's calls of it arrive as messages and
+// are answered.
 //
 // window.onFerryReady() is called once the bridge is ready (as the
 // wasm did when it ran in the page); window.onFerryFailed(message) when
@@ -28,6 +29,7 @@ const ops = new Map(); // id -> {resolve, reject, onEvent, sink}
 const ferry = {
   ready: false,
   fingerprint: '',
+  prims: false, // libsodium and hash-wasm seal and hash, not Go (prims.js)
   send(opts) { return op('send', opts); },
   receive(opts) { return op('receive', opts); },
   cancel() { if (worker) worker.postMessage({type: 'cancel'}); },
@@ -72,6 +74,9 @@ function onMessage(e) {
     ferry.fingerprint = m.fingerprint;
     ferry.ready = true;
     if (typeof window.onFerryReady === 'function') window.onFerryReady();
+    break;
+  case 'prims':
+    ferry.prims = true;
     break;
   case 'failed':
     failed(m.message);
@@ -127,10 +132,18 @@ function pageKey() {
 }
 
 async function boot() {
-  const text = name => fetch(name, {integrity: meta(name === 'worker.js' ? 'ferry-worker' : 'ferry-exec')})
+  const text = (name, sri) => fetch(name, {integrity: sri})
     .then(r => { if (!r.ok) throw new Error(name + ': ' + r.status); return r.text(); });
-  const [exec, own] = await Promise.all([text('wasm_exec.js'), text('worker.js')]);
-  let url = URL.createObjectURL(new Blob([exec, '\n', own], {type: 'text/javascript'}));
+  // sodium.js and blake3.js (libsodium's and hash-wasm's builds, which
+  // seal and hash faster than Go's wasm) and prims.js, which hands them
+  // to the wasm, go into the worker's Blob before worker.js, each under
+  // its hash; a binary built without them leaves their meta tags empty,
+  // and the wasm then uses Go's own.
+  const lib = (name, m) => meta(m) ? text(name, meta(m)) : Promise.resolve('');
+  const parts = await Promise.all([text('wasm_exec.js', meta('ferry-exec')),
+    lib('sodium.js', 'ferry-sodium'), lib('blake3.js', 'ferry-blake3'), lib('prims.js', 'ferry-prims'),
+    text('worker.js', meta('ferry-worker'))]);
+  let url = URL.createObjectURL(new Blob(parts.flatMap(p => [p, '\n;\n']), {type: 'text/javascript'}));
   worker = new Worker(url);
   worker.onmessage = e => {
     if (url && (e.data.type === 'ready' || e.data.type === 'failed')) { URL.revokeObjectURL(url); url = null; }

@@ -18,6 +18,8 @@
 //   {type: "sink-done", id, n, error}        the page's sink answered
 // Messages to the page:
 //   {type: "ready", fingerprint} | {type: "failed", message}
+//   {type: "prims"}                          the fast primitives
+//                                            (prims.js) are in use from now
 //   {type: "event", id, event}              event: core/app/event's JSON
 //                                            form, {event: NAME, ...}
 //   {type: "end", id, ok, value}             the operation's promise
@@ -54,6 +56,18 @@ function start(m) {
     ? WebAssembly.instantiateStreaming(wasm, go.importObject)
     : wasm.then(r => r.arrayBuffer()).then(b => WebAssembly.instantiate(b, go.importObject));
   inst.then(r => go.run(r.instance)).catch(e => post({type: 'failed', message: String(e)}));
+  // The primitives are set up while ferry.wasm compiles, but the page
+  // does not wait for them: the Go side looks for them when a stream or
+  // a file's hash starts, and one that starts before they are ready
+  // (a person picks files in less time than they take) uses Go's own,
+  // to its end.
+  if (typeof self.ferryMakePrims === 'function') {
+    self.ferryMakePrims(self.libsodium, self.hashwasm).then(p => {
+      if (!p) return;
+      self.ferryPrims = p;
+      post({type: 'prims'});
+    }, () => {});
+  }
 }
 
 // sinks[id] is the proxy of operation id's sink: the answers it waits for.

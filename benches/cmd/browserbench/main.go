@@ -72,6 +72,7 @@ var (
 	nloads  = flag.Int("loads", 3, "page loads timed at -slow per build")
 	rates   = flag.String("rates", "0,400mbit", "paths to measure each round, comma-separated: 0 for the path as it is, or a tc tbf rate put on the namespace's lo (needs -lan)")
 	settle  = flag.Duration("settle", 0, "how long the page stays open between ready and the transfer's start (a person picking files); 0: at once")
+	pin     = flag.Bool("pin", false, "hold the browser (and this harness) to CPU 0 and every ferry process to CPU 1 (taskset), so that the page's own cost per byte sets its rate with nothing else on its core: a phone's view (issue 33, item 3); needs -lan and two CPUs")
 	desktop = flag.String("desktop", "process", "the page's peer: process (bin/ferry receive --web, send --to-browser) or inprocess (core/transfer and core/web in this process, the same code without the CLI)")
 )
 
@@ -167,6 +168,18 @@ func prepare() error {
 			return err
 		}
 	}
+	if *pin {
+		if *lan == "" || runtime.NumCPU() < 2 {
+			return errors.New("-pin needs -lan and two CPUs")
+		}
+		// Every thread of this harness on CPU 0, and so every browser it
+		// starts (a child keeps the CPUs of the thread that forked it);
+		// start puts ferry on CPU 1. The harness's own work (a poll of
+		// the page every 100 ms) shares the browser's core.
+		if out, err := exec.Command("taskset", "-a", "-p", "-c", "0", strconv.Itoa(os.Getpid())).CombinedOutput(); err != nil {
+			return fmt.Errorf("taskset: %v: %s", err, out)
+		}
+	}
 	if err := benches.CheckThisBuild(); err != nil {
 		return err
 	}
@@ -190,6 +203,9 @@ func sayHeader() {
 	}
 	say("# browserbench %s: %d MiB %s, %d rounds\n\n", time.Now().UTC().Format("2006-01-02 15:04"), *mib, where, *rounds)
 	say("bin/ferry: %s. Machine: %s.\n", strings.Join(strings.Fields(string(ver)), " "), machine())
+	if *pin {
+		say("Pinned (-pin): the browser on CPU 0, every ferry process on CPU 1 (taskset).\n")
+	}
 	if *desktop == "inprocess" {
 		say("The page's peer: core/transfer and core/web inside browserbench (-desktop inprocess), not bin/ferry's CLI.\n")
 	}
@@ -364,7 +380,11 @@ func start(work string, args ...string) (*ferryProc, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &ferryProc{cmd: exec.Command(bin, args...), events: make(chan map[string]any, 4096), done: make(chan error, 1)}
+	cmd := exec.Command(bin, args...)
+	if *pin {
+		cmd = exec.Command("taskset", append([]string{"-c", "1", bin}, args...)...)
+	}
+	p := &ferryProc{cmd: cmd, events: make(chan map[string]any, 4096), done: make(chan error, 1)}
 	p.cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
 	p.cmd.Stderr = &p.stderr
 	stdout, err := p.cmd.StdoutPipe()
@@ -858,6 +878,11 @@ func openBridge(b *browser.Browser, base string) error {
 		b.Eval(`!!(window.ferry && window.ferry.ready)`, &ready)
 		if ready {
 			loads.Add(float64(time.Since(t0).Microseconds())/1000, nil)
+			// A page built with the fast primitives (prims.js) gets them
+			// ready a little after the bridge: the run waits for them,
+			// outside the load's time, so as to measure them.
+			b.EvalFor(10*time.Second, `new Promise(r => { const f = () => window.ferry.prims ||
+				!(document.querySelector('meta[name="ferry-sodium"]') || {}).content ? r(true) : setTimeout(f, 20); f(); })`, nil)
 			time.Sleep(*settle)
 			return nil
 		}
@@ -918,8 +943,31 @@ func (u cpuUse) String(d time.Duration, size int64) string {
 	for i, k := range kinds {
 		parts[i] = fmt.Sprintf("%s %.1f", k, float64(by[k])*10/mib)
 	}
-	return fmt.Sprintf("machine CPU: %.1f of %.0f cores busy, %.1f ms of CPU per MiB (by process, ms per MiB: %s)",
-		busy, cores, perMiB, strings.Join(parts, ", "))
+	var own, browserAll, busiest uint64
+	busiestName := ""
+	for key, t := range u.procs {
+		if key < 0 { // a renderer's thread, counted in its process too
+			if t.jiffies > busiest {
+				busiest, busiestName = t.jiffies, strings.TrimPrefix(t.kind, "renderer thread ")
+			}
+			continue
+		}
+		own += t.jiffies
+		if strings.HasPrefix(t.kind, "chromium") {
+			browserAll += t.jiffies
+		}
+	}
+	ms := func(j uint64) float64 { return float64(j) * 10 / mib }
+	phone := ""
+	if browserAll > 0 && busiest > 0 {
+		// A phone with four cores each a third as fast as this machine's:
+		// the busiest thread gets one of them, the browser all four.
+		byThread, byTotal := 1000/(3*ms(busiest)), 4*1000/(3*ms(browserAll))
+		phone = fmt.Sprintf("; phone view (4 cores, each a third as fast): %.0f MiB/s (busiest thread %s %.1f ms per MiB: %.0f MiB/s; browser %.1f ms per MiB on 4 cores: %.0f MiB/s)",
+			min(byThread, byTotal), busiestName, ms(busiest), byThread, ms(browserAll), byTotal)
+	}
+	return fmt.Sprintf("machine CPU: %.1f of %.0f cores busy, %.1f ms of CPU per MiB; this run's processes %.1f ms per MiB (by process, ms per MiB: %s)%s",
+		busy, cores, perMiB, ms(own), strings.Join(parts, ", "), phone)
 }
 
 type procTime struct {
@@ -930,13 +978,23 @@ type procTime struct {
 // procTimes is each process's user and system jiffies, and its kind:
 // Chromium's processes by their --type (the browser when none), others
 // by their command's name.
+//
+// In a network namespace of its own (-lan), only the processes in it
+// count: the browser and ferry processes this run started, and not
+// those of anyone else's tests on a shared machine.
 func procTimes() map[int]procTime {
 	out := map[int]procTime{}
+	ours, _ := os.Readlink("/proc/self/ns/net")
 	dirs, _ := os.ReadDir("/proc")
 	for _, d := range dirs {
 		pid, err := strconv.Atoi(d.Name())
 		if err != nil {
 			continue
+		}
+		if *lan != "" {
+			if ns, err := os.Readlink("/proc/" + d.Name() + "/ns/net"); err != nil || ns != ours {
+				continue
+			}
 		}
 		kind, jiffies, ok := statTimes("/proc/" + d.Name() + "/stat")
 		if !ok {
