@@ -153,12 +153,13 @@ func checkPaths(paths []string) error {
 	return nil
 }
 
+// canRead reports a regular file that cannot be read as checkPaths's
+// usage error; readable (readable.go and its platform files) asks the
+// system.
 func canRead(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
+	if err := readable(path); err != nil {
 		return usagef("nothing was sent", "cannot read %s: %v", path, unwrapPath(err))
 	}
-	f.Close()
 	return nil
 }
 
