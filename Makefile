@@ -23,16 +23,40 @@ all: build
 
 build: ferry ferry-gui
 
-# The browser page's WebAssembly (gui/page/wasm) and Go's loader for it,
-# embedded by gui/page into ferry and ferry-gui. Build outputs, not
-# committed: a plain `go build` without them makes binaries whose page
-# says they were built without it.
+# The browser page's WebAssembly (gui/page/wasm), gzipped too (core/web
+# serves that copy, so that no page waits for the server to gzip it), and
+# Go's loader for it, embedded by gui/page into ferry and ferry-gui. Build
+# outputs, not committed: a plain `go build` without them makes binaries
+# whose page says they were built without it.
 WASM := gui/page/ferry.wasm
 
 .PHONY: wasm bench-browser screenshots
 wasm:
 	GOOS=js GOARCH=wasm CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w' -o $(WASM) ./gui/page/wasm
+	gzip -9 -n -c $(WASM) > $(WASM).gz
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" gui/page/wasm_exec.js
+	$(MAKE) page-prims
+
+# The page's ChaCha20-Poly1305 and BLAKE3 (libsodium's and hash-wasm's
+# WebAssembly builds), pinned with their integrity hashes in
+# gui/page/jslib/package-lock.json: npm ci checks them and runs no
+# package script. Build outputs like ferry.wasm: sodium.js (under its
+# ISC licence, which must travel with it; hash-wasm's file carries its
+# own) and blake3.js sit next to it, node_modules stays in jslib, none
+# of it is committed.
+# Without npm the page runs on Go's own primitives, only slower.
+.PHONY: page-prims
+page-prims:
+	@if command -v npm >/dev/null; then \
+		echo "npm ci --ignore-scripts (gui/page/jslib)"; \
+		(cd gui/page/jslib && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) && \
+		{ printf '/* libsodium.js, from npm libsodium (gui/page/jslib)\n'; cat gui/page/jslib/node_modules/libsodium/LICENSE; printf '*/\n'; \
+		  cat gui/page/jslib/node_modules/libsodium/dist/modules/libsodium.js; } > gui/page/sodium.js && \
+		cp gui/page/jslib/node_modules/hash-wasm/dist/blake3.umd.min.js gui/page/blake3.js; \
+	else \
+		echo "no npm: the page will use Go's ChaCha20-Poly1305 and BLAKE3"; \
+		rm -f gui/page/sodium.js gui/page/blake3.js; \
+	fi
 
 ferry: wasm
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/ferry ./cli/ferry
@@ -104,9 +128,10 @@ lint: wasm vet-targets
 unit: wasm
 	$(GO) test -count=1 -timeout 15m ./core/... ./cli/... ./gui/ui ./gui/page ./gui/fmactions ./mobile/... ./benches/...
 	@# The core as a browser page runs it: WebAssembly under Node, a
-	@# session each way over net.Pipe from io/fs sources into Sinks.
+	@# session each way over net.Pipe from io/fs sources into Sinks, and
+	@# the page's libsodium and hash-wasm against x/crypto and BLAKE3.
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout 5m -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" \
-		-run 'TestPage|TestServeConnGuessBudget' ./core/receive
+		-run 'TestPage|TestServeConnGuessBudget' ./core/receive ./core/secure ./core/filehash
 
 race:
 	$(GO) test -race -short -count=1 -timeout 15m $(CORE) ./gui/ui ./mobile

@@ -1,11 +1,6 @@
 package mobile
 
-import (
-	"encoding/json"
-	"strings"
-
-	"github.com/ferry-project/ferry/core/app/nearby"
-)
+import "github.com/ferry-project/ferry/core/app/nearby"
 
 // Advertisement is what a receiver registers with the platform's
 // service discovery so that senders nearby list it. It is exactly what
@@ -48,18 +43,7 @@ const ServiceType = nearby.ServiceType
 // newAdvertisement describes a receiver named name, with the key
 // fingerprint fp, listening on port.
 func newAdvertisement(name, fp string, port int) *Advertisement {
-	instance, strs := nearby.Advertisement(name, fp)
-	m := make(map[string]string, len(strs))
-	for _, s := range strs {
-		k, v, _ := strings.Cut(s, "=")
-		m[k] = v
-	}
-	js, _ := json.Marshal(m) // a map of strings always encodes
-	return &Advertisement{
-		ServiceType:  ServiceType,
-		InstanceName: instance,
-		Port:         port,
-		TxtJSON:      string(js),
-		TxtRecord:    txtRecord(strs),
-	}
+	instance, txt := nearby.Advertisement(name, fp)
+	js, record := nearby.TXTForms(txt)
+	return &Advertisement{ServiceType: ServiceType, InstanceName: instance, Port: port, TxtJSON: js, TxtRecord: record}
 }

@@ -3,16 +3,14 @@ package mobile
 import (
 	"context"
 	"fmt"
-	"maps"
 
 	"github.com/ferry-project/ferry/core/app/nearby"
 )
 
 // browseRun is one run of Ferry's own mDNS browse, from StartBrowse to
-// StopBrowse (or Close, or a failure). Runs are numbered, and the peer
-// table takes results only from the run it holds (peerTable.mdnsRun): a
-// stopped run may go on a little while its sockets close, and whatever
-// it still says is ignored, so StopBrowse need not wait for it.
+// StopBrowse (or Close, or a failure). The peer list numbers runs and
+// takes results only from the run it holds (nearby.List), so StopBrowse
+// need not wait for a stopped run that goes on while its sockets close.
 type browseRun struct {
 	gen    uint64
 	cancel context.CancelFunc
@@ -39,30 +37,14 @@ func (n *Node) StartBrowse(ifaces string) (err error) {
 	if n.browsing != nil {
 		return nil
 	}
-	n.browseGen++
-	run := &browseRun{gen: n.browseGen, done: make(chan struct{})}
+	run := &browseRun{gen: n.peers.StartRun(), done: make(chan struct{})}
 	ctx, cancel := context.WithCancel(n.ctx)
 	run.cancel = cancel
 	n.browsing = run
-	n.peers.startRun(run.gen)
 	n.wg.Add(1) // under n.mu, see begin
 	cfg := nearby.BrowseConfig{
-		Ifaces: splitList(ifaces),
-		OnChange: func(ps []nearby.Peer) {
-			list := make(map[string]peer, len(ps))
-			for _, p := range ps {
-				pe := mdnsPeer(p)
-				list[pe.Key] = pe
-			}
-			n.peers.update(func() bool {
-				if n.peers.mdnsRun != run.gen {
-					return false // a stopped run's late news
-				}
-				same := maps.EqualFunc(n.peers.mdns, list, samePeer)
-				n.peers.mdns = list
-				return !same
-			})
-		},
+		Ifaces:   nearby.SplitList(ifaces),
+		OnChange: func(ps []nearby.Peer) { n.peers.Heard(run.gen, ps) },
 	}
 	browse := n.browseFn
 	n.run("browsing", func() {
@@ -89,7 +71,7 @@ func (n *Node) StopBrowse() (err error) {
 	n.mu.Unlock()
 	if run != nil {
 		run.cancel()
-		n.peers.endRun(run.gen)
+		n.peers.EndRun(run.gen)
 	}
 	return nil
 }
@@ -106,33 +88,5 @@ func (n *Node) browseEnded(run *browseRun) {
 		n.browsing = nil
 	}
 	n.mu.Unlock()
-	n.peers.endRun(run.gen)
-}
-
-// startRun makes run gen the one whose results the table takes.
-func (t *peerTable) startRun(gen uint64) {
-	t.update(func() bool {
-		t.mdnsRun = gen
-		had := len(t.mdns) > 0
-		clear(t.mdns)
-		return had
-	})
-}
-
-// endRun drops run gen's peers, if the table still holds that run.
-func (t *peerTable) endRun(gen uint64) {
-	t.update(func() bool {
-		if t.mdnsRun != gen {
-			return false
-		}
-		t.mdnsRun = 0
-		had := len(t.mdns) > 0
-		clear(t.mdns)
-		return had
-	})
-}
-
-// mdnsPeer converts what core/app's browse found.
-func mdnsPeer(p nearby.Peer) peer {
-	return listed(p, p.DialAddrs(), sourceMDNS)
+	n.peers.EndRun(run.gen)
 }

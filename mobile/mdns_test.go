@@ -68,7 +68,7 @@ func TestMDNSInNamespaces(t *testing.T) {
 
 	p := found()
 	if p.Key != key || p.Name != mdnsName || p.Fingerprint != fp || p.Version != nearby.ProtocolVersion ||
-		!p.Compatible || strconv.Itoa(p.Port) != port || p.Source != sourceMDNS || p.Host == "" {
+		!p.Compatible || strconv.Itoa(p.Port) != port || p.Source != "mdns" || p.Host == "" {
 		t.Errorf("browse listed %+v, want key %q name %q fingerprint %s port %s from mdns", p, key, mdnsName, fp, port)
 	}
 	if want := pair.AddrA.String() + ":" + port; len(p.Addrs) == 0 || p.Addrs[0] != want {

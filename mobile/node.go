@@ -73,9 +73,8 @@ type Node struct {
 	mu        sync.Mutex
 	closed    bool
 	transfers map[*Transfer]int // each running transfer or receive, and the slots it holds
-	peers     *peerTable
+	peers     *nearby.List
 	browsing  *browseRun // the running mDNS browse, if any
-	browseGen uint64     // the last browseRun's gen
 }
 
 // NewNode loads (or on first use creates) the device key in cfg.DataDir
@@ -101,8 +100,8 @@ func NewNode(cfg *Config, events Events) (_ *Node, err error) {
 	memprofile.Apply(p)
 	ctx, cancel := context.WithCancel(context.Background())
 	n := &Node{cfg: *cfg, profile: p, ctx: ctx, cancel: cancel, transfers: map[*Transfer]int{}, browseFn: nearby.Browse}
-	n.peers = newPeerTable(func() { n.out.peersChanged() })
-	n.out = newOutbox(events, n.peers.snapshot)
+	n.peers = nearby.NewList(func() { n.out.peersChanged() })
+	n.out = newOutbox(events, n.peersJSON)
 	n.app, err = app.New(app.Config{
 		Name: cfg.Name, ConfigDir: cfg.DataDir, StartedByPerson: cfg.StartedByPerson,
 		Timeout: time.Duration(cfg.TimeoutSeconds) * time.Second, OnWarning: n.warn,

@@ -1,22 +1,11 @@
 package mobile
 
 import (
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/netip"
-	"slices"
-	"strings"
-	"sync"
 
 	"github.com/ferry-project/ferry/core/app/nearby"
-)
-
-// Sources of a peer, as PeersJSON reports them.
-const (
-	sourceMDNS     = "mdns"     // Ferry's own mDNS browse (StartBrowse)
-	sourcePlatform = "platform" // reported by the app (PeerFound)
 )
 
 // PlatformPeer is a Ferry receiver that the platform's service discovery
@@ -47,93 +36,15 @@ type PlatformPeer struct {
 // NewPlatformPeer returns an empty PlatformPeer.
 func NewPlatformPeer() *PlatformPeer { return &PlatformPeer{} }
 
-// peer is one entry of the list the app sees. The exported fields are
-// its JSON form.
-type peer struct {
-	Key         string   `json:"key"`         // what SendOptions.Peer takes: the instance name
-	Name        string   `json:"name"`        // device name from TXT, else the instance name
-	Fingerprint string   `json:"fingerprint"` // "" if the TXT had none usable
-	Version     int      `json:"version"`     // protocol version from TXT, 0 if missing
-	Compatible  bool     `json:"compatible"`  // Version is the one this build speaks
-	Host        string   `json:"host,omitempty"`
-	Port        int      `json:"port"`
-	Addrs       []string `json:"addrs"`  // "host:port" to dial, in order
-	Source      string   `json:"source"` // "mdns" or "platform"
-}
+// peer is one entry of the list the app sees; its JSON form is the
+// app's (see Peers).
+type peer = nearby.Receiver
 
-// peerTable merges the peers of both sources. A platform report shadows
-// an mDNS one of the same instance name: on a phone the platform is the
-// authority. Platform peers stay until PeerLost; mDNS peers follow
-// core/discovery's browse, which expires them by TTL.
-type peerTable struct {
-	mu       sync.Mutex
-	mdns     map[string]peer
-	platform map[string]peer
-	mdnsRun  uint64 // the browse run whose results mdns holds; 0 for none
-	version  uint64 // bumped on every change
-
-	onChange func() // told after every change, outside the lock; must not wait
-}
-
-func newPeerTable(onChange func()) *peerTable {
-	return &peerTable{mdns: map[string]peer{}, platform: map[string]peer{}, onChange: onChange}
-}
-
-// get returns the peer with the given key.
-func (t *peerTable) get(key string) (peer, bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if p, ok := t.platform[key]; ok {
-		return p, true
-	}
-	p, ok := t.mdns[key]
-	return p, ok
-}
-
-// update changes the table under its lock and, if change reports a
-// change, tells onChange once the lock is released. Nothing reaches the
-// app from here: onChange only queues (see outbox.peersChanged), so the
-// app may change the table again from inside a "peers" event.
-func (t *peerTable) update(change func() bool) {
-	t.mu.Lock()
-	if !change() {
-		t.mu.Unlock()
-		return
-	}
-	t.version++
-	t.mu.Unlock()
-	t.onChange()
-}
-
-// snapshot returns the table's version and its list as JSON.
-func (t *peerTable) snapshot() (uint64, string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.version, t.jsonLocked()
-}
-
-func (t *peerTable) json() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.jsonLocked()
-}
-
-// jsonLocked lists the peers sorted by name, then fingerprint, then key.
-func (t *peerTable) jsonLocked() string {
-	list := make([]peer, 0, len(t.platform)+len(t.mdns))
-	for _, p := range t.platform {
-		list = append(list, p)
-	}
-	for k, p := range t.mdns {
-		if _, shadowed := t.platform[k]; !shadowed {
-			list = append(list, p)
-		}
-	}
-	slices.SortFunc(list, func(a, b peer) int {
-		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Fingerprint, b.Fingerprint), cmp.Compare(a.Key, b.Key))
-	})
+// peersJSON is the list the app sees, with its version (outbox).
+func (n *Node) peersJSON() (uint64, string) {
+	v, list := n.peers.Snapshot()
 	b, _ := json.Marshal(list) // strings, ints and bools always encode
-	return string(b)
+	return v, string(b)
 }
 
 // Peers returns the receivers nearby as a JSON array, sorted by name:
@@ -148,7 +59,8 @@ func (t *peerTable) jsonLocked() string {
 // show it, but a transfer to it will fail. Pass "key" as SendOptions.Peer.
 func (n *Node) Peers() string {
 	defer quiet()
-	return n.peers.json()
+	_, js := n.peersJSON()
+	return js
 }
 
 // PeerFound adds or updates a receiver that the platform's discovery
@@ -167,11 +79,7 @@ func (n *Node) PeerFound(found *PlatformPeer) (err error) {
 	if n.isClosed() {
 		return fmt.Errorf("adding a peer: %w", errClosed)
 	}
-	n.peers.update(func() bool {
-		old, had := n.peers.platform[pe.Key]
-		n.peers.platform[pe.Key] = pe
-		return !had || !samePeer(old, pe)
-	})
+	n.peers.Found(pe)
 	return nil
 }
 
@@ -182,11 +90,7 @@ func (n *Node) PeerLost(instanceName string) (err error) {
 	if n.isClosed() {
 		return fmt.Errorf("removing a peer: %w", errClosed)
 	}
-	n.peers.update(func() bool {
-		_, had := n.peers.platform[instanceName]
-		delete(n.peers.platform, instanceName)
-		return had
-	})
+	n.peers.Lost(instanceName)
 	return nil
 }
 
@@ -197,107 +101,12 @@ func (n *Node) ForgetPlatformPeers() (err error) {
 	if n.isClosed() {
 		return fmt.Errorf("forgetting peers: %w", errClosed)
 	}
-	n.peers.update(func() bool {
-		had := len(n.peers.platform) > 0
-		clear(n.peers.platform)
-		return had
-	})
+	n.peers.ForgetFound()
 	return nil
 }
 
-// platformPeer checks and converts what the app reported. The platform's
-// results are peer input relayed: core/discovery reads the names and TXT
-// by the rules its browse uses; addresses are parsed here.
+// platformPeer checks and converts what the app reported: core/app
+// reads it (nearby.Reported) by the rules its own browse uses.
 func platformPeer(p *PlatformPeer) (peer, error) {
-	if p.Port <= 0 || p.Port > 65535 {
-		return peer{}, fmt.Errorf("port %d out of range", p.Port)
-	}
-	var txt []string
-	var err error
-	if len(p.TxtRecord) > 0 {
-		txt, err = txtFromRecord(p.TxtRecord)
-	} else {
-		txt, err = txtFromJSON(p.TxtJSON)
-	}
-	if err != nil {
-		return peer{}, err
-	}
-	d := nearby.NewPeer(p.InstanceName, p.Host, txt)
-	if d.Instance == "" {
-		return peer{}, errors.New("no instance name")
-	}
-	d.Port = p.Port
-	addrs, err := dialAddrs(p.Addrs, p.Port)
-	if err != nil {
-		return peer{}, err
-	}
-	return listed(d, addrs, sourcePlatform), nil
-}
-
-// listed is the app's entry for a peer as core/app describes it,
-// dialled at addrs.
-func listed(p nearby.Peer, addrs []string, source string) peer {
-	return peer{
-		Key:         p.Instance,
-		Name:        p.Name,
-		Fingerprint: p.Fingerprint,
-		Version:     p.Version,
-		Compatible:  p.Compatible(),
-		Host:        p.Host,
-		Port:        p.Port,
-		Addrs:       addrs,
-		Source:      source,
-	}
-}
-
-// dialAddrs parses a comma-separated address list into host:port
-// strings, IPv4 first, duplicates dropped, order otherwise kept.
-func dialAddrs(list string, port int) ([]string, error) {
-	var v4, v6 []string
-	seen := map[netip.Addr]bool{}
-	for _, s := range splitList(list) {
-		// Android's InetAddress.toString() gives "/192.168.1.5" or
-		// "host/192.168.1.5"; take what follows the slash.
-		if i := strings.LastIndexByte(s, '/'); i >= 0 {
-			s = s[i+1:]
-		}
-		a, err := netip.ParseAddr(strings.Trim(s, "[]"))
-		if err != nil {
-			return nil, fmt.Errorf("address %q: %w", s, err)
-		}
-		a = a.Unmap()
-		if !a.IsValid() || a.IsUnspecified() || a.IsMulticast() || seen[a] {
-			continue
-		}
-		seen[a] = true
-		hp := netip.AddrPortFrom(a, uint16(port)).String()
-		if a.Is4() {
-			v4 = append(v4, hp)
-		} else {
-			v6 = append(v6, hp)
-		}
-	}
-	if len(v4)+len(v6) == 0 {
-		return nil, errors.New("no usable address")
-	}
-	return append(v4, v6...), nil
-}
-
-// samePeer reports whether a and b list the same.
-func samePeer(a, b peer) bool {
-	return a.Key == b.Key && a.Name == b.Name && a.Fingerprint == b.Fingerprint &&
-		a.Version == b.Version && a.Host == b.Host && a.Port == b.Port &&
-		a.Source == b.Source && slices.Equal(a.Addrs, b.Addrs)
-}
-
-// splitList splits a comma-separated list, trimming spaces and dropping
-// empty elements.
-func splitList(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
+	return nearby.Reported(p.InstanceName, p.Host, p.Port, p.Addrs, p.TxtJSON, p.TxtRecord)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/nearby"
 )
 
 // ReceiveOptions says where and how to receive. Create it with
@@ -118,7 +119,7 @@ func receiveConfig(opts *ReceiveOptions) app.ReceiveConfig {
 	return app.ReceiveConfig{
 		Dir: opts.Dir, Code: opts.Code, Listen: opts.Listen, Overwrite: opts.Overwrite, SaveText: opts.SaveText,
 		AcceptAll: opts.AutoAccept, AcceptTrusted: opts.AcceptTrusted, Advertise: opts.Advertise,
-		Ifaces: splitList(opts.Ifaces), KeepWaiting: true, KeepTexts: true,
+		Ifaces: nearby.SplitList(opts.Ifaces), KeepWaiting: true, KeepTexts: true,
 	}
 }
 

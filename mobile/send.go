@@ -209,7 +209,7 @@ func (n *Node) target(peerKey, addr, code string) (app.Target, error) {
 	case peerKey != "" && addr != "":
 		return app.Target{}, errors.New("both a peer and an address")
 	case peerKey != "":
-		p, ok := n.peers.get(peerKey)
+		p, ok := n.peers.Get(peerKey)
 		if !ok {
 			return app.Target{}, fmt.Errorf("no peer %q in the list", peerKey)
 		}

@@ -1,10 +1,7 @@
 package mobile
 
 import (
-	"bytes"
 	"encoding/json"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/ferry-project/ferry/core/app/nearby"
@@ -13,8 +10,8 @@ import (
 const testFP = "K7QX-M2PA-9RTE-WD4C"
 
 // TestAdvertisementRoundTrip: what a receiver registers with the
-// platform, read back from either form the platform relays, is what
-// core/discovery advertises.
+// platform, relayed back in either form the platform gives, lists the
+// device core/app advertises.
 func TestAdvertisementRoundTrip(t *testing.T) {
 	adv := newAdvertisement("Zoë's\tphone\u202e", testFP, 4711)
 	if adv.ServiceType != "_ferry._tcp" || adv.Port != 4711 {
@@ -30,90 +27,11 @@ func TestAdvertisementRoundTrip(t *testing.T) {
 	if m["v"] != "2" || m["name"] != "Zoë's phone" || m["fp"] != testFP || len(m) != 3 {
 		t.Fatalf("txt json %v", m)
 	}
-	_, want := nearby.Advertisement("Zoë's phone", testFP)
-	if !bytes.Equal(adv.TxtRecord, txtRecord(want)) {
-		t.Fatalf("txt record %q", adv.TxtRecord)
-	}
-	fromRecord, err := txtFromRecord(adv.TxtRecord)
-	if err != nil || !slices.Equal(fromRecord, want) {
-		t.Fatalf("txt record read back as %q, %v; want %q", fromRecord, err, want)
-	}
-	fromJSON, err := txtFromJSON(adv.TxtJSON)
-	if err != nil || !slices.Equal(slices.Sorted(slices.Values(fromJSON)), slices.Sorted(slices.Values(want))) {
-		t.Fatalf("txt json read back as %q, %v; want %q in any order", fromJSON, err, want)
-	}
-}
-
-func TestTXTFromRecord(t *testing.T) {
-	rec := func(strs ...string) []byte { return txtRecord(strs) }
-	long := strings.Repeat("x", 255)
-	for _, tc := range []struct {
-		name string
-		in   []byte
-		want []string
-		err  bool
-	}{
-		{"empty", nil, nil, false},
-		{"order kept", rec("V=2", "v=1", "name=a"), []string{"V=2", "v=1", "name=a"}, false},
-		{"junk kept for discovery to skip", rec("", "=x", "novalue", "\xff"), []string{"", "=x", "novalue", "\xff"}, false},
-		{"longest string", rec(long, "v=1"), []string{long, "v=1"}, false},
-		{"length past end", []byte{5, 'v', '=', '1'}, nil, true},
-		{"length past end after a good string", []byte{3, 'v', '=', '1', 1}, nil, true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := txtFromRecord(tc.in)
-			if (err != nil) != tc.err || !slices.Equal(got, tc.want) {
-				t.Fatalf("got %q, %v; want %q, error %v", got, err, tc.want, tc.err)
-			}
-		})
-	}
-}
-
-func TestTXTFromJSON(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		in   string
-		want []string
-		err  bool
-	}{
-		{"empty", "", nil, false},
-		{"null", "null", nil, false},
-		{"empty object", " {} ", nil, false},
-		{"order kept", `{"v":"1","name":"a","fp":"b"}`, []string{"v=1", "name=a", "fp=b"}, false},
-		{"repeated keys kept in order", `{"V":"2","v":"1","v":"3"}`, []string{"V=2", "v=1", "v=3"}, false},
-		{"null value is a bare key", `{"flag":null,"v":"1"}`, []string{"flag", "v=1"}, false},
-		{"empty value", `{"name":""}`, []string{"name="}, false},
-		{"keys no TXT string can carry", `{"":"x","a=b":"c","v":"1"}`, []string{"v=1"}, false},
-		{"escapes", `{"name":"Zo\u00eb\n"}`, []string{"name=Zoë\n"}, false},
-		{"number value", `{"v":1}`, nil, true},
-		{"object value", `{"v":{}}`, nil, true},
-		{"array", `["v=1"]`, nil, true},
-		{"string", `"v=1"`, nil, true},
-		{"truncated", `{"v":"1"`, nil, true},
-		{"more after", `{"v":"1"} {}`, nil, true},
-		{"not json", `v=1`, nil, true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := txtFromJSON(tc.in)
-			if (err != nil) != tc.err || !slices.Equal(got, tc.want) {
-				t.Fatalf("got %q, %v; want %q, error %v", got, err, tc.want, tc.err)
-			}
-		})
-	}
-}
-
-func TestDialAddrs(t *testing.T) {
-	got, err := dialAddrs(" fe80::1%wlan0, /192.168.1.5 ,host/10.0.0.1,::ffff:192.168.1.5,[2001:db8::1]", 4711)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "192.168.1.5:4711 10.0.0.1:4711 [fe80::1%wlan0]:4711 [2001:db8::1]:4711"
-	if strings.Join(got, " ") != want {
-		t.Fatalf("got %v, want %s", got, want)
-	}
-	for _, bad := range []string{"", "0.0.0.0", "224.0.0.251", "not an address"} {
-		if _, err := dialAddrs(bad, 1); err == nil {
-			t.Errorf("dialAddrs(%q) succeeded", bad)
+	for _, relayed := range []PlatformPeer{{TxtRecord: adv.TxtRecord}, {TxtJSON: adv.TxtJSON}} {
+		relayed.InstanceName, relayed.Port, relayed.Addrs = adv.InstanceName, adv.Port, "10.0.0.2"
+		p, err := platformPeer(&relayed)
+		if err != nil || p.Name != "Zoë's phone" || p.Fingerprint != testFP || !p.Compatible {
+			t.Fatalf("relayed back as %+v, %v", p, err)
 		}
 	}
 }
@@ -136,47 +54,6 @@ func TestParseItems(t *testing.T) {
 			t.Errorf("parseItems(%s): %v", tc.in, err)
 		}
 	}
-}
-
-// FuzzTXTRecord: a TXT record relayed from the platform is peer input.
-// What reads must encode back to the same bytes.
-func FuzzTXTRecord(f *testing.F) {
-	_, txt := nearby.Advertisement("Zoë's phone", testFP)
-	f.Add(txtRecord(txt))
-	f.Add([]byte{3, 'v', '=', '1', 0, 200})
-	f.Add([]byte("\x07name=\xff\xfe"))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		kv, err := txtFromRecord(b)
-		if err != nil {
-			return
-		}
-		if back := txtRecord(kv); !bytes.Equal(back, b) {
-			t.Fatalf("%q read as %q, which encodes as %q", b, kv, back)
-		}
-	})
-}
-
-// FuzzTXTJSON: TXT as JSON from the app relays peer input too. What reads
-// is valid JSON, and every string is a usable key, with or without a
-// value.
-func FuzzTXTJSON(f *testing.F) {
-	f.Add(newAdvertisement("Zoë's phone", testFP, 1).TxtJSON)
-	f.Add(`{"v":"1","V":null,"":"x","a=b":"c"}`)
-	f.Add(`{"v":"1"} x`)
-	f.Fuzz(func(t *testing.T, s string) {
-		kv, err := txtFromJSON(s)
-		if err != nil {
-			return
-		}
-		if s != "" && !json.Valid([]byte(s)) {
-			t.Fatalf("%q is not JSON, read as %q", s, kv)
-		}
-		for _, x := range kv {
-			if k, _, _ := strings.Cut(x, "="); k == "" {
-				t.Fatalf("%q read as %q, holding an empty key", s, kv)
-			}
-		}
-	})
 }
 
 // instanceName is the instance name core/app advertises a device by.

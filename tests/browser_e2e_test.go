@@ -364,3 +364,37 @@ func severalDone(t *testing.T, p *proc.Proc, count int, first func()) (ids []flo
 	}
 	return ids, overlapped
 }
+
+// TestBrowserReceivesAfterReload: the page receiving from `ferry send
+// --to-browser` is reloaded in the middle of its second file. The send
+// was cut after the page proved the code, so ferry says so and keeps
+// the page served; the reloaded page says what did not arrive, and
+// pressing Receive there gets every file; ferry then exits 0.
+func TestBrowserReceivesAfterReload(t *testing.T) {
+	b := browser.Start(t)
+	src := t.TempDir()
+	mustDo(t, os.WriteFile(filepath.Join(src, "list.txt"), []byte("milk\neggs\n"), 0o644))
+	mustDo(t, os.WriteFile(filepath.Join(src, "video.mp4"), bytes.Repeat([]byte("0123456789abcdef"), 4<<20), 0o644)) // 64 MiB
+	send := proc.Start(t, command(proc.Ferry(t), "send", "--to-browser", "--json", "--listen", "127.0.0.1:0",
+		filepath.Join(src, "list.txt"), filepath.Join(src, "video.mp4")), true)
+	link, _ := pageLink(t, send)
+
+	mustDo(t, b.Open(link.String()))
+	_, err := b.WaitText(30*time.Second, "Receive")
+	mustDo(t, err)
+	mustDo(t, b.Click("#receive"))
+	_, err = b.WaitText(60*time.Second, "Receiving 2 of 2")
+	mustDo(t, err)
+	mustDo(t, b.Reload())
+	_, err = b.WaitText(30*time.Second, "did not arrive")
+	mustDo(t, err)
+	mustDo(t, b.Click("#receive"))
+	_, err = b.WaitText(60*time.Second, "Every file was checked")
+	mustDo(t, err)
+	if c := send.Exit(20 * time.Second); c != 0 {
+		t.Fatalf("send exited %d; stderr:\n%s", c, send.Stderr)
+	}
+	if s := send.StderrText(); !strings.Contains(s, "the page went away before every file arrived") {
+		t.Errorf("ferry did not say the page went away; stderr:\n%s", s)
+	}
+}

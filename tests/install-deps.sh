@@ -53,6 +53,9 @@ pkgs=(
 	xclip
 	# typing the Send clipboard shortcut into the real app under Xvfb
 	xdotool
+	# counting a receiver's file-system calls per small file against tar's
+	# (tests/smallfiles_linux_test.go)
+	strace tar
 )
 
 [ "${1:-}" = gui ] && pkgs=("${gui_pkgs[@]}")

@@ -163,6 +163,7 @@ func run(ctx context.Context, args []string, e *env) int {
 // report prints the run's one error (output rule 4), as a line on stderr
 // and, with --json, an error event, and returns the exit code.
 func report(p *printer, err error) int {
+	defer p.flush()
 	if err == errHelp {
 		return exitOK
 	}

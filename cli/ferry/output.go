@@ -47,6 +47,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
 )
@@ -77,7 +78,24 @@ type printer struct {
 	// line, when set, is a redrawn line (the progress bar) that must be
 	// cleared before anything else is written to stderr.
 	line interface{ Clear() error }
+	// pending holds the JSON lines of the frequent events (entry, one a
+	// file) not yet written; linger writes them at most jsonLinger after
+	// the first of them (see event).
+	pending []byte
+	linger  *time.Timer
+	lingers bool // linger is set to fire
 }
+
+// jsonLinger is the longest a frequent event's JSON line waits to be
+// written with the ones that follow it. A folder of small files makes an
+// entry event per file, thousands a second, and a write call for each
+// doubled the calls the receiver makes per file beside the file's own;
+// a program reading the lines sees them this much later at most, and
+// every other event writes them at once.
+const jsonLinger = 10 * time.Millisecond
+
+// pendingMax is how much pending may hold before it is written anyway.
+const pendingMax = 64 << 10
 
 // infof prints a status line for a person; --quiet and --json drop it.
 func (p *printer) infof(format string, args ...any) {
@@ -124,6 +142,7 @@ func (p *printer) stderrHint(hint string) {
 func (p *printer) ask(question string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.flushLocked()
 	p.clearLine()
 	io.WriteString(p.stderr, escape(prefix+question, 0, false))
 }
@@ -138,6 +157,7 @@ func (p *printer) progressLine(s string) { p.infof("%s", s) }
 func (p *printer) stdoutText(s string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.flushLocked()
 	p.clearLine()
 	io.WriteString(p.stdout, s)
 }
@@ -175,7 +195,52 @@ func (p *printer) event(ev any) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.stdout.Write(append(b, '\n'))
+	p.pending = append(append(p.pending, b...), '\n')
+	if !frequent(ev) || len(p.pending) >= pendingMax {
+		p.flushLocked()
+		return
+	}
+	if !p.lingers {
+		if p.linger == nil {
+			p.linger = time.AfterFunc(jsonLinger, p.flush)
+		} else {
+			p.linger.Reset(jsonLinger)
+		}
+		p.lingers = true
+	}
+}
+
+// frequent says whether ev comes once per file, often enough for its
+// line to wait for the next (jsonLinger). Every other event (progress, a
+// few a second, and those that ask something of the program reading the
+// lines) is written at once, with any lines still waiting before it.
+func frequent(ev any) bool {
+	if e, ok := ev.(forTransfer); ok {
+		ev = e.ev
+	}
+	_, ok := ev.(event.EntryDone)
+	return ok
+}
+
+// flush writes the JSON lines still waiting; report calls it before the
+// process exits, and any write to stderr does first, so lines keep their
+// order with the messages.
+func (p *printer) flush() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.flushLocked()
+}
+
+func (p *printer) flushLocked() {
+	if p.lingers {
+		p.linger.Stop()
+		p.lingers = false
+	}
+	if len(p.pending) == 0 {
+		return
+	}
+	p.stdout.Write(p.pending)
+	p.pending = p.pending[:0]
 }
 
 // forTransfer is an event of one of several transfers at once (a
@@ -209,6 +274,7 @@ func (p *printer) message(s string) {
 func (p *printer) stderrLine(s string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.flushLocked()
 	p.clearLine()
 	s = strings.TrimRight(s, "\n")
 	io.WriteString(p.stderr, s+"\n")
@@ -225,6 +291,7 @@ func (p *printer) clearLine() {
 func (p *printer) locked(f func()) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.flushLocked()
 	f()
 }
 

@@ -8,7 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/ferry-project/ferry/core/app/event"
 )
 
 func TestPrinterRules(t *testing.T) {
@@ -80,4 +84,77 @@ func TestOutputWrittenOnce(t *testing.T) {
 		})
 	}
 	_ = os.Stdout
+}
+
+// signalWriter is a writer safe for the linger's goroutine that says on
+// wrote when it was written to.
+type signalWriter struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	wrote chan struct{}
+}
+
+func (w *signalWriter) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	select {
+	case w.wrote <- struct{}{}:
+	default:
+	}
+	return w.buf.Write(b)
+}
+
+func (w *signalWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// TestJSONLinger: entry lines wait for the ones that follow, but
+// never longer than jsonLinger, and any other event, a message on stderr
+// or the end of the run writes them first, in order.
+func TestJSONLinger(t *testing.T) {
+	stdout := &signalWriter{wrote: make(chan struct{}, 1)}
+	var stderr signalWriter
+	p := &printer{stdout: stdout, stderr: &stderr, json: true}
+	file := func(name string) event.EntryDone {
+		return event.EntryDone{Entry: event.Entry{Path: name, Kind: event.KindFile, Size: 1}, Outcome: event.Received}
+	}
+	line := func(ev event.Event) string {
+		b, err := event.Marshal(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b) + "\n"
+	}
+
+	p.event(file("a"))
+	p.event(file("b"))
+	progress := event.Progress{Done: 2, Total: 3}
+	p.event(progress)
+	if got, want := stdout.String(), line(file("a"))+line(file("b"))+line(progress); got != want {
+		t.Fatalf("after a progress event stdout is\n%s\nwant\n%s", got, want)
+	}
+
+	<-stdout.wrote // the write above
+	p.event(file("c"))
+	select {
+	case <-stdout.wrote:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a lone entry line was never written")
+	}
+	if got, want := stdout.String(), line(file("a"))+line(file("b"))+line(progress)+line(file("c")); got != want {
+		t.Fatalf("after the linger stdout is\n%s\nwant\n%s", got, want)
+	}
+
+	p.event(file("d"))
+	p.warnf("careful")
+	if !strings.HasSuffix(stdout.String(), line(file("d"))) {
+		t.Errorf("a warning was written before the line waiting:\n%s", stdout.String())
+	}
+	p.event(file("e"))
+	report(p, nil)
+	if !strings.HasSuffix(stdout.String(), line(file("e"))) {
+		t.Errorf("the run ended with a line still waiting:\n%s", stdout.String())
+	}
 }

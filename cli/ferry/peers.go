@@ -9,7 +9,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/app/nearby"
 	"github.com/ferry-project/ferry/core/app/stores"
 )
@@ -65,11 +64,7 @@ func cmdPeers(ctx context.Context, e *env, p *printer, args []string) error {
 	store := trustStore(p)
 	if o.json {
 		for _, pe := range peers {
-			p.event(event.Peer{
-				Name: pe.Name, Fingerprint: pe.Fingerprint, Version: pe.Version,
-				Host: pe.Host, Port: pe.Port, Addresses: nonNil(pe.DialAddrs()),
-				Trust: strings.ReplaceAll(trustStatus(store, pe), " ", "_"),
-			})
+			p.event(pe.Event(store))
 		}
 		return nil
 	}
@@ -131,15 +126,9 @@ func peersTable(peers []nearby.Peer, store *stores.Trust) string {
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tFINGERPRINT\tADDRESSES\tTRUST")
 	for _, pe := range peers {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safe(pe.Name), pe.Fingerprint, strings.Join(pe.DialAddrs(), ", "), trustMark(store, pe))
+		_, mark := nearby.TrustWords(store, pe.Name, pe.Fingerprint)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safe(pe.Name), pe.Fingerprint, strings.Join(pe.DialAddrs(), ", "), mark)
 	}
 	tw.Flush()
 	return b.String()
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }

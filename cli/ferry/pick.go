@@ -85,7 +85,7 @@ func findReceiver(ctx context.Context, p *printer, q *prompter, o sendOpts, stor
 func pickPeer(ctx context.Context, p *printer, q *prompter, peers []nearby.Peer, store *stores.Trust) (receiver, error) {
 	for i, pe := range peers {
 		mark := ""
-		if st := trustMark(store, pe); st != "" {
+		if _, st := nearby.TrustWords(store, pe.Name, pe.Fingerprint); st != "" {
 			mark = "  [" + st + "]"
 		}
 		p.listf("%2d. %s  %s%s", i+1, peerLabel(pe.Name, pe.Fingerprint), strings.Join(pe.DialAddrs(), ", "), mark)
@@ -108,34 +108,6 @@ func pickPeer(ctx context.Context, p *printer, q *prompter, peers []nearby.Peer,
 		p.listf("type a number from 1 to %d", len(peers))
 	}
 	return receiver{}, usagef("run 'ferry peers' to see them, then pass --peer NAME", "no device picked")
-}
-
-// trustStatus is how a discovered peer relates to the pins, as --json
-// names it: "trusted", "key changed" or "". A nil store (no usable trust
-// file) marks nothing.
-func trustStatus(store *stores.Trust, pe nearby.Peer) string {
-	if store == nil {
-		return ""
-	}
-	st, _, err := store.Classify(pe.Name, pe.Fingerprint)
-	if err != nil || st == stores.TrustUnknown {
-		return ""
-	}
-	return st.String()
-}
-
-// trustMark is how lists for a person mark a discovered peer (core/app's
-// TrustStatus.Mark): "trusted", "" or, for a trusted name with another
-// key, that it is NOT the trusted device, with both fingerprints.
-func trustMark(store *stores.Trust, pe nearby.Peer) string {
-	if store == nil {
-		return ""
-	}
-	st, d, err := store.Classify(pe.Name, pe.Fingerprint)
-	if err != nil {
-		return ""
-	}
-	return st.Mark(d, pe.Fingerprint)
 }
 
 // typed is a receiver given as host:port.

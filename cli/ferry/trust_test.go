@@ -259,13 +259,14 @@ func TestPeersTableImpostor(t *testing.T) {
 	if table := peersTable([]nearby.Peer{impostor}, store); !strings.Contains(table, want) {
 		t.Errorf("ferry peers lists the impostor as:\n%s\nwant %q", table, want)
 	}
-	if got := trustMark(store, impostor); got != want {
+	_, mark := nearby.TrustWords(store, impostor.Name, impostor.Fingerprint)
+	if got := mark; got != want {
 		t.Errorf("ferry send's list marks it %q, want %q", got, want)
 	}
-	if got := trustStatus(store, impostor); got != "key changed" {
+	if got := impostor.Event(store).Trust; got != "key_changed" {
 		t.Errorf("--json status %q", got)
 	}
-	if got := trustMark(store, nearby.Peer{Name: "desk", Fingerprint: desk.Fingerprint()}); got != "trusted" {
+	if _, got := nearby.TrustWords(store, "desk", desk.Fingerprint()); got != "trusted" {
 		t.Errorf("the trusted device is marked %q", got)
 	}
 }

@@ -112,18 +112,32 @@ func sendToBrowser(ctx context.Context, e *env, p *printer, o sendOpts, items []
 	showPage(p, page.Event(), o.qr)
 	p.infof("waiting for the page: open the link on the other device (or scan the QR code) and press Receive")
 
-	ss := &sendSession{p: p, o: o, pr: newProgress(p, o.progressFor(e.stderrTerminal), e.now), peer: "the page"}
-	res := n.Send(ctx, app.SendConfig{
-		Items: items, Page: page, Diag: o.diag,
-		OnEvent: func(t *app.Transfer, ev event.Event) {
-			ss.onEvent(t, ev)
-			if u, ok := ev.(event.Unproven); ok {
-				pageUnproven(p, u)
-			}
-		},
-	}).Wait()
-	sum, err := res.Summary, res.Err
-	ss.pr.finish(err == nil)
+	var (
+		ss  *sendSession
+		sum event.Summary
+	)
+	for {
+		ss = &sendSession{p: p, o: o, pr: newProgress(p, o.progressFor(e.stderrTerminal), e.now), peer: "the page"}
+		res := n.Send(ctx, app.SendConfig{
+			Items: items, Page: page, Diag: o.diag,
+			OnEvent: func(t *app.Transfer, ev event.Event) {
+				ss.onEvent(t, ev)
+				if u, ok := ev.(event.Unproven); ok {
+					pageUnproven(p, u)
+				}
+			},
+		}).Wait()
+		sum, err = res.Summary, res.Err
+		ss.pr.finish(err == nil)
+		// A page that went away mid-send (closed, reloaded, or stopped
+		// behind a locked screen) keeps no part of a cut file; core keeps
+		// the page served for it to come back (app.Page.Again).
+		if err == nil || ctx.Err() != nil || !page.Again() {
+			break
+		}
+		p.warnf("the page went away before every file arrived: %v", err)
+		p.infof("waiting for the page again: reload it or open the link again, and press Receive: everything is sent again")
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return interrupted(ctx, err)

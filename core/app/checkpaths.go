@@ -67,11 +67,11 @@ func (p *PathProblem) Error() string {
 
 func (p *PathProblem) Unwrap() error { return p.Err }
 
+// canRead reports a regular file that cannot be read; readable (and its
+// platform files) asks the system.
 func canRead(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
+	if err := readable(path); err != nil {
 		return &PathProblem{Path: path, Err: err}
 	}
-	f.Close()
 	return nil
 }

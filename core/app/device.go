@@ -47,6 +47,12 @@ type Config struct {
 	OnWarning func(error)
 	// Now is the clock for history records; nil is time.Now (tests).
 	Now func() time.Time
+	// Key, for NewInMemory, is the device's private key (32 bytes) kept
+	// from an earlier life: the browser page keeps its key for a
+	// receiver in its origin's storage, so that after a reload it is the
+	// same sender and its cut send resumes. Nil makes a fresh key. New
+	// ignores it: its key is the one in ConfigDir.
+	Key []byte
 	// StartedByPerson says a person started this process just now (a
 	// command typed, an app opened by hand), not a service manager or a
 	// start at login: a stop of the guess budget (kept beside the trust
@@ -96,13 +102,19 @@ func baseNode(cfg Config, id *secure.Identity) *Node {
 }
 
 // NewInMemory makes a Node that keeps nothing on disk, the browser
-// page's (one per page load): a key made now and kept only while the
-// Node lives, no trust store (a sender without a code is refused), no
+// page's (one per page load): cfg.Key, or a key made now and kept only
+// while the Node lives, no trust store (a sender without a code is refused), no
 // history and no count of wrong codes beyond each receive's own. It
 // sends (Send) and receives over a connection it opened
 // (ReceiveFrom); it does not Listen, which keeps a count on disk.
 func NewInMemory(cfg Config) (*Node, error) {
-	id, err := secure.NewIdentity()
+	var id *secure.Identity
+	var err error
+	if cfg.Key != nil {
+		id, err = secure.IdentityFromPrivate(cfg.Key)
+	} else {
+		id, err = secure.NewIdentity()
+	}
 	if err != nil {
 		return nil, fmt.Errorf("making this device's key: %w", err)
 	}

@@ -17,17 +17,19 @@
 // # A Node with nothing on disk
 //
 // NewInMemory makes a Node that keeps nothing on disk, the browser
-// page's: a key made at start, no trust store, no history, no guess
-// file. It sends (Send, with SendConfig.Dialer for a connection it
-// opens itself) and receives one transfer over a connection it opens
-// into a Sink (ReceiveFrom), with the same events as any Node. A front
-// end whose connection crosses a boundary inside its own calls (the
-// page's WebSocket, between JavaScript and Go) makes it a CrossingConn,
-// and records that time into the transfer's diagnostics through
-// Crossings. The page's js/wasm build has only these: the files that
-// hold the stores, Listen, discovery and the page's server are built
-// !js (nodisk_js.go names what the shared files need of them), so
-// ferry.wasm links none of them.
+// page's: a key made at start (or Config.Key, the one the page kept in
+// the browser, so that a reloaded page resumes its cut send), no trust
+// store, no history, no guess file. It sends (Send, with
+// SendConfig.Dialer for a connection it opens itself) and receives one
+// transfer over a connection it opens into a Sink (ReceiveFrom), with
+// the same events as any Node. A front end whose connection crosses a
+// boundary inside its own calls (the page's WebSocket, between
+// JavaScript and Go) makes it a CrossingConn, and records that time
+// into the transfer's diagnostics through Crossings. The page's js/wasm
+// build has only these: the files that hold the stores, Listen,
+// discovery and the page's server are built !js (nodisk_js.go names
+// what the shared files need of them), so ferry.wasm links none of
+// them.
 //
 // # Its own types
 //

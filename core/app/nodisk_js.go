@@ -24,7 +24,7 @@ type receiving struct{}
 // page itself never serves: always nil here.
 type Page struct{}
 
-func (p *Page) sendTo(context.Context, *send.SendConfig) (end func()) { return func() {} }
+func (p *Page) sendTo(context.Context, *send.SendConfig) (end func(error)) { return func(error) {} }
 
 // recordSent: there is no history.
 func (n *Node) recordSent(time.Time, SendConfig, Result, *event.Offer, time.Time) {}

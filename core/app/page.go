@@ -6,8 +6,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/errkind"
 	"github.com/ferry-project/ferry/core/send"
 	"github.com/ferry-project/ferry/core/transfer"
 	"github.com/ferry-project/ferry/core/web"
@@ -43,7 +45,18 @@ type Page struct {
 	mux   *web.Mux
 	code  string
 	event event.Page
+
+	mu    sync.Mutex
+	cuts  int  // sends to the page cut after a page proved the code
+	again bool // the last send was such a cut, and the page still serves
 }
+
+// MaxPageCuts is how many sends to one Page may be cut, after a page
+// proved the code, with the page left served for a send again (Again).
+// Each send again lets MaxListenerGuesses more connections test the code
+// (about 40 bits): a bound, since only someone who can cut the page's
+// connection makes a cut.
+const MaxPageCuts = 8
 
 // ServePage serves the page alone on listen (host:port; "" is every
 // interface, any free port), where only browsers may connect, with a
@@ -72,6 +85,20 @@ func (p *Page) Port() int { return p.mux.Port() }
 // called more than once.
 func (p *Page) Close() error { return p.mux.Close() }
 
+// Again says that the last send to the page was cut after a page proved
+// the code (the connection was lost: the page was closed or reloaded, or
+// its phone stopped it behind a locked screen), and that the page is
+// still served, so that a front end may offer to send the same items
+// again: the page that comes back (the same link, reloaded) gets them.
+// A page keeps no part of a cut file, so everything goes again. The
+// front end that does not send again closes the page. After MaxPageCuts
+// cuts, or any other end, the send closed the page and Again is false.
+func (p *Page) Again() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.again
+}
+
 // closeWith closes the page when ctx ends, which ends a send's wait for
 // a page in Accept; stop undoes it.
 func (p *Page) closeWith(ctx context.Context) (stop func() bool) {
@@ -87,16 +114,31 @@ func pageEvent(m *web.Mux, hosts []string, code, fp string) event.Page {
 }
 
 // sendTo has a send (tc) wait for a browser on the page p, with the
-// page's code, and returns what ends the page once the send has ended;
-// the page also closes with ctx. A nil p leaves tc as it is.
-func (p *Page) sendTo(ctx context.Context, tc *send.SendConfig) (end func()) {
+// page's code, and returns what ends the page once the send has ended
+// with err: it closes the page, unless a page proved the code and then
+// the connection was lost (see Again); the page also closes with ctx. A
+// nil p leaves tc as it is.
+func (p *Page) sendTo(ctx context.Context, tc *send.SendConfig) (end func(err error)) {
 	if p == nil {
-		return func() {}
+		return func(error) {}
 	}
 	tc.Listener, tc.Code = p.mux, p.code
 	stop := p.closeWith(ctx)
-	return func() {
-		stop()
-		p.Close()
+	return func(err error) {
+		// A send on the page's listener goes on accepting until a page
+		// proves the code, so a connection lost that ends it was a proven
+		// page's. The closeWith above has not fired if stop stops it.
+		cut := errkind.Of(err) == errkind.ConnectionLost && stop()
+		p.mu.Lock()
+		if cut {
+			p.cuts++
+		}
+		p.again = cut && p.cuts <= MaxPageCuts
+		keep := p.again
+		p.mu.Unlock()
+		if !keep {
+			stop()
+			p.Close()
+		}
 	}
 }

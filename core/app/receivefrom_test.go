@@ -221,3 +221,28 @@ func TestReceiveConfigAsks(t *testing.T) {
 		}
 	}
 }
+
+// An in-memory Node made again with the key an earlier one had (the
+// page reloaded, its key kept in the browser) is the same device to a
+// peer; a key of the wrong length is refused, not replaced.
+func TestInMemoryKeptKey(t *testing.T) {
+	key := bytes.Repeat([]byte{7}, 32)
+	a, err := NewInMemory(Config{Key: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewInMemory(Config{Key: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewInMemory(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Fingerprint() != b.Fingerprint() || a.Fingerprint() == c.Fingerprint() {
+		t.Errorf("kept key: %s and %s; fresh: %s", a.Fingerprint(), b.Fingerprint(), c.Fingerprint())
+	}
+	if _, err := NewInMemory(Config{Key: key[:31]}); err == nil {
+		t.Error("a key of 31 bytes was taken")
+	}
+}

@@ -117,8 +117,8 @@ func (n *Node) send(ctx context.Context, cfg ManyConfig, to []sendTarget) *Many 
 	em := newEmitter(cfg.OnEvent) // one event at a time across the receivers, as the engine's
 	mc := send.ManyConfig{Items: cfg.Items}
 	var (
-		live  []*Transfer // the transfer of each of mc.To
-		pages []func()    // what ends each page once the send has ended
+		live  []*Transfer                    // the transfer of each of mc.To
+		pages = make([]func(error), len(to)) // what ends each page once the send has ended with its error
 	)
 	for i, target := range to {
 		t := n.newTransfer(ctx, event.Sender, em)
@@ -132,7 +132,7 @@ func (n *Node) send(ctx context.Context, cfg ManyConfig, to []sendTarget) *Many 
 		if target.Pin != nil {
 			sc.PeerKey = target.Pin.Key
 		}
-		pages = append(pages, target.page.sendTo(ctx, &sc))
+		pages[i] = target.page.sendTo(ctx, &sc)
 		mc.To = append(mc.To, sc)
 		live = append(live, t)
 	}
@@ -164,8 +164,10 @@ func (n *Node) send(ctx context.Context, cfg ManyConfig, to []sendTarget) *Many 
 		}
 		ended := n.now()
 		stopOne()
-		for _, end := range pages {
-			end()
+		for i, end := range pages {
+			if end != nil {
+				end(results[i].Err)
+			}
 		}
 		for i, r := range results {
 			t, target := m.Transfers[i], to[i]

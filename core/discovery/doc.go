@@ -27,7 +27,8 @@
 // browse through a platform's own DNS-SD service instead (mobile:
 // NsdManager, Bonjour) take them from here: TXTStrings and InstanceName
 // say what to advertise, NewPeer reads what was found, all on raw
-// strings. zeroconf takes and gives names and TXT strings in the escaped
+// strings, and txtforms.go converts them to and from the forms a
+// platform takes and gives (a JSON object, DNS wire bytes). zeroconf takes and gives names and TXT strings in the escaped
 // presentation form of miekg/dns, its packet library; Advertise escapes
 // and Browse unescapes.
 //

@@ -37,6 +37,9 @@ type Hasher struct {
 	groups uint64
 	buf    [group]byte
 	buflen int
+	// page hashes in the browser page's BLAKE3 instead (filehash_js.go);
+	// elsewhere it is empty and never takes a write.
+	page pageHash
 }
 
 // New returns a Hasher with nothing written; its zero value is one too.
@@ -45,6 +48,9 @@ func New() *Hasher { return new(Hasher) }
 // Write never fails.
 func (h *Hasher) Write(p []byte) (int, error) {
 	n := len(p)
+	if h.page.write(p, h.groups == 0 && h.buflen == 0) {
+		return n, nil
+	}
 	for len(p) > 0 {
 		if h.buflen == group {
 			h.push(guts.CompressBuffer(&h.buf, group, &guts.IV, h.groups*guts.MaxSIMD, 0))
@@ -77,6 +83,9 @@ func (h *Hasher) push(n guts.Node) {
 // Sum appends the 32-byte digest of everything written to b. It does not
 // change the state.
 func (h *Hasher) Sum(b []byte) []byte {
+	if out, ok := h.page.sum(b); ok {
+		return out
+	}
 	n := guts.CompressBuffer(&h.buf, h.buflen, &guts.IV, h.groups*guts.MaxSIMD, 0)
 	for i := 0; i < 64; i++ {
 		if h.groups&(1<<i) != 0 {
@@ -89,4 +98,7 @@ func (h *Hasher) Sum(b []byte) []byte {
 }
 
 // Reset forgets everything written.
-func (h *Hasher) Reset() { h.groups, h.buflen = 0, 0 }
+func (h *Hasher) Reset() {
+	h.groups, h.buflen = 0, 0
+	h.page.reset()
+}

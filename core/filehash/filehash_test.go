@@ -3,6 +3,7 @@ package filehash
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/ferry-project/ferry/core/wire"
@@ -18,7 +19,14 @@ func TestHasherMatchesBLAKE3(t *testing.T) {
 		16*group - 1, 16 * group, 16*group + 1, 17*group + 5,
 		maxChunk - 1, maxChunk, maxChunk + 1, 3*maxChunk + 12345}
 	writes := []int{1, 7, 1000, 1024, 4096, group - 3, group, group + 1, maxChunk, 1 << 30}
-	data := pattern(3*maxChunk+12345, 3)
+	checkMatchesBLAKE3(t, sizes, writes)
+}
+
+// checkMatchesBLAKE3 hashes the first n bytes of a pattern, for each n
+// in sizes, in writes of each size in writes, and checks Sum against
+// blake3.Sum256: once, after Sum and one more byte, and after Reset.
+func checkMatchesBLAKE3(t *testing.T, sizes, writes []int) {
+	data := pattern(slices.Max(sizes), 3)
 	for _, n := range sizes {
 		want := blake3.Sum256(data[:n])
 		for _, w := range writes {

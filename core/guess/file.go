@@ -19,7 +19,6 @@ import (
 
 	"github.com/ferry-project/ferry/core/internal/jsonfile"
 	"github.com/ferry-project/ferry/core/platform"
-	"github.com/ferry-project/ferry/core/secure"
 )
 
 // errDamaged: the file cannot be trusted to say how many wrong codes
@@ -36,13 +35,7 @@ const formatVersion = 1
 
 // DefaultPath is this user's budget file: guesses.json beside the static
 // key and the trust file.
-func DefaultPath() (string, error) {
-	dir, err := secure.DefaultDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(dir, fileName), nil
-}
+func DefaultPath() (string, error) { return jsonfile.DefaultPath(fileName) }
 
 // Store is the budget file at one path: a Store.
 type File struct {

@@ -31,13 +31,7 @@ const fileName = "history.json"
 
 // DefaultPath is this user's history file: history.json in
 // core/platform's ConfigDir, beside the static key and trusted.json.
-func DefaultPath() (string, error) {
-	dir, err := platform.ConfigDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(dir, fileName), nil
-}
+func DefaultPath() (string, error) { return jsonfile.DefaultPath(fileName) }
 
 // Store is the history file at one path. It holds no state of its own:
 // every call reads the file (and every change rewrites it under the

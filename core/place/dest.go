@@ -29,6 +29,14 @@ type Dest struct {
 	mask      fs.FileMode // permission bits a new file loses here; see createMask
 	maskOK    bool
 	listed    map[string]map[string]bool // folder -> its names on disk, see exact
+	asked     map[string]bool            // folders RegularSize looked in once: the next look lists them
+
+	// Handles on folders, opened through root and kept, so that a file's
+	// creation and placement are one call relative to its folder instead
+	// of a walk from the destination per call (see kept.go).
+	partDir *os.File // the partial folder
+	lastDir *os.File // the folder a file was last placed in
+	lastAt  string   // lastDir's path under the destination
 }
 
 // OpenDest opens the destination folder dir for one transfer from the
@@ -42,8 +50,11 @@ func OpenDest(dir string, overwrite bool, peerFP string) (*Dest, error) {
 	return &Dest{root: r, overwrite: overwrite, peerFP: peerFP}, nil
 }
 
-// Close closes the destination folder.
-func (d *Dest) Close() error { return d.root.Close() }
+// Close closes the destination folder and the folders kept open in it.
+func (d *Dest) Close() error {
+	d.dropKept()
+	return d.root.Close()
+}
 
 // RemovePartialDir removes the partial folder when the transfers left it
 // empty (a successful receive leaves nothing behind but what was sent);
@@ -255,6 +266,9 @@ func (d *Dest) ensurePartialDir() error {
 // is none (missing, a folder, a link, or a file whose name is p only
 // under the file system's case folding or normalization).
 func (d *Dest) RegularSize(p string) int64 {
+	if !d.mayHold(p) {
+		return -1
+	}
 	fi, err := d.root.Lstat(p)
 	if err != nil || !fi.Mode().IsRegular() || !d.exact(p) {
 		return -1
@@ -288,6 +302,37 @@ func (d *Dest) exact(p string) bool {
 	return names[name]
 }
 
+// mayHold reports whether p's folder may hold p: false only when the
+// folder's listing, taken once per transfer, has no such name. The
+// receiver asks about every offered file before it is sent, and most
+// are not there: one listing per folder answers them all where a lookup
+// each would walk every path from the destination. The first question
+// about a folder is a lookup still, so that one file offered into a
+// large folder (the download folder) does not cost its listing.
+func (d *Dest) mayHold(p string) bool {
+	dir, name, ok := CutLast(p)
+	if !ok {
+		dir = "."
+	}
+	names, ok := d.listed[dir]
+	if !ok {
+		if !d.asked[dir] {
+			if d.asked == nil {
+				d.asked = make(map[string]bool)
+			}
+			d.asked[dir] = true
+			return true
+		}
+		names = d.list(dir)
+		if d.listed == nil {
+			d.listed = make(map[string]map[string]bool)
+		}
+		d.listed[dir] = names
+	}
+	// A folder that could not be listed (nil) may hold anything.
+	return names == nil || names[name]
+}
+
 // unlist forgets the listing of p's folder, so that exact lists it again.
 func (d *Dest) unlist(p string) {
 	dir, _, ok := CutLast(p)
@@ -297,9 +342,13 @@ func (d *Dest) unlist(p string) {
 	delete(d.listed, dir)
 }
 
-// list returns the names in dir, or nil when it cannot be read.
+// list returns the names in dir, none when it does not exist, or nil
+// when it cannot be read.
 func (d *Dest) list(dir string) map[string]bool {
 	f, err := d.root.Open(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]bool{}
+	}
 	if err != nil {
 		return nil
 	}
@@ -328,6 +377,14 @@ func (d *Dest) Open(p string) (*os.File, error) { return d.root.Open(p) }
 func (d *Dest) OpenPartial(p string, offset int64) (*os.File, error) {
 	if err := d.ensurePartialDir(); err != nil {
 		return nil, err
+	}
+	if offset == 0 {
+		// Most partial files are new: created in one call in the kept
+		// partial folder, and a file that O_EXCL created is a regular
+		// one. One that is there already is truncated below, as before.
+		if f, err := d.createPartial(p); f != nil || err != nil {
+			return f, err
+		}
 	}
 	if fi, err := d.root.Lstat(p); err == nil && !fi.Mode().IsRegular() {
 		return nil, &inTheWay{fmt.Errorf("partial file %q is not a regular file: %w", p, ErrRefusedPath)}
@@ -360,7 +417,9 @@ func (d *Dest) RemovePartial(p string) { d.root.Remove(p) }
 // Finish closes f, the verified partial file p, with the offered mode,
 // masked as any new file here is (createMask), and the offered time. The
 // partial was created 0600 so that nobody reads it before it is
-// verified.
+// verified. Both are set on the open file where the OS can (the time
+// with futimens on Linux), not through p: a walk from the destination
+// each.
 func (d *Dest) Finish(f *os.File, p string, mode fs.FileMode, modTime time.Time) error {
 	mask, err := d.createMask()
 	if err != nil {
@@ -371,10 +430,23 @@ func (d *Dest) Finish(f *os.File, p string, mode fs.FileMode, modTime time.Time)
 		f.Close()
 		return fmt.Errorf("setting mode: %w", err)
 	}
+	timed := modTime.IsZero()
+	if !timed {
+		switch err := setFileTime(f, modTime); {
+		case err == nil:
+			timed = true
+		case errors.Is(err, errors.ErrUnsupported):
+		case attrNotKept(err):
+			timed = true
+		default:
+			f.Close()
+			return fmt.Errorf("setting time: %w", err)
+		}
+	}
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("closing partial file: %w", DiskError(err))
 	}
-	if !modTime.IsZero() {
+	if !timed {
 		if err := d.root.Chtimes(p, modTime, modTime); err != nil && !attrNotKept(err) {
 			return fmt.Errorf("setting time: %w", err)
 		}
@@ -439,14 +511,24 @@ func (d *Dest) Place(partial, final string) (saved string, replaced bool, err er
 
 // claim moves partial to name unless something is there already, and
 // reports whether it did. The step that places the file is the one that
-// finds the name taken, so two sessions never claim one name: a hard
-// link, which fails rather than replace; where the file system has no
-// links (FAT, exFAT), a rename that cannot replace (renameNoReplace:
-// renameat2's RENAME_NOREPLACE on Linux, renamex_np's RENAME_EXCL on
-// darwin). Only where neither exists (some FUSE file systems, other
-// systems) is the name checked first and the file renamed after, and a
-// file placed between the two by another session would be replaced.
+// finds the name taken, so two sessions never claim one name: a rename
+// that cannot replace (renameNoReplace: renameat2's RENAME_NOREPLACE on
+// Linux, renamex_np's RENAME_EXCL on darwin), one call relative to the
+// kept folders; where the file system does not take that flag (some
+// FUSE file systems) or the OS has no such rename, a hard link, which
+// fails rather than replace, and the partial file's removal. Only where
+// neither exists (FAT under FUSE, other systems) is the name checked
+// first and the file renamed after, and a file placed between the two
+// by another session would be replaced.
 func (d *Dest) claim(partial, name string) (bool, error) {
+	switch err := d.renameNoReplace(partial, name); {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, fs.ErrExist):
+		return false, nil
+	case !errors.Is(err, errors.ErrUnsupported):
+		return false, fmt.Errorf("moving into place: %w", DiskError(err))
+	}
 	err := d.root.Link(partial, name)
 	if err == nil {
 		if err := d.root.Remove(partial); err != nil {
@@ -456,14 +538,6 @@ func (d *Dest) claim(partial, name string) (bool, error) {
 	}
 	if errors.Is(err, fs.ErrExist) {
 		return false, nil
-	}
-	switch err := renameNoReplace(d.root, partial, name); {
-	case err == nil:
-		return true, nil
-	case errors.Is(err, fs.ErrExist):
-		return false, nil
-	case !errors.Is(err, errors.ErrUnsupported):
-		return false, fmt.Errorf("moving into place: %w", DiskError(err))
 	}
 	if _, lerr := d.root.Lstat(name); lerr == nil {
 		return false, nil

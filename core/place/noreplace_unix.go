@@ -3,6 +3,8 @@
 package place
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path"
 )
@@ -24,4 +26,33 @@ func renameNoReplace(root *os.Root, from, to string) error {
 	}
 	defer toDir.Close()
 	return renameExcl(int(fromDir.Fd()), path.Base(from), int(toDir.Fd()), path.Base(to))
+}
+
+// renameNoReplace is the package's renameNoReplace for a partial file,
+// relative to the kept handles on the partial folder and on to's folder
+// (kept.go): one call where the general one opens both folders.
+func (d *Dest) renameNoReplace(partial, to string) error {
+	pdir, pname, _ := CutLast(partial)
+	if pdir != PartialDir {
+		return renameNoReplace(d.root, partial, to)
+	}
+	from, err := d.partialFolder()
+	if err != nil {
+		return err
+	}
+	dir, name, _ := CutLast(to)
+	toDir, err := d.folder(dir)
+	if err != nil {
+		return err
+	}
+	err = renameExcl(int(from.Fd()), pname, int(toDir.Fd()), name)
+	if errors.Is(err, fs.ErrNotExist) && d.dropFolder() {
+		// The kept folder may be one that was removed, and made again
+		// under its name, since it was opened: ask the root again.
+		if toDir, err = d.folder(dir); err != nil {
+			return err
+		}
+		err = renameExcl(int(from.Fd()), pname, int(toDir.Fd()), name)
+	}
+	return err
 }

@@ -6,8 +6,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/text/cases"
-	"golang.org/x/text/transform"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -225,14 +223,17 @@ func foldKey(s string) string {
 
 // Folding computes foldKey in buffers it reuses: an offer of 100,000
 // names would otherwise allocate kilobytes for each. It is not safe for
-// concurrent use (nor is the Caser it holds).
+// concurrent use (nor is the case folder it holds).
 type Folding struct {
-	fold cases.Caser
+	// fold appends src's full case folding to dst: x/text's cases.Fold
+	// natively, the standard library's tables in the page's wasm
+	// (fold_js.go, fold.go), which give the same bytes for every input.
+	fold func(dst, src []byte) []byte
 	a, b []byte
 }
 
 // NewFolding returns a Folding for one offer's names.
-func NewFolding() *Folding { return &Folding{fold: cases.Fold()} }
+func NewFolding() *Folding { return &Folding{fold: newCaseFolder()} }
 
 // Key is s's key under folding: two names of one key are one name on
 // some file system a receiver may write to (see foldKey).
@@ -252,13 +253,7 @@ func (f *Folding) Key(s string) string {
 	for _, r := range string(f.a) {
 		f.b = utf8.AppendRune(f.b, unicode.ToUpper(r))
 	}
-	f.fold.Reset()
-	var err error
-	if f.a, _, err = transform.Append(f.fold, f.a[:0], f.b); err != nil {
-		// Folding reports no error of its own; should a later version
-		// do so, the allocating path gives the same result.
-		f.a = append(f.a[:0], cases.Fold().String(string(f.b))...)
-	}
+	f.a = f.fold(f.a[:0], f.b)
 	// Folding can reorder or change combining classes (U+0345 folds to
 	// ι), so the result is normalized again: to NFD, which gives the
 	// same classes as NFC but leaves the usual already-decomposed result

@@ -94,9 +94,7 @@ func (s *rsession) run(parent context.Context) (event.Summary, error) {
 	stop := context.AfterFunc(ctx, func() { nc.SetReadDeadline(time.Now()) })
 	defer stop()
 
-	s.wr.out = make(chan []byte, 64)
-	s.wr.done = make(chan struct{})
-	go s.writeLoop(wire.Frame(wire.MsgHello, wire.Hello{Version: wire.Version, Name: s.cfg.Name}.Encode()))
+	s.startWriter(wire.Frame(wire.MsgHello, wire.Hello{Version: wire.Version, Name: s.cfg.Name}.Encode()))
 
 	// Every error of the exchange may name a file under the destination
 	// (os.Root's files carry its path in their name): the sender is told

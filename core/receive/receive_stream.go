@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/ferry-project/ferry/core/transfer"
@@ -15,9 +16,21 @@ import (
 // writer is a session's writing end: writeLoop sends what goes on out
 // and closes done once it returns, err set before.
 type writer struct {
-	out  chan []byte   // framed messages for writeLoop
+	out  chan []byte   // framed messages for writeLoop, confirmations aside
 	done chan struct{} // closed when writeLoop returns
 	err  error         // set before done closes
+
+	// Confirmations wait here, appended by the session under mu, not
+	// handed to writeLoop one by one: a hand-off per file woke writeLoop
+	// per file, which with many small files cost more than the files.
+	// writeLoop takes them all at once when confirmBatch of them wait
+	// (full), when lazy fires confirmDelay after the oldest, and before
+	// any other message.
+	mu       sync.Mutex
+	confirms []byte        // framed, in order
+	waiting  int           // how many
+	full     chan struct{} // one slot: confirmBatch of them wait
+	lazy     *time.Timer   // started by the session at the first one waiting
 }
 
 // lookahead is the first message after the offer, read while the person
@@ -38,29 +51,32 @@ const (
 	confirmDelay = 100 * time.Millisecond
 )
 
-// writeLoop writes what the session queues. A confirmation waits as said
-// above; anything else is flushed, with whatever waits before it, as soon
-// as the queue runs dry. A keepalive goes out whenever nothing was
+// startWriter makes the writing end and starts writeLoop, which sends
+// hello first.
+func (s *rsession) startWriter(hello []byte) {
+	s.wr.out = make(chan []byte, 64)
+	s.wr.done = make(chan struct{})
+	s.wr.full = make(chan struct{}, 1)
+	s.wr.lazy = time.NewTimer(confirmDelay)
+	s.wr.lazy.Stop()
+	go s.writeLoop(hello)
+}
+
+// writeLoop writes what the session queues. Confirmations wait as said
+// above; anything else is flushed, with whatever waits before it, as
+// soon as the queue runs dry. A keepalive goes out whenever nothing was
 // flushed for keepaliveAfter (also while the person decides, so the
 // sender keeps waiting): every flush restarts that timer, so no silence
 // is longer than the interval plus the scheduler's delay. Closing out
 // ends the stream.
 func (s *rsession) writeLoop(hello []byte) {
 	defer close(s.wr.done)
+	defer s.wr.lazy.Stop()
 	nc := s.Conn.NetConn()
 	every := transfer.KeepaliveAfter(s.Timeout)
 	quiet := time.NewTimer(every)
 	defer quiet.Stop()
-	lazy := time.NewTimer(confirmDelay)
-	lazy.Stop()
-	defer lazy.Stop()
-	var (
-		waiting int  // confirmations written but not flushed
-		urgent  bool // another message written but not flushed
-	)
 	flush := func() error {
-		waiting, urgent = 0, false
-		lazy.Stop()
 		// A timer that fired meanwhile is discarded by Reset (Go 1.23
 		// timers), so no keepalive follows a flush at once.
 		quiet.Reset(every)
@@ -71,6 +87,20 @@ func (s *rsession) writeLoop(hello []byte) {
 		_, err := s.Conn.Write(b)
 		return err
 	}
+	var spare []byte // the confirmations' other buffer: the two take turns
+	// confirmed writes the confirmations waiting, and reports whether
+	// there were any.
+	confirmed := func() (bool, error) {
+		s.wr.mu.Lock()
+		b := s.wr.confirms
+		s.wr.confirms, s.wr.waiting = spare[:0], 0
+		s.wr.mu.Unlock()
+		spare = b
+		if len(b) == 0 {
+			return false, nil
+		}
+		return true, write(b)
+	}
 	err := write(hello)
 	if err == nil {
 		err = flush()
@@ -78,6 +108,10 @@ func (s *rsession) writeLoop(hello []byte) {
 	for err == nil {
 		select {
 		case b, ok := <-s.wr.out:
+			// The confirmations queued before b go first.
+			if _, err = confirmed(); err != nil {
+				break
+			}
 			if !ok {
 				nc.SetWriteDeadline(time.Now().Add(s.Timeout))
 				if err := s.Conn.CloseWrite(); err != nil {
@@ -85,23 +119,13 @@ func (s *rsession) writeLoop(hello []byte) {
 				}
 				return
 			}
-			if err = write(b); err != nil {
-				break
-			}
-			if wire.Type(b[0]) == wire.MsgConfirm { // b is a frame: its type comes first
-				if waiting++; waiting == 1 {
-					lazy.Reset(confirmDelay)
-				}
-			} else {
-				urgent = true
-			}
-			if (urgent && len(s.wr.out) == 0) || waiting >= confirmBatch {
+			if err = write(b); err == nil && len(s.wr.out) == 0 {
 				err = flush()
 			}
-		case <-lazy.C:
-			if waiting > 0 {
-				err = flush()
-			}
+		case <-s.wr.full:
+			err = s.flushConfirmed(confirmed, flush)
+		case <-s.wr.lazy.C:
+			err = s.flushConfirmed(confirmed, flush)
 		case <-quiet.C:
 			if err = write(wire.Frame(wire.MsgKeepalive, nil)); err == nil {
 				err = flush()
@@ -113,7 +137,43 @@ func (s *rsession) writeLoop(hello []byte) {
 	}
 }
 
-func (s *rsession) send(t wire.Type, body []byte) { s.wr.out <- wire.Frame(t, body) }
+// flushConfirmed writes and flushes the confirmations waiting, if any.
+func (s *rsession) flushConfirmed(confirmed func() (bool, error), flush func() error) error {
+	some, err := confirmed()
+	if err != nil || !some {
+		return err
+	}
+	return flush()
+}
+
+func (s *rsession) send(t wire.Type, body []byte) {
+	if t == wire.MsgConfirm {
+		s.queueConfirm(body)
+		return
+	}
+	s.wr.out <- wire.Frame(t, body)
+}
+
+// queueConfirm adds a confirmation to those waiting, waking writeLoop
+// only when confirmBatch of them wait; the first starts the lazy timer.
+func (s *rsession) queueConfirm(body []byte) {
+	var hdr [wire.HeaderLen]byte
+	wire.PutHeader(hdr[:], wire.MsgConfirm, len(body))
+	s.wr.mu.Lock()
+	s.wr.confirms = append(append(s.wr.confirms, hdr[:]...), body...)
+	s.wr.waiting++
+	n := s.wr.waiting
+	s.wr.mu.Unlock()
+	switch n {
+	case 1:
+		s.wr.lazy.Reset(confirmDelay)
+	case confirmBatch:
+		select {
+		case s.wr.full <- struct{}{}:
+		default: // writeLoop has yet to take the last nudge
+		}
+	}
+}
 
 // arm sets the read deadline for the next message.
 func (s *rsession) arm(ctx context.Context) error {

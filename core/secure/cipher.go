@@ -9,7 +9,6 @@ import (
 	"math"
 
 	"github.com/flynn/noise"
-	"golang.org/x/crypto/chacha20poly1305"
 	"golang.org/x/sys/cpu"
 )
 
@@ -87,7 +86,7 @@ func newRecordCipherKey(c Cipher, k [32]byte) (*recordCipher, error) {
 			a, err = cipher.NewGCM(b)
 		}
 	case ChaChaPoly:
-		a, err = chacha20poly1305.New(k[:])
+		a, err = newChaChaPoly(k[:])
 	default:
 		err = fmt.Errorf("no cipher %d", c)
 	}

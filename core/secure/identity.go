@@ -33,6 +33,23 @@ func NewIdentity() (*Identity, error) {
 	return &Identity{kp: kp}, nil
 }
 
+// IdentityFromPrivate is the key pair of a private key of 32 bytes kept
+// elsewhere than a key file: the browser page keeps its key for a
+// receiver in its origin's storage, so that a reloaded page is the same
+// sender and its cut send resumes. Any 32 bytes are a key (X25519
+// clamps them), as noise.DH25519's GenerateKeypair takes them from
+// rand; priv is copied.
+func IdentityFromPrivate(priv []byte) (*Identity, error) {
+	if len(priv) != 32 {
+		return nil, errors.New("a private key is 32 bytes")
+	}
+	pub, err := curve25519.X25519(priv, curve25519.Basepoint)
+	if err != nil {
+		return nil, fmt.Errorf("deriving the public key: %w", err)
+	}
+	return &Identity{kp: noise.DHKey{Private: append([]byte{}, priv...), Public: pub}}, nil
+}
+
 // DefaultDir is where LoadOrCreateIdentity keeps the key when given "":
 // core/platform's ConfigDir, $XDG_CONFIG_HOME/ferry on Linux and
 // %LOCALAPPDATA%\ferry on Windows (local, not roaming: two PCs sharing a

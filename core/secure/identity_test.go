@@ -57,6 +57,32 @@ func TestIdentityRefusesBadFiles(t *testing.T) {
 	}
 }
 
+// A key kept outside a key file (the page's, in its origin's storage)
+// is the same identity as the file's; any length but 32 is refused.
+func TestIdentityFromPrivate(t *testing.T) {
+	dir := t.TempDir()
+	a, err := LoadOrCreateIdentity(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, keyFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := IdentityFromPrivate(b[:32])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(c.Public()) != string(a.Public()) {
+		t.Fatal("the same private key gave another public key")
+	}
+	for _, n := range []int{0, 31, 33, 64} {
+		if _, err := IdentityFromPrivate(make([]byte, n)); err == nil {
+			t.Errorf("a private key of %d bytes was taken", n)
+		}
+	}
+}
+
 func TestFingerprintShape(t *testing.T) {
 	a, b := ids(t)
 	re := regexp.MustCompile(`^[A-HJ-NP-Z2-9]{4}(-[A-HJ-NP-Z2-9]{4}){3}$`)

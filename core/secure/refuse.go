@@ -47,25 +47,34 @@ func IsRejection(err error) bool {
 // preamble as soon as it connects.
 const busyTimeout = 2 * time.Second
 
-// fromResponder is what a rejection means to the initiator.
+// fromResponder is what a rejection means to the initiator: the
+// sentinel, and what the other device said beyond it (nothing for a
+// wrong, retired or held code, which the sentinel says).
 func fromResponder(reason byte) error {
+	var err error
+	why := ""
 	switch reason {
 	case rejectWrongCode:
-		return fmt.Errorf("the receiver rejected the handshake: %w", ErrWrongCode)
+		err = ErrWrongCode
 	case rejectCodeRetired:
-		return fmt.Errorf("the receiver rejected the handshake: %w", ErrCodeRetired)
+		err = ErrCodeRetired
 	case rejectCodesHeld:
-		return fmt.Errorf("the receiver rejected the handshake: %w", ErrCodesHeld)
+		err = ErrCodesHeld
 	case rejectBusy:
-		return fmt.Errorf("%w: the other device is in another transfer; try again when it has finished", ErrBusy)
+		err, why = ErrBusy, "the other device is in another transfer; try again when it has finished"
 	case rejectNotPaired:
-		return fmt.Errorf("%w: the other device does not trust this one: pair again with a code", ErrNotPaired)
+		err, why = ErrNotPaired, "the other device does not trust this one: pair again with a code"
 	case rejectPairedOff:
-		return fmt.Errorf("%w: the other device accepts no paired transfers: send with its code", ErrNotPaired)
+		err, why = ErrNotPaired, "the other device accepts no paired transfers: send with its code"
 	case rejectNoCodes:
-		return fmt.Errorf("%w: the other device takes trusted devices only and checks no code (none was tried): send from a device it trusts", ErrNoCodes)
+		err, why = ErrNoCodes, "the other device takes trusted devices only and checks no code (none was tried): send from a device it trusts"
+	default:
+		return fmt.Errorf("reading rejection: %w: unknown reason %d", ErrMalformed, reason)
 	}
-	return fmt.Errorf("reading rejection: %w: unknown reason %d", ErrMalformed, reason)
+	if why == "" {
+		return fmt.Errorf("the receiver rejected the handshake: %w", err)
+	}
+	return fmt.Errorf("%w: %s", err, why)
 }
 
 // fromInitiator is what a rejection means to the responder: only a paired

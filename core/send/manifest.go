@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -199,7 +198,7 @@ func openItem(it event.Item) (itemRoot, error) {
 	if it.Name != "" {
 		name = it.Name
 	}
-	return itemRoot{fsys: os.DirFS(dir), path: base, base: name, dir: dir}, nil
+	return itemRoot{fsys: newDiskDir(dir), path: base, base: name, dir: dir}, nil
 }
 
 // rel is p, a path under the item's root folder, relative to that root.

@@ -55,13 +55,7 @@ const fileName = "trusted.json"
 
 // DefaultPath is the trust file of this user: trusted.json beside the
 // static key, in core/secure's DefaultDir.
-func DefaultPath() (string, error) {
-	dir, err := secure.DefaultDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(dir, fileName), nil
-}
+func DefaultPath() (string, error) { return jsonfile.DefaultPath(fileName) }
 
 // Open returns the store kept at path. It does no I/O: a missing file is
 // an empty store, created on the first change.

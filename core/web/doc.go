@@ -68,14 +68,21 @@
 //
 // index.html (with the token, this device's name, the page's mode and
 // the Subresource Integrity hashes of page.js, page.css, save.js,
-// core.js, worker.js, wasm_exec.js and ferry.wasm filled in), and those
+// core.js, worker.js, prims.js, wasm_exec.js, ferry.wasm, and, when the
+// build fetched them, sodium.js and blake3.js filled in), and those
 // files and sw.js, each gzipped when the request accepts it (ferry.wasm
-// at gzip's best level, once, when the Server starts), with a strict
+// as the build gzipped it, ferry.wasm.gz beside it, when that unzips to
+// ferry.wasm exactly; otherwise at gzip's best level, once, when the
+// Server starts), with a strict
 // Content-Security-Policy (nothing but this origin; WebAssembly allowed;
 // workers from this origin or from a blob: URL, which is how core.js
-// starts the wasm's worker from the two scripts it fetched with their
-// hashes), no caching and no referrer. ferry.wasm goes out as
-// application/wasm, so that the worker compiles it while it streams.
+// starts the wasm's worker from the scripts it fetched with their
+// hashes) and no referrer. The index, which holds the token, is never
+// cached; the other files are, under a tag of their bytes that the
+// browser checks at every use (no-cache and an ETag), so that a reload
+// gets a 304 for ferry.wasm instead of its 2 MiB again. ferry.wasm goes
+// out as application/wasm, so that the worker compiles it while it
+// streams.
 // Server.PageHash is the SHA-256 of index.html as served and, since the
 // index pins the others by hash, covers everything the page runs;
 // WasmHash is ferry.wasm's. A binary built without ferry.wasm serves a

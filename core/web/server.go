@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"io"
 	"io/fs"
 	"net"
 	"net/http"
@@ -56,6 +57,8 @@ type Server struct {
 type asset struct {
 	body  []byte
 	ctype string
+	etag  string // quoted, of body; "" for the index, which is never cached
+	pre   []byte // body gzipped by the build, if it was; checked before use
 	once  sync.Once
 	gz    []byte
 }
@@ -70,12 +73,15 @@ var types = map[string]string{
 	"sw.js":        "text/javascript; charset=utf-8",
 	"core.js":      "text/javascript; charset=utf-8",
 	"worker.js":    "text/javascript; charset=utf-8",
+	"sodium.js":    "text/javascript; charset=utf-8",
+	"blake3.js":    "text/javascript; charset=utf-8",
+	"prims.js":     "text/javascript; charset=utf-8",
 }
 
 // optional are the names a page may lack: the wasm's build outputs, and
 // files a test's own page leaves out.
 var optional = map[string]bool{"ferry.wasm": true, "wasm_exec.js": true, "save.js": true, "sw.js": true,
-	"core.js": true, "worker.js": true}
+	"core.js": true, "worker.js": true, "sodium.js": true, "blake3.js": true, "prims.js": true}
 
 // NewServer reads the page's files and fills in the index's
 // placeholders: the token, the device name, the mode, and the
@@ -101,7 +107,8 @@ func NewServer(cfg Config) (*Server, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reading the page's %s: %w", name, err)
 		}
-		s.assets[name] = &asset{body: b, ctype: ctype}
+		sum := sha256.Sum256(b)
+		s.assets[name] = &asset{body: b, ctype: ctype, etag: `"` + hex.EncodeToString(sum[:16]) + `"`}
 	}
 	s.HasWasm = s.assets["ferry.wasm"] != nil && s.assets["wasm_exec.js"] != nil
 	index := fill([]byte(noWasmPage), map[string]string{"{{TOKEN}}": token})
@@ -125,13 +132,22 @@ func NewServer(cfg Config) (*Server, error) {
 			"{{SRI_EXEC}}":   sri(s.assets["wasm_exec.js"].body),
 			"{{SRI_CORE}}":   sriOf(s.assets["core.js"]),
 			"{{SRI_WORKER}}": sriOf(s.assets["worker.js"]),
+			"{{SRI_SODIUM}}": sriOf(s.assets["sodium.js"]),
+			"{{SRI_BLAKE3}}": sriOf(s.assets["blake3.js"]),
+			"{{SRI_PRIMS}}":  sriOf(s.assets["prims.js"]),
 		})
 		sum := sha256.Sum256(s.assets["ferry.wasm"].body)
 		s.WasmHash = hex.EncodeToString(sum[:])
-		// Gzipping ferry.wasm takes about a second of one core: done
-		// now, on a goroutine of its own, it is ready by the time a
-		// phone has scanned the code, instead of delaying the first
-		// page load (a request meanwhile waits for it).
+		// make wasm gzips ferry.wasm too (ferry.wasm.gz): gzipping it
+		// here takes a second of one core, several on a busy machine,
+		// and a page that asked for it sooner waited (measured:
+		// benches/results/2026-12-05-wasm-gzip-at-build.md). Without
+		// it (a build by other means), or when it is not ferry.wasm's,
+		// it is gzipped here, on a goroutine of its own, so that the
+		// link is printed at once.
+		if pre, err := fs.ReadFile(files, "ferry.wasm.gz"); err == nil {
+			s.assets["ferry.wasm"].pre = pre
+		}
 		go s.assets["ferry.wasm"].gzipped()
 	}
 	s.index = &asset{body: index, ctype: "text/html; charset=utf-8"}
@@ -211,13 +227,34 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request, up func(http.
 	h.Set("Content-Type", a.ctype)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Cache-Control", "no-store")
 	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "+
 		"img-src 'self' data: blob:; connect-src 'self' ws://"+r.Host+"; worker-src 'self' blob:; frame-src 'self'; frame-ancestors 'none'; "+
 		"base-uri 'none'; form-action 'none'")
 	h.Set("Vary", "Accept-Encoding")
+	gz := acceptsGzip(r)
+	if a.etag == "" {
+		// The index holds the token: never kept.
+		h.Set("Cache-Control", "no-store")
+	} else {
+		// Kept, but asked about at every use: a reload (a phone that
+		// locked its screen) costs a 304 instead of ferry.wasm again,
+		// and a later ferry at the same address is never given an old
+		// file (the index's integrity hashes would refuse it anyway).
+		etag := a.etag
+		if gz {
+			// The gzipped bytes are another representation: their own
+			// tag.
+			etag = etag[:len(etag)-1] + `-gz"`
+		}
+		h.Set("Cache-Control", "no-cache")
+		h.Set("ETag", etag)
+		if ifNoneMatch(r.Header.Get("If-None-Match"), etag) {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+	}
 	body := a.body
-	if acceptsGzip(r) {
+	if gz {
 		body = a.gzipped()
 		h.Set("Content-Encoding", "gzip")
 	}
@@ -227,8 +264,25 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request, up func(http.
 	}
 }
 
+// ifNoneMatch reports whether an If-None-Match header names etag (or is
+// "*"). Weak tags (W/"...") match too: a 304 to a GET only needs the
+// weak comparison.
+func ifNoneMatch(header, etag string) bool {
+	for t := range strings.SplitSeq(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == etag || t == "*" {
+			return true
+		}
+	}
+	return false
+}
+
 func (a *asset) gzipped() []byte {
 	a.once.Do(func() {
+		if a.pre != nil && gunzips(a.pre, a.body) {
+			a.gz = a.pre
+			return
+		}
 		var buf bytes.Buffer
 		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
 		zw.Write(a.body)
@@ -236,6 +290,31 @@ func (a *asset) gzipped() []byte {
 		a.gz = buf.Bytes()
 	})
 	return a.gz
+}
+
+// gunzips reports whether gz is a gzip stream of exactly want: a
+// ferry.wasm.gz left from another build of ferry.wasm is not served. It
+// compares as it unzips, a block at a time, so that checking costs no
+// second copy of the wasm in memory.
+func gunzips(gz, want []byte) bool {
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		return false
+	}
+	var buf [32 << 10]byte
+	for {
+		n, err := zr.Read(buf[:])
+		if n > len(want) || !bytes.Equal(buf[:n], want[:n]) {
+			return false
+		}
+		want = want[n:]
+		if err == io.EOF {
+			return len(want) == 0
+		}
+		if err != nil {
+			return false
+		}
+	}
 }
 
 // GzipSize is the size of ferry.wasm as served gzipped (0 without it).

@@ -212,6 +212,108 @@ func TestPageServed(t *testing.T) {
 	}
 }
 
+// TestPageCaching holds what a reload costs: the index (it holds the
+// token) is never kept; every other file is kept but asked about at
+// each use, by a tag of its bytes (another for its gzipped bytes), and
+// a request naming the tag it has gets a 304 without the body.
+func TestPageCaching(t *testing.T) {
+	_, addr := startMux(t, Config{Name: "x"})
+	for _, path := range []string{"/", "/index.html"} {
+		resp := get(t, addr, path, nil)
+		if cc := resp.Header.Get("Cache-Control"); cc != "no-store" || resp.Header.Get("ETag") != "" {
+			t.Errorf("GET %s: Cache-Control %q, ETag %q", path, cc, resp.Header.Get("ETag"))
+		}
+		if resp := get(t, addr, path, map[string]string{"If-None-Match": "*"}); resp.StatusCode != 200 {
+			t.Errorf("GET %s with If-None-Match: %d", path, resp.StatusCode)
+		}
+	}
+	for _, name := range []string{"ferry.wasm", "page.js", "core.js", "worker.js"} {
+		tags := map[string]bool{}
+		for _, enc := range []string{"gzip", "identity"} {
+			resp := get(t, addr, "/"+name, map[string]string{"Accept-Encoding": enc})
+			tag := resp.Header.Get("ETag")
+			if resp.StatusCode != 200 || resp.Header.Get("Cache-Control") != "no-cache" || len(tag) < 10 || tag[0] != '"' {
+				t.Fatalf("GET /%s (%s): %d, Cache-Control %q, ETag %q", name, enc, resp.StatusCode, resp.Header.Get("Cache-Control"), tag)
+			}
+			tags[tag] = true
+			for _, inm := range []string{tag, "W/" + tag, `"other", ` + tag, "*"} {
+				r := get(t, addr, "/"+name, map[string]string{"Accept-Encoding": enc, "If-None-Match": inm})
+				b, _ := io.ReadAll(r.Body)
+				if r.StatusCode != http.StatusNotModified || len(b) != 0 || r.Header.Get("ETag") != tag {
+					t.Errorf("GET /%s (%s) If-None-Match %s: %d, %d bytes, ETag %q", name, enc, inm, r.StatusCode, len(b), r.Header.Get("ETag"))
+				}
+			}
+			if r := get(t, addr, "/"+name, map[string]string{"Accept-Encoding": enc, "If-None-Match": `"other"`}); r.StatusCode != 200 {
+				t.Errorf("GET /%s (%s) with another tag: %d", name, enc, r.StatusCode)
+			}
+		}
+		if len(tags) != 2 {
+			t.Errorf("/%s: gzipped and plain share a tag: %v", name, tags)
+		}
+	}
+}
+
+// TestPrecompressedWasm: the build's ferry.wasm.gz is what goes out
+// gzipped, byte for byte, when it unzips to ferry.wasm; one from another
+// build is not (the Server gzips ferry.wasm itself); and it is never
+// served under its own name.
+func TestPrecompressedWasm(t *testing.T) {
+	wasm := pageFiles()["ferry.wasm"].Data
+	gz := func(b []byte, level int) []byte {
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, level)
+		zw.Write(b)
+		zw.Close()
+		return buf.Bytes()
+	}
+	// BestSpeed, so that its bytes differ from what the Server makes.
+	good := gz(wasm, gzip.BestSpeed)
+	stale := gz(append([]byte("older "), wasm...), gzip.BestSpeed)
+	for _, c := range []struct {
+		name string
+		pre  []byte
+		want []byte // the served bytes, or nil: any gzip of wasm but pre
+	}{
+		{"matching", good, good}, {"stale", stale, nil}, {"not gzip", []byte("not gzip"), nil},
+		{"shorter", gz(wasm[:len(wasm)-1], gzip.BestSpeed), nil}, {"longer", gz(append(wasm[:len(wasm):len(wasm)], 'x'), gzip.BestSpeed), nil},
+		{"truncated", good[:len(good)-4], nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			files := pageFiles()
+			files["ferry.wasm.gz"] = &fstest.MapFile{Data: c.pre}
+			m, addr := startMux(t, Config{Name: "x", Files: files})
+			srv := m.Server()
+			resp := get(t, addr, "/ferry.wasm", map[string]string{"Accept-Encoding": "gzip"})
+			body, _ := io.ReadAll(resp.Body)
+			if resp.Header.Get("Content-Encoding") != "gzip" {
+				t.Fatalf("not gzipped: %v", resp.Header)
+			}
+			if c.want != nil {
+				if !bytes.Equal(body, c.want) {
+					t.Fatalf("served %d bytes, not the build's %d", len(body), len(c.want))
+				}
+			} else {
+				if bytes.Equal(body, c.pre) {
+					t.Fatal("served the stale ferry.wasm.gz")
+				}
+				zr, err := gzip.NewReader(bytes.NewReader(body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, err := io.ReadAll(zr); err != nil || !bytes.Equal(got, wasm) {
+					t.Fatalf("served gzip is not ferry.wasm (%d bytes, %v)", len(got), err)
+				}
+			}
+			if srv.GzipSize() != len(body) {
+				t.Errorf("GzipSize %d, served %d", srv.GzipSize(), len(body))
+			}
+			if r := get(t, addr, "/ferry.wasm.gz", nil); r.StatusCode != 404 {
+				t.Errorf("GET /ferry.wasm.gz: %d", r.StatusCode)
+			}
+		})
+	}
+}
+
 func TestBuiltWithoutWasm(t *testing.T) {
 	files := pageFiles()
 	delete(files, "ferry.wasm")

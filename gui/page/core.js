@@ -3,19 +3,20 @@
 // (worker.js), so that every byte a transfer moves, and Go's runtime,
 // stay off the thread that draws the page.
 //
-// The worker is made from a Blob of wasm_exec.js and worker.js, both
-// fetched with the integrity hashes in the page's <meta> tags, and it
-// fetches ferry.wasm with its own: the page's hash (index.html, which
-// carries all three) covers everything that runs, as before. Picked
-// File objects are posted to the worker (they are references, not the
-// bytes: the worker reads them itself); a receive's sink stays here,
-// and the worker's calls of it arrive as messages and are answered.
+// The worker is made from a Blob of wasm_exec.js, sodium.js, blake3.js,
+// prims.js and worker.js, each fetched with the integrity hash in the
+// page's <meta> tags, and it fetches ferry.wasm with its own: the page's
+// hash (index.html, which carries them all) covers everything that runs,
+// as before. Picked File objects are posted to the worker (they are
+// references, not the bytes: the worker reads them itself); a receive's
+// sink stays here, and the worker's calls of it arrive as messages and
+// are answered.
 //
 // window.onFerryReady() is called once the bridge is ready (as the
 // wasm did when it ran in the page); window.onFerryFailed(message) when
 // the worker or the wasm could not start.
 
-/* global window, document, location, Worker, Blob, URL, fetch */
+/* global window, document, location, localStorage, crypto, Worker, Blob, URL, fetch */
 'use strict';
 
 (function () {
@@ -28,6 +29,7 @@ const ops = new Map(); // id -> {resolve, reject, onEvent, sink}
 const ferry = {
   ready: false,
   fingerprint: '',
+  prims: false, // libsodium and hash-wasm seal and hash, not Go (prims.js)
   send(opts) { return op('send', opts); },
   receive(opts) { return op('receive', opts); },
   cancel() { if (worker) worker.postMessage({type: 'cancel'}); },
@@ -73,6 +75,9 @@ function onMessage(e) {
     ferry.ready = true;
     if (typeof window.onFerryReady === 'function') window.onFerryReady();
     break;
+  case 'prims':
+    ferry.prims = true;
+    break;
   case 'failed':
     failed(m.message);
     break;
@@ -100,18 +105,52 @@ function failed(message) {
   else console.error('ferry: ' + message);
 }
 
+// pageKey is a sending page's key for the device the link names (fp in
+// its fragment): 32 random bytes, kept as hex in this origin's
+// localStorage under "ferry-key:" and that fingerprint, so that a page
+// reloaded (or brought back by the browser after a locked screen) is the
+// same sender to it and a cut send resumes (gui/page/wasm's doc,
+// Identity and resume); page.js forgets it once a send has gone through.
+// Null, a fresh key kept only while the page is open, for a receiving
+// page (it resumes nothing), when the link names no device, or when the
+// browser keeps nothing. getRandomValues, unlike crypto.subtle, needs no
+// secure context.
+function pageKey() {
+  const fp = new URLSearchParams(location.hash.slice(1)).get('fp') || '';
+  if (!fp || meta('ferry-mode') === 'receive') return null;
+  const name = 'ferry-key:' + fp;
+  try {
+    let hex = localStorage.getItem(name) || '';
+    if (!/^[0-9a-f]{64}$/.test(hex)) {
+      hex = Array.from(crypto.getRandomValues(new Uint8Array(32)), b => b.toString(16).padStart(2, '0')).join('');
+      localStorage.setItem(name, hex);
+    }
+    return Uint8Array.from(hex.match(/../g), h => parseInt(h, 16));
+  } catch (e) {
+    return null;
+  }
+}
+
 async function boot() {
-  const text = name => fetch(name, {integrity: meta(name === 'worker.js' ? 'ferry-worker' : 'ferry-exec')})
+  const text = (name, sri) => fetch(name, {integrity: sri})
     .then(r => { if (!r.ok) throw new Error(name + ': ' + r.status); return r.text(); });
-  const [exec, own] = await Promise.all([text('wasm_exec.js'), text('worker.js')]);
-  let url = URL.createObjectURL(new Blob([exec, '\n', own], {type: 'text/javascript'}));
+  // sodium.js and blake3.js (libsodium's and hash-wasm's builds, which
+  // seal and hash faster than Go's wasm) and prims.js, which hands them
+  // to the wasm, go into the worker's Blob before worker.js, each under
+  // its hash; a binary built without them leaves their meta tags empty,
+  // and the wasm then uses Go's own.
+  const lib = (name, m) => meta(m) ? text(name, meta(m)) : Promise.resolve('');
+  const parts = await Promise.all([text('wasm_exec.js', meta('ferry-exec')),
+    lib('sodium.js', 'ferry-sodium'), lib('blake3.js', 'ferry-blake3'), lib('prims.js', 'ferry-prims'),
+    text('worker.js', meta('ferry-worker'))]);
+  let url = URL.createObjectURL(new Blob(parts.flatMap(p => [p, '\n;\n']), {type: 'text/javascript'}));
   worker = new Worker(url);
   worker.onmessage = e => {
     if (url && (e.data.type === 'ready' || e.data.type === 'failed')) { URL.revokeObjectURL(url); url = null; }
     onMessage(e);
   };
   worker.onerror = e => failed(e.message || 'the worker failed');
-  worker.postMessage({type: 'init', wasm: new URL('ferry.wasm', location.href).href, integrity: meta('ferry-wasm')});
+  worker.postMessage({type: 'init', wasm: new URL('ferry.wasm', location.href).href, integrity: meta('ferry-wasm'), key: pageKey()});
 }
 
 boot().catch(e => failed(String(e)));

@@ -238,13 +238,100 @@
 		for (const b of $("list").querySelectorAll(".remove")) b.hidden = true;
 	}
 
+	// ---- keeping the screen on -------------------------------------------
+	//
+	// Most phones stop a page whose screen locks. navigator.wakeLock keeps
+	// the screen on, but only in a secure context (https, or the device's
+	// own loopback): a page opened from a LAN address over plain HTTP, as
+	// a phone opens the link, has no wakeLock at all. A silent looping
+	// video, the old way round, holds Chromium's lock only while it plays
+	// aloud or fills a fifth of the view (blink's VideoWakeLock), so it is
+	// no way round here. Where the lock cannot be had, the page says so
+	// for as long as the transfer runs, and what a lock costs: a send
+	// resumes when the same files are picked again (the page keeps its key
+	// for the receiver, core.js), a receive starts its cut file over.
+	let awake = false; // a transfer runs and wants the screen on
+	let lock = null;   // the WakeLockSentinel held, if any
+
+	async function keepAwake(on) {
+		awake = on;
+		if (!on) {
+			$("awake-note").hidden = true;
+			const l = lock;
+			lock = null;
+			if (l) l.release().catch(() => {});
+			return;
+		}
+		if (lock && !lock.released) return;
+		try {
+			if (!navigator.wakeLock) throw new Error("no wake lock on a plain HTTP page");
+			const l = await navigator.wakeLock.request("screen");
+			if (!awake) { l.release().catch(() => {}); return; }
+			lock = l;
+			$("awake-note").hidden = true;
+		} catch (e) {
+			// Refused (no secure context, a battery saver, a hidden page).
+			if (!awake) return;
+			$("awake-note").textContent = mode === "send"
+				? "Keep this screen on until the files are sent: this page cannot keep it on by itself. If it locks, open the link again and pick the same files: what has arrived is not sent again."
+				: "Keep this screen on until the files arrive: this page cannot keep it on by itself. If it locks, what has not arrived has to be sent again.";
+			$("awake-note").hidden = false;
+		}
+	}
+
+	// The browser lets go of the lock when the page is hidden (another app,
+	// the screen locked); it is asked for again when the page is back.
+	document.addEventListener("visibilitychange", () => {
+		if (awake && document.visibilityState === "visible") keepAwake(true);
+	});
+
+	// ---- what leaving the page loses -------------------------------------
+	//
+	// A reload, or a phone's browser that drops the page behind a locked
+	// screen, ends the transfer with the page. While one runs, the page
+	// notes in sessionStorage (this tab's, kept across a reload, never
+	// sent anywhere) what it is moving, so that the page that comes back
+	// says what was lost and what to do: a send goes on where it stopped
+	// when the same files are picked again (its key is kept, core.js); a
+	// receiving page keeps no part of a file that had not arrived whole
+	// (holding it for a resume would cost memory a phone does not have),
+	// so the sender's side sends everything again to the page that comes
+	// back (core/app's Page.Again).
+	const leftKey = "ferry-moving";
+	function noteMoving(rec) {
+		try {
+			if (rec) sessionStorage.setItem(leftKey, JSON.stringify(rec));
+			else sessionStorage.removeItem(leftKey);
+		} catch (e) { /* private mode: nothing to say after a reload */ }
+	}
+
+	function sayLeft() {
+		let rec = null;
+		try { rec = JSON.parse(sessionStorage.getItem(leftKey) || "null"); } catch (e) { /* none */ }
+		noteMoving(null);
+		if (!rec || rec.mode !== mode || !(rec.files > 0)) return;
+		const who = rec.peer || peerName;
+		if (mode === "send") {
+			result("warn", `The send to ${who} stopped when this page was left.`,
+				`Pick the same ${rec.files === 1 ? "file" : "files"} again and press Send: what had arrived is not sent again.`);
+			return;
+		}
+		const lost = rec.files - (rec.saved || 0);
+		if (lost <= 0) return;
+		const had = rec.saved > 0 ? `${count(rec.saved, "file", "files")} had arrived and ${rec.saved === 1 ? "is" : "are"} in this browser's downloads; ` : "";
+		result("warn", `The files from ${who} stopped arriving when this page was left.`,
+			`${had}${count(lost, "file", "files")} (${bytes(rec.bytes - (rec.savedBytes || 0))}) did not arrive. Press Receive, and ${who} sends its files again.`);
+	}
+
 	// ---- the transfer --------------------------------------------------
 
 	let received = false; // a receive went through
+	let moving = null;    // what the running transfer moves, as noteMoving keeps it
 	let current = ""; // the entry now moving
 	let quarter = 0;  // the last quarter of the whole said aloud
 
 	function working(on) {
+		keepAwake(on);
 		$("working").hidden = !on;
 		$("setup").hidden = on;
 		$("name-section").hidden = on;
@@ -299,6 +386,8 @@
 				listWaiting();
 				const more = (e.entries_total || 0) - (e.entries_listed || 0);
 				if (more > 0) { $("list-more").hidden = false; $("list-more").textContent = `and ${count(more, "more entry", "more entries")}`; }
+				moving = { mode, peer: peerName, files: e.files, bytes: e.total_bytes, saved: 0, savedBytes: 0 };
+				noteMoving(moving);
 			}
 			stage(`${count(e.files, "file", "files")}, ${bytes(e.total_bytes)} coming.`);
 			pending(e.total_bytes);
@@ -336,6 +425,11 @@
 			if (r) r.done = true;
 			const how = { resumed: "Checked · continued where it stopped", skipped: "Already there" }[e.outcome] || "Checked";
 			setRow(e.path, "done", how);
+			if (moving && mode === "receive" && e.kind === "file") {
+				moving.saved++;
+				moving.savedBytes += e.size || 0;
+				noteMoving(moving);
+			}
 			break;
 		}
 		}
@@ -364,10 +458,22 @@
 		stage("Connecting…");
 		const name = $("name").value.trim() || defaultName();
 		try { localStorage.setItem("ferry-name", name); } catch (e) { /* private mode */ }
+		moving = null;
+		if (mode === "send") {
+			moving = { mode, peer: peerName, files: chosen.length, bytes: chosen.reduce((a, f) => a + f.size, 0) };
+			noteMoving(moving);
+		}
 		try {
 			const d = await op({ code: link.code, fp: link.fp, name, onEvent });
 			finished(d);
-			if (mode === "send") { sent = true; $("send").textContent = "Send them again"; }
+			if (mode === "send") {
+				sent = true;
+				$("send").textContent = "Send them again";
+				// Nothing is left to resume: the key kept for a reload
+				// (core.js) goes, and the next load of the link makes a new
+				// one. This page goes on with the one it has.
+				try { localStorage.removeItem("ferry-key:" + link.fp); } catch (e) { /* private mode */ }
+			}
 			else received = true;
 		} catch (e) {
 			for (const [path, r] of rows) {
@@ -376,6 +482,9 @@
 			failed(e && e.event === "error" ? e : { kind: "failure", message: String(e) });
 			if (mode === "send" && chosen.length) $("send").textContent = "Send again";
 		} finally {
+			// The page says itself how this one ended.
+			moving = null;
+			noteMoving(null);
 			working(false);
 			// What the other device sent has arrived: a new send from it
 			// comes with a new link.
@@ -483,7 +592,10 @@
 	// ready runs once the core's bridge is there.
 	function ready() {
 		$("loading").hidden = true;
-		$("own-fp").textContent = "This page's key for this visit: " + ferry.fingerprint;
+		// A sending page's key is kept in this browser for the device the
+		// link names until a send to it has gone through (core.js), so
+		// that a reload resumes a cut send.
+		$("own-fp").textContent = (link.fp && mode === "send" ? `This page's key, which this browser keeps for ${peerName} until a send has gone through: ` : "This page's key for this visit: ") + ferry.fingerprint;
 		if (!link.code) {
 			result("bad", "This link has no code in it.", "Scan the QR code again, or type the whole link the other device shows.");
 			return;
@@ -491,6 +603,7 @@
 		$("setup").hidden = false;
 		$("name-section").hidden = false;
 		$("actions").hidden = false;
+		sayLeft();
 		if (mode === "send") {
 			$("send-view").hidden = false;
 			$("send").onclick = () => run((o) => ferry.send({ ...o, files: chosen }));

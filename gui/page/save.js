@@ -44,6 +44,11 @@
 //     page ever has is localhost, the desktop's own browser, which the
 //     stream method already serves with no question asked.
 //
+// A file cut off (the page reloaded, or dropped behind a locked screen)
+// is never kept for a resume: the memory method would have to hold its
+// bytes past the page's life, the memory it exists to spare. The page
+// says what did not arrive and the sender sends it again (page.js).
+//
 // Why not stream over HTTP on the LAN address? The desktop could serve a
 // download URL itself, but the bytes would then cross the LAN in the
 // clear, outside the code-protected channel: the whole point of the

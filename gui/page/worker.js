@@ -8,14 +8,18 @@
 // messages.
 //
 // Messages from the page:
-//   {type: "init", wasm, integrity}          fetch, compile (while it
-//                                            streams) and run ferry.wasm
+//   {type: "init", wasm, integrity, key}     fetch, compile (while it
+//                                            streams) and run ferry.wasm,
+//                                            with key (32 bytes or null)
+//                                            as its device's key
 //   {type: "send", id, opts}                 opts.files: File objects
 //   {type: "receive", id, opts}              the sink stays on the page
 //   {type: "cancel"}
 //   {type: "sink-done", id, n, error}        the page's sink answered
 // Messages to the page:
 //   {type: "ready", fingerprint} | {type: "failed", message}
+//   {type: "prims"}                          the fast primitives
+//                                            (prims.js) are in use from now
 //   {type: "event", id, event}              event: core/app/event's JSON
 //                                            form, {event: NAME, ...}
 //   {type: "end", id, ok, value}             the operation's promise
@@ -42,6 +46,7 @@ let ferry = null;
 
 function start(m) {
   const go = new Go();
+  self.ferryKey = m.key; // read (and deleted) by the wasm as it starts
   self.onFerryReady = () => {
     ferry = self.ferry;
     post({type: 'ready', fingerprint: ferry.fingerprint});
@@ -51,6 +56,18 @@ function start(m) {
     ? WebAssembly.instantiateStreaming(wasm, go.importObject)
     : wasm.then(r => r.arrayBuffer()).then(b => WebAssembly.instantiate(b, go.importObject));
   inst.then(r => go.run(r.instance)).catch(e => post({type: 'failed', message: String(e)}));
+  // The primitives are set up while ferry.wasm compiles, but the page
+  // does not wait for them: the Go side looks for them when a stream or
+  // a file's hash starts, and one that starts before they are ready
+  // (a person picks files in less time than they take) uses Go's own,
+  // to its end.
+  if (typeof self.ferryMakePrims === 'function') {
+    self.ferryMakePrims(self.libsodium, self.hashwasm).then(p => {
+      if (!p) return;
+      self.ferryPrims = p;
+      post({type: 'prims'});
+    }, () => {});
+  }
 }
 
 // sinks[id] is the proxy of operation id's sink: the answers it waits for.

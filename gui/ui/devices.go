@@ -44,23 +44,3 @@ func (d Device) key() string {
 // it changes, until ctx ends. The ferry-gui command adapts core/discovery
 // to it; nil means no discovery.
 type BrowseFunc func(ctx context.Context, onChange func([]Device)) error
-
-// mergeDevices puts the manual devices after the discovered ones, dropping
-// a manual entry that discovery has since found under the same address.
-func mergeDevices(found, manual []Device) []Device {
-	seen := map[string]bool{}
-	out := make([]Device, 0, len(found)+len(manual))
-	for _, d := range found {
-		out = append(out, d)
-		for _, a := range d.Addrs {
-			seen[a] = true
-		}
-	}
-	for _, d := range manual {
-		if len(d.Addrs) > 0 && seen[d.Addrs[0]] {
-			continue
-		}
-		out = append(out, d)
-	}
-	return out
-}

@@ -110,6 +110,10 @@ func (v *sendView) startPhoneSend() {
 	t := v.u.cfg.Node.Send(ctx, cfg)
 	v.u.goroutine(func() {
 		res := t.Wait()
+		// A send cut after the phone proved the code leaves the page
+		// served for a send again (app.Page.Again); this view sends
+		// again with a new page (Retry), so it ends this one.
+		page.Close()
 		cancel(nil)
 		if v.u.ctx.Err() != nil {
 			return

@@ -413,7 +413,9 @@ func (v *sendView) browse(ctx context.Context) {
 
 // devicesChanged relists the devices, keeping the chosen one chosen.
 func (v *sendView) devicesChanged() {
-	v.devices = mergeDevices(v.found, v.manual)
+	// A device added by address that discovery has found since is
+	// listed once, as found.
+	v.devices = nearby.Merge(v.found, v.manual, func(d Device) []string { return d.Addrs })
 	v.devList.Refresh()
 	if len(v.devices) == 0 {
 		v.searching.Show()

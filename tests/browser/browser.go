@@ -288,6 +288,13 @@ func (b *Browser) Open(url string) error {
 	return b.run(30*time.Second, chromedp.Navigate(url))
 }
 
+// Reload reloads the page, as a person pulling it down or a browser
+// bringing back a page it dropped behind a locked screen does, and
+// waits for it to load.
+func (b *Browser) Reload() error {
+	return b.run(30*time.Second, chromedp.Reload())
+}
+
 func loopbackURL(u string) bool {
 	if u == "about:blank" {
 		return true

@@ -72,6 +72,7 @@ var (
 	nloads  = flag.Int("loads", 3, "page loads timed at -slow per build")
 	rates   = flag.String("rates", "0,400mbit", "paths to measure each round, comma-separated: 0 for the path as it is, or a tc tbf rate put on the namespace's lo (needs -lan)")
 	settle  = flag.Duration("settle", 0, "how long the page stays open between ready and the transfer's start (a person picking files); 0: at once")
+	pin     = flag.Bool("pin", false, "hold the browser (and this harness) to CPU 0 and every ferry process to CPU 1 (taskset), so that the page's own cost per byte sets its rate with nothing else on its core: a phone's view (issue 33, item 3); needs -lan and two CPUs")
 	desktop = flag.String("desktop", "process", "the page's peer: process (bin/ferry receive --web, send --to-browser) or inprocess (core/transfer and core/web in this process, the same code without the CLI)")
 )
 
@@ -136,7 +137,7 @@ func main() {
 	say("Chromium: %s, headless, phone viewport.\n\n", chromium)
 	say("%s\n", benches.Table("page load (fresh browser, the path unshaped)", "%.0f", loads))
 	if len(slowLoads) > 0 {
-		say("%s\n", benches.Table("page load (fresh browser) over a "+*slow+" path (tc tbf), from navigation to ferry.ready", "%.0f", slowLoads...))
+		say("%s\n", benches.Table("page load (fresh browser, then the same browser again) over a "+*slow+" path (tc tbf), from navigation to ferry.ready", "%.0f", slowLoads...))
 		say("%s\n", wasmSizes())
 	}
 	for _, pa := range paths {
@@ -167,6 +168,18 @@ func prepare() error {
 			return err
 		}
 	}
+	if *pin {
+		if *lan == "" || runtime.NumCPU() < 2 {
+			return errors.New("-pin needs -lan and two CPUs")
+		}
+		// Every thread of this harness on CPU 0, and so every browser it
+		// starts (a child keeps the CPUs of the thread that forked it);
+		// start puts ferry on CPU 1. The harness's own work (a poll of
+		// the page every 100 ms) shares the browser's core.
+		if out, err := exec.Command("taskset", "-a", "-p", "-c", "0", strconv.Itoa(os.Getpid())).CombinedOutput(); err != nil {
+			return fmt.Errorf("taskset: %v: %s", err, out)
+		}
+	}
 	if err := benches.CheckThisBuild(); err != nil {
 		return err
 	}
@@ -190,6 +203,9 @@ func sayHeader() {
 	}
 	say("# browserbench %s: %d MiB %s, %d rounds\n\n", time.Now().UTC().Format("2006-01-02 15:04"), *mib, where, *rounds)
 	say("bin/ferry: %s. Machine: %s.\n", strings.Join(strings.Fields(string(ver)), " "), machine())
+	if *pin {
+		say("Pinned (-pin): the browser on CPU 0, every ferry process on CPU 1 (taskset).\n")
+	}
 	if *desktop == "inprocess" {
 		say("The page's peer: core/transfer and core/web inside browserbench (-desktop inprocess), not bin/ferry's CLI.\n")
 	}
@@ -258,16 +274,21 @@ func measureSlowLoads(work string) ([]*benches.Series, error) {
 	if err := slowPath.shape(); err != nil {
 		return nil, err
 	}
+	var reloads []*benches.Series
 	for _, v := range slowPath.pages {
 		slowLoads = append(slowLoads, &benches.Series{Name: "page" + v.label + " load to bridge ready at " + *slow + ", ms"})
+		reloads = append(reloads, &benches.Series{Name: "page" + v.label + " reload to bridge ready at " + *slow + ", ms"})
 	}
 	// Interleaved, like the transfers: one load of each build a round.
 	for i := 0; i < *nloads; i++ {
 		for j, v := range slowPath.pages {
 			progress("page%s load at %s, %d of %d", v.label, *slow, i+1, *nloads)
-			slowLoads[j].Add(slowLoad(work, v.bin))
+			load, reload, err := slowLoad(work, v.bin)
+			slowLoads[j].Add(load, err)
+			reloads[j].Add(reload, err)
 		}
 	}
+	slowLoads = append(slowLoads, reloads...)
 	newPath("0").shape()
 	return slowLoads, nil
 }
@@ -359,7 +380,11 @@ func start(work string, args ...string) (*ferryProc, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &ferryProc{cmd: exec.Command(bin, args...), events: make(chan map[string]any, 4096), done: make(chan error, 1)}
+	cmd := exec.Command(bin, args...)
+	if *pin {
+		cmd = exec.Command("taskset", append([]string{"-c", "1", bin}, args...)...)
+	}
+	p := &ferryProc{cmd: cmd, events: make(chan map[string]any, 4096), done: make(chan error, 1)}
 	p.cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
 	p.cmd.Stderr = &p.stderr
 	stdout, err := p.cmd.StdoutPipe()
@@ -538,23 +563,32 @@ func doneSplit(done map[string]any) string {
 	return strings.Join(parts, "; ")
 }
 
+// withDesktop starts the desktop's end of a page transfer, in this
+// process or as a ferry process as -desktop says, and opens a fresh
+// browser on the page its link names; the caller closes b, and calls
+// finished for the desktop end's outcome.
+func withDesktop(inprocess, process func() (string, func() error, error)) (b *browser.Browser, code, fp string, finished func() error, err error) {
+	start := process
+	if *desktop == "inprocess" {
+		start = inprocess
+	}
+	l, finished, err := start()
+	if err != nil {
+		return nil, "", "", nil, err
+	}
+	b, code, fp, err = openPage(l)
+	return b, code, fp, finished, err
+}
+
 // pageSend: the page picks src through a file input and sends it to
 // `ferry receive --web`.
 func pageSend(work, src string, size int64) (d time.Duration, mem, split, version string, err error) {
 	dst, _ := os.MkdirTemp(work, "dst-")
 	defer os.RemoveAll(dst)
 	c := code()
-	var l string
-	var finished func() error
-	if *desktop == "inprocess" {
-		l, finished, err = inprocessReceiver(dst, c)
-	} else {
-		l, finished, err = processReceiver(work, dst, c)
-	}
-	if err != nil {
-		return
-	}
-	b, code, fp, err := openPage(l)
+	b, code, fp, finished, err := withDesktop(
+		func() (string, func() error, error) { return inprocessReceiver(dst, c) },
+		func() (string, func() error, error) { return processReceiver(work, dst, c) })
 	if err != nil {
 		return
 	}
@@ -582,7 +616,7 @@ func pageSend(work, src string, size int64) (d time.Duration, mem, split, versio
 	split = doneSplit(done) + timeline(b, d) + "; " + cpu.String(d, size)
 	err = finished()
 	if err == nil {
-		err = sameFile(src, filepath.Join(dst, filepath.Base(src)))
+		err = benches.SameFile(src, filepath.Join(dst, filepath.Base(src)))
 	}
 	return
 }
@@ -590,17 +624,9 @@ func pageSend(work, src string, size int64) (d time.Duration, mem, split, versio
 // pageReceive: `ferry send --to-browser` sends src to the page, which
 // saves it with method.
 func pageReceive(work, src string, size int64, method string) (d time.Duration, mem, split, version string, err error) {
-	var l string
-	var finished func() error
-	if *desktop == "inprocess" {
-		l, finished, err = inprocessSender(src, code())
-	} else {
-		l, finished, err = processSender(work, src)
-	}
-	if err != nil {
-		return
-	}
-	b, code, fp, err := openPage(l)
+	b, code, fp, finished, err := withDesktop(
+		func() (string, func() error, error) { return inprocessSender(src, code()) },
+		func() (string, func() error, error) { return processSender(work, src) })
 	if err != nil {
 		return
 	}
@@ -618,7 +644,7 @@ func pageReceive(work, src string, size int64, method string) (d time.Duration, 
 		d = time.Since(t0)
 		split = timeline(b, d) + "; " + stopCPU().String(d, size)
 		if err == nil {
-			err = sameFile(src, paths[0])
+			err = benches.SameFile(src, paths[0])
 		}
 	}
 	mem = stopMem()
@@ -676,30 +702,27 @@ func timeline(b *browser.Browser, d time.Duration) string {
 // processReceiver starts bin/ferry receive --web; finished waits for it
 // to exit.
 func processReceiver(work, dst, c string) (string, func() error, error) {
-	recv, err := start(work, "receive", "--web", "--dir", dst, "--code", c, "--yes", "--json", "--no-mdns", "--listen", host()+":0")
-	if err != nil {
-		return "", nil, err
-	}
-	ev, err := recv.until("links", 20*time.Second)
-	if err != nil {
-		recv.kill()
-		return "", nil, err
-	}
-	return link(ev), func() error { defer recv.kill(); return recv.wait(30 * time.Second) }, nil
+	return processEnd(work, "receive", "--web", "--dir", dst, "--code", c, "--yes", "--json", "--no-mdns", "--listen", host()+":0")
 }
 
 // processSender starts bin/ferry send --to-browser.
 func processSender(work, src string) (string, func() error, error) {
-	snd, err := start(work, "send", "--to-browser", "--json", "--listen", host()+":0", src)
+	return processEnd(work, "send", "--to-browser", "--json", "--listen", host()+":0", src)
+}
+
+// processEnd starts bin/ferry with args and returns the page link it
+// prints and the wait for it to exit.
+func processEnd(work string, args ...string) (string, func() error, error) {
+	p, err := start(work, args...)
 	if err != nil {
 		return "", nil, err
 	}
-	ev, err := snd.until("links", 20*time.Second)
+	ev, err := p.until("links", 20*time.Second)
 	if err != nil {
-		snd.kill()
+		p.kill()
 		return "", nil, err
 	}
-	return link(ev), func() error { defer snd.kill(); return snd.wait(30 * time.Second) }, nil
+	return link(ev), func() error { defer p.kill(); return p.wait(30 * time.Second) }, nil
 }
 
 // pageMux serves the page on 127.0.0.1 in this process.
@@ -737,15 +760,7 @@ func inprocessReceiver(dst, c string) (string, func() error, error) {
 	served := make(chan error, 1)
 	go func() { _, err := r.Serve(context.Background()); served <- err }()
 	port := mux.Addr().(*net.TCPAddr).Port
-	return web.Link(host(), port, c, id.Fingerprint()), func() error {
-		defer r.Close()
-		select {
-		case err := <-served:
-			return err
-		case <-time.After(30 * time.Second):
-			return errors.New("the receiver did not finish")
-		}
-	}, nil
+	return web.Link(host(), port, c, id.Fingerprint()), awaitEnd(served, r, "receiver"), nil
 }
 
 // inprocessSender is ferry send --to-browser without the CLI.
@@ -762,48 +777,60 @@ func inprocessSender(src, c string) (string, func() error, error) {
 		sent <- err
 	}()
 	port := mux.Addr().(*net.TCPAddr).Port
-	return web.Link(host(), port, c, id.Fingerprint()), func() error {
-		defer mux.Close()
+	return web.Link(host(), port, c, id.Fingerprint()), awaitEnd(sent, mux, "sender"), nil
+}
+
+// awaitEnd is the wait for an in-process end (who) to report on done,
+// for up to 30 s, closing c after.
+func awaitEnd(done <-chan error, c io.Closer, who string) func() error {
+	return func() error {
+		defer c.Close()
 		select {
-		case err := <-sent:
+		case err := <-done:
 			return err
 		case <-time.After(30 * time.Second):
-			return errors.New("the sender did not finish")
+			return fmt.Errorf("the %s did not finish", who)
 		}
-	}, nil
+	}
 }
 
 // slowLoad times a fresh browser's load of the page of bin's
-// `ferry receive --web` over the shaped path, to its bridge being ready.
-func slowLoad(work, b string) (float64, error) {
+// `ferry receive --web` over the shaped path, to its bridge being ready,
+// then the same browser's load of it again (a person reloading the page,
+// or a phone's browser reopening it after a locked screen).
+func slowLoad(work, b string) (load, reload float64, err error) {
 	bin = b
 	defer func() { bin = *ferry }()
 	dst, _ := os.MkdirTemp(work, "dst-")
 	defer os.RemoveAll(dst)
 	recv, err := start(work, "receive", "--web", "--dir", dst, "--code", code(), "--yes", "--json", "--no-mdns", "--listen", host()+":0")
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer recv.kill()
 	ev, err := recv.until("links", 20*time.Second)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	base, _, _, err := fragment(link(ev))
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	br, err := browser.NewDirect(context.Background(), *lan)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer br.Close()
-	t0 := time.Now()
-	if err := openBridge(br, base); err != nil {
-		return 0, err
+	var times [2]float64
+	for i := range times {
+		t0 := time.Now()
+		if err := openBridge(br, base); err != nil {
+			return 0, 0, err
+		}
+		loads.Values = loads.Values[:len(loads.Values)-1] // not an unshaped load
+		times[i] = float64(time.Since(t0).Microseconds()) / 1000
 	}
-	loads.Values = loads.Values[:len(loads.Values)-1] // not an unshaped load
-	return float64(time.Since(t0).Microseconds()) / 1000, nil
+	return times[0], times[1], nil
 }
 
 // wasmSizes is the size of ferry.wasm raw and as served gzipped.
@@ -851,6 +878,11 @@ func openBridge(b *browser.Browser, base string) error {
 		b.Eval(`!!(window.ferry && window.ferry.ready)`, &ready)
 		if ready {
 			loads.Add(float64(time.Since(t0).Microseconds())/1000, nil)
+			// A page built with the fast primitives (prims.js) gets them
+			// ready a little after the bridge: the run waits for them,
+			// outside the load's time, so as to measure them.
+			b.EvalFor(10*time.Second, `new Promise(r => { const f = () => window.ferry.prims ||
+				!(document.querySelector('meta[name="ferry-sodium"]') || {}).content ? r(true) : setTimeout(f, 20); f(); })`, nil)
 			time.Sleep(*settle)
 			return nil
 		}
@@ -858,32 +890,6 @@ func openBridge(b *browser.Browser, base string) error {
 			return errors.New("the page's ferry bridge did not load within 30 s")
 		}
 		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// sameFile compares two files without reading either whole.
-func sameFile(a, b string) error {
-	fa, err := os.Open(a)
-	if err != nil {
-		return err
-	}
-	defer fa.Close()
-	fb, err := os.Open(b)
-	if err != nil {
-		return err
-	}
-	defer fb.Close()
-	ba, bb := make([]byte, 1<<20), make([]byte, 1<<20)
-	for off := int64(0); ; {
-		na, ea := io.ReadFull(fa, ba)
-		nb, _ := io.ReadFull(fb, bb)
-		if na != nb || !bytes.Equal(ba[:na], bb[:nb]) {
-			return fmt.Errorf("%s differs from %s near byte %d", b, a, off)
-		}
-		if ea != nil {
-			return nil
-		}
-		off += int64(na)
 	}
 }
 
@@ -937,8 +943,31 @@ func (u cpuUse) String(d time.Duration, size int64) string {
 	for i, k := range kinds {
 		parts[i] = fmt.Sprintf("%s %.1f", k, float64(by[k])*10/mib)
 	}
-	return fmt.Sprintf("machine CPU: %.1f of %.0f cores busy, %.1f ms of CPU per MiB (by process, ms per MiB: %s)",
-		busy, cores, perMiB, strings.Join(parts, ", "))
+	var own, browserAll, busiest uint64
+	busiestName := ""
+	for key, t := range u.procs {
+		if key < 0 { // a renderer's thread, counted in its process too
+			if t.jiffies > busiest {
+				busiest, busiestName = t.jiffies, strings.TrimPrefix(t.kind, "renderer thread ")
+			}
+			continue
+		}
+		own += t.jiffies
+		if strings.HasPrefix(t.kind, "chromium") {
+			browserAll += t.jiffies
+		}
+	}
+	ms := func(j uint64) float64 { return float64(j) * 10 / mib }
+	phone := ""
+	if browserAll > 0 && busiest > 0 {
+		// A phone with four cores each a third as fast as this machine's:
+		// the busiest thread gets one of them, the browser all four.
+		byThread, byTotal := 1000/(3*ms(busiest)), 4*1000/(3*ms(browserAll))
+		phone = fmt.Sprintf("; phone view (4 cores, each a third as fast): %.0f MiB/s (busiest thread %s %.1f ms per MiB: %.0f MiB/s; browser %.1f ms per MiB on 4 cores: %.0f MiB/s)",
+			min(byThread, byTotal), busiestName, ms(busiest), byThread, ms(browserAll), byTotal)
+	}
+	return fmt.Sprintf("machine CPU: %.1f of %.0f cores busy, %.1f ms of CPU per MiB; this run's processes %.1f ms per MiB (by process, ms per MiB: %s)%s",
+		busy, cores, perMiB, ms(own), strings.Join(parts, ", "), phone)
 }
 
 type procTime struct {
@@ -949,13 +978,23 @@ type procTime struct {
 // procTimes is each process's user and system jiffies, and its kind:
 // Chromium's processes by their --type (the browser when none), others
 // by their command's name.
+//
+// In a network namespace of its own (-lan), only the processes in it
+// count: the browser and ferry processes this run started, and not
+// those of anyone else's tests on a shared machine.
 func procTimes() map[int]procTime {
 	out := map[int]procTime{}
+	ours, _ := os.Readlink("/proc/self/ns/net")
 	dirs, _ := os.ReadDir("/proc")
 	for _, d := range dirs {
 		pid, err := strconv.Atoi(d.Name())
 		if err != nil {
 			continue
+		}
+		if *lan != "" {
+			if ns, err := os.Readlink("/proc/" + d.Name() + "/ns/net"); err != nil || ns != ours {
+				continue
+			}
 		}
 		kind, jiffies, ok := statTimes("/proc/" + d.Name() + "/stat")
 		if !ok {

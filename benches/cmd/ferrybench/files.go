@@ -11,7 +11,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"syscall"
 
 	"github.com/ferry-project/ferry/benches"
 	"github.com/ferry-project/ferry/core/diag"
@@ -55,25 +54,6 @@ func makeBigFile(path string, size int64) error {
 		return err
 	}
 	return f.Close()
-}
-
-// makeSmallTree writes n files of 4 KiB in folders of 100 under root.
-func makeSmallTree(root string, n int) error {
-	block := benches.Payload(4096)
-	for i := range n {
-		dir := filepath.Join(root, fmt.Sprintf("d%03d", i/100))
-		if i%100 == 0 {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return err
-			}
-		}
-		binary.LittleEndian.PutUint64(block, uint64(i))
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%05d.bin", i)), block, 0o644); err != nil {
-			return err
-		}
-	}
-	syscall.Sync() // on disk before the first run
-	return nil
 }
 
 // dirStats counts regular files and their bytes under root.

@@ -11,7 +11,8 @@
 //	calls     socket calls per MiB with and without batching and buffering
 //	loopback  one large file with bin/ferry, against a plain TCP copy and croc
 //	veth      the same across a 1 Gbit/s veth between two namespaces (root)
-//	small     10,000 files of 4 KiB with bin/ferry, against tar over TCP
+//	small     folders of 1,000 and 10,000 files of 4 KiB and 100 of 1 MiB with bin/ferry,
+//	          against tar over TCP, on loopback and the veth, onto disk and tmpfs
 //	records   the record benchmarks interleaved in-process (-only records)
 //	ab        two builds of core/transfer against each other (-only ab -ab-exe)
 //
@@ -44,6 +45,8 @@ type options struct {
 	fileMiB     int
 	crocZMiB    int
 	small       int
+	smallTmpfs  string // tmpfs for the small figure's second run of each set; "-" for none
+	ferryB      string // a second ferry binary for the small figure's A/B row
 	benchtime   time.Duration
 	microRounds int
 	tmp         string
@@ -70,7 +73,7 @@ var modes = map[bool]options{
 	// hour.
 	false: {pairs: 5, streamMiB: 256, fileMiB: 1024, crocZMiB: 128, small: 10000,
 		benchtime: 200 * time.Millisecond, microRounds: 3, timeout: 3 * time.Minute},
-	true: {pairs: 3, streamMiB: 64, fileMiB: 128, crocZMiB: 32, small: 1000,
+	true: {pairs: 3, streamMiB: 64, fileMiB: 128, crocZMiB: 32, small: 10000,
 		benchtime: 50 * time.Millisecond, microRounds: 2, timeout: time.Minute},
 }
 
@@ -117,7 +120,9 @@ func parseOptions(args []string) (options, string) {
 	fs.IntVar(&o.streamMiB, "stream-mib", 0, "MiB per stream run (full 256, quick 64)")
 	fs.IntVar(&o.fileMiB, "file-mib", 0, "size of the large file on each path, MiB (full 1024, quick 128)")
 	fs.IntVar(&o.crocZMiB, "croc-compressed-mib", 0, "size of the file croc's compressed row sends, MiB (full 256, quick 32)")
-	fs.IntVar(&o.small, "small-files", 0, "number of 4 KiB files (full 10000, quick 1000)")
+	fs.IntVar(&o.small, "small-files", 0, "number of 4 KiB files of the small figure's larger folder (its others: 1,000 of 4 KiB, 100 of 1 MiB; full 10000, quick 10000)")
+	fs.StringVar(&o.smallTmpfs, "small-tmpfs", "/dev/shm", "a tmpfs folder: the small figure runs each folder there too (- for none)")
+	fs.StringVar(&o.ferryB, "ferry-b", "", "a second ferry binary: the small figure adds its row, interleaved, for an A/B of a change")
 	fs.DurationVar(&o.benchtime, "benchtime", 0, "-test.benchtime of each microbenchmark run (full 200ms, quick 50ms)")
 	fs.IntVar(&o.microRounds, "micro-rounds", 0, "rounds of the microbenchmarks (full 3, quick 2)")
 	fs.DurationVar(&o.timeout, "timeout", 0, "longest a single run may take before it is killed and counted as failed (full 3m, quick 1m)")
@@ -181,6 +186,12 @@ func prepareTools(o *options, root string) (*tools, func()) {
 			bin.Version = strings.Join(strings.Fields(v), " ")
 		}
 		t.ferry, rep.Ferry = o.ferry, bin
+		if o.ferryB != "" {
+			if _, err := checkBinary(o.ferryB); err != nil {
+				fmt.Fprintf(os.Stderr, "ferrybench: -ferry-b: %v\n", err)
+				os.Exit(2)
+			}
+		}
 	}
 	if o.only["stream"] || o.only["calls"] {
 		progress("building core/internal/streambench")
@@ -219,7 +230,7 @@ func describeRun(o options, root, only, waited string, start time.Time) {
 	rep.Mode = mode
 	rep.Machine = describeMachine(o.tmp)
 	rep.Options = map[string]any{"figures": only, "pairs": o.pairs, "stream_mib": o.streamMiB, "file_mib": o.fileMiB,
-		"croc_compressed_mib": o.crocZMiB, "small_files": o.small, "benchtime": o.benchtime.String(),
+		"croc_compressed_mib": o.crocZMiB, "small_files": o.small, "small_tmpfs": o.smallTmpfs, "ferry_b": o.ferryB, "benchtime": o.benchtime.String(),
 		"micro_rounds": o.microRounds, "timeout": o.timeout.String()}
 	m := rep.Machine
 	dirty := ""

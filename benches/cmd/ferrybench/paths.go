@@ -123,26 +123,37 @@ func plainPlan(p *netPath, src, dst string) plan {
 	}
 }
 
+// pathWithWork makes path key (makePath) and a work folder in o.tmp
+// named after prefix, both removed by done, the folder first, or by the
+// exit handler should the harness be stopped before. When either cannot
+// be made it says so (skip) and ok is false.
+func pathWithWork(o options, key, prefix string) (p *netPath, work string, done func(), ok bool) {
+	p, remove, err := makePath(key)
+	if err != nil {
+		skip("%s", err)
+		return nil, "", nil, false
+	}
+	undo := atExit(remove)
+	if work, err = os.MkdirTemp(o.tmp, prefix); err != nil {
+		skip("cannot make a work folder: %v", err)
+		undo()
+		remove()
+		return nil, "", nil, false
+	}
+	removeWork := func() { os.RemoveAll(work) }
+	undoWork := atExit(removeWork)
+	return p, work, func() { undoWork(); removeWork(); undo(); remove() }, true
+}
+
 // pathFigure runs the path's rounds and reports them.
 func pathFigure(o options, t *tools, key string) {
 	title := map[string]string{"loopback": "loopback", "veth": "a 1 Gbit/s link"}[key]
 	say("## One %s file, file to file, on %s\n\n", mib(o.fileMiB), title)
-	p, remove, err := makePath(key)
-	if err != nil {
-		skip("%s", err)
+	p, work, done, ok := pathWithWork(o, key, "ferrybench-"+key+"-")
+	if !ok {
 		return
 	}
-	defer remove()
-	undo := atExit(remove)
-	defer undo()
-	work, err := os.MkdirTemp(o.tmp, "ferrybench-"+key+"-")
-	if err != nil {
-		skip("cannot make a work folder: %v", err)
-		return
-	}
-	defer os.RemoveAll(work)
-	undoWork := atExit(func() { os.RemoveAll(work) })
-	defer undoWork()
+	defer done()
 
 	progress("%s: writing the %s source", key, mib(o.fileMiB))
 	src, err := writeSources(o, work)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -252,38 +251,8 @@ func holdsCopy(src string, size int64) func(dst string) error {
 		if len(got) != 1 {
 			return fmt.Errorf("received %d files, want 1", len(got))
 		}
-		return sameSamples(src, got[0], size)
+		return benches.SameSamples(src, got[0], size)
 	}
-}
-
-func sameSamples(a, b string, size int64) error {
-	fa, err := os.Open(a)
-	if err != nil {
-		return err
-	}
-	defer fa.Close()
-	fb, err := os.Open(b)
-	if err != nil {
-		return err
-	}
-	defer fb.Close()
-	fi, err := fb.Stat()
-	if err != nil {
-		return err
-	}
-	if fi.Size() != size {
-		return fmt.Errorf("received %d bytes of %d", fi.Size(), size)
-	}
-	const window = 64 << 10
-	pa, pb := make([]byte, window), make([]byte, window)
-	for _, off := range []int64{0, size / 2, max(0, size-window)} {
-		n, _ := fa.ReadAt(pa, off)
-		m, _ := fb.ReadAt(pb, off)
-		if n != m || !bytes.Equal(pa[:n], pb[:m]) {
-			return fmt.Errorf("received file differs from the source near byte %d", off)
-		}
-	}
-	return nil
 }
 
 // row is one contender of a file figure: its runs, and how to make one.

@@ -8,6 +8,12 @@
 // nothing here trusts it: whether a Peer is a trusted device is
 // core/app's question (Node.TrustOf).
 //
+// The list of receivers nearby that a front end shows is a Receiver
+// each: List merges what Ferry's own browse hears with what a platform's
+// DNS-SD browser reports (Reported), keyed by instance name and sorted,
+// and TrustWords says how one relates to the trusted devices, so that
+// every front end lists them alike and only renders.
+//
 // A Node browses on its own interfaces with Node.Browse; the functions
 // here browse without one.
 package nearby
@@ -153,3 +159,10 @@ func ListPeers(ctx context.Context, ifaces []string, wait time.Duration, onSkip 
 // interfaces that are up (those named, when ifaces is not nil), IPv4
 // first, no loopback unless named, no IPv6 link-local.
 func HostAddrs(ifaces []string) ([]net.IP, error) { return discovery.HostAddrs(ifaces) }
+
+// TXTForms is a TXT record (Advertisement's) in the two forms a
+// platform's DNS-SD service takes: a JSON object of strings (Android's
+// attributes) and DNS wire bytes (iOS).
+func TXTForms(txt []string) (js string, record []byte) {
+	return discovery.TXTJSON(txt), discovery.TXTRecord(txt)
+}

@@ -1,6 +1,7 @@
 // Package jsonfile holds what Ferry's small private JSON files (the
-// trust store in core/trust, the history in core/history) share: one
-// writer at a time across processes, a private file replaced atomically
+// trust store in core/trust, the history in core/history, the guess
+// budget in core/guess) share: a default place in the user's config
+// folder, one writer at a time across processes, a private file replaced atomically
 // and durably, and decoding errors that point at a line and column.
 //
 // It knows nothing of either file's contents; each package keeps its own
@@ -22,6 +23,16 @@ import (
 
 	"github.com/ferry-project/ferry/core/platform"
 )
+
+// DefaultPath is this user's file named name: in core/platform's
+// ConfigDir, beside the static key and the other stores' files.
+func DefaultPath(name string) (string, error) {
+	dir, err := platform.ConfigDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, name), nil
+}
 
 // Lock takes the exclusive lock on the lock file at path, waiting for it
 // (gofrs/flock: flock(2) on Unix, LockFileEx on Windows), and returns the

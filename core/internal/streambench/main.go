@@ -156,7 +156,7 @@ func receiveStream(ln *net.TCPListener, r run, res *report) error {
 		flush = func() error { return nil }
 		pre   = func(int) error { return nil }
 		sc    *secure.Conn
-		cr    = &countingReader{r: nc}
+		cr    = &counting{fn: nc.Read}
 	)
 	if r.mode == "plain" {
 		rw = struct {
@@ -236,7 +236,7 @@ func sender(addr string, r run) report {
 		rd    io.Reader
 		w     io.Writer
 		sc    *secure.Conn
-		cw    = &countingWriter{w: nc}
+		cw    = &counting{fn: nc.Write}
 		close = func() error { return nc.(*net.TCPConn).CloseWrite() }
 	)
 	if r.mode == "plain" {
@@ -277,22 +277,20 @@ func sender(addr string, r run) report {
 	return rep
 }
 
-type countingReader struct {
-	r     io.Reader
+// counting counts the calls to fn, a connection's Read or Write, and
+// passes them on: it stands for whichever of the two fn is, so it is
+// handed on only as an io.Reader or only as an io.Writer.
+type counting struct {
+	fn    func([]byte) (int, error)
 	calls int64
 }
 
-func (c *countingReader) Read(p []byte) (int, error) {
+func (c *counting) Read(p []byte) (int, error) {
 	c.calls++
-	return c.r.Read(p)
+	return c.fn(p)
 }
 
-type countingWriter struct {
-	w     io.Writer
-	calls int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
+func (c *counting) Write(p []byte) (int, error) {
 	c.calls++
-	return c.w.Write(p)
+	return c.fn(p)
 }

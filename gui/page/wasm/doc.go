@@ -91,12 +91,29 @@
 //
 // # Identity and resume
 //
-// The page makes a fresh key each time it loads and keeps it while it
-// stays open. A receiver resumes a file only for the same sender key,
-// path, size and modification time, so a send that a dropped connection
-// cut resumes when the same files are picked again on the same open
-// page; a reloaded page starts its files over (core/app has no way to
-// export a key, and a page on plain HTTP has nowhere safe to keep one).
+// A sending page's key is its own for each device a link names: core.js
+// keeps 32 random bytes in the origin's localStorage under "ferry-key:"
+// and the link's fingerprint, hands them to the worker, and the wasm
+// makes its Node with them (app.Config.Key; ferry.fingerprint is that
+// key's); page.js forgets them once a send has gone through, when
+// nothing is left to resume, so a key lives only as long as a cut send
+// may need it (a receiver that pinned a page's key would otherwise
+// trust whatever could read that origin's storage later). A receiver
+// resumes a file only for the same sender key, path, size and
+// modification time (core/receive keeps a cut file's partial under the
+// sender's fingerprint), so a send cut by a dropped connection, a
+// reload or a browser that dropped the page behind a locked screen
+// resumes when the same files are picked again, prefix-checked by
+// BLAKE3 as any resume. The key never leaves the origin it was made for
+// (storage is per origin, and the origin is the receiver's address and
+// port); a link without a fingerprint, or a browser that keeps nothing,
+// gets a fresh key kept only while the page is open, and a reload then
+// starts its files over. Whoever can read the origin's storage while
+// the key is there (a page rewritten on its way over plain HTTP can, as
+// it can read the code) can be this page to that receiver. A receiving
+// page keeps no key: its sink resumes nothing (save.js), and the
+// sending desktop sends everything again to the page that comes back
+// (core/app's Page.Again).
 //
 // # The WebSocket
 //

@@ -30,7 +30,7 @@ type bridge struct {
 }
 
 func main() {
-	node, err := app.NewInMemory(app.Config{})
+	node, err := app.NewInMemory(app.Config{Key: keptKey()})
 	if err != nil {
 		js.Global().Get("console").Call("error", "ferry: "+err.Error())
 		return
@@ -47,6 +47,22 @@ func main() {
 		f.Invoke()
 	}
 	select {}
+}
+
+// keptKey is the page's key for the device its link names, which
+// core.js keeps in the origin's storage and worker.js hands over, before
+// the wasm runs, as the global ferryKey (a Uint8Array of 32 bytes); nil,
+// a fresh key, when there is none. The global is deleted once read:
+// nothing else in the worker needs it.
+func keptKey() []byte {
+	v := js.Global().Get("ferryKey")
+	if !v.InstanceOf(js.Global().Get("Uint8Array")) || v.Length() != 32 {
+		return nil
+	}
+	js.Global().Delete("ferryKey")
+	k := make([]byte, 32)
+	js.CopyBytesToGo(k, v)
+	return k
 }
 
 // op is one operation of the bridge (send, receive): it tells emit its

@@ -1,4 +1,4 @@
-package mobile
+package discovery
 
 import (
 	"encoding/json"
@@ -8,22 +8,22 @@ import (
 	"strings"
 )
 
-// What a TXT record says, and what Ferry advertises in it, is
-// core/app's to decide (nearby.Advertisement, nearby.NewPeer);
-// this file only converts. The platform hands a record over in one of
-// two forms, a JSON object of strings that the app builds (Android) or
-// DNS wire bytes (iOS), and both become the raw key=value strings that
-// core/discovery reads, in record order so that the first of repeated
-// keys wins there as it does on the wire.
+// A platform's own DNS-SD service (a phone's) hands a TXT record over,
+// and takes one to advertise, in one of two forms: a JSON object of
+// strings (Android's attributes, as the app builds them) or DNS wire
+// bytes (iOS). This file converts between those forms and the raw
+// key=value strings that TXTStrings makes and parseTXT reads, in record
+// order, so that the first of repeated keys wins as it does on the wire.
+// What a record says is txt.go's business, not this file's.
 
-// txtFromJSON reads TXT given as a JSON object of strings (what the app
+// TXTFromJSON reads TXT given as a JSON object of strings (what an app
 // builds from NsdServiceInfo.getAttributes or an NWTxtRecord), keeping
 // the object's order. A null value is a key without "=" (a TXT boolean
 // attribute, which NsdServiceInfo gives as null), a key that no TXT
 // string could carry (empty, or holding "=") is skipped, and an empty
 // string or null is no TXT. Anything else that is not an object of
 // strings is an error.
-func txtFromJSON(s string) ([]string, error) {
+func TXTFromJSON(s string) ([]string, error) {
 	if s == "" {
 		return nil, nil
 	}
@@ -78,11 +78,11 @@ func readTXTObject(dec *json.Decoder) ([]string, error) {
 	return kv, nil
 }
 
-// txtFromRecord splits TXT in DNS wire form, strings of one length byte
+// TXTFromRecord splits TXT in DNS wire form, strings of one length byte
 // and that many bytes (what NetService.txtRecordData and NWTxtRecord.data
-// give), into its strings, every one kept as it is: core/discovery skips
-// the junk. A record whose lengths run past its end is an error.
-func txtFromRecord(b []byte) ([]string, error) {
+// give), into its strings, every one kept as it is: parseTXT skips the
+// junk. A record whose lengths run past its end is an error.
+func TXTFromRecord(b []byte) ([]string, error) {
 	var kv []string
 	for len(b) > 0 {
 		n := int(b[0])
@@ -95,16 +95,29 @@ func txtFromRecord(b []byte) ([]string, error) {
 	return kv, nil
 }
 
-// txtRecord encodes strings in DNS wire form. Each must fit a TXT string
-// (255 bytes), as nearby.Advertisement's do.
-func txtRecord(strs []string) []byte {
+// TXTRecord encodes strings in DNS wire form. Each must fit a TXT string
+// (255 bytes), as TXTStrings's do; a longer one is a caller's bug.
+func TXTRecord(strs []string) []byte {
 	var b []byte
 	for _, s := range strs {
 		if len(s) > 255 {
-			panic(fmt.Sprintf("mobile: TXT string of %d bytes", len(s)))
+			panic(fmt.Sprintf("discovery: TXT string of %d bytes", len(s)))
 		}
 		b = append(b, byte(len(s)))
 		b = append(b, s...)
 	}
 	return b
+}
+
+// TXTJSON encodes key=value strings as a JSON object of strings, the
+// form an Android app hands to NsdServiceInfo.setAttribute; a repeated
+// key keeps its last value, and the keys come out sorted.
+func TXTJSON(strs []string) string {
+	m := make(map[string]string, len(strs))
+	for _, s := range strs {
+		k, v, _ := strings.Cut(s, "=")
+		m[k] = v
+	}
+	js, _ := json.Marshal(m) // a map of strings always encodes
+	return string(js)
 }

@@ -1,0 +1,15 @@
+//go:build !(linux || darwin || freebsd) && !js
+
+package app
+
+import "os"
+
+// readable opens path and closes it again: where faccessat is not at hand
+// (readable_unix.go), opening is the check.
+func readable(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
