@@ -295,6 +295,9 @@ func listNames(es []event.EntryDone, limit int) string {
 
 // peerLine names a peer with its fingerprint, for people who compare them.
 func peerLine(name, fp string) string {
+	// A peer chooses its name: a zero-width or bidi character would
+	// make it read as another device's, so it is shown escaped.
+	name = present.Shown(name, 0, false)
 	if fp == "" {
 		return name
 	}

@@ -73,3 +73,18 @@ func TestImpostorWithTrustedFingerprint(t *testing.T) {
 		t.Errorf("the impostor received %d entries", len(entries))
 	}
 }
+
+// A peer's name that would read as another device's (a zero-width
+// space, a bidi override) is shown escaped in the app, as in the CLI.
+func TestPeerLineEscapesHostileName(t *testing.T) {
+	for name, want := range map[string]string{
+		"desk":          "desk  ·  ABCD",
+		"de\u200bsk":    "deU+200Bsk  ·  ABCD",
+		"evil\u202egpj": "evilU+202Egpj  ·  ABCD",
+		"line\nforged":  `line\x0aforged  ·  ABCD`,
+	} {
+		if got := peerLine(name, "ABCD"); got != want {
+			t.Errorf("peerLine(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
