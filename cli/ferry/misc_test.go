@@ -134,23 +134,3 @@ func TestReceiveDirCreatesDefault(t *testing.T) {
 		t.Errorf("download folder %s not created: %v", dir, err)
 	}
 }
-
-func TestShownAddrs(t *testing.T) {
-	if got := shownAddrs("127.0.0.1", nil); len(got) != 1 || got[0] != "127.0.0.1" {
-		t.Errorf("listen host: %v", got)
-	}
-	for _, a := range shownAddrs("", nil) {
-		if ip := net.ParseIP(a); ip == nil || ip.IsLoopback() {
-			t.Errorf("shown address %q", a)
-		}
-	}
-	got := shownAddrs("", []string{"lo"})
-	if len(got) == 0 || got[0] != "127.0.0.1" {
-		t.Errorf("--iface lo: %v", got)
-	}
-	for _, a := range shownAddrs("0.0.0.0", []string{"lo"}) {
-		if ip := net.ParseIP(a); ip == nil || ip.To4() == nil {
-			t.Errorf("--listen 0.0.0.0 shows %q, want IPv4 only", a)
-		}
-	}
-}

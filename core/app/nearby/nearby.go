@@ -166,3 +166,45 @@ func HostAddrs(ifaces []string) ([]net.IP, error) { return discovery.HostAddrs(i
 func TXTForms(txt []string) (js string, record []byte) {
 	return discovery.TXTJSON(txt), discovery.TXTRecord(txt)
 }
+
+// ShownAddrs lists the addresses a receiver tells people to type, or
+// puts in a QR code: listenHost when it names one, or else this
+// device's addresses as HostAddrs lists them, IPv4 only when listenHost
+// is 0.0.0.0 (which takes no IPv6). noLinkLocal also leaves out IPv4
+// link-local (169.254.0.0/16) addresses, for a front end whose first
+// address goes into a QR code: a phone on the LAN would rarely reach a
+// self-assigned one.
+func ShownAddrs(listenHost string, ifaces []string, noLinkLocal bool) []string {
+	if ip := net.ParseIP(listenHost); listenHost != "" && (ip == nil || !ip.IsUnspecified()) {
+		return []string{listenHost}
+	}
+	v4only := listenHost == "0.0.0.0"
+	ips, err := HostAddrs(ifaces)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, ip := range ips {
+		if (ip.To4() != nil || !v4only) && !(noLinkLocal && ip.IsLinkLocalUnicast()) {
+			out = append(out, ip.String())
+		}
+	}
+	return out
+}
+
+// UnknownIface returns the first of names that is no network interface
+// of this device, with the names it has, for a front end to say so
+// before anything starts; "" when every name is one.
+func UnknownIface(names []string) (name string, known []string) {
+	for _, name := range names {
+		if _, err := net.InterfaceByName(name); err != nil {
+			if all, err := net.Interfaces(); err == nil {
+				for _, ifc := range all {
+					known = append(known, ifc.Name)
+				}
+			}
+			return name, known
+		}
+	}
+	return "", nil
+}
