@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/pick"
 )
 
 // HostFile is a file that the app reads for Ferry, where Ferry has no
@@ -65,7 +65,7 @@ func hostItem(f HostFile) (event.Item, error) {
 	if f.Size() < 0 {
 		return event.Item{}, fmt.Errorf("%s: the app gave a negative size", name)
 	}
-	src := app.NewSources()
+	src := pick.NewSources()
 	if err := src.Add(hostPath, hostSource{f}); err != nil {
 		return event.Item{}, err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/pick"
 )
 
 // SendOptions says what to send and to whom. Create it with
@@ -103,7 +104,7 @@ func (n *Node) sendTo(items []event.Item, to []app.Target) ([]*Transfer, error) 
 			t.onEvent(at, ev)
 		}
 	}}
-	mc.Paths, mc.Text = app.ItemSources(items)
+	mc.Paths, mc.Text = pick.ItemSources(items)
 	m := n.app.SendMany(ctx, mc)
 	for i, at := range m.Transfers {
 		mine[at] = ts[i]

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/pick"
 	"github.com/ferry-project/ferry/core/clipboard"
 )
 
@@ -40,7 +41,7 @@ func clipboardItem(ctx context.Context) (it event.Item, done func(), err error) 
 		if len(text) > app.MaxTextBytes {
 			return it, done, usagef("save it to a file and send the file", "the text on the clipboard is %d bytes, over the limit of %d for a text", len(text), app.MaxTextBytes)
 		}
-		return event.Item{Text: text, Name: app.ClipboardTextName}, done, nil
+		return event.Item{Text: text, Name: pick.ClipboardTextName}, done, nil
 	}
 	if errors.Is(terr, clipboard.ErrNoTool) {
 		return it, done, withHint(fmt.Errorf("reading the clipboard: %w", terr), clipboardToolHint(terr))
@@ -49,7 +50,7 @@ func clipboardItem(ctx context.Context) (it event.Item, done func(), err error) 
 	if ierr != nil {
 		return it, done, usagef("copy some text or an image first", "nothing to send: the clipboard holds no text or image")
 	}
-	sp := app.NewSpool("ferry-clipboard-")
+	sp := pick.NewSpool("ferry-clipboard-")
 	path, err := sp.ClipboardImage(png, time.Now())
 	if err != nil {
 		sp.Close()

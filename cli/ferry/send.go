@@ -10,6 +10,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/pick"
 	"github.com/ferry-project/ferry/core/app/stores"
 )
 
@@ -112,11 +113,11 @@ func checkToBrowser(o sendOpts) error {
 	return nil
 }
 
-// checkPaths is core/app's CheckPaths, in the CLI's words: nothing is
+// checkPaths is core/app/pick's CheckPaths, in the CLI's words: nothing is
 // sent when a path cannot be.
 func checkPaths(paths []string) error {
-	var pp *app.PathProblem
-	switch err := app.CheckPaths(paths); {
+	var pp *pick.PathProblem
+	switch err := pick.CheckPaths(paths); {
 	case err == nil:
 		return nil
 	case !errors.As(err, &pp):

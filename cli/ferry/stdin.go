@@ -10,6 +10,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/pick"
 )
 
 // Standard input as something to send, as croc, wormhole and age read it:
@@ -137,10 +138,10 @@ func readStdinText(ctx context.Context, in io.Reader) (string, error) {
 }
 
 // spoolStdin copies in to a file called name in a new private temporary
-// folder (core/app's Spool) and returns its path and the function that
+// folder (core/app/pick's Spool) and returns its path and the function that
 // removes the folder.
 func spoolStdin(ctx context.Context, p *printer, in io.Reader, name string) (string, func(), error) {
-	sp := app.NewSpool("ferry-stdin-")
+	sp := pick.NewSpool("ferry-stdin-")
 	dir, err := sp.Dir()
 	if err != nil {
 		return "", nil, withHint(fmt.Errorf("creating a temporary folder for standard input: %w", err),

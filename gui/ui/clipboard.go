@@ -14,6 +14,7 @@ import (
 
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/app/pick"
 	"github.com/ferry-project/ferry/core/clipboard"
 )
 
@@ -97,7 +98,7 @@ func (s *selection) transferItems() []event.Item {
 	out := make([]event.Item, 0, len(s.items))
 	for _, it := range s.items {
 		if it.isText() {
-			out = append(out, event.Item{Text: it.Text, Name: app.ClipboardTextName})
+			out = append(out, event.Item{Text: it.Text, Name: pick.ClipboardTextName})
 		} else {
 			out = append(out, event.Item{Path: it.Path})
 		}

@@ -27,7 +27,7 @@ type selection struct {
 
 // add appends the paths not already selected and returns the new items.
 // Files are measured here (one stat each); folders come back with Counting
-// set, for the caller to measure off the UI goroutine (app.MeasureFolder).
+// set, for the caller to measure off the UI goroutine (pick.MeasureFolder).
 func (s *selection) add(paths ...string) []*selItem {
 	var added []*selItem
 	for _, p := range paths {

@@ -16,6 +16,7 @@ import (
 	"github.com/ferry-project/ferry/core/app"
 	"github.com/ferry-project/ferry/core/app/event"
 	"github.com/ferry-project/ferry/core/app/nearby"
+	"github.com/ferry-project/ferry/core/app/pick"
 	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/errkind"
 )
@@ -311,7 +312,7 @@ func (v *sendView) addPaths(paths ...string) {
 		if it.Dir {
 			it := it
 			v.u.goroutine(func() {
-				n, files, err := app.MeasureFolder(v.u.ctx, it.Path)
+				n, files, err := pick.MeasureFolder(v.u.ctx, it.Path)
 				if v.u.ctx.Err() != nil {
 					return
 				}
@@ -617,7 +618,7 @@ func (v *sendView) sendTarget(d Device, alone bool) app.Target {
 // and the paths and text the history names.
 func (v *sendView) sendConfig() app.SendConfig {
 	cfg := app.SendConfig{Items: v.sel.transferItems()}
-	cfg.Paths, cfg.Text = app.ItemSources(cfg.Items)
+	cfg.Paths, cfg.Text = pick.ItemSources(cfg.Items)
 	return cfg
 }
 

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/pick"
 	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/platform"
 )
@@ -87,9 +88,9 @@ type UI struct {
 	trust      *stores.Trust   // the Node's (a demo's own in demo mode); nil: pairing is off
 	hist       *stores.History // the Node's (a demo's own in demo mode); nil: no history
 
-	tray   trayState  // the system tray (tray.go)
-	notice string     // the last files-not-found message (openfiles.go)
-	tmp    *app.Spool // clipboard images to send (clipboard.go)
+	tray   trayState   // the system tray (tray.go)
+	notice string      // the last files-not-found message (openfiles.go)
+	tmp    *pick.Spool // clipboard images to send (clipboard.go)
 }
 
 // fingerprint is this device's key fingerprint as shown to people.
@@ -118,7 +119,7 @@ func New(cfg Config) *UI {
 	if cfg.Quit == nil {
 		cfg.Quit = cfg.App.Quit
 	}
-	u := &UI{cfg: cfg, do: cfg.Do, tmp: app.NewSpool("ferry-clipboard-"), trust: cfg.Node.Trust(), hist: cfg.Node.History()}
+	u := &UI{cfg: cfg, do: cfg.Do, tmp: pick.NewSpool("ferry-clipboard-"), trust: cfg.Node.Trust(), hist: cfg.Node.History()}
 	u.ctx, u.stop = context.WithCancel(context.Background())
 
 	u.settings = newSettingsView(u)

@@ -11,18 +11,19 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/pick"
 )
 
 // newPickedFS makes the File objects a person picked into core/app's
 // Sources: each file at its webkitRelativePath (a picked folder) or its
 // name. A file's bytes are read with Blob.slice as the transfer asks for
 // them, never whole.
-func newPickedFS(files js.Value) (*app.Sources, error) {
+func newPickedFS(files js.Value) (*pick.Sources, error) {
 	n := files.Get("length").Int()
 	if n == 0 {
 		return nil, errors.New("no files picked")
 	}
-	src := app.NewSources()
+	src := pick.NewSources()
 	for i := 0; i < n; i++ {
 		f := files.Index(i)
 		p := f.Get("webkitRelativePath").String()
@@ -32,7 +33,7 @@ func newPickedFS(files js.Value) (*app.Sources, error) {
 		mt := time.UnixMilli(int64(f.Get("lastModified").Float()))
 		b := &blob{name: path.Base(p), file: f, size: int64(f.Get("size").Float()), mtime: mt}
 		switch err := src.Add(p, b); {
-		case errors.Is(err, app.ErrSourceTwice):
+		case errors.Is(err, pick.ErrSourceTwice):
 			return nil, fmt.Errorf("%s was picked twice: pick it once", p)
 		case err != nil:
 			return nil, fmt.Errorf("cannot send %q: not a usable name", p)

@@ -1,6 +1,6 @@
 //go:build !(linux || darwin || freebsd) && !js
 
-package app
+package pick
 
 import "os"
 
