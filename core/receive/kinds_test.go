@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/ferry-project/ferry/core/app"
+	"github.com/ferry-project/ferry/core/app/pick"
 	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/clipboard"
 	"github.com/ferry-project/ferry/core/errkind"
@@ -85,6 +86,9 @@ var sentinels = map[string]struct {
 	"app.ErrNotPaired":    {app.ErrNotPaired, errkind.NotPaired},
 	"app.ErrKeyChanged":   {app.ErrKeyChanged, errkind.KeyChanged},
 
+	// core/app/pick's: a picked file given at a path that is no path, or twice.
+	"pick.ErrSourcePath":  {pick.ErrSourcePath, errkind.Usage},
+	"pick.ErrSourceTwice": {pick.ErrSourceTwice, errkind.Usage},
 	// core/app/stores' names for them.
 	"stores.ErrNoSuchDevice":   {stores.ErrNoSuchDevice, errkind.NoSuchDevice},
 	"stores.ErrAmbiguous":      {stores.ErrAmbiguous, errkind.Ambiguous},

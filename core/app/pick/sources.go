@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/errkind"
 )
 
 // Sources is what a front end sends that it reads itself, where Ferry
@@ -39,8 +40,8 @@ type Source interface {
 // Add's errors: a path that is not an io/fs path of a file, and a path
 // given twice (or under a file).
 var (
-	ErrSourcePath  = errors.New("not a usable path")
-	ErrSourceTwice = errors.New("given twice")
+	ErrSourcePath  = errkind.New(errkind.Usage, "not a usable path")
+	ErrSourceTwice = errkind.New(errkind.Usage, "given twice")
 )
 
 type sourceNode struct {
