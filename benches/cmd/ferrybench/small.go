@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/binary"
 	"fmt"
 	"net"
@@ -9,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 
 	"github.com/ferry-project/ferry/benches"
@@ -250,7 +248,7 @@ func countRun(o options, work string, r *row, files int, counted func(dst string
 	}
 	var res [2]string
 	for i, role := range []string{"sender", "receiver"} {
-		n, err := countFSCalls(out[role])
+		n, _, err := benches.FSCalls(out[role])
 		if err != nil {
 			res[i] = "FAIL"
 			continue
@@ -258,52 +256,6 @@ func countRun(o options, work string, r *row, files int, counted func(dst string
 		res[i] = strconv.FormatFloat(float64(n)/float64(files), 'f', 2, 64)
 	}
 	return res
-}
-
-// fsCalls are the calls countFSCalls counts: every call that names or
-// holds a file or folder, but the reads and writes of bytes (which both
-// tools make alike and which also carry the socket and the output). The
-// same list as tests/smallfiles_linux_test.go's.
-var fsCalls = map[string]bool{
-	"open": true, "openat": true, "openat2": true, "creat": true, "close": true,
-	"stat": true, "lstat": true, "fstat": true, "newfstatat": true, "statx": true,
-	"readlink": true, "readlinkat": true, "link": true, "linkat": true,
-	"unlink": true, "unlinkat": true, "rename": true, "renameat": true, "renameat2": true,
-	"utimensat": true, "utimes": true, "futimesat": true,
-	"chmod": true, "fchmod": true, "fchmodat": true, "fchmodat2": true,
-	"chown": true, "fchown": true, "fchownat": true, "lchown": true,
-	"fcntl": true, "mkdir": true, "mkdirat": true, "ftruncate": true, "truncate": true,
-	"lseek": true, "getdents64": true, "fsync": true, "fdatasync": true,
-	"flock": true, "fstatfs": true, "statfs": true, "access": true, "faccessat": true, "faccessat2": true,
-}
-
-// countFSCalls reads a strace -c summary and returns its calls of
-// fsCalls.
-func countFSCalls(path string) (int, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	total := 0
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		// % time, seconds, usecs/call, calls, [errors,] syscall
-		fields := strings.Fields(sc.Text())
-		if len(fields) < 5 || !fsCalls[fields[len(fields)-1]] {
-			continue
-		}
-		if n, err := strconv.Atoi(fields[3]); err == nil {
-			total += n
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return 0, err
-	}
-	if total == 0 {
-		return 0, fmt.Errorf("%s counts no file-system call", path)
-	}
-	return total, nil
 }
 
 // makeSmallTree writes n files of size bytes under root, 100 to a
