@@ -37,13 +37,14 @@ wasm:
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" gui/page/wasm_exec.js
 	$(MAKE) page-prims
 
-# The page's ChaCha20-Poly1305 and BLAKE3 (libsodium's and hash-wasm's
-# WebAssembly builds), pinned with their integrity hashes in
-# gui/page/jslib/package-lock.json: npm ci checks them and runs no
-# package script. Build outputs like ferry.wasm: sodium.js (under its
-# ISC licence, which must travel with it; hash-wasm's file carries its
-# own) and blake3.js sit next to it, node_modules stays in jslib, none
-# of it is committed.
+# The page's ChaCha20-Poly1305 and BLAKE3 (libsodium's WebAssembly build,
+# and blake3-wasm's: BLAKE3's C code with WebAssembly SIMD), pinned with
+# their integrity hashes in gui/page/jslib/package-lock.json: npm ci
+# checks them and runs no package script. Build outputs like ferry.wasm:
+# sodium.js (under its ISC licence, which must travel with it) and
+# blake3.js (blake3.wasm in base64, which prims.js instantiates; the
+# package ships no licence file, so its licence is named in the file)
+# sit next to it, node_modules stays in jslib, none of it is committed.
 # Without npm the page runs on Go's own primitives, only slower.
 .PHONY: page-prims
 page-prims:
@@ -52,7 +53,12 @@ page-prims:
 		(cd gui/page/jslib && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) && \
 		{ printf '/* libsodium.js, from npm libsodium (gui/page/jslib)\n'; cat gui/page/jslib/node_modules/libsodium/LICENSE; printf '*/\n'; \
 		  cat gui/page/jslib/node_modules/libsodium/dist/modules/libsodium.js; } > gui/page/sodium.js && \
-		cp gui/page/jslib/node_modules/hash-wasm/dist/blake3.umd.min.js gui/page/blake3.js; \
+		{ printf '/* blake3.wasm, from npm blake3-wasm 3.0.0 (gui/page/jslib): MIT licence, Copyright (c) Connor Peet;\n'; \
+		  printf '   BLAKE3 C code by the BLAKE3 team, CC0 1.0 or Apache 2.0. prims.js instantiates it. */\n'; \
+		  printf 'globalThis.ferryBLAKE3Wasm = "'; \
+		  node -e 'process.stdout.write(require("fs").readFileSync(process.argv[1]).toString("base64"))' \
+		    gui/page/jslib/node_modules/blake3-wasm/dist/wasm/blake3.wasm; \
+		  printf '";\n'; } > gui/page/blake3.js; \
 	else \
 		echo "no npm: the page will use Go's ChaCha20-Poly1305 and BLAKE3"; \
 		rm -f gui/page/sodium.js gui/page/blake3.js; \
@@ -129,7 +135,7 @@ unit: wasm
 	$(GO) test -count=1 -timeout 15m ./core/... ./cli/... ./gui/ui ./gui/page ./gui/fmactions ./mobile/... ./benches/...
 	@# The core as a browser page runs it: WebAssembly under Node, a
 	@# session each way over net.Pipe from io/fs sources into Sinks, and
-	@# the page's libsodium and hash-wasm against x/crypto and BLAKE3.
+	@# the page's libsodium and blake3-wasm against x/crypto and BLAKE3.
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout 5m -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" \
 		-run 'TestPage|TestServeConnGuessBudget' ./core/receive ./core/secure ./core/filehash
 

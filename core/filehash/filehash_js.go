@@ -10,18 +10,19 @@ import (
 )
 
 // On js/wasm (the browser page), a file's BLAKE3 is computed by
-// hash-wasm's WebAssembly build when the page's worker has it ready
-// (gui/page/prims.js, which worker.js sets as self.ferryPrims): in
-// Chromium it takes about three quarters of the CPU that guts compiled
-// to WebAssembly takes, this crossing included (benches/results/
-// 2026-12-05-page-prims.md). It
+// blake3-wasm's WebAssembly build (BLAKE3's C code with WebAssembly SIMD)
+// when the page's worker has it ready (gui/page/prims.js, which
+// worker.js sets as self.ferryPrims; a browser without WebAssembly SIMD
+// gets no hashNew there, and Go hashes). Its figures against this
+// package's own, this crossing included, are in benches/results/
+// 2026-12-05-page33-candidates.md. It
 // is the same digest (filehash_js_test.go checks it against blake3.Sum256
 // on both sides of every boundary, and every page transfer against the
 // native peer's), so nothing else changes. Without ferryPrims, or for a
 // file whose first write is small, it is this package's own Hasher.
 
 // minPage is the first write from which a hash goes to the page's
-// BLAKE3: below it the crossing and the state's round trip (about 2 KiB
+// BLAKE3: below it the crossing and the state's round trip (1,912 bytes
 // each way) cost more than the faster hash saves. The choice holds until
 // Reset, since the two cannot share a state.
 const minPage = 16 << 10
@@ -32,8 +33,8 @@ const minPage = 16 << 10
 var hashMu sync.Mutex
 
 // pageHash is one hash's state in the page's BLAKE3: st, a Uint8Array of
-// hash-wasm's saved state, is loaded and saved around each write, so
-// that any number of Hashers share the one hash-wasm instance.
+// the C code's hasher, is copied in and out around each write, so that
+// any number of Hashers share the one hasher in blake3.wasm's memory.
 type pageHash struct {
 	decided, on bool
 	prims, st   js.Value
@@ -51,7 +52,7 @@ func (ph *pageHash) write(p []byte, fresh bool) bool {
 		}
 		ph.decided = true
 		prims := js.Global().Get("ferryPrims")
-		if prims.Type() != js.TypeObject {
+		if prims.Type() != js.TypeObject || prims.Get("hashNew").Type() != js.TypeFunction {
 			return false
 		}
 		ph.on, ph.prims = true, prims
@@ -66,7 +67,7 @@ func (ph *pageHash) write(p []byte, fresh bool) bool {
 	for len(p) > 0 {
 		n := js.CopyBytesToJS(ph.in, p)
 		if n == 0 {
-			panic("filehash: the page's hashIn holds nothing") // invariant: a plain 1 MiB array
+			panic("filehash: the page's hashIn holds nothing") // invariant: 1 MiB of a memory that never grows
 		}
 		ph.prims.Call("hashWrite", ph.st, n)
 		p = p[n:]

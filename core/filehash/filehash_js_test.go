@@ -4,6 +4,7 @@ package filehash
 
 import (
 	"bytes"
+	"syscall/js"
 	"testing"
 
 	"lukechampine.com/blake3"
@@ -15,14 +16,14 @@ import (
 // (gui/page/prims.js).
 const hashIO = 1 << 20
 
-// TestPageHasherMatchesBLAKE3: with the page's BLAKE3 (hash-wasm,
+// TestPageHasherMatchesBLAKE3: with the page's BLAKE3 (blake3-wasm,
 // through gui/page/prims.js) the Hasher's digest is still
 // blake3.Sum256's, across this package's boundaries and the page's own
 // (the first write that goes to the page, the piece a write crosses in).
 func TestPageHasherMatchesBLAKE3(t *testing.T) {
 	pageprims.Use(t)
 	sizes := []int{0, 1, 1025, group + 1, minPage - 1, minPage, minPage + 1, 3*group + 500,
-		maxChunk - 1, maxChunk, maxChunk + 1, hashIO - 1, hashIO, hashIO + 1, 2*hashIO + 777}
+		maxChunk - 1, maxChunk, maxChunk + 1, hashIO - 1, hashIO, hashIO + 1, 2*hashIO + 777, 9*hashIO + 777}
 	writes := []int{1000, group, minPage - 1, minPage, maxChunk, hashIO - 1, hashIO, hashIO + 1, 1 << 30}
 	checkMatchesBLAKE3(t, sizes, writes)
 }
@@ -49,6 +50,23 @@ func TestPageHashersApart(t *testing.T) {
 	}
 	if !bytes.Equal(a.Sum(nil), wa[:]) || !bytes.Equal(b.Sum(nil), wb[:]) {
 		t.Fatal("interleaved hashes got in each other's way")
+	}
+}
+
+// TestPageHasherWithoutPageHash: primitives without a hash (prims.js in
+// a browser without WebAssembly SIMD: the cipher alone) leave the hash
+// to this package's own Hasher, with the same digest.
+func TestPageHasherWithoutPageHash(t *testing.T) {
+	js.Global().Set("ferryPrims", js.Global().Get("Object").New())
+	t.Cleanup(func() { js.Global().Delete("ferryPrims") })
+	d := pattern(2*maxChunk+3, 3)
+	h := New()
+	h.Write(d)
+	if h.page.on {
+		t.Fatal("the hash went to a page BLAKE3 that is not there")
+	}
+	if want := blake3.Sum256(d); !bytes.Equal(h.Sum(nil), want[:]) {
+		t.Fatal("the digest is not blake3.Sum256's")
 	}
 }
 

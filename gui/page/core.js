@@ -29,7 +29,8 @@ const ops = new Map(); // id -> {resolve, reject, onEvent, sink}
 const ferry = {
   ready: false,
   fingerprint: '',
-  prims: false, // libsodium and hash-wasm seal and hash, not Go (prims.js)
+  prims: false, // libsodium seals, not Go (prims.js)
+  primsHash: false, // and blake3-wasm hashes (not in a browser without WebAssembly SIMD)
   send(opts) { return op('send', opts); },
   receive(opts) { return op('receive', opts); },
   cancel() { if (worker) worker.postMessage({type: 'cancel'}); },
@@ -77,6 +78,7 @@ function onMessage(e) {
     break;
   case 'prims':
     ferry.prims = true;
+    ferry.primsHash = !!m.hash;
     break;
   case 'failed':
     failed(m.message);
@@ -134,7 +136,7 @@ function pageKey() {
 async function boot() {
   const text = (name, sri) => fetch(name, {integrity: sri})
     .then(r => { if (!r.ok) throw new Error(name + ': ' + r.status); return r.text(); });
-  // sodium.js and blake3.js (libsodium's and hash-wasm's builds, which
+  // sodium.js and blake3.js (libsodium's and blake3-wasm's builds, which
   // seal and hash faster than Go's wasm) and prims.js, which hands them
   // to the wasm, go into the worker's Blob before worker.js, each under
   // its hash; a binary built without them leaves their meta tags empty,

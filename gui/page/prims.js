@@ -3,7 +3,7 @@
 // that order; core/secure's and core/filehash's js tests load it under
 // Node with the same two libraries.
 
-/* global self, globalThis */
+/* global self, globalThis, atob, WebAssembly */
 'use strict';
 
 (function () {
@@ -13,11 +13,14 @@
 const recordMax = 65535;
 const hashIO = 1 << 20;
 
-// makePrims(S, H) makes what worker.js sets as self.ferryPrims:
+// makePrims(S, B) makes what worker.js sets as self.ferryPrims:
 // ChaCha20-Poly1305 from libsodium (S: sodium.js, libsodium's
-// WebAssembly build) and BLAKE3 from hash-wasm (H: blake3.js), which
-// core/secure and core/filehash use in place of Go's own when they find
-// it. It resolves to null when the page was built without them.
+// WebAssembly build) and BLAKE3 from blake3-wasm (B: blake3.wasm's bytes
+// in base64, which blake3.js sets as ferryBLAKE3Wasm), which core/secure
+// and core/filehash use in place of Go's own when they find them. It
+// resolves to null when the page was built without them; without B, or
+// in a browser without WebAssembly SIMD, it has the cipher and no hash
+// (hashNew undefined), and core/filehash hashes in Go.
 //
 // A record crosses once each way: Go copies the key, the nonce and the
 // record straight into a region of libsodium's own memory (aeadHead,
@@ -27,24 +30,26 @@ const hashIO = 1 << 20;
 // allocates, which these calls do not; views() makes new views should
 // it ever have grown (a view of the old memory reads as empty).
 //
-// hash-wasm keeps its state in its own memory, and its streaming
-// hasher copies its input there; so that each Go Hasher keeps its own
-// state, the state lives in a Uint8Array of the Go side's (hashNew),
-// loaded before and saved after each write. A hash's input crosses into
-// hashIn (a copy out of Go's memory) and from there into hash-wasm's
-// (a second copy, which hash-wasm does not let a caller skip).
-async function makePrims(S, H) {
-  if (!S || !H || typeof H.createBLAKE3 !== 'function') return null;
+// A hash's input crosses the same way, once: hashIn is a view of
+// blake3.wasm's memory, and the hash reads it there. So that each Go
+// Hasher keeps its own state, the state (the C code's blake3_hasher)
+// lives in a Uint8Array of the Go side's (hashNew), copied into the one
+// hasher in blake3.wasm's memory before each write and out after it.
+async function makePrims(S, B) {
+  if (!S) return null;
   await S.ready;
-  const hasher = await H.createBLAKE3();
   const base = S._malloc(44 + recordMax);
   if (!base) return null;
   const key = base, nonce = base + 32, data = base + 44;
+  let b3 = null;
+  try {
+    b3 = B ? await blake3(B) : null;
+  } catch (e) {
+    b3 = null; // no SIMD, or a broken build: Go hashes
+  }
   const p = {
     recordMax,
     hashIO,
-    hashIn: new Uint8Array(hashIO),
-    hashOut: new Uint8Array(32),
     views() {
       p.aeadHead = new Uint8Array(S.HEAPU8.buffer, base, 44);
       p.aeadData = new Uint8Array(S.HEAPU8.buffer, data, recordMax);
@@ -63,24 +68,63 @@ async function makePrims(S, H) {
       const r = S._crypto_aead_chacha20poly1305_ietf_decrypt_detached(data, 0, data, n - 16, 0, data + n - 16, 0, 0, 0, nonce, key);
       return r === 0 ? n - 16 : -1;
     },
-    hashNew() {
-      hasher.init();
-      return hasher.save();
-    },
-    // hashWrite adds hashIn[:n] to the hash whose state is st.
-    hashWrite(st, n) {
-      hasher.load(st);
-      hasher.update(n === hashIO ? p.hashIn : p.hashIn.subarray(0, n));
-      st.set(hasher.save());
-    },
-    // hashSum puts the digest of st into hashOut; st stays as it was.
-    hashSum(st) {
-      hasher.load(st);
-      p.hashOut.set(hasher.digest('binary'));
-    },
   };
   p.views();
+  if (b3) {
+    p.hashIn = b3.in;
+    p.hashOut = new Uint8Array(32);
+    p.hashNew = () => b3.fresh.slice();
+    // hashWrite adds hashIn[:n] to the hash whose state is st.
+    p.hashWrite = (st, n) => {
+      b3.mem.set(st, b3.h);
+      b3.update(b3.h, b3.inAt, n);
+      st.set(b3.mem.subarray(b3.h, b3.h + b3Size));
+    };
+    // hashSum puts the digest of st into hashOut; st stays as it was.
+    p.hashSum = st => {
+      b3.mem.set(st, b3.h);
+      b3.read(b3.h, 0, 0, b3.outAt, 32);
+      p.hashOut.set(b3.mem.subarray(b3.outAt, b3.outAt + 32));
+    };
+  }
   return p;
+}
+
+// b3Size is sizeof(blake3_hasher) in BLAKE3's C code on wasm32: the key
+// (32 bytes), the chunk state (112 with its padding), the stack's length
+// (1) and the stack of 55 chaining values (1,760), padded to 8. blake3()
+// checks what it can of that layout: a fresh hasher holds BLAKE3's IV as
+// its key and as its chunk's chaining value, and an empty stack.
+const b3Size = 1912;
+const b3IV0 = 0x6a09e667;
+
+// blake3 instantiates blake3.wasm (blake3-wasm 3.0.0's build of BLAKE3's
+// C code, its SSE4.1 paths compiled to WebAssembly SIMD by Emscripten)
+// from its base64, with the three functions it imports, and sets out its
+// memory once: one hasher (h) that every hash's state is copied through,
+// hashIO bytes of input and 32 of output. Its memory is fixed at 16 MiB
+// (it cannot grow), and nothing here allocates after this.
+async function blake3(b64) {
+  const bytes = Uint8Array.from(atob(b64), c => c.charCodeAt(0));
+  let mem = null;
+  const heap = () => new Uint8Array(mem.buffer);
+  const {instance} = await WebAssembly.instantiate(bytes, {a: {
+    a: () => 0, // emscripten_resize_heap: the memory is fixed; malloc fails instead
+    b: (dst, src, n) => { heap().copyWithin(dst, src, src + n); }, // emscripten_memcpy_big
+    c: () => { throw new Error('blake3.wasm: assertion failed'); }, // __assert_fail
+  }});
+  const x = instance.exports;
+  mem = x.d;
+  x.e(); // its constructors
+  const malloc = x.h, init = x.i, update = x.l, read = x.m;
+  const h = init(0), inAt = malloc(hashIO), outAt = malloc(32);
+  if (!h || !inAt || !outAt) throw new Error('blake3.wasm: no memory');
+  const m = heap();
+  const v = new DataView(mem.buffer);
+  if (v.getUint32(h, true) !== b3IV0 || v.getUint32(h + 32, true) !== b3IV0 || m[h + 144] !== 0) {
+    throw new Error('blake3.wasm: not the hasher layout prims.js knows');
+  }
+  return {mem: m, h, inAt, outAt, update, read, in: m.subarray(inAt, inAt + hashIO), fresh: m.slice(h, h + b3Size)};
 }
 
 globalThis.ferryMakePrims = makePrims;

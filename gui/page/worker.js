@@ -18,8 +18,10 @@
 //   {type: "sink-done", id, n, error}        the page's sink answered
 // Messages to the page:
 //   {type: "ready", fingerprint} | {type: "failed", message}
-//   {type: "prims"}                          the fast primitives
-//                                            (prims.js) are in use from now
+//   {type: "prims", hash}                    the fast primitives
+//                                            (prims.js) are in use from now;
+//                                            hash: BLAKE3 too, not the
+//                                            cipher alone
 //   {type: "event", id, event}              event: core/app/event's JSON
 //                                            form, {event: NAME, ...}
 //   {type: "end", id, ok, value}             the operation's promise
@@ -62,10 +64,10 @@ function start(m) {
   // (a person picks files in less time than they take) uses Go's own,
   // to its end.
   if (typeof self.ferryMakePrims === 'function') {
-    self.ferryMakePrims(self.libsodium, self.hashwasm).then(p => {
+    self.ferryMakePrims(self.libsodium, self.ferryBLAKE3Wasm).then(p => {
       if (!p) return;
       self.ferryPrims = p;
-      post({type: 'prims'});
+      post({type: 'prims', hash: typeof p.hashNew === 'function'});
     }, () => {});
   }
 }

@@ -32,7 +32,8 @@ func Use(t testing.TB) {
 		t.Skip("no require: not running under Node")
 	}
 	sodium := req.Invoke(filepath.Join(dir, "sodium.js"))
-	blake3 := req.Invoke(filepath.Join(dir, "blake3.js"))
+	req.Invoke(filepath.Join(dir, "blake3.js")) // sets ferryBLAKE3Wasm
+	blake3 := js.Global().Get("ferryBLAKE3Wasm")
 	req.Invoke(filepath.Join(dir, "prims.js"))
 	p, err := await(js.Global().Call("ferryMakePrims", sodium, blake3))
 	if err != nil {

@@ -85,8 +85,8 @@ func main() {
 				}
 			}
 		},
-		"BLAKE3 Go (filehash)":    func(mib int) { hash(mib, false) },
-		"BLAKE3 hash-wasm via Go": func(mib int) { hash(mib, true) },
+		"BLAKE3 Go (filehash)":      func(mib int) { hash(mib, false) },
+		"BLAKE3 blake3-wasm via Go": func(mib int) { hash(mib, true) },
 	}
 	js.Global().Set("primBench", js.FuncOf(func(_ js.Value, a []js.Value) any {
 		f := runs[a[0].String()]
