@@ -41,7 +41,9 @@ wasm:
 # and blake3-wasm's: BLAKE3's C code with WebAssembly SIMD), pinned with
 # their integrity hashes in gui/page/jslib/package-lock.json: npm ci
 # checks them and runs no package script. Build outputs like ferry.wasm:
-# sodium.js (under its ISC licence, which must travel with it) and
+# sodium.js (libsodium's ES-module build, its wasm without the asm.js
+# fallback that libsodium.js carries, made a script the worker's Blob
+# can hold; under its ISC licence, which must travel with it) and
 # blake3.js (blake3.wasm in base64, which prims.js instantiates; the
 # package ships no licence file, so its licence is named in the file)
 # sit next to it, node_modules stays in jslib, none of it is committed.
@@ -51,8 +53,12 @@ page-prims:
 	@if command -v npm >/dev/null; then \
 		echo "npm ci --ignore-scripts (gui/page/jslib)"; \
 		(cd gui/page/jslib && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) && \
-		{ printf '/* libsodium.js, from npm libsodium (gui/page/jslib)\n'; cat gui/page/jslib/node_modules/libsodium/LICENSE; printf '*/\n'; \
-		  cat gui/page/jslib/node_modules/libsodium/dist/modules/libsodium.js; } > gui/page/sodium.js && \
+		{ printf '/* libsodium.mjs, from npm libsodium (gui/page/jslib), made a classic script:\n'; \
+		  printf '   where it reads its module URL it reads the location, and what it exports is globalThis.ferrySodium\n'; \
+		  cat gui/page/jslib/node_modules/libsodium/LICENSE; printf '*/\nglobalThis.ferrySodium = (() => {\n"use strict"; // as in a module\n'; \
+		  sed -e 's/import\.meta\.url/globalThis.location?.href/' -e 's/export default A;$$/return A;/' \
+		    gui/page/jslib/node_modules/libsodium/dist/modules-esm/libsodium.mjs; printf '\n})();\n'; } > gui/page/sodium.js && \
+		grep -q 'return A;$$' gui/page/sodium.js && ! grep -q 'import\.meta\|export default' gui/page/sodium.js && \
 		{ printf '/* blake3.wasm, from npm blake3-wasm 3.0.0 (gui/page/jslib): MIT licence, Copyright (c) Connor Peet;\n'; \
 		  printf '   BLAKE3 C code by the BLAKE3 team, CC0 1.0 or Apache 2.0. prims.js instantiates it. */\n'; \
 		  printf 'globalThis.ferryBLAKE3Wasm = "'; \

@@ -14,10 +14,11 @@ const recordMax = 65535;
 const hashIO = 1 << 20;
 
 // makePrims(S, B) makes what worker.js sets as self.ferryPrims:
-// ChaCha20-Poly1305 from libsodium (S: sodium.js, libsodium's
-// WebAssembly build) and BLAKE3 from blake3-wasm (B: blake3.wasm's bytes
-// in base64, which blake3.js sets as ferryBLAKE3Wasm), which core/secure
-// and core/filehash use in place of Go's own when they find them. It
+// ChaCha20-Poly1305 from libsodium (S: the function sodium.js sets as
+// ferrySodium, which makes an instance of libsodium's WebAssembly
+// build) and BLAKE3 from blake3-wasm (B: blake3.wasm's bytes in base64,
+// which blake3.js sets as ferryBLAKE3Wasm), which core/secure and
+// core/filehash use in place of Go's own when they find them. It
 // resolves to null when the page was built without them; without B, or
 // in a browser without WebAssembly SIMD, it has the cipher and no hash
 // (hashNew undefined), and core/filehash hashes in Go.
@@ -36,8 +37,8 @@ const hashIO = 1 << 20;
 // lives in a Uint8Array of the Go side's (hashNew), copied into the one
 // hasher in blake3.wasm's memory before each write and out after it.
 async function makePrims(S, B) {
-  if (!S) return null;
-  await S.ready;
+  if (typeof S !== 'function') return null;
+  S = await S();
   const base = S._malloc(44 + recordMax);
   if (!base) return null;
   const key = base, nonce = base + 32, data = base + 44;

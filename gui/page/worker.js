@@ -64,7 +64,7 @@ function start(m) {
   // (a person picks files in less time than they take) uses Go's own,
   // to its end.
   if (typeof self.ferryMakePrims === 'function') {
-    self.ferryMakePrims(self.libsodium, self.ferryBLAKE3Wasm).then(p => {
+    self.ferryMakePrims(self.ferrySodium, self.ferryBLAKE3Wasm).then(p => {
       if (!p) return;
       self.ferryPrims = p;
       post({type: 'prims', hash: typeof p.hashNew === 'function'});

@@ -31,7 +31,8 @@ func Use(t testing.TB) {
 	if req.Type() != js.TypeFunction {
 		t.Skip("no require: not running under Node")
 	}
-	sodium := req.Invoke(filepath.Join(dir, "sodium.js"))
+	req.Invoke(filepath.Join(dir, "sodium.js")) // sets ferrySodium
+	sodium := js.Global().Get("ferrySodium")
 	req.Invoke(filepath.Join(dir, "blake3.js")) // sets ferryBLAKE3Wasm
 	blake3 := js.Global().Get("ferryBLAKE3Wasm")
 	req.Invoke(filepath.Join(dir, "prims.js"))

@@ -71,7 +71,7 @@ async function jsBench(name, mib) {
   return mib / ((performance.now() - t) / 1000);
 }
 window.ready = (async () => {
-  globalThis.ferryPrims = await ferryMakePrims(libsodium, ferryBLAKE3Wasm);
+  globalThis.ferryPrims = await ferryMakePrims(ferrySodium, ferryBLAKE3Wasm);
   const go = new Go();
   const r = await WebAssembly.instantiateStreaming(fetch('prim.wasm'), go.importObject);
   await new Promise(res => { globalThis.primBenchReady = res; go.run(r.instance); });
