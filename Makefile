@@ -45,7 +45,8 @@ wasm:
 # fallback that libsodium.js carries, made a script the worker's Blob
 # can hold; under its ISC licence, which must travel with it) and
 # blake3.js (blake3.wasm in base64, which prims.js instantiates; the
-# package ships no licence file, so its licence is named in the file)
+# package ships no licence file, so the MIT text its package.json names
+# is kept in jslib/blake3-wasm.LICENSE and written into the file)
 # sit next to it, node_modules stays in jslib, none of it is committed.
 # Without npm the page runs on Go's own primitives, only slower.
 .PHONY: page-prims
@@ -60,7 +61,8 @@ page-prims:
 		    gui/page/jslib/node_modules/libsodium/dist/modules-esm/libsodium.mjs; printf '\n})();\n'; } > gui/page/sodium.js && \
 		grep -q 'return A;$$' gui/page/sodium.js && ! grep -q 'import\.meta\|export default' gui/page/sodium.js && \
 		{ printf '/* blake3.wasm, from npm blake3-wasm 3.0.0 (gui/page/jslib): MIT licence, Copyright (c) Connor Peet;\n'; \
-		  printf '   BLAKE3 C code by the BLAKE3 team, CC0 1.0 or Apache 2.0. prims.js instantiates it. */\n'; \
+		  printf '   BLAKE3 C code by the BLAKE3 team, CC0 1.0 or Apache 2.0. prims.js instantiates it.\n'; \
+		  cat gui/page/jslib/blake3-wasm.LICENSE; printf '*/\n'; \
 		  printf 'globalThis.ferryBLAKE3Wasm = "'; \
 		  node -e 'process.stdout.write(require("fs").readFileSync(process.argv[1]).toString("base64"))' \
 		    gui/page/jslib/node_modules/blake3-wasm/dist/wasm/blake3.wasm; \
