@@ -400,9 +400,14 @@ func (s *sender) hashFile(ctx context.Context, i int, sum *[wire.HashLen]byte) e
 // kept, and continues only when they match.
 func (s *sender) sendEntry(ctx context.Context, i int, e event.Entry, it *wire.AnswerItem, matched map[int]bool) error {
 	s.meter.File(e.Path, e.Size)
+	src := s.srcs[i]
+	if it == nil && e.Kind == event.KindFile && e.Size <= transfer.MaxChunk && (s.hooks == nil || s.hooks.DiskRead == nil) {
+		if handled, err := s.sendSmall(ctx, i, e, src); handled {
+			return err
+		}
+	}
 	h := &s.hash
 	h.Reset()
-	src := s.srcs[i]
 	var (
 		r   io.Reader
 		f   fs.File
