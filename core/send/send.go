@@ -110,6 +110,7 @@ type sender struct {
 	haves      []int             // the answer's, until the matches come; by readLoop
 
 	buf       []byte               // header + one chunk
+	dirs      folders              // sendSmall's open folders
 	ctlHdr    [wire.HeaderLen]byte // writeMsg's
 	hash      transfer.Hasher      // the current entry's, reused from entry to entry
 	lastFlush time.Time
@@ -133,6 +134,7 @@ func (s *sender) run(parent context.Context) (event.Summary, error) {
 	})
 	defer stop()
 
+	defer s.dirs.close()
 	s.replies = newReplies()
 	s.readerDone = make(chan struct{})
 	go s.readLoop(ctx, cancel)

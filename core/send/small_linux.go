@@ -4,7 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"path/filepath"
+	"path"
+	"strings"
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
@@ -33,7 +34,7 @@ func (s *sender) sendSmall(ctx context.Context, i int, e event.Entry, src source
 	if err := ctx.Err(); err != nil {
 		return true, context.Cause(ctx)
 	}
-	fd, err := d.openRaw(src.path)
+	fd, err := s.dirs.open(d, src.path)
 	if err != nil {
 		return true, fmt.Errorf("opening %s: %w", src.shown, err)
 	}
@@ -118,21 +119,106 @@ func unchangedFd(fd int, e event.Entry, name string) error {
 	return nil
 }
 
-// openRaw opens name for reading as openFile does, and returns the
-// descriptor itself.
-func (d diskDir) openRaw(name string) (int, error) {
-	if !fs.ValidPath(name) {
-		return -1, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+// folders keeps open the folders the last file was opened in, from
+// the item's parent folder down, so that the next file is opened by its
+// base name relative to its folder (openat), not by a path walked from
+// the root each time. Files come in the manifest's order, a pre-order
+// walk, so each folder is opened once and closed when the walk has left
+// it: a transfer holds at most one descriptor per level of the deepest
+// path. A folder's descriptor is that folder for as long as it is held,
+// as GNU tar's are: a file that vanished is not found, as before.
+type folders struct {
+	root  string   // the diskDir's folder, "" when nothing is open
+	names []string // the folders open below root, outermost first
+	fds   []int    // root's descriptor, then one per name
+}
+
+// open opens the file at p, a valid io/fs path under d's folder (it is
+// the manifest's), for reading; links are followed as os.Open follows
+// them. An error is worded as os.DirFS's Open words it.
+func (fo *folders) open(d diskDir, p string) (int, error) {
+	dir, base := path.Split(p)
+	at, err := fo.enter(d.dir, dir)
+	if err == nil {
+		var fd int
+		for {
+			fd, err = unix.Openat(at, base, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+			if err != unix.EINTR {
+				break
+			}
+		}
+		if err == nil {
+			return fd, nil
+		}
 	}
-	full := filepath.Join(d.dir, name)
-	for {
-		fd, err := unix.Open(full, unix.O_RDONLY|unix.O_CLOEXEC, 0)
-		if err == unix.EINTR {
+	return -1, &fs.PathError{Op: "open", Path: p, Err: err}
+}
+
+// enter makes dir (slash-separated, ending in a slash, or empty: the
+// root itself) under root the innermost folder open, keeping what it
+// shares with the one open before, and returns its descriptor.
+func (fo *folders) enter(root, dir string) (int, error) {
+	if fo.root != root {
+		fo.close()
+		fd, err := openBase(unix.AT_FDCWD, root)
+		if err != nil {
+			return -1, err
+		}
+		fo.root, fo.fds = root, append(fo.fds, fd)
+	}
+	k := 0 // names kept
+	for rest := dir; rest != ""; k++ {
+		i := strings.IndexByte(rest, '/')
+		name := rest[:i]
+		rest = rest[i+1:]
+		if k < len(fo.names) && fo.names[k] == name {
 			continue
 		}
+		fo.leave(k)
+		fd, err := openBase(fo.fds[k], name)
 		if err != nil {
-			return -1, &fs.PathError{Op: "open", Path: name, Err: err}
+			return -1, err
 		}
-		return fd, nil
+		fo.names, fo.fds = append(fo.names, name), append(fo.fds, fd)
+	}
+	fo.leave(k)
+	return fo.fds[k], nil
+}
+
+// leave closes the folders open below the first k names.
+func (fo *folders) leave(k int) {
+	for j := len(fo.names); j > k; j-- {
+		unix.Close(fo.fds[j])
+	}
+	if k < len(fo.names) {
+		fo.names, fo.fds = fo.names[:k], fo.fds[:k+1]
+	}
+}
+
+// close closes every folder held.
+func (fo *folders) close() {
+	for _, fd := range fo.fds {
+		unix.Close(fd)
+	}
+	fo.root, fo.names, fo.fds = "", fo.names[:0], fo.fds[:0]
+}
+
+// openDir opens the folder name, relative to the folder open at at, to
+// list it.
+func openDir(at int, name string) (int, error) { return openFolder(at, name, unix.O_RDONLY) }
+
+// openBase opens the folder name, relative to the folder open at at, as
+// a place to open files from, not to list: O_PATH, which needs no
+// permission to read the folder (its parent, where a person's item
+// lies, may be searchable only, as a home folder of mode 0711 is), only
+// to search it, as opening a file by its whole path needs.
+func openBase(at int, name string) (int, error) { return openFolder(at, name, unix.O_PATH) }
+
+func openFolder(at int, name string, mode int) (int, error) {
+	for {
+		fd, err := unix.Openat(at, name, mode|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != unix.EINTR {
+			return fd, err
+		}
 	}
 }

@@ -7,7 +7,9 @@ import (
 	"io"
 	"net"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,6 +45,7 @@ func newTestSender(t *testing.T, items []event.Item, generic bool) (*sender, *re
 	s.Conn, s.Events, s.Timers = rec, &transfer.Emitter{}, &diag.Timers{}
 	s.meter = transfer.NewMeter(s.Events, s.Timers, "", 0, len(entries))
 	s.buf = make([]byte, wire.HeaderLen+transfer.MaxChunk)
+	t.Cleanup(s.dirs.close)
 	if generic {
 		s.hooks = &testhooks.Hooks{DiskRead: func(r io.Reader) io.Reader { return r }}
 	}
@@ -77,6 +80,17 @@ func TestSendSmallAsSendEntry(t *testing.T) {
 		if err := os.RemoveAll(dir); err != nil {
 			t.Fatal(err)
 		}
+		// Files above, beside and below sub, so that the folders held
+		// open go down and come back up.
+		for _, p := range []string{"a", "sub/deeper/z", "zz/y"} {
+			p = filepath.Join(dir, p)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(p), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 		for name, n := range sizes {
 			p := filepath.Join(dir, "sub", name)
 			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -90,11 +104,39 @@ func TestSendSmallAsSendEntry(t *testing.T) {
 		return dir, filepath.Join(dir, "sub", "small")
 	}
 	dir, _ := build(t)
-	items := []event.Item{{Path: dir}}
+	// A second item in another folder, and a file alone.
+	other := filepath.Join(t.TempDir(), "other")
+	if err := os.MkdirAll(filepath.Join(other, "in"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"in/b", "c"} {
+		if err := os.WriteFile(filepath.Join(other, p), []byte(p), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	items := []event.Item{{Path: dir}, {Path: filepath.Join(other, "in")}, {Path: filepath.Join(other, "c")}, {Path: filepath.Join(dir, "a"), Name: "a2"}}
 	fast, fastRec := newTestSender(t, items, false)
 	slow, slowRec := newTestSender(t, items, true)
-	if err := sendAll(fast); err != nil {
-		t.Fatal(err)
+	for i, e := range fast.entries {
+		if e.Kind == event.KindDir {
+			continue
+		}
+		if err := fast.sendEntry(context.Background(), i, e, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		// What is held open is the file's folder and those above it,
+		// nothing beside it.
+		p := fast.srcs[i].path
+		if e.Size > int64(transfer.MaxChunk) {
+			continue // sent by sendEntry: it leaves the folders as they were
+		}
+		want := path.Dir(p)
+		if want == "." {
+			want = ""
+		}
+		if got := strings.Join(fast.dirs.names, "/"); got != want || len(fast.dirs.fds) != len(fast.dirs.names)+1 {
+			t.Errorf("after %s: folders open %q (%d descriptors), want %q", p, got, len(fast.dirs.fds), want)
+		}
 	}
 	if err := sendAll(slow); err != nil {
 		t.Fatal(err)
@@ -116,6 +158,7 @@ func TestSendSmallAsSendEntry(t *testing.T) {
 		{"shrinks", func(p string) error { return os.Truncate(p, 100) }, true},
 		{"grows", func(p string) error { return os.Truncate(p, 5000) }, true},
 		{"vanishes", os.Remove, false},
+		{"its folder vanishes", func(p string) error { return os.RemoveAll(filepath.Dir(p)) }, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var errs [2]error
