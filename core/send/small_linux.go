@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -119,6 +120,12 @@ func unchangedFd(fd int, e event.Entry, name string) error {
 	return nil
 }
 
+// maxHeld is the most folder descriptors a send holds at once, walking
+// or sending (one a level of the path): deeper files and folders are
+// opened by their whole path, as before, so a tree thousands of levels
+// deep does not run a process with a low limit out of descriptors.
+const maxHeld = 64
+
 // folders keeps open the folders the last file was opened in, from
 // the item's parent folder down, so that the next file is opened by its
 // base name relative to its folder (openat), not by a path walked from
@@ -138,7 +145,14 @@ type folders struct {
 // them. An error is worded as os.DirFS's Open words it.
 func (fo *folders) open(d diskDir, p string) (int, error) {
 	dir, base := path.Split(p)
-	at, err := fo.enter(d.dir, dir)
+	var at int
+	var err error
+	if strings.Count(dir, "/") > maxHeld {
+		// Deeper than the folders held: by the whole path, as before.
+		at, base = unix.AT_FDCWD, filepath.Join(d.dir, p)
+	} else {
+		at, err = fo.enter(d.dir, dir)
+	}
 	if err == nil {
 		var fd int
 		for {

@@ -40,13 +40,14 @@ func (m *manifest) addDiskFolder(root itemRoot) (handled bool, err error) {
 		unix.Close(fd)
 		return true, err
 	}
-	return true, m.walkDisk(root, d, fd, root.path, root.base)
+	return true, m.walkDisk(root, d, fd, root.path, root.base, 1)
 }
 
 // walkDisk adds what the folder open at fd holds (p in root's file
-// system, sent as name), folders before what they hold, in lexical
-// order, leaving out links and special files; it closes fd.
-func (m *manifest) walkDisk(root itemRoot, d diskDir, fd int, p, name string) error {
+// system, sent as name, held levels are open above it, itself
+// included), folders before what they hold, in lexical order, leaving
+// out links and special files; it closes fd.
+func (m *manifest) walkDisk(root itemRoot, d diskDir, fd int, p, name string, held int) error {
 	// The full path, as os.ReadDir has it: where the file system gives
 	// no entry's type, ReadDir lstats the entry by it.
 	f := os.NewFile(uintptr(fd), filepath.Join(d.dir, p))
@@ -59,14 +60,26 @@ func (m *manifest) walkDisk(root itemRoot, d diskDir, fd int, p, name string) er
 		return err
 	}
 	slices.SortFunc(list, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	at, sub := fd, held+1
+	if held >= maxHeld {
+		// Deeper than the folders held: what is below is stated and
+		// opened by its whole path, as os.DirFS does, and this folder
+		// is not held while it is walked.
+		at, sub = unix.AT_FDCWD, held
+		f.Close()
+	}
 	for _, de := range list {
 		if !de.IsDir() && !de.Type().IsRegular() {
 			continue
 		}
 		base := de.Name()
 		cp := p + "/" + base
+		rel := base // to at
+		if at == unix.AT_FDCWD {
+			rel = filepath.Join(d.dir, cp)
+		}
 		var st unix.Stat_t
-		if err := fstatat(fd, base, &st); err != nil {
+		if err := fstatat(at, rel, &st); err != nil {
 			return &fs.PathError{Op: "lstat", Path: filepath.Join(d.dir, cp), Err: err}
 		}
 		cname := name + "/" + base
@@ -80,11 +93,11 @@ func (m *manifest) walkDisk(root itemRoot, d diskDir, fd int, p, name string) er
 		if err := m.add(dirEntry(cname, &st), source{}); err != nil {
 			return err
 		}
-		sub, err := openDir(fd, base)
+		subfd, err := openDir(at, rel)
 		if err != nil {
 			return &fs.PathError{Op: "open", Path: cp, Err: err}
 		}
-		if err := m.walkDisk(root, d, sub, cp, cname); err != nil {
+		if err := m.walkDisk(root, d, subfd, cp, cname, sub); err != nil {
 			return err
 		}
 	}

@@ -1,6 +1,7 @@
 package send
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -84,5 +85,57 @@ func TestWalkDiskAsWalkFS(t *testing.T) {
 			t.Errorf("%s: sources differ:\n disk %v\n walk %v", it.Path, disk.srcs, walk.srcs)
 		}
 		t.Logf("%s: %d entries", it.Path, len(disk.entries))
+	}
+}
+
+// TestDeepTree: a tree deeper than the folders a send holds open is
+// walked and sent as fs.WalkDir and sendEntry would, holding no more
+// than maxHeld+1 folders at any time.
+func TestDeepTree(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "deep")
+	p := dir
+	for i := range maxHeld + 20 {
+		p = filepath.Join(p, "d")
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(p, "f"), []byte{byte(i)}, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root, err := openItem(event.Item{Path: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var disk, walk manifest
+	if _, err := disk.addDiskFolder(root); err != nil {
+		t.Fatal(err)
+	}
+	if err := walk.walkFS(root); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(disk.entries, walk.entries) || !reflect.DeepEqual(disk.srcs, walk.srcs) {
+		t.Errorf("the walks differ: %d entries against %d", len(disk.entries), len(walk.entries))
+	}
+
+	items := []event.Item{{Path: dir}}
+	fast, fastRec := newTestSender(t, items, false)
+	slow, slowRec := newTestSender(t, items, true)
+	for i, e := range fast.entries {
+		if e.Kind == event.KindDir {
+			continue
+		}
+		if err := fast.sendEntry(t.Context(), i, e, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(fast.dirs.fds); n > maxHeld+1 {
+			t.Fatalf("after %s: %d folders held", fast.srcs[i].path, n)
+		}
+	}
+	if err := sendAll(slow); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(fastRec.Bytes(), slowRec.Bytes()) {
+		t.Errorf("sendSmall sent %d bytes, sendEntry %d: not the same", fastRec.Len(), slowRec.Len())
 	}
 }
