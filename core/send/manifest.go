@@ -126,7 +126,23 @@ func (m *manifest) addItem(it event.Item) error {
 // special files. shown is the item's path as the person gave it, for
 // errors.
 func (m *manifest) addFolder(root itemRoot, shown string) error {
-	err := fs.WalkDir(root.fsys, root.path, func(p string, d fs.DirEntry, err error) error {
+	handled, err := m.addDiskFolder(root)
+	if !handled {
+		err = m.walkFS(root)
+	}
+	if err != nil {
+		if errors.Is(err, errTooMany) {
+			return err
+		}
+		return fmt.Errorf("reading folder %s: %w", shown, err)
+	}
+	return nil
+}
+
+// walkFS adds the folder at root and what it holds, walking it with
+// fs.WalkDir.
+func (m *manifest) walkFS(root itemRoot) error {
+	return fs.WalkDir(root.fsys, root.path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -146,13 +162,6 @@ func (m *manifest) addFolder(root itemRoot, shown string) error {
 		}
 		return m.add(fileEntry(name, info), root.source(p))
 	})
-	if err != nil {
-		if errors.Is(err, errTooMany) {
-			return err
-		}
-		return fmt.Errorf("reading folder %s: %w", shown, err)
-	}
-	return nil
 }
 
 func fileEntry(name string, fi fs.FileInfo) event.Entry {

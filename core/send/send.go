@@ -110,6 +110,7 @@ type sender struct {
 	haves      []int             // the answer's, until the matches come; by readLoop
 
 	buf       []byte               // header + one chunk
+	dirs      folders              // sendSmall's open folders
 	ctlHdr    [wire.HeaderLen]byte // writeMsg's
 	hash      transfer.Hasher      // the current entry's, reused from entry to entry
 	lastFlush time.Time
@@ -133,6 +134,7 @@ func (s *sender) run(parent context.Context) (event.Summary, error) {
 	})
 	defer stop()
 
+	defer s.dirs.close()
 	s.replies = newReplies()
 	s.readerDone = make(chan struct{})
 	go s.readLoop(ctx, cancel)
@@ -400,9 +402,14 @@ func (s *sender) hashFile(ctx context.Context, i int, sum *[wire.HashLen]byte) e
 // kept, and continues only when they match.
 func (s *sender) sendEntry(ctx context.Context, i int, e event.Entry, it *wire.AnswerItem, matched map[int]bool) error {
 	s.meter.File(e.Path, e.Size)
+	src := s.srcs[i]
+	if it == nil && e.Kind == event.KindFile && e.Size <= transfer.MaxChunk && (s.hooks == nil || s.hooks.DiskRead == nil) {
+		if handled, err := s.sendSmall(ctx, i, e, src); handled {
+			return err
+		}
+	}
 	h := &s.hash
 	h.Reset()
-	src := s.srcs[i]
 	var (
 		r   io.Reader
 		f   fs.File

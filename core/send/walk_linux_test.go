@@ -1,0 +1,141 @@
+package send
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ferry-project/ferry/core/app/event"
+)
+
+// TestWalkDiskAsWalkFS: addDiskFolder lists a folder on the disk as
+// fs.WalkDir over os.DirFS lists it (walkFS, the walk of every other
+// file system): the same entries, in the same order, with the same
+// sizes, modes and times and the same sources; links (to a file, to a
+// folder) and a pipe left out; the item itself followed when it is a
+// link.
+func TestWalkDiskAsWalkFS(t *testing.T) {
+	top := t.TempDir()
+	dir := filepath.Join(top, "tree")
+	old := time.Date(2020, 1, 2, 3, 4, 5, 600, time.UTC)
+	for _, f := range []struct {
+		p    string
+		mode os.FileMode
+		n    int
+	}{
+		{"B", 0o644, 3}, {"a", 0o600, 0}, {"a b/x", 0o640, 10}, {"é/ü", 0o755, 1},
+		{"a.b/c/d/e", 0o644, 4096}, {"z/1", 0o644, 1}, {"z/10", 0o644, 2}, {"z/2", 0o644, 3},
+	} {
+		p := filepath.Join(dir, f.p)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, make([]byte, f.n), f.mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(p, f.mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []string{"empty", "shut"} {
+		if err := os.Mkdir(filepath.Join(dir, p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chtimes(filepath.Join(dir, "a b"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("B", filepath.Join(dir, "link-file")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("z", filepath.Join(dir, "link-dir")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "z", "pipe"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(dir, filepath.Join(top, "via-link")); err != nil {
+		t.Fatal(err)
+	}
+
+	for _, it := range []event.Item{{Path: dir}, {Path: filepath.Join(top, "via-link")}, {Path: filepath.Join(dir, "a.b"), Name: "renamed"}} {
+		root, err := openItem(it)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var disk, walk manifest
+		handled, err := disk.addDiskFolder(root)
+		if !handled || err != nil {
+			t.Fatalf("%s: addDiskFolder: %v, %v", it.Path, handled, err)
+		}
+		if err := walk.walkFS(root); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(disk.entries, walk.entries) {
+			t.Errorf("%s: entries differ:\n disk %v\n walk %v", it.Path, disk.entries, walk.entries)
+		}
+		if !reflect.DeepEqual(disk.srcs, walk.srcs) {
+			t.Errorf("%s: sources differ:\n disk %v\n walk %v", it.Path, disk.srcs, walk.srcs)
+		}
+		t.Logf("%s: %d entries", it.Path, len(disk.entries))
+	}
+}
+
+// TestDeepTree: a tree deeper than the folders a send holds open is
+// walked and sent as fs.WalkDir and sendEntry would, holding no more
+// than maxHeld+1 folders at any time.
+func TestDeepTree(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "deep")
+	p := dir
+	for i := range maxHeld + 20 {
+		p = filepath.Join(p, "d")
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(p, "f"), []byte{byte(i)}, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root, err := openItem(event.Item{Path: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var disk, walk manifest
+	if _, err := disk.addDiskFolder(root); err != nil {
+		t.Fatal(err)
+	}
+	if err := walk.walkFS(root); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(disk.entries, walk.entries) || !reflect.DeepEqual(disk.srcs, walk.srcs) {
+		t.Errorf("the walks differ: %d entries against %d", len(disk.entries), len(walk.entries))
+	}
+
+	items := []event.Item{{Path: dir}}
+	fast, fastRec := newTestSender(t, items, false)
+	slow, slowRec := newTestSender(t, items, true)
+	for i, e := range fast.entries {
+		if e.Kind == event.KindDir {
+			continue
+		}
+		if err := fast.sendEntry(t.Context(), i, e, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(fast.dirs.fds); n > maxHeld+1 {
+			t.Fatalf("after %s: %d folders held", fast.srcs[i].path, n)
+		}
+	}
+	if err := sendAll(slow); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(fastRec.Bytes(), slowRec.Bytes()) {
+		t.Errorf("sendSmall sent %d bytes, sendEntry %d: not the same", fastRec.Len(), slowRec.Len())
+	}
+}
