@@ -2,7 +2,11 @@
 
 package pick
 
-import "golang.org/x/sys/unix"
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
 
 // readable asks the kernel whether the process may open path for reading,
 // with one faccessat and no descriptor: CheckPaths calls it for every file
@@ -16,4 +20,14 @@ import "golang.org/x/sys/unix"
 // failure as a transfer error.
 func readable(path string) error {
 	return unix.Faccessat(unix.AT_FDCWD, path, unix.R_OK, unix.AT_EACCESS)
+}
+
+// readableIn is readable for the file name in the open folder dir,
+// relative to it, so the kernel does not walk path from the root again;
+// with no folder (nil: checkFolder holds none that deep) it asks by path.
+func readableIn(dir *os.File, name, path string) error {
+	if dir == nil {
+		return readable(path)
+	}
+	return unix.Faccessat(int(dir.Fd()), name, unix.R_OK, unix.AT_EACCESS)
 }
