@@ -18,8 +18,9 @@ package main
 //     escaped, length capped. As a second line of defence, every message
 //     line is escaped whole before it is written, so an error text that
 //     quotes a peer (core's "the sender ended the transfer: REASON")
-//     cannot forge a line either. JSON events carry the raw strings:
-//     encoding/json escapes them.
+//     cannot forge a line either. JSON events carry the raw strings,
+//     escaped as encoding/json escapes them (the entry line, one a file,
+//     by core/app/event's own encoder, to the same bytes).
 //  4. A failure is one line, "ferry: error: what failed: why", printed
 //     once, at the end of the run. It may be followed by one line
 //     "ferry: hint: what to do about it". A problem that does not stop the
