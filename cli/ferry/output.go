@@ -18,8 +18,9 @@ package main
 //     escaped, length capped. As a second line of defence, every message
 //     line is escaped whole before it is written, so an error text that
 //     quotes a peer (core's "the sender ended the transfer: REASON")
-//     cannot forge a line either. JSON events carry the raw strings:
-//     encoding/json escapes them.
+//     cannot forge a line either. JSON events carry the raw strings,
+//     escaped as encoding/json escapes them (the entry line, one a file,
+//     by core/app/event's own encoder, to the same bytes).
 //  4. A failure is one line, "ferry: error: what failed: why", printed
 //     once, at the end of the run. It may be followed by one line
 //     "ferry: hint: what to do about it". A problem that does not stop the
@@ -173,11 +174,46 @@ func (p *printer) stdoutSnippet(s string) {
 }
 
 // event writes one JSON event line to stdout when --json is on.
-func (p *printer) event(ev any) {
+func (p *printer) event(ev any) { p.jsonLine(ev, 0, false) }
+
+// eventFor writes ev as transfer id's: its JSON line carries the
+// transfer's number ("transfer", 0 for the receiver's own events), for a
+// receiver of several senders at once.
+func (p *printer) eventFor(ev event.Event, id int64) { p.jsonLine(ev, id, true) }
+
+// jsonLine writes ev's line, tagged with transfer id when tagged. The
+// entry event, one a file, is appended to pending by core/app/event's
+// hand-written encoder, under the lock and with nothing allocated, and
+// waits there (see frequent); every other event is encoded before the
+// lock is taken and written at once, with any lines still waiting
+// before it.
+func (p *printer) jsonLine(ev any, id int64, tagged bool) {
 	if !p.json {
 		return
 	}
-	if p.debugRuntime {
+	if frequent(ev) {
+		e := ev.(event.Event) // as it came: a conversion would box it again
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if tagged {
+			p.pending, _ = event.AppendJSONFor(p.pending, e, id) // an entry always encodes
+		} else {
+			p.pending, _ = event.AppendJSON(p.pending, e)
+		}
+		p.pending = append(p.pending, '\n')
+		if len(p.pending) >= pendingMax {
+			p.flushLocked()
+		} else if !p.lingers {
+			if p.linger == nil {
+				p.linger = time.AfterFunc(jsonLinger, p.flush)
+			} else {
+				p.linger.Reset(jsonLinger)
+			}
+			p.lingers = true
+		}
+		return
+	}
+	if p.debugRuntime && !tagged { // a tagged line never carried them
 		switch e := ev.(type) {
 		case event.Done:
 			e.Runtime = countRuntime()
@@ -187,7 +223,13 @@ func (p *printer) event(ev any) {
 			ev = e
 		}
 	}
-	b, err := marshalEvent(ev)
+	var b []byte
+	var err error
+	if tagged {
+		b, err = event.MarshalFor(ev.(event.Event), id)
+	} else {
+		b, err = marshalEvent(ev)
+	}
 	if err != nil {
 		// Every event is a plain struct of strings and numbers; failing to
 		// encode one is a bug in this package.
@@ -196,18 +238,7 @@ func (p *printer) event(ev any) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.pending = append(append(p.pending, b...), '\n')
-	if !frequent(ev) || len(p.pending) >= pendingMax {
-		p.flushLocked()
-		return
-	}
-	if !p.lingers {
-		if p.linger == nil {
-			p.linger = time.AfterFunc(jsonLinger, p.flush)
-		} else {
-			p.linger.Reset(jsonLinger)
-		}
-		p.lingers = true
-	}
+	p.flushLocked()
 }
 
 // frequent says whether ev comes once per file, often enough for its
@@ -215,9 +246,6 @@ func (p *printer) event(ev any) {
 // few a second, and those that ask something of the program reading the
 // lines) is written at once, with any lines still waiting before it.
 func frequent(ev any) bool {
-	if e, ok := ev.(forTransfer); ok {
-		ev = e.ev
-	}
 	_, ok := ev.(event.EntryDone)
 	return ok
 }
@@ -242,17 +270,6 @@ func (p *printer) flushLocked() {
 	p.stdout.Write(p.pending)
 	p.pending = p.pending[:0]
 }
-
-// forTransfer is an event of one of several transfers at once (a
-// receiver of several senders): its JSON line carries the transfer's
-// number ("transfer", 0 for the receiver's own events).
-type forTransfer struct {
-	ev event.Event
-	id int64
-}
-
-// eventFor writes ev as transfer id's (see forTransfer).
-func (p *printer) eventFor(ev event.Event, id int64) { p.event(forTransfer{ev, id}) }
 
 // setLine installs (or, with nil, removes) the redrawn line.
 func (p *printer) setLine(l interface{ Clear() error }) {
@@ -318,9 +335,6 @@ func countRuntime() event.Runtime {
 // or, for the few objects made here (send-many's tagged events), their
 // own.
 func marshalEvent(ev any) ([]byte, error) {
-	if e, ok := ev.(forTransfer); ok {
-		return event.MarshalFor(e.ev, e.id)
-	}
 	if e, ok := ev.(event.Event); ok {
 		return event.Marshal(e)
 	}

@@ -158,3 +158,57 @@ func TestJSONLinger(t *testing.T) {
 		t.Errorf("the run ended with a line still waiting:\n%s", stdout.String())
 	}
 }
+
+// TestJSONEntryTagged: a receiver of several senders writes an entry
+// line with its transfer's number, MarshalFor's bytes, held like any
+// entry line and written before the next other event, in order.
+func TestJSONEntryTagged(t *testing.T) {
+	var stdout bytes.Buffer
+	p := &printer{stdout: &stdout, stderr: &bytes.Buffer{}, json: true}
+	entry := event.EntryDone{Entry: event.Entry{Path: "a\"<\u2028\xff", Kind: event.KindFile, Size: 1}, Outcome: event.Received, SavedAs: "b"}
+	p.eventFor(entry, 3)
+	p.eventFor(entry, 4)
+	if stdout.Len() != 0 {
+		t.Errorf("entry lines written at once: %q", stdout.String())
+	}
+	progress := event.Progress{Done: 1, Total: 2}
+	p.eventFor(progress, 3)
+	var want []byte
+	for _, e := range []struct {
+		ev event.Event
+		id int64
+	}{{entry, 3}, {entry, 4}, {progress, 3}} {
+		b, err := event.MarshalFor(e.ev, e.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(append(want, b...), '\n')
+	}
+	if stdout.String() != string(want) {
+		t.Errorf("stdout\n%s\nwant\n%s", stdout.String(), want)
+	}
+}
+
+// An entry event, one a file, costs the session's onEvent no allocation
+// on either end, with --json (its line appended to the lines waiting)
+// and with the progress bar (nothing drawn for it: the bar redraws on
+// Progress events and its ticker, not per file).
+func TestEntryEventAllocs(t *testing.T) {
+	for _, json := range []bool{true, false} {
+		p := &printer{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}, json: json}
+		p.pending = make([]byte, 0, 2*pendingMax) // grown as a long run grows it
+		mode := progressBar
+		if json {
+			mode = progressOff
+		}
+		rs := &receiveSession{p: p, pr: newProgress(p, mode, time.Now)}
+		ss := &sendSession{p: p, pr: newProgress(p, mode, time.Now)}
+		if n := testing.AllocsPerRun(200, func() { rs.onEvent(nil, entryEvent) }); n != 0 {
+			t.Errorf("json %v: the receiver allocates %v per entry event", json, n)
+		}
+		if n := testing.AllocsPerRun(200, func() { ss.onEvent(nil, entryEvent) }); n != 0 {
+			t.Errorf("json %v: the sender allocates %v per entry event", json, n)
+		}
+		p.flush()
+	}
+}

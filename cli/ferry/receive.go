@@ -440,6 +440,10 @@ func idOf(t *app.Transfer) int64 {
 // onTransferEvent presents an event of t's transfer, in lines that name
 // its sender.
 func (rs *receiveSession) onTransferEvent(t *app.Transfer, ev event.Event) {
+	if e, ok := ev.(event.EntryDone); ok { // one a file: see entryDone
+		rs.entryDone(t, e)
+		return
+	}
 	in, s := rs.incoming(), rs.sender(t)
 	switch e := ev.(type) {
 	case event.Connected:
@@ -473,23 +477,24 @@ func (rs *receiveSession) onTransferEvent(t *app.Transfer, ev event.Event) {
 		in.rows.accepted(idOf(t), s.label, e.TotalBytes)
 	case event.Progress:
 		in.rows.progress(idOf(t), e)
-	case event.EntryDone:
-		rs.entryDone(e, rs.from(s.label))
 	case event.Text:
 		rs.text(e)
 	}
 }
 
-// entryDone says what became of an entry that was not simply saved;
-// from names its sender when several send at once.
-func (rs *receiveSession) entryDone(e event.EntryDone, from string) {
+// entryDone says what became of an entry of t's that was not simply
+// saved, naming its sender when several send at once. Most entries say
+// nothing, and come one a file: the sender is looked up (a lock and a
+// map) only for a line that names it.
+func (rs *receiveSession) entryDone(t *app.Transfer, e event.EntryDone) {
+	from := func() string { return rs.from(rs.sender(t).label) }
 	switch {
 	case e.Outcome == event.Skipped:
-		rs.p.infof("skipped %s%s: an identical file is already there", safe(e.Path), from)
+		rs.p.infof("skipped %s%s: an identical file is already there", safe(e.Path), from())
 	case e.Outcome == event.Resumed:
-		rs.p.infof("resumed %s%s from a partial file", safe(e.Path), from)
+		rs.p.infof("resumed %s%s from a partial file", safe(e.Path), from())
 	case e.SavedAs != "" && e.SavedAs != e.Path:
-		rs.p.infof("saved %s%s as %s: the name was taken", safe(e.Path), from, safe(e.SavedAs))
+		rs.p.infof("saved %s%s as %s: the name was taken", safe(e.Path), from(), safe(e.SavedAs))
 	}
 }
 

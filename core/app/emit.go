@@ -18,8 +18,14 @@ type emitter struct {
 	mu       sync.Mutex
 	idle     sync.Cond // signalled when delivering stops
 	queue    []delivery
+	next     int // queue[next:] wait; queue[:next] are delivered and cleared
 	draining bool
 }
+
+// maxKeptQueue is the most deliveries whose array the emitter keeps
+// between bursts, and how many delivered ones a long drain lets pile up
+// at the front before it moves the rest down.
+const maxKeptQueue = 256
 
 type delivery struct {
 	t  *Transfer
@@ -45,14 +51,32 @@ func (e *emitter) emit(t *Transfer, ev event.Event) {
 		return
 	}
 	e.draining = true
-	for len(e.queue) > 0 {
-		d := e.queue[0]
-		e.queue = e.queue[1:]
+	for e.next < len(e.queue) {
+		d := e.queue[e.next]
+		e.queue[e.next] = delivery{} // the event is the Handler's now
+		e.next++
+		if e.next >= maxKeptQueue && 2*e.next >= len(e.queue) {
+			// A drain that never finds the queue empty (events coming
+			// as fast as they go) moves what waits to the front, so the
+			// array holds no more than twice what waits.
+			n := copy(e.queue, e.queue[e.next:])
+			clear(e.queue[n:])
+			e.queue, e.next = e.queue[:n], 0
+		}
 		e.mu.Unlock()
 		if d.t == nil || !d.t.over() {
 			e.on(d.t, d.ev)
 		}
 		e.mu.Lock()
+	}
+	// The queue is empty: its array is kept for the next events. Sliced
+	// from the front instead, it shrank to nothing, and each event (one
+	// a file, for a folder of small files) allocated another. One that a
+	// burst grew (events that came while a Handler waited on a person)
+	// is let go.
+	e.queue, e.next = e.queue[:0], 0
+	if cap(e.queue) > maxKeptQueue {
+		e.queue = nil
 	}
 	e.draining = false
 	e.idle.Broadcast()

@@ -174,15 +174,25 @@ func (rc *Receiver) onEngine(ev event.Event) {
 	if t == nil {
 		return
 	}
+	switch ev.(type) {
+	case event.Done, event.Error:
+		rc.endSession(m, t, id, ev)
+	default:
+		t.onEngine(ev)
+	}
+}
+
+// endSession takes session id's last event (Done or Error), t's. It is
+// apart from onEngine, which every event passes, because the end that
+// the goroutine below keeps lives on the heap: declared in onEngine, it
+// was allocated (650 bytes) for every entry event too.
+func (rc *Receiver) endSession(m *many, t *Transfer, id int, ev event.Event) {
 	var end sessionEnd
 	switch e := ev.(type) {
 	case event.Done:
 		end.sum = e.Summary
 	case event.Error:
 		end.err = e.Err
-	default:
-		t.onEngine(ev)
-		return
 	}
 	if t == m.first {
 		// Receive's transfer: the run (Serve) ends with it, and

@@ -11,7 +11,10 @@
 // and never change meaning; byte counts are bytes, rates bytes per
 // second, durations seconds (a float), times RFC 3339 in UTC. cli/README.md
 // lists every event with its fields, and a test in cli/ferry checks that
-// table against All and the types here.
+// table against All and the types here. The bytes are encoding/json's;
+// the entry event (EntryDone), one a file, is written by hand to the same
+// bytes (appendjson.go), and AppendJSON appends any event to a buffer a
+// front end keeps, allocating nothing for an entry.
 //
 // # Notices
 //

@@ -470,8 +470,13 @@ func SessionOf(ev Event) int {
 }
 
 // InSession returns ev with its session set to id, for the events that
-// SessionOf reads; others come back as they are.
+// SessionOf reads; others come back as they are, and so does one that
+// already says id (the engine stamps an entry event, one a file, as it
+// makes it: copied again, it would be boxed again).
 func InSession(ev Event, id int) Event {
+	if SessionOf(ev) == id {
+		return ev
+	}
 	switch e := ev.(type) {
 	case Connected:
 		e.Session = id

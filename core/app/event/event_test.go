@@ -160,3 +160,22 @@ func TestNotice(t *testing.T) {
 		t.Errorf("an offer under its own name warns: %s", b)
 	}
 }
+
+// InSession stamps an event with its session, and gives back one that
+// already carries it as it is, without boxing a copy: the engine stamps
+// an entry event, one a file, as it makes it.
+func TestInSession(t *testing.T) {
+	var ev Event = EntryDone{Entry: Entry{Path: "a"}, Session: 2}
+	if got := InSession(ev, 3); SessionOf(got) != 3 || got.(EntryDone).Path != "a" {
+		t.Errorf("stamped with 3: %+v", got)
+	}
+	if got := InSession(ev, 2); got != ev {
+		t.Errorf("stamped again with 2: %+v", got)
+	}
+	if n := testing.AllocsPerRun(100, func() { InSession(ev, 2) }); n != 0 {
+		t.Errorf("%v allocations for an event that carries its session", n)
+	}
+	if got := InSession(CodesStopped{Wrong: 1}, 4); got != (CodesStopped{Wrong: 1}) {
+		t.Errorf("an event of no session: %+v", got)
+	}
+}

@@ -12,6 +12,9 @@ func Marshal(ev Event) ([]byte, error) {
 	if ev == nil {
 		return nil, fmt.Errorf("encoding an event: nil")
 	}
+	if e, ok := ev.(EntryDone); ok { // one a file: written by hand (appendjson.go)
+		return e.marshalJSON(0, false), nil
+	}
 	if m, ok := ev.(json.Marshaler); ok { // it names itself (Diag)
 		return m.MarshalJSON()
 	}
@@ -30,6 +33,9 @@ func Marshal(ev Event) ([]byte, error) {
 // event between transfers). The CLI's --json lines with one transfer at
 // a time are Marshal's and carry no such field.
 func MarshalFor(ev Event, transfer int64) ([]byte, error) {
+	if e, ok := ev.(EntryDone); ok {
+		return e.marshalJSON(transfer, true), nil
+	}
 	b, err := Marshal(ev)
 	if err != nil {
 		return nil, err
