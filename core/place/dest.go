@@ -374,7 +374,7 @@ func (d *Dest) Open(p string) (*os.File, error) { return d.root.Open(p) }
 
 // OpenPartial opens an entry's partial file (PartialName, or SpareName)
 // for writing at offset, creating it (0600) if it is not there.
-func (d *Dest) OpenPartial(p string, offset int64) (*os.File, error) {
+func (d *Dest) OpenPartial(p string, offset int64) (*Partial, error) {
 	if err := d.ensurePartialDir(); err != nil {
 		return nil, err
 	}
@@ -407,7 +407,7 @@ func (d *Dest) OpenPartial(p string, offset int64) (*os.File, error) {
 			return nil, fmt.Errorf("seeking partial file: %w", err)
 		}
 	}
-	return f, nil
+	return &Partial{f: f, path: p, d: d}, nil
 }
 
 // RemovePartial removes partial file p: a spare whose transfer failed,
@@ -420,19 +420,19 @@ func (d *Dest) RemovePartial(p string) { d.root.Remove(p) }
 // verified. Both are set on the open file where the OS can (the time
 // with futimens on Linux), not through p: a walk from the destination
 // each.
-func (d *Dest) Finish(f *os.File, p string, mode fs.FileMode, modTime time.Time) error {
+func (d *Dest) Finish(f *Partial, p string, mode fs.FileMode, modTime time.Time) error {
 	mask, err := d.createMask()
 	if err != nil {
 		f.Close()
 		return err
 	}
-	if err := f.Chmod(mode.Perm() &^ mask); err != nil && !attrNotKept(err) {
+	if err := f.chmod(mode.Perm() &^ mask); err != nil && !attrNotKept(err) {
 		f.Close()
 		return fmt.Errorf("setting mode: %w", err)
 	}
 	timed := modTime.IsZero()
 	if !timed {
-		switch err := setFileTime(f, modTime); {
+		switch err := f.setTime(modTime); {
 		case err == nil:
 			timed = true
 		case errors.Is(err, errors.ErrUnsupported):

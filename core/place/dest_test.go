@@ -28,7 +28,7 @@ func writePartial(t *testing.T, d *Dest, path, data string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.WriteString(data); err != nil {
+	if _, err := f.Write([]byte(data)); err != nil {
 		t.Fatal(err)
 	}
 	if err := d.Finish(f, p, 0o644, time.Time{}); err != nil {

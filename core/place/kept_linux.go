@@ -15,7 +15,7 @@ import (
 // openat in the kept partial folder. It returns nil and no error when a
 // file of that name is there already (a partial file to truncate) or p
 // is not in the partial folder: the caller takes the general way.
-func (d *Dest) createPartial(p string) (*os.File, error) {
+func (d *Dest) createPartial(p string) (*Partial, error) {
 	dir, name, ok := CutLast(p)
 	if !ok || dir != PartialDir {
 		return nil, nil
@@ -31,7 +31,7 @@ func (d *Dest) createPartial(p string) (*os.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening partial file: %w", DiskError(&fs.PathError{Op: "openat", Path: d.fullName(p), Err: err}))
 	}
-	return os.NewFile(uintptr(fd), d.fullName(p)), nil
+	return &Partial{raw: rawFile{fd}, path: p, d: d}, nil
 }
 
 // setFileTime gives the open file f the access and modification time t:

@@ -10,7 +10,7 @@ import (
 
 // createPartial has no one-call way here: the caller takes the general
 // way (Lstat, then OpenFile through the root).
-func (d *Dest) createPartial(p string) (*os.File, error) { return nil, nil }
+func (d *Dest) createPartial(p string) (*Partial, error) { return nil, nil }
 
 // setFileTime is not done on the open file here: Finish sets the time
 // through the root after closing it.

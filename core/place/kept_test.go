@@ -29,7 +29,7 @@ func TestKeptFolders(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := f.WriteString(data); err != nil {
+		if _, err := f.Write([]byte(data)); err != nil {
 			t.Fatal(err)
 		}
 		if err := d.Finish(f, p, 0o640, when); err != nil {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
@@ -104,7 +103,7 @@ type incoming struct {
 	e     event.Entry
 	h     *transfer.Hasher // over every byte of the file, kept ones included
 	left  int64            // bytes still due
-	f     *os.File
+	f     *place.Partial
 	part  string            // f's name: the partial file, for a file into Dir
 	spare bool              // part is not the entry's own name: nobody resumes it
 	dest  *place.Dest       // where a spare is removed
