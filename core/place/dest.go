@@ -30,6 +30,7 @@ type Dest struct {
 	maskOK    bool
 	listed    map[string]map[string]bool // folder -> its names on disk, see exact
 	asked     map[string]bool            // folders RegularSize looked in once: the next look lists them
+	hashIn    []byte                     // partialName's, kept: a name costs no allocation but its string
 
 	// Handles on folders, opened through root and kept, so that a file's
 	// creation and placement are one call relative to its folder instead
@@ -221,13 +222,24 @@ func (d *Dest) createMask() (fs.FileMode, error) {
 // device resumes it; the prefix hash check then proves the bytes are the
 // same.
 func (d *Dest) PartialName(path string, size int64, modTime time.Time) string {
+	name := d.partialName(path, size, modTime)
+	return string(name[:])
+}
+
+// partialNameLen is the length of every PartialName.
+const partialNameLen = len(PartialDir) + 1 + 32 + len(".part")
+
+// partialName is PartialName before it becomes a string, which a lookup
+// needs no copy of.
+func (d *Dest) partialName(path string, size int64, modTime time.Time) [partialNameLen]byte {
 	// One hash of the fields joined, not a hasher fed each: a receiver
 	// names a partial file per offered file, 100,000 for the largest
-	// offer, and a hasher each was kilobytes of garbage per name. BLAKE3's
+	// offer, and a hasher each was kilobytes of garbage per name. The
+	// fields are joined in the Dest's own buffer: one on the stack went
+	// to the heap (the hash takes it), an allocation a name. BLAKE3's
 	// 16-byte output is the first 16 bytes of its 32-byte one, so the
 	// names are those of earlier versions and their partial files resume.
-	var stack [160]byte // on the heap after all (the hash takes it), but one small object
-	b := append(stack[:0], d.peerFP...)
+	b := append(d.hashIn[:0], d.peerFP...)
 	b = append(b, 0)
 	b = append(b, path...)
 	b = append(b, 0)
@@ -236,12 +248,13 @@ func (d *Dest) PartialName(path string, size int64, modTime time.Time) string {
 	if !modTime.IsZero() {
 		b = strconv.AppendInt(b, modTime.UnixNano(), 10)
 	}
+	d.hashIn = b
 	sum := blake3.Sum256(b)
-	var name [len(PartialDir) + 1 + 32 + len(".part")]byte
+	var name [partialNameLen]byte
 	n := copy(name[:], PartialDir+"/")
 	n += hex.Encode(name[n:], sum[:16])
 	copy(name[n:], ".part")
-	return string(name[:])
+	return name
 }
 
 func (d *Dest) ensurePartialDir() error {
@@ -274,6 +287,18 @@ func (d *Dest) RegularSize(p string) int64 {
 		return -1
 	}
 	return fi.Size()
+}
+
+// PartialSize is RegularSize of the partial file PartialName names. The
+// receiver asks it of every offered file, and most have none: once the
+// partial folder is listed, such a name is looked up there without
+// becoming a string.
+func (d *Dest) PartialSize(path string, size int64, modTime time.Time) int64 {
+	name := d.partialName(path, size, modTime)
+	if names := d.listed[PartialDir]; names != nil && !names[string(name[len(PartialDir)+1:])] {
+		return -1
+	}
+	return d.RegularSize(string(name[:]))
 }
 
 // exact reports whether the folder holding p lists p's name byte for

@@ -24,7 +24,7 @@ func (d *Dest) createPartial(p string) (*Partial, error) {
 	if err != nil {
 		return nil, nil // the general way says what is wrong
 	}
-	fd, err := unix.Openat(int(pd.Fd()), name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+	fd, err := openat(int(pd.Fd()), name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
 	if errors.Is(err, unix.EEXIST) {
 		return nil, nil
 	}

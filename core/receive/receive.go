@@ -41,6 +41,7 @@ type rsession struct {
 
 	buf  []byte
 	hash transfer.Hasher // the current entry's, reused from entry to entry
+	in   incoming        // the current entry, reused likewise
 	dest *place.Dest     // nil with a Sink
 	// tops maps the offer's top-level folders whose names were taken to
 	// the names they go under (place.MapTops); nil with a Sink.
@@ -277,7 +278,7 @@ func (s *rsession) openFolder(offered []event.Entry) error {
 	for i := range s.entries {
 		e := &s.entries[i]
 		if e.Kind == event.KindFile {
-			if n := s.dest.RegularSize(s.partPath(i)); n > 0 {
+			if n := s.dest.PartialSize(e.Path, e.Size, e.ModTime); n > 0 {
 				if s.partials == nil {
 					s.partials = make(map[int]int64)
 				}

@@ -134,7 +134,9 @@ func (in *incoming) abandon() {
 func (s *rsession) startEntry(i int, off int64) (*incoming, event.Outcome, error) {
 	e := *s.entries[i].Entry
 	p := s.entries[i].plan
-	in := &incoming{i: i, e: e, h: &s.hash, left: e.Size - off}
+	// One incoming a session, reused: entries come one at a time.
+	s.in = incoming{i: i, e: e, h: &s.hash, left: e.Size - off}
+	in := &s.in
 	in.h.Reset()
 	outcome := event.Received
 	switch {
