@@ -42,7 +42,9 @@ type rsession struct {
 	buf  []byte
 	hash transfer.Hasher // the current entry's, reused from entry to entry
 	in   incoming        // the current entry, reused likewise
-	dest *place.Dest     // nil with a Sink
+	// armed is when arm last set the read deadline.
+	armed time.Time
+	dest  *place.Dest // nil with a Sink
 	// tops maps the offer's top-level folders whose names were taken to
 	// the names they go under (place.MapTops); nil with a Sink.
 	tops    map[string]string
