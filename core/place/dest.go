@@ -290,12 +290,25 @@ func (d *Dest) RegularSize(p string) int64 {
 }
 
 // PartialSize is RegularSize of the partial file PartialName names. The
-// receiver asks it of every offered file, and most have none: once the
-// partial folder is listed, such a name is looked up there without
-// becoming a string.
+// receiver asks it of every offered file, and most have none. The partial
+// folder is listed at the first question, not looked in first as other
+// folders are (mayHold): it is this package's own, and holds no more
+// than the partial files transfers left. When it holds none, no name is
+// made at all; else a name is looked up without becoming a string.
 func (d *Dest) PartialSize(path string, size int64, modTime time.Time) int64 {
+	names, ok := d.listed[PartialDir]
+	if !ok {
+		names = d.list(PartialDir)
+		if d.listed == nil {
+			d.listed = make(map[string]map[string]bool)
+		}
+		d.listed[PartialDir] = names
+	}
+	if names != nil && len(names) == 0 {
+		return -1
+	}
 	name := d.partialName(path, size, modTime)
-	if names := d.listed[PartialDir]; names != nil && !names[string(name[len(PartialDir)+1:])] {
+	if names != nil && !names[string(name[len(PartialDir)+1:])] {
 		return -1
 	}
 	return d.RegularSize(string(name[:]))
