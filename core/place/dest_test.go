@@ -128,3 +128,50 @@ func TestPartialName(t *testing.T) {
 		t.Errorf("partial file %q is not stable or not in %s", base, PartialDir)
 	}
 }
+
+// TestPartialSize: a later transfer finds an offered file's partial
+// file, by its size, and answers -1 for a file without one, whether the
+// partial folder is missing, empty or holds other files.
+func TestPartialSize(t *testing.T) {
+	d, dir := openTest(t, false)
+	when := time.Date(2024, 3, 1, 12, 0, 0, 500, time.UTC)
+	if n := d.PartialSize("a.txt", 5, when); n != -1 {
+		t.Fatalf("no partial folder: PartialSize = %d, want -1", n)
+	}
+	if _, err := d.createMask(); err != nil { // makes the partial folder
+		t.Fatal(err)
+	}
+	later := func() *Dest {
+		t.Helper()
+		d, err := OpenDest(dir, false, "peer")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { d.Close() })
+		return d
+	}
+	if n := later().PartialSize("a.txt", 5, when); n != -1 {
+		t.Fatalf("empty partial folder: PartialSize = %d, want -1", n)
+	}
+	p := d.PartialName("a.txt", 5, when)
+	f, err := d.OpenPartial(p, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write([]byte("abc")); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	d2 := later()
+	for _, c := range []struct {
+		path string
+		size int64
+		want int64
+	}{{"a.txt", 5, 3}, {"b.txt", 5, -1}, {"a.txt", 6, -1}, {"a.txt", 5, 3}} {
+		if n := d2.PartialSize(c.path, c.size, when); n != c.want {
+			t.Errorf("PartialSize(%q, %d) = %d, want %d", c.path, c.size, n, c.want)
+		}
+	}
+}
