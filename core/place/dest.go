@@ -26,11 +26,15 @@ type Dest struct {
 	overwrite bool
 	peerFP    string
 	partialOK bool
-	mask      fs.FileMode // permission bits a new file loses here; see createMask
-	maskOK    bool
-	listed    map[string]map[string]bool // folder -> its names on disk, see exact
-	asked     map[string]bool            // folders RegularSize looked in once: the next look lists them
-	hashIn    []byte                     // partialName's, kept: a name costs no allocation but its string
+	// partialPrivate: the partial folder is this process's user's and
+	// admits nobody else (no group or other bits), so what is in it is
+	// nobody else's to read whatever its own mode.
+	partialPrivate bool
+	mask           fs.FileMode // permission bits a new file loses here; see createMask
+	maskOK         bool
+	listed         map[string]map[string]bool // folder -> its names on disk, see exact
+	asked          map[string]bool            // folders RegularSize looked in once: the next look lists them
+	hashIn         []byte                     // partialName's, kept: a name costs no allocation but its string
 
 	// Handles on folders, opened through root and kept, so that a file's
 	// creation and placement are one call relative to its folder instead
@@ -272,6 +276,7 @@ func (d *Dest) ensurePartialDir() error {
 		return &inTheWay{fmt.Errorf("%s in the destination is not a folder: %w", PartialDir, ErrRefusedPath)}
 	}
 	d.partialOK = true
+	d.partialPrivate = ownFolder(fi) && fi.Mode().Perm()&0o077 == 0
 	return nil
 }
 
@@ -411,8 +416,9 @@ func (d *Dest) list(dir string) map[string]bool {
 func (d *Dest) Open(p string) (*os.File, error) { return d.root.Open(p) }
 
 // OpenPartial opens an entry's partial file (PartialName, or SpareName)
-// for writing at offset, creating it (0600) if it is not there.
-func (d *Dest) OpenPartial(p string, offset int64) (*Partial, error) {
+// for writing at offset, creating it (0600) if it is not there. mode is
+// the offered mode, which Finish will give it.
+func (d *Dest) OpenPartial(p string, offset int64, mode fs.FileMode) (*Partial, error) {
 	if err := d.ensurePartialDir(); err != nil {
 		return nil, err
 	}
@@ -420,7 +426,17 @@ func (d *Dest) OpenPartial(p string, offset int64) (*Partial, error) {
 		// Most partial files are new: created in one call in the kept
 		// partial folder, and a file that O_EXCL created is a regular
 		// one. One that is there already is truncated below, as before.
-		if f, err := d.createPartial(p); f != nil || err != nil {
+		// In a partial folder nobody else can enter, the 0600 that keeps
+		// unverified bytes from other people is the folder's to keep,
+		// so a file whose mode leaves it the owner's to read and write
+		// (for a resume) is created with that mode, masked by the
+		// system as Finish would mask it, and Finish does not set it
+		// again: a call less a file.
+		perm := fs.FileMode(0o600)
+		if d.partialPrivate && mode.Perm()&0o600 == 0o600 {
+			perm = mode.Perm()
+		}
+		if f, err := d.createPartial(p, perm); f != nil || err != nil {
 			return f, err
 		}
 	}
@@ -455,18 +471,23 @@ func (d *Dest) RemovePartial(p string) { d.root.Remove(p) }
 // Finish closes f, the verified partial file p, with the offered mode,
 // masked as any new file here is (createMask), and the offered time. The
 // partial was created 0600 so that nobody reads it before it is
-// verified. Both are set on the open file where the OS can (the time
-// with futimens on Linux), not through p: a walk from the destination
-// each.
+// verified, unless the partial folder keeps everyone out (OpenPartial):
+// then it has its mode already. Both are set on the open file where the
+// OS can (the time with futimens on Linux), not through p: a walk from
+// the destination each.
 func (d *Dest) Finish(f *Partial, p string, mode fs.FileMode, modTime time.Time) error {
 	mask, err := d.createMask()
 	if err != nil {
 		f.Close()
 		return err
 	}
-	if err := f.chmod(mode.Perm() &^ mask); err != nil && !attrNotKept(err) {
-		f.Close()
-		return fmt.Errorf("setting mode: %w", err)
+	// A file created with its mode has it, masked by the system as the
+	// mask says.
+	if f.perm == 0 || f.perm != mode.Perm() {
+		if err := f.chmod(mode.Perm() &^ mask); err != nil && !attrNotKept(err) {
+			f.Close()
+			return fmt.Errorf("setting mode: %w", err)
+		}
 	}
 	timed := modTime.IsZero()
 	if !timed {

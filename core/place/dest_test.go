@@ -2,6 +2,7 @@ package place
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -24,7 +25,7 @@ func openTest(t *testing.T, overwrite bool) (*Dest, string) {
 func writePartial(t *testing.T, d *Dest, path, data string) string {
 	t.Helper()
 	p := d.PartialName(path, int64(len(data)), time.Time{})
-	f, err := d.OpenPartial(p, 0)
+	f, err := d.OpenPartial(p, 0, 0o644)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,12 +96,12 @@ func TestPartialInTheWay(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(p)), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.OpenPartial(p, 0); !errors.Is(err, ErrRefusedPath) || !InTheWay(err) {
+	if _, err := d.OpenPartial(p, 0, 0o644); !errors.Is(err, ErrRefusedPath) || !InTheWay(err) {
 		t.Errorf("a folder at the partial file: %v, want ErrRefusedPath and InTheWay", err)
 	}
 	d2, dir2 := openTest(t, false)
 	os.WriteFile(filepath.Join(dir2, PartialDir), nil, 0o644)
-	if _, err := d2.OpenPartial(d2.SpareName(), 0); !errors.Is(err, ErrRefusedPath) || !InTheWay(err) {
+	if _, err := d2.OpenPartial(d2.SpareName(), 0, 0o644); !errors.Is(err, ErrRefusedPath) || !InTheWay(err) {
 		t.Errorf("a file at the partial folder: %v, want ErrRefusedPath and InTheWay", err)
 	}
 }
@@ -154,7 +155,7 @@ func TestPartialSize(t *testing.T) {
 		t.Fatalf("empty partial folder: PartialSize = %d, want -1", n)
 	}
 	p := d.PartialName("a.txt", 5, when)
-	f, err := d.OpenPartial(p, 0)
+	f, err := d.OpenPartial(p, 0, 0o644)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,5 +174,74 @@ func TestPartialSize(t *testing.T) {
 		if n := d2.PartialSize(c.path, c.size, when); n != c.want {
 			t.Errorf("PartialSize(%q, %d) = %d, want %d", c.path, c.size, n, c.want)
 		}
+	}
+}
+
+// TestPartialModeKeepsOthersOut: an unverified partial file is nobody
+// else's to read. In a partial folder of this user's that admits nobody
+// else it may have its own mode from the start (a mode that leaves the
+// owner reading and writing it); in one that admits others it is 0600,
+// and so it is in another user's folder (which root can write in), and a
+// mode without the owner's read and write is given only by Finish.
+// Either way the finished file has the offered mode less the mask.
+func TestPartialModeKeepsOthersOut(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no Unix modes")
+	}
+	for _, c := range []struct {
+		folder, mode, early fs.FileMode
+		nobodys             bool // the folder is another user's: only root can write in it
+	}{
+		{0o700, 0o644, 0o644, false},
+		{0o700, 0o444, 0o600, false},
+		{0o755, 0o644, 0o600, false},
+		{0o700, 0o644, 0o600, true},
+	} {
+		if c.nobodys && os.Geteuid() != 0 {
+			continue
+		}
+		d, dir := openTest(t, false)
+		mask, err := d.createMask() // makes the partial folder
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(filepath.Join(dir, PartialDir), c.folder); err != nil {
+			t.Fatal(err)
+		}
+		if c.nobodys {
+			if err := os.Chown(filepath.Join(dir, PartialDir), 65534, 65534); err != nil {
+				t.Fatal(err)
+			}
+		}
+		d.Close()
+		if d, err = OpenDest(dir, false, "peer"); err != nil {
+			t.Fatal(err)
+		}
+		p := d.PartialName("a.txt", 1, time.Time{})
+		f, err := d.OpenPartial(p, 0, c.mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(p)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := c.early &^ mask
+		if runtime.GOOS != "linux" {
+			want = 0o600 &^ mask // created the general way, always 0600
+		}
+		if got := fi.Mode().Perm(); got != want {
+			t.Errorf("folder %o, mode %o: partial file created %o, want %o", c.folder, c.mode, got, want)
+		}
+		if err := d.Finish(f, p, c.mode, time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+		if fi, err = os.Stat(filepath.Join(dir, filepath.FromSlash(p))); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := fi.Mode().Perm(), c.mode&^mask; got != want {
+			t.Errorf("folder %o, mode %o: finished %o, want %o", c.folder, c.mode, got, want)
+		}
+		d.Close()
 	}
 }

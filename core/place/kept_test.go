@@ -25,7 +25,7 @@ func TestKeptFolders(t *testing.T) {
 	place := func(path, data string) string {
 		t.Helper()
 		p := d.PartialName(path, int64(len(data)), when)
-		f, err := d.OpenPartial(p, 0)
+		f, err := d.OpenPartial(p, 0, 0o640)
 		if err != nil {
 			t.Fatal(err)
 		}

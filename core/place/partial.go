@@ -18,6 +18,9 @@ type Partial struct {
 	raw  rawFile
 	path string // under the destination
 	d    *Dest
+	// perm is the mode the file was created with, before the system's
+	// mask; 0 when it was opened, not created, or created the general way.
+	perm fs.FileMode
 }
 
 // Name is where the file is on this device's disk, as os.File names the

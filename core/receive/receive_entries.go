@@ -172,7 +172,7 @@ func (s *rsession) startEntry(i int, off int64) (*incoming, event.Outcome, error
 			in.part, in.spare, in.dest = s.dest.SpareName(), true, s.dest
 			s.claimPart(in.part)
 		}
-		if in.f, err = s.dest.OpenPartial(in.part, off); err != nil {
+		if in.f, err = s.dest.OpenPartial(in.part, off, e.Mode); err != nil {
 			return nil, 0, fmt.Errorf("receiving %q: %w", e.Path, err)
 		}
 		in.w = s.cfg.hooks.Writer(in.f)
@@ -314,7 +314,7 @@ func (s *rsession) saveText(i int, text []byte) (string, error) {
 		s.claimPart(part)
 	}
 	defer s.releasePart(part)
-	f, err := s.dest.OpenPartial(part, 0)
+	f, err := s.dest.OpenPartial(part, 0, e.Mode)
 	if err != nil {
 		return "", err
 	}
