@@ -39,7 +39,7 @@ func BenchmarkPlaceSmall(b *testing.B) {
 		}
 		final := fmt.Sprintf("%s/f%03d.bin", folder, i%100)
 		p := d.PartialName(final, benchFileSize, when)
-		f, err := d.OpenPartial(p, 0)
+		f, err := d.OpenPartial(p, 0, 0o644)
 		if err != nil {
 			b.Fatal(err)
 		}

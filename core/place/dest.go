@@ -26,10 +26,15 @@ type Dest struct {
 	overwrite bool
 	peerFP    string
 	partialOK bool
-	mask      fs.FileMode // permission bits a new file loses here; see createMask
-	maskOK    bool
-	listed    map[string]map[string]bool // folder -> its names on disk, see exact
-	asked     map[string]bool            // folders RegularSize looked in once: the next look lists them
+	// partialPrivate: the partial folder is this process's user's and
+	// admits nobody else (no group or other bits), so what is in it is
+	// nobody else's to read whatever its own mode.
+	partialPrivate bool
+	mask           fs.FileMode // permission bits a new file loses here; see createMask
+	maskOK         bool
+	listed         map[string]map[string]bool // folder -> its names on disk, see exact
+	asked          map[string]bool            // folders RegularSize looked in once: the next look lists them
+	hashIn         []byte                     // partialName's, kept: a name costs no allocation but its string
 
 	// Handles on folders, opened through root and kept, so that a file's
 	// creation and placement are one call relative to its folder instead
@@ -221,13 +226,24 @@ func (d *Dest) createMask() (fs.FileMode, error) {
 // device resumes it; the prefix hash check then proves the bytes are the
 // same.
 func (d *Dest) PartialName(path string, size int64, modTime time.Time) string {
+	name := d.partialName(path, size, modTime)
+	return string(name[:])
+}
+
+// partialNameLen is the length of every PartialName.
+const partialNameLen = len(PartialDir) + 1 + 32 + len(".part")
+
+// partialName is PartialName before it becomes a string, which a lookup
+// needs no copy of.
+func (d *Dest) partialName(path string, size int64, modTime time.Time) [partialNameLen]byte {
 	// One hash of the fields joined, not a hasher fed each: a receiver
 	// names a partial file per offered file, 100,000 for the largest
-	// offer, and a hasher each was kilobytes of garbage per name. BLAKE3's
+	// offer, and a hasher each was kilobytes of garbage per name. The
+	// fields are joined in the Dest's own buffer: one on the stack went
+	// to the heap (the hash takes it), an allocation a name. BLAKE3's
 	// 16-byte output is the first 16 bytes of its 32-byte one, so the
 	// names are those of earlier versions and their partial files resume.
-	var stack [160]byte // on the heap after all (the hash takes it), but one small object
-	b := append(stack[:0], d.peerFP...)
+	b := append(d.hashIn[:0], d.peerFP...)
 	b = append(b, 0)
 	b = append(b, path...)
 	b = append(b, 0)
@@ -236,12 +252,13 @@ func (d *Dest) PartialName(path string, size int64, modTime time.Time) string {
 	if !modTime.IsZero() {
 		b = strconv.AppendInt(b, modTime.UnixNano(), 10)
 	}
+	d.hashIn = b
 	sum := blake3.Sum256(b)
-	var name [len(PartialDir) + 1 + 32 + len(".part")]byte
+	var name [partialNameLen]byte
 	n := copy(name[:], PartialDir+"/")
 	n += hex.Encode(name[n:], sum[:16])
 	copy(name[n:], ".part")
-	return string(name[:])
+	return name
 }
 
 func (d *Dest) ensurePartialDir() error {
@@ -259,6 +276,7 @@ func (d *Dest) ensurePartialDir() error {
 		return &inTheWay{fmt.Errorf("%s in the destination is not a folder: %w", PartialDir, ErrRefusedPath)}
 	}
 	d.partialOK = true
+	d.partialPrivate = ownFolder(fi) && fi.Mode().Perm()&0o077 == 0
 	return nil
 }
 
@@ -274,6 +292,31 @@ func (d *Dest) RegularSize(p string) int64 {
 		return -1
 	}
 	return fi.Size()
+}
+
+// PartialSize is RegularSize of the partial file PartialName names. The
+// receiver asks it of every offered file, and most have none. The partial
+// folder is listed at the first question, not looked in first as other
+// folders are (mayHold): it is this package's own, and holds no more
+// than the partial files transfers left. When it holds none, no name is
+// made at all; else a name is looked up without becoming a string.
+func (d *Dest) PartialSize(path string, size int64, modTime time.Time) int64 {
+	names, ok := d.listed[PartialDir]
+	if !ok {
+		names = d.list(PartialDir)
+		if d.listed == nil {
+			d.listed = make(map[string]map[string]bool)
+		}
+		d.listed[PartialDir] = names
+	}
+	if names != nil && len(names) == 0 {
+		return -1
+	}
+	name := d.partialName(path, size, modTime)
+	if names != nil && !names[string(name[len(PartialDir)+1:])] {
+		return -1
+	}
+	return d.RegularSize(string(name[:]))
 }
 
 // exact reports whether the folder holding p lists p's name byte for
@@ -373,8 +416,9 @@ func (d *Dest) list(dir string) map[string]bool {
 func (d *Dest) Open(p string) (*os.File, error) { return d.root.Open(p) }
 
 // OpenPartial opens an entry's partial file (PartialName, or SpareName)
-// for writing at offset, creating it (0600) if it is not there.
-func (d *Dest) OpenPartial(p string, offset int64) (*os.File, error) {
+// for writing at offset, creating it (0600) if it is not there. mode is
+// the offered mode, which Finish will give it.
+func (d *Dest) OpenPartial(p string, offset int64, mode fs.FileMode) (*Partial, error) {
 	if err := d.ensurePartialDir(); err != nil {
 		return nil, err
 	}
@@ -382,7 +426,17 @@ func (d *Dest) OpenPartial(p string, offset int64) (*os.File, error) {
 		// Most partial files are new: created in one call in the kept
 		// partial folder, and a file that O_EXCL created is a regular
 		// one. One that is there already is truncated below, as before.
-		if f, err := d.createPartial(p); f != nil || err != nil {
+		// In a partial folder nobody else can enter, the 0600 that keeps
+		// unverified bytes from other people is the folder's to keep,
+		// so a file whose mode leaves it the owner's to read and write
+		// (for a resume) is created with that mode, masked by the
+		// system as Finish would mask it, and Finish does not set it
+		// again: a call less a file.
+		perm := fs.FileMode(0o600)
+		if d.partialPrivate && mode.Perm()&0o600 == 0o600 {
+			perm = mode.Perm()
+		}
+		if f, err := d.createPartial(p, perm); f != nil || err != nil {
 			return f, err
 		}
 	}
@@ -407,7 +461,7 @@ func (d *Dest) OpenPartial(p string, offset int64) (*os.File, error) {
 			return nil, fmt.Errorf("seeking partial file: %w", err)
 		}
 	}
-	return f, nil
+	return &Partial{f: f, path: p, d: d}, nil
 }
 
 // RemovePartial removes partial file p: a spare whose transfer failed,
@@ -417,22 +471,27 @@ func (d *Dest) RemovePartial(p string) { d.root.Remove(p) }
 // Finish closes f, the verified partial file p, with the offered mode,
 // masked as any new file here is (createMask), and the offered time. The
 // partial was created 0600 so that nobody reads it before it is
-// verified. Both are set on the open file where the OS can (the time
-// with futimens on Linux), not through p: a walk from the destination
-// each.
-func (d *Dest) Finish(f *os.File, p string, mode fs.FileMode, modTime time.Time) error {
+// verified, unless the partial folder keeps everyone out (OpenPartial):
+// then it has its mode already. Both are set on the open file where the
+// OS can (the time with futimens on Linux), not through p: a walk from
+// the destination each.
+func (d *Dest) Finish(f *Partial, p string, mode fs.FileMode, modTime time.Time) error {
 	mask, err := d.createMask()
 	if err != nil {
 		f.Close()
 		return err
 	}
-	if err := f.Chmod(mode.Perm() &^ mask); err != nil && !attrNotKept(err) {
-		f.Close()
-		return fmt.Errorf("setting mode: %w", err)
+	// A file created with its mode has it, masked by the system as the
+	// mask says.
+	if f.perm == 0 || f.perm != mode.Perm() {
+		if err := f.chmod(mode.Perm() &^ mask); err != nil && !attrNotKept(err) {
+			f.Close()
+			return fmt.Errorf("setting mode: %w", err)
+		}
 	}
 	timed := modTime.IsZero()
 	if !timed {
-		switch err := setFileTime(f, modTime); {
+		switch err := f.setTime(modTime); {
 		case err == nil:
 			timed = true
 		case errors.Is(err, errors.ErrUnsupported):

@@ -2,6 +2,7 @@ package place
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -24,11 +25,11 @@ func openTest(t *testing.T, overwrite bool) (*Dest, string) {
 func writePartial(t *testing.T, d *Dest, path, data string) string {
 	t.Helper()
 	p := d.PartialName(path, int64(len(data)), time.Time{})
-	f, err := d.OpenPartial(p, 0)
+	f, err := d.OpenPartial(p, 0, 0o644)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.WriteString(data); err != nil {
+	if _, err := f.Write([]byte(data)); err != nil {
 		t.Fatal(err)
 	}
 	if err := d.Finish(f, p, 0o644, time.Time{}); err != nil {
@@ -95,12 +96,12 @@ func TestPartialInTheWay(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(p)), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.OpenPartial(p, 0); !errors.Is(err, ErrRefusedPath) || !InTheWay(err) {
+	if _, err := d.OpenPartial(p, 0, 0o644); !errors.Is(err, ErrRefusedPath) || !InTheWay(err) {
 		t.Errorf("a folder at the partial file: %v, want ErrRefusedPath and InTheWay", err)
 	}
 	d2, dir2 := openTest(t, false)
 	os.WriteFile(filepath.Join(dir2, PartialDir), nil, 0o644)
-	if _, err := d2.OpenPartial(d2.SpareName(), 0); !errors.Is(err, ErrRefusedPath) || !InTheWay(err) {
+	if _, err := d2.OpenPartial(d2.SpareName(), 0, 0o644); !errors.Is(err, ErrRefusedPath) || !InTheWay(err) {
 		t.Errorf("a file at the partial folder: %v, want ErrRefusedPath and InTheWay", err)
 	}
 }
@@ -126,5 +127,121 @@ func TestPartialName(t *testing.T) {
 	}
 	if d.PartialName("a", 1, at) != base || filepath.Dir(base) != PartialDir {
 		t.Errorf("partial file %q is not stable or not in %s", base, PartialDir)
+	}
+}
+
+// TestPartialSize: a later transfer finds an offered file's partial
+// file, by its size, and answers -1 for a file without one, whether the
+// partial folder is missing, empty or holds other files.
+func TestPartialSize(t *testing.T) {
+	d, dir := openTest(t, false)
+	when := time.Date(2024, 3, 1, 12, 0, 0, 500, time.UTC)
+	if n := d.PartialSize("a.txt", 5, when); n != -1 {
+		t.Fatalf("no partial folder: PartialSize = %d, want -1", n)
+	}
+	if _, err := d.createMask(); err != nil { // makes the partial folder
+		t.Fatal(err)
+	}
+	later := func() *Dest {
+		t.Helper()
+		d, err := OpenDest(dir, false, "peer")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { d.Close() })
+		return d
+	}
+	if n := later().PartialSize("a.txt", 5, when); n != -1 {
+		t.Fatalf("empty partial folder: PartialSize = %d, want -1", n)
+	}
+	p := d.PartialName("a.txt", 5, when)
+	f, err := d.OpenPartial(p, 0, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write([]byte("abc")); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	d2 := later()
+	for _, c := range []struct {
+		path string
+		size int64
+		want int64
+	}{{"a.txt", 5, 3}, {"b.txt", 5, -1}, {"a.txt", 6, -1}, {"a.txt", 5, 3}} {
+		if n := d2.PartialSize(c.path, c.size, when); n != c.want {
+			t.Errorf("PartialSize(%q, %d) = %d, want %d", c.path, c.size, n, c.want)
+		}
+	}
+}
+
+// TestPartialModeKeepsOthersOut: an unverified partial file is nobody
+// else's to read. In a partial folder of this user's that admits nobody
+// else it may have its own mode from the start (a mode that leaves the
+// owner reading and writing it); in one that admits others it is 0600,
+// and so it is in another user's folder (which root can write in), and a
+// mode without the owner's read and write is given only by Finish.
+// Either way the finished file has the offered mode less the mask.
+func TestPartialModeKeepsOthersOut(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no Unix modes")
+	}
+	for _, c := range []struct {
+		folder, mode, early fs.FileMode
+		nobodys             bool // the folder is another user's: only root can write in it
+	}{
+		{0o700, 0o644, 0o644, false},
+		{0o700, 0o444, 0o600, false},
+		{0o755, 0o644, 0o600, false},
+		{0o700, 0o644, 0o600, true},
+	} {
+		if c.nobodys && os.Geteuid() != 0 {
+			continue
+		}
+		d, dir := openTest(t, false)
+		mask, err := d.createMask() // makes the partial folder
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(filepath.Join(dir, PartialDir), c.folder); err != nil {
+			t.Fatal(err)
+		}
+		if c.nobodys {
+			if err := os.Chown(filepath.Join(dir, PartialDir), 65534, 65534); err != nil {
+				t.Fatal(err)
+			}
+		}
+		d.Close()
+		if d, err = OpenDest(dir, false, "peer"); err != nil {
+			t.Fatal(err)
+		}
+		p := d.PartialName("a.txt", 1, time.Time{})
+		f, err := d.OpenPartial(p, 0, c.mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(p)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := c.early &^ mask
+		if runtime.GOOS != "linux" {
+			want = 0o600 &^ mask // created the general way, always 0600
+		}
+		if got := fi.Mode().Perm(); got != want {
+			t.Errorf("folder %o, mode %o: partial file created %o, want %o", c.folder, c.mode, got, want)
+		}
+		if err := d.Finish(f, p, c.mode, time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+		if fi, err = os.Stat(filepath.Join(dir, filepath.FromSlash(p))); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := fi.Mode().Perm(), c.mode&^mask; got != want {
+			t.Errorf("folder %o, mode %o: finished %o, want %o", c.folder, c.mode, got, want)
+		}
+		d.Close()
 	}
 }

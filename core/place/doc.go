@@ -46,7 +46,10 @@
 //     (MapTops), or, when something else holds the name or a subfolder's
 //     name, goes to "name (1)" as a whole.
 //   - Files are written under PartialDir (".ferry-partial") until their
-//     hash checks out, created 0600. A partial file's name (PartialName)
+//     hash checks out, where nobody but the receiver's user reads them:
+//     created 0600, or with their own mode when the partial folder
+//     admits nobody else (it is made 0700) and that mode lets the owner
+//     read and write. A partial file's name (PartialName)
 //     depends on the sender's key, the path, the size and the time, so
 //     only the same file from the same device resumes it; a spare
 //     (SpareName) is for a file whose own partial file another session

@@ -25,11 +25,11 @@ func TestKeptFolders(t *testing.T) {
 	place := func(path, data string) string {
 		t.Helper()
 		p := d.PartialName(path, int64(len(data)), when)
-		f, err := d.OpenPartial(p, 0)
+		f, err := d.OpenPartial(p, 0, 0o640)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := f.WriteString(data); err != nil {
+		if _, err := f.Write([]byte(data)); err != nil {
 			t.Fatal(err)
 		}
 		if err := d.Finish(f, p, 0o640, when); err != nil {

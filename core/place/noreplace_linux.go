@@ -12,7 +12,7 @@ import (
 // (fusefat and exfat-fuse do: the kernel still answers EEXIST for a
 // taken name first).
 func renameExcl(fromDir int, from string, toDir int, to string) error {
-	err := unix.Renameat2(fromDir, from, toDir, to, unix.RENAME_NOREPLACE)
+	err := renameat2(fromDir, from, toDir, to, unix.RENAME_NOREPLACE)
 	if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS) {
 		return fmt.Errorf("renaming without replacing: %w", errors.ErrUnsupported)
 	}

@@ -140,7 +140,40 @@ func badRune(r rune) string {
 // instead of a file there whatever the extension.
 func reservedName(c string) bool {
 	base, _, _ := strings.Cut(c, ".")
-	base = strings.ToUpper(strings.TrimRight(base, " "))
+	base = strings.TrimRight(base, " ")
+	if ascii(base) {
+		// Every offered path's every component comes here: an ASCII
+		// name longer than the longest device name is none, and a
+		// shorter one is upper-cased on the stack, where ToUpper would
+		// allocate.
+		if len(base) > len("CONOUT$") {
+			return false
+		}
+		var up [len("CONOUT$")]byte
+		for i := 0; i < len(base); i++ {
+			up[i] = base[i]
+			if 'a' <= up[i] && up[i] <= 'z' {
+				up[i] -= 'a' - 'A'
+			}
+		}
+		return deviceName(string(up[:len(base)]))
+	}
+	return deviceName(strings.ToUpper(base))
+}
+
+// ascii reports whether s is all ASCII.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// deviceName reports whether an upper-cased name without extension is
+// a Windows device's.
+func deviceName(base string) bool {
 	switch base {
 	case "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$":
 		return true

@@ -21,7 +21,7 @@ type failAfter struct {
 
 func (f *failAfter) Write(b []byte) (int, error) {
 	if f.n == 0 {
-		return failingWriter{f.w.(*os.File).Name()}.Write(b)
+		return failingWriter{f.w.(*place.Partial).Name()}.Write(b)
 	}
 	f.n--
 	return f.w.Write(b)

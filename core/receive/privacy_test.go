@@ -131,7 +131,7 @@ func TestNoSpaceAbortHidesDestination(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "a.bin")
 	writeFile(t, src, pattern(3*transfer.MaxChunk, 5))
 	p := newPair(t, t.Context(), ReceiverConfig{Dir: dir, Policy: AcceptAll, hooks: &testhooks.Hooks{
-		DiskWrite: func(w io.Writer) io.Writer { return failingWriter{w.(*os.File).Name()} },
+		DiskWrite: func(w io.Writer) io.Writer { return failingWriter{w.(*place.Partial).Name()} },
 	}})
 	_, serr, _, rerr := p.run(t.Context(), event.Item{Path: src})
 	if !errors.Is(serr, transfer.ErrNoSpace) || !errors.Is(rerr, transfer.ErrNoSpace) {

@@ -41,7 +41,10 @@ type rsession struct {
 
 	buf  []byte
 	hash transfer.Hasher // the current entry's, reused from entry to entry
-	dest *place.Dest     // nil with a Sink
+	in   incoming        // the current entry, reused likewise
+	// armed is when arm last set the read deadline.
+	armed time.Time
+	dest  *place.Dest // nil with a Sink
 	// tops maps the offer's top-level folders whose names were taken to
 	// the names they go under (place.MapTops); nil with a Sink.
 	tops    map[string]string
@@ -277,7 +280,7 @@ func (s *rsession) openFolder(offered []event.Entry) error {
 	for i := range s.entries {
 		e := &s.entries[i]
 		if e.Kind == event.KindFile {
-			if n := s.dest.RegularSize(s.partPath(i)); n > 0 {
+			if n := s.dest.PartialSize(e.Path, e.Size, e.ModTime); n > 0 {
 				if s.partials == nil {
 					s.partials = make(map[int]int64)
 				}

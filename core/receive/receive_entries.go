@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
@@ -104,7 +103,7 @@ type incoming struct {
 	e     event.Entry
 	h     *transfer.Hasher // over every byte of the file, kept ones included
 	left  int64            // bytes still due
-	f     *os.File
+	f     *place.Partial
 	part  string            // f's name: the partial file, for a file into Dir
 	spare bool              // part is not the entry's own name: nobody resumes it
 	dest  *place.Dest       // where a spare is removed
@@ -135,7 +134,9 @@ func (in *incoming) abandon() {
 func (s *rsession) startEntry(i int, off int64) (*incoming, event.Outcome, error) {
 	e := *s.entries[i].Entry
 	p := s.entries[i].plan
-	in := &incoming{i: i, e: e, h: &s.hash, left: e.Size - off}
+	// One incoming a session, reused: entries come one at a time.
+	s.in = incoming{i: i, e: e, h: &s.hash, left: e.Size - off}
+	in := &s.in
 	in.h.Reset()
 	outcome := event.Received
 	switch {
@@ -171,7 +172,7 @@ func (s *rsession) startEntry(i int, off int64) (*incoming, event.Outcome, error
 			in.part, in.spare, in.dest = s.dest.SpareName(), true, s.dest
 			s.claimPart(in.part)
 		}
-		if in.f, err = s.dest.OpenPartial(in.part, off); err != nil {
+		if in.f, err = s.dest.OpenPartial(in.part, off, e.Mode); err != nil {
 			return nil, 0, fmt.Errorf("receiving %q: %w", e.Path, err)
 		}
 		in.w = s.cfg.hooks.Writer(in.f)
@@ -313,7 +314,7 @@ func (s *rsession) saveText(i int, text []byte) (string, error) {
 		s.claimPart(part)
 	}
 	defer s.releasePart(part)
-	f, err := s.dest.OpenPartial(part, 0)
+	f, err := s.dest.OpenPartial(part, 0, e.Mode)
 	if err != nil {
 		return "", err
 	}

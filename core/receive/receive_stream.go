@@ -175,9 +175,22 @@ func (s *rsession) queueConfirm(body []byte) {
 	}
 }
 
-// arm sets the read deadline for the next message.
+// armSlack is the fraction of the timeout by which arm may leave the
+// read deadline as it was: setting it is a lock and a timer moved in the
+// runtime's poller, and a folder of small files reads three messages a
+// file. A peer is then allowed a silence of at least 63/64 of the timeout
+// (its keepalives come every quarter), never more than the whole.
+const armSlack = 64
+
+// arm sets the read deadline for the next message, unless the one set
+// is less than Timeout/armSlack old. Nothing else moves it earlier while
+// messages are read but the cancellation's AfterFunc, which ctx.Err()
+// catches below.
 func (s *rsession) arm(ctx context.Context) error {
-	s.Conn.NetConn().SetReadDeadline(time.Now().Add(s.Timeout))
+	if now := time.Now(); now.Sub(s.armed) >= s.Timeout/armSlack || now.Before(s.armed) {
+		s.Conn.NetConn().SetReadDeadline(now.Add(s.Timeout))
+		s.armed = now
+	}
 	if ctx.Err() != nil { // cancelled before the deadline was set: the AfterFunc's deadline is lost
 		return transfer.CancelError(ctx)
 	}
