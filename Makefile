@@ -37,29 +37,42 @@ wasm:
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" gui/page/wasm_exec.js
 	$(MAKE) page-prims
 
-# The page's ChaCha20-Poly1305 and BLAKE3 (libsodium's WebAssembly build,
-# and blake3-wasm's: BLAKE3's C code with WebAssembly SIMD), pinned with
-# their integrity hashes in gui/page/jslib/package-lock.json: npm ci
-# checks them and runs no package script. Build outputs like ferry.wasm:
-# sodium.js (libsodium's ES-module build, its wasm without the asm.js
-# fallback that libsodium.js carries, made a script the worker's Blob
-# can hold; under its ISC licence, which must travel with it) and
-# blake3.js (blake3.wasm in base64, which prims.js instantiates; the
-# package ships no licence file, so the MIT text its package.json names
-# is kept in jslib/blake3-wasm.LICENSE and written into the file)
-# sit next to it, node_modules stays in jslib, none of it is committed.
-# Without npm the page runs on Go's own primitives, only slower.
+# The page's ChaCha20-Poly1305 and BLAKE3. The cipher is libsodium's
+# own SIMD code built for WebAssembly SIMD by gui/page/simd/build.sh
+# (aead.js: the module in base64, its licences and a known answer from
+# x/crypto, which prims.js checks at load): from Debian's source package,
+# fetched by hash, with clang-16 and emscripten (tests/install-deps.sh),
+# and used only once it passes x/crypto's vectors; when it passes none,
+# the build stops. Where it cannot be built (no toolchain, no fetch) it
+# says so in one line, and the page ships npm libsodium's WebAssembly
+# build instead (sodium.js: its ES-module build, its wasm without the
+# asm.js fallback that libsodium.js carries, made a script the worker's
+# Blob can hold; under its ISC licence, which must travel with it); a
+# page ships one cipher library, not both, and a browser without
+# WebAssembly SIMD given aead.js uses Go's. BLAKE3 is blake3-wasm's
+# (BLAKE3's C code with WebAssembly SIMD; blake3.js: blake3.wasm in
+# base64, which prims.js instantiates; the package ships no licence
+# file, so the MIT text its package.json names is kept in
+# jslib/blake3-wasm.LICENSE and written into the file). The npm
+# packages are pinned with their integrity hashes in
+# gui/page/jslib/package-lock.json: npm ci checks them and runs no
+# package script. Build outputs like ferry.wasm: node_modules stays in
+# jslib, the libsodium source in gui/page/simd/cache, none of it is
+# committed. Without npm the page runs on Go's BLAKE3 (and Go's cipher
+# too when aead.js could not be built), only slower.
 .PHONY: page-prims
 page-prims:
-	@if command -v npm >/dev/null; then \
+	@simd=1; gui/page/simd/build.sh gui/page/aead.js || { rc=$$?; [ $$rc -eq 3 ] || exit $$rc; simd=; rm -f gui/page/aead.js; }; \
+	if command -v npm >/dev/null; then \
 		echo "npm ci --ignore-scripts (gui/page/jslib)"; \
 		(cd gui/page/jslib && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) && \
+		if [ -n "$$simd" ]; then rm -f gui/page/sodium.js; else \
 		{ printf '/* libsodium.mjs, from npm libsodium (gui/page/jslib), made a classic script:\n'; \
 		  printf '   where it reads its module URL it reads the location, and what it exports is globalThis.ferrySodium\n'; \
 		  cat gui/page/jslib/node_modules/libsodium/LICENSE; printf '*/\nglobalThis.ferrySodium = (() => {\n"use strict"; // as in a module\n'; \
 		  sed -e 's/import\.meta\.url/globalThis.location?.href/' -e 's/export default A;$$/return A;/' \
 		    gui/page/jslib/node_modules/libsodium/dist/modules-esm/libsodium.mjs; printf '\n})();\n'; } > gui/page/sodium.js && \
-		grep -q 'return A;$$' gui/page/sodium.js && ! grep -q 'import\.meta\|export default' gui/page/sodium.js && \
+		grep -q 'return A;$$' gui/page/sodium.js && ! grep -q 'import\.meta\|export default' gui/page/sodium.js; fi && \
 		{ printf '/* blake3.wasm, from npm blake3-wasm 3.0.0 (gui/page/jslib): MIT licence, Copyright (c) Connor Peet;\n'; \
 		  printf '   BLAKE3 C code by the BLAKE3 team, CC0 1.0 or Apache 2.0. prims.js instantiates it.\n'; \
 		  cat gui/page/jslib/blake3-wasm.LICENSE; printf '*/\n'; \
@@ -68,7 +81,7 @@ page-prims:
 		    gui/page/jslib/node_modules/blake3-wasm/dist/wasm/blake3.wasm; \
 		  printf '";\n'; } > gui/page/blake3.js; \
 	else \
-		echo "no npm: the page will use Go's ChaCha20-Poly1305 and BLAKE3"; \
+		echo "no npm: the page will use Go's BLAKE3$${simd:+ and its SIMD cipher}$${simd:-, and Go's ChaCha20-Poly1305}"; \
 		rm -f gui/page/sodium.js gui/page/blake3.js; \
 	fi
 

@@ -49,6 +49,12 @@ pkgs=(
 	# to WebAssembly (make unit) and core/web's Node test (Node 20.10 or
 	# later; an older one makes that test skip and say why)
 	nodejs
+	# the page's ChaCha20-Poly1305 (gui/page/simd/build.sh): libsodium's
+	# source package unpacked by dpkg-source, compiled by clang 16 to
+	# WebAssembly SIMD with emscripten's headers and linked by emcc (its
+	# own clang 14 miscompiles it); without them the page ships npm
+	# libsodium's, and as root the page's tests fail
+	emscripten clang-16 dpkg-dev curl
 	# the real X11 clipboard in the clipboard tests (ferry send --clipboard)
 	xclip
 	# typing the Send clipboard shortcut into the real app under Xvfb

@@ -12,20 +12,24 @@ import (
 )
 
 // On js/wasm (the browser page), the record stream's ChaCha20-Poly1305
-// runs in libsodium's WebAssembly build when the page's worker has it
-// ready (gui/page/worker.js sets self.ferryPrims from prims.js): it seals
-// and opens about 1.8 times as fast as x/crypto compiled to WebAssembly,
+// runs in libsodium's when the page's worker has it ready
+// (gui/page/worker.js sets self.ferryPrims from prims.js): libsodium's
+// own SIMD code built for WebAssembly SIMD (gui/page/simd), which seals
+// and opens about 3.4 times as fast as x/crypto compiled to WebAssembly,
 // which has neither SIMD nor assembly there, this crossing included
+// (benches/results/2026-12-05-sodium-simd.md), or, in a build without
+// it, npm libsodium's WebAssembly build, about 1.8 times
 // (benches/results/2026-12-05-page-prims.md). A stream that starts
 // before it is ready keeps x/crypto's to its end. The handshake stays flynn/noise's;
 // only the records' AEAD moves, and it is the same function of key, nonce
 // and bytes, so either end may use either implementation (the page
 // tests, against a native x/crypto peer, and cipher_js_test.go check it).
-// Without ferryPrims (a build without npm, Node running the wasm tests)
-// it is x/crypto's, as everywhere else.
+// Without ferryPrims, or with primitives that have no cipher (prims.js
+// leaves seal undefined then: a browser without WebAssembly SIMD given
+// the SIMD build), it is x/crypto's, as everywhere else.
 
 // pageAEAD is ChaCha20-Poly1305 in the worker's libsodium. A record
-// crosses once each way: into a region of libsodium's own memory, sealed
+// crosses once each way: into a region of the cipher's own memory, sealed
 // or opened there in place, and back. aeadMu guards that region, which
 // every pageAEAD shares: the three calls of one record must not
 // interleave with another goroutine's, and Go on js/wasm may switch
@@ -53,7 +57,7 @@ func newChaChaPoly(k []byte) (cipher.AEAD, error) {
 		return nil, err
 	}
 	p := js.Global().Get("ferryPrims")
-	if p.Type() != js.TypeObject {
+	if p.Type() != js.TypeObject || p.Get("seal").Type() != js.TypeFunction {
 		return fb, nil
 	}
 	a := &pageAEAD{prims: p, fb: fb}
@@ -69,7 +73,7 @@ func (a *pageAEAD) views() {
 	a.head, a.data = a.prims.Get("aeadHead"), a.prims.Get("aeadData")
 }
 
-// load copies the key, nonce and b into libsodium's memory. A view of
+// load copies the key, nonce and b into the cipher's memory. A view of
 // memory that has since grown reads as empty: then it asks for new views
 // (another pageAEAD may have done so already) and tries once more. It
 // reports false if b could not be put there whole.

@@ -5,6 +5,7 @@ package secure
 import (
 	"bytes"
 	"crypto/rand"
+	"syscall/js"
 	"testing"
 
 	"golang.org/x/crypto/chacha20poly1305"
@@ -12,12 +13,13 @@ import (
 	"github.com/ferry-project/ferry/core/internal/pageprims"
 )
 
-// TestPageAEADMatchesXCrypto: the page's ChaCha20-Poly1305 (libsodium,
+// TestPageAEADMatchesXCrypto: the page's ChaCha20-Poly1305 (libsodium's
+// built for WebAssembly SIMD, or npm libsodium's in a build without it,
 // through gui/page/prims.js) seals what x/crypto seals and opens what it
 // opens, both ways, at every size a record can have up to the largest,
 // in place and not; a changed byte anywhere fails to open.
 func TestPageAEADMatchesXCrypto(t *testing.T) {
-	pageprims.Use(t)
+	t.Logf("the page's cipher: %s", pageprims.Use(t))
 	var key [32]byte
 	rand.Read(key[:])
 	a, err := newChaChaPoly(key[:])
@@ -31,7 +33,7 @@ func TestPageAEADMatchesXCrypto(t *testing.T) {
 	nonce := make([]byte, 12)
 	msg := make([]byte, MaxPlaintext)
 	rand.Read(msg)
-	for _, n := range []int{0, 1, 15, 16, 17, 63, 64, 65, 1000, 4096, 65000, MaxPlaintext - 1, MaxPlaintext} {
+	for _, n := range []int{0, 1, 15, 16, 17, 63, 64, 65, 255, 256, 257, 1000, 4096, 65000, MaxPlaintext - 1, MaxPlaintext} {
 		rand.Read(nonce)
 		want := x.Seal(nil, nonce, msg[:n], nil)
 		got := a.Seal(nil, nonce, msg[:n], nil)
@@ -124,5 +126,23 @@ func BenchmarkPageSeal(b *testing.B) {
 				c.a.Seal(buf[:0], nonce, buf[:MaxPlaintext], nil)
 			}
 		})
+	}
+}
+
+// TestPageAEADWithoutPageCipher: primitives without a cipher (prims.js
+// in a browser without WebAssembly SIMD, given the SIMD build, still
+// hashes) leave the records to x/crypto.
+func TestPageAEADWithoutPageCipher(t *testing.T) {
+	p := js.Global().Get("Object").New()
+	p.Set("cipher", "")
+	js.Global().Set("ferryPrims", p)
+	t.Cleanup(func() { js.Global().Delete("ferryPrims") })
+	var key [32]byte
+	a, err := newChaChaPoly(key[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := a.(*pageAEAD); ok {
+		t.Fatal("newChaChaPoly used primitives that have no cipher")
 	}
 }

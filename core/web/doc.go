@@ -69,7 +69,7 @@
 // index.html (with the token, this device's name, the page's mode and
 // the Subresource Integrity hashes of page.js, page.css, save.js,
 // core.js, worker.js, prims.js, wasm_exec.js, ferry.wasm, and, when the
-// build fetched them, sodium.js and blake3.js filled in), and those
+// build made them, aead.js or sodium.js and blake3.js filled in), and those
 // files and sw.js, each gzipped when the request accepts it (ferry.wasm
 // as the build gzipped it, ferry.wasm.gz beside it, when that unzips to
 // ferry.wasm exactly; otherwise at gzip's best level, once, when the

@@ -73,6 +73,7 @@ var types = map[string]string{
 	"sw.js":        "text/javascript; charset=utf-8",
 	"core.js":      "text/javascript; charset=utf-8",
 	"worker.js":    "text/javascript; charset=utf-8",
+	"aead.js":      "text/javascript; charset=utf-8",
 	"sodium.js":    "text/javascript; charset=utf-8",
 	"blake3.js":    "text/javascript; charset=utf-8",
 	"prims.js":     "text/javascript; charset=utf-8",
@@ -81,7 +82,7 @@ var types = map[string]string{
 // optional are the names a page may lack: the wasm's build outputs, and
 // files a test's own page leaves out.
 var optional = map[string]bool{"ferry.wasm": true, "wasm_exec.js": true, "save.js": true, "sw.js": true,
-	"core.js": true, "worker.js": true, "sodium.js": true, "blake3.js": true, "prims.js": true}
+	"core.js": true, "worker.js": true, "aead.js": true, "sodium.js": true, "blake3.js": true, "prims.js": true}
 
 // NewServer reads the page's files and fills in the index's
 // placeholders: the token, the device name, the mode, and the
@@ -132,6 +133,7 @@ func NewServer(cfg Config) (*Server, error) {
 			"{{SRI_EXEC}}":   sri(s.assets["wasm_exec.js"].body),
 			"{{SRI_CORE}}":   sriOf(s.assets["core.js"]),
 			"{{SRI_WORKER}}": sriOf(s.assets["worker.js"]),
+			"{{SRI_AEAD}}":   sriOf(s.assets["aead.js"]),
 			"{{SRI_SODIUM}}": sriOf(s.assets["sodium.js"]),
 			"{{SRI_BLAKE3}}": sriOf(s.assets["blake3.js"]),
 			"{{SRI_PRIMS}}":  sriOf(s.assets["prims.js"]),

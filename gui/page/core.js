@@ -3,8 +3,8 @@
 // (worker.js), so that every byte a transfer moves, and Go's runtime,
 // stay off the thread that draws the page.
 //
-// The worker is made from a Blob of wasm_exec.js, sodium.js, blake3.js,
-// prims.js and worker.js, each fetched with the integrity hash in the
+// The worker is made from a Blob of wasm_exec.js, aead.js, sodium.js,
+// blake3.js, prims.js and worker.js, each fetched with the integrity hash in the
 // page's <meta> tags, and it fetches ferry.wasm with its own: the page's
 // hash (index.html, which carries them all) covers everything that runs,
 // as before. Picked File objects are posted to the worker (they are
@@ -29,8 +29,9 @@ const ops = new Map(); // id -> {resolve, reject, onEvent, sink}
 const ferry = {
   ready: false,
   fingerprint: '',
-  prims: false, // libsodium seals, not Go (prims.js)
-  primsHash: false, // and blake3-wasm hashes (not in a browser without WebAssembly SIMD)
+  prims: false, // prims.js's primitives are in use, not all Go's
+  primsCipher: '', // whose ChaCha20-Poly1305: 'simd' (gui/page/simd), 'libsodium' (npm), '' (Go's)
+  primsHash: false, // blake3-wasm hashes (not in a browser without WebAssembly SIMD)
   send(opts) { return op('send', opts); },
   receive(opts) { return op('receive', opts); },
   cancel() { if (worker) worker.postMessage({type: 'cancel'}); },
@@ -78,6 +79,7 @@ function onMessage(e) {
     break;
   case 'prims':
     ferry.prims = true;
+    ferry.primsCipher = m.cipher || '';
     ferry.primsHash = !!m.hash;
     break;
   case 'failed':
@@ -136,14 +138,15 @@ function pageKey() {
 async function boot() {
   const text = (name, sri) => fetch(name, {integrity: sri})
     .then(r => { if (!r.ok) throw new Error(name + ': ' + r.status); return r.text(); });
-  // sodium.js and blake3.js (libsodium's and blake3-wasm's builds, which
+  // aead.js or sodium.js and blake3.js (libsodium's cipher built for
+  // WebAssembly SIMD, or npm libsodium's build, and blake3-wasm's, which
   // seal and hash faster than Go's wasm) and prims.js, which hands them
   // to the wasm, go into the worker's Blob before worker.js, each under
   // its hash; a binary built without them leaves their meta tags empty,
   // and the wasm then uses Go's own.
   const lib = (name, m) => meta(m) ? text(name, meta(m)) : Promise.resolve('');
   const parts = await Promise.all([text('wasm_exec.js', meta('ferry-exec')),
-    lib('sodium.js', 'ferry-sodium'), lib('blake3.js', 'ferry-blake3'), lib('prims.js', 'ferry-prims'),
+    lib('aead.js', 'ferry-aead'), lib('sodium.js', 'ferry-sodium'), lib('blake3.js', 'ferry-blake3'), lib('prims.js', 'ferry-prims'),
     text('worker.js', meta('ferry-worker'))]);
   let url = URL.createObjectURL(new Blob(parts.flatMap(p => [p, '\n;\n']), {type: 'text/javascript'}));
   worker = new Worker(url);

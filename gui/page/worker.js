@@ -18,10 +18,11 @@
 //   {type: "sink-done", id, n, error}        the page's sink answered
 // Messages to the page:
 //   {type: "ready", fingerprint} | {type: "failed", message}
-//   {type: "prims", hash}                    the fast primitives
+//   {type: "prims", cipher, hash}            the fast primitives
 //                                            (prims.js) are in use from now;
-//                                            hash: BLAKE3 too, not the
-//                                            cipher alone
+//                                            cipher: whose ChaCha20-Poly1305
+//                                            ("simd", "libsodium", or ""
+//                                            for Go's), hash: BLAKE3 too
 //   {type: "event", id, event}              event: core/app/event's JSON
 //                                            form, {event: NAME, ...}
 //   {type: "end", id, ok, value}             the operation's promise
@@ -64,10 +65,11 @@ function start(m) {
   // (a person picks files in less time than they take) uses Go's own,
   // to its end.
   if (typeof self.ferryMakePrims === 'function') {
-    self.ferryMakePrims(self.ferrySodium, self.ferryBLAKE3Wasm).then(p => {
+    const aead = self.ferryAEADWasm ? {wasm: self.ferryAEADWasm, known: self.ferryAEADKnown} : null;
+    self.ferryMakePrims({aead, sodium: self.ferrySodium, blake3: self.ferryBLAKE3Wasm}).then(p => {
       if (!p) return;
       self.ferryPrims = p;
-      post({type: 'prims', hash: typeof p.hashNew === 'function'});
+      post({type: 'prims', cipher: p.cipher, hash: typeof p.hashNew === 'function'});
     }, () => {});
   }
 }

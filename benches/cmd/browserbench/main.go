@@ -882,7 +882,8 @@ func openBridge(b *browser.Browser, base string) error {
 			// ready a little after the bridge: the run waits for them,
 			// outside the load's time, so as to measure them.
 			b.EvalFor(10*time.Second, `new Promise(r => { const f = () => window.ferry.prims ||
-				!(document.querySelector('meta[name="ferry-sodium"]') || {}).content ? r(true) : setTimeout(f, 20); f(); })`, nil)
+				!['ferry-aead', 'ferry-sodium', 'ferry-blake3'].some(n => (document.querySelector('meta[name="' + n + '"]') || {}).content) ?
+				r(true) : setTimeout(f, 20); f(); })`, nil)
 			time.Sleep(*settle)
 			return nil
 		}

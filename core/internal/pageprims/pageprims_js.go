@@ -9,42 +9,70 @@ import (
 	"testing"
 )
 
-// Use sets ferryPrims for the rest of t, and removes it when t ends. It
-// skips t when the page's libraries were not fetched.
-func Use(t testing.TB) {
+// Use sets ferryPrims for the rest of t, and removes it when t ends, and
+// returns whose cipher it has ("simd" or "libsodium"). It loads what
+// `make page-prims` built, as worker.js does: aead.js (libsodium's
+// cipher for WebAssembly SIMD, gui/page/simd) or sodium.js (npm
+// libsodium's), blake3.js and prims.js. It skips t when they were not
+// built; as root (CI, which installs npm and the SIMD build's
+// toolchain) it fails instead, and it fails whenever aead.js was built
+// and prims.js did not take it (Node has WebAssembly SIMD): a cipher
+// that fell back to another is a failure, not a reason to test less.
+func Use(t testing.TB) string {
 	t.Helper()
 	dir, err := pageDir()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"sodium.js", "blake3.js", "prims.js"} {
-		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
-			// As root (CI, which installs npm), make wasm has fetched them:
-			// their absence is a failure there, not a reason to test less.
-			if os.Geteuid() == 0 {
-				t.Fatalf("%s: `make page-prims` fetches the page's libraries (%v)", f, err)
-			}
-			t.Skipf("%s: `make page-prims` fetches the page's libraries (%v)", f, err)
+	built := func(f string) bool { _, err := os.Stat(filepath.Join(dir, f)); return err == nil }
+	missing := func(f string) {
+		t.Helper()
+		if os.Geteuid() == 0 {
+			t.Fatalf("%s: not built (`make page-prims` builds the page's primitives; tests/install-deps.sh installs what it needs)", f)
+		}
+		t.Skipf("%s: not built (`make page-prims` builds the page's primitives)", f)
+	}
+	simd := built("aead.js")
+	if !simd && (os.Geteuid() == 0 || !built("sodium.js")) {
+		missing("aead.js")
+	}
+	for _, f := range []string{"blake3.js", "prims.js"} {
+		if !built(f) {
+			missing(f)
 		}
 	}
 	req := js.Global().Get("require")
 	if req.Type() != js.TypeFunction {
 		t.Skip("no require: not running under Node")
 	}
-	req.Invoke(filepath.Join(dir, "sodium.js")) // sets ferrySodium
-	sodium := js.Global().Get("ferrySodium")
+	libs := js.Global().Get("Object").New()
+	if simd {
+		req.Invoke(filepath.Join(dir, "aead.js")) // sets ferryAEADWasm and ferryAEADKnown
+		aead := js.Global().Get("Object").New()
+		aead.Set("wasm", js.Global().Get("ferryAEADWasm"))
+		aead.Set("known", js.Global().Get("ferryAEADKnown"))
+		libs.Set("aead", aead)
+	} else {
+		req.Invoke(filepath.Join(dir, "sodium.js")) // sets ferrySodium
+		libs.Set("sodium", js.Global().Get("ferrySodium"))
+	}
 	req.Invoke(filepath.Join(dir, "blake3.js")) // sets ferryBLAKE3Wasm
-	blake3 := js.Global().Get("ferryBLAKE3Wasm")
+	libs.Set("blake3", js.Global().Get("ferryBLAKE3Wasm"))
 	req.Invoke(filepath.Join(dir, "prims.js"))
-	p, err := await(js.Global().Call("ferryMakePrims", sodium, blake3))
+	p, err := await(js.Global().Call("ferryMakePrims", libs))
 	if err != nil {
 		t.Fatalf("making the page's primitives: %v", err)
 	}
 	if p.Type() != js.TypeObject {
 		t.Fatal("ferryMakePrims made nothing")
 	}
+	cipher := p.Get("cipher").String()
+	if want := map[bool]string{true: "simd", false: "libsodium"}[simd]; cipher != want {
+		t.Fatalf("the page's primitives seal with %q, not %q: prims.js refused the build's cipher", cipher, want)
+	}
 	js.Global().Set("ferryPrims", p)
 	t.Cleanup(func() { js.Global().Delete("ferryPrims") })
+	return cipher
 }
 
 // pageDir finds gui/page from the test's folder, somewhere under the

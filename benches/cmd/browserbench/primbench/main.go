@@ -15,8 +15,12 @@
 // network namespace of its own (unshare -n, as root) and counts only the
 // processes in it.
 //
-// It needs gui/page's sodium.js and blake3.js (make wasm). The page is
-// served on 127.0.0.1 and runs the primitives on its main thread.
+// It needs gui/page's aead.js (libsodium's cipher for WebAssembly SIMD,
+// gui/page/simd) or sodium.js (npm libsodium's, where the build could
+// not make aead.js), and blake3.js (make wasm); "libsodium" in its
+// figures is whichever of the two the page has, and it prints which.
+// The page is served on 127.0.0.1 and runs the primitives on its main
+// thread.
 package main
 
 import (
@@ -41,7 +45,7 @@ import (
 var (
 	rounds = flag.Int("rounds", 5, "interleaved rounds")
 	mib    = flag.Int("mib", 64, "MiB each primitive runs over per round")
-	page   = flag.String("page", "gui/page", "the folder with sodium.js, blake3.js and prims.js")
+	page   = flag.String("page", "gui/page", "the folder with aead.js or sodium.js, blake3.js and prims.js")
 )
 
 // order is each round's: every Go figure next to the library's.
@@ -52,7 +56,7 @@ var order = []string{
 }
 
 const index = `<!doctype html><meta charset="utf-8"><title>primbench</title>
-<script src="wasm_exec.js"></script><script src="sodium.js"></script><script src="blake3.js"></script><script src="prims.js"></script>
+<script src="wasm_exec.js"></script><script src="CIPHER"></script><script src="blake3.js"></script><script src="prims.js"></script>
 <script>
 // jsBench runs a library from JavaScript alone: the figure its own
 // overhead-free use would reach.
@@ -71,7 +75,8 @@ async function jsBench(name, mib) {
   return mib / ((performance.now() - t) / 1000);
 }
 window.ready = (async () => {
-  globalThis.ferryPrims = await ferryMakePrims(ferrySodium, ferryBLAKE3Wasm);
+  const aead = globalThis.ferryAEADWasm ? {wasm: ferryAEADWasm, known: globalThis.ferryAEADKnown} : null;
+  globalThis.ferryPrims = await ferryMakePrims({aead, sodium: globalThis.ferrySodium, blake3: ferryBLAKE3Wasm});
   const go = new Go();
   const r = await WebAssembly.instantiateStreaming(fetch('prim.wasm'), go.importObject);
   await new Promise(res => { globalThis.primBenchReady = res; go.run(r.instance); });
@@ -98,7 +103,12 @@ func main() {
 		"prim.wasm":    wasm,
 		"wasm_exec.js": filepath.Join(strings.TrimSpace(string(root)), "lib", "wasm", "wasm_exec.js"),
 	}
-	for _, f := range []string{"sodium.js", "blake3.js", "prims.js"} {
+	cipher := "aead.js"
+	if _, err := os.Stat(filepath.Join(*page, cipher)); err != nil {
+		cipher = "sodium.js"
+	}
+	fmt.Printf("the page's cipher: %s\n", cipher)
+	for _, f := range []string{cipher, "blake3.js", "prims.js"} {
 		files[f] = filepath.Join(*page, f)
 		if _, err := os.Stat(files[f]); err != nil {
 			fatal(fmt.Errorf("%v (make wasm fetches the page's libraries)", err))
@@ -112,7 +122,7 @@ func main() {
 		name := strings.TrimPrefix(r.URL.Path, "/")
 		if name == "" {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.Write([]byte(index))
+			w.Write([]byte(strings.Replace(index, "CIPHER", cipher, 1)))
 			return
 		}
 		if f, ok := files[name]; ok {
