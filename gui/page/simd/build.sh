@@ -42,7 +42,7 @@ for c in emcc curl dpkg-source node go sha256sum; do
     command -v "$c" >/dev/null || skip "no $c (tests/install-deps.sh installs emscripten clang-16 dpkg-dev)"
 done
 [ -x "$clang" ] || skip "no clang-16 (tests/install-deps.sh installs emscripten clang-16 dpkg-dev)"
-mkdir -p "$cache"
+mkdir -p "$cache" || skip "cannot write $cache"
 
 # The source package, checked against pinned hashes before dpkg-source
 # reads it (the .dsc is not signed-checked here: its hash is pinned).
