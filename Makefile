@@ -42,7 +42,7 @@ wasm:
 # (aead.js: the module in base64, its licences and a known answer from
 # x/crypto, which prims.js checks at load): from Debian's source package,
 # fetched by hash, with clang-16 and emscripten (tests/install-deps.sh),
-# and used only once it passes x/crypto's vectors; when it passes none,
+# and used only once it passes x/crypto's vectors; when it fails one,
 # the build stops. Where it cannot be built (no toolchain, no fetch) it
 # says so in one line, and the page ships npm libsodium's WebAssembly
 # build instead (sodium.js: its ES-module build, its wasm without the
