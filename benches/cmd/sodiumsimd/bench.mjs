@@ -1,6 +1,6 @@
 // MiB per CPU second (process.cpuUsage) of ChaCha20-Poly1305 IETF sealing and
 // opening 65,519-byte records, the page's largest, in place with one copy in
-// as prims.js does: aead.wasm (wasm/build.sh) against libsodium's npm build,
+// as prims.js does: aead.wasm (gui/page/simd/build.sh) against libsodium's npm build,
 // @noble/ciphers and Go's x/crypto in Go's WebAssembly (gobase), in rounds
 // whose order rotates, with aead.wasm's seal twice as an A/A.
 //
