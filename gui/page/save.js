@@ -245,8 +245,10 @@ function streamSink() {
       port = null;
       // The download outlives the frame once its response has begun;
       // remove the frame a little later so the browser has taken it over.
+      // A failed file's frame goes at once: if its request has not left,
+      // it never will, and no download is begun for it.
       const f = frame;
-      setTimeout(() => f.remove(), 60000);
+      if (ok) setTimeout(() => f.remove(), 60000); else f.remove();
     },
   };
 }

@@ -47,10 +47,16 @@ self.addEventListener('message', e => {
       ack();
     } else if (d.ferry === 'abort') {
       controller.error(new Error('the transfer failed'));
+      // A file that failed before its frame asked for it never becomes
+      // a download: the browser would start one only to see it fail,
+      // and then retry it by itself while the next file's download
+      // begins. Its frame is answered with no content instead.
+      const f = files.get(m.id);
+      if (f) f.aborted = true;
       ack();
     }
   };
-  files.set(m.id, {name: m.name, size: m.size, stream});
+  files.set(m.id, {name: m.name, size: m.size, stream, aborted: false});
   ack();
 });
 
@@ -65,6 +71,10 @@ self.addEventListener('fetch', e => {
     return;
   }
   files.delete(id);
+  if (f.aborted) {
+    e.respondWith(new Response(null, {status: 204}));
+    return;
+  }
   const headers = {
     'Content-Type': 'application/octet-stream',
     // RFC 6266 with RFC 5987's UTF-8 form, so any name survives.
