@@ -39,12 +39,8 @@ type rsession struct {
 	ahead         lookahead // the first message after the offer, read while the person decides
 	declineReason string
 
-	buf  []byte
-	hash transfer.Hasher // the current entry's, reused from entry to entry
-	in   incoming        // the current entry, reused likewise
-	// armed is when arm last set the read deadline.
-	armed time.Time
-	dest  *place.Dest // nil with a Sink
+	reused             // what each entry takes over from the one before
+	dest   *place.Dest // nil with a Sink
 	// tops maps the offer's top-level folders whose names were taken to
 	// the names they go under (place.MapTops); nil with a Sink.
 	tops    map[string]string
@@ -60,6 +56,16 @@ type rsession struct {
 	sum      event.Summary
 	start    time.Time
 	held     held // its share of what the sessions writing into Dir share
+}
+
+// reused is what a session keeps from entry to entry so that a small
+// file allocates nothing of it: the read buffer, the hasher, the current
+// entry, and when the read deadline was last moved (arm).
+type reused struct {
+	buf   []byte
+	hash  transfer.Hasher // the current entry's
+	in    incoming        // the current entry
+	armed time.Time       // when arm last set the read deadline
 }
 
 // rentry is what the receiver knows of one offered entry, from the offer
