@@ -156,7 +156,8 @@ unit: wasm
 	$(GO) test -count=1 -timeout 15m ./core/... ./cli/... ./gui/ui ./gui/page ./gui/fmactions ./mobile/... ./benches/...
 	@# The core as a browser page runs it: WebAssembly under Node, a
 	@# session each way over net.Pipe from io/fs sources into Sinks, and
-	@# the page's libsodium and blake3-wasm against x/crypto and BLAKE3.
+	@# the page's cipher (libsodium's SIMD module, or its npm build) and
+	@# blake3-wasm against x/crypto and BLAKE3.
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout 5m -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" \
 		-run 'TestPage|TestServeConnGuessBudget' ./core/receive ./core/secure ./core/filehash
 
