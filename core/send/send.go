@@ -539,7 +539,14 @@ func unchanged(f fs.File, e event.Entry, name string) error {
 	if err != nil {
 		return fmt.Errorf("checking %s: %w", name, err)
 	}
-	if fi.Size() != e.Size || !fi.ModTime().Equal(e.ModTime) {
+	return sameAsOffered(fi.Size(), fi.ModTime(), e, name)
+}
+
+// sameAsOffered fails with ErrSourceChanged when a file's size or
+// modification time is not what entry e offered: the one rule both ways
+// of reading a file (unchanged, unchangedFd) check it by.
+func sameAsOffered(size int64, mod time.Time, e event.Entry, name string) error {
+	if size != e.Size || !mod.Equal(e.ModTime) {
 		return fmt.Errorf("%s was modified: %w", name, transfer.ErrSourceChanged)
 	}
 	return nil

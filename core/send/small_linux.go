@@ -114,10 +114,7 @@ func unchangedFd(fd int, e event.Entry, name string) error {
 	if err := unix.Fstat(fd, &st); err != nil {
 		return fmt.Errorf("checking %s: %w", name, &fs.PathError{Op: "stat", Path: name, Err: err})
 	}
-	if st.Size != e.Size || !time.Unix(st.Mtim.Unix()).Equal(e.ModTime) {
-		return fmt.Errorf("%s was modified: %w", name, transfer.ErrSourceChanged)
-	}
-	return nil
+	return sameAsOffered(st.Size, time.Unix(st.Mtim.Unix()), e, name)
 }
 
 // maxHeld is the most folder descriptors a send holds at once, walking
