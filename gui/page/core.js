@@ -10,7 +10,7 @@
 // as before. Picked File objects are posted to the worker (they are
 // references, not the bytes: the worker reads them itself); a receive's
 // sink stays here, and the worker's calls of it arrive as messages and
-// are answered.
+// are answered (a gathering sink's bytes stay in the worker: op).
 //
 // window.onFerryReady() is called once the bridge is ready (as the
 // wasm did when it ran in the page); window.onFerryFailed(message) when
@@ -52,6 +52,10 @@ function op(type, o) {
     const id = ++nextID;
     ops.set(id, {resolve, reject, onEvent: o.onEvent, sink: o.sink});
     const opts = {code: o.code || '', fp: o.fp || '', name: o.name || '', diag: !!o.diag, url: o.url || wsURL()};
+    // A sink that gathers (save.js's memory sink) has its files' bytes
+    // gathered into Blobs by the worker and gets each whole file in one
+    // deliver call: the bytes never cross this thread.
+    if (type === 'receive') opts.gather = !!(o.sink && o.sink.gather && typeof o.sink.deliver === 'function');
     if (type === 'send') opts.files = Array.from(o.files || []);
     worker.postMessage({type, id, opts});
   });

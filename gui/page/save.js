@@ -25,8 +25,9 @@
 //     every phone gets on http://192.168.x.y:PORT/, the address a Ferry
 //     QR code carries: a page there is not a secure context, so it has
 //     neither service workers nor the File System Access API, in any
-//     browser. The page gives the Blob its bytes in slices of blobSlice
-//     bytes, so the page itself holds at most one slice; where the Blob's
+//     browser. The Blob gets its bytes in slices of blobSlice bytes (the
+//     worker that runs the core gathers them: memorySink), so the page
+//     itself holds at most one slice; where the Blob's
 //     bytes then live is the browser's business. Chromium (Chrome, Edge,
 //     Samsung Internet, Opera, on Android too) moves Blob data out of the
 //     page into its browser process and, beyond an in-memory limit (on
@@ -64,7 +65,8 @@
 'use strict';
 
 // blobSlice is how many bytes the memory method gathers in the page before
-// it folds them into the Blob.
+// it folds them into the Blob; the worker gathers as much (gui/page/wasm's
+// copyBatch).
 const blobSlice = 8 << 20;
 
 // memoryLimit is the largest file the memory method takes in a browser
@@ -255,6 +257,16 @@ function streamSink() {
 
 // memorySink gathers each file into a Blob, slice by slice, and hands it
 // to the browser's downloads when it is complete and verified.
+//
+// Under ferry.receive the page's thread never sees the bytes: the sink
+// says gather, so the worker that runs the core builds the Blob itself,
+// in slices of the same size (worker.js), and hands the whole file over
+// in one deliver(blob) before finish(true); write is then not called.
+// Blobs can be made in a worker and posted as references, so the bytes
+// go from the worker straight to the browser's Blob storage, and the
+// page's thread is spared a message, an answer and a slice's copy for
+// every MiB (benches/results/2026-12-05-recvpage33.md). write stays for
+// a caller that feeds the sink itself.
 function memorySink(limit) {
   let blob = null;
   let parts = [];
@@ -262,6 +274,7 @@ function memorySink(limit) {
   let name = '';
   return {
     method: 'memory',
+    gather: true,
     async start(entry) {
       if (limit && entry.size > limit) {
         throw new Error(`${entry.path} is ${Math.round(entry.size / 1048576)} MiB; this browser can save at most ${limit >> 20} MiB from a page on a plain http address`);
@@ -281,6 +294,12 @@ function memorySink(limit) {
         parts = [];
         held = 0;
       }
+    },
+    // deliver is the whole file, gathered by the worker (see above).
+    async deliver(whole) {
+      blob = whole;
+      parts = [];
+      held = 0;
     },
     async finish(ok) {
       const b = ok && blob ? new Blob([blob, ...parts], {type: 'application/octet-stream'}) : null;

@@ -27,6 +27,9 @@
 //                                            form, {event: NAME, ...}
 //   {type: "end", id, ok, value}             the operation's promise
 //   {type: "sink", id, n, method, arg}       a call of the page's sink
+//                                            (method "deliver": a
+//                                            gathering sink's whole file,
+//                                            arg a Blob)
 //
 // A picked File is read here (gui/page/wasm) in 4 MiB slices, the next one
 // asked for while this one is hashed and sealed. The receiving sink is the
@@ -34,9 +37,14 @@
 // ArrayBuffer transferred, not copied, and the wasm does not wait for
 // each one: a write returns at once while fewer than windowBytes are
 // unanswered, and an error the page's sink raised ends the transfer at
-// the next call.
+// the next call. A sink that gathers (opts.gather, set by core.js for
+// save.js's memory sink) gets no writes: its file's bytes are made into
+// Blobs here, 8 MiB at a time, and the whole file goes to
+// the page as one Blob, a reference, in a deliver call before finish.
+// The bytes then go from this thread to the browser's Blob storage, and
+// the page's thread, which draws the page, never handles them.
 
-/* global self, Go, WebAssembly, fetch */
+/* global self, Go, WebAssembly, fetch, Blob */
 'use strict';
 
 (function () {
@@ -77,7 +85,7 @@ function start(m) {
 // sinks[id] is the proxy of operation id's sink: the answers it waits for.
 const sinks = new Map();
 
-function sinkProxy(id) {
+function sinkProxy(id, gather) {
   let seq = 0;
   const waiting = new Map(); // n -> {resolve, reject, bytes}
   let unanswered = 0;        // bytes posted and not yet answered
@@ -119,11 +127,23 @@ function sinkProxy(id) {
     if (failure) throw failure;
   }
 
+  // A gathering sink's file: the Blobs of its writes so far. Each write
+  // becomes a Blob at once, which copies it, so the wasm may use the
+  // same array for the next (copies, below): it hands a gathering sink
+  // 8 MiB per write (save.js's blobSlice; gui/page/wasm's copyBatch).
+  let blobs = null;
+
   const proxy = {
-    async start(e) { check(); return call('start', e, 0); },
+    copies: gather,
+    async start(e) {
+      check();
+      if (gather) blobs = [];
+      return call('start', e, 0);
+    },
     async folder(e) { check(); return call('folder', e, 0); },
     async write(b) {
       check();
+      if (gather) { blobs.push(new Blob([b])); return; }
       batch.push(b);
       batched += b.length;
       if (batched >= batchBytes) flush();
@@ -133,6 +153,13 @@ function sinkProxy(id) {
       check();
     },
     async finish(ok) {
+      if (gather) {
+        const whole = ok && blobs ? new Blob(blobs) : null;
+        blobs = null;
+        // deliver is answered before finish is asked, so a sink that
+        // refused it is told nothing more than that.
+        if (whole) await call('deliver', whole, 0);
+      }
       if (ok) flush();
       else { batch = []; batched = 0; }
       if (failure && ok) throw failure;
@@ -141,6 +168,7 @@ function sinkProxy(id) {
     async end(err) {
       batch = [];
       batched = 0;
+      blobs = null;
       return call('end', err, 0);
     },
   };
@@ -170,8 +198,9 @@ function run(m) {
     return;
   }
   const opts = Object.assign({}, m.opts, {onEvent: event => post({type: 'event', id: m.id, event})});
+  delete opts.gather;
   if (m.type === 'receive') {
-    const s = sinkProxy(m.id);
+    const s = sinkProxy(m.id, !!m.opts.gather);
     sinks.set(m.id, s);
     opts.sink = s.proxy;
   }

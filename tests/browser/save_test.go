@@ -43,7 +43,9 @@ func pattern(n int) []byte {
 // TestSaveSink feeds files through save.js's sinks in a real browser and
 // compares what landed in the download folder: the "memory" method on a
 // LAN name (no secure context, as a phone on http://192.168.x.y), the
-// "stream" method through sw.js on 127.0.0.1 (a secure context). A file
+// "stream" method through sw.js on 127.0.0.1 (a secure context); the
+// memory method also as the page's worker feeds it, each file whole in a
+// Blob (deliver) and no writes (gui/page/worker.js). A file
 // that fails its check (finish(false)) must not become a download. The
 // "folder" method needs a person to answer the folder picker, which no
 // headless browser can; it is not tested here.
@@ -70,11 +72,19 @@ func TestSaveSink(t *testing.T) {
 	}
 	arg.WriteString("]")
 
-	for _, c := range []struct{ host, offered, method string }{
-		{LANAddr, "memory", "memory"},
-		{"127.0.0.1", "stream", "stream"},
+	for _, c := range []struct {
+		host, offered, method string
+		gather                bool // the memory sink fed as the worker feeds it (deliver)
+	}{
+		{LANAddr, "memory", "memory", false},
+		{LANAddr, "memory", "memory", true},
+		{"127.0.0.1", "stream", "stream", false},
 	} {
-		t.Run(c.method, func(t *testing.T) {
+		name := c.method
+		if c.gather {
+			name += "-gathered"
+		}
+		t.Run(name, func(t *testing.T) {
 			b := Start(t)
 			if err := b.Open("http://" + c.host + port + "/save.html"); err != nil {
 				t.Fatal(err)
@@ -86,7 +96,7 @@ func TestSaveSink(t *testing.T) {
 				Method string
 				Names  []string
 			}
-			if err := b.Eval("run("+arg.String()+", 65519, '"+c.method+"')", &res); err != nil {
+			if err := b.Eval(fmt.Sprintf("run(%s, 65519, '%s', %v)", arg.String(), c.method, c.gather), &res); err != nil {
 				t.Fatal(err)
 			}
 			if res.Method != c.method {

@@ -18,7 +18,13 @@
 // posted as they are (the worker reads them), a receive's sink stays in
 // the window and the worker's calls of it come back as messages, its
 // writes batched up to 1 MiB per message (the wasm hands it 1 MiB
-// arrays) with up to 8 MiB unanswered.
+// arrays) with up to 8 MiB unanswered; a sink that says gather (save.js's
+// memory sink) gets no writes at all: the worker gathers the file into a
+// Blob and hands it over whole (deliver, below). The worker's proxy of
+// such a sink makes a Blob of each write before it answers, so the wasm
+// hands it 8 MiB at a time in one array it reuses (sink.go's copies),
+// not a new array per MiB: no fresh memory per MiB to be mapped, touched
+// and unmapped.
 // core.js calls window.onFerryReady() once ready and
 // window.onFerryFailed(message) when the worker or the wasm could not
 // start. Every function takes one options object:
@@ -43,12 +49,16 @@
 //	    slices as they are sent, never whole.
 //	  - sink (receive): {start(entry) -> Promise, write(Uint8Array) ->
 //	    Promise, finish(ok) -> Promise, folder(entry) -> Promise
-//	    (optional), end(error|null) -> Promise (optional)}. start opens a
+//	    (optional), end(error|null) -> Promise (optional), gather and
+//	    deliver(Blob) -> Promise (optional)}. start opens a
 //	    file; write calls carry its bytes in order (each Uint8Array is the
 //	    sink's to keep); finish(true) comes when every byte is there and
 //	    verified by BLAKE3, finish(false) when the file failed or the
 //	    transfer ended first: the sink then discards it. folder tells of
 //	    each folder before anything inside it; end comes once, last. A
+//	    sink with gather true and a deliver method gets no write calls:
+//	    the worker gathers each file's bytes into a Blob and calls
+//	    deliver(blob) with the whole file just before finish(true). A
 //	    rejected promise ends the transfer (the sender is told the entry
 //	    cannot be written). The page receives whatever the desktop sends
 //	    (the person asked for it by opening the link); the "offer" event

@@ -215,7 +215,7 @@ func (b *bridge) receive(ctx context.Context, opts js.Value, emit func(event.Eve
 	b.node.SetName(str(opts, "name"))
 	return run(str(opts, "fp"), emit, func(on app.Handler) *app.Transfer {
 		return b.node.ReceiveFrom(ctx, app.ReceiveFromConfig{
-			Dial: func(ctx context.Context) (net.Conn, error) { return dialPage(ctx, url) }, Code: str(opts, "code"), Sink: &jsSink{o: sinkObj}, Diag: opts.Get("diag").Truthy(),
+			Dial: func(ctx context.Context) (net.Conn, error) { return dialPage(ctx, url) }, Code: str(opts, "code"), Sink: newJSSink(sinkObj), Diag: opts.Get("diag").Truthy(),
 			OnEvent: on,
 		})
 	})
