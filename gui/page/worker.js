@@ -32,7 +32,8 @@
 //                                            arg a Blob)
 //
 // A picked File is read here (gui/page/wasm) in 4 MiB slices, the next one
-// asked for while this one is hashed and sealed. The receiving sink is the
+// asked for while this one is hashed and sealed, each into the same
+// buffer (ferryFileSlices). The receiving sink is the
 // page's: its writes are batched into messages of up to batchBytes, each
 // ArrayBuffer transferred, not copied, and the wasm does not wait for
 // each one: a write returns at once while fewer than windowBytes are
@@ -44,7 +45,7 @@
 // The bytes then go from this thread to the browser's Blob storage, and
 // the page's thread, which draws the page, never handles them.
 
-/* global self, Go, WebAssembly, fetch, Blob */
+/* global self, Go, WebAssembly, fetch, Blob, ReadableStreamBYOBReader */
 'use strict';
 
 (function () {
@@ -81,6 +82,45 @@ function start(m) {
     }, () => {});
   }
 }
+
+// ferryFileSlices(file, size) is the reader gui/page/wasm reads a picked
+// File with: read(off, end) resolves to a Uint8Array of the File's bytes
+// from off to end, over one buffer of size bytes that every read reuses,
+// so the caller copies each slice out before it asks for the next.
+// Blob.arrayBuffer would make a new buffer per slice, which the browser
+// maps, touches and unmaps again; a byte stream's BYOB reader fills the
+// buffer given. A browser whose Blob streams have no BYOB reader gets
+// arrayBuffer's copy.
+self.ferryFileSlices = function (file, size) {
+  let buf = null;
+  let byob = typeof ReadableStreamBYOBReader === 'function';
+  return {
+    async read(off, end) {
+      const slice = file.slice(off, end);
+      let r = null;
+      if (byob) {
+        try { r = slice.stream().getReader({mode: 'byob'}); } catch (e) { byob = false; }
+      }
+      if (!r) return new Uint8Array(await slice.arrayBuffer());
+      const want = end - off;
+      if (!buf || buf.byteLength < want || buf.detached) buf = new ArrayBuffer(size);
+      let at = 0;
+      try {
+        while (at < want) {
+          const {value, done} = await r.read(new Uint8Array(buf, at, want - at));
+          // The read hands the buffer back as value's, detaching the one
+          // passed in, also when the stream is done.
+          if (value) buf = value.buffer;
+          if (done) break;
+          at += value.length;
+        }
+      } finally {
+        r.cancel().catch(() => {});
+      }
+      return new Uint8Array(buf, 0, at);
+    },
+  };
+};
 
 // sinks[id] is the proxy of operation id's sink: the answers it waits for.
 const sinks = new Map();

@@ -70,10 +70,14 @@ type blobFile struct {
 	buf  []byte   // fetched and not yet read
 	mem  []byte   // buf's backing array, allocated on first read
 	next js.Value // the promise of the slice at off, or undefined
+	// slices is worker.js's ferryFileSlices reader of this File, made on
+	// the first ask, or undefined where there is none: it reads every
+	// slice into one array that it reuses.
+	slices js.Value
 }
 
 func (b *blobFile) Close() error {
-	b.mem, b.buf, b.next = nil, nil, js.Undefined()
+	b.mem, b.buf, b.next, b.slices = nil, nil, js.Undefined(), js.Undefined()
 	return nil
 }
 
@@ -110,7 +114,10 @@ func (b *blobFile) fill() error {
 		b.mem = make([]byte, min(readAhead, b.n.size))
 	}
 	start := time.Now()
-	n := js.CopyBytesToGo(b.mem, js.Global().Get("Uint8Array").New(ab))
+	if ab.InstanceOf(js.Global().Get("ArrayBuffer")) {
+		ab = js.Global().Get("Uint8Array").New(ab)
+	}
+	n := js.CopyBytesToGo(b.mem, ab)
 	crossed(app.StageDiskRead, start, n)
 	if n == 0 {
 		return io.ErrUnexpectedEOF
@@ -124,10 +131,29 @@ func (b *blobFile) fill() error {
 	return nil
 }
 
-// ask starts reading the slice at off; fill awaits it.
+// ask starts reading the slice at off; fill awaits it. The slice comes
+// as an ArrayBuffer of its own (Blob.arrayBuffer), or, through worker.js's
+// ferryFileSlices, as a Uint8Array over the one buffer that reader
+// reuses: a fresh buffer of readAhead bytes per slice is memory the
+// browser maps, touches and unmaps again every 4 MiB. The reader reuses
+// its buffer only once fill has copied the slice out and asked for the
+// next.
 func (b *blobFile) ask(off int64) {
 	end := min(off+readAhead, b.n.size)
-	if err := catch(func() { b.next = b.n.file.Call("slice", off, end).Call("arrayBuffer") }); err != nil {
+	if err := catch(func() {
+		if b.slices.IsUndefined() {
+			if f := js.Global().Get("ferryFileSlices"); f.Type() == js.TypeFunction {
+				b.slices = f.Invoke(b.n.file, min(readAhead, b.n.size))
+			} else {
+				b.slices = js.Null()
+			}
+		}
+		if !b.slices.IsNull() {
+			b.next = b.slices.Call("read", off, end)
+			return
+		}
+		b.next = b.n.file.Call("slice", off, end).Call("arrayBuffer")
+	}); err != nil {
 		b.next = js.Global().Get("Promise").Call("reject", js.Global().Get("Error").New(err.Error()))
 	}
 }

@@ -1,0 +1,48 @@
+package browser
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestFileSlices reads Blobs through worker.js's ferryFileSlices, which
+// gui/page/wasm reads every picked File with, one reused buffer for all
+// slices: at every boundary of the slice size, and a slice size larger
+// than the file.
+func TestFileSlices(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/", http.FileServer(http.Dir("../../gui/page")))
+	mux.HandleFunc("/slices.html", func(w http.ResponseWriter, r *http.Request) {
+		http.ServeFile(w, r, "testdata/slices.html")
+	})
+	srv := &http.Server{Handler: mux}
+	go srv.Serve(ln)
+	defer srv.Close()
+	port := ln.Addr().String()[strings.LastIndex(ln.Addr().String(), ":"):]
+
+	b := Start(t)
+	if err := b.Open("http://" + LANAddr + port + "/slices.html"); err != nil {
+		t.Fatal(err)
+	}
+	const size = 64 << 10
+	for _, n := range []int{1, size - 1, size, size + 1, 2*size + 500, 5 << 20} {
+		for _, slice := range []int{size, 8 << 20} {
+			var got string
+			if err := b.EvalFor(30*time.Second, fmt.Sprintf("check(%d, %d)", n, slice), &got); err != nil {
+				t.Fatal(err)
+			}
+			want := fmt.Sprintf("ok %d", (n+slice-1)/slice)
+			if got != want {
+				t.Errorf("%d bytes in slices of %d: %s, want %s", n, slice, got, want)
+			}
+		}
+	}
+}
