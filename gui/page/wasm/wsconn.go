@@ -34,6 +34,8 @@ type wsConn struct {
 	mu       sync.Mutex
 	queue    [][]byte
 	cur      []byte
+	curMsg   []byte        // the whole message cur is the rest of
+	free     [][]byte      // messages read to their end, for the next ones
 	signal   chan struct{} // one token: the queue or the state changed
 	closed   bool
 	closeErr error // io.EOF after a clean close
@@ -68,7 +70,7 @@ func dialWS(ctx context.Context, url string) (*wsConn, error) {
 		}
 		start := time.Now()
 		u8 := js.Global().Get("Uint8Array").New(data)
-		b := make([]byte, u8.Get("length").Int())
+		b := c.take(u8.Get("length").Int())
 		js.CopyBytesToGo(b, u8)
 		// The copy runs while the transfer waits, nearly always in a
 		// socket read.
@@ -100,6 +102,29 @@ func dialWS(ctx context.Context, url string) (*wsConn, error) {
 		return nil, err
 	}
 	return nil, fmt.Errorf("connecting to %s: %w", url, c.writeErr())
+}
+
+// keepFree is how many messages' buffers a wsConn keeps for reuse: the
+// desktop's messages are its writes, about 256 KiB each (core/secure
+// batches records), and a few of them cover what is in flight, so a
+// receive makes no garbage per message for the page's one-thread
+// collector to sweep.
+const keepFree = 4
+
+// take returns a buffer of n bytes for a message: a freed one that is
+// large enough, or a new one.
+func (c *wsConn) take(n int) []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := len(c.free) - 1; i >= 0; i-- {
+		if b := c.free[i]; cap(b) >= n {
+			c.free[i] = c.free[len(c.free)-1]
+			c.free[len(c.free)-1] = nil
+			c.free = c.free[:len(c.free)-1]
+			return b[:n]
+		}
+	}
+	return make([]byte, n)
 }
 
 func reason(ev js.Value) string {
@@ -139,11 +164,19 @@ func (c *wsConn) Read(p []byte) (int, error) {
 		c.mu.Lock()
 		if len(c.cur) == 0 && len(c.queue) > 0 {
 			c.cur, c.queue[0] = c.queue[0], nil
+			c.curMsg = c.cur
 			c.queue = c.queue[1:]
 		}
 		if len(c.cur) > 0 {
 			n := copy(p, c.cur)
 			c.cur = c.cur[n:]
+			if len(c.cur) == 0 {
+				// Read to its end: its bytes are the caller's now.
+				if len(c.free) < keepFree {
+					c.free = append(c.free, c.curMsg)
+				}
+				c.curMsg = nil
+			}
 			more := len(c.cur) > 0 || len(c.queue) > 0
 			c.mu.Unlock()
 			if more {
