@@ -196,8 +196,9 @@ function sinkProxy(id, gather) {
       if (gather) {
         const whole = ok && blobs ? new Blob(blobs) : null;
         blobs = null;
-        // deliver is answered before finish is asked, so a sink that
-        // refused it is told nothing more than that.
+        // deliver is answered before finish is asked: a sink whose
+        // deliver failed gets no finish, and the transfer ends with its
+        // error, as after a failed write.
         if (whole) await call('deliver', whole, 0);
       }
       if (ok) flush();
