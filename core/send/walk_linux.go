@@ -61,7 +61,12 @@ func (m *manifest) walkDiskItem(root itemRoot, d diskDir, helpers int) error {
 		unix.Close(fd)
 		return err
 	}
-	w := &diskWalk{root: root, d: d, helper: make(chan struct{}, helpers)}
+	w := &diskWalk{root: root, d: d, helper: make(chan struct{}, helpers), asIs: root.base == root.path, prefix: d.dir}
+	// d.dir is clean (filepath.Abs) and ends in a separator
+	// (filepath.Split), so prefix+p is filepath.Join(d.dir, p).
+	if !strings.HasSuffix(w.prefix, "/") {
+		w.prefix += "/"
+	}
 	// One goroutine alone is stopped exactly at the limit by m.add; two
 	// stop when they have found more than it between them, an entry or
 	// two past it at most, and the walk is repeated on one (errWalkStopped).
@@ -95,6 +100,8 @@ type diskWalk struct {
 	wg     sync.WaitGroup
 	left   atomic.Int64 // entries the transfer may still hold
 	stop   error        // what a goroutine stops with when left runs out
+	prefix string       // d.dir, ending in a separator
+	asIs   bool         // the item is sent under its own name: each entry's path is its path in d
 }
 
 // walked is what one goroutine found under a folder, in the manifest's
@@ -186,19 +193,26 @@ func (w *diskWalk) walk(out *walked, fd int, p, name string, held int) error {
 			continue
 		}
 		base := de.Name()
-		cp := p + "/" + base
+		// One string per entry: its whole path, which errors call it
+		// (root.source's), holds its path in the file system and, when
+		// the item is sent under its own name, the path it is sent as.
+		full := w.prefix + p + "/" + base
+		cp := full[len(w.prefix):]
 		rel := base // to at
 		if at == unix.AT_FDCWD {
-			rel = filepath.Join(d.dir, cp)
+			rel = full
 		}
 		var st unix.Stat_t
 		if err := fstatat(at, rel, &st); err != nil {
-			return &fs.PathError{Op: "lstat", Path: filepath.Join(d.dir, cp), Err: err}
+			return &fs.PathError{Op: "lstat", Path: full, Err: err}
 		}
-		cname := name + "/" + base
+		cname := cp
+		if !w.asIs {
+			cname = name + "/" + base
+		}
 		if !de.IsDir() {
 			e := event.Entry{Path: cname, Kind: event.KindFile, Size: st.Size, Mode: fs.FileMode(st.Mode & 0o777), ModTime: time.Unix(st.Mtim.Unix())}
-			if err := w.add(out, e, w.root.source(cp)); err != nil {
+			if err := w.add(out, e, source{fsys: w.root.fsys, path: cp, shown: full}); err != nil {
 				return err
 			}
 			continue
