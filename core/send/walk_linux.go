@@ -188,6 +188,55 @@ func (w *diskWalk) walk(out *walked, fd int, p, name string, held int) error {
 		at, sub = unix.AT_FDCWD, held
 		f.Close()
 	}
+	// A long listing is split when the helper is idle: it walks the
+	// second half, with a descriptor of its own for the folder, and
+	// that half goes in after the first, once the first is done.
+	half := len(list)
+	var tail *walked
+	if len(list) >= 2*minSplit {
+		select {
+		case w.helper <- struct{}{}:
+			tfd := at
+			if at != unix.AT_FDCWD {
+				if tfd, err = unix.FcntlInt(uintptr(at), unix.F_DUPFD_CLOEXEC, 0); err != nil {
+					<-w.helper
+					tfd = -1
+				}
+			}
+			if tfd != -1 {
+				half = len(list) / 2
+				tail = &walked{}
+				w.wg.Add(1)
+				go func() {
+					defer w.wg.Done()
+					tail.err = w.entries(tail, tfd, list[half:], p, name, sub)
+					if tfd != unix.AT_FDCWD {
+						unix.Close(tfd)
+					}
+					<-w.helper
+				}()
+			}
+		default:
+		}
+	}
+	if err := w.entries(out, at, list[:half], p, name, sub); err != nil {
+		return err
+	}
+	if tail != nil {
+		out.subs = append(out.subs, handed{at: len(out.entries), w: tail})
+	}
+	return nil
+}
+
+// minSplit is the fewest entries of a folder's listing that either half
+// of a split holds: below it, handing half over costs more than it
+// saves.
+const minSplit = 64
+
+// entries adds to out the entries of list, sorted, from the folder at
+// (p, sent as name; AT_FDCWD: by whole path), and walks the folders
+// among them, held levels open above each.
+func (w *diskWalk) entries(out *walked, at int, list []fs.DirEntry, p, name string, sub int) error {
 	for _, de := range list {
 		if !de.IsDir() && !de.Type().IsRegular() {
 			continue

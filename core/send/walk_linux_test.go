@@ -144,8 +144,9 @@ func TestDeepTree(t *testing.T) {
 }
 
 // TestWalkOnTwo: the walk on two goroutines gives the manifest the walk
-// on one gives, and fs.WalkDir's, entry for entry, whichever folders the
-// helper happened to take; and at the entry limit it stops with the same
+// on one gives, and fs.WalkDir's, entry for entry, whichever folders (or
+// half of a long folder's listing) the helper happened to take; and at
+// the entry limit it stops with the same
 // entries and error as fs.WalkDir does, wherever in the tree the limit
 // falls (the manifest is filled up to a few entries below the limit).
 func TestWalkOnTwo(t *testing.T) {
@@ -166,6 +167,20 @@ func TestWalkOnTwo(t *testing.T) {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%02d", i)), []byte{byte(i)}, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A long folder, which the helper takes half of, with folders in
+	// both halves.
+	for i := range 300 {
+		p := filepath.Join(dir, "long", fmt.Sprintf("f%03d", i))
+		if i%70 == 0 {
+			p = filepath.Join(dir, "long", fmt.Sprintf("f%03d", i), "g")
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte{byte(i)}, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -192,7 +207,7 @@ func TestWalkOnTwo(t *testing.T) {
 
 	filler := make([]event.Entry, transfer.MaxEntries)
 	fsrcs := make([]source, transfer.MaxEntries)
-	for _, room := range []int{0, 1, 5, 17, 40, len(want.entries) - 1, len(want.entries)} {
+	for _, room := range []int{0, 1, 5, 17, 40, 200, 300, len(want.entries) - 1, len(want.entries)} {
 		var ref manifest
 		ref.entries, ref.srcs = filler[:transfer.MaxEntries-room:transfer.MaxEntries-room], fsrcs[:transfer.MaxEntries-room:transfer.MaxEntries-room]
 		refErr := ref.walkFS(root)

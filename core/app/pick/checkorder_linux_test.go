@@ -16,8 +16,9 @@ import (
 // TestCheckNamesFirstProblem: on two goroutines, CheckPaths names the
 // problem a walk in lexical order meets first, whichever goroutine found
 // it, as on one: a file that cannot be read in an early folder before an
-// unreadable file beside that folder, a folder that cannot be listed and
-// a file deeper down, each in turn as those before it are made readable. As root, where permissions do not bind, the test runs itself
+// unreadable file beside that folder, a folder that cannot be listed, a
+// file deeper down, and one in each half of a long folder's listing, each
+// in turn as those before it are made readable. As root, where permissions do not bind, the test runs itself
 // again as nobody.
 func TestCheckNamesFirstProblem(t *testing.T) {
 	if dir := os.Getenv("FERRY_TEST_CHECK_ORDER"); dir != "" {
@@ -45,8 +46,19 @@ func TestCheckNamesFirstProblem(t *testing.T) {
 			}
 		}
 	}
-	for _, p := range []string{"c/x", "d.txt", "k/y"} {
+	for i := range 300 { // a long folder, which the helper takes half of
+		if err := os.MkdirAll(filepath.Join(tree, "long"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(tree, "long", fmt.Sprintf("f%03d", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []string{"c/x", "d.txt", "k/y", "long/f100", "long/f250"} {
 		if err := os.WriteFile(filepath.Join(tree, p), nil, 0o000); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(filepath.Join(tree, p), 0o000); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -85,7 +97,7 @@ func TestCheckNamesFirstProblem(t *testing.T) {
 // checkOrder checks the tree TestCheckNamesFirstProblem made, as a user
 // its modes bind.
 func checkOrder(t *testing.T, dir string) {
-	for _, p := range []string{"c/x", "d.txt", "h", "k/y"} {
+	for _, p := range []string{"c/x", "d.txt", "h", "k/y", "long/f100", "long/f250"} {
 		want := filepath.Join(dir, p)
 		for run := range 30 {
 			for _, helpers := range []int{0, 1} {

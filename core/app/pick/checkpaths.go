@@ -120,6 +120,54 @@ func (c *checker) folder(path string, depth int) error {
 		defer d.Close()
 	}
 	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	// A long listing is split when the helper is idle: it checks the
+	// second half, with a descriptor of its own for the folder, and its
+	// answer counts once the first half has none.
+	half := len(ents)
+	var tail *handedCheck
+	if len(ents) >= 2*minSplit {
+		select {
+		case c.helper <- struct{}{}:
+			var td *os.File
+			if d != nil {
+				// Opened again by path, as the folder was: the
+				// check asks the same questions, on any system.
+				if td, err = os.Open(path); err != nil {
+					<-c.helper
+					break
+				}
+			}
+			half = len(ents) / 2
+			tail = &handedCheck{done: make(chan struct{})}
+			c.wg.Add(1)
+			go func() {
+				defer c.wg.Done()
+				tail.err = c.entries(td, ents[half:], path, depth)
+				if td != nil {
+					td.Close()
+				}
+				<-c.helper
+				close(tail.done)
+			}()
+		default:
+		}
+	}
+	if err := c.entries(d, ents[:half], path, depth); err != nil || tail == nil {
+		return err
+	}
+	<-tail.done
+	return tail.err
+}
+
+// minSplit is the fewest entries of a folder's listing that either half
+// of a split holds: below it, handing half over costs more than it
+// saves.
+const minSplit = 64
+
+// entries reports the first problem among ents, sorted, of the folder
+// open as d (nil: asked about by whole path) at path, checking the
+// folders among them.
+func (c *checker) entries(d *os.File, ents []fs.DirEntry, path string, depth int) error {
 	// Folders the helper took come before anything found here later.
 	var handed []*handedCheck
 	first := func(err error) error {
