@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/testkit"
 	"github.com/ferry-project/ferry/core/transfer"
 )
 
@@ -150,6 +151,7 @@ func TestDeepTree(t *testing.T) {
 // entries and error as fs.WalkDir does, wherever in the tree the limit
 // falls (the manifest is filled up to a few entries below the limit).
 func TestWalkOnTwo(t *testing.T) {
+	testkit.CheckGoroutines(t) // the helper ends with its walk
 	dir := filepath.Join(t.TempDir(), "tree")
 	for i := range 12 {
 		for j := range i % 4 {

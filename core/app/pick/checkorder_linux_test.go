@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // TestCheckNamesFirstProblem: on two goroutines, CheckPaths names the
@@ -97,6 +99,7 @@ func TestCheckNamesFirstProblem(t *testing.T) {
 // checkOrder checks the tree TestCheckNamesFirstProblem made, as a user
 // its modes bind.
 func checkOrder(t *testing.T, dir string) {
+	testkit.CheckGoroutines(t) // the helper ends with its check
 	for _, p := range []string{"c/x", "d.txt", "h", "k/y", "long/f100", "long/f250"} {
 		want := filepath.Join(dir, p)
 		for run := range 30 {
