@@ -78,6 +78,11 @@ func (m *manifest) walkDiskItem(root itemRoot, d diskDir, helpers int) error {
 	var top walked
 	top.err = w.walk(&top, fd, root.path, root.base, 1)
 	w.wg.Wait()
+	// The manifest grows once, to what the walk found: grown by appends
+	// as the lists are spliced in, it would hold its old and new arrays
+	// besides the lists.
+	n := min(top.count(), transfer.MaxEntries-len(m.entries))
+	m.entries, m.srcs = slices.Grow(m.entries, n), slices.Grow(m.srcs, n)
 	return m.splice(&top)
 }
 
@@ -87,16 +92,16 @@ func (m *manifest) walkDiskItem(root itemRoot, d diskDir, helpers int) error {
 var errWalkStopped = errors.New("the walk found more entries than a transfer holds")
 
 // diskWalk is one folder item's walk on the disk. The goroutine that
-// calls walk walks the tree in the manifest's order; a folder it meets
-// while the helper is idle is walked by the helper instead, into a
-// walked of its own, and spliced in at its place when both are done
-// (splice). So the manifest is the same, entry for entry and error for
+// calls walk walks the tree in the manifest's order; a folder it meets,
+// or the second half of a long folder's listing, while the helper is
+// idle is walked by the helper instead, into a walked of its own, and
+// spliced in at its place when both are done (splice). So the manifest is the same, entry for entry and error for
 // error, as one goroutine's: only who stated each entry differs.
 // addDiskFolder owns the helper's goroutine and waits for it.
 type diskWalk struct {
 	root   itemRoot
 	d      diskDir
-	helper chan struct{} // holds a token while the helper walks a folder
+	helper chan struct{} // holds a token while the helper walks
 	wg     sync.WaitGroup
 	left   atomic.Int64 // entries the transfer may still hold
 	stop   error        // what a goroutine stops with when left runs out
@@ -118,6 +123,15 @@ type walked struct {
 type handed struct {
 	at int
 	w  *walked
+}
+
+// count is how many entries w and the lists handed in it hold.
+func (w *walked) count() int {
+	n := len(w.entries)
+	for _, h := range w.subs {
+		n += h.w.count()
+	}
+	return n
 }
 
 func (w *diskWalk) add(out *walked, e event.Entry, s source) error {
@@ -142,6 +156,7 @@ func (m *manifest) splice(w *walked) error {
 		if err := m.splice(h.w); err != nil {
 			return err
 		}
+		h.w.entries, h.w.srcs = nil, nil // copied: the collector may have them
 	}
 	if err := m.addAll(w.entries[from:], w.srcs[from:]); err != nil {
 		return err
