@@ -244,8 +244,9 @@ func (w *diskWalk) walk(out *walked, fd int, p, name string, held int) error {
 }
 
 // minSplit is the fewest entries of a folder's listing that either half
-// of a split holds: below it, handing half over costs more than it
-// saves.
+// of a split holds: a shorter listing is done before a split's
+// descriptor and goroutine would pay for themselves (not measured
+// finely: 64 entries are about 0.2 ms of work).
 const minSplit = 64
 
 // entries adds to out the entries of list, sorted, from the folder at

@@ -77,15 +77,15 @@ func (p *PathProblem) Unwrap() error { return p.Err }
 const maxHeld = 64
 
 // checker is one folder item's check. The goroutine that calls folder
-// checks the tree in the order of a walk; a folder it meets while the
-// helper is idle is checked by the helper instead, and its answer is
-// taken in its place, so the problem named is the first in that order
+// checks the tree in the order of a walk; a folder it meets, or the
+// second half of a long folder's listing, while the helper is idle is
+// checked by the helper instead, and its answer is taken in its place, so the problem named is the first in that order
 // whichever goroutine found it. On a folder of small files this check
 // is a tenth of a sender's CPU and runs before anything is sent, with
 // the machine's other core idle. checkTree owns the helper's goroutine
 // and waits for it.
 type checker struct {
-	helper chan struct{} // holds a token while the helper checks a folder
+	helper chan struct{} // holds a token while the helper checks
 	wg     sync.WaitGroup
 }
 
@@ -160,8 +160,9 @@ func (c *checker) folder(path string, depth int) error {
 }
 
 // minSplit is the fewest entries of a folder's listing that either half
-// of a split holds: below it, handing half over costs more than it
-// saves.
+// of a split holds: a shorter listing is done before a split's
+// descriptor and goroutine would pay for themselves (not measured
+// finely: 64 entries are about 0.2 ms of work).
 const minSplit = 64
 
 // entries reports the first problem among ents, sorted, of the folder
