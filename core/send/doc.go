@@ -38,14 +38,21 @@
 // tests hold the two roads to the same entries, bytes and errors). The
 // walk opens each folder once, relative to its parent's descriptor, and
 // states each entry relative to it (fstatat), where fs.WalkDir's lstat
-// walked the whole path from the root per file. A file that fits one
+// walked the whole path from the root per file. Nothing else runs on
+// either end while the manifest is built, so the walk has a helper
+// goroutine: a folder, or the second half of a long folder's listing,
+// met while the helper is idle is walked by it and spliced in at its
+// place, and the manifest is the same, entry for entry and error for
+// error, as one goroutine's. The walk waits for its helper before it
+// returns. A file that fits one
 // data chunk and that the receiver takes whole is opened by its base
 // name relative to its folder, kept open while the send is in it, read
 // with one read into the chunk buffer through its raw descriptor, and
 // checked with one fstat after that read, before any of its bytes are
 // sent: a change between the walk and the read shows there, as it showed
 // in the check before reading. At most 64 folders are held open at once
-// (one a level); deeper paths are opened whole, as before. Every other
+// (one a level; the walk's two goroutines 64 each); deeper paths are
+// opened whole, as before. Every other
 // file, a resume or a skip, and every file of another file system take
 // the road described above.
 //

@@ -96,14 +96,17 @@ func BenchmarkWalk(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, walk := range []string{"fswalk", "disk"} {
+	for _, walk := range []string{"fswalk", "disk-one", "disk"} {
 		b.Run(walk, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				var m manifest
-				if walk == "disk" {
+				switch walk {
+				case "disk":
 					_, err = m.addDiskFolder(root)
-				} else {
+				case "disk-one": // the same walk on one goroutine
+					err = m.walkDiskItem(root, root.fsys.(diskDir), 0)
+				default:
 					err = m.walkFS(root)
 				}
 				if err != nil || len(m.entries) != benchFiles+11 {

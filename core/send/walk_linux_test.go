@@ -2,6 +2,8 @@ package send
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,6 +12,8 @@ import (
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/testkit"
+	"github.com/ferry-project/ferry/core/transfer"
 )
 
 // TestWalkDiskAsWalkFS: addDiskFolder lists a folder on the disk as
@@ -137,5 +141,92 @@ func TestDeepTree(t *testing.T) {
 	}
 	if !bytes.Equal(fastRec.Bytes(), slowRec.Bytes()) {
 		t.Errorf("sendSmall sent %d bytes, sendEntry %d: not the same", fastRec.Len(), slowRec.Len())
+	}
+}
+
+// TestWalkOnTwo: the walk on two goroutines gives the manifest the walk
+// on one gives, and fs.WalkDir's, entry for entry, whichever folders (or
+// half of a long folder's listing) the helper happened to take; and at
+// the entry limit it stops with the same
+// entries and error as fs.WalkDir does, wherever in the tree the limit
+// falls (the manifest is filled up to a few entries below the limit).
+func TestWalkOnTwo(t *testing.T) {
+	testkit.CheckGoroutines(t) // the helper ends with its walk
+	dir := filepath.Join(t.TempDir(), "tree")
+	for i := range 12 {
+		for j := range i % 4 {
+			p := filepath.Join(dir, fmt.Sprintf("d%02d", i), fmt.Sprintf("s%d", j))
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for k := range 3 + i {
+				if err := os.WriteFile(filepath.Join(p, fmt.Sprintf("f%d", k)), make([]byte, k), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if err := os.MkdirAll(filepath.Join(dir, fmt.Sprintf("d%02d", i)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%02d", i)), []byte{byte(i)}, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A long folder, which the helper takes half of, with folders in
+	// both halves.
+	for i := range 300 {
+		p := filepath.Join(dir, "long", fmt.Sprintf("f%03d", i))
+		if i%70 == 0 {
+			p = filepath.Join(dir, "long", fmt.Sprintf("f%03d", i), "g")
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte{byte(i)}, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root, err := openItem(event.Item{Path: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := root.fsys.(diskDir)
+	var want manifest
+	if err := want.walkFS(root); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 20 {
+		for _, helpers := range []int{0, 1} {
+			var got manifest
+			if err := got.walkDiskItem(root, d, helpers); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got.entries, want.entries) || !reflect.DeepEqual(got.srcs, want.srcs) {
+				t.Fatalf("run %d, %d helpers: the walk differs from fs.WalkDir's (%d entries against %d)", i, helpers, len(got.entries), len(want.entries))
+			}
+		}
+	}
+
+	filler := make([]event.Entry, transfer.MaxEntries)
+	fsrcs := make([]source, transfer.MaxEntries)
+	for _, room := range []int{0, 1, 5, 17, 40, 200, 300, len(want.entries) - 1, len(want.entries)} {
+		var ref manifest
+		ref.entries, ref.srcs = filler[:transfer.MaxEntries-room:transfer.MaxEntries-room], fsrcs[:transfer.MaxEntries-room:transfer.MaxEntries-room]
+		refErr := ref.walkFS(root)
+		for i := range 5 {
+			var got manifest
+			got.entries, got.srcs = filler[:transfer.MaxEntries-room:transfer.MaxEntries-room], fsrcs[:transfer.MaxEntries-room:transfer.MaxEntries-room]
+			_, err := got.addDiskFolder(root)
+			if !errors.Is(err, errTooMany) && !(refErr == nil && err == nil) {
+				t.Fatalf("room for %d, run %d: %v, fs.WalkDir: %v", room, i, err, refErr)
+			}
+			if !errors.Is(refErr, errTooMany) && refErr != nil {
+				t.Fatalf("room for %d: fs.WalkDir: %v", room, refErr)
+			}
+			n := transfer.MaxEntries - room // the filler is the same
+			if len(got.entries) != len(ref.entries) || !reflect.DeepEqual(got.entries[n:], ref.entries[n:]) || !reflect.DeepEqual(got.srcs[n:], ref.srcs[n:]) {
+				t.Fatalf("room for %d, run %d: %d entries against fs.WalkDir's %d", room, i, len(got.entries), len(ref.entries))
+			}
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // CheckPaths makes sure every path to send exists and can be read,
@@ -28,7 +29,7 @@ func CheckPaths(paths []string) error {
 				return err
 			}
 		case fi.IsDir():
-			if err := checkFolder(path, 0); err != nil {
+			if err := checkTree(path, 1); err != nil {
 				return err
 			}
 		default:
@@ -36,6 +37,15 @@ func CheckPaths(paths []string) error {
 		}
 	}
 	return nil
+}
+
+// checkTree is checker.folder on the folder at path with helpers goroutines
+// besides the caller's (0 or 1), which it waits for.
+func checkTree(path string, helpers int) error {
+	c := &checker{helper: make(chan struct{}, helpers)}
+	err := c.folder(path, 0)
+	c.wg.Wait()
+	return err
 }
 
 // A PathProblem is a path CheckPaths found that cannot be sent: nothing
@@ -60,19 +70,40 @@ func (p *PathProblem) Error() string {
 
 func (p *PathProblem) Unwrap() error { return p.Err }
 
-// maxHeld is how deep checkFolder keeps folders open: below it, a file is
+// maxHeld is how deep a check keeps folders open: below it, a file is
 // asked about by its whole path, so a tree thousands of levels deep does
-// not hold thousands of descriptors.
+// not hold thousands of descriptors (each of the two goroutines holds at
+// most as many).
 const maxHeld = 64
 
-// checkFolder reports the first entry under the folder at path, in the
+// checker is one folder item's check. The goroutine that calls folder
+// checks the tree in the order of a walk; a folder it meets, or the
+// second half of a long folder's listing, while the helper is idle is
+// checked by the helper instead, and its answer is taken in its place, so the problem named is the first in that order
+// whichever goroutine found it. On a folder of small files this check
+// is a tenth of a sender's CPU and runs before anything is sent, with
+// the machine's other core idle. checkTree owns the helper's goroutine
+// and waits for it.
+type checker struct {
+	helper chan struct{} // holds a token while the helper checks
+	wg     sync.WaitGroup
+}
+
+// handedCheck is a folder the helper checks: err is its answer once
+// done is closed.
+type handedCheck struct {
+	done chan struct{}
+	err  error
+}
+
+// folder reports the first entry under the folder at path, in the
 // lexical order of a walk, that cannot be read: a folder that cannot be
 // listed or a regular file that cannot be opened for reading. Links and
 // special files are not looked at: the engine leaves them out. Each file
 // is asked about relative to its open folder (readableIn), so no path is
-// walked from the root per file: on a folder of small files this check
-// is a tenth of a sender's CPU, and it runs before anything is sent.
-func checkFolder(path string, depth int) error {
+// walked from the root per file, and its path is made only to name a
+// problem.
+func (c *checker) folder(path string, depth int) error {
 	d, err := os.Open(path)
 	if err != nil {
 		return &PathProblem{Path: path, Err: err}
@@ -89,20 +120,94 @@ func checkFolder(path string, depth int) error {
 		defer d.Close()
 	}
 	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	// A long listing is split when the helper is idle: it checks the
+	// second half, with a descriptor of its own for the folder, and its
+	// answer counts once the first half has none.
+	half := len(ents)
+	var tail *handedCheck
+	if len(ents) >= 2*minSplit {
+		select {
+		case c.helper <- struct{}{}:
+			var td *os.File
+			if d != nil {
+				// Opened again by path, as the folder was: the
+				// check asks the same questions, on any system.
+				if td, err = os.Open(path); err != nil {
+					<-c.helper
+					break
+				}
+			}
+			half = len(ents) / 2
+			tail = &handedCheck{done: make(chan struct{})}
+			c.wg.Add(1)
+			go func() {
+				defer c.wg.Done()
+				tail.err = c.entries(td, ents[half:], path, depth)
+				if td != nil {
+					td.Close()
+				}
+				<-c.helper
+				close(tail.done)
+			}()
+		default:
+		}
+	}
+	if err := c.entries(d, ents[:half], path, depth); err != nil || tail == nil {
+		return err
+	}
+	<-tail.done
+	return tail.err
+}
+
+// minSplit is the fewest entries of a folder's listing that either half
+// of a split holds: a shorter listing is done before a split's
+// descriptor and goroutine would pay for themselves (not measured
+// finely: 64 entries are about 0.2 ms of work).
+const minSplit = 64
+
+// entries reports the first problem among ents, sorted, of the folder
+// open as d (nil: asked about by whole path) at path, checking the
+// folders among them.
+func (c *checker) entries(d *os.File, ents []fs.DirEntry, path string, depth int) error {
+	// Folders the helper took come before anything found here later.
+	var handed []*handedCheck
+	first := func(err error) error {
+		for _, h := range handed {
+			<-h.done
+			if h.err != nil {
+				return h.err
+			}
+		}
+		return err
+	}
 	for _, e := range ents {
-		p := filepath.Join(path, e.Name())
 		switch {
 		case e.Type().IsRegular():
-			if err := readableIn(d, e.Name(), p); err != nil {
-				return &PathProblem{Path: p, Err: err}
+			if err := readableIn(d, e.Name(), path); err != nil {
+				return first(&PathProblem{Path: filepath.Join(path, e.Name()), Err: err})
 			}
 		case e.IsDir():
-			if err := checkFolder(p, depth+1); err != nil {
-				return err
+			p := filepath.Join(path, e.Name())
+			select {
+			case c.helper <- struct{}{}:
+				h := &handedCheck{done: make(chan struct{})}
+				handed = append(handed, h)
+				c.wg.Add(1)
+				go func() {
+					defer c.wg.Done()
+					h.err = c.folder(p, depth+1)
+					<-c.helper
+					close(h.done)
+				}()
+				continue
+			default:
+			}
+			if err := c.folder(p, depth+1); err != nil {
+				return first(err)
 			}
 		}
 	}
-	return nil
+	return first(nil)
 }
 
 // canRead reports a regular file that cannot be read; readable (and its

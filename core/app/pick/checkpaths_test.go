@@ -4,6 +4,7 @@ package pick
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -34,7 +35,7 @@ func TestCheckPaths(t *testing.T) {
 	}
 }
 
-// A tree deeper than the folders checkFolder keeps open is checked all
+// A tree deeper than the folders a check keeps open is checked all
 // the way down: below maxHeld each file is asked about by its path.
 func TestCheckPathsDeepTree(t *testing.T) {
 	dir := t.TempDir()
@@ -62,7 +63,8 @@ func TestCheckPathsDeepTree(t *testing.T) {
 	}
 }
 
-// BenchmarkCheckFolder: the walk with folders held open against a walk
+// BenchmarkCheckFolder: the walk with folders held open, on one goroutine
+// and on two, against a walk
 // that asks about each file by its whole path (filepath.WalkDir and
 // readable, as CheckPaths did before), on 2,000 files of a tree in
 // TMPDIR; run the two in one process and read the ratio.
@@ -75,13 +77,15 @@ func BenchmarkCheckFolder(b *testing.B) {
 			os.WriteFile(filepath.Join(sub, "file"+string(rune('a'+j%26))+string(rune('a'+j/26))), nil, 0o644)
 		}
 	}
-	b.Run("held", func(b *testing.B) {
-		for b.Loop() {
-			if err := checkFolder(dir, 0); err != nil {
-				b.Fatal(err)
+	for _, helpers := range []int{0, 1} {
+		b.Run(fmt.Sprintf("held-%d-helpers", helpers), func(b *testing.B) {
+			for b.Loop() {
+				if err := checkTree(dir, helpers); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-	})
+		})
+	}
 	b.Run("bypath", func(b *testing.B) {
 		for b.Loop() {
 			err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

@@ -1,6 +1,8 @@
 // Package pick makes ready what a person picked to send, before it is a
 // transfer, the same way in every front end: the paths checked, that
-// each exists and reads, folders all the way down (CheckPaths); what a
+// each exists and reads, folders all the way down (CheckPaths, on two
+// goroutines, naming the first problem a walk in lexical order meets;
+// it waits for its helper before it returns); what a
 // folder's send would move, as a front end shows it beforehand
 // (MeasureFolder); a stream or a clipboard's bytes saved into a private
 // temporary folder, since an offer must state each file's size (Spool);

@@ -2,7 +2,10 @@
 
 package pick
 
-import "os"
+import (
+	"os"
+	"path/filepath"
+)
 
 // readable opens path and closes it again: where faccessat is not at hand
 // (readable_unix.go), opening is the check.
@@ -14,8 +17,9 @@ func readable(path string) error {
 	return f.Close()
 }
 
-// readableIn opens the file by its whole path: without faccessat there is
-// no cheaper question to ask relative to the folder.
-func readableIn(_ *os.File, _, path string) error {
-	return readable(path)
+// readableIn opens the file name in the folder at parent by its whole
+// path: without faccessat there is no cheaper question to ask relative to
+// the folder.
+func readableIn(_ *os.File, name, parent string) error {
+	return readable(filepath.Join(parent, name))
 }

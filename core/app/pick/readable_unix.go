@@ -4,6 +4,7 @@ package pick
 
 import (
 	"os"
+	"path/filepath"
 
 	"golang.org/x/sys/unix"
 )
@@ -23,11 +24,12 @@ func readable(path string) error {
 }
 
 // readableIn is readable for the file name in the open folder dir,
-// relative to it, so the kernel does not walk path from the root again;
-// with no folder (nil: checkFolder holds none that deep) it asks by path.
-func readableIn(dir *os.File, name, path string) error {
+// relative to it, so the kernel does not walk its path from the root
+// again; with no folder (nil: the check holds none that deep) it asks by
+// the whole path, the folder's path parent joined with name.
+func readableIn(dir *os.File, name, parent string) error {
 	if dir == nil {
-		return readable(path)
+		return readable(filepath.Join(parent, name))
 	}
 	return unix.Faccessat(int(dir.Fd()), name, unix.R_OK, unix.AT_EACCESS)
 }

@@ -1,0 +1,134 @@
+//go:build linux
+
+package pick
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/ferry-project/ferry/core/testkit"
+)
+
+// TestCheckNamesFirstProblem: on two goroutines, CheckPaths names the
+// problem a walk in lexical order meets first, whichever goroutine found
+// it, as on one: a file that cannot be read in an early folder before an
+// unreadable file beside that folder, a folder that cannot be listed, a
+// file deeper down, and one in each half of a long folder's listing, each
+// in turn as those before it are made readable. As root, where permissions do not bind, the test runs itself
+// again as nobody.
+func TestCheckNamesFirstProblem(t *testing.T) {
+	if dir := os.Getenv("FERRY_TEST_CHECK_ORDER"); dir != "" {
+		checkOrder(t, dir)
+		return
+	}
+	// Not t.TempDir: its parent folder is the test's, which nobody may
+	// not search.
+	top, err := os.MkdirTemp("", "ferry-check-order-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(top) })
+	tree := filepath.Join(top, "tree")
+	for i := range 12 {
+		sub := filepath.Join(tree, string(rune('a'+i)))
+		for j := range 3 {
+			if err := os.MkdirAll(filepath.Join(sub, fmt.Sprint(j)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for k := range 50 {
+				if err := os.WriteFile(filepath.Join(sub, fmt.Sprint(j), fmt.Sprint(k)), nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	for i := range 300 { // a long folder, which the helper takes half of
+		if err := os.MkdirAll(filepath.Join(tree, "long"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(tree, "long", fmt.Sprintf("f%03d", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []string{"c/x", "d.txt", "k/y", "long/f100", "long/f250"} {
+		if err := os.WriteFile(filepath.Join(tree, p), nil, 0o000); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(filepath.Join(tree, p), 0o000); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(filepath.Join(tree, "h"), 0o311); err != nil {
+		t.Fatal(err)
+	}
+	if os.Geteuid() != 0 {
+		checkOrder(t, tree)
+		return
+	}
+	// The whole tree is nobody's, so that the child can make the
+	// problems go away one by one.
+	if err := filepath.WalkDir(top, func(p string, _ os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(p, 65534, 65534)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(top, "pick.test")
+	if err := copyFile(exe, os.Args[0]); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^TestCheckNamesFirstProblem$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "FERRY_TEST_CHECK_ORDER="+tree, "TMPDIR="+top)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	if err := os.Chmod(top, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("as nobody: %v\n%s", err, out)
+	}
+}
+
+// checkOrder checks the tree TestCheckNamesFirstProblem made, as a user
+// its modes bind.
+func checkOrder(t *testing.T, dir string) {
+	testkit.CheckGoroutines(t) // the helper ends with its check
+	for _, p := range []string{"c/x", "d.txt", "h", "k/y", "long/f100", "long/f250"} {
+		want := filepath.Join(dir, p)
+		for run := range 30 {
+			for _, helpers := range []int{0, 1} {
+				var pp *PathProblem
+				if err := checkTree(dir, helpers); !errors.As(err, &pp) || pp.Path != want {
+					t.Fatalf("run %d, %d helpers: %v, want a problem with %s", run, helpers, err, want)
+				}
+			}
+		}
+		if err := os.Chmod(want, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func copyFile(dst, src string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
