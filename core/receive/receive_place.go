@@ -21,10 +21,11 @@ import (
 // its rename into place, its confirmation), are the placer's: a
 // goroutine of the session's that takes them in order while the
 // session reads, writes and checks the next files. That split leaves
-// the session about two thirds of the receiver's work on 4 KiB files;
-// the placer doing all of a small file's file-system work instead (the
-// session only reading into memory) left it a third and the placer two,
-// and was measured slower (benches/results/2026-12-05-pipe34.md).
+// the session nearly two thirds of the two goroutines' work on 4 KiB
+// files; the placer doing all of a small file's file-system work
+// instead (the session only reading into memory) left the session a
+// quarter and made the placer the critical path, and was measured
+// slower (benches/results/2026-12-05-pipe34.md).
 //
 // What must stay true, and how it does:
 //   - A file is confirmed (to the sender, in events and in the summary)
