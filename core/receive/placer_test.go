@@ -1,6 +1,10 @@
 package receive
 
 import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -153,4 +157,58 @@ func TestPlacerFailure(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCancelMidSmallFiles: a receiver cancelled in the middle of a folder
+// of small files, while the placer has files queued, ends cancelled on
+// both ends; every file under its final name is whole and was reported
+// done, and every file reported done is there, whole.
+func TestCancelMidSmallFiles(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "many")
+	const files = 300
+	for i := range files {
+		writeFile(t, filepath.Join(src, fmt.Sprintf("f%03d", i)), pattern(1000+i, byte(i)))
+	}
+	ctx, cancel := context.WithCancelCause(t.Context())
+	defer cancel(nil)
+	p := newPair(t, ctx, ReceiverConfig{Policy: AcceptAll})
+	done := 0
+	p.rev.hook = func(ev event.Event) {
+		if _, ok := ev.(event.EntryDone); ok {
+			if done++; done == 40 {
+				cancel(errors.New("enough"))
+			}
+		}
+	}
+	_, serr, _, rerr := p.run(t.Context(), event.Item{Path: src})
+	if !errors.Is(serr, transfer.ErrCancelled) || !errors.Is(rerr, transfer.ErrCancelled) {
+		t.Fatalf("send: %v; receive: %v; want ErrCancelled on both", serr, rerr)
+	}
+	reported := map[string]bool{}
+	for _, ed := range eventsOf[event.EntryDone](p.rev) {
+		reported[ed.SavedAs] = true
+	}
+	if len(reported) < 40 || len(reported) >= files {
+		t.Fatalf("%d entries reported done, want from 40 to fewer than all", len(reported))
+	}
+	dst := filepath.Join(p.r.cfg.Dir, "many")
+	names, err := os.ReadDir(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		if !reported["many/"+n.Name()] {
+			t.Errorf("%s is under its final name but was not reported done", n.Name())
+		}
+	}
+	for saved := range reported {
+		if saved == "many" {
+			continue
+		}
+		want, _ := os.ReadFile(filepath.Join(src, filepath.Base(saved)))
+		if got, err := os.ReadFile(filepath.Join(p.r.cfg.Dir, saved)); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s was reported done but holds %d bytes (%v), want its %d", saved, len(got), err, len(want))
+		}
+	}
+	t.Logf("%d of %d files placed before the cancellation took hold", len(reported), files)
 }
