@@ -20,7 +20,8 @@ import (
 // CheckPath (the sessions check every offered path with it) and the
 // symlink checks in MapTops come first so that a hostile offer is
 // refused with a clear error before os.Root has to stop it. A Dest is
-// one session's: it is not safe for concurrent use.
+// one session's: it is not safe for concurrent use, but for the split
+// that PreparePartialDir allows.
 type Dest struct {
 	root      *os.Root
 	overwrite bool
@@ -259,6 +260,23 @@ func (d *Dest) partialName(path string, size int64, modTime time.Time) [partialN
 	n += hex.Encode(name[n:], sum[:16])
 	copy(name[n:], ".part")
 	return name
+}
+
+// PreparePartialDir makes the partial folder, or checks the one there,
+// and opens it, failing as the first OpenPartial would. After it, and
+// only then, the Dest may be used by two goroutines at once, split this
+// way: one names, opens, writes and removes partial files (PartialName,
+// SpareName, OpenPartial, a Partial's Write and Close, RemovePartial),
+// the other finishes and places them (Finish, Place). What both reach
+// is set up here and only read after; what each changes is its own.
+func (d *Dest) PreparePartialDir() error {
+	if _, err := d.partialFolder(); err != nil {
+		if d.partialOK {
+			return fmt.Errorf("opening partial file: %w", DiskError(err))
+		}
+		return err
+	}
+	return nil
 }
 
 func (d *Dest) ensurePartialDir() error {

@@ -404,7 +404,9 @@ type held struct {
 	left     atomic.Int64
 	reserved bool
 	// parts are the partial files this session claimed: no other
-	// session writes them until it releases them.
+	// session writes them until it releases them. The session claims
+	// them and its placer releases them: mu orders the two.
+	mu    sync.Mutex
 	parts map[string]bool
 }
 

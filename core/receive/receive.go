@@ -20,8 +20,9 @@ import (
 const maxResumes = 64
 
 // rsession is one incoming transfer. Its goroutine (the caller of run)
-// owns every read after the offer and the disk; writeLoop owns every
-// write, fed through out.
+// owns every read after the offer and the disk, but for the small files
+// it hands the placer (receive_place.go); writeLoop owns every write,
+// fed through out.
 //
 // Its code is split by concern: this file runs the session and decides
 // and answers the offer; receive_entries.go takes the entries and their
@@ -35,8 +36,7 @@ type rsession struct {
 	// this connection's code proved right (code mode), for Connected.
 	wrongCodes int
 
-	wr            writer    // the stream's writing end (writeLoop)
-	ahead         lookahead // the first message after the offer, read while the person decides
+	helpers       // the goroutines the session starts and waits for
 	declineReason string
 
 	reused             // what each entry takes over from the one before
@@ -525,6 +525,8 @@ func (s *rsession) matchHaves(ctx context.Context, haves []int) error {
 // session writes it (the same sender sending the same file twice at
 // once), which then neither resumes it nor writes it.
 func (s *rsession) claimPart(p string) bool {
+	s.held.mu.Lock()
+	defer s.held.mu.Unlock()
 	if s.held.parts[p] {
 		return true
 	}
@@ -540,6 +542,8 @@ func (s *rsession) claimPart(p string) bool {
 
 // releasePart gives up this session's claim on p, once its entry ended.
 func (s *rsession) releasePart(p string) {
+	s.held.mu.Lock()
+	defer s.held.mu.Unlock()
 	if s.held.parts[p] {
 		delete(s.held.parts, p)
 		s.rcv.shared.releasePart(p)

@@ -15,7 +15,11 @@ import (
 )
 
 // receive takes the sender's entries, in offer order, then its finish.
-func (s *rsession) receive(ctx context.Context) error {
+// Into a folder, the placer (receive_place.go) finishes and places each
+// file while the next ones come; it is stopped, and what it had queued
+// placed, before receive returns.
+func (s *rsession) receive(ctx context.Context) (err error) {
+	defer func() { err = s.stopPlacer(err) }()
 	i := 0
 	skipDirs := func() {
 		for i < len(s.entries) && s.entries[i].Kind == event.KindDir {
@@ -51,11 +55,16 @@ func (s *rsession) receive(ctx context.Context) error {
 			}
 			e := &s.entries[i]
 			s.sum.SkippedBytes += e.Size
-			s.confirm(i, event.Skipped, s.final(i))
+			if err := s.confirmSkipped(ctx, i); err != nil {
+				return err
+			}
 			i++
 		case wire.MsgFinish:
 			if i != len(s.entries) {
 				return fmt.Errorf("sender finished before entry %d of %d: %w", i, len(s.entries), transfer.ErrProtocol)
+			}
+			if err := s.waitPlaced(ctx); err != nil {
+				return err
 			}
 			return s.finish()
 		default: // the table accepted what this switch does not take
@@ -64,14 +73,32 @@ func (s *rsession) receive(ctx context.Context) error {
 	}
 }
 
-func (s *rsession) confirm(i int, o event.Outcome, savedAs string) {
-	s.confirmReplaced(i, o, savedAs, false)
+// confirmSkipped confirms skipped entry i after the entries before it:
+// through the placer's queue while it runs.
+func (s *rsession) confirmSkipped(ctx context.Context, i int) error {
+	if !s.pl.on {
+		s.confirm(i, event.Skipped, s.final(i))
+		return nil
+	}
+	j, err := s.reserve(ctx)
+	if err != nil {
+		return err
+	}
+	*j = placeJob{i: i, outcome: event.Skipped}
+	s.pl.push(0)
+	return nil
 }
 
-// confirmReplaced confirms entry i, which replaced a file of its name
-// (with Overwrite) if replaced.
-func (s *rsession) confirmReplaced(i int, o event.Outcome, savedAs string, replaced bool) {
+// confirm confirms entry i, counted by the meter.
+func (s *rsession) confirm(i int, o event.Outcome, savedAs string) {
 	s.meter.Entry()
+	s.report(i, o, savedAs, false)
+}
+
+// report confirms entry i, which replaced a file of its name (with
+// Overwrite) if replaced: the summary, the event, the sender. The meter
+// is the session's to tell (countPlaced when the placer reports).
+func (s *rsession) report(i int, o event.Outcome, savedAs string, replaced bool) {
 	ed := event.EntryDone{Entry: *s.entries[i].Entry, Outcome: o, SavedAs: savedAs, Replaced: replaced, Session: s.id}
 	s.sum.Entries = append(s.sum.Entries, ed)
 	s.Events.Emit(ed)
@@ -82,6 +109,14 @@ func (s *rsession) confirmReplaced(i int, o event.Outcome, savedAs string, repla
 // partial file and is moved into place only when its hash matches; a
 // mismatch deletes the partial, any other failure keeps it for resume.
 func (s *rsession) receiveEntry(ctx context.Context, i int, off int64) error {
+	if s.dest != nil && s.entries[i].Kind == event.KindFile {
+		return s.receiveFile(ctx, i, off)
+	}
+	// A text, or an entry for a Sink: this goroutine confirms it, once
+	// the placer confirmed those before.
+	if err := s.waitPlaced(ctx); err != nil {
+		return err
+	}
 	in, outcome, err := s.startEntry(i, off)
 	if err != nil {
 		return err
@@ -94,6 +129,33 @@ func (s *rsession) receiveEntry(ctx context.Context, i int, off int64) error {
 		return err
 	}
 	return s.keep(in, outcome)
+}
+
+// receiveFile takes a file into the folder: its bytes to its partial
+// file, their hash checked, then the placer's to place and confirm.
+func (s *rsession) receiveFile(ctx context.Context, i int, off int64) error {
+	if !s.pl.on {
+		if err := s.startPlacer(s.entries[i].Path); err != nil {
+			return err
+		}
+	}
+	j, err := s.reserve(ctx)
+	if err != nil {
+		return err
+	}
+	in, outcome, err := s.startEntry(i, off)
+	if err != nil {
+		return err
+	}
+	if err := s.takeBytes(ctx, in); err != nil {
+		s.releasePart(in.part)
+		in.abandon()
+		return err
+	}
+	*j = placeJob{i: i, outcome: outcome, f: in.f, part: in.part, spare: in.spare}
+	in.f = nil
+	s.pl.push(in.e.Size)
+	return nil
 }
 
 // incoming is one entry while its bytes come: where they go and what is
@@ -261,8 +323,9 @@ func (s *rsession) takeChunk(in *incoming, n int) error {
 	return nil
 }
 
-// keep puts a verified entry where it belongs (its sink's file saved, its
-// partial file in place, a text told and maybe saved) and confirms it.
+// keep puts a verified entry where it belongs (its sink's file saved, a
+// text told and maybe saved) and confirms it. A file into the folder is
+// the placer's (placeFile).
 func (s *rsession) keep(in *incoming, outcome event.Outcome) error {
 	e := in.e
 	if in.sf != nil {
@@ -277,28 +340,15 @@ func (s *rsession) keep(in *incoming, outcome event.Outcome) error {
 		s.confirm(in.i, outcome, e.Path)
 		return nil
 	}
-	if e.Kind == event.KindText {
-		s.Events.Emit(event.Text{Name: e.Path, Text: string(in.text)})
-		saved := ""
-		if s.cfg.SaveText {
-			var err error
-			if saved, err = s.saveText(in.i, in.text); err != nil {
-				return err
-			}
+	s.Events.Emit(event.Text{Name: e.Path, Text: string(in.text)})
+	saved := ""
+	if s.cfg.SaveText {
+		var err error
+		if saved, err = s.saveText(in.i, in.text); err != nil {
+			return err
 		}
-		s.confirm(in.i, event.Received, saved)
-		return nil
 	}
-	err := s.dest.Finish(in.f, in.part, e.Mode, e.ModTime)
-	in.f = nil
-	if err != nil {
-		return fmt.Errorf("finishing %q: %w", e.Path, place.DiskError(err))
-	}
-	saved, replaced, err := s.dest.Place(in.part, s.final(in.i))
-	if err != nil {
-		return fmt.Errorf("placing %q: %w", e.Path, err)
-	}
-	s.confirmReplaced(in.i, outcome, saved, replaced)
+	s.confirm(in.i, event.Received, saved)
 	return nil
 }
 

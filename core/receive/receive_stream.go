@@ -13,6 +13,15 @@ import (
 	"github.com/ferry-project/ferry/core/wire"
 )
 
+// helpers are a session's goroutines besides its own, each started and
+// waited for by the session: writeLoop, the peek while the person
+// decides, and the placer.
+type helpers struct {
+	wr    writer    // the stream's writing end (writeLoop)
+	ahead lookahead // the first message after the offer, read while the person decides
+	pl    placer    // places the small files (receive_place.go)
+}
+
 // writer is a session's writing end: writeLoop sends what goes on out
 // and closes done once it returns, err set before.
 type writer struct {
@@ -184,8 +193,8 @@ const armSlack = 64
 
 // arm sets the read deadline for the next message, unless the one set
 // is less than Timeout/armSlack old. Nothing else moves it earlier while
-// messages are read but the cancellation's AfterFunc, which ctx.Err()
-// catches below.
+// messages are read but the cancellation's AfterFunc and the placer
+// failing, which ctx.Err() and pl.failed catch below.
 func (s *rsession) arm(ctx context.Context) error {
 	if now := time.Now(); now.Sub(s.armed) >= s.Timeout/armSlack || now.Before(s.armed) {
 		s.Conn.NetConn().SetReadDeadline(now.Add(s.Timeout))
@@ -193,6 +202,9 @@ func (s *rsession) arm(ctx context.Context) error {
 	}
 	if ctx.Err() != nil { // cancelled before the deadline was set: the AfterFunc's deadline is lost
 		return transfer.CancelError(ctx)
+	}
+	if s.pl.failed.Load() { // the same for the placer's
+		return errPlacing
 	}
 	return nil
 }
