@@ -1,14 +1,12 @@
 package send
 
 import (
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"syscall"
 	"testing"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // TestSearchOnlyParent: an item whose parent folder may be searched but
@@ -54,35 +52,5 @@ func TestSearchOnlyParent(t *testing.T) {
 		}
 		return
 	}
-	// The test binary, where nobody may run it.
-	exe := filepath.Join(top, "send.test")
-	if err := copyFile(exe, os.Args[0]); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(exe, "-test.run=^TestSearchOnlyParent$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "FERRY_TEST_SEARCH_ONLY="+tree, "TMPDIR="+top)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-	if err := os.Chmod(top, 0o777); err != nil { // nobody's t.TempDir goes here
-		t.Fatal(err)
-	}
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("as nobody: %v\n%s", err, out)
-	}
-}
-
-func copyFile(dst, src string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
+	testkit.RunAsNobody(t, top, "TestSearchOnlyParent", "FERRY_TEST_SEARCH_ONLY="+tree)
 }

@@ -5,11 +5,8 @@ package pick
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"syscall"
 	"testing"
 
 	"github.com/ferry-project/ferry/core/testkit"
@@ -77,23 +74,11 @@ func TestCheckNamesFirstProblem(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		return os.Lchown(p, 65534, 65534)
+		return os.Lchown(p, testkit.Nobody, testkit.Nobody)
 	}); err != nil {
 		t.Fatal(err)
 	}
-	exe := filepath.Join(top, "pick.test")
-	if err := copyFile(exe, os.Args[0]); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(exe, "-test.run=^TestCheckNamesFirstProblem$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "FERRY_TEST_CHECK_ORDER="+tree, "TMPDIR="+top)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-	if err := os.Chmod(top, 0o777); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("as nobody: %v\n%s", err, out)
-	}
+	testkit.RunAsNobody(t, top, "TestCheckNamesFirstProblem", "FERRY_TEST_CHECK_ORDER="+tree)
 }
 
 // checkOrder checks the tree TestCheckNamesFirstProblem made, as a user
@@ -114,21 +99,4 @@ func checkOrder(t *testing.T, dir string) {
 			t.Fatal(err)
 		}
 	}
-}
-
-func copyFile(dst, src string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }
