@@ -103,8 +103,9 @@ func (s *rsession) report(i int, o event.Outcome, savedAs string, replaced bool)
 	if s.sum.Entries == nil {
 		// Each entry is reported once: sized at the first report, the
 		// list is never copied as it grows, nor its old arrays left to
-		// the collector (14 arrays, up to 1.4 MiB, for 10,000 files);
-		// an offer with nothing reported keeps a nil list.
+		// the collector (19 arrays, 4.5 MB in all, for 10,000 files),
+		// and the largest offer's is not held twice at its last
+		// growth; an offer with nothing reported keeps a nil list.
 		s.sum.Entries = make([]event.EntryDone, 0, len(s.entries))
 	}
 	s.sum.Entries = append(s.sum.Entries, ed)
