@@ -100,6 +100,14 @@ func (s *rsession) confirm(i int, o event.Outcome, savedAs string) {
 // is the session's to tell (countPlaced when the placer reports).
 func (s *rsession) report(i int, o event.Outcome, savedAs string, replaced bool) {
 	ed := event.EntryDone{Entry: *s.entries[i].Entry, Outcome: o, SavedAs: savedAs, Replaced: replaced, Session: s.id}
+	if s.sum.Entries == nil {
+		// Each entry is reported once: sized at the first report, the
+		// list is never copied as it grows, nor its old arrays left to
+		// the collector (19 arrays, 4.5 MB in all, for 10,000 files),
+		// and the largest offer's is not held twice at its last
+		// growth; an offer with nothing reported keeps a nil list.
+		s.sum.Entries = make([]event.EntryDone, 0, len(s.entries))
+	}
 	s.sum.Entries = append(s.sum.Entries, ed)
 	s.Events.Emit(ed)
 	s.send(wire.MsgConfirm, wire.Confirm{Index: i, Outcome: o, SavedAs: savedAs}.Encode())
