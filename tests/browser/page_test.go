@@ -228,22 +228,28 @@ func pageReceives(t *testing.T, host, words string) {
 		must(t, os.WriteFile(p, f.body, 0o644))
 		items = append(items, transfer.Item{Path: p})
 	}
-	// Midway the sender holds still (its event handler blocks, and with
-	// it the sending) so that the page can be seen receiving.
+	// Midway, for the phone's screenshot of the page receiving, the
+	// sender is held by its connection (holdConn): slowed past 6 MiB, so
+	// that the page's progress moves on to the second file, then stopped
+	// at 12 MiB until the test has seen it. (Holding the sender's event
+	// handler did not hold it: a progress event comes at most every
+	// 250 ms, and the whole send can fit between two.)
 	phone := host == LANAddr // the screenshots are a phone's
-	midway, resume := make(chan struct{}), make(chan struct{})
-	var once sync.Once
-	sent := make(chan error, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
+	hold := &holdConn{slowAt: 6 << 20, stopAt: 12 << 20, midway: make(chan struct{}), resume: make(chan struct{}), ctx: ctx}
+	midway, resume := hold.midway, hold.resume
+	sent := make(chan error, 1)
 	go func() {
 		_, err := send.Send(ctx, send.SendConfig{Addrs: []string{"page"}, Code: "246810", Identity: id,
 			Name: "Ana's laptop", Items: items,
-			Dialer: func(ctx context.Context, _ string) (net.Conn, error) { return mux.Accept() },
-			OnEvent: func(ev event.Event) {
-				if p, ok := ev.(event.Progress); ok && phone && p.Done >= 6<<20 {
-					once.Do(func() { close(midway); <-resume })
+			Dialer: func(ctx context.Context, _ string) (net.Conn, error) {
+				c, err := mux.Accept()
+				if err != nil || !phone {
+					return c, err
 				}
+				hold.Conn = c
+				return hold, nil
 			}})
 		sent <- err
 	}()
@@ -363,5 +369,60 @@ func TestPageResumes(t *testing.T) {
 	got, err := os.ReadFile(filepath.Join(dest, "film.mp4"))
 	if err != nil || !bytes.Equal(got, body) {
 		t.Fatalf("film.mp4: %d bytes (%v), want %d identical", len(got), err, len(body))
+	}
+}
+
+// holdConn is the sender's connection in pageReceives: past slowAt bytes
+// written it writes 64 KiB each 20 ms, and at stopAt it waits for resume
+// (or ctx), so that the page is seen mid-file whatever the machine's
+// speed. midway is closed at slowAt.
+type holdConn struct {
+	net.Conn
+	slowAt, stopAt int64
+	midway, resume chan struct{}
+	ctx            context.Context
+	written        int64 // only the sending goroutine writes
+}
+
+func (c *holdConn) Write(p []byte) (int, error) {
+	n := 0
+	for len(p) > 0 {
+		chunk := p
+		switch {
+		case c.resumed():
+		case c.written >= c.stopAt:
+			select {
+			case <-c.resume:
+			case <-c.ctx.Done():
+				return n, c.ctx.Err()
+			}
+			continue
+		case c.written >= c.slowAt:
+			chunk = p[:min(len(p), 64<<10)]
+			time.Sleep(20 * time.Millisecond)
+		case int64(len(p)) > c.slowAt-c.written:
+			chunk = p[:c.slowAt-c.written] // so that midway closes at slowAt
+		}
+		m, err := c.Conn.Write(chunk)
+		before := c.written
+		c.written += int64(m)
+		n += m
+		p = p[m:]
+		if before < c.slowAt && c.written >= c.slowAt {
+			close(c.midway)
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+func (c *holdConn) resumed() bool {
+	select {
+	case <-c.resume:
+		return true
+	default:
+		return false
 	}
 }
