@@ -12,9 +12,9 @@ import (
 	"time"
 )
 
-// servePage serves gui/page's files and testdata/save.html on
+// servePage serves gui/page's files and testdata/NAME, at /NAME, on
 // 127.0.0.1 and returns the port as ":PORT".
-func servePage(t *testing.T) string {
+func servePage(t *testing.T, name string) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -22,8 +22,8 @@ func servePage(t *testing.T) string {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/", http.FileServer(http.Dir("../../gui/page")))
-	mux.HandleFunc("/save.html", func(w http.ResponseWriter, r *http.Request) {
-		http.ServeFile(w, r, "testdata/save.html")
+	mux.HandleFunc("/"+name, func(w http.ResponseWriter, r *http.Request) {
+		http.ServeFile(w, r, "testdata/"+name)
 	})
 	srv := &http.Server{Handler: mux}
 	go srv.Serve(ln)
@@ -50,7 +50,7 @@ func pattern(n int) []byte {
 // "folder" method needs a person to answer the folder picker, which no
 // headless browser can; it is not tested here.
 func TestSaveSink(t *testing.T) {
-	port := servePage(t)
+	port := servePage(t, "save.html")
 	files := []struct {
 		path string
 		size int
@@ -152,7 +152,7 @@ func sortedKeys(m map[string]string) []string {
 // the limit, and a file over it is refused at start, before any byte is
 // gathered, with a message that names the file and the limit.
 func TestSaveMemoryLimit(t *testing.T) {
-	port := servePage(t)
+	port := servePage(t, "save.html")
 	b := Start(t)
 	if err := b.SetUserAgent("Mozilla/5.0 (Android 14; Mobile; rv:133.0) Gecko/133.0 Firefox/133.0"); err != nil {
 		t.Fatal(err)

@@ -2,9 +2,6 @@ package browser
 
 import (
 	"fmt"
-	"net"
-	"net/http"
-	"strings"
 	"testing"
 	"time"
 )
@@ -14,20 +11,7 @@ import (
 // slices: at every boundary of the slice size, and a slice size larger
 // than the file.
 func TestFileSlices(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	mux := http.NewServeMux()
-	mux.Handle("/", http.FileServer(http.Dir("../../gui/page")))
-	mux.HandleFunc("/slices.html", func(w http.ResponseWriter, r *http.Request) {
-		http.ServeFile(w, r, "testdata/slices.html")
-	})
-	srv := &http.Server{Handler: mux}
-	go srv.Serve(ln)
-	defer srv.Close()
-	port := ln.Addr().String()[strings.LastIndex(ln.Addr().String(), ":"):]
-
+	port := servePage(t, "slices.html")
 	b := Start(t)
 	if err := b.Open("http://" + LANAddr + port + "/slices.html"); err != nil {
 		t.Fatal(err)
