@@ -7,11 +7,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/ferry-project/ferry/core/app/event"
+	"github.com/ferry-project/ferry/core/internal/spare"
 	"github.com/ferry-project/ferry/core/transfer"
 	"golang.org/x/sys/unix"
 )
@@ -61,7 +61,7 @@ func (m *manifest) walkDiskItem(root itemRoot, d diskDir, helpers int) error {
 		unix.Close(fd)
 		return err
 	}
-	w := &diskWalk{root: root, d: d, helper: make(chan struct{}, helpers), asIs: root.base == root.path, prefix: d.dir}
+	w := &diskWalk{root: root, d: d, spare: spare.New(helpers), asIs: root.base == root.path, prefix: d.dir}
 	// d.dir is clean (filepath.Abs) and ends in a separator
 	// (filepath.Split), so prefix+p is filepath.Join(d.dir, p).
 	if !strings.HasSuffix(w.prefix, "/") {
@@ -77,7 +77,7 @@ func (m *manifest) walkDiskItem(root itemRoot, d diskDir, helpers int) error {
 	}
 	var top walked
 	top.err = w.walk(&top, fd, root.path, root.base, 1)
-	w.wg.Wait()
+	w.spare.Wait()
 	// The manifest grows once, to what the walk found: grown by appends
 	// as the lists are spliced in, it would hold its old and new arrays
 	// besides the lists.
@@ -101,12 +101,11 @@ var errWalkStopped = errors.New("the walk found more entries than a transfer hol
 type diskWalk struct {
 	root   itemRoot
 	d      diskDir
-	helper chan struct{} // holds a token while the helper walks
-	wg     sync.WaitGroup
-	left   atomic.Int64 // entries the transfer may still hold
-	stop   error        // what a goroutine stops with when left runs out
-	prefix string       // d.dir, ending in a separator
-	asIs   bool         // the item is sent under its own name: each entry's path is its path in d
+	spare  *spare.Goroutines // the helper
+	left   atomic.Int64      // entries the transfer may still hold
+	stop   error             // what a goroutine stops with when left runs out
+	prefix string            // d.dir, ending in a separator
+	asIs   bool              // the item is sent under its own name: each entry's path is its path in d
 }
 
 // walked is what one goroutine found under a folder, in the manifest's
@@ -208,30 +207,23 @@ func (w *diskWalk) walk(out *walked, fd int, p, name string, held int) error {
 	// that half goes in after the first, once the first is done.
 	half := len(list)
 	var tail *walked
-	if len(list) >= 2*minSplit {
-		select {
-		case w.helper <- struct{}{}:
-			tfd := at
-			if at != unix.AT_FDCWD {
-				if tfd, err = unix.FcntlInt(uintptr(at), unix.F_DUPFD_CLOEXEC, 0); err != nil {
-					<-w.helper
-					tfd = -1
+	if len(list) >= 2*minSplit && w.spare.Claim() {
+		tfd := at
+		var terr error
+		if at != unix.AT_FDCWD {
+			tfd, terr = unix.FcntlInt(uintptr(at), unix.F_DUPFD_CLOEXEC, 0)
+		}
+		if terr != nil {
+			w.spare.Release()
+		} else {
+			half = len(list) / 2
+			tail = &walked{}
+			w.spare.Go(func() {
+				tail.err = w.entries(tail, tfd, list[half:], p, name, sub)
+				if tfd != unix.AT_FDCWD {
+					unix.Close(tfd)
 				}
-			}
-			if tfd != -1 {
-				half = len(list) / 2
-				tail = &walked{}
-				w.wg.Add(1)
-				go func() {
-					defer w.wg.Done()
-					tail.err = w.entries(tail, tfd, list[half:], p, name, sub)
-					if tfd != unix.AT_FDCWD {
-						unix.Close(tfd)
-					}
-					<-w.helper
-				}()
-			}
-		default:
+			})
 		}
 	}
 	if err := w.entries(out, at, list[:half], p, name, sub); err != nil {
@@ -289,21 +281,14 @@ func (w *diskWalk) entries(out *walked, at int, list []fs.DirEntry, p, name stri
 		if err != nil {
 			return &fs.PathError{Op: "open", Path: cp, Err: err}
 		}
-		select {
-		case w.helper <- struct{}{}:
+		if w.spare.Claim() {
 			// The helper is idle: it walks this folder while this
 			// goroutine goes on with the next. Its own descriptors
 			// are its own: each goroutine holds at most maxHeld.
 			h := &walked{}
 			out.subs = append(out.subs, handed{at: len(out.entries), w: h})
-			w.wg.Add(1)
-			go func() {
-				defer w.wg.Done()
-				h.err = w.walk(h, subfd, cp, cname, sub)
-				<-w.helper
-			}()
+			w.spare.Go(func() { h.err = w.walk(h, subfd, cp, cname, sub) })
 			continue
-		default:
 		}
 		if err := w.walk(out, subfd, cp, cname, sub); err != nil {
 			return err

@@ -9,7 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
+
+	"github.com/ferry-project/ferry/core/internal/spare"
 )
 
 // CheckPaths makes sure every path to send exists and can be read,
@@ -42,9 +43,9 @@ func CheckPaths(paths []string) error {
 // checkTree is checker.folder on the folder at path with helpers goroutines
 // besides the caller's (0 or 1), which it waits for.
 func checkTree(path string, helpers int) error {
-	c := &checker{helper: make(chan struct{}, helpers)}
+	c := &checker{spare: spare.New(helpers)}
 	err := c.folder(path, 0)
-	c.wg.Wait()
+	c.spare.Wait()
 	return err
 }
 
@@ -85,8 +86,7 @@ const maxHeld = 64
 // the machine's other core idle. checkTree owns the helper's goroutine
 // and waits for it.
 type checker struct {
-	helper chan struct{} // holds a token while the helper checks
-	wg     sync.WaitGroup
+	spare *spare.Goroutines // the helper
 }
 
 // handedCheck is a folder the helper checks: err is its answer once
@@ -125,31 +125,26 @@ func (c *checker) folder(path string, depth int) error {
 	// answer counts once the first half has none.
 	half := len(ents)
 	var tail *handedCheck
-	if len(ents) >= 2*minSplit {
-		select {
-		case c.helper <- struct{}{}:
-			var td *os.File
-			if d != nil {
-				// Opened again by path, as the folder was: the
-				// check asks the same questions, on any system.
-				if td, err = os.Open(path); err != nil {
-					<-c.helper
-					break
-				}
-			}
+	if len(ents) >= 2*minSplit && c.spare.Claim() {
+		var td *os.File
+		var terr error
+		if d != nil {
+			// Opened again by path, as the folder was: the check asks
+			// the same questions, on any system.
+			td, terr = os.Open(path)
+		}
+		if terr != nil {
+			c.spare.Release()
+		} else {
 			half = len(ents) / 2
 			tail = &handedCheck{done: make(chan struct{})}
-			c.wg.Add(1)
-			go func() {
-				defer c.wg.Done()
+			c.spare.Go(func() {
+				defer close(tail.done)
 				tail.err = c.entries(td, ents[half:], path, depth)
 				if td != nil {
 					td.Close()
 				}
-				<-c.helper
-				close(tail.done)
-			}()
-		default:
+			})
 		}
 	}
 	if err := c.entries(d, ents[:half], path, depth); err != nil || tail == nil {
@@ -188,19 +183,14 @@ func (c *checker) entries(d *os.File, ents []fs.DirEntry, path string, depth int
 			}
 		case e.IsDir():
 			p := filepath.Join(path, e.Name())
-			select {
-			case c.helper <- struct{}{}:
+			if c.spare.Claim() {
 				h := &handedCheck{done: make(chan struct{})}
 				handed = append(handed, h)
-				c.wg.Add(1)
-				go func() {
-					defer c.wg.Done()
+				c.spare.Go(func() {
+					defer close(h.done)
 					h.err = c.folder(p, depth+1)
-					<-c.helper
-					close(h.done)
-				}()
+				})
 				continue
-			default:
 			}
 			if err := c.folder(p, depth+1); err != nil {
 				return first(err)
