@@ -251,6 +251,18 @@ func (b *Browser) Refused() []string {
 // many it closed.
 func (b *Browser) CutConnections() int { return b.proxy.cut() }
 
+// StallAt makes the page's connections through LANAddr stop forwarding
+// in a direction once it has carried n bytes (the page's WebSocket,
+// either way), until Unstall; the channel is closed at the first stop.
+// A test holds a transfer so at a point in its bytes, to cut, reload or
+// look at the page there, however fast the page runs. A stalled
+// connection still ends at CutConnections; the next connections are
+// held too, until Unstall.
+func (b *Browser) StallAt(n int64) <-chan struct{} { return b.proxy.stallAt(n) }
+
+// Unstall lets the stalled connections go on, and ends StallAt's hold.
+func (b *Browser) Unstall() { b.proxy.unstall() }
+
 // Context is the tab's chromedp context, for actions this package does
 // not wrap.
 func (b *Browser) Context() context.Context { return b.ctx }

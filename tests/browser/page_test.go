@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -61,27 +60,20 @@ func must(t *testing.T, err error) {
 
 // TestPageSends: the page picks three files and sends them to a
 // receiver in this process, which asks, as the desktop app does, and
-// accepts. Midway the receiver holds still (its event handler blocks,
-// and with it the receiving) so that the page can be seen sending: one
-// file checked, one moving with its bar, one waiting.
+// accepts. Midway the page's connection stalls (Browser.StallAt) so
+// that the page can be seen sending: one file checked, one moving with
+// its bar, one waiting.
 func TestPageSends(t *testing.T) {
 	b := Start(t)
 	mux, id := pageServer(t, false)
 	dest := t.TempDir()
 	offered := make(chan struct{}, 1)
-	midway, resume := make(chan struct{}), make(chan struct{})
-	var once sync.Once
 	var r *receive.Receiver
 	r, err := receive.NewReceiver(receive.ReceiverConfig{Dir: dest, Name: "Ana's laptop", Identity: id,
 		Listener: mux, Code: "246810", Policy: receive.Ask,
 		OnEvent: func(ev event.Event) {
-			switch e := ev.(type) {
-			case event.Offer:
+			if _, ok := ev.(event.Offer); ok {
 				offered <- struct{}{}
-			case event.Progress:
-				if e.Done >= 6<<20 {
-					once.Do(func() { close(midway); <-resume })
-				}
 			}
 		}})
 	must(t, err)
@@ -105,6 +97,7 @@ func TestPageSends(t *testing.T) {
 	_, err = b.WaitText(5*time.Second, "3 files")
 	must(t, err)
 	Shot(t, b, "send-2-picked", true)
+	midway := b.StallAt(6 << 20)
 	must(t, b.Click("#send"))
 	select {
 	case <-offered:
@@ -121,12 +114,9 @@ func TestPageSends(t *testing.T) {
 		t.Fatal("the send never reached 6 MiB")
 	}
 	_, err = b.WaitText(30*time.Second, "Sending 2 of 3")
-	if err != nil {
-		close(resume)
-		t.Fatal(err)
-	}
+	must(t, err) // a stalled tunnel ends with the browser (Start's cleanup)
 	Shot(t, b, "send-4-sending", true)
-	close(resume)
+	b.Unstall()
 	_, err = b.WaitText(60*time.Second, "Every file was checked")
 	must(t, err)
 	Shot(t, b, "send-5-done", true)
@@ -309,15 +299,8 @@ func TestPageResumes(t *testing.T) {
 	b := Start(t)
 	mux, id := pageServer(t, false)
 	dest := t.TempDir()
-	halfway := make(chan struct{})
-	var once sync.Once
 	r, err := receive.NewReceiver(receive.ReceiverConfig{Dir: dest, Name: "Ana's laptop", Identity: id,
-		Listener: mux, Code: "246810", Policy: receive.AcceptAll,
-		OnEvent: func(ev event.Event) {
-			if p, ok := ev.(event.Progress); ok && p.Done >= 4<<20 {
-				once.Do(func() { close(halfway) })
-			}
-		}})
+		Listener: mux, Code: "246810", Policy: receive.AcceptAll})
 	must(t, err)
 	// One transfer after another with the same code, as ferry receive
 	// --keep --code does.
@@ -341,13 +324,17 @@ func TestPageResumes(t *testing.T) {
 	_, err = b.WaitText(30*time.Second, "Pick files")
 	must(t, err)
 	must(t, b.Upload("#files", big))
+	// The page's WebSocket stops at 4 MiB, and is cut there.
+	halfway := b.StallAt(4 << 20)
 	must(t, b.Click("#send"))
 	select {
 	case <-halfway:
 	case <-time.After(60 * time.Second):
 		t.Fatal("the send never reached 4 MiB")
 	}
-	if n := b.CutConnections(); n == 0 {
+	n := b.CutConnections()
+	b.Unstall()
+	if n == 0 {
 		t.Fatal("the page had no connection through the proxy to cut")
 	}
 	_, err = b.WaitText(30*time.Second, "The connection dropped")

@@ -26,6 +26,74 @@ type lanProxy struct {
 	mu      sync.Mutex
 	refused []string              // host:port of every request refused
 	tunnels map[net.Conn]net.Conn // open CONNECT tunnels, browser side to loopback side
+	stall   *stall                // where tunnels stop forwarding, if anywhere
+}
+
+// A stall stops every tunnel's direction that has carried at bytes, as
+// a Wi-Fi that stalls before it drops, until it is released. A test
+// holds a transfer by it at a point it names in bytes, whatever the
+// machine's speed: a hold by the receiver's progress events, which come
+// at most every 250 ms, fell after the last byte once the page got
+// fast enough.
+type stall struct {
+	at      int64
+	reached chan struct{} // closed when the first direction stops at at
+	once    sync.Once
+	release chan struct{}
+}
+
+// stallAt makes tunnels stop forwarding in a direction once it has
+// carried n bytes, until unstall; reached is closed at the first stop.
+func (p *lanProxy) stallAt(n int64) <-chan struct{} {
+	s := &stall{at: n, reached: make(chan struct{}), release: make(chan struct{})}
+	p.unstall()
+	p.mu.Lock()
+	p.stall = s
+	p.mu.Unlock()
+	return s.reached
+}
+
+// unstall lets every stalled direction go on, and no other stop.
+func (p *lanProxy) unstall() {
+	p.mu.Lock()
+	s := p.stall
+	p.stall = nil
+	p.mu.Unlock()
+	if s != nil {
+		close(s.release)
+	}
+}
+
+// pipe copies src to dst as io.Copy does, but stops at the stall's
+// point, if one is set, until it is released. It returns at src's end
+// or error, or at dst's error.
+func (p *lanProxy) pipe(dst io.Writer, src io.Reader) {
+	buf := make([]byte, 32<<10)
+	var carried int64
+	for {
+		p.mu.Lock()
+		s := p.stall
+		p.mu.Unlock()
+		chunk := buf
+		if s != nil {
+			if carried >= s.at {
+				s.once.Do(func() { close(s.reached) })
+				<-s.release
+				continue
+			}
+			chunk = buf[:min(int64(len(buf)), s.at-carried)]
+		}
+		n, err := src.Read(chunk)
+		if n > 0 {
+			if _, werr := dst.Write(chunk[:n]); werr != nil {
+				return
+			}
+			carried += int64(n)
+		}
+		if err != nil {
+			return
+		}
+	}
 }
 
 // cut closes every open tunnel, as a Wi-Fi that drops cuts the page's
@@ -110,11 +178,11 @@ func (p *lanProxy) connect(w http.ResponseWriter, r *http.Request) {
 	p.tunnels[src] = dst
 	p.mu.Unlock()
 	go func() {
-		io.Copy(dst, rw) // what the browser sent, buffered reader first
+		p.pipe(dst, rw) // what the browser sent, buffered reader first
 		dst.(*net.TCPConn).CloseWrite()
 	}()
 	go func() {
-		io.Copy(src, dst)
+		p.pipe(src, dst)
 		src.Close()
 		p.mu.Lock()
 		delete(p.tunnels, src)
@@ -123,5 +191,6 @@ func (p *lanProxy) connect(w http.ResponseWriter, r *http.Request) {
 }
 
 func (p *lanProxy) close() {
+	p.unstall()
 	p.srv.Close() // does not close hijacked tunnels: they end with the browser
 }

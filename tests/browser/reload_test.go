@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -36,15 +35,8 @@ func TestPageReloadResumes(t *testing.T) {
 	b := Start(t)
 	mux, id := pageServer(t, false)
 	dest := t.TempDir()
-	midway := make(chan struct{})
-	var once sync.Once
 	r, err := receive.NewReceiver(receive.ReceiverConfig{Dir: dest, Name: "Ana's laptop", Identity: id,
-		Listener: mux, Code: "246810", Policy: receive.AcceptAll,
-		OnEvent: func(ev event.Event) {
-			if p, ok := ev.(event.Progress); ok && p.Done >= size/3 {
-				once.Do(func() { close(midway) })
-			}
-		}})
+		Listener: mux, Code: "246810", Policy: receive.AcceptAll})
 	must(t, err)
 	// One transfer after another with the same code, as ferry receive
 	// --keep --code does.
@@ -79,6 +71,9 @@ func TestPageReloadResumes(t *testing.T) {
 	var before, after string
 	must(t, b.Eval(`ferry.fingerprint`, &before))
 	must(t, b.Upload("#files", big))
+	// The page's WebSocket stops at a third of the file; the page is
+	// reloaded there, and what it had sent then goes on to the receiver.
+	midway := b.StallAt(size / 3)
 	must(t, b.Click("#send"))
 	select {
 	case <-midway:
@@ -86,6 +81,7 @@ func TestPageReloadResumes(t *testing.T) {
 		t.Fatal("the send never reached a third of the file")
 	}
 	must(t, b.Reload())
+	b.Unstall()
 	if res := <-results; res.err == nil {
 		t.Fatal("the transfer cut by the reload succeeded on the receiver")
 	}
@@ -152,20 +148,16 @@ func TestPageReloadReceiving(t *testing.T) {
 	must(t, os.WriteFile(small, []byte("milk\neggs\n"), 0o644))
 	must(t, os.WriteFile(big, bytes.Repeat([]byte("0123456789abcdef"), 4<<20), 0o644)) // 64 MiB
 	items := []event.Item{{FS: os.DirFS(dir), Path: "list.txt"}, {FS: os.DirFS(dir), Path: "video.mp4"}}
-	midway := make(chan struct{})
-	var once sync.Once
-	send := func(on func(ev event.Event)) chan app.Result {
+	send := func() chan app.Result {
 		done := make(chan app.Result, 1)
-		t := n.Send(context.Background(), app.SendConfig{Items: items, Page: page,
-			OnEvent: func(_ *app.Transfer, ev event.Event) { on(ev) }})
+		t := n.Send(context.Background(), app.SendConfig{Items: items, Page: page})
 		go func() { done <- t.Wait() }()
 		return done
 	}
-	first := send(func(ev event.Event) {
-		if p, ok := ev.(event.Progress); ok && p.Done >= 16<<20 {
-			once.Do(func() { close(midway) })
-		}
-	})
+	// The page's WebSocket stops at 16 MiB toward the page, and the page
+	// is reloaded there.
+	midway := b.StallAt(16 << 20)
+	first := send()
 
 	must(t, b.Open(page.Event().Links[0]))
 	_, err = b.WaitText(30*time.Second, "Receive")
@@ -176,11 +168,12 @@ func TestPageReloadReceiving(t *testing.T) {
 	case <-time.After(2 * time.Minute):
 		t.Fatal("the send never reached 16 MiB")
 	}
-	// The page is some MiB behind the sender: reload once it has saved
-	// the first file, so that what it then says is known.
+	// Reload once the page has saved the first file, so that what it
+	// then says is known.
 	var saved bool
 	must(t, b.EvalFor(time.Minute, `new Promise(r => { const f = () => document.querySelector('#list li[data-state="done"]') ? r(true) : setTimeout(f, 20); f(); })`, &saved))
 	must(t, b.Reload())
+	b.Unstall()
 	res := <-first
 	if res.Err == nil {
 		t.Fatal("the send cut by the reload succeeded")
@@ -197,7 +190,7 @@ func TestPageReloadReceiving(t *testing.T) {
 		}
 	}
 	Shot(t, b, "receive-left", false)
-	second := send(func(event.Event) {})
+	second := send()
 	must(t, b.Click("#receive"))
 	_, err = b.WaitText(2*time.Minute, "Every file was checked")
 	must(t, err)
