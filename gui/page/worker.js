@@ -99,11 +99,21 @@ function start(m) {
 // all (each slice a new Blob, and the browser opening and seeking the
 // file again: benches/results/2026-12-06-send33.md). A read anywhere
 // else starts a new stream there.
+//
+// The browser fails the read of a File changed on disk since it was
+// picked when a stream of it opens, not while one runs. A new stream
+// per slice found such a change at the next slice; here the read that
+// reaches the File's end reads its last byte through a slice of its own,
+// which opens it again, and fails as that did before the slice goes out
+// (core/send then never confirms a file it did not read whole as
+// picked). When the stream served that one read only, its own opening
+// checked the File, as a slice's did.
 self.ferryFileSlices = function (file, size) {
   let buf = null;
   let byob = typeof ReadableStreamBYOBReader === 'function';
   let r = null; // the stream's reader, at pos
   let pos = 0;
+  let from = 0; // where the stream began
   const drop = () => {
     if (r) r.cancel().catch(() => {});
     r = null;
@@ -112,7 +122,7 @@ self.ferryFileSlices = function (file, size) {
     async read(off, end) {
       if (byob && (!r || pos !== off)) {
         drop();
-        try { r = file.slice(off).stream().getReader({mode: 'byob'}); pos = off; } catch (e) { byob = false; }
+        try { r = file.slice(off).stream().getReader({mode: 'byob'}); pos = from = off; } catch (e) { byob = false; }
       }
       if (!r) return new Uint8Array(await file.slice(off, end).arrayBuffer());
       const want = end - off;
@@ -132,6 +142,7 @@ self.ferryFileSlices = function (file, size) {
         throw e;
       }
       pos = off + at;
+      if (pos === file.size && from < off) await file.slice(pos - 1, pos).arrayBuffer();
       return new Uint8Array(buf, 0, at);
     },
     close: drop,
