@@ -31,9 +31,9 @@
 //                                            gathering sink's whole file,
 //                                            arg a Blob)
 //
-// A picked File is read here (gui/page/wasm) in 4 MiB slices, the next one
-// asked for while this one is hashed and sealed, each into the same
-// buffer (ferryFileSlices). The receiving sink is the
+// A picked File is read here (gui/page/wasm) in 4 MiB slices of one
+// stream, the next one asked for while this one is hashed and sealed,
+// each into the same buffer (ferryFileSlices). The receiving sink is the
 // page's: its writes are batched into messages of up to batchBytes, each
 // ArrayBuffer transferred, not copied, and the wasm does not wait for
 // each one: a write returns at once while fewer than windowBytes are
@@ -86,22 +86,45 @@ function start(m) {
 // ferryFileSlices(file, size) is the reader gui/page/wasm reads a picked
 // File with: read(off, end) resolves to a Uint8Array of the File's bytes
 // from off to end, over one buffer of size bytes that every read reuses,
-// so the caller copies each slice out before it asks for the next.
-// Blob.arrayBuffer would make a new buffer per slice, which the browser
-// maps, touches and unmaps again; a byte stream's BYOB reader fills the
-// buffer given. A browser whose Blob streams have no BYOB reader gets
-// arrayBuffer's copy.
+// so the caller copies each slice out before it asks for the next;
+// close() lets go of the File. Blob.arrayBuffer would make a new buffer
+// per slice, which the browser maps, touches and unmaps again; a byte
+// stream's BYOB reader fills the buffer given. A browser whose Blob
+// streams have no BYOB reader gets arrayBuffer's copy.
+//
+// The reads go through one stream of the File from the first offset
+// asked for, which the next read carries on while it asks for the byte
+// after the last one read (the wasm reads a File front to back): a
+// stream per slice cost the browser about 1.3 ms of CPU per MiB more in
+// all (each slice a new Blob, and the browser opening and seeking the
+// file again: benches/results/2026-12-06-send33.md). A read anywhere
+// else starts a new stream there.
+//
+// The browser fails the read of a File changed on disk since it was
+// picked when a stream of it opens, not while one runs. A new stream
+// per slice found such a change at the next slice; here the read that
+// reaches the File's end reads its last byte through a slice of its own,
+// which opens it again, and fails as that did before the slice goes out
+// (core/send then never confirms a file it did not read whole as
+// picked). When the stream served that one read only, its own opening
+// checked the File, as a slice's did.
 self.ferryFileSlices = function (file, size) {
   let buf = null;
   let byob = typeof ReadableStreamBYOBReader === 'function';
+  let r = null; // the stream's reader, at pos
+  let pos = 0;
+  let from = 0; // where the stream began
+  const drop = () => {
+    if (r) r.cancel().catch(() => {});
+    r = null;
+  };
   return {
     async read(off, end) {
-      const slice = file.slice(off, end);
-      let r = null;
-      if (byob) {
-        try { r = slice.stream().getReader({mode: 'byob'}); } catch (e) { byob = false; }
+      if (byob && (!r || pos !== off)) {
+        drop();
+        try { r = file.slice(off).stream().getReader({mode: 'byob'}); pos = from = off; } catch (e) { byob = false; }
       }
-      if (!r) return new Uint8Array(await slice.arrayBuffer());
+      if (!r) return new Uint8Array(await file.slice(off, end).arrayBuffer());
       const want = end - off;
       if (!buf || buf.byteLength < want || buf.detached) buf = new ArrayBuffer(size);
       let at = 0;
@@ -111,14 +134,18 @@ self.ferryFileSlices = function (file, size) {
           // The read hands the buffer back as value's, detaching the one
           // passed in, also when the stream is done.
           if (value) buf = value.buffer;
-          if (done) break;
+          if (done) { r = null; break; }
           at += value.length;
         }
-      } finally {
-        r.cancel().catch(() => {});
+      } catch (e) {
+        drop();
+        throw e;
       }
+      pos = off + at;
+      if (pos === file.size && from < off) await file.slice(pos - 1, pos).arrayBuffer();
       return new Uint8Array(buf, 0, at);
     },
+    close: drop,
   };
 };
 

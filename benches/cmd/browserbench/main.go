@@ -46,6 +46,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ferry-project/ferry/benches"
@@ -408,7 +409,11 @@ func start(work string, args ...string) (*ferryProc, error) {
 		}
 		io.Copy(io.Discard, stdout)
 		close(p.events)
-		p.done <- p.cmd.Wait()
+		err := p.cmd.Wait()
+		if ps := p.cmd.ProcessState; ps != nil {
+			exited.Store(ps.Pid(), uint64((ps.UserTime()+ps.SystemTime())/(10*time.Millisecond)))
+		}
+		p.done <- err
 	}()
 	return p, nil
 }
@@ -613,8 +618,9 @@ func pageSend(work, src string, size int64) (d time.Duration, mem, split, versio
 	if err != nil {
 		return
 	}
-	split = doneSplit(done) + timeline(b, d) + "; " + cpu.String(d, size)
 	err = finished()
+	cpu.addExited()
+	split = doneSplit(done) + timeline(b, d) + "; " + cpu.String(d, size)
 	if err == nil {
 		err = benches.SameFile(src, filepath.Join(dst, filepath.Base(src)))
 	}
@@ -638,11 +644,12 @@ func pageReceive(work, src string, size int64, method string) (d time.Duration, 
 	var done map[string]any
 	err = b.EvalFor(*timeout, fmt.Sprintf(`(() => { %s; return ferry.receive({code: %q, fp: %q, name: 'Bench page', diag: true,
 		sink: ferrySave.makeSink({method: %q}), onEvent: ferryBenchEvent}) })()`, timelineJS, code, fp, method), &done)
+	var cpu cpuUse
 	if err == nil {
 		var paths []string
 		paths, err = b.WaitDownloads(1, *timeout)
 		d = time.Since(t0)
-		split = timeline(b, d) + "; " + stopCPU().String(d, size)
+		cpu = stopCPU()
 		if err == nil {
 			err = benches.SameFile(src, paths[0])
 		}
@@ -651,8 +658,9 @@ func pageReceive(work, src string, size int64, method string) (d time.Duration, 
 	if err != nil {
 		return
 	}
-	split = doneSplit(done) + split
 	err = finished()
+	cpu.addExited()
+	split = doneSplit(done) + timeline(b, d) + "; " + cpu.String(d, size)
 	return
 }
 
@@ -899,6 +907,25 @@ func openBridge(b *browser.Browser, base string) error {
 type cpuUse struct {
 	busy, total uint64 // jiffies
 	procs       map[int]procTime
+	gone        map[int]procTime // counted at the start, reaped by the stop: their jiffies then
+}
+
+// exited holds each ferry process's CPU time, in jiffies, once start's
+// goroutine has reaped it: the page's peer often exits, and is reaped,
+// before the page's promise has come back to the harness, and /proc
+// then knows it no more.
+var exited sync.Map // pid -> uint64
+
+// addExited counts the processes that were reaped before the meter
+// stopped, from what their reaper recorded; call it once they have been
+// waited for (the run's finished).
+func (u *cpuUse) addExited() {
+	for pid, was := range u.gone {
+		if j, ok := exited.Load(pid); ok && j.(uint64) >= was.jiffies {
+			u.procs[pid] = procTime{was.kind, j.(uint64) - was.jiffies}
+			delete(u.gone, pid)
+		}
+	}
 }
 
 // cpuMeter starts counting; its func stops and returns the use since.
@@ -907,10 +934,16 @@ func cpuMeter() func() cpuUse {
 	p0 := procTimes()
 	return func() cpuUse {
 		b1, t1 := procStat()
-		u := cpuUse{busy: b1 - b0, total: t1 - t0, procs: map[int]procTime{}}
-		for pid, t := range procTimes() {
+		u := cpuUse{busy: b1 - b0, total: t1 - t0, procs: map[int]procTime{}, gone: map[int]procTime{}}
+		now := procTimes()
+		for pid, t := range now {
 			if was, ok := p0[pid]; ok && t.jiffies >= was.jiffies {
 				u.procs[pid] = procTime{was.kind, t.jiffies - was.jiffies}
+			}
+		}
+		for pid, was := range p0 {
+			if _, ok := now[pid]; !ok && pid > 0 {
+				u.gone[pid] = was
 			}
 		}
 		return u

@@ -71,12 +71,18 @@ type blobFile struct {
 	mem  []byte   // buf's backing array, allocated on first read
 	next js.Value // the promise of the slice at off, or undefined
 	// slices is worker.js's ferryFileSlices reader of this File, made on
-	// the first ask, or undefined where there is none: it reads every
-	// slice into one array that it reuses.
+	// the first ask, or null where there is none: it reads every slice,
+	// from one stream of the File, into one array that it reuses.
 	slices js.Value
 }
 
 func (b *blobFile) Close() error {
+	// The reader's stream of the File would otherwise stay open, its
+	// next bytes read ahead, until the collector finds it: a file the
+	// transfer stopped in the middle of.
+	if b.slices.Type() == js.TypeObject {
+		catch(func() { b.slices.Call("close") })
+	}
 	b.mem, b.buf, b.next, b.slices = nil, nil, js.Undefined(), js.Undefined()
 	return nil
 }
@@ -137,7 +143,8 @@ func (b *blobFile) fill() error {
 // reuses: a fresh buffer of readAhead bytes per slice is memory the
 // browser maps, touches and unmaps again every 4 MiB. The reader reuses
 // its buffer only once fill has copied the slice out and asked for the
-// next.
+// next, and it reads the whole File through one stream, since fill asks
+// for each slice where the one before it ended.
 func (b *blobFile) ask(off int64) {
 	end := min(off+readAhead, b.n.size)
 	if err := catch(func() {
