@@ -986,6 +986,9 @@ func (u cpuUse) String(d time.Duration, size int64) string {
 			}
 			continue
 		}
+		if t.kind == webuiPreload {
+			continue
+		}
 		own += t.jiffies
 		if strings.HasPrefix(t.kind, "chromium") {
 			browserAll += t.jiffies
@@ -1003,6 +1006,15 @@ func (u cpuUse) String(d time.Duration, size int64) string {
 	return fmt.Sprintf("machine CPU: %.1f of %.0f cores busy, %.1f ms of CPU per MiB; this run's processes %.1f ms per MiB (by process, ms per MiB: %s)%s",
 		busy, cores, perMiB, ms(own), strings.Join(parts, ", "), phone)
 }
+
+// webuiPreload is the kind of a renderer a fresh Chromium starts in its
+// first seconds to preload a page of its own interface. Its CPU is the
+// browser's start, not the page's: it fell inside the metered window
+// only for a page that loads fast (1.5-2 ms per MiB, every round of
+// today's page, few of bc09cd9's, whose wasm compiles longer;
+// benches/results/2026-12-06-send33.md), so it is shown but not counted
+// in the run's processes.
+const webuiPreload = "chromium webui preload (not counted)"
 
 type procTime struct {
 	kind    string
@@ -1043,6 +1055,9 @@ func procTimes() map[int]procTime {
 				if u, ok := strings.CutPrefix(a, "--utility-sub-type="); ok {
 					kind += " " + u
 				}
+			}
+			if bytes.Contains(cmd, []byte("--top-chrome-webui")) {
+				kind = webuiPreload
 			}
 		}
 		out[pid] = procTime{kind, jiffies}
