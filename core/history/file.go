@@ -250,21 +250,42 @@ func checkSizes(r Record, durationMS int64) error {
 
 // encode renders records (oldest first) in the documented format, one
 // record per line, ending in a newline.
-func encode(recs []Record) []byte {
-	var b bytes.Buffer
-	b.WriteString(`{"version":1,"records":[`)
+func encode(recs []Record) []byte { return joinLines(encodeLines(recs)) }
+
+// The file's head and tail around its records.
+const (
+	fileHead = `{"version":1,"records":[`
+	fileTail = "]}\n"
+)
+
+// encodeLines encodes each record as encodeRecord does.
+func encodeLines(recs []Record) [][]byte {
+	lines := make([][]byte, len(recs))
 	for i, r := range recs {
+		lines[i] = encodeRecord(r)
+	}
+	return lines
+}
+
+// joinLines renders encoded records (oldest first) as encode does.
+func joinLines(lines [][]byte) []byte {
+	n := len(fileHead) + len(fileTail)
+	for _, l := range lines {
+		n += len(l) + 2
+	}
+	b := make([]byte, 0, n)
+	b = append(b, fileHead...)
+	for i, l := range lines {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		b.WriteByte('\n')
-		b.Write(encodeRecord(r))
+		b = append(b, '\n')
+		b = append(b, l...)
 	}
-	if len(recs) > 0 {
-		b.WriteByte('\n')
+	if len(lines) > 0 {
+		b = append(b, '\n')
 	}
-	b.WriteString("]}\n")
-	return b.Bytes()
+	return append(b, fileTail...)
 }
 
 func encodeRecord(r Record) []byte {
