@@ -170,3 +170,24 @@ func BenchmarkAdd(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParse: reading a history of 500 records as encode wrote it,
+// line by line (parse) against as a whole (parseWhole, any file's way).
+func BenchmarkParse(b *testing.B) {
+	var recs []Record
+	for i := range maxRecords {
+		recs = append(recs, clean(sample(i)))
+	}
+	file := encode(recs)
+	for name, read := range map[string]func(string, []byte) ([]Record, error){"lines": parse, "whole": parseWhole} {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(file)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if got, err := read("bench.json", file); err != nil || len(got) != maxRecords {
+					b.Fatal(len(got), err)
+				}
+			}
+		})
+	}
+}
