@@ -35,9 +35,11 @@ const fileName = "history.json"
 // core/platform's ConfigDir, beside the static key and trusted.json.
 func DefaultPath() (string, error) { return jsonfile.DefaultPath(fileName) }
 
-// Store is the history file at one path. It holds no state of its own:
-// every call reads the file (and every change rewrites it under the
-// lock), so several Stores, goroutines and processes may share a path.
+// Store is the history file at one path. It keeps none of the file's
+// contents: every call reads the file (and every change rewrites it
+// under the lock), so several Stores, goroutines and processes may
+// share a path. What it keeps is which bytes it last found whole or
+// wrote (known), to spare a change decoding them again.
 type Store struct {
 	path string
 	now  func() time.Time // names a damaged file set aside
