@@ -10,9 +10,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/guess"
+	"github.com/ferry-project/ferry/core/history"
 	"github.com/ferry-project/ferry/core/platform"
 	"github.com/ferry-project/ferry/core/secure"
 )
@@ -21,7 +23,18 @@ import (
 type disk struct {
 	trust *stores.Trust   // nil: trusted devices are off (see Trust)
 	hist  *stores.History // nil: nothing is recorded
-	recv  *Receiver       // the receiver, while one runs
+	// rec is hist's file as record adds to it: one store for the Node's
+	// life, which knows the file it last wrote. warmed is closed once
+	// the goroutine New starts has checked the file whole, so that the
+	// end of a transfer does not decode every record (core/history's
+	// Warm); record and Close wait for it.
+	rec    *history.Store
+	warmed chan struct{}
+	// noted holds, until AfterCode takes it, how noting each peer of a
+	// recorded transfer as recently authenticated went (noteEarly).
+	notedMu sync.Mutex
+	noted   map[noteKey]error
+	recv    *Receiver // the receiver, while one runs
 	// budget is the device's one guess budget (core/transfer's Budget,
 	// kept by core/guess), made by the first receiver that takes
 	// codes and handed to every one after it, so that stopping and
@@ -42,6 +55,14 @@ func New(cfg Config) (*Node, error) {
 	n.trust = n.openTrust()
 	if !cfg.NoHistory {
 		n.hist = n.openHistory()
+	}
+	if n.hist != nil {
+		n.rec = history.Open(n.hist.Path())
+		n.warmed = make(chan struct{})
+		go func() {
+			defer close(n.warmed)
+			n.rec.Warm()
+		}()
 	}
 	return n, nil
 }
@@ -101,10 +122,14 @@ func (n *Node) Close() error {
 	n.closed = true
 	r := n.recv
 	n.mu.Unlock()
+	var err error
 	if r != nil {
-		return r.Close()
+		err = r.Close()
 	}
-	return nil
+	if n.warmed != nil {
+		<-n.warmed
+	}
+	return err
 }
 
 // DefaultDir returns the folder a receiver saves into when none is set:

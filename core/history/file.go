@@ -68,9 +68,55 @@ func corrupt(path, format string, args ...any) error {
 }
 
 // parse reads a history file's bytes, oldest record first. path only
-// names the file in errors. The version is read first, so that a newer
-// format is ErrUnsupportedVersion rather than a field error.
+// names the file in errors.
 func parse(path string, b []byte) ([]Record, error) {
+	if recs, ok := parseLines(b); ok {
+		return recs, nil
+	}
+	return parseWhole(path, b)
+}
+
+// parseLines reads b when it is laid out as encode writes it (the
+// head, a record a line, the tail: every file ferry wrote), decoding
+// each record once. ok is false for anything else, a damaged file
+// included, which parseWhole reads and words the errors of: what it
+// accepts, parseWhole accepts as the same records, at about a third of
+// the cost (it scans the whole file three times).
+func parseLines(b []byte) (recs []Record, ok bool) {
+	if len(b) < len(fileHead)+len(fileTail) || !bytes.HasPrefix(b, []byte(fileHead)) || !bytes.HasSuffix(b, []byte(fileTail)) {
+		return nil, false
+	}
+	body := b[len(fileHead) : len(b)-len(fileTail)]
+	if len(body) == 0 {
+		return []Record{}, true
+	}
+	if len(body) < 2 || body[0] != '\n' || body[len(body)-1] != '\n' {
+		return nil, false
+	}
+	lines := bytes.Split(body[1:len(body)-1], []byte(",\n"))
+	recs = make([]Record, 0, len(lines))
+	for _, l := range lines {
+		var jr jsonRecord
+		d := json.NewDecoder(bytes.NewReader(l))
+		d.DisallowUnknownFields()
+		// The line must be the one object and nothing more: what
+		// follows it would be another record, or damage.
+		if err := d.Decode(&jr); err != nil || d.InputOffset() != int64(len(l)) {
+			return nil, false
+		}
+		r, err := jr.record()
+		if err != nil {
+			return nil, false
+		}
+		recs = append(recs, r)
+	}
+	return recs, true
+}
+
+// parseWhole reads any history file's bytes. The version is read first,
+// so that a newer format is ErrUnsupportedVersion rather than a field
+// error.
+func parseWhole(path string, b []byte) ([]Record, error) {
 	var head struct {
 		Version *json.RawMessage `json:"version"`
 	}
@@ -250,21 +296,42 @@ func checkSizes(r Record, durationMS int64) error {
 
 // encode renders records (oldest first) in the documented format, one
 // record per line, ending in a newline.
-func encode(recs []Record) []byte {
-	var b bytes.Buffer
-	b.WriteString(`{"version":1,"records":[`)
+func encode(recs []Record) []byte { return joinLines(encodeLines(recs)) }
+
+// The file's head and tail around its records.
+const (
+	fileHead = `{"version":1,"records":[`
+	fileTail = "]}\n"
+)
+
+// encodeLines encodes each record as encodeRecord does.
+func encodeLines(recs []Record) [][]byte {
+	lines := make([][]byte, len(recs))
 	for i, r := range recs {
+		lines[i] = encodeRecord(r)
+	}
+	return lines
+}
+
+// joinLines renders encoded records (oldest first) as encode does.
+func joinLines(lines [][]byte) []byte {
+	n := len(fileHead) + len(fileTail)
+	for _, l := range lines {
+		n += len(l) + 2
+	}
+	b := make([]byte, 0, n)
+	b = append(b, fileHead...)
+	for i, l := range lines {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		b.WriteByte('\n')
-		b.Write(encodeRecord(r))
+		b = append(b, '\n')
+		b = append(b, l...)
 	}
-	if len(recs) > 0 {
-		b.WriteByte('\n')
+	if len(lines) > 0 {
+		b = append(b, '\n')
 	}
-	b.WriteString("]}\n")
-	return b.Bytes()
+	return append(b, fileTail...)
 }
 
 func encodeRecord(r Record) []byte {
