@@ -617,7 +617,7 @@ func (s *sender) readLoop(ctx context.Context, cancel context.CancelCauseFunc) {
 		}
 		return nil
 	}
-	s.confirmed = make([]bool, len(s.entries))
+	s.readyConfirms()
 	for ph := wire.PhHello; ; {
 		m, err := s.ReadMsg(ph, arm)
 		if err == nil {
@@ -634,6 +634,14 @@ func (s *sender) readLoop(ctx context.Context, cancel context.CancelCauseFunc) {
 		}
 		return
 	}
+}
+
+// readyConfirms makes room for a confirmation of every entry, once: grown
+// by appends, the results were copied at each doubling, into new memory
+// the kernel faults in page by page, a cost per file of a folder of many.
+func (s *sender) readyConfirms() {
+	s.confirmed = make([]bool, len(s.entries))
+	s.results = make([]event.EntryDone, 0, len(s.entries))
 }
 
 // take handles one of the receiver's messages and returns the state the
