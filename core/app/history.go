@@ -29,9 +29,7 @@ func (n *Node) record(r history.Record, res Result, ended time.Time) {
 	// The record is core/history's own (its local time, its damaged-file
 	// rules); stores.History shows front ends the schema's form of it.
 	<-n.warmed
-	noted := n.noteEarly(res)
 	aside, err := n.rec.Add(r)
-	noted()
 	if aside != nil {
 		n.warn(&HistoryError{Aside: &stores.HistoryAside{Path: aside.Path, Reason: aside.Reason}})
 	}

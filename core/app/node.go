@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 
 	"github.com/ferry-project/ferry/core/app/stores"
 	"github.com/ferry-project/ferry/core/guess"
@@ -30,11 +29,7 @@ type disk struct {
 	// Warm); record and Close wait for it.
 	rec    *history.Store
 	warmed chan struct{}
-	// noted holds, until AfterCode takes it, how noting each peer of a
-	// recorded transfer as recently authenticated went (noteEarly).
-	notedMu sync.Mutex
-	noted   map[noteKey]error
-	recv    *Receiver // the receiver, while one runs
+	recv   *Receiver // the receiver, while one runs
 	// budget is the device's one guess budget (core/transfer's Budget,
 	// kept by core/guess), made by the first receiver that takes
 	// codes and handed to every one after it, so that stopping and

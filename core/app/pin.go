@@ -53,12 +53,15 @@ type PinStep struct {
 // remembers the peer as recently authenticated by a code (for "trust
 // add"); an error doing that is returned with PinNothing.
 func (n *Node) AfterCode(res Result, want, canAsk bool) (PinStep, error) {
-	peer, ok := n.codePeer(res)
-	if !ok {
+	peer := stores.Device{Name: res.Peer.Name, Key: res.Peer.Key}
+	if res.Err != nil || res.Paired || n.trust == nil || len(peer.Key) != 32 || bytes.Equal(peer.Key, n.id.Public()) {
 		return PinStep{}, nil
 	}
+	if peer.Name == "" {
+		peer.Name = peer.Fingerprint()
+	}
 	step := PinStep{Peer: peer, WrongCodes: res.WrongCodes}
-	if err := n.noteRecent(peer); err != nil {
+	if err := n.trust.NoteRecent(peer); err != nil {
 		return step, err
 	}
 	if _, ok, err := n.trust.Trusted(peer.Key); err != nil || ok {
@@ -79,62 +82,6 @@ func (n *Node) AfterCode(res Result, want, canAsk bool) (PinStep, error) {
 	}
 	return step, nil
 }
-
-// codePeer is res's peer, named (its fingerprint when it gave no name),
-// and whether AfterCode notes it as recently authenticated by a code.
-func (n *Node) codePeer(res Result) (stores.Device, bool) {
-	peer := stores.Device{Name: res.Peer.Name, Key: res.Peer.Key}
-	if res.Err != nil || res.Paired || n.trust == nil || len(peer.Key) != 32 || bytes.Equal(peer.Key, n.id.Public()) {
-		return peer, false
-	}
-	if peer.Name == "" {
-		peer.Name = peer.Fingerprint()
-	}
-	return peer, true
-}
-
-// noteEarly starts noting res's peer as AfterCode would, when it would,
-// and returns the function that waits for it. record calls it so that
-// the trust store's write and sync go on beside the history's, rather
-// than after it at the front end's AfterCode, which then finds it done
-// (noteRecent). The front ends call AfterCode after every transfer that
-// ends, so the note is the one they would have made, a moment sooner.
-func (n *Node) noteEarly(res Result) (wait func()) {
-	peer, ok := n.codePeer(res)
-	if !ok {
-		return func() {}
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		err := n.trust.NoteRecent(peer)
-		n.notedMu.Lock()
-		defer n.notedMu.Unlock()
-		if n.noted == nil {
-			n.noted = make(map[noteKey]error)
-		}
-		n.noted[noteKey{string(peer.Key), peer.Name}] = err
-	}()
-	return func() { <-done }
-}
-
-// noteRecent notes peer as recently authenticated by a code, unless
-// record noted it already: then it returns how that went, once.
-func (n *Node) noteRecent(peer stores.Device) error {
-	k := noteKey{string(peer.Key), peer.Name}
-	n.notedMu.Lock()
-	err, ok := n.noted[k]
-	delete(n.noted, k)
-	n.notedMu.Unlock()
-	if ok {
-		return err
-	}
-	return n.trust.NoteRecent(peer)
-}
-
-// noteKey is a peer noted by record: its key and the name it was noted
-// under.
-type noteKey struct{ key, name string }
 
 // Pin trusts d's key from now on; it returns d as pinned, and the other
 // trusted devices of the same name: if one was the same device before it
