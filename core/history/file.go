@@ -83,17 +83,10 @@ func parse(path string, b []byte) ([]Record, error) {
 // accepts, parseWhole accepts as the same records, at about a third of
 // the cost (it scans the whole file three times).
 func parseLines(b []byte) (recs []Record, ok bool) {
-	if len(b) < len(fileHead)+len(fileTail) || !bytes.HasPrefix(b, []byte(fileHead)) || !bytes.HasSuffix(b, []byte(fileTail)) {
+	lines, ok := splitLines(b)
+	if !ok {
 		return nil, false
 	}
-	body := b[len(fileHead) : len(b)-len(fileTail)]
-	if len(body) == 0 {
-		return []Record{}, true
-	}
-	if len(body) < 2 || body[0] != '\n' || body[len(body)-1] != '\n' {
-		return nil, false
-	}
-	lines := bytes.Split(body[1:len(body)-1], []byte(",\n"))
 	recs = make([]Record, 0, len(lines))
 	for _, l := range lines {
 		var jr jsonRecord
@@ -111,6 +104,25 @@ func parseLines(b []byte) (recs []Record, ok bool) {
 		recs = append(recs, r)
 	}
 	return recs, true
+}
+
+// splitLines splits b, laid out as encode writes it, into its records'
+// lines: the head, then each record on a line of its own (a record's
+// JSON holds no raw newline) with a comma after every one but the last,
+// then the tail. ok is false for any other layout; the lines are not
+// checked to be records.
+func splitLines(b []byte) (lines [][]byte, ok bool) {
+	if len(b) < len(fileHead)+len(fileTail) || !bytes.HasPrefix(b, []byte(fileHead)) || !bytes.HasSuffix(b, []byte(fileTail)) {
+		return nil, false
+	}
+	body := b[len(fileHead) : len(b)-len(fileTail)]
+	if len(body) == 0 {
+		return nil, true
+	}
+	if len(body) < 2 || body[0] != '\n' || body[len(body)-1] != '\n' {
+		return nil, false
+	}
+	return bytes.Split(body[1:len(body)-1], []byte(",\n")), true
 }
 
 // parseWhole reads any history file's bytes. The version is read first,

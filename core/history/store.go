@@ -163,15 +163,7 @@ func (s *Store) knownLines(b []byte) ([][]byte, bool) {
 	if !k.ok || k.size != len(b) || k.sum != maphash.Bytes(s.seed, b) {
 		return nil, false
 	}
-	// encode's form: the head, then each record on a line of its own
-	// (a record's JSON holds no raw newline), with a comma after every
-	// record but the last, then the tail.
-	body := b[len(fileHead) : len(b)-len(fileTail)]
-	if len(body) == 0 {
-		return nil, true
-	}
-	lines := bytes.Split(body[1:len(body)-1], []byte(",\n"))
-	return lines, true
+	return splitLines(b)
 }
 
 // bound drops the oldest records until there are at most maxRecords and
