@@ -22,16 +22,7 @@ func TestSearchOnlyParent(t *testing.T) {
 		}
 		return
 	}
-	// Not t.TempDir: its parent folder is the test's, which nobody may
-	// not search.
-	top, err := os.MkdirTemp("", "ferry-search-only-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(top) })
-	if err := os.Chmod(top, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	top := testkit.NobodyDir(t, "ferry-search-only-")
 	tree := filepath.Join(top, "home", "tree")
 	if err := os.MkdirAll(filepath.Join(tree, "sub"), 0o755); err != nil {
 		t.Fatal(err)

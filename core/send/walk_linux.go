@@ -207,7 +207,7 @@ func (w *diskWalk) walk(out *walked, fd int, p, name string, held int) error {
 	// that half goes in after the first, once the first is done.
 	half := len(list)
 	var tail *walked
-	if len(list) >= 2*minSplit && w.spare.Claim() {
+	if w.spare.ClaimSplit(len(list)) {
 		tfd := at
 		var terr error
 		if at != unix.AT_FDCWD {
@@ -234,12 +234,6 @@ func (w *diskWalk) walk(out *walked, fd int, p, name string, held int) error {
 	}
 	return nil
 }
-
-// minSplit is the fewest entries of a folder's listing that either half
-// of a split holds: a shorter listing is done before a split's
-// descriptor and goroutine would pay for themselves (not measured
-// finely: 64 entries are about 0.2 ms of work).
-const minSplit = 64
 
 // entries adds to out the entries of list, sorted, from the folder at
 // (p, sent as name; AT_FDCWD: by whole path), and walks the folders

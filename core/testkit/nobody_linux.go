@@ -42,6 +42,23 @@ func RunAsNobody(t testing.TB, dir, test string, env ...string) {
 	}
 }
 
+// NobodyDir is a new folder for a test that RunAsNobody runs, removed
+// when t ends. It is not under t.TempDir, whose parent is the test's
+// and closed to others, but in the system's temporary folder, and open
+// to search.
+func NobodyDir(t testing.TB, prefix string) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 func copyExecutable(dst, src string) error {
 	in, err := os.Open(src)
 	if err != nil {

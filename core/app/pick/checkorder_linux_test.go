@@ -24,13 +24,7 @@ func TestCheckNamesFirstProblem(t *testing.T) {
 		checkOrder(t, dir)
 		return
 	}
-	// Not t.TempDir: its parent folder is the test's, which nobody may
-	// not search.
-	top, err := os.MkdirTemp("", "ferry-check-order-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(top) })
+	top := testkit.NobodyDir(t, "ferry-check-order-")
 	tree := filepath.Join(top, "tree")
 	for i := range 12 {
 		sub := filepath.Join(tree, string(rune('a'+i)))

@@ -125,7 +125,7 @@ func (c *checker) folder(path string, depth int) error {
 	// answer counts once the first half has none.
 	half := len(ents)
 	var tail *handedCheck
-	if len(ents) >= 2*minSplit && c.spare.Claim() {
+	if c.spare.ClaimSplit(len(ents)) {
 		var td *os.File
 		var terr error
 		if d != nil {
@@ -153,12 +153,6 @@ func (c *checker) folder(path string, depth int) error {
 	<-tail.done
 	return tail.err
 }
-
-// minSplit is the fewest entries of a folder's listing that either half
-// of a split holds: a shorter listing is done before a split's
-// descriptor and goroutine would pay for themselves (not measured
-// finely: 64 entries are about 0.2 ms of work).
-const minSplit = 64
 
 // entries reports the first problem among ents, sorted, of the folder
 // open as d (nil: asked about by whole path) at path, checking the
