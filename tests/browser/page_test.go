@@ -223,7 +223,11 @@ func pageReceives(t *testing.T, host, words string) {
 	// that the page's progress moves on to the second file, then stopped
 	// at 12 MiB until the test has seen it. (Holding the sender's event
 	// handler did not hold it: a progress event comes at most every
-	// 250 ms, and the whole send can fit between two.)
+	// 250 ms, and the whole send can fit between two. Nor does
+	// Browser.StallAt, which the sending tests use: bytes stopped at
+	// once, with none trickling after, left the page's view short of
+	// "Receiving 2 of 3" until its 30 s of silence ran out and it gave
+	// the sender up, in 2 of 3 runs.)
 	phone := host == LANAddr // the screenshots are a phone's
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
