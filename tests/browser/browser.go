@@ -253,12 +253,14 @@ func (b *Browser) CutConnections() int { return b.proxy.cut() }
 
 // StallAt makes the page's connections through LANAddr stop forwarding
 // in a direction once it has carried n bytes (the page's WebSocket,
-// either way), until Unstall; the channel is closed at the first stop.
-// A test holds a transfer so at a point in its bytes, to cut, reload or
-// look at the page there, however fast the page runs. A stalled
+// either way), the trickle bytes before n at about 3 MB/s, until
+// Unstall; the channel is closed at the first stop. A test holds a
+// transfer so at a point in its bytes, to cut, reload or look at the
+// page there, however fast the page runs: a trickle of a few MiB lets
+// the page's view catch up with the bytes before they stop. A stalled
 // connection still ends at CutConnections; the next connections are
 // held too, until Unstall.
-func (b *Browser) StallAt(n int64) <-chan struct{} { return b.proxy.stallAt(n) }
+func (b *Browser) StallAt(n, trickle int64) <-chan struct{} { return b.proxy.stallAt(n, trickle) }
 
 // Unstall lets the stalled connections go on, and ends StallAt's hold.
 func (b *Browser) Unstall() { b.proxy.unstall() }

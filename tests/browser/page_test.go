@@ -97,7 +97,7 @@ func TestPageSends(t *testing.T) {
 	_, err = b.WaitText(5*time.Second, "3 files")
 	must(t, err)
 	Shot(t, b, "send-2-picked", true)
-	midway := b.StallAt(6 << 20)
+	midway := b.StallAt(8<<20, 4<<20)
 	must(t, b.Click("#send"))
 	select {
 	case <-offered:
@@ -111,7 +111,7 @@ func TestPageSends(t *testing.T) {
 	select {
 	case <-midway:
 	case <-time.After(60 * time.Second):
-		t.Fatal("the send never reached 6 MiB")
+		t.Fatal("the send never reached 8 MiB")
 	}
 	_, err = b.WaitText(30*time.Second, "Sending 2 of 3")
 	must(t, err) // a stalled tunnel ends with the browser (Start's cleanup)
@@ -219,32 +219,20 @@ func pageReceives(t *testing.T, host, words string) {
 		items = append(items, transfer.Item{Path: p})
 	}
 	// Midway, for the phone's screenshot of the page receiving, the
-	// sender is held by its connection (holdConn): slowed past 6 MiB, so
-	// that the page's progress moves on to the second file, then stopped
-	// at 12 MiB until the test has seen it. (Holding the sender's event
-	// handler did not hold it: a progress event comes at most every
-	// 250 ms, and the whole send can fit between two. Nor does
-	// Browser.StallAt, which the sending tests use: bytes stopped at
-	// once, with none trickling after, left the page's view short of
-	// "Receiving 2 of 3" until its 30 s of silence ran out and it gave
-	// the sender up, in 2 of 3 runs.)
-	phone := host == LANAddr // the screenshots are a phone's
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	hold := &holdConn{slowAt: 6 << 20, stopAt: 12 << 20, midway: make(chan struct{}), resume: make(chan struct{}), ctx: ctx}
-	midway, resume := hold.midway, hold.resume
+	// page's WebSocket trickles past 6 MiB and stalls at 12 MiB, in the
+	// second file, until the test has seen it there (Browser.StallAt; a
+	// hold by the sender's progress events, at most every 250 ms, can
+	// come after the last byte).
+	phone := host == LANAddr // the screenshots are a phone's; only LANAddr goes through the proxy
+	var midway <-chan struct{}
+	if phone {
+		midway = b.StallAt(12<<20, 6<<20)
+	}
 	sent := make(chan error, 1)
 	go func() {
-		_, err := send.Send(ctx, send.SendConfig{Addrs: []string{"page"}, Code: "246810", Identity: id,
+		_, err := send.Send(context.Background(), send.SendConfig{Addrs: []string{"page"}, Code: "246810", Identity: id,
 			Name: "Ana's laptop", Items: items,
-			Dialer: func(ctx context.Context, _ string) (net.Conn, error) {
-				c, err := mux.Accept()
-				if err != nil || !phone {
-					return c, err
-				}
-				hold.Conn = c
-				return hold, nil
-			}})
+			Dialer: func(ctx context.Context, _ string) (net.Conn, error) { return mux.Accept() }})
 		sent <- err
 	}()
 
@@ -264,15 +252,12 @@ func pageReceives(t *testing.T, host, words string) {
 		select {
 		case <-midway:
 		case <-time.After(60 * time.Second):
-			t.Fatal("the send never reached 6 MiB")
+			t.Fatal("the send never reached 12 MiB")
 		}
 		_, err = b.WaitText(30*time.Second, "Receiving 2 of 3")
-		if err != nil {
-			close(resume)
-			t.Fatal(err)
-		}
+		must(t, err) // a stalled tunnel ends with the browser (Start's cleanup)
 		Shot(t, b, "receive-2-receiving", true)
-		close(resume)
+		b.Unstall()
 	}
 	_, err = b.WaitText(60*time.Second, "Every file was checked")
 	must(t, err)
@@ -329,7 +314,7 @@ func TestPageResumes(t *testing.T) {
 	must(t, err)
 	must(t, b.Upload("#files", big))
 	// The page's WebSocket stops at 4 MiB, and is cut there.
-	halfway := b.StallAt(4 << 20)
+	halfway := b.StallAt(4<<20, 0)
 	must(t, b.Click("#send"))
 	select {
 	case <-halfway:
@@ -360,60 +345,5 @@ func TestPageResumes(t *testing.T) {
 	got, err := os.ReadFile(filepath.Join(dest, "film.mp4"))
 	if err != nil || !bytes.Equal(got, body) {
 		t.Fatalf("film.mp4: %d bytes (%v), want %d identical", len(got), err, len(body))
-	}
-}
-
-// holdConn is the sender's connection in pageReceives: past slowAt bytes
-// written it writes 64 KiB each 20 ms, and at stopAt it waits for resume
-// (or ctx), so that the page is seen mid-file whatever the machine's
-// speed. midway is closed at slowAt.
-type holdConn struct {
-	net.Conn
-	slowAt, stopAt int64
-	midway, resume chan struct{}
-	ctx            context.Context
-	written        int64 // only the sending goroutine writes
-}
-
-func (c *holdConn) Write(p []byte) (int, error) {
-	n := 0
-	for len(p) > 0 {
-		chunk := p
-		switch {
-		case c.resumed():
-		case c.written >= c.stopAt:
-			select {
-			case <-c.resume:
-			case <-c.ctx.Done():
-				return n, c.ctx.Err()
-			}
-			continue
-		case c.written >= c.slowAt:
-			chunk = p[:min(len(p), 64<<10)]
-			time.Sleep(20 * time.Millisecond)
-		case int64(len(p)) > c.slowAt-c.written:
-			chunk = p[:c.slowAt-c.written] // so that midway closes at slowAt
-		}
-		m, err := c.Conn.Write(chunk)
-		before := c.written
-		c.written += int64(m)
-		n += m
-		p = p[m:]
-		if before < c.slowAt && c.written >= c.slowAt {
-			close(c.midway)
-		}
-		if err != nil {
-			return n, err
-		}
-	}
-	return n, nil
-}
-
-func (c *holdConn) resumed() bool {
-	select {
-	case <-c.resume:
-		return true
-	default:
-		return false
 	}
 }

@@ -37,15 +37,17 @@ type lanProxy struct {
 // fast enough.
 type stall struct {
 	at      int64
+	trickle int64         // the bytes before at that go slowly (trickleRate)
 	reached chan struct{} // closed when the first direction stops at at
 	once    sync.Once
 	release chan struct{}
 }
 
 // stallAt makes tunnels stop forwarding in a direction once it has
-// carried n bytes, until unstall; reached is closed at the first stop.
-func (p *lanProxy) stallAt(n int64) <-chan struct{} {
-	s := &stall{at: n, reached: make(chan struct{}), release: make(chan struct{})}
+// carried n bytes, the trickle bytes before n slowly, until unstall;
+// reached is closed at the first stop.
+func (p *lanProxy) stallAt(n, trickle int64) <-chan struct{} {
+	s := &stall{at: n, trickle: trickle, reached: make(chan struct{}), release: make(chan struct{})}
 	p.unstall()
 	p.mu.Lock()
 	p.stall = s
@@ -63,6 +65,13 @@ func (p *lanProxy) unstall() {
 		close(s.release)
 	}
 }
+
+// trickleGap is the pause before each piece (32 KiB at most) of a
+// stall's trickle: about 3 MB/s, so that a page's view, which moves at
+// its progress ticks of 250 ms, is seen moving before the stop. Bytes
+// stopped at once can stop between two ticks, the view short of where
+// they stopped, until the page's 30 s of silence end the transfer.
+const trickleGap = 10 * time.Millisecond
 
 // pipe copies src to dst as io.Copy does, but stops at the stall's
 // point, if one is set, until it is released. It returns at src's end
@@ -82,6 +91,9 @@ func (p *lanProxy) pipe(dst io.Writer, src io.Reader) {
 				continue
 			}
 			chunk = buf[:min(int64(len(buf)), s.at-carried)]
+			if carried >= s.at-s.trickle {
+				time.Sleep(trickleGap) // a piece of at most len(buf)
+			}
 		}
 		n, err := src.Read(chunk)
 		if n > 0 {

@@ -73,7 +73,7 @@ func TestPageReloadResumes(t *testing.T) {
 	must(t, b.Upload("#files", big))
 	// The page's WebSocket stops at a third of the file; the page is
 	// reloaded there, and what it had sent then goes on to the receiver.
-	midway := b.StallAt(size / 3)
+	midway := b.StallAt(size/3, 0)
 	must(t, b.Click("#send"))
 	select {
 	case <-midway:
@@ -156,7 +156,7 @@ func TestPageReloadReceiving(t *testing.T) {
 	}
 	// The page's WebSocket stops at 16 MiB toward the page, and the page
 	// is reloaded there.
-	midway := b.StallAt(16 << 20)
+	midway := b.StallAt(16<<20, 0)
 	first := send()
 
 	must(t, b.Open(page.Event().Links[0]))
