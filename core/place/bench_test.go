@@ -11,20 +11,37 @@ import (
 
 // The cost of putting one small file on disk: BenchmarkPlaceSmall is
 // Dest's whole way (partial file created, written, mode and time set,
-// renamed into place under a name nobody took), BenchmarkPlaceSmallBare
+// renamed into place under a name nobody took; BenchmarkPlaceSmallUnnamed
+// with a file without a name, linked into place), BenchmarkPlaceSmallBare
 // its baseline, what tar x does (the file created under its name,
 // written, mode and time set, closed), in the same kind of folder.
 // Folders of 100 files, as the small figure sends them.
 
 const benchFileSize = 4096
 
-func BenchmarkPlaceSmall(b *testing.B) {
+func BenchmarkPlaceSmall(b *testing.B) { benchPlace(b, false) }
+
+// BenchmarkPlaceSmallUnnamed is BenchmarkPlaceSmall for a file without a
+// name (OpenUnnamed), which a file that comes whole is on Linux.
+func BenchmarkPlaceSmallUnnamed(b *testing.B) { benchPlace(b, true) }
+
+func benchPlace(b *testing.B, unnamed bool) {
 	dir := b.TempDir()
 	d, err := OpenDest(dir, false, "peer")
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer d.Close()
+	if unnamed {
+		if err := d.PreparePartialDir(); err != nil {
+			b.Fatal(err)
+		}
+		if f, err := d.OpenUnnamed("probe", 0, time.Time{}, 0o644); f == nil {
+			b.Skipf("no files without a name in %s (%v)", dir, err)
+		} else {
+			f.Discard()
+		}
+	}
 	data := make([]byte, benchFileSize)
 	when := time.Now()
 	b.SetBytes(benchFileSize)
@@ -38,8 +55,14 @@ func BenchmarkPlaceSmall(b *testing.B) {
 			}
 		}
 		final := fmt.Sprintf("%s/f%03d.bin", folder, i%100)
-		p := d.PartialName(final, benchFileSize, when)
-		f, err := d.OpenPartial(p, 0, 0o644)
+		var f *Partial
+		p := PartialDir
+		if unnamed {
+			f, err = d.OpenUnnamed(final, benchFileSize, when, 0o644)
+		} else {
+			p = d.PartialName(final, benchFileSize, when)
+			f, err = d.OpenPartial(p, 0, 0o644)
+		}
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -49,7 +72,7 @@ func BenchmarkPlaceSmall(b *testing.B) {
 		if err := d.Finish(f, p, 0o644, when); err != nil {
 			b.Fatal(err)
 		}
-		if _, _, err := d.Place(p, final); err != nil {
+		if _, _, err := d.Place(f, final); err != nil {
 			b.Fatal(err)
 		}
 		i++

@@ -43,6 +43,9 @@ type Dest struct {
 	partDir *os.File // the partial folder
 	lastDir *os.File // the folder a file was last placed in
 	lastAt  string   // lastDir's path under the destination
+	// unnamed: new files that come whole are made without a name
+	// (unnamed_linux.go); set by PreparePartialDir.
+	unnamed bool
 }
 
 // OpenDest opens the destination folder dir for one transfer from the
@@ -237,6 +240,14 @@ const partialNameLen = len(PartialDir) + 1 + 32 + len(".part")
 // partialName is PartialName before it becomes a string, which a lookup
 // needs no copy of.
 func (d *Dest) partialName(path string, size int64, modTime time.Time) [partialNameLen]byte {
+	var name [partialNameLen]byte
+	d.hashIn, name = partialNameIn(d.hashIn[:0], d.peerFP, path, size, modTime)
+	return name
+}
+
+// partialNameIn is partialName joining the fields in buf, which it
+// returns with them.
+func partialNameIn(buf []byte, peerFP, path string, size int64, modTime time.Time) ([]byte, [partialNameLen]byte) {
 	// One hash of the fields joined, not a hasher fed each: a receiver
 	// names a partial file per offered file, 100,000 for the largest
 	// offer, and a hasher each was kilobytes of garbage per name. The
@@ -244,7 +255,7 @@ func (d *Dest) partialName(path string, size int64, modTime time.Time) [partialN
 	// to the heap (the hash takes it), an allocation a name. BLAKE3's
 	// 16-byte output is the first 16 bytes of its 32-byte one, so the
 	// names are those of earlier versions and their partial files resume.
-	b := append(d.hashIn[:0], d.peerFP...)
+	b := append(buf, peerFP...)
 	b = append(b, 0)
 	b = append(b, path...)
 	b = append(b, 0)
@@ -253,13 +264,12 @@ func (d *Dest) partialName(path string, size int64, modTime time.Time) [partialN
 	if !modTime.IsZero() {
 		b = strconv.AppendInt(b, modTime.UnixNano(), 10)
 	}
-	d.hashIn = b
 	sum := blake3.Sum256(b)
 	var name [partialNameLen]byte
 	n := copy(name[:], PartialDir+"/")
 	n += hex.Encode(name[n:], sum[:16])
 	copy(name[n:], ".part")
-	return name
+	return b, name
 }
 
 // PreparePartialDir makes the partial folder, or checks the one there,
@@ -276,6 +286,8 @@ func (d *Dest) PreparePartialDir() error {
 		}
 		return err
 	}
+	// A file without a name is named by a link, which cannot replace.
+	d.unnamed = !d.overwrite && d.probeUnnamed()
 	return nil
 }
 
@@ -483,8 +495,14 @@ func (d *Dest) OpenPartial(p string, offset int64, mode fs.FileMode) (*Partial, 
 }
 
 // RemovePartial removes partial file p: a spare whose transfer failed,
-// or one whose bytes did not verify.
-func (d *Dest) RemovePartial(p string) { d.root.Remove(p) }
+// or one whose bytes did not verify. A file without a name goes when it
+// is closed; its p is "" or PartialDir, which this leaves alone.
+func (d *Dest) RemovePartial(p string) {
+	if p == "" || p == PartialDir {
+		return
+	}
+	d.root.Remove(p)
+}
 
 // Finish closes f, the verified partial file p, with the offered mode,
 // masked as any new file here is (createMask), and the offered time. The
@@ -492,7 +510,8 @@ func (d *Dest) RemovePartial(p string) { d.root.Remove(p) }
 // verified, unless the partial folder keeps everyone out (OpenPartial):
 // then it has its mode already. Both are set on the open file where the
 // OS can (the time with futimens on Linux), not through p: a walk from
-// the destination each.
+// the destination each. A file without a name (OpenUnnamed) stays open
+// for Place, which names it; closed, it would be gone.
 func (d *Dest) Finish(f *Partial, p string, mode fs.FileMode, modTime time.Time) error {
 	mask, err := d.createMask()
 	if err != nil {
@@ -520,6 +539,9 @@ func (d *Dest) Finish(f *Partial, p string, mode fs.FileMode, modTime time.Time)
 			return fmt.Errorf("setting time: %w", err)
 		}
 	}
+	if f.unnamed {
+		return nil // timed: a bare descriptor's futimens never defers to a path
+	}
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("closing partial file: %w", DiskError(err))
 	}
@@ -531,8 +553,10 @@ func (d *Dest) Finish(f *Partial, p string, mode fs.FileMode, modTime time.Time)
 	return nil
 }
 
-// Place moves a verified partial file to its final name and returns the
-// name used, and whether it replaced a file (with overwrite). Without
+// Place moves f, a verified partial file that Finish finished, to its
+// final name and returns the name used, and whether it replaced a file
+// (with overwrite). A file without a name is named there instead, by a
+// link, and closed. Without
 // overwrite it never replaces anything: it claims the name (see claim)
 // and tries "name (1).ext", "name (2).ext"... in the same folder. With
 // overwrite it first claims the name too, and only when a file of exactly
@@ -542,7 +566,11 @@ func (d *Dest) Finish(f *Partial, p string, mode fs.FileMode, modTime time.Time)
 // placed it: of sessions placing one name at once, the first placed
 // replaced nothing and each later one replaced the one before, and
 // without overwrite the later get "name (1).ext".
-func (d *Dest) Place(partial, final string) (saved string, replaced bool, err error) {
+func (d *Dest) Place(f *Partial, final string) (saved string, replaced bool, err error) {
+	if f.unnamed {
+		return d.placeUnnamed(f, final)
+	}
+	partial := f.path
 	if d.overwrite {
 		ok, err := d.claim(partial, final)
 		if err != nil {
@@ -562,28 +590,66 @@ func (d *Dest) Place(partial, final string) (saved string, replaced bool, err er
 			}
 		}
 	}
+	saved, err = d.freeNameFor(final, func(cand string) (bool, error) { return d.claim(partial, cand) })
+	return saved, false, err
+}
+
+// freeNameFor asks claim for final, then "name (1).ext", "name
+// (2).ext"... in the same folder, until it takes one, and returns it.
+func (d *Dest) freeNameFor(final string, claim func(cand string) (bool, error)) (string, error) {
 	dir, name, nested := CutLast(final)
 	for n := 0; n < 10000; n++ {
 		cand := final
 		if n > 0 {
 			alt := ClashName(name, n, false)
 			if err := checkName(alt); err != nil {
-				return "", false, fmt.Errorf("finding a free name for %q: %w", final, err)
+				return "", fmt.Errorf("finding a free name for %q: %w", final, err)
 			}
 			cand = alt
 			if nested {
 				cand = dir + "/" + alt
 			}
 		}
-		ok, err := d.claim(partial, cand)
+		ok, err := claim(cand)
 		if err != nil {
-			return "", false, err
+			return "", err
 		}
 		if ok {
-			return cand, false, nil
+			return cand, nil
 		}
 	}
-	return "", false, fmt.Errorf("no free name for %q", final)
+	return "", fmt.Errorf("no free name for %q", final)
+}
+
+// placeUnnamed names the file without a name f final, or "name (1).ext"
+// and on as Place does (never with overwrite: see PreparePartialDir),
+// and closes it. A file system that reports a write's failure only at
+// the close (none that makes files without names is known to) would
+// leave a named file short: its name is taken back then.
+func (d *Dest) placeUnnamed(f *Partial, final string) (string, bool, error) {
+	saved, err := d.freeNameFor(final, func(cand string) (bool, error) {
+		switch err := d.linkNoReplace(f, cand); {
+		case err == nil:
+			return true, nil
+		case errors.Is(err, fs.ErrExist):
+			return false, nil
+		default:
+			return false, fmt.Errorf("moving into place: %w", DiskError(err))
+		}
+	})
+	if err != nil {
+		f.Close() // it stays a partial file
+		return "", false, err
+	}
+	cerr := f.closeRaw()
+	if err != nil {
+		return "", false, err
+	}
+	if cerr != nil {
+		d.unlinkPlaced(saved)
+		return "", false, fmt.Errorf("closing partial file: %w", DiskError(cerr))
+	}
+	return saved, false, nil
 }
 
 // claim moves partial to name unless something is there already, and

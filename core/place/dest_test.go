@@ -22,7 +22,7 @@ func openTest(t *testing.T, overwrite bool) (*Dest, string) {
 }
 
 // writePartial writes data as the partial file of path and finishes it.
-func writePartial(t *testing.T, d *Dest, path, data string) string {
+func writePartial(t *testing.T, d *Dest, path, data string) *Partial {
 	t.Helper()
 	p := d.PartialName(path, int64(len(data)), time.Time{})
 	f, err := d.OpenPartial(p, 0, 0o644)
@@ -35,7 +35,7 @@ func writePartial(t *testing.T, d *Dest, path, data string) string {
 	if err := d.Finish(f, p, 0o644, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
-	return p
+	return f
 }
 
 // TestPlaceNeverOverwrites: without overwrite a taken name gives

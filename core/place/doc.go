@@ -55,6 +55,16 @@
 //     (SpareName) is for a file whose own partial file another session
 //     writes, and nothing resumes it. The folder goes (RemovePartialDir)
 //     only when empty.
+//   - On Linux a new file that comes whole, in one chunk, has no name at
+//     all until it is verified and named (OpenUnnamed: O_TMPFILE in the
+//     partial folder, then one linkat, which never replaces): nobody can
+//     open it meanwhile, and a crash leaves nothing of it, where a resume
+//     would have sent it again whole anyway. Closed unfinished (a
+//     transfer that stops, a file that could not be placed), it becomes
+//     its partial file like any other. Where the file system or the
+//     kernel cannot (FAT, NFS, most FUSE; linkat(2)'s AT_EMPTY_PATH
+//     before Linux 6.10 for a process that is not root), and with
+//     overwrite, every partial file has a name.
 //   - A created file or folder gets the sender's permission bits less
 //     the receiver's creation mask, read once per transfer from a probe
 //     file (umask(2) cannot be read without setting it for the whole
@@ -69,7 +79,10 @@
 //     partial folder, its writes, fchmod and futimens on the open file,
 //     close, and one renameat2 between the kept folders; and whether a
 //     file or a partial file is already there is answered from one
-//     listing per folder, not a lookup per file.
+//     listing per folder, not a lookup per file. A file without a name
+//     costs the same calls, with linkat for the rename, and less of the
+//     kernel's work: one name made, where a named one's is made, then
+//     moved across folders.
 //
 // Errors name paths under the destination and what sits there: they are
 // for this device's person. An error for which InTheWay is true (a

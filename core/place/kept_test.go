@@ -35,7 +35,7 @@ func TestKeptFolders(t *testing.T) {
 		if err := d.Finish(f, p, 0o640, when); err != nil {
 			t.Fatal(err)
 		}
-		saved, _, err := d.Place(p, path)
+		saved, _, err := d.Place(f, path)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,6 +21,12 @@ type Partial struct {
 	// perm is the mode the file was created with, before the system's
 	// mask; 0 when it was opened, not created, or created the general way.
 	perm fs.FileMode
+	// unnamed: a file without a name (OpenUnnamed), which Finish leaves
+	// open and Place names and closes; path is then the partial folder,
+	// and entry what names it if it must stay a partial file (Close).
+	unnamed bool
+	entry   unnamedEntry
+	wrote   bool // bytes were written to it
 }
 
 // Name is where the file is on this device's disk, as os.File names the
@@ -38,6 +44,7 @@ func (p *Partial) Write(b []byte) (int, error) {
 		return p.f.Write(b)
 	}
 	n, err := p.raw.write(b)
+	p.wrote = p.wrote || n > 0
 	if err != nil {
 		return n, p.pathError("write", err)
 	}
@@ -45,10 +52,30 @@ func (p *Partial) Write(b []byte) (int, error) {
 }
 
 // Close closes the file without finishing it: it stays a partial file.
+// A file without a name that holds bytes gets its partial file's name
+// first (keepUnnamed), so that a transfer that stops before placing it
+// leaves its bytes where a resume finds them, as a named one would.
 func (p *Partial) Close() error {
 	if p.f != nil {
 		return p.f.Close()
 	}
+	if p.unnamed && p.wrote {
+		p.d.keepUnnamed(p)
+	}
+	return p.closeRaw()
+}
+
+// Discard closes the file and removes it: its bytes did not verify.
+func (p *Partial) Discard() {
+	if p.unnamed {
+		p.closeRaw() // a file without a name goes with its descriptor
+		return
+	}
+	p.Close()
+	p.d.RemovePartial(p.path)
+}
+
+func (p *Partial) closeRaw() error {
 	if err := p.raw.close(); err != nil {
 		return p.pathError("close", err)
 	}

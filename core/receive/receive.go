@@ -46,10 +46,11 @@ type rsession struct {
 	tops    map[string]string
 	sink    transfer.Sink // cfg.Sink once it was told of an entry: End is owed
 	entries []rentry      // the offer's, in its order
-	// partials are the sizes of the files' partial files of some bytes
-	// when the offer came, by index. Their names are not kept: one per
-	// entry of the largest offer would hold megabytes, and partPath
-	// computes them when needed.
+	// partials are the sizes of the files' partial files, empty ones
+	// too, when the offer came, by index. Their names are not kept: one
+	// per entry of the largest offer would hold megabytes, and partPath
+	// computes them when needed. A file that had one is written to it
+	// again, even from its start, so that it does not stay behind.
 	partials map[int]int64
 	created  []bool // by index, the folders this transfer created: their times are set last; nil for none
 	meter    *transfer.Meter
@@ -286,7 +287,7 @@ func (s *rsession) openFolder(offered []event.Entry) error {
 	for i := range s.entries {
 		e := &s.entries[i]
 		if e.Kind == event.KindFile {
-			if n := s.dest.PartialSize(e.Path, e.Size, e.ModTime); n > 0 {
+			if n := s.dest.PartialSize(e.Path, e.Size, e.ModTime); n >= 0 {
 				if s.partials == nil {
 					s.partials = make(map[int]int64)
 				}

@@ -234,15 +234,23 @@ func (s *rsession) startEntry(i int, off int64) (*incoming, event.Outcome, error
 		}
 		in.w = s.cfg.hooks.Writer(in.sf)
 	} else if e.Kind != event.KindText {
-		in.part = s.partPath(i)
-		if !s.claimPart(in.part) {
-			// Another session writes this partial file: this one
-			// writes a spare, which it removes if it fails, since
-			// nothing could resume it.
-			in.part, in.spare, in.dest = s.dest.SpareName(), true, s.dest
-			s.claimPart(in.part)
+		if _, had := s.partials[i]; off == 0 && !had && e.Size <= transfer.MaxChunk {
+			// It comes whole, in one chunk: nothing would resume it, so
+			// it needs no name until it is placed, where the Dest can.
+			in.f, err = s.dest.OpenUnnamed(e.Path, e.Size, e.ModTime, e.Mode)
 		}
-		if in.f, err = s.dest.OpenPartial(in.part, off, e.Mode); err != nil {
+		if in.f == nil && err == nil {
+			in.part = s.partPath(i)
+			if !s.claimPart(in.part) {
+				// Another session writes this partial file: this one
+				// writes a spare, which it removes if it fails, since
+				// nothing could resume it.
+				in.part, in.spare, in.dest = s.dest.SpareName(), true, s.dest
+				s.claimPart(in.part)
+			}
+			in.f, err = s.dest.OpenPartial(in.part, off, e.Mode)
+		}
+		if err != nil {
 			return nil, 0, fmt.Errorf("receiving %q: %w", e.Path, err)
 		}
 		in.w = s.cfg.hooks.Writer(in.f)
@@ -279,9 +287,8 @@ func (s *rsession) takeBytes(ctx context.Context, in *incoming) error {
 		var sum [wire.HashLen]byte
 		if !bytes.Equal(in.h.Sum(sum[:0]), m.Hash[:]) {
 			if in.f != nil {
-				in.f.Close()
+				in.f.Discard()
 				in.f = nil
-				s.dest.RemovePartial(in.part)
 			}
 			return fmt.Errorf("%q: %w", e.Path, transfer.ErrVerify)
 		}
@@ -386,7 +393,7 @@ func (s *rsession) saveText(i int, text []byte) (string, error) {
 	if err := s.dest.Finish(f, part, e.Mode, e.ModTime); err != nil {
 		return "", fmt.Errorf("saving %q: %w", e.Path, place.DiskError(err))
 	}
-	saved, _, err := s.dest.Place(part, s.final(i))
+	saved, _, err := s.dest.Place(f, s.final(i))
 	return saved, err
 }
 

@@ -35,7 +35,10 @@ import (
 //     until the placer is idle (waitPlaced: a text, the folders at the
 //     finish).
 //   - A crash leaves every placed file complete and every other one in
-//     the partial folder only: a queued file is a verified partial file.
+//     the partial folder only, or nowhere for a file without a name: a
+//     queued file is a verified partial file. A transfer that stops
+//     leaves the queued files as partial files (a file without a name
+//     is given its name there when it is closed unplaced).
 //   - The session and the placer share the Dest only as core/place
 //     allows (PreparePartialDir): the session names, opens, writes and
 //     removes partial files, the placer finishes and places them.
@@ -347,7 +350,7 @@ func (s *rsession) placeFile(j *placeJob) error {
 	if err := s.dest.Finish(f, part, e.Mode, e.ModTime); err != nil {
 		return fmt.Errorf("finishing %q: %w", e.Path, place.DiskError(err))
 	}
-	saved, replaced, err := s.dest.Place(part, s.final(j.i))
+	saved, replaced, err := s.dest.Place(f, s.final(j.i))
 	if err != nil {
 		return fmt.Errorf("placing %q: %w", e.Path, err)
 	}
