@@ -31,7 +31,9 @@
 //     receiver writes into a hidden partial folder (<dest>/.ferry-partial)
 //     and moves a file to its final name, with the sender's modification
 //     time and its permission bits less the receiver's umask (see Modes),
-//     only when the hashes match. Send returns success only after the
+//     only when the hashes match. On Linux a new file that comes in one
+//     chunk is written there without a name (O_TMPFILE) and linked to its
+//     final name instead; closed unplaced, it gets its partial name. Send returns success only after the
 //     receiver confirmed every entry.
 //   - Before its person accepts, a receiver tells a sender nothing about
 //     its files or disk but one bit where the protocol needs it: an offer
