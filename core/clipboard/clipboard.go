@@ -207,7 +207,8 @@ func ReadImage(ctx context.Context) ([]byte, error) {
 	return out, nil
 }
 
-// WriteText puts text on the clipboard.
+// WriteText puts text on the clipboard, and returns once the clipboard
+// gives it back (or after settleWait: see settle).
 func WriteText(ctx context.Context, text string) error {
 	t, err := find(func(t tool) bool { return t.writeText != nil })
 	if err != nil {
@@ -216,7 +217,40 @@ func WriteText(ctx context.Context, text string) error {
 	if _, err := run(ctx, t.writeText, strings.NewReader(text)); err != nil {
 		return fmt.Errorf("writing the clipboard with %s: %w", t.name, err)
 	}
+	if t.listTypes != nil && text != "" {
+		// (Empty, it could not be told from an empty clipboard.)
+		settle(ctx, t, text)
+	}
 	return nil
+}
+
+// settleWait bounds how long WriteText waits for its text to be served.
+const settleWait = 2 * time.Second
+
+// settle waits until the clipboard gives back text, for at most
+// settleWait. xclip and wl-copy return before the child they leave
+// behind serves the clipboard: xclip asks the X server for the
+// selection, then forks, and its request leaves only when the child
+// flushes it, so a program reading the clipboard the moment xclip
+// returned could still find the old owner, or none (a test did, under
+// the race detector). The text written is not always what comes back
+// (a clipboard manager may take it over), so after settleWait WriteText
+// returns anyway: the write itself succeeded.
+func settle(ctx context.Context, t tool, text string) {
+	deadline := time.Now().Add(settleWait)
+	for {
+		if out, err := run(ctx, t.readText, nil); err == nil && string(out) == text {
+			return
+		}
+		if time.Now().After(deadline) {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 }
 
 // hasText says whether a list of clipboard types has a text type.

@@ -51,6 +51,41 @@ func TestTextRoundTripX11(t *testing.T) {
 	}
 }
 
+// WriteText returns once the text can be read back, even when the program
+// that serves the clipboard takes it over late. xclip asks the X server
+// for the clipboard and forks, and the request leaves with the child's
+// first flush; a child scheduled late left ReadText, right after
+// WriteText, an empty clipboard once in CI. Here a wrapper around the
+// real xclip makes every write late by 300 ms, which without the wait
+// fails every run.
+func TestWriteWaitsForOwnerX11(t *testing.T) {
+	x11(t)
+	real, err := exec.LookPath("xclip")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	script := "#!/bin/sh\n" +
+		"case \" $* \" in\n" +
+		"*\" -in \"*) f=$(mktemp); cat > \"$f\"\n" +
+		"  (sleep 0.3; " + real + " \"$@\" < \"$f\"; rm -f \"$f\") >/dev/null 2>&1 &\n" +
+		"  exit 0 ;;\n" +
+		"esac\n" +
+		"exec " + real + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "xclip"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	ctx := context.Background()
+	want := "taken over late"
+	if err := WriteText(ctx, want); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadText(ctx); err != nil || got != want {
+		t.Fatalf("ReadText right after WriteText = %q, %v; want %q", got, err, want)
+	}
+}
+
 // An image that another program put on the clipboard as image/png is read
 // as those PNG bytes; with text on the clipboard ReadImage says there is
 // no image.
