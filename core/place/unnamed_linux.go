@@ -1,8 +1,6 @@
 package place
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -26,12 +24,19 @@ import (
 // CAP_DAC_READ_SEARCH before Linux 6.10; since then the process that
 // opened the file may name it. Not every file system makes files
 // without names (FAT, NFS and most FUSE ones do not), so PreparePartialDir
-// tries both once (probeUnnamed) and OpenUnnamed answers nil after a
+// asks once (probeUnnamed) and OpenUnnamed answers nil after a
 // failure, for the named way.
 
 // probeUnnamed reports whether a file without a name can be made in the
-// partial folder and named there: it makes one, names it, and removes
-// the name.
+// partial folder and named: it makes one and asks linkat to name it
+// ".", which fails with EEXIST only once the kernel has agreed to name
+// that file at all (where it may not, it fails with ENOENT first). So
+// the probe leaves no name behind, not even for a moment: the partial
+// folder is watched by tests, listed by other sessions, and removed by
+// the last one when empty. What the probe cannot see is a security
+// module that allows creating and renaming a file but not linking it;
+// none is known to, and there a placement fails with its error, the
+// file unplaced.
 func (d *Dest) probeUnnamed() bool {
 	dir := int(d.partDir.Fd())
 	fd, err := openat(dir, ".", unix.O_TMPFILE|unix.O_WRONLY|unix.O_CLOEXEC, 0o600)
@@ -39,14 +44,7 @@ func (d *Dest) probeUnnamed() bool {
 		return false
 	}
 	defer unix.Close(fd)
-	var nonce [12]byte
-	rand.Read(nonce[:])
-	name := "probe-" + hex.EncodeToString(nonce[:]) + ".part"
-	if linkat(fd, dir, name) != nil {
-		return false
-	}
-	unix.Unlinkat(dir, name, 0)
-	return true
+	return errors.Is(linkat(fd, dir, "."), unix.EEXIST)
 }
 
 // OpenUnnamed makes a file without a name for a new file that comes

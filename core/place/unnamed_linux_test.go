@@ -3,8 +3,10 @@ package place
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -147,5 +149,42 @@ func TestUnnamedNotWithOverwrite(t *testing.T) {
 	}
 	if f, err := d.OpenUnnamed("a", 1, time.Time{}, 0o644); f != nil || err != nil {
 		t.Errorf("OpenUnnamed with overwrite: %v, %v; want nil", f, err)
+	}
+}
+
+// TestProbeLeavesNoName: PreparePartialDir's check that files without a
+// name work gives no name to anything in the partial folder, not even for
+// a moment (inotify sees every name made there), and still finds that
+// they work. A name that came and went once failed a test that watched
+// the partial folder grow.
+func TestProbeLeavesNoName(t *testing.T) {
+	_, dir := openUnnamedTest(t) // skips where files without a name cannot be named
+	partial := filepath.Join(dir, PartialDir)
+	in, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(in)
+	if _, err := unix.InotifyAddWatch(in, partial, unix.IN_CREATE|unix.IN_MOVED_TO); err != nil {
+		t.Fatal(err)
+	}
+	d, err := OpenDest(dir, false, "peer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.PreparePartialDir(); err != nil {
+		t.Fatal(err)
+	}
+	if !d.unnamed {
+		t.Error("the probe found no files without a name where the test's own check did")
+	}
+	var buf [4096]byte
+	if n, err := unix.Read(in, buf[:]); n > 0 {
+		ev := (*unix.InotifyEvent)(unsafe.Pointer(&buf[0]))
+		name := strings.TrimRight(string(buf[unix.SizeofInotifyEvent:unix.SizeofInotifyEvent+ev.Len]), "\x00")
+		t.Errorf("the probe made the name %q in the partial folder", name)
+	} else if err != unix.EAGAIN {
+		t.Fatal(err)
 	}
 }
