@@ -61,9 +61,10 @@
 //     open it meanwhile, and a crash leaves nothing of it, where a resume
 //     would have sent it again whole anyway. Closed unfinished (a
 //     transfer that stops, a file that could not be placed), it becomes
-//     its partial file like any other. Where the file system or the
-//     kernel cannot (FAT, NFS, most FUSE; linkat(2)'s AT_EMPTY_PATH
-//     before Linux 6.10 for a process that is not root), and with
+//     its partial file like any other. Where the file system, the
+//     kernel or a security policy cannot (FAT, NFS, most FUSE;
+//     linkat(2)'s AT_EMPTY_PATH before Linux 6.10 for a process that is
+//     not root; Android's apps, which may make no hard link), and with
 //     overwrite, every partial file has a name.
 //   - A created file or folder gets the sender's permission bits less
 //     the receiver's creation mask, read once per transfer from a probe

@@ -1,6 +1,8 @@
 package place
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -28,15 +30,16 @@ import (
 // failure, for the named way.
 
 // probeUnnamed reports whether a file without a name can be made in the
-// partial folder and named: it makes one and asks linkat to name it
-// ".", which fails with EEXIST only once the kernel has agreed to name
-// that file at all (where it may not, it fails with ENOENT first). So
-// the probe leaves no name behind, not even for a moment: the partial
-// folder is watched by tests, listed by other sessions, and removed by
-// the last one when empty. What the probe cannot see is a security
-// module that allows creating and renaming a file but not linking it;
-// none is known to, and there a placement fails with its error, the
-// file unplaced.
+// partial folder and named there: it makes one, links it under a name
+// of its own, and removes that name. A link, not a cheaper question:
+// linkat onto an existing name fails with EEXIST once the kernel agrees
+// to name an open file, but before a security module is asked whether
+// this process may make links at all, and Android's policy never lets
+// an app link a file in its data (a neverallow in its SELinux rules:
+// link fails with EACCES). The name is there for a moment, in the
+// folder this package owns; whoever lists the folder meanwhile (a
+// test, another session) may see it come and go, as it may see a
+// partial file moved into place.
 func (d *Dest) probeUnnamed() bool {
 	dir := int(d.partDir.Fd())
 	fd, err := openat(dir, ".", unix.O_TMPFILE|unix.O_WRONLY|unix.O_CLOEXEC, 0o600)
@@ -44,7 +47,14 @@ func (d *Dest) probeUnnamed() bool {
 		return false
 	}
 	defer unix.Close(fd)
-	return errors.Is(linkat(fd, dir, "."), unix.EEXIST)
+	var nonce [12]byte
+	rand.Read(nonce[:])
+	name := "probe-" + hex.EncodeToString(nonce[:]) + ".part"
+	if linkat(fd, dir, name) != nil {
+		return false
+	}
+	unix.Unlinkat(dir, name, 0)
+	return true
 }
 
 // OpenUnnamed makes a file without a name for a new file that comes
