@@ -27,7 +27,14 @@ func openUnnamedTest(t *testing.T) (*Dest, string) {
 		t.Skipf("this process cannot name a file without a name (linkat AT_EMPTY_PATH: %v): not root, and Linux before 6.10", err)
 	}
 	os.Remove(filepath.Join(dir, "probe"))
-	d, err := OpenDest(dir, false, "peer")
+	return preparedDest(t, dir, false), dir
+}
+
+// preparedDest opens a Dest on dir, closed when the test ends, and
+// prepares its partial folder, where files without a name are probed.
+func preparedDest(t *testing.T, dir string, overwrite bool) *Dest {
+	t.Helper()
+	d, err := OpenDest(dir, overwrite, "peer")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +42,7 @@ func openUnnamedTest(t *testing.T) (*Dest, string) {
 	if err := d.PreparePartialDir(); err != nil {
 		t.Fatal(err)
 	}
-	return d, dir
+	return d
 }
 
 // writeUnnamed makes a file without a name holding data for the entry
@@ -136,15 +143,7 @@ func TestUnnamedStaysPartial(t *testing.T) {
 // TestUnnamedNotWithOverwrite: a Dest that may replace files makes every
 // partial file with a name, since a link cannot replace one.
 func TestUnnamedNotWithOverwrite(t *testing.T) {
-	dir := t.TempDir()
-	d, err := OpenDest(dir, true, "peer")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	if err := d.PreparePartialDir(); err != nil {
-		t.Fatal(err)
-	}
+	d := preparedDest(t, t.TempDir(), true)
 	if f, err := d.OpenUnnamed("a", 1, time.Time{}, 0o644); f != nil || err != nil {
 		t.Errorf("OpenUnnamed with overwrite: %v, %v; want nil", f, err)
 	}
@@ -155,14 +154,7 @@ func TestUnnamedNotWithOverwrite(t *testing.T) {
 // leaves nothing in the partial folder.
 func TestProbeLeavesNothing(t *testing.T) {
 	_, dir := openUnnamedTest(t) // skips where files without a name cannot be named
-	d, err := OpenDest(dir, false, "peer")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	if err := d.PreparePartialDir(); err != nil {
-		t.Fatal(err)
-	}
+	d := preparedDest(t, dir, false)
 	if !d.unnamed {
 		t.Error("the probe found no files without a name where the test's own check did")
 	}
