@@ -555,13 +555,13 @@ func (d *Dest) Finish(f *Partial, p string, mode fs.FileMode, modTime time.Time)
 
 // Place moves f, a verified partial file that Finish finished, to its
 // final name and returns the name used, and whether it replaced a file
-// (with overwrite). A file without a name is named there instead, by a
-// link, and closed. Without
-// overwrite it never replaces anything: it claims the name (see claim)
-// and tries "name (1).ext", "name (2).ext"... in the same folder. With
-// overwrite it first claims the name too, and only when a file of exactly
-// that name is there renames over it, never over a folder, and never
-// over a file that has the name only under folding (see exact). So
+// (with overwrite); a file without a name is named there instead, by a
+// link, and closed. Without overwrite it never replaces anything: it
+// claims the name (see claim) and tries "name (1).ext", "name (2).ext"...
+// in the same folder. With overwrite it first claims the name too, and
+// only when a file of exactly that name is there renames over it, never
+// over a folder, and never over a file that has the name only under
+// folding (see exact). So
 // whether a placement replaced a file is the answer of the step that
 // placed it: of sessions placing one name at once, the first placed
 // replaced nothing and each later one replaced the one before, and
