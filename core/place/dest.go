@@ -495,14 +495,9 @@ func (d *Dest) OpenPartial(p string, offset int64, mode fs.FileMode) (*Partial, 
 }
 
 // RemovePartial removes partial file p: a spare whose transfer failed,
-// or one whose bytes did not verify. A file without a name goes when it
-// is closed; its p is "" or PartialDir, which this leaves alone.
-func (d *Dest) RemovePartial(p string) {
-	if p == "" || p == PartialDir {
-		return
-	}
-	d.root.Remove(p)
-}
+// or one whose bytes did not verify. (A file without a name goes when
+// it is closed: see Partial.Discard.)
+func (d *Dest) RemovePartial(p string) { d.root.Remove(p) }
 
 // Finish closes f, the verified partial file p, with the offered mode,
 // masked as any new file here is (createMask), and the offered time. The
@@ -641,11 +636,7 @@ func (d *Dest) placeUnnamed(f *Partial, final string) (string, bool, error) {
 		f.Close() // it stays a partial file
 		return "", false, err
 	}
-	cerr := f.closeRaw()
-	if err != nil {
-		return "", false, err
-	}
-	if cerr != nil {
+	if cerr := f.closeRaw(); cerr != nil {
 		d.unlinkPlaced(saved)
 		return "", false, fmt.Errorf("closing partial file: %w", DiskError(cerr))
 	}

@@ -1,6 +1,8 @@
 package place
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -52,6 +54,25 @@ func (d *Dest) folder(dir string) (*os.File, error) {
 	}
 	d.lastDir, d.lastAt = f, dir
 	return f, nil
+}
+
+// atFolder runs op on the kept handle of folder dir (see folder), and
+// once more on a fresh one when op finds nothing where it looked and the
+// handle was kept: the kept folder may be one that was removed, and
+// made again under its name, since it was opened.
+func (d *Dest) atFolder(dir string, op func(fd int) error) error {
+	f, err := d.folder(dir)
+	if err != nil {
+		return err
+	}
+	err = op(int(f.Fd()))
+	if errors.Is(err, fs.ErrNotExist) && d.dropFolder() {
+		if f, err = d.folder(dir); err != nil {
+			return err
+		}
+		err = op(int(f.Fd()))
+	}
+	return err
 }
 
 // dropFolder closes the kept handle on the folder last placed into, if

@@ -3,8 +3,6 @@
 package place
 
 import (
-	"errors"
-	"io/fs"
 	"os"
 	"path"
 )
@@ -41,18 +39,5 @@ func (d *Dest) renameNoReplace(partial, to string) error {
 		return err
 	}
 	dir, name, _ := CutLast(to)
-	toDir, err := d.folder(dir)
-	if err != nil {
-		return err
-	}
-	err = renameExcl(int(from.Fd()), pname, int(toDir.Fd()), name)
-	if errors.Is(err, fs.ErrNotExist) && d.dropFolder() {
-		// The kept folder may be one that was removed, and made again
-		// under its name, since it was opened: ask the root again.
-		if toDir, err = d.folder(dir); err != nil {
-			return err
-		}
-		err = renameExcl(int(from.Fd()), pname, int(toDir.Fd()), name)
-	}
-	return err
+	return d.atFolder(dir, func(toDir int) error { return renameExcl(int(from.Fd()), pname, toDir, name) })
 }

@@ -3,7 +3,6 @@ package place
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io/fs"
 	"time"
@@ -103,18 +102,7 @@ func (d *Dest) keepUnnamed(f *Partial) {
 // something has that name: linkat never replaces.
 func (d *Dest) linkNoReplace(f *Partial, to string) error {
 	dir, name, _ := CutLast(to)
-	toDir, err := d.folder(dir)
-	if err != nil {
-		return err
-	}
-	err = linkat(f.raw.fd, int(toDir.Fd()), name)
-	if errors.Is(err, fs.ErrNotExist) && d.dropFolder() {
-		// A kept folder removed and made again: as renameNoReplace.
-		if toDir, err = d.folder(dir); err != nil {
-			return err
-		}
-		err = linkat(f.raw.fd, int(toDir.Fd()), name)
-	}
+	err := d.atFolder(dir, func(toDir int) error { return linkat(f.raw.fd, toDir, name) })
 	if err != nil {
 		return &fs.PathError{Op: "linkat", Path: d.fullName(to), Err: err}
 	}
