@@ -16,11 +16,7 @@ import (
 // then with a read that goes back to the start, and with the reader
 // closed after every read, each of which starts a new stream.
 func TestFileSlices(t *testing.T) {
-	port := servePage(t, "slices.html")
-	b := Start(t)
-	if err := b.Open("http://" + LANAddr + port + "/slices.html"); err != nil {
-		t.Fatal(err)
-	}
+	b := openSlices(t)
 	const size = 64 << 10
 	for _, how := range []string{"", "again", "close"} {
 		for _, n := range []int{1, size - 1, size, size + 1, 2*size + 500, 5 << 20} {
@@ -44,11 +40,7 @@ func TestFileSlices(t *testing.T) {
 // though the reader's one stream of the file, opened before the change,
 // reads on without a word. Unchanged, the same reads go through.
 func TestFileSlicesChanged(t *testing.T) {
-	port := servePage(t, "slices.html")
-	b := Start(t)
-	if err := b.Open("http://" + LANAddr + port + "/slices.html"); err != nil {
-		t.Fatal(err)
-	}
+	b := openSlices(t)
 	const size = 64 << 10
 	for _, change := range []bool{false, true} {
 		name := filepath.Join(t.TempDir(), "picked.bin")
@@ -97,4 +89,16 @@ func TestFileSlicesChanged(t *testing.T) {
 			t.Errorf("unchanged: %s, want %s", got, want)
 		}
 	}
+}
+
+// openSlices opens slices.html, which loads worker.js, on the LAN
+// address in a fresh browser.
+func openSlices(t *testing.T) *Browser {
+	t.Helper()
+	port := servePage(t, "slices.html")
+	b := Start(t)
+	if err := b.Open("http://" + LANAddr + port + "/slices.html"); err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
