@@ -123,7 +123,11 @@ func smallRun(o options, t *tools, p *netPath, disk smallDisk, set smallSet, cou
 	if o.ferryB != "" {
 		rows = append(rows, &row{key: "ferryb", name: "Ferry B (-ferry-b)", size: total, check: check, plan: b.ferry(o.ferryB, plain)})
 	}
-	rows = append(rows, &row{key: "tar2", name: "tar over plain TCP (A'), the A/A", size: total, check: check, plan: b.tar(plain)})
+	floor := &row{key: "floor", name: "floor: the mandated work alone (floor-send/recv)", size: total, check: check, plan: b.floor(true)}
+	rows = append(rows,
+		&row{key: "floorplain", name: "floor without hash or seal", size: total, check: check, plan: b.floor(false)},
+		floor,
+		&row{key: "tar2", name: "tar over plain TCP (A'), the A/A", size: total, check: check, plan: b.tar(plain)})
 	rounds(o, work, rows)
 	say("Path: %s. The tree (100 files a folder) is written and synced once; each run receives into a fresh folder, checked (file count and bytes), removed and synced outside the clock. The clock runs from starting the sender to both ends' exit. MiB/s of file content. %d rounds in the order of the rows.\n\n", p.about, o.pairs)
 	reportRows(rows, "tar", "tar", "", "tar2")
@@ -131,6 +135,8 @@ func smallRun(o options, t *tools, p *netPath, disk smallDisk, set smallSet, cou
 		say("\nFerry B against Ferry, each round's run against the other's:\n\n")
 		printTable("ratio", "%.3f", rowRatio("Ferry B / Ferry", rows[2], rows[1]))
 	}
+	say("\nFerry against the floor (floor.go: what any program doing the mandated work pays), each round's run against the other's:\n\n")
+	printTable("ratio", "%.3f", rowRatio("Ferry / floor", rows[1], floor))
 	b.costs(rows, disk, count)
 }
 
@@ -155,6 +161,23 @@ func (b *smallBench) tar(wrap func(role string) []string) func(dst string) plan 
 			after: func(a []string) []procSpec {
 				return []procSpec{{role: "sender", ns: p.sendNS,
 					argv: append(wrap("sender"), "sh", "-c", `tar -C "$1" -cf - . | "$0" -child pipe-send -addr "$2"`, exe, b.src, net.JoinHostPort(p.host, a[0]))}}
+			},
+		}
+	}
+}
+
+// floor plans this program's floor-recv and floor-send (floor.go), with
+// or without the hash and the seal.
+func (b *smallBench) floor(crypto bool) func(dst string) plan {
+	exe, p := self(), b.p
+	flag := fmt.Sprintf("-crypto=%t", crypto)
+	return func(dst string) plan {
+		return plan{
+			before: []procSpec{{role: "receiver", ns: p.recvNS, ready: listening,
+				argv: []string{exe, "-child", "floor-recv", flag, "-dir", dst, "-listen", p.host}}},
+			after: func(a []string) []procSpec {
+				return []procSpec{{role: "sender", ns: p.sendNS,
+					argv: []string{exe, "-child", "floor-send", flag, "-addr", net.JoinHostPort(p.host, a[0]), "-path", b.src}}}
 			},
 		}
 	}
@@ -224,7 +247,7 @@ func (b *smallBench) calls(r *row, count bool) [2]string {
 	switch {
 	case !count:
 		return [2]string{"(above)", "(above)"}
-	case r.key == "tar2":
+	case r.key == "tar2", r.key == "floor", r.key == "floorplain":
 		return [2]string{"—", "—"}
 	}
 	strace, err := exec.LookPath("strace")
