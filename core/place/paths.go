@@ -80,6 +80,29 @@ func CheckPath(p string) error {
 	return nil
 }
 
+// CheckChild is CheckPath for p, the path of name in a folder whose own
+// path passed CheckPath: it checks only what that check did not, with
+// CheckPath's words. A manifest lists a folder before what it holds, so
+// each of its paths is checked a name at a time (core/transfer's
+// ValidateEntries), not its folders again for every file in them.
+func CheckChild(p, name string) error {
+	if len(p) > MaxPathBytes {
+		return fmt.Errorf("path of %d bytes is over the limit of %d: %w", len(p), MaxPathBytes, ErrRefusedPath)
+	}
+	// A slash is never part of a longer UTF-8 sequence: the name's
+	// validity is the path's, once its folder's is known.
+	if !utf8.ValidString(name) {
+		return fmt.Errorf("path %q is not UTF-8: %w", p, ErrRefusedPath)
+	}
+	if err := checkName(name); err != nil {
+		return fmt.Errorf("path %q: %w", p, err)
+	}
+	if err := platformName(name); err != nil {
+		return fmt.Errorf("path %q: %w", p, err)
+	}
+	return nil
+}
+
 // checkName checks one path component against the rules of every
 // platform.
 func checkName(c string) error {
@@ -271,15 +294,24 @@ func NewFolding() *Folding { return &Folding{fold: newCaseFolder()} }
 // Key is s's key under folding: two names of one key are one name on
 // some file system a receiver may write to (see foldKey).
 func (f *Folding) Key(s string) string {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii { // the common case, and one that allocates only for capitals
+	if isASCII(s) { // the common case, and one that allocates only for capitals
 		return strings.ToLower(s)
+	}
+	return string(f.AppendKey(nil, s))
+}
+
+// AppendKey appends s's key (Key) to dst, allocating nothing once dst
+// has room: for a caller that only hashes keys.
+func (f *Folding) AppendKey(dst []byte, s string) []byte {
+	if isASCII(s) {
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			dst = append(dst, c)
+		}
+		return dst
 	}
 	f.a = norm.NFD.AppendString(f.a[:0], s)
 	f.b = f.b[:0]
@@ -292,8 +324,16 @@ func (f *Folding) Key(s string) string {
 	// same classes as NFC but leaves the usual already-decomposed result
 	// alone, where NFC would recompose every accented letter through a
 	// kilobyte of scratch space each time.
-	f.b = norm.NFD.Append(f.b[:0], f.a...)
-	return string(f.b)
+	return norm.NFD.Append(dst, f.a...)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // CutLast splits "a/b/c" into "a/b" and "c"; ok is false for a top-level
