@@ -28,7 +28,8 @@ import (
 // BLAKE3, every byte sealed with AES-256-GCM, every file placed without
 // a name until it is verified, never over an existing name and without
 // following a link) and nothing else: no handshake, no offer, no
-// accept, no resume, no confirmations, no events, no history. With
+// accept, no resume, no confirmations, no events, no history. Its
+// receiver places on a second goroutine, as Ferry's does (-placer). With
 // -crypto=false it drops the hash and the seal and keeps the placing:
 // what Go costs against tar for the same calls. So Ferry ÷ floor is
 // what Ferry's protocol and bookkeeping cost, and floor ÷ tar is what
@@ -259,6 +260,10 @@ type floorReceiver struct {
 	dirs  map[string]int // open folders, by path under root
 	hash  *filehash.Hasher
 	done  bool
+	// With -placer: verified files go to the placer's goroutine
+	// (startPlacer); its first error comes back on placeErr.
+	placer   chan floorJob
+	placeErr chan error
 }
 
 func floorRecvChild(args []string) childReport {
@@ -266,6 +271,7 @@ func floorRecvChild(args []string) childReport {
 	dir := fs.String("dir", "", "")
 	host := fs.String("listen", "127.0.0.1", "address to listen on")
 	crypto := fs.Bool("crypto", true, "open and check the hashes")
+	placer := fs.Bool("placer", true, "place files on a second goroutine")
 	if err := fs.Parse(args); err != nil {
 		return fail("%v", err)
 	}
@@ -274,15 +280,15 @@ func floorRecvChild(args []string) childReport {
 		return fail("%v", err)
 	}
 	defer nc.Close()
-	if err := floorRecv(nc, *dir, *crypto); err != nil {
+	if err := floorRecv(nc, *dir, *crypto, *placer); err != nil {
 		return fail("%v", err)
 	}
 	return childReport{}
 }
 
-// floorRecv receives the stream on nc into the folder dir and answers
-// once every file is placed.
-func floorRecv(nc net.Conn, dir string, crypto bool) error {
+// floorRecv receives the stream on nc into the folder dir, placing on
+// a second goroutine with placer, and answers once every file is placed.
+func floorRecv(nc net.Conn, dir string, crypto, placer bool) (err error) {
 	root, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return fmt.Errorf("opening %s: %w", dir, err)
@@ -293,14 +299,18 @@ func floorRecv(nc net.Conn, dir string, crypto bool) error {
 	if crypto {
 		r.aead, r.hash = floorAEAD(), filehash.New()
 	}
-	for {
-		err := r.file()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return fmt.Errorf("receiving: %w", err)
-		}
+	wait := func() error { return nil }
+	if placer {
+		wait = r.startPlacer()
+	}
+	for err == nil {
+		err = r.file()
+	}
+	if perr := wait(); err == io.EOF {
+		err = perr
+	}
+	if err != nil {
+		return fmt.Errorf("receiving: %w", err)
 	}
 	if _, err := nc.Write([]byte{1}); err != nil {
 		return fmt.Errorf("acknowledging: %w", err)
@@ -408,7 +418,12 @@ func (r *floorReceiver) file() error {
 	if err != nil {
 		return fmt.Errorf("making %s: %w", rel, err)
 	}
-	defer unix.Close(fd)
+	placed := false
+	defer func() {
+		if !placed {
+			unix.Close(fd)
+		}
+	}()
 	if r.hash != nil {
 		r.hash.Reset()
 	}
@@ -438,15 +453,68 @@ func (r *floorReceiver) file() error {
 			return fmt.Errorf("%s: the hash does not match", rel)
 		}
 	}
-	// futimens(2): utimensat with no path, as core/place sets a time.
-	ts := [2]unix.Timespec{unix.NsecToTimespec(mtime), unix.NsecToTimespec(mtime)}
-	if _, _, e := unix.Syscall6(unix.SYS_UTIMENSAT, uintptr(fd), 0, uintptr(unsafe.Pointer(&ts[0])), 0, 0, 0); e != 0 {
-		return fmt.Errorf("setting the time of %s: %w", rel, e)
+	placed = true
+	if r.placer == nil {
+		return place(floorJob{fd: fd, dfd: dfd, base: base, rel: rel, mtime: mtime})
 	}
-	if err := unix.Linkat(fd, "", dfd, base, unix.AT_EMPTY_PATH); err != nil {
-		return fmt.Errorf("placing %s: %w", rel, err)
+	select {
+	case r.placer <- floorJob{fd: fd, dfd: dfd, base: base, rel: rel, mtime: mtime}:
+		return nil
+	case err := <-r.placeErr:
+		unix.Close(fd)
+		return err
+	}
+}
+
+// floorJob is a verified file for the placer: its time, its name.
+type floorJob struct {
+	fd, dfd   int
+	base, rel string
+	mtime     int64
+}
+
+// place gives a verified file its time and links it under its name,
+// then closes it.
+func place(j floorJob) error {
+	defer unix.Close(j.fd)
+	// futimens(2): utimensat with no path, as core/place sets a time.
+	ts := [2]unix.Timespec{unix.NsecToTimespec(j.mtime), unix.NsecToTimespec(j.mtime)}
+	if _, _, e := unix.Syscall6(unix.SYS_UTIMENSAT, uintptr(j.fd), 0, uintptr(unsafe.Pointer(&ts[0])), 0, 0, 0); e != 0 {
+		return fmt.Errorf("setting the time of %s: %w", j.rel, e)
+	}
+	if err := unix.Linkat(j.fd, "", j.dfd, j.base, unix.AT_EMPTY_PATH); err != nil {
+		return fmt.Errorf("placing %s: %w", j.rel, err)
 	}
 	return nil
+}
+
+// startPlacer places the files file hands it on a goroutine of its own,
+// as Ferry's receiver does (core/receive's placer): the reading
+// goroutine reads, opens, checks and writes; the placer sets the time,
+// links and closes. wait returns its first error once it has placed
+// every file handed to it.
+func (r *floorReceiver) startPlacer() (wait func() error) {
+	r.placer, r.placeErr = make(chan floorJob, 64), make(chan error, 1)
+	done := make(chan struct{})
+	var first error
+	go func() {
+		defer close(done)
+		for j := range r.placer {
+			if first != nil {
+				unix.Close(j.fd)
+				continue
+			}
+			if err := place(j); err != nil {
+				first = err
+				r.placeErr <- err
+			}
+		}
+	}()
+	return func() error {
+		close(r.placer)
+		<-done
+		return first
+	}
 }
 
 // folder returns the open folder at rel under the root, made if need

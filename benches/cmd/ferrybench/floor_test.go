@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/binary"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -16,10 +17,10 @@ import (
 	"github.com/ferry-project/ferry/core/filehash"
 )
 
-// floorPair runs floorRecv into dst on one end of a real loopback TCP
+// floorPair runs floorRecv into dst (with placer or not) on one end of a real loopback TCP
 // connection and hands the other end to send; it returns floorRecv's
 // error.
-func floorPair(t *testing.T, dst string, crypto bool, send func(*net.TCPConn)) error {
+func floorPair(t *testing.T, dst string, crypto, placer bool, send func(*net.TCPConn)) error {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -34,7 +35,7 @@ func floorPair(t *testing.T, dst string, crypto bool, send func(*net.TCPConn)) e
 			return
 		}
 		defer nc.Close()
-		got <- floorRecv(nc, dst, crypto)
+		got <- floorRecv(nc, dst, crypto, placer)
 	}()
 	nc, err := net.Dial("tcp", ln.Addr().String())
 	if err != nil {
@@ -46,7 +47,8 @@ func floorPair(t *testing.T, dst string, crypto bool, send func(*net.TCPConn)) e
 }
 
 // TestFloorDelivers: the floor's two ends carry a folder whole, with
-// and without the hash and the seal: every file's bytes, mode and time,
+// and without the hash and the seal, placing on a second goroutine or
+// not: every file's bytes, mode and time,
 // a file larger than a batch and an empty one, folders inside folders,
 // and a link left out.
 func TestFloorDelivers(t *testing.T) {
@@ -70,10 +72,11 @@ func TestFloorDelivers(t *testing.T) {
 	if err := os.Symlink("a.txt", filepath.Join(src, "link")); err != nil {
 		t.Fatal(err)
 	}
-	for _, crypto := range []bool{true, false} {
+	for _, c := range []struct{ crypto, placer bool }{{true, true}, {true, false}, {false, true}} {
+		crypto := c.crypto
 		dst := t.TempDir()
 		var sendErr error
-		err := floorPair(t, dst, crypto, func(nc *net.TCPConn) { sendErr = floorSend(nc, src, crypto) })
+		err := floorPair(t, dst, crypto, c.placer, func(nc *net.TCPConn) { sendErr = floorSend(nc, src, crypto) })
 		if err != nil || sendErr != nil {
 			t.Fatalf("crypto %v: receiver %v, sender %v", crypto, err, sendErr)
 		}
@@ -138,28 +141,36 @@ func TestFloorRefuses(t *testing.T) {
 		{"a wrong hash", "the hash does not match", true, floorFrame("item/f", []byte("these bytes"), wrong)},
 		{"a taken name", "file exists", false, floorFrame("item/taken", []byte("new"), nil)},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			parent := t.TempDir()
-			dst := filepath.Join(parent, "dst")
-			if err := os.MkdirAll(filepath.Join(dst, "item"), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			taken := filepath.Join(dst, "item", "taken")
-			if err := os.WriteFile(taken, []byte("old"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			err := floorPair(t, dst, c.crypto, func(nc *net.TCPConn) { sendFrames(nc, c.crypto, c.frame) })
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("got %v, want an error saying %q", err, c.want)
-			}
-			if b, _ := os.ReadFile(taken); string(b) != "old" {
-				t.Errorf("the taken name now holds %q", b)
-			}
-			for _, p := range []string{filepath.Join(parent, "evil"), filepath.Join(dst, "item", "f")} {
-				if _, err := os.Lstat(p); !os.IsNotExist(err) {
-					t.Errorf("%s is there (%v)", p, err)
-				}
-			}
-		})
+		for _, placer := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s, placer %v", c.name, placer), func(t *testing.T) {
+				refusal(t, c.want, c.crypto, placer, c.frame)
+			})
+		}
+	}
+}
+
+// refusal sends frame and wants floorRecv to refuse it, saying want,
+// with nothing of it under a name.
+func refusal(t *testing.T, want string, crypto, placer bool, frame []byte) {
+	parent := t.TempDir()
+	dst := filepath.Join(parent, "dst")
+	if err := os.MkdirAll(filepath.Join(dst, "item"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	taken := filepath.Join(dst, "item", "taken")
+	if err := os.WriteFile(taken, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := floorPair(t, dst, crypto, placer, func(nc *net.TCPConn) { sendFrames(nc, crypto, frame) })
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %v, want an error saying %q", err, want)
+	}
+	if b, _ := os.ReadFile(taken); string(b) != "old" {
+		t.Errorf("the taken name now holds %q", b)
+	}
+	for _, p := range []string{filepath.Join(parent, "evil"), filepath.Join(dst, "item", "f")} {
+		if _, err := os.Lstat(p); !os.IsNotExist(err) {
+			t.Errorf("%s is there (%v)", p, err)
+		}
 	}
 }
