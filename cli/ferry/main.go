@@ -92,10 +92,24 @@ import (
 // with garbage and the limit set the peak (30.4 MiB, 28.0 at 20 MiB).
 const softMemoryLimit = 20 << 20
 
+// gcPercent is the garbage collector's GOGC for the command, unless GOGC
+// sets one: the heap may grow to five times what is live before a
+// collection, not twice. With Go's default a send or receive of 10,000
+// small files collected six and three times while its heap grew from 4
+// to 8 MiB, each time taking a core's share from the walk or the
+// stream; at 400 it collects once or not at all, and the wall falls by
+// about 6 % (benches/results/2026-12-05-floor34.md). softMemoryLimit
+// still bounds the heap: near it the runtime collects as before, so the
+// largest offer's receiver keeps its peak.
+const gcPercent = 400
+
 func main() {
 	silenceStdLogger()
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(softMemoryLimit)
+	}
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
 	}
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
