@@ -23,10 +23,13 @@ func ValidateEntries(entries []event.Entry) error {
 	// aim at a collision, which only costs that look.
 	seed := maphash.MakeSeed()
 	seen := make(map[uint64]struct{}, len(entries))
-	// Each folder offered, with its key: an entry's key is its folder's,
-	// a slash and its own name's (keyIn), so only the last name of each
+	// Each folder offered, with its key and a slash: an entry's key is
+	// its folder's so, then its own name's, so only the last name of each
 	// path is folded, where folding the whole path cost a path of
-	// accented folders a microsecond an entry.
+	// accented folders a microsecond an entry. The key of a whole path is
+	// the same, since every step of it (decomposition, each rune's
+	// uppercase, case folding, decomposition again) leaves a slash alone
+	// and never carries across one (place's TestKeyByParts).
 	dirs := make(map[string]string)
 	fold := place.NewFolding()
 	var (
@@ -35,12 +38,12 @@ func ValidateEntries(entries []event.Entry) error {
 	)
 	h.SetSeed(seed)
 	for i, e := range entries {
-		parent, name, ok := place.CutLast(e.Path)
-		dirKey, offered := dirs[parent]
+		parent, name, inFolder := place.CutLast(e.Path)
+		prefix, offered := dirs[parent]
 		// A folder offered before passed CheckPath: only the last name
 		// is new.
 		var err error
-		if ok && offered {
+		if inFolder && offered {
 			err = place.CheckChild(e.Path, name)
 		} else {
 			err = place.CheckPath(e.Path)
@@ -48,22 +51,17 @@ func ValidateEntries(entries []event.Entry) error {
 		if err != nil {
 			return fmt.Errorf("entry %d: %w", i, err)
 		}
-		if ok && !offered {
+		if inFolder && !offered {
 			return fmt.Errorf("entry %d: %q comes before its folder %q: %w", i, e.Path, parent, ErrProtocol)
-		}
-		if !ok {
-			name = e.Path
 		}
 		nameKey = fold.AppendKey(nameKey[:0], name)
 		h.Reset()
-		if ok {
-			h.WriteString(dirKey)
-			h.WriteByte('/')
-		}
+		h.WriteString(prefix)
 		h.Write(nameKey)
-		if _, hit := seen[h.Sum64()]; hit {
+		sum := h.Sum64()
+		if _, hit := seen[sum]; hit {
 			// j < 0: another key of the same hash.
-			key := keyIn(dirKey, string(nameKey), ok)
+			key := prefix + string(nameKey)
 			if j := slices.IndexFunc(entries[:i], func(o event.Entry) bool { return fold.Key(o.Path) == key }); j >= 0 {
 				if entries[j].Path == e.Path {
 					return fmt.Errorf("entry %d: %q offered twice: %w", i, e.Path, ErrRefusedPath)
@@ -71,22 +69,10 @@ func ValidateEntries(entries []event.Entry) error {
 				return fmt.Errorf("entry %d: %q and %q are one name on case-insensitive or normalizing file systems: %w", i, entries[j].Path, e.Path, ErrRefusedPath)
 			}
 		}
-		seen[h.Sum64()] = struct{}{}
+		seen[sum] = struct{}{}
 		if e.Kind == event.KindDir {
-			dirs[e.Path] = keyIn(dirKey, string(nameKey), ok)
+			dirs[e.Path] = prefix + string(nameKey) + "/"
 		}
 	}
 	return nil
-}
-
-// keyIn is the key of a name whose key is nameKey in the folder whose
-// key is dirKey (in a folder when inFolder): place.Folding's key of the
-// whole path, since every step of it (decomposition, each rune's
-// uppercase, case folding, decomposition again) leaves a slash alone and
-// never carries across one (TestKeyByParts).
-func keyIn(dirKey, nameKey string, inFolder bool) string {
-	if !inFolder {
-		return nameKey
-	}
-	return dirKey + "/" + nameKey
 }

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bufio"
 	"crypto/aes"
 	"crypto/cipher"
 	"encoding/binary"
@@ -67,11 +66,11 @@ func floorAEAD() cipher.AEAD {
 
 // floorSender batches frames onto the connection.
 type floorSender struct {
-	w      *bufio.Writer
+	nc     *net.TCPConn
 	aead   cipher.AEAD // nil without -crypto
 	nonce  [12]byte
 	seq    uint64
-	batch  []byte
+	batch  []byte // the batch's length, then its bytes, sealed in place
 	hash   *filehash.Hasher
 	buf    []byte // one file's bytes
 	prefix string // the item's name, then a slash
@@ -99,8 +98,7 @@ func floorSendChild(args []string) childReport {
 // floorSend sends the folder at root on nc and waits for the receiver's
 // answer.
 func floorSend(nc *net.TCPConn, root string, crypto bool) error {
-	s := &floorSender{w: bufio.NewWriterSize(nc, floorBatch+64), batch: make([]byte, 0, floorBatch+64),
-		prefix: path.Base(root) + "/"}
+	s := &floorSender{nc: nc, batch: make([]byte, 4, 4+floorBatch+16), prefix: path.Base(root) + "/"}
 	if crypto {
 		s.aead, s.hash = floorAEAD(), filehash.New()
 	}
@@ -114,10 +112,7 @@ func floorSend(nc *net.TCPConn, root string, crypto bool) error {
 	}
 	if err == nil {
 		var end [4]byte
-		_, err = s.w.Write(end[:])
-	}
-	if err == nil {
-		err = s.w.Flush()
+		_, err = nc.Write(end[:])
 	}
 	if err != nil {
 		return fmt.Errorf("sending: %w", err)
@@ -216,10 +211,10 @@ func (s *floorSender) file(fd int, rel string, st *unix.Stat_t) error {
 // put adds p to the batch, sending each batch that fills.
 func (s *floorSender) put(p []byte) error {
 	for len(p) > 0 {
-		n := min(len(p), floorBatch-len(s.batch))
+		n := min(len(p), 4+floorBatch-len(s.batch))
 		s.batch = append(s.batch, p[:n]...)
 		p = p[n:]
-		if len(s.batch) == floorBatch {
+		if len(s.batch) == 4+floorBatch {
 			if err := s.flush(); err != nil {
 				return err
 			}
@@ -228,30 +223,27 @@ func (s *floorSender) put(p []byte) error {
 	return nil
 }
 
-// flush seals (with -crypto) and sends the batch.
+// flush seals (with -crypto) and sends the batch, its length first, in
+// one write.
 func (s *floorSender) flush() error {
-	if len(s.batch) == 0 {
+	if len(s.batch) == 4 {
 		return nil
 	}
-	out := s.batch
+	out := s.batch[4:]
 	if s.aead != nil {
 		binary.BigEndian.PutUint64(s.nonce[4:], s.seq)
 		s.seq++
-		out = s.aead.Seal(s.batch[:0], s.nonce[:], s.batch, nil)
+		out = s.aead.Seal(out[:0], s.nonce[:], out, nil)
 	}
-	var n [4]byte
-	binary.BigEndian.PutUint32(n[:], uint32(len(out)))
-	if _, err := s.w.Write(n[:]); err != nil {
-		return err
-	}
-	_, err := s.w.Write(out)
-	s.batch = s.batch[:0]
+	binary.BigEndian.PutUint32(s.batch, uint32(len(out)))
+	_, err := s.nc.Write(s.batch[:4+len(out)])
+	s.batch = s.batch[:4]
 	return err
 }
 
 // floorReceiver opens the batches and places the files.
 type floorReceiver struct {
-	r     *bufio.Reader
+	r     io.Reader
 	aead  cipher.AEAD
 	nonce [12]byte
 	seq   uint64
@@ -293,7 +285,7 @@ func floorRecv(nc net.Conn, dir string, crypto, placer bool) (err error) {
 	if err != nil {
 		return fmt.Errorf("opening %s: %w", dir, err)
 	}
-	r := &floorReceiver{r: bufio.NewReaderSize(nc, floorBatch+64), in: make([]byte, floorBatch+64),
+	r := &floorReceiver{r: nc, in: make([]byte, floorBatch+16),
 		dirs: map[string]int{"": root}}
 	defer r.close()
 	if crypto {
