@@ -55,25 +55,16 @@ func CheckPath(p string) error {
 	if p == "" {
 		return fmt.Errorf("empty path: %w", ErrRefusedPath)
 	}
-	if len(p) > MaxPathBytes {
-		return fmt.Errorf("path of %d bytes is over the limit of %d: %w", len(p), MaxPathBytes, ErrRefusedPath)
-	}
-	if !utf8.ValidString(p) {
-		return fmt.Errorf("path %q is not UTF-8: %w", p, ErrRefusedPath)
+	if err := checkBytes(p, p); err != nil {
+		return err
 	}
 	if p[0] == '/' {
 		return fmt.Errorf("absolute path %q: %w", p, ErrRefusedPath)
 	}
 	first := true
 	for c := range strings.SplitSeq(p, "/") {
-		if err := checkName(c); err != nil {
-			return fmt.Errorf("path %q: %w", p, err)
-		}
-		if err := platformName(c); err != nil {
-			return fmt.Errorf("path %q: %w", p, err)
-		}
-		if first && isPartialDir(c) {
-			return fmt.Errorf("path %q: %q names the partial folder %q: %w", p, c, PartialDir, ErrRefusedPath)
+		if err := checkNameIn(p, c, first); err != nil {
+			return err
 		}
 		first = false
 	}
@@ -84,21 +75,39 @@ func CheckPath(p string) error {
 // path passed CheckPath: it checks only what that check did not, with
 // CheckPath's words. A manifest lists a folder before what it holds, so
 // each of its paths is checked a name at a time (core/transfer's
-// ValidateEntries), not its folders again for every file in them.
+// ValidateEntries), not its folders again for every file in them. A
+// slash is never part of a longer UTF-8 sequence, so the name's bytes
+// are the path's to check once its folder's passed.
 func CheckChild(p, name string) error {
+	if err := checkBytes(p, name); err != nil {
+		return err
+	}
+	return checkNameIn(p, name, false)
+}
+
+// checkBytes refuses a path p over MaxPathBytes, or whose part s (p or
+// its last name) is not UTF-8.
+func checkBytes(p, s string) error {
 	if len(p) > MaxPathBytes {
 		return fmt.Errorf("path of %d bytes is over the limit of %d: %w", len(p), MaxPathBytes, ErrRefusedPath)
 	}
-	// A slash is never part of a longer UTF-8 sequence: the name's
-	// validity is the path's, once its folder's is known.
-	if !utf8.ValidString(name) {
+	if !utf8.ValidString(s) {
 		return fmt.Errorf("path %q is not UTF-8: %w", p, ErrRefusedPath)
 	}
-	if err := checkName(name); err != nil {
+	return nil
+}
+
+// checkNameIn checks the name c of path p against every platform's rules
+// and this one's, and the first name against the partial folder's.
+func checkNameIn(p, c string, first bool) error {
+	if err := checkName(c); err != nil {
 		return fmt.Errorf("path %q: %w", p, err)
 	}
-	if err := platformName(name); err != nil {
+	if err := platformName(c); err != nil {
 		return fmt.Errorf("path %q: %w", p, err)
+	}
+	if first && isPartialDir(c) {
+		return fmt.Errorf("path %q: %q names the partial folder %q: %w", p, c, PartialDir, ErrRefusedPath)
 	}
 	return nil
 }
