@@ -348,6 +348,9 @@ func TestServeManySameNames(t *testing.T) {
 
 // The same sender sends the same file twice at once: one partial file
 // per name and sender would mix the two, so the second writes a spare.
+// Both are held mid-stream until both are writing: otherwise the first
+// can be placed before the second is answered, and the second then
+// rightly finds an identical file in place and skips it.
 func TestServeManySameSenderTwice(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -356,11 +359,24 @@ func TestServeManySameSenderTwice(t *testing.T) {
 	data := pattern(2<<20, 7)
 	writeFile(t, p, data)
 	cfg := m.sender("twice", event.Item{Path: p})
+	hold := make(chan struct{})
+	var cfgs []send.SendConfig
+	var conns []*gatedConn
+	for range 2 {
+		g := &gatedConn{holdAfter: 1 << 20, hold: hold, held: make(chan struct{})}
+		c := cfg
+		c.Dialer = gatedDialer(g)
+		cfgs, conns = append(cfgs, c), append(conns, g)
+	}
 	errs := make(chan []error, 1)
-	go func() { errs <- sendAll(ctx, cfg, cfg) }()
+	go func() { errs <- sendAll(ctx, cfgs...) }()
 	for _, ev := range m.waitEvents(ctx, 2, isOffered) {
 		m.r.AcceptSession(event.SessionOf(ev))
 	}
+	for _, g := range conns {
+		<-g.held // 1 MiB of each sent: both write a partial file now
+	}
+	close(hold)
 	for i, err := range <-errs {
 		if err != nil {
 			t.Fatalf("send %d: %v", i, err)
