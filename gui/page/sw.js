@@ -4,8 +4,9 @@
 // frame to ferry-download/ID/NAME, and the worker answers that request
 // with a ReadableStream it feeds from the port. Each batch of pieces is
 // acknowledged once the stream has room (pull), so the page can be at
-// most about queueBytes ahead of the disk. It answers nothing else:
-// every other request goes to the network as if it were not here.
+// most about queueBytes, and its own window (worker.js), ahead of the
+// disk. It answers nothing else: every other request goes to the
+// network as if it were not here.
 //
 // Service workers exist only in a secure context (https, or localhost):
 // a phone on http://192.168.x.y never registers this worker.
@@ -24,12 +25,22 @@ self.addEventListener('message', e => {
   if (!m || m.ferry !== 'open' || !e.ports[0]) return;
   const port = e.ports[0];
   let controller = null;
-  let owed = 0; // acknowledgements held back until the stream has room
+  // owed counts the batches not yet acknowledged: a batch that filled
+  // the queue is acknowledged only once the stream has room again, and
+  // then every one held is, at once. The stream calls pull once for a
+  // run of reads, not once a batch (a reader that takes several chunks
+  // in one go, on a busy machine, asks once), so settling one a pull
+  // left batches owed with nothing left to read: a download stalled
+  // with all its bytes in and the page waiting for the last answers.
+  // The page's own window (worker.js, windowBytes) bounds how far ahead
+  // it can then run.
+  let owed = 0;
   const ack = () => port.postMessage({});
+  const settle = () => { while (owed > 0) { owed--; ack(); } };
   const stream = new ReadableStream({
     start(c) { controller = c; },
     pull() {
-      if (owed > 0) { owed--; ack(); }
+      settle();
     },
     cancel() {
       // The person cancelled the download: tell the page's next write.
@@ -41,7 +52,8 @@ self.addEventListener('message', e => {
     const d = ev.data;
     if (d.ferry === 'data') {
       for (const p of d.parts) controller.enqueue(p);
-      if (controller.desiredSize > 0) ack(); else owed++;
+      owed++;
+      if (controller.desiredSize > 0) settle();
     } else if (d.ferry === 'close') {
       controller.close();
       ack();
