@@ -374,7 +374,13 @@ func TestServeManySameSenderTwice(t *testing.T) {
 		m.r.AcceptSession(event.SessionOf(ev))
 	}
 	for _, g := range conns {
-		<-g.held // 1 MiB of each sent: both write a partial file now
+		select {
+		case <-g.held: // 1 MiB of it sent: it writes a partial file now
+		case errs := <-errs:
+			t.Fatalf("a send ended before both were writing: %v", errs)
+		case <-ctx.Done():
+			t.Fatal("a send never reached 1 MiB")
+		}
 	}
 	close(hold)
 	for i, err := range <-errs {
