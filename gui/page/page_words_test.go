@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"testing"
 
 	"github.com/ferry-project/ferry/core/errkind"
-	"github.com/ferry-project/ferry/core/testkit"
 )
 
 // The page's words for sizes, rates and durations (page.js), run
@@ -18,7 +16,6 @@ import (
 // 1000 ("337.83491602234795 bytes/s" and "1 bytes" were shown once), no
 // "1000 kB", no "1 min 60 s".
 func TestPageWords(t *testing.T) {
-	node := testkit.NeedTool(t, "node", "checking the page's affordance table")
 	page, err := filepath.Abs("page.js")
 	if err != nil {
 		t.Fatal(err)
@@ -29,14 +26,8 @@ func TestPageWords(t *testing.T) {
 	script := `const w = require(process.argv[1]); const q = JSON.parse(process.argv[2]);
 process.stdout.write(JSON.stringify({sizes: q.sizes.map(w.bytes), durations: q.durations.map(w.seconds),
 	counts: [w.count(1, "file", "files"), w.count(0, "file", "files"), w.count(2, "item", "items")]}));`
-	out, err := exec.Command(node, "-e", script, page, string(in)).CombinedOutput()
-	if err != nil {
-		t.Fatalf("node: %v\n%s", err, out)
-	}
 	var got struct{ Sizes, Durations, Counts []string }
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("node's output %q: %v", out, err)
-	}
+	nodeJSON(t, "checking the page's words", &got, "-e", script, page, string(in))
 	wantSizes := []string{"0 bytes", "1 byte", "2 bytes", "338 bytes", "999 bytes", "1.0 kB", "1.5 kB", "9.9 kB", "10 kB", "999 kB", "1.0 MB", "1.2 GB"}
 	wantDurations := []string{"", "", "1 s", "1 min", "1 min 1 s", "2 min", "1 h", "1 h 2 min"}
 	wantCounts := []string{"1 file", "0 files", "2 items"}

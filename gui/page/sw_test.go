@@ -1,14 +1,6 @@
 package page
 
-import (
-	"context"
-	"encoding/json"
-	"os/exec"
-	"testing"
-	"time"
-
-	"github.com/ferry-project/ferry/core/testkit"
-)
+import "testing"
 
 // The service worker behind the stream method (sw.js) answers every
 // batch the page posts, however the download reads: the page posts its
@@ -21,21 +13,12 @@ import (
 // global; the stream, the messages and the Response are Node's own
 // (the browser's download manager is what cannot run here).
 func TestServiceWorkerAnswersEveryBatch(t *testing.T) {
-	node := testkit.NeedTool(t, "node", "running the page's service worker")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, node, "testdata/sw_driver.js", "sw.js").CombinedOutput()
-	if err != nil {
-		t.Fatalf("node: %v\n%s", err, out)
-	}
 	var got struct {
 		Acks, Data, Bytes int
 		InOrder, Done     bool
 		Failed            *string
 	}
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
+	nodeJSON(t, "running the page's service worker", &got, "testdata/sw_driver.js", "sw.js")
 	if got.Data != 8 || got.Acks != 10 || !got.Done {
 		t.Fatalf("%d of 8 batches answered (%d answers in all, closed %v): the page would wait for ever", got.Data, got.Acks, got.Done)
 	}

@@ -4,7 +4,7 @@
 // posts its whole window of batches at once, and the reader takes every
 // chunk queued in one go (as a download manager on a busy machine
 // does), so the stream calls pull once for many chunks. Prints one JSON
-// line: {acks, data, bytes, ok}.
+// line: {acks, data, bytes, inOrder, done, failed}.
 'use strict';
 const fs = require('fs');
 const vm = require('vm');
