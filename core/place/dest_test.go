@@ -186,7 +186,7 @@ func TestPartialSize(t *testing.T) {
 // Either way the finished file has the offered mode less the mask.
 func TestPartialModeKeepsOthersOut(t *testing.T) {
 	if runtime.GOOS == "windows" {
-		t.Skip("no Unix modes")
+		t.Skip("windows: no Unix modes")
 	}
 	for _, c := range []struct {
 		folder, mode, early fs.FileMode

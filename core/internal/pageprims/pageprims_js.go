@@ -30,7 +30,7 @@ func Use(t testing.TB) string {
 		if os.Geteuid() == 0 {
 			t.Fatalf("%s: not built (`make page-prims` builds the page's primitives; tests/install-deps.sh installs what it needs)", f)
 		}
-		t.Skipf("%s: not built (`make page-prims` builds the page's primitives)", f)
+		t.Skipf("%s: not built, and not root (as root this fails; `make page-prims` builds the page's primitives)", f)
 	}
 	simd := built("aead.js")
 	if !simd && (os.Geteuid() == 0 || !built("sodium.js")) {
@@ -48,7 +48,7 @@ func Use(t testing.TB) string {
 		if os.Geteuid() == 0 {
 			t.Fatal("no require: the page's primitives are tested under Node, and this is not Node")
 		}
-		t.Skip("no require: not running under Node")
+		t.Skip("no require: not running under Node, and not root (as root this fails)")
 	}
 	libs := js.Global().Get("Object").New()
 	if simd {
